@@ -1,0 +1,320 @@
+/**
+ * Credentials for a store: anonymous, a fixed token, or a username and password that are
+ * exchanged for a token at `GET {url}/token/keycloak` (HTTP Basic) when first needed.
+ *
+ * The exchanged token is cached and exchanged again shortly before `expires_in` runs out, or
+ * when the server rejects it; concurrent callers share one exchange. Nothing is decoded from the
+ * token. Secrets never show in `Deno.inspect`, `JSON.stringify`, `String()` or error messages.
+ *
+ * @module
+ */
+
+import { abortError, AuthError, SignInRequiredError, TernError } from "./errors.ts";
+import { parseBody, TokenResponse } from "./schemas.ts";
+
+/** The token route; unsecured and the only one that accepts HTTP Basic. */
+export const TOKEN_ENDPOINT = "token/keycloak";
+
+/** How the client authenticates. */
+export type AuthMode = "anonymous" | "token" | "password";
+
+/** A GET sent without stored credentials, as {@linkcode requestToken} needs it. */
+export interface TokenRequest {
+  /** Path under the base URL. */
+  path: string;
+  /** Endpoint name for errors. */
+  endpoint: string;
+  /** Never attach the stored credentials. */
+  authenticate: false;
+  /** Extra headers (the Basic authorization). */
+  headers: Record<string, string>;
+  /** Aborts the request. */
+  signal?: AbortSignal;
+}
+
+/** Sends a {@linkcode TokenRequest} and returns the parsed JSON body (a Transport's `json`). */
+export type SendJson = (request: TokenRequest) => Promise<unknown>;
+
+/** Shown instead of any secret. */
+export const REDACTED = "[redacted]";
+
+/**
+ * Exchanges a username and password for a token at `GET /token/keycloak` with HTTP Basic.
+ *
+ * @param send Sends the request (retries, timeouts and the limiter apply).
+ * @throws {AuthError} when the server refuses the username or password.
+ *
+ * @example
+ * ```ts ignore
+ * import { requestToken } from "./auth.ts";
+ * import { Transport } from "./transport.ts";
+ *
+ * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
+ * const grant = await requestToken((request) => transport.json(request), "demo", "pw");
+ * console.log(grant.expires_in);
+ * ```
+ */
+export async function requestToken(
+  send: SendJson,
+  username: string,
+  password: string,
+  signal?: AbortSignal,
+): Promise<TokenResponse> {
+  let body: unknown;
+  try {
+    body = await send({
+      path: `/${TOKEN_ENDPOINT}`,
+      endpoint: TOKEN_ENDPOINT,
+      authenticate: false,
+      headers: { authorization: basicAuthorization(username, password) },
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof AuthError || (error instanceof TernError && error.status === 403)) {
+      throw new AuthError(
+        `Sign-in as ${JSON.stringify(username)} failed: the server rejected the username or ` +
+          `password (${TOKEN_ENDPOINT}, HTTP ${error.status}).`,
+        { status: error.status, endpoint: TOKEN_ENDPOINT },
+      );
+    }
+    throw error;
+  }
+  return parseBody(TokenResponse, body, { endpoint: TOKEN_ENDPOINT, redactValues: true });
+}
+
+/**
+ * The `Authorization` value for HTTP Basic: `Basic base64(username:password)` in UTF-8.
+ *
+ * @example
+ * ```ts
+ * import { basicAuthorization } from "./auth.ts";
+ *
+ * console.log(basicAuthorization("demo", "pw")); // "Basic ZGVtbzpwdw=="
+ * ```
+ */
+export function basicAuthorization(username: string, password: string): string {
+  const bytes = new TextEncoder().encode(`${username}:${password}`);
+  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+}
+
+interface Grant {
+  authorization: string;
+  renewAt: number;
+}
+
+/**
+ * Holds a store's credentials and hands out the `Authorization` header for each request.
+ *
+ * @example Anonymous, fixed token, and username/password
+ * ```ts
+ * import { Credentials } from "./auth.ts";
+ *
+ * const anonymous = Credentials.anonymous();
+ * const fixed = Credentials.fromToken("eyJh.eyJw.c2ln");
+ * const login = Credentials.fromPassword("demo", "pw");
+ * console.log(anonymous.mode, fixed.mode, login.mode); // anonymous token password
+ * console.log(JSON.stringify(login)); // {"mode":"password","username":"demo","secret":"[redacted]"}
+ * ```
+ */
+export class Credentials {
+  /** How this client authenticates. */
+  readonly mode: AuthMode;
+  /** The username, for password credentials. */
+  readonly username?: string;
+  #token?: string;
+  #password?: string;
+  #grant?: Grant;
+  #pending?: Promise<Grant>;
+  #exchanges = 0;
+  #secrets: string[] = [];
+
+  private constructor(mode: AuthMode, username?: string, secret?: string) {
+    this.mode = mode;
+    if (mode === "token") this.#token = secret;
+    if (mode === "password") {
+      this.username = username;
+      this.#password = secret;
+      this.#remember(basicAuthorization(username!, secret!).slice("Basic ".length));
+    }
+    if (secret !== undefined) this.#remember(secret);
+  }
+
+  /**
+   * No credentials: only the routes Terrain opens to the `anonymous` user work.
+   *
+   * @example
+   * ```ts
+   * import { Credentials } from "./auth.ts";
+   *
+   * console.log(Credentials.anonymous().mode); // "anonymous"
+   * ```
+   */
+  static anonymous(): Credentials {
+    return new Credentials("anonymous");
+  }
+
+  /**
+   * A token obtained elsewhere (for example from an environment variable); never renewed.
+   *
+   * @example
+   * ```ts
+   * import { Credentials } from "./auth.ts";
+   *
+   * console.log(String(Credentials.fromToken("eyJh.eyJw.c2ln"))); // "Credentials(token, [redacted])"
+   * ```
+   */
+  static fromToken(token: string): Credentials {
+    if (typeof token !== "string" || token.trim() === "") {
+      throw new AuthError("The token is empty; pass the access token string.");
+    }
+    return new Credentials("token", undefined, token.trim());
+  }
+
+  /**
+   * A username and password, exchanged for a token when first needed.
+   *
+   * @example
+   * ```ts
+   * import { Credentials } from "./auth.ts";
+   *
+   * console.log(Credentials.fromPassword("demo", "pw").username); // "demo"
+   * ```
+   */
+  static fromPassword(username: string, password: string): Credentials {
+    if (typeof username !== "string" || username === "") {
+      throw new AuthError("The username is empty.");
+    }
+    if (typeof password !== "string" || password === "") {
+      throw new AuthError(`The password for ${JSON.stringify(username)} is empty.`);
+    }
+    return new Credentials("password", username, password);
+  }
+
+  /** Whether a rejected token can be replaced by exchanging the password again. */
+  get renewable(): boolean {
+    return this.mode === "password";
+  }
+
+  /** Token exchanges performed so far. */
+  get exchanges(): number {
+    return this.#exchanges;
+  }
+
+  /**
+   * The `Authorization` header value for the next request, exchanging the password first when
+   * there is no token yet or it is about to expire. Concurrent callers share one exchange;
+   * `signal` only stops this caller's wait.
+   *
+   * @param send How to reach the token endpoint.
+   * @returns `undefined` for anonymous credentials.
+   *
+   * @example
+   * ```ts
+   * import { Credentials } from "./auth.ts";
+   *
+   * const header = await Credentials.fromToken("eyJh.eyJw.c2ln").authorization(() => {
+   *   throw new Error("not called for fixed tokens");
+   * });
+   * console.log(header === "Bearer eyJh.eyJw.c2ln"); // true
+   * ```
+   */
+  async authorization(send: SendJson, signal?: AbortSignal): Promise<string | undefined> {
+    if (this.mode === "anonymous") return undefined;
+    if (this.mode === "token") return `Bearer ${this.#token}`;
+    const grant = this.#grant;
+    if (grant !== undefined && performance.now() < grant.renewAt) return grant.authorization;
+    this.#pending ??= this.#exchange(send).finally(() => {
+      this.#pending = undefined;
+    });
+    return (await raceAbort(this.#pending, signal)).authorization;
+  }
+
+  /**
+   * Forgets the token `authorization` came from, after the server rejected it, so that the next
+   * {@linkcode Credentials.authorization} exchanges again. A header that is no longer current
+   * (another caller already renewed it) is ignored.
+   *
+   * @example
+   * ```ts
+   * import { Credentials } from "./auth.ts";
+   *
+   * Credentials.fromPassword("demo", "pw").invalidate("Bearer old.token.value");
+   * ```
+   */
+  invalidate(authorization: string): void {
+    if (this.#grant?.authorization === authorization) this.#grant = undefined;
+  }
+
+  /**
+   * Replaces every secret this object has seen (password, tokens, Basic value) in `text`.
+   *
+   * @example
+   * ```ts
+   * import { Credentials } from "./auth.ts";
+   *
+   * console.log(Credentials.fromToken("eyJh.eyJw.c2ln").scrub("got eyJh.eyJw.c2ln")); // "got [redacted]"
+   * ```
+   */
+  scrub(text: string): string {
+    let result = text;
+    for (const secret of this.#secrets) result = result.replaceAll(secret, REDACTED);
+    return result;
+  }
+
+  async #exchange(send: SendJson): Promise<Grant> {
+    if (this.mode !== "password") throw new SignInRequiredError("No password to exchange.");
+    this.#exchanges++;
+    const answer = await requestToken(send, this.username!, this.#password!);
+    this.#remember(answer.access_token);
+    const lifetimeMs = answer.expires_in * 1000;
+    // Renew a little early (a quarter of the lifetime, at most 30 s) so a request never leaves
+    // with a token that expires on the way; a 401/403 still triggers one renewal if it does.
+    const renewAt = performance.now() + lifetimeMs - Math.min(30_000, lifetimeMs / 4);
+    this.#grant = { authorization: `Bearer ${answer.access_token}`, renewAt };
+    return this.#grant;
+  }
+
+  #remember(secret: string): void {
+    if (secret.length < 4 || this.#secrets.includes(secret)) return;
+    // Fixed secrets first; exchanged tokens rotate, so keep only the recent ones.
+    this.#secrets.push(secret);
+    const fixed = this.mode === "password" ? 2 : 1;
+    if (this.#secrets.length > fixed + 4) this.#secrets.splice(fixed, 1);
+  }
+
+  /** `{"mode":"password","username":"demo","secret":"[redacted]"}`; never the secret. */
+  toJSON(): Record<string, string> {
+    const json: Record<string, string> = { mode: this.mode };
+    if (this.username !== undefined) json.username = this.username;
+    if (this.mode !== "anonymous") json.secret = REDACTED;
+    return json;
+  }
+
+  /** `Credentials(password, demo, [redacted])`; never the secret. */
+  toString(): string {
+    const parts: string[] = [this.mode];
+    if (this.username !== undefined) parts.push(this.username);
+    if (this.mode !== "anonymous") parts.push(REDACTED);
+    return `Credentials(${parts.join(", ")})`;
+  }
+
+  /** Same as {@linkcode Credentials.toString}, for `Deno.inspect` and `console.log`. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.toString();
+  }
+
+  /** Same as {@linkcode Credentials.toString}, for `node:util` inspect. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString();
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

@@ -1,0 +1,554 @@
+/**
+ * One typed function per Terrain endpoint; the only place that knows the data routes.
+ *
+ * Each function checks its arguments before sending (a bad path, id or limit is a
+ * {@linkcode BadRequestError} naming the argument), picks the route variant for the transport's
+ * credentials — Terrain's non-`/secured` variant for anonymous transports where the service has
+ * one, otherwise a {@linkcode SignInRequiredError} before anything is sent — and validates the
+ * answer against its schema. Errors carry the endpoint name and the path or id.
+ *
+ * @example Browse a public folder anonymously
+ * ```ts ignore
+ * import { Transport } from "./transport.ts";
+ * import { download, getPagedDirectory } from "./endpoints.ts";
+ *
+ * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
+ * const page = await getPagedDirectory(transport, { path: "/iplant/home/shared", limit: 100 });
+ * for (const file of page.files) console.log(file.label, file["file-size"]);
+ * const { body } = await download(transport, page.files[0].path);
+ * await body.cancel();
+ * ```
+ *
+ * @module
+ */
+
+import { requestToken } from "./auth.ts";
+import { filenameFromDisposition } from "./disposition.ts";
+import { BadRequestError, SignInRequiredError } from "./errors.ts";
+import {
+  CommentList,
+  DirectoryListing,
+  DirectoryRoots,
+  Manifest,
+  MetadataResponse,
+  PagedListing,
+  parseBody,
+  RootListing,
+  SearchDocumentation,
+  type TokenResponse,
+} from "./schemas.ts";
+import type { Query, Transport } from "./transport.ts";
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the call (the promise, or the body of a download, rejects with an `AbortError`). */
+  signal?: AbortSignal;
+}
+
+/** Route of each endpoint, and whether Terrain serves it to anonymous callers. */
+const ROUTES = {
+  "filesystem/root": { path: "/filesystem/root", anonymous: false },
+  "filesystem/directory": { path: "/filesystem/directory", anonymous: false },
+  "filesystem/paged-directory": { path: "/filesystem/paged-directory", anonymous: true },
+  "filesystem/display-download": { path: "/filesystem/display-download", anonymous: true },
+  "fileio/download": { path: "/fileio/download", anonymous: true },
+  "filesystem/file/manifest": { path: "/filesystem/file/manifest", anonymous: true },
+  "filesystem/search-documentation": {
+    path: "/filesystem/search-documentation",
+    anonymous: true,
+  },
+  "filesystem/entry/{id}/comments": { path: "/filesystem/entry/{id}/comments", anonymous: false },
+  "filesystem/{id}/metadata": { path: "/filesystem/{id}/metadata", anonymous: true },
+  "saved-searches": { path: "/saved-searches", anonymous: false },
+} as const;
+
+type Endpoint = keyof typeof ROUTES;
+
+/** Sort columns of {@linkcode getPagedDirectory}. */
+export type SortColumn = "name" | "path" | "size" | "datecreated" | "datemodified";
+/** Sort directions of {@linkcode getPagedDirectory}. */
+export type SortDirection = "ASC" | "DESC";
+/** Which kinds of entries {@linkcode getPagedDirectory} lists. */
+export type EntityType = "any" | "file" | "folder";
+
+const SORT_COLUMNS: readonly SortColumn[] = ["name", "path", "size", "datecreated", "datemodified"];
+const ENTITY_TYPES: readonly EntityType[] = ["any", "file", "folder"];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What {@linkcode getPagedDirectory} lists. */
+export interface PagedDirectoryQuery {
+  /** Folder path, e.g. `/iplant/home/shared`. */
+  path: string;
+  /** Page size (a positive integer; Terrain sets no maximum, 1000 is a good page). */
+  limit: number;
+  /** Entries to skip (default 0). Folders come before files across pages. */
+  offset?: number;
+  /** Sort column (default `name`). */
+  sortCol?: SortColumn;
+  /** Sort direction (default `ASC`). */
+  sortDir?: SortDirection;
+  /** Only files, only folders, or both (default). */
+  entityType?: EntityType;
+  /** Keep only files of these Terrain info types (`csv`, `tsv`, `unknown`, …); folders stay. */
+  infoType?: string | readonly string[];
+}
+
+/** A file body being downloaded. */
+export interface Download {
+  /**
+   * The bytes. Read to the end or cancel it: the store's request slot is held until then. Errors
+   * with a `NetworkError` if the transfer stalls or breaks, `AbortError` when aborted.
+   */
+  body: ReadableStream<Uint8Array>;
+  /** Byte count announced by the server, when it did. */
+  size?: number;
+  /** File name from `Content-Disposition`, when present. */
+  filename?: string;
+  /** Media type from `Content-Type` (always `application/octet-stream` for {@linkcode download}). */
+  contentType: string;
+}
+
+/**
+ * The user's four roots (home, community data, shared with me, trash) and base paths.
+ * Needs a signed-in transport.
+ *
+ * @throws {SignInRequiredError} for an anonymous transport, before sending anything.
+ *
+ * @example
+ * ```ts ignore
+ * const { roots } = await getRoot(transport);
+ * console.log(roots.map((root) => root.label)); // ["demo", "Community Data", "Shared With Me", "Trash"]
+ * ```
+ */
+export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<RootListing> {
+  const endpoint = "filesystem/root";
+  const body = await t.json({ path: route(t, endpoint), endpoint, signal: opts.signal });
+  return parseBody(RootListing, body, { endpoint });
+}
+
+/**
+ * A folder and its sub-folders (no files, no paging). Needs a signed-in transport.
+ *
+ * @param path Folder path.
+ * @throws {BadRequestError} when `path` is a file (or not a valid path).
+ *
+ * @example
+ * ```ts ignore
+ * const listing = await getDirectory(transport, "/iplant/home/shared");
+ * console.log(listing.folders.map((folder) => folder.label));
+ * ```
+ */
+export async function getDirectory(
+  t: Transport,
+  path: string,
+  opts: CallOptions = {},
+): Promise<DirectoryListing> {
+  const endpoint = "filesystem/directory";
+  checkPath(path, endpoint);
+  const body = await t.json({
+    path: route(t, endpoint, path),
+    query: { path },
+    endpoint,
+    subject: path,
+    signal: opts.signal,
+  });
+  return parseBody(DirectoryListing, body, { endpoint, subject: path });
+}
+
+/**
+ * `filesystem/directory` without a path: home, community data and "shared with me", each with
+ * its sub-folders. Needs a signed-in transport.
+ *
+ * @example
+ * ```ts ignore
+ * const { roots } = await getDirectoryRoots(transport);
+ * console.log(roots.length); // 3
+ * ```
+ */
+export async function getDirectoryRoots(
+  t: Transport,
+  opts: CallOptions = {},
+): Promise<DirectoryRoots> {
+  const endpoint = "filesystem/directory";
+  const body = await t.json({ path: route(t, endpoint), endpoint, signal: opts.signal });
+  return parseBody(DirectoryRoots, body, { endpoint });
+}
+
+/**
+ * One page of a folder's entries, folders first. Anonymous transports may list paths under
+ * `/iplant/home/shared` only (Terrain's rule); elsewhere they get a {@linkcode SignInRequiredError}.
+ *
+ * @throws {NotFoundError} when the folder does not exist or is not visible.
+ *
+ * @example
+ * ```ts ignore
+ * const page = await getPagedDirectory(transport, {
+ *   path: "/iplant/home/shared",
+ *   limit: 500,
+ *   offset: 0,
+ *   sortCol: "size",
+ *   sortDir: "DESC",
+ *   entityType: "file",
+ *   infoType: ["csv", "tsv"],
+ * });
+ * console.log(`${page.files.length} of ${page.total}`);
+ * ```
+ */
+export async function getPagedDirectory(
+  t: Transport,
+  query: PagedDirectoryQuery,
+  opts: CallOptions = {},
+): Promise<PagedListing> {
+  const endpoint = "filesystem/paged-directory";
+  if (typeof query !== "object" || query === null) {
+    throw new BadRequestError(`${endpoint} needs a query object with path and limit.`, {
+      endpoint,
+    });
+  }
+  const { path } = query;
+  checkPath(path, endpoint);
+  const params: Query = {
+    path,
+    limit: checkCount("limit", query.limit, 1, endpoint, path),
+    offset: query.offset === undefined
+      ? undefined
+      : checkCount("offset", query.offset, 0, endpoint, path),
+    "sort-col": checkChoice("sortCol", query.sortCol, SORT_COLUMNS, endpoint, path),
+    "sort-dir": checkChoice(
+      "sortDir",
+      typeof query.sortDir === "string" ? query.sortDir.toUpperCase() : query.sortDir,
+      ["ASC", "DESC"],
+      endpoint,
+      path,
+    ),
+    "entity-type": checkChoice("entityType", query.entityType, ENTITY_TYPES, endpoint, path),
+    "info-type": checkInfoTypes(query.infoType, endpoint, path),
+  };
+  const body = await t.json({
+    path: route(t, endpoint, path),
+    query: params,
+    endpoint,
+    subject: path,
+    signal: opts.signal,
+  });
+  return parseBody(PagedListing, body, { endpoint, subject: path });
+}
+
+/**
+ * Downloads a file's bytes (`fileio/download`): always `application/octet-stream`, meant for
+ * saving or parsing. See {@linkcode displayDownload} for the detected media type.
+ *
+ * @throws {NotFoundError} when the file does not exist or is not readable.
+ * @throws {BadRequestError} when the path is a folder.
+ *
+ * @example
+ * ```ts ignore
+ * const file = await download(transport, "/iplant/home/shared/a.csv");
+ * const text = await new Response(file.body).text();
+ * console.log(file.filename, file.size, text.length);
+ * ```
+ */
+export async function download(
+  t: Transport,
+  path: string,
+  opts: CallOptions = {},
+): Promise<Download> {
+  const endpoint = "fileio/download";
+  checkPath(path, endpoint);
+  const answer = await t.stream({
+    path: route(t, endpoint, path),
+    query: { path },
+    endpoint,
+    subject: path,
+    headers: { accept: "*/*" },
+    signal: opts.signal,
+  });
+  return toDownload(answer);
+}
+
+/**
+ * Downloads a file for inline display in a browser or notebook
+ * (`filesystem/display-download`): same bytes as {@linkcode download}, but `contentType` is the
+ * server's detected media type (`text/csv`, `image/png`, …), and with `inline: true` the
+ * server marks the answer for display rather than saving.
+ *
+ * @example
+ * ```ts ignore
+ * const image = await displayDownload(transport, "/iplant/home/shared/plot.png", { inline: true });
+ * console.log(image.contentType); // "image/png"
+ * await image.body.cancel();
+ * ```
+ */
+export async function displayDownload(
+  t: Transport,
+  path: string,
+  display: { inline?: boolean } = {},
+  opts: CallOptions = {},
+): Promise<Download> {
+  const endpoint = "filesystem/display-download";
+  checkPath(path, endpoint);
+  const answer = await t.stream({
+    path: route(t, endpoint, path),
+    // Terrain treats exactly "1" as attachment and any other value as inline.
+    query: { path, attachment: display.inline ? "0" : "1" },
+    endpoint,
+    subject: path,
+    headers: { accept: "*/*" },
+    signal: opts.signal,
+  });
+  return toDownload(answer);
+}
+
+/**
+ * A file's detected content type, Terrain info type, and public URLs (`anonymous` when anyone
+ * may read it).
+ *
+ * @throws {BadRequestError} when the path is a folder.
+ *
+ * @example
+ * ```ts ignore
+ * const manifest = await getManifest(transport, "/iplant/home/shared/a.csv");
+ * console.log(manifest["content-type"], manifest.urls[0]?.url);
+ * ```
+ */
+export async function getManifest(
+  t: Transport,
+  path: string,
+  opts: CallOptions = {},
+): Promise<Manifest> {
+  const endpoint = "filesystem/file/manifest";
+  checkPath(path, endpoint);
+  const body = await t.json({
+    path: route(t, endpoint, path),
+    query: { path },
+    endpoint,
+    subject: path,
+    signal: opts.signal,
+  });
+  return parseBody(Manifest, body, { endpoint, subject: path });
+}
+
+/**
+ * The comments on a file or folder, retracted ones included. Needs a signed-in transport.
+ *
+ * @param id The item's UUID (the `id` of a listing entry).
+ *
+ * @example
+ * ```ts ignore
+ * const { comments } = await getComments(transport, page.files[0].id);
+ * console.log(comments.filter((comment) => !comment.retracted).length);
+ * ```
+ */
+export async function getComments(
+  t: Transport,
+  id: string,
+  opts: CallOptions = {},
+): Promise<CommentList> {
+  const endpoint = "filesystem/entry/{id}/comments";
+  checkId(id, endpoint);
+  const body = await t.json({
+    path: route(t, endpoint, id).replace("{id}", encodeURIComponent(id)),
+    endpoint,
+    subject: id,
+    signal: opts.signal,
+  });
+  return parseBody(CommentList, body, { endpoint, subject: id });
+}
+
+/**
+ * A file's or folder's metadata: template AVUs (where DataCite fields live), raw iRODS AVUs, and
+ * its path.
+ *
+ * @param id The item's UUID.
+ *
+ * @example
+ * ```ts ignore
+ * const metadata = await getMetadata(transport, folder.id);
+ * console.log(metadata.avus.map((avu) => `${avu.attr}=${avu.value}`));
+ * ```
+ */
+export async function getMetadata(
+  t: Transport,
+  id: string,
+  opts: CallOptions = {},
+): Promise<MetadataResponse> {
+  const endpoint = "filesystem/{id}/metadata";
+  checkId(id, endpoint);
+  const body = await t.json({
+    path: route(t, endpoint, id).replace("{id}", encodeURIComponent(id)),
+    endpoint,
+    subject: id,
+    signal: opts.signal,
+  });
+  return parseBody(MetadataResponse, body, { endpoint, subject: id });
+}
+
+/**
+ * The user's saved searches, returned as stored: opaque JSON (`{}` when none). Needs a
+ * signed-in transport.
+ *
+ * @example
+ * ```ts ignore
+ * const saved = await getSavedSearches(transport);
+ * console.log(Array.isArray(saved) ? saved.length : 0);
+ * ```
+ */
+export async function getSavedSearches(t: Transport, opts: CallOptions = {}): Promise<unknown> {
+  const endpoint = "saved-searches";
+  return await t.json({ path: route(t, endpoint), endpoint, signal: opts.signal });
+}
+
+/**
+ * The search service's documentation: clauses with their arguments, and sortable fields.
+ *
+ * @example
+ * ```ts ignore
+ * const docs = await getSearchDocumentation(transport);
+ * console.log(Object.keys(docs.clauses).sort());
+ * ```
+ */
+export async function getSearchDocumentation(
+  t: Transport,
+  opts: CallOptions = {},
+): Promise<SearchDocumentation> {
+  const endpoint = "filesystem/search-documentation";
+  const body = await t.json({ path: route(t, endpoint), endpoint, signal: opts.signal });
+  return parseBody(SearchDocumentation, body, { endpoint });
+}
+
+/**
+ * Exchanges a username and password for an access token (`token/keycloak`, HTTP Basic). The
+ * transport's own credentials are not used; its retries, timeouts and limiter are. Transports
+ * built with a username and password do this themselves when needed.
+ *
+ * @throws {AuthError} when the username or password is wrong.
+ *
+ * @example
+ * ```ts ignore
+ * const grant = await getToken(transport, "demo", Deno.env.get("TERN_PASSWORD")!);
+ * const signedIn = new Transport({ url: transport.url, token: grant.access_token });
+ * ```
+ */
+export function getToken(
+  t: Transport,
+  username: string,
+  password: string,
+  opts: CallOptions = {},
+): Promise<TokenResponse> {
+  if (typeof username !== "string" || username === "") {
+    throw new BadRequestError("getToken needs a username.", { endpoint: "token/keycloak" });
+  }
+  if (typeof password !== "string" || password === "") {
+    throw new BadRequestError("getToken needs a password.", { endpoint: "token/keycloak" });
+  }
+  return requestToken((request) => t.json(request), username, password, opts.signal);
+}
+
+/** The route variant for this transport, or a sign-in error for anonymous-only-if-allowed. */
+function route(t: Transport, endpoint: Endpoint, subject?: string): string {
+  const { path, anonymous } = ROUTES[endpoint];
+  if (!t.anonymous) return `/secured${path}`;
+  if (anonymous) return path;
+  throw new SignInRequiredError(
+    `Sign-in needed for ${endpoint}${
+      subject === undefined ? "" : ` (${JSON.stringify(subject)})`
+    }: Terrain does not offer it to anonymous users. Pass a token, or a username and password.`,
+    { endpoint, path: subject },
+  );
+}
+
+function toDownload(answer: Awaited<ReturnType<Transport["stream"]>>): Download {
+  const filename = filenameFromDisposition(answer.headers.get("content-disposition"));
+  return {
+    body: answer.body,
+    ...(answer.size === undefined ? {} : { size: answer.size }),
+    ...(filename === undefined ? {} : { filename }),
+    contentType: answer.headers.get("content-type") ?? "application/octet-stream",
+  };
+}
+
+function checkPath(path: unknown, endpoint: string): asserts path is string {
+  const problem = typeof path !== "string"
+    ? `must be a string, got ${path === null ? "null" : typeof path}`
+    : path.trim() === ""
+    ? "must not be blank"
+    : !path.startsWith("/")
+    ? `must be an absolute data-store path such as /iplant/home/shared, got ${JSON.stringify(path)}`
+    : path.includes("\0")
+    ? "must not contain NUL characters"
+    : undefined;
+  if (problem !== undefined) {
+    throw new BadRequestError(`The path given to ${endpoint} ${problem}.`, {
+      endpoint,
+      path: typeof path === "string" ? path : undefined,
+    });
+  }
+}
+
+function checkId(id: unknown, endpoint: string): asserts id is string {
+  if (typeof id !== "string" || !UUID.test(id)) {
+    throw new BadRequestError(
+      `${endpoint} needs an item id (a UUID such as 0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804), got ${
+        typeof id === "string" ? JSON.stringify(id) : String(id)
+      }.`,
+      { endpoint, path: typeof id === "string" ? id : undefined },
+    );
+  }
+}
+
+function checkCount(
+  name: string,
+  value: unknown,
+  min: number,
+  endpoint: string,
+  path: string,
+): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
+    throw new BadRequestError(
+      `${name} must be an integer ≥ ${min} (${endpoint} ${JSON.stringify(path)}), got ${
+        JSON.stringify(value) ?? String(value)
+      }.`,
+      { endpoint, path },
+    );
+  }
+  return value;
+}
+
+function checkChoice<T extends string>(
+  name: string,
+  value: unknown,
+  choices: readonly T[],
+  endpoint: string,
+  path: string,
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && (choices as readonly string[]).includes(value)) {
+    return value as T;
+  }
+  throw new BadRequestError(
+    `${name} must be one of ${choices.join(", ")} (${endpoint} ${JSON.stringify(path)}), got ${
+      JSON.stringify(value) ?? String(value)
+    }.`,
+    { endpoint, path },
+  );
+}
+
+function checkInfoTypes(
+  value: unknown,
+  endpoint: string,
+  path: string,
+): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  const values = typeof value === "string" ? [value] : value;
+  if (
+    !Array.isArray(values) || values.length === 0 ||
+    values.some((item) => typeof item !== "string" || item.trim() === "")
+  ) {
+    throw new BadRequestError(
+      `infoType must be a type name such as "csv" or a non-empty list of them ` +
+        `(${endpoint} ${JSON.stringify(path)}).`,
+      { endpoint, path },
+    );
+  }
+  return values;
+}

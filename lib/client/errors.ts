@@ -1,0 +1,448 @@
+/**
+ * Typed errors raised by the Terrain client, and the mapping from Terrain's error answers to them.
+ *
+ * Terrain reports most failures as HTTP 500 with an `error_code` (for example a missing path is
+ * `500 ERR_DOES_NOT_EXIST`), so the status alone says little; {@linkcode errorFromResponse}
+ * reads the code and the context keys (`path`, `paths`, `uuid`, `reason`, `message`) to pick the
+ * right class and to name the data-store path in the message.
+ *
+ * @module
+ */
+
+/** Context attached to every {@linkcode TernError}. */
+export interface TernErrorDetails {
+  /** HTTP status of the answer, when there was one. */
+  status?: number;
+  /** Terrain `error_code` (for example `ERR_DOES_NOT_EXIST`), when the body carried one. */
+  code?: string;
+  /** Data-store path or id the failed request concerned. */
+  path?: string;
+  /** Terrain endpoint that failed, for example `filesystem/paged-directory`. */
+  endpoint?: string;
+  /** The underlying error; never holds credentials. */
+  cause?: unknown;
+}
+
+/**
+ * Base class of every error the client raises on purpose.
+ *
+ * @example Catch any client failure
+ * ```ts
+ * import { TernError } from "./errors.ts";
+ *
+ * const err = new TernError("Something went wrong.", { status: 500, path: "/iplant/home/demo" });
+ * console.log(err instanceof Error, err.status, err.path); // true 500 /iplant/home/demo
+ * ```
+ */
+export class TernError extends Error {
+  /** HTTP status of the answer, when there was one. */
+  readonly status?: number;
+  /** Terrain `error_code`, when the body carried one. */
+  readonly code?: string;
+  /** Data-store path or id the failed request concerned. */
+  readonly path?: string;
+  /** Terrain endpoint that failed. */
+  readonly endpoint?: string;
+
+  /**
+   * @param message A sentence saying what failed and where.
+   * @param details Status, code, path and endpoint; all optional.
+   */
+  constructor(message: string, details: TernErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.code !== undefined) this.code = details.code;
+    if (details.path !== undefined) this.path = details.path;
+    if (details.endpoint !== undefined) this.endpoint = details.endpoint;
+  }
+
+  /** A plain object for logs and JSON output (no cause, no stack). */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      status: this.status,
+      code: this.code,
+      path: this.path,
+      endpoint: this.endpoint,
+    };
+  }
+}
+
+/**
+ * The path or id does not exist, or the caller cannot see it (Terrain does not distinguish).
+ *
+ * @example
+ * ```ts
+ * import { NotFoundError } from "./errors.ts";
+ *
+ * const err = new NotFoundError("/iplant/home/demo/nope does not exist.", { path: "/iplant/home/demo/nope" });
+ * console.log(err.name); // "NotFoundError"
+ * ```
+ */
+export class NotFoundError extends TernError {}
+
+/**
+ * The item exists but the caller may not read it (or the server forbids the operation).
+ *
+ * @example
+ * ```ts
+ * import { PermissionError } from "./errors.ts";
+ *
+ * const err = new PermissionError("You may not read /iplant/home/alice.", { status: 500 });
+ * console.log(err.status); // 500
+ * ```
+ */
+export class PermissionError extends TernError {}
+
+/**
+ * The credentials were refused: wrong username or password, or an expired or untrusted token.
+ *
+ * @example
+ * ```ts
+ * import { AuthError } from "./errors.ts";
+ *
+ * const err = new AuthError("The access token was rejected: it has expired.", { status: 403 });
+ * console.log(err instanceof Error); // true
+ * ```
+ */
+export class AuthError extends TernError {}
+
+/**
+ * The operation needs a signed-in user and the client is anonymous.
+ *
+ * @example
+ * ```ts
+ * import { AuthError, SignInRequiredError } from "./errors.ts";
+ *
+ * const err = new SignInRequiredError("Sign-in needed for filesystem/root.");
+ * console.log(err instanceof AuthError); // true
+ * ```
+ */
+export class SignInRequiredError extends AuthError {}
+
+/**
+ * The request was invalid: a bad argument, or the wrong kind of entry (a file where a folder was
+ * expected, or the other way round).
+ *
+ * @example
+ * ```ts
+ * import { BadRequestError } from "./errors.ts";
+ *
+ * const err = new BadRequestError("limit must be a positive integer, got 0.", { path: "/iplant/home/demo" });
+ * console.log(err.message);
+ * ```
+ */
+export class BadRequestError extends TernError {}
+
+/**
+ * The server failed (a 5xx, or 429 that did not clear) and retries did not help.
+ *
+ * @example
+ * ```ts
+ * import { ServerError } from "./errors.ts";
+ *
+ * const err = new ServerError("filesystem/root failed on the server (HTTP 503).", { status: 503 });
+ * console.log(err.status); // 503
+ * ```
+ */
+export class ServerError extends TernError {}
+
+/**
+ * The server could not be reached, did not answer in time, or sent a body that stalled or ended
+ * early, and retries did not help.
+ *
+ * @example
+ * ```ts
+ * import { NetworkError } from "./errors.ts";
+ *
+ * const err = new NetworkError("No answer from 127.0.0.1:8080 within 30 s.");
+ * console.log(err.name); // "NetworkError"
+ * ```
+ */
+export class NetworkError extends TernError {}
+
+/**
+ * The server answered with a body that does not match what the endpoint promises.
+ *
+ * @example
+ * ```ts
+ * import { ProtocolError } from "./errors.ts";
+ *
+ * const err = new ProtocolError('filesystem/root answered an unexpected body: at "roots": expected array, got null.');
+ * console.log(err.message);
+ * ```
+ */
+export class ProtocolError extends TernError {}
+
+/**
+ * The error an aborted operation rejects with: the signal's reason when it is already an
+ * `AbortError` DOMException, otherwise a new `AbortError` whose cause is that reason.
+ *
+ * @example
+ * ```ts
+ * import { abortError } from "./errors.ts";
+ *
+ * const controller = new AbortController();
+ * controller.abort();
+ * console.log(abortError(controller.signal).name); // "AbortError"
+ * ```
+ */
+export function abortError(signal: AbortSignal): DOMException {
+  const reason = signal.reason;
+  if (reason instanceof DOMException && reason.name === "AbortError") return reason;
+  const error = new DOMException("The operation was aborted.", "AbortError");
+  if (reason !== undefined) Object.defineProperty(error, "cause", { value: reason });
+  return error;
+}
+
+/**
+ * Whether `error` is the `AbortError` of an aborted operation.
+ *
+ * @example
+ * ```ts
+ * import { isAbortError } from "./errors.ts";
+ *
+ * console.log(isAbortError(new DOMException("stop", "AbortError"))); // true
+ * ```
+ */
+export function isAbortError(error: unknown): error is DOMException {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+/** What {@linkcode errorFromResponse} needs to know about a failed answer. */
+export interface FailedResponse {
+  /** HTTP status. */
+  status: number;
+  /** The body parsed as JSON when possible, else its text (possibly empty). */
+  body: unknown;
+  /** Endpoint name, for example `filesystem/directory`. */
+  endpoint: string;
+  /** Path or id the request concerned. */
+  subject?: string;
+  /** Whether the request carried credentials (decides between sign-in needed and refused). */
+  authenticated: boolean;
+  /** How many attempts were made, mentioned when more than one. */
+  attempts?: number;
+}
+
+const NOT_FOUND_CODES = new Set(["ERR_DOES_NOT_EXIST", "ERR_NOT_FOUND", "ERR_NOT_A_USER"]);
+const BAD_REQUEST_CODES = new Set([
+  "ERR_ILLEGAL_ARGUMENT",
+  "ERR_BAD_OR_MISSING_FIELD",
+  "ERR_MISSING_QUERY_PARAMETER",
+]);
+
+/**
+ * The Terrain `error_code` of a failed answer's body, if it has one.
+ *
+ * @example
+ * ```ts
+ * import { errorCodeOf } from "./errors.ts";
+ *
+ * console.log(errorCodeOf({ error_code: "ERR_DOES_NOT_EXIST", path: "/x" })); // "ERR_DOES_NOT_EXIST"
+ * console.log(errorCodeOf("gateway timeout")); // undefined
+ * ```
+ */
+export function errorCodeOf(body: unknown): string | undefined {
+  const code = isRecord(body) ? body.error_code : undefined;
+  return typeof code === "string" && code !== "" ? code : undefined;
+}
+
+/**
+ * Whether a failed answer says the token itself was the problem (expired, badly signed, missing
+ * claims, or not accepted at all), so that a fresh token may help.
+ *
+ * @example
+ * ```ts
+ * import { isTokenProblem } from "./errors.ts";
+ *
+ * console.log(isTokenProblem(403, { error_code: "ERR_FORBIDDEN", reason: "Token is expired (1700000000)" })); // true
+ * console.log(isTokenProblem(403, { error_code: "ERR_FORBIDDEN", reason: "Data search is not enabled" })); // false
+ * ```
+ */
+export function isTokenProblem(status: number, body: unknown): boolean {
+  if (status === 401) return true;
+  if (status !== 403) return false;
+  return /token|jwt/i.test(reasonOf(body) ?? "");
+}
+
+/**
+ * Turns a failed Terrain answer into the matching typed error.
+ *
+ * Mapping: `ERR_DOES_NOT_EXIST`/`ERR_NOT_FOUND`/404 → {@linkcode NotFoundError};
+ * `ERR_NOT_READABLE` and non-token 403 → {@linkcode PermissionError}; 401 and token 403 →
+ * {@linkcode AuthError} (or {@linkcode SignInRequiredError} when no credentials were sent);
+ * 400, `ERR_ILLEGAL_ARGUMENT`, `ERR_BAD_OR_MISSING_FIELD`, `ERR_NOT_A_FOLDER`, `ERR_NOT_A_FILE` →
+ * {@linkcode BadRequestError}; the downloads' `ERR_REQUEST_FAILED` → not found (or wrong kind
+ * when the downstream said "bad request"); other 5xx and 429 → {@linkcode ServerError}.
+ *
+ * @example
+ * ```ts
+ * import { errorFromResponse } from "./errors.ts";
+ *
+ * const err = errorFromResponse({
+ *   status: 500,
+ *   body: { error_code: "ERR_DOES_NOT_EXIST", path: "/iplant/home/demo/nope" },
+ *   endpoint: "filesystem/paged-directory",
+ *   authenticated: true,
+ * });
+ * console.log(err.name, err.path); // NotFoundError /iplant/home/demo/nope
+ * ```
+ */
+export function errorFromResponse(failed: FailedResponse): TernError {
+  const { status, body, endpoint } = failed;
+  const code = errorCodeOf(body);
+  const path = pathOf(body) ?? failed.subject;
+  const details: TernErrorDetails = { status, code, path, endpoint };
+  const where = path === undefined ? "" : ` ${quote(path)}`;
+  const via = ` (${endpoint}${status ? `, HTTP ${status}` : ""}${code ? ` ${code}` : ""})`;
+  const reason = reasonOf(body);
+  const user = isRecord(body) && typeof body.user === "string" ? body.user : undefined;
+
+  if (code === "ERR_NOT_A_FOLDER") {
+    return new BadRequestError(`${label(path)} is a file, not a folder${via}.`, details);
+  }
+  if (code === "ERR_NOT_A_FILE") {
+    return new BadRequestError(`${label(path)} is a folder, not a file${via}.`, details);
+  }
+  if (code === "ERR_NOT_READABLE" || (code === "ERR_NOT_AUTHORIZED" && status !== 401)) {
+    const who = user === undefined ? "You are" : `User ${quote(user)} is`;
+    return new PermissionError(
+      `${who} not allowed to read${where || " this item"}${via}.`,
+      details,
+    );
+  }
+  if (code !== undefined && NOT_FOUND_CODES.has(code)) {
+    return new NotFoundError(
+      `${label(path)} does not exist or is not visible to you${via}.`,
+      details,
+    );
+  }
+  if (code === "ERR_REQUEST_FAILED") {
+    // Downloads report data-info's failures this way; "bad request" there means the path is a
+    // folder (data-info wanted listing parameters), anything else a missing or unreadable file.
+    if (/bad request/i.test(reason ?? "")) {
+      return new BadRequestError(`${label(path)} is not a file (is it a folder?)${via}.`, details);
+    }
+    return new NotFoundError(
+      `${label(path)} does not exist or you may not read it${via}.`,
+      details,
+    );
+  }
+  if (status === 400 || (code !== undefined && BAD_REQUEST_CODES.has(code))) {
+    return new BadRequestError(
+      `The server refused the request${where}${via}: ${reason ?? "invalid arguments"}.`,
+      details,
+    );
+  }
+  if (status === 401) {
+    if (!failed.authenticated) {
+      return new SignInRequiredError(
+        `Sign-in needed for ${endpoint}${where}: anonymous access is not allowed there. ` +
+          "Pass a token, or a username and password.",
+        details,
+      );
+    }
+    return new AuthError(
+      `The server did not accept the credentials${via}${reason ? `: ${reason}` : ""}.`,
+      details,
+    );
+  }
+  if (status === 403) {
+    if (isTokenProblem(status, body)) {
+      return new AuthError(`The access token was rejected${via}: ${reason}.`, details);
+    }
+    return new PermissionError(
+      `The server forbids this request${where}${via}${reason ? `: ${reason}` : ""}.`,
+      details,
+    );
+  }
+  if (status === 404 || status === 410) {
+    if (/unrecognized service path/i.test(reason ?? "")) {
+      return new NotFoundError(
+        `This server does not offer ${endpoint} (HTTP ${status}: unrecognized service path).`,
+        details,
+      );
+    }
+    return new NotFoundError(`${label(path)} was not found${via}.`, details);
+  }
+  const tries = failed.attempts !== undefined && failed.attempts > 1
+    ? ` after ${failed.attempts} attempts`
+    : "";
+  if (status === 429) {
+    return new ServerError(
+      `The server kept refusing requests as too many (${endpoint}, HTTP 429)${tries}.`,
+      details,
+    );
+  }
+  if (status >= 500) {
+    return new ServerError(
+      `${endpoint} failed on the server${where}${via}${tries}${reason ? `: ${reason}` : ""}.`,
+      details,
+    );
+  }
+  if (status >= 400) {
+    return new BadRequestError(
+      `The server refused the request${where}${via}${reason ? `: ${reason}` : ""}.`,
+      details,
+    );
+  }
+  return new ProtocolError(`Unexpected HTTP status ${status} from ${endpoint}${where}.`, details);
+}
+
+/**
+ * Cuts `text` to at most `max` characters, marking the cut with an ellipsis.
+ *
+ * @example
+ * ```ts
+ * import { truncate } from "./errors.ts";
+ *
+ * console.log(truncate("abcdefghij", 5)); // "abcd…"
+ * ```
+ */
+export function truncate(text: string, max = 120): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function label(path: string | undefined): string {
+  return path === undefined ? "The item" : quote(path);
+}
+
+function quote(text: string): string {
+  return JSON.stringify(truncate(text, 300));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The data-store path or id named by a Terrain error body (`path`, `paths[0]` or `uuid`). */
+function pathOf(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  if (typeof body.path === "string" && body.path !== "") return body.path;
+  if (Array.isArray(body.paths) && typeof body.paths[0] === "string") return body.paths[0];
+  if (typeof body.uuid === "string" && body.uuid !== "") return body.uuid;
+  return undefined;
+}
+
+/** A one-line human reason from `reason`, `message`, Keycloak's `error_description` or text. */
+function reasonOf(body: unknown): string | undefined {
+  if (typeof body === "string") {
+    const text = body.trim();
+    return text === "" ? undefined : truncate(text.replace(/\s+/g, " "));
+  }
+  if (!isRecord(body)) return undefined;
+  const candidate = body.reason ?? body.message ?? body.error_description ?? body.error;
+  if (typeof candidate === "string") return candidate === "" ? undefined : truncate(candidate);
+  if (isRecord(candidate)) {
+    // Schema validation failures name each parameter: {"limit": "missing-required-key"}.
+    const parts = Object.entries(candidate).map(([key, value]) =>
+      `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`
+    );
+    return parts.length === 0 ? undefined : truncate(parts.join("; "), 300);
+  }
+  if (Array.isArray(body.fields)) return `missing or bad field(s): ${body.fields.join(", ")}`;
+  return undefined;
+}

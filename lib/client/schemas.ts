@@ -1,0 +1,487 @@
+/**
+ * zod schemas for every Terrain answer the client reads, and the types inferred from them.
+ *
+ * The objects are loose: fields we do not use pass through untouched, so a server that adds
+ * fields does not break the client, while a missing or mistyped field we rely on is reported as a
+ * {@linkcode ProtocolError} naming the endpoint, the field path and what arrived.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { ProtocolError, truncate } from "./errors.ts";
+
+const millis = z.number();
+const permission = z.enum(["read", "write", "own"]);
+
+/**
+ * One entry (file or folder) of a paged listing.
+ *
+ * @example
+ * ```ts
+ * import { ListingItem } from "./schemas.ts";
+ *
+ * const item = ListingItem.parse({
+ *   id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/a.csv", label: "a.csv",
+ *   infoType: "csv", isFavorite: false, badName: false, permission: "read",
+ *   "date-created": 1469698401000, "date-modified": 1469698401000, "file-size": 2048,
+ * });
+ * console.log(item["file-size"]); // 2048
+ * ```
+ */
+export const ListingItem = z.looseObject({
+  id: z.string(),
+  path: z.string(),
+  label: z.string(),
+  /** `null` for folders; a Terrain info type (`csv`, `unknown`, …) for files. */
+  infoType: z.string().nullable(),
+  isFavorite: z.boolean(),
+  badName: z.boolean(),
+  permission,
+  "date-created": millis,
+  "date-modified": millis,
+  /** Bytes; 0 for folders. */
+  "file-size": z.number(),
+});
+/** One entry (file or folder) of a paged listing. */
+export type ListingItem = z.infer<typeof ListingItem>;
+
+/**
+ * A page of a folder listing: the folder itself, this page's folders and files, and `total`
+ * (items across all pages matching the filters; `null` when the page is empty).
+ *
+ * @example
+ * ```ts
+ * import { PagedListing } from "./schemas.ts";
+ *
+ * const page = PagedListing.parse({
+ *   id: "1a6f0c2e-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/empty", label: "empty",
+ *   infoType: null, isFavorite: false, badName: false, permission: "read",
+ *   "date-created": 0, "date-modified": 0, "file-size": 0, hasSubDirs: true,
+ *   total: null, totalBad: 0, folders: [], files: [],
+ * });
+ * console.log(page.total); // null
+ * ```
+ */
+export const PagedListing = z.looseObject({
+  ...ListingItem.shape,
+  hasSubDirs: z.boolean(),
+  total: z.number().nullable(),
+  totalBad: z.number(),
+  folders: z.array(ListingItem),
+  files: z.array(ListingItem),
+});
+/** A page of a folder listing. */
+export type PagedListing = z.infer<typeof PagedListing>;
+
+/**
+ * A sub-folder in a folder-only listing (`filesystem/directory`).
+ *
+ * @example
+ * ```ts
+ * import { DirectoryFolder } from "./schemas.ts";
+ *
+ * const folder = DirectoryFolder.parse({
+ *   id: "5e7f8a90-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/x", label: "x",
+ *   permission: "read", "date-created": 0, "date-modified": 0,
+ *   isFavorite: false, badName: false, hasSubDirs: true,
+ * });
+ * console.log(folder.label); // "x"
+ * ```
+ */
+export const DirectoryFolder = z.looseObject({
+  id: z.string(),
+  path: z.string(),
+  label: z.string(),
+  permission,
+  "date-created": millis,
+  "date-modified": millis,
+  isFavorite: z.boolean(),
+  badName: z.boolean(),
+  hasSubDirs: z.boolean(),
+});
+/** A sub-folder in a folder-only listing. */
+export type DirectoryFolder = z.infer<typeof DirectoryFolder>;
+
+/**
+ * A folder with its sub-folders (no files, no paging), from `filesystem/directory?path=…`.
+ *
+ * @example
+ * ```ts
+ * import { DirectoryListing } from "./schemas.ts";
+ *
+ * const listing = DirectoryListing.parse({
+ *   id: "c2d3e4f5-1a2b-11ea-9c1d-90e2ba675364", path: "/iplant/home/shared", label: "Community Data",
+ *   permission: "read", "date-created": 0, "date-modified": 0,
+ *   isFavorite: false, badName: true, hasSubDirs: true, folders: [],
+ * });
+ * console.log(listing.folders.length); // 0
+ * ```
+ */
+export const DirectoryListing = z.looseObject({
+  ...DirectoryFolder.shape,
+  folders: z.array(DirectoryFolder),
+});
+/** A folder with its sub-folders. */
+export type DirectoryListing = z.infer<typeof DirectoryListing>;
+
+/**
+ * `filesystem/directory` without a path: home, community data and "shared with me", each with
+ * its sub-folders.
+ *
+ * @example
+ * ```ts
+ * import { DirectoryRoots } from "./schemas.ts";
+ *
+ * console.log(DirectoryRoots.parse({ roots: [] }).roots); // []
+ * ```
+ */
+export const DirectoryRoots = z.looseObject({ roots: z.array(DirectoryListing) });
+/** The roots mode of `filesystem/directory`. */
+export type DirectoryRoots = z.infer<typeof DirectoryRoots>;
+
+/**
+ * One of the four roots of `filesystem/root`.
+ *
+ * @example
+ * ```ts
+ * import { RootEntry } from "./schemas.ts";
+ *
+ * const root = RootEntry.parse({
+ *   id: "7fa53922-e104-11e3-80a7-6abdce5a08d5", path: "/iplant/home/shared", label: "Community Data",
+ *   "date-created": 0, "date-modified": 0, permission: "read", hasSubDirs: true,
+ * });
+ * console.log(root.label); // "Community Data"
+ * ```
+ */
+export const RootEntry = z.looseObject({
+  id: z.string(),
+  path: z.string(),
+  label: z.string(),
+  "date-created": millis,
+  "date-modified": millis,
+  permission,
+  hasSubDirs: z.boolean(),
+});
+/** One of the roots of `filesystem/root`. */
+export type RootEntry = z.infer<typeof RootEntry>;
+
+/**
+ * `filesystem/root`: the user's home, community data, "shared with me" and trash, plus the
+ * base paths (snake_case keys, as Terrain sends them).
+ *
+ * @example
+ * ```ts
+ * import { RootListing } from "./schemas.ts";
+ *
+ * const roots = RootListing.parse({
+ *   roots: [],
+ *   "base-paths": {
+ *     user_home_path: "/iplant/home/demo",
+ *     user_trash_path: "/iplant/trash/home/de-irods/demo",
+ *     base_trash_path: "/iplant/trash/home/de-irods",
+ *   },
+ * });
+ * console.log(roots["base-paths"].user_home_path); // "/iplant/home/demo"
+ * ```
+ */
+export const RootListing = z.looseObject({
+  roots: z.array(RootEntry),
+  "base-paths": z.looseObject({
+    user_home_path: z.string(),
+    user_trash_path: z.string(),
+    base_trash_path: z.string(),
+  }),
+});
+/** The answer of `filesystem/root`. */
+export type RootListing = z.infer<typeof RootListing>;
+
+/**
+ * `filesystem/file/manifest`: detected content type, Terrain info type, and public URLs (one
+ * `anonymous` URL when anyone may read the file, else none).
+ *
+ * @example
+ * ```ts
+ * import { Manifest } from "./schemas.ts";
+ *
+ * const manifest = Manifest.parse({ "content-type": "text/csv", infoType: "csv", urls: [] });
+ * console.log(manifest["content-type"]); // "text/csv"
+ * ```
+ */
+export const Manifest = z.looseObject({
+  "content-type": z.string(),
+  infoType: z.string(),
+  urls: z.array(z.looseObject({ label: z.string(), url: z.string() })),
+});
+/** The answer of `filesystem/file/manifest`. */
+export type Manifest = z.infer<typeof Manifest>;
+
+/**
+ * One comment on a file or folder; retracted comments are still listed.
+ *
+ * @example
+ * ```ts
+ * import { Comment } from "./schemas.ts";
+ *
+ * const comment = Comment.parse({
+ *   id: "9e1d7c1a-2b3c-11ee-8f44-0242ac120002", commenter: "demo", post_time: 1689955200000,
+ *   retracted: false, comment: "See README.txt.",
+ * });
+ * console.log(comment.commenter); // "demo"
+ * ```
+ */
+export const Comment = z.looseObject({
+  id: z.string(),
+  commenter: z.string(),
+  post_time: millis,
+  retracted: z.boolean(),
+  comment: z.string(),
+});
+/** One comment. */
+export type Comment = z.infer<typeof Comment>;
+
+/**
+ * `filesystem/entry/{id}/comments`.
+ *
+ * @example
+ * ```ts
+ * import { CommentList } from "./schemas.ts";
+ *
+ * console.log(CommentList.parse({ comments: [] }).comments.length); // 0
+ * ```
+ */
+export const CommentList = z.looseObject({ comments: z.array(Comment) });
+/** The answer of the comments endpoint. */
+export type CommentList = z.infer<typeof CommentList>;
+
+/**
+ * A metadata AVU (attribute, value, unit) with its nested AVUs; the DataCite template keeps
+ * sub-properties (an identifier's `identifierType`, a creator's `affiliation`) nested.
+ * A `null` unit (the column is nullable) reads as `""`; missing `avus` reads as `[]`.
+ */
+export interface Avu {
+  /** AVU id. */
+  id: string;
+  /** Attribute name, exactly as stored (variants such as `datacite.title` or trailing tabs). */
+  attr: string;
+  /** Value, possibly `""`. */
+  value: string;
+  /** Unit, usually `""`. */
+  unit: string;
+  /** Item id for top-level AVUs, parent AVU id for nested ones. */
+  target_id?: string;
+  /** Short username of the creator. */
+  created_by?: string;
+  /** Short username of the last editor. */
+  modified_by?: string;
+  /** Creation time, ms since the epoch. */
+  created_on?: number;
+  /** Modification time, ms since the epoch. */
+  modified_on?: number;
+  /** Nested AVUs. */
+  avus: Avu[];
+  /** Fields this client does not use, kept as sent. */
+  [key: string]: unknown;
+}
+
+/**
+ * Schema of {@linkcode Avu} (recursive).
+ *
+ * @example
+ * ```ts
+ * import { Avu } from "./schemas.ts";
+ *
+ * const avu = Avu.parse({
+ *   id: "5e3d8fa0-5a8e-11ed-9b6a-0242ac120002", attr: "identifier", value: "10.25739/4fh7-y927", unit: null,
+ *   avus: [{ id: "6f4e90b1-5a8e-11ed-9b6a-0242ac120002", attr: "identifierType", value: "DOI", unit: "" }],
+ * });
+ * console.log(avu.unit, avu.avus[0].avus); // "" []
+ * ```
+ */
+export const Avu: z.ZodType<Avu, unknown> = z.looseObject({
+  id: z.string(),
+  attr: z.string(),
+  value: z.string(),
+  unit: z.string().nullish().transform((unit) => unit ?? ""),
+  target_id: z.string().optional(),
+  created_by: z.string().optional(),
+  modified_by: z.string().optional(),
+  created_on: millis.optional(),
+  modified_on: millis.optional(),
+  get avus() {
+    return z.array(Avu).default([]);
+  },
+});
+
+/**
+ * A raw iRODS AVU (`ipc*` attributes are hidden by the server).
+ *
+ * @example
+ * ```ts
+ * import { IrodsAvu } from "./schemas.ts";
+ *
+ * console.log(IrodsAvu.parse({ attr: "source", value: "field-7", unit: "" }).attr); // "source"
+ * ```
+ */
+export const IrodsAvu = z.looseObject({
+  attr: z.string(),
+  value: z.string(),
+  unit: z.string().nullish().transform((unit) => unit ?? ""),
+});
+/** A raw iRODS AVU. */
+export type IrodsAvu = z.infer<typeof IrodsAvu>;
+
+/**
+ * `filesystem/{id}/metadata`: template AVUs (`avus`, where Data Commons DataCite metadata lives),
+ * raw iRODS AVUs, and the item's path.
+ *
+ * @example
+ * ```ts
+ * import { MetadataResponse } from "./schemas.ts";
+ *
+ * const metadata = MetadataResponse.parse({ path: "/iplant/home/shared/x", avus: [], "irods-avus": [] });
+ * console.log(metadata.path); // "/iplant/home/shared/x"
+ * ```
+ */
+export const MetadataResponse = z.looseObject({
+  path: z.string(),
+  avus: z.array(Avu),
+  "irods-avus": z.array(IrodsAvu),
+});
+/** The answer of the metadata endpoint. */
+export type MetadataResponse = z.infer<typeof MetadataResponse>;
+
+const ClauseArgument = z.looseObject({ type: z.string(), summary: z.string() });
+
+/**
+ * `filesystem/search-documentation`: the search clauses with their arguments, and the sortable
+ * fields (sent in random order).
+ *
+ * @example
+ * ```ts
+ * import { SearchDocumentation } from "./schemas.ts";
+ *
+ * const docs = SearchDocumentation.parse({
+ *   clauses: { path: { summary: "Searches by path prefix", args: { prefix: { type: "string", summary: "The prefix" } } } },
+ *   sortFields: ["path", "label"],
+ * });
+ * console.log(Object.keys(docs.clauses)); // ["path"]
+ * ```
+ */
+export const SearchDocumentation = z.looseObject({
+  clauses: z.record(
+    z.string(),
+    z.looseObject({ summary: z.string(), args: z.record(z.string(), ClauseArgument) }),
+  ),
+  sortFields: z.array(z.string()),
+});
+/** The answer of the search-documentation endpoint. */
+export type SearchDocumentation = z.infer<typeof SearchDocumentation>;
+
+/**
+ * The Keycloak token answer relayed by `token/keycloak`; only `access_token` and `expires_in`
+ * are needed.
+ *
+ * @example
+ * ```ts
+ * import { TokenResponse } from "./schemas.ts";
+ *
+ * const grant = TokenResponse.parse({ access_token: "a.b.c", expires_in: 300, token_type: "Bearer" });
+ * console.log(grant.expires_in); // 300
+ * ```
+ */
+export const TokenResponse = z.looseObject({
+  access_token: z.string().min(1),
+  expires_in: z.number().positive(),
+  refresh_expires_in: z.number().optional(),
+  refresh_token: z.string().optional(),
+  token_type: z.string().optional(),
+  "not-before-policy": z.number().optional(),
+  session_state: z.string().optional(),
+  scope: z.string().optional(),
+});
+/** The answer of the token endpoint. */
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+/** Where a body came from, for {@linkcode parseBody}'s error messages. */
+export interface BodyContext {
+  /** Endpoint name, for example `filesystem/root`. */
+  endpoint: string;
+  /** Path or id the request concerned. */
+  subject?: string;
+  /** Leave received values out of messages (for bodies that carry secrets). */
+  redactValues?: boolean;
+}
+
+/**
+ * Checks `body` against `schema` and returns the parsed value, or throws a
+ * {@linkcode ProtocolError} naming the endpoint, the first bad field's path and what arrived.
+ *
+ * @example
+ * ```ts
+ * import { parseBody, Manifest } from "./schemas.ts";
+ *
+ * try {
+ *   parseBody(Manifest, { "content-type": 7, infoType: "csv", urls: [] }, { endpoint: "filesystem/file/manifest" });
+ * } catch (error) {
+ *   console.log((error as Error).message);
+ *   // filesystem/file/manifest answered an unexpected body: at "content-type": expected string, got 7.
+ * }
+ * ```
+ */
+export function parseBody<T>(
+  schema: z.ZodType<T, unknown>,
+  body: unknown,
+  context: BodyContext,
+): T {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const fieldPath = formatPath(issue.path);
+  const received = context.redactValues ? "[redacted]" : describe(valueAt(body, issue.path));
+  const others = result.error.issues.length - 1;
+  const about = context.subject === undefined ? "" : ` for ${JSON.stringify(context.subject)}`;
+  const message = `${context.endpoint} answered an unexpected body${about}: ` +
+    `at ${JSON.stringify(fieldPath)}: ${expectation(issue)}, got ${received}` +
+    (others > 0 ? ` (and ${others} more problem${others > 1 ? "s" : ""})` : "") + ".";
+  return fail(message, context);
+}
+
+function fail(message: string, context: BodyContext): never {
+  throw new ProtocolError(message, { endpoint: context.endpoint, path: context.subject });
+}
+
+function expectation(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_type") return `expected ${issue.expected}`;
+  if (issue.code === "invalid_value") {
+    return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+  }
+  return issue.message.replace(/^Invalid input: /, "").toLowerCase();
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "(the whole body)";
+  return path.map((key, index) =>
+    typeof key === "number" ? `[${key}]` : `${index === 0 ? "" : "."}${String(key)}`
+  ).join("");
+}
+
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let current = body;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing (the field is missing)";
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return truncate(text, 80);
+}

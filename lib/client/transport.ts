@@ -1,0 +1,621 @@
+/**
+ * The HTTP layer shared by every endpoint function: credentials, the concurrency limiter,
+ * timeouts, retries with backoff, abort, and guarded response bodies.
+ *
+ * @module
+ */
+
+import { Credentials, type SendJson } from "./auth.ts";
+import { formatMs, guardBody, readAll } from "./body.ts";
+import {
+  abortError,
+  BadRequestError,
+  errorCodeOf,
+  errorFromResponse,
+  isAbortError,
+  isTokenProblem,
+  NetworkError,
+  ProtocolError,
+  ServerError,
+  TernError,
+  truncate,
+} from "./errors.ts";
+import { Limiter } from "./limiter.ts";
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "./retry.ts";
+import { userAgent } from "./version.ts";
+
+/** Options of {@linkcode Transport}. */
+export interface TransportOptions {
+  /** Base URL of the Terrain gateway, for example `https://de.cyverse.org/terrain`. */
+  url: string;
+  /** An access token obtained elsewhere. Excludes `username`/`password`. */
+  token?: string;
+  /** Username to exchange, with `password`, for a token when first needed. */
+  username?: string;
+  /** Password for `username`. */
+  password?: string;
+  /** Requests in flight at once, bodies included (default 4). */
+  concurrency?: number;
+  /** Extra attempts after a retryable failure (default 4). */
+  retries?: number;
+  /** Longest wait for the response headers, connecting included, in ms (default 30 s). */
+  timeoutMs?: number;
+  /** Longest wait for the next chunk of a body, in ms (default 60 s). */
+  idleTimeoutMs?: number;
+  /** Ceiling of the first retry delay, in ms; it doubles per retry (default 250). */
+  retryBaseMs?: number;
+  /** Ceiling of any retry delay, in ms (default 10 s). */
+  retryMaxMs?: number;
+  /** Aborts every request of this transport (for example when a notebook closes the store). */
+  signal?: AbortSignal;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Product token sent before tern's own `User-Agent`, e.g. `my-notebook/1.0`. */
+  userAgent?: string;
+}
+
+/** A query string: arrays become repeated keys; `undefined` values are left out. */
+export type Query = Record<
+  string,
+  string | number | boolean | readonly (string | number)[] | undefined
+>;
+
+/** One GET request, as the endpoint functions describe it. */
+export interface RequestSpec {
+  /** Path under the base URL, starting with `/`, already percent-encoded. */
+  path: string;
+  /** Query parameters. */
+  query?: Query;
+  /** Endpoint name used in errors, for example `filesystem/paged-directory`. */
+  endpoint: string;
+  /** Data-store path or id the request concerns, used in errors. */
+  subject?: string;
+  /** Attach the stored credentials (default `true`). */
+  authenticate?: boolean;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Aborts this request. */
+  signal?: AbortSignal;
+}
+
+/** A successful answer whose body is left to the caller. */
+export interface StreamedResponse {
+  /**
+   * The body. Read it to the end or cancel it: the request's limiter slot is held until then.
+   * It errors with a {@linkcode NetworkError} when it stalls, breaks, or is shorter or longer
+   * than announced, and with an `AbortError` when aborted.
+   */
+  body: ReadableStream<Uint8Array>;
+  /** Response headers. */
+  headers: Headers;
+  /** HTTP status (2xx). */
+  status: number;
+  /** Byte length from `Content-Length`, when the server announced it. */
+  size?: number;
+}
+
+/** Retry, timeout and concurrency settings of a {@linkcode Transport}. */
+export interface TransportPolicy {
+  /** Requests in flight at once, bodies included. */
+  concurrency: number;
+  /** Extra attempts after a retryable failure. */
+  retries: number;
+  /** Longest wait for the response headers, in ms. */
+  timeoutMs: number;
+  /** Longest wait for the next body chunk, in ms. */
+  idleTimeoutMs: number;
+  /** Ceiling of the first retry delay, in ms. */
+  retryBaseMs: number;
+  /** Ceiling of any retry delay, in ms. */
+  retryMaxMs: number;
+}
+
+/** Counters for monitoring and the reliability tests. */
+export interface TransportStats {
+  /** HTTP requests sent (every attempt, token exchanges included). */
+  requests: number;
+  /** Attempts repeated after a retryable failure. */
+  retries: number;
+  /** Token exchanges performed. */
+  tokenExchanges: number;
+  /** Requests holding a slot right now. */
+  inFlight: number;
+  /** Most requests ever in flight at once. */
+  peakInFlight: number;
+}
+
+const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const NEVER_ABORTED = new AbortController().signal;
+
+type Failure =
+  | { kind: "network"; error: NetworkError }
+  | { kind: "response"; status: number; body: unknown; retryAfterMs?: number };
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
+type Accept<T> = (
+  response: Response,
+  body: ReadableStream<Uint8Array>,
+  size?: number,
+) => Promise<T>;
+
+/**
+ * Sends GET requests to one Terrain gateway on behalf of one store.
+ *
+ * Retries network failures, timeouts, broken JSON bodies, 502/503/504 and 500 without a Terrain
+ * `error_code`, with exponential backoff and full jitter; 429 and 503 honour `Retry-After`. Other
+ * answers are never retried. An abort rejects with an `AbortError` and is never retried. With a
+ * username and password, a token is exchanged when first needed and again when it nears expiry
+ * or is rejected (once per request).
+ *
+ * @example Anonymous JSON request
+ * ```ts ignore
+ * import { Transport } from "./transport.ts";
+ *
+ * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
+ * const docs = await transport.json({
+ *   path: "/filesystem/search-documentation",
+ *   endpoint: "filesystem/search-documentation",
+ * });
+ * console.log(transport.stats.requests); // 1
+ * ```
+ */
+export class Transport {
+  /** Base URL without a trailing slash. */
+  readonly url: string;
+  /** Retry, timeout and concurrency settings in force (frozen). */
+  readonly policy: Readonly<TransportPolicy>;
+  /** The `User-Agent` sent with every request. */
+  readonly userAgent: string;
+  /** The limiter bounding this transport's requests. */
+  readonly limiter: Limiter;
+  #credentials: Credentials;
+  #fetch: typeof fetch;
+  #signal: AbortSignal;
+  #requests = 0;
+  #retries = 0;
+  #sendJson: SendJson = (request) => this.json(request);
+
+  /**
+   * @param options Base URL, credentials and policy; see {@linkcode TransportOptions}.
+   * @throws {BadRequestError} for an unusable URL or option.
+   */
+  constructor(options: TransportOptions) {
+    this.url = checkUrl(options.url);
+    this.policy = Object.freeze({
+      concurrency: checkInteger("concurrency", options.concurrency ?? 4, 1),
+      retries: checkInteger("retries", options.retries ?? 4, 0),
+      timeoutMs: checkInteger("timeoutMs", options.timeoutMs ?? 30_000, 1),
+      idleTimeoutMs: checkInteger("idleTimeoutMs", options.idleTimeoutMs ?? 60_000, 1),
+      retryBaseMs: checkInteger("retryBaseMs", options.retryBaseMs ?? 250, 0),
+      retryMaxMs: checkInteger("retryMaxMs", options.retryMaxMs ?? 10_000, 0),
+    });
+    this.limiter = new Limiter(this.policy.concurrency);
+    this.userAgent = userAgent(options.userAgent);
+    this.#credentials = credentialsFrom(options);
+    const customFetch = options.fetch;
+    if (customFetch !== undefined && typeof customFetch !== "function") {
+      throw new BadRequestError("fetch must be a function like the global fetch.");
+    }
+    this.#fetch = customFetch ?? ((input, init) => fetch(input, init));
+    this.#signal = options.signal ?? NEVER_ABORTED;
+  }
+
+  /** How this transport authenticates: `anonymous`, `token` or `password`. */
+  get authMode(): Credentials["mode"] {
+    return this.#credentials.mode;
+  }
+
+  /** Whether requests go out without credentials (only Terrain's public routes work). */
+  get anonymous(): boolean {
+    return this.#credentials.mode === "anonymous";
+  }
+
+  /** The username, for username/password transports. */
+  get username(): string | undefined {
+    return this.#credentials.username;
+  }
+
+  /** HTTP requests sent so far (every attempt, token exchanges included). */
+  get requests(): number {
+    return this.#requests;
+  }
+
+  /** Attempts repeated after retryable failures so far. */
+  get retries(): number {
+    return this.#retries;
+  }
+
+  /**
+   * A snapshot of the counters.
+   *
+   * @example
+   * ```ts
+   * import { Transport } from "./transport.ts";
+   *
+   * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
+   * console.log(transport.stats); // { requests: 0, retries: 0, tokenExchanges: 0, inFlight: 0, peakInFlight: 0 }
+   * ```
+   */
+  get stats(): TransportStats {
+    return {
+      requests: this.#requests,
+      retries: this.#retries,
+      tokenExchanges: this.#credentials.exchanges,
+      inFlight: this.limiter.active,
+      peakInFlight: this.limiter.peak,
+    };
+  }
+
+  /**
+   * Sends a GET and returns the JSON body, read whole and parsed.
+   *
+   * @throws {TernError} a subclass matching the failure; `AbortError` when aborted.
+   *
+   * @example
+   * ```ts ignore
+   * import { Transport } from "./transport.ts";
+   *
+   * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain", token: "a.b.c" });
+   * const page = await transport.json({
+   *   path: "/secured/filesystem/paged-directory",
+   *   query: { path: "/iplant/home/demo", limit: 100 },
+   *   endpoint: "filesystem/paged-directory",
+   *   subject: "/iplant/home/demo",
+   * });
+   * ```
+   */
+  json(spec: RequestSpec): Promise<unknown> {
+    return this.#send(spec, async (_response, body) => {
+      const bytes = (await readAll(body))!;
+      const text = new TextDecoder().decode(bytes);
+      try {
+        return JSON.parse(text);
+      } catch {
+        const shown = text.trim() === "" ? "an empty body" : JSON.stringify(truncate(text, 80));
+        throw new ProtocolError(
+          `${spec.endpoint} answered with something that is not JSON` +
+            `${
+              spec.subject === undefined ? "" : ` for ${JSON.stringify(spec.subject)}`
+            }: ${shown}.`,
+          { endpoint: spec.endpoint, path: spec.subject },
+        );
+      }
+    });
+  }
+
+  /**
+   * Sends a GET and returns the body as a guarded stream once the headers arrive. Failures before
+   * that are retried; the body itself is not (a download cannot resume without Range support).
+   *
+   * @example
+   * ```ts ignore
+   * import { Transport } from "./transport.ts";
+   *
+   * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
+   * const { body, size } = await transport.stream({
+   *   path: "/fileio/download",
+   *   query: { path: "/iplant/home/shared/a.csv" },
+   *   endpoint: "fileio/download",
+   * });
+   * console.log(size, (await new Response(body).bytes()).length);
+   * ```
+   */
+  stream(spec: RequestSpec): Promise<StreamedResponse> {
+    return this.#send(spec, (response, body, size) =>
+      Promise.resolve({
+        body,
+        headers: response.headers,
+        status: response.status,
+        ...(size === undefined ? {} : { size }),
+      }));
+  }
+
+  async #send<T>(spec: RequestSpec, accept: Accept<T>): Promise<T> {
+    const signal = spec.signal === undefined
+      ? this.#signal
+      : this.#signal === NEVER_ABORTED
+      ? spec.signal
+      : AbortSignal.any([this.#signal, spec.signal]);
+    let retry = 0;
+    let renewed = false;
+    try {
+      while (true) {
+        if (signal.aborted) throw abortError(signal);
+        const authorization = spec.authenticate === false
+          ? undefined
+          : await this.#credentials.authorization(this.#sendJson, signal);
+        const release = await this.limiter.acquire(signal);
+        const attempt = await this.#attempt(spec, authorization, signal, release, accept);
+        if (attempt.ok) return attempt.value;
+        const failure = attempt.failure;
+        if (
+          failure.kind === "response" && authorization !== undefined && !renewed &&
+          this.#credentials.renewable && isTokenProblem(failure.status, failure.body)
+        ) {
+          renewed = true;
+          this.#credentials.invalidate(authorization);
+          continue;
+        }
+        const retryable = failure.kind === "network" ||
+          isRetryableStatus(failure.status, errorCodeOf(failure.body));
+        if (!retryable || retry >= this.policy.retries) {
+          throw this.#finalError(failure, spec, authorization !== undefined, retry + 1);
+        }
+        let delay = backoffDelay(retry, this.policy.retryBaseMs, this.policy.retryMaxMs);
+        if (failure.kind === "response" && failure.retryAfterMs !== undefined) {
+          if (failure.retryAfterMs > MAX_RETRY_AFTER_MS) {
+            throw new ServerError(
+              `The server asked to wait ${formatMs(failure.retryAfterMs)} before retrying ` +
+                `${spec.endpoint} (HTTP ${failure.status}); giving up instead.`,
+              { status: failure.status, endpoint: spec.endpoint, path: spec.subject },
+            );
+          }
+          delay = failure.retryAfterMs;
+        }
+        retry++;
+        this.#retries++;
+        await sleep(delay, signal);
+      }
+    } catch (error) {
+      throw this.#scrubbed(error);
+    }
+  }
+
+  async #attempt<T>(
+    spec: RequestSpec,
+    authorization: string | undefined,
+    signal: AbortSignal,
+    release: () => void,
+    accept: Accept<T>,
+  ): Promise<Attempt<T>> {
+    let handedOver = false;
+    try {
+      const headers = new Headers(spec.headers);
+      headers.set("user-agent", this.userAgent);
+      if (!headers.has("accept")) headers.set("accept", "application/json, */*;q=0.5");
+      if (authorization !== undefined) headers.set("authorization", authorization);
+      const url = this.#urlFor(spec);
+
+      const attempt = new AbortController();
+      const onAbort = () => attempt.abort(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attempt.abort();
+      }, this.policy.timeoutMs);
+      let response: Response;
+      this.#requests++;
+      try {
+        response = await this.#fetch(url, { headers, signal: attempt.signal });
+      } catch (error) {
+        if (signal.aborted) throw abortError(signal);
+        const where = `${spec.endpoint}${
+          spec.subject === undefined ? "" : ` ${JSON.stringify(spec.subject)}`
+        }`;
+        const message = timedOut
+          ? `No answer from ${this.#host} for ${where} within ${formatMs(this.policy.timeoutMs)}.`
+          : `Could not reach ${this.#host} for ${where}: ${describeFetchError(error)}.`;
+        const details = { endpoint: spec.endpoint, path: spec.subject };
+        return {
+          ok: false,
+          failure: {
+            kind: "network",
+            error: new NetworkError(message, timedOut ? details : { ...details, cause: error }),
+          },
+        };
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+      }
+
+      const size = declaredLength(response.headers);
+      const body = guardBody(response.body ?? emptyStream(), {
+        expectedLength: size,
+        idleTimeoutMs: this.policy.idleTimeoutMs,
+        signal,
+        onFinish: release,
+        context: { endpoint: spec.endpoint, subject: spec.subject },
+      });
+      handedOver = true;
+
+      if (!response.ok) {
+        let bytes: Uint8Array | undefined;
+        try {
+          bytes = await readAll(body, MAX_ERROR_BODY_BYTES);
+        } catch (error) {
+          if (isAbortError(error)) throw error;
+          bytes = undefined; // The status alone still says what happened.
+        }
+        return {
+          ok: false,
+          failure: {
+            kind: "response",
+            status: response.status,
+            body: parseErrorBody(bytes),
+            retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+          },
+        };
+      }
+      try {
+        return { ok: true, value: await accept(response, body, size) };
+      } catch (error) {
+        if (error instanceof NetworkError) {
+          return { ok: false, failure: { kind: "network", error } };
+        }
+        await body.cancel().catch(() => {});
+        throw error;
+      }
+    } finally {
+      if (!handedOver) release();
+    }
+  }
+
+  #finalError(
+    failure: Failure,
+    spec: RequestSpec,
+    authenticated: boolean,
+    attempts: number,
+  ): TernError {
+    if (failure.kind === "response") {
+      return errorFromResponse({
+        status: failure.status,
+        body: failure.body,
+        endpoint: spec.endpoint,
+        subject: spec.subject,
+        authenticated,
+        attempts,
+      });
+    }
+    if (attempts === 1) return failure.error;
+    const { error } = failure;
+    return new NetworkError(
+      `${error.message.replace(/\.$/, "")} (gave up after ${attempts} attempts).`,
+      {
+        endpoint: error.endpoint,
+        path: error.path,
+        cause: error.cause,
+      },
+    );
+  }
+
+  #urlFor(spec: RequestSpec): string {
+    const url = new URL(this.url + spec.path);
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value === undefined) continue;
+      const values = Array.isArray(value) ? value : [value];
+      for (const item of values) url.searchParams.append(key, String(item));
+    }
+    return url.href;
+  }
+
+  get #host(): string {
+    return new URL(this.url).host;
+  }
+
+  /** Removes every known secret from an error's message, stack and cause before it leaves. */
+  #scrubbed(error: unknown): unknown {
+    if (!(error instanceof TernError)) return error;
+    const scrub = (text: string) => this.#credentials.scrub(text);
+    error.message = scrub(error.message);
+    if (error.stack !== undefined) error.stack = scrub(error.stack);
+    if (error.cause !== undefined) {
+      const cause = error.cause;
+      const safe = cause instanceof Error
+        ? Object.assign(new Error(scrub(cause.message)), { name: cause.name })
+        : scrub(String(cause));
+      Object.defineProperty(error, "cause", { value: safe, writable: true, configurable: true });
+    }
+    return error;
+  }
+
+  /** `{"url":…,"auth":"password","username":"demo","credentials":"[redacted]",…}`. */
+  toJSON(): Record<string, unknown> {
+    return {
+      url: this.url,
+      auth: this.authMode,
+      ...(this.username === undefined ? {} : { username: this.username }),
+      credentials: this.anonymous ? "none" : "[redacted]",
+      policy: this.policy,
+    };
+  }
+
+  /** `Transport(http://…/terrain, password demo, [redacted])`. */
+  toString(): string {
+    const who = this.username === undefined ? this.authMode : `${this.authMode} ${this.username}`;
+    return `Transport(${this.url}, ${who}${this.anonymous ? "" : ", [redacted]"})`;
+  }
+
+  /** For `Deno.inspect` and `console.log`: settings and counters, never credentials. */
+  [Symbol.for("Deno.customInspect")](
+    inspect: (value: unknown, options: unknown) => string,
+    options: unknown,
+  ): string {
+    return `Transport ${inspect({ ...this.toJSON(), stats: this.stats }, options)}`;
+  }
+
+  /** For `node:util` inspect: same as `toString`. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString();
+  }
+}
+
+function credentialsFrom(options: TransportOptions): Credentials {
+  const { token, username, password } = options;
+  if (token !== undefined && (username !== undefined || password !== undefined)) {
+    throw new BadRequestError("Pass either token, or username and password, not both.");
+  }
+  if (token !== undefined) return Credentials.fromToken(token);
+  if (username !== undefined || password !== undefined) {
+    if (username === undefined) throw new BadRequestError("password was given without username.");
+    if (password === undefined) throw new BadRequestError("username was given without password.");
+    return Credentials.fromPassword(username, password);
+  }
+  return Credentials.anonymous();
+}
+
+function checkUrl(url: unknown): string {
+  if (typeof url !== "string" || url.trim() === "") {
+    throw new BadRequestError("url is required, for example https://de.cyverse.org/terrain.");
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new BadRequestError(`url is not a valid URL: ${JSON.stringify(truncate(url, 80))}.`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new BadRequestError(`url must start with http:// or https://, got ${parsed.protocol}.`);
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    // Never echo the URL here: it holds a secret.
+    throw new BadRequestError(
+      "url must not contain credentials; pass username and password (or token) as options.",
+    );
+  }
+  if (parsed.search !== "" || parsed.hash !== "") {
+    throw new BadRequestError("url must be the gateway's base URL, without a query or fragment.");
+  }
+  return parsed.href.replace(/\/+$/, "");
+}
+
+function checkInteger(name: string, value: unknown, min: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+    throw new BadRequestError(`${name} must be an integer ≥ ${min}, got ${String(value)}.`);
+  }
+  return value;
+}
+
+/** The promised body length, unless the body was content-encoded (fetch decodes it). */
+function declaredLength(headers: Headers): number | undefined {
+  const encoding = headers.get("content-encoding");
+  if (encoding !== null && encoding.trim().toLowerCase() !== "identity") return undefined;
+  const length = headers.get("content-length");
+  if (length === null || !/^\d+$/.test(length.trim())) return undefined;
+  return Number(length.trim());
+}
+
+function parseErrorBody(bytes: Uint8Array | undefined): unknown {
+  if (bytes === undefined) return "";
+  const text = new TextDecoder().decode(bytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describeFetchError(error: unknown): string {
+  // Deno says "fetch failed" and puts the reason in the cause chain; use the deepest message,
+  // without the "error sending request for url (…):" prefix (the endpoint is already named).
+  let deepest: unknown = error;
+  while (deepest instanceof Error && deepest.cause instanceof Error) deepest = deepest.cause;
+  const text = deepest instanceof Error ? deepest.message : String(deepest);
+  return truncate(text.replace(/^error sending request for url \([^)]*\):\s*/i, ""), 200);
+}
+
+function emptyStream(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() });
+}

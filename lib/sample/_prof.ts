@@ -1,0 +1,13 @@
+import { describeSampleStore } from "./build.ts";
+import { VegaDatasets } from "./vega.ts";
+let t = performance.now();
+const vega = await VegaDatasets.open();
+const tree = await describeSampleStore(vega);
+console.log("describe", performance.now() - t);
+const root = await Deno.makeTempDir();
+t = performance.now();
+await tree.writeTo(root);
+console.log("write", performance.now() - t);
+t = performance.now();
+await Deno.remove(root, { recursive: true });
+console.log("rm", performance.now() - t);

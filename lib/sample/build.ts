@@ -1,0 +1,404 @@
+/**
+ * Building the sample store: describe it in memory, write it into a temporary sibling
+ * directory, then rename it into place, so a half-built store never exists at the target.
+ *
+ * @module
+ */
+
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { DATASET_SPECS } from "./catalog.ts";
+import { addCommunityFolders } from "./community.ts";
+import { CURATED_PATH, SAMPLE_STORE_VERSION, STAMP_FILE } from "./constants.ts";
+import type { DatasetSpec } from "./dataset.ts";
+import { marketIndices } from "./datasets/market.ts";
+import { addHomes, addUsers } from "./homes.ts";
+import { renderReadme } from "./readme.ts";
+import { avuSidecar, commentSidecar, type SampleComment, sidecarBytes, utc } from "./sidecars.ts";
+import { StoreTree, storeRelative } from "./tree.ts";
+import { VegaDatasets } from "./vega.ts";
+
+/** What a build produced. */
+export interface SampleStoreSummary {
+  /** Absolute path of the store. */
+  dir: string;
+  /** Builder version written to the stamp. */
+  version: number;
+  /** Published datasets under `curated/` (the deprecated one not counted). */
+  datasets: number;
+  /** Files visible through the API (sidecars and `.terrain/` not counted). */
+  files: number;
+  /** Bytes of those files. */
+  bytes: number;
+  /** AVU and comment sidecar files. */
+  sidecars: number;
+  /** Folders (the root not counted). */
+  folders: number;
+  /** Wall-clock build time in milliseconds. */
+  ms: number;
+}
+
+/** Options for {@linkcode buildSampleStore} and {@linkcode ensureSampleStore}. */
+export interface SampleStoreOptions {
+  /** Directory of an installed `vega-datasets` package (default: found automatically). */
+  vegaDatasetsDir?: string;
+}
+
+/** Raised when a store cannot be built or placed; the message says what and where. */
+export class SampleStoreError extends Error {
+  /** Creates the error. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "SampleStoreError";
+  }
+}
+
+/** The stamp identifying a directory as a complete sample store. */
+interface Stamp {
+  builder: string;
+  version: number;
+  source: string;
+}
+
+const BUILDER = "tern/sample-store";
+const CONFIG_TIME = utc("2024-01-15T12:00:00Z");
+
+function stampFor(vega: VegaDatasets): Stamp {
+  return { builder: BUILDER, version: SAMPLE_STORE_VERSION, source: `vega-datasets@${vega.version}` };
+}
+
+async function readStamp(dir: string): Promise<Stamp | null> {
+  try {
+    const value = JSON.parse(await Deno.readTextFile(join(dir, STAMP_FILE)));
+    return value && typeof value === "object" && value.builder === BUILDER ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function latest(comments: SampleComment[]): Date {
+  return new Date(Math.max(...comments.map((c) => c.post_time)));
+}
+
+async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets): Promise<void> {
+  const dir = storeRelative(`${spec.parent}/${spec.name}`);
+  const deposited = utc(spec.deposited).getTime();
+  const curated = utc(spec.curated);
+  const listed = [];
+  for (const [i, file] of spec.files.entries()) {
+    const rel = `${dir}/${file.path}`;
+    const bytes = await file.produce(vega);
+    tree.addFile(rel, bytes, new Date(deposited + (i + 1) * 60_000));
+    listed.push({ path: file.path, size: bytes.byteLength, note: file.note, source: file.source });
+    if (file.avus) {
+      tree.addFile(avuSidecar(rel, "file"), sidecarBytes(file.avus), curated, "sidecar");
+    }
+    if (file.comments?.length) {
+      const sidecar = commentSidecar(rel, "file");
+      tree.addFile(sidecar, sidecarBytes(file.comments), latest(file.comments), "sidecar");
+    }
+  }
+  const readme = new TextEncoder().encode(renderReadme(spec, listed, vega));
+  tree.addFile(`${dir}/README.txt`, readme, new Date(deposited));
+  if (spec.avus) {
+    tree.addFile(avuSidecar(dir, "folder"), sidecarBytes(spec.avus), curated, "sidecar");
+  }
+  if (spec.comments?.length) {
+    const sidecar = commentSidecar(dir, "folder");
+    tree.addFile(sidecar, sidecarBytes(spec.comments), latest(spec.comments), "sidecar");
+  }
+}
+
+/**
+ * Describes the whole sample store in memory (nothing is written).
+ *
+ * @example
+ * ```ts
+ * import { describeSampleStore } from "./build.ts";
+ * import { VegaDatasets } from "./vega.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const tree = await describeSampleStore(await VegaDatasets.open());
+ * assert.ok(tree.hasFile(".terrain/users.json"));
+ * ```
+ */
+export async function describeSampleStore(vega: VegaDatasets): Promise<StoreTree> {
+  const tree = new StoreTree();
+  addUsers(tree);
+  for (const spec of [...DATASET_SPECS, marketIndices]) await addDataset(tree, spec, vega);
+  await addHomes(tree, vega);
+  await addCommunityFolders(tree, vega);
+  tree.addFile(
+    STAMP_FILE,
+    new TextEncoder().encode(JSON.stringify(stampFor(vega), null, 2) + "\n"),
+    CONFIG_TIME,
+    "config",
+  );
+  return tree;
+}
+
+function randomSuffix(): string {
+  return crypto.randomUUID().slice(0, 8);
+}
+
+/** Throws unless `dir` is absent, an empty directory, or an existing sample store. */
+async function assertReplaceable(dir: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(dir);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return;
+    throw new SampleStoreError(`Cannot inspect ${dir}: ${(e as Error).message}`, { cause: e });
+  }
+  if (!info.isDirectory) {
+    throw new SampleStoreError(`${dir} exists and is not a directory; choose another path.`);
+  }
+  for await (const _ of Deno.readDir(dir)) {
+    if (await readStamp(dir)) return;
+    throw new SampleStoreError(
+      `${dir} is not empty and is not a tern sample store (no ${STAMP_FILE}); refusing to ` +
+        "replace it. Choose a new or empty directory.",
+    );
+  }
+}
+
+function isNotEmpty(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return e instanceof Deno.errors.AlreadyExists || code === "ENOTEMPTY" || code === "EEXIST";
+}
+
+/** Moves the finished `tmp` to `target`, replacing an older store there. */
+async function swapIn(tmp: string, target: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      await Deno.rename(tmp, target); // atomic; also replaces an empty directory
+      return;
+    } catch (e) {
+      if (!isNotEmpty(e)) throw e;
+    }
+    await assertReplaceable(target);
+    const old = `${target}.old-${randomSuffix()}`;
+    try {
+      await Deno.rename(target, old);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) continue; // someone else moved it; retry
+      throw e;
+    }
+    try {
+      await Deno.rename(tmp, target);
+      return;
+    } catch (e) {
+      if (!isNotEmpty(e)) throw e; // another builder got there first; try again
+    } finally {
+      await Deno.remove(old, { recursive: true }).catch(() => {});
+    }
+  }
+  throw new SampleStoreError(`Could not move the new sample store into ${target}`);
+}
+
+/**
+ * Builds the sample store in `dir` and returns a summary. The store is written to
+ * `dir + ".tmp-XXXXXXXX"` first and renamed into place, so `dir` is never half-built. An
+ * existing sample store in `dir` is replaced; any other non-empty directory is refused.
+ *
+ * The output is deterministic: the same builder version and vega-datasets version give the
+ * same paths, bytes and modification times.
+ *
+ * @example Build into a temporary directory
+ * ```ts
+ * import { buildSampleStore } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const parent = await Deno.makeTempDir();
+ * const summary = await buildSampleStore(`${parent}/store`);
+ * assert.equal(summary.datasets, 12);
+ * await Deno.remove(parent, { recursive: true });
+ * ```
+ */
+export async function buildSampleStore(
+  dir: string,
+  options: SampleStoreOptions = {},
+): Promise<SampleStoreSummary> {
+  const started = performance.now();
+  if (typeof dir !== "string" || dir.trim() === "") {
+    throw new SampleStoreError("The sample store directory must be a non-empty path.");
+  }
+  const target = resolve(dir);
+  await assertReplaceable(target);
+  await Deno.mkdir(dirname(target), { recursive: true });
+  const vega = await VegaDatasets.open(options.vegaDatasetsDir);
+  const tree = await describeSampleStore(vega);
+  const tmp = `${target}.tmp-${randomSuffix()}`;
+  await Deno.mkdir(tmp);
+  try {
+    await tree.writeTo(tmp);
+    await swapIn(tmp, target);
+  } catch (e) {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    if (e instanceof SampleStoreError) throw e;
+    throw new SampleStoreError(`Failed to write the sample store to ${target}: ${e}`, {
+      cause: e,
+    });
+  }
+  const counts = tree.counts();
+  return {
+    dir: target,
+    version: SAMPLE_STORE_VERSION,
+    datasets: DATASET_SPECS.filter((d) =>
+      d.parent === CURATED_PATH && !d.name.startsWith("_deprecated_")
+    ).length,
+    ...counts,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * Default store location: `$XDG_CACHE_HOME/tern/sample-store`, else
+ * `~/.cache/tern/sample-store` (`%LOCALAPPDATA%\tern\sample-store` on Windows).
+ *
+ * @example
+ * ```ts
+ * import { defaultSampleStoreDir } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(defaultSampleStoreDir().endsWith("sample-store"));
+ * ```
+ */
+export function defaultSampleStoreDir(): string {
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  if (xdg && isAbsolute(xdg)) return join(xdg, "tern", "sample-store");
+  const local = Deno.build.os === "windows" ? Deno.env.get("LOCALAPPDATA") : undefined;
+  if (local) return join(local, "tern", "sample-store");
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  if (!home) {
+    throw new SampleStoreError(
+      "Cannot choose a default sample store directory: neither XDG_CACHE_HOME nor HOME is " +
+        "set. Pass a directory explicitly.",
+    );
+  }
+  return join(home, ".cache", "tern", "sample-store");
+}
+
+/** A held lock; `release` removes it (once). */
+interface Lock {
+  release(): Promise<void>;
+}
+
+/** A lock untouched for this long belongs to a crashed process. */
+const LOCK_STALE_MS = 30_000;
+const LOCK_HEARTBEAT_MS = 5_000;
+const LOCK_POLL_MS = 100;
+const LOCK_TIMEOUT_MS = 10 * 60_000;
+
+async function acquireLock(path: string): Promise<Lock> {
+  const deadline = Date.now() + LOCK_TIMEOUT_MS;
+  while (true) {
+    try {
+      const file = await Deno.open(path, { createNew: true, write: true });
+      await file.write(new TextEncoder().encode(`${JSON.stringify({ pid: Deno.pid })}\n`));
+      file.close();
+      // Keep the lock fresh while building so waiters never mistake it for a stale one.
+      const heartbeat = setInterval(() => {
+        const now = new Date();
+        Deno.utime(path, now, now).catch(() => {});
+      }, LOCK_HEARTBEAT_MS);
+      let released = false;
+      return {
+        async release() {
+          if (released) return;
+          released = true;
+          clearInterval(heartbeat);
+          await Deno.remove(path).catch(() => {});
+        },
+      };
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) {
+        throw new SampleStoreError(`Cannot create lock file ${path}: ${(e as Error).message}`, {
+          cause: e,
+        });
+      }
+    }
+    const info = await Deno.stat(path).catch(() => null);
+    if (info?.mtime && Date.now() - info.mtime.getTime() > LOCK_STALE_MS) {
+      await Deno.remove(path).catch(() => {});
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new SampleStoreError(
+        `Timed out waiting for ${path}; another process seems stuck building the sample store.`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+  }
+}
+
+/** Removes `X.tmp-*` / `X.old-*` siblings of `target` left by crashed builds. */
+async function removeLeftovers(target: string): Promise<void> {
+  const prefix = basename(target);
+  for await (const entry of Deno.readDir(dirname(target))) {
+    if (!entry.name.startsWith(`${prefix}.tmp-`) && !entry.name.startsWith(`${prefix}.old-`)) {
+      continue;
+    }
+    const path = join(dirname(target), entry.name);
+    const info = await Deno.lstat(path).catch(() => null);
+    // A young one may belong to a concurrent buildSampleStore call that holds no lock.
+    if (info?.mtime && Date.now() - info.mtime.getTime() > 10 * LOCK_STALE_MS) {
+      await Deno.remove(path, { recursive: true }).catch(() => {});
+    }
+  }
+}
+
+/**
+ * True if `dir` holds a complete store made by this builder version from the installed
+ * vega-datasets version.
+ *
+ * @example
+ * ```ts
+ * import { isSampleStoreCurrent } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await isSampleStoreCurrent(await Deno.makeTempDir()), false);
+ * ```
+ */
+export async function isSampleStoreCurrent(
+  dir: string,
+  options: SampleStoreOptions = {},
+): Promise<boolean> {
+  const stamp = await readStamp(resolve(dir));
+  if (!stamp) return false;
+  const expected = stampFor(await VegaDatasets.open(options.vegaDatasetsDir));
+  return stamp.version === expected.version && stamp.source === expected.source;
+}
+
+/**
+ * Returns the path of an up-to-date sample store, building it only when `dir` has none or an
+ * outdated one (its stamp names another builder or vega-datasets version). Safe when several
+ * processes call it at once: one builds while the others wait on `dir + ".lock"`.
+ *
+ * @example Reuse across calls
+ * ```ts
+ * import { ensureSampleStore } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const parent = await Deno.makeTempDir();
+ * const first = await ensureSampleStore(`${parent}/store`);
+ * assert.equal(await ensureSampleStore(`${parent}/store`), first); // no rebuild
+ * await Deno.remove(parent, { recursive: true });
+ * ```
+ */
+export async function ensureSampleStore(
+  dir: string = defaultSampleStoreDir(),
+  options: SampleStoreOptions = {},
+): Promise<string> {
+  const target = resolve(dir);
+  if (await isSampleStoreCurrent(target, options)) return target;
+  await Deno.mkdir(dirname(target), { recursive: true });
+  const lock = await acquireLock(`${target}.lock`);
+  try {
+    if (await isSampleStoreCurrent(target, options)) return target;
+    await removeLeftovers(target);
+    await buildSampleStore(target, options);
+  } finally {
+    await lock.release();
+  }
+  return target;
+}

@@ -1,0 +1,141 @@
+/**
+ * The shape of a sample dataset: its folder, the files it holds (and how to produce them from
+ * vega-datasets), its AVUs exactly as they are stored, and the clean facts its README states.
+ *
+ * @module
+ */
+
+import type { SampleAvu, SampleComment } from "./sidecars.ts";
+import type { VegaDatasets } from "./vega.ts";
+
+/**
+ * Which generation of Data Commons metadata a dataset carries (terrain-api.md §5.1):
+ * - `datacite-4`: the current nested template (lower-case keys, sub-properties nested);
+ * - `datacite-flat`: the older flat template (`datacite.title`, `Identifier`, …);
+ * - `capitalised`: capitalised keys (`Title`, `Creator`, `Rights`, …);
+ * - `partial`: a staging dataset with a few loosely named fields;
+ * - `none`: no metadata sidecar at all.
+ */
+export type MetadataStyle = "datacite-4" | "datacite-flat" | "capitalised" | "partial" | "none";
+
+/** Makes something (file bytes, a derived table) from the vega-datasets files, repeatably. */
+export type Producer<T> = (vega: VegaDatasets) => Promise<T>;
+
+/** One file of a dataset. */
+export interface SampleFileSpec {
+  /** Path relative to the dataset folder (`/`-separated; subfolders allowed). */
+  path: string;
+  /** One-line description for the README. */
+  note: string;
+  /** The vega-datasets file it is made from, for the README's provenance section. */
+  source?: string;
+  /** Produces the bytes (deterministically). */
+  produce: Producer<Uint8Array>;
+  /** AVUs of the file itself, if any. */
+  avus?: SampleAvu[];
+  /** Comments on the file, if any. */
+  comments?: SampleComment[];
+}
+
+/** A dataset folder of the sample store. */
+export interface DatasetSpec {
+  /** Folder name, `Creator_subject_date` (or `_deprecated_…`). */
+  name: string;
+  /** Parent folder (data-store path). */
+  parent: string;
+  /** Metadata generation its AVUs follow. */
+  style: MetadataStyle;
+  /** Title as the README states it. */
+  title: string;
+  /** Creators in citation order, `Family, Given` or organisation names. */
+  creators: string[];
+  /** Publication year as the README states it. */
+  year: string;
+  /** Abstract for the README. */
+  description: string;
+  /** Rights value exactly as stored (null when there is no rights AVU). */
+  license: string | null;
+  /** Canonical DOI (`10.x/…`, no prefix or whitespace), null when absent or empty. */
+  doi: string | null;
+  /** Canonical ARK (`ark:/NAAN/name`), null when absent. */
+  ark: string | null;
+  /** When the files were deposited (ISO UTC); file times count from here. */
+  deposited: string;
+  /** When the metadata was last edited (ISO UTC); the AVU sidecar's time. */
+  curated: string;
+  /** Folder AVUs exactly as stored; null means no sidecar at all. */
+  avus: SampleAvu[] | null;
+  /** Comments on the folder. */
+  comments?: SampleComment[];
+  /** Files, in the order the README lists them. */
+  files: SampleFileSpec[];
+  /** Extra README paragraphs (caveats, version notes). */
+  notes?: string[];
+  /** True when the named creators are invented (the README then says so). */
+  illustrativeCreators?: boolean;
+}
+
+/**
+ * Wraps a producer so it runs once per vega-datasets handle, for derived tables that several
+ * files share (a CSV converted once, then written as CSV, Parquet and Arrow).
+ *
+ * @example
+ * ```ts
+ * import { once } from "./dataset.ts";
+ * import { VegaDatasets } from "./vega.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let calls = 0;
+ * const rows = once(async (v) => { calls++; return await v.json<unknown[]>("barley.json"); });
+ * const vega = await VegaDatasets.open();
+ * await rows(vega);
+ * await rows(vega);
+ * assert.equal(calls, 1);
+ * ```
+ */
+export function once<T>(produce: Producer<T>): Producer<T> {
+  const cache = new WeakMap<VegaDatasets, Promise<T>>();
+  return (vega) => {
+    let pending = cache.get(vega);
+    if (!pending) {
+      pending = produce(vega);
+      cache.set(vega, pending);
+    }
+    return pending;
+  };
+}
+
+/**
+ * A producer that copies a vega-datasets file unchanged.
+ *
+ * @example
+ * ```ts
+ * import { copyOf } from "./dataset.ts";
+ * import { VegaDatasets } from "./vega.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const vega = await VegaDatasets.open();
+ * assert.deepEqual(await copyOf("sp500.csv")(vega), await vega.bytes("sp500.csv"));
+ * ```
+ */
+export function copyOf(file: string): Producer<Uint8Array> {
+  return (vega) => vega.bytes(file);
+}
+
+/**
+ * A producer for fixed UTF-8 text.
+ *
+ * @example
+ * ```ts
+ * import { textFile } from "./dataset.ts";
+ * import { VegaDatasets } from "./vega.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = await textFile("hello\n")(await VegaDatasets.open());
+ * assert.equal(new TextDecoder().decode(bytes), "hello\n");
+ * ```
+ */
+export function textFile(text: string): Producer<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return () => Promise.resolve(bytes);
+}

@@ -1,0 +1,70 @@
+/**
+ * USGS GAP species habitat by county: the gzip'd CSV of the store (made with
+ * CompressionStream) and a TopoJSON in a subfolder. Published with neither a DOI nor an ARK.
+ *
+ * @module
+ */
+
+import { CURATED_PATH } from "../constants.ts";
+import { copyOf, type DatasetSpec, once } from "../dataset.ts";
+import { gzip } from "../formats.ts";
+import { avu, avuWithUnit } from "../sidecars.ts";
+
+const TITLE = "Year-round habitat of four common species by US county (USGS GAP)";
+const DESCRIPTION =
+  "Percentage of each contiguous-US county that is year-round habitat for the American " +
+  "robin, white-tailed deer, American bullfrog and common gartersnake, from the USGS Gap " +
+  "Analysis Project species habitat maps (30 m rasters, Albers equal-area, EPSG:5070) " +
+  "overlaid on Census Bureau county boundaries with exactextract zonal statistics.";
+
+/** The dataset folder spec. */
+export const species: DatasetSpec = {
+  name: "USGS_GAP_SpeciesHabitat_2023",
+  parent: CURATED_PATH,
+  style: "datacite-4",
+  title: TITLE,
+  creators: ["U.S. Geological Survey, Gap Analysis Project"],
+  year: "2023",
+  description: DESCRIPTION,
+  license: "CC0",
+  doi: null,
+  ark: null,
+  deposited: "2023-01-17T17:00:00Z",
+  curated: "2023-01-18T10:20:00Z",
+  avus: [
+    avu("title", TITLE),
+    avu("creator", "U.S. Geological Survey, Gap Analysis Project"),
+    avu("publisher", "CyVerse Data Commons"),
+    avu("publicationYear", "2023"),
+    avu("resourceType", "Tabular data", avu("resourceTypeGeneral", "Dataset")),
+    avu("subject", "habitat"),
+    avu("subject", "biodiversity"),
+    avu("subject", "species distribution"),
+    avu("description", DESCRIPTION, avu("descriptionType", "Abstract")),
+    avu("rights", "CC0", avu("rightsIdentifier", "CC0-1.0")),
+    avu(
+      "relatedIdentifier",
+      "https://www.usgs.gov/programs/gap-analysis-project",
+      avu("relatedIdentifierType", "URL"),
+      avu("relationType", "IsDerivedFrom"),
+    ),
+    avu("compressed_data", "true"),
+    avu("format", "csv.gz"),
+    avu("format", "topojson"),
+  ],
+  files: [
+    {
+      path: "species_habitat_by_county.csv.gz",
+      note: "Gzip'd CSV: item_id, common_name, scientific_name, county_id, habitat %",
+      source: "species.csv",
+      produce: once(async (vega) => gzip(await vega.bytes("species.csv"))),
+      avus: [avu("compression", "gzip"), avuWithUnit("uncompressed_size", "1034744", "bytes")],
+    },
+    {
+      path: "boundaries/us_counties_10m.topojson",
+      note: "US county and state boundaries, 1:10,000,000, TopoJSON",
+      source: "us-10m.json",
+      produce: copyOf("us-10m.json"),
+    },
+  ],
+};

@@ -1,0 +1,116 @@
+/**
+ * Command line: `deno task sample-store DIR [--reuse]` builds the demo store in DIR and prints
+ * a short summary. Exit codes: 0 done, 1 build failed, 2 bad arguments.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import {
+  buildSampleStore,
+  ensureSampleStore,
+  SampleStoreError,
+  type SampleStoreSummary,
+} from "./build.ts";
+import { DEMO_USER } from "./constants.ts";
+import { humanSize } from "./readme.ts";
+
+const USAGE = `Usage: deno task sample-store DIR [--reuse]
+
+Builds the tern demo data store (CyVerse Data Commons-style datasets made from the
+vega-datasets package) in DIR. An existing sample store in DIR is replaced; any other
+non-empty directory is refused.
+
+Options:
+  --reuse    keep DIR if it already holds an up-to-date sample store
+  -h, --help show this help
+
+Serve it afterwards with: deno task serve --root DIR`;
+
+/** Output streams, injectable so tests can capture what the command prints. */
+export interface CliIo {
+  /** Receives normal output, one line per call. */
+  out(line: string): void;
+  /** Receives error messages, one line per call. */
+  err(line: string): void;
+}
+
+const consoleIo: CliIo = {
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+};
+
+function summaryLines(s: SampleStoreSummary): string[] {
+  return [
+    `Sample store written to ${s.dir}`,
+    `  datasets: ${s.datasets} published (+ 1 deprecated, 1 in staging, 1 in the demo home)`,
+    `  files:    ${s.files.toLocaleString("en-US")} (${humanSize(s.bytes)}), ` +
+    `${s.sidecars} metadata/comment sidecars, ${s.folders.toLocaleString("en-US")} folders`,
+    `  time:     ${(s.ms / 1000).toFixed(1)} s`,
+    `Serve it:   deno task serve --root ${s.dir}`,
+    `Sign in as: ${DEMO_USER.username} (password: see DEMO_USER in lib/sample/constants.ts)`,
+  ];
+}
+
+/**
+ * Runs the command with `args` (without the program name) and returns the exit code.
+ *
+ * @example
+ * ```ts
+ * import { sampleStoreMain } from "./main.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lines: string[] = [];
+ * const code = await sampleStoreMain([], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+ * assert.equal(code, 2);
+ * ```
+ */
+export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { reuse: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (e) {
+    io.err(`sample-store: ${(e as Error).message}`);
+    io.err(USAGE);
+    return 2;
+  }
+  if (parsed.values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const [dir, ...extra] = parsed.positionals;
+  if (dir === undefined || dir.trim() === "" || extra.length > 0) {
+    io.err(
+      dir === undefined || dir.trim() === ""
+        ? "sample-store: missing DIR (where to build the store)"
+        : `sample-store: expected one DIR, got ${parsed.positionals.length}: ` +
+          parsed.positionals.join(" "),
+    );
+    io.err(USAGE);
+    return 2;
+  }
+  try {
+    if (parsed.values.reuse) {
+      const started = performance.now();
+      const path = await ensureSampleStore(dir);
+      io.out(`Sample store ready at ${path} (${Math.round(performance.now() - started)} ms)`);
+      return 0;
+    }
+    for (const line of summaryLines(await buildSampleStore(dir))) io.out(line);
+    return 0;
+  } catch (e) {
+    io.err(
+      `sample-store: ${e instanceof SampleStoreError ? e.message : `build failed: ${e}`}`,
+    );
+    return 1;
+  }
+}
+
+if (import.meta.main) {
+  Deno.exit(await sampleStoreMain(Deno.args));
+}

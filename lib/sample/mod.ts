@@ -1,0 +1,70 @@
+/**
+ * The tern sample store: a realistic, deterministic CyVerse-style data store built from the
+ * public files of the `vega-datasets` npm package, served by tern's embedded Terrain server
+ * for the demo, the notebooks and the tests.
+ *
+ * It holds twelve published Data Commons datasets covering every metadata variant seen in the
+ * real curated collection (nested DataCite 4.x, flat `datacite.*`, capitalised keys, typos,
+ * trailing tabs, empty values, DOIs and ARKs in several shapes, many licence spellings, no
+ * metadata at all), a deprecated and a staging dataset, two users' homes, saved searches,
+ * comments, one small file per data format and a folder of 20,000 files for paging.
+ *
+ * @example Build a store and serve it
+ * ```ts ignore
+ * import { DEMO_USER, ensureSampleStore, SAMPLE_CASES } from "./mod.ts";
+ * import { startServer } from "../../server.ts";
+ *
+ * const root = await ensureSampleStore();
+ * await using server = await startServer({ root, port: 0 });
+ * const url = `${server.url}/secured/filesystem/paged-directory?limit=10&path=` +
+ *   encodeURIComponent(SAMPLE_CASES.fullMetadata);
+ * const res = await fetch(url, { headers: { Authorization: `Bearer ${DEMO_USER.token}` } });
+ * console.log((await res.json()).total);
+ * ```
+ *
+ * @module
+ */
+
+export {
+  buildSampleStore,
+  defaultSampleStoreDir,
+  ensureSampleStore,
+  isSampleStoreCurrent,
+  SampleStoreError,
+  type SampleStoreOptions,
+  type SampleStoreSummary,
+} from "./build.ts";
+export {
+  type MetadataStyle,
+  SAMPLE_CASES,
+  SAMPLE_DATASETS,
+  type SampleDataset,
+} from "./catalog.ts";
+export { partCsv, partName } from "./community.ts";
+export {
+  ALICE_PRIVATE_FILE,
+  ALICE_USER,
+  COMMONS_REPO_PATH,
+  COMMUNITY_PATH,
+  CURATED_PATH,
+  DEMO_DATASET_PATH,
+  DEMO_EMPTY_FOLDER,
+  DEMO_USER,
+  FORMATS_PATH,
+  HOME_PATH,
+  MANY_FILES_COLUMNS,
+  MANY_FILES_COUNT,
+  MANY_FILES_PATH,
+  MANY_FILES_SUBFOLDERS,
+  PENGUIN_ROWS,
+  SAMPLE_FILES,
+  SAMPLE_STORE_VERSION,
+  SAMPLE_TOKEN_SECRET,
+  SAMPLE_USERS,
+  SAMPLE_ZONE,
+  type SampleUser,
+  STAGING_PATH,
+  STAMP_FILE,
+  TERN_SAMPLES_PATH,
+} from "./constants.ts";
+export type { SampleAvu, SampleComment } from "./sidecars.ts";

@@ -1,0 +1,139 @@
+/**
+ * Access to the real public data files of the `vega-datasets` npm package, the raw material
+ * of the sample store, plus the provenance its `datapackage.json` records for each file.
+ *
+ * @module
+ */
+
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Where a vega-datasets file came from, as its `datapackage.json` records it. */
+export interface VegaResource {
+  /** Resource name, e.g. `penguins`. */
+  name: string;
+  /** File name inside `data/`, e.g. `penguins.json`. */
+  path: string;
+  /** Free-text description (Markdown). */
+  description?: string;
+  /** Original sources. */
+  sources?: { title?: string; path?: string }[];
+  /** Licences as recorded by vega-datasets (may be vague or absent). */
+  licenses?: { name?: string; title?: string; path?: string }[];
+}
+
+/** Raised when the vega-datasets package or one of its files cannot be read. */
+export class VegaDatasetsError extends Error {
+  /** Creates the error; `message` says what was missing and where it was looked for. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "VegaDatasetsError";
+  }
+}
+
+/**
+ * Finds the installed `vega-datasets` package directory. Works with a local `node_modules`
+ * (`nodeModulesDir: "auto"`) and with Deno's global npm cache.
+ *
+ * @example
+ * ```ts
+ * import { locateVegaDatasets } from "./vega.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok((await Deno.stat(`${locateVegaDatasets()}/data/penguins.json`)).isFile);
+ * ```
+ */
+export function locateVegaDatasets(): string {
+  let entry: string | undefined;
+  try {
+    // The package's exports hide package.json, so resolve its entry point and walk up.
+    entry = createRequire(import.meta.url).resolve("vega-datasets");
+  } catch {
+    const resolved = import.meta.resolve("vega-datasets");
+    if (resolved.startsWith("file:")) entry = fileURLToPath(resolved);
+  }
+  if (!entry) {
+    throw new VegaDatasetsError(
+      'Cannot find the npm package "vega-datasets"; run from the tern checkout (deno.json maps ' +
+        'it) or install it with "deno install".',
+    );
+  }
+  return dirname(dirname(entry));
+}
+
+/**
+ * Read access to the vega-datasets files, with provenance.
+ *
+ * @example Read a table and its source
+ * ```ts
+ * import { VegaDatasets } from "./vega.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const vega = await VegaDatasets.open();
+ * const penguins = await vega.json<unknown[]>("penguins.json");
+ * assert.equal(penguins.length, 344);
+ * assert.ok(vega.resource("penguins.json")?.sources?.length);
+ * ```
+ */
+export class VegaDatasets {
+  /** The package's `data/` directory. */
+  readonly dataDir: string;
+  /** Installed package version, e.g. `3.2.1`. */
+  readonly version: string;
+  #resources: Map<string, VegaResource>;
+  #cache = new Map<string, Promise<Uint8Array>>();
+
+  private constructor(dataDir: string, version: string, resources: VegaResource[]) {
+    this.dataDir = dataDir;
+    this.version = version;
+    this.#resources = new Map(resources.map((r) => [r.path, r]));
+  }
+
+  /** Opens the package found by {@linkcode locateVegaDatasets}, or the one in `packageDir`. */
+  static async open(packageDir: string = locateVegaDatasets()): Promise<VegaDatasets> {
+    const readJson = async (name: string) => {
+      try {
+        return JSON.parse(await Deno.readTextFile(join(packageDir, name)));
+      } catch (cause) {
+        throw new VegaDatasetsError(`Cannot read ${name} of vega-datasets in ${packageDir}`, {
+          cause,
+        });
+      }
+    };
+    const pkg = await readJson("package.json");
+    const datapackage = await readJson("datapackage.json");
+    return new VegaDatasets(
+      join(packageDir, "data"),
+      String(pkg.version),
+      Array.isArray(datapackage.resources) ? datapackage.resources : [],
+    );
+  }
+
+  /** Bytes of `data/<file>` (read once, then cached). */
+  bytes(file: string): Promise<Uint8Array> {
+    let pending = this.#cache.get(file);
+    if (!pending) {
+      pending = Deno.readFile(join(this.dataDir, file)).catch((cause) => {
+        throw new VegaDatasetsError(`Cannot read ${file} from ${this.dataDir}`, { cause });
+      });
+      this.#cache.set(file, pending);
+    }
+    return pending;
+  }
+
+  /** `data/<file>` decoded as UTF-8. */
+  async text(file: string): Promise<string> {
+    return new TextDecoder().decode(await this.bytes(file));
+  }
+
+  /** `data/<file>` parsed as JSON. */
+  async json<T>(file: string): Promise<T> {
+    return JSON.parse(await this.text(file)) as T;
+  }
+
+  /** Provenance of `data/<file>` from `datapackage.json`, if recorded. */
+  resource(file: string): VegaResource | undefined {
+    return this.#resources.get(file);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Stable item ids. Each item's UUID is derived from its data-store path (a name-based UUID,
+ * version 5), so ids survive restarts without any database, and an index maps ids back to
+ * paths.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+
+/** The namespace all tern ids are derived in (a fixed, randomly chosen UUID). */
+const NAMESPACE = new Uint8Array([
+  0x3b,
+  0x6a,
+  0x1f,
+  0x52,
+  0x8e,
+  0x0d,
+  0x4c,
+  0x71,
+  0x9a,
+  0x45,
+  0x2e,
+  0xc8,
+  0x5d,
+  0x17,
+  0xb0,
+  0x63,
+]);
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/**
+ * A name-based (version 5, SHA-1) UUID for `name` in tern's namespace: the same name always
+ * gives the same id.
+ *
+ * @example
+ * ```ts
+ * import { nameUuid } from "./ids.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const id = nameUuid("/iplant/home/shared");
+ * assert.equal(id, nameUuid("/iplant/home/shared"));
+ * assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+ * ```
+ */
+export function nameUuid(name: string): string {
+  const digest = createHash("sha1").update(NAMESPACE).update(name, "utf8").digest();
+  const b = Array.from(digest.subarray(0, 16), (byte, i) => {
+    if (i === 6) return (byte & 0x0f) | 0x50;
+    if (i === 8) return (byte & 0x3f) | 0x80;
+    return byte;
+  }).map((byte) => HEX[byte]);
+  return `${b[0]}${b[1]}${b[2]}${b[3]}-${b[4]}${b[5]}-${b[6]}${b[7]}-${b[8]}${b[9]}-` +
+    `${b[10]}${b[11]}${b[12]}${b[13]}${b[14]}${b[15]}`;
+}
+
+/**
+ * True for a UUID in canonical 8-4-4-4-12 hexadecimal form (either case).
+ *
+ * @example
+ * ```ts
+ * import { isUuid } from "./ids.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isUuid("0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804"));
+ * assert.ok(!isUuid("not-a-uuid"));
+ * ```
+ */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+/**
+ * Visits every item path of the store, calling `visit` for each; used to find ids that no
+ * listing has shown yet.
+ *
+ * @example
+ * ```ts
+ * import type { StoreWalker } from "./ids.ts";
+ * const walker: StoreWalker = async (visit) => visit("/iplant/home");
+ * ```
+ */
+export type StoreWalker = (visit: (zonePath: string) => void) => Promise<void>;
+
+/**
+ * Maps ids back to data-store paths. Paths are remembered as items are shown; an unknown id
+ * triggers a walk of the store. Walks are coalesced: a lookup waits for a walk that started
+ * after it arrived (so it sees the store as it was then), and all lookups arriving during one
+ * walk share the next, so a flood of unknown ids costs at most two walks at a time.
+ *
+ * @example
+ * ```ts
+ * import { IdIndex } from "./ids.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const index = new IdIndex(async (visit) => visit("/iplant/home/shared/a.csv"));
+ * const id = index.idFor("/iplant/home/shared/a.csv");
+ * assert.equal(await index.pathOf(id), "/iplant/home/shared/a.csv");
+ * ```
+ */
+export class IdIndex {
+  readonly #paths = new Map<string, string>();
+  readonly #walker: StoreWalker;
+  #running: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
+
+  /**
+   * @example
+   * ```ts
+   * import { IdIndex } from "./ids.ts";
+   * const index = new IdIndex(async () => {});
+   * ```
+   */
+  constructor(walker: StoreWalker) {
+    this.#walker = walker;
+  }
+
+  /**
+   * The id of the item at `zonePath`, remembering the pair for later lookups.
+   *
+   * @example
+   * ```ts
+   * import { IdIndex, nameUuid } from "./ids.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const index = new IdIndex(async () => {});
+   * assert.equal(index.idFor("/iplant/home"), nameUuid("/iplant/home"));
+   * ```
+   */
+  idFor(zonePath: string): string {
+    const id = nameUuid(zonePath);
+    this.#paths.set(id, zonePath);
+    return id;
+  }
+
+  /**
+   * The path of the item with `id` (any case), or `undefined` when no item of the store has it.
+   * The path may have disappeared since it was seen; callers check that it still exists.
+   *
+   * @example
+   * ```ts
+   * import { IdIndex } from "./ids.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const index = new IdIndex(async () => {});
+   * assert.equal(await index.pathOf("0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804"), undefined);
+   * ```
+   */
+  async pathOf(id: string): Promise<string | undefined> {
+    const key = id.toLowerCase();
+    const known = this.#paths.get(key);
+    if (known !== undefined) return known;
+    await this.#walkStartingNow();
+    return this.#paths.get(key);
+  }
+
+  #walkStartingNow(): Promise<void> {
+    if (this.#running === undefined) return this.#start();
+    const afterCurrent = () => {
+      this.#queued = undefined;
+      return this.#start();
+    };
+    this.#queued ??= this.#running.then(afterCurrent, afterCurrent);
+    return this.#queued;
+  }
+
+  #start(): Promise<void> {
+    const walk = this.#walker((path) => void this.idFor(path)).finally(() => {
+      if (this.#running === walk) this.#running = undefined;
+    });
+    this.#running = walk;
+    return walk;
+  }
+}

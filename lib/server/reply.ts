@@ -1,0 +1,118 @@
+/**
+ * The server's internal response value. Handlers return a {@link Reply}; the router turns it
+ * into a `Response`, applying traffic shaping, HEAD handling and byte counting in one place.
+ *
+ * @module
+ */
+
+/**
+ * `Content-Type` of every JSON answer, as Terrain sends it.
+ *
+ * @example
+ * ```ts
+ * import { JSON_TYPE } from "./reply.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(JSON_TYPE, "application/json; charset=utf-8");
+ * ```
+ */
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * A slice of an open file to stream as the body. The router owns `file` once it is returned in
+ * a reply and closes it when the body ends, fails or is cancelled.
+ *
+ * @example
+ * ```ts
+ * import type { FileBody } from "./reply.ts";
+ * const file = await Deno.open(Deno.execPath());
+ * const body: FileBody = { file, start: 0, length: 16 };
+ * file.close();
+ * ```
+ */
+export interface FileBody {
+  file: Deno.FsFile;
+  start: number;
+  length: number;
+}
+
+/**
+ * A response before shaping: status, headers and a body of bytes, a file slice, or nothing.
+ * `download` marks file bodies that drop-rate shaping may cut.
+ *
+ * @example
+ * ```ts
+ * import type { Reply } from "./reply.ts";
+ * const reply: Reply = { status: 204, headers: new Headers(), body: null };
+ * ```
+ */
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: Uint8Array<ArrayBuffer> | FileBody | null;
+  download?: boolean;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A reply with a byte body and an explicit `Content-Length`; `contentType` `null` sends no
+ * `Content-Type` header at all (as some Terrain errors do).
+ *
+ * @example
+ * ```ts
+ * import { bytesReply } from "./reply.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const reply = bytesReply(200, new Uint8Array([1, 2]), "application/octet-stream");
+ * assert.equal(reply.headers.get("content-length"), "2");
+ * ```
+ */
+export function bytesReply(
+  status: number,
+  body: Uint8Array<ArrayBuffer>,
+  contentType: string | null,
+  extraHeaders?: HeadersInit,
+): Reply {
+  const headers = new Headers(extraHeaders);
+  if (contentType !== null) headers.set("content-type", contentType);
+  headers.set("content-length", String(body.byteLength));
+  return { status, headers, body };
+}
+
+/**
+ * A JSON reply (`application/json; charset=utf-8` unless `contentType` says otherwise).
+ *
+ * @example
+ * ```ts
+ * import { jsonReply } from "./reply.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const reply = jsonReply({ ok: true });
+ * assert.equal(reply.status, 200);
+ * assert.equal(reply.headers.get("content-type"), "application/json; charset=utf-8");
+ * ```
+ */
+export function jsonReply(
+  value: unknown,
+  status = 200,
+  contentType: string | null = JSON_TYPE,
+  extraHeaders?: HeadersInit,
+): Reply {
+  return bytesReply(status, encoder.encode(JSON.stringify(value)), contentType, extraHeaders);
+}
+
+/**
+ * A plain-text reply.
+ *
+ * @example
+ * ```ts
+ * import { textReply } from "./reply.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(textReply(503, "busy").headers.get("content-type"), "text/plain; charset=utf-8");
+ * ```
+ */
+export function textReply(status: number, text: string): Reply {
+  return bytesReply(status, encoder.encode(text), "text/plain; charset=utf-8");
+}

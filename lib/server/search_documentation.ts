@@ -1,0 +1,157 @@
+/**
+ * The search service's self-description (`search-documentation`): the nine query clauses with
+ * their arguments, and the fields results can be sorted by, in a different order on each call
+ * as the real service's Go map iteration gives.
+ *
+ * @module
+ */
+
+import type { Prng } from "./prng.ts";
+
+interface Argument {
+  type: string;
+  summary: string;
+}
+
+interface Clause {
+  summary: string;
+  args: Record<string, Argument>;
+}
+
+const CLAUSES: Record<string, Clause> = {
+  created: {
+    summary: "Matches items whose creation date falls within the given range.",
+    args: {
+      from: { type: "string", summary: "The earliest creation date to match, inclusive." },
+      to: { type: "string", summary: "The latest creation date to match, inclusive." },
+    },
+  },
+  label: {
+    summary: "Matches items by their label, which is the last segment of their path.",
+    args: {
+      label: { type: "string", summary: "The label, or part of a label, to look for." },
+      exact: {
+        type: "bool",
+        summary: "When true, only labels equal to the given value match; otherwise any label " +
+          "containing it matches.",
+      },
+    },
+  },
+  metadata: {
+    summary: "Matches items carrying metadata whose attribute, value and unit match the " +
+      "given ones.",
+    args: {
+      attribute: { type: "string", summary: "The metadata attribute to match." },
+      value: { type: "string", summary: "The metadata value to match." },
+      unit: { type: "string", summary: "The metadata unit to match." },
+      metadata_types: {
+        type: "[]string",
+        summary: "Which metadata to search: irods for raw data-store metadata, cyverse for " +
+          "metadata added through the Discovery Environment; both when omitted.",
+      },
+      attribute_exact: {
+        type: "bool",
+        summary: "When true, the attribute must equal the given one rather than contain it.",
+      },
+      value_exact: {
+        type: "bool",
+        summary: "When true, the value must equal the given one rather than contain it.",
+      },
+      unit_exact: {
+        type: "bool",
+        summary: "When true, the unit must equal the given one rather than contain it.",
+      },
+    },
+  },
+  modified: {
+    summary: "Matches items whose last modification date falls within the given range.",
+    args: {
+      from: { type: "string", summary: "The earliest modification date to match, inclusive." },
+      to: { type: "string", summary: "The latest modification date to match, inclusive." },
+    },
+  },
+  owner: {
+    summary: "Matches items owned by the given user.",
+    args: {
+      owner: { type: "string", summary: "The username of the owner to match." },
+    },
+  },
+  path: {
+    summary: "Matches items whose full path starts with the given prefix.",
+    args: {
+      prefix: { type: "string", summary: "The path prefix, for example /iplant/home/shared." },
+    },
+  },
+  permissions: {
+    summary: "Matches items on which the given users hold the given permission.",
+    args: {
+      users: {
+        type: "[]string",
+        summary: "The users or groups whose permissions are checked.",
+      },
+      permission: {
+        type: "string",
+        summary: "The permission to look for: read, write or own.",
+      },
+      permission_recurse: {
+        type: "bool",
+        summary: "When true, a stronger permission also matches (own satisfies write and read).",
+      },
+      exact: {
+        type: "bool",
+        summary: "When true, user names must match exactly rather than by prefix.",
+      },
+    },
+  },
+  size: {
+    summary: "Matches files whose size falls within the given range.",
+    args: {
+      from: {
+        type: "string",
+        summary: "The smallest size to match, in bytes or as a number with a unit such as " +
+          "10 KB, 5 MB, 2 GB or 1 TB.",
+      },
+      to: {
+        type: "string",
+        summary: "The largest size to match, in bytes or as a number with a unit such as " +
+          "10 KB, 5 MB, 2 GB or 1 TB.",
+      },
+    },
+  },
+  tag: {
+    summary: "Matches items that carry any of the given tags.",
+    args: {
+      tags: { type: "[]string", summary: "The ids of the tags to match." },
+    },
+  },
+};
+
+const SORT_FIELDS = [
+  "creator",
+  "dateCreated",
+  "dateModified",
+  "fileSize",
+  "id",
+  "label",
+  "path",
+] as const;
+
+/**
+ * The search-documentation body, with `sortFields` shuffled by `prng`.
+ *
+ * @example
+ * ```ts
+ * import { searchDocumentation } from "./search_documentation.ts";
+ * import { Prng } from "./prng.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = searchDocumentation(new Prng(1));
+ * assert.equal(Object.keys(doc.clauses).length, 9);
+ * assert.equal(doc.sortFields.length, 7);
+ * ```
+ */
+export function searchDocumentation(
+  prng: Prng,
+): { clauses: Record<string, Clause>; sortFields: string[] } {
+  return { clauses: structuredClone(CLAUSES), sortFields: prng.shuffle(SORT_FIELDS) };
+}

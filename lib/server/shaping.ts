@@ -1,0 +1,421 @@
+/**
+ * Traffic shaping for tests and demos of unreliable networks: latency before each response,
+ * a bandwidth cap over all response bodies, injected retryable failures, and download bodies
+ * cut short. All randomness comes from seeded generators, so a given seed and request order
+ * give the same faults every run. Also the single place that turns a {@link Reply} into a
+ * `Response`, so bytes are counted and bodies are closed in one spot.
+ *
+ * @module
+ */
+
+import { Prng } from "./prng.ts";
+import { type FileBody, type Reply, textReply } from "./reply.ts";
+
+/**
+ * Shaping settings (all off when zero).
+ *
+ * @example
+ * ```ts
+ * import type { ShapingOptions } from "./shaping.ts";
+ * const flaky: ShapingOptions = { latencyMs: 20, bandwidth: 0, failRate: 0.1, dropRate: 0.1, seed: 1 };
+ * ```
+ */
+export interface ShapingOptions {
+  /** Delay before each response, ms. */
+  latencyMs: number;
+  /** Bytes per second over all response bodies together; 0 = unlimited. */
+  bandwidth: number;
+  /** Fraction of requests (except the health check) answered 503 or 500 without error_code. */
+  failRate: number;
+  /** Fraction of download bodies cut at a random offset. */
+  dropRate: number;
+  /** Seed of every random choice. */
+  seed: number;
+}
+
+/**
+ * Counters of what the server did.
+ *
+ * @example
+ * ```ts
+ * import type { ServerStats } from "./shaping.ts";
+ * const zero: ServerStats = { requests: 0, faultsInjected: 0, bodiesDropped: 0, bytesSent: 0 };
+ * ```
+ */
+export interface ServerStats {
+  /** Requests received (including the health check and failed ones). */
+  requests: number;
+  /** Requests answered with an injected 500/503. */
+  faultsInjected: number;
+  /** Download bodies cut short on purpose. */
+  bodiesDropped: number;
+  /** Response body bytes handed to the network. */
+  bytesSent: number;
+}
+
+/**
+ * Waits `ms`, or rejects with the signal's reason as soon as it aborts (clearing the timer).
+ *
+ * @example
+ * ```ts
+ * import { sleep } from "./shaping.ts";
+ * await sleep(1, new AbortController().signal);
+ * ```
+ */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * A token bucket shared by all bodies: at most `rate` bytes per second on average, in bursts
+ * of at most {@link TokenBucket.burst} bytes. Takers are served in arrival order.
+ *
+ * @example
+ * ```ts
+ * import { TokenBucket } from "./shaping.ts";
+ * const bucket = new TokenBucket(1_000_000);
+ * await bucket.take(1000, new AbortController().signal);
+ * ```
+ */
+export class TokenBucket {
+  /** The largest piece a body sends at once (50 ms worth of bandwidth, at least 1 byte). */
+  readonly burst: number;
+  readonly #rate: number;
+  #tokens: number;
+  #refilledAt = performance.now();
+  #queue: Promise<void> = Promise.resolve();
+
+  /**
+   * @example
+   * ```ts
+   * import { TokenBucket } from "./shaping.ts";
+   * import assert from "node:assert/strict";
+   *
+   * assert.equal(new TokenBucket(20_000).burst, 1000);
+   * ```
+   */
+  constructor(bytesPerSecond: number) {
+    this.#rate = bytesPerSecond;
+    this.burst = Math.max(1, Math.floor(bytesPerSecond / 20));
+    this.#tokens = this.burst;
+  }
+
+  /**
+   * Waits until `bytes` (at most {@link TokenBucket.burst}) may be sent.
+   *
+   * @example
+   * ```ts
+   * import { TokenBucket } from "./shaping.ts";
+   * await new TokenBucket(100_000).take(10, new AbortController().signal);
+   * ```
+   */
+  take(bytes: number, signal: AbortSignal): Promise<void> {
+    const turn = this.#queue.then(() => this.#wait(bytes, signal));
+    this.#queue = turn.catch(() => {});
+    return turn;
+  }
+
+  async #wait(bytes: number, signal: AbortSignal): Promise<void> {
+    this.#refill();
+    if (this.#tokens < bytes) {
+      await sleep(((bytes - this.#tokens) / this.#rate) * 1000, signal);
+      this.#refill();
+    }
+    this.#tokens -= bytes;
+  }
+
+  #refill(): void {
+    const now = performance.now();
+    this.#tokens = Math.min(
+      this.burst,
+      this.#tokens + ((now - this.#refilledAt) / 1000) * this.#rate,
+    );
+    this.#refilledAt = now;
+  }
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Applies the shaping options and keeps the counters. One per server.
+ *
+ * @example
+ * ```ts
+ * import { Shaper } from "./shaping.ts";
+ * import { textReply } from "./reply.ts";
+ *
+ * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
+ * const response = shaper.respond(textReply(200, "ok"), "GET");
+ * console.log(await response.text(), shaper.stats());
+ * await shaper.close();
+ * ```
+ */
+export class Shaper {
+  readonly #options: ShapingOptions;
+  readonly #faults: Prng;
+  readonly #drops: Prng;
+  readonly #bucket: TokenBucket | undefined;
+  readonly #closing = new AbortController();
+  readonly #active = new Set<() => void>();
+  readonly #stats: ServerStats = { requests: 0, faultsInjected: 0, bodiesDropped: 0, bytesSent: 0 };
+
+  /**
+   * @example
+   * ```ts
+   * import { Shaper } from "./shaping.ts";
+   * const shaper = new Shaper({ latencyMs: 5, bandwidth: 0, failRate: 0, dropRate: 0, seed: 9 });
+   * await shaper.close();
+   * ```
+   */
+  constructor(options: ShapingOptions) {
+    this.#options = options;
+    this.#faults = new Prng(options.seed, 0);
+    this.#drops = new Prng(options.seed, 1);
+    this.#bucket = options.bandwidth > 0 ? new TokenBucket(options.bandwidth) : undefined;
+  }
+
+  /**
+   * Aborted when the server closes; pending waits end with it.
+   *
+   * @example
+   * ```ts
+   * import { Shaper } from "./shaping.ts";
+   * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
+   * console.log(shaper.signal.aborted);
+   * await shaper.close();
+   * ```
+   */
+  get signal(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  /**
+   * A copy of the counters.
+   *
+   * @example
+   * ```ts
+   * import { Shaper } from "./shaping.ts";
+   * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
+   * console.log(shaper.stats().requests);
+   * await shaper.close();
+   * ```
+   */
+  stats(): ServerStats {
+    return { ...this.#stats };
+  }
+
+  /**
+   * Counts a request and waits out the configured latency.
+   *
+   * @example
+   * ```ts
+   * import { Shaper } from "./shaping.ts";
+   * const shaper = new Shaper({ latencyMs: 1, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
+   * await shaper.arrive();
+   * await shaper.close();
+   * ```
+   */
+  async arrive(): Promise<void> {
+    this.#stats.requests++;
+    if (this.#options.latencyMs > 0) await sleep(this.#options.latencyMs, this.signal);
+  }
+
+  /**
+   * An injected failure for this request, or `undefined` (draws from the fault generator only
+   * when a fail rate is set).
+   *
+   * @example
+   * ```ts
+   * import { Shaper } from "./shaping.ts";
+   * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 1, dropRate: 0, seed: 1 });
+   * console.log(shaper.fault()?.status);
+   * await shaper.close();
+   * ```
+   */
+  fault(): Reply | undefined {
+    if (this.#options.failRate <= 0 || this.#faults.next() >= this.#options.failRate) {
+      return undefined;
+    }
+    this.#stats.faultsInjected++;
+    return this.#faults.next() < 0.5
+      ? textReply(503, "Service Unavailable (injected fault)\n")
+      : textReply(500, "Internal Server Error (injected fault)\n");
+  }
+
+  /**
+   * Turns a reply into the `Response` to send: HEAD gets headers only, bodies are throttled,
+   * counted, and (downloads only) possibly cut short.
+   *
+   * @example
+   * ```ts
+   * import { Shaper } from "./shaping.ts";
+   * import { jsonReply } from "./reply.ts";
+   *
+   * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
+   * const response = shaper.respond(jsonReply({ a: 1 }), "HEAD");
+   * console.log(response.headers.get("content-length"));
+   * await shaper.close();
+   * ```
+   */
+  respond(reply: Reply, method: string): Response {
+    const init = { status: reply.status, headers: reply.headers };
+    const body = reply.body;
+    if (body === null) return new Response(null, init);
+    if (method === "HEAD") {
+      if (!(body instanceof Uint8Array)) body.file.close();
+      return new Response(null, init);
+    }
+    const length = body instanceof Uint8Array ? body.byteLength : body.length;
+    let dropAt: number | undefined;
+    if (reply.download && this.#options.dropRate > 0 && length > 0) {
+      if (this.#drops.next() < this.#options.dropRate) dropAt = this.#drops.below(length);
+    }
+    if (body instanceof Uint8Array && !this.#bucket && dropAt === undefined) {
+      this.#stats.bytesSent += body.byteLength;
+      return new Response(body, init);
+    }
+    return new Response(this.#stream(body, dropAt), init);
+  }
+
+  /**
+   * Ends every body still being sent (their connections are cut) and cancels pending waits.
+   *
+   * @example
+   * ```ts
+   * import { Shaper } from "./shaping.ts";
+   * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
+   * await shaper.close();
+   * ```
+   */
+  close(): Promise<void> {
+    this.#closing.abort(new DOMException("server closed", "AbortError"));
+    for (const end of [...this.#active]) end();
+    return Promise.resolve();
+  }
+
+  /**
+   * A pull-driven body: reads only when the connection wants more, so throttling and the
+   * cut-off point apply to what is actually sent. A body that ends early is closed (not
+   * errored) while `Content-Length` promises more; the server then aborts the connection,
+   * which is what a client sees when a real transfer breaks.
+   */
+  #stream(source: Uint8Array | FileBody, dropAt: number | undefined): ReadableStream<Uint8Array> {
+    const stats = this.#stats;
+    const bucket = this.#bucket;
+    const signal = this.signal;
+    const active = this.#active;
+    const read = source instanceof Uint8Array ? bytesReader(source) : fileReader(source);
+    let sent = 0;
+    let pending: Uint8Array | undefined;
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      active.delete(finish);
+      read.close();
+      try {
+        controller.close();
+      } catch {
+        // Already closed by the consumer side.
+      }
+    };
+    active.add(finish);
+    return new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+      },
+      async pull() {
+        try {
+          pending ??= await read.next();
+          if (pending === undefined) return finish();
+          let piece = bucket ? pending.subarray(0, bucket.burst) : pending;
+          const cut = dropAt !== undefined && sent + piece.byteLength >= dropAt;
+          if (cut) piece = piece.subarray(0, dropAt! - sent);
+          if (bucket && piece.byteLength > 0) await bucket.take(piece.byteLength, signal);
+          if (finished) return;
+          if (piece.byteLength > 0) controller.enqueue(piece);
+          sent += piece.byteLength;
+          stats.bytesSent += piece.byteLength;
+          if (cut) {
+            stats.bodiesDropped++;
+            return finish();
+          }
+          pending = piece.byteLength < pending.byteLength
+            ? pending.subarray(piece.byteLength)
+            : undefined;
+        } catch {
+          finish();
+        }
+      },
+      cancel() {
+        finish();
+      },
+    }, { highWaterMark: 0 });
+  }
+}
+
+interface ChunkReader {
+  /** The next chunk, or `undefined` at the end. */
+  next(): Promise<Uint8Array | undefined>;
+  close(): void;
+}
+
+function bytesReader(bytes: Uint8Array): ChunkReader {
+  let offset = 0;
+  return {
+    next() {
+      if (offset >= bytes.byteLength) return Promise.resolve(undefined);
+      const chunk = bytes.subarray(offset, offset + CHUNK_BYTES);
+      offset += chunk.byteLength;
+      return Promise.resolve(chunk);
+    },
+    close() {},
+  };
+}
+
+/**
+ * Reads exactly `length` bytes from `start`. A file that shrinks meanwhile ends the body early
+ * (the connection is then cut); one that grows is read no further than promised.
+ */
+function fileReader({ file, start, length }: FileBody): ChunkReader {
+  let remaining = length;
+  let positioned = start === 0;
+  let closed = false;
+  return {
+    async next() {
+      if (remaining <= 0 || closed) return undefined;
+      if (!positioned) {
+        await file.seek(start, Deno.SeekMode.Start);
+        positioned = true;
+      }
+      const buffer = new Uint8Array(Math.min(CHUNK_BYTES, remaining));
+      const count = await file.read(buffer);
+      if (count === null || count === 0) {
+        throw new Error("file ended before its recorded size");
+      }
+      remaining -= count;
+      return buffer.subarray(0, count);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        file.close();
+      } catch {
+        // Closing twice after a failed read is harmless.
+      }
+    },
+  };
+}

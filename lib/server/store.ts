@@ -1,0 +1,752 @@
+/**
+ * The folder on disk seen as a data store: resolves data-store paths and ids to items the
+ * caller may read, lists folders, reads sidecars and opens files. Every disk access of the
+ * server goes through here, behind two guards: the path syntax check of `zone_path.ts` and a
+ * real-path containment check (symlinks may not lead out of the zone folder, and a symlink's
+ * permission is the weaker of its own place and its target's).
+ *
+ * @module
+ */
+
+import {
+  type EntryStat,
+  entryStat,
+  FolderCache,
+  type FolderEntry,
+  statMany,
+} from "./folder_cache.ts";
+import { IdIndex } from "./ids.ts";
+import { infoTypeFromName } from "./media.ts";
+import {
+  childrenInherit,
+  type Permission,
+  permissionFor,
+  weakest,
+  ZonePaths,
+} from "./permissions.ts";
+import {
+  type AvuSidecar,
+  type Comment,
+  fileTypeOverride,
+  parseAvuSidecar,
+  parseComments,
+  sidecarName,
+} from "./sidecars.ts";
+import { StoreFileError } from "./store_file.ts";
+import {
+  DiskLayout,
+  formatZonePath,
+  isServableName,
+  parentPath,
+  parseZonePath,
+} from "./zone_path.ts";
+
+/**
+ * A file or folder the caller may read, with fresh stat values.
+ *
+ * @example
+ * ```ts
+ * import type { Item } from "./store.ts";
+ * const item: Item = {
+ *   path: "/iplant/home/shared/a.csv", name: "a.csv", kind: "file",
+ *   disk: "/srv/store/iplant/home/shared/a.csv", sidecarDir: "/srv/store/iplant/home/shared",
+ *   permission: "read", size: 3, created: 0, modified: 0, nameType: "csv",
+ * };
+ * ```
+ */
+export interface Item {
+  /** Data-store path (normalized, as the caller named it). */
+  path: string;
+  name: string;
+  kind: "file" | "folder";
+  /** Real path on disk. */
+  disk: string;
+  /** Real path of the folder holding this file's sidecars (the folder itself for folders). */
+  sidecarDir: string;
+  permission: Exclude<Permission, "none">;
+  size: number;
+  created: number;
+  modified: number;
+  /** infoType implied by the name. */
+  nameType: string;
+  /** Known for listed files: whether an AVU sidecar exists. */
+  hasAvus?: boolean;
+}
+
+/**
+ * The outcome of resolving a path or id for a caller.
+ *
+ * @example
+ * ```ts
+ * import type { Lookup } from "./store.ts";
+ * const gone: Lookup = { found: "missing", path: "/iplant/home/demo/x" };
+ * ```
+ */
+export type Lookup =
+  | { found: "item"; item: Item }
+  | { found: "missing"; path: string }
+  | { found: "unreadable"; path: string };
+
+/**
+ * Sort columns of the paged listing (after Terrain's fix-ups and aliases).
+ *
+ * @example
+ * ```ts
+ * import type { SortColumn } from "./store.ts";
+ * const column: SortColumn = "datemodified";
+ * ```
+ */
+export type SortColumn = "name" | "path" | "size" | "datecreated" | "datemodified";
+
+/**
+ * What a paged listing asks for.
+ *
+ * @example
+ * ```ts
+ * import type { PageQuery } from "./store.ts";
+ * const query: PageQuery = {
+ *   offset: 0, limit: 1000, sort: "name", direction: "ASC", entityType: "any", infoTypes: [],
+ * };
+ * ```
+ */
+export interface PageQuery {
+  offset: number;
+  limit: number;
+  sort: SortColumn;
+  direction: "ASC" | "DESC";
+  entityType: "any" | "file" | "folder";
+  infoTypes: readonly string[];
+}
+
+/**
+ * One page of a folder: the count over all pages and this page's items, folders first.
+ *
+ * @example
+ * ```ts
+ * import type { Page } from "./store.ts";
+ * const empty: Page = { total: 0, folders: [], files: [] };
+ * ```
+ */
+export interface Page {
+  total: number;
+  folders: Item[];
+  files: Item[];
+}
+
+/**
+ * Parsed metadata of an item: its sidecar content and the sidecar's modification time.
+ *
+ * @example
+ * ```ts
+ * import type { ItemMetadata } from "./store.ts";
+ * const none: ItemMetadata = { avus: [], irodsAvus: [], mtime: 0 };
+ * ```
+ */
+export interface ItemMetadata extends AvuSidecar {
+  mtime: number;
+}
+
+const STAT_COLUMN: Record<"size" | "datecreated" | "datemodified", keyof EntryStat> = {
+  size: "size",
+  datecreated: "created",
+  datemodified: "modified",
+};
+
+/** Sidecars larger than this are refused rather than read into memory. */
+const MAX_SIDECAR_BYTES = 16 * 1024 * 1024;
+const MAX_CACHED_SIDECARS = 20_000;
+
+/** What locating an item's sidecars needs. */
+type SidecarOwner = Pick<Item, "path" | "name" | "kind" | "sidecarDir">;
+
+interface CachedSidecar {
+  version: string;
+  value?: AvuSidecar;
+  error?: StoreFileError;
+  mtime: number;
+}
+
+function displayRaw(raw: string): string {
+  const trimmed = raw.length > 1 ? raw.replace(/\/+$/, "") : raw;
+  return trimmed === "" ? raw : trimmed;
+}
+
+/**
+ * The store behind the server.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "./store.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const store = await Store.open(root, "iplant");
+ * const shared = await store.lookup("/iplant/home/shared", "anonymous");
+ * assert.equal(shared.found, "item");
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export class Store {
+  /** The zone name. */
+  readonly zone: string;
+  /** Well-known paths of the zone. */
+  readonly paths: ZonePaths;
+  /** Id ↔ path index. */
+  readonly ids: IdIndex;
+  readonly #root: string;
+  readonly #zoneDir: string;
+  readonly #layout: DiskLayout;
+  readonly #folders: FolderCache;
+  readonly #sidecars = new Map<string, CachedSidecar>();
+
+  private constructor(root: string, zoneDir: string, zone: string) {
+    this.zone = zone;
+    this.paths = new ZonePaths(zone);
+    this.#root = root;
+    this.#zoneDir = zoneDir;
+    this.#layout = new DiskLayout(zoneDir, zone);
+    this.#folders = new FolderCache((link) => this.#resolveSymlink(link));
+    this.ids = new IdIndex((visit) => this.#walk(visit));
+  }
+
+  /**
+   * Opens the store at `root` (an existing folder), creating `ROOT/<zone>/home/shared` when
+   * missing so that an empty folder can be served at once.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  static async open(root: string, zone: string): Promise<Store> {
+    const realRoot = await Deno.realPath(root);
+    await Deno.mkdir(`${realRoot}/${zone}/home/shared`, { recursive: true });
+    const zoneDir = await Deno.realPath(`${realRoot}/${zone}`);
+    return new Store(realRoot, zoneDir, zone);
+  }
+
+  /**
+   * The real path of the store root.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * const root = await Deno.makeTempDir();
+   * console.log((await Store.open(root, "iplant")).root);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  get root(): string {
+    return this.#root;
+  }
+
+  /**
+   * Resolves a data-store path for `user`. Anything that cannot name a servable item of the
+   * zone (bad syntax, escapes, special files, sidecars) is `missing`.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * assert.equal((await store.lookup("/iplant/home/../../etc", "demo")).found, "missing");
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async lookup(raw: string, user: string): Promise<Lookup> {
+    const segments = parseZonePath(raw, this.zone);
+    if (!segments) return { found: "missing", path: displayRaw(raw) };
+    const path = formatZonePath(segments);
+    const missing: Lookup = { found: "missing", path };
+    let real: string;
+    let info: Deno.FileInfo;
+    try {
+      real = await Deno.realPath(this.#layout.toDisk(segments));
+      info = await Deno.stat(real);
+    } catch {
+      return missing;
+    }
+    const target = this.#layout.toZonePath(real);
+    if (target === undefined || !(info.isFile || info.isDirectory)) return missing;
+    const permission = weakest(
+      permissionFor(this.paths, user, path),
+      permissionFor(this.paths, user, target),
+    );
+    if (permission === "none") return { found: "unreadable", path };
+    const name = segments[segments.length - 1];
+    let sidecarDir = real;
+    if (info.isFile) {
+      try {
+        sidecarDir = await Deno.realPath(this.#layout.toDisk(segments.slice(0, -1)));
+      } catch {
+        return missing;
+      }
+    }
+    return {
+      found: "item",
+      item: {
+        path,
+        name,
+        kind: info.isDirectory ? "folder" : "file",
+        disk: real,
+        sidecarDir,
+        permission,
+        ...entryStat(info),
+        nameType: infoTypeFromName(name),
+      },
+    };
+  }
+
+  /**
+   * Resolves an item id for `user`; unknown ids trigger a walk of the store.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * const id = "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804";
+   * assert.equal((await store.lookupId(id, "demo")).found, "missing");
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async lookupId(id: string, user: string): Promise<Lookup> {
+    const path = await this.ids.pathOf(id);
+    if (path === undefined) return { found: "missing", path: id };
+    return await this.lookup(path, user);
+  }
+
+  /**
+   * The id of an item, remembered for later lookups by id.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * console.log(store.idOf("/iplant/home/shared"));
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  idOf(path: string): string {
+    return this.ids.idFor(path);
+  }
+
+  /**
+   * One page of `folder` for `user`: folders before files, each in the requested order;
+   * `total` counts every matching item the caller can read.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * const found = await store.lookup("/iplant/home/shared", "anonymous");
+   * if (found.found !== "item") throw new Error("expected the community folder");
+   * const page = await store.page(found.item, "anonymous", {
+   *   offset: 0, limit: 10, sort: "name", direction: "ASC", entityType: "any", infoTypes: [],
+   * });
+   * assert.equal(page.total, 0);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async page(folder: Item, user: string, query: PageQuery): Promise<Page> {
+    const snapshot = await this.#folders.snapshot(folder.disk);
+    const order = query.sort === "name" || query.sort === "path"
+      ? snapshot
+      : await this.#folders.orderBy(snapshot, STAT_COLUMN[query.sort]);
+    let folders = query.entityType === "file" ? [] : order.folders;
+    let files = query.entityType === "folder" ? [] : order.files;
+    if (query.direction === "DESC") {
+      folders = folders.toReversed();
+      files = files.toReversed();
+    }
+    const permissionOf = this.#childPermissions(folder, user, snapshot.hasSymlinks);
+    if (permissionOf) {
+      folders = folders.filter((entry) => permissionOf(entry) !== "none");
+      files = files.filter((entry) => permissionOf(entry) !== "none");
+    }
+    if (query.infoTypes.length > 0) {
+      const wanted = new Set(query.infoTypes);
+      const overridden = new Map<string, string>();
+      for (const entry of files) {
+        if (!entry.hasAvus) continue;
+        const owner = {
+          path: `${folder.path}/${entry.name}`,
+          name: entry.name,
+          kind: "file" as const,
+          sidecarDir: folder.disk,
+        };
+        overridden.set(entry.name, await this.#typeFromSidecar(owner, entry.nameType));
+      }
+      files = files.filter((entry) => wanted.has(overridden.get(entry.name) ?? entry.nameType));
+    }
+    const total = folders.length + files.length;
+    const end = Math.min(total, query.offset + query.limit);
+    const pageFolders = folders.slice(Math.min(query.offset, folders.length), end);
+    const pageFiles = files.slice(
+      Math.max(0, query.offset - folders.length),
+      Math.max(0, end - folders.length),
+    );
+    return {
+      total,
+      folders: await this.#fresh(folder, pageFolders, permissionOf),
+      files: await this.#fresh(folder, pageFiles, permissionOf),
+    };
+  }
+
+  /**
+   * The sub-folders of `folder` that `user` can read, by name.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * const home = await store.lookup("/iplant/home", "demo");
+   * if (home.found !== "item") throw new Error("expected /iplant/home");
+   * const names = (await store.subfolders(home.item, "demo")).map((item) => item.name);
+   * assert.deepEqual(names, ["shared"]);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async subfolders(folder: Item, user: string): Promise<Item[]> {
+    const snapshot = await this.#folders.snapshot(folder.disk);
+    const permissionOf = this.#childPermissions(folder, user, snapshot.hasSymlinks);
+    const readable = permissionOf
+      ? snapshot.folders.filter((entry) => permissionOf(entry) !== "none")
+      : snapshot.folders;
+    return await this.#fresh(folder, readable, permissionOf);
+  }
+
+  /**
+   * The infoType of a file: an `ipc-filetype` iRODS AVU if its sidecar has one (a malformed
+   * sidecar is ignored here), else the type implied by its name. Folders have none.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * const found = await store.lookup("/iplant/home/shared", "demo");
+   * if (found.found === "item") console.log(await store.infoType(found.item));
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async infoType(item: Item): Promise<string | null> {
+    if (item.kind === "folder") return null;
+    if (item.hasAvus === false) return item.nameType;
+    return await this.#typeFromSidecar(item, item.nameType);
+  }
+
+  /**
+   * The AVU sidecar of an item (empty when it has none).
+   *
+   * @throws {StoreFileError} when the sidecar is malformed.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * const found = await store.lookup("/iplant/home/shared", "demo");
+   * if (found.found === "item") console.log((await store.metadata(found.item)).avus);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async metadata(item: Item): Promise<ItemMetadata> {
+    const cached = await this.#avuSidecar(item);
+    return cached ?? { avus: [], irodsAvus: [], mtime: item.modified };
+  }
+
+  /**
+   * The comments on an item, oldest first (empty when it has none).
+   *
+   * @throws {StoreFileError} when the sidecar is malformed.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * const found = await store.lookup("/iplant/home/shared", "demo");
+   * if (found.found === "item") console.log(await store.comments(found.item));
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async comments(item: Item): Promise<Comment[]> {
+    const { disk, display } = this.#sidecarLocation(item, "comments");
+    const bytes = await this.#readSidecarBytes(disk, display);
+    return bytes ? parseComments(bytes.bytes, display) : [];
+  }
+
+  /**
+   * Who metadata defaults to as author for an item: the home's user, `curator` in the
+   * community folder, the trash's user, else `rods`.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * assert.equal(store.ownerOf("/iplant/home/demo/a.csv"), "demo");
+   * assert.equal(store.ownerOf("/iplant/home/shared/a.csv"), "curator");
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  ownerOf(path: string): string {
+    const segments = path.split("/");
+    if (segments[2] === "home" && segments.length > 3) {
+      return segments[3] === "shared" ? "curator" : segments[3];
+    }
+    if (path.startsWith(`${this.paths.trashBase}/`)) return segments[5];
+    return "rods";
+  }
+
+  /**
+   * Creates a folder of the zone (and its parents) unless it exists, refusing to create
+   * anything through a symlink that leads out of the zone folder.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * await store.ensureFolder("/iplant/trash/home/de-irods/demo");
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async ensureFolder(path: string): Promise<void> {
+    const segments = parseZonePath(path, this.zone);
+    if (!segments) throw new RangeError(`not a folder of zone ${this.zone}: ${path}`);
+    for (let depth = segments.length; depth >= 1; depth--) {
+      let real: string;
+      try {
+        real = await Deno.realPath(this.#layout.toDisk(segments.slice(0, depth)));
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) continue;
+        throw error;
+      }
+      if (this.#layout.toZonePath(real) === undefined) {
+        throw new Error(`${formatZonePath(segments.slice(0, depth))} leads out of the store`);
+      }
+      if (depth < segments.length) {
+        await Deno.mkdir(this.#layout.toDisk(segments), { recursive: true });
+      }
+      return;
+    }
+  }
+
+  /**
+   * Opens a file item for reading, checking it is still a regular file.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * const root = await Deno.makeTempDir();
+   * await Deno.writeTextFile(`${root}/placeholder`, "");
+   * const store = await Store.open(root, "iplant");
+   * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "hi");
+   * const found = await store.lookup("/iplant/home/shared/a.txt", "anonymous");
+   * if (found.found === "item") {
+   *   const { file, size } = await store.open(found.item);
+   *   console.log(size);
+   *   file.close();
+   * }
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async open(item: Item): Promise<{ file: Deno.FsFile; size: number }> {
+    const file = await Deno.open(item.disk, { read: true });
+    try {
+      const info = await file.stat();
+      if (!info.isFile) throw new Error(`${item.path} is not a regular file`);
+      return { file, size: info.size };
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Removes the store root's absolute location from a message, so errors never reveal where
+   * the store lives on disk.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * assert.ok(!store.redact(`stat '${store.root}/iplant/x'`).includes(store.root));
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  redact(message: string): string {
+    return message.replaceAll(this.#zoneDir, `/${this.zone}`).replaceAll(this.#root, "");
+  }
+
+  /**
+   * A function giving each child's permission, or `undefined` when every child simply has
+   * the folder's own permission (the common case: inside a home or the community folder).
+   */
+  #childPermissions(
+    folder: Item,
+    user: string,
+    hasSymlinks: boolean,
+  ): ((entry: FolderEntry) => Permission) | undefined {
+    const inherit = childrenInherit(this.paths, folder.path);
+    if (inherit && !hasSymlinks) return undefined;
+    return (entry) => {
+      const own = inherit
+        ? folder.permission
+        : permissionFor(this.paths, user, `${folder.path}/${entry.name}`);
+      return entry.target === undefined
+        ? own
+        : weakest(own, permissionFor(this.paths, user, entry.target));
+    };
+  }
+
+  async #fresh(
+    folder: Item,
+    entries: readonly FolderEntry[],
+    permissionOf: ((entry: FolderEntry) => Permission) | undefined,
+  ): Promise<Item[]> {
+    const infos = await statMany(entries.map((entry) => entry.disk));
+    const items: Item[] = [];
+    entries.forEach((entry, i) => {
+      const info = infos[i];
+      const permission = permissionOf ? permissionOf(entry) : folder.permission;
+      if (!info || permission === "none") return;
+      items.push({
+        path: `${folder.path}/${entry.name}`,
+        name: entry.name,
+        kind: entry.kind,
+        disk: entry.disk,
+        sidecarDir: entry.kind === "folder" ? entry.disk : folder.disk,
+        permission,
+        ...entryStat(info),
+        nameType: entry.nameType,
+        hasAvus: entry.kind === "file" ? entry.hasAvus : undefined,
+      });
+    });
+    return items;
+  }
+
+  async #typeFromSidecar(owner: SidecarOwner, nameType: string): Promise<string> {
+    try {
+      const sidecar = await this.#avuSidecar(owner);
+      return (sidecar && fileTypeOverride(sidecar.irodsAvus)) ?? nameType;
+    } catch {
+      // A malformed sidecar must not break listings; the metadata endpoint reports it.
+      return nameType;
+    }
+  }
+
+  #sidecarLocation(
+    item: SidecarOwner,
+    sort: "avus" | "comments",
+  ): { disk: string; display: string } {
+    const name = sidecarName(item.name, item.kind, sort);
+    const folderPath = item.kind === "folder" ? item.path : parentPath(item.path);
+    return { disk: `${item.sidecarDir}/${name}`, display: `${folderPath}/${name}` };
+  }
+
+  async #avuSidecar(item: SidecarOwner): Promise<ItemMetadata | undefined> {
+    const { disk, display } = this.#sidecarLocation(item, "avus");
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(disk);
+    } catch {
+      this.#sidecars.delete(disk);
+      return undefined;
+    }
+    const version = `${info.mtime?.getTime()}:${info.size}:${info.ino}`;
+    let cached = this.#sidecars.get(disk);
+    if (!cached || cached.version !== version) {
+      const read = await this.#readSidecarBytes(disk, display);
+      if (!read) return undefined;
+      cached = { version, mtime: read.mtime };
+      try {
+        cached.value = parseAvuSidecar(read.bytes, display);
+      } catch (error) {
+        if (!(error instanceof StoreFileError)) throw error;
+        cached.error = error;
+      }
+      if (this.#sidecars.size >= MAX_CACHED_SIDECARS) this.#sidecars.clear();
+      this.#sidecars.set(disk, cached);
+    }
+    if (cached.error) throw cached.error;
+    return { ...cached.value!, mtime: cached.mtime };
+  }
+
+  async #readSidecarBytes(
+    disk: string,
+    display: string,
+  ): Promise<{ bytes: Uint8Array; mtime: number } | undefined> {
+    let real: string;
+    try {
+      real = await Deno.realPath(disk);
+    } catch {
+      return undefined;
+    }
+    if (real !== this.#zoneDir && !real.startsWith(`${this.#zoneDir}/`)) {
+      throw new StoreFileError(display, "is a symlink that leads out of the store");
+    }
+    const info = await Deno.stat(real);
+    if (!info.isFile) throw new StoreFileError(display, "is not a regular file");
+    if (info.size > MAX_SIDECAR_BYTES) {
+      throw new StoreFileError(display, `is larger than ${MAX_SIDECAR_BYTES} bytes`);
+    }
+    return { bytes: await Deno.readFile(real), mtime: info.mtime?.getTime() ?? 0 };
+  }
+
+  #resolveSymlink(
+    link: string,
+  ): { disk: string; target: string; kind: "file" | "folder" } | undefined {
+    try {
+      const disk = Deno.realPathSync(link);
+      const target = this.#layout.toZonePath(disk);
+      const info = Deno.statSync(disk);
+      if (target === undefined || !(info.isFile || info.isDirectory)) return undefined;
+      return { disk, target, kind: info.isDirectory ? "folder" : "file" };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Visits every item of the zone, without following symlinked folders (no cycles). */
+  async #walk(visit: (path: string) => void): Promise<void> {
+    const pending = [{ disk: this.#zoneDir, path: `/${this.zone}` }];
+    visit(`/${this.zone}`);
+    let seen = 0;
+    while (pending.length > 0) {
+      const { disk, path } = pending.pop()!;
+      try {
+        for await (const entry of Deno.readDir(disk)) {
+          if (!isServableName(entry.name)) continue;
+          const child = `${path}/${entry.name}`;
+          visit(child);
+          if (entry.isDirectory) pending.push({ disk: `${disk}/${entry.name}`, path: child });
+          if (++seen % 5000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+      } catch {
+        // A folder that vanished or cannot be read simply contributes no ids.
+      }
+    }
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * The store's accounts, read from `ROOT/.terrain/users.json` and re-read when the file changes,
+ * so a running server picks up new users and tokens. A missing file means no accounts (every
+ * request is anonymous).
+ *
+ * @module
+ */
+
+import { createHash, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { parseStoreJson } from "./store_file.ts";
+import { isJwtShaped } from "./tokens.ts";
+
+/**
+ * Where users.json lives, relative to the store root (also how errors name it).
+ *
+ * @example
+ * ```ts
+ * import { USERS_FILE } from "./users.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(USERS_FILE, ".terrain/users.json");
+ * ```
+ */
+export const USERS_FILE = ".terrain/users.json";
+
+/**
+ * Token lifetime when neither the options nor users.json set one (Keycloak's default).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./users.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DEFAULT_TOKEN_LIFETIME_SECONDS, 300);
+ * ```
+ */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
+
+const RESERVED_USERNAMES = new Set(["anonymous", "shared", "public"]);
+
+const userSchema = z.object({
+  username: z.string().regex(
+    /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/,
+    "must be 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit",
+  ).refine((name) => !RESERVED_USERNAMES.has(name), "is reserved"),
+  password: z.string().min(1, "must not be empty"),
+  email: z.string().optional(),
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  tokens: z.array(
+    z.string().refine(isJwtShaped, "must be JWT-shaped (three base64url segments joined by '.')"),
+  ).optional(),
+});
+
+const usersFileSchema = z.object({
+  secret: z.string().min(1, "must not be empty").optional(),
+  tokenLifetimeSeconds: z.int().positive().optional(),
+  users: z.array(userSchema).optional(),
+}).superRefine((file, context) => {
+  const names = new Set<string>();
+  const tokens = new Set<string>();
+  (file.users ?? []).forEach((user, i) => {
+    if (names.has(user.username)) {
+      context.addIssue({ code: "custom", path: ["users", i, "username"], message: "is repeated" });
+    }
+    names.add(user.username);
+    (user.tokens ?? []).forEach((token, j) => {
+      if (tokens.has(token)) {
+        context.addIssue({
+          code: "custom",
+          path: ["users", i, "tokens", j],
+          message: "is already given to another entry",
+        });
+      }
+      tokens.add(token);
+    });
+  });
+});
+
+/**
+ * One account. Optional profile fields get defaults so minted tokens always carry every
+ * claim Terrain requires.
+ *
+ * @example
+ * ```ts
+ * import type { StoreUser } from "./users.ts";
+ * const user: StoreUser = {
+ *   username: "demo", password: "pw", email: "demo@example.org",
+ *   firstName: "Demo", lastName: "User", tokens: [],
+ * };
+ * ```
+ */
+export interface StoreUser {
+  username: string;
+  password: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  tokens: string[];
+}
+
+/**
+ * The accounts as of the last read of users.json.
+ *
+ * @example
+ * ```ts
+ * import type { UserTable } from "./users.ts";
+ * const table: UserTable = {
+ *   users: new Map(), staticTokens: new Map(), secret: "s", tokenLifetimeSeconds: 300,
+ * };
+ * ```
+ */
+export interface UserTable {
+  users: Map<string, StoreUser>;
+  /** Static token → username. */
+  staticTokens: Map<string, string>;
+  /** HMAC key for minted tokens. */
+  secret: string;
+  tokenLifetimeSeconds: number;
+}
+
+/**
+ * True when `password` is the user's password (compared in constant time).
+ *
+ * @example
+ * ```ts
+ * import { passwordMatches } from "./users.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const user = { username: "d", password: "pw", email: "", firstName: "", lastName: "", tokens: [] };
+ * assert.ok(passwordMatches(user, "pw"));
+ * assert.ok(!passwordMatches(user, "nope"));
+ * ```
+ */
+export function passwordMatches(user: StoreUser, password: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+  return timingSafeEqual(digest(user.password), digest(password));
+}
+
+function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Loads users.json and keeps it current. The first read must succeed (a malformed file stops
+ * the server from starting); later malformed edits keep the previous table and produce one
+ * warning per edit.
+ *
+ * @example
+ * ```ts
+ * import { UserDirectory } from "./users.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const directory = await UserDirectory.open(root, {});
+ * assert.equal((await directory.current()).users.size, 0);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export class UserDirectory {
+  readonly #file: string;
+  readonly #lifetimeOverride: number | undefined;
+  readonly #warn: (message: string) => void;
+  readonly #randomSecret = randomSecret();
+  #table!: UserTable;
+  #version = "";
+  #pending: Promise<UserTable> | undefined;
+
+  private constructor(
+    root: string,
+    options: { tokenLifetimeSeconds?: number; warn?: (message: string) => void },
+  ) {
+    this.#file = `${root}/${USERS_FILE}`;
+    this.#lifetimeOverride = options.tokenLifetimeSeconds;
+    this.#warn = options.warn ?? (() => {});
+  }
+
+  /**
+   * Reads users.json under `root` (a real path).
+   *
+   * @throws {StoreFileError} when the file exists but is malformed.
+   *
+   * @example
+   * ```ts
+   * import { UserDirectory } from "./users.ts";
+   * const root = await Deno.makeTempDir();
+   * const directory = await UserDirectory.open(root, { tokenLifetimeSeconds: 2 });
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  static async open(
+    root: string,
+    options: { tokenLifetimeSeconds?: number; warn?: (message: string) => void },
+  ): Promise<UserDirectory> {
+    const directory = new UserDirectory(root, options);
+    const version = await directory.#fileVersion();
+    directory.#table = await directory.#read(version);
+    directory.#version = version;
+    return directory;
+  }
+
+  /**
+   * The current accounts, re-reading users.json if it changed since the last call.
+   *
+   * @example
+   * ```ts
+   * import { UserDirectory } from "./users.ts";
+   * const root = await Deno.makeTempDir();
+   * const table = await (await UserDirectory.open(root, {})).current();
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  current(): Promise<UserTable> {
+    this.#pending ??= this.#refresh().finally(() => this.#pending = undefined);
+    return this.#pending;
+  }
+
+  async #refresh(): Promise<UserTable> {
+    const version = await this.#fileVersion();
+    if (version === this.#version) return this.#table;
+    try {
+      this.#table = await this.#read(version);
+    } catch (error) {
+      this.#warn(`${(error as Error).message}; keeping the previous accounts`);
+    }
+    this.#version = version;
+    return this.#table;
+  }
+
+  async #fileVersion(): Promise<string> {
+    try {
+      const info = await Deno.stat(this.#file);
+      return `${info.mtime?.getTime()}:${info.size}:${info.ino}`;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return "absent";
+      throw error;
+    }
+  }
+
+  async #read(version: string): Promise<UserTable> {
+    const bytes = version === "absent" ? undefined : await readIfPresent(this.#file);
+    const parsed = bytes === undefined ? {} : parseStoreJson(bytes, usersFileSchema, USERS_FILE);
+    const users = new Map<string, StoreUser>();
+    const staticTokens = new Map<string, string>();
+    for (const entry of parsed.users ?? []) {
+      users.set(entry.username, {
+        username: entry.username,
+        password: entry.password,
+        email: entry.email ?? `${entry.username}@example.org`,
+        firstName: entry.firstName ?? entry.username,
+        lastName: entry.lastName ?? "",
+        tokens: entry.tokens ?? [],
+      });
+      for (const token of entry.tokens ?? []) staticTokens.set(token, entry.username);
+    }
+    return {
+      users,
+      staticTokens,
+      secret: parsed.secret ?? this.#randomSecret,
+      tokenLifetimeSeconds: this.#lifetimeOverride ?? parsed.tokenLifetimeSeconds ??
+        DEFAULT_TOKEN_LIFETIME_SECONDS,
+    };
+  }
+}
+
+async function readIfPresent(file: string): Promise<Uint8Array | undefined> {
+  try {
+    return await Deno.readFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}

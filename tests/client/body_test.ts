@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { formatMs, guardBody, readAll } from "../../lib/client/body.ts";
+import { NetworkError } from "../../lib/client/errors.ts";
+
+const context = { endpoint: "fileio/download", subject: "/iplant/home/demo/a.bin" };
+
+function chunks(...parts: number[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const size of parts) controller.enqueue(new Uint8Array(size).fill(7));
+      controller.close();
+    },
+  });
+}
+
+function guarded(source: ReadableStream<Uint8Array>, extra: {
+  expectedLength?: number;
+  idleTimeoutMs?: number;
+  signal?: AbortSignal;
+} = {}) {
+  let finished = 0;
+  const body = guardBody(source, {
+    expectedLength: extra.expectedLength,
+    idleTimeoutMs: extra.idleTimeoutMs ?? 1000,
+    signal: extra.signal ?? new AbortController().signal,
+    onFinish: () => finished++,
+    context,
+  });
+  return { body, finished: () => finished };
+}
+
+Deno.test("guardBody: passes a complete body through and finishes once", async () => {
+  const { body, finished } = guarded(chunks(3, 4, 5), { expectedLength: 12 });
+  const bytes = await readAll(body);
+  assert.equal(bytes?.length, 12);
+  assert.equal(finished(), 1);
+});
+
+Deno.test("guardBody: a body shorter than Content-Length is a NetworkError", async () => {
+  const { body, finished } = guarded(chunks(3, 4), { expectedLength: 12 });
+  await assert.rejects(readAll(body), (error: unknown) => {
+    assert.ok(error instanceof NetworkError);
+    assert.match(error.message, /closed the body of "\/iplant\/home\/demo\/a.bin".*7 of 12 bytes/);
+    assert.equal(error.path, context.subject);
+    return true;
+  });
+  assert.equal(finished(), 1);
+});
+
+Deno.test("guardBody: a body longer than Content-Length is a NetworkError", async () => {
+  const { body, finished } = guarded(chunks(8, 8), { expectedLength: 12 });
+  await assert.rejects(readAll(body), /more than the 12 bytes it announced/);
+  assert.equal(finished(), 1);
+});
+
+Deno.test("guardBody: a broken source is a NetworkError that keeps the cause", async () => {
+  const source = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(5));
+    },
+    pull(controller) {
+      controller.error(new TypeError("error reading a body from connection"));
+    },
+  });
+  const { body, finished } = guarded(source, { expectedLength: 10 });
+  await assert.rejects(readAll(body), (error: unknown) => {
+    assert.ok(error instanceof NetworkError);
+    assert.match(error.message, /connection broke.*after 5 bytes of 10/);
+    assert.ok(error.cause instanceof TypeError);
+    return true;
+  });
+  assert.equal(finished(), 1);
+});
+
+Deno.test("guardBody: a stalled source is a NetworkError after the idle time", async () => {
+  let cancelled = false;
+  const source = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(5));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const { body, finished } = guarded(source, { idleTimeoutMs: 50 });
+  const started = performance.now();
+  await assert.rejects(readAll(body), /stopped sending .* no data for 50 ms after 5 bytes/);
+  assert.ok(performance.now() - started < 1000);
+  assert.ok(cancelled, "the stalled source is cancelled");
+  assert.equal(finished(), 1);
+});
+
+Deno.test("guardBody: a slow consumer does not trip the idle clock", async () => {
+  const { body, finished } = guarded(chunks(1, 1, 1), { idleTimeoutMs: 20, expectedLength: 3 });
+  const reader = body.getReader();
+  let total = 0;
+  while (true) {
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+  }
+  assert.equal(total, 3);
+  assert.equal(finished(), 1);
+});
+
+Deno.test("guardBody: abort before reading errors with AbortError and finishes at once", async () => {
+  const controller = new AbortController();
+  let cancelled = false;
+  const source = new ReadableStream<Uint8Array>({
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const { body, finished } = guarded(source, { signal: controller.signal });
+  controller.abort();
+  assert.equal(finished(), 1, "the slot comes back without anyone reading");
+  assert.ok(cancelled);
+  await assert.rejects(readAll(body), { name: "AbortError" });
+  assert.equal(finished(), 1);
+});
+
+Deno.test("guardBody: abort while a read is pending rejects that read", async () => {
+  const controller = new AbortController();
+  const { body, finished } = guarded(new ReadableStream<Uint8Array>(), {
+    signal: controller.signal,
+    idleTimeoutMs: 10_000,
+  });
+  const reading = readAll(body);
+  setTimeout(() => controller.abort(), 10);
+  await assert.rejects(reading, { name: "AbortError" });
+  assert.equal(finished(), 1);
+});
+
+Deno.test("guardBody: cancelling the body cancels the source and finishes once", async () => {
+  let reason: unknown;
+  const source = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(new Uint8Array(1));
+    },
+    cancel(why) {
+      reason = why;
+    },
+  });
+  const { body, finished } = guarded(source);
+  const reader = body.getReader();
+  await reader.read();
+  await reader.cancel("enough");
+  assert.equal(reason, "enough");
+  assert.equal(finished(), 1);
+});
+
+Deno.test("readAll: stops past the limit and cancels the rest", async () => {
+  let cancelled = false;
+  const source = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(new Uint8Array(100));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  assert.equal(await readAll(source, 250), undefined);
+  assert.ok(cancelled);
+});
+
+Deno.test("formatMs: milliseconds and seconds", () => {
+  assert.equal(formatMs(800), "800 ms");
+  assert.equal(formatMs(30_000), "30 s");
+  assert.equal(formatMs(1500), "1.5 s");
+});

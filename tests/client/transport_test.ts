@@ -1,0 +1,383 @@
+import assert from "node:assert/strict";
+import {
+  AuthError,
+  BadRequestError,
+  NetworkError,
+  NotFoundError,
+  ProtocolError,
+  ServerError,
+} from "../../lib/client/errors.ts";
+import { Transport, type TransportOptions } from "../../lib/client/transport.ts";
+import { VERSION } from "../../lib/client/version.ts";
+import { serveDouble, shortResponse, stallingResponse } from "./_double.ts";
+
+/** Fast retry timing for tests; each test states the policy it relies on. */
+function transport(url: string, options: Partial<TransportOptions> = {}): Transport {
+  return new Transport({ url, retryBaseMs: 1, retryMaxMs: 5, ...options });
+}
+
+const spec = { path: "/filesystem/x", endpoint: "filesystem/x", subject: "/iplant/home/shared" };
+
+Deno.test("Transport (double): sends the identifying User-Agent, credentials and repeated keys", async () => {
+  await using double = serveDouble(() => Response.json({ ok: true }));
+  const t = transport(double.url, { token: "aaa.bbb.ccc", userAgent: "lab/1" });
+  const body = await t.json({
+    ...spec,
+    query: { path: "/iplant/home/a b", "info-type": ["csv", "tsv"], limit: 5, skip: undefined },
+  });
+  assert.deepEqual(body, { ok: true });
+  const [request] = double.seen;
+  assert.equal(request.url.pathname, "/terrain/filesystem/x");
+  assert.deepEqual(request.url.searchParams.getAll("info-type"), ["csv", "tsv"]);
+  assert.equal(request.url.searchParams.get("path"), "/iplant/home/a b");
+  assert.equal(request.url.searchParams.get("limit"), "5");
+  assert.equal(request.url.searchParams.has("skip"), false);
+  assert.equal(
+    request.headers.get("user-agent"),
+    `lab/1 tern/${VERSION} (Deno/${Deno.version.deno})`,
+  );
+  assert.equal(request.headers.get("authorization"), "Bearer aaa.bbb.ccc");
+  assert.equal(t.requests, 1);
+  assert.equal(t.retries, 0);
+});
+
+Deno.test("Transport (double): retries 502/503/504 and code-less 500, then succeeds", async () => {
+  const failures = [502, 503, 504, 500];
+  await using double = serveDouble((_request, index) =>
+    index < failures.length
+      ? new Response("upstream trouble", { status: failures[index] })
+      : Response.json({ ok: index })
+  );
+  const t = transport(double.url, { retries: 4 });
+  assert.deepEqual(await t.json(spec), { ok: 4 });
+  assert.equal(t.requests, 5);
+  assert.equal(t.retries, 4);
+});
+
+Deno.test("Transport (double): gives up after the retries with a ServerError", async () => {
+  await using double = serveDouble(() => new Response("", { status: 503 }));
+  const t = transport(double.url, { retries: 2 });
+  await assert.rejects(t.json(spec), (error: unknown) => {
+    assert.ok(error instanceof ServerError);
+    assert.equal(error.status, 503);
+    assert.match(error.message, /after 3 attempts/);
+    return true;
+  });
+  assert.equal(double.seen.length, 3);
+  assert.equal(t.retries, 2);
+});
+
+Deno.test("Transport (double): never retries a 500 with an error_code or a 4xx", async () => {
+  await using double = serveDouble((request) =>
+    new URL(request.url).pathname.endsWith("/gone")
+      ? Response.json({ reason: "unrecognized service path" }, { status: 404 })
+      : Response.json({ error_code: "ERR_DOES_NOT_EXIST", path: "/iplant/home/x" }, {
+        status: 500,
+      })
+  );
+  const t = transport(double.url);
+  await assert.rejects(t.json(spec), NotFoundError);
+  await assert.rejects(t.json({ ...spec, path: "/gone" }), NotFoundError);
+  assert.equal(double.seen.length, 2);
+  assert.equal(t.retries, 0);
+});
+
+Deno.test("Transport (double): 429 honours Retry-After in seconds", async () => {
+  await using double = serveDouble((_request, index) =>
+    index === 0
+      ? new Response("slow down", { status: 429, headers: { "retry-after": "1" } })
+      : Response.json({ ok: true })
+  );
+  // A zero backoff shows that the wait came from Retry-After.
+  const t = new Transport({ url: double.url, retryBaseMs: 0, retryMaxMs: 0 });
+  const started = performance.now();
+  assert.deepEqual(await t.json(spec), { ok: true });
+  assert.ok(performance.now() - started >= 950, "waited about a second");
+  assert.equal(t.retries, 1);
+});
+
+Deno.test("Transport (double): 503 honours Retry-After as an HTTP date", async () => {
+  await using double = serveDouble((_request, index) =>
+    index === 0
+      ? new Response("", {
+        status: 503,
+        headers: { "retry-after": new Date(Date.now() + 2000).toUTCString() },
+      })
+      : Response.json({ ok: true })
+  );
+  const t = new Transport({ url: double.url, retryBaseMs: 0, retryMaxMs: 0 });
+  const started = performance.now();
+  await t.json(spec);
+  // HTTP dates have whole seconds, so "in 2 s" means somewhere in (1 s, 2 s].
+  assert.ok(performance.now() - started >= 900);
+});
+
+Deno.test("Transport (double): a Retry-After beyond a minute fails at once", async () => {
+  await using double = serveDouble(() =>
+    new Response("", { status: 429, headers: { "retry-after": "3600" } })
+  );
+  const t = transport(double.url);
+  const started = performance.now();
+  await assert.rejects(t.json(spec), /asked to wait 3600 s/);
+  assert.ok(performance.now() - started < 1000);
+  assert.equal(double.seen.length, 1);
+});
+
+Deno.test("Transport (double): a 429 that never clears is a ServerError after the retries", async () => {
+  await using double = serveDouble(() =>
+    new Response("", { status: 429, headers: { "retry-after": "0" } })
+  );
+  const t = transport(double.url, { retries: 2 });
+  await assert.rejects(t.json(spec), (error: unknown) => {
+    assert.ok(error instanceof ServerError);
+    assert.equal(error.status, 429);
+    return true;
+  });
+  assert.equal(double.seen.length, 3);
+});
+
+Deno.test("Transport (double): malformed JSON is a ProtocolError and is not retried", async () => {
+  await using double = serveDouble(() =>
+    new Response('{"roots": [', { headers: { "content-type": "application/json" } })
+  );
+  const t = transport(double.url);
+  await assert.rejects(t.json(spec), (error: unknown) => {
+    assert.ok(error instanceof ProtocolError);
+    assert.match(error.message, /filesystem\/x answered with something that is not JSON/);
+    assert.match(error.message, /\{\\"roots\\": \[/);
+    return true;
+  });
+  assert.equal(double.seen.length, 1);
+});
+
+Deno.test("Transport (double): a truncated JSON body is retried and the retry succeeds", async () => {
+  await using double = serveDouble((_request, index) =>
+    index === 0 ? shortResponse('{"ok": tr', 12) : Response.json({ ok: true })
+  );
+  const t = transport(double.url);
+  assert.deepEqual(await t.json(spec), { ok: true });
+  assert.equal(t.retries, 1);
+});
+
+Deno.test("Transport (double): a body stalling mid-way is a NetworkError after the idle time", async () => {
+  await using double = serveDouble(() => stallingResponse(5, 100));
+  const t = transport(double.url, { idleTimeoutMs: 100, retries: 1 });
+  const started = performance.now();
+  await assert.rejects(t.json(spec), (error: unknown) => {
+    assert.ok(error instanceof NetworkError);
+    assert.match(error.message, /no data for 100 ms after 5 bytes.*gave up after 2 attempts/);
+    return true;
+  });
+  assert.ok(performance.now() - started < 2000);
+  assert.equal(double.seen.length, 2, "JSON bodies are retried");
+  assert.equal(t.limiter.active, 0);
+
+  const stream = await t.stream(spec);
+  await assert.rejects(new Response(stream.body).arrayBuffer(), /no data for 100 ms/);
+  assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport (double): headers slower than timeoutMs are a NetworkError", async () => {
+  await using double = serveDouble(() =>
+    new Promise<Response>((resolve) => {
+      setTimeout(() => resolve(Response.json({ late: true })), 400);
+    })
+  );
+  const t = transport(double.url, { timeoutMs: 50, retries: 1 });
+  const started = performance.now();
+  await assert.rejects(t.json(spec), /No answer from 127\.0\.0\.1:\d+ .* within 50 ms/);
+  assert.ok(performance.now() - started < 350);
+  assert.equal(double.seen.length, 2);
+  await new Promise((resolve) => setTimeout(resolve, 450)); // let the double's timers end
+});
+
+Deno.test("Transport: connection refused is a NetworkError after the retries", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const t = transport(`http://127.0.0.1:${port}/terrain`, { retries: 2 });
+  await assert.rejects(t.json(spec), (error: unknown) => {
+    assert.ok(error instanceof NetworkError);
+    assert.match(error.message, /Could not reach 127\.0\.0\.1:\d+ for filesystem\/x/);
+    assert.match(error.message, /gave up after 3 attempts/);
+    assert.ok(error.cause instanceof Error);
+    return true;
+  });
+  assert.equal(t.requests, 3);
+});
+
+Deno.test("Transport (injected fetch): a body longer than Content-Length is a NetworkError", async () => {
+  // Deno's own HTTP stack stops reading at Content-Length, so only an injected fetch can deliver
+  // the extra bytes this guard exists for.
+  const t = transport("http://127.0.0.1:9/terrain", {
+    fetch: () =>
+      Promise.resolve(new Response("0123456789ABCDEF", { headers: { "content-length": "10" } })),
+  });
+  const { body, size } = await t.stream(spec);
+  assert.equal(size, 10);
+  await assert.rejects(new Response(body).arrayBuffer(), /more than the 10 bytes/);
+  assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport (double): abort before sending sends nothing", async () => {
+  await using double = serveDouble(() => Response.json({}));
+  const t = transport(double.url);
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(t.json({ ...spec, signal: controller.signal }), { name: "AbortError" });
+  assert.equal(double.seen.length, 0);
+});
+
+Deno.test("Transport (double): abort while waiting for headers is not retried", async () => {
+  await using double = serveDouble(() =>
+    new Promise<Response>((resolve) => {
+      setTimeout(() => resolve(Response.json({})), 300);
+    })
+  );
+  const t = transport(double.url);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 30);
+  await assert.rejects(t.json({ ...spec, signal: controller.signal }), (error: unknown) => {
+    assert.ok(error instanceof DOMException);
+    assert.equal(error.name, "AbortError");
+    return true;
+  });
+  assert.equal(double.seen.length, 1);
+  assert.equal(t.retries, 0);
+  assert.equal(t.limiter.active, 0);
+  await new Promise((resolve) => setTimeout(resolve, 350));
+});
+
+Deno.test("Transport (double): abort during a streamed body errors it and frees the slot", async () => {
+  await using double = serveDouble(() => stallingResponse(5, 100));
+  const t = transport(double.url, { concurrency: 1 });
+  const controller = new AbortController();
+  const { body } = await t.stream({ ...spec, signal: controller.signal });
+  assert.equal(t.limiter.active, 1, "the slot is held while the body is open");
+  const reader = body.getReader();
+  assert.equal((await reader.read()).value?.length, 5);
+  const pending = reader.read();
+  controller.abort();
+  await assert.rejects(pending, { name: "AbortError" });
+  assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport (double): the transport-wide signal aborts every request", async () => {
+  await using double = serveDouble(() => stallingResponse(1, 10));
+  const closing = new AbortController();
+  const t = transport(double.url, { signal: closing.signal });
+  const call = new AbortController();
+  const first = await t.stream(spec);
+  const second = await t.stream({ ...spec, signal: call.signal });
+  closing.abort();
+  await assert.rejects(new Response(first.body).arrayBuffer(), { name: "AbortError" });
+  await assert.rejects(new Response(second.body).arrayBuffer(), { name: "AbortError" });
+  await assert.rejects(t.json(spec), { name: "AbortError" });
+  assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport (double): never more than `concurrency` requests in flight", async () => {
+  let inside = 0;
+  let most = 0;
+  await using double = serveDouble(async () => {
+    inside++;
+    most = Math.max(most, inside);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    inside--;
+    return Response.json({ ok: true });
+  });
+  const t = transport(double.url, { concurrency: 3 });
+  await Promise.all(Array.from({ length: 12 }, () => t.json(spec)));
+  assert.equal(most, 3);
+  assert.equal(t.stats.peakInFlight, 3);
+  assert.equal(t.stats.inFlight, 0);
+});
+
+Deno.test("Transport (double): an open download holds its slot until read or cancelled", async () => {
+  await using double = serveDouble(() => new Response("0123456789"));
+  const t = transport(double.url, { concurrency: 1 });
+  const first = await t.stream(spec);
+  let secondStarted = false;
+  const second = t.stream(spec).then((answer) => {
+    secondStarted = true;
+    return answer;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(secondStarted, false, "the second request waits for the first body");
+  assert.equal(
+    new TextDecoder().decode(await new Response(first.body).arrayBuffer()),
+    "0123456789",
+  );
+  const answer = await second;
+  assert.equal(answer.size, 10);
+  await answer.body.cancel();
+  assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport (double): secrets never appear in errors, even when a server echoes them", async () => {
+  const token = "header.payload.signature-very-secret";
+  await using double = serveDouble((request) =>
+    Response.json({
+      error_code: "ERR_UNCHECKED_EXCEPTION",
+      reason: `bad header ${request.headers.get("authorization")}`,
+    }, { status: 500 })
+  );
+  const t = transport(double.url, { token });
+  const error = await t.json(spec).catch((caught) => caught);
+  assert.ok(error instanceof ServerError);
+  assert.match(error.message, /bad header Bearer \[redacted\]/);
+  for (
+    const text of [error.message, error.stack ?? "", JSON.stringify(error), Deno.inspect(error)]
+  ) {
+    assert.ok(!text.includes(token), text);
+  }
+});
+
+Deno.test("Transport: Deno.inspect, JSON and String show no credentials", () => {
+  const password = "correct horse battery staple";
+  const token = "tok.en.secret";
+  const withPassword = new Transport({
+    url: "http://127.0.0.1:1/terrain",
+    username: "demo",
+    password,
+  });
+  const withToken = new Transport({ url: "http://127.0.0.1:1/terrain", token });
+  for (const t of [withPassword, withToken]) {
+    for (const text of [Deno.inspect(t), JSON.stringify(t), String(t), Deno.inspect({ t })]) {
+      assert.ok(!text.includes(password) && !text.includes(token), text);
+      assert.match(text, /\[redacted\]/);
+    }
+  }
+  assert.match(Deno.inspect(withPassword), /username: "demo"/);
+  assert.equal(withPassword.authMode, "password");
+  assert.equal(withToken.anonymous, false);
+});
+
+Deno.test("Transport: rejects unusable options with clear errors", () => {
+  const url = "http://127.0.0.1:1/terrain";
+  assert.throws(() => new Transport({ url: "" }), /url is required/);
+  assert.throws(() => new Transport({ url: "ftp://x/terrain" }), /http:\/\/ or https:\/\//);
+  assert.throws(() => new Transport({ url: "not a url" }), BadRequestError);
+  assert.throws(
+    () => new Transport({ url: "http://demo:s3cret@127.0.0.1/terrain" }),
+    (error: unknown) => error instanceof BadRequestError && !error.message.includes("s3cret"),
+  );
+  assert.throws(() => new Transport({ url, token: "a.b.c", username: "demo" }), /either token/);
+  assert.throws(() => new Transport({ url, username: "demo" }), /without password/);
+  assert.throws(() => new Transport({ url, password: "pw" }), /without username/);
+  assert.throws(() => new Transport({ url, token: " " }), AuthError);
+  assert.throws(() => new Transport({ url, retries: -1 }), /retries must be an integer ≥ 0/);
+  assert.throws(() => new Transport({ url, concurrency: 0 }), /concurrency/);
+  assert.throws(() => new Transport({ url, timeoutMs: 0 }), /timeoutMs/);
+  const t = new Transport({ url: "https://de.cyverse.org/terrain/" });
+  assert.equal(t.url, "https://de.cyverse.org/terrain");
+  assert.deepEqual(t.policy, {
+    concurrency: 4,
+    retries: 4,
+    timeoutMs: 30_000,
+    idleTimeoutMs: 60_000,
+    retryBaseMs: 250,
+    retryMaxMs: 10_000,
+  });
+  assert.ok(Object.isFrozen(t.policy));
+});
