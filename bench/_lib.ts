@@ -162,10 +162,8 @@ export interface Repetitions {
  * ```ts
  * import { repeat, wallSeconds } from "./_lib.ts";
  *
- * const stats = await repeat(() => wallSeconds(() => crypto.subtle.digest("SHA-256", new Uint8Array(1e6))), {
- *   warmup: 1,
- *   reps: 5,
- * });
+ * const hashOneMegabyte = () => crypto.subtle.digest("SHA-256", new Uint8Array(1e6));
+ * const stats = await repeat(() => wallSeconds(hashOneMegabyte), { warmup: 1, reps: 5 });
  * console.log(stats.median > 0); // true
  * ```
  */

@@ -138,7 +138,7 @@ export interface ChildSpec {
  * const child = await startChild(cleanup, {
  *   label: "echo",
  *   command: "sh",
- *   args: ["-c", "echo ready http://x; sleep 30"],
+ *   args: ["-c", "echo ready http://x; exec sleep 30"],
  *   ready: /(http:\/\/\S+)/,
  * });
  * console.log(child.readyMatch); // "http://x"
@@ -201,11 +201,12 @@ export async function startChild(cleanup: Cleanup, spec: ChildSpec): Promise<Chi
     return s;
   });
   let onLine: (line: string) => void = () => {};
-  const stdoutDone = readLines(process.stdout, (line) => {
+  const stopReading = new AbortController();
+  const stdoutDone = readLines(process.stdout, stopReading.signal, (line) => {
     remember(line + "\n");
     onLine(line);
   });
-  const stderrDone = readLines(process.stderr, (line) => remember(line + "\n"));
+  const stderrDone = readLines(process.stderr, stopReading.signal, (line) => remember(line + "\n"));
   const drained = Promise.all([stdoutDone, stderrDone]);
 
   const stop = async () => {
@@ -225,7 +226,11 @@ export async function startChild(cleanup: Cleanup, spec: ChildSpec): Promise<Chi
       await status;
       clearTimeout(timer);
     }
+    // A grandchild that inherited the pipes could keep them open long after the child is gone;
+    // give the last output a moment to arrive, then stop reading.
+    const grace = setTimeout(() => stopReading.abort(), 1000);
     await drained;
+    clearTimeout(grace);
   };
   cleanup.defer(stop);
 
@@ -256,18 +261,25 @@ export async function startChild(cleanup: Cleanup, spec: ChildSpec): Promise<Chi
 
 async function readLines(
   stream: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
   onLine: (line: string) => void,
 ): Promise<void> {
   let pending = "";
-  for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-    pending += text;
-    let newline;
-    while ((newline = pending.indexOf("\n")) >= 0) {
-      onLine(pending.slice(0, newline));
-      pending = pending.slice(newline + 1);
+  const lines = stream.pipeThrough(new TextDecoderStream(), { signal });
+  try {
+    for await (const text of lines) {
+      pending += text;
+      let newline;
+      while ((newline = pending.indexOf("\n")) >= 0) {
+        onLine(pending.slice(0, newline));
+        pending = pending.slice(newline + 1);
+      }
+      // A child that logs without newlines must not grow this buffer without bound.
+      if (pending.length > TAIL_BYTES) pending = pending.slice(-TAIL_BYTES);
     }
-    // A child that logs without newlines must not grow this buffer without bound.
-    if (pending.length > TAIL_BYTES) pending = pending.slice(-TAIL_BYTES);
+  } catch {
+    // Stopped by `signal` or a broken pipe: either way there is nothing more to read, and a
+    // rejection here would have no one to handle it.
   }
   if (pending !== "") onLine(pending);
 }

@@ -96,7 +96,7 @@ async function environment(quick: boolean, reps?: number): Promise<Record<string
     deno: Deno.version.deno,
     python: await firstLine("/usr/bin/python3", ["--version"]),
     curl: await firstLine("curl", ["--version"]),
-    commit: await firstLine("git", ["rev-parse", "--short", "HEAD"]),
+    commit: await firstLine("git", ["describe", "--always", "--dirty"]),
   };
 }
 

@@ -9,16 +9,49 @@
  * @module
  */
 
-import { abortError, AuthError, SignInRequiredError, TernError } from "./errors.ts";
+import { abortError, AuthError, TernError } from "./errors.ts";
 import { parseBody, TokenResponse } from "./schemas.ts";
 
-/** The token route; unsecured and the only one that accepts HTTP Basic. */
+/**
+ * The token route; unsecured and the only one that accepts HTTP Basic. It lives here, not with
+ * the data routes in endpoints.ts, because credentials must renew tokens on their own.
+ *
+ * @example
+ * ```ts
+ * import { TOKEN_ENDPOINT } from "./auth.ts";
+ *
+ * console.log(`/${TOKEN_ENDPOINT}`); // "/token/keycloak"
+ * ```
+ */
 export const TOKEN_ENDPOINT = "token/keycloak";
 
-/** How the client authenticates. */
+/**
+ * How the client authenticates.
+ *
+ * @example
+ * ```ts
+ * import type { AuthMode } from "./auth.ts";
+ *
+ * const describe = (mode: AuthMode) => mode === "anonymous" ? "public data only" : "signed in";
+ * ```
+ */
 export type AuthMode = "anonymous" | "token" | "password";
 
-/** A GET sent without stored credentials, as {@linkcode requestToken} needs it. */
+/**
+ * A GET sent without stored credentials, as {@linkcode requestToken} needs it.
+ *
+ * @example
+ * ```ts
+ * import type { TokenRequest } from "./auth.ts";
+ *
+ * const request: TokenRequest = {
+ *   path: "/token/keycloak",
+ *   endpoint: "token/keycloak",
+ *   authenticate: false,
+ *   headers: { authorization: "Basic ZGVtbzpwdw==" },
+ * };
+ * ```
+ */
 export interface TokenRequest {
   /** Path under the base URL. */
   path: string;
@@ -32,10 +65,28 @@ export interface TokenRequest {
   signal?: AbortSignal;
 }
 
-/** Sends a {@linkcode TokenRequest} and returns the parsed JSON body (a Transport's `json`). */
+/**
+ * Sends a {@linkcode TokenRequest} and returns the parsed JSON body (a Transport's `json`).
+ *
+ * @example
+ * ```ts
+ * import type { SendJson } from "./auth.ts";
+ *
+ * const send: SendJson = () => Promise.resolve({ access_token: "a.b.c", expires_in: 300 });
+ * ```
+ */
 export type SendJson = (request: TokenRequest) => Promise<unknown>;
 
-/** Shown instead of any secret. */
+/**
+ * Shown instead of any secret.
+ *
+ * @example
+ * ```ts
+ * import { Credentials, REDACTED } from "./auth.ts";
+ *
+ * console.log(JSON.stringify(Credentials.fromToken("a.b.c")).includes(REDACTED)); // true
+ * ```
+ */
 export const REDACTED = "[redacted]";
 
 /**
@@ -262,7 +313,6 @@ export class Credentials {
   }
 
   async #exchange(send: SendJson): Promise<Grant> {
-    if (this.mode !== "password") throw new SignInRequiredError("No password to exchange.");
     this.#exchanges++;
     const answer = await requestToken(send, this.username!, this.#password!);
     this.#remember(answer.access_token);

@@ -8,7 +8,22 @@
 
 import { abortError, NetworkError, type TernErrorDetails } from "./errors.ts";
 
-/** Options of {@linkcode guardBody}. */
+/**
+ * Options of {@linkcode guardBody}.
+ *
+ * @example
+ * ```ts
+ * import type { GuardOptions } from "./body.ts";
+ *
+ * const options: GuardOptions = {
+ *   expectedLength: 1024,
+ *   idleTimeoutMs: 60_000,
+ *   signal: new AbortController().signal,
+ *   onFinish: () => {},
+ *   context: { endpoint: "fileio/download", subject: "/iplant/home/shared/a.csv" },
+ * };
+ * ```
+ */
 export interface GuardOptions {
   /** Bytes promised by `Content-Length`; `undefined` when unknown or when content was encoded. */
   expectedLength?: number;

@@ -39,7 +39,16 @@ import {
 } from "./schemas.ts";
 import type { Query, Transport } from "./transport.ts";
 
-/** Per-call options. */
+/**
+ * Per-call options.
+ *
+ * @example
+ * ```ts
+ * import type { CallOptions } from "./endpoints.ts";
+ *
+ * const options: CallOptions = { signal: AbortSignal.timeout(5000) };
+ * ```
+ */
 export interface CallOptions {
   /** Aborts the call (the promise, or the body of a download, rejects with an `AbortError`). */
   signal?: AbortSignal;
@@ -64,18 +73,83 @@ const ROUTES = {
 
 type Endpoint = keyof typeof ROUTES;
 
-/** Sort columns of {@linkcode getPagedDirectory}. */
+/**
+ * Sort columns of {@linkcode getPagedDirectory}.
+ *
+ * @example
+ * ```ts
+ * import type { SortColumn } from "./endpoints.ts";
+ *
+ * const newestFirst: [SortColumn, "DESC"] = ["datemodified", "DESC"];
+ * ```
+ */
 export type SortColumn = "name" | "path" | "size" | "datecreated" | "datemodified";
-/** Sort directions of {@linkcode getPagedDirectory}. */
+/**
+ * Sort directions of {@linkcode getPagedDirectory}.
+ *
+ * @example
+ * ```ts
+ * import type { SortDirection } from "./endpoints.ts";
+ *
+ * const direction: SortDirection = "ASC";
+ * ```
+ */
 export type SortDirection = "ASC" | "DESC";
-/** Which kinds of entries {@linkcode getPagedDirectory} lists. */
+/**
+ * Which kinds of entries {@linkcode getPagedDirectory} lists.
+ *
+ * @example
+ * ```ts
+ * import type { EntityType } from "./endpoints.ts";
+ *
+ * const onlyFiles: EntityType = "file";
+ * ```
+ */
 export type EntityType = "any" | "file" | "folder";
+
+/**
+ * The file types Terrain's `info-type` filter knows (heuristomancer's list plus `unknown`, which
+ * also matches untyped files). Not enforced here, so a server that learns new types still works;
+ * use it to offer or check filter values.
+ *
+ * @example
+ * ```ts
+ * import { INFO_TYPES } from "./endpoints.ts";
+ *
+ * console.log(INFO_TYPES.includes("csv")); // true
+ * ```
+ */
+export const INFO_TYPES: readonly string[] = Object.freeze(
+  (
+    "ace bam bash bed bedgz bigbed bigwig blast bowtie clustalw codata csh csv embl fasta " +
+    "fastq fastxy game gcg gcgblast gcgfasta gde genbank genscan gff gtf hmmer " +
+    "ht-analysis-path-list jar mase mega msf multi-input-path-list newick nexml nexus pdf " +
+    "perl phylip phyloxml pir prodom python rsf selex sff sh stockholm swiss tcsh tsv vcf " +
+    "vcfgz zip unknown"
+  ).split(" "),
+);
 
 const SORT_COLUMNS: readonly SortColumn[] = ["name", "path", "size", "datecreated", "datemodified"];
 const ENTITY_TYPES: readonly EntityType[] = ["any", "file", "folder"];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** What {@linkcode getPagedDirectory} lists. */
+/**
+ * What {@linkcode getPagedDirectory} lists.
+ *
+ * @example
+ * ```ts
+ * import type { PagedDirectoryQuery } from "./endpoints.ts";
+ *
+ * const biggestCsvFiles: PagedDirectoryQuery = {
+ *   path: "/iplant/home/shared",
+ *   limit: 10,
+ *   sortCol: "size",
+ *   sortDir: "DESC",
+ *   entityType: "file",
+ *   infoType: "csv",
+ * };
+ * ```
+ */
 export interface PagedDirectoryQuery {
   /** Folder path, e.g. `/iplant/home/shared`. */
   path: string;
@@ -93,7 +167,18 @@ export interface PagedDirectoryQuery {
   infoType?: string | readonly string[];
 }
 
-/** A file body being downloaded. */
+/**
+ * A file body being downloaded.
+ *
+ * @example
+ * ```ts
+ * import type { Download } from "./endpoints.ts";
+ *
+ * async function save(file: Download, target: string): Promise<void> {
+ *   await Deno.writeFile(target, file.body);
+ * }
+ * ```
+ */
 export interface Download {
   /**
    * The bytes. Read to the end or cancel it: the store's request slot is held until then. Errors
@@ -429,7 +514,7 @@ export async function getSearchDocumentation(
  * const signedIn = new Transport({ url: transport.url, token: grant.access_token });
  * ```
  */
-export function getToken(
+export async function getToken(
   t: Transport,
   username: string,
   password: string,
@@ -441,7 +526,7 @@ export function getToken(
   if (typeof password !== "string" || password === "") {
     throw new BadRequestError("getToken needs a password.", { endpoint: "token/keycloak" });
   }
-  return requestToken((request) => t.json(request), username, password, opts.signal);
+  return await requestToken((request) => t.json(request), username, password, opts.signal);
 }
 
 /** The route variant for this transport, or a sign-in error for anonymous-only-if-allowed. */

@@ -9,7 +9,16 @@
  * @module
  */
 
-/** Context attached to every {@linkcode TernError}. */
+/**
+ * Context attached to every {@linkcode TernError}.
+ *
+ * @example
+ * ```ts
+ * import type { TernErrorDetails } from "./errors.ts";
+ *
+ * const details: TernErrorDetails = { status: 500, code: "ERR_DOES_NOT_EXIST", path: "/iplant/home/demo/x" };
+ * ```
+ */
 export interface TernErrorDetails {
   /** HTTP status of the answer, when there was one. */
   status?: number;
@@ -45,8 +54,18 @@ export class TernError extends Error {
   readonly endpoint?: string;
 
   /**
+   * Creates an error; fields left out of `details` stay `undefined`.
+   *
    * @param message A sentence saying what failed and where.
-   * @param details Status, code, path and endpoint; all optional.
+   * @param details Status, code, path, endpoint and cause; all optional.
+   *
+   * @example
+   * ```ts
+   * import { TernError } from "./errors.ts";
+   *
+   * const err = new TernError("Listing failed.", { endpoint: "filesystem/paged-directory" });
+   * console.log(err.endpoint); // "filesystem/paged-directory"
+   * ```
    */
   constructor(message: string, details: TernErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -211,7 +230,21 @@ export function isAbortError(error: unknown): error is DOMException {
   return error instanceof DOMException && error.name === "AbortError";
 }
 
-/** What {@linkcode errorFromResponse} needs to know about a failed answer. */
+/**
+ * What {@linkcode errorFromResponse} needs to know about a failed answer.
+ *
+ * @example
+ * ```ts
+ * import type { FailedResponse } from "./errors.ts";
+ *
+ * const failed: FailedResponse = {
+ *   status: 401,
+ *   body: { error_code: "ERR_NOT_AUTHORIZED", reason: null },
+ *   endpoint: "filesystem/root",
+ *   authenticated: false,
+ * };
+ * ```
+ */
 export interface FailedResponse {
   /** HTTP status. */
   status: number;
@@ -435,7 +468,11 @@ function reasonOf(body: unknown): string | undefined {
   }
   if (!isRecord(body)) return undefined;
   const candidate = body.reason ?? body.message ?? body.error_description ?? body.error;
-  if (typeof candidate === "string") return candidate === "" ? undefined : truncate(candidate);
+  if (typeof candidate === "string") {
+    // Reasons are embedded in our own sentences, so drop their final full stop.
+    const text = candidate.trim().replace(/\.$/, "");
+    return text === "" ? undefined : truncate(text);
+  }
   if (isRecord(candidate)) {
     // Schema validation failures name each parameter: {"limit": "missing-required-key"}.
     const parts = Object.entries(candidate).map(([key, value]) =>

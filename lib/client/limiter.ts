@@ -9,7 +9,19 @@
 
 import { abortError, BadRequestError } from "./errors.ts";
 
-/** Gives a slot back. Calling it more than once has no further effect. */
+/**
+ * Gives a slot back. Calling it more than once has no further effect.
+ *
+ * @example
+ * ```ts
+ * import { Limiter, type Release } from "./limiter.ts";
+ *
+ * const limiter = new Limiter(1);
+ * const release: Release = await limiter.acquire();
+ * release();
+ * release(); // ignored
+ * ```
+ */
 export type Release = () => void;
 
 interface Waiter {
@@ -40,7 +52,17 @@ export class Limiter {
   #waiting: Waiter[] = [];
 
   /**
+   * Creates a limiter with `max` slots.
+   *
    * @param max Slots available (a positive integer; default 4).
+   * @throws {BadRequestError} when `max` is not a positive integer.
+   *
+   * @example
+   * ```ts
+   * import { Limiter } from "./limiter.ts";
+   *
+   * console.log(new Limiter(2).max); // 2
+   * ```
    */
   constructor(max = 4) {
     if (!Number.isInteger(max) || max < 1) {

@@ -43,7 +43,16 @@ export const ListingItem = z.looseObject({
   /** Bytes; 0 for folders. */
   "file-size": z.number(),
 });
-/** One entry (file or folder) of a paged listing. */
+/**
+ * One entry (file or folder) of a paged listing, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { ListingItem } from "./schemas.ts";
+ *
+ * const sizes = (items: ListingItem[]) => items.map((item) => item["file-size"]);
+ * ```
+ */
 export type ListingItem = z.infer<typeof ListingItem>;
 
 /**
@@ -71,7 +80,16 @@ export const PagedListing = z.looseObject({
   folders: z.array(ListingItem),
   files: z.array(ListingItem),
 });
-/** A page of a folder listing. */
+/**
+ * A page of a folder listing, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { PagedListing } from "./schemas.ts";
+ *
+ * const entries = (page: PagedListing) => [...page.folders, ...page.files];
+ * ```
+ */
 export type PagedListing = z.infer<typeof PagedListing>;
 
 /**
@@ -100,7 +118,16 @@ export const DirectoryFolder = z.looseObject({
   badName: z.boolean(),
   hasSubDirs: z.boolean(),
 });
-/** A sub-folder in a folder-only listing. */
+/**
+ * A sub-folder in a folder-only listing, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { DirectoryFolder } from "./schemas.ts";
+ *
+ * const names = (folders: DirectoryFolder[]) => folders.map((folder) => folder.label);
+ * ```
+ */
 export type DirectoryFolder = z.infer<typeof DirectoryFolder>;
 
 /**
@@ -122,7 +149,16 @@ export const DirectoryListing = z.looseObject({
   ...DirectoryFolder.shape,
   folders: z.array(DirectoryFolder),
 });
-/** A folder with its sub-folders. */
+/**
+ * A folder with its sub-folders, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { DirectoryListing } from "./schemas.ts";
+ *
+ * const childPaths = (listing: DirectoryListing) => listing.folders.map((folder) => folder.path);
+ * ```
+ */
 export type DirectoryListing = z.infer<typeof DirectoryListing>;
 
 /**
@@ -137,7 +173,16 @@ export type DirectoryListing = z.infer<typeof DirectoryListing>;
  * ```
  */
 export const DirectoryRoots = z.looseObject({ roots: z.array(DirectoryListing) });
-/** The roots mode of `filesystem/directory`. */
+/**
+ * The roots mode of `filesystem/directory`, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { DirectoryRoots } from "./schemas.ts";
+ *
+ * const rootPaths = (answer: DirectoryRoots) => answer.roots.map((root) => root.path);
+ * ```
+ */
 export type DirectoryRoots = z.infer<typeof DirectoryRoots>;
 
 /**
@@ -163,7 +208,16 @@ export const RootEntry = z.looseObject({
   permission,
   hasSubDirs: z.boolean(),
 });
-/** One of the roots of `filesystem/root`. */
+/**
+ * One of the roots of `filesystem/root`, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { RootEntry } from "./schemas.ts";
+ *
+ * const isHome = (root: RootEntry) => root.permission === "own";
+ * ```
+ */
 export type RootEntry = z.infer<typeof RootEntry>;
 
 /**
@@ -193,7 +247,16 @@ export const RootListing = z.looseObject({
     base_trash_path: z.string(),
   }),
 });
-/** The answer of `filesystem/root`. */
+/**
+ * The answer of `filesystem/root`, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { RootListing } from "./schemas.ts";
+ *
+ * const home = (answer: RootListing) => answer["base-paths"].user_home_path;
+ * ```
+ */
 export type RootListing = z.infer<typeof RootListing>;
 
 /**
@@ -213,7 +276,16 @@ export const Manifest = z.looseObject({
   infoType: z.string(),
   urls: z.array(z.looseObject({ label: z.string(), url: z.string() })),
 });
-/** The answer of `filesystem/file/manifest`. */
+/**
+ * The answer of `filesystem/file/manifest`, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { Manifest } from "./schemas.ts";
+ *
+ * const publicUrl = (manifest: Manifest) => manifest.urls.find((url) => url.label === "anonymous")?.url;
+ * ```
+ */
 export type Manifest = z.infer<typeof Manifest>;
 
 /**
@@ -237,7 +309,16 @@ export const Comment = z.looseObject({
   retracted: z.boolean(),
   comment: z.string(),
 });
-/** One comment. */
+/**
+ * One comment, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { Comment } from "./schemas.ts";
+ *
+ * const visible = (comments: Comment[]) => comments.filter((comment) => !comment.retracted);
+ * ```
+ */
 export type Comment = z.infer<typeof Comment>;
 
 /**
@@ -251,13 +332,29 @@ export type Comment = z.infer<typeof Comment>;
  * ```
  */
 export const CommentList = z.looseObject({ comments: z.array(Comment) });
-/** The answer of the comments endpoint. */
+/**
+ * The answer of the comments endpoint, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { CommentList } from "./schemas.ts";
+ *
+ * const count = (answer: CommentList) => answer.comments.length;
+ * ```
+ */
 export type CommentList = z.infer<typeof CommentList>;
 
 /**
  * A metadata AVU (attribute, value, unit) with its nested AVUs; the DataCite template keeps
  * sub-properties (an identifier's `identifierType`, a creator's `affiliation`) nested.
  * A `null` unit (the column is nullable) reads as `""`; missing `avus` reads as `[]`.
+ *
+ * @example Flatten nested AVUs
+ * ```ts
+ * import type { Avu } from "./schemas.ts";
+ *
+ * const flatten = (avus: Avu[]): Avu[] => avus.flatMap((avu) => [avu, ...flatten(avu.avus)]);
+ * ```
  */
 export interface Avu {
   /** AVU id. */
@@ -328,7 +425,16 @@ export const IrodsAvu = z.looseObject({
   value: z.string(),
   unit: z.string().nullish().transform((unit) => unit ?? ""),
 });
-/** A raw iRODS AVU. */
+/**
+ * A raw iRODS AVU, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { IrodsAvu } from "./schemas.ts";
+ *
+ * const pairs = (avus: IrodsAvu[]) => avus.map((avu) => [avu.attr, avu.value]);
+ * ```
+ */
 export type IrodsAvu = z.infer<typeof IrodsAvu>;
 
 /**
@@ -348,7 +454,16 @@ export const MetadataResponse = z.looseObject({
   avus: z.array(Avu),
   "irods-avus": z.array(IrodsAvu),
 });
-/** The answer of the metadata endpoint. */
+/**
+ * The answer of the metadata endpoint, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { MetadataResponse } from "./schemas.ts";
+ *
+ * const attributes = (answer: MetadataResponse) => answer.avus.map((avu) => avu.attr);
+ * ```
+ */
 export type MetadataResponse = z.infer<typeof MetadataResponse>;
 
 const ClauseArgument = z.looseObject({ type: z.string(), summary: z.string() });
@@ -375,7 +490,16 @@ export const SearchDocumentation = z.looseObject({
   ),
   sortFields: z.array(z.string()),
 });
-/** The answer of the search-documentation endpoint. */
+/**
+ * The answer of the search-documentation endpoint, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { SearchDocumentation } from "./schemas.ts";
+ *
+ * const clauseNames = (docs: SearchDocumentation) => Object.keys(docs.clauses);
+ * ```
+ */
 export type SearchDocumentation = z.infer<typeof SearchDocumentation>;
 
 /**
@@ -400,10 +524,28 @@ export const TokenResponse = z.looseObject({
   session_state: z.string().optional(),
   scope: z.string().optional(),
 });
-/** The answer of the token endpoint. */
+/**
+ * The answer of the token endpoint, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { TokenResponse } from "./schemas.ts";
+ *
+ * const lifetimeMs = (grant: TokenResponse) => grant.expires_in * 1000;
+ * ```
+ */
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
-/** Where a body came from, for {@linkcode parseBody}'s error messages. */
+/**
+ * Where a body came from, for {@linkcode parseBody}'s error messages.
+ *
+ * @example
+ * ```ts
+ * import type { BodyContext } from "./schemas.ts";
+ *
+ * const context: BodyContext = { endpoint: "filesystem/paged-directory", subject: "/iplant/home/shared" };
+ * ```
+ */
 export interface BodyContext {
   /** Endpoint name, for example `filesystem/root`. */
   endpoint: string;

@@ -24,7 +24,22 @@ import { Limiter } from "./limiter.ts";
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "./retry.ts";
 import { userAgent } from "./version.ts";
 
-/** Options of {@linkcode Transport}. */
+/**
+ * Options of {@linkcode Transport}.
+ *
+ * @example
+ * ```ts
+ * import type { TransportOptions } from "./transport.ts";
+ *
+ * const options: TransportOptions = {
+ *   url: "https://de.cyverse.org/terrain",
+ *   username: "demo",
+ *   password: "secret",
+ *   concurrency: 2,
+ *   timeoutMs: 10_000,
+ * };
+ * ```
+ */
 export interface TransportOptions {
   /** Base URL of the Terrain gateway, for example `https://de.cyverse.org/terrain`. */
   url: string;
@@ -54,13 +69,37 @@ export interface TransportOptions {
   userAgent?: string;
 }
 
-/** A query string: arrays become repeated keys; `undefined` values are left out. */
+/**
+ * A query string: arrays become repeated keys; `undefined` values are left out.
+ *
+ * @example
+ * ```ts
+ * import type { Query } from "./transport.ts";
+ *
+ * const query: Query = { path: "/iplant/home/shared", limit: 100, "info-type": ["csv", "tsv"] };
+ * // → ?path=%2Fiplant%2Fhome%2Fshared&limit=100&info-type=csv&info-type=tsv
+ * ```
+ */
 export type Query = Record<
   string,
   string | number | boolean | readonly (string | number)[] | undefined
 >;
 
-/** One GET request, as the endpoint functions describe it. */
+/**
+ * One GET request, as the endpoint functions describe it.
+ *
+ * @example
+ * ```ts
+ * import type { RequestSpec } from "./transport.ts";
+ *
+ * const spec: RequestSpec = {
+ *   path: "/filesystem/file/manifest",
+ *   query: { path: "/iplant/home/shared/a.csv" },
+ *   endpoint: "filesystem/file/manifest",
+ *   subject: "/iplant/home/shared/a.csv",
+ * };
+ * ```
+ */
 export interface RequestSpec {
   /** Path under the base URL, starting with `/`, already percent-encoded. */
   path: string;
@@ -78,7 +117,20 @@ export interface RequestSpec {
   signal?: AbortSignal;
 }
 
-/** A successful answer whose body is left to the caller. */
+/**
+ * A successful answer whose body is left to the caller.
+ *
+ * @example
+ * ```ts
+ * import type { StreamedResponse } from "./transport.ts";
+ *
+ * async function bytes(answer: StreamedResponse): Promise<number> {
+ *   let total = 0;
+ *   for await (const chunk of answer.body) total += chunk.byteLength;
+ *   return total;
+ * }
+ * ```
+ */
 export interface StreamedResponse {
   /**
    * The body. Read it to the end or cancel it: the request's limiter slot is held until then.
@@ -94,7 +146,16 @@ export interface StreamedResponse {
   size?: number;
 }
 
-/** Retry, timeout and concurrency settings of a {@linkcode Transport}. */
+/**
+ * Retry, timeout and concurrency settings of a {@linkcode Transport}.
+ *
+ * @example
+ * ```ts
+ * import type { TransportPolicy } from "./transport.ts";
+ *
+ * const patience = (policy: TransportPolicy) => policy.timeoutMs * (policy.retries + 1);
+ * ```
+ */
 export interface TransportPolicy {
   /** Requests in flight at once, bodies included. */
   concurrency: number;
@@ -110,7 +171,16 @@ export interface TransportPolicy {
   retryMaxMs: number;
 }
 
-/** Counters for monitoring and the reliability tests. */
+/**
+ * Counters for monitoring and the reliability tests.
+ *
+ * @example
+ * ```ts
+ * import type { TransportStats } from "./transport.ts";
+ *
+ * const retryShare = (stats: TransportStats) => stats.retries / Math.max(1, stats.requests);
+ * ```
+ */
 export interface TransportStats {
   /** HTTP requests sent (every attempt, token exchanges included). */
   requests: number;
@@ -178,8 +248,18 @@ export class Transport {
   #sendJson: SendJson = (request) => this.json(request);
 
   /**
+   * Creates a transport; nothing is sent until the first request.
+   *
    * @param options Base URL, credentials and policy; see {@linkcode TransportOptions}.
    * @throws {BadRequestError} for an unusable URL or option.
+   *
+   * @example
+   * ```ts
+   * import { Transport } from "./transport.ts";
+   *
+   * const transport = new Transport({ url: "https://de.cyverse.org/terrain", token: "eyJh.eyJw.c2ln" });
+   * console.log(String(transport)); // "Transport(https://de.cyverse.org/terrain, token, [redacted])"
+   * ```
    */
   constructor(options: TransportOptions) {
     this.url = checkUrl(options.url);

@@ -14,10 +14,23 @@ import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";
 import { avuSidecar, commentSidecar, type SampleComment, sidecarBytes, utc } from "./sidecars.ts";
-import { StoreTree, storeRelative } from "./tree.ts";
+import { storeRelative, StoreTree } from "./tree.ts";
 import { VegaDatasets } from "./vega.ts";
 
-/** What a build produced. */
+/**
+ * What a build produced.
+ *
+ * @example
+ * ```ts
+ * import { buildSampleStore, type SampleStoreSummary } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const parent = await Deno.makeTempDir();
+ * const summary: SampleStoreSummary = await buildSampleStore(`${parent}/store`);
+ * assert.ok(summary.files > 20_000);
+ * await Deno.remove(parent, { recursive: true });
+ * ```
+ */
 export interface SampleStoreSummary {
   /** Absolute path of the store. */
   dir: string;
@@ -31,19 +44,42 @@ export interface SampleStoreSummary {
   bytes: number;
   /** AVU and comment sidecar files. */
   sidecars: number;
-  /** Folders (the root not counted). */
+  /** Directories, including the hidden `.terrain/` ones (the root not counted). */
   folders: number;
   /** Wall-clock build time in milliseconds. */
   ms: number;
 }
 
-/** Options for {@linkcode buildSampleStore} and {@linkcode ensureSampleStore}. */
+/**
+ * Options for {@linkcode buildSampleStore} and {@linkcode ensureSampleStore}.
+ *
+ * @example
+ * ```ts
+ * import { isSampleStoreCurrent, type SampleStoreOptions } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const options: SampleStoreOptions = {};
+ * assert.equal(await isSampleStoreCurrent(await Deno.makeTempDir(), options), false);
+ * ```
+ */
 export interface SampleStoreOptions {
   /** Directory of an installed `vega-datasets` package (default: found automatically). */
   vegaDatasetsDir?: string;
 }
 
-/** Raised when a store cannot be built or placed; the message says what and where. */
+/**
+ * Raised when a store cannot be built or placed; the message says what and where.
+ *
+ * @example
+ * ```ts
+ * import { buildSampleStore, SampleStoreError } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/thesis.tex`, "precious");
+ * await assert.rejects(buildSampleStore(dir), SampleStoreError);
+ * ```
+ */
 export class SampleStoreError extends Error {
   /** Creates the error. */
   constructor(message: string, options?: ErrorOptions) {
@@ -63,7 +99,11 @@ const BUILDER = "tern/sample-store";
 const CONFIG_TIME = utc("2024-01-15T12:00:00Z");
 
 function stampFor(vega: VegaDatasets): Stamp {
-  return { builder: BUILDER, version: SAMPLE_STORE_VERSION, source: `vega-datasets@${vega.version}` };
+  return {
+    builder: BUILDER,
+    version: SAMPLE_STORE_VERSION,
+    source: `vega-datasets@${vega.version}`,
+  };
 }
 
 async function readStamp(dir: string): Promise<Stamp | null> {
@@ -243,9 +283,9 @@ export async function buildSampleStore(
   return {
     dir: target,
     version: SAMPLE_STORE_VERSION,
-    datasets: DATASET_SPECS.filter((d) =>
-      d.parent === CURATED_PATH && !d.name.startsWith("_deprecated_")
-    ).length,
+    datasets:
+      DATASET_SPECS.filter((d) => d.parent === CURATED_PATH && !d.name.startsWith("_deprecated_"))
+        .length,
     ...counts,
     ms: Math.round(performance.now() - started),
   };

@@ -52,7 +52,18 @@ export const DATASET_SPECS: readonly DatasetSpec[] = [
   staging,
 ];
 
-/** What a sample dataset holds, as tests and the demo see it. */
+/**
+ * What a sample dataset holds, as tests and the demo see it.
+ *
+ * @example
+ * ```ts
+ * import { SAMPLE_DATASETS, type SampleDataset } from "./catalog.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const noMetadata: SampleDataset | undefined = SAMPLE_DATASETS.find((d) => d.style === "none");
+ * assert.equal(noMetadata?.doi, null);
+ * ```
+ */
 export interface SampleDataset {
   /** Folder name, e.g. `Gorman_PalmerPenguins_Morphometrics_2020`. */
   readonly name: string;
@@ -119,6 +130,65 @@ function pathOf(spec: DatasetSpec): string {
 }
 
 /**
+ * Paths of notable cases in the sample store (see {@linkcode SAMPLE_CASES}).
+ *
+ * @example
+ * ```ts
+ * import { SAMPLE_CASES, type SampleCases } from "./catalog.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const cases: SampleCases = SAMPLE_CASES;
+ * assert.ok(cases.noMetadata.includes("/curated/"));
+ * ```
+ */
+export interface SampleCases {
+  /** Complete nested DataCite 4.x metadata, DOI + ARK, comments on folder and file. */
+  readonly fullMetadata: string;
+  /** Flat `datacite.*` template: trailing-TAB key, publicationyear twice, /b7946/ ARK. */
+  readonly flatTemplate: string;
+  /** Capitalised keys and a `doi:`-prefixed DOI. */
+  readonly capitalisedKeys: string;
+  /** `https://doi.org/` DOI, misspelt `identiferType`, long custom licence, NDJSON. */
+  readonly doiUrlAndTypo: string;
+  /** DOI stored with a leading TAB, organisation creator, comma-joined subjects. */
+  readonly leadingTabDoi: string;
+  /** ARK (`87946/…` shape) without a DOI; large Parquet and Arrow files. */
+  readonly arkOnly: string;
+  /** Empty identifier, rights, version and language values; PNG images. */
+  readonly emptyValues: string;
+  /** Two datasets with exactly the same title (versions 1 and 2). */
+  readonly sameTitle: readonly [string, string];
+  /** ORCID, nested fundingReference, `contributer`, `CC-BY-NC-4.0`, TSV. */
+  readonly fundingAndOrcid: string;
+  /** No DOI and no ARK; gzip'd CSV. */
+  readonly noIdentifier: string;
+  /** No metadata sidecar at all. */
+  readonly noMetadata: string;
+  /** The `_deprecated_` folder (`is_deprecated` = true). */
+  readonly deprecated: string;
+  /** A dataset in staging with partial metadata. */
+  readonly staging: string;
+  /** The demo user's own, unpublished dataset. */
+  readonly userDataset: string;
+  /** 13.5 MB Parquet file (3,000,000 rows). */
+  readonly parquetLarge: string;
+  /** 1.6 MB Arrow IPC file (200,000 rows). */
+  readonly arrowLarge: string;
+  /** A gzip'd CSV inside a dataset. */
+  readonly csvGz: string;
+  /** NDJSON inside a dataset. */
+  readonly ndjson: string;
+  /** TSV inside a dataset without metadata. */
+  readonly tsv: string;
+  /** A file with AVUs and a comment. */
+  readonly fileWithMetadata: string;
+  /** The many-files folder. */
+  readonly manyFiles: string;
+  /** The folder with one file per format. */
+  readonly formats: string;
+}
+
+/**
  * Where each notable case lives, by what a test needs rather than by name.
  *
  * @example
@@ -130,49 +200,27 @@ function pathOf(spec: DatasetSpec): string {
  * assert.equal(SAMPLE_CASES.sameTitle.length, 2);
  * ```
  */
-export const SAMPLE_CASES = Object.freeze({
-  /** Complete nested DataCite 4.x metadata, DOI + ARK, comments on folder and file. */
+export const SAMPLE_CASES: SampleCases = Object.freeze({
   fullMetadata: pathOf(penguins),
-  /** Flat `datacite.*` template: trailing-TAB key, publicationyear twice, /b7946/ ARK. */
   flatTemplate: pathOf(barley),
-  /** Capitalised keys and a `doi:`-prefixed DOI. */
   capitalisedKeys: pathOf(co2),
-  /** `https://doi.org/` DOI, misspelt `identiferType`, long custom licence, NDJSON. */
   doiUrlAndTypo: pathOf(earthquakes),
-  /** DOI stored with a leading TAB, organisation creator, comma-joined subjects. */
   leadingTabDoi: pathOf(gapminder),
-  /** ARK (`87946/…` shape) without a DOI; large Parquet and Arrow files. */
   arkOnly: pathOf(flights),
-  /** Empty identifier, rights, version and language values; PNG images. */
   emptyValues: pathOf(volcano),
-  /** Two datasets with exactly the same title (versions 1 and 2). */
-  sameTitle: Object.freeze([pathOf(weatherV1), pathOf(weatherV2)]),
-  /** ORCID, nested fundingReference, `contributer`, `CC-BY-NC-4.0`, TSV. */
+  sameTitle: Object.freeze([pathOf(weatherV1), pathOf(weatherV2)] as const),
   fundingAndOrcid: pathOf(wind),
-  /** No DOI and no ARK; gzip'd CSV. */
   noIdentifier: pathOf(species),
-  /** No metadata sidecar at all. */
   noMetadata: pathOf(unemployment),
-  /** The `_deprecated_` folder (`is_deprecated` = true). */
   deprecated: pathOf(co2Deprecated),
-  /** A dataset in staging with partial metadata. */
   staging: pathOf(staging),
-  /** The demo user's own, unpublished dataset. */
   userDataset: DEMO_DATASET_PATH,
-  /** 13.5 MB Parquet file (3,000,000 rows). */
   parquetLarge: `${pathOf(flights)}/flights_3m.parquet`,
-  /** 1.6 MB Arrow IPC file (200,000 rows). */
   arrowLarge: `${pathOf(flights)}/flights_200k.arrow`,
-  /** A gzip'd CSV inside a dataset. */
   csvGz: `${pathOf(species)}/species_habitat_by_county.csv.gz`,
-  /** NDJSON inside a dataset. */
   ndjson: `${pathOf(earthquakes)}/events.ndjson`,
-  /** TSV inside a dataset without metadata. */
   tsv: `${pathOf(unemployment)}/unemployment_2009.tsv`,
-  /** A file with AVUs and a comment. */
   fileWithMetadata: `${pathOf(penguins)}/penguins.csv`,
-  /** The many-files folder. */
   manyFiles: MANY_FILES_PATH,
-  /** The folder with one file per format. */
   formats: FORMATS_PATH,
 });

@@ -24,7 +24,7 @@ import {
 import { gzip, type JsonRecord, toDelimited, toNdjson } from "./formats.ts";
 import { seededRandom } from "./ids.ts";
 import { avu, avuSidecar, avuWithUnit, sidecarBytes, utc } from "./sidecars.ts";
-import { type StoreTree, storeRelative } from "./tree.ts";
+import { storeRelative, type StoreTree } from "./tree.ts";
 import type { VegaDatasets } from "./vega.ts";
 
 const encoder = new TextEncoder();
@@ -46,10 +46,12 @@ export function partName(n: number): string {
 
 const PART_START = Date.UTC(2023, 4, 1);
 const HOUR = 3_600_000;
+const STATIONS = 12;
 
 /**
- * CSV text of part `n`: 3 to 6 quarter-hourly readings of one soil sensor station, from a
- * generator seeded by `n` (so any part can be recomputed on its own, e.g. by a test).
+ * CSV text of part `n`: 3 to 6 quarter-hourly readings of one soil sensor station during one
+ * hour (part 1 is station S01 at 2023-05-01T00:00Z, part 13 is S01 an hour later), from a
+ * generator seeded by `n`, so any part can be recomputed on its own, e.g. by a test.
  *
  * @example
  * ```ts
@@ -58,20 +60,24 @@ const HOUR = 3_600_000;
  *
  * const lines = partCsv(1).trimEnd().split("\n");
  * assert.equal(lines[0], "timestamp,station,soil_temp_c,soil_moisture_pct,battery_v");
+ * assert.equal(lines[1].slice(0, 24), "2023-05-01T00:00:00Z,S01");
  * assert.equal(partCsv(1), partCsv(1));
  * ```
  */
 export function partCsv(n: number): string {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`Part number must be >= 0, got ${n}`);
   const random = seededRandom(n * 2654435761);
   const rows = 3 + (n % 4);
-  const station = `S${String((n % 12) + 1).padStart(2, "0")}`;
+  const slot = n - 1; // part 0 is the stray reading from the hour before the campaign
+  const station = `S${String((((slot % STATIONS) + STATIONS) % STATIONS) + 1).padStart(2, "0")}`;
+  const hourStart = PART_START + Math.floor(slot / STATIONS) * HOUR;
   const lines = [MANY_FILES_COLUMNS.join(",")];
   for (let k = 0; k < rows; k++) {
-    const t = PART_START + (n - 1) * HOUR + k * 15 * 60_000;
+    const t = hourStart + k * 15 * 60_000;
     const hourOfDay = new Date(t).getUTCHours() + k / 4;
     const temp = 14 + 6 * Math.sin(((hourOfDay - 9) / 24) * 2 * Math.PI) + random() * 1.5;
     const moisture = 22 + 9 * random();
-    const battery = 4.15 - 0.5 * (n / MANY_FILES_COUNT) - 0.02 * random();
+    const battery = 4.15 - 0.5 * (Math.max(0, slot) / MANY_FILES_COUNT) - 0.02 * random();
     lines.push(
       [
         new Date(t).toISOString().replace(".000Z", "Z"),
@@ -85,7 +91,8 @@ export function partCsv(n: number): string {
   return lines.join("\n") + "\n";
 }
 
-const PART_TIME_BASE = Date.UTC(2023, 5, 1);
+/** Upload of the parts started once the campaign ended (about ten weeks of readings). */
+const PART_TIME_BASE = Date.UTC(2023, 6, 10);
 
 /** Parts were uploaded in a scrambled order, so sorting by date differs from sorting by name. */
 function partTime(n: number): Date {
@@ -112,22 +119,23 @@ function addManyFiles(tree: StoreTree): void {
   tree.addFile(
     `${dir}/_logs/ingest.log`,
     encoder.encode(
-      `2023-06-01T00:00:00Z INFO ingest started: ${MANY_FILES_COUNT} station-hours\n` +
-        `2023-06-14T21:19:00Z INFO wrote ${MANY_FILES_COUNT} parts (${partName(1)} .. ` +
+      `2023-07-10T00:00:00Z INFO ingest started: ${MANY_FILES_COUNT} station-hours from ` +
+        `${STATIONS} stations\n` +
+        `2023-07-23T21:19:00Z INFO wrote ${MANY_FILES_COUNT} parts (${partName(1)} .. ` +
         `${partName(MANY_FILES_COUNT)})\n` +
-        "2023-06-14T21:19:02Z WARN 1 part moved to archive/2022 (clock skew)\n",
+        "2023-07-23T21:19:02Z WARN 1 part predates the campaign; moved to archive/2023-04\n",
     ),
-    utc("2023-06-14T21:19:02Z"),
+    utc("2023-07-23T21:19:02Z"),
   );
   tree.addFile(
-    `${dir}/archive/2022/${partName(0)}`,
+    `${dir}/archive/2023-04/${partName(0)}`,
     encoder.encode(partCsv(0)),
-    utc("2022-12-31T23:59:00Z"),
+    utc("2023-07-23T21:19:01Z"),
   );
   tree.addFile(
     `${dir}/schema/part.schema.json`,
     encoder.encode(JSON.stringify(PART_SCHEMA, null, 2) + "\n"),
-    utc("2023-05-30T12:00:00Z"),
+    utc("2023-04-28T12:00:00Z"),
   );
   tree.addFile(
     avuSidecar(dir, "folder"),
@@ -135,7 +143,7 @@ function addManyFiles(tree: StoreTree): void {
       avu("description", "Soil sensor readings split into one small CSV per station-hour"),
       avuWithUnit("parts", String(MANY_FILES_COUNT), "count"),
     ]),
-    utc("2023-06-15T09:00:00Z"),
+    utc("2023-07-24T09:00:00Z"),
     "sidecar",
   );
 }
@@ -182,7 +190,8 @@ const TERN_README = `tern sample data
 Fixtures for the tern notebook module. Not a Data Commons dataset.
 
 formats/     the Palmer penguins table in every format tern reads
-many_files/  ${MANY_FILES_COUNT} small CSV parts plus a few subfolders, for paging
+many_files/  ${MANY_FILES_COUNT} small CSV parts (soil sensors, one per station-hour) plus
+             a few subfolders, for paging
 `;
 
 const EXAMPLE_README = `Example data

@@ -224,7 +224,19 @@ export const SAMPLE_FILES = {
   text: `${FORMATS_PATH}/README.txt`,
 } as const;
 
-/** A user of the sample store, with the credentials the embedded server accepts. */
+/**
+ * A user of the sample store, with the credentials the embedded server accepts.
+ *
+ * @example
+ * ```ts
+ * import { DEMO_USER, type SampleUser } from "./constants.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const user: SampleUser = DEMO_USER;
+ * const headers = { Authorization: `Bearer ${user.token}` };
+ * assert.ok(headers.Authorization.startsWith("Bearer "));
+ * ```
+ */
 export interface SampleUser {
   /** Short username (`preferred_username`). */
   readonly username: string;

@@ -15,13 +15,44 @@ import type { VegaDatasets } from "./vega.ts";
  * - `capitalised`: capitalised keys (`Title`, `Creator`, `Rights`, …);
  * - `partial`: a staging dataset with a few loosely named fields;
  * - `none`: no metadata sidecar at all.
+ *
+ * @example
+ * ```ts
+ * import { type MetadataStyle } from "./dataset.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const style: MetadataStyle = "datacite-flat";
+ * assert.ok(style.startsWith("datacite"));
+ * ```
  */
 export type MetadataStyle = "datacite-4" | "datacite-flat" | "capitalised" | "partial" | "none";
 
-/** Makes something (file bytes, a derived table) from the vega-datasets files, repeatably. */
+/**
+ * Makes something (file bytes, a derived table) from the vega-datasets files, repeatably.
+ *
+ * @example
+ * ```ts
+ * import { type Producer, textFile } from "./dataset.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const hello: Producer<Uint8Array> = textFile("hello\n");
+ * assert.ok(typeof hello === "function");
+ * ```
+ */
 export type Producer<T> = (vega: VegaDatasets) => Promise<T>;
 
-/** One file of a dataset. */
+/**
+ * One file of a dataset.
+ *
+ * @example
+ * ```ts
+ * import { copyOf, type SampleFileSpec } from "./dataset.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const file: SampleFileSpec = { path: "sp500.csv", note: "S&P 500", produce: copyOf("sp500.csv") };
+ * assert.equal(file.path, "sp500.csv");
+ * ```
+ */
 export interface SampleFileSpec {
   /** Path relative to the dataset folder (`/`-separated; subfolders allowed). */
   path: string;
@@ -37,7 +68,18 @@ export interface SampleFileSpec {
   comments?: SampleComment[];
 }
 
-/** A dataset folder of the sample store. */
+/**
+ * A dataset folder of the sample store.
+ *
+ * @example
+ * ```ts
+ * import { penguins } from "./datasets/penguins.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const spec: DatasetSpec = penguins;
+ * assert.equal(spec.style, "datacite-4");
+ * ```
+ */
 export interface DatasetSpec {
   /** Folder name, `Creator_subject_date` (or `_deprecated_…`). */
   name: string;

@@ -7,14 +7,27 @@
 
 import { Buffer } from "node:buffer";
 
-/** A row of a JSON array-of-records file. */
+/**
+ * A row of a JSON array-of-records file.
+ *
+ * @example
+ * ```ts
+ * import { type JsonRecord, toDelimited } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const row: JsonRecord = { species: "Adelie", mass: 3750 };
+ * assert.equal(new TextDecoder().decode(toDelimited([row])), "species,mass\nAdelie,3750\n");
+ * ```
+ */
 export type JsonRecord = Record<string, unknown>;
 
 const encoder = new TextEncoder();
 
 function cell(value: unknown, sep: string): string {
   if (value === null || value === undefined) return "";
-  const text = typeof value === "string" ? value : typeof value === "object"
+  const text = typeof value === "string"
+    ? value
+    : typeof value === "object"
     ? JSON.stringify(value)
     : String(value);
   const needsQuotes = text.includes(sep) || text.includes('"') || text.includes("\n") ||
@@ -91,7 +104,8 @@ async function pipeThrough(bytes: Uint8Array, stream: CompressionStream): Promis
  * import assert from "node:assert/strict";
  *
  * const packed = await gzip(new TextEncoder().encode("a,b\n1,2\n"));
- * const back = new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip")));
+ * const body = new Blob([packed as Uint8Array<ArrayBuffer>]).stream();
+ * const back = new Response(body.pipeThrough(new DecompressionStream("gzip")));
  * assert.equal(await back.text(), "a,b\n1,2\n");
  * ```
  */
@@ -115,7 +129,19 @@ export function zlib(bytes: Uint8Array): Promise<Uint8Array> {
   return pipeThrough(bytes, new CompressionStream("deflate"));
 }
 
-/** Options for {@linkcode csvToParquet} and {@linkcode csvToArrow}. */
+/**
+ * Options for {@linkcode csvToParquet} and {@linkcode csvToArrow}.
+ *
+ * @example
+ * ```ts
+ * import { csvToParquet, type TableOptions } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const options: TableOptions = { separator: "\t", parseDates: true };
+ * const parquet = await csvToParquet(new TextEncoder().encode("day\tmm\n2012-01-01\t1.5\n"), options);
+ * assert.equal(new TextDecoder().decode(parquet.subarray(0, 4)), "PAR1");
+ * ```
+ */
 export interface TableOptions {
   /** Field separator of the input text (default `,`). */
   separator?: string;
@@ -130,7 +156,7 @@ async function readTable(csv: Uint8Array, options: TableOptions) {
   return pl.readCSV(Buffer.from(csv), {
     sep: options.separator ?? ",",
     tryParseDates: options.parseDates ?? false,
-    inferSchemaLength: null,
+    inferSchemaLength: 100_000,
   });
 }
 
@@ -138,11 +164,12 @@ async function readTable(csv: Uint8Array, options: TableOptions) {
  * Parquet bytes for a delimited text table, with column types inferred by Polars.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { csvToParquet } from "./formats.ts";
+ * import assert from "node:assert/strict";
  *
  * const parquet = await csvToParquet(new TextEncoder().encode("a,b\n1,x\n"));
- * console.log(new TextDecoder().decode(parquet.subarray(0, 4))); // "PAR1"
+ * assert.equal(new TextDecoder().decode(parquet.subarray(0, 4)), "PAR1");
  * ```
  */
 export async function csvToParquet(csv: Uint8Array, options: TableOptions = {}): Promise<
@@ -156,11 +183,12 @@ export async function csvToParquet(csv: Uint8Array, options: TableOptions = {}):
  * Arrow IPC file bytes for a delimited text table, with column types inferred by Polars.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { csvToArrow } from "./formats.ts";
+ * import assert from "node:assert/strict";
  *
  * const arrow = await csvToArrow(new TextEncoder().encode("a,b\n1,x\n"));
- * console.log(new TextDecoder().decode(arrow.subarray(0, 6))); // "ARROW1"
+ * assert.equal(new TextDecoder().decode(arrow.subarray(0, 6)), "ARROW1");
  * ```
  */
 export async function csvToArrow(csv: Uint8Array, options: TableOptions = {}): Promise<

@@ -17,7 +17,7 @@ import {
 import { penguinRecords, penguins, penguinSummaryCsv } from "./datasets/penguins.ts";
 import { toDelimited } from "./formats.ts";
 import { authored, avu, avuSidecar, sidecarBytes, utc } from "./sidecars.ts";
-import { type StoreTree, storeRelative } from "./tree.ts";
+import { storeRelative, type StoreTree } from "./tree.ts";
 import type { VegaDatasets } from "./vega.ts";
 
 /** Lifetime the store asks the server to give minted tokens. */

@@ -27,7 +27,28 @@ function formatUuid(bytes: Uint8Array): string {
 }
 
 /**
- * A name-based UUID (version 5, SHA-1) for `name`, stable across runs and machines.
+ * The RFC 4122 name-based UUID (version 5, SHA-1) of `name` in `namespace`.
+ *
+ * @example The RFC 4122 DNS example
+ * ```ts
+ * import { uuidV5 } from "./ids.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dns = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
+ * assert.equal(uuidV5(dns, "www.example.com"), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+ * ```
+ */
+export function uuidV5(namespace: string, name: string): string {
+  const hash = createHash("sha1").update(uuidBytes(namespace)).update(name).digest();
+  const bytes = new Uint8Array(hash.subarray(0, 16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x50;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  return formatUuid(bytes);
+}
+
+/**
+ * A name-based UUID for `name`, stable across runs and machines, in a name space of its own
+ * (so it never equals the id the server derives for a path).
  *
  * @example Same name, same id
  * ```ts
@@ -39,14 +60,7 @@ function formatUuid(bytes: Uint8Array): string {
  * ```
  */
 export function nameUuid(name: string): string {
-  const hash = createHash("sha1")
-    .update(uuidBytes(URL_NAMESPACE))
-    .update(`tern-sample-store:${name}`)
-    .digest();
-  const bytes = new Uint8Array(hash.subarray(0, 16));
-  bytes[6] = (bytes[6] & 0x0f) | 0x50;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  return formatUuid(bytes);
+  return uuidV5(URL_NAMESPACE, `tern-sample-store:${name}`);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   SampleStoreError,
   type SampleStoreSummary,
 } from "./build.ts";
+import { SAMPLE_DATASETS } from "./catalog.ts";
 import { DEMO_USER } from "./constants.ts";
 import { humanSize } from "./readme.ts";
 
@@ -27,7 +28,19 @@ Options:
 
 Serve it afterwards with: deno task serve --root DIR`;
 
-/** Output streams, injectable so tests can capture what the command prints. */
+/**
+ * Output streams, injectable so tests can capture what the command prints.
+ *
+ * @example
+ * ```ts
+ * import { type CliIo, sampleStoreMain } from "./main.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lines: string[] = [];
+ * const io: CliIo = { out: (l) => lines.push(l), err: (l) => lines.push(l) };
+ * assert.equal(await sampleStoreMain(["--help"], io), 0);
+ * ```
+ */
 export interface CliIo {
   /** Receives normal output, one line per call. */
   out(line: string): void;
@@ -41,9 +54,12 @@ const consoleIo: CliIo = {
 };
 
 function summaryLines(s: SampleStoreSummary): string[] {
+  const deprecated = SAMPLE_DATASETS.filter((d) => d.deprecated).length;
+  const staging = SAMPLE_DATASETS.filter((d) => d.staging).length;
   return [
     `Sample store written to ${s.dir}`,
-    `  datasets: ${s.datasets} published (+ 1 deprecated, 1 in staging, 1 in the demo home)`,
+    `  datasets: ${s.datasets} published (+ ${deprecated} deprecated, ${staging} in staging, ` +
+    "1 in the demo home)",
     `  files:    ${s.files.toLocaleString("en-US")} (${humanSize(s.bytes)}), ` +
     `${s.sidecars} metadata/comment sidecars, ${s.folders.toLocaleString("en-US")} folders`,
     `  time:     ${(s.ms / 1000).toFixed(1)} s`,

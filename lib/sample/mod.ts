@@ -9,17 +9,22 @@
  * metadata at all), a deprecated and a staging dataset, two users' homes, saved searches,
  * comments, one small file per data format and a folder of 20,000 files for paging.
  *
- * @example Build a store and serve it
- * ```ts ignore
+ * @example Build a store, serve it and list a dataset
+ * ```ts
  * import { DEMO_USER, ensureSampleStore, SAMPLE_CASES } from "./mod.ts";
  * import { startServer } from "../../server.ts";
+ * import assert from "node:assert/strict";
  *
- * const root = await ensureSampleStore();
- * await using server = await startServer({ root, port: 0 });
- * const url = `${server.url}/secured/filesystem/paged-directory?limit=10&path=` +
- *   encodeURIComponent(SAMPLE_CASES.fullMetadata);
- * const res = await fetch(url, { headers: { Authorization: `Bearer ${DEMO_USER.token}` } });
- * console.log((await res.json()).total);
+ * const parent = await Deno.makeTempDir();
+ * const root = await ensureSampleStore(`${parent}/store`); // or ensureSampleStore() to cache it
+ * {
+ *   await using server = await startServer({ root, port: 0, quiet: true });
+ *   const url = `${server.url}/secured/filesystem/paged-directory?limit=10&path=` +
+ *     encodeURIComponent(SAMPLE_CASES.fullMetadata);
+ *   const res = await fetch(url, { headers: { Authorization: `Bearer ${DEMO_USER.token}` } });
+ *   assert.equal((await res.json()).total, 4);
+ * }
+ * await Deno.remove(parent, { recursive: true });
  * ```
  *
  * @module
@@ -38,6 +43,7 @@ export {
   type MetadataStyle,
   SAMPLE_CASES,
   SAMPLE_DATASETS,
+  type SampleCases,
   type SampleDataset,
 } from "./catalog.ts";
 export { partCsv, partName } from "./community.ts";

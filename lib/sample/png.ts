@@ -44,7 +44,18 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-/** An 8-bit RGB image, rows top to bottom, 3 bytes per pixel. */
+/**
+ * An 8-bit RGB image, rows top to bottom, 3 bytes per pixel.
+ *
+ * @example
+ * ```ts
+ * import { encodePng, type RgbImage } from "./png.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const image: RgbImage = { width: 1, height: 1, pixels: new Uint8Array([0, 128, 255]) };
+ * assert.equal((await encodePng(image))[1], 0x50);
+ * ```
+ */
 export interface RgbImage {
   /** Width in pixels. */
   width: number;

@@ -5,10 +5,22 @@
  * @module
  */
 
+import { CURATED_PATH } from "./constants.ts";
 import type { DatasetSpec } from "./dataset.ts";
 import type { VegaDatasets } from "./vega.ts";
 
-/** A file as the README lists it. */
+/**
+ * A file as the README lists it.
+ *
+ * @example
+ * ```ts
+ * import { type ReadmeFile } from "./readme.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const file: ReadmeFile = { path: "penguins.csv", size: 13_512, note: "One row per bird" };
+ * assert.equal(file.size, 13_512);
+ * ```
+ */
 export interface ReadmeFile {
   /** Path relative to the dataset folder. */
   path: string;
@@ -139,7 +151,13 @@ export function renderReadme(spec: DatasetSpec, files: ReadmeFile[], vega: VegaD
     out.push(`${f.path.padEnd(width)}  ${humanSize(f.size).padStart(8)}  ${f.note}`);
   }
   out.push("", heading("How to cite"));
-  out.push(wrap(houseCitation(spec.creators, spec.year, spec.title, spec.doi, spec.ark, path)));
+  out.push(
+    wrap(
+      spec.parent === CURATED_PATH
+        ? houseCitation(spec.creators, spec.year, spec.title, spec.doi, spec.ark, path)
+        : "Not published yet: cite the identifier the Data Commons assigns on publication.",
+    ),
+  );
   out.push("", heading("Provenance"));
   const sources = [...new Set(files.flatMap((f) => f.source ? [f.source] : []))];
   for (const source of sources) {

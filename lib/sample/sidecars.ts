@@ -12,6 +12,20 @@ import { nameUuid } from "./ids.ts";
 /**
  * One attribute-value-unit triple as stored in a sidecar. Values are always strings (possibly
  * empty); multi-valued attributes are repeated triples; sub-properties are nested `avus`.
+ *
+ * @example
+ * ```ts
+ * import { type SampleAvu } from "./sidecars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doi: SampleAvu = {
+ *   attr: "identifier",
+ *   value: "10.25739/9k2v-7q4m",
+ *   unit: "",
+ *   avus: [{ attr: "identifierType", value: "DOI", unit: "" }],
+ * };
+ * assert.equal(doi.avus?.[0].value, "DOI");
+ * ```
  */
 export interface SampleAvu {
   /** Attribute name, exactly as a user typed it (case, prefixes and typos preserved). */
@@ -32,7 +46,18 @@ export interface SampleAvu {
   modified_on?: number;
 }
 
-/** One comment as stored in a comments sidecar. */
+/**
+ * One comment as stored in a comments sidecar.
+ *
+ * @example
+ * ```ts
+ * import { comment, type SampleComment } from "./sidecars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const c: SampleComment = comment("doc/1", "demo", "2024-01-01T00:00:00Z", "Thanks!");
+ * assert.equal(c.retracted, false);
+ * ```
+ */
 export interface SampleComment {
   /** UUID of the comment. */
   id: string;

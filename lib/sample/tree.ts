@@ -10,10 +10,36 @@
 
 import { join } from "node:path";
 
-/** What a file in the store is for; only `data` files are visible through the API. */
+/**
+ * What a file in the store is for; only `data` files are visible through the API.
+ *
+ * @example
+ * ```ts
+ * import { type EntryKind, StoreTree } from "./tree.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const kind: EntryKind = "sidecar";
+ * const tree = new StoreTree();
+ * tree.addFile("ds/.avus.json", new TextEncoder().encode("[]"), new Date(0), kind);
+ * assert.equal(tree.counts().sidecars, 1);
+ * ```
+ */
 export type EntryKind = "data" | "sidecar" | "config";
 
-/** One file of the tree. */
+/**
+ * One file of the tree.
+ *
+ * @example
+ * ```ts
+ * import { StoreTree, type TreeFile } from "./tree.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const tree = new StoreTree();
+ * tree.addFile("a.txt", new Uint8Array([104, 105]), new Date(0));
+ * const file: TreeFile | undefined = tree.file("a.txt");
+ * assert.equal(file?.kind, "data");
+ * ```
+ */
 export interface TreeFile {
   /** File contents. */
   bytes: Uint8Array;
@@ -23,7 +49,20 @@ export interface TreeFile {
   kind: EntryKind;
 }
 
-/** Counts over a tree, as reported by the builder. */
+/**
+ * Counts over a tree, as reported by the builder.
+ *
+ * @example
+ * ```ts
+ * import { StoreTree, type TreeCounts } from "./tree.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const tree = new StoreTree();
+ * tree.addFile("x/a.csv", new Uint8Array(3), new Date(0));
+ * const counts: TreeCounts = tree.counts();
+ * assert.deepEqual(counts, { files: 1, bytes: 3, sidecars: 0, folders: 1 });
+ * ```
+ */
 export interface TreeCounts {
   /** Files visible through the API (excludes sidecars and `.terrain/` configuration). */
   files: number;

@@ -9,7 +9,19 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Where a vega-datasets file came from, as its `datapackage.json` records it. */
+/**
+ * Where a vega-datasets file came from, as its `datapackage.json` records it.
+ *
+ * @example
+ * ```ts
+ * import { VegaDatasets, type VegaResource } from "./vega.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const vega = await VegaDatasets.open();
+ * const r: VegaResource | undefined = vega.resource("barley.json");
+ * assert.equal(r?.name, "barley");
+ * ```
+ */
 export interface VegaResource {
   /** Resource name, e.g. `penguins`. */
   name: string;
@@ -23,7 +35,17 @@ export interface VegaResource {
   licenses?: { name?: string; title?: string; path?: string }[];
 }
 
-/** Raised when the vega-datasets package or one of its files cannot be read. */
+/**
+ * Raised when the vega-datasets package or one of its files cannot be read.
+ *
+ * @example
+ * ```ts
+ * import { VegaDatasets, VegaDatasetsError } from "./vega.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await assert.rejects(VegaDatasets.open(await Deno.makeTempDir()), VegaDatasetsError);
+ * ```
+ */
 export class VegaDatasetsError extends Error {
   /** Creates the error; `message` says what was missing and where it was looked for. */
   constructor(message: string, options?: ErrorOptions) {

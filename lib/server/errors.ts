@@ -32,6 +32,8 @@ export class TerrainError extends Error {
   readonly headers: HeadersInit | undefined;
 
   /**
+   * Creates an error answer; `options.contentType` `null` sends no `Content-Type`.
+   *
    * @example
    * ```ts
    * import { TerrainError } from "./errors.ts";
@@ -247,11 +249,13 @@ export function notReadable(key: ItemKey, value: string, user: string): TerrainE
  * import { notAFolder } from "./errors.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(notAFolder("/iplant/home/shared/a.csv").status, 500);
+ * assert.deepEqual(notAFolder("paths", "/iplant/home/shared/a.csv").body, {
+ *   error_code: "ERR_NOT_A_FOLDER", paths: ["/iplant/home/shared/a.csv"],
+ * });
  * ```
  */
-export function notAFolder(path: string): TerrainError {
-  return new TerrainError(500, { error_code: "ERR_NOT_A_FOLDER", paths: [path] });
+export function notAFolder(key: ItemKey, path: string): TerrainError {
+  return new TerrainError(500, { error_code: "ERR_NOT_A_FOLDER", ...itemField(key, path) });
 }
 
 /**
@@ -262,11 +266,13 @@ export function notAFolder(path: string): TerrainError {
  * import { notAFile } from "./errors.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(notAFile("/iplant/home/shared").status, 500);
+ * assert.deepEqual(notAFile("paths", "/iplant/home/shared").body, {
+ *   error_code: "ERR_NOT_A_FILE", paths: ["/iplant/home/shared"],
+ * });
  * ```
  */
-export function notAFile(path: string): TerrainError {
-  return new TerrainError(500, { error_code: "ERR_NOT_A_FILE", paths: [path] });
+export function notAFile(key: ItemKey, path: string): TerrainError {
+  return new TerrainError(500, { error_code: "ERR_NOT_A_FILE", ...itemField(key, path) });
 }
 
 /**

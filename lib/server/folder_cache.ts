@@ -62,7 +62,9 @@ export const STATS_TTL_MS = 2000;
  * ```
  */
 export interface FolderEntry {
+  /** Entry name within the folder. */
   name: string;
+  /** Whether the entry (or what a symlink leads to) is a file or a folder. */
   kind: "file" | "folder";
   /** Real path to stat and read. */
   disk: string;
@@ -89,12 +91,17 @@ export interface FolderEntry {
  * ```
  */
 export interface FolderSnapshot {
+  /** Sub-folders, by name. */
   folders: FolderEntry[];
+  /** Files, by name. */
   files: FolderEntry[];
   /** True when some entry is a symlink (so permissions must be checked per entry). */
   hasSymlinks: boolean;
+  /** The folder's mtime, ctime, inode and size when it was read. */
   version: string;
+  /** True when read too close to the folder's last change to be reused. */
   racy: boolean;
+  /** Stats of every entry, once a sort by size or date asked for them. */
   stats?: Promise<StatTable>;
 }
 
@@ -108,8 +115,11 @@ export interface FolderSnapshot {
  * ```
  */
 export interface EntryStat {
+  /** Bytes (0 for folders). */
   size: number;
+  /** Birth time in ms, or the modification time where none is recorded. */
   created: number;
+  /** Modification time in ms. */
   modified: number;
 }
 
@@ -123,8 +133,11 @@ export interface EntryStat {
  * ```
  */
 export interface StatTable {
+  /** When the stats were taken (ms since the epoch). */
   takenAt: number;
+  /** Stats by entry name. */
   byName: Map<string, EntryStat>;
+  /** Orders already sorted, by stat column. */
   orders: Map<string, { folders: FolderEntry[]; files: FolderEntry[] }>;
 }
 
@@ -226,6 +239,8 @@ export class FolderCache {
   #entries = 0;
 
   /**
+   * Creates an empty cache; `resolveSymlink` decides what symlinks in folders lead to.
+   *
    * @example
    * ```ts
    * import { FolderCache } from "./folder_cache.ts";

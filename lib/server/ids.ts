@@ -9,30 +9,46 @@
 import { createHash } from "node:crypto";
 
 /** The namespace all tern ids are derived in (a fixed, randomly chosen UUID). */
-const NAMESPACE = new Uint8Array([
-  0x3b,
-  0x6a,
-  0x1f,
-  0x52,
-  0x8e,
-  0x0d,
-  0x4c,
-  0x71,
-  0x9a,
-  0x45,
-  0x2e,
-  0xc8,
-  0x5d,
-  0x17,
-  0xb0,
-  0x63,
-]);
+const TERN_NAMESPACE = "3b6a1f52-8e0d-4c71-9a45-2ec85d17b063";
+
+const NAMESPACE_BYTES = new Map<string, Uint8Array>();
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /**
- * A name-based (version 5, SHA-1) UUID for `name` in tern's namespace: the same name always
- * gives the same id.
+ * A name-based UUID (RFC 9562 version 5, SHA-1) for `name` in `namespace`.
+ *
+ * @example
+ * ```ts
+ * import { uuidV5 } from "./ids.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dns = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
+ * assert.equal(uuidV5(dns, "python.org"), "886313e1-3b8a-5372-9b90-0c9aee199e5d");
+ * ```
+ */
+export function uuidV5(namespace: string, name: string): string {
+  let namespaceBytes = NAMESPACE_BYTES.get(namespace);
+  if (!namespaceBytes) {
+    namespaceBytes = Uint8Array.from(
+      namespace.replaceAll("-", "").match(/../g)!,
+      (pair) => parseInt(pair, 16),
+    );
+    NAMESPACE_BYTES.set(namespace, namespaceBytes);
+  }
+  const digest = createHash("sha1").update(namespaceBytes).update(name, "utf8").digest();
+  const b = Array.from(digest.subarray(0, 16), (byte, i) => {
+    if (i === 6) return (byte & 0x0f) | 0x50;
+    if (i === 8) return (byte & 0x3f) | 0x80;
+    return byte;
+  }).map((byte) => HEX[byte]);
+  return `${b[0]}${b[1]}${b[2]}${b[3]}-${b[4]}${b[5]}-${b[6]}${b[7]}-${b[8]}${b[9]}-` +
+    `${b[10]}${b[11]}${b[12]}${b[13]}${b[14]}${b[15]}`;
+}
+
+/**
+ * tern's id for a name: {@link uuidV5} in tern's own namespace, so the same data-store path
+ * always gives the same id.
  *
  * @example
  * ```ts
@@ -45,14 +61,7 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"
  * ```
  */
 export function nameUuid(name: string): string {
-  const digest = createHash("sha1").update(NAMESPACE).update(name, "utf8").digest();
-  const b = Array.from(digest.subarray(0, 16), (byte, i) => {
-    if (i === 6) return (byte & 0x0f) | 0x50;
-    if (i === 8) return (byte & 0x3f) | 0x80;
-    return byte;
-  }).map((byte) => HEX[byte]);
-  return `${b[0]}${b[1]}${b[2]}${b[3]}-${b[4]}${b[5]}-${b[6]}${b[7]}-${b[8]}${b[9]}-` +
-    `${b[10]}${b[11]}${b[12]}${b[13]}${b[14]}${b[15]}`;
+  return uuidV5(TERN_NAMESPACE, name);
 }
 
 /**
@@ -106,6 +115,8 @@ export class IdIndex {
   #queued: Promise<void> | undefined;
 
   /**
+   * Creates an index that falls back to `walker` for unknown ids.
+   *
    * @example
    * ```ts
    * import { IdIndex } from "./ids.ts";

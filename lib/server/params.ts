@@ -54,6 +54,8 @@ export class ParamCheck {
   readonly #problems: Record<string, string> = {};
 
   /**
+   * Starts checking `params`.
+   *
    * @example
    * ```ts
    * import { ParamCheck } from "./params.ts";

@@ -73,6 +73,8 @@ export class ZonePaths {
   readonly trashBase: string;
 
   /**
+   * Computes the well-known paths of `zone`.
+   *
    * @example
    * ```ts
    * import { ZonePaths } from "./permissions.ts";

@@ -31,8 +31,11 @@ export const JSON_TYPE = "application/json; charset=utf-8";
  * ```
  */
 export interface FileBody {
+  /** The open file; closed by the router when the body ends. */
   file: Deno.FsFile;
+  /** Offset of the first byte to send. */
   start: number;
+  /** Number of bytes to send (the Content-Length). */
   length: number;
 }
 
@@ -47,9 +50,13 @@ export interface FileBody {
  * ```
  */
 export interface Reply {
+  /** HTTP status. */
   status: number;
+  /** Response headers. */
   headers: Headers;
+  /** Bytes, a file slice, or no body. */
   body: Uint8Array<ArrayBuffer> | FileBody | null;
+  /** True for file downloads, which drop-rate shaping may cut. */
   download?: boolean;
 }
 

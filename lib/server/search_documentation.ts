@@ -8,17 +8,42 @@
 
 import type { Prng } from "./prng.ts";
 
-interface Argument {
+/**
+ * One argument of a search clause.
+ *
+ * @example
+ * ```ts
+ * import type { SearchArgument } from "./search_documentation.ts";
+ * const prefix: SearchArgument = { type: "string", summary: "The path prefix." };
+ * ```
+ */
+export interface SearchArgument {
+  /** The argument's type in the search service's terms (`string`, `bool`, `[]string`). */
   type: string;
+  /** What the argument means. */
   summary: string;
 }
 
-interface Clause {
+/**
+ * One query clause of the search service.
+ *
+ * @example
+ * ```ts
+ * import type { SearchClause } from "./search_documentation.ts";
+ * const owner: SearchClause = {
+ *   summary: "Matches items owned by the given user.",
+ *   args: { owner: { type: "string", summary: "The username of the owner to match." } },
+ * };
+ * ```
+ */
+export interface SearchClause {
+  /** What the clause matches. */
   summary: string;
-  args: Record<string, Argument>;
+  /** Its arguments by name. */
+  args: Record<string, SearchArgument>;
 }
 
-const CLAUSES: Record<string, Clause> = {
+const CLAUSES: Record<string, SearchClause> = {
   created: {
     summary: "Matches items whose creation date falls within the given range.",
     args: {
@@ -152,6 +177,6 @@ const SORT_FIELDS = [
  */
 export function searchDocumentation(
   prng: Prng,
-): { clauses: Record<string, Clause>; sortFields: string[] } {
+): { clauses: Record<string, SearchClause>; sortFields: string[] } {
   return { clauses: structuredClone(CLAUSES), sortFields: prng.shuffle(SORT_FIELDS) };
 }

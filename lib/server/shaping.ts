@@ -97,6 +97,8 @@ export class TokenBucket {
   #queue: Promise<void> = Promise.resolve();
 
   /**
+   * Creates a bucket allowing `bytesPerSecond` on average.
+   *
    * @example
    * ```ts
    * import { TokenBucket } from "./shaping.ts";
@@ -171,6 +173,8 @@ export class Shaper {
   readonly #stats: ServerStats = { requests: 0, faultsInjected: 0, bodiesDropped: 0, bytesSent: 0 };
 
   /**
+   * Creates a shaper; generators for faults and drops are seeded from `options.seed`.
+   *
    * @example
    * ```ts
    * import { Shaper } from "./shaping.ts";

@@ -9,7 +9,7 @@
 
 import { z } from "zod";
 import { isUuid, nameUuid } from "./ids.ts";
-import { parseStoreJson } from "./store_file.ts";
+import { checkStoreValue, parseStoreJson } from "./store_file.ts";
 
 /**
  * The name of an item's sidecar of the given kind, in the folder that holds it (for a file)
@@ -42,13 +42,21 @@ export function sidecarName(
  * ```
  */
 export interface AvuInput {
+  /** Attribute name. */
   attr: string;
+  /** Value (may be empty). */
   value: string;
+  /** Unit; missing or null means "". */
   unit?: string | null;
+  /** Nested AVUs. */
   avus?: AvuInput[];
+  /** Author, overriding the item's owner. */
   created_by?: string;
+  /** Last editor, overriding the item's owner. */
   modified_by?: string;
+  /** Creation time in ms, overriding the sidecar's mtime. */
   created_on?: number;
+  /** Modification time in ms, overriding the sidecar's mtime. */
   modified_on?: number;
 }
 
@@ -71,13 +79,12 @@ const irodsAvuInputSchema = z.object({
   unit: z.string().nullable().optional(),
 });
 
-const avuSidecarSchema = z.union([
-  z.array(avuInputSchema),
-  z.object({
-    avus: z.array(avuInputSchema).optional(),
-    "irods-avus": z.array(irodsAvuInputSchema).optional(),
-  }),
-]);
+const avuListSchema = z.array(avuInputSchema);
+
+const avuObjectSchema = z.object({
+  avus: z.array(avuInputSchema).optional(),
+  "irods-avus": z.array(irodsAvuInputSchema).optional(),
+});
 
 /**
  * A raw iRODS AVU (attribute, value, unit).
@@ -89,8 +96,11 @@ const avuSidecarSchema = z.union([
  * ```
  */
 export interface IrodsAvu {
+  /** Attribute name. */
   attr: string;
+  /** Value (may be empty). */
   value: string;
+  /** Unit (usually ""). */
   unit: string;
 }
 
@@ -104,7 +114,9 @@ export interface IrodsAvu {
  * ```
  */
 export interface AvuSidecar {
+  /** Metadata-service AVUs as written. */
   avus: AvuInput[];
+  /** Raw iRODS AVUs as written. */
   irodsAvus: IrodsAvu[];
 }
 
@@ -123,8 +135,12 @@ export interface AvuSidecar {
  * ```
  */
 export function parseAvuSidecar(bytes: Uint8Array, displayName: string): AvuSidecar {
-  const parsed = parseStoreJson(bytes, avuSidecarSchema, displayName);
-  if (Array.isArray(parsed)) return { avus: parsed, irodsAvus: [] };
+  // Pick the form first, so problems are reported against the form the author meant.
+  const value = parseStoreJson(bytes, z.unknown(), displayName);
+  if (Array.isArray(value)) {
+    return { avus: checkStoreValue(value, avuListSchema, displayName), irodsAvus: [] };
+  }
+  const parsed = checkStoreValue(value, avuObjectSchema, displayName);
   return {
     avus: parsed.avus ?? [],
     irodsAvus: (parsed["irods-avus"] ?? []).map((avu) => ({
@@ -149,15 +165,25 @@ export function parseAvuSidecar(bytes: Uint8Array, displayName: string): AvuSide
  * ```
  */
 export interface Avu {
+  /** Stable UUID. */
   id: string;
+  /** Attribute name. */
   attr: string;
+  /** Value (may be empty). */
   value: string;
+  /** Unit (usually ""). */
   unit: string;
+  /** The item's id, or the parent AVU's id for nested AVUs. */
   target_id: string;
+  /** Author's username. */
   created_by: string;
+  /** Last editor's username. */
   modified_by: string;
+  /** Creation time, ms. */
   created_on: number;
+  /** Modification time, ms. */
   modified_on: number;
+  /** Nested AVUs (always present). */
   avus: Avu[];
 }
 
@@ -260,10 +286,15 @@ export function fileTypeOverride(avus: readonly IrodsAvu[]): string | undefined 
  * ```
  */
 export interface Comment {
+  /** Stable UUID. */
   id: string;
+  /** Author's username. */
   commenter: string;
+  /** When it was posted, ms. */
   post_time: number;
+  /** Whether the author withdrew it (it is still listed). */
   retracted: boolean;
+  /** The text. */
   comment: string;
 }
 

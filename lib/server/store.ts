@@ -57,15 +57,21 @@ import {
 export interface Item {
   /** Data-store path (normalized, as the caller named it). */
   path: string;
+  /** Base name. */
   name: string;
+  /** File or folder. */
   kind: "file" | "folder";
   /** Real path on disk. */
   disk: string;
   /** Real path of the folder holding this file's sidecars (the folder itself for folders). */
   sidecarDir: string;
+  /** The caller's permission. */
   permission: Exclude<Permission, "none">;
+  /** Bytes (0 for folders). */
   size: number;
+  /** Creation time, ms. */
   created: number;
+  /** Modification time, ms. */
   modified: number;
   /** infoType implied by the name. */
   nameType: string;
@@ -110,11 +116,17 @@ export type SortColumn = "name" | "path" | "size" | "datecreated" | "datemodifie
  * ```
  */
 export interface PageQuery {
+  /** Items to skip. */
   offset: number;
+  /** Items to return at most. */
   limit: number;
+  /** Sort column. */
   sort: SortColumn;
+  /** Sort direction. */
   direction: "ASC" | "DESC";
+  /** Which kinds of items to include. */
   entityType: "any" | "file" | "folder";
+  /** File types to include (empty = all); folders are not filtered. */
   infoTypes: readonly string[];
 }
 
@@ -128,8 +140,11 @@ export interface PageQuery {
  * ```
  */
 export interface Page {
+  /** Matching items over all pages. */
   total: number;
+  /** This page's folders. */
   folders: Item[];
+  /** This page's files. */
   files: Item[];
 }
 
@@ -143,6 +158,7 @@ export interface Page {
  * ```
  */
 export interface ItemMetadata extends AvuSidecar {
+  /** The sidecar's modification time, ms (the item's when there is none). */
   mtime: number;
 }
 
@@ -163,6 +179,7 @@ interface CachedSidecar {
   version: string;
   value?: AvuSidecar;
   error?: StoreFileError;
+  /** The sidecar's modification time, ms (the item's when there is none). */
   mtime: number;
 }
 

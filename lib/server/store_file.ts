@@ -6,8 +6,6 @@
  * @module
  */
 
-import type { z } from "zod";
-
 /**
  * A store file that is missing a field, has a wrong type, or is not JSON at all.
  *
@@ -27,6 +25,8 @@ export class StoreFileError extends Error {
   readonly problem: string;
 
   /**
+   * Creates the error for `file` (as users should see it named) and its `problem`.
+   *
    * @example
    * ```ts
    * import { StoreFileError } from "./store_file.ts";
@@ -70,6 +70,99 @@ export function describeIssues(
 }
 
 /**
+ * Says where JSON text is broken without quoting it: V8's messages can include a snippet of
+ * the input, and a store file may hold passwords.
+ *
+ * @example
+ * ```ts
+ * import { describeJsonError } from "./store_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let error: unknown;
+ * try {
+ *   JSON.parse('{"password": "hunter2" x');
+ * } catch (caught) {
+ *   error = caught;
+ * }
+ * assert.equal(describeJsonError(error), "not valid JSON (syntax error at line 1, column 24)");
+ * ```
+ */
+export function describeJsonError(error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  const where = /line (\d+) column (\d+)/.exec(message);
+  if (where) return `not valid JSON (syntax error at line ${where[1]}, column ${where[2]})`;
+  if (/Unexpected end of JSON input/.test(message)) return "not valid JSON (it ends too early)";
+  if (!(error instanceof SyntaxError)) return "not valid UTF-8";
+  return "not valid JSON (syntax error)";
+}
+
+/**
+ * Parses UTF-8 JSON text, throwing a {@link StoreFileError} that never quotes the content.
+ *
+ * @example
+ * ```ts
+ * import { parseJsonBytes } from "./store_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseJsonBytes(new TextEncoder().encode("{}"), "x.json"), {});
+ * assert.throws(() => parseJsonBytes(new TextEncoder().encode("[ oops"), "x.json"), {
+ *   message: "malformed x.json: not valid JSON (syntax error)",
+ * });
+ * ```
+ */
+export function parseJsonBytes(bytes: Uint8Array, displayName: string): unknown {
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw new StoreFileError(displayName, describeJsonError(error));
+  }
+}
+
+/**
+ * What validating store files needs from a schema (zod schemas fit).
+ *
+ * @example
+ * ```ts
+ * import type { Schema } from "./store_file.ts";
+ * import { z } from "zod";
+ * const numbers: Schema<number[]> = z.array(z.number());
+ * ```
+ */
+export interface Schema<T> {
+  /** Checks `value`, returning the typed data or the problems found. */
+  safeParse(value: unknown):
+    | { success: true; data: T }
+    | {
+      success: false;
+      error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+    };
+}
+
+/**
+ * Validates an already-parsed value with `schema`.
+ *
+ * @throws {StoreFileError} naming `displayName` and the bad field.
+ *
+ * @example
+ * ```ts
+ * import { checkStoreValue } from "./store_file.ts";
+ * import { z } from "zod";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(checkStoreValue([1], z.array(z.number()), "x.json"), [1]);
+ * ```
+ */
+export function checkStoreValue<T>(
+  value: unknown,
+  schema: Schema<T>,
+  displayName: string,
+): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new StoreFileError(displayName, describeIssues(result.error.issues));
+  return result.data;
+}
+
+/**
  * Parses `bytes` as UTF-8 JSON and validates it with `schema`.
  *
  * @throws {StoreFileError} naming `displayName` when the bytes are not JSON or do not fit.
@@ -84,19 +177,10 @@ export function describeIssues(
  * assert.deepEqual(value, [1]);
  * ```
  */
-export function parseStoreJson<S extends z.ZodType>(
+export function parseStoreJson<T>(
   bytes: Uint8Array,
-  schema: S,
+  schema: Schema<T>,
   displayName: string,
-): z.output<S> {
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch (error) {
-    const why = error instanceof SyntaxError ? error.message : "not valid UTF-8";
-    throw new StoreFileError(displayName, `not valid JSON (${why})`);
-  }
-  const result = schema.safeParse(value);
-  if (!result.success) throw new StoreFileError(displayName, describeIssues(result.error.issues));
-  return result.data;
+): T {
+  return checkStoreValue(parseJsonBytes(bytes, displayName), schema, displayName);
 }

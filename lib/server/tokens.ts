@@ -18,13 +18,21 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
  * ```
  */
 export interface TokenClaims {
+  /** Username. */
   preferred_username: string;
+  /** Email address. */
   email: string;
+  /** First name. */
   given_name: string;
+  /** Last name. */
   family_name: string;
+  /** Full name. */
   name: string;
+  /** Group memberships (none here). */
   entitlement: string[];
+  /** Issued at, seconds since the epoch. */
   iat: number;
+  /** Expires at, seconds since the epoch. */
   exp: number;
 }
 
@@ -40,9 +48,13 @@ export interface TokenClaims {
  * ```
  */
 export interface TokenSubject {
+  /** Username. */
   username: string;
+  /** Email address. */
   email: string;
+  /** First name. */
   firstName: string;
+  /** Last name. */
   lastName: string;
 }
 

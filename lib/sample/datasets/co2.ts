@@ -60,7 +60,17 @@ const annualMeansPng = once(async (vega) => {
   return encodePng(renderBars(means, { width: 62 * 6, height: 220 }));
 });
 
-/** The current dataset (capitalised keys). */
+/**
+ * The current dataset (capitalised keys).
+ *
+ * @example
+ * ```ts
+ * import { co2 } from "./co2.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(co2.style, "capitalised");
+ * ```
+ */
 export const co2: DatasetSpec = {
   name: NAME,
   parent: CURATED_PATH,
@@ -118,7 +128,17 @@ export const co2: DatasetSpec = {
   notes: [`Scripps asks that uses of the record cite: ${HOW_TO_CITE}`],
 };
 
-/** The superseded 2018 version, kept under a `_deprecated_` name as curators do. */
+/**
+ * The superseded 2018 version, kept under a `_deprecated_` name as curators do.
+ *
+ * @example
+ * ```ts
+ * import { co2Deprecated } from "./co2.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(co2Deprecated.name.startsWith("_deprecated_") ? true : false, true);
+ * ```
+ */
 export const co2Deprecated: DatasetSpec = {
   name: "_deprecated_Keeling_MaunaLoaCO2_2018",
   parent: CURATED_PATH,

@@ -55,7 +55,17 @@ const RIGHTS = "USGS-authored or produced data and information are considered to
   "note that real-time feed values (locations, magnitudes) are preliminary and may be " +
   "revised after review. No warranty, expressed or implied, is made regarding accuracy.";
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { earthquakes } from "./earthquakes.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(earthquakes.doi, "10.25739/6gq1-wz4f");
+ * ```
+ */
 export const earthquakes: DatasetSpec = {
   name: "USGS_EarthquakeFeed_Feb2018",
   parent: CURATED_PATH,

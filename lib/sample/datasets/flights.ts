@@ -18,7 +18,17 @@ const DESCRIPTION =
   "holds three million flights with dates and airports; the Arrow file a 200,000-flight " +
   "sample with delay, distance and time of day, for quick interactive work.";
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { flights } from "./flights.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(flights.doi, null);
+ * ```
+ */
 export const flights: DatasetSpec = {
   name: "BTS_FlightDelays_OnTime_2021",
   parent: CURATED_PATH,

@@ -23,7 +23,17 @@ const gapminderCsv = once(async (vega) =>
   toDelimited(await vega.json<JsonRecord[]>("gapminder.json"))
 );
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { gapminder } from "./gapminder.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(gapminder.doi, "10.25739/r8tn-3d6w");
+ * ```
+ */
 export const gapminder: DatasetSpec = {
   name: "Gapminder_LifeExpectancyFertility_2019",
   parent: CURATED_PATH,

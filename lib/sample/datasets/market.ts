@@ -12,7 +12,17 @@ import { authored, avu, comment } from "../sidecars.ts";
 const TITLE = "Monthly closing prices of five technology stocks and the S&P 500, 2000-2010";
 const AUTHOR = `${DEMO_USER.lastName}, ${DEMO_USER.firstName}`;
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { marketIndices } from "./market.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(marketIndices.doi, null);
+ * ```
+ */
 export const marketIndices: DatasetSpec = {
   name: DEMO_DATASET_PATH.slice(DEMO_DATASET_PATH.lastIndexOf("/") + 1),
   parent: DEMO_USER.home,

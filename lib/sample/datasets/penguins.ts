@@ -25,8 +25,9 @@ import { authored, avu, avuWithUnit, comment } from "../sidecars.ts";
  * assert.equal((await penguinRecords(await VegaDatasets.open())).length, 344);
  * ```
  */
-export const penguinRecords: Producer<JsonRecord[]> =
-  once((vega) => vega.json<JsonRecord[]>("penguins.json"));
+export const penguinRecords: Producer<JsonRecord[]> = once((vega) =>
+  vega.json<JsonRecord[]>("penguins.json")
+);
 
 /**
  * The penguins as CSV (header row, empty fields for missing values).
@@ -58,8 +59,9 @@ export const penguinsCsv: Producer<Uint8Array> = once(
  * assert.equal(new TextDecoder().decode(bytes.subarray(0, 4)), "PAR1");
  * ```
  */
-export const penguinsParquet: Producer<Uint8Array> =
-  once(async (vega) => csvToParquet(await penguinsCsv(vega)));
+export const penguinsParquet: Producer<Uint8Array> = once(async (vega) =>
+  csvToParquet(await penguinsCsv(vega))
+);
 
 /**
  * The penguins as an Arrow IPC file.
@@ -74,8 +76,9 @@ export const penguinsParquet: Producer<Uint8Array> =
  * assert.equal(new TextDecoder().decode(bytes.subarray(0, 6)), "ARROW1");
  * ```
  */
-export const penguinsArrow: Producer<Uint8Array> =
-  once(async (vega) => csvToArrow(await penguinsCsv(vega)));
+export const penguinsArrow: Producer<Uint8Array> = once(async (vega) =>
+  csvToArrow(await penguinsCsv(vega))
+);
 
 /** Mean body mass (g) per species and sex, sexed birds only, in a fixed order. */
 async function massBySpeciesAndSex(
@@ -109,17 +112,16 @@ async function massBySpeciesAndSex(
  * assert.equal(text.split("\n")[0], "species,sex,n,mean_body_mass_g");
  * ```
  */
-export const penguinSummaryCsv: Producer<Uint8Array> =
-  once(async (vega) =>
-    toDelimited(
-      (await massBySpeciesAndSex(vega)).map((r) => ({
-        species: r.species,
-        sex: r.sex.toLowerCase(),
-        n: r.n,
-        mean_body_mass_g: r.mean,
-      })),
-    )
-  );
+export const penguinSummaryCsv: Producer<Uint8Array> = once(async (vega) =>
+  toDelimited(
+    (await massBySpeciesAndSex(vega)).map((r) => ({
+      species: r.species,
+      sex: r.sex.toLowerCase(),
+      n: r.n,
+      mean_body_mass_g: r.mean,
+    })),
+  )
+);
 
 /**
  * A bar chart (PNG) of mean body mass per species and sex.
@@ -134,15 +136,14 @@ export const penguinSummaryCsv: Producer<Uint8Array> =
  * assert.equal(png[1], 0x50);
  * ```
  */
-export const penguinMassPng: Producer<Uint8Array> =
-  once(async (vega) =>
-    encodePng(
-      renderBars((await massBySpeciesAndSex(vega)).map((r) => r.mean), {
-        width: 360,
-        height: 200,
-      }),
-    )
-  );
+export const penguinMassPng: Producer<Uint8Array> = once(async (vega) =>
+  encodePng(
+    renderBars((await massBySpeciesAndSex(vega)).map((r) => r.mean), {
+      width: 360,
+      height: 200,
+    }),
+  )
+);
 
 const TITLE = "Palmer Archipelago (Antarctica) penguin size measurements, 2007-2009";
 const DESCRIPTION =
@@ -152,7 +153,17 @@ const DESCRIPTION =
   "the Palmer Station Antarctica Long Term Ecological Research program, and used to study " +
   "sexual size dimorphism and foraging ecology of Pygoscelis penguins.";
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { penguins } from "./penguins.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(penguins.style, "datacite-4");
+ * ```
+ */
 export const penguins: DatasetSpec = {
   name: "Gorman_PalmerPenguins_Morphometrics_2020",
   parent: CURATED_PATH,

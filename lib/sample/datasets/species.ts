@@ -17,7 +17,17 @@ const DESCRIPTION =
   "Analysis Project species habitat maps (30 m rasters, Albers equal-area, EPSG:5070) " +
   "overlaid on Census Bureau county boundaries with exactextract zonal statistics.";
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { species } from "./species.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(species.ark, null);
+ * ```
+ */
 export const species: DatasetSpec = {
   name: "USGS_GAP_SpeciesHabitat_2023",
   parent: CURATED_PATH,

@@ -30,7 +30,17 @@ if __name__ == "__main__":
         print(f"{cuisine:12s} {len(lats):3d} places, median latitude {sorted(lats)[len(lats) // 2]:.4f}")
 `;
 
-/** The staging dataset spec. */
+/**
+ * The staging dataset spec.
+ *
+ * @example
+ * ```ts
+ * import { staging } from "./staging.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(staging.style, "partial");
+ * ```
+ */
 export const staging: DatasetSpec = {
   name: "Nakamura_UDistrictCuisine_2024",
   parent: STAGING_PATH,

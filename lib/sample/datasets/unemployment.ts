@@ -8,7 +8,17 @@
 import { CURATED_PATH } from "../constants.ts";
 import { copyOf, type DatasetSpec } from "../dataset.ts";
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { unemployment } from "./unemployment.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(unemployment.avus, null);
+ * ```
+ */
 export const unemployment: DatasetSpec = {
   name: "Whitfield_CountyUnemployment_2017",
   parent: CURATED_PATH,

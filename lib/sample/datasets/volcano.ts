@@ -50,7 +50,17 @@ const DESCRIPTION =
   "a topographic map by Ross Ihaka; known from R's datasets package. It should not be " +
   "regarded as accurate.";
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { volcano } from "./volcano.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(volcano.license, "");
+ * ```
+ */
 export const volcano: DatasetSpec = {
   name: "Ihaka_MaungaWhauElevation_2019",
   parent: CURATED_PATH,

@@ -12,7 +12,17 @@ import { copyOf, type DatasetSpec, once } from "../dataset.ts";
 import { csvToParquet } from "../formats.ts";
 import { avu, comment } from "../sidecars.ts";
 
-/** The title both versions share. */
+/**
+ * The title both versions share.
+ *
+ * @example
+ * ```ts
+ * import { WEATHER_TITLE, weatherV1 } from "./weather.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(weatherV1.title, WEATHER_TITLE);
+ * ```
+ */
 export const WEATHER_TITLE = "Daily weather observations, Seattle-Tacoma International Airport";
 
 const V1_DOI = "10.7946/P2H59V";
@@ -34,7 +44,17 @@ const weatherParquet = once(async (vega) =>
   csvToParquet(await vega.bytes("weather.csv"), { parseDates: true })
 );
 
-/** Version 1 (flat template). */
+/**
+ * Version 1 (flat template).
+ *
+ * @example
+ * ```ts
+ * import { weatherV1 } from "./weather.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(weatherV1.style, "datacite-flat");
+ * ```
+ */
 export const weatherV1: DatasetSpec = {
   name: "NOAA_SeattleWeather_Daily_2016",
   parent: CURATED_PATH,
@@ -83,7 +103,17 @@ export const weatherV1: DatasetSpec = {
   ],
 };
 
-/** Version 2 (nested template), same title. */
+/**
+ * Version 2 (nested template), same title.
+ *
+ * @example
+ * ```ts
+ * import { weatherV2 } from "./weather.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(weatherV2.style, "datacite-4");
+ * ```
+ */
 export const weatherV2: DatasetSpec = {
   name: "NOAA_SeattleWeather_Daily_Jun2019",
   parent: CURATED_PATH,

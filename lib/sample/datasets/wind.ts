@@ -15,7 +15,8 @@ import { authored, avu, comment } from "../sidecars.ts";
 import type { VegaDatasets } from "../vega.ts";
 
 async function vectors(vega: VegaDatasets): Promise<JsonRecord[]> {
-  const [header, ...lines] = (await vega.text("windvectors.csv")).trimEnd().split("\n");
+  // The source file has Windows (CRLF) line ends; the copy in the dataset keeps them.
+  const [header, ...lines] = (await vega.text("windvectors.csv")).trimEnd().split(/\r?\n/);
   const names = header.split(",");
   return lines.map((line) => {
     const cells = line.split(",");
@@ -45,7 +46,17 @@ const DESCRIPTION =
   "0.25-degree grid from 10 W to 10 E and 45 N to 60 N (80 by 60 cells). Provided for " +
   "teaching vector-field visualisation, not for forecasting or siting.";
 
-/** The dataset folder spec. */
+/**
+ * The dataset folder spec.
+ *
+ * @example
+ * ```ts
+ * import { wind } from "./wind.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(wind.license, "CC-BY-NC-4.0");
+ * ```
+ */
 export const wind: DatasetSpec = {
   name: "Carberry_WindVectorSimulation_2022",
   parent: CURATED_PATH,
@@ -134,7 +145,7 @@ export const wind: DatasetSpec = {
   files: [
     {
       path: "wind_vectors.csv",
-      note: "One row per grid cell: longitude, latitude, dir, dirCat, speed",
+      note: "One row per grid cell: longitude, latitude, dir, dirCat, speed (CRLF line ends)",
       source: "windvectors.csv",
       produce: copyOf("windvectors.csv"),
     },

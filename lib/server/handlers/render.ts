@@ -19,14 +19,23 @@ import type { Item, Store } from "../store.ts";
  * ```
  */
 export interface FolderObject {
+  /** Stable UUID of the item. */
   id: string;
+  /** Data-store path. */
   path: string;
+  /** Name shown to the caller. */
   label: string;
+  /** The caller's permission: read, write or own. */
   permission: string;
+  /** Creation time, ms. */
   "date-created": number;
+  /** Modification time, ms. */
   "date-modified": number;
+  /** Always false: favourites are not stored. */
   isFavorite: boolean;
+  /** Terrain's flag for protected or awkwardly named items. */
   badName: boolean;
+  /** Always true, as Terrain reports it. */
   hasSubDirs: boolean;
 }
 
@@ -69,15 +78,25 @@ export function folderObject(store: Store, user: string, item: Item): FolderObje
  * ```
  */
 export interface ListingItem {
+  /** Stable UUID of the item. */
   id: string;
+  /** Data-store path. */
   path: string;
+  /** Name shown to the caller. */
   label: string;
+  /** File type, null for folders. */
   infoType: string | null;
+  /** Always false: favourites are not stored. */
   isFavorite: boolean;
+  /** Terrain's flag for protected or awkwardly named items. */
   badName: boolean;
+  /** The caller's permission: read, write or own. */
   permission: string;
+  /** Creation time, ms. */
   "date-created": number;
+  /** Modification time, ms. */
   "date-modified": number;
+  /** Bytes, 0 for folders. */
   "file-size": number;
 }
 

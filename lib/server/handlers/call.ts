@@ -1,0 +1,55 @@
+/**
+ * What every endpoint handler receives: the store, the accounts and the request as the router
+ * has already understood it (who is calling, which query).
+ *
+ * @module
+ */
+
+import type { Prng } from "../prng.ts";
+import type { Reply } from "../reply.ts";
+import type { Store } from "../store.ts";
+import type { UserDirectory } from "../users.ts";
+
+/**
+ * One request, after routing and authentication.
+ *
+ * @example
+ * ```ts
+ * import type { Call } from "./call.ts";
+ * const describe = (call: Call) => `${call.user} asked for ${call.url.pathname}`;
+ * ```
+ */
+export interface Call {
+  /** The store being served. */
+  store: Store;
+  /** The store's accounts. */
+  users: UserDirectory;
+  /** The request URL. */
+  url: URL;
+  /** The decoded query parameters. */
+  params: URLSearchParams;
+  /** The request headers. */
+  headers: Headers;
+  /** The caller's username, `anonymous` without credentials. */
+  user: string;
+  /** Whether the caller sent valid credentials. */
+  authenticated: boolean;
+  /** Origin (`http://host:port`) that links back to this server start with. */
+  origin: string;
+  /** Random source for responses that vary per call (seeded). */
+  prng: Prng;
+  /** Values captured from the route path (`data-id`, `entry-id`). */
+  pathParams: Record<string, string>;
+}
+
+/**
+ * An endpoint: turns a call into a reply, or throws a `TerrainError`.
+ *
+ * @example
+ * ```ts
+ * import type { Handler } from "./call.ts";
+ * import { jsonReply } from "../reply.ts";
+ * const hello: Handler = (call) => Promise.resolve(jsonReply({ user: call.user }));
+ * ```
+ */
+export type Handler = (call: Call) => Promise<Reply>;

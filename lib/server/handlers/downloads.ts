@@ -1,0 +1,257 @@
+/**
+ * File bodies: `display-download` (detected media type, inline or attachment),
+ * `fileio/download` (always an `application/octet-stream` attachment) and the anonymous
+ * `dav-anon` tree (plain downloads of public files, with single byte-range support as
+ * WebDAV servers offer). Bodies stream from disk with `Content-Length` set.
+ *
+ * @module
+ */
+
+import { badOrMissingField, requestFailed } from "../errors.ts";
+import { detectMediaType, SNIFF_BYTES } from "../media.ts";
+import { ParamCheck } from "../params.ts";
+import { ANONYMOUS } from "../permissions.ts";
+import { type Reply, textReply } from "../reply.ts";
+import type { Item, Store } from "../store.ts";
+import type { Call } from "./call.ts";
+
+/**
+ * A `Content-Disposition` value in the newest data-info form: an ASCII fallback `filename`
+ * (non-printable or non-ASCII characters, `"` and `\` replaced by `_`) and the exact name as
+ * RFC 5987 `filename*`.
+ *
+ * @example
+ * ```ts
+ * import { contentDisposition } from "./downloads.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   contentDisposition("attachment", "café data.csv"),
+ *   `attachment; filename="caf_ data.csv"; filename*=UTF-8''caf%C3%A9%20data.csv`,
+ * );
+ * ```
+ */
+export function contentDisposition(kind: "attachment" | "inline", name: string): string {
+  const wellFormed = name.toWellFormed();
+  const fallback = Array.from(wellFormed, (char) => {
+    const code = char.codePointAt(0)!;
+    return code >= 0x20 && code < 0x7f && char !== '"' && char !== "\\" ? char : "_";
+  }).join("");
+  const encoded = encodeURIComponent(wellFormed).replace(
+    /[*'()]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+async function sniff(file: Deno.FsFile): Promise<Uint8Array> {
+  const head = new Uint8Array(SNIFF_BYTES);
+  let filled = 0;
+  while (filled < head.length) {
+    const count = await file.read(head.subarray(filled));
+    if (count === null || count === 0) break;
+    filled += count;
+  }
+  await file.seek(0, Deno.SeekMode.Start);
+  return head.subarray(0, filled);
+}
+
+/**
+ * The media type a file's download reports (by name, else by content).
+ *
+ * @example
+ * ```ts
+ * import { Store } from "../store.ts";
+ * import { fileMediaType } from "./downloads.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * const store = await Store.open(root, "iplant");
+ * await Deno.writeTextFile(`${root}/iplant/home/shared/notes`, "plain words");
+ * const found = await store.lookup("/iplant/home/shared/notes", "anonymous");
+ * if (found.found === "item") console.log(await fileMediaType(store, found.item));
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function fileMediaType(store: Store, item: Item): Promise<string> {
+  const { file } = await store.open(item);
+  try {
+    return detectMediaType(item.name, await sniff(file));
+  } finally {
+    file.close();
+  }
+}
+
+function dataInfoUrl(path: string): string {
+  return `http://data-info/data/path${path}`;
+}
+
+/** Resolves a download path the way data-info does: any failure is a 500 request failure. */
+async function downloadable(call: Call, path: string): Promise<Item> {
+  const found = await call.store.lookup(path, call.user);
+  if (found.found !== "item") {
+    const shown = found.path;
+    throw requestFailed(`GET ${dataInfoUrl(shown)} had a service error: internal error`);
+  }
+  if (found.item.kind !== "file") {
+    throw requestFailed(
+      `interal error related to usage of GET ${dataInfoUrl(found.item.path)}: bad request`,
+    );
+  }
+  return found.item;
+}
+
+async function fileReply(
+  store: Store,
+  item: Item,
+  disposition: "attachment" | "inline",
+  mediaType: "detect" | "octet-stream",
+): Promise<Reply> {
+  const { file, size } = await store.open(item);
+  try {
+    const type = mediaType === "detect"
+      ? detectMediaType(item.name, await sniff(file))
+      : "application/octet-stream";
+    const headers = new Headers({
+      "content-type": type,
+      "content-disposition": contentDisposition(disposition, item.name),
+      "content-length": String(size),
+      "content-security-policy": "sandbox",
+    });
+    return { status: 200, headers, body: { file, start: 0, length: size }, download: true };
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
+
+/**
+ * Answers `display-download`: `attachment` defaults to `"1"`, and only exactly `"1"` means
+ * attachment; anything else is inline.
+ *
+ * @example
+ * ```ts
+ * import { displayDownloadHandler } from "./downloads.ts";
+ * import type { Handler } from "./call.ts";
+ * const handler: Handler = displayDownloadHandler;
+ * ```
+ */
+export async function displayDownloadHandler(call: Call): Promise<Reply> {
+  const values = call.params.getAll("path");
+  if (values.length !== 1 || values[0].trim() === "" || values[0].includes("\u0000")) {
+    throw badOrMissingField("path");
+  }
+  const item = await downloadable(call, values[0]);
+  const attachment = (call.params.get("attachment") ?? "1") === "1";
+  return await fileReply(call.store, item, attachment ? "attachment" : "inline", "detect");
+}
+
+/**
+ * Answers `fileio/download`: always an attachment of type `application/octet-stream`.
+ *
+ * @example
+ * ```ts
+ * import { fileioDownloadHandler } from "./downloads.ts";
+ * import type { Handler } from "./call.ts";
+ * const handler: Handler = fileioDownloadHandler;
+ * ```
+ */
+export async function fileioDownloadHandler(call: Call): Promise<Reply> {
+  const check = new ParamCheck(call.params);
+  const path = check.string("path", { required: true, nonBlank: true });
+  check.done();
+  const item = await downloadable(call, path!);
+  return await fileReply(call.store, item, "attachment", "octet-stream");
+}
+
+/**
+ * The single byte range a `Range` header asks for, `"unsatisfiable"`, or `undefined` when the
+ * header is absent, malformed or asks for several ranges (then the whole file is sent).
+ *
+ * @example
+ * ```ts
+ * import { parseRange } from "./downloads.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseRange("bytes=0-9", 100), { start: 0, end: 9 });
+ * assert.deepEqual(parseRange("bytes=-10", 100), { start: 90, end: 99 });
+ * assert.equal(parseRange("bytes=200-", 100), "unsatisfiable");
+ * ```
+ */
+export function parseRange(
+  header: string | null,
+  size: number,
+): { start: number; end: number } | "unsatisfiable" | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
+  if (!match || (match[1] === "" && match[2] === "")) return undefined;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (match[2] !== "" && Number(match[2]) < start) return undefined;
+  if (start >= size) return "unsatisfiable";
+  return { start, end };
+}
+
+function notFound(): Reply {
+  return textReply(404, "Not Found\n");
+}
+
+/**
+ * Answers `GET /dav-anon/<data-store path>`: files the anonymous user can read, as plain
+ * downloads (no `Content-Disposition`), with `Range` support. Everything else is a 404 that
+ * does not say whether the item exists.
+ *
+ * @example
+ * ```ts
+ * import { davAnonHandler } from "./downloads.ts";
+ * import type { Handler } from "./call.ts";
+ * const handler: Handler = davAnonHandler;
+ * ```
+ */
+export async function davAnonHandler(call: Call): Promise<Reply> {
+  const encoded = call.url.pathname.slice("/dav-anon".length);
+  let segments: string[];
+  try {
+    segments = encoded.split("/").map(decodeURIComponent);
+  } catch {
+    return notFound();
+  }
+  // An encoded slash would be a slash inside a name, which no item has.
+  if (segments.some((segment) => segment.includes("/"))) return notFound();
+  const found = await call.store.lookup(segments.join("/"), ANONYMOUS);
+  if (found.found !== "item" || found.item.kind !== "file") return notFound();
+  const item = found.item;
+  const { file, size } = await call.store.open(item);
+  try {
+    const type = detectMediaType(item.name, await sniff(file));
+    const headers = new Headers({
+      "content-type": type,
+      "accept-ranges": "bytes",
+      "last-modified": new Date(item.modified).toUTCString(),
+      "content-security-policy": "sandbox",
+    });
+    const range = parseRange(call.headers.get("range"), size);
+    if (range === "unsatisfiable") {
+      file.close();
+      headers.set("content-range", `bytes */${size}`);
+      headers.set("content-length", "0");
+      return { status: 416, headers, body: null };
+    }
+    const start = range?.start ?? 0;
+    const length = range ? range.end - range.start + 1 : size;
+    if (range) headers.set("content-range", `bytes ${range.start}-${range.end}/${size}`);
+    headers.set("content-length", String(length));
+    return {
+      status: range ? 206 : 200,
+      headers,
+      body: { file, start, length },
+      download: true,
+    };
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}

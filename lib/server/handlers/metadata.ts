@@ -1,0 +1,52 @@
+/**
+ * `GET /secured/filesystem/{data-id}/metadata` (and its anonymous variant): an item's AVUs
+ * from its sidecar, rendered as the metadata service and data-info would.
+ *
+ * @module
+ */
+
+import { doesNotExist, illegalArgument, notReadable, uncheckedException } from "../errors.ts";
+import { isUuid } from "../ids.ts";
+import { echo } from "../params.ts";
+import { jsonReply, type Reply } from "../reply.ts";
+import { renderAvus, visibleIrodsAvus } from "../sidecars.ts";
+import { StoreFileError } from "../store_file.ts";
+import type { Call } from "./call.ts";
+
+/**
+ * Answers the metadata request. A malformed sidecar is reported as a 500
+ * `ERR_UNCHECKED_EXCEPTION` naming the sidecar by its data-store path.
+ *
+ * @example
+ * ```ts
+ * import { metadataHandler } from "./metadata.ts";
+ * import type { Handler } from "./call.ts";
+ * const handler: Handler = metadataHandler;
+ * ```
+ */
+export async function metadataHandler(call: Call): Promise<Reply> {
+  const { store, user } = call;
+  const id = call.pathParams["data-id"];
+  if (!isUuid(id)) {
+    throw illegalArgument(
+      `java.lang.IllegalArgumentException: Invalid UUID string: ${echo(id).slice(1, -1)}`,
+    );
+  }
+  const found = await store.lookupId(id, user);
+  if (found.found === "missing") throw doesNotExist("uuid", id);
+  if (found.found === "unreadable") throw notReadable("path", found.path, user);
+  const item = found.item;
+  let metadata;
+  try {
+    metadata = await store.metadata(item);
+  } catch (error) {
+    if (error instanceof StoreFileError) throw uncheckedException(error.message);
+    throw error;
+  }
+  const itemId = store.idOf(item.path);
+  return jsonReply({
+    path: item.path,
+    "irods-avus": visibleIrodsAvus(metadata.irodsAvus),
+    avus: renderAvus(metadata.avus, itemId, store.ownerOf(item.path), metadata.mtime),
+  });
+}

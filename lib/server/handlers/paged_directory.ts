@@ -1,0 +1,99 @@
+/**
+ * `GET /secured/filesystem/paged-directory` (and its anonymous variant): one page of a folder's
+ * files and folders, with Terrain's parameter fix-ups (lower-cased sort column and entity
+ * type, upper-cased direction, `id`/`lastmodified` aliases, `sort-field` winning over
+ * `sort-col`).
+ *
+ * @module
+ */
+
+import { anonymousNotAuthorized, doesNotExist, notAFolder, notReadable } from "../errors.ts";
+import { INFO_TYPES } from "../media.ts";
+import { ParamCheck } from "../params.ts";
+import { folderLabel, isBadName } from "../permissions.ts";
+import { jsonReply, type Reply } from "../reply.ts";
+import type { PageQuery, SortColumn } from "../store.ts";
+import type { Call } from "./call.ts";
+import { listingItem } from "./render.ts";
+
+const SORT_COLUMNS: readonly SortColumn[] = [
+  "name",
+  "path",
+  "size",
+  "datecreated",
+  "datemodified",
+];
+const SORT_ALIASES: Record<string, string> = { id: "path", lastmodified: "datemodified" };
+
+function readQuery(call: Call): { path: string; query: PageQuery } {
+  const check = new ParamCheck(call.params);
+  const path = check.string("path", { required: true, nonBlank: true });
+  const limit = check.integer("limit", { required: true, min: 1 });
+  const offset = check.integer("offset", { min: 0 }) ?? 0;
+  const sortCol = check.choice("sort-col", SORT_COLUMNS, (value) => {
+    const lower = value.toLowerCase();
+    return SORT_ALIASES[lower] ?? lower;
+  });
+  const sortField = check.choice("sort-field", SORT_COLUMNS);
+  const direction = check.choice("sort-dir", ["ASC", "DESC"] as const, (v) => v.toUpperCase());
+  const entityType = check.choice(
+    "entity-type",
+    ["any", "file", "folder"] as const,
+    (value) => value.toLowerCase(),
+  );
+  const infoTypes = check.choices("info-type", INFO_TYPES);
+  check.done();
+  return {
+    path: path!,
+    query: {
+      limit: limit!,
+      offset,
+      sort: sortField ?? sortCol ?? "name",
+      direction: direction ?? "ASC",
+      entityType: entityType ?? "any",
+      infoTypes,
+    },
+  };
+}
+
+/**
+ * Answers the paged listing. Anonymous callers may only list paths that start with the
+ * community folder's path (a plain string-prefix test, as in Terrain).
+ *
+ * @example
+ * ```ts
+ * import { pagedDirectoryHandler } from "./paged_directory.ts";
+ * import type { Handler } from "./call.ts";
+ * const handler: Handler = pagedDirectoryHandler;
+ * ```
+ */
+export async function pagedDirectoryHandler(call: Call): Promise<Reply> {
+  const { store, user } = call;
+  const { path, query } = readQuery(call);
+  if (!call.authenticated && !path.startsWith(store.paths.community)) {
+    throw anonymousNotAuthorized();
+  }
+  const found = await store.lookup(path, user);
+  if (found.found === "missing") throw doesNotExist("path", found.path);
+  if (found.found === "unreadable") throw notReadable("path", found.path, user);
+  const folder = found.item;
+  if (folder.kind !== "folder") throw notAFolder("path", folder.path);
+  const page = await store.page(folder, user, query);
+  return jsonReply({
+    id: store.idOf(folder.path),
+    path: folder.path,
+    label: folderLabel(store.paths, user, folder.path),
+    infoType: null,
+    isFavorite: false,
+    badName: isBadName(store.paths, user, folder.path),
+    permission: folder.permission,
+    "date-created": folder.created,
+    "date-modified": folder.modified,
+    "file-size": 0,
+    hasSubDirs: true,
+    total: page.folders.length + page.files.length === 0 ? null : page.total,
+    totalBad: 0,
+    folders: await Promise.all(page.folders.map((item) => listingItem(store, user, item))),
+    files: await Promise.all(page.files.map((item) => listingItem(store, user, item))),
+  });
+}

@@ -1,0 +1,172 @@
+/**
+ * Command line: serve a store folder until interrupted.
+ *
+ * ```sh
+ * deno task serve --root DIR [--port N] [--zone iplant] [--hostname H] [--latency-ms N]
+ *   [--bandwidth BYTES_PER_S] [--fail-rate F] [--drop-rate F] [--seed N]
+ *   [--token-lifetime-seconds N] [--quiet]
+ * ```
+ *
+ * Prints the base URL on stdout, logs requests on stderr (unless `--quiet`), stops cleanly on
+ * SIGINT or SIGTERM. Bad arguments exit with status 2 and a message saying what was wrong.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { startServer } from "./mod.ts";
+import { type ServerOptions, ServerOptionsError } from "./options.ts";
+
+const USAGE = `usage: deno task serve --root DIR [options]
+
+Serves DIR as a Terrain-compatible data store (DIR/iplant/home/... is /iplant/home/...).
+
+options:
+  --root DIR                    store folder (required)
+  --port N                      TCP port, 0 picks a free one (default 0)
+  --hostname H                  interface to listen on (default 127.0.0.1)
+  --zone NAME                   zone name (default iplant)
+  --latency-ms N                delay before each response (default 0)
+  --bandwidth BYTES_PER_S       cap on all response bodies together, 0 = unlimited (default 0)
+  --fail-rate F                 fraction of requests answered 503/500 (default 0)
+  --drop-rate F                 fraction of downloads cut short (default 0)
+  --seed N                      seed of all random choices (default 1)
+  --token-lifetime-seconds N    lifetime of minted tokens (default from users.json, else 300)
+  --quiet                       no request log on stderr
+  -h, --help                    show this help`;
+
+/**
+ * Where the command writes, and how a caller other than a signal can stop it.
+ *
+ * @example
+ * ```ts
+ * import type { ServeIo } from "./main.ts";
+ * const io: ServeIo = { stdout: console.log, stderr: console.error };
+ * ```
+ */
+export interface ServeIo {
+  /** Receives the base URL and help text (default: console.log). */
+  stdout?: (line: string) => void;
+  /** Receives error messages (default: console.error). */
+  stderr?: (line: string) => void;
+  /** Stops the server like SIGINT does. */
+  signal?: AbortSignal;
+}
+
+class UsageError extends Error {}
+
+function numberFlag(
+  values: Record<string, string | boolean | undefined>,
+  flag: string,
+  integer: boolean,
+): number | undefined {
+  const raw = values[flag];
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  const value = Number(text);
+  if (text === "" || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`--${flag} must be ${integer ? "an integer" : "a number"} (got "${raw}")`);
+  }
+  return value;
+}
+
+function readArgs(args: string[]): ServerOptions | "help" {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        root: { type: "string" },
+        port: { type: "string" },
+        hostname: { type: "string" },
+        zone: { type: "string" },
+        "latency-ms": { type: "string" },
+        bandwidth: { type: "string" },
+        "fail-rate": { type: "string" },
+        "drop-rate": { type: "string" },
+        seed: { type: "string" },
+        "token-lifetime-seconds": { type: "string" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const values = parsed.values;
+  if (values.help) return "help";
+  if (values.root === undefined) throw new UsageError("--root DIR is required");
+  return {
+    root: values.root,
+    port: numberFlag(values, "port", true),
+    hostname: values.hostname,
+    zone: values.zone,
+    latencyMs: numberFlag(values, "latency-ms", false),
+    bandwidth: numberFlag(values, "bandwidth", false),
+    failRate: numberFlag(values, "fail-rate", false),
+    dropRate: numberFlag(values, "drop-rate", false),
+    seed: numberFlag(values, "seed", true),
+    tokenLifetimeSeconds: numberFlag(values, "token-lifetime-seconds", true),
+    quiet: values.quiet ?? false,
+  };
+}
+
+function onStopSignals(stop: () => void): () => void {
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
+  return () => {
+    for (const signal of signals) Deno.removeSignalListener(signal, stop);
+  };
+}
+
+/**
+ * Runs the serve command with `args` (without the program name) and resolves to the exit
+ * status: 0 after a clean stop, 2 for bad arguments, 1 when the server cannot start.
+ *
+ * @example
+ * ```ts
+ * import { serveMain } from "./main.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lines: string[] = [];
+ * const status = await serveMain(["--port", "http"], { stderr: (line) => lines.push(line) });
+ * assert.equal(status, 2);
+ * ```
+ */
+export async function serveMain(args: string[], io: ServeIo = {}): Promise<number> {
+  const stdout = io.stdout ?? ((line: string) => console.log(line));
+  const stderr = io.stderr ?? ((line: string) => console.error(line));
+  let options: ServerOptions | "help";
+  try {
+    options = readArgs(args);
+  } catch (error) {
+    stderr(`error: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === "help") {
+    stdout(USAGE);
+    return 0;
+  }
+  let server;
+  try {
+    server = await startServer(options);
+  } catch (error) {
+    stderr(`error: ${(error as Error).message}`);
+    return error instanceof ServerOptionsError ? 2 : 1;
+  }
+  const stopped = Promise.withResolvers<void>();
+  const stop = () => stopped.resolve();
+  const removeSignals = onStopSignals(stop);
+  io.signal?.addEventListener("abort", stop, { once: true });
+  if (io.signal?.aborted) stop();
+  stdout(server.url);
+  await stopped.promise;
+  removeSignals();
+  io.signal?.removeEventListener("abort", stop);
+  await server.close();
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await serveMain(Deno.args));

@@ -1,0 +1,142 @@
+/**
+ * An embedded server that speaks the read API of CyVerse's Terrain gateway over a local folder,
+ * serving it exactly as the real service serves the data store: listings, downloads,
+ * metadata, comments, saved searches and tokens, with Terrain's status codes, error bodies and
+ * quirks. Optional traffic shaping (latency, bandwidth, injected failures, cut downloads)
+ * makes client retry logic testable.
+ *
+ * @example Serve a folder and list the community data anonymously
+ * ```ts
+ * import { startServer } from "./mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await using server = await startServer({ root, quiet: true });
+ * const response = await fetch(
+ *   `${server.url}/filesystem/paged-directory?path=/iplant/home/shared&limit=100`,
+ * );
+ * console.log((await response.json()).total);
+ * ```
+ *
+ * @module
+ */
+
+import { resolveOptions, type ServerOptions, ServerOptionsError } from "./options.ts";
+import { Prng } from "./prng.ts";
+import { JSON_TYPE } from "./reply.ts";
+import { createRouter } from "./router.ts";
+import { type ServerStats, Shaper } from "./shaping.ts";
+import { Store } from "./store.ts";
+import { StoreFileError } from "./store_file.ts";
+import { UserDirectory } from "./users.ts";
+
+export { type ServerOptions, ServerOptionsError } from "./options.ts";
+export type { ServerStats } from "./shaping.ts";
+
+/**
+ * A running server.
+ *
+ * @example
+ * ```ts
+ * import { startServer, type TerrainServer } from "./mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * const server: TerrainServer = await startServer({ root, quiet: true });
+ * console.log(server.url, server.stats().requests);
+ * await server.close();
+ * ```
+ */
+export interface TerrainServer extends AsyncDisposable {
+  /** Base URL of the Terrain API, e.g. `http://127.0.0.1:PORT/terrain`. */
+  readonly url: string;
+  /** A snapshot of the request and traffic counters. */
+  stats(): ServerStats;
+  /** Stops listening, cuts bodies still being sent, and waits for the server to finish. */
+  close(): Promise<void>;
+}
+
+function urlHost(hostname: string): string {
+  if (hostname === "0.0.0.0") return "127.0.0.1";
+  if (hostname === "::") return "[::1]";
+  return hostname.includes(":") ? `[${hostname}]` : hostname;
+}
+
+/**
+ * Starts serving the store folder `options.root`.
+ *
+ * @throws {ServerOptionsError} for a bad option, a missing root folder, or a malformed
+ * `ROOT/.terrain/users.json`.
+ *
+ * @example
+ * ```ts
+ * import { startServer } from "./mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await using server = await startServer({ root, port: 0, quiet: true, latencyMs: 10 });
+ * const health = await fetch(`${server.url}/`);
+ * console.log(await health.text());
+ * ```
+ */
+export async function startServer(options: ServerOptions): Promise<TerrainServer> {
+  const resolved = resolveOptions(options);
+  const log = resolved.quiet ? () => {} : (line: string) => console.error(`[tern-server] ${line}`);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(resolved.root);
+  } catch {
+    throw new ServerOptionsError("root", `names no folder: ${resolved.root}`);
+  }
+  if (!info.isDirectory) throw new ServerOptionsError("root", `is not a folder: ${resolved.root}`);
+  let store: Store;
+  let users: UserDirectory;
+  try {
+    store = await Store.open(resolved.root, resolved.zone);
+    users = await UserDirectory.open(store.root, {
+      tokenLifetimeSeconds: resolved.tokenLifetimeSeconds,
+      warn: (message) => console.error(`[tern-server] ${message}`),
+    });
+  } catch (error) {
+    if (error instanceof StoreFileError) throw new ServerOptionsError("root", error.message);
+    throw new ServerOptionsError("root", `cannot be served: ${(error as Error).message}`);
+  }
+  const shaper = new Shaper(resolved);
+  let origin = "";
+  const handler = createRouter({
+    store,
+    users,
+    shaper,
+    prng: new Prng(resolved.seed, 2),
+    origin: () => origin,
+    log,
+  });
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({
+      hostname: resolved.hostname,
+      port: resolved.port,
+      onListen: () => {},
+      onError: () =>
+        new Response(
+          JSON.stringify({ error_code: "ERR_UNCHECKED_EXCEPTION", reason: "internal error" }),
+          { status: 500, headers: { "content-type": JSON_TYPE } },
+        ),
+    }, handler);
+  } catch (error) {
+    await shaper.close();
+    throw new Error(
+      `cannot listen on ${resolved.hostname}:${resolved.port}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  origin = `http://${urlHost(server.addr.hostname)}:${server.addr.port}`;
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= shaper.close().then(() => server.shutdown());
+    return closing;
+  };
+  return {
+    url: `${origin}/terrain`,
+    stats: () => shaper.stats(),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * The options of {@link startServer}, checked up front so a mistake is reported as a clear
+ * {@link ServerOptionsError} naming the option, never as a failure deep inside a request.
+ *
+ * @module
+ */
+
+/**
+ * How to start the server. Only `root` is required.
+ *
+ * @example
+ * ```ts
+ * import type { ServerOptions } from "./options.ts";
+ * const options: ServerOptions = { root: "/data/store", port: 0, failRate: 0.05, seed: 7 };
+ * ```
+ */
+export interface ServerOptions {
+  /** The store folder: `ROOT/<zone>/home/...` is served as `/<zone>/home/...`. */
+  root: string;
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; default `127.0.0.1`. */
+  hostname?: string;
+  /** Zone name, the first segment of every data-store path; default `iplant`. */
+  zone?: string;
+  /** Delay before each response, ms; default 0. */
+  latencyMs?: number;
+  /** Cap on all response bodies together, bytes per second; default 0 (unlimited). */
+  bandwidth?: number;
+  /** Fraction of requests answered 503/500 without an error code; default 0. */
+  failRate?: number;
+  /** Fraction of download bodies cut short; default 0. */
+  dropRate?: number;
+  /** Seed of all random choices; default 1. */
+  seed?: number;
+  /** Lifetime of minted tokens, overriding users.json; default from users.json, else 300. */
+  tokenLifetimeSeconds?: number;
+  /**
+   * No request log on stderr; default true, so notebooks and tests stay clean (the command
+   * line logs unless `--quiet`). Warnings about a malformed users.json edit are always shown.
+   */
+  quiet?: boolean;
+}
+
+/**
+ * Options with every default filled in.
+ *
+ * @example
+ * ```ts
+ * import { resolveOptions, type ResolvedOptions } from "./options.ts";
+ * const options: ResolvedOptions = resolveOptions({ root: "/data/store" });
+ * ```
+ */
+export interface ResolvedOptions {
+  /** The store folder. */
+  root: string;
+  /** TCP port (0 = any free one). */
+  port: number;
+  /** Interface to listen on. */
+  hostname: string;
+  /** Zone name. */
+  zone: string;
+  /** Delay before each response, ms. */
+  latencyMs: number;
+  /** Bytes per second over all bodies; 0 = unlimited. */
+  bandwidth: number;
+  /** Fraction of requests answered with an injected 500/503. */
+  failRate: number;
+  /** Fraction of download bodies cut short. */
+  dropRate: number;
+  /** Seed of all random choices. */
+  seed: number;
+  /** Lifetime of minted tokens, when overridden. */
+  tokenLifetimeSeconds: number | undefined;
+  /** Whether the request log is off. */
+  quiet: boolean;
+}
+
+/**
+ * A server option with a wrong type or value.
+ *
+ * @example
+ * ```ts
+ * import { resolveOptions, ServerOptionsError } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => resolveOptions({ root: "/x", failRate: 2 }), ServerOptionsError);
+ * ```
+ */
+export class ServerOptionsError extends TypeError {
+  /** The option at fault. */
+  readonly option: string;
+
+  /**
+   * Creates the error for `option`, with `problem` completing the sentence.
+   *
+   * @example
+   * ```ts
+   * import { ServerOptionsError } from "./options.ts";
+   * const error = new ServerOptionsError("port", "must be an integer from 0 to 65535");
+   * ```
+   */
+  constructor(option: string, problem: string) {
+    super(`server option "${option}" ${problem}`);
+    this.name = "ServerOptionsError";
+    this.option = option;
+  }
+}
+
+function number(
+  options: ServerOptions,
+  key: keyof ServerOptions,
+  fallback: number,
+  test: (value: number) => boolean,
+  rule: string,
+): number {
+  const value = options[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || !test(value)) {
+    throw new ServerOptionsError(key, `must be ${rule} (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+const isFraction = (value: number) => value >= 0 && value <= 1;
+const isNonNegative = (value: number) => value >= 0;
+
+/**
+ * Checks options and fills in defaults.
+ *
+ * @throws {ServerOptionsError} naming the first bad option.
+ *
+ * @example
+ * ```ts
+ * import { resolveOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const options = resolveOptions({ root: "/data/store" });
+ * assert.equal(options.hostname, "127.0.0.1");
+ * assert.equal(options.zone, "iplant");
+ * ```
+ */
+export function resolveOptions(options: ServerOptions): ResolvedOptions {
+  if (typeof options !== "object" || options === null) {
+    throw new ServerOptionsError("root", "is required (pass { root: '/path/to/store' })");
+  }
+  if (typeof options.root !== "string" || options.root.trim() === "") {
+    throw new ServerOptionsError("root", "must name the store folder");
+  }
+  const hostname = options.hostname ?? "127.0.0.1";
+  if (typeof hostname !== "string" || hostname.trim() === "") {
+    throw new ServerOptionsError("hostname", "must be a non-empty host name or address");
+  }
+  const zone = options.zone ?? "iplant";
+  if (typeof zone !== "string" || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(zone)) {
+    throw new ServerOptionsError(
+      "zone",
+      "must be 1-64 letters, digits, '_' or '-', starting with a letter or digit",
+    );
+  }
+  const lifetime = options.tokenLifetimeSeconds;
+  if (lifetime !== undefined && (!Number.isInteger(lifetime) || lifetime <= 0)) {
+    throw new ServerOptionsError(
+      "tokenLifetimeSeconds",
+      `must be a positive integer (got ${JSON.stringify(lifetime)})`,
+    );
+  }
+  if (options.quiet !== undefined && typeof options.quiet !== "boolean") {
+    throw new ServerOptionsError("quiet", "must be true or false");
+  }
+  return {
+    root: options.root,
+    port: number(
+      options,
+      "port",
+      0,
+      (value) => Number.isInteger(value) && value >= 0 && value <= 65535,
+      "an integer from 0 to 65535",
+    ),
+    hostname,
+    zone,
+    latencyMs: number(options, "latencyMs", 0, isNonNegative, "a number of ms >= 0"),
+    bandwidth: number(options, "bandwidth", 0, isNonNegative, "bytes per second >= 0"),
+    failRate: number(options, "failRate", 0, isFraction, "a fraction from 0 to 1"),
+    dropRate: number(options, "dropRate", 0, isFraction, "a fraction from 0 to 1"),
+    seed: number(options, "seed", 1, Number.isInteger, "an integer"),
+    tokenLifetimeSeconds: lifetime,
+    quiet: options.quiet ?? true,
+  };
+}

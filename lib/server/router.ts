@@ -1,0 +1,251 @@
+/**
+ * Request dispatch in Terrain's order of route tiers: unsecured routes (health, token) first;
+ * then `/secured/...`, which authenticates before routing and ends in a 404; then the
+ * optionally authenticated routes (anonymous allowed); and finally a catch-all that demands
+ * authentication before saying 404. Paths are accepted with or without the `/terrain` prefix.
+ * The anonymous WebDAV-like `/dav-anon/...` tree is served beside Terrain.
+ *
+ * Every answer, including unexpected failures, is a well-formed reply: the last-resort handler
+ * answers 500 `ERR_UNCHECKED_EXCEPTION` with a short reason that never includes a stack trace
+ * or where the store lives on disk.
+ *
+ * @module
+ */
+
+import { identify } from "./auth.ts";
+import { notAuthorized, TerrainError, uncheckedException, unrecognizedPath } from "./errors.ts";
+import type { Call, Handler } from "./handlers/call.ts";
+import { commentsHandler } from "./handlers/comments.ts";
+import { directoryHandler } from "./handlers/directory.ts";
+import {
+  davAnonHandler,
+  displayDownloadHandler,
+  fileioDownloadHandler,
+} from "./handlers/downloads.ts";
+import { manifestHandler } from "./handlers/manifest.ts";
+import { metadataHandler } from "./handlers/metadata.ts";
+import { pagedDirectoryHandler } from "./handlers/paged_directory.ts";
+import { rootHandler } from "./handlers/root.ts";
+import { savedSearchesHandler } from "./handlers/saved_searches.ts";
+import { tokenHandler } from "./handlers/token.ts";
+import { ANONYMOUS } from "./permissions.ts";
+import type { Prng } from "./prng.ts";
+import { jsonReply, type Reply, textReply } from "./reply.ts";
+import { searchDocumentation } from "./search_documentation.ts";
+import type { Shaper } from "./shaping.ts";
+import type { Store } from "./store.ts";
+import { StoreFileError } from "./store_file.ts";
+import type { UserDirectory } from "./users.ts";
+
+/**
+ * The body of the health route, as Terrain words it.
+ *
+ * @example
+ * ```ts
+ * import { HEALTH_TEXT } from "./router.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(HEALTH_TEXT, "The infinite is attainable with Terrain!\n");
+ * ```
+ */
+export const HEALTH_TEXT = "The infinite is attainable with Terrain!\n";
+
+const searchDocumentationHandler: Handler = (call) =>
+  Promise.resolve(jsonReply(searchDocumentation(call.prng)));
+
+interface Route {
+  segments: string[];
+  handler: Handler;
+  requiresUser?: boolean;
+}
+
+function route(pattern: string, handler: Handler, requiresUser = false): Route {
+  return { segments: pattern.split("/").slice(1), handler, requiresUser };
+}
+
+/** Routes under `/terrain/secured`; authentication happens before these are tried. */
+const SECURED_ROUTES: Route[] = [
+  route("/saved-searches", savedSearchesHandler),
+  route("/filesystem/root", rootHandler),
+  route("/filesystem/directory", directoryHandler),
+  route("/filesystem/paged-directory", pagedDirectoryHandler),
+  route("/filesystem/display-download", displayDownloadHandler),
+  route("/filesystem/file/manifest", manifestHandler),
+  route("/filesystem/search-documentation", searchDocumentationHandler),
+  route("/filesystem/entry/:entry-id/comments", commentsHandler),
+  route("/filesystem/:data-id/metadata", metadataHandler),
+  route("/fileio/download", fileioDownloadHandler),
+];
+
+/** Routes without `/secured`: anonymous callers allowed unless `requiresUser`. */
+const OPTIONAL_ROUTES: Route[] = [
+  route("/saved-searches", savedSearchesHandler, true),
+  route("/filesystem/paged-directory", pagedDirectoryHandler),
+  route("/filesystem/display-download", displayDownloadHandler),
+  route("/filesystem/file/manifest", manifestHandler),
+  route("/filesystem/search-documentation", searchDocumentationHandler),
+  route("/filesystem/:data-id/metadata", metadataHandler),
+  route("/fileio/download", fileioDownloadHandler),
+];
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function match(
+  routes: readonly Route[],
+  path: string,
+): { route: Route; pathParams: Record<string, string> } | undefined {
+  const parts = path.split("/").slice(1);
+  for (const candidate of routes) {
+    if (candidate.segments.length !== parts.length) continue;
+    const pathParams: Record<string, string> = {};
+    const fits = candidate.segments.every((segment, i) => {
+      if (segment.startsWith(":")) {
+        if (parts[i] === "") return false;
+        pathParams[segment.slice(1)] = decodeSegment(parts[i]);
+        return true;
+      }
+      return segment === parts[i];
+    });
+    if (fits) return { route: candidate, pathParams };
+  }
+  return undefined;
+}
+
+/**
+ * Everything the router needs from the server.
+ *
+ * @example
+ * ```ts
+ * import type { RouterParts } from "./router.ts";
+ * const quietLog: RouterParts["log"] = () => {};
+ * ```
+ */
+export interface RouterParts {
+  /** The store being served. */
+  store: Store;
+  /** The store's accounts. */
+  users: UserDirectory;
+  /** Traffic shaping and counters. */
+  shaper: Shaper;
+  /** Seeded generator for per-call variation (search-documentation's field order). */
+  prng: Prng;
+  /** The server's own origin, known once it listens. */
+  origin: () => string;
+  /** Receives one line per request and reports of unexpected failures. */
+  log: (line: string) => void;
+}
+
+/**
+ * Builds the request handler passed to `Deno.serve`.
+ *
+ * @example
+ * ```ts
+ * import { createRouter } from "./router.ts";
+ * import { Store } from "./store.ts";
+ * import { UserDirectory } from "./users.ts";
+ * import { Shaper } from "./shaping.ts";
+ * import { Prng } from "./prng.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * const store = await Store.open(root, "iplant");
+ * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
+ * const handle = createRouter({
+ *   store, users: await UserDirectory.open(store.root, {}), shaper, prng: new Prng(1, 2),
+ *   origin: () => "http://127.0.0.1", log: () => {},
+ * });
+ * const response = await handle(new Request("http://127.0.0.1/terrain/"));
+ * console.log(await response.text());
+ * await shaper.close();
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export function createRouter(parts: RouterParts): (request: Request) => Promise<Response> {
+  const { store, shaper, log } = parts;
+
+  function failure(error: unknown): Reply {
+    if (error instanceof TerrainError) return error.toReply();
+    if (shaper.signal.aborted) return textReply(503, "Service Unavailable (shutting down)\n");
+    if (error instanceof StoreFileError) return uncheckedException(error.message).toReply();
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const reason = store.redact(text).slice(0, 300);
+    log(`unexpected failure: ${reason}`);
+    return uncheckedException(reason).toReply();
+  }
+
+  async function dispatch(request: Request, url: URL): Promise<Reply> {
+    const readOnly = request.method === "GET" || request.method === "HEAD";
+    const call = (user: string | undefined, pathParams: Record<string, string> = {}): Call => ({
+      store,
+      users: parts.users,
+      url,
+      params: url.searchParams,
+      headers: request.headers,
+      user: user ?? ANONYMOUS,
+      authenticated: user !== undefined,
+      origin: parts.origin(),
+      prng: parts.prng,
+      pathParams,
+    });
+
+    if (url.pathname === "/dav-anon" || url.pathname.startsWith("/dav-anon/")) {
+      const fault = shaper.fault();
+      if (fault) return fault;
+      if (!readOnly) {
+        const reply = textReply(405, "Method Not Allowed\n");
+        reply.headers.set("allow", "GET, HEAD");
+        return reply;
+      }
+      return await davAnonHandler(call(undefined));
+    }
+
+    const full = url.pathname.startsWith("/terrain") ? url.pathname : `/terrain${url.pathname}`;
+    const path = full.slice("/terrain".length);
+    if (readOnly && (path === "/" || path === "")) return textReply(200, HEALTH_TEXT);
+    const fault = shaper.fault();
+    if (fault) return fault;
+    if (readOnly && (path === "/token" || path === "/token/keycloak")) {
+      return await tokenHandler(call(undefined));
+    }
+
+    const table = await parts.users.current();
+    if (path === "/secured" || path.startsWith("/secured/")) {
+      const user = identify(request.headers, table);
+      if (user === undefined) throw notAuthorized();
+      const found = readOnly ? match(SECURED_ROUTES, path.slice("/secured".length)) : undefined;
+      if (!found) throw unrecognizedPath();
+      return await found.route.handler(call(user, found.pathParams));
+    }
+
+    const user = identify(request.headers, table);
+    const found = readOnly ? match(OPTIONAL_ROUTES, path) : undefined;
+    if (found && !(found.route.requiresUser && user === undefined)) {
+      return await found.route.handler(call(user, found.pathParams));
+    }
+    if (user === undefined) throw notAuthorized();
+    throw unrecognizedPath();
+  }
+
+  return async (request: Request): Promise<Response> => {
+    const started = performance.now();
+    let url: URL;
+    let reply: Reply;
+    try {
+      url = new URL(request.url);
+      await shaper.arrive();
+      reply = await dispatch(request, url);
+    } catch (error) {
+      reply = failure(error);
+      url ??= new URL("http://invalid/");
+    }
+    reply.headers.set("x-content-type-options", "nosniff");
+    const elapsed = (performance.now() - started).toFixed(1);
+    log(`${request.method} ${url.pathname} ${reply.status} ${elapsed}ms`);
+    return shaper.respond(reply, request.method);
+  };
+}

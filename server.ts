@@ -1,0 +1,23 @@
+/**
+ * tern's embedded Terrain-compatible read server: serves a local folder as the CyVerse data
+ * store, for tests, demos and labs that share a folder with notebooks.
+ *
+ * @example
+ * ```ts
+ * import { startServer } from "./server.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await using server = await startServer({ root, quiet: true });
+ * console.log(server.url); // http://127.0.0.1:PORT/terrain
+ * ```
+ *
+ * @module
+ */
+
+export {
+  type ServerOptions,
+  ServerOptionsError,
+  type ServerStats,
+  startServer,
+  type TerrainServer,
+} from "./lib/server/mod.ts";

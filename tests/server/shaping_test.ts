@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { TokenBucket } from "../../lib/server/shaping.ts";
+import { get, serveStore, writeTree } from "./_store.ts";
+
+const LISTING = "filesystem/paged-directory?path=/iplant/home/shared&limit=1";
+
+async function statuses(url: string, count: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${url}/${LISTING}`);
+    const text = await response.text();
+    if (response.status >= 500) {
+      assert.ok(!text.includes("error_code"), "injected failures carry no error_code");
+    }
+    out.push(response.status);
+  }
+  return out;
+}
+
+Deno.test("failRate answers about that fraction with retryable 500/503, repeatably per seed", async () => {
+  await using first = await serveStore(undefined, { failRate: 0.3, seed: 42 });
+  await using second = await serveStore(undefined, { failRate: 0.3, seed: 42 });
+  const a = await statuses(first.url, 300);
+  const b = await statuses(second.url, 300);
+  assert.deepEqual(a, b, "same seed, same faults");
+  const failed = a.filter((status) => status >= 500);
+  assert.ok(failed.length > 60 && failed.length < 120, `failed ${failed.length} of 300`);
+  assert.ok(failed.includes(500) && failed.includes(503));
+  assert.ok(a.every((status) => status === 200 || status === 500 || status === 503));
+  assert.equal(first.server.stats().faultsInjected, failed.length);
+  assert.equal(first.server.stats().requests, 300);
+});
+
+Deno.test("failRate never touches the health route", async () => {
+  await using fixture = await serveStore(undefined, { failRate: 1 });
+  for (let i = 0; i < 20; i++) assert.equal((await get(`${fixture.url}/`)).status, 200);
+  assert.equal((await get(`${fixture.url}/${LISTING}`)).status >= 500, true);
+  assert.equal(fixture.server.stats().faultsInjected, 1);
+});
+
+Deno.test("dropRate cuts download bodies short while Content-Length stays whole", async () => {
+  const big = "0123456789".repeat(100_000);
+  await using fixture = await serveStore({ "iplant/home/shared/big.txt": big }, {
+    dropRate: 1,
+    seed: 3,
+  });
+  for (const path of ["fileio/download", "filesystem/display-download"]) {
+    const response = await fetch(`${fixture.url}/${path}?path=/iplant/home/shared/big.txt`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-length"), String(big.length));
+    let received = 0;
+    await assert.rejects(async () => {
+      for await (const chunk of response.body!) received += chunk.byteLength;
+    });
+    assert.ok(received < big.length, `received ${received}`);
+  }
+  const listing = await get(`${fixture.url}/${LISTING}`);
+  assert.equal(listing.status, 200, "JSON answers are never cut");
+  assert.equal(fixture.server.stats().bodiesDropped, 2);
+});
+
+Deno.test("dropRate 0.5 cuts some downloads and not others, the same way per seed", async () => {
+  const outcomes = async (seed: number) => {
+    await using fixture = await serveStore({ "iplant/home/shared/f.bin": "x".repeat(50_000) }, {
+      dropRate: 0.5,
+      seed,
+    });
+    const results: boolean[] = [];
+    for (let i = 0; i < 30; i++) {
+      const response = await fetch(`${fixture.url}/fileio/download?path=/iplant/home/shared/f.bin`);
+      try {
+        results.push((await response.arrayBuffer()).byteLength === 50_000);
+      } catch {
+        results.push(false);
+      }
+    }
+    return { results, dropped: fixture.server.stats().bodiesDropped };
+  };
+  const first = await outcomes(9);
+  const second = await outcomes(9);
+  assert.deepEqual(first.results, second.results);
+  const cut = first.results.filter((whole) => !whole).length;
+  assert.ok(cut > 5 && cut < 25, `cut ${cut} of 30`);
+  assert.equal(first.dropped, cut);
+});
+
+Deno.test("latencyMs delays every response", async () => {
+  await using fixture = await serveStore(undefined, { latencyMs: 120 });
+  const started = performance.now();
+  await get(`${fixture.url}/`);
+  await get(`${fixture.url}/${LISTING}`);
+  assert.ok(performance.now() - started >= 240);
+});
+
+Deno.test("bandwidth caps body throughput and bytesSent counts what was sent", async () => {
+  const body = "y".repeat(60_000);
+  await using fixture = await serveStore({ "iplant/home/shared/f.txt": body }, {
+    bandwidth: 100_000,
+  });
+  const started = performance.now();
+  const { text } = await get(`${fixture.url}/fileio/download?path=/iplant/home/shared/f.txt`);
+  const seconds = (performance.now() - started) / 1000;
+  assert.equal(text, body);
+  assert.ok(seconds > 0.45 && seconds < 2, `took ${seconds} s`);
+  const listing = await get(`${fixture.url}/${LISTING}`);
+  assert.equal(
+    fixture.server.stats().bytesSent,
+    body.length + new TextEncoder().encode(listing.text).length,
+  );
+});
+
+Deno.test("close() ends a throttled download at once", async () => {
+  const fixture = await serveStore({ "iplant/home/shared/f.txt": "z".repeat(200_000) }, {
+    bandwidth: 10_000,
+  });
+  try {
+    const response = await fetch(`${fixture.url}/fileio/download?path=/iplant/home/shared/f.txt`);
+    const reader = response.body!.getReader();
+    await reader.read();
+    const started = performance.now();
+    await fixture.server.close();
+    assert.ok(performance.now() - started < 1000);
+    await assert.rejects(async () => {
+      while (!(await reader.read()).done) { /* drain */ }
+    });
+  } finally {
+    await fixture[Symbol.asyncDispose]();
+  }
+});
+
+Deno.test("TokenBucket spaces out takers at the configured rate", async () => {
+  const bucket = new TokenBucket(20_000);
+  const signal = new AbortController().signal;
+  const started = performance.now();
+  for (let i = 0; i < 10; i++) await bucket.take(bucket.burst, signal);
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed >= 400 && elapsed < 900, `elapsed ${elapsed}`);
+  const aborted = new AbortController();
+  aborted.abort(new Error("stop"));
+  await assert.rejects(bucket.take(bucket.burst, aborted.signal), /stop/);
+});
+
+Deno.test("a file that shrinks during a download cuts the connection instead of lying", async () => {
+  await using fixture = await serveStore({ "iplant/home/shared/f.txt": "a".repeat(2_000_000) }, {
+    bandwidth: 4_000_000,
+  });
+  const response = await fetch(`${fixture.url}/fileio/download?path=/iplant/home/shared/f.txt`);
+  const reader = response.body!.getReader();
+  await reader.read();
+  await writeTree(fixture.root, { "iplant/home/shared/f.txt": "short" });
+  await assert.rejects(async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  });
+});
+
+Deno.test("clients that disconnect early leave no open files behind", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  await using fixture = await serveStore({ "iplant/home/shared/f.txt": "q".repeat(1_000_000) }, {
+    latencyMs: 60,
+  });
+  const url = `${fixture.url}/fileio/download?path=/iplant/home/shared/f.txt`;
+  await (await fetch(url)).arrayBuffer();
+  const served = Deno.realPathSync(`${fixture.root}/iplant/home/shared/f.txt`);
+  const openOnServedFile = () =>
+    [...Deno.readDirSync("/proc/self/fd")].filter((fd) => {
+      try {
+        return Deno.readLinkSync(`/proc/self/fd/${fd.name}`) === served;
+      } catch {
+        return false;
+      }
+    }).length;
+  await Promise.all(Array.from({ length: 10 }, async () => {
+    const abort = new AbortController();
+    const pending = fetch(url, { signal: abort.signal });
+    setTimeout(() => abort.abort(), 10);
+    await pending.catch(() => {});
+  }));
+  for (let i = 0; i < 10; i++) {
+    const reader = (await fetch(url)).body!.getReader();
+    await reader.read();
+    await reader.cancel();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(openOnServedFile(), 0);
+});
