@@ -117,7 +117,7 @@ export interface FolderSnapshot {
 export interface EntryStat {
   /** Bytes (0 for folders). */
   size: number;
-  /** Birth time in ms, or the modification time where none is recorded. */
+  /** The earlier of birth time and modification time, ms (see {@link entryStat}). */
   created: number;
   /** Modification time in ms. */
   modified: number;
@@ -142,21 +142,29 @@ export interface StatTable {
 }
 
 /**
- * Size and dates from a `Deno.FileInfo`: `created` is the birth time where the file system
- * records one, else the modification time.
+ * Size and dates from a `Deno.FileInfo`. `created` is the earlier of the birth time and the
+ * modification time: a file copied or unpacked with its original dates (`cp -p`, `tar`,
+ * `rsync -t`) is born on this disk after its recorded modification, and a creation date later
+ * than the last change would be nonsense. Without a birth time it is the modification time.
  *
  * @example
  * ```ts
  * import { entryStat } from "./folder_cache.ts";
- * const stat = entryStat(await Deno.stat(Deno.execPath()));
- * console.log(stat.size > 0);
+ * import assert from "node:assert/strict";
+ *
+ * const path = await Deno.makeTempFile();
+ * await Deno.utime(path, new Date(2020, 0, 1), new Date(2020, 0, 1));
+ * const stat = entryStat(await Deno.stat(path));
+ * assert.equal(stat.created, new Date(2020, 0, 1).getTime());
+ * await Deno.remove(path);
  * ```
  */
 export function entryStat(info: Deno.FileInfo): EntryStat {
   const modified = info.mtime?.getTime() ?? 0;
+  const born = info.birthtime?.getTime();
   return {
     size: info.isFile ? info.size : 0,
-    created: info.birthtime?.getTime() ?? modified,
+    created: born === undefined ? modified : Math.min(born, modified),
     modified,
   };
 }
@@ -262,13 +270,19 @@ export class FolderCache {
    * await Deno.remove(dir);
    * ```
    */
-  async snapshot(dir: string): Promise<FolderSnapshot> {
-    const version = folderVersion(await Deno.stat(dir));
+  snapshot(dir: string): Promise<FolderSnapshot> {
+    let version: string;
+    try {
+      // A synchronous stat: microseconds on a local disk, and this runs on every page request.
+      version = folderVersion(Deno.statSync(dir));
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const cached = this.#snapshots.get(dir);
     if (cached && cached.version === version && !cached.racy) {
       this.#snapshots.delete(dir);
       this.#snapshots.set(dir, cached);
-      return cached;
+      return Promise.resolve(cached);
     }
     const inFlight = this.#reading.get(dir);
     if (inFlight) return inFlight;

@@ -13,8 +13,6 @@ const TERN_NAMESPACE = "3b6a1f52-8e0d-4c71-9a45-2ec85d17b063";
 
 const NAMESPACE_BYTES = new Map<string, Uint8Array>();
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
 /**
  * A name-based UUID (RFC 9562 version 5, SHA-1) for `name` in `namespace`.
  *
@@ -36,14 +34,11 @@ export function uuidV5(namespace: string, name: string): string {
     );
     NAMESPACE_BYTES.set(namespace, namespaceBytes);
   }
-  const digest = createHash("sha1").update(namespaceBytes).update(name, "utf8").digest();
-  const b = Array.from(digest.subarray(0, 16), (byte, i) => {
-    if (i === 6) return (byte & 0x0f) | 0x50;
-    if (i === 8) return (byte & 0x3f) | 0x80;
-    return byte;
-  }).map((byte) => HEX[byte]);
-  return `${b[0]}${b[1]}${b[2]}${b[3]}-${b[4]}${b[5]}-${b[6]}${b[7]}-${b[8]}${b[9]}-` +
-    `${b[10]}${b[11]}${b[12]}${b[13]}${b[14]}${b[15]}`;
+  const hex = createHash("sha1").update(namespaceBytes).update(name, "utf8").digest("hex");
+  // Version 5 in the high nibble of byte 6; RFC variant (binary 10) in the top bits of byte 8.
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}` +
+    `${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**
@@ -93,8 +88,10 @@ export function isUuid(value: string): boolean {
 export type StoreWalker = (visit: (zonePath: string) => void) => Promise<void>;
 
 /**
- * Maps ids back to data-store paths. Paths are remembered as items are shown; an unknown id
- * triggers a walk of the store. Walks are coalesced: a lookup waits for a walk that started
+ * Maps ids back to data-store paths, and paths to their ids. Paths are remembered as items
+ * are shown (so a listing derives each id once, not on every page view: both directions share
+ * the same strings, and the index only grows as large as the set of paths ever seen); an
+ * unknown id triggers a walk of the store. Walks are coalesced: a lookup waits for a walk that started
  * after it arrived (so it sees the store as it was then), and all lookups arriving during one
  * walk share the next, so a flood of unknown ids costs at most two walks at a time.
  *
@@ -110,6 +107,7 @@ export type StoreWalker = (visit: (zonePath: string) => void) => Promise<void>;
  */
 export class IdIndex {
   readonly #paths = new Map<string, string>();
+  readonly #ids = new Map<string, string>();
   readonly #walker: StoreWalker;
   #running: Promise<void> | undefined;
   #queued: Promise<void> | undefined;
@@ -140,8 +138,12 @@ export class IdIndex {
    * ```
    */
   idFor(zonePath: string): string {
-    const id = nameUuid(zonePath);
-    this.#paths.set(id, zonePath);
+    let id = this.#ids.get(zonePath);
+    if (id === undefined) {
+      id = nameUuid(zonePath);
+      this.#ids.set(zonePath, id);
+      this.#paths.set(id, zonePath);
+    }
     return id;
   }
 

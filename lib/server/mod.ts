@@ -108,11 +108,15 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     origin: () => origin,
     log,
   });
+  // Aborting this drops every connection at once: how close() cuts whole-file bodies that
+  // the runtime streams by itself, which a graceful shutdown would wait for.
+  const cut = new AbortController();
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
     server = Deno.serve({
       hostname: resolved.hostname,
       port: resolved.port,
+      signal: cut.signal,
       onListen: () => {},
       onError: () =>
         new Response(
@@ -130,7 +134,11 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
   origin = `http://${urlHost(server.addr.hostname)}:${server.addr.port}`;
   let closing: Promise<void> | undefined;
   const close = () => {
-    closing ??= shaper.close().then(() => server.shutdown());
+    closing ??= shaper.close().then(() => {
+      if (shaper.directBodies === 0) return server.shutdown();
+      cut.abort();
+      return server.finished;
+    });
     return closing;
   };
   return {

@@ -26,7 +26,8 @@ export const JSON_TYPE = "application/json; charset=utf-8";
  * ```ts
  * import type { FileBody } from "./reply.ts";
  * const file = await Deno.open(Deno.execPath());
- * const body: FileBody = { file, start: 0, length: 16 };
+ * const { size } = await file.stat();
+ * const body: FileBody = { file, start: 0, length: 16, size };
  * file.close();
  * ```
  */
@@ -37,6 +38,11 @@ export interface FileBody {
   start: number;
   /** Number of bytes to send (the Content-Length). */
   length: number;
+  /**
+   * The file's size when it was opened. A body that is the whole file (`start` 0, `length`
+   * equal to `size`) can be handed to the runtime to stream from disk to socket by itself.
+   */
+  size: number;
 }
 
 /**

@@ -142,7 +142,8 @@ export interface RouterParts {
 }
 
 /**
- * Builds the request handler passed to `Deno.serve`.
+ * Builds the request handler passed to `Deno.serve`. Given the handler info `Deno.serve`
+ * passes, the router can tell when whole-file bodies finish (see {@link Shaper.respond}).
  *
  * @example
  * ```ts
@@ -165,7 +166,9 @@ export interface RouterParts {
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function createRouter(parts: RouterParts): (request: Request) => Promise<Response> {
+export function createRouter(
+  parts: RouterParts,
+): (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
   const { store, shaper, log } = parts;
 
   function failure(error: unknown): Reply {
@@ -231,7 +234,7 @@ export function createRouter(parts: RouterParts): (request: Request) => Promise<
     throw unrecognizedPath();
   }
 
-  return async (request: Request): Promise<Response> => {
+  return async (request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
     const started = performance.now();
     let url: URL;
     let reply: Reply;
@@ -246,6 +249,6 @@ export function createRouter(parts: RouterParts): (request: Request) => Promise<
     reply.headers.set("x-content-type-options", "nosniff");
     const elapsed = (performance.now() - started).toFixed(1);
     log(`${request.method} ${url.pathname} ${reply.status} ${elapsed}ms`);
-    return shaper.respond(reply, request.method);
+    return shaper.respond(reply, request.method, info && (() => info.completed));
   };
 }

@@ -5,6 +5,12 @@
  * give the same faults every run. Also the single place that turns a {@link Reply} into a
  * `Response`, so bytes are counted and bodies are closed in one spot.
  *
+ * Bodies take one of two routes. A whole file that no setting shapes goes to the runtime as
+ * the file's own stream: Deno then moves it from disk to socket without any JavaScript per
+ * chunk, and memory stays flat whatever the file size. Everything shaped (throttled, or chosen
+ * to be cut) is a pull-driven byte stream that reads straight into the buffer the stream
+ * allocates for each chunk, so nothing is read ahead of what the connection accepts.
+ *
  * @module
  */
 
@@ -49,7 +55,11 @@ export interface ServerStats {
   faultsInjected: number;
   /** Download bodies cut short on purpose. */
   bodiesDropped: number;
-  /** Response body bytes handed to the network. */
+  /**
+   * Response body bytes handed to the network. An unshaped whole-file body is handed to the
+   * runtime in one piece (it streams the file by itself), so it counts in full even when the
+   * client goes away before the end; shaped bodies count piece by piece.
+   */
   bytesSent: number;
 }
 
@@ -147,6 +157,7 @@ export class TokenBucket {
   }
 }
 
+/** Largest piece a shaped body reads and sends at once. */
 const CHUNK_BYTES = 64 * 1024;
 
 /**
@@ -170,6 +181,7 @@ export class Shaper {
   readonly #bucket: TokenBucket | undefined;
   readonly #closing = new AbortController();
   readonly #active = new Set<() => void>();
+  #direct = 0;
   readonly #stats: ServerStats = { requests: 0, faultsInjected: 0, bodiesDropped: 0, bytesSent: 0 };
 
   /**
@@ -220,6 +232,25 @@ export class Shaper {
   }
 
   /**
+   * Whole-file bodies the runtime is still streaming by itself (known only for responses whose
+   * delivery was reported to {@link Shaper.respond}). {@link Shaper.close} cannot cut these;
+   * the server must drop their connections.
+   *
+   * @example
+   * ```ts
+   * import { Shaper } from "./shaping.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
+   * assert.equal(shaper.directBodies, 0);
+   * await shaper.close();
+   * ```
+   */
+  get directBodies(): number {
+    return this.#direct;
+  }
+
+  /**
    * Counts a request and waits out the configured latency.
    *
    * @example
@@ -259,7 +290,14 @@ export class Shaper {
 
   /**
    * Turns a reply into the `Response` to send: HEAD gets headers only, bodies are throttled,
-   * counted, and (downloads only) possibly cut short.
+   * counted, and (downloads only) possibly cut short. A whole file with no shaping to apply is
+   * handed to the runtime as the file's own stream (see the module notes).
+   *
+   * `delivered` gives the promise that settles when the server is done with this response
+   * (`Deno.ServeHandlerInfo.completed`, asked for only when needed: an unobserved rejection
+   * would be reported as unhandled); with it, whole-file bodies still streaming are counted in
+   * {@link Shaper.directBodies}. After {@link Shaper.close}, file bodies are not
+   * started: the file is closed and a 503 goes out instead.
    *
    * @example
    * ```ts
@@ -272,7 +310,7 @@ export class Shaper {
    * await shaper.close();
    * ```
    */
-  respond(reply: Reply, method: string): Response {
+  respond(reply: Reply, method: string, delivered?: () => Promise<void>): Response {
     const init = { status: reply.status, headers: reply.headers };
     const body = reply.body;
     if (body === null) return new Response(null, init);
@@ -280,16 +318,35 @@ export class Shaper {
       if (!(body instanceof Uint8Array)) body.file.close();
       return new Response(null, init);
     }
+    if (!(body instanceof Uint8Array) && this.signal.aborted) {
+      body.file.close();
+      return this.respond(textReply(503, "Service Unavailable (shutting down)\n"), method);
+    }
     const length = body instanceof Uint8Array ? body.byteLength : body.length;
     let dropAt: number | undefined;
     if (reply.download && this.#options.dropRate > 0 && length > 0) {
       if (this.#drops.next() < this.#options.dropRate) dropAt = this.#drops.below(length);
     }
-    if (body instanceof Uint8Array && !this.#bucket && dropAt === undefined) {
+    if (this.#bucket || dropAt !== undefined) {
+      return new Response(this.#stream(body, dropAt), init);
+    }
+    if (body instanceof Uint8Array) {
       this.#stats.bytesSent += body.byteLength;
       return new Response(body, init);
     }
-    return new Response(this.#stream(body, dropAt), init);
+    if (body.start === 0 && body.length === body.size) {
+      this.#stats.bytesSent += body.length;
+      if (delivered) {
+        this.#direct++;
+        const done = () => void this.#direct--;
+        delivered().then(done, done);
+      }
+      // The file's own stream is resource-backed: the runtime reads it in native code, stops
+      // at Content-Length if the file has grown, cuts the connection if it has shrunk, and
+      // closes the file when the body ends or the client goes away.
+      return new Response(body.file.readable, init);
+    }
+    return new Response(this.#stream(body, undefined), init);
   }
 
   /**
@@ -309,56 +366,60 @@ export class Shaper {
   }
 
   /**
-   * A pull-driven body: reads only when the connection wants more, so throttling and the
-   * cut-off point apply to what is actually sent. A body that ends early is closed (not
-   * errored) while `Content-Length` promises more; the server then aborts the connection,
-   * which is what a client sees when a real transfer breaks.
+   * A pull-driven byte stream: reads only when the connection wants more, straight into the
+   * chunk the stream allocates, so throttling and the cut-off point apply to what is actually
+   * sent. A body that ends early is closed (not errored) while `Content-Length` promises
+   * more; the server then aborts the connection, which is what a client sees when a real
+   * transfer breaks.
    */
   #stream(source: Uint8Array | FileBody, dropAt: number | undefined): ReadableStream<Uint8Array> {
     const stats = this.#stats;
     const bucket = this.#bucket;
     const signal = this.signal;
     const active = this.#active;
-    const read = source instanceof Uint8Array ? bytesReader(source) : fileReader(source);
+    const reader = source instanceof Uint8Array ? bytesReader(source) : fileReader(source);
     let sent = 0;
-    let pending: Uint8Array | undefined;
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let controller!: ReadableByteStreamController;
     let finished = false;
     const finish = () => {
       if (finished) return;
       finished = true;
       active.delete(finish);
-      read.close();
+      reader.close();
       try {
         controller.close();
+        controller.byobRequest?.respond(0);
       } catch {
         // Already closed by the consumer side.
       }
     };
     active.add(finish);
-    return new ReadableStream<Uint8Array>({
+    return new ReadableStream({
+      type: "bytes",
+      autoAllocateChunkSize: bucket ? Math.min(CHUNK_BYTES, bucket.burst) : CHUNK_BYTES,
       start(c) {
         controller = c;
       },
-      async pull() {
+      async pull(c) {
         try {
-          pending ??= await read.next();
-          if (pending === undefined) return finish();
-          let piece = bucket ? pending.subarray(0, bucket.burst) : pending;
-          const cut = dropAt !== undefined && sent + piece.byteLength >= dropAt;
-          if (cut) piece = piece.subarray(0, dropAt! - sent);
-          if (bucket && piece.byteLength > 0) await bucket.take(piece.byteLength, signal);
+          const view = c.byobRequest!.view!;
+          let room = view.byteLength;
+          if (dropAt !== undefined) room = Math.min(room, dropAt - sent);
+          const count = room > 0
+            ? await reader.readInto(new Uint8Array(view.buffer, view.byteOffset, room))
+            : 0;
+          if (count > 0 && bucket) await bucket.take(count, signal);
           if (finished) return;
-          if (piece.byteLength > 0) controller.enqueue(piece);
-          sent += piece.byteLength;
-          stats.bytesSent += piece.byteLength;
-          if (cut) {
+          if (count > 0) {
+            c.byobRequest!.respond(count);
+            sent += count;
+            stats.bytesSent += count;
+          }
+          if (dropAt !== undefined && sent >= dropAt) {
             stats.bodiesDropped++;
             return finish();
           }
-          pending = piece.byteLength < pending.byteLength
-            ? pending.subarray(piece.byteLength)
-            : undefined;
+          if (count === 0) finish();
         } catch {
           finish();
         }
@@ -371,19 +432,19 @@ export class Shaper {
 }
 
 interface ChunkReader {
-  /** The next chunk, or `undefined` at the end. */
-  next(): Promise<Uint8Array | undefined>;
+  /** Fills the start of `into` with the next bytes; 0 at the end. */
+  readInto(into: Uint8Array): Promise<number>;
   close(): void;
 }
 
 function bytesReader(bytes: Uint8Array): ChunkReader {
   let offset = 0;
   return {
-    next() {
-      if (offset >= bytes.byteLength) return Promise.resolve(undefined);
-      const chunk = bytes.subarray(offset, offset + CHUNK_BYTES);
-      offset += chunk.byteLength;
-      return Promise.resolve(chunk);
+    readInto(into) {
+      const piece = bytes.subarray(offset, offset + into.byteLength);
+      into.set(piece);
+      offset += piece.byteLength;
+      return Promise.resolve(piece.byteLength);
     },
     close() {},
   };
@@ -398,19 +459,18 @@ function fileReader({ file, start, length }: FileBody): ChunkReader {
   let positioned = start === 0;
   let closed = false;
   return {
-    async next() {
-      if (remaining <= 0 || closed) return undefined;
+    async readInto(into) {
+      if (remaining <= 0 || closed) return 0;
       if (!positioned) {
         await file.seek(start, Deno.SeekMode.Start);
         positioned = true;
       }
-      const buffer = new Uint8Array(Math.min(CHUNK_BYTES, remaining));
-      const count = await file.read(buffer);
+      const count = await file.read(into.subarray(0, Math.min(into.byteLength, remaining)));
       if (count === null || count === 0) {
         throw new Error("file ended before its recorded size");
       }
       remaining -= count;
-      return buffer.subarray(0, count);
+      return count;
     },
     close() {
       if (closed) return;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  entryStat,
   FolderCache,
   RACY_WINDOW_MS,
   statMany,
@@ -108,4 +109,22 @@ Deno.test("statMany returns undefined for paths it cannot stat", async () => {
   const [found, missing] = await statMany([`${store.root}/a`, `${store.root}/nope`]);
   assert.equal(found?.size, 1);
   assert.equal(missing, undefined);
+});
+
+Deno.test("entryStat's created is the earlier of birth and modification time", async () => {
+  await using store = await makeStore({ "copied.csv": "a\n", "edited.csv": "b\n", "sub": null });
+  // A file unpacked or copied with its dates keeps an old mtime but is born now.
+  const past = new Date(Date.UTC(2021, 5, 1));
+  await Deno.utime(`${store.root}/copied.csv`, past, past);
+  const copied = entryStat(await Deno.stat(`${store.root}/copied.csv`));
+  assert.equal(copied.modified, past.getTime());
+  assert.equal(copied.created, past.getTime());
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await Deno.writeTextFile(`${store.root}/edited.csv`, "b\nc\n");
+  const info = await Deno.stat(`${store.root}/edited.csv`);
+  const edited = entryStat(info);
+  assert.equal(edited.size, 4);
+  assert.equal(edited.created, info.birthtime?.getTime() ?? edited.modified);
+  assert.ok(edited.created <= edited.modified);
+  assert.equal(entryStat(await Deno.stat(`${store.root}/sub`)).size, 0, "folders have size 0");
 });

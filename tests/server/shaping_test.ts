@@ -153,34 +153,94 @@ Deno.test("a file that shrinks during a download cuts the connection instead of 
   });
 });
 
-Deno.test("clients that disconnect early leave no open files behind", {
+Deno.test("clients that disconnect early leave no open files behind, shaped or not", {
   ignore: Deno.build.os !== "linux",
-}, async () => {
-  await using fixture = await serveStore({ "iplant/home/shared/f.txt": "q".repeat(1_000_000) }, {
-    latencyMs: 60,
-  });
-  const url = `${fixture.url}/fileio/download?path=/iplant/home/shared/f.txt`;
-  await (await fetch(url)).arrayBuffer();
-  const served = Deno.realPathSync(`${fixture.root}/iplant/home/shared/f.txt`);
-  const openOnServedFile = () =>
-    [...Deno.readDirSync("/proc/self/fd")].filter((fd) => {
-      try {
-        return Deno.readLinkSync(`/proc/self/fd/${fd.name}`) === served;
-      } catch {
-        return false;
+}, async (t) => {
+  const settings = {
+    "unshaped (latency only)": { latencyMs: 60 },
+    "throttled": { bandwidth: 20_000_000 },
+    "cut short": { dropRate: 1 },
+  };
+  for (const [name, options] of Object.entries(settings)) {
+    await t.step(name, async () => {
+      await using fixture = await serveStore({
+        "iplant/home/shared/f.txt": "q".repeat(1_000_000),
+      }, options);
+      const url = `${fixture.url}/fileio/download?path=/iplant/home/shared/f.txt`;
+      await (await fetch(url)).arrayBuffer().catch(() => {});
+      const served = Deno.realPathSync(`${fixture.root}/iplant/home/shared/f.txt`);
+      await Promise.all(Array.from({ length: 10 }, async () => {
+        const abort = new AbortController();
+        const pending = fetch(url, { signal: abort.signal });
+        setTimeout(() => abort.abort(), 10);
+        await pending.catch(() => {});
+      }));
+      for (let i = 0; i < 10; i++) {
+        const reader = (await fetch(url)).body!.getReader();
+        await reader.read().catch(() => {});
+        await reader.cancel().catch(() => {});
       }
-    }).length;
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    const abort = new AbortController();
-    const pending = fetch(url, { signal: abort.signal });
-    setTimeout(() => abort.abort(), 10);
-    await pending.catch(() => {});
-  }));
-  for (let i = 0; i < 10; i++) {
-    const reader = (await fetch(url)).body!.getReader();
-    await reader.read();
-    await reader.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(openHandles(served), 0);
+    });
   }
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  assert.equal(openOnServedFile(), 0);
+});
+
+/** How many of this process's file descriptors point at `path`. */
+function openHandles(path: string): number {
+  return [...Deno.readDirSync("/proc/self/fd")].filter((fd) => {
+    try {
+      return Deno.readLinkSync(`/proc/self/fd/${fd.name}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+/** Starts an unshaped download of a sparse file and reads its first chunk. */
+async function startBigDownload(size: number) {
+  const fixture = await serveStore({ "iplant/home/shared/big.bin": "" });
+  const path = `${fixture.root}/iplant/home/shared/big.bin`;
+  await Deno.truncate(path, size);
+  const response = await fetch(`${fixture.url}/fileio/download?path=/iplant/home/shared/big.bin`);
+  assert.equal(response.headers.get("content-length"), String(size));
+  const reader = response.body!.getReader();
+  const first = await reader.read();
+  const drain = async () => {
+    let received = first.value?.byteLength ?? 0;
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) return received;
+      received += value.byteLength;
+    }
+  };
+  return { fixture, path, drain };
+}
+
+Deno.test("an unshaped download of a growing file sends exactly Content-Length bytes", async () => {
+  const size = 20_000_000;
+  const { fixture, path, drain } = await startBigDownload(size);
+  await using _ = fixture;
+  await Deno.writeFile(path, new Uint8Array(1_000_000).fill(7), { append: true });
+  assert.equal(await drain(), size);
+  const next = await get(`${fixture.url}/fileio/download?path=/iplant/home/shared/big.bin`);
+  assert.equal(next.status, 200, "the server keeps answering");
+});
+
+Deno.test("an unshaped download of a shrinking file cuts the connection", async () => {
+  const { fixture, path, drain } = await startBigDownload(20_000_000);
+  await using _ = fixture;
+  await Deno.truncate(path, 5);
+  await assert.rejects(drain());
+});
+
+Deno.test("close() cuts an unshaped download whose client stopped reading", async () => {
+  const { fixture, path, drain } = await startBigDownload(50_000_000);
+  await using _ = fixture;
+  const started = performance.now();
+  await fixture.server.close();
+  assert.ok(performance.now() - started < 1000, "close() did not wait for the slow client");
+  await assert.rejects(drain());
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(openHandles(Deno.realPathSync(path)), 0);
 });

@@ -117,7 +117,7 @@ async function fileReply(
       "content-length": String(size),
       "content-security-policy": "sandbox",
     });
-    return { status: 200, headers, body: { file, start: 0, length: size }, download: true };
+    return { status: 200, headers, body: { file, start: 0, length: size, size }, download: true };
   } catch (error) {
     file.close();
     throw error;
@@ -247,7 +247,7 @@ export async function davAnonHandler(call: Call): Promise<Reply> {
     return {
       status: range ? 206 : 200,
       headers,
-      body: { file, start, length },
+      body: { file, start, length, size },
       download: true,
     };
   } catch (error) {

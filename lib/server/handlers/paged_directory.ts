@@ -14,7 +14,7 @@ import { folderLabel, isBadName } from "../permissions.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import type { PageQuery, SortColumn } from "../store.ts";
 import type { Call } from "./call.ts";
-import { listingItem } from "./render.ts";
+import { listingItems } from "./render.ts";
 
 const SORT_COLUMNS: readonly SortColumn[] = [
   "name",
@@ -93,7 +93,7 @@ export async function pagedDirectoryHandler(call: Call): Promise<Reply> {
     hasSubDirs: true,
     total: page.folders.length + page.files.length === 0 ? null : page.total,
     totalBad: 0,
-    folders: await Promise.all(page.folders.map((item) => listingItem(store, user, item))),
-    files: await Promise.all(page.files.map((item) => listingItem(store, user, item))),
+    folders: await listingItems(store, user, page.folders),
+    files: await listingItems(store, user, page.files),
   });
 }

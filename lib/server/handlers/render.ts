@@ -101,31 +101,44 @@ export interface ListingItem {
 }
 
 /**
- * Renders an item of a paged listing (label = base name; `infoType` null for folders).
+ * Renders the items of a paged listing (label = base name; `infoType` null for folders).
+ * Only files with an AVU sidecar wait for it (it may override the type); the rest are built
+ * at once.
  *
  * @example
  * ```ts
- * import { listingItem } from "./render.ts";
+ * import { listingItems } from "./render.ts";
  * import { Store } from "../store.ts";
  *
  * const root = await Deno.makeTempDir();
  * const store = await Store.open(root, "iplant");
  * const found = await store.lookup("/iplant/home/shared", "demo");
- * if (found.found === "item") console.log((await listingItem(store, "demo", found.item)).label);
+ * if (found.found === "item") console.log((await listingItems(store, "demo", [found.item]))[0]);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export async function listingItem(store: Store, user: string, item: Item): Promise<ListingItem> {
-  return {
+export async function listingItems(
+  store: Store,
+  user: string,
+  items: readonly Item[],
+): Promise<ListingItem[]> {
+  const types: (string | null | Promise<string | null>)[] = items.map((item) => {
+    if (item.kind === "folder") return null;
+    return item.hasAvus === false ? item.nameType : store.infoType(item);
+  });
+  const resolved = types.some((type) => type instanceof Promise)
+    ? await Promise.all(types)
+    : types as (string | null)[];
+  return items.map((item, i) => ({
     id: store.idOf(item.path),
     path: item.path,
     label: item.name,
-    infoType: await store.infoType(item),
+    infoType: resolved[i],
     isFavorite: false,
     badName: isBadName(store.paths, user, item.path),
     permission: item.permission,
     "date-created": item.created,
     "date-modified": item.modified,
     "file-size": item.kind === "file" ? item.size : 0,
-  };
+  }));
 }

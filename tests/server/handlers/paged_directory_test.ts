@@ -6,6 +6,7 @@ import {
   bearer,
   DEMO,
   fastTempParent,
+  FIXED_MTIME,
   get,
   makeStore,
   serveStore,
@@ -359,6 +360,18 @@ Deno.test("an edited file shows its new size and date in the very next listing",
     bearer(DEMO.token),
   );
   assert.equal(json.total, 11);
+});
+
+Deno.test("date-created is never later than date-modified, even for backdated files", async () => {
+  await using fixture = await serveStore({ "iplant/home/shared/dated/old.csv": "x\n" });
+  const file = `${fixture.root}/iplant/home/shared/dated/old.csv`;
+  await Deno.utime(file, FIXED_MTIME, FIXED_MTIME);
+  const { json } = await get(
+    listingUrl(fixture.url, "path=/iplant/home/shared/dated&limit=10", false),
+  );
+  assert.equal(json.files[0]["date-modified"], FIXED_MTIME.getTime());
+  assert.equal(json.files[0]["date-created"], FIXED_MTIME.getTime());
+  assert.ok(json["date-created"] <= json["date-modified"], "the folder too");
 });
 
 Deno.test("a 100,000-file folder pages to the end quickly and completely", async () => {

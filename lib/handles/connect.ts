@@ -1,0 +1,162 @@
+/**
+ * {@linkcode connect}: the one line that starts every notebook.
+ *
+ * @module
+ */
+
+import { BadRequestError } from "../client/errors.ts";
+import { Transport } from "../client/transport.ts";
+import { Store } from "./store.ts";
+
+/**
+ * Options of {@linkcode connect}; all optional.
+ *
+ * Credentials: `token`, or `username` + `password`. When none of the three is given, they are
+ * read from the environment (`TERRAIN_TOKEN`, else `TERRAIN_USERNAME` + `TERRAIN_PASSWORD`)
+ * unless `anonymous` is set; without any, the store is anonymous and sees public data only.
+ * Variables the process may not read (no `--allow-env`) count as unset.
+ *
+ * @example
+ * ```ts
+ * import type { ConnectOptions } from "./connect.ts";
+ *
+ * const options: ConnectOptions = {
+ *   url: "https://de.cyverse.org/terrain",
+ *   username: "demo",
+ *   password: "secret",
+ *   concurrency: 2,
+ * };
+ * ```
+ */
+export interface ConnectOptions {
+  /**
+   * Base URL of the Terrain gateway, gateway prefix included. Default: `TERRAIN_URL`, else
+   * `https://de.cyverse.org/terrain`.
+   */
+  url?: string;
+  /** An access token obtained elsewhere. Default: `TERRAIN_TOKEN`. */
+  token?: string;
+  /** Username, exchanged with `password` for a token when first needed. Default: `TERRAIN_USERNAME`. */
+  username?: string;
+  /** Password for `username`. Default: `TERRAIN_PASSWORD`. */
+  password?: string;
+  /** Ignore credentials in the environment and stay anonymous. */
+  anonymous?: boolean;
+  /** Requests in flight at once, downloads included (default 4). */
+  concurrency?: number;
+  /** Extra attempts after a network error or retryable server answer (default 4). */
+  retries?: number;
+  /** Longest wait for a response's headers, in ms (default 30 s). */
+  timeoutMs?: number;
+  /** Aborts every request of the store, e.g. when a notebook cell is stopped. */
+  signal?: AbortSignal;
+  /** The fetch to use (default: the global one), e.g. to add a proxy or log traffic. */
+  fetch?: typeof fetch;
+  /**
+   * Local cache folder. Kept in `store.options` for the download cache of a later release; it
+   * has no effect yet.
+   */
+  cacheDir?: string;
+  /**
+   * Progress display switch. Kept in `store.options` for the progress display of a later
+   * release; it has no effect yet.
+   */
+  progress?: boolean;
+}
+
+/** The public CyVerse gateway. */
+const DEFAULT_URL = "https://de.cyverse.org/terrain";
+
+/**
+ * Opens a store: checks the options and reads the environment, but sends nothing until a
+ * handle needs the server.
+ *
+ * @throws {BadRequestError} for a bad URL or option, or incomplete credentials.
+ *
+ * @example Anonymous, signed in with a token, or with a username and password
+ * ```ts
+ * import { connect } from "./connect.ts";
+ *
+ * const publicData = connect({ url: "http://127.0.0.1:8080/terrain", anonymous: true });
+ * const mine = connect({ url: "http://127.0.0.1:8080/terrain", token: "eyJh.eyJw.c2ln" });
+ * const login = connect({ url: "http://127.0.0.1:8080/terrain", username: "demo", password: "pw" });
+ * console.log(publicData.options.auth, mine.options.auth, login.options.auth); // anonymous token password
+ * ```
+ */
+export function connect(options: ConnectOptions = {}): Store {
+  if (typeof options !== "object" || options === null) {
+    throw new BadRequestError("connect() takes an options object, e.g. connect({ token }).");
+  }
+  const { token, username, password } = credentialsOf(options);
+  const url = options.url ?? readEnv("TERRAIN_URL") ?? DEFAULT_URL;
+  if (options.cacheDir !== undefined && typeof options.cacheDir !== "string") {
+    throw new BadRequestError("cacheDir must be a folder path.");
+  }
+  if (options.progress !== undefined && typeof options.progress !== "boolean") {
+    throw new BadRequestError("progress must be true or false.");
+  }
+  const transport = new Transport({
+    url,
+    token,
+    username,
+    password,
+    concurrency: options.concurrency,
+    retries: options.retries,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    fetch: options.fetch,
+  });
+  const fromOptions = options.token !== undefined || options.username !== undefined ||
+    options.password !== undefined;
+  return new Store(transport, {
+    url: transport.url,
+    auth: transport.authMode,
+    ...(transport.username === undefined ? {} : { username: transport.username }),
+    credentialsFrom: transport.anonymous ? "none" : fromOptions ? "options" : "environment",
+    concurrency: transport.policy.concurrency,
+    retries: transport.policy.retries,
+    timeoutMs: transport.policy.timeoutMs,
+    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    ...(options.progress === undefined ? {} : { progress: options.progress }),
+  });
+}
+
+function credentialsOf(
+  options: ConnectOptions,
+): { token?: string; username?: string; password?: string } {
+  const { token, username, password } = options;
+  if (token !== undefined || username !== undefined || password !== undefined) {
+    if (options.anonymous === true) {
+      throw new BadRequestError("anonymous: true cannot be combined with a token or password.");
+    }
+    return { token, username, password };
+  }
+  if (options.anonymous === true) return {};
+  const envToken = readEnv("TERRAIN_TOKEN");
+  if (envToken !== undefined) return { token: envToken };
+  const envUser = readEnv("TERRAIN_USERNAME");
+  const envPassword = readEnv("TERRAIN_PASSWORD");
+  if (envUser !== undefined && envPassword === undefined) {
+    throw new BadRequestError("TERRAIN_USERNAME is set but TERRAIN_PASSWORD is not.");
+  }
+  if (envPassword !== undefined && envUser === undefined) {
+    throw new BadRequestError("TERRAIN_PASSWORD is set but TERRAIN_USERNAME is not.");
+  }
+  return envUser === undefined ? {} : { username: envUser, password: envPassword };
+}
+
+/** An environment variable, or `undefined` when unset, empty, or not readable (no prompt). */
+function readEnv(name: string): string | undefined {
+  try {
+    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+      return undefined;
+    }
+    const value = Deno.env.get(name);
+    return value === undefined || value.trim() === "" ? undefined : value;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      return undefined;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * {@linkcode Handle}: what files and folders have in common — where they are (a path, an id, a
+ * listing entry, or a name under another handle), their entry, metadata and comments.
+ *
+ * @module
+ */
+
+import { type CallOptions, getComments, getMetadata } from "../client/endpoints.ts";
+import type { Avu as AvuSchema } from "../client/schemas.ts";
+import type { Transport } from "../client/transport.ts";
+import type { Entry, EntryType } from "../listing/entry.ts";
+import { baseName, joinPath } from "./paths.ts";
+
+/**
+ * Options of {@linkcode Handle.stat}.
+ *
+ * @example
+ * ```ts
+ * import type { StatOptions } from "./handle.ts";
+ *
+ * const fresh: StatOptions = { refresh: true, signal: AbortSignal.timeout(10_000) };
+ * ```
+ */
+export interface StatOptions extends CallOptions {
+  /** Ask the server again even when the handle already knows its entry. */
+  refresh?: boolean;
+}
+
+/**
+ * A metadata AVU (attribute, value, unit) with its nested AVUs, exactly as stored: the DataCite
+ * template keeps sub-properties (an identifier's `identifierType`, a creator's `affiliation`)
+ * nested, and attribute names keep their variants (`datacite.title`, trailing tabs, …).
+ *
+ * @example
+ * ```ts
+ * import type { Avu } from "./handle.ts";
+ *
+ * const flatten = (avus: Avu[]): Avu[] => avus.flatMap((avu) => [avu, ...flatten(avu.avus)]);
+ * ```
+ */
+export type Avu = AvuSchema;
+
+/**
+ * A raw iRODS AVU (attribute, value, unit) as Terrain shows it; the server hides its own
+ * `ipc*` attributes.
+ *
+ * @example
+ * ```ts
+ * import type { IrodsAvu } from "./handle.ts";
+ *
+ * const pairs = (avus: IrodsAvu[]) => avus.map((avu) => `${avu.attr}=${avu.value}`);
+ * ```
+ */
+export interface IrodsAvu {
+  /** Attribute name. */
+  attr: string;
+  /** Value. */
+  value: string;
+  /** Unit, usually `""`. */
+  unit: string;
+}
+
+/**
+ * A file's or folder's metadata as stored, before any normalisation: the template AVUs (where
+ * Data Commons keeps DataCite fields, sub-properties nested), the raw iRODS AVUs, and the path.
+ *
+ * @example
+ * ```ts
+ * import type { RawMetadata } from "./handle.ts";
+ *
+ * const titles = (metadata: RawMetadata) =>
+ *   metadata.avus.filter((avu) => avu.attr.toLowerCase().endsWith("title")).map((avu) => avu.value);
+ * ```
+ */
+export interface RawMetadata {
+  /** The item's data-store path. */
+  path: string;
+  /** Template AVUs, in stored order, attribute names exactly as stored. */
+  avus: Avu[];
+  /** Raw iRODS AVUs (the server hides its own `ipc*` attributes). */
+  irodsAvus: IrodsAvu[];
+}
+
+/**
+ * A comment on a file or folder.
+ *
+ * @example
+ * ```ts
+ * import type { Comment } from "./handle.ts";
+ *
+ * const visible = (comments: Comment[]) => comments.filter((comment) => !comment.retracted);
+ * ```
+ */
+export interface Comment {
+  /** The comment's id. */
+  id: string;
+  /** Short username of the author. */
+  author: string;
+  /** When it was posted. */
+  posted: Date;
+  /** Whether the author withdrew it (Terrain still returns the text). */
+  retracted: boolean;
+  /** The comment. */
+  text: string;
+}
+
+/**
+ * Where a handle points; handles are made by the store and by folders, not by hand. At least
+ * one of `path`, `id`, `entry` or `parent` is set.
+ *
+ * @example
+ * ```ts
+ * import type { Location } from "./handle.ts";
+ *
+ * const byPath: Location = { path: "/iplant/home/shared" };
+ * const byId: Location = { id: "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804" };
+ * ```
+ */
+export interface Location {
+  /** Normalised absolute path. */
+  path?: string;
+  /** Item id. */
+  id?: string;
+  /** The entry a listing gave (path and id included). */
+  entry?: Entry;
+  /** A folder handle and a normalised path relative to it. */
+  parent?: { folder: Handle; relative: string };
+}
+
+/**
+ * Base of {@linkcode Folder} and {@linkcode File}. Constructing a handle sends nothing; the
+ * first method that needs the server does. A handle made from an id learns its path with one
+ * metadata request, then remembers it; one made from a listing entry (or after `stat()`)
+ * remembers that entry.
+ *
+ * @example
+ * ```ts ignore
+ * const folder = store.folder("/iplant/home/shared");
+ * console.log(folder.path, folder.name); // "/iplant/home/shared" "shared"
+ * const entry = await folder.stat();
+ * ```
+ */
+export abstract class Handle {
+  /** `file` or `folder`. */
+  abstract readonly kind: EntryType;
+  #path?: string;
+  #id?: string;
+  #entry?: Entry;
+  #parent?: { folder: Handle; relative: string };
+  #locating?: Promise<string>;
+
+  /**
+   * Records where the handle points; see {@linkcode Location}.
+   *
+   * @example
+   * ```ts ignore
+   * // Handles come from the store: store.folder(path), store.file(path), folder.file(name).
+   * const file = store.folder("/iplant/home/shared").file("a.csv");
+   * ```
+   */
+  protected constructor(transport: Transport, location: Location) {
+    transports.set(this, transport);
+    this.#entry = location.entry;
+    this.#path = location.entry?.path ?? location.path ?? pathUnder(location.parent);
+    this.#id = location.entry?.id ?? location.id;
+    if (this.#path === undefined) this.#parent = location.parent;
+  }
+
+  /** The data-store path, once known: always for handles made from a path or an entry. */
+  get path(): string | undefined {
+    return this.#path;
+  }
+
+  /** The item id, once known (from an entry, an id, or a request that returned it). */
+  get id(): string | undefined {
+    return this.#id;
+  }
+
+  /** The last segment of the path, when the path is known. */
+  get name(): string | undefined {
+    return this.#path === undefined ? undefined : baseName(this.#path);
+  }
+
+  /**
+   * The item's {@linkcode Entry}. A handle that knows it already (made from a listing entry, or
+   * stat'ed before) answers without a request unless `refresh` is set.
+   *
+   * @example
+   * ```ts ignore
+   * const entry = await store.file("/iplant/home/shared/a.csv").stat();
+   * console.log(entry.size, entry.modified);
+   * ```
+   */
+  async stat(options: StatOptions = {}): Promise<Entry> {
+    if (this.#entry !== undefined && options.refresh !== true) return this.#entry;
+    const path = await this.locate(options.signal);
+    const entry = await this.fetchEntry(path, options);
+    this.#entry = entry;
+    this.#id = entry.id;
+    return entry;
+  }
+
+  /**
+   * The raw metadata (template AVUs, iRODS AVUs, path), fetched by id; a handle that does not
+   * know its id stats itself first.
+   *
+   * @example
+   * ```ts ignore
+   * const { avus } = await store.dataset(path).metadata();
+   * console.log(avus.map((avu) => `${avu.attr} = ${avu.value}`));
+   * ```
+   */
+  async metadata(options: CallOptions = {}): Promise<RawMetadata> {
+    const answer = await getMetadata(transportOf(this), await this.itemId(options), options);
+    this.#path ??= answer.path;
+    return {
+      path: answer.path,
+      avus: answer.avus,
+      irodsAvus: answer["irods-avus"].map(({ attr, value, unit }) => ({ attr, value, unit })),
+    };
+  }
+
+  /**
+   * The comments on the item, oldest first, retracted ones included (see `retracted`). Needs a
+   * signed-in store.
+   *
+   * @throws {SignInRequiredError} for an anonymous store.
+   *
+   * @example
+   * ```ts ignore
+   * for (const comment of await file.comments()) console.log(comment.author, comment.text);
+   * ```
+   */
+  async comments(options: CallOptions = {}): Promise<Comment[]> {
+    const answer = await getComments(transportOf(this), await this.itemId(options), options);
+    return answer.comments.map((comment) => ({
+      id: comment.id,
+      author: comment.commenter,
+      posted: new Date(comment.post_time),
+      retracted: comment.retracted,
+      text: comment.comment,
+    }));
+  }
+
+  /** `{"kind":"file","path":"/iplant/home/shared/a.csv","id":"…"}` (what is known so far). */
+  toJSON(): { kind: EntryType; path?: string; id?: string } {
+    return {
+      kind: this.kind,
+      ...(this.#path === undefined ? {} : { path: this.#path }),
+      ...(this.#id === undefined ? {} : { id: this.#id }),
+    };
+  }
+
+  /** `Folder(/iplant/home/shared)`, `File(id 6a1b2c3d-…)` before an id handle's path is known. */
+  toString(): string {
+    return `${this.constructor.name}(${this.label})`;
+  }
+
+  /** Same as `toString()`, for `Deno.inspect`, `console.log` and notebooks' plain output. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.toString();
+  }
+
+  /** How the handle shows where it points: its path, or what it was made from. */
+  protected get label(): string {
+    if (this.#path !== undefined) return this.#path;
+    if (this.#parent !== undefined) return `${this.#parent.folder.label}/${this.#parent.relative}`;
+    return `id ${this.#id}`;
+  }
+
+  /** The path, looking it up (once, shared by concurrent callers) when only an id is known. */
+  protected async locate(signal?: AbortSignal): Promise<string> {
+    if (this.#path !== undefined) return this.#path;
+    this.#locating ??= this.#lookUp(signal).finally(() => {
+      this.#locating = undefined;
+    });
+    return await this.#locating;
+  }
+
+  /** The id, stat'ing the handle when it is not known yet. */
+  protected async itemId(options: CallOptions): Promise<string> {
+    return this.#id ?? (await this.stat(options)).id;
+  }
+
+  /** Reads the entry at `path` from the server (kind-specific). */
+  protected abstract fetchEntry(path: string, options: CallOptions): Promise<Entry>;
+
+  async #lookUp(signal?: AbortSignal): Promise<string> {
+    const parent = this.#parent;
+    const path = parent !== undefined
+      ? joinPath(await parent.folder.locate(signal), parent.relative)
+      : (await getMetadata(transportOf(this), this.#id!, { signal })).path;
+    this.#path = path;
+    return path;
+  }
+}
+
+const transports = new WeakMap<Handle, Transport>();
+
+/**
+ * The transport of the store a handle belongs to. Kept out of the handles' own members so that
+ * the public API does not expose the HTTP layer.
+ *
+ * @example
+ * ```ts ignore
+ * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * ```
+ */
+export function transportOf(handle: Handle): Transport {
+  return transports.get(handle)!;
+}
+
+function pathUnder(parent: Location["parent"]): string | undefined {
+  const folder = parent?.folder.path;
+  return folder === undefined ? undefined : joinPath(folder, parent!.relative);
+}

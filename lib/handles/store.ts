@@ -1,0 +1,330 @@
+/**
+ * {@linkcode Store}: one connection to a Terrain gateway and the entry point for handles.
+ *
+ * @module
+ */
+
+import {
+  type CallOptions,
+  getMetadata,
+  getRoot,
+  getSavedSearches,
+  getSearchDocumentation,
+} from "../client/endpoints.ts";
+import { BadRequestError, ProtocolError } from "../client/errors.ts";
+import type { AuthMode } from "../client/auth.ts";
+import type { Transport, TransportStats } from "../client/transport.ts";
+import { type Entry, folderEntry } from "../listing/entry.ts";
+import { File } from "./file.ts";
+import { Dataset, Folder } from "./folder.ts";
+import type { Location } from "./handle.ts";
+import { parseRef } from "./paths.ts";
+import { kindOf } from "./stat.ts";
+
+/**
+ * A store's settings as resolved by `connect()` — never the token or password.
+ *
+ * @example
+ * ```ts ignore
+ * const { url, auth, concurrency } = connect().options;
+ * ```
+ */
+export interface StoreSettings {
+  /** Base URL of the Terrain gateway. */
+  readonly url: string;
+  /** `anonymous`, `token` or `password` (username/password exchanged for a token). */
+  readonly auth: AuthMode;
+  /** The username, when signing in with a password. */
+  readonly username?: string;
+  /** Where the credentials came from: the options, the environment, or nowhere (anonymous). */
+  readonly credentialsFrom: "options" | "environment" | "none";
+  /** Requests in flight at once, bodies included. */
+  readonly concurrency: number;
+  /** Extra attempts after a retryable failure. */
+  readonly retries: number;
+  /** Longest wait for response headers, in ms. */
+  readonly timeoutMs: number;
+  /** Local cache folder; kept for the download cache of a later release (no effect yet). */
+  readonly cacheDir?: string;
+  /** Progress display switch; kept for the progress display of a later release (no effect yet). */
+  readonly progress?: boolean;
+}
+
+/**
+ * The search service's documentation: each query clause with its arguments, and the fields
+ * results can be sorted by (Terrain sends them in random order).
+ *
+ * @example
+ * ```ts
+ * import type { SearchDocumentation } from "./store.ts";
+ *
+ * const clauseNames = (docs: SearchDocumentation) => Object.keys(docs.clauses).sort();
+ * ```
+ */
+export interface SearchDocumentation {
+  /** Clauses by name (`label`, `path`, `size`, …), each with a summary and its arguments. */
+  clauses: Record<string, {
+    summary: string;
+    args: Record<string, { type: string; summary: string }>;
+  }>;
+  /** Sortable fields. */
+  sortFields: string[];
+}
+
+/**
+ * The user's navigation roots (`filesystem/root`), as folder handles that already know their
+ * entries, plus Terrain's base paths.
+ *
+ * @example
+ * ```ts ignore
+ * const { home, community } = await store.root();
+ * for await (const entry of home.list()) console.log(entry.name);
+ * ```
+ */
+export interface Roots {
+  /** The user's home folder, e.g. `/iplant/home/demo`. */
+  readonly home: Folder;
+  /** Community data, `/iplant/home/shared`. */
+  readonly community: Folder;
+  /** "Shared With Me": `/iplant/home`, listing what others shared with the user. */
+  readonly sharedWithMe: Folder;
+  /** The user's trash. */
+  readonly trash: Folder;
+  /** Terrain's base paths. */
+  readonly basePaths: {
+    /** The user's home path. */
+    readonly userHome: string;
+    /** The user's trash path. */
+    readonly userTrash: string;
+    /** The folder holding every user's trash. */
+    readonly baseTrash: string;
+  };
+}
+
+/**
+ * A connection to a Terrain gateway: makes handles for files, folders and datasets, and reads
+ * the store-wide endpoints. Made by `connect()`; constructing one sends nothing.
+ *
+ * Anything that names an item accepts a data-store path (`/iplant/home/shared/a.csv`), an item
+ * id (a UUID, looked up when first needed), or an {@linkcode Entry} from a listing (whose handle
+ * then knows its entry without a request).
+ *
+ * @example
+ * ```ts ignore
+ * import { connect } from "../../mod.ts";
+ *
+ * const store = connect({ token: Deno.env.get("TERRAIN_TOKEN") });
+ * const text = await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
+ * ```
+ */
+export class Store {
+  /** Resolved settings (no secrets). */
+  readonly options: StoreSettings;
+  readonly #transport: Transport;
+
+  /**
+   * Wraps a transport; `connect()` is the usual way to get a store.
+   *
+   * @example
+   * ```ts ignore
+   * import { Transport } from "../client/transport.ts";
+   *
+   * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
+   * const store = new Store(transport, {
+   *   url: transport.url, auth: "anonymous", credentialsFrom: "none", ...transport.policy,
+   * });
+   * ```
+   */
+  constructor(transport: Transport, options: StoreSettings) {
+    this.#transport = transport;
+    this.options = Object.freeze({ ...options });
+  }
+
+  /** Requests sent, retries, token exchanges and requests in flight, for monitoring. */
+  get stats(): TransportStats {
+    return this.#transport.stats;
+  }
+
+  /**
+   * A handle for the folder at a path, id or entry; sends nothing.
+   *
+   * @throws {BadRequestError} for a relative path, `..`, or a file's entry.
+   *
+   * @example
+   * ```ts ignore
+   * const shared = store.folder("/iplant/home/shared");
+   * ```
+   */
+  folder(ref: string | Entry): Folder {
+    return new Folder(this.#transport, locationOf(ref, "folder", "store.folder()"));
+  }
+
+  /**
+   * A handle for the file at a path, id or entry; sends nothing.
+   *
+   * @throws {BadRequestError} for a relative path, `..`, or a folder's entry.
+   *
+   * @example
+   * ```ts ignore
+   * const csv = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+   * ```
+   */
+  file(ref: string | Entry): File {
+    return new File(this.#transport, locationOf(ref, "file", "store.file()"));
+  }
+
+  /**
+   * A handle for a folder holding a dataset; sends nothing. See {@linkcode Dataset}.
+   *
+   * @throws {BadRequestError} for a relative path, `..`, or a file's entry.
+   *
+   * @example
+   * ```ts ignore
+   * const dataset = store.dataset("/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020");
+   * ```
+   */
+  dataset(ref: string | Entry): Dataset {
+    return new Dataset(this.#transport, locationOf(ref, "folder", "store.dataset()"));
+  }
+
+  /**
+   * A {@linkcode File} or {@linkcode Folder} handle for a path, id or entry, whichever the item
+   * is. An entry needs no request; a path needs one (`file/manifest`, which answers for files
+   * and says "not a file" for folders); an id needs one more to look up its path.
+   *
+   * @throws {NotFoundError} when nothing is there.
+   *
+   * @example
+   * ```ts ignore
+   * const item = await store.entry("0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804");
+   * if (item instanceof Folder) console.log(await item.list().count());
+   * ```
+   */
+  async entry(ref: string | Entry, options: CallOptions = {}): Promise<File | Folder> {
+    if (isEntry(ref)) {
+      return ref.type === "file"
+        ? new File(this.#transport, { entry: ref })
+        : new Folder(this.#transport, { entry: ref });
+    }
+    const parsed = parseRef(ref, "The item given to store.entry()");
+    const path = parsed.path ?? (await getMetadata(this.#transport, parsed.id!, options)).path;
+    const location: Location = { path, ...(parsed.id === undefined ? {} : { id: parsed.id }) };
+    return await kindOf(this.#transport, path, options) === "file"
+      ? new File(this.#transport, location)
+      : new Folder(this.#transport, location);
+  }
+
+  /**
+   * The user's home, community data, "shared with me" and trash folders, and Terrain's base
+   * paths. Needs a signed-in store.
+   *
+   * @throws {SignInRequiredError} for an anonymous store.
+   *
+   * @example
+   * ```ts ignore
+   * const { home } = await store.root();
+   * console.log(home.path);
+   * ```
+   */
+  async root(options: CallOptions = {}): Promise<Roots> {
+    const answer = await getRoot(this.#transport, options);
+    const base = answer["base-paths"];
+    const remaining = [...answer.roots];
+    const take = (what: string, test: (path: string) => boolean) => {
+      const index = remaining.findIndex((root) => test(root.path));
+      if (index < 0) {
+        throw new ProtocolError(
+          `filesystem/root did not list the ${what} folder (${answer.roots.length} roots).`,
+          { endpoint: "filesystem/root" },
+        );
+      }
+      return new Folder(this.#transport, { entry: folderEntry(remaining.splice(index, 1)[0]) });
+    };
+    const home = take("home", (path) => path === base.user_home_path);
+    const trash = take("trash", (path) => path === base.user_trash_path);
+    // Terrain sends community data before "shared with me"; their paths are deployment
+    // settings, so the order is what identifies them.
+    const community = take("community data", () => true);
+    const sharedWithMe = take("shared-with-me", () => true);
+    return {
+      home,
+      community,
+      sharedWithMe,
+      trash,
+      basePaths: {
+        userHome: base.user_home_path,
+        userTrash: base.user_trash_path,
+        baseTrash: base.base_trash_path,
+      },
+    };
+  }
+
+  /**
+   * The user's saved searches exactly as stored: opaque JSON (`{}` when none). Needs a
+   * signed-in store.
+   *
+   * @throws {SignInRequiredError} for an anonymous store.
+   *
+   * @example
+   * ```ts ignore
+   * const saved = await store.savedSearches();
+   * console.log(Array.isArray(saved) ? saved.length : 0);
+   * ```
+   */
+  async savedSearches(options: CallOptions = {}): Promise<unknown> {
+    return await getSavedSearches(this.#transport, options);
+  }
+
+  /**
+   * The search service's documentation: its clauses with their arguments, and sortable fields.
+   *
+   * @example
+   * ```ts ignore
+   * const { clauses } = await store.searchDocumentation();
+   * console.log(Object.keys(clauses));
+   * ```
+   */
+  async searchDocumentation(options: CallOptions = {}): Promise<SearchDocumentation> {
+    return await getSearchDocumentation(this.#transport, options);
+  }
+
+  /** `Store(https://de.cyverse.org/terrain, password demo)`; never a secret. */
+  toString(): string {
+    const who = this.options.username === undefined
+      ? this.options.auth
+      : `${this.options.auth} ${this.options.username}`;
+    return `Store(${this.options.url}, ${who})`;
+  }
+
+  /** Same as `toString()`, for `Deno.inspect`, `console.log` and notebooks' plain output. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.toString();
+  }
+
+  /** The settings (no secrets), for `JSON.stringify`. */
+  toJSON(): StoreSettings {
+    return this.options;
+  }
+}
+
+function isEntry(value: unknown): value is Entry {
+  if (typeof value !== "object" || value === null) return false;
+  const entry = value as Partial<Entry>;
+  return typeof entry.path === "string" && typeof entry.id === "string" &&
+    (entry.type === "file" || entry.type === "folder");
+}
+
+function locationOf(ref: unknown, kind: "file" | "folder", what: string): Location {
+  if (isEntry(ref)) {
+    if (ref.type !== kind) {
+      throw new BadRequestError(
+        `${what} was given the entry of a ${ref.type}, ${JSON.stringify(ref.path)}; use store.${
+          ref.type === "file" ? "file" : "folder"
+        }() or store.entry() for it.`,
+        { path: ref.path },
+      );
+    }
+    return { entry: ref };
+  }
+  return parseRef(ref, `The path given to ${what}`);
+}

@@ -1,0 +1,327 @@
+/**
+ * {@linkcode Listing}: what `folder.list()` and `folder.walk()` return — a lazy, re-iterable
+ * async iterable of entries that pages invisibly and never stops short without an error.
+ *
+ * @module
+ */
+
+import type { DataFrame } from "nodejs-polars";
+import { getPagedDirectory } from "../client/endpoints.ts";
+import { BadRequestError, ProtocolError } from "../client/errors.ts";
+import type { Transport } from "../client/transport.ts";
+import type { Entry } from "./entry.ts";
+import { entriesToDataFrame } from "./frame.ts";
+import type { ResolvedListOptions, ResolvedWalkOptions } from "./options.ts";
+import { type Page, pageFolder } from "./pager.ts";
+import { walkPages } from "./walk.ts";
+
+/**
+ * What a {@linkcode Listing} lists: made by the folder handles, not by hand.
+ *
+ * @example
+ * ```ts
+ * import type { ListingPlan } from "./listing.ts";
+ *
+ * type Mode = ListingPlan["mode"]; // "list" or "walk"
+ * ```
+ */
+export type ListingPlan =
+  & {
+    /** The store's transport. */
+    transport: Transport;
+    /** Resolves the folder's path (a handle made from an id looks it up first). */
+    folder: (signal?: AbortSignal) => Promise<string>;
+    /** How to show the folder before its path is known (its path, or its id). */
+    label: string;
+  }
+  & (
+    | { mode: "list"; options: ResolvedListOptions }
+    | { mode: "walk"; options: ResolvedWalkOptions }
+  );
+
+/**
+ * The entries of a folder (`folder.list()`) or of a folder tree (`folder.walk()`), fetched
+ * lazily one page per request, with the next page requested while the current one is being
+ * consumed.
+ *
+ * - **Complete or an error.** Iteration delivers every entry the server counts, each once, or
+ *   throws: a {@linkcode ListingChangedError} when the folder changed under the listing in a way
+ *   that could hide entries (its total moved, a page came back empty early, or entries shifted),
+ *   a {@linkcode ProtocolError} when the server's pages contradict its own total. When the
+ *   folder's modification date moves with a steady total, one `console.warn` says so.
+ * - **Flat memory.** Iterating keeps at most a couple of pages (and, for a walk, the paths of
+ *   folders still to visit); only `toArray()` and `toDataFrame()` hold every entry.
+ * - **Re-iterable.** Each `for await`, `pages()`, `take()`, … starts from the first page again.
+ * - **Abortable** through the store's signal or the `signal` option; the iteration then rejects
+ *   with an `AbortError`.
+ *
+ * @example List, count and load into a DataFrame
+ * ```ts ignore
+ * import { connect } from "../../mod.ts";
+ *
+ * const store = connect();
+ * const csv = store.folder("/iplant/home/shared/tern_samples/many_files").list({ glob: "*.csv" });
+ * for await (const entry of csv) console.log(entry.name, entry.size);
+ * console.log(await csv.count(), (await csv.toDataFrame()).shape);
+ * ```
+ */
+export class Listing implements AsyncIterable<Entry> {
+  #plan: ListingPlan;
+
+  /**
+   * Wraps a plan; folder handles do this in `list()` and `walk()`.
+   *
+   * @example
+   * ```ts ignore
+   * import { Listing } from "./listing.ts";
+   * import { resolveListOptions } from "./options.ts";
+   *
+   * const listing = new Listing({
+   *   transport,
+   *   folder: () => Promise.resolve("/iplant/home/shared"),
+   *   label: "/iplant/home/shared",
+   *   mode: "list",
+   *   options: resolveListOptions({ type: "file" }),
+   * });
+   * ```
+   */
+  constructor(plan: ListingPlan) {
+    this.#plan = plan;
+  }
+
+  /**
+   * Iterates the entries, one page per request, prefetching the next page.
+   *
+   * @example
+   * ```ts ignore
+   * for await (const entry of store.folder("/iplant/home/shared").list()) console.log(entry.path);
+   * ```
+   */
+  [Symbol.asyncIterator](): AsyncIterableIterator<Entry> {
+    // A hand-written iterator over the current page: an async generator's `yield*` costs
+    // several promise turns per entry, which dominates for folders of 100,000 entries.
+    const pages = this.#pages(true);
+    let entries: readonly Entry[] = [];
+    let index = 0;
+    const iterator: AsyncIterableIterator<Entry> = {
+      async next(): Promise<IteratorResult<Entry>> {
+        while (index >= entries.length) {
+          const page = await pages.next();
+          if (page.done) return { done: true, value: undefined };
+          entries = page.value.entries;
+          index = 0;
+        }
+        return { done: false, value: entries[index++] };
+      },
+      async return(): Promise<IteratorResult<Entry>> {
+        entries = [];
+        await pages.return();
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
+
+  /**
+   * Iterates page by page, for progress ("offset of total") or batch work. Each page carries
+   * its folder, offset, the server's total and the entries left after client-side filters.
+   *
+   * @example
+   * ```ts ignore
+   * for await (const page of store.folder("/iplant/home/shared").list().pages()) {
+   *   console.log(`${page.offset + page.entries.length} / ${page.total}`);
+   * }
+   * ```
+   */
+  pages(): AsyncIterable<Page> {
+    return { [Symbol.asyncIterator]: () => this.#pages(true) };
+  }
+
+  /**
+   * The first `n` entries (fewer only when the listing holds fewer). Without a glob, the first
+   * request asks for just `n` entries.
+   *
+   * @throws {BadRequestError} when `n` is not a non-negative integer.
+   *
+   * @example
+   * ```ts ignore
+   * const newest = await folder.list({ sort: "modified", order: "desc" }).take(5);
+   * ```
+   */
+  async take(n: number): Promise<Entry[]> {
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+      throw new BadRequestError(`take(n) needs an integer n ≥ 0, got ${String(n)}.`);
+    }
+    const taken: Entry[] = [];
+    if (n === 0) return taken;
+    const hint = this.#plan.mode === "list" && this.#plan.options.glob === undefined
+      ? Math.min(n, this.#plan.options.pageSize)
+      : undefined;
+    for await (const page of this.#pages(true, hint, n)) {
+      for (const entry of page.entries) {
+        taken.push(entry);
+        if (taken.length === n) return taken;
+      }
+    }
+    return taken;
+  }
+
+  /**
+   * Every entry, in order, in one array.
+   *
+   * @example
+   * ```ts ignore
+   * const entries = await store.folder("/iplant/home/shared").list().toArray();
+   * ```
+   */
+  async toArray(): Promise<Entry[]> {
+    const entries: Entry[] = [];
+    for await (const page of this.#pages(true)) {
+      for (const entry of page.entries) entries.push(entry);
+    }
+    return entries;
+  }
+
+  /**
+   * How many entries iterating would yield. One request (a one-entry page, whose `total` says)
+   * for a plain `list()` without a glob; otherwise a full pass that counts without keeping.
+   *
+   * @example
+   * ```ts ignore
+   * console.log(await store.folder("/iplant/home/shared").list({ type: "file" }).count());
+   * ```
+   */
+  async count(): Promise<number> {
+    if (this.#plan.mode === "list" && this.#plan.options.glob === undefined) {
+      return await this.#serverTotal();
+    }
+    return await this.#countPages(true);
+  }
+
+  /**
+   * How many entries match every filter except `glob` — the number the server can count. For a
+   * `list()` this is one request and is known before any entry is read; a glob is applied on the
+   * client, so `count()` may be smaller. For a `walk()` there is no server-side total, so this is
+   * a full pass without the glob.
+   *
+   * @example
+   * ```ts ignore
+   * const csv = folder.list({ glob: "*.csv" });
+   * console.log(`${await csv.count()} CSV files among ${await csv.total()} entries`);
+   * ```
+   */
+  async total(): Promise<number> {
+    if (this.#plan.mode === "list") return await this.#serverTotal();
+    return await this.#countPages(false);
+  }
+
+  /**
+   * The entries as a nodejs-polars DataFrame with columns `path`, `name`, `type`, `size`,
+   * `created`, `modified`, `infoType`, `id`, `permission` (nodejs-polars is loaded on first
+   * use, which needs `--allow-ffi`).
+   *
+   * @example
+   * ```ts ignore
+   * const frame = await store.folder("/iplant/home/shared").walk({ type: "file" }).toDataFrame();
+   * console.log(frame.select("path", "size").sort("size", true).head(5).toString());
+   * ```
+   */
+  async toDataFrame(): Promise<DataFrame> {
+    return await entriesToDataFrame(this);
+  }
+
+  /** `Listing(list /iplant/home/shared, type "file", glob "*.csv")`. */
+  toString(): string {
+    const { options, mode, label } = this.#plan;
+    const parts = [`${mode} ${label}`];
+    if (options.type !== undefined) parts.push(`type "${options.type}"`);
+    if (options.infoType !== undefined) parts.push(`infoType ${options.infoType.join("|")}`);
+    if (options.sortCol !== undefined) {
+      parts.push(`sort ${options.sortCol} ${(options.sortDir ?? "ASC").toLowerCase()}`);
+    }
+    if (options.glob !== undefined) parts.push(`glob ${JSON.stringify(options.glob.pattern)}`);
+    if (mode === "walk" && this.#plan.options.maxDepth !== Infinity) {
+      parts.push(`maxDepth ${this.#plan.options.maxDepth}`);
+    }
+    return `Listing(${parts.join(", ")})`;
+  }
+
+  /** Same as {@linkcode Listing.toString}, for `Deno.inspect` and notebooks' plain output. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.toString();
+  }
+
+  async *#pages(
+    applyGlob: boolean,
+    firstPageSize?: number,
+    wanted?: number,
+  ): AsyncGenerator<Page, void, undefined> {
+    const plan = this.#plan;
+    // Stopping early (break, take) aborts the page already requested ahead.
+    const stop = new AbortController();
+    const signal = plan.options.signal === undefined
+      ? stop.signal
+      : AbortSignal.any([plan.options.signal, stop.signal]);
+    let warned = false;
+    const onChange = (message: string) => {
+      if (warned) return;
+      warned = true;
+      console.warn(message);
+    };
+    try {
+      const path = await plan.folder(signal);
+      if (plan.mode === "walk") {
+        const options = applyGlob ? plan.options : { ...plan.options, glob: undefined };
+        yield* walkPages({ transport: plan.transport, root: path, signal, onChange }, options);
+        return;
+      }
+      const { options } = plan;
+      const glob = applyGlob ? options.glob : undefined;
+      const pages = pageFolder(plan.transport, {
+        path,
+        entityType: options.entityType,
+        sortCol: options.sortCol,
+        sortDir: options.sortDir,
+        infoType: options.infoType,
+      }, {
+        pageSize: options.pageSize,
+        firstPageSize,
+        // Without a glob every entry counts, so take(n) needs exactly n of them.
+        wanted: glob === undefined ? wanted : undefined,
+        signal,
+        onChange,
+      });
+      for await (const page of pages) {
+        yield glob === undefined
+          ? page
+          : { ...page, entries: page.entries.filter((entry) => glob.matches(entry.name)) };
+      }
+    } finally {
+      stop.abort();
+    }
+  }
+
+  async #countPages(applyGlob: boolean): Promise<number> {
+    let count = 0;
+    for await (const page of this.#pages(applyGlob)) count += page.entries.length;
+    return count;
+  }
+
+  async #serverTotal(): Promise<number> {
+    const { transport, options } = this.#plan;
+    const path = await this.#plan.folder(options.signal);
+    const page = await getPagedDirectory(transport, {
+      path,
+      limit: 1,
+      entityType: options.entityType,
+      infoType: options.infoType,
+    }, { signal: options.signal });
+    if (page.total !== null) return page.total;
+    if (page.folders.length + page.files.length === 0) return 0;
+    throw new ProtocolError(
+      `filesystem/paged-directory sent entries for ${JSON.stringify(path)} without a total.`,
+      { path, endpoint: "filesystem/paged-directory" },
+    );
+  }
+}

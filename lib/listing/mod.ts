@@ -1,0 +1,47 @@
+/**
+ * Lazy listings of data-store folders: {@linkcode Listing} (what `folder.list()` and
+ * `folder.walk()` return), {@linkcode Entry}, their options, and the error raised instead of
+ * handing back an incomplete folder.
+ *
+ * @example
+ * ```ts ignore
+ * import { Listing, resolveListOptions } from "./mod.ts";
+ *
+ * const listing = new Listing({
+ *   transport,
+ *   folder: () => Promise.resolve("/iplant/home/shared"),
+ *   label: "/iplant/home/shared",
+ *   mode: "list",
+ *   options: resolveListOptions({ glob: "*.csv" }),
+ * });
+ * console.log(await listing.count());
+ * ```
+ *
+ * @module
+ */
+
+export {
+  type Entry,
+  entryFromItem,
+  type EntryType,
+  folderEntry,
+  type Permission,
+} from "./entry.ts";
+export { ListingChangedError } from "./errors.ts";
+export { entriesToDataFrame, ENTRY_COLUMNS } from "./frame.ts";
+export { Listing, type ListingPlan } from "./listing.ts";
+export {
+  compileGlob,
+  DEFAULT_PAGE_SIZE,
+  type Glob,
+  type ListOptions,
+  type ResolvedListOptions,
+  type ResolvedWalkOptions,
+  resolveListOptions,
+  resolveWalkOptions,
+  type SortKey,
+  type SortOrder,
+  type WalkOptions,
+} from "./options.ts";
+export { type FolderQuery, type Page, pageFolder, type PagerOptions } from "./pager.ts";
+export { type WalkContext, walkPages } from "./walk.ts";

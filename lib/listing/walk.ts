@@ -1,0 +1,139 @@
+/**
+ * A recursive listing: the folder's entries, then each sub-folder's, breadth first, with a
+ * bounded number of folders being fetched ahead of the one being read.
+ *
+ * @module
+ */
+
+import type { Transport } from "../client/transport.ts";
+import type { Entry } from "./entry.ts";
+import type { Glob, ResolvedWalkOptions } from "./options.ts";
+import { type Page, pageFolder } from "./pager.ts";
+
+interface Job {
+  /** Folder path. */
+  path: string;
+  /** Its path relative to the walk's root (`""` for the root). */
+  relative: string;
+  /** Depth of its entries: 1 for the root's own entries. */
+  depth: number;
+}
+
+interface Cursor {
+  job: Job;
+  pages: AsyncGenerator<Page, void, undefined>;
+  first: Promise<IteratorResult<Page, void>>;
+}
+
+/**
+ * What {@linkcode walkPages} needs besides the resolved options.
+ *
+ * @example
+ * ```ts
+ * import type { WalkContext } from "./walk.ts";
+ *
+ * const context: Omit<WalkContext, "transport"> = {
+ *   root: "/iplant/home/shared",
+ *   onChange: (message) => console.warn(message),
+ * };
+ * ```
+ */
+export interface WalkContext {
+  /** The store's transport. */
+  transport: Transport;
+  /** The folder to walk. */
+  root: string;
+  /** Aborts every request of this walk. */
+  signal?: AbortSignal;
+  /** Told when a folder changes while being listed. */
+  onChange: (message: string) => void;
+}
+
+/**
+ * Yields the pages of a folder and its sub-folders, breadth first: the root's pages, then those
+ * of each sub-folder in listing order, then the next level. Up to `concurrency` folders are in
+ * progress at once (the one being read, and the next ones fetching their first page), so memory
+ * stays bounded by a few pages per folder in progress plus the queue of folder paths still to
+ * visit. Folders deeper than `maxDepth`, or where the glob cannot match, are not listed.
+ * Entries are filtered by kind and glob; each page keeps its folder's offset and total.
+ *
+ * @example
+ * ```ts ignore
+ * import { walkPages } from "./walk.ts";
+ * import { resolveWalkOptions } from "./options.ts";
+ *
+ * const options = resolveWalkOptions({ glob: "**" + "/*.csv" }, 4);
+ * for await (const page of walkPages({ transport, root: "/iplant/home/shared", onChange: console.warn }, options)) {
+ *   for (const entry of page.entries) console.log(entry.path);
+ * }
+ * ```
+ */
+export async function* walkPages(
+  context: WalkContext,
+  options: ResolvedWalkOptions,
+): AsyncGenerator<Page, void, undefined> {
+  const { glob } = options;
+  const maxDepth = Math.min(options.maxDepth, glob?.depth ?? Infinity);
+  const queue: Job[] = [{ path: context.root, relative: "", depth: 1 }];
+  const ahead: Cursor[] = [];
+  let current: Cursor | undefined;
+
+  const start = (job: Job): Cursor => {
+    const pages = pageFolder(context.transport, {
+      path: job.path,
+      entityType: options.entityType,
+      sortCol: options.sortCol,
+      sortDir: options.sortDir,
+      infoType: options.infoType,
+    }, { pageSize: options.pageSize, signal: context.signal, onChange: context.onChange });
+    const first = pages.next();
+    // Errors of folders fetched ahead surface when the walk reaches them, in order.
+    first.catch(() => {});
+    return { job, pages, first };
+  };
+  const fill = () => {
+    while (ahead.length < options.concurrency - 1 && queue.length > 0) {
+      ahead.push(start(queue.shift()!));
+    }
+  };
+
+  try {
+    while (ahead.length > 0 || queue.length > 0) {
+      current = ahead.shift() ?? start(queue.shift()!);
+      fill();
+      const { job } = current;
+      let result = await current.first;
+      while (!result.done) {
+        const page = result.value;
+        const entries: Entry[] = [];
+        for (const entry of page.entries) {
+          const relative = job.relative === "" ? entry.name : `${job.relative}/${entry.name}`;
+          if (
+            entry.type === "folder" && job.depth < maxDepth && mayHoldMatches(glob, relative)
+          ) {
+            queue.push({ path: entry.path, relative, depth: job.depth + 1 });
+          }
+          if (options.type !== undefined && entry.type !== options.type) continue;
+          if (glob !== undefined && !glob.matches(relative)) continue;
+          entries.push(entry);
+        }
+        fill();
+        yield { ...page, entries };
+        result = await current.pages.next();
+      }
+      current = undefined;
+    }
+  } finally {
+    // Stop folders fetched ahead; the caller's abort of the shared signal cancels their requests.
+    for (const cursor of current === undefined ? ahead : [current, ...ahead]) {
+      cursor.pages.return().catch(() => {});
+    }
+  }
+}
+
+/** Whether the folder at `relative` can contain paths the glob matches. */
+function mayHoldMatches(glob: Glob | undefined, relative: string): boolean {
+  if (glob === undefined || glob.base === "") return true;
+  return relative === glob.base || glob.base.startsWith(`${relative}/`) ||
+    relative.startsWith(`${glob.base}/`);
+}

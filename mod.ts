@@ -1,0 +1,76 @@
+/**
+ * tern: explore a CyVerse data store (or anything speaking the read API of CyVerse's Terrain
+ * gateway) from Deno notebooks and scripts.
+ *
+ * {@linkcode connect} opens a {@linkcode Store}; the store makes lazy handles —
+ * {@linkcode Folder}, {@linkcode Dataset}, {@linkcode File} — for data-store paths, item ids or
+ * listing entries. Folders list their entries as a {@linkcode Listing}: an async iterable of
+ * {@linkcode Entry} that pages invisibly, prefetches, and never stops short without an error.
+ * Failures are typed ({@linkcode NotFoundError}, {@linkcode SignInRequiredError}, …) and never
+ * show credentials.
+ *
+ * @example The common path, one line each
+ * ```ts ignore
+ * import { connect } from "./mod.ts";
+ *
+ * const store = connect(); // TERRAIN_URL / TERRAIN_TOKEN from the environment, else anonymous
+ * const shared = store.folder("/iplant/home/shared/tern_samples/formats");
+ * const files = await shared.list({ type: "file" }).toArray();
+ * const text = await shared.file("README.txt").text();
+ * const frame = await shared.walk({ glob: "*.csv" }).toDataFrame();
+ * await shared.file("penguins.csv").downloadTo("./data/");
+ * ```
+ *
+ * @module
+ */
+
+export { connect, type ConnectOptions } from "./lib/handles/connect.ts";
+export {
+  ContentError,
+  File,
+  type FileManifest,
+  type InlineFile,
+  type SavedFile,
+} from "./lib/handles/file.ts";
+export { Dataset, Folder } from "./lib/handles/folder.ts";
+export {
+  type Avu,
+  type Comment,
+  Handle,
+  type IrodsAvu,
+  type RawMetadata,
+  type StatOptions,
+} from "./lib/handles/handle.ts";
+export {
+  type Roots,
+  type SearchDocumentation,
+  Store,
+  type StoreSettings,
+} from "./lib/handles/store.ts";
+export { type Entry, type EntryType, type Permission } from "./lib/listing/entry.ts";
+export { ListingChangedError } from "./lib/listing/errors.ts";
+export { Listing } from "./lib/listing/listing.ts";
+export {
+  type ListOptions,
+  type SortKey,
+  type SortOrder,
+  type WalkOptions,
+} from "./lib/listing/options.ts";
+export { type Page } from "./lib/listing/pager.ts";
+export {
+  AuthError,
+  BadRequestError,
+  isAbortError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  ProtocolError,
+  ServerError,
+  SignInRequiredError,
+  TernError,
+  type TernErrorDetails,
+} from "./lib/client/errors.ts";
+export type { CallOptions } from "./lib/client/endpoints.ts";
+export type { AuthMode } from "./lib/client/auth.ts";
+export type { TransportStats } from "./lib/client/transport.ts";
+export { VERSION } from "./lib/client/version.ts";

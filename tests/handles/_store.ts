@@ -1,0 +1,315 @@
+/**
+ * A small temporary store for the handle and listing tests, served by the embedded server on
+ * 127.0.0.1:0, plus helpers to build large folders quickly and to read the truth from disk.
+ *
+ * @module
+ */
+
+import { type ServerOptions, startServer, type TerrainServer } from "../../server.ts";
+import { connect, type ConnectOptions, type Store } from "../../mod.ts";
+
+/** The demo user: owns /iplant/home/demo, has a long-lived static token. */
+export const DEMO = {
+  username: "demo",
+  password: "pw-demo-Secret!",
+  token: "static.demo.token-Secret",
+} as const;
+
+/** A second user whose home demo cannot read. */
+export const ALICE = { username: "alice", password: "pw-alice-Secret!" } as const;
+
+/** Data-store paths in the test store. */
+export const PATHS = {
+  home: "/iplant/home/demo",
+  notes: "/iplant/home/demo/notes.txt",
+  binary: "/iplant/home/demo/blob.bin",
+  goodJson: "/iplant/home/demo/good.json",
+  badJson: "/iplant/home/demo/bad.json",
+  tree: "/iplant/home/demo/tree",
+  aliceHome: "/iplant/home/alice",
+  alicePrivate: "/iplant/home/alice/private.txt",
+  shared: "/iplant/home/shared",
+  public: "/iplant/home/shared/public",
+  table: "/iplant/home/shared/public/table.csv",
+  png: "/iplant/home/shared/public/plot.png",
+  big: "/iplant/home/shared/public/big.bin",
+  unicode: "/iplant/home/shared/public/résumé été.txt",
+  empty: "/iplant/home/shared/public/empty",
+  mixed: "/iplant/home/shared/mixed",
+  paged: "/iplant/home/shared/paged",
+} as const;
+
+/** Files directly in `PATHS.paged`, and its sub-folders. */
+export const PAGED_FILES = 2345;
+/** Sub-folders of `PATHS.paged`. */
+export const PAGED_FOLDERS = 7;
+/** Size of `PATHS.big`. */
+export const BIG_SIZE = 300 * 1024;
+/** Contents of `PATHS.table`. */
+export const TABLE_CSV = "id,name,value\n1,alpha,0.5\n2,beta,1.5\n3,gamma,2.5\n";
+/** Contents of `PATHS.notes` (non-ASCII on purpose). */
+export const NOTES = "Notes — ünïcödé ✓\nline 2\n";
+/** Contents of `PATHS.goodJson`. */
+export const GOOD_JSON = { rows: [1, 2, 3], label: "ok" };
+/** A PNG signature plus a few bytes. */
+export const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 1]);
+/** Bytes that are not UTF-8. */
+export const BINARY = new Uint8Array([0xff, 0xfe, 0x00, 0xc3, 0x28, 0x80]);
+
+/** Template AVUs of `PATHS.public` (nested DataCite identifier). */
+export const FOLDER_AVUS = [
+  { attr: "title", value: "Public test data", unit: "" },
+  {
+    attr: "identifier",
+    value: "10.25739/abcd-1234",
+    unit: "",
+    avus: [{ attr: "identifierType", value: "DOI", unit: "" }],
+  },
+];
+
+/** Comments on `PATHS.table` (one retracted). */
+export const TABLE_COMMENTS = [
+  {
+    id: "9e1d7c1a-2b3c-11ee-8f44-0242ac120002",
+    comment: "Values are in metres.",
+    commenter: "demo",
+    post_time: 1689955200000,
+    retracted: false,
+  },
+  {
+    id: "b04f5e2d-2b3c-11ee-8f44-0242ac120002",
+    comment: "Wrong link, ignore.",
+    commenter: "alice",
+    post_time: 1690041600000,
+    retracted: true,
+  },
+];
+
+/** Saved searches of demo (opaque JSON). */
+export const SAVED_SEARCHES = [{ label: "csv", fileQuery: "*.csv", files: [], folders: [] }];
+
+/**
+ * Files of the walk tree under `PATHS.tree`, relative to it (folders are implied).
+ * Depths: 1 = top level.
+ */
+export const TREE_FILES = [
+  "top.csv",
+  "top.txt",
+  "a/a1.csv",
+  "a/a2.tsv",
+  "a/deep/d1.csv",
+  "a/deep/deeper/d2.csv",
+  "b/b1.txt",
+  "b/.hidden.csv",
+  "c/empty-sub/.keep",
+] as const;
+
+/** Files of `PATHS.mixed`: one per info type, to test infoType filters. */
+export const MIXED_FILES = ["a.csv", "b.tsv", "c.fasta", "d.txt", "e.csv", "f.py"] as const;
+
+/** Folders of `PATHS.mixed`. */
+export const MIXED_FOLDERS = ["sub1", "sub2"] as const;
+
+/** Fixed file times so sorting by date is predictable: file i of MIXED gets 2020-01-(i+1). */
+export function mixedTime(index: number): Date {
+  return new Date(Date.UTC(2020, 0, index + 1));
+}
+
+/** Deterministic pseudo-random bytes for byte-exact download checks. */
+export function bigBytes(): Uint8Array {
+  const bytes = new Uint8Array(BIG_SIZE);
+  let state = 987654321;
+  for (let index = 0; index < bytes.length; index++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    bytes[index] = state >>> 24;
+  }
+  return bytes;
+}
+
+/** File name `index` of a generated folder: `f-000042.txt`. */
+export function generatedName(index: number): string {
+  return `f-${String(index).padStart(6, "0")}.txt`;
+}
+
+/**
+ * Fills `folder` (a local directory) with `count` empty files named by {@linkcode generatedName}.
+ * Hard links to a few seed files outside the store's zone make 100,000 files take about two
+ * seconds instead of ten; each name still gets its own id (ids come from paths).
+ */
+export async function fillFolder(root: string, folder: string, count: number): Promise<void> {
+  await Deno.mkdir(folder, { recursive: true });
+  const seeds: string[] = [];
+  // A file system allows about 65,000 links per inode, so use one seed per 50,000 names.
+  for (let index = 0; index * 50_000 < count; index++) {
+    const seed = `${root}/.seed-${index}`;
+    await Deno.writeFile(seed, new Uint8Array(0));
+    seeds.push(seed);
+  }
+  for (let index = 0; index < count; index++) {
+    const target = `${folder}/${generatedName(index)}`;
+    try {
+      Deno.linkSync(seeds[Math.floor(index / 50_000)], target);
+    } catch {
+      Deno.writeFileSync(target, new Uint8Array(0));
+    }
+  }
+}
+
+/** Writes a file, creating its folders. */
+export async function writeFile(path: string, content: string | Uint8Array): Promise<void> {
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  if (typeof content === "string") await Deno.writeTextFile(path, content);
+  else await Deno.writeFile(path, content);
+}
+
+/** Creates the test store in a new temporary folder and returns its root. */
+export async function makeStore(): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "tern-handles-store-" });
+  const at = (path: string) => `${root}${path}`;
+  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  await writeFile(
+    `${root}/.terrain/users.json`,
+    json({
+      tokenLifetimeSeconds: 300,
+      users: [
+        {
+          username: DEMO.username,
+          password: DEMO.password,
+          email: "demo@example.org",
+          firstName: "Demo",
+          lastName: "User",
+          tokens: [DEMO.token],
+        },
+        {
+          username: ALICE.username,
+          password: ALICE.password,
+          email: "alice@example.org",
+          firstName: "Alice",
+          lastName: "Liddell",
+          tokens: [],
+        },
+      ],
+    }),
+  );
+  await writeFile(`${root}/.terrain/saved-searches/demo.json`, json(SAVED_SEARCHES));
+
+  await writeFile(at(PATHS.notes), NOTES);
+  await writeFile(at(PATHS.binary), BINARY);
+  await writeFile(at(PATHS.goodJson), json(GOOD_JSON));
+  await writeFile(at(PATHS.badJson), "{ not json");
+  for (const file of TREE_FILES) await writeFile(`${at(PATHS.tree)}/${file}`, `${file}\n`);
+  await writeFile(at(PATHS.alicePrivate), "alice only\n");
+
+  await writeFile(at(PATHS.table), TABLE_CSV);
+  await writeFile(`${at(PATHS.public)}/.table.csv.comments.json`, json(TABLE_COMMENTS));
+  await writeFile(
+    `${at(PATHS.public)}/.table.csv.avus.json`,
+    json([{ attr: "description", value: "A small table", unit: "" }]),
+  );
+  await writeFile(`${at(PATHS.public)}/.avus.json`, json(FOLDER_AVUS));
+  await writeFile(at(PATHS.png), PNG_BYTES);
+  await writeFile(at(PATHS.big), bigBytes());
+  await writeFile(at(PATHS.unicode), "unicode name\n");
+  await Deno.mkdir(at(PATHS.empty), { recursive: true });
+
+  for (const [index, name] of MIXED_FILES.entries()) {
+    const file = `${at(PATHS.mixed)}/${name}`;
+    await writeFile(file, "x".repeat(10 * (index + 1)));
+    await Deno.utime(file, mixedTime(index), mixedTime(index));
+  }
+  for (const name of MIXED_FOLDERS) await Deno.mkdir(`${at(PATHS.mixed)}/${name}`);
+
+  await fillFolder(root, at(PATHS.paged), PAGED_FILES);
+  for (let index = 0; index < PAGED_FOLDERS; index++) {
+    await Deno.mkdir(`${at(PATHS.paged)}/dir-${index}`);
+  }
+  return root;
+}
+
+/** The server over a fresh test store, and stores for each kind of user. */
+export interface Served extends AsyncDisposable {
+  /** Base URL, e.g. `http://127.0.0.1:PORT/terrain`. */
+  url: string;
+  /** The store folder on disk. */
+  root: string;
+  /** The running server. */
+  server: TerrainServer;
+  /** Connects to it (anonymous unless the options carry credentials). */
+  connect(options?: ConnectOptions): Store;
+  /** A store signed in as demo with the static token. */
+  demo(options?: ConnectOptions): Store;
+  /** Stops the server and deletes the store (unless it was given). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the test store (or `root`, left in place) on 127.0.0.1:0.
+ *
+ * @example
+ * ```ts ignore
+ * await using served = await serve({ latencyMs: 50 });
+ * const store = served.demo();
+ * ```
+ */
+export async function serve(
+  options: Omit<ServerOptions, "root" | "port" | "quiet"> & { root?: string } = {},
+): Promise<Served> {
+  const owned = options.root === undefined;
+  const root = options.root ?? await makeStore();
+  let server: TerrainServer;
+  try {
+    server = await startServer({ ...options, root, port: 0, quiet: true });
+  } catch (error) {
+    if (owned) await Deno.remove(root, { recursive: true });
+    throw error;
+  }
+  const url = server.url;
+  const close = async () => {
+    await server.close();
+    if (owned) await Deno.remove(root, { recursive: true });
+  };
+  return {
+    url,
+    root,
+    server,
+    connect: (more = {}) => connect({ anonymous: !hasCredentials(more), ...more, url }),
+    demo: (more = {}) => connect({ token: DEMO.token, ...more, url }),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+function hasCredentials(options: ConnectOptions): boolean {
+  return options.token !== undefined || options.username !== undefined ||
+    options.password !== undefined;
+}
+
+/** Names directly in a local folder, without the server's sidecars (`.x.avus.json` etc.). */
+export async function namesOnDisk(folder: string): Promise<{ files: string[]; folders: string[] }> {
+  const files: string[] = [];
+  const folders: string[] = [];
+  for await (const item of Deno.readDir(folder)) {
+    if (item.isDirectory) folders.push(item.name);
+    else if (!/^\..*\.(avus|comments)\.json$|^\.(avus|comments)\.json$/.test(item.name)) {
+      files.push(item.name);
+    }
+  }
+  return { files: files.sort(), folders: folders.sort() };
+}
+
+/** Waits `ms` milliseconds. */
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Captures `console.warn` calls made while `body` runs. */
+export async function captureWarnings<T>(body: () => Promise<T>): Promise<[T, string[]]> {
+  const warnings: string[] = [];
+  const original = console.warn;
+  console.warn = (...args: unknown[]) => warnings.push(args.map(String).join(" "));
+  try {
+    return [await body(), warnings];
+  } finally {
+    console.warn = original;
+  }
+}

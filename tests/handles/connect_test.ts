@@ -1,0 +1,164 @@
+import assert from "node:assert/strict";
+import { BadRequestError, connect, SignInRequiredError } from "../../mod.ts";
+import { DEMO, PATHS, serve } from "./_store.ts";
+
+const ENV_NAMES = ["TERRAIN_URL", "TERRAIN_TOKEN", "TERRAIN_USERNAME", "TERRAIN_PASSWORD"];
+
+/** Runs `body` with the given Terrain variables set (others unset), then restores them. */
+async function withEnv<T>(values: Record<string, string>, body: () => Promise<T> | T): Promise<T> {
+  const saved = new Map(ENV_NAMES.map((name) => [name, Deno.env.get(name)]));
+  for (const name of ENV_NAMES) Deno.env.delete(name);
+  for (const [name, value] of Object.entries(values)) Deno.env.set(name, value);
+  try {
+    return await body();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  }
+}
+
+Deno.test("connect sends nothing: handles and listings are free until used", async () => {
+  await using served = await serve();
+  const store = served.demo();
+  const folder = store.folder(PATHS.public);
+  folder.list({ type: "file" });
+  folder.walk({ glob: "*.csv" });
+  folder.file("table.csv");
+  store.file("0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804");
+  assert.equal(store.stats.requests, 0);
+  assert.equal(served.server.stats().requests, 0);
+  assert.equal((await folder.list().toArray()).length, 5);
+  assert.ok(served.server.stats().requests > 0);
+});
+
+Deno.test("connect keeps resolved settings, including cacheDir and progress for later releases", () => {
+  const store = connect({
+    url: "http://127.0.0.1:9/terrain/",
+    token: DEMO.token,
+    concurrency: 2,
+    retries: 1,
+    timeoutMs: 500,
+    cacheDir: "/tmp/tern-cache",
+    progress: false,
+  });
+  assert.deepEqual(store.options, {
+    url: "http://127.0.0.1:9/terrain",
+    auth: "token",
+    credentialsFrom: "options",
+    concurrency: 2,
+    retries: 1,
+    timeoutMs: 500,
+    cacheDir: "/tmp/tern-cache",
+    progress: false,
+  });
+  assert.ok(Object.isFrozen(store.options));
+});
+
+Deno.test("connect reads TERRAIN_URL and TERRAIN_TOKEN only when the options are absent", async () => {
+  await using served = await serve();
+  await withEnv({ TERRAIN_URL: served.url, TERRAIN_TOKEN: DEMO.token }, async () => {
+    const fromEnv = connect();
+    assert.equal(fromEnv.options.url, served.url);
+    assert.equal(fromEnv.options.auth, "token");
+    assert.equal(fromEnv.options.credentialsFrom, "environment");
+    assert.equal((await fromEnv.root()).home.path, PATHS.home);
+
+    const explicit = connect({ url: served.url, username: DEMO.username, password: DEMO.password });
+    assert.equal(explicit.options.auth, "password");
+    assert.equal(explicit.options.credentialsFrom, "options");
+
+    const anonymous = connect({ anonymous: true });
+    assert.equal(anonymous.options.auth, "anonymous");
+    assert.equal(anonymous.options.url, served.url);
+    await assert.rejects(anonymous.root(), SignInRequiredError);
+  });
+});
+
+Deno.test("connect exchanges TERRAIN_USERNAME and TERRAIN_PASSWORD for a token when first needed", async () => {
+  await using served = await serve();
+  await withEnv(
+    { TERRAIN_URL: served.url, TERRAIN_USERNAME: DEMO.username, TERRAIN_PASSWORD: DEMO.password },
+    async () => {
+      const store = connect();
+      assert.equal(store.options.auth, "password");
+      assert.equal(store.options.username, DEMO.username);
+      assert.equal(store.stats.tokenExchanges, 0);
+      assert.equal((await store.root()).home.path, PATHS.home);
+      assert.equal(store.stats.tokenExchanges, 1);
+    },
+  );
+});
+
+Deno.test("connect refuses half-given credentials and contradictory options", async () => {
+  await withEnv({ TERRAIN_USERNAME: "demo" }, () => {
+    assert.throws(() => connect(), /TERRAIN_USERNAME is set but TERRAIN_PASSWORD is not/);
+  });
+  await withEnv({ TERRAIN_PASSWORD: "x" }, () => {
+    assert.throws(() => connect(), /TERRAIN_PASSWORD is set but TERRAIN_USERNAME is not/);
+  });
+  await withEnv({}, () => {
+    const url = "http://127.0.0.1:9/terrain";
+    assert.throws(() => connect({ url, username: "demo" }), /without password/);
+    assert.throws(() => connect({ url, token: "a.b.c", password: "x" }), /either token/);
+    assert.throws(() => connect({ url, token: "a.b.c", anonymous: true }), /anonymous: true/);
+    assert.throws(() => connect({ url, concurrency: 0 }), /concurrency must be an integer/);
+    assert.throws(() => connect({ url: "ftp://x" }), /http:\/\/ or https:\/\//);
+    assert.throws(() => connect({ url, cacheDir: 7 as unknown as string }), /cacheDir/);
+    assert.throws(() => connect({ url, progress: "yes" as unknown as boolean }), /progress/);
+    assert.throws(() => connect(null as unknown as object), BadRequestError);
+  });
+});
+
+Deno.test("connect defaults to the public CyVerse gateway and anonymous access", async () => {
+  await withEnv({}, () => {
+    const store = connect();
+    assert.equal(store.options.url, "https://de.cyverse.org/terrain");
+    assert.equal(store.options.auth, "anonymous");
+    assert.equal(store.options.credentialsFrom, "none");
+  });
+});
+
+Deno.test("a store never shows its token or password (inspect, String, JSON)", () => {
+  const url = "http://127.0.0.1:9/terrain";
+  const withToken = connect({ url, token: DEMO.token });
+  const withPassword = connect({ url, username: DEMO.username, password: DEMO.password });
+  for (const store of [withToken, withPassword]) {
+    const shown = [
+      Deno.inspect(store),
+      String(store),
+      JSON.stringify(store),
+      Deno.inspect(store.options),
+      Deno.inspect(store.stats),
+      Deno.inspect(store.folder("/iplant/home/demo")),
+      Deno.inspect(store.folder("/iplant/home/demo").list()),
+    ].join("\n");
+    assert.ok(!shown.includes(DEMO.token), shown);
+    assert.ok(!shown.includes(DEMO.password), shown);
+  }
+  assert.equal(String(withPassword), `Store(${url}, password demo)`);
+});
+
+Deno.test("connect without --allow-env treats the variables as unset instead of failing", async () => {
+  const script = `
+    import { connect } from ${JSON.stringify(new URL("../../mod.ts", import.meta.url).href)};
+    const store = connect();
+    console.log(JSON.stringify(store.options));
+  `;
+  const file = await Deno.makeTempFile({ suffix: ".ts" });
+  await Deno.writeTextFile(file, script);
+  const root = new URL("../..", import.meta.url).pathname;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", "--no-check", "--config", `${root}deno.json`, file],
+    env: { TERRAIN_TOKEN: DEMO.token, TERRAIN_URL: "http://127.0.0.1:9/terrain" },
+    stdout: "piped",
+    stderr: "piped",
+    cwd: root,
+  }).output().finally(() => Deno.remove(file));
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  const options = JSON.parse(new TextDecoder().decode(output.stdout));
+  assert.equal(options.auth, "anonymous");
+  assert.equal(options.url, "https://de.cyverse.org/terrain");
+});

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import * as tern from "../../mod.ts";
+
+Deno.test("mod.ts exports the public API and nothing from the internals", () => {
+  assert.deepEqual(
+    Object.keys(tern).sort(),
+    [
+      "AuthError",
+      "BadRequestError",
+      "ContentError",
+      "Dataset",
+      "File",
+      "Folder",
+      "Handle",
+      "ListingChangedError",
+      "Listing",
+      "NetworkError",
+      "NotFoundError",
+      "PermissionError",
+      "ProtocolError",
+      "ServerError",
+      "SignInRequiredError",
+      "Store",
+      "TernError",
+      "VERSION",
+      "connect",
+      "isAbortError",
+    ].sort(),
+  );
+  for (const error of [tern.ContentError, tern.ListingChangedError, tern.NotFoundError]) {
+    assert.ok(new error("x") instanceof tern.TernError);
+  }
+  assert.ok(new tern.SignInRequiredError("x") instanceof tern.AuthError);
+  assert.equal(typeof tern.VERSION, "string");
+  assert.ok(
+    tern.connect({ url: "http://127.0.0.1:9/terrain", anonymous: true }) instanceof tern.Store,
+  );
+});

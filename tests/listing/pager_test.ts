@@ -1,0 +1,296 @@
+import assert from "node:assert/strict";
+import { ProtocolError } from "../../lib/client/errors.ts";
+import { Transport } from "../../lib/client/transport.ts";
+import { ListingChangedError } from "../../lib/listing/errors.ts";
+import { type FolderQuery, type Page, pageFolder } from "../../lib/listing/pager.ts";
+import { idFor, item, pageAnswer, serveDouble, window } from "../handles/_double.ts";
+import {
+  captureWarnings,
+  delay,
+  generatedName,
+  namesOnDisk,
+  PAGED_FILES,
+  PAGED_FOLDERS,
+  PATHS,
+  serve,
+} from "../handles/_store.ts";
+
+const ALL: FolderQuery = { path: PATHS.paged, entityType: "any" };
+const noWarnings = (message: string) => assert.fail(`unexpected warning: ${message}`);
+
+async function collect(pages: AsyncIterable<Page>): Promise<Page[]> {
+  const collected: Page[] = [];
+  for await (const page of pages) collected.push(page);
+  return collected;
+}
+
+Deno.test("pages cover the folder exactly: union equals the disk, no repeats, total right", async () => {
+  await using served = await serve();
+  const transport = new Transport({ url: served.url });
+  const disk = await namesOnDisk(`${served.root}${PATHS.paged}`);
+  const expected = [...disk.folders, ...disk.files];
+  assert.equal(expected.length, PAGED_FILES + PAGED_FOLDERS);
+  for (const pageSize of [1000, 500, 777, 5000]) {
+    const pages = await collect(pageFolder(transport, ALL, { pageSize, onChange: noWarnings }));
+    const names = pages.flatMap((page) => page.entries.map((entry) => entry.name));
+    assert.deepEqual(names, expected, `pageSize ${pageSize}`);
+    assert.equal(
+      new Set(pages.flatMap((page) => page.entries.map((entry) => entry.id))).size,
+      names.length,
+    );
+    assert.equal(pages.length, Math.ceil(expected.length / pageSize));
+    for (const [index, page] of pages.entries()) {
+      assert.equal(page.offset, index * pageSize);
+      assert.equal(page.total, expected.length);
+      assert.equal(page.folder, PATHS.paged);
+    }
+  }
+  const tiny = await collect(
+    pageFolder(transport, { path: PATHS.mixed, entityType: "any" }, {
+      pageSize: 1,
+      onChange: noWarnings,
+    }),
+  );
+  assert.equal(tiny.length, 8);
+  assert.deepEqual(tiny.map((page) => page.offset), [0, 1, 2, 3, 4, 5, 6, 7]);
+});
+
+Deno.test("an empty folder is one page with total 0 (Terrain sends total null)", async () => {
+  await using served = await serve();
+  const transport = new Transport({ url: served.url });
+  const pages = await collect(
+    pageFolder(transport, { path: PATHS.empty, entityType: "any" }, {
+      pageSize: 10,
+      onChange: noWarnings,
+    }),
+  );
+  assert.deepEqual(pages, [{ folder: PATHS.empty, offset: 0, total: 0, entries: [] }]);
+});
+
+Deno.test("the next page is requested while the caller works on the current one", async () => {
+  // Each answer takes 150 ms and the caller spends 150 ms per page: with prefetching, five
+  // pages take about 6 × 150 ms instead of 10 × 150 ms.
+  const latencyMs = 150;
+  await using served = await serve({ latencyMs });
+  const sent: number[] = [];
+  const transport = new Transport({
+    url: served.url,
+    fetch: (input, init) => {
+      sent.push(performance.now());
+      return fetch(input, init);
+    },
+  });
+  const finished: number[] = [];
+  const started = performance.now();
+  let pages = 0;
+  for await (const _ of pageFolder(transport, ALL, { pageSize: 500, onChange: noWarnings })) {
+    await delay(latencyMs);
+    finished.push(performance.now());
+    pages++;
+  }
+  const elapsed = performance.now() - started;
+  assert.equal(pages, 5);
+  for (let page = 1; page < pages; page++) {
+    assert.ok(
+      sent[page] < finished[page - 1],
+      `page ${page} was requested before page ${page - 1} was done`,
+    );
+  }
+  const sequential = pages * 2 * latencyMs;
+  assert.ok(
+    elapsed < sequential * 0.8,
+    `${elapsed.toFixed(0)} ms, sequential would be ≥ ${sequential} ms`,
+  );
+  console.log(`prefetch: 5 pages in ${elapsed.toFixed(0)} ms (sequential ≥ ${sequential} ms)`);
+});
+
+Deno.test("a folder that grows while being listed raises ListingChangedError", async () => {
+  await using served = await serve();
+  const transport = new Transport({ url: served.url });
+  const folder = `${served.root}${PATHS.paged}`;
+  let pages = 0;
+  await assert.rejects(
+    (async () => {
+      for await (const _ of pageFolder(transport, ALL, { pageSize: 500, onChange: () => {} })) {
+        if (pages++ === 0) {
+          for (let index = 0; index < 10; index++) {
+            await Deno.writeTextFile(`${folder}/new-${index}`, "");
+          }
+        }
+      }
+    })(),
+    (error: unknown) => {
+      assert.ok(error instanceof ListingChangedError, String(error));
+      assert.match(
+        error.message,
+        /changed while being listed: it had 2352 entries at first and 23(5[3-9]|6[0-2]) at offset/,
+      );
+      assert.equal(error.path, PATHS.paged);
+      return true;
+    },
+  );
+  assert.ok(pages >= 1 && pages < 5);
+});
+
+Deno.test("a rename beyond the listed part warns once and still delivers the folder as it is", async () => {
+  await using served = await serve();
+  const transport = new Transport({ url: served.url });
+  const folder = `${served.root}${PATHS.paged}`;
+  const last = generatedName(PAGED_FILES - 1);
+  const [pages, warnings] = await captureWarnings(async () => {
+    const pages: Page[] = [];
+    for await (
+      const page of pageFolder(transport, ALL, { pageSize: 500, onChange: (m) => console.warn(m) })
+    ) {
+      if (pages.length === 0) await Deno.rename(`${folder}/${last}`, `${folder}/${last}.renamed`);
+      pages.push(page);
+    }
+    return pages;
+  });
+  const names = pages.flatMap((page) => page.entries.map((entry) => entry.name));
+  assert.equal(names.length, PAGED_FILES + PAGED_FOLDERS);
+  assert.equal(names.at(-1), `${last}.renamed`);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /"\/iplant\/home\/shared\/paged" was modified while being listed/);
+});
+
+Deno.test("entries shifted by a change are not repeated, and the skipped ones are an error", async () => {
+  await using served = await serve();
+  const transport = new Transport({ url: served.url });
+  const folder = `${served.root}${PATHS.paged}`;
+  const seen = new Set<string>();
+  await assert.rejects(
+    (async () => {
+      for await (const page of pageFolder(transport, ALL, { pageSize: 500, onChange: () => {} })) {
+        if (seen.size === 0) {
+          // Same total, but every file after the first page moves one place down.
+          await Deno.writeTextFile(`${folder}/a-first.txt`, "");
+          await Deno.remove(`${folder}/${generatedName(PAGED_FILES - 1)}`);
+        }
+        for (const entry of page.entries) {
+          assert.ok(!seen.has(entry.id), `${entry.name} delivered twice`);
+          seen.add(entry.id);
+        }
+      }
+    })(),
+    (error: unknown) => {
+      assert.ok(error instanceof ListingChangedError, String(error));
+      assert.match(
+        error.message,
+        /1 entry came twice, so as many others were skipped \(2351 of 2352/,
+      );
+      return true;
+    },
+  );
+});
+
+/** A double serving `count` files whose answers `shape` may distort. */
+function distortedFolder(
+  count: number,
+  shape: (offset: number, limit: number, items: ReturnType<typeof item>[]) => Response | undefined,
+) {
+  const folder = "/iplant/home/shared/double";
+  return serveDouble((url) => {
+    const { offset, limit } = window(url);
+    const items = Array.from(
+      { length: Math.max(0, Math.min(limit, count - offset)) },
+      (_, index) => item(`${folder}/file-${offset + index}`, "file", offset + index + 1),
+    );
+    return shape(offset, limit, items) ?? pageAnswer(folder, items, items.length ? count : null);
+  });
+}
+
+async function rejectsFromDouble(
+  double: { url: string },
+  kind: typeof ProtocolError | typeof ListingChangedError,
+  message: RegExp,
+): Promise<void> {
+  const transport = new Transport({ url: double.url, retries: 0 });
+  const query: FolderQuery = { path: "/iplant/home/shared/double", entityType: "any" };
+  await assert.rejects(
+    collect(pageFolder(transport, query, { pageSize: 10, onChange: () => {} })),
+    (error: unknown) => {
+      assert.ok(error instanceof kind, String(error));
+      assert.match(error.message, message);
+      return true;
+    },
+  );
+}
+
+Deno.test("a total that shrinks between pages is a ListingChangedError (test double)", async () => {
+  await using double = distortedFolder(
+    25,
+    (offset, _limit, items) =>
+      offset === 10 ? pageAnswer("/iplant/home/shared/double", items, 24) : undefined,
+  );
+  await rejectsFromDouble(double, ListingChangedError, /25 entries at first and 24 at offset 10/);
+});
+
+Deno.test("pages that end before the announced total are a ProtocolError (test double)", async () => {
+  await using double = distortedFolder(
+    25,
+    (offset, _limit, items) =>
+      offset === 10 ? pageAnswer("/iplant/home/shared/double", items.slice(0, 4), 25) : undefined,
+  );
+  await rejectsFromDouble(
+    double,
+    ProtocolError,
+    /sent 4 entries .* at offset 10 \(limit 10\) although it announced 25/,
+  );
+});
+
+Deno.test("an empty page before the total is a ListingChangedError (test double)", async () => {
+  await using double = distortedFolder(
+    25,
+    (offset) => offset === 20 ? pageAnswer("/iplant/home/shared/double", [], null) : undefined,
+  );
+  await rejectsFromDouble(
+    double,
+    ListingChangedError,
+    /no entries at offset 20 although it had announced 25/,
+  );
+});
+
+Deno.test("a page larger than asked, or entries without a total, are ProtocolErrors (test double)", async () => {
+  await using tooBig = distortedFolder(
+    25,
+    (offset, _limit, items) =>
+      offset === 0
+        ? pageAnswer("/iplant/home/shared/double", [...items, item("/x/extra", "file", 99)], 25)
+        : undefined,
+  );
+  await rejectsFromDouble(tooBig, ProtocolError, /sent 11 entries .* more than the 10 asked for/);
+  await using noTotal = distortedFolder(
+    25,
+    (_offset, _limit, items) => pageAnswer("/iplant/home/shared/double", items, null),
+  );
+  await rejectsFromDouble(noTotal, ProtocolError, /without a total/);
+});
+
+Deno.test("entries repeated across pages are dropped, then reported as skips (test double)", async () => {
+  // Page 2 starts with the last entry of page 1 again, as offset paging does after an insert.
+  await using double = distortedFolder(
+    25,
+    (offset, _limit, items) =>
+      offset === 10
+        ? pageAnswer("/iplant/home/shared/double", [
+          item("/iplant/home/shared/double/file-9", "file", 10),
+          ...items.slice(0, 9),
+        ], 25)
+        : undefined,
+  );
+  const transport = new Transport({ url: double.url });
+  const query: FolderQuery = { path: "/iplant/home/shared/double", entityType: "any" };
+  const ids: string[] = [];
+  await assert.rejects(
+    (async () => {
+      for await (const page of pageFolder(transport, query, { pageSize: 10, onChange: () => {} })) {
+        ids.push(...page.entries.map((entry) => entry.id));
+      }
+    })(),
+    /1 entry came twice, so as many others were skipped \(24 of 25 delivered\)/,
+  );
+  assert.equal(new Set(ids).size, ids.length);
+  assert.equal(ids.length, 24);
+  assert.ok(!ids.includes(idFor(20)), "file-19 was skipped by the shift");
+});

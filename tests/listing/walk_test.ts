@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { type Entry, NotFoundError } from "../../mod.ts";
+import { delay, PAGED_FILES, PAGED_FOLDERS, PATHS, serve, TREE_FILES } from "../handles/_store.ts";
+
+/** Every path under a local folder, relative to it, files and folders. */
+async function treeOnDisk(root: string, prefix = ""): Promise<string[]> {
+  const paths: string[] = [];
+  for await (const item of Deno.readDir(`${root}/${prefix}`)) {
+    const relative = prefix === "" ? item.name : `${prefix}/${item.name}`;
+    paths.push(relative);
+    if (item.isDirectory) paths.push(...await treeOnDisk(root, relative));
+  }
+  return paths;
+}
+
+const relative = (entries: Entry[]) =>
+  entries.map((entry) => entry.path.slice(PATHS.tree.length + 1));
+const depth = (path: string) => path.split("/").length;
+
+/** A fetch that records which folder each paged-directory request lists, and overlap. */
+function folderRecorder() {
+  const folders: string[] = [];
+  const inFlight = new Map<string, number>();
+  let peakFolders = 0;
+  const fetcher: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const folder = url.searchParams.get("path") ?? "";
+    if (!url.pathname.endsWith("/paged-directory")) return await fetch(input, init);
+    folders.push(folder);
+    inFlight.set(folder, (inFlight.get(folder) ?? 0) + 1);
+    peakFolders = Math.max(peakFolders, inFlight.size);
+    try {
+      const response = await fetch(input, init);
+      return new Response(await response.arrayBuffer(), response);
+    } finally {
+      const left = inFlight.get(folder)! - 1;
+      if (left === 0) inFlight.delete(folder);
+      else inFlight.set(folder, left);
+    }
+  };
+  return { fetch: fetcher, folders, peak: () => peakFolders };
+}
+
+Deno.test("walk visits the whole tree once, breadth first, folders included", async () => {
+  await using served = await serve();
+  const entries = await served.demo().folder(PATHS.tree).walk().toArray();
+  const paths = relative(entries);
+  assert.deepEqual([...paths].sort(), (await treeOnDisk(`${served.root}${PATHS.tree}`)).sort());
+  assert.equal(new Set(entries.map((entry) => entry.id)).size, entries.length);
+  const depths = paths.map(depth);
+  assert.deepEqual(depths, [...depths].sort((a, b) => a - b), "each level after the previous one");
+  assert.deepEqual(paths.slice(0, 5), ["a", "b", "c", "top.csv", "top.txt"]);
+});
+
+Deno.test("walk maxDepth limits the levels listed; maxDepth 1 is list()", async () => {
+  await using served = await serve();
+  const tree = served.demo().folder(PATHS.tree);
+  const one = relative(await tree.walk({ maxDepth: 1 }).toArray());
+  assert.deepEqual(one, relative(await tree.list().toArray()));
+  const two = relative(await tree.walk({ maxDepth: 2 }).toArray());
+  assert.ok(two.every((path) => depth(path) <= 2));
+  assert.ok(two.includes("a/deep") && two.includes("b/.hidden.csv"));
+  assert.equal(await tree.walk({ maxDepth: Infinity }).count(), await tree.walk().count());
+});
+
+Deno.test("walk type and infoType keep only the matching entries but still descend", async () => {
+  await using served = await serve();
+  const tree = served.demo().folder(PATHS.tree);
+  const files = relative(await tree.walk({ type: "file" }).toArray());
+  assert.deepEqual([...files].sort(), [...TREE_FILES].sort());
+  const folders = relative(await tree.walk({ type: "folder" }).toArray());
+  assert.deepEqual([...folders].sort(), ["a", "a/deep", "a/deep/deeper", "b", "c", "c/empty-sub"]);
+  const csv = relative(await tree.walk({ type: "file", infoType: "csv" }).toArray());
+  assert.deepEqual(csv.sort(), TREE_FILES.filter((path) => path.endsWith(".csv")).sort());
+});
+
+Deno.test("walk glob matches relative paths (dotfiles too) and skips folders that cannot match", async () => {
+  await using served = await serve();
+  const recorder = folderRecorder();
+  const tree = served.demo({ fetch: recorder.fetch }).folder(PATHS.tree);
+  const allCsv = relative(await tree.walk({ glob: "**/*.csv" }).toArray());
+  assert.deepEqual(allCsv.sort(), TREE_FILES.filter((path) => path.endsWith(".csv")).sort());
+
+  recorder.folders.length = 0;
+  const inA = relative(await tree.walk({ glob: "a/*.csv" }).toArray());
+  assert.deepEqual(inA, ["a/a1.csv"]);
+  assert.deepEqual(
+    recorder.folders,
+    [PATHS.tree, `${PATHS.tree}/a`],
+    "only the folders that can match",
+  );
+
+  recorder.folders.length = 0;
+  const topLevel = relative(await tree.walk({ glob: "*.txt" }).toArray());
+  assert.deepEqual(topLevel, ["top.txt"]);
+  assert.deepEqual(recorder.folders, [PATHS.tree]);
+
+  const walk = tree.walk({ glob: "**/d*.csv" });
+  assert.equal(await walk.count(), 2);
+  assert.equal(await walk.total(), (await treeOnDisk(`${served.root}${PATHS.tree}`)).length);
+});
+
+Deno.test("walk lists at most `concurrency` folders at once", async () => {
+  await using served = await serve({ latencyMs: 20 });
+  for (const concurrency of [1, 2, 3]) {
+    const recorder = folderRecorder();
+    const store = served.demo({ fetch: recorder.fetch, concurrency: 8 });
+    const entries = await store.folder(PATHS.shared).walk({ concurrency }).toArray();
+    assert.ok(entries.length > PAGED_FILES + PAGED_FOLDERS);
+    assert.ok(recorder.peak() <= concurrency, `${recorder.peak()} folders at once`);
+    if (concurrency > 1) assert.ok(recorder.peak() > 1, "folders were fetched ahead");
+  }
+});
+
+Deno.test("a walk of a missing folder is NotFoundError; breaking out stops the walk", async () => {
+  await using served = await serve({ latencyMs: 20 });
+  await assert.rejects(served.demo().folder(`${PATHS.tree}/nope`).walk().toArray(), NotFoundError);
+  const store = served.demo();
+  const entries: Entry[] = [];
+  for await (const entry of store.folder(PATHS.tree).walk({ concurrency: 3 })) {
+    entries.push(entry);
+    if (entries.length === 4) break;
+  }
+  assert.equal(entries.length, 4);
+  const requests = store.stats.requests;
+  await delay(100);
+  assert.equal(store.stats.inFlight, 0);
+  assert.equal(store.stats.requests, requests, "nothing more is requested after the break");
+});
