@@ -46,7 +46,7 @@ async function main(): Promise<void> {
 
   section("Anonymous access to Community Data");
   show("const store = connect({ url })");
-  const store = connect({ url: server.url, token: undefined, username: undefined });
+  const store = connect({ url: server.url, anonymous: true });
   show(`store.folder("${CURATED_PATH}").list()`);
   const curated = store.folder(CURATED_PATH);
   const listing = curated.list();
