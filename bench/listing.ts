@@ -457,6 +457,8 @@ function timingRecord(
 ): BenchRecord {
   const perEntryUs = ((timing.tern.median - timing.plain.median) / p.files) * 1000;
   const rate = (ms: number) => count(Math.round(p.files / (ms / 1000)));
+  const span = (s: Stats) =>
+    `${s.median.toFixed(1)} ms (range ${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
   return record({
     suite: "listing",
     name: `iterate ${count(p.files)} entries, ${
@@ -471,9 +473,9 @@ function timingRecord(
     reps: reps.reps,
     valueRange: [timing.tern.min, timing.tern.max],
     baselineRange: [timing.plain.min, timing.plain.max],
-    note:
-      `${preface}${rate(timing.tern.median)} vs ${rate(timing.plain.median)} entries/s; tern's ` +
-      `difference is ${perEntryUs.toFixed(2)} µs per entry. ` +
+    note: `${preface}Medians of ${reps.reps} rounds: tern ${span(timing.tern)}, baseline ` +
+      `${span(timing.plain)}; ${rate(timing.tern.median)} vs ${rate(timing.plain.median)} ` +
+      `entries/s; tern's difference is ${perEntryUs.toFixed(2)} µs per entry. ` +
       (latencyMs === 0 ? "" : `The server waits ${latencyMs} ms before each response. `) +
       `${reps.warmup} warm-up round(s) excluded; rounds alternate which side goes first.`,
   });
