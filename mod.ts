@@ -34,6 +34,37 @@ export {
 } from "./lib/handles/file.ts";
 export { Dataset, Folder } from "./lib/handles/folder.ts";
 export {
+  type CatalogOptions,
+  type DatasetListing,
+  type DatasetListOptions,
+} from "./lib/handles/dataset.ts";
+export {
+  type ArkOptions,
+  arkUrl,
+  type AvuLike,
+  CITATION_STYLES,
+  type CitationStyle,
+  type Contributor,
+  type Creator,
+  DatasetMetadata,
+  doiUrl,
+  type Funding,
+  type License,
+  type LicenseConfidence,
+  type MetadataField,
+  type MetadataInput,
+  type NameHints,
+  normalizeArk,
+  normalizeDoi,
+  normalizeMetadata,
+  type NormalizeOptions,
+  normalizeOrcid,
+  type ParsedName,
+  parseName,
+  type RawDatasetMetadata,
+  type RelatedIdentifier,
+} from "./lib/metadata/mod.ts";
+export {
   type Avu,
   type Comment,
   Handle,

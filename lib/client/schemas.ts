@@ -59,6 +59,10 @@ export type ListingItem = z.infer<typeof ListingItem>;
  * A page of a folder listing: the folder itself, this page's folders and files, and `total`
  * (items across all pages matching the filters; `null` when the page is empty).
  *
+ * Compiled ahead of time (`z.compile`): a listing checks a thousand items per page, and the
+ * compiled check is several times faster than zod's runtime walk, with the same results and the
+ * same errors.
+ *
  * @example
  * ```ts
  * import { PagedListing } from "./schemas.ts";
@@ -72,14 +76,14 @@ export type ListingItem = z.infer<typeof ListingItem>;
  * console.log(page.total); // null
  * ```
  */
-export const PagedListing = z.looseObject({
+export const PagedListing = z.compile(z.looseObject({
   ...ListingItem.shape,
   hasSubDirs: z.boolean(),
   total: z.number().nullable(),
   totalBad: z.number(),
   folders: z.array(ListingItem),
   files: z.array(ListingItem),
-});
+}));
 /**
  * A page of a folder listing, as parsed.
  *

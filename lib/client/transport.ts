@@ -6,7 +6,7 @@
  */
 
 import { Credentials, type SendJson } from "./auth.ts";
-import { formatMs, guardBody, readAll } from "./body.ts";
+import { formatMs, guardBody, type GuardOptions, readBody } from "./body.ts";
 import {
   abortError,
   BadRequestError,
@@ -197,6 +197,7 @@ export interface TransportStats {
 const MAX_RETRY_AFTER_MS = 60_000;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const NEVER_ABORTED = new AbortController().signal;
+const UTF8 = new TextDecoder();
 
 type Failure =
   | { kind: "network"; error: NetworkError }
@@ -204,10 +205,14 @@ type Failure =
 
 type Attempt<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
+/**
+ * Takes a successful answer: reads `body` under `guard` (which releases the request's slot once
+ * the body is done with), or hands it on guarded.
+ */
 type Accept<T> = (
   response: Response,
   body: ReadableStream<Uint8Array>,
-  size?: number,
+  guard: GuardOptions,
 ) => Promise<T>;
 
 /**
@@ -347,9 +352,8 @@ export class Transport {
    * ```
    */
   json(spec: RequestSpec): Promise<unknown> {
-    return this.#send(spec, async (_response, body) => {
-      const bytes = (await readAll(body))!;
-      const text = new TextDecoder().decode(bytes);
+    return this.#send(spec, async (_response, body, guard) => {
+      const text = UTF8.decode(await readBody(body, guard));
       try {
         return JSON.parse(text);
       } catch {
@@ -383,12 +387,12 @@ export class Transport {
    * ```
    */
   stream(spec: RequestSpec): Promise<StreamedResponse> {
-    return this.#send(spec, (response, body, size) =>
+    return this.#send(spec, (response, body, guard) =>
       Promise.resolve({
-        body,
+        body: guardBody(body, guard),
         headers: response.headers,
         status: response.status,
-        ...(size === undefined ? {} : { size }),
+        ...(guard.expectedLength === undefined ? {} : { size: guard.expectedLength }),
       }));
   }
 
@@ -491,20 +495,21 @@ export class Transport {
         signal.removeEventListener("abort", onAbort);
       }
 
-      const size = declaredLength(response.headers);
-      const body = guardBody(response.body ?? emptyStream(), {
-        expectedLength: size,
+      const body = response.body ?? emptyStream();
+      const guard: GuardOptions = {
+        expectedLength: declaredLength(response.headers),
         idleTimeoutMs: this.policy.idleTimeoutMs,
         signal,
         onFinish: release,
         context: { endpoint: spec.endpoint, subject: spec.subject },
-      });
+      };
+      // From here the body's guard gives the slot back, once the body is done with.
       handedOver = true;
 
       if (!response.ok) {
         let bytes: Uint8Array | undefined;
         try {
-          bytes = await readAll(body, MAX_ERROR_BODY_BYTES);
+          bytes = await readBody(body, guard, MAX_ERROR_BODY_BYTES);
         } catch (error) {
           if (isAbortError(error)) throw error;
           bytes = undefined; // The status alone still says what happened.
@@ -520,12 +525,14 @@ export class Transport {
         };
       }
       try {
-        return { ok: true, value: await accept(response, body, size) };
+        return { ok: true, value: await accept(response, body, guard) };
       } catch (error) {
         if (error instanceof NetworkError) {
           return { ok: false, failure: { kind: "network", error } };
         }
-        await body.cancel().catch(() => {});
+        // A body that is not JSON, or an abort, was done with already; releasing again is a
+        // no-op that keeps the slot from leaking should an answer ever be refused unread.
+        release();
         throw error;
       }
     } finally {

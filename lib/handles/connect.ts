@@ -4,6 +4,9 @@
  * @module
  */
 
+import { resolve } from "node:path";
+import { DEFAULT_CACHE_BYTES } from "../cache/cache.ts";
+import { defaultCacheDir } from "../cache/dir.ts";
 import { BadRequestError } from "../client/errors.ts";
 import { Transport } from "../client/transport.ts";
 import { Store } from "./store.ts";
@@ -53,10 +56,18 @@ export interface ConnectOptions {
   /** The fetch to use (default: the global one), e.g. to add a proxy or log traffic. */
   fetch?: typeof fetch;
   /**
-   * Local cache folder. Kept in `store.options` for the download cache of a later release; it
-   * has no effect yet.
+   * Local cache folder for downloaded files (default `$XDG_CACHE_HOME/tern`, else
+   * `~/.cache/tern`; files go in its `downloads/` sub-folder), or `false` for no cache. An
+   * unchanged file is then read from disk instead of downloaded again.
    */
-  cacheDir?: string;
+  cacheDir?: string | false;
+  /** Cap on cached bytes (default 5 GB); least recently used files are removed beyond it. */
+  cacheMaxBytes?: number;
+  /**
+   * Serve files only from the local cache, never downloading (for working without a network);
+   * a file not cached is a `CacheMissError`. Listings still need the server.
+   */
+  offline?: boolean;
   /**
    * Progress display switch. Kept in `store.options` for the progress display of a later
    * release; it has no effect yet.
@@ -89,8 +100,26 @@ export function connect(options: ConnectOptions = {}): Store {
   }
   const { token, username, password } = credentialsOf(options);
   const url = options.url ?? readEnv("TERRAIN_URL") ?? DEFAULT_URL;
-  if (options.cacheDir !== undefined && typeof options.cacheDir !== "string") {
-    throw new BadRequestError("cacheDir must be a folder path.");
+  if (
+    options.cacheDir !== undefined && options.cacheDir !== false &&
+    (typeof options.cacheDir !== "string" || options.cacheDir.trim() === "")
+  ) {
+    throw new BadRequestError("cacheDir must be a folder path, or false for no cache.");
+  }
+  const maxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+    throw new BadRequestError(`cacheMaxBytes must be an integer ≥ 0, got ${String(maxBytes)}.`);
+  }
+  if (options.offline !== undefined && typeof options.offline !== "boolean") {
+    throw new BadRequestError("offline must be true or false.");
+  }
+  const cacheDir = options.cacheDir === false
+    ? false
+    : options.cacheDir === undefined
+    ? defaultCacheDir() ?? false
+    : resolve(options.cacheDir);
+  if (options.offline === true && cacheDir === false) {
+    throw new BadRequestError("offline: true needs a cache folder; cacheDir is false or unknown.");
   }
   if (options.progress !== undefined && typeof options.progress !== "boolean") {
     throw new BadRequestError("progress must be true or false.");
@@ -116,7 +145,9 @@ export function connect(options: ConnectOptions = {}): Store {
     concurrency: transport.policy.concurrency,
     retries: transport.policy.retries,
     timeoutMs: transport.policy.timeoutMs,
-    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    cacheDir,
+    cacheMaxBytes: maxBytes,
+    offline: options.offline ?? false,
     ...(options.progress === undefined ? {} : { progress: options.progress }),
   });
 }

@@ -1,14 +1,20 @@
 /**
  * {@linkcode File}: a data-store file — its bytes (streamed, whole, as text or JSON, or saved to
- * disk atomically), its manifest, and its inline-display form.
+ * disk atomically), its table as a Polars DataFrame (whole, in batches, or its first rows), its
+ * cached local copy, its manifest, and its inline-display form.
  *
  * @module
  */
 
 import { basename, dirname, join, resolve } from "node:path";
+import type { DataFrame } from "nodejs-polars";
 import { type CallOptions, displayDownload, download, getManifest } from "../client/endpoints.ts";
 import { BadRequestError, TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
+import { dataContextOf } from "../data/context.ts";
+import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
+import type { ProgressEvent } from "../data/progress.ts";
+import { cachedCopy, type FileSource, readBatches, readDataFrame } from "../data/read.ts";
 import type { Entry } from "../listing/entry.ts";
 import { Handle, type Location, transportOf } from "./handle.ts";
 import { statFile } from "./stat.ts";
@@ -102,6 +108,8 @@ export interface SavedFile {
 export class File extends Handle {
   /** Always `file`. */
   readonly kind = "file" as const;
+  /** Made from a listing's entry, which reads trust instead of asking for the entry again. */
+  readonly #fromListing: boolean;
 
   /**
    * Used by the store and folders; call `store.file()` or `folder.file()` instead.
@@ -113,6 +121,125 @@ export class File extends Handle {
    */
   constructor(transport: Transport, location: Location) {
     super(transport, location);
+    this.#fromListing = location.entry !== undefined;
+  }
+
+  /**
+   * The file as a nodejs-polars DataFrame. The format comes from `format`, else the name,
+   * Terrain's info type and the first bytes: CSV, TSV and other delimited text, JSON (an array
+   * of records), NDJSON/JSON Lines, Parquet, Arrow IPC/Feather, and gzip of the text formats.
+   *
+   * - **Current and cached.** Unless the handle came from a listing, the file's size and date
+   *   are asked for first (one request); an unchanged file is then read from the store's local
+   *   cache, a changed or new one downloaded (and kept there).
+   * - **Streaming.** Delimited text and JSON Lines are parsed in batches while the body is still
+   *   arriving, so the time approaches the transfer time, and the file is never held twice in
+   *   memory. Column types are fixed by the first rows (`inferSchemaLength`, default 100) unless
+   *   `dtypes` says otherwise. `nRows` stops the download as soon as enough rows arrived.
+   * - **Never a wrong table.** A body shorter or longer than the listed size is downloaded again
+   *   (up to the store's `retries`), and an error if it never matches.
+   *
+   * Loads nodejs-polars on first use (`--allow-ffi`). The frame keeps one chunk per batch; call
+   * `rechunk()` if an operation needs contiguous columns.
+   *
+   * @throws {UnsupportedFormatError} naming the file and the supported formats.
+   * @throws {ParseError} when Polars cannot parse it with the options given.
+   * @throws {IntegrityError} when the bytes never matched the listed size.
+   * @throws {CacheMissError} for an offline store without a cached copy.
+   *
+   * @example
+   * ```ts ignore
+   * import pl from "nodejs-polars";
+   *
+   * const penguins = await store.file(`${formats}/penguins.csv`).dataframe();
+   * const typed = await store.file(`${formats}/penguins.tsv`).dataframe({
+   *   columns: ["Species", "Body Mass (g)"],
+   *   dtypes: { "Body Mass (g)": pl.Float64 },
+   * });
+   * ```
+   */
+  async dataframe(options: DataFrameOptions = {}): Promise<DataFrame> {
+    checkOptions(options);
+    const source = await this.#source(options.signal);
+    return (await readDataFrame(dataContextOf(transportOf(this)), source, options)).frame;
+  }
+
+  /**
+   * The first `n` rows (default 10): like {@linkcode File.dataframe} with `nRows`, so the
+   * download stops as soon as they have arrived and nothing partial is cached.
+   *
+   * @throws {BadRequestError} when `n` is not a non-negative integer.
+   *
+   * @example
+   * ```ts ignore
+   * console.log((await store.file(path).head(5)).toString());
+   * ```
+   */
+  async head(n = 10, options: DataFrameOptions = {}): Promise<DataFrame> {
+    if (!Number.isSafeInteger(n) || n < 0) {
+      throw new BadRequestError(`head(n) needs an integer n ≥ 0, got ${String(n)}.`);
+    }
+    return await this.dataframe({ ...options, nRows: n });
+  }
+
+  /**
+   * The file as DataFrames of `rows` rows each (default 100,000; the last may be smaller),
+   * holding about one batch in memory at a time: for files larger than memory. Same formats
+   * and options as {@linkcode File.dataframe}; Parquet, Arrow and JSON arrays are read whole
+   * and then sliced. Iterating starts the read; leaving the loop early cancels the download.
+   * A transfer that fails after batches went out is an error, never a silent gap.
+   *
+   * @example
+   * ```ts ignore
+   * let heavy = 0;
+   * for await (const batch of store.file(path).batches({ rows: 50_000 })) {
+   *   heavy += batch.filter(pl.col("mass").gt(5000)).height;
+   * }
+   * ```
+   */
+  batches(options: BatchOptions = {}): AsyncIterable<DataFrame> {
+    checkOptions(options);
+    const context = dataContextOf(transportOf(this));
+    const source = (signal?: AbortSignal) => this.#source(signal);
+    return {
+      async *[Symbol.asyncIterator]() {
+        yield* readBatches(context, await source(options.signal), options);
+      },
+    };
+  }
+
+  /**
+   * The path of the file's copy in the store's local cache, downloading it there first unless
+   * the current version is already cached: for tools that want a local file (e.g.
+   * `pl.scanParquet`). Treat the copy as read-only; it may be removed when the cache is trimmed.
+   *
+   * @throws {BadRequestError} when the store has no cache, or the file is larger than its cap.
+   * @throws {CacheMissError} for an offline store without a cached copy.
+   *
+   * @example
+   * ```ts ignore
+   * import pl from "nodejs-polars";
+   *
+   * const lazy = pl.scanParquet(await store.file(path).cachedPath());
+   * ```
+   */
+  async cachedPath(
+    options: CallOptions & { onProgress?: (event: ProgressEvent) => void } = {},
+  ): Promise<string> {
+    checkOptions(options);
+    const source = await this.#source(options.signal);
+    return await cachedCopy(dataContextOf(transportOf(this)), source, options);
+  }
+
+  /** What the readers need: the path, the entry when it came from a listing, and a fresh stat. */
+  async #source(signal?: AbortSignal): Promise<FileSource> {
+    const path = await this.locate(signal);
+    const entry = this.#fromListing ? await this.stat({ signal }) : undefined;
+    return {
+      path,
+      ...(entry === undefined ? {} : { entry }),
+      stat: (statSignal) => this.stat({ refresh: true, signal: statSignal ?? signal }),
+    };
   }
 
   /**

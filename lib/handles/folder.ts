@@ -1,10 +1,12 @@
 /**
  * {@linkcode Folder} (and {@linkcode Dataset}): a data-store folder — its sub-folders, lazy
- * listings of its entries or of its whole tree, and handles for what it holds.
+ * listings of its entries or of its whole tree, its datasets and their catalog, and handles for
+ * what it holds.
  *
  * @module
  */
 
+import type { DataFrame } from "nodejs-polars";
 import { type CallOptions, getDirectory } from "../client/endpoints.ts";
 import type { Transport } from "../client/transport.ts";
 import { type Entry, folderEntry } from "../listing/entry.ts";
@@ -15,8 +17,18 @@ import {
   resolveWalkOptions,
   type WalkOptions,
 } from "../listing/options.ts";
+import { catalogFrame, catalogRows } from "../metadata/catalog.ts";
+import { checkCitationStyle, type CitationStyle } from "../metadata/citation.ts";
+import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
+import { normalizeMetadata } from "../metadata/normalize.ts";
+import {
+  type CatalogOptions,
+  DatasetListing,
+  type DatasetListOptions,
+  fetchCatalog,
+} from "./dataset.ts";
 import { File } from "./file.ts";
-import { Handle, type Location, transportOf } from "./handle.ts";
+import { Handle, type Location, type RawMetadata, transportOf } from "./handle.ts";
 import { normalizeRelative } from "./paths.ts";
 import { statFolder } from "./stat.ts";
 
@@ -147,6 +159,56 @@ export class Folder extends Handle {
   }
 
   /**
+   * The folder's sub-folders as {@linkcode Dataset} handles, lazily (one listing request per
+   * page, folders only). Nothing is skipped: `_deprecated_` folders are there too, flagged by
+   * their metadata. Options sort, filter by glob and size the pages as for `list()`.
+   *
+   * @throws {BadRequestError} at once for a bad option.
+   *
+   * @example
+   * ```ts ignore
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * for await (const dataset of curated.datasets()) console.log(await dataset.citation());
+   * ```
+   */
+  datasets(options: DatasetListOptions = {}): DatasetListing {
+    const { type: _type, infoType: _infoType, ...listOptions } = options as ListOptions;
+    const transport = transportOf(this);
+    return new DatasetListing(
+      this.list({ ...listOptions, type: "folder" }),
+      (entry) => new Dataset(transport, { entry }),
+    );
+  }
+
+  /**
+   * A catalog of the folder's datasets as a nodejs-polars DataFrame, one row per sub-folder:
+   * `path`, `id`, `title`, `creators`, `year`, `doi`, `ark`, `license` (SPDX id),
+   * `licenseConfidence`, `subjects`, `dateModified`, `duplicateTitle`, `deprecated`, `missing`
+   * and `error`. Metadata is fetched with at most `concurrency` datasets at once (default: the
+   * store's). Rows are identified by id and path; datasets sharing a title are flagged with
+   * `duplicateTitle`, never merged. A dataset that vanished or cannot be read since it was
+   * listed keeps its row, with the reason in `error`; other failures reject.
+   *
+   * @throws {BadRequestError} at once for a bad option.
+   *
+   * @example
+   * ```ts ignore
+   * import pl from "nodejs-polars";
+   *
+   * const catalog = await store.folder("/iplant/home/shared/commons_repo/curated").catalog();
+   * console.log(catalog.filter(pl.col("doi").isNull()).select("path", "missing").toString());
+   * ```
+   */
+  async catalog(options: CatalogOptions = {}): Promise<DataFrame> {
+    const { concurrency, ...listOptions } = options;
+    const records = await fetchCatalog(this.datasets(listOptions), {
+      concurrency: concurrency ?? transportOf(this).policy.concurrency,
+      signal: options.signal,
+    });
+    return await catalogFrame(catalogRows(records));
+  }
+
+  /**
    * Reads the folder's own entry with one request; see {@linkcode statFolder}.
    *
    * @example
@@ -166,14 +228,54 @@ export class Folder extends Handle {
 }
 
 /**
- * A folder that holds a dataset (a Data Commons curated folder, for instance). For now it is
- * exactly a {@linkcode Folder}; reading its metadata as a normalised dataset record is the
- * next step of the module.
+ * A folder that holds a dataset (a Data Commons curated folder, for instance): a
+ * {@linkcode Folder} whose `metadata()` is the normalised record — title, creators, year, DOI,
+ * ARK, licence, … — with the AVUs as served kept in `raw`, and which can cite itself.
  *
  * @example
  * ```ts ignore
  * const penguins = store.dataset("/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020");
- * const { avus } = await penguins.metadata();
+ * const metadata = await penguins.metadata();
+ * console.log(metadata.title, metadata.doi, metadata.license?.id, metadata.missing);
+ * console.log(await penguins.citation("apa"));
  * ```
  */
-export class Dataset extends Folder {}
+export class Dataset extends Folder {
+  /**
+   * The dataset's metadata, normalised (see {@linkcode DatasetMetadata}): one request for the
+   * AVUs, plus one to stat the folder when the handle does not know its entry yet (its
+   * date-modified is the record's `dateModified` unless an attribute gives one). The AVUs as
+   * served are in `raw`; the record also has the raw metadata's `path`, `avus` and `irodsAvus`,
+   * so code written for `handle.metadata()` keeps working. A dataset without AVUs gives an empty
+   * record, not an error.
+   *
+   * @example
+   * ```ts ignore
+   * const metadata = await store.dataset(path).metadata();
+   * console.log(metadata.creators.map((creator) => creator.name), metadata.sources.title);
+   * console.log(metadata.raw.avus.length, metadata.notes);
+   * ```
+   */
+  override async metadata(options: CallOptions = {}): Promise<DatasetMetadata<RawMetadata>> {
+    const entry = await this.stat(options);
+    const raw = await super.metadata(options);
+    return await normalizeMetadata(raw, { id: entry.id, folderModified: entry.modified });
+  }
+
+  /**
+   * The dataset's citation (see `DatasetMetadata.citation`): `datacite` by default, or `apa`,
+   * `bibtex`, `ris`, `csl-json`.
+   *
+   * @throws {BadRequestError} for an unknown style.
+   *
+   * @example
+   * ```ts ignore
+   * console.log(await store.dataset(path).citation());
+   * await Deno.writeTextFile("dataset.bib", await store.dataset(path).citation("bibtex"));
+   * ```
+   */
+  async citation(style: CitationStyle = "datacite", options: CallOptions = {}): Promise<string> {
+    checkCitationStyle(style);
+    return await (await this.metadata(options)).citation(style);
+  }
+}

@@ -14,6 +14,9 @@ import {
 import { BadRequestError, ProtocolError } from "../client/errors.ts";
 import type { AuthMode } from "../client/auth.ts";
 import type { Transport, TransportStats } from "../client/transport.ts";
+import { DiskCache } from "../cache/cache.ts";
+import { StoreCache } from "../cache/store_cache.ts";
+import { bindDataContext } from "../data/context.ts";
 import { type Entry, folderEntry } from "../listing/entry.ts";
 import { File } from "./file.ts";
 import { Dataset, Folder } from "./folder.ts";
@@ -44,8 +47,15 @@ export interface StoreSettings {
   readonly retries: number;
   /** Longest wait for response headers, in ms. */
   readonly timeoutMs: number;
-  /** Local cache folder; kept for the download cache of a later release (no effect yet). */
-  readonly cacheDir?: string;
+  /**
+   * Local cache folder for downloaded files (they go in its `downloads/` sub-folder), or
+   * `false` for no cache. Absent means no cache (a store built without `connect()`).
+   */
+  readonly cacheDir?: string | false;
+  /** Cap on cached bytes; least recently used files are removed beyond it. */
+  readonly cacheMaxBytes?: number;
+  /** Serve files only from the local cache; never download. */
+  readonly offline?: boolean;
   /** Progress display switch; kept for the progress display of a later release (no effect yet). */
   readonly progress?: boolean;
 }
@@ -121,6 +131,7 @@ export class Store {
   /** Resolved settings (no secrets). */
   readonly options: StoreSettings;
   readonly #transport: Transport;
+  readonly #cache: StoreCache;
 
   /**
    * Wraps a transport; `connect()` is the usual way to get a store.
@@ -138,6 +149,28 @@ export class Store {
   constructor(transport: Transport, options: StoreSettings) {
     this.#transport = transport;
     this.options = Object.freeze({ ...options });
+    const disk = typeof options.cacheDir === "string"
+      ? new DiskCache({ dir: options.cacheDir, maxBytes: options.cacheMaxBytes })
+      : undefined;
+    const offline = options.offline === true;
+    if (offline && disk === undefined) {
+      throw new BadRequestError("offline: true needs a cache folder to serve files from.");
+    }
+    bindDataContext(transport, { cache: disk, offline });
+    this.#cache = new StoreCache(disk, offline);
+  }
+
+  /**
+   * The local cache of downloaded files: where it is, `info()` (a DataFrame of what it holds)
+   * and `clear()`.
+   *
+   * @example
+   * ```ts ignore
+   * console.log(store.cache.dir, (await store.cache.info()).height);
+   * ```
+   */
+  get cache(): StoreCache {
+    return this.#cache;
   }
 
   /** Requests sent, retries, token exchanges and requests in flight, for monitoring. */

@@ -9,6 +9,10 @@ import type { DataFrame } from "nodejs-polars";
 import { getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
+import { dataContextOf } from "../data/context.ts";
+import { readMany } from "../data/many.ts";
+import { checkOptions, type ManyOptions } from "../data/options.ts";
+import { statFile } from "../handles/stat.ts";
 import type { Entry } from "./entry.ts";
 import { entriesToDataFrame } from "./frame.ts";
 import type { ResolvedListOptions, ResolvedWalkOptions } from "./options.ts";
@@ -229,6 +233,37 @@ export class Listing implements AsyncIterable<Entry> {
    */
   async toDataFrame(): Promise<DataFrame> {
     return await entriesToDataFrame(this);
+  }
+
+  /**
+   * Reads every file of the listing (folders are skipped) into one DataFrame — the files'
+   * contents, unlike {@linkcode Listing.toDataFrame} which lists the entries. A `source` column
+   * (first) holds each row's data-store path; rows keep the listing's order. Downloads overlap
+   * up to the store's `concurrency`; each file is parsed as it completes, read from the local
+   * cache when unchanged, and checked against its listed size. Files whose columns differ still
+   * combine: columns are united and types widened (a column a file lacks is null there).
+   * Options apply to every file; `onProgress` receives bytes, files done out of the total, and
+   * the rate.
+   *
+   * @throws {UnsupportedFormatError} when a file is not a table (filter with `glob`/`infoType`).
+   *
+   * @example
+   * ```ts ignore
+   * const parts = store.folder("/iplant/home/shared/tern_samples/many_files").walk({ glob: "**" + "/*.csv" });
+   * const frame = await parts.dataframes({ onProgress: (e) => console.log(`${e.files}/${e.totalFiles}`) });
+   * console.log(frame.groupBy("source").len().height);
+   * ```
+   */
+  async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
+    checkOptions(options);
+    const { transport } = this.#plan;
+    const entries = await this.toArray();
+    return await readMany(
+      dataContextOf(transport),
+      entries,
+      (path, signal) => statFile(transport, path, { signal }),
+      options,
+    );
   }
 
   /** `Listing(list /iplant/home/shared, type "file", glob "*.csv")`. */

@@ -1,7 +1,7 @@
 /**
- * Pages through one folder with `filesystem/paged-directory`, one request per page, fetching
- * the next page while the caller works on the current one, and refusing to hand back less than
- * the folder holds.
+ * Pages through one folder with `filesystem/paged-directory`, one request per page, keeping a
+ * few page requests in flight while the caller works on the current page, and refusing to hand
+ * back less than the folder holds.
  *
  * @module
  */
@@ -12,11 +12,18 @@ import {
   type SortColumn,
   type SortDirection,
 } from "../client/endpoints.ts";
-import { ProtocolError } from "../client/errors.ts";
+import { abortError, BadRequestError, ProtocolError } from "../client/errors.ts";
+import type { Limiter } from "../client/limiter.ts";
 import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
 import { type Entry, entryFromItem } from "./entry.ts";
 import { ListingChangedError } from "./errors.ts";
+
+/**
+ * Most pages requested ahead of the one being read: enough to hide a server's latency behind
+ * the requests for the next pages, few enough that the parsed pages waiting to be read stay small.
+ */
+const MAX_AHEAD = 3;
 
 /**
  * One page of a listing.
@@ -86,6 +93,13 @@ export interface PagerOptions {
    * when asked for.
    */
   wanted?: number;
+  /**
+   * Most pages requested ahead of the page being read (default: the store's `concurrency` − 1,
+   * at most 3, at least 1). The next page is always requested ahead; further ones only once the
+   * caller has had to wait for a page, and only while the store has a request slot to spare
+   * besides them, so that downloads and other calls are not kept waiting behind a listing.
+   */
+  ahead?: number;
   /** Aborts the requests. */
   signal?: AbortSignal;
   /** Told (once) when the folder's modification date moves between pages. */
@@ -93,8 +107,14 @@ export interface PagerOptions {
 }
 
 /**
- * Yields a folder's pages in order, one request each, with the request for page k+1 sent as
- * soon as page k arrives so that it overlaps the caller's work on page k.
+ * Yields a folder's pages in order, one request each. The first page tells the folder's total;
+ * from then on the next page is requested as soon as a page arrives, so that it overlaps the
+ * caller's work. When the caller still has to wait for a page, the window widens, one page at a
+ * time up to `ahead` pages in flight, so that a server's latency is paid once per window rather
+ * than once per page; a caller slower than the server keeps a single page ahead. Pages still
+ * come back strictly in order, and none is requested beyond the total or, ahead of time, beyond
+ * `wanted`. Stopping early (a `break`, an error, an abort) aborts the requests still in flight;
+ * their failures are never reported.
  *
  * Guarantees: every entry the server counts in `total` is delivered, or a typed error says why
  * not. A `total` that moves between pages, or a page that comes back empty before the total is
@@ -103,7 +123,10 @@ export interface PagerOptions {
  * when entries shift) are dropped; since the total held, that means others were skipped, so the
  * listing then ends with a {@linkcode ListingChangedError} too. A change of the folder's
  * modification date with a steady total (entries replaced) is reported once via `onChange`.
- * Memory: two pages of ids, whatever the folder's size.
+ * Memory: the page being read, at most `ahead` pages requested ahead, and two pages of ids,
+ * whatever the folder's size.
+ *
+ * @throws {BadRequestError} when `ahead` is not a positive integer.
  *
  * @example
  * ```ts ignore
@@ -120,109 +143,145 @@ export async function* pageFolder(
   query: FolderQuery,
   options: PagerOptions,
 ): AsyncGenerator<Page, void, undefined> {
-  const { pageSize, signal, onChange } = options;
-  const request = (offset: number, limit: number) => {
-    const pending = getPagedDirectory(transport, { ...query, offset, limit }, { signal });
-    // A prefetched page may never be awaited when the caller stops early.
-    pending.catch(() => {});
-    return pending;
+  const { pageSize, onChange } = options;
+  const ahead = options.ahead ?? defaultAhead(transport);
+  if (!Number.isSafeInteger(ahead) || ahead < 1) {
+    throw new BadRequestError(`ahead must be an integer ≥ 1, got ${String(ahead)}.`);
+  }
+  const wanted = options.wanted ?? Infinity;
+  // Requests still in flight when the caller stops, or when a page proves the listing wrong,
+  // are aborted so that they give their slots back at once.
+  const stop = new AbortController();
+  const signal = options.signal === undefined
+    ? stop.signal
+    : AbortSignal.any([options.signal, stop.signal]);
+  /** Requested pages not yet yielded, in offset order. */
+  const queue: Requested[] = [];
+  /** Offset of the next page to request. */
+  let requested = 0;
+  /** Pages currently allowed ahead; grows while the caller has to wait. */
+  let allowed = 1;
+  let total: number | undefined;
+
+  const request = (limit: number) => {
+    const pending: Requested = {
+      offset: requested,
+      limit,
+      answer: getPagedDirectory(transport, { ...query, offset: requested, limit }, { signal }),
+      settled: false,
+    };
+    const settle = () => {
+      pending.settled = true;
+    };
+    // Also keeps a page requested ahead, and never awaited when the caller stops, from being
+    // reported as an unhandled rejection.
+    pending.answer.then(settle, settle);
+    queue.push(pending);
+    requested += limit;
+  };
+  /** Requests ahead up to the window: only pages the caller is expected to read. */
+  const fill = (end: number) => {
+    let sent = 0;
+    while (queue.length < allowed && requested < end && requested < wanted) {
+      if (queue.length > 0 && !spareSlot(transport.limiter, sent)) break;
+      request(pageSize);
+      sent++;
+    }
   };
   const where = JSON.stringify(query.path);
   const details = { path: query.path, endpoint: "filesystem/paged-directory" };
 
-  let limit = options.firstPageSize ?? pageSize;
-  let next: Promise<PagedListing> | undefined = request(0, limit);
-  let deferred: number | undefined;
-  let offset = 0;
-  let total: number | undefined;
   let firstModified: number | undefined;
   let warned = false;
   let previousIds = new Set<string>();
   let repeats = 0;
 
-  while (next !== undefined) {
-    const page: PagedListing = await next;
-    next = undefined;
-    const count = page.folders.length + page.files.length;
-    if (count > limit) {
-      throw new ProtocolError(
-        `filesystem/paged-directory sent ${count} entries for ${where} at offset ${offset}, ` +
-          `more than the ${limit} asked for.`,
-        details,
-      );
-    }
-    const pageTotal = page.total ?? (count === 0 && offset === 0 ? 0 : undefined);
-    if (pageTotal === undefined) {
-      if (count > 0) {
+  try {
+    request(options.firstPageSize ?? pageSize);
+    while (queue.length > 0) {
+      if (!queue[0].settled && total !== undefined && allowed < ahead) {
+        allowed++;
+        fill(total);
+      }
+      const { offset, limit, answer } = queue.shift()!;
+      const page: PagedListing = await answer;
+      // A page that arrived before an abort is not handed out after it.
+      if (options.signal?.aborted) throw abortError(options.signal);
+      const count = page.folders.length + page.files.length;
+      if (count > limit) {
         throw new ProtocolError(
-          `filesystem/paged-directory sent entries for ${where} at offset ${offset} without a total.`,
+          `filesystem/paged-directory sent ${count} entries for ${where} at offset ${offset}, ` +
+            `more than the ${limit} asked for.`,
           details,
         );
       }
-      throw new ListingChangedError(
-        `${where} changed while being listed: the server had no entries at offset ${offset} ` +
-          `although it had announced ${total}; entries were probably removed. List it again.`,
-        details,
-      );
-    }
-    if (total === undefined) total = pageTotal;
-    else if (pageTotal !== total) {
-      throw new ListingChangedError(
-        `${where} changed while being listed: it had ${total} entries at first and ` +
-          `${pageTotal} at offset ${offset}, so entries may have been missed or repeated. ` +
-          "List it again.",
-        details,
-      );
-    }
-    const modified = page["date-modified"];
-    if (firstModified === undefined) firstModified = modified;
-    else if (modified !== firstModified && !warned) {
-      warned = true;
-      onChange(
-        `tern: ${where} was modified while being listed (at entry ${offset} of ${total}); ` +
-          "the listing may not match any single moment of the folder.",
-      );
-    }
+      const pageTotal = page.total ?? (count === 0 && offset === 0 ? 0 : undefined);
+      if (pageTotal === undefined) {
+        if (count > 0) {
+          throw new ProtocolError(
+            `filesystem/paged-directory sent entries for ${where} at offset ${offset} without a total.`,
+            details,
+          );
+        }
+        throw new ListingChangedError(
+          `${where} changed while being listed: the server had no entries at offset ${offset} ` +
+            `although it had announced ${total}; entries were probably removed. List it again.`,
+          details,
+        );
+      }
+      if (total === undefined) total = pageTotal;
+      else if (pageTotal !== total) {
+        throw new ListingChangedError(
+          `${where} changed while being listed: it had ${total} entries at first and ` +
+            `${pageTotal} at offset ${offset}, so entries may have been missed or repeated. ` +
+            "List it again.",
+          details,
+        );
+      }
+      const modified = page["date-modified"];
+      if (firstModified === undefined) firstModified = modified;
+      else if (modified !== firstModified && !warned) {
+        warned = true;
+        onChange(
+          `tern: ${where} was modified while being listed (at entry ${offset} of ${total}); ` +
+            "the listing may not match any single moment of the folder.",
+        );
+      }
 
-    const nextOffset = offset + count;
-    if (nextOffset < total) {
-      if (count < limit) {
+      // Pages were requested on the promise that each before the last is full; offsets of the
+      // ones in flight are right only if this one kept it.
+      if (offset + count < total && count < limit) {
         throw new ProtocolError(
           `filesystem/paged-directory sent ${count} entries for ${where} at offset ${offset} ` +
             `(limit ${limit}) although it announced ${total}: its pages end early.`,
           details,
         );
       }
-      limit = pageSize;
-      // Ask ahead only for pages the caller is expected to read.
-      if (nextOffset < (options.wanted ?? Infinity)) next = request(nextOffset, limit);
-      else deferred = nextOffset;
-    }
+      fill(total);
 
-    const ids = new Set<string>();
-    const entries: Entry[] = [];
-    for (const item of page.folders) {
-      if (previousIds.has(item.id) || ids.has(item.id)) repeats++;
-      else {
-        ids.add(item.id);
-        entries.push(entryFromItem(item, "folder"));
+      const ids = new Set<string>();
+      const entries: Entry[] = [];
+      for (const item of page.folders) {
+        if (previousIds.has(item.id) || ids.has(item.id)) repeats++;
+        else {
+          ids.add(item.id);
+          entries.push(entryFromItem(item, "folder"));
+        }
       }
-    }
-    for (const item of page.files) {
-      if (previousIds.has(item.id) || ids.has(item.id)) repeats++;
-      else {
-        ids.add(item.id);
-        entries.push(entryFromItem(item, "file"));
+      for (const item of page.files) {
+        if (previousIds.has(item.id) || ids.has(item.id)) repeats++;
+        else {
+          ids.add(item.id);
+          entries.push(entryFromItem(item, "file"));
+        }
       }
+      previousIds = ids;
+      yield { folder: page.path, offset, total, entries };
+      // Past `wanted`, the caller asked for more after all: one page at a time.
+      if (queue.length === 0 && requested < total) request(pageSize);
     }
-    previousIds = ids;
-    const current: Page = { folder: page.path, offset, total, entries };
-    offset = nextOffset;
-    yield current;
-    if (deferred !== undefined) {
-      next = request(deferred, limit);
-      deferred = undefined;
-    }
+  } finally {
+    stop.abort();
   }
 
   if (repeats > 0) {
@@ -234,4 +293,27 @@ export async function* pageFolder(
       details,
     );
   }
+}
+
+/** A page request in flight or answered, not yet yielded. */
+interface Requested {
+  offset: number;
+  limit: number;
+  answer: Promise<PagedListing>;
+  /** Whether `answer` has settled, i.e. the caller would not wait for it. */
+  settled: boolean;
+}
+
+/** The window that leaves one of the store's request slots to other calls. */
+function defaultAhead(transport: Transport): number {
+  return Math.max(1, Math.min(MAX_AHEAD, transport.policy.concurrency - 1));
+}
+
+/**
+ * Whether one more request ahead would still leave a slot free for other calls. `sent`
+ * requests were issued just now and have not reached the limiter yet; earlier ones hold or
+ * wait for their slots already.
+ */
+function spareSlot(limiter: Limiter, sent: number): boolean {
+  return limiter.pending === 0 && limiter.max - limiter.active - sent >= 2;
 }

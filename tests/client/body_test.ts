@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatMs, guardBody, readAll } from "../../lib/client/body.ts";
+import { formatMs, guardBody, readAll, readBody } from "../../lib/client/body.ts";
 import { NetworkError } from "../../lib/client/errors.ts";
 
 const context = { endpoint: "fileio/download", subject: "/iplant/home/demo/a.bin" };
@@ -162,6 +162,146 @@ Deno.test("readAll: stops past the limit and cancels the rest", async () => {
   });
   assert.equal(await readAll(source, 250), undefined);
   assert.ok(cancelled);
+});
+
+/** Reads `source` whole with {@linkcode readBody}, counting how often it finished. */
+function readWhole(source: ReadableStream<Uint8Array>, extra: {
+  expectedLength?: number;
+  idleTimeoutMs?: number;
+  signal?: AbortSignal;
+  maxBytes?: number;
+} = {}) {
+  let finished = 0;
+  const reading = readBody(source, {
+    expectedLength: extra.expectedLength,
+    idleTimeoutMs: extra.idleTimeoutMs ?? 1000,
+    signal: extra.signal ?? new AbortController().signal,
+    onFinish: () => finished++,
+    context,
+  }, extra.maxBytes);
+  return { reading, finished: () => finished };
+}
+
+/** A source that sends `count` one-byte chunks `everyMs` apart, then ends. */
+function trickle(count: number, everyMs: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+      if (sent++ === count) controller.close();
+      else controller.enqueue(new Uint8Array([sent]));
+    },
+  });
+}
+
+Deno.test("readBody: returns a body read in chunks whole and finishes once", async () => {
+  const { reading, finished } = readWhole(chunks(3, 4, 5), { expectedLength: 12 });
+  const bytes = await reading;
+  assert.equal(bytes?.length, 12);
+  assert.ok(bytes?.every((byte) => byte === 7));
+  assert.equal(finished(), 1);
+});
+
+Deno.test("readBody: a body shorter or longer than Content-Length is a NetworkError", async () => {
+  const short = readWhole(chunks(3, 4), { expectedLength: 12 });
+  await assert.rejects(short.reading, (error: unknown) => {
+    assert.ok(error instanceof NetworkError);
+    assert.match(error.message, /closed the body of "\/iplant\/home\/demo\/a.bin".*7 of 12 bytes/);
+    return true;
+  });
+  assert.equal(short.finished(), 1);
+  const long = readWhole(chunks(8, 8), { expectedLength: 12 });
+  await assert.rejects(long.reading, /more than the 12 bytes it announced/);
+  assert.equal(long.finished(), 1);
+});
+
+Deno.test("readBody: a broken source is a NetworkError that keeps the cause", async () => {
+  const source = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(5));
+    },
+    pull(controller) {
+      controller.error(new TypeError("error reading a body from connection"));
+    },
+  });
+  const { reading, finished } = readWhole(source, { expectedLength: 10 });
+  await assert.rejects(reading, (error: unknown) => {
+    assert.ok(error instanceof NetworkError);
+    assert.match(error.message, /connection broke.*after 5 bytes of 10/);
+    assert.ok(error.cause instanceof TypeError);
+    return true;
+  });
+  assert.equal(finished(), 1);
+});
+
+Deno.test("readBody: a stalled source is a NetworkError after the idle time", async () => {
+  let cancelled = false;
+  const source = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(5));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const { reading, finished } = readWhole(source, { idleTimeoutMs: 50 });
+  const started = performance.now();
+  await assert.rejects(reading, /stopped sending .* no data for 50 ms after 5 bytes/);
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed >= 45 && elapsed < 1000, `${elapsed.toFixed(0)} ms`);
+  assert.ok(cancelled, "the stalled source is cancelled");
+  assert.equal(finished(), 1);
+});
+
+Deno.test("readBody: a slow but steady body outlasts the idle time without tripping it", async () => {
+  // Six chunks 30 ms apart take 210 ms in all, each well within the 60 ms idle time.
+  const { reading, finished } = readWhole(trickle(6, 30), { idleTimeoutMs: 60 });
+  assert.deepEqual([...(await reading)!], [1, 2, 3, 4, 5, 6]);
+  assert.equal(finished(), 1);
+  const stalling = readWhole(trickle(3, 120), { idleTimeoutMs: 60 });
+  await assert.rejects(stalling.reading, /no data for 60 ms after 0 bytes/);
+  assert.equal(stalling.finished(), 1);
+  await new Promise((resolve) => setTimeout(resolve, 130)); // the source's pending timer
+});
+
+Deno.test("readBody: an abort before or while reading is an AbortError; it finishes once", async () => {
+  const before = new AbortController();
+  before.abort();
+  let cancelled = false;
+  const idle = new ReadableStream<Uint8Array>({
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const early = readWhole(idle, { signal: before.signal });
+  await assert.rejects(early.reading, { name: "AbortError" });
+  assert.ok(cancelled);
+  assert.equal(early.finished(), 1);
+
+  const during = new AbortController();
+  const late = readWhole(new ReadableStream<Uint8Array>(), {
+    signal: during.signal,
+    idleTimeoutMs: 10_000,
+  });
+  setTimeout(() => during.abort(), 10);
+  await assert.rejects(late.reading, { name: "AbortError" });
+  assert.equal(late.finished(), 1);
+});
+
+Deno.test("readBody: stops past maxBytes, cancels the rest and finishes once", async () => {
+  let cancelled = false;
+  const source = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(new Uint8Array(100));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const { reading, finished } = readWhole(source, { maxBytes: 250 });
+  assert.equal(await reading, undefined);
+  assert.ok(cancelled);
+  assert.equal(finished(), 1);
 });
 
 Deno.test("formatMs: milliseconds and seconds", () => {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { z } from "zod";
 import { getMetadata, getPagedDirectory, getRoot } from "../../lib/client/endpoints.ts";
 import { ProtocolError } from "../../lib/client/errors.ts";
 import {
@@ -135,6 +136,36 @@ Deno.test("schemas: unknown fields pass through untouched", () => {
   const parsed = PagedListing.parse(page({ newField: { nested: 1 } }));
   assert.deepEqual(parsed.newField, { nested: 1 });
   assert.equal(ListingItem.parse(item({ md5: "abc" })).md5, "abc");
+});
+
+Deno.test("PagedListing, compiled, answers exactly as zod's runtime check would", () => {
+  const runtime = z.looseObject(PagedListing.shape);
+  const bodies: unknown[] = [
+    page(),
+    page({ total: null, folders: [], files: [] }),
+    page({ newField: { nested: 1 } }),
+    page({ total: undefined }),
+    page({ total: "2" }),
+    page({ files: null }),
+    page({ files: [item(), item({ "file-size": "12" })] }),
+    page({ folders: [item({ permission: "admin" })] }),
+    page({ files: [item({ infoType: 5, id: 7 })], totalBad: "x" }),
+    [],
+    "not a page",
+    null,
+  ];
+  const context = { endpoint: "filesystem/paged-directory", subject: "/iplant/home/shared" };
+  const outcome = (schema: z.ZodType<unknown, unknown>, body: unknown) => {
+    try {
+      return { value: parseBody(schema, structuredClone(body), context) };
+    } catch (error) {
+      assert.ok(error instanceof ProtocolError);
+      return { error: error.message };
+    }
+  };
+  for (const body of bodies) {
+    assert.deepEqual(outcome(PagedListing, body), outcome(runtime, body), JSON.stringify(body));
+  }
 });
 
 Deno.test("Avu: null unit reads as empty, missing avus as [], nesting is recursive", () => {

@@ -150,6 +150,7 @@ Deno.test("Transport (double): malformed JSON is a ProtocolError and is not retr
     return true;
   });
   assert.equal(double.seen.length, 1);
+  assert.equal(t.limiter.active, 0, "the slot came back");
 });
 
 Deno.test("Transport (double): a truncated JSON body is retried and the retry succeeds", async () => {
@@ -218,6 +219,22 @@ Deno.test("Transport (injected fetch): a body longer than Content-Length is a Ne
   const { body, size } = await t.stream(spec);
   assert.equal(size, 10);
   await assert.rejects(new Response(body).arrayBuffer(), /more than the 10 bytes/);
+  assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport (injected fetch): a JSON body longer than Content-Length is retried, then a NetworkError", async () => {
+  let calls = 0;
+  const t = transport("http://127.0.0.1:9/terrain", {
+    retries: 1,
+    fetch: () => {
+      calls++;
+      return Promise.resolve(
+        new Response('{"ok":true}   ', { headers: { "content-length": "11" } }),
+      );
+    },
+  });
+  await assert.rejects(t.json(spec), /more than the 11 bytes .*gave up after 2 attempts/);
+  assert.equal(calls, 2);
   assert.equal(t.limiter.active, 0);
 });
 

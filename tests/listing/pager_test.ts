@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { ProtocolError } from "../../lib/client/errors.ts";
+import { download } from "../../lib/client/endpoints.ts";
+import { BadRequestError, isAbortError, ProtocolError } from "../../lib/client/errors.ts";
 import { Transport } from "../../lib/client/transport.ts";
 import { ListingChangedError } from "../../lib/listing/errors.ts";
 import { type FolderQuery, type Page, pageFolder } from "../../lib/listing/pager.ts";
@@ -22,6 +23,34 @@ async function collect(pages: AsyncIterable<Page>): Promise<Page[]> {
   const collected: Page[] = [];
   for await (const page of pages) collected.push(page);
   return collected;
+}
+
+/** A fetch that records the offset of each page requested and how many were in flight at once. */
+function pageRecorder() {
+  const offsets: number[] = [];
+  let inside = 0;
+  let peak = 0;
+  const fetcher: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (!url.pathname.endsWith("/paged-directory")) return await fetch(input, init);
+    offsets.push(Number(url.searchParams.get("offset") ?? "0"));
+    peak = Math.max(peak, ++inside);
+    try {
+      const response = await fetch(input, init);
+      return new Response(await response.arrayBuffer(), response);
+    } finally {
+      inside--;
+    }
+  };
+  return {
+    fetch: fetcher,
+    offsets,
+    peak: () => peak,
+    reset: () => {
+      offsets.length = 0;
+      peak = 0;
+    },
+  };
 }
 
 Deno.test("pages cover the folder exactly: union equals the disk, no repeats, total right", async () => {
@@ -102,6 +131,164 @@ Deno.test("the next page is requested while the caller works on the current one"
     `${elapsed.toFixed(0)} ms, sequential would be ≥ ${sequential} ms`,
   );
   console.log(`prefetch: 5 pages in ${elapsed.toFixed(0)} ms (sequential ≥ ${sequential} ms)`);
+});
+
+Deno.test("with latency, pages are fetched in a window of overlapping requests, still in order", async () => {
+  const latencyMs = 40;
+  await using served = await serve({ latencyMs });
+  const disk = await namesOnDisk(`${served.root}${PATHS.paged}`);
+  const recorder = pageRecorder();
+  // concurrency 4: up to 3 pages ahead, one slot left to other calls.
+  const transport = new Transport({ url: served.url, fetch: recorder.fetch });
+  const started = performance.now();
+  const pages = await collect(pageFolder(transport, ALL, { pageSize: 200, onChange: noWarnings }));
+  const elapsed = performance.now() - started;
+  assert.deepEqual(
+    pages.flatMap((page) => page.entries.map((entry) => entry.name)),
+    [...disk.folders, ...disk.files],
+  );
+  assert.deepEqual(pages.map((page) => page.offset), pages.map((_, index) => index * 200));
+  assert.deepEqual(recorder.offsets, pages.map((page) => page.offset), "each page asked once");
+  assert.equal(recorder.peak(), 3);
+  assert.ok(transport.stats.peakInFlight <= 3, `${transport.stats.peakInFlight} in flight`);
+  const sequential = pages.length * latencyMs;
+  assert.ok(elapsed < sequential * 0.75, `${elapsed.toFixed(0)} ms, one by one ≥ ${sequential} ms`);
+  console.log(
+    `window: ${pages.length} pages in ${elapsed.toFixed(0)} ms (one by one ≥ ${sequential} ms)`,
+  );
+
+  for (
+    const [options, most] of [[{ concurrency: 2 }, 1], [{ concurrency: 8, ahead: 2 }, 2]] as const
+  ) {
+    recorder.reset();
+    const other = new Transport({ url: served.url, fetch: recorder.fetch, ...options });
+    const ahead = "ahead" in options ? options.ahead : undefined;
+    await collect(pageFolder(other, ALL, { pageSize: 400, ahead, onChange: noWarnings }));
+    assert.equal(recorder.peak(), most, JSON.stringify(options));
+  }
+});
+
+Deno.test("a caller slower than the server keeps a single page ahead", async () => {
+  await using served = await serve({ latencyMs: 20 });
+  const recorder = pageRecorder();
+  const transport = new Transport({ url: served.url, fetch: recorder.fetch });
+  let pages = 0;
+  for await (const _ of pageFolder(transport, ALL, { pageSize: 600, onChange: noWarnings })) {
+    await delay(80);
+    pages++;
+  }
+  assert.equal(pages, 4);
+  assert.equal(recorder.peak(), 1);
+});
+
+Deno.test("the window leaves a slot free while a download holds one", async () => {
+  await using served = await serve({ latencyMs: 20 });
+  const recorder = pageRecorder();
+  // concurrency 3: up to 2 pages ahead when nothing else runs.
+  const transport = new Transport({ url: served.url, fetch: recorder.fetch, concurrency: 3 });
+  await collect(pageFolder(transport, ALL, { pageSize: 400, onChange: noWarnings }));
+  assert.equal(recorder.peak(), 2);
+
+  recorder.reset();
+  const file = await download(transport, PATHS.table);
+  assert.equal(transport.limiter.active, 1, "the unread download holds its slot");
+  const pages = await collect(pageFolder(transport, ALL, { pageSize: 400, onChange: noWarnings }));
+  assert.equal(pages.length, 6);
+  assert.equal(recorder.peak(), 1, "only the next page was asked ahead");
+  assert.equal(transport.limiter.active, 1);
+  await file.body.cancel();
+  assert.equal(transport.limiter.active, 0);
+});
+
+Deno.test("stopping early aborts the pages in flight, and none of their failures surfaces", async () => {
+  await using served = await serve({ latencyMs: 100 });
+  const recorder = pageRecorder();
+  const transport = new Transport({ url: served.url, fetch: recorder.fetch });
+  let pages = 0;
+  for await (const _ of pageFolder(transport, ALL, { pageSize: 200, onChange: noWarnings })) {
+    if (++pages === 3) break;
+  }
+  assert.ok(recorder.offsets.length > 3, "pages were in flight when the caller stopped");
+  const requested = transport.requests;
+  // Well before the server would answer them, the aborted requests have given their slots back.
+  await delay(20);
+  assert.equal(transport.stats.inFlight, 0);
+  // Had one of them rejected unhandled, the test would fail.
+  await delay(150);
+  assert.equal(transport.requests, requested, "nothing is requested after the stop");
+});
+
+Deno.test("a page that proves the listing wrong aborts those in flight (test double)", async () => {
+  const folder = "/iplant/home/shared/double";
+  await using double = serveDouble(async (url) => {
+    const { offset, limit } = window(url);
+    // Page 10 is late, so the caller waits and the window widens; later pages are later still.
+    if (offset > 0) await delay(offset === 10 ? 30 : 300);
+    const count = offset === 10 ? 4 : limit;
+    const items = Array.from(
+      { length: count },
+      (_, index) => item(`${folder}/file-${offset + index}`, "file", offset + index + 1),
+    );
+    return pageAnswer(folder, items, 50);
+  });
+  const transport = new Transport({ url: double.url, retries: 0 });
+  const query: FolderQuery = { path: folder, entityType: "any" };
+  await assert.rejects(
+    collect(pageFolder(transport, query, { pageSize: 10, onChange: () => {} })),
+    /sent 4 entries .* at offset 10 \(limit 10\)/,
+  );
+  await delay(20);
+  assert.equal(transport.stats.inFlight, 0, "the page in flight was aborted");
+  assert.deepEqual(double.requests.map((url) => window(url).offset), [0, 10, 20]);
+});
+
+Deno.test("pages past `wanted` are requested only when the caller asks for them", async () => {
+  await using served = await serve({ latencyMs: 30 });
+  const recorder = pageRecorder();
+  const transport = new Transport({ url: served.url, fetch: recorder.fetch });
+  const options = { pageSize: 500, wanted: 1200, onChange: noWarnings };
+  let pages = 0;
+  for await (const _ of pageFolder(transport, ALL, options)) {
+    if (++pages === 3) break;
+  }
+  await delay(60);
+  assert.deepEqual(recorder.offsets, [0, 500, 1000], "take(1200) needs three pages, no more");
+
+  recorder.reset();
+  const all = await collect(pageFolder(transport, ALL, options));
+  assert.deepEqual(all.map((page) => page.offset), [0, 500, 1000, 1500, 2000]);
+  assert.deepEqual(recorder.offsets, [0, 500, 1000, 1500, 2000]);
+});
+
+Deno.test("an abort between pages is an AbortError, even for a page that has arrived", async () => {
+  await using served = await serve();
+  const transport = new Transport({ url: served.url });
+  const controller = new AbortController();
+  const options = { pageSize: 500, signal: controller.signal, onChange: noWarnings };
+  let pages = 0;
+  await assert.rejects(
+    (async () => {
+      for await (const _ of pageFolder(transport, ALL, options)) {
+        pages++;
+        await delay(50); // the next page arrives meanwhile
+        controller.abort();
+      }
+    })(),
+    (error: unknown) => isAbortError(error),
+  );
+  assert.equal(pages, 1);
+  assert.equal(transport.stats.inFlight, 0);
+});
+
+Deno.test("ahead must be a positive integer", async () => {
+  const transport = new Transport({ url: "http://127.0.0.1:9/terrain" });
+  for (const ahead of [0, 1.5, Number.NaN]) {
+    await assert.rejects(
+      collect(pageFolder(transport, ALL, { pageSize: 10, ahead, onChange: noWarnings })),
+      (error: unknown) => error instanceof BadRequestError && /ahead must be/.test(error.message),
+    );
+  }
+  assert.equal(transport.requests, 0);
 });
 
 Deno.test("a folder that grows while being listed raises ListingChangedError", async () => {

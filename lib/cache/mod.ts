@@ -1,0 +1,32 @@
+/**
+ * The local cache of downloaded files: {@linkcode DiskCache} (keyed by store, path, id,
+ * date-modified and size; atomic writes; size-checked reads; least-recently-used cap; safe
+ * across processes) and {@linkcode StoreCache}, its face as `store.cache`.
+ *
+ * @example
+ * ```ts
+ * import { DiskCache } from "./mod.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const cache = new DiskCache({ dir, maxBytes: 1e9 });
+ * console.log((await cache.entries()).length); // 0
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @module
+ */
+
+export {
+  type CachedFile,
+  CacheWriter,
+  type Claim,
+  type ClearResult,
+  copyExtension,
+  DEFAULT_CACHE_BYTES,
+  DiskCache,
+  type DiskCacheOptions,
+  type FileVersion,
+} from "./cache.ts";
+export { defaultCacheDir } from "./dir.ts";
+export { CacheMissError } from "./errors.ts";
+export { StoreCache } from "./store_cache.ts";

@@ -1,0 +1,190 @@
+/**
+ * A file's bytes as the listing describes them, or an error: never a truncated or overlong body.
+ *
+ * The transport already retries failed requests and checks bodies against `Content-Length`;
+ * Terrain's downloads often have none, so here every body is also counted against the file's
+ * listed size (and hashed when the service gave an MD5). A body that breaks, stalls, ends short
+ * or runs long is requested again; without Range support the new body is read from its start
+ * and the bytes already delivered are skipped, so the consumer sees one seamless stream. Before
+ * resuming, the file's size and date are checked again (when the caller can), so bytes of two
+ * versions are never joined.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { download } from "../client/endpoints.ts";
+import { isAbortError, NetworkError, type TernError } from "../client/errors.ts";
+import { backoffDelay, sleep } from "../client/retry.ts";
+import type { Transport } from "../client/transport.ts";
+import { FileChangedError, IntegrityError } from "./errors.ts";
+
+/**
+ * The version of the file a body must match.
+ *
+ * @example
+ * ```ts
+ * import type { ExpectedFile } from "./body.ts";
+ *
+ * const expected: ExpectedFile = { path: "/iplant/home/shared/a.csv", size: 2048, modified: 1469698402000 };
+ * ```
+ */
+export interface ExpectedFile {
+  /** Data-store path. */
+  path: string;
+  /** Listed size in bytes. */
+  size: number;
+  /** Listed date-modified, epoch ms. */
+  modified: number;
+  /** MD5 (hex), when the service gave one. */
+  md5?: string;
+}
+
+/**
+ * Options of {@linkcode verifiedBody}.
+ *
+ * @example
+ * ```ts ignore
+ * const options: BodyOptions = { transport, expected, recheck: () => statFile(transport, path) };
+ * ```
+ */
+export interface BodyOptions {
+  /** The store's transport; its `retries` policy bounds the re-downloads. */
+  transport: Transport;
+  /** What the bytes must be. */
+  expected: ExpectedFile;
+  /**
+   * Reads the file's current size and date from the server, asked before a re-download; a
+   * change ends the read with a {@linkcode FileChangedError}.
+   */
+  recheck?: (signal?: AbortSignal) => Promise<{ size: number; modified: Date | number }>;
+  /** Aborts the download. */
+  signal?: AbortSignal;
+  /** Told how many new bytes were delivered, as they are. */
+  onBytes?: (count: number) => void;
+}
+
+/**
+ * Yields the file's bytes in order, exactly `expected.size` of them, re-downloading (and
+ * skipping what was already delivered) after a broken, stalled, short or overlong body, at
+ * most `transport.policy.retries` times. Stopping the iteration early cancels the download.
+ *
+ * @throws {IntegrityError} when the bytes never matched the listed size (or MD5).
+ * @throws {NetworkError} when the transfer kept failing.
+ * @throws {FileChangedError} when the file changed on the server between attempts.
+ *
+ * @example
+ * ```ts ignore
+ * import { verifiedBody } from "./body.ts";
+ *
+ * let size = 0;
+ * for await (const chunk of verifiedBody({ transport, expected })) size += chunk.byteLength;
+ * ```
+ */
+export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8Array, void> {
+  const { transport, expected, signal } = options;
+  const { path, size } = expected;
+  const attempts = transport.policy.retries + 1;
+  const hash = expected.md5 === undefined ? undefined : createHash("md5");
+  let delivered = 0;
+  for (let attempt = 1;; attempt++) {
+    if (attempt > 1) {
+      const { retryBaseMs, retryMaxMs } = transport.policy;
+      await sleep(backoffDelay(attempt - 2, retryBaseMs, retryMaxMs), signal);
+      if (options.recheck !== undefined) await checkUnchanged(options, signal);
+    }
+    // Failures before the body are the transport's to retry; they end the read here.
+    const answer = await download(transport, path, { signal });
+    let position = 0;
+    try {
+      for await (const chunk of answer.body) {
+        let piece = chunk;
+        if (position < delivered) {
+          const skip = Math.min(delivered - position, chunk.byteLength);
+          position += skip;
+          if (skip === chunk.byteLength) continue;
+          piece = chunk.subarray(skip);
+        }
+        position += piece.byteLength;
+        if (position > size) {
+          throw new IntegrityError(
+            `${JSON.stringify(path)} sent more than its listed ${size} bytes.`,
+            { path, endpoint: "fileio/download" },
+          );
+        }
+        delivered += piece.byteLength;
+        hash?.update(piece);
+        options.onBytes?.(piece.byteLength);
+        yield piece;
+      }
+      if (position < size) {
+        throw new IntegrityError(
+          `${JSON.stringify(path)} ended after ${position} of its listed ${size} bytes.`,
+          { path, endpoint: "fileio/download" },
+        );
+      }
+    } catch (error) {
+      if (!resumable(error)) throw error;
+      if (attempt >= attempts) throw gaveUp(error as TernError, attempts);
+      continue;
+    }
+    if (hash !== undefined) {
+      const actual = hash.digest("hex");
+      if (actual !== expected.md5!.toLowerCase()) {
+        // The bytes were delivered already; the caller must start over (see `restartable`).
+        throw new IntegrityError(
+          `${JSON.stringify(path)} arrived complete but its MD5 is ${actual}, not the listed ` +
+            `${expected.md5}.`,
+          { path, endpoint: "fileio/download", code: "MD5_MISMATCH" },
+        );
+      }
+    }
+    return;
+  }
+}
+
+/**
+ * Whether a read that failed with `error` may be started over from scratch: the file changed
+ * (read the new version) or its checksum did not match (the transfer was corrupted).
+ *
+ * @example
+ * ```ts
+ * import { restartable } from "./body.ts";
+ * import { FileChangedError } from "./errors.ts";
+ *
+ * console.log(restartable(new FileChangedError("changed"))); // true
+ * ```
+ */
+export function restartable(error: unknown): boolean {
+  return error instanceof FileChangedError ||
+    (error instanceof IntegrityError && error.code === "MD5_MISMATCH");
+}
+
+function resumable(error: unknown): boolean {
+  if (isAbortError(error)) return false;
+  return error instanceof NetworkError || error instanceof IntegrityError;
+}
+
+async function checkUnchanged(options: BodyOptions, signal?: AbortSignal): Promise<void> {
+  const { expected } = options;
+  const now = await options.recheck!(signal);
+  const modified = now.modified instanceof Date ? now.modified.getTime() : now.modified;
+  if (now.size !== expected.size || modified !== expected.modified) {
+    throw new FileChangedError(
+      `${JSON.stringify(expected.path)} changed on the server while it was being read ` +
+        `(${expected.size} → ${now.size} bytes, modified ${
+          new Date(expected.modified).toISOString()
+        }` +
+        ` → ${new Date(modified).toISOString()}).`,
+      { path: expected.path },
+    );
+  }
+}
+
+function gaveUp(error: TernError, attempts: number): TernError {
+  const message = `${error.message.replace(/\.$/, "")} (gave up after ${attempts} attempts).`;
+  const details = { path: error.path, endpoint: error.endpoint, code: error.code };
+  return error instanceof IntegrityError
+    ? new IntegrityError(message, details)
+    : new NetworkError(message, { ...details, cause: error.cause });
+}

@@ -1,0 +1,119 @@
+/**
+ * Typed errors of the dataframe readers. Each names the data-store file it is about.
+ *
+ * @module
+ */
+
+import { TernError, type TernErrorDetails } from "../client/errors.ts";
+
+/**
+ * The formats the readers support, in words, for error messages and documentation.
+ *
+ * @example
+ * ```ts
+ * import { SUPPORTED_FORMATS } from "./errors.ts";
+ *
+ * console.log(SUPPORTED_FORMATS.startsWith("CSV")); // true
+ * ```
+ */
+export const SUPPORTED_FORMATS =
+  "CSV, TSV and other delimited text, JSON (an array of records), NDJSON/JSON Lines, Parquet, " +
+  "Arrow IPC/Feather, and gzip of the text formats";
+
+/**
+ * The file is not in a format the readers support, or its content contradicts its name (a
+ * `.parquet` file without Parquet's signature).
+ *
+ * @example
+ * ```ts
+ * import { UnsupportedFormatError } from "./errors.ts";
+ *
+ * const error = new UnsupportedFormatError("/iplant/home/shared/plot.png", "it is a PNG image");
+ * console.log(error.message.includes("plot.png"), error.path); // true /iplant/home/shared/plot.png
+ * ```
+ */
+export class UnsupportedFormatError extends TernError {
+  /**
+   * Creates the error for the file at `path`.
+   *
+   * @param path The data-store path of the file.
+   * @param why What was found, completing "Cannot read … as a table: ".
+   * @param hint An extra sentence, e.g. how to force a format.
+   *
+   * @example
+   * ```ts
+   * import { UnsupportedFormatError } from "./errors.ts";
+   *
+   * const error = new UnsupportedFormatError("/a/notes.txt", "it looks like plain text", 'Pass format: "csv".');
+   * console.log(error.message.endsWith('Pass format: "csv".')); // true
+   * ```
+   */
+  constructor(path: string, why: string, hint?: string, details: TernErrorDetails = {}) {
+    super(
+      `Cannot read ${JSON.stringify(path)} as a table: ${why}. Supported formats: ` +
+        `${SUPPORTED_FORMATS}.${hint === undefined ? "" : ` ${hint}`}`,
+      { ...details, path },
+    );
+  }
+}
+
+/**
+ * The bytes that arrived are not the file the listing described: shorter or longer than its
+ * listed size, or with another MD5 checksum. Raised only after the bounded re-downloads also
+ * failed; no frame is ever built from such bytes.
+ *
+ * @example
+ * ```ts
+ * import { IntegrityError } from "./errors.ts";
+ *
+ * const error = new IntegrityError('"/a/b.csv" arrived with 10 of 20 bytes.', { path: "/a/b.csv" });
+ * console.log(error.name); // "IntegrityError"
+ * ```
+ */
+export class IntegrityError extends TernError {}
+
+/**
+ * The file changed on the server while it was being read (its size or modification date moved),
+ * so the bytes read so far belong to another version.
+ *
+ * @example
+ * ```ts
+ * import { FileChangedError } from "./errors.ts";
+ *
+ * const error = new FileChangedError('"/a/b.csv" changed while it was read.', { path: "/a/b.csv" });
+ * console.log(error instanceof Error); // true
+ * ```
+ */
+export class FileChangedError extends TernError {}
+
+/**
+ * Polars could not parse the file with the options given (a value that does not fit the column
+ * type fixed by the first rows, a missing column, malformed content). The message names the
+ * file, where in it the problem is, and Polars' own explanation.
+ *
+ * @example
+ * ```ts
+ * import { ParseError } from "./errors.ts";
+ *
+ * const error = new ParseError('Could not parse "/a/b.csv" as CSV: bad value.', { path: "/a/b.csv" });
+ * console.log(error.path); // "/a/b.csv"
+ * ```
+ */
+export class ParseError extends TernError {}
+
+/**
+ * The first lines of a Polars error message, without its Python-flavoured suggestions.
+ *
+ * @example
+ * ```ts
+ * import { polarsReason } from "./errors.ts";
+ *
+ * console.log(polarsReason(new Error("could not parse `x` as dtype `i64`\n\nYou might want to try: …")));
+ * // "could not parse `x` as dtype `i64`"
+ * ```
+ */
+export function polarsReason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const first = text.split(/\n\s*\n/)[0].replace(/\s+/g, " ").trim();
+  return first.length > 400 ? `${first.slice(0, 399)}…` : first;
+}

@@ -1,0 +1,116 @@
+/**
+ * Many files into one DataFrame: downloads overlapped up to the store's concurrency, each file
+ * parsed as it completes, rows kept in listing order with a column naming their file, and
+ * progress reported across all files.
+ *
+ * @module
+ */
+
+import type { DataFrame } from "nodejs-polars";
+import { BadRequestError, isAbortError } from "../client/errors.ts";
+import type { Entry } from "../listing/entry.ts";
+import type { DataContext } from "./context.ts";
+import { checkOptions, type ManyOptions } from "./options.ts";
+import { limitRows } from "./parse.ts";
+import { loadPolars } from "./polars.ts";
+import { ProgressTracker } from "./progress.ts";
+import { readDataFrame, type ReadTuning } from "./read.ts";
+
+/**
+ * Reads every file among `entries` (folders are skipped) into one DataFrame with a `source`
+ * column (first) holding each row's data-store path. Files are read `concurrency` at a time
+ * (default: the store's), each from the cache when it holds the listed version. Columns are
+ * united across files and types widened to a common supertype (Polars' relaxed diagonal
+ * concatenation), so files whose columns differ still combine; a column missing from a file is
+ * null in its rows. The first failure cancels the other reads and is thrown.
+ *
+ * @param stat Reads a file's current entry, used to check it before re-downloading after a
+ * broken transfer.
+ *
+ * @throws {BadRequestError} for bad options, or when a file already has the source column.
+ *
+ * @example
+ * ```ts ignore
+ * const entries = await folder.walk({ glob: "**" + "/*.csv" }).toArray();
+ * const frame = await readMany(dataContextOf(transport), entries, (path) => statFile(transport, path), {});
+ * ```
+ */
+export async function readMany(
+  context: DataContext,
+  entries: readonly Entry[],
+  stat: (path: string, signal?: AbortSignal) => Promise<Entry>,
+  options: ManyOptions = {},
+  tuning: ReadTuning & { concurrency?: number } = {},
+): Promise<DataFrame> {
+  checkOptions(options);
+  const pl = await loadPolars();
+  const files = entries.filter((entry) => entry.type === "file");
+  const source = options.source ?? "source";
+  const tracker = new ProgressTracker(
+    options.onProgress,
+    files.length,
+    files.reduce((sum, entry) => sum + entry.size, 0),
+  );
+  const stop = new AbortController();
+  const signal = options.signal === undefined
+    ? stop.signal
+    : AbortSignal.any([options.signal, stop.signal]);
+  const { onProgress: _, source: __, ...fileOptions } = options;
+  const frames: DataFrame[] = new Array(files.length);
+  let next = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (next < files.length && failure === undefined) {
+      const index = next++;
+      const entry = files[index];
+      try {
+        const { frame, fromCache } = await readDataFrame(
+          context,
+          { path: entry.path, entry, stat: (s) => stat(entry.path, s) },
+          { ...fileOptions, signal },
+          tuning,
+          tracker,
+        );
+        frames[index] = source === false ? frame : withSource(pl, frame, source, entry.path);
+        tracker.fileDone(entry.path, fromCache);
+      } catch (error) {
+        // The first failure wins; the aborts it causes in the other reads are not news.
+        if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
+          failure = error;
+          stop.abort();
+        }
+      }
+    }
+  };
+  const concurrency = tuning.concurrency ?? context.transport.policy.concurrency;
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+    if (failure !== undefined) throw failure;
+    const frame = frames.length === 0
+      ? pl.DataFrame()
+      : frames.length === 1
+      ? frames[0]
+      : pl.concat(frames, { how: "diagonalRelaxed", rechunk: false });
+    tracker.done(true);
+    return limitRows(frame, options.nRows);
+  } catch (error) {
+    tracker.done(false);
+    throw error;
+  }
+}
+
+function withSource(
+  pl: Awaited<ReturnType<typeof loadPolars>>,
+  frame: DataFrame,
+  source: string,
+  path: string,
+): DataFrame {
+  if (frame.columns.includes(source)) {
+    throw new BadRequestError(
+      `${JSON.stringify(path)} already has a column named ${JSON.stringify(source)}; pass ` +
+        'source: "another_name" (or false) to dataframes().',
+      { path },
+    );
+  }
+  return frame.select(pl.lit(path).alias(source), ...frame.columns.map((name) => pl.col(name)));
+}

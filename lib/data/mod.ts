@@ -1,0 +1,63 @@
+/**
+ * Data-store files into nodejs-polars DataFrames: format detection (name, Terrain info type,
+ * signature), batch parsing of delimited text and JSON Lines while the body arrives, whole-file
+ * reads of JSON, Parquet and Arrow, integrity checks with bounded re-downloads, many files into
+ * one frame, and progress events.
+ *
+ * @example
+ * ```ts ignore
+ * import { dataContextOf, readDataFrame } from "./mod.ts";
+ *
+ * const { frame } = await readDataFrame(dataContextOf(transport), {
+ *   path,
+ *   stat: (signal) => statFile(transport, path, { signal }),
+ * });
+ * ```
+ *
+ * @module
+ */
+
+export { type BodyOptions, type ExpectedFile, restartable, verifiedBody } from "./body.ts";
+export { bindDataContext, type DataContext, dataContextOf } from "./context.ts";
+export {
+  FileChangedError,
+  IntegrityError,
+  ParseError,
+  polarsReason,
+  SUPPORTED_FORMATS,
+  UnsupportedFormatError,
+} from "./errors.ts";
+export {
+  type DetectedFormat,
+  detectFormat,
+  type FormatClues,
+  innerFormat,
+  SNIFF_BYTES,
+  TABLE_FORMATS,
+  type TableFormat,
+} from "./formats.ts";
+export { readMany } from "./many.ts";
+export {
+  type BatchOptions,
+  checkOptions,
+  type DataFrameOptions,
+  DEFAULT_BATCH_ROWS,
+  type ManyOptions,
+} from "./options.ts";
+export { BatchParser, combineFrames, limitRows, parseWhole } from "./parse.ts";
+export { asBuffer, loadPolars, type Polars, stackFrames } from "./polars.ts";
+export { ProgressChannel, type ProgressEvent, ProgressTracker } from "./progress.ts";
+export {
+  cachedCopy,
+  type FileSource,
+  readBatches,
+  readDataFrame,
+  type ReadTuning,
+} from "./read.ts";
+export {
+  countByte,
+  DEFAULT_BATCH_BYTES,
+  DEFAULT_FIRST_BATCH_BYTES,
+  RecordSplitter,
+  type SplitterOptions,
+} from "./records.ts";

@@ -1,0 +1,181 @@
+/**
+ * Options of the dataframe readers, checked before any request so a mistake is a clear
+ * {@linkcode BadRequestError} naming the option.
+ *
+ * @module
+ */
+
+import type { DataType } from "nodejs-polars";
+import { BadRequestError } from "../client/errors.ts";
+import { TABLE_FORMATS, type TableFormat } from "./formats.ts";
+import type { ProgressEvent } from "./progress.ts";
+
+/**
+ * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
+ * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`,
+ * `inferSchemaLength`) apply to delimited text only; `columns`, `dtypes` and `nRows` apply to
+ * every format.
+ *
+ * @example
+ * ```ts
+ * import type { DataFrameOptions } from "./options.ts";
+ *
+ * const options: DataFrameOptions = { sep: ";", columns: ["date", "value"], nRows: 1000 };
+ * ```
+ */
+export interface DataFrameOptions {
+  /** Read as this format instead of detecting it (gzip is still detected by its signature). */
+  format?: TableFormat;
+  /** Field separator of delimited text (default: from the name or the first lines). */
+  sep?: string;
+  /** Only these columns (in the file's order). */
+  columns?: string[];
+  /** Column types to use instead of inferring them, e.g. `{ id: pl.Utf8 }`. */
+  dtypes?: Record<string, DataType>;
+  /** Whether the first line of delimited text names the columns (default true). */
+  hasHeader?: boolean;
+  /** Values read as null: one for all columns, a list, or one per column name. */
+  nullValues?: string | string[] | Record<string, string>;
+  /** At most this many rows; the download stops as soon as they have arrived. */
+  nRows?: number;
+  /** Parse date-like text columns as dates and datetimes. */
+  tryParseDates?: boolean;
+  /** Quote character of delimited text (default `"`). */
+  quoteChar?: string;
+  /**
+   * Rows used to infer column types (default 100, as in Polars). Types are fixed by the first
+   * batch of rows; a later value that does not fit raises a {@linkcode ParseError} suggesting
+   * `dtypes`.
+   */
+  inferSchemaLength?: number;
+  /**
+   * Use the store's local cache (default true when the store has one): serve an unchanged file
+   * from it, and keep a downloaded one there.
+   */
+  cache?: boolean;
+  /** Called with progress events (bytes received, rate); see {@linkcode ProgressEvent}. */
+  onProgress?: (event: ProgressEvent) => void;
+  /** Aborts the read; the promise rejects with an `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Options of `file.batches()`: those of {@linkcode DataFrameOptions} plus the batch size.
+ *
+ * @example
+ * ```ts
+ * import type { BatchOptions } from "./options.ts";
+ *
+ * const options: BatchOptions = { rows: 50_000, columns: ["id", "value"] };
+ * ```
+ */
+export interface BatchOptions extends DataFrameOptions {
+  /** Rows per batch (default 100,000); the last batch may be smaller. */
+  rows?: number;
+}
+
+/**
+ * Options of `listing.dataframes()`: those of {@linkcode DataFrameOptions} (applied to every
+ * file) plus the name of the column holding each row's file.
+ *
+ * @example
+ * ```ts
+ * import type { ManyOptions } from "./options.ts";
+ *
+ * const options: ManyOptions = { source: "file", onProgress: (event) => console.log(event.files) };
+ * ```
+ */
+export interface ManyOptions extends DataFrameOptions {
+  /** Name of the column with each row's data-store path (default `source`); false for none. */
+  source?: string | false;
+}
+
+/** Default rows per batch of `file.batches()`. */
+export const DEFAULT_BATCH_ROWS = 100_000;
+
+/**
+ * Checks reader options; nothing is sent when they are wrong.
+ *
+ * @throws {BadRequestError} naming the first bad option.
+ *
+ * @example
+ * ```ts
+ * import { checkOptions } from "./options.ts";
+ *
+ * checkOptions({ sep: "\t", nRows: 10 }); // fine
+ * try {
+ *   checkOptions({ sep: "ab" });
+ * } catch (error) {
+ *   console.log((error as Error).message); // sep must be one character, got "ab".
+ * }
+ * ```
+ */
+export function checkOptions(options: unknown): asserts options is BatchOptions & ManyOptions {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new BadRequestError("Reader options must be an object, e.g. { sep: ';' }.");
+  }
+  const o = options as Record<string, unknown>;
+  if (o.format !== undefined && !TABLE_FORMATS.includes(o.format as TableFormat)) {
+    throw new BadRequestError(
+      `format must be one of ${TABLE_FORMATS.join(", ")}, got ${JSON.stringify(o.format)}.`,
+    );
+  }
+  for (const name of ["sep", "quoteChar"]) {
+    const value = o[name];
+    if (value !== undefined && (typeof value !== "string" || value.length !== 1)) {
+      throw new BadRequestError(`${name} must be one character, got ${JSON.stringify(value)}.`);
+    }
+  }
+  if (o.sep === "\n" || o.sep === "\r") {
+    throw new BadRequestError("sep cannot be a line break.");
+  }
+  if (
+    o.columns !== undefined &&
+    (!Array.isArray(o.columns) || o.columns.length === 0 ||
+      o.columns.some((column) => typeof column !== "string"))
+  ) {
+    throw new BadRequestError("columns must be a non-empty array of column names.");
+  }
+  if (
+    o.dtypes !== undefined &&
+    (typeof o.dtypes !== "object" || o.dtypes === null || Array.isArray(o.dtypes))
+  ) {
+    throw new BadRequestError("dtypes must map column names to Polars types, e.g. { a: pl.Utf8 }.");
+  }
+  for (const name of ["hasHeader", "tryParseDates", "cache"]) {
+    if (o[name] !== undefined && typeof o[name] !== "boolean") {
+      throw new BadRequestError(`${name} must be true or false.`);
+    }
+  }
+  checkNullValues(o.nullValues);
+  for (const [name, min] of [["nRows", 0], ["inferSchemaLength", 1], ["rows", 1]] as const) {
+    const value = o[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < min)) {
+      throw new BadRequestError(`${name} must be an integer ≥ ${min}, got ${String(value)}.`);
+    }
+  }
+  if (o.onProgress !== undefined && typeof o.onProgress !== "function") {
+    throw new BadRequestError("onProgress must be a function.");
+  }
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) {
+    throw new BadRequestError("signal must be an AbortSignal.");
+  }
+  if (
+    o.source !== undefined && o.source !== false &&
+    (typeof o.source !== "string" || o.source === "")
+  ) {
+    throw new BadRequestError("source must be a column name, or false for no source column.");
+  }
+}
+
+function checkNullValues(value: unknown): void {
+  if (value === undefined || typeof value === "string") return;
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return;
+  if (
+    typeof value === "object" && value !== null && !Array.isArray(value) &&
+    Object.values(value).every((item) => typeof item === "string")
+  ) return;
+  throw new BadRequestError(
+    "nullValues must be a string, an array of strings, or an object of column name to string.",
+  );
+}

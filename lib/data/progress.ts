@@ -1,0 +1,253 @@
+/**
+ * Progress of reads, as plain events: bytes received, files done out of the total, and the
+ * rate. Readers report to a callback; {@linkcode ProgressChannel} turns that callback into an
+ * async iterable for code that prefers `for await`. Rendering (a notebook progress bar) is left
+ * to the caller.
+ *
+ * @module
+ */
+
+/**
+ * One progress report.
+ *
+ * @example
+ * ```ts
+ * import type { ProgressEvent } from "./progress.ts";
+ *
+ * const line = (e: ProgressEvent) =>
+ *   `${e.files}/${e.totalFiles} files, ${(e.bytes / 1e6).toFixed(1)} MB at ${(e.rate / 1e6).toFixed(1)} MB/s`;
+ * ```
+ */
+export interface ProgressEvent {
+  /**
+   * `start` before the first byte, `bytes` as data arrives (at most every 100 ms), `file` when
+   * a file is done, `done` once at the very end (also after a failure; see `ok`).
+   */
+  kind: "start" | "bytes" | "file" | "done";
+  /** Bytes received so far over all files (bytes read from the local cache included). */
+  bytes: number;
+  /** Sum of the listed sizes of all files being read. */
+  totalBytes: number;
+  /** Files finished. */
+  files: number;
+  /** Files to read. */
+  totalFiles: number;
+  /** Of the finished files, how many came from the local cache. */
+  cachedFiles: number;
+  /** Average bytes per second since `start`. */
+  rate: number;
+  /** Milliseconds since `start`. */
+  elapsedMs: number;
+  /** For `file` events: the data-store path of the file just finished. */
+  path?: string;
+  /** For `done` events: whether the read succeeded. */
+  ok?: boolean;
+}
+
+/** Shortest interval between two `bytes` events. */
+const BYTES_INTERVAL_MS = 100;
+
+/**
+ * Keeps the counters of one read (one file or many) and reports them to a callback: `bytes`
+ * events throttled to one per 100 ms, every `file` event, and one `done`. A callback that throws
+ * is ignored, so a broken progress display never breaks the read.
+ *
+ * @example
+ * ```ts
+ * import { ProgressTracker } from "./progress.ts";
+ *
+ * const events: string[] = [];
+ * const tracker = new ProgressTracker((event) => events.push(event.kind), 2, 300);
+ * tracker.bytes(100);
+ * tracker.fileDone("/a.csv", false);
+ * tracker.done(true);
+ * console.log(events); // [ "start", "bytes", "file", "done" ]
+ * ```
+ */
+export class ProgressTracker {
+  readonly #report: ((event: ProgressEvent) => void) | undefined;
+  readonly #totalFiles: number;
+  #totalBytes: number;
+  readonly #started = performance.now();
+  #bytes = 0;
+  #files = 0;
+  #cached = 0;
+  #lastBytesEvent = Number.NEGATIVE_INFINITY;
+  #finished = false;
+
+  /**
+   * Starts tracking and sends the `start` event.
+   *
+   * @param report The callback, or `undefined` to track silently.
+   * @param totalFiles Files to read.
+   * @param totalBytes Sum of their listed sizes.
+   *
+   * @example
+   * ```ts
+   * import { ProgressTracker } from "./progress.ts";
+   *
+   * const tracker = new ProgressTracker(undefined, 1, 1024);
+   * console.log(tracker.received); // 0
+   * ```
+   */
+  constructor(
+    report: ((event: ProgressEvent) => void) | undefined,
+    totalFiles: number,
+    totalBytes: number,
+  ) {
+    this.#report = report;
+    this.#totalFiles = totalFiles;
+    this.#totalBytes = totalBytes;
+    this.#send("start");
+  }
+
+  /** Bytes received so far. */
+  get received(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * Sets the expected total once it is known (a single file's size after its stat).
+   *
+   * @example
+   * ```ts
+   * import { ProgressTracker } from "./progress.ts";
+   *
+   * const tracker = new ProgressTracker(undefined, 1, 0);
+   * tracker.expectBytes(2048);
+   * ```
+   */
+  expectBytes(total: number): void {
+    this.#totalBytes = total;
+  }
+
+  /**
+   * Counts `count` more bytes; sends a `bytes` event when the last one is 100 ms old.
+   *
+   * @example
+   * ```ts ignore
+   * for await (const chunk of body) tracker.bytes(chunk.byteLength);
+   * ```
+   */
+  bytes(count: number): void {
+    this.#bytes += count;
+    if (this.#report === undefined) return;
+    const now = performance.now();
+    if (now - this.#lastBytesEvent < BYTES_INTERVAL_MS) return;
+    this.#lastBytesEvent = now;
+    this.#send("bytes");
+  }
+
+  /**
+   * Counts one finished file and sends a `file` event.
+   *
+   * @example
+   * ```ts ignore
+   * tracker.fileDone(entry.path, fromCache);
+   * ```
+   */
+  fileDone(path: string, fromCache: boolean): void {
+    this.#files++;
+    if (fromCache) this.#cached++;
+    this.#send("file", { path });
+  }
+
+  /**
+   * Sends the final `done` event (once; later calls do nothing).
+   *
+   * @example
+   * ```ts ignore
+   * try { ... tracker.done(true); } catch (error) { tracker.done(false); throw error; }
+   * ```
+   */
+  done(ok: boolean): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#send("done", { ok });
+  }
+
+  #send(kind: ProgressEvent["kind"], extra: { path?: string; ok?: boolean } = {}): void {
+    if (this.#report === undefined) return;
+    const elapsedMs = performance.now() - this.#started;
+    const event: ProgressEvent = {
+      kind,
+      bytes: this.#bytes,
+      totalBytes: this.#totalBytes,
+      files: this.#files,
+      totalFiles: this.#totalFiles,
+      cachedFiles: this.#cached,
+      rate: elapsedMs > 0 ? this.#bytes / (elapsedMs / 1000) : 0,
+      elapsedMs,
+      ...extra,
+    };
+    try {
+      this.#report(event);
+    } catch {
+      // A failing progress display must not fail the read.
+    }
+  }
+}
+
+/**
+ * Progress events as an async iterable: pass {@linkcode ProgressChannel.report} as a reader's
+ * `onProgress`, then iterate the channel. Iteration ends after the `done` event. Events that
+ * arrive while nobody is iterating are queued, except that consecutive `bytes` events collapse
+ * into the latest, so a slow consumer never builds up a backlog.
+ *
+ * @example
+ * ```ts ignore
+ * import { ProgressChannel } from "./progress.ts";
+ *
+ * const progress = new ProgressChannel();
+ * const frame = folder.walk({ glob: "**" + "/*.csv" }).dataframes({ onProgress: progress.report });
+ * for await (const event of progress) console.log(`${event.files}/${event.totalFiles}`);
+ * console.log((await frame).height);
+ * ```
+ */
+export class ProgressChannel implements AsyncIterable<ProgressEvent> {
+  #queue: ProgressEvent[] = [];
+  #wake: (() => void) | undefined;
+  #closed = false;
+
+  /**
+   * The callback to hand to a reader (already bound to this channel).
+   *
+   * @example
+   * ```ts
+   * import { ProgressChannel } from "./progress.ts";
+   *
+   * const channel = new ProgressChannel();
+   * channel.report({ kind: "done", bytes: 0, totalBytes: 0, files: 0, totalFiles: 0, cachedFiles: 0, rate: 0, elapsedMs: 0, ok: true });
+   * ```
+   */
+  readonly report = (event: ProgressEvent): void => {
+    if (this.#closed) return;
+    const last = this.#queue.at(-1);
+    if (event.kind === "bytes" && last?.kind === "bytes") {
+      this.#queue[this.#queue.length - 1] = event;
+    } else this.#queue.push(event);
+    if (event.kind === "done") this.#closed = true;
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  };
+
+  /**
+   * Yields events until (and including) `done`.
+   *
+   * @example
+   * ```ts ignore
+   * for await (const event of channel) if (event.kind === "file") console.log(event.path);
+   * ```
+   */
+  async *[Symbol.asyncIterator](): AsyncIterator<ProgressEvent> {
+    while (true) {
+      while (this.#queue.length === 0) {
+        await new Promise<void>((resolve) => this.#wake = resolve);
+      }
+      const event = this.#queue.shift()!;
+      yield event;
+      if (event.kind === "done") return;
+    }
+  }
+}

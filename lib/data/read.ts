@@ -1,0 +1,608 @@
+/**
+ * Reading one data-store file into Polars: from the local cache when it holds the current
+ * version, otherwise by downloading it — delimited text and JSON Lines parsed in batches while
+ * the body is still arriving (and copied into the cache as it passes), JSON arrays, Parquet and
+ * Arrow read whole, from the cached copy when there is one.
+ *
+ * @module
+ */
+
+import type { DataFrame } from "nodejs-polars";
+import type { CachedFile, CacheWriter, DiskCache, FileVersion } from "../cache/cache.ts";
+import { CacheMissError } from "../cache/errors.ts";
+import { BadRequestError } from "../client/errors.ts";
+import type { Entry } from "../listing/entry.ts";
+import { restartable, verifiedBody } from "./body.ts";
+import { collect, fileChunks, fileHead, gunzip, Peekable, teeInto } from "./chunks.ts";
+import type { DataContext } from "./context.ts";
+import { type DetectedFormat, detectFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
+import {
+  type BatchOptions,
+  checkOptions,
+  type DataFrameOptions,
+  DEFAULT_BATCH_ROWS,
+} from "./options.ts";
+import { BatchParser, combineFrames, limitRows, parseWhole } from "./parse.ts";
+import { loadPolars, type Polars } from "./polars.ts";
+import { ProgressTracker } from "./progress.ts";
+import { DEFAULT_BATCH_BYTES, RecordSplitter } from "./records.ts";
+
+/**
+ * The file a read is about.
+ *
+ * @example
+ * ```ts ignore
+ * const source: FileSource = {
+ *   path: entry.path,
+ *   entry,
+ *   stat: (signal) => statFile(transport, entry.path, { signal }),
+ * };
+ * ```
+ */
+export interface FileSource {
+  /** Data-store path. */
+  path: string;
+  /**
+   * The entry to trust (one a listing gave); without it the file's current entry is asked
+   * for before reading, so a changed file is never served from the cache.
+   */
+  entry?: Entry;
+  /** Reads the file's current entry from the server. */
+  stat: (signal?: AbortSignal) => Promise<Entry>;
+}
+
+/** Tuning knobs, for the benchmarks and tests; readers use the defaults. */
+export interface ReadTuning {
+  /** Size delimited text and JSON Lines batches grow to (default 16 MiB). */
+  batchBytes?: number;
+}
+
+/** Restarts after the file changed on the server or failed its checksum. */
+const MAX_RESTARTS = 1;
+/** Cached copies up to this size are read into memory at once rather than opened by Polars. */
+const SMALL_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Reads a file into one DataFrame.
+ *
+ * @throws {UnsupportedFormatError} when it is not a supported table format.
+ * @throws {ParseError} when Polars cannot parse it with the options given.
+ * @throws {IntegrityError} when its bytes never matched the listed size (or checksum).
+ * @throws {CacheMissError} when the store is offline and the file is not cached.
+ *
+ * @example
+ * ```ts ignore
+ * const frame = await readDataFrame(dataContextOf(transport), source, { nRows: 100 });
+ * ```
+ */
+export async function readDataFrame(
+  context: DataContext,
+  source: FileSource,
+  options: DataFrameOptions = {},
+  tuning: ReadTuning = {},
+  tracker?: ProgressTracker,
+): Promise<{ frame: DataFrame; fromCache: boolean }> {
+  checkOptions(options);
+  const pl = await loadPolars();
+  const progress = tracker ?? new ProgressTracker(options.onProgress, 1, source.entry?.size ?? 0);
+  try {
+    for (let restart = 0;; restart++) {
+      const frames: DataFrame[] = [];
+      const stream = frameStream(pl, {
+        context,
+        source,
+        options,
+        tuning,
+        tracker: progress,
+        streaming: false,
+        fresh: restart > 0,
+        share: true,
+        single: tracker === undefined,
+      });
+      try {
+        let next = await stream.next();
+        while (!next.done) {
+          frames.push(next.value);
+          next = await stream.next();
+        }
+        const frame = limitRows(combineFrames(pl, frames), options.nRows);
+        if (tracker === undefined) {
+          progress.fileDone(source.path, next.value.fromCache);
+          progress.done(true);
+        }
+        return { frame, fromCache: next.value.fromCache };
+      } catch (error) {
+        if (restartable(error) && restart < MAX_RESTARTS) continue;
+        throw error;
+      }
+    }
+  } catch (error) {
+    if (tracker === undefined) progress.done(false);
+    throw error;
+  }
+}
+
+/**
+ * Reads a file as DataFrames of `rows` rows each (the last may be smaller), holding about one
+ * batch in memory at a time: for files larger than memory. Iteration starts the read; leaving
+ * the loop early cancels the download.
+ *
+ * @example
+ * ```ts ignore
+ * for await (const batch of readBatches(context, source, { rows: 50_000 })) total += batch.height;
+ * ```
+ */
+export function readBatches(
+  context: DataContext,
+  source: FileSource,
+  options: BatchOptions = {},
+  tuning: ReadTuning = {},
+): AsyncIterable<DataFrame> {
+  checkOptions(options);
+  const rows = options.rows ?? DEFAULT_BATCH_ROWS;
+  return {
+    async *[Symbol.asyncIterator]() {
+      const pl = await loadPolars();
+      const progress = new ProgressTracker(options.onProgress, 1, source.entry?.size ?? 0);
+      let yielded = false;
+      try {
+        for (let restart = 0;; restart++) {
+          let pending: DataFrame | undefined;
+          const stream = frameStream(pl, {
+            context,
+            source,
+            options,
+            tuning,
+            tracker: progress,
+            streaming: true,
+            fresh: restart > 0,
+            // A batch iterator may be left half-read for a long time; sharing its download
+            // would make other reads of the file wait for it.
+            share: false,
+            single: true,
+          });
+          try {
+            let next = await stream.next();
+            while (!next.done) {
+              pending = pending === undefined
+                ? next.value
+                : combineFrames(pl, [pending, next.value]);
+              while (pending.height >= rows) {
+                yielded = true;
+                yield pending.slice(0, rows);
+                pending = pending.slice(rows, pending.height - rows);
+              }
+              next = await stream.next();
+            }
+            if (pending !== undefined && pending.height > 0) {
+              yielded = true;
+              yield pending;
+            }
+            progress.fileDone(source.path, next.value.fromCache);
+            progress.done(true);
+            return;
+          } catch (error) {
+            // Once batches went out, starting over would repeat them.
+            if (!yielded && restartable(error) && restart < MAX_RESTARTS) continue;
+            throw error;
+          } finally {
+            await stream.return(undefined as never);
+          }
+        }
+      } catch (error) {
+        progress.done(false);
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * Makes sure the current version of a file is in the cache (downloading it once if not) and
+ * returns the local copy's path.
+ *
+ * @throws {BadRequestError} when the store has no cache.
+ * @throws {CacheMissError} when the store is offline and the file is not cached.
+ *
+ * @example
+ * ```ts ignore
+ * const local = await cachedCopy(context, source);
+ * const lazy = pl.scanParquet(local);
+ * ```
+ */
+export async function cachedCopy(
+  context: DataContext,
+  source: FileSource,
+  options: Pick<DataFrameOptions, "signal" | "onProgress"> = {},
+): Promise<string> {
+  const cache = context.cache;
+  if (cache === undefined) {
+    throw new BadRequestError(
+      `There is no local cache to keep ${JSON.stringify(source.path)} in: the store was ` +
+        "opened with cacheDir: false (or no cache folder could be chosen).",
+      { path: source.path },
+    );
+  }
+  const progress = new ProgressTracker(options.onProgress, 1, source.entry?.size ?? 0);
+  try {
+    if (context.offline) {
+      const cached = await offlineCopy(context, cache, source.path);
+      progress.done(true);
+      return cached.file;
+    }
+    const entry = source.entry ?? await source.stat(options.signal);
+    const version = versionOf(context, entry);
+    while (true) {
+      const cached = await cache.lookup(version);
+      if (cached !== undefined) {
+        progress.fileDone(source.path, true);
+        progress.done(true);
+        return cached.file;
+      }
+      const claim = cache.claim(version);
+      if (!claim.owner) {
+        await claim.settled;
+        continue;
+      }
+      try {
+        const chunks = new Peekable(bodyOf(context, source, entry, options.signal, progress));
+        try {
+          const writer = await cache.create(version);
+          if (writer === undefined) {
+            throw new BadRequestError(
+              `${JSON.stringify(source.path)} cannot be cached: it is larger than the cache's ` +
+                `cap of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+              { path: source.path },
+            );
+          }
+          try {
+            for await (const _ of teeInto(chunks, writer)) { /* teeInto writes each chunk */ }
+          } catch (error) {
+            await writer.abort();
+            throw error;
+          }
+          const cached = await writer.commit();
+          if (cached === undefined) {
+            throw new BadRequestError(
+              `${JSON.stringify(source.path)} was downloaded but could not be kept in the cache.`,
+              { path: source.path },
+            );
+          }
+          progress.fileDone(source.path, false);
+          progress.done(true);
+          return cached.file;
+        } finally {
+          await chunks.close();
+        }
+      } finally {
+        claim.release();
+      }
+    }
+  } catch (error) {
+    progress.done(false);
+    throw error;
+  }
+}
+
+/** Everything {@linkcode frameStream} needs. */
+interface Plan {
+  context: DataContext;
+  source: FileSource;
+  options: DataFrameOptions;
+  tuning: ReadTuning;
+  tracker: ProgressTracker;
+  /** Prefer bounded memory (batches) over the fastest whole-file parse of a cached text file. */
+  streaming: boolean;
+  /** Ask for the file's entry even when one was given (after a restart). */
+  fresh: boolean;
+  /** Let concurrent reads of the same version wait for this download instead of repeating it. */
+  share: boolean;
+  /** The tracker is this file's own, so its expected total is this file's size. */
+  single: boolean;
+}
+
+/** Where the frames came from. */
+interface Outcome {
+  fromCache: boolean;
+}
+
+/**
+ * The frames of one file, in order; each already limited so that together they hold at most
+ * `nRows` rows. Stopping early (or reaching `nRows`) cancels the download and keeps nothing
+ * partial in the cache.
+ */
+async function* frameStream(pl: Polars, plan: Plan): AsyncGenerator<DataFrame, Outcome> {
+  const { context, source, options } = plan;
+  const cache = options.cache === false ? undefined : context.cache;
+  if (context.offline) {
+    if (cache === undefined) {
+      throw new BadRequestError(
+        `${JSON.stringify(source.path)} cannot be read offline with cache: false.`,
+        { path: source.path },
+      );
+    }
+    yield* fromCached(pl, plan, await offlineCopy(context, cache, source.path), null);
+    return { fromCache: true };
+  }
+  const entry = plan.fresh || source.entry === undefined
+    ? await source.stat(options.signal)
+    : source.entry;
+  if (entry.type !== "file") {
+    throw new BadRequestError(`${JSON.stringify(entry.path)} is a folder, not a file.`, {
+      path: entry.path,
+    });
+  }
+  if (plan.single) plan.tracker.expectBytes(entry.size);
+  if (cache === undefined) {
+    yield* fromNetwork(pl, plan, entry, undefined);
+    return { fromCache: false };
+  }
+  const version = versionOf(context, entry);
+  while (true) {
+    const cached = await cache.lookup(version);
+    if (cached !== undefined) {
+      yield* fromCached(pl, plan, cached, entry.infoType);
+      return { fromCache: true };
+    }
+    if (!plan.share) {
+      yield* fromNetwork(pl, plan, entry, { cache, version });
+      return { fromCache: false };
+    }
+    const claim = cache.claim(version);
+    if (!claim.owner) {
+      // Another read in this process is downloading this version: use its copy when done.
+      await claim.settled;
+      continue;
+    }
+    try {
+      yield* fromNetwork(pl, plan, entry, { cache, version });
+      return { fromCache: false };
+    } finally {
+      claim.release();
+    }
+  }
+}
+
+/** Downloads and parses a file, keeping a copy in the cache when one is given. */
+async function* fromNetwork(
+  pl: Polars,
+  plan: Plan,
+  entry: Entry,
+  keep: { cache: DiskCache; version: FileVersion } | undefined,
+): AsyncGenerator<DataFrame, void> {
+  const { source, options } = plan;
+  const chunks = new Peekable(bodyOf(plan.context, source, entry, options.signal, plan.tracker));
+  try {
+    const detected = detectFormat({
+      path: entry.path,
+      infoType: entry.infoType,
+      head: await chunks.peek(SNIFF_BYTES),
+      format: options.format,
+    });
+    const writer = keep === undefined ? undefined : await keep.cache.create(keep.version);
+    let complete = false;
+    try {
+      if (isWhole(detected) && !detected.gzip) {
+        if (writer !== undefined) {
+          for await (const _ of teeInto(chunks, writer)) { /* written by teeInto */ }
+          const cached = await writer.commit({ format: detected.format });
+          complete = true;
+          if (cached !== undefined) {
+            // Parquet and Arrow are read from the cached copy (Polars maps the file).
+            yield await parseWhole(pl, detected, { file: cached.file }, options, entry.path);
+            return;
+          }
+          // The copy could not be kept (reported once): read the bytes again, into memory.
+          yield* fromNetwork(pl, plan, entry, undefined);
+          return;
+        }
+        const bytes = await collect(chunks, entry.size);
+        complete = true;
+        yield await parseWhole(pl, detected, { bytes }, options, entry.path);
+        return;
+      }
+      // gzip: the cache keeps the compressed bytes; the parser sees the decompressed ones.
+      const text = detected.gzip ? new Peekable(gunzip(teeInto(chunks, writer))) : chunks;
+      let stopped: boolean;
+      try {
+        stopped = yield* parseText(
+          pl,
+          plan,
+          entry.path,
+          entry.infoType,
+          detected,
+          text,
+          detected.gzip ? undefined : writer,
+          entry.size,
+        );
+      } finally {
+        if (text !== chunks) await text.close();
+      }
+      if (!stopped) {
+        complete = true;
+        await writer?.commit({ format: detected.format });
+      }
+    } finally {
+      if (!complete) await writer?.abort();
+    }
+  } finally {
+    await chunks.close();
+  }
+}
+
+/** Reads a cached copy. */
+async function* fromCached(
+  pl: Polars,
+  plan: Plan,
+  cached: CachedFile,
+  infoType: string | null,
+): AsyncGenerator<DataFrame, void> {
+  const { options } = plan;
+  const path = cached.version.path;
+  plan.tracker.bytes(cached.version.size);
+  // Small copies are read in one go (one file operation instead of three).
+  const bytes = cached.version.size <= SMALL_FILE_BYTES
+    ? await Deno.readFile(cached.file)
+    : undefined;
+  const detected = detectFormat({
+    path,
+    infoType,
+    head: bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(cached.file, SNIFF_BYTES),
+    format: options.format,
+  });
+  if (!detected.gzip && (isWhole(detected) || !plan.streaming)) {
+    // The fastest route for large files: Polars reads the file itself.
+    yield await parseWhole(pl, detected, bytes ? { bytes } : { file: cached.file }, options, path);
+    return;
+  }
+  if (detected.gzip && !plan.streaming) {
+    const compressed = bytes ?? await Deno.readFile(cached.file);
+    const inner = innerFormat({
+      path,
+      infoType,
+      head: await collectHead(gunzip([compressed]), SNIFF_BYTES),
+      format: options.format,
+    });
+    // Polars decompresses gzip CSV itself; other text is decompressed here.
+    const text = inner.format === "csv" ? compressed : await collect(gunzip([compressed]));
+    const format = { ...inner, gzip: inner.format === "csv" };
+    yield await parseWhole(pl, format, { bytes: text }, options, path);
+    return;
+  }
+  const chunks = new Peekable(
+    detected.gzip ? gunzip(fileChunks(cached.file)) : fileChunks(cached.file),
+  );
+  try {
+    yield* parseText(pl, plan, path, infoType, detected, chunks, undefined);
+  } finally {
+    await chunks.close();
+  }
+}
+
+/**
+ * Parses delimited text or JSON Lines (or gzip-compressed JSON) as it arrives, copying each
+ * chunk into `writer` first when given. Returns whether it stopped early at `nRows` (the caller
+ * then keeps nothing in the cache).
+ */
+async function* parseText(
+  pl: Polars,
+  plan: Plan,
+  path: string,
+  infoType: string | null,
+  detected: DetectedFormat,
+  chunks: Peekable,
+  writer: CacheWriter | undefined,
+  expectedBytes?: number,
+): AsyncGenerator<DataFrame, boolean> {
+  const { options } = plan;
+  let format = detected;
+  if (detected.gzip) {
+    const head = await chunks.peek(SNIFF_BYTES);
+    format = innerFormat({ path, infoType, head, format: options.format });
+  }
+  if (format.format === "json") {
+    const bytes = await collect(teeInto(chunks, writer));
+    yield await parseWhole(pl, { ...format, gzip: false }, { bytes }, options, path);
+    return false;
+  }
+  const limit = options.nRows;
+  const parser = new BatchParser(pl, format, options, path);
+  const splitter = new RecordSplitter({
+    quote: format.format === "csv" ? options.quoteChar ?? '"' : undefined,
+    batchBytes: plan.tuning.batchBytes ?? DEFAULT_BATCH_BYTES,
+    ...(detected.gzip || expectedBytes === undefined ? {} : { expectedBytes }),
+  });
+  let rows = 0;
+  const parse = (batch: Uint8Array): DataFrame => {
+    // Polars' row limit is only approximate when parsing in parallel, hence the slice.
+    const remaining = limit === undefined ? undefined : Math.max(0, limit - rows);
+    const frame = limitRows(parser.parse(batch, remaining === 0 ? 1 : remaining), remaining);
+    rows += frame.height;
+    return frame;
+  };
+  const enough = () => limit !== undefined && rows >= limit;
+  for await (const chunk of chunks) {
+    if (writer !== undefined) {
+      const wait = writer.write(chunk);
+      if (wait !== undefined) await wait;
+    }
+    const batch = splitter.push(chunk);
+    if (batch === undefined) continue;
+    yield parse(batch);
+    if (enough()) return true;
+  }
+  // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
+  for (let batch = splitter.push(NO_BYTES); batch !== undefined; batch = splitter.push(NO_BYTES)) {
+    yield parse(batch);
+    if (enough()) return true;
+  }
+  const rest = splitter.finish();
+  if (rest !== undefined) yield parse(rest);
+  return false;
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/** The verified body of a file, reporting bytes to the tracker. */
+function bodyOf(
+  context: DataContext,
+  source: FileSource,
+  entry: Entry,
+  signal: AbortSignal | undefined,
+  tracker: ProgressTracker,
+): AsyncGenerator<Uint8Array, void> {
+  const md5 = (entry as { md5?: unknown }).md5;
+  return verifiedBody({
+    transport: context.transport,
+    expected: {
+      path: entry.path,
+      size: entry.size,
+      modified: entry.modified.getTime(),
+      ...(typeof md5 === "string" && md5 !== "" ? { md5 } : {}),
+    },
+    recheck: source.stat,
+    signal,
+    onBytes: (count) => tracker.bytes(count),
+  });
+}
+
+async function offlineCopy(context: DataContext, cache: DiskCache, path: string) {
+  const cached = await cache.latest(context.transport.url, path);
+  if (cached === undefined) {
+    throw new CacheMissError(
+      `${JSON.stringify(path)} is not in the local cache (${cache.root}), and the store is ` +
+        "offline. Connect without offline: true to download it.",
+      { path },
+    );
+  }
+  return cached;
+}
+
+/**
+ * The cache key of an entry. A checksum is part of it when the entry carries one (Terrain's
+ * listings do not; a stat that does is used as is).
+ */
+function versionOf(context: DataContext, entry: Entry): FileVersion {
+  const md5 = (entry as { md5?: unknown }).md5;
+  return {
+    store: context.transport.url,
+    path: entry.path,
+    id: entry.id,
+    size: entry.size,
+    modified: entry.modified.getTime(),
+    ...(typeof md5 === "string" && md5 !== "" ? { md5 } : {}),
+  };
+}
+
+function isWhole(format: DetectedFormat): boolean {
+  return format.format === "parquet" || format.format === "arrow" || format.format === "json";
+}
+
+async function collectHead(stream: ReadableStream<Uint8Array>, count: number): Promise<Uint8Array> {
+  const chunks = new Peekable(stream);
+  try {
+    return await chunks.peek(count);
+  } finally {
+    await chunks.close();
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * {@linkcode DatasetListing}: what `folder.datasets()` returns — the sub-folders of a folder as
+ * {@linkcode Dataset} handles, lazily — and the bounded-concurrency metadata fetch behind
+ * `folder.catalog()`.
+ *
+ * @module
+ */
+
+import type { CallOptions } from "../client/endpoints.ts";
+import { BadRequestError, NotFoundError, PermissionError } from "../client/errors.ts";
+import type { Entry } from "../listing/entry.ts";
+import type { Listing } from "../listing/listing.ts";
+import type { ListOptions } from "../listing/options.ts";
+import type { CatalogFailure } from "../metadata/catalog.ts";
+import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
+import type { RawMetadata } from "./handle.ts";
+import type { Dataset } from "./folder.ts";
+
+/**
+ * Options of `folder.datasets()`: those of `folder.list()` that make sense for sub-folders.
+ *
+ * @example
+ * ```ts
+ * import type { DatasetListOptions } from "./dataset.ts";
+ *
+ * const newestFirst: DatasetListOptions = { sort: "modified", order: "desc" };
+ * ```
+ */
+export type DatasetListOptions = Omit<ListOptions, "type" | "infoType">;
+
+/**
+ * Options of `folder.catalog()`.
+ *
+ * @example
+ * ```ts
+ * import type { CatalogOptions } from "./dataset.ts";
+ *
+ * const options: CatalogOptions = { glob: "Gorman_*", concurrency: 4 };
+ * ```
+ */
+export interface CatalogOptions extends DatasetListOptions {
+  /** Metadata requests in flight at once (default: the store's `concurrency`). */
+  concurrency?: number;
+}
+
+/**
+ * The sub-folders of a folder as {@linkcode Dataset} handles, fetched lazily page by page (a
+ * {@linkcode Listing} of folders underneath). Every sub-folder is a dataset — `_deprecated_`
+ * ones included; their metadata says `deprecated: true`. Re-iterable, like a listing.
+ *
+ * @example
+ * ```ts ignore
+ * for await (const dataset of store.folder(CURATED).datasets()) {
+ *   const metadata = await dataset.metadata();
+ *   console.log(metadata.title, metadata.doi ?? metadata.ark ?? dataset.path);
+ * }
+ * ```
+ */
+export class DatasetListing implements AsyncIterable<Dataset> {
+  readonly #folders: Listing;
+  readonly #make: (entry: Entry) => Dataset;
+
+  /**
+   * Wraps a listing of folders; `folder.datasets()` does this.
+   *
+   * @example
+   * ```ts ignore
+   * const datasets = new DatasetListing(folder.list({ type: "folder" }), (entry) => store.dataset(entry));
+   * ```
+   */
+  constructor(folders: Listing, make: (entry: Entry) => Dataset) {
+    this.#folders = folders;
+    this.#make = make;
+  }
+
+  /**
+   * Iterates the datasets, one listing page per request.
+   *
+   * @example
+   * ```ts ignore
+   * for await (const dataset of folder.datasets()) console.log(dataset.name);
+   * ```
+   */
+  async *[Symbol.asyncIterator](): AsyncIterator<Dataset> {
+    for await (const entry of this.#folders) yield this.#make(entry);
+  }
+
+  /**
+   * Every dataset, in listing order.
+   *
+   * @example
+   * ```ts ignore
+   * const datasets = await folder.datasets().toArray();
+   * ```
+   */
+  async toArray(): Promise<Dataset[]> {
+    return (await this.#folders.toArray()).map(this.#make);
+  }
+
+  /**
+   * The first `n` datasets.
+   *
+   * @throws {BadRequestError} when `n` is not a non-negative integer.
+   *
+   * @example
+   * ```ts ignore
+   * const [newest] = await folder.datasets({ sort: "modified", order: "desc" }).take(1);
+   * ```
+   */
+  async take(n: number): Promise<Dataset[]> {
+    return (await this.#folders.take(n)).map(this.#make);
+  }
+
+  /**
+   * How many datasets iterating would yield (one request without a glob).
+   *
+   * @example
+   * ```ts ignore
+   * console.log(await folder.datasets().count());
+   * ```
+   */
+  async count(): Promise<number> {
+    return await this.#folders.count();
+  }
+
+  /** `DatasetListing(list /iplant/home/shared/commons_repo/curated, type "folder")`. */
+  toString(): string {
+    return `Dataset${String(this.#folders)}`;
+  }
+
+  /** Same as `toString()`, for `Deno.inspect` and notebooks' plain output. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.toString();
+  }
+}
+
+/**
+ * The metadata of every dataset, in iteration order, with at most `concurrency` datasets being
+ * read at once. A dataset that vanished or cannot be read since it was listed becomes a
+ * {@linkcode CatalogFailure} (a row that says why); any other error stops the whole fetch,
+ * cancels what is in flight and is thrown.
+ *
+ * @throws {BadRequestError} when `concurrency` is not an integer ≥ 1.
+ *
+ * @example
+ * ```ts ignore
+ * const records = await fetchCatalog(folder.datasets(), { concurrency: 4 });
+ * ```
+ */
+export async function fetchCatalog(
+  datasets: AsyncIterable<Dataset>,
+  options: { concurrency: number; signal?: AbortSignal },
+): Promise<(DatasetMetadata<RawMetadata> | CatalogFailure)[]> {
+  const { concurrency } = options;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+    throw new BadRequestError(`concurrency must be an integer ≥ 1, got ${String(concurrency)}.`);
+  }
+  const stop = new AbortController();
+  const signal = options.signal === undefined
+    ? stop.signal
+    : AbortSignal.any([options.signal, stop.signal]);
+  const call: CallOptions = { signal };
+  const results: (DatasetMetadata<RawMetadata> | CatalogFailure)[] = [];
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+
+  const read = async (dataset: Dataset, index: number) => {
+    try {
+      results[index] = await dataset.metadata(call);
+    } catch (error) {
+      if (error instanceof NotFoundError || error instanceof PermissionError) {
+        results[index] = {
+          path: dataset.path ?? "",
+          ...(dataset.id === undefined ? {} : { id: dataset.id }),
+          error: error.message,
+        };
+      } else if (failure === undefined) {
+        failure = { error };
+        stop.abort();
+      }
+    }
+  };
+
+  let index = 0;
+  try {
+    for await (const dataset of datasets) {
+      if (failure !== undefined) break;
+      const task: Promise<void> = read(dataset, index++).finally(() => running.delete(task));
+      running.add(task);
+      if (running.size >= concurrency) await Promise.race(running);
+    }
+  } catch (error) {
+    failure ??= { error };
+    stop.abort();
+  }
+  await Promise.all(running);
+  if (failure !== undefined) throw failure.error;
+  return results;
+}

@@ -1,0 +1,257 @@
+/**
+ * The AVU tree as groups of attributes by canonical key: what the normaliser reads instead of
+ * raw AVUs. Values are trimmed; an attribute with an empty value and nothing nested under it
+ * counts as absent, but keeps its position so the older flat template's parallel attributes
+ * (`contributorName`, `contributorType`, …) can still be paired by order.
+ *
+ * @module
+ */
+
+import { canonicalKey } from "./keys.ts";
+
+/**
+ * An AVU from anywhere — the metadata endpoint, a sidecar file, a JSON dump: an attribute, a
+ * value, and optionally a unit and nested AVUs.
+ *
+ * @example
+ * ```ts
+ * import type { AvuLike } from "./avus.ts";
+ *
+ * const doi: AvuLike = {
+ *   attr: "identifier",
+ *   value: "10.25739/9k2v-7q4m",
+ *   avus: [{ attr: "identifierType", value: "DOI" }],
+ * };
+ * ```
+ */
+export interface AvuLike {
+  /** Attribute name exactly as stored. */
+  readonly attr: string;
+  /** Value; may be empty. */
+  readonly value: string;
+  /** Unit, usually empty. */
+  readonly unit?: string;
+  /** Nested AVUs (sub-properties). */
+  readonly avus?: readonly AvuLike[];
+}
+
+/**
+ * One attribute of an {@linkcode AttributeGroup}: its name as stored, canonical key, trimmed
+ * value and its nested attributes.
+ *
+ * @example
+ * ```ts
+ * import { attributeGroup } from "./avus.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const [title] = attributeGroup([{ attr: "datacite.title ", value: " Maize " }]).all(["title"]);
+ * assert.equal(title.attr, "datacite.title ");
+ * assert.equal(title.value, "Maize");
+ * ```
+ */
+export interface Attribute {
+  /** Attribute name exactly as stored (trailing whitespace and prefixes kept). */
+  readonly attr: string;
+  /** Canonical key (see `canonicalKey`). */
+  readonly key: string;
+  /** Value with surrounding whitespace removed. */
+  readonly value: string;
+  /** The nested attributes. */
+  readonly nested: AttributeGroup;
+  /** True when the value is empty and nothing nested has a value. */
+  readonly empty: boolean;
+}
+
+/**
+ * Attributes in stored order, looked up by canonical key. Repeated attributes are lists.
+ *
+ * @example
+ * ```ts
+ * import { attributeGroup } from "./avus.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const group = attributeGroup([
+ *   { attr: "Subject", value: "maize" },
+ *   { attr: "subject", value: "" },
+ *   { attr: "subject", value: "drought" },
+ * ]);
+ * assert.deepEqual(group.values(["subject"]), ["maize", "drought"]);
+ * assert.equal(group.slots(["subject"]).length, 3);
+ * ```
+ */
+export class AttributeGroup {
+  readonly #attributes: readonly Attribute[];
+
+  /**
+   * Wraps attributes already in stored order; {@linkcode attributeGroup} builds them from AVUs.
+   *
+   * @example
+   * ```ts
+   * import { AttributeGroup } from "./avus.ts";
+   *
+   * const none = new AttributeGroup([]);
+   * ```
+   */
+  constructor(attributes: readonly Attribute[]) {
+    this.#attributes = attributes;
+  }
+
+  /** Number of attributes, empty ones included. */
+  get size(): number {
+    return this.#attributes.length;
+  }
+
+  /** True when at least one attribute (or one nested under it) has a value. */
+  get hasValues(): boolean {
+    return this.#attributes.some((attribute) => !attribute.empty);
+  }
+
+  /**
+   * The distinct canonical keys present, in first-seen order.
+   *
+   * @example
+   * ```ts
+   * import { attributeGroup } from "./avus.ts";
+   * import assert from "node:assert/strict";
+   *
+   * assert.deepEqual(attributeGroup([{ attr: "Title", value: "x" }]).keys(), ["title"]);
+   * ```
+   */
+  keys(): string[] {
+    return [...new Set(this.#attributes.map((attribute) => attribute.key))];
+  }
+
+  /**
+   * The non-empty attributes whose canonical key is one of `keys`, in stored order.
+   *
+   * @example
+   * ```ts
+   * import { attributeGroup } from "./avus.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const group = attributeGroup([{ attr: "Author", value: "Li, B." }, { attr: "creator", value: "Wu, X." }]);
+   * assert.deepEqual(group.all(["creator", "author"]).map((a) => a.value), ["Li, B.", "Wu, X."]);
+   * ```
+   */
+  all(keys: readonly string[]): Attribute[] {
+    return this.#attributes.filter((attribute) => !attribute.empty && keys.includes(attribute.key));
+  }
+
+  /**
+   * Every attribute with one of `keys`, empty ones included: positions for pairing parallel
+   * flat attributes by order.
+   *
+   * @example
+   * ```ts
+   * import { attributeGroup } from "./avus.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const group = attributeGroup([{ attr: "contributorType", value: "" }]);
+   * assert.equal(group.slots(["contributortype"])[0].empty, true);
+   * ```
+   */
+  slots(keys: readonly string[]): Attribute[] {
+    return this.#attributes.filter((attribute) => keys.includes(attribute.key));
+  }
+
+  /**
+   * The first non-empty attribute with one of `keys`.
+   *
+   * @example
+   * ```ts
+   * import { attributeGroup } from "./avus.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const group = attributeGroup([{ attr: "publicationYear", value: "" }, { attr: "PublicationYear", value: "2018" }]);
+   * assert.equal(group.first(["publicationyear"])?.attr, "PublicationYear");
+   * ```
+   */
+  first(keys: readonly string[]): Attribute | undefined {
+    return this.#attributes.find((attribute) => !attribute.empty && keys.includes(attribute.key));
+  }
+
+  /**
+   * The non-empty values of the attributes with one of `keys`.
+   *
+   * @example
+   * ```ts
+   * import { attributeGroup } from "./avus.ts";
+   * import assert from "node:assert/strict";
+   *
+   * assert.deepEqual(attributeGroup([{ attr: "format", value: "csv" }]).values(["format"]), ["csv"]);
+   * ```
+   */
+  values(keys: readonly string[]): string[] {
+    return this.all(keys).map((attribute) => attribute.value).filter((value) => value !== "");
+  }
+
+  /**
+   * The first non-empty value of the attributes with one of `keys`.
+   *
+   * @example
+   * ```ts
+   * import { attributeGroup } from "./avus.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const identifier = attributeGroup([{
+   *   attr: "identifier", value: "10.25739/x", avus: [{ attr: "identiferType", value: "DOI" }],
+   * }]).first(["identifier"])!;
+   * assert.equal(identifier.nested.value(["identifiertype"]), "DOI");
+   * ```
+   */
+  value(keys: readonly string[]): string | undefined {
+    return this.values(keys)[0];
+  }
+}
+
+/**
+ * Groups AVUs (and, recursively, their nested AVUs) by canonical key.
+ *
+ * @example
+ * ```ts
+ * import { attributeGroup } from "./avus.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const group = attributeGroup([
+ *   { attr: "creator", value: "Li, Bosheng", avus: [{ attr: "affiliation", value: "Purdue" }] },
+ *   { attr: "geoLocation", value: "", avus: [] },
+ * ]);
+ * assert.equal(group.first(["creator"])?.nested.value(["affiliation"]), "Purdue");
+ * assert.equal(group.first(["geolocation"]), undefined);
+ * ```
+ */
+export function attributeGroup(avus: readonly AvuLike[]): AttributeGroup {
+  return new AttributeGroup(avus.map(toAttribute));
+}
+
+function toAttribute(avu: AvuLike): Attribute {
+  const nested = attributeGroup(avu.avus ?? []);
+  const value = typeof avu.value === "string" ? avu.value.trim() : "";
+  const attr = typeof avu.attr === "string" ? avu.attr : "";
+  const empty = value === "" && !nested.hasValues;
+  return { attr, key: canonicalKey(attr), value, nested, empty };
+}
+
+/**
+ * AVUs from a flat `attribute → value | values` record, the shape of many metadata dumps (a
+ * list becomes repeated AVUs; `null` and non-string scalars are skipped or stringified).
+ *
+ * @example
+ * ```ts
+ * import { avusFromRecord } from "./avus.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const avus = avusFromRecord({ title: "Maize", subject: ["maize", "drought"], year: 2016 });
+ * assert.deepEqual(avus.map((a) => a.value), ["Maize", "maize", "drought", "2016"]);
+ * ```
+ */
+export function avusFromRecord(record: Readonly<Record<string, unknown>>): AvuLike[] {
+  const avus: AvuLike[] = [];
+  for (const [attr, raw] of Object.entries(record)) {
+    for (const value of Array.isArray(raw) ? raw : [raw]) {
+      if (value === null || value === undefined || typeof value === "object") continue;
+      avus.push({ attr, value: String(value), unit: "" });
+    }
+  }
+  return avus;
+}

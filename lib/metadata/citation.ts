@@ -1,0 +1,367 @@
+/**
+ * Citations of a normalised dataset record: DataCite's recommended form (written here), APA,
+ * BibTeX and RIS (through citation-js), and CSL-JSON. Parts the metadata lacks are left out —
+ * never "undefined", never empty parentheses.
+ *
+ * @module
+ */
+
+import { BadRequestError } from "../client/errors.ts";
+import { arkUrl } from "./ark.ts";
+import { type CslItem, loadCitationJs } from "./citejs.ts";
+import type { DatasetMetadata } from "./dataset_metadata.ts";
+import { doiUrl } from "./doi.ts";
+import { initials } from "./names.ts";
+
+/**
+ * A citation style: `datacite` (DataCite's recommended form), `apa` (APA 7th edition),
+ * `bibtex`, `ris` or `csl-json`.
+ *
+ * @example
+ * ```ts
+ * import type { CitationStyle } from "./citation.ts";
+ *
+ * const style: CitationStyle = "bibtex";
+ * ```
+ */
+export type CitationStyle = "datacite" | "apa" | "bibtex" | "ris" | "csl-json";
+
+/**
+ * Every {@linkcode CitationStyle}.
+ *
+ * @example
+ * ```ts
+ * import { CITATION_STYLES } from "./citation.ts";
+ *
+ * console.log(CITATION_STYLES.join(", ")); // datacite, apa, bibtex, ris, csl-json
+ * ```
+ */
+export const CITATION_STYLES: readonly CitationStyle[] = Object.freeze([
+  "datacite",
+  "apa",
+  "bibtex",
+  "ris",
+  "csl-json",
+]);
+
+/**
+ * The fields a citation is made from.
+ *
+ * @example
+ * ```ts
+ * import type { Citable } from "./citation.ts";
+ *
+ * const minimal: Citable = { path: "/iplant/home/shared/x", creators: [], subjects: [] };
+ * ```
+ */
+export type Citable =
+  & Pick<DatasetMetadata, "path" | "creators" | "subjects">
+  & Partial<
+    Pick<
+      DatasetMetadata,
+      | "title"
+      | "publicationYear"
+      | "publisher"
+      | "doi"
+      | "ark"
+      | "version"
+      | "description"
+      | "license"
+      | "resourceTypeGeneral"
+    >
+  >;
+
+/**
+ * A dataset's citation in `style` (default `datacite`). Links the DOI, else the ARK (N2T), else
+ * names the data-store path. A missing title is stood in for by the folder name in square
+ * brackets, the way citation styles describe untitled works.
+ *
+ * @throws {BadRequestError} for an unknown style.
+ *
+ * @example
+ * ```ts
+ * import { formatCitation } from "./citation.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = await formatCitation({
+ *   path: "/iplant/home/shared/commons_repo/curated/BTS_FlightDelays_OnTime_2021",
+ *   title: "Airline on-time performance", creators: [{ name: "Bureau of Transportation Statistics" }],
+ *   publicationYear: 2021, publisher: "CyVerse Data Commons", ark: "ark:/87946/p3f2r7", subjects: [],
+ * });
+ * assert.equal(
+ *   text,
+ *   "Bureau of Transportation Statistics (2021). Airline on-time performance. " +
+ *     "CyVerse Data Commons. https://n2t.net/ark:/87946/p3f2r7",
+ * );
+ * ```
+ */
+export async function formatCitation(
+  metadata: Citable,
+  style: CitationStyle = "datacite",
+): Promise<string> {
+  checkCitationStyle(style);
+  switch (style) {
+    case "datacite":
+      return dataciteCitation(metadata);
+    case "csl-json":
+      return JSON.stringify([toCsl(metadata)], null, 2);
+    case "apa": {
+      const citejs = await loadCitationJs();
+      const text = citejs.format([toCsl(metadata)], "bibliography", {
+        template: "apa",
+        format: "text",
+        lang: "en-US",
+      });
+      return String(text).trim();
+    }
+    case "bibtex": {
+      const citejs = await loadCitationJs();
+      return String(citejs.format([bibtexItem(metadata)], "bibtex")).replace(/\s+$/, "");
+    }
+    case "ris": {
+      const citejs = await loadCitationJs();
+      return risText(citejs.format([risItem(metadata)], "ris", { format: "object" }));
+    }
+  }
+}
+
+/**
+ * Checks that a value is a {@linkcode CitationStyle}, before any work is done for it.
+ *
+ * @throws {BadRequestError} naming the styles there are.
+ *
+ * @example
+ * ```ts
+ * import { checkCitationStyle } from "./citation.ts";
+ * import assert from "node:assert/strict";
+ *
+ * checkCitationStyle("apa");
+ * assert.throws(() => checkCitationStyle("mla"), /Unknown citation style "mla"/);
+ * ```
+ */
+export function checkCitationStyle(style: unknown): asserts style is CitationStyle {
+  if (!CITATION_STYLES.includes(style as CitationStyle)) {
+    throw new BadRequestError(
+      `Unknown citation style ${JSON.stringify(style)}; use one of ${CITATION_STYLES.join(", ")}.`,
+    );
+  }
+}
+
+/**
+ * DataCite's recommended citation: `Creators (Year). Title. Version. Publisher. Link` — people
+ * as `Family, G.`, organisations whole; the link is the DOI's, else the ARK's, else the
+ * data-store path.
+ *
+ * @example
+ * ```ts
+ * import { dataciteCitation } from "./citation.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   dataciteCitation({
+ *     path: "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+ *     title: "Palmer penguins", publicationYear: 2020, version: "1.0",
+ *     creators: [
+ *       { name: "Gorman, Kristen B.", family: "Gorman", given: "Kristen B." },
+ *       { name: "Williams, Tony D.", family: "Williams", given: "Tony D." },
+ *     ],
+ *     publisher: "CyVerse Data Commons", doi: "10.25739/9k2v-7q4m", subjects: [],
+ *   }),
+ *   "Gorman, K. B., Williams, T. D. (2020). Palmer penguins. Version 1.0. " +
+ *     "CyVerse Data Commons. https://doi.org/10.25739/9k2v-7q4m",
+ * );
+ * ```
+ */
+export function dataciteCitation(metadata: Citable): string {
+  const names = metadata.creators.map(personForCitation).filter((name) => name !== "");
+  const year = metadata.publicationYear === undefined ? "" : ` (${metadata.publicationYear})`;
+  const title = titleOf(metadata);
+  const segments: string[] = [];
+  if (names.length > 0) {
+    segments.push(`${names.join(", ")}${year}`);
+    if (title !== undefined) segments.push(title);
+  } else if (title !== undefined) segments.push(`${title}${year}`);
+  else if (year !== "") segments.push(year.trim());
+  if (metadata.version !== undefined) segments.push(versionText(metadata.version));
+  if (metadata.publisher !== undefined) segments.push(metadata.publisher);
+  const link = locatorOf(metadata);
+  return [...segments.map(withPeriod), ...(link === undefined ? [] : [link])].join(" ");
+}
+
+/**
+ * The record as a CSL-JSON item (the input of every CSL processor, Zotero and citation-js).
+ * People become `family`/`given`, organisations `literal`; without a DOI or ARK the data-store
+ * path goes in `archive_location`.
+ *
+ * @example
+ * ```ts
+ * import { toCsl } from "./citation.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const item = toCsl({
+ *   path: "/x/Gapminder_2019", title: "Gapminder", creators: [{ name: "Gapminder Foundation" }],
+ *   publicationYear: 2019, doi: "10.25739/r8tn-3d6w", subjects: ["demography"],
+ * });
+ * assert.deepEqual(item.author, [{ literal: "Gapminder Foundation" }]);
+ * assert.equal(item.URL, "https://doi.org/10.25739/r8tn-3d6w");
+ * ```
+ */
+export function toCsl(metadata: Citable): CslItem {
+  const key = citationKey(metadata);
+  const item: CslItem = {
+    id: key,
+    "citation-key": key,
+    type: metadata.resourceTypeGeneral === "Software" ? "software" : "dataset",
+  };
+  const title = titleOf(metadata);
+  if (title !== undefined) item.title = title;
+  if (metadata.creators.length > 0) {
+    item.author = metadata.creators.map((creator) =>
+      creator.family === undefined ? { literal: creator.name } : {
+        family: creator.family,
+        ...(creator.given === undefined ? {} : { given: creator.given }),
+        ...(creator.suffix === undefined ? {} : { suffix: creator.suffix }),
+      }
+    );
+  }
+  if (metadata.publicationYear !== undefined) {
+    item.issued = { "date-parts": [[metadata.publicationYear]] };
+  }
+  if (metadata.publisher !== undefined) item.publisher = metadata.publisher;
+  if (metadata.version !== undefined) item.version = metadata.version;
+  if (metadata.doi !== undefined) item.DOI = metadata.doi;
+  const link = linkOf(metadata);
+  if (link !== undefined) item.URL = link;
+  else if (metadata.path !== "") item.archive_location = metadata.path;
+  if (metadata.description !== undefined) item.abstract = metadata.description;
+  if (metadata.subjects.length > 0) item.keyword = metadata.subjects.join(", ");
+  const license = metadata.license?.id ?? metadata.license?.name;
+  if (license !== undefined) item.license = license;
+  return item;
+}
+
+/**
+ * A citation key: first creator's family name (or organisation's first word), year, first
+ * significant title word, ASCII only — `Gorman2020Palmer`.
+ *
+ * @example
+ * ```ts
+ * import { citationKey } from "./citation.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   citationKey({
+ *     path: "", title: "Ørsted's data", publicationYear: 2019, subjects: [],
+ *     creators: [{ name: "Ørsted, Hans", family: "Ørsted", given: "Hans" }],
+ *   }),
+ *   "Orsted2019Orsteds",
+ * );
+ * ```
+ */
+export function citationKey(metadata: Citable): string {
+  const first = metadata.creators[0];
+  const who = first?.family ?? first?.name.split(/[\s,]+/)[0] ?? "";
+  const word =
+    (metadata.title ?? "").split(/\s+/).map(ascii).find((w) =>
+      w.length > 3 || /^[A-Z0-9]{2,}$/.test(w)
+    ) ?? "";
+  const key = `${ascii(who)}${metadata.publicationYear ?? ""}${word}`;
+  if (key !== "" && !/^\d+$/.test(key)) return key;
+  const folder = ascii(metadata.path.split("/").filter((part) => part !== "").at(-1) ?? "");
+  return folder === "" ? `dataset${key}` : folder;
+}
+
+function ascii(text: string): string {
+  return text.normalize("NFKD").replace(/[øØ]/g, (c) => c === "ø" ? "o" : "O")
+    .replace(/[ßæÆœŒðÐþÞłŁ]/g, (c) => FOLD[c] ?? "")
+    .replace(/[^A-Za-z0-9]/g, "");
+}
+
+const FOLD: Record<string, string> = {
+  ß: "ss",
+  æ: "ae",
+  Æ: "AE",
+  œ: "oe",
+  Œ: "OE",
+  ð: "d",
+  Ð: "D",
+  þ: "th",
+  Þ: "Th",
+  ł: "l",
+  Ł: "L",
+};
+
+/** `Family, G. G.` (with `, Jr.`) for people; organisations as written. */
+function personForCitation(creator: Citable["creators"][number]): string {
+  if (creator.family === undefined) return creator.name;
+  const given = creator.given === undefined ? "" : initials(creator.given);
+  const suffix = creator.suffix === undefined ? "" : `, ${creator.suffix}`;
+  return given === "" ? `${creator.family}${suffix}` : `${creator.family}, ${given}${suffix}`;
+}
+
+/** The title, or the folder name in square brackets when there is none. */
+function titleOf(metadata: Citable): string | undefined {
+  if (metadata.title !== undefined) return metadata.title;
+  const folder = metadata.path.split("/").filter((part) => part !== "").at(-1);
+  return folder === undefined ? undefined : `[${folder}]`;
+}
+
+function versionText(version: string): string {
+  return /^v(?:ersion)?\.?\s*\d/i.test(version) ? version : `Version ${version}`;
+}
+
+function linkOf(metadata: Citable): string | undefined {
+  if (metadata.doi !== undefined) return doiUrl(metadata.doi);
+  if (metadata.ark !== undefined) return arkUrl(metadata.ark);
+  return undefined;
+}
+
+function locatorOf(metadata: Citable): string | undefined {
+  return linkOf(metadata) ?? (metadata.path === "" ? undefined : metadata.path);
+}
+
+function withPeriod(segment: string): string {
+  return /[.?!]$/.test(segment) ? segment : `${segment}.`;
+}
+
+/** BibTeX has no version or archive-location field for `@misc`: both go in `note`. */
+function bibtexItem(metadata: Citable): CslItem {
+  const item = toCsl(metadata);
+  // Keep the title's capitals: BibTeX styles lower-case titles unless braced.
+  if (typeof item.title === "string" && !/[<>]/.test(item.title)) {
+    item.title = `<span class="nocase">${item.title}</span>`;
+  }
+  const note = [
+    metadata.version === undefined ? undefined : versionText(metadata.version),
+    typeof item.archive_location === "string" ? item.archive_location : undefined,
+  ].filter((part) => part !== undefined);
+  if (note.length > 0) item.note = note.join(". ");
+  return item;
+}
+
+/** RIS has no archive-location tag that citation-js writes: the path goes in `N1`. */
+function risItem(metadata: Citable): CslItem {
+  const item = toCsl(metadata);
+  if (typeof item.archive_location === "string") item.note = item.archive_location;
+  return item;
+}
+
+/**
+ * RIS text from citation-js's tag objects. Written here because citation-js hard-wraps values
+ * at 70 characters, which breaks links and abstracts in most importers.
+ */
+function risText(entries: unknown): string {
+  const lines: string[] = [];
+  for (const entry of entries as Record<string, unknown>[]) {
+    lines.push(`TY  - ${entry.TY}`);
+    for (const [tag, value] of Object.entries(entry)) {
+      if (tag === "TY" || tag === "ER") continue;
+      for (const one of [value].flat()) {
+        const text = String(one).replace(/\s*[\r\n]+\s*/g, " ").trim();
+        if (text !== "") lines.push(`${tag}  - ${text}`);
+      }
+    }
+    lines.push("ER  - ");
+  }
+  return lines.join("\n");
+}

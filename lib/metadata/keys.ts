@@ -1,0 +1,199 @@
+/**
+ * Canonical attribute keys: one spelling for every way Data Commons metadata names an attribute
+ * (`datacite.publicationyear`, `PublicationYear`, `publication_year`, `publication year`,
+ * `creatorAffiliation\t`, `identiferType`, …), and the keys each normalised field reads.
+ *
+ * @module
+ */
+
+/**
+ * Misspellings seen in (or one keystroke away from) real attribute names, replaced inside the
+ * separator-free, lower-case key. None of them is a substring of a correct spelling, so a
+ * correct key never changes.
+ */
+const MISSPELLINGS: ReadonlyArray<readonly [string, string]> = [
+  ["identifer", "identifier"],
+  ["idetifier", "identifier"],
+  ["indentifier", "identifier"],
+  ["identfier", "identifier"],
+  ["identifiier", "identifier"],
+  ["contributer", "contributor"],
+  ["contribtor", "contributor"],
+  ["affilation", "affiliation"],
+  ["afiliation", "affiliation"],
+  ["affiliaton", "affiliation"],
+  ["publicaton", "publication"],
+  ["pubication", "publication"],
+  ["discription", "description"],
+  ["descripton", "description"],
+  ["creater", "creator"],
+  ["licence", "license"],
+];
+
+/** Prefixes that only say which schema an attribute belongs to. */
+const SCHEMA_PREFIX = /^datacite[.:_]/;
+
+/** Separators people put between words of one attribute name. */
+const SEPARATORS = /[\s_.\-:]+/g;
+
+/**
+ * The canonical form of an attribute name: trimmed (trailing TABs included), lower case,
+ * without a `datacite.` prefix or separators, with known misspellings corrected.
+ *
+ * @example
+ * ```ts
+ * import { canonicalKey } from "./keys.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(canonicalKey("datacite.publicationyear"), "publicationyear");
+ * assert.equal(canonicalKey("publication_year"), canonicalKey("Publication Year"));
+ * assert.equal(canonicalKey("creatorAffiliation\t"), "creatoraffiliation");
+ * assert.equal(canonicalKey("identiferType"), "identifiertype");
+ * ```
+ */
+export function canonicalKey(attr: string): string {
+  let key = attr.normalize("NFKC").trim().toLowerCase().replace(SCHEMA_PREFIX, "");
+  key = key.replace(SEPARATORS, "");
+  for (const [wrong, right] of MISSPELLINGS) {
+    if (key.includes(wrong)) key = key.replaceAll(wrong, right);
+  }
+  return key;
+}
+
+/**
+ * The canonical keys each part of a dataset record is read from, most specific first. Keys of
+ * sub-properties (`identifierType`, `affiliation`, …) are looked up nested under their parent
+ * first and, for the older flat template, among the top-level attributes.
+ *
+ * @example
+ * ```ts
+ * import { canonicalKey, FIELD_KEYS } from "./keys.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(FIELD_KEYS.creator.includes(canonicalKey("Author")));
+ * assert.ok(FIELD_KEYS.subject.includes(canonicalKey("Keyword")));
+ * ```
+ */
+export const FIELD_KEYS: Readonly<Record<FieldName, readonly string[]>> = Object.freeze({
+  title: ["title"],
+  titleType: ["titletype"],
+  creator: ["creator", "creatorname", "creators", "author", "authors"],
+  creatorAffiliation: ["creatoraffiliation"],
+  creatorNameIdentifier: ["creatornameidentifier", "creatororcid", "orcid"],
+  givenName: ["givenname"],
+  familyName: ["familyname"],
+  nameType: ["nametype"],
+  affiliation: ["affiliation"],
+  nameIdentifier: ["nameidentifier", "orcid"],
+  nameIdentifierScheme: ["nameidentifierscheme"],
+  publisher: ["publisher"],
+  publicationYear: ["publicationyear", "pubyear"],
+  resourceType: ["resourcetype"],
+  resourceTypeGeneral: ["resourcetypegeneral"],
+  subject: ["subject", "subjects", "keyword", "keywords"],
+  description: ["description", "abstract"],
+  descriptionType: ["descriptiontype"],
+  identifier: ["identifier"],
+  identifierType: ["identifiertype"],
+  doi: ["doi"],
+  alternateIdentifier: ["alternateidentifier"],
+  alternateIdentifierType: ["alternateidentifiertype"],
+  ark: ["ark"],
+  rights: ["rights", "license", "rightsstatement"],
+  rightsUri: ["rightsuri", "licenseuri", "licenseurl"],
+  rightsIdentifier: ["rightsidentifier", "licenseid"],
+  rightsIdentifierScheme: ["rightsidentifierscheme"],
+  contributor: ["contributor", "contributorname", "contributors"],
+  contributorType: ["contributortype"],
+  contributorAffiliation: ["contributoraffiliation"],
+  relatedIdentifier: ["relatedidentifier"],
+  relatedIdentifierType: ["relatedidentifiertype"],
+  relationType: ["relationtype"],
+  version: ["version"],
+  fundingReference: ["fundingreference"],
+  funderName: ["fundername"],
+  funderIdentifier: ["funderidentifier"],
+  funderIdentifierType: ["funderidentifiertype"],
+  awardNumber: ["awardnumber"],
+  awardUri: ["awarduri"],
+  awardTitle: ["awardtitle"],
+  date: ["date"],
+  dateType: ["datetype"],
+  dateModified: ["datemodified", "lastmodified", "dateupdated"],
+  deprecated: ["isdeprecated", "deprecated"],
+});
+
+/**
+ * A name of {@linkcode FIELD_KEYS}.
+ *
+ * @example
+ * ```ts
+ * import type { FieldName } from "./keys.ts";
+ *
+ * const field: FieldName = "publicationYear";
+ * ```
+ */
+export type FieldName =
+  | "title"
+  | "titleType"
+  | "creator"
+  | "creatorAffiliation"
+  | "creatorNameIdentifier"
+  | "givenName"
+  | "familyName"
+  | "nameType"
+  | "affiliation"
+  | "nameIdentifier"
+  | "nameIdentifierScheme"
+  | "publisher"
+  | "publicationYear"
+  | "resourceType"
+  | "resourceTypeGeneral"
+  | "subject"
+  | "description"
+  | "descriptionType"
+  | "identifier"
+  | "identifierType"
+  | "doi"
+  | "alternateIdentifier"
+  | "alternateIdentifierType"
+  | "ark"
+  | "rights"
+  | "rightsUri"
+  | "rightsIdentifier"
+  | "rightsIdentifierScheme"
+  | "contributor"
+  | "contributorType"
+  | "contributorAffiliation"
+  | "relatedIdentifier"
+  | "relatedIdentifierType"
+  | "relationType"
+  | "version"
+  | "fundingReference"
+  | "funderName"
+  | "funderIdentifier"
+  | "funderIdentifierType"
+  | "awardNumber"
+  | "awardUri"
+  | "awardTitle"
+  | "date"
+  | "dateType"
+  | "dateModified"
+  | "deprecated";
+
+/**
+ * Whether an attribute name, in any of its spellings, is one of a field's keys.
+ *
+ * @example
+ * ```ts
+ * import { isFieldKey } from "./keys.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isFieldKey("Identifier Type", "identifierType"));
+ * assert.ok(isFieldKey("contributer", "contributor"));
+ * assert.ok(!isFieldKey("titleType", "title"));
+ * ```
+ */
+export function isFieldKey(attr: string, field: FieldName): boolean {
+  return FIELD_KEYS[field].includes(canonicalKey(attr));
+}

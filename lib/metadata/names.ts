@@ -1,0 +1,322 @@
+/**
+ * Creator and contributor names: "Family, Given" or "Given Family" for people, kept whole for
+ * organisations and anything that cannot be split with confidence; initials for citations;
+ * ORCID iDs checked by their check digit.
+ *
+ * @module
+ */
+
+/**
+ * A parsed name. People have `family` (and usually `given`); an organisation, or a name that
+ * cannot be split with confidence, has only `name`.
+ *
+ * @example
+ * ```ts
+ * import type { ParsedName } from "./names.ts";
+ *
+ * const person: ParsedName = { name: "Gorman, Kristen B.", family: "Gorman", given: "Kristen B." };
+ * const organisation: ParsedName = { name: "Gapminder Foundation" };
+ * ```
+ */
+export interface ParsedName {
+  /** The name as written (whitespace tidied, a space after each comma). */
+  name: string;
+  /** Given names, for people. */
+  given?: string;
+  /** Family name with its particles (`van der Berg`), for people. */
+  family?: string;
+  /** Generational suffix (`Jr.`, `III`). */
+  suffix?: string;
+}
+
+/**
+ * What the metadata says besides the name itself: DataCite's `givenName`, `familyName` and
+ * `nameType` (`Personal` or `Organizational`).
+ *
+ * @example
+ * ```ts
+ * import type { NameHints } from "./names.ts";
+ *
+ * const hints: NameHints = { nameType: "Organizational" };
+ * ```
+ */
+export interface NameHints {
+  /** `givenName`, when stored. */
+  given?: string;
+  /** `familyName`, when stored. */
+  family?: string;
+  /** `nameType`, when stored. */
+  nameType?: string;
+}
+
+/** Words that make a name an organisation's (matched as whole words, any case). */
+const ORGANISATION_WORDS = new Set([
+  "academy",
+  "administration",
+  "agency",
+  "alliance",
+  "archive",
+  "archives",
+  "association",
+  "authority",
+  "board",
+  "bureau",
+  "center",
+  "centers",
+  "centre",
+  "centres",
+  "clinic",
+  "collaboration",
+  "collaborative",
+  "college",
+  "commission",
+  "committee",
+  "commons",
+  "company",
+  "consortium",
+  "cooperative",
+  "corp",
+  "corporation",
+  "council",
+  "department",
+  "dept",
+  "division",
+  "facility",
+  "federation",
+  "foundation",
+  "gmbh",
+  "group",
+  "hospital",
+  "inc",
+  "initiative",
+  "institut",
+  "institute",
+  "instituto",
+  "international",
+  "laboratories",
+  "laboratory",
+  "library",
+  "llc",
+  "ltd",
+  "ministry",
+  "museum",
+  "national",
+  "network",
+  "observatory",
+  "office",
+  "organisation",
+  "organization",
+  "partnership",
+  "program",
+  "programme",
+  "project",
+  "research",
+  "school",
+  "service",
+  "services",
+  "society",
+  "station",
+  "survey",
+  "team",
+  "trust",
+  "universidad",
+  "universitat",
+  "universitaet",
+  "university",
+  "universite",
+  "universität",
+  "université",
+]);
+
+/** Lower-case particles that belong to the family name in "Given Family" order. */
+const PARTICLES = new Set([
+  "al",
+  "bin",
+  "da",
+  "das",
+  "de",
+  "del",
+  "della",
+  "der",
+  "di",
+  "do",
+  "dos",
+  "du",
+  "el",
+  "ibn",
+  "la",
+  "le",
+  "st",
+  "te",
+  "ten",
+  "ter",
+  "van",
+  "von",
+  "zu",
+]);
+
+const SUFFIX = /^(?:jr|sr|ii|iii|iv|v)\.?$/i;
+
+/** A word of a personal name: letters (any script), marks, apostrophes, hyphens, dots. */
+const NAME_WORD = /^[\p{L}\p{M}][\p{L}\p{M}'’.\-]*$/u;
+
+/** Most words a given-name or family-name part may have before it reads as something else. */
+const MAX_WORDS = 4;
+
+/**
+ * Splits a creator or contributor name. "Family, Given" (the Data Commons convention) and
+ * "Given Family" become a person; a name with organisation words (`University`, `Survey`,
+ * `Program`, …), digits or symbols, a single word, or more commas than "Family, Given, Jr."
+ * stays whole as `name`. `givenName`/`familyName`/`nameType` hints win over guessing.
+ *
+ * @example
+ * ```ts
+ * import { parseName } from "./names.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseName("Gorman, Kristen B."), {
+ *   name: "Gorman, Kristen B.", family: "Gorman", given: "Kristen B.",
+ * });
+ * assert.deepEqual(parseName("Jan van der Berg"), {
+ *   name: "Jan van der Berg", family: "van der Berg", given: "Jan",
+ * });
+ * assert.deepEqual(parseName("U.S. Geological Survey, Earthquake Hazards Program"), {
+ *   name: "U.S. Geological Survey, Earthquake Hazards Program",
+ * });
+ * ```
+ */
+export function parseName(value: string, hints: NameHints = {}): ParsedName {
+  const name = tidy(value).replace(/\s*,\s*/g, ", ").replace(/[,;\s]+$/, "");
+  const given = hints.given === undefined ? "" : tidy(hints.given);
+  const family = hints.family === undefined ? "" : tidy(hints.family);
+  if (/^organi[sz]ational$/i.test(hints.nameType?.trim() ?? "")) return { name };
+  if (family !== "") {
+    return {
+      name: name || (given ? `${family}, ${given}` : family),
+      family,
+      ...opt("given", given),
+    };
+  }
+  if (name === "" || looksLikeOrganisation(name)) return { name };
+  const parts = name.split(",").map((part) => part.trim());
+  if (parts.length === 1) return { name, ...givenFamily(name) };
+  if (parts.length === 2 && SUFFIX.test(parts[1])) {
+    const person = givenFamily(parts[0]);
+    return person.family === undefined ? { name } : { name, ...person, suffix: parts[1] };
+  }
+  if (parts.length === 2 || (parts.length === 3 && SUFFIX.test(parts[2]))) {
+    const [familyPart, givenPart] = parts;
+    if (!isNamePart(familyPart) || !isNamePart(givenPart)) return { name };
+    return { name, family: familyPart, given: givenPart, ...opt("suffix", parts[2] ?? "") };
+  }
+  return { name };
+}
+
+/**
+ * Initials of given names, as citations print them: `Kristen B.` → `K. B.`, `Jean-Luc` →
+ * `J.-L.`, `J.R.R.` → `J. R. R.`.
+ *
+ * @example
+ * ```ts
+ * import { initials } from "./names.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(initials("Kristen B."), "K. B.");
+ * assert.equal(initials("Jean-Luc"), "J.-L.");
+ * assert.equal(initials("LeRoy"), "L.");
+ * ```
+ */
+export function initials(given: string): string {
+  return tidy(given)
+    .split(/[\s.]+/)
+    .filter((word) => /[\p{L}]/u.test(word))
+    .map((word) =>
+      word.split("-").filter((piece) => piece !== "").map((piece) => {
+        const letter = [...piece.replace(/^[^\p{L}]+/u, "")][0] ?? "";
+        return `${letter.toLocaleUpperCase()}.`;
+      }).join("-")
+    )
+    .join(" ");
+}
+
+/**
+ * The canonical form (`0000-0002-1825-0097`) of an ORCID iD written bare, with or without
+ * hyphens, as an `https://orcid.org/` link or with an `ORCID:` label; `undefined` unless its
+ * check digit (ISO 7064 MOD 11-2) is right. Sandbox iDs are not real iDs and are refused.
+ *
+ * @example
+ * ```ts
+ * import { normalizeOrcid } from "./names.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(normalizeOrcid("https://orcid.org/0000-0002-1825-0097"), "0000-0002-1825-0097");
+ * assert.equal(normalizeOrcid("0000-0002-1825-0098"), undefined); // wrong check digit
+ * assert.equal(normalizeOrcid("0000-0002-1694-233X"), "0000-0002-1694-233X");
+ * ```
+ */
+export function normalizeOrcid(value: string): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const text = value.trim()
+    .replace(/^(?:https?:\/\/)?(?:www\.)?orcid\.org\//i, "")
+    .replace(/^orcid\s*(?:id)?\s*:?\s*/i, "")
+    .replace(/\/+$/, "");
+  if (!/^(?:\d{4}[-\s]?){3}\d{3}[\dXx]$/.test(text)) return undefined;
+  const digits = text.replace(/[-\s]/g, "").toUpperCase();
+  if (orcidCheckDigit(digits.slice(0, 15)) !== digits[15]) return undefined;
+  return digits.match(/.{4}/g)!.join("-");
+}
+
+/**
+ * The ORCID check character (ISO 7064 MOD 11-2) of the first 15 digits of an iD.
+ *
+ * @example
+ * ```ts
+ * import { orcidCheckDigit } from "./names.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(orcidCheckDigit("000000021825009"), "7");
+ * ```
+ */
+export function orcidCheckDigit(digits: string): string {
+  let total = 0;
+  for (const digit of digits) total = (total + Number(digit)) * 2;
+  const result = (12 - (total % 11)) % 11;
+  return result === 10 ? "X" : String(result);
+}
+
+function tidy(text: string): string {
+  return typeof text === "string" ? text.replace(/\s+/g, " ").trim() : "";
+}
+
+function looksLikeOrganisation(name: string): boolean {
+  if (/[\d&@/()]/.test(name)) return true;
+  return name.toLowerCase().split(/[\s,]+/).some((word) =>
+    ORGANISATION_WORDS.has(word.replace(/[.'’]+$/, ""))
+  );
+}
+
+function isNamePart(part: string): boolean {
+  const words = part.split(" ").filter((word) => word !== "");
+  return words.length >= 1 && words.length <= MAX_WORDS &&
+    words.every((word) => NAME_WORD.test(word));
+}
+
+/** "Given Family" (with a trailing suffix and family particles), or nothing when unsure. */
+function givenFamily(text: string): Omit<ParsedName, "name"> {
+  const words = text.split(" ").filter((word) => word !== "");
+  let suffix = "";
+  if (words.length > 2 && SUFFIX.test(words.at(-1)!)) suffix = words.pop()!;
+  if (words.length < 2 || words.length > MAX_WORDS + 1) return {};
+  if (!words.every((word) => NAME_WORD.test(word))) return {};
+  let start = words.length - 1;
+  while (start > 1 && PARTICLES.has(words[start - 1])) start--;
+  return {
+    family: words.slice(start).join(" "),
+    given: words.slice(0, start).join(" "),
+    ...opt("suffix", suffix),
+  };
+}
+
+function opt<K extends string>(key: K, value: string): { [P in K]?: string } {
+  return (value === "" ? {} : { [key]: value }) as { [P in K]?: string };
+}

@@ -1,0 +1,185 @@
+/**
+ * Related identifiers (papers, earlier versions, sources): DOIs and ARKs canonical, types stated
+ * only when the value really is of that type, relation types in DataCite's spelling.
+ *
+ * @module
+ */
+
+import { arkUrl, normalizeArk } from "./ark.ts";
+import type { Attribute, AttributeGroup } from "./avus.ts";
+import type { MetadataField, RelatedIdentifier } from "./dataset_metadata.ts";
+import { doiUrl, normalizeDoi } from "./doi.ts";
+import { FIELD_KEYS } from "./keys.ts";
+import type { Pairing } from "./reader.ts";
+
+/** DataCite `relationType` vocabulary (4.5), for canonical spelling. */
+const RELATION_TYPES = [
+  "IsCitedBy",
+  "Cites",
+  "IsSupplementTo",
+  "IsSupplementedBy",
+  "IsContinuedBy",
+  "Continues",
+  "IsDescribedBy",
+  "Describes",
+  "HasMetadata",
+  "IsMetadataFor",
+  "HasVersion",
+  "IsVersionOf",
+  "IsNewVersionOf",
+  "IsPreviousVersionOf",
+  "IsPartOf",
+  "HasPart",
+  "IsPublishedIn",
+  "IsReferencedBy",
+  "References",
+  "IsDocumentedBy",
+  "Documents",
+  "IsCompiledBy",
+  "Compiles",
+  "IsVariantFormOf",
+  "IsOriginalFormOf",
+  "IsIdenticalTo",
+  "IsReviewedBy",
+  "Reviews",
+  "IsDerivedFrom",
+  "IsSourceOf",
+  "IsRequiredBy",
+  "Requires",
+  "IsObsoletedBy",
+  "Obsoletes",
+  "IsCollectedBy",
+  "Collects",
+  "IsTranslationOf",
+  "HasTranslation",
+];
+
+/** DataCite `relatedIdentifierType` vocabulary (4.5), for canonical spelling. */
+const IDENTIFIER_TYPES = [
+  "ARK",
+  "arXiv",
+  "bibcode",
+  "CSTR",
+  "DOI",
+  "EAN13",
+  "EISSN",
+  "Handle",
+  "IGSN",
+  "ISBN",
+  "ISSN",
+  "ISTC",
+  "LISSN",
+  "LSID",
+  "PMID",
+  "PURL",
+  "RRID",
+  "UPC",
+  "URL",
+  "URN",
+  "w3id",
+];
+
+/**
+ * What {@linkcode relatedIdentifiers} needs from the normaliser's reader.
+ *
+ * @example
+ * ```ts ignore
+ * const related = relatedIdentifiers(read.group, read);
+ * ```
+ */
+export interface PairingReader {
+  /** See `Reader.paired`. */
+  paired(
+    parents: readonly Attribute[],
+    nestedKeys: readonly string[],
+    flatKeys: readonly string[],
+    field: MetadataField,
+  ): Pairing;
+  /** See `Reader.note`. */
+  note(text: string): void;
+  /** See `Reader.source`. */
+  source(field: MetadataField, attrs: readonly string[]): void;
+}
+
+/**
+ * The related identifiers of a group: the value with its type and relation (nested or paired
+ * flat attributes). A value stated to be a DOI or ARK that does not parse as one loses the type
+ * (and a note says so); an untyped DOI, ARK or URL is recognised by shape.
+ *
+ * @example
+ * ```ts
+ * import { attributeGroup } from "./avus.ts";
+ * import { Reader } from "./reader.ts";
+ * import { relatedIdentifiers } from "./related.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const read = new Reader(attributeGroup([
+ *   { attr: "RelatedIdentifier", value: "doi:10.7946/P2H59V" },
+ *   { attr: "relatedIdentifierType", value: "doi" },
+ *   { attr: "relationType", value: "isnewversionof" },
+ * ]));
+ * assert.deepEqual(relatedIdentifiers(read.group, read), [{
+ *   identifier: "10.7946/P2H59V", identifierType: "DOI", relationType: "IsNewVersionOf",
+ *   url: "https://doi.org/10.7946/P2H59V",
+ * }]);
+ * ```
+ */
+export function relatedIdentifiers(
+  group: AttributeGroup,
+  read: PairingReader,
+): RelatedIdentifier[] {
+  const slots = group.slots(FIELD_KEYS.relatedIdentifier);
+  const types = read.paired(
+    slots,
+    FIELD_KEYS.relatedIdentifierType,
+    FIELD_KEYS.relatedIdentifierType,
+    "relatedIdentifiers",
+  );
+  const relations = read.paired(
+    slots,
+    FIELD_KEYS.relationType,
+    FIELD_KEYS.relationType,
+    "relatedIdentifiers",
+  );
+  const related: RelatedIdentifier[] = [];
+  const attrs: string[] = [];
+  slots.forEach((slot, index) => {
+    if (slot.value === "") return;
+    const entry = identify(slot.value, types.values[index][0] ?? "", read);
+    const relation = relations.values[index][0];
+    if (relation !== undefined) {
+      entry.relationType = RELATION_TYPES.find((t) => t.toLowerCase() === relation.toLowerCase()) ??
+        relation;
+    }
+    related.push(entry);
+    attrs.push(slot.attr);
+  });
+  read.source("relatedIdentifiers", [...attrs, ...types.attrs, ...relations.attrs]);
+  return related;
+}
+
+function identify(value: string, stated: string, read: PairingReader): RelatedIdentifier {
+  const type = IDENTIFIER_TYPES.find((t) => t.toLowerCase() === stated.toLowerCase()) ??
+    (stated === "" ? undefined : stated);
+  const doi = normalizeDoi(value);
+  if (type === "DOI" || (type === undefined && doi !== undefined)) {
+    if (doi !== undefined) {
+      return { identifier: doi, identifierType: "DOI", url: doiUrl(doi) };
+    }
+    read.note(`relatedIdentifiers: ${JSON.stringify(value)} is not a valid DOI; kept untyped`);
+    return { identifier: value };
+  }
+  const ark = normalizeArk(value, { bare: type === "ARK" });
+  if (type === "ARK" || (type === undefined && ark !== undefined)) {
+    if (ark !== undefined) return { identifier: ark, identifierType: "ARK", url: arkUrl(ark) };
+    read.note(`relatedIdentifiers: ${JSON.stringify(value)} is not a valid ARK; kept untyped`);
+    return { identifier: value };
+  }
+  const url = /^https?:\/\/\S+$/i.test(value) ? value : undefined;
+  if (type === "URL" || (type === undefined && url !== undefined)) {
+    if (url !== undefined) return { identifier: url, identifierType: "URL", url };
+    read.note(`relatedIdentifiers: ${JSON.stringify(value)} is not a URL; kept untyped`);
+    return { identifier: value };
+  }
+  return type === undefined ? { identifier: value } : { identifier: value, identifierType: type };
+}

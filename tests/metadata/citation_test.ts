@@ -1,0 +1,260 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { BadRequestError } from "../../lib/client/errors.ts";
+import {
+  type Citable,
+  CITATION_STYLES,
+  citationKey,
+  dataciteCitation,
+  formatCitation,
+  toCsl,
+} from "../../lib/metadata/citation.ts";
+import type { Creator } from "../../lib/metadata/dataset_metadata.ts";
+
+const PATH = "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020";
+const GORMAN: Creator = { name: "Gorman, Kristen B.", family: "Gorman", given: "Kristen B." };
+const WILLIAMS: Creator = { name: "Williams, Tony D.", family: "Williams", given: "Tony D." };
+const USGS: Creator = { name: "U.S. Geological Survey, Earthquake Hazards Program" };
+
+const FULL: Citable = {
+  path: PATH,
+  title: "Palmer Archipelago (Antarctica) penguin size measurements, 2007-2009",
+  creators: [GORMAN, WILLIAMS],
+  publicationYear: 2020,
+  publisher: "CyVerse Data Commons",
+  doi: "10.25739/9k2v-7q4m",
+  ark: "ark:/87946/p3x9k1",
+  version: "1.0",
+  subjects: ["penguins", "Antarctica"],
+  description: "Body size measurements\nof 344 penguins.",
+  license: { id: "CC0-1.0", name: "Creative Commons Zero v1.0 Universal", confidence: "alias" },
+};
+
+Deno.test("datacite: Family, G., Family, G. (Year). Title. Version. Publisher. DOI link", () => {
+  assert.equal(
+    dataciteCitation(FULL),
+    "Gorman, K. B., Williams, T. D. (2020). Palmer Archipelago (Antarctica) penguin size " +
+      "measurements, 2007-2009. Version 1.0. CyVerse Data Commons. " +
+      "https://doi.org/10.25739/9k2v-7q4m",
+  );
+});
+
+Deno.test("datacite: missing parts are left out cleanly", () => {
+  const base: Citable = { path: PATH, creators: [], subjects: [] };
+  const cases: [Partial<Citable>, string][] = [
+    [
+      { ...FULL, publicationYear: undefined, version: undefined },
+      "Gorman, K. B., Williams, T. D. " +
+      "Palmer Archipelago (Antarctica) penguin size measurements, 2007-2009. CyVerse Data Commons. " +
+      "https://doi.org/10.25739/9k2v-7q4m",
+    ],
+    [
+      { title: "Seismic feed", creators: [USGS], publicationYear: 2019, ark: "ark:/87946/p3f2r7" },
+      "U.S. Geological Survey, Earthquake Hazards Program (2019). Seismic feed. " +
+      "https://n2t.net/ark:/87946/p3f2r7",
+    ],
+    [
+      { title: "Untitled creators?", publicationYear: 2019, publisher: "CyVerse Data Commons" },
+      `Untitled creators? (2019). CyVerse Data Commons. ${PATH}`,
+    ],
+    [
+      { creators: [GORMAN], publicationYear: 2020, version: "v2.0" },
+      `Gorman, K. B. (2020). [Gorman_PalmerPenguins_Morphometrics_2020]. v2.0. ${PATH}`,
+    ],
+    [
+      { publicationYear: 2020, version: "Version 3" },
+      `[Gorman_PalmerPenguins_Morphometrics_2020] (2020). Version 3. ${PATH}`,
+    ],
+    [{}, `[Gorman_PalmerPenguins_Morphometrics_2020]. ${PATH}`],
+    [{ path: "" }, ""],
+    [{ path: "", publicationYear: 2001 }, "(2001)."],
+    [{
+      title: "Is it done?",
+      creators: [{
+        name: "King, Martin Luther, Jr.",
+        family: "King",
+        given: "Martin Luther",
+        suffix: "Jr.",
+      }, {
+        name: "Plato",
+      }, { name: "Li", family: "Li" }],
+      doi: "10.1000/a#b",
+    }, "King, M. L., Jr., Plato, Li. Is it done? https://doi.org/10.1000/a%23b"],
+  ];
+  for (const [fields, expected] of cases) {
+    assert.equal(dataciteCitation({ ...base, ...fields }), expected);
+  }
+});
+
+Deno.test("apa: APA 7 through citation-js, with the same fallbacks", async () => {
+  assert.equal(
+    await formatCitation(FULL, "apa"),
+    "Gorman, K. B., & Williams, T. D. (2020). Palmer Archipelago (Antarctica) penguin size " +
+      "measurements, 2007-2009 (Version 1.0) [Dataset]. CyVerse Data Commons. " +
+      "https://doi.org/10.25739/9k2v-7q4m",
+  );
+  assert.equal(
+    await formatCitation({ ...FULL, doi: undefined, version: undefined }, "apa"),
+    "Gorman, K. B., & Williams, T. D. (2020). Palmer Archipelago (Antarctica) penguin size " +
+      "measurements, 2007-2009 [Dataset]. CyVerse Data Commons. https://n2t.net/ark:/87946/p3x9k1",
+  );
+  assert.equal(
+    await formatCitation({ path: PATH, creators: [USGS], subjects: [], title: "Feed" }, "apa"),
+    `U.S. Geological Survey, Earthquake Hazards Program. (n.d.). Feed [Dataset]. (${PATH}).`,
+  );
+});
+
+Deno.test("bibtex: @misc with a stable key, braced title, version and path in note", async () => {
+  assert.equal(
+    await formatCitation(FULL, "bibtex"),
+    [
+      "@misc{Gorman2020Palmer,",
+      "\tauthor = {Gorman, Kristen B. and Williams, Tony D.},",
+      "\tdoi = {10.25739/9k2v-7q4m},",
+      "\tyear = {2020},",
+      "\tnote = {Version 1.0},",
+      "\tpublisher = {CyVerse Data Commons},",
+      "\ttitle = {{{Palmer} {Archipelago} ({Antarctica}) penguin size measurements, 2007-2009}},",
+      "\turl = {https://doi.org/10.25739/9k2v-7q4m},",
+      "}",
+    ].join("\n"),
+  );
+  const noIdentifier = await formatCitation(
+    { path: PATH, creators: [USGS], subjects: [], title: "Feed & more: 50% done", version: "2" },
+    "bibtex",
+  );
+  assert.match(noIdentifier, /^@misc\{USFeed,/);
+  assert.match(
+    noIdentifier,
+    /author = \{\{U\.S\. Geological Survey, Earthquake Hazards Program\}\}/,
+  );
+  // LaTeX needs underscores escaped.
+  assert.ok(
+    noIdentifier.includes(`note = {Version 2. ${PATH.replaceAll("_", "\\textunderscore{}")}}`),
+    noIdentifier,
+  );
+  assert.match(noIdentifier, /50\\% done/);
+  assert.ok(!noIdentifier.includes("url ="));
+});
+
+Deno.test("ris: one line per tag (no hard wrapping), DO/UR/N1 as available", async () => {
+  const long = { ...FULL, description: "word ".repeat(60).trim() };
+  const ris = await formatCitation(long, "ris");
+  const lines = ris.split("\n");
+  assert.equal(lines[0], "TY  - DATA");
+  assert.equal(lines.at(-1), "ER  - ");
+  assert.ok(lines.every((line) => /^[A-Z][A-Z0-9] {2}- /.test(line)), ris);
+  assert.ok(lines.includes(`AB  - ${"word ".repeat(60).trim()}`));
+  assert.ok(lines.includes("DO  - 10.25739/9k2v-7q4m"));
+  assert.ok(lines.includes("UR  - https://doi.org/10.25739/9k2v-7q4m"));
+  assert.deepEqual(lines.filter((line) => line.startsWith("KW")), [
+    "KW  - penguins",
+    "KW  - Antarctica",
+  ]);
+  assert.deepEqual(lines.filter((line) => line.startsWith("AU")), [
+    "AU  - Gorman, Kristen B.",
+    "AU  - Williams, Tony D.",
+  ]);
+  const pathOnly = await formatCitation({ path: PATH, creators: [], subjects: [] }, "ris");
+  assert.ok(pathOnly.split("\n").includes(`N1  - ${PATH}`));
+  assert.ok(!pathOnly.includes("UR  -"));
+});
+
+Deno.test("csl-json: one CSL item, people split, organisations literal, path when no link", async () => {
+  const [item] = JSON.parse(
+    await formatCitation({ ...FULL, creators: [GORMAN, USGS] }, "csl-json"),
+  );
+  assert.deepEqual(item, {
+    id: "Gorman2020Palmer",
+    "citation-key": "Gorman2020Palmer",
+    type: "dataset",
+    title: FULL.title,
+    author: [{ family: "Gorman", given: "Kristen B." }, { literal: USGS.name }],
+    issued: { "date-parts": [[2020]] },
+    publisher: "CyVerse Data Commons",
+    version: "1.0",
+    DOI: "10.25739/9k2v-7q4m",
+    URL: "https://doi.org/10.25739/9k2v-7q4m",
+    abstract: "Body size measurements\nof 344 penguins.",
+    keyword: "penguins, Antarctica",
+    license: "CC0-1.0",
+  });
+  assert.deepEqual(toCsl({ path: PATH, creators: [], subjects: [] }), {
+    id: "GormanPalmerPenguinsMorphometrics2020",
+    "citation-key": "GormanPalmerPenguinsMorphometrics2020",
+    type: "dataset",
+    title: "[Gorman_PalmerPenguins_Morphometrics_2020]",
+    archive_location: PATH,
+  });
+  const software = toCsl({ ...FULL, resourceTypeGeneral: "Software" });
+  assert.equal(software.type, "software");
+});
+
+Deno.test("citation keys are ASCII, never empty, never bare digits", () => {
+  assert.equal(citationKey(FULL), "Gorman2020Palmer");
+  assert.equal(
+    citationKey({ path: PATH, creators: [], subjects: [] }),
+    "GormanPalmerPenguinsMorphometrics2020",
+  );
+  assert.equal(
+    citationKey({ path: "", creators: [], subjects: [], publicationYear: 2020 }),
+    "dataset2020",
+  );
+  assert.equal(
+    citationKey({ path: "", creators: [USGS], subjects: [], title: "The CO2 record" }),
+    "USCO2",
+  );
+});
+
+Deno.test("an unknown style is a clear BadRequestError", async () => {
+  await assert.rejects(formatCitation(FULL, "mla" as "apa"), (error: unknown) => {
+    assert.ok(error instanceof BadRequestError);
+    assert.equal(
+      error.message,
+      'Unknown citation style "mla"; use one of datacite, apa, bibtex, ris, csl-json.',
+    );
+    return true;
+  });
+});
+
+/** Records with any subset of the citation fields. */
+const partialRecord: fc.Arbitrary<Citable> = fc.record({
+  path: fc.constantFrom(PATH, "", "/iplant/home/demo/My data (v2)"),
+  title: fc.option(fc.constantFrom("Daily weather", "What? A title.", "Ünïcode & 50% {x}"), {
+    nil: undefined,
+  }),
+  creators: fc.subarray([GORMAN, WILLIAMS, USGS, { name: "Plato" }]),
+  publicationYear: fc.option(fc.integer({ min: 1900, max: 2030 }), { nil: undefined }),
+  publisher: fc.option(fc.constant("CyVerse Data Commons"), { nil: undefined }),
+  doi: fc.option(fc.constant("10.7946/P2H59V"), { nil: undefined }),
+  ark: fc.option(fc.constant("ark:/87946/p3mw27"), { nil: undefined }),
+  version: fc.option(fc.constantFrom("1", "2021.1", "v3"), { nil: undefined }),
+  subjects: fc.subarray(["weather", "Seattle"]),
+});
+
+Deno.test("property: no style ever prints undefined, null or empty brackets", async () => {
+  await fc.assert(
+    fc.asyncProperty(partialRecord, async (record) => {
+      for (const style of CITATION_STYLES) {
+        // LaTeX macros such as \textunderscore{} end in an empty group on purpose.
+        const text = (await formatCitation(record, style)).replace(/\\[a-z]+\{\}/g, "");
+        assert.ok(
+          !/undefined|\bnull\b|NaN|\(\s*\)|\[\s*\]|\{\s*\}/.test(text),
+          `${style}: ${text}`,
+        );
+        if (style === "datacite") {
+          assert.ok(!/\.\.|\s\.|\s,/.test(text), text);
+          const link = record.doi
+            ? "https://doi.org/"
+            : record.ark
+            ? "https://n2t.net/"
+            : undefined;
+          if (link !== undefined) assert.ok(text.includes(link), text);
+          else if (record.path !== "") assert.ok(text.endsWith(record.path), text);
+        }
+        if (style === "csl-json") assert.equal(JSON.parse(text).length, 1);
+      }
+    }),
+    { numRuns: 40 },
+  );
+});

@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { canonicalKey, FIELD_KEYS, type FieldName, isFieldKey } from "../../lib/metadata/keys.ts";
+
+Deno.test("every key spelling of terrain-api §5.2 reaches its field", () => {
+  const spellings: [FieldName, string[]][] = [
+    ["title", ["title", "datacite.title", "Title", "TITLE ", "datacite:title"]],
+    ["creator", ["creator", "datacite.creator", "Creator", "Author", "authors", "Creator Name"]],
+    ["identifier", ["identifier", "Identifier", "Identifer", "\tidentifier"]],
+    ["identifierType", [
+      "identifierType",
+      "identiferType",
+      "idetifierType",
+      "IdentifierType",
+      "Identifier Type",
+      "identifier_type",
+    ]],
+    ["alternateIdentifier", ["alternateIdentifier", "AlternateIdentifier"]],
+    ["alternateIdentifierType", ["alternateIdentifierType", "Alternate Identifier Type"]],
+    ["publicationYear", [
+      "publicationYear",
+      "datacite.publicationyear",
+      "PublicationYear",
+      "publication_year",
+      "publication year",
+      "Publication-Year",
+    ]],
+    ["publisher", ["publisher", "datacite.publisher", "Publisher"]],
+    ["resourceType", ["resourceType", "ResourceType", "datacite.resourcetype"]],
+    ["resourceTypeGeneral", ["resourceTypeGeneral"]],
+    ["subject", ["subject", "Subject", "Keyword", "keywords"]],
+    ["description", ["description", "Description"]],
+    ["descriptionType", ["descriptionType"]],
+    ["rights", ["rights", "Rights", "License", "licence"]],
+    ["contributor", ["contributor", "contributorName", "Contributor", "contributer"]],
+    ["contributorType", ["contributorType", "contributerType"]],
+    ["relatedIdentifier", ["relatedIdentifier", "RelatedIdentifier"]],
+    ["relatedIdentifierType", ["relatedIdentifierType", "relatedIdentiferType"]],
+    ["relationType", ["relationType"]],
+    ["version", ["version", "Version"]],
+    ["fundingReference", ["fundingReference"]],
+    ["creatorAffiliation", ["creatorAffiliation", "creatorAffiliation\t", "creatorAffilation"]],
+    ["creatorNameIdentifier", ["creatorNameIdentifier", "ORCID"]],
+    ["dateModified", ["dateModified", "date_modified", "Date Modified", "lastModified"]],
+    ["deprecated", ["is_deprecated", "isDeprecated"]],
+  ];
+  for (const [field, attrs] of spellings) {
+    for (const attr of attrs) {
+      assert.ok(isFieldKey(attr, field), `${JSON.stringify(attr)} → ${field}`);
+    }
+  }
+});
+
+Deno.test("distinct attributes stay distinct", () => {
+  assert.ok(!isFieldKey("titleType", "title"));
+  assert.ok(!isFieldKey("identifierType", "identifier"));
+  assert.ok(!isFieldKey("alternateIdentifier", "identifier"));
+  assert.ok(!isFieldKey("compressed_data", "date"));
+  assert.ok(!isFieldKey("Rights Holder", "rights"));
+  assert.ok(!isFieldKey("Date", "dateModified"));
+  assert.ok(!isFieldKey("New Attribute", "title"));
+  const all = Object.values(FIELD_KEYS).flat();
+  // Only the deliberate overlap: a top-level `ORCID` is a flat creator identifier, a nested one
+  // a name identifier.
+  const repeated = all.filter((key, index) => all.indexOf(key) !== index);
+  assert.deepEqual(repeated, ["orcid"]);
+});
+
+Deno.test("property: canonical keys ignore case, separators, prefix and surrounding space", () => {
+  const word = fc.stringMatching(/^[a-z]{2,8}$/);
+  fc.assert(fc.property(
+    fc.array(word, { minLength: 1, maxLength: 3 }),
+    fc.constantFrom("", "_", " ", "-", "."),
+    fc.constantFrom("", "datacite.", "DataCite."),
+    fc.constantFrom("", "\t", " ", "\t\t"),
+    fc.boolean(),
+    (words, separator, prefix, trailing, upper) => {
+      const plain = words.join("");
+      const written = `${prefix}${words.join(separator)}${trailing}`;
+      const key = canonicalKey(upper ? written.toUpperCase() : written);
+      assert.equal(key, canonicalKey(plain));
+      assert.equal(canonicalKey(key), key, "idempotent");
+    },
+  ));
+});

@@ -1,0 +1,199 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { initials, normalizeOrcid, orcidCheckDigit, parseName } from "../../lib/metadata/names.ts";
+
+/** A capitalised name word, Latin letters with some accents, apostrophes and hyphens. */
+const nameWord = fc.tuple(
+  fc.constantFrom(..."ABCDEFGHIJKLMNOPRSTUVWYZÉÖØÅŁ"),
+  fc.stringMatching(/^[a-zäéöüñç]{1,9}$/),
+  fc.constantFrom("", "", "", "-Anne", "'s"),
+).map(([first, rest, tail]) => `${first}${rest}${tail}`).filter((word) =>
+  !["Program", "Group", "Team", "Survey", "Trust", "Board"].includes(word)
+);
+const initial = fc.constantFrom(..."ABCDEFGHJKLMNPRSTW").map((letter) => `${letter}.`);
+const givenNames = fc.array(fc.oneof(nameWord, initial), { minLength: 1, maxLength: 3 })
+  .map((words) => words.join(" "));
+
+Deno.test("people: Family, Given and Given Family, with particles and suffixes", () => {
+  const cases: [string, ReturnType<typeof parseName>][] = [
+    ["Gorman, Kristen B.", { name: "Gorman, Kristen B.", family: "Gorman", given: "Kristen B." }],
+    ["Powers, LeRoy", { name: "Powers, LeRoy", family: "Powers", given: "LeRoy" }],
+    ["Immer, F. R.", { name: "Immer, F. R.", family: "Immer", given: "F. R." }],
+    ["Bosheng Li", { name: "Bosheng Li", family: "Li", given: "Bosheng" }],
+    ["Jan van der Berg", { name: "Jan van der Berg", family: "van der Berg", given: "Jan" }],
+    ["van der Berg, Jan", { name: "van der Berg, Jan", family: "van der Berg", given: "Jan" }],
+    ["Ludwig van Beethoven", {
+      name: "Ludwig van Beethoven",
+      family: "van Beethoven",
+      given: "Ludwig",
+    }],
+    ["Martin Luther King Jr.", {
+      name: "Martin Luther King Jr.",
+      family: "King",
+      given: "Martin Luther",
+      suffix: "Jr.",
+    }],
+    ["King, Martin Luther, Jr.", {
+      name: "King, Martin Luther, Jr.",
+      family: "King",
+      given: "Martin Luther",
+      suffix: "Jr.",
+    }],
+    ["Martin Luther King, Jr.", {
+      name: "Martin Luther King, Jr.",
+      family: "King",
+      given: "Martin Luther",
+      suffix: "Jr.",
+    }],
+    ["  Howard-Varona,\tCristina  ", {
+      name: "Howard-Varona, Cristina",
+      family: "Howard-Varona",
+      given: "Cristina",
+    }],
+    ["O'Brien, Seán", { name: "O'Brien, Seán", family: "O'Brien", given: "Seán" }],
+    ["Li, Bosheng,", { name: "Li, Bosheng", family: "Li", given: "Bosheng" }],
+  ];
+  for (const [written, expected] of cases) assert.deepEqual(parseName(written), expected, written);
+});
+
+Deno.test("organisations and unclear names stay whole", () => {
+  for (
+    const name of [
+      "U.S. Geological Survey, Earthquake Hazards Program",
+      "U.S. Department of Transportation, Bureau of Transportation Statistics",
+      "Gapminder Foundation",
+      "NOAA National Centers for Environmental Information",
+      "Scripps CO2 Program",
+      "University of Minnesota, Agricultural Experiment Station",
+      "Purdue University",
+      "Plato",
+      "CyVerse",
+      "Smith, J., Doe, A.",
+      "Jane Doe & John Smith",
+      "A B C D E F G",
+      "",
+    ]
+  ) {
+    assert.deepEqual(parseName(name), { name }, name);
+  }
+});
+
+Deno.test("DataCite name hints win over guessing", () => {
+  assert.deepEqual(parseName("Li Bosheng", { family: "Li", given: "Bosheng" }), {
+    name: "Li Bosheng",
+    family: "Li",
+    given: "Bosheng",
+  });
+  assert.deepEqual(parseName("", { family: "Li", given: "Bosheng" }), {
+    name: "Li, Bosheng",
+    family: "Li",
+    given: "Bosheng",
+  });
+  assert.deepEqual(parseName("Smith, John", { nameType: "Organizational" }), {
+    name: "Smith, John",
+  });
+  assert.deepEqual(parseName("Smith, John", { nameType: "Personal" }), {
+    name: "Smith, John",
+    family: "Smith",
+    given: "John",
+  });
+});
+
+Deno.test("property: Family, Given round-trips", () => {
+  fc.assert(fc.property(nameWord, givenNames, fc.constantFrom(", ", ",", " ,  "), (f, g, sep) => {
+    const parsed = parseName(`${f}${sep}${g}`);
+    assert.equal(parsed.family, f);
+    assert.equal(parsed.given, g);
+    assert.equal(parsed.name, `${f}, ${g}`.replace(/\s+/g, " "));
+  }));
+});
+
+Deno.test("property: Given Family round-trips, and the name is kept as written", () => {
+  fc.assert(fc.property(givenNames, nameWord, (g, f) => {
+    const parsed = parseName(` ${g}  ${f} `);
+    assert.equal(parsed.family, f);
+    assert.equal(parsed.given, g);
+    assert.equal(parsed.name, `${g} ${f}`);
+    // Parsing the canonical "Family, Given" again gives the same person.
+    const again = parseName(`${parsed.family}, ${parsed.given}`);
+    assert.equal(again.family, f);
+    assert.equal(again.given, g);
+  }));
+});
+
+Deno.test("property: a name with an organisation word is never split", () => {
+  fc.assert(fc.property(
+    givenNames,
+    fc.constantFrom("University", "Institute", "Survey", "Foundation", "Laboratory", "Program"),
+    fc.constantFrom((a: string, b: string) => `${a} ${b}`, (a: string, b: string) => `${b}, ${a}`),
+    (words, organisation, join) => {
+      const name = join(words, organisation);
+      assert.deepEqual(parseName(name), { name });
+    },
+  ));
+});
+
+Deno.test("initials, as citations print them", () => {
+  assert.equal(initials("Kristen B."), "K. B.");
+  assert.equal(initials("Jean-Luc"), "J.-L.");
+  assert.equal(initials("J.R.R."), "J. R. R.");
+  assert.equal(initials("LeRoy"), "L.");
+  assert.equal(initials("élodie"), "É.");
+  assert.equal(initials(""), "");
+  fc.assert(fc.property(
+    fc.array(nameWord.filter((w) => !w.includes("-")), {
+      minLength: 1,
+      maxLength: 4,
+    }),
+    (words) => {
+      const result = initials(words.join(" "));
+      assert.equal(result.split(" ").length, words.length);
+      assert.match(result, /^(\p{Lu}\. )*\p{Lu}\.$/u);
+    },
+  ));
+});
+
+/** Valid ORCID iDs made from 15 random digits and their check character. */
+const orcid = fc.stringMatching(/^\d{15}$/).map((digits) => {
+  const all = `${digits}${orcidCheckDigit(digits)}`;
+  return all.match(/.{4}/g)!.join("-");
+});
+
+Deno.test("ORCID iDs: check digit, spellings, refusals", () => {
+  assert.equal(orcidCheckDigit("000000021825009"), "7");
+  assert.equal(orcidCheckDigit("000000021694233"), "X");
+  assert.equal(normalizeOrcid("0000-0002-1825-0097"), "0000-0002-1825-0097");
+  assert.equal(normalizeOrcid("https://orcid.org/0000-0002-1825-0097/"), "0000-0002-1825-0097");
+  assert.equal(normalizeOrcid("ORCID: 0000 0002 1825 0097"), "0000-0002-1825-0097");
+  assert.equal(normalizeOrcid("0000-0002-1694-233x"), "0000-0002-1694-233X");
+  assert.equal(normalizeOrcid("0000-0002-1825-0098"), undefined);
+  assert.equal(normalizeOrcid("https://sandbox.orcid.org/0000-0002-1825-0097"), undefined);
+  assert.equal(normalizeOrcid("0000-0002-1825"), undefined);
+  assert.equal(normalizeOrcid(""), undefined);
+});
+
+Deno.test("property: every spelling of a valid ORCID iD normalises to it", () => {
+  fc.assert(fc.property(
+    orcid,
+    fc.constantFrom(
+      (id: string) => id,
+      (id: string) => id.replaceAll("-", ""),
+      (id: string) => `https://orcid.org/${id}`,
+      (id: string) => `http://www.orcid.org/${id}`,
+      (id: string) => `orcid.org/${id}`,
+      (id: string) => `ORCID ${id}`,
+      (id: string) => ` ${id.toLowerCase()}\t`,
+    ),
+    (id, spell) => assert.equal(normalizeOrcid(spell(id)), id),
+  ));
+});
+
+Deno.test("property: changing one digit of an ORCID iD is always caught", () => {
+  fc.assert(fc.property(orcid, fc.nat(15), fc.integer({ min: 1, max: 9 }), (id, at, bump) => {
+    const digits = id.replaceAll("-", "").split("");
+    const position = at;
+    if (digits[position] === "X") return;
+    digits[position] = String((Number(digits[position]) + bump) % 10);
+    assert.equal(normalizeOrcid(digits.join("")), undefined);
+  }));
+});

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { firstYear, parseDate, splitList, tidy } from "../../lib/metadata/values.ts";
+
+Deno.test("tidy collapses whitespace of every kind", () => {
+  assert.equal(tidy("\t CyVerse \n\n Data\u00a0Commons  "), "CyVerse Data Commons");
+  assert.equal(tidy(undefined as unknown as string), "");
+});
+
+Deno.test("splitList splits outside brackets and drops empty items", () => {
+  assert.deepEqual(
+    splitList("barley, Hordeum vulgare, variety trials, crop yield, Minnesota", /,/),
+    [
+      "barley",
+      "Hordeum vulgare",
+      "variety trials",
+      "crop yield",
+      "Minnesota",
+    ],
+  );
+  assert.deepEqual(splitList("a;; b ;", /;/), ["a", "b"]);
+  assert.deepEqual(splitList("Zea mays (maize, corn), [x, y] z", /,/), [
+    "Zea mays (maize, corn)",
+    "[x, y] z",
+  ]);
+  assert.deepEqual(splitList("unbalanced ) paren, b", /,/), ["unbalanced ) paren", "b"]);
+});
+
+Deno.test("property: splitList never loses or invents text outside separators", () => {
+  fc.assert(fc.property(fc.array(fc.stringMatching(/^[a-z ]{0,8}$/)), (items) => {
+    const parts = splitList(items.join(","), /,/);
+    assert.deepEqual(parts, items.map(tidy).filter((item) => item !== ""));
+  }));
+});
+
+Deno.test("years: a leading four-digit year, nothing else", () => {
+  assert.equal(firstYear("2018"), 2018);
+  assert.equal(firstYear(" 2018-06-12"), 2018);
+  assert.equal(firstYear("2018/06"), 2018);
+  assert.equal(firstYear("2021.1"), 2021);
+  for (const value of ["", "n/a", "TBD", "18", "20180", "c. 2018", "3018", "0999"]) {
+    assert.equal(firstYear(value), undefined, value);
+  }
+});
+
+Deno.test("dates: ISO dates and times (UTC unless a zone is given), epoch ms or s", () => {
+  const iso = (value: string) => parseDate(value)?.toISOString();
+  assert.equal(iso("2021-02-16"), "2021-02-16T00:00:00.000Z");
+  assert.equal(iso("2021-02-16T21:05:00Z"), "2021-02-16T21:05:00.000Z");
+  assert.equal(iso("2021-02-16 21:05"), "2021-02-16T21:05:00.000Z");
+  assert.equal(iso("2021-02-16T21:05:00.250+0200"), "2021-02-16T19:05:00.250Z");
+  assert.equal(iso("2021-02-16T21:05:00-07:00"), "2021-02-17T04:05:00.000Z");
+  assert.equal(iso("1613509500000"), "2021-02-16T21:05:00.000Z");
+  assert.equal(iso("1613509500"), "2021-02-16T21:05:00.000Z");
+  for (const value of ["", "2021-02-30", "2021-13-01", "16/02/2021", "yesterday", "2021"]) {
+    assert.equal(parseDate(value), undefined, value);
+  }
+});
