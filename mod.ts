@@ -105,3 +105,17 @@ export type { CallOptions } from "./lib/client/endpoints.ts";
 export type { AuthMode } from "./lib/client/auth.ts";
 export type { TransportStats } from "./lib/client/transport.ts";
 export { VERSION } from "./lib/client/version.ts";
+export {
+  type BatchOptions,
+  type DataFrameOptions,
+  FileChangedError,
+  IntegrityError,
+  type ManyOptions,
+  ParseError,
+  ProgressChannel,
+  type ProgressEvent,
+  SUPPORTED_FORMATS,
+  type TableFormat,
+  UnsupportedFormatError,
+} from "./lib/data/mod.ts";
+export { CacheMissError, type ClearResult, type StoreCache } from "./lib/cache/mod.ts";

@@ -36,7 +36,7 @@ const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
  */
 export function normalizeDoi(value: string): string | undefined {
   if (typeof value !== "string") return undefined;
-  let text = value.replace(INVISIBLE, "").trim();
+  let text = value.replace(INVISIBLE, "").trim().replace(LABEL, "").trim();
   const resolver = RESOLVER.exec(text);
   if (resolver !== null) {
     // In a link the DOI is URL-encoded, and `?`/`#` start a query or fragment.
@@ -46,8 +46,6 @@ export function normalizeDoi(value: string): string | undefined {
     } catch {
       return undefined;
     }
-  } else {
-    text = text.replace(LABEL, "").trim();
   }
   return DOI_SHAPE.test(text) ? text : undefined;
 }

@@ -33,7 +33,7 @@ Deno.test("connect sends nothing: handles and listings are free until used", asy
   assert.ok(served.server.stats().requests > 0);
 });
 
-Deno.test("connect keeps resolved settings, including cacheDir and progress for later releases", () => {
+Deno.test("connect keeps resolved settings: cache folder, cap, offline, progress", () => {
   const store = connect({
     url: "http://127.0.0.1:9/terrain/",
     token: DEMO.token,
@@ -41,6 +41,7 @@ Deno.test("connect keeps resolved settings, including cacheDir and progress for 
     retries: 1,
     timeoutMs: 500,
     cacheDir: "/tmp/tern-cache",
+    cacheMaxBytes: 1_000_000,
     progress: false,
   });
   assert.deepEqual(store.options, {
@@ -51,9 +52,34 @@ Deno.test("connect keeps resolved settings, including cacheDir and progress for 
     retries: 1,
     timeoutMs: 500,
     cacheDir: "/tmp/tern-cache",
+    cacheMaxBytes: 1_000_000,
+    offline: false,
     progress: false,
   });
   assert.ok(Object.isFrozen(store.options));
+  assert.equal(store.cache.dir, "/tmp/tern-cache");
+  const none = connect({ url: "http://127.0.0.1:9/terrain", anonymous: true, cacheDir: false });
+  assert.deepEqual([none.options.cacheDir, none.cache.enabled], [false, false]);
+});
+
+Deno.test("the cache folder defaults to XDG_CACHE_HOME/tern, else ~/.cache/tern", () => {
+  const saved = { xdg: Deno.env.get("XDG_CACHE_HOME"), home: Deno.env.get("HOME") };
+  try {
+    Deno.env.set("XDG_CACHE_HOME", "/var/cache/me");
+    assert.equal(connect({ anonymous: true }).options.cacheDir, "/var/cache/me/tern");
+    Deno.env.set("XDG_CACHE_HOME", "relative/ignored");
+    Deno.env.set("HOME", "/home/me");
+    assert.equal(connect({ anonymous: true }).options.cacheDir, "/home/me/.cache/tern");
+    assert.equal(
+      connect({ anonymous: true, cacheDir: "rel" }).options.cacheDir,
+      `${Deno.cwd()}/rel`,
+    );
+  } finally {
+    for (const [name, value] of [["XDG_CACHE_HOME", saved.xdg], ["HOME", saved.home]] as const) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  }
 });
 
 Deno.test("connect reads TERRAIN_URL and TERRAIN_TOKEN only when the options are absent", async () => {
@@ -106,6 +132,12 @@ Deno.test("connect refuses half-given credentials and contradictory options", as
     assert.throws(() => connect({ url, concurrency: 0 }), /concurrency must be an integer/);
     assert.throws(() => connect({ url: "ftp://x" }), /http:\/\/ or https:\/\//);
     assert.throws(() => connect({ url, cacheDir: 7 as unknown as string }), /cacheDir/);
+    assert.throws(() => connect({ url, cacheMaxBytes: -1 }), /cacheMaxBytes/);
+    assert.throws(() => connect({ url, offline: "yes" as unknown as boolean }), /offline must/);
+    assert.throws(
+      () => connect({ url, offline: true, cacheDir: false }),
+      /offline: true needs a cache/,
+    );
     assert.throws(() => connect({ url, progress: "yes" as unknown as boolean }), /progress/);
     assert.throws(() => connect(null as unknown as object), BadRequestError);
   });

@@ -148,3 +148,47 @@ Deno.test("downloadTo aborted mid-body rejects with AbortError and leaves nothin
     await Deno.remove(local, { recursive: true });
   }
 });
+
+Deno.test("dataframe, head and batches read the file as a table; cachedPath gives its local copy", async () => {
+  await using served = await serve();
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    const store = served.demo({ cacheDir });
+    const file = store.file(PATHS.table);
+    const expected = [
+      { id: 1, name: "alpha", value: 0.5 },
+      { id: 2, name: "beta", value: 1.5 },
+      { id: 3, name: "gamma", value: 2.5 },
+    ];
+    assert.deepEqual((await file.dataframe()).toRecords(), expected);
+    assert.deepEqual((await file.head(2)).toRecords(), expected.slice(0, 2));
+    const heights = [];
+    for await (const batch of file.batches({ rows: 2 })) heights.push(batch.height);
+    assert.deepEqual(heights, [2, 1]);
+    const local = await file.cachedPath();
+    assert.ok(local.startsWith(`${cacheDir}/downloads/`) && local.endsWith(".csv"));
+    assert.equal(await Deno.readTextFile(local), TABLE_CSV);
+    await assert.rejects(file.head(-1), /head\(n\) needs an integer n ≥ 0/);
+    await assert.rejects(store.file(PATHS.png).dataframe(), /it is a PNG image/);
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("a path handle asks for the current entry before reading; a listing's handle trusts its entry", async () => {
+  await using served = await serve();
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    const store = served.demo({ cacheDir });
+    await store.file(PATHS.table).dataframe();
+    let requests = served.server.stats().requests;
+    await store.file(PATHS.table).dataframe();
+    assert.equal(served.server.stats().requests - requests, 1, "one stat, then the cached copy");
+    const [entry] = await store.folder(PATHS.public).list({ glob: "table.csv" }).toArray();
+    requests = served.server.stats().requests;
+    assert.equal((await store.file(entry).dataframe()).height, 3);
+    assert.equal(served.server.stats().requests - requests, 0, "no request at all");
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});

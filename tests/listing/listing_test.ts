@@ -254,3 +254,24 @@ Deno.test("a listing whose folder changes under it warns once, through console.w
   assert.equal(count, PAGED_FILES + PAGED_FOLDERS);
   assert.equal(warnings.length, 1);
 });
+
+Deno.test("dataframes() reads the listed files into one frame with their paths", async () => {
+  await using served = await serve();
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    const store = served.demo({ cacheDir });
+    // The walk tree holds small text files named .csv, .tsv and .txt, one line each.
+    const listing = store.folder(PATHS.tree).walk({ glob: "**/*.csv", type: "file" });
+    const entries = await listing.toArray();
+    const frame = await listing.dataframes({ hasHeader: false });
+    assert.deepEqual(frame.columns, ["source", "column_1"]);
+    assert.deepEqual(frame.getColumn("source").toArray(), entries.map((entry) => entry.path));
+    assert.deepEqual(
+      frame.getColumn("column_1").toArray(),
+      entries.map((entry) => entry.path.slice(PATHS.tree.length + 1)),
+    );
+    await assert.rejects(listing.dataframes({ source: "" }), BadRequestError);
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});

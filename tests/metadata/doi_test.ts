@@ -22,6 +22,7 @@ Deno.test("every way of writing a DOI normalises to the canonical form", () => {
     ["http://dx.doi.org/10.7946/P2H59V", "10.7946/P2H59V"],
     ["https://www.doi.org/10.7946/P2H59V", "10.7946/P2H59V"],
     ["doi.org/10.7946/P2H59V", "10.7946/P2H59V"],
+    ["doi: https://doi.org/10.7946/P2H59V", "10.7946/P2H59V"],
     ["https://hdl.handle.net/10.7946/P2H59V", "10.7946/P2H59V"],
     ["https://doi.org/10.1000/a%23b%3Fc", "10.1000/a#b?c"],
     ["https://doi.org/10.1000/a%20b", undefined],

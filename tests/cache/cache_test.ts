@@ -1,0 +1,214 @@
+/**
+ * The local cache, on its own and under real reads over loopback: hits and misses, a changed
+ * file downloaded again, offline reads, the size cap, shared downloads, and two processes
+ * filling one cache at once.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import pl from "nodejs-polars";
+import { CacheMissError, copyExtension, DiskCache, type FileVersion } from "../../lib/cache/mod.ts";
+import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
+
+const encoder = new TextEncoder();
+
+function version(path: string, size: number, modified = 1): FileVersion {
+  return { store: "http://127.0.0.1:1/terrain", path, id: `id-${path}`, size, modified };
+}
+
+/** A fetch that records the data-store paths it downloads. */
+function countingFetch(downloads: string[]): typeof fetch {
+  return (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    if (url.pathname.endsWith("/fileio/download")) downloads.push(url.searchParams.get("path")!);
+    return fetch(input, init);
+  };
+}
+
+async function names(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  try {
+    for await (const item of Deno.readDir(dir)) found.push(item.name);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return found.sort();
+}
+
+Deno.test("a copy is published whole or not at all, and found only for its exact version", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const warnings: string[] = [];
+    const cache = new DiskCache({ dir, warn: (message) => warnings.push(message) });
+    const v1 = version("/a/t.csv", 4);
+    assert.equal(await cache.lookup(v1), undefined);
+    const writer = (await cache.create(v1))!;
+    writer.write(encoder.encode("a\n"));
+    assert.equal(await cache.lookup(v1), undefined, "nothing is visible while writing");
+    writer.write(encoder.encode("1\n"));
+    const cached = (await writer.commit({ format: "csv" }))!;
+    assert.ok(cached.file.endsWith(".csv"));
+    assert.equal(await Deno.readTextFile(cached.file), "a\n1\n");
+    assert.equal((await cache.lookup(v1))?.file, cached.file);
+    assert.equal(await cache.lookup({ ...v1, modified: 2 }), undefined, "another date is a miss");
+    assert.equal(await cache.lookup({ ...v1, id: "other" }), undefined, "another id is a miss");
+
+    const short = (await cache.create(version("/a/short.csv", 10)))!;
+    short.write(encoder.encode("abc"));
+    assert.equal(await short.commit(), undefined, "a copy of the wrong size is not published");
+    assert.deepEqual(warnings.length, 1);
+    assert.match(warnings[0], /cannot write the local cache .*the copy has 3 bytes, expected 10/);
+    const aborted = (await cache.create(version("/a/gone.csv", 3)))!;
+    aborted.write(encoder.encode("abc"));
+    await aborted.abort();
+    assert.deepEqual(
+      (await names(cache.dir)).filter((name) => name !== "index.jsonl"),
+      [cached.file.slice(cache.dir.length + 1)],
+      "no temporary or partial file is left",
+    );
+
+    // A copy truncated behind the cache's back is not served.
+    await Deno.writeTextFile(cached.file, "a\n");
+    assert.equal(await cache.lookup(v1), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("copy names carry the extension Polars needs to read them by path", () => {
+  assert.equal(copyExtension("/x/a.TSV"), ".csv");
+  assert.equal(copyExtension("/x/a.pq"), ".parquet");
+  assert.equal(copyExtension("/x/a.feather"), ".ipc");
+  assert.equal(copyExtension("/x/a.jsonl"), ".ndjson");
+  assert.equal(copyExtension("/x/a.csv.gz"), ".gz");
+  assert.equal(copyExtension("/x/plot.png"), ".png");
+  assert.equal(copyExtension("/x/weird.ext!"), ".bin");
+});
+
+Deno.test("the least recently used copies go when the cap is exceeded", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir, maxBytes: 25 });
+    const put = async (path: string) => {
+      const writer = (await cache.create(version(path, 10)))!;
+      writer.write(new Uint8Array(10));
+      return (await writer.commit())!;
+    };
+    await put("/a/1.bin");
+    await put("/a/2.bin");
+    // Use 1 again, so 2 is now the least recently used.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(await cache.lookup(version("/a/1.bin", 10)));
+    await put("/a/3.bin");
+    const left = (await cache.entries()).map((entry) => entry.version.path).sort();
+    assert.deepEqual(left, ["/a/1.bin", "/a/3.bin"]);
+    assert.equal(await cache.create(version("/a/huge.bin", 26)), undefined, "larger than the cap");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a second read of an unchanged file comes from the cache; an edited one is downloaded", async () => {
+  await using store = await dataStore({ [`${DATA}/t.csv`]: "a,b\n1,2\n" });
+  const downloads: string[] = [];
+  const tern = store.connect({ fetch: countingFetch(downloads) });
+  const path = `${DATA}/t.csv`;
+  assert.deepEqual((await tern.file(path).dataframe()).toRecords(), [{ a: 1, b: 2 }]);
+  assert.deepEqual((await tern.file(path).dataframe()).toRecords(), [{ a: 1, b: 2 }]);
+  assert.equal(downloads.length, 1, "the second read was a cache hit");
+
+  // Touching the file on disk moves its date-modified: the next read downloads it again.
+  const later = new Date(Date.now() + 60_000);
+  await Deno.utime(`${store.root}${path}`, later, later);
+  await tern.file(path).dataframe();
+  assert.equal(downloads.length, 2, "a new date-modified means a fresh download");
+
+  await store.write(path, "a,b\n3,4\n5,6\n");
+  assert.deepEqual((await tern.file(path).dataframe()).getColumn("a").toArray(), [3, 5]);
+  assert.equal(downloads.length, 3);
+  assert.deepEqual((await tern.file(path).dataframe()).getColumn("a").toArray(), [3, 5]);
+  assert.equal(downloads.length, 3);
+
+  assert.deepEqual((await tern.file(path).dataframe({ cache: false })).shape, {
+    height: 2,
+    width: 2,
+  });
+  assert.equal(downloads.length, 4, "cache: false always downloads");
+});
+
+Deno.test("concurrent reads of one file share one download", async () => {
+  await using store = await dataStore({ [`${DATA}/t.csv`]: generatedCsv(20_000) });
+  const downloads: string[] = [];
+  const tern = store.connect({ fetch: countingFetch(downloads) });
+  const frames = await Promise.all([1, 2, 3, 4].map(() => tern.file(`${DATA}/t.csv`).dataframe()));
+  assert.deepEqual(frames.map((frame) => frame.height), [20_000, 20_000, 20_000, 20_000]);
+  assert.equal(downloads.length, 1);
+});
+
+Deno.test("offline stores read cached copies without the server, and say when one is missing", async () => {
+  const store = await dataStore({
+    [`${DATA}/t.parquet`]: new Uint8Array(pl.DataFrame({ x: [1, 2, 3] }).writeParquet()),
+    [`${DATA}/u.csv`]: "a\n1\n",
+  });
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    await store.connect({ cacheDir }).file(`${DATA}/t.parquet`).dataframe();
+    await store.close();
+    // The server is gone; an offline store with the same cache still reads the file.
+    const offline = store.connect({ cacheDir, offline: true });
+    assert.deepEqual(
+      (await offline.file(`${DATA}/t.parquet`).dataframe()).getColumn("x").toArray(),
+      [1, 2, 3],
+    );
+    assert.ok((await offline.file(`${DATA}/t.parquet`).cachedPath()).endsWith(".parquet"));
+    await assert.rejects(offline.file(`${DATA}/u.csv`).dataframe(), (error: unknown) => {
+      assert.ok(error instanceof CacheMissError, String(error));
+      assert.equal(error.path, `${DATA}/u.csv`);
+      assert.match(error.message, /is not in the local cache .* offline/);
+      return true;
+    });
+  } finally {
+    await store.close().catch(() => {});
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("the size cap holds across reads through a store", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 4; i++) files[`${DATA}/f${i}.csv`] = `a\n${"xyz"[i % 3].repeat(1000)}\n`;
+  await using store = await dataStore(files);
+  const tern = store.connect({ cacheMaxBytes: 2500 });
+  for (let i = 0; i < 4; i++) await tern.file(`${DATA}/f${i}.csv`).dataframe();
+  const info = await tern.cache.info();
+  const total = (info.getColumn("size").toArray() as number[]).reduce((a, b) => a + b, 0);
+  assert.ok(total <= 2500, `cache holds ${total} bytes`);
+  assert.deepEqual(info.getColumn("path").toArray().sort(), [`${DATA}/f2.csv`, `${DATA}/f3.csv`]);
+});
+
+Deno.test("two processes filling one cache with the same file leave one valid copy", async () => {
+  await using store = await dataStore({ [`${DATA}/t.csv`]: generatedCsv(50_000) });
+  const child = () =>
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        join(import.meta.dirname!, "_reader.ts"),
+        store.url,
+        store.cacheDir,
+        `${DATA}/t.csv`,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const results = await Promise.all([child(), child(), child()]);
+  for (const result of results) {
+    assert.ok(result.success, new TextDecoder().decode(result.stderr));
+    assert.equal(new TextDecoder().decode(result.stdout).trim(), "50000");
+  }
+  const left = await names(join(store.cacheDir, "downloads"));
+  assert.equal(left.filter((name) => name.startsWith(".tmp")).length, 0);
+  const copies = left.filter((name) => name.endsWith(".csv"));
+  assert.equal(copies.length, 1);
+  const frame = await store.connect().file(`${DATA}/t.csv`).dataframe();
+  assert.equal(frame.height, 50_000);
+});

@@ -1,0 +1,195 @@
+/**
+ * The verified body: truncated, overlong, cut and changed downloads never reach a parser as a
+ * complete file. The embedded server cuts bodies under `dropRate`; a small double serves what
+ * the real service does and the embedded server cannot (no Content-Length, broken streams).
+ */
+
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { NetworkError } from "../../lib/client/errors.ts";
+import { Transport } from "../../lib/client/transport.ts";
+import { verifiedBody } from "../../lib/data/body.ts";
+import { FileChangedError, IntegrityError } from "../../lib/data/errors.ts";
+import { DATA, dataStore, generatedCsv } from "./_store.ts";
+
+const PATH = "/iplant/home/shared/x.bin";
+
+function payload(size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < size; i++) bytes[i] = (i * 7 + 3) & 0xff;
+  return bytes;
+}
+
+async function readAll(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: number[] = [];
+  for await (const chunk of chunks) parts.push(...chunk);
+  return new Uint8Array(parts);
+}
+
+/**
+ * Serves `fileio/download` with chunked bodies (no Content-Length, as Terrain does): the n-th
+ * request (from 0) gets `plan(n)`: the bytes to send, and whether to break the connection after.
+ */
+function serveChunked(plan: (attempt: number) => { bytes: Uint8Array; fail?: boolean }) {
+  let attempt = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {}, onError }, () => {
+    const { bytes, fail } = plan(attempt++);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let offset = 0; offset < bytes.length; offset += 1000) {
+          controller.enqueue(bytes.slice(offset, offset + 1000));
+        }
+        if (fail) controller.error(new Error("connection broke"));
+        else controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "application/octet-stream" } });
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/terrain`,
+    attempts: () => attempt,
+    close: () => server.shutdown(),
+  };
+}
+
+function onError(): Response {
+  return new Response(null, { status: 500 });
+}
+
+const transport = (url: string, retries = 2) =>
+  new Transport({ url, retries, retryBaseMs: 1, retryMaxMs: 5 });
+
+Deno.test("a body shorter than the listed size, without Content-Length, is retried then refused", async () => {
+  const bytes = payload(5000);
+  const double = serveChunked(() => ({ bytes: bytes.subarray(0, 3000) }));
+  try {
+    const body = verifiedBody({
+      transport: transport(double.url),
+      expected: { path: PATH, size: 5000, modified: 1 },
+    });
+    await assert.rejects(readAll(body), (error: unknown) => {
+      assert.ok(error instanceof IntegrityError, String(error));
+      assert.match(
+        error.message,
+        /ended after 3000 of its listed 5000 bytes \(gave up after 3 attempts\)/,
+      );
+      return true;
+    });
+    assert.equal(double.attempts(), 3);
+  } finally {
+    await double.close();
+  }
+});
+
+Deno.test("a body longer than the listed size is refused", async () => {
+  const double = serveChunked(() => ({ bytes: payload(6000) }));
+  try {
+    const body = verifiedBody({
+      transport: transport(double.url, 0),
+      expected: { path: PATH, size: 5000, modified: 1 },
+    });
+    await assert.rejects(readAll(body), /sent more than its listed 5000 bytes/);
+  } finally {
+    await double.close();
+  }
+});
+
+Deno.test("a broken transfer resumes by skipping what was delivered: every byte once", async () => {
+  const bytes = payload(10_000);
+  const double = serveChunked((attempt) =>
+    attempt === 0 ? { bytes: bytes.subarray(0, 4000), fail: true } : { bytes }
+  );
+  try {
+    const delivered: number[] = [];
+    const body = verifiedBody({
+      transport: transport(double.url),
+      expected: { path: PATH, size: 10_000, modified: 1 },
+      recheck: () => Promise.resolve({ size: 10_000, modified: 1 }),
+      onBytes: (count) => delivered.push(count),
+    });
+    assert.deepEqual(await readAll(body), bytes);
+    assert.equal(double.attempts(), 2);
+    assert.equal(delivered.reduce((a, b) => a + b, 0), 10_000);
+  } finally {
+    await double.close();
+  }
+});
+
+Deno.test("a file that changed between attempts ends the read instead of joining versions", async () => {
+  const double = serveChunked((attempt) => ({ bytes: payload(5000), fail: attempt === 0 }));
+  try {
+    const body = verifiedBody({
+      transport: transport(double.url),
+      expected: { path: PATH, size: 5000, modified: 1 },
+      recheck: () => Promise.resolve({ size: 5200, modified: new Date(2) }),
+    });
+    await assert.rejects(readAll(body), (error: unknown) => {
+      assert.ok(error instanceof FileChangedError, String(error));
+      assert.match(
+        error.message,
+        /changed on the server while it was being read \(5000 → 5200 bytes/,
+      );
+      return true;
+    });
+  } finally {
+    await double.close();
+  }
+});
+
+Deno.test("an MD5 from the service is checked; a mismatch is an IntegrityError", async () => {
+  const bytes = payload(4096);
+  const md5 = createHash("md5").update(bytes).digest("hex");
+  const double = serveChunked(() => ({ bytes }));
+  try {
+    const good = verifiedBody({
+      transport: transport(double.url),
+      expected: { path: PATH, size: 4096, modified: 1, md5: md5.toUpperCase() },
+    });
+    assert.deepEqual(await readAll(good), bytes);
+    const bad = verifiedBody({
+      transport: transport(double.url),
+      expected: { path: PATH, size: 4096, modified: 1, md5: "0".repeat(32) },
+    });
+    await assert.rejects(readAll(bad), (error: unknown) => {
+      assert.ok(error instanceof IntegrityError);
+      assert.equal(error.code, "MD5_MISMATCH");
+      return true;
+    });
+  } finally {
+    await double.close();
+  }
+});
+
+Deno.test("under --drop-rate every frame is complete or the read fails: never a short table", async () => {
+  const text = generatedCsv(30_000);
+  await using flaky = await dataStore({ [`${DATA}/t.csv`]: text }, { dropRate: 0.5, seed: 3 });
+  const tern = flaky.impatient(8);
+  const rows = [];
+  for (let i = 0; i < 4; i++) {
+    rows.push((await tern.file(`${DATA}/t.csv`).dataframe({ cache: false })).height);
+  }
+  assert.deepEqual(rows, [30_000, 30_000, 30_000, 30_000]);
+  assert.ok(flaky.server.stats().bodiesDropped > 0, "the server did cut bodies");
+
+  await using broken = await dataStore({ [`${DATA}/t.csv`]: text }, { dropRate: 1 });
+  const doomed = broken.impatient(2);
+  await assert.rejects(doomed.file(`${DATA}/t.csv`).dataframe(), (error: unknown) => {
+    assert.ok(error instanceof NetworkError || error instanceof IntegrityError, String(error));
+    assert.match((error as Error).message, /gave up after 3 attempts/);
+    return true;
+  });
+  assert.equal(broken.server.stats().bodiesDropped, 3);
+  assert.equal((await doomed.cache.info()).height, 0, "nothing partial was cached");
+  assert.equal(doomed.stats.inFlight, 0);
+});
+
+Deno.test("a file rewritten after it was listed is read again as its new version", async () => {
+  await using store = await dataStore({ [`${DATA}/t.csv`]: "a\n1\n2\n" });
+  const tern = store.connect();
+  const [entry] = await tern.folder(DATA).list({ glob: "t.csv" }).toArray();
+  // The listing now describes a 6-byte file; the server will send 12 bytes.
+  await store.write(`${DATA}/t.csv`, "a\n1\n2\n3\n4\n5\n");
+  await Deno.utime(`${store.root}${DATA}/t.csv`, new Date(2030, 0, 1), new Date(2030, 0, 1));
+  const frame = await tern.file(entry).dataframe();
+  assert.deepEqual(frame.getColumn("a").toArray(), [1, 2, 3, 4, 5]);
+});

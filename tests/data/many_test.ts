@@ -1,0 +1,126 @@
+/**
+ * Many files into one DataFrame through `listing.dataframes()`: order, source column, overlap
+ * up to the store's concurrency, progress events, differing columns, and failures.
+ */
+
+import assert from "node:assert/strict";
+import pl from "nodejs-polars";
+import { UnsupportedFormatError } from "../../lib/data/errors.ts";
+import { ProgressChannel, type ProgressEvent } from "../../lib/data/progress.ts";
+import { DATA, dataStore } from "./_store.ts";
+
+function partCsv(index: number): string {
+  let text = "id,part,value\n";
+  for (let row = 0; row < 5; row++) {
+    text += `${index * 5 + row},${index},${(row * 1.5).toFixed(1)}\n`;
+  }
+  return text;
+}
+
+async function manyFiles(count: number, latencyMs = 0) {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    files[`${DATA}/parts/${i % 2 === 0 ? "even" : "odd"}/part-${String(i).padStart(3, "0")}.csv`] =
+      partCsv(i);
+  }
+  files[`${DATA}/parts/README.txt`] = "Parts of a table.\n";
+  return await dataStore(files, { latencyMs });
+}
+
+Deno.test("files read concurrently land in listing order with their source path first", async () => {
+  await using store = await manyFiles(24, 15);
+  const tern = store.connect({ concurrency: 4 });
+  const listing = tern.folder(`${DATA}/parts`).walk({ glob: "**/*.csv" });
+  const entries = await listing.toArray();
+  const started = performance.now();
+  const frame = await listing.dataframes();
+  const elapsed = performance.now() - started;
+  assert.deepEqual(frame.columns, ["source", "id", "part", "value"]);
+  assert.equal(frame.height, 24 * 5);
+  const sources = frame.getColumn("source").toArray() as string[];
+  const expectedOrder = entries.flatMap((entry) => Array(5).fill(entry.path));
+  assert.deepEqual(sources, expectedOrder, "rows keep the listing's order");
+  for (const [index, entry] of entries.entries()) {
+    const rows = frame.slice(index * 5, 5);
+    const part = Number(entry.name.slice(5, 8));
+    assert.deepEqual(rows.getColumn("part").toArray(), [part, part, part, part, part]);
+  }
+  assert.ok(
+    tern.stats.peakInFlight > 1 && tern.stats.peakInFlight <= 4,
+    `${tern.stats.peakInFlight}`,
+  );
+  // 24 files one at a time would take at least 24 × 15 ms of server latency.
+  assert.ok(elapsed < 24 * 15, `${elapsed.toFixed(0)} ms`);
+});
+
+Deno.test("progress reports bytes, files done out of the total, and the rate, ending with done", async () => {
+  await using store = await manyFiles(10);
+  const tern = store.connect();
+  const listing = tern.folder(`${DATA}/parts`).walk({ glob: "**/*.csv" });
+  const totalBytes = (await listing.toArray()).reduce((sum, entry) => sum + entry.size, 0);
+  const channel = new ProgressChannel();
+  const seen: ProgressEvent[] = [];
+  const [frame] = await Promise.all([
+    listing.dataframes({ onProgress: channel.report }),
+    (async () => {
+      for await (const event of channel) seen.push(event);
+    })(),
+  ]);
+  assert.equal(frame.height, 50);
+  assert.equal(seen[0].kind, "start");
+  assert.deepEqual([seen[0].totalFiles, seen[0].totalBytes], [10, totalBytes]);
+  const last = seen.at(-1)!;
+  assert.deepEqual(
+    [last.kind, last.ok, last.files, last.bytes, last.cachedFiles],
+    ["done", true, 10, totalBytes, 0],
+  );
+  assert.ok(last.rate > 0 && last.elapsedMs > 0);
+  assert.equal(seen.filter((event) => event.kind === "file").length, 10);
+
+  // Again: every file now comes from the cache.
+  const events: ProgressEvent[] = [];
+  await listing.dataframes({ onProgress: (event) => events.push(event) });
+  assert.equal(events.at(-1)!.cachedFiles, 10);
+});
+
+Deno.test("files with different columns combine: columns united, types widened", async () => {
+  await using store = await dataStore({
+    [`${DATA}/mixed/a.csv`]: "id,x\n1,10\n",
+    [`${DATA}/mixed/b.csv`]: "id,x,y\n2,2.5,b\n",
+    [`${DATA}/mixed/c.parquet`]: new Uint8Array(
+      pl.DataFrame({ id: [3], z: [true] }).writeParquet(),
+    ),
+  });
+  const frame = await store.connect().folder(`${DATA}/mixed`).list().dataframes({ source: "file" });
+  assert.deepEqual(frame.columns, ["file", "id", "x", "y", "z"]);
+  assert.deepEqual(frame.toRecords(), [
+    { file: `${DATA}/mixed/a.csv`, id: 1, x: 10, y: null, z: null },
+    { file: `${DATA}/mixed/b.csv`, id: 2, x: 2.5, y: "b", z: null },
+    { file: `${DATA}/mixed/c.parquet`, id: 3, x: null, y: null, z: true },
+  ]);
+  const bare = await store.connect().folder(`${DATA}/mixed`).list({ glob: "*.csv" }).dataframes({
+    source: false,
+    nRows: 1,
+  });
+  assert.deepEqual(bare.toRecords(), [{ id: 1, x: 10, y: null }]);
+});
+
+Deno.test("a file that cannot be read fails the whole read, naming it, and stops the rest", async () => {
+  await using store = await manyFiles(12, 5);
+  const tern = store.connect();
+  await assert.rejects(
+    tern.folder(`${DATA}/parts`).walk().dataframes(),
+    (error: unknown) => {
+      assert.ok(error instanceof UnsupportedFormatError, String(error));
+      assert.equal(error.path, `${DATA}/parts/README.txt`);
+      return true;
+    },
+  );
+  assert.equal(tern.stats.inFlight, 0);
+  await assert.rejects(
+    tern.folder(`${DATA}/parts`).walk({ glob: "**/*.csv" }).dataframes({ source: "id" }),
+    /already has a column named "id"/,
+  );
+  const empty = await tern.folder(`${DATA}/parts`).walk({ glob: "**/*.none" }).dataframes();
+  assert.deepEqual(empty.shape, { height: 0, width: 0 });
+});

@@ -1,0 +1,233 @@
+/**
+ * Reading files into DataFrames end to end, over loopback from the embedded server: every
+ * format of the sample store and generated files, options passed to Polars, batches, row limits
+ * that stop the download, and the errors for what cannot be read.
+ */
+
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import pl from "nodejs-polars";
+import { ParseError, UnsupportedFormatError } from "../../lib/data/errors.ts";
+import { SAMPLE_FILES } from "../../lib/sample/mod.ts";
+import { DATA, dataStore, generatedCsv, generatedNdjson, gzip } from "./_store.ts";
+
+const local = (root: string, path: string) => `${root}${path}`;
+const buffer = (path: string) => Buffer.from(Deno.readFileSync(path));
+
+/** Frames equal in columns, types and values (nulls equal). */
+function assertFrameEqual(actual: pl.DataFrame, expected: pl.DataFrame, what: string) {
+  assert.deepEqual(actual.columns, expected.columns, `${what}: columns`);
+  assert.deepEqual(actual.dtypes.map(String), expected.dtypes.map(String), `${what}: types`);
+  assert.ok(actual.frameEqual(expected, true), `${what}: values differ`);
+}
+
+Deno.test("every sample-store format reads as Polars reads the same file locally", async () => {
+  await using store = await dataStore("sample");
+  const tern = store.connect();
+  const oracles: [string, () => pl.DataFrame][] = [
+    [SAMPLE_FILES.csv, () => pl.readCSV(local(store.root, SAMPLE_FILES.csv))],
+    [
+      SAMPLE_FILES.tsv,
+      () => pl.readCSV(buffer(local(store.root, SAMPLE_FILES.tsv)), { sep: "\t" }),
+    ],
+    [SAMPLE_FILES.json, () => pl.readJSON(buffer(local(store.root, SAMPLE_FILES.json)))],
+    [
+      SAMPLE_FILES.ndjson,
+      () => pl.readJSON(buffer(local(store.root, SAMPLE_FILES.ndjson)), { format: "lines" }),
+    ],
+    [SAMPLE_FILES.parquet, () => pl.readParquet(local(store.root, SAMPLE_FILES.parquet))],
+    [SAMPLE_FILES.arrow, () => pl.readIPC(buffer(local(store.root, SAMPLE_FILES.arrow)))],
+    [SAMPLE_FILES.csvGz, () => pl.readCSV(buffer(local(store.root, SAMPLE_FILES.csvGz)))],
+  ];
+  for (const [path, oracle] of oracles) {
+    const expected = oracle();
+    assert.equal(expected.height, 344, path);
+    // First from the server, then from the cached copy: both must match.
+    assertFrameEqual(await tern.file(path).dataframe(), expected, `${path} downloaded`);
+    assertFrameEqual(await tern.file(path).dataframe(), expected, `${path} cached`);
+    assertFrameEqual(
+      await tern.file(path).dataframe({ cache: false }),
+      expected,
+      `${path} uncached`,
+    );
+  }
+  assert.equal((await tern.cache.info()).height, oracles.length);
+});
+
+Deno.test("a multi-batch CSV with quoted line breaks equals pl.readCSV of the file", async () => {
+  const text = generatedCsv(60_000); // about 2.7 MB: batches of 64 KiB, 256 KiB, 1 MiB, …
+  await using store = await dataStore({ [`${DATA}/big.csv`]: text });
+  const expected = pl.readCSV(local(store.root, `${DATA}/big.csv`));
+  const frame = await store.connect().file(`${DATA}/big.csv`).dataframe();
+  assertFrameEqual(frame, expected, "big.csv");
+  assert.ok(frame.getColumn("note").toArray().some((note) => String(note).includes("\n")));
+});
+
+Deno.test("gzip-compressed CSV and JSON Lines stream through the decompressor", async () => {
+  const csv = generatedCsv(20_000);
+  const lines = generatedNdjson(20_000);
+  await using store = await dataStore({
+    [`${DATA}/t.csv.gz`]: await gzip(csv),
+    [`${DATA}/t.csv`]: csv,
+    [`${DATA}/events.gz`]: await gzip(lines),
+    [`${DATA}/events.ndjson`]: lines,
+  });
+  const tern = store.connect();
+  for (const cache of [true, false]) {
+    assertFrameEqual(
+      await tern.file(`${DATA}/t.csv.gz`).dataframe({ cache }),
+      await tern.file(`${DATA}/t.csv`).dataframe({ cache }),
+      "csv.gz",
+    );
+    const events = await tern.file(`${DATA}/events.gz`).dataframe({ cache });
+    assertFrameEqual(events, await tern.file(`${DATA}/events.ndjson`).dataframe({ cache }), "gz");
+    assert.deepEqual(events.shape, { height: 20_000, width: 3 });
+  }
+  // Read again: now from the cache, where the compressed bytes were kept.
+  assert.equal((await tern.file(`${DATA}/t.csv.gz`).dataframe()).height, 20_000);
+});
+
+Deno.test("reader options pass through to Polars", async () => {
+  await using store = await dataStore({
+    [`${DATA}/eu.csv`]: "name;value;when\nx;NA;2024-01-02\ny;2;2024-03-04\n",
+    [`${DATA}/noheader.csv`]: "1,a\n2,b\n",
+    [`${DATA}/table.txt`]: "a|b\n1|2\n3|4\n",
+    [`${DATA}/notes.txt`]: "id,label\n1,x\n",
+  });
+  const tern = store.connect();
+  const eu = await tern.file(`${DATA}/eu.csv`).dataframe({
+    nullValues: "NA",
+    tryParseDates: true,
+    dtypes: { value: pl.Float64 },
+  });
+  assert.deepEqual(eu.columns, ["name", "value", "when"]);
+  assert.deepEqual(eu.dtypes.map(String), [
+    "DataType(String)",
+    "DataType(Float64)",
+    "DataType(Date)",
+  ]);
+  assert.deepEqual(eu.getColumn("value").toArray(), [null, 2]);
+  const picked = await tern.file(`${DATA}/eu.csv`).dataframe({ columns: ["when", "name"] });
+  assert.deepEqual(picked.columns, ["name", "when"], "columns keep the file's order");
+  const bare = await tern.file(`${DATA}/noheader.csv`).dataframe({ hasHeader: false });
+  assert.deepEqual(bare.shape, { height: 2, width: 2 });
+  assert.deepEqual((await tern.file(`${DATA}/table.txt`).dataframe()).columns, ["a", "b"]);
+  const forced = await tern.file(`${DATA}/notes.txt`).dataframe({ format: "csv", sep: "," });
+  assert.deepEqual(forced.toRecords(), [{ id: 1, label: "x" }]);
+  await assert.rejects(
+    tern.file(`${DATA}/eu.csv`).dataframe({ columns: ["nope"] }),
+    (error: unknown) => {
+      assert.ok(error instanceof ParseError);
+      assert.match(error.message, /has no column "nope"; it has "name", "value", "when"/);
+      return true;
+    },
+  );
+  await assert.rejects(tern.file(`${DATA}/eu.csv`).dataframe({ sep: ";;" }), /sep must be one/);
+  await assert.rejects(tern.file(`${DATA}/eu.csv`).dataframe({ nRows: -1 }), /nRows must be/);
+});
+
+Deno.test("types fixed by the first rows: a later misfit is a ParseError that says what to do", async () => {
+  const rows = ["n"];
+  for (let i = 0; i < 30_000; i++) rows.push(String(i));
+  rows.push("1.5");
+  await using store = await dataStore({ [`${DATA}/drift.csv`]: rows.join("\n") + "\n" });
+  const file = store.connect().file(`${DATA}/drift.csv`);
+  await assert.rejects(file.dataframe(), (error: unknown) => {
+    assert.ok(error instanceof ParseError, String(error));
+    assert.equal(error.path, `${DATA}/drift.csv`);
+    assert.match(error.message, /could not parse `1\.5` as dtype `i64`/);
+    assert.match(error.message, /pass dtypes/);
+    return true;
+  });
+  const typed = await file.dataframe({ dtypes: { n: pl.Float64 } });
+  assert.equal(typed.height, 30_001);
+  assert.equal(typed.getColumn("n").toArray().at(-1), 1.5);
+});
+
+Deno.test("nRows and head(n) stop the download early and cache nothing partial", async () => {
+  const text = generatedCsv(200_000); // about 9 MB
+  // Shaped bodies are counted as they are sent, so bytesSent shows where the download stopped.
+  await using store = await dataStore({ [`${DATA}/big.csv`]: text }, { bandwidth: 40_000_000 });
+  const tern = store.connect();
+  const file = tern.file(`${DATA}/big.csv`);
+  await file.stat();
+  const before = store.server.stats().bytesSent;
+  const head = await file.head(5);
+  const sent = store.server.stats().bytesSent - before;
+  assert.deepEqual(head.getColumn("id").toArray(), [0, 1, 2, 3, 4]);
+  assert.ok(sent < text.length / 4, `${sent} of ${text.length} bytes were sent for 5 rows`);
+  assert.equal(tern.stats.inFlight, 0, "the cancelled body gave its slot back");
+  assert.equal((await tern.cache.info()).height, 0);
+  const leftovers = [...Deno.readDirSync(`${store.cacheDir}/downloads`)].map((item) => item.name);
+  assert.deepEqual(leftovers.filter((name) => name.startsWith(".tmp")), []);
+  const limited = await file.dataframe({ nRows: 70_000 });
+  assert.equal(limited.height, 70_000);
+  assert.equal(limited.getColumn("id").toArray().at(-1), 69_999);
+  assert.equal((await file.head(0)).height, 0);
+});
+
+Deno.test("batches() yields frames of the asked size that add up to the file", async () => {
+  const text = generatedCsv(45_000);
+  await using store = await dataStore({ [`${DATA}/big.csv`]: text });
+  const tern = store.connect();
+  const file = tern.file(`${DATA}/big.csv`);
+  const heights: number[] = [];
+  const frames: pl.DataFrame[] = [];
+  for await (const batch of file.batches({ rows: 10_000 })) {
+    heights.push(batch.height);
+    frames.push(batch);
+  }
+  assert.deepEqual(heights, [10_000, 10_000, 10_000, 10_000, 5_000]);
+  const whole = pl.readCSV(local(store.root, `${DATA}/big.csv`));
+  assertFrameEqual(pl.concat(frames, { how: "diagonal" }), whole, "batches");
+  // Again from the cache copy it left, then stopping after the first batch.
+  for await (const batch of file.batches({ rows: 1000 })) {
+    assert.equal(batch.height, 1000);
+    break;
+  }
+  assert.equal(tern.stats.inFlight, 0);
+  const parquet = pl.DataFrame({ x: [1, 2, 3, 4, 5] }).writeParquet();
+  await store.write(`${DATA}/five.parquet`, new Uint8Array(parquet));
+  const sizes = [];
+  for await (const batch of tern.file(`${DATA}/five.parquet`).batches({ rows: 2 })) {
+    sizes.push(batch.height);
+  }
+  assert.deepEqual(sizes, [2, 2, 1]);
+});
+
+Deno.test("JSON arrays, Arrow IPC streams, empty and header-only files", async () => {
+  const frame = pl.DataFrame({ a: [1, 2, 3], b: ["x", "y", "z"] });
+  await using store = await dataStore({
+    [`${DATA}/records.json`]: JSON.stringify(frame.toRecords()),
+    [`${DATA}/stream.arrows`]: new Uint8Array(frame.writeIPCStream()),
+    [`${DATA}/file.feather`]: new Uint8Array(frame.writeIPC()),
+    [`${DATA}/empty.csv`]: "",
+    [`${DATA}/header.csv`]: "a,b\n",
+  });
+  const tern = store.connect();
+  for (const name of ["records.json", "stream.arrows", "file.feather"]) {
+    const read = await tern.file(`${DATA}/${name}`).dataframe();
+    assert.deepEqual(read.toRecords(), frame.toRecords(), name);
+  }
+  assert.deepEqual((await tern.file(`${DATA}/empty.csv`).dataframe()).shape, {
+    height: 0,
+    width: 0,
+  });
+  const header = await tern.file(`${DATA}/header.csv`).dataframe();
+  assert.deepEqual([header.height, header.columns], [0, ["a", "b"]]);
+});
+
+Deno.test("files that are not tables are refused before they are downloaded whole", async () => {
+  await using store = await dataStore("sample");
+  const tern = store.connect();
+  for (const path of [SAMPLE_FILES.png, SAMPLE_FILES.text]) {
+    await assert.rejects(tern.file(path).dataframe(), (error: unknown) => {
+      assert.ok(error instanceof UnsupportedFormatError, String(error));
+      assert.equal(error.path, path);
+      assert.match(error.message, /Supported formats: CSV, TSV and other delimited text, JSON/);
+      return true;
+    });
+  }
+  assert.equal(tern.stats.inFlight, 0);
+  assert.equal((await tern.cache.info()).height, 0);
+});
