@@ -21,11 +21,12 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { type BenchRecord, formatMarkdown, formatTable, type Suite } from "./_lib.ts";
 import { Cleanup, output } from "./_proc.ts";
+import { dataSuite } from "./data.ts";
 import { listingSuite } from "./listing.ts";
 import { serverSuite } from "./server.ts";
 
 /** Every suite, in the order a full run executes them. */
-const SUITES: Suite[] = [serverSuite, listingSuite];
+const SUITES: Suite[] = [serverSuite, listingSuite, dataSuite];
 
 const USAGE = `usage: deno task bench [SUITE...] [--quick] [--reps N]
 

@@ -7,14 +7,21 @@
  */
 
 import type { CallOptions } from "../client/endpoints.ts";
-import { BadRequestError, NotFoundError, PermissionError } from "../client/errors.ts";
+import { BadRequestError, NotFoundError, PermissionError, TernError } from "../client/errors.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderDatasets } from "../display/datasets.ts";
 import type { Entry } from "../listing/entry.ts";
 import type { Listing } from "../listing/listing.ts";
 import type { ListOptions } from "../listing/options.ts";
 import type { CatalogFailure } from "../metadata/catalog.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
+import { datasetRow, sharedTitles } from "./display.ts";
 import type { RawMetadata } from "./handle.ts";
+import { parentPath } from "./paths.ts";
 import type { Dataset } from "./folder.ts";
+
+/** Datasets a dataset list's notebook view shows (one metadata request each). */
+const DATASET_ROWS = 20;
 
 /**
  * Options of `folder.datasets()`: those of `folder.list()` that make sense for sub-folders.
@@ -123,6 +130,36 @@ export class DatasetListing implements AsyncIterable<Dataset> {
     return await this.#folders.count();
   }
 
+  /**
+   * The notebook view: a small catalog of the first 20 datasets — title, year, DOI or ARK,
+   * licence — with shared titles (among those shown), deprecated versions and incomplete
+   * citations flagged, and how many datasets there are in all. `folder.catalog()` gives every
+   * dataset as a DataFrame.
+   *
+   * @example
+   * ```ts ignore
+   * store.folder(CURATED).datasets(); // last line of a cell: the table
+   * ```
+   */
+  async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
+    try {
+      const [first, total] = await Promise.all([this.take(DATASET_ROWS + 1), this.count()]);
+      const shown = first.slice(0, DATASET_ROWS);
+      const records = await fetchCatalog(fromArray(shown), { concurrency: 4 });
+      const shared = sharedTitles(records);
+      const path = shown[0]?.path === undefined ? undefined : parentPath(shown[0].path);
+      return renderDatasets({
+        ...(path === undefined ? { description: String(this.#folders) } : { path }),
+        rows: records.map((record) => datasetRow(record, shared)),
+        total,
+        more: first.length > DATASET_ROWS || total > shown.length,
+      });
+    } catch (error) {
+      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
+      throw error;
+    }
+  }
+
   /** `DatasetListing(list /iplant/home/shared/commons_repo/curated, type "folder")`. */
   toString(): string {
     return `Dataset${String(this.#folders)}`;
@@ -196,4 +233,8 @@ export async function fetchCatalog(
   await Promise.all(running);
   if (failure !== undefined) throw failure.error;
   return results;
+}
+
+async function* fromArray<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
 }

@@ -8,7 +8,11 @@
 
 import type { DataFrame } from "nodejs-polars";
 import { type CallOptions, getDirectory } from "../client/endpoints.ts";
+import { TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderDataset } from "../display/dataset.ts";
+import { renderListing } from "../display/listing.ts";
 import { type Entry, folderEntry } from "../listing/entry.ts";
 import { Listing } from "../listing/listing.ts";
 import {
@@ -27,6 +31,7 @@ import {
   type DatasetListOptions,
   fetchCatalog,
 } from "./dataset.ts";
+import { datasetView, folderView } from "./display.ts";
 import { File } from "./file.ts";
 import { Handle, type Location, type RawMetadata, transportOf } from "./handle.ts";
 import { normalizeRelative } from "./paths.ts";
@@ -209,6 +214,26 @@ export class Folder extends Handle {
   }
 
   /**
+   * The notebook view: the folder's first 25 entries by name (folders first) with type, size
+   * and date, how many there are in all, and the folder's own date — one request. A folder that
+   * cannot be read shows its typed error instead.
+   *
+   * @example
+   * ```ts ignore
+   * store.folder("/iplant/home/shared/tern_samples/many_files"); // last line of a cell: the table
+   * const bundle = await folder[JUPYTER_DISPLAY](); // { "text/plain", "text/html" }
+   * ```
+   */
+  async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
+    try {
+      return renderListing(await folderView(transportOf(this), await this.locate()));
+    } catch (error) {
+      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
+      throw error;
+    }
+  }
+
+  /**
    * Reads the folder's own entry with one request; see {@linkcode statFolder}.
    *
    * @example
@@ -277,5 +302,27 @@ export class Dataset extends Folder {
   async citation(style: CitationStyle = "datacite", options: CallOptions = {}): Promise<string> {
     checkCitationStyle(style);
     return await (await this.metadata(options)).citation(style);
+  }
+
+  /**
+   * The notebook view, a dataset card: title, creators, year, DOI and ARK as resolver links,
+   * the licence as a badge linking its text, subjects, the description (collapsed), a summary
+   * of the files, the citation as selectable text, and flags for what is wrong — no metadata, a
+   * citation that lacks fields, a deprecated version, a sibling dataset with the same title.
+   * Costs the metadata requests, one listing request, and a few more to compare sibling titles.
+   * A dataset that cannot be read shows its typed error instead.
+   *
+   * @example
+   * ```ts ignore
+   * store.dataset(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020`); // last line of a cell: the card
+   * ```
+   */
+  override async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
+    try {
+      return renderDataset(await datasetView(transportOf(this), await this.metadata()));
+    } catch (error) {
+      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
+      throw error;
+    }
   }
 }

@@ -8,6 +8,9 @@
 import { type CallOptions, getComments, getMetadata } from "../client/endpoints.ts";
 import type { Avu as AvuSchema } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
+import { withDisplay } from "../display/attach.ts";
+import { renderComments } from "../display/comments.ts";
+import { renderRawMetadata } from "../display/metadata.ts";
 import type { Entry, EntryType } from "../listing/entry.ts";
 import { baseName, joinPath } from "./paths.ts";
 
@@ -213,11 +216,13 @@ export abstract class Handle {
   async metadata(options: CallOptions = {}): Promise<RawMetadata> {
     const answer = await getMetadata(transportOf(this), await this.itemId(options), options);
     this.#path ??= answer.path;
-    return {
+    const raw: RawMetadata = {
       path: answer.path,
       avus: answer.avus,
       irodsAvus: answer["irods-avus"].map(({ attr, value, unit }) => ({ attr, value, unit })),
     };
+    // In a notebook, the AVUs as a table (nested ones indented); the object is unchanged.
+    return withDisplay(raw, () => renderRawMetadata(raw));
   }
 
   /**
@@ -233,13 +238,19 @@ export abstract class Handle {
    */
   async comments(options: CallOptions = {}): Promise<Comment[]> {
     const answer = await getComments(transportOf(this), await this.itemId(options), options);
-    return answer.comments.map((comment) => ({
+    const comments: Comment[] = answer.comments.map((comment) => ({
       id: comment.id,
       author: comment.commenter,
       posted: new Date(comment.post_time),
       retracted: comment.retracted,
       text: comment.comment,
     }));
+    // In a notebook, the comments as a thread (retracted ones collapsed); the array is unchanged.
+    const path = this.#path;
+    return withDisplay(
+      comments,
+      () => renderComments({ ...(path === undefined ? {} : { path }), comments }),
+    );
   }
 
   /** `{"kind":"file","path":"/iplant/home/shared/a.csv","id":"…"}` (what is known so far). */

@@ -178,7 +178,11 @@ Deno.test("the size cap holds across reads through a store", async () => {
   for (let i = 0; i < 4; i++) files[`${DATA}/f${i}.csv`] = `a\n${"xyz"[i % 3].repeat(1000)}\n`;
   await using store = await dataStore(files);
   const tern = store.connect({ cacheMaxBytes: 2500 });
-  for (let i = 0; i < 4; i++) await tern.file(`${DATA}/f${i}.csv`).dataframe();
+  for (let i = 0; i < 4; i++) {
+    await tern.file(`${DATA}/f${i}.csv`).dataframe();
+    // Last use is a file time; keep the reads apart so the order is unambiguous.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   const info = await tern.cache.info();
   const total = (info.getColumn("size").toArray() as number[]).reduce((a, b) => a + b, 0);
   assert.ok(total <= 2500, `cache holds ${total} bytes`);

@@ -1,0 +1,127 @@
+/**
+ * One contender of the data suite, run as its own process so that its time, CPU and peak RSS
+ * are its own. It loads nodejs-polars and warms it up, then runs one timed read and prints one
+ * JSON line: `{ ms, cpuMs, rows, columns, peakRss, rssBefore }` (bytes; `peakRss` is the
+ * process's VmHWM, warm-up included).
+ *
+ * Modes:
+ * - `floor`: `pl.readCSV(local)`, the file on local disk (page-cached).
+ * - `naive`: `fetch` → `arrayBuffer()` → `pl.readCSV(Buffer)`.
+ * - `raw`: `fetch` and read the body to the end, keeping nothing: the transfer alone.
+ * - `tern`: `connect({ url, cacheDir }).file(path).dataframe()` (`--cache-dir none` for no cache).
+ * - `tern-batch`: tern's reader without cache, batches growing to `--batch-mib` MiB.
+ * - `many`: `connect({ url, cacheDir, concurrency }).folder(path).list().dataframes()`.
+ * - `frame-size`: reads `local` and reports the frame's Arrow IPC size as `rows`' neighbour
+ *   `frameBytes` (untimed figure for the notes).
+ *
+ * ```sh
+ * deno run -A bench/_data_worker.ts --mode tern --url http://127.0.0.1:PORT/terrain \
+ *   --path /iplant/home/shared/bench/data/weather.csv --cache-dir /tmp/cache
+ * ```
+ *
+ * @module
+ */
+
+import { Buffer } from "node:buffer";
+import { parseArgs } from "node:util";
+import pl from "nodejs-polars";
+import { connect } from "../mod.ts";
+import { dataContextOf } from "../lib/data/context.ts";
+import { readDataFrame } from "../lib/data/read.ts";
+import { transportOf } from "../lib/handles/handle.ts";
+
+const args = parseArgs({
+  args: Deno.args,
+  options: {
+    mode: { type: "string" },
+    url: { type: "string" },
+    path: { type: "string" },
+    local: { type: "string" },
+    "cache-dir": { type: "string" },
+    "batch-mib": { type: "string" },
+    concurrency: { type: "string" },
+  },
+}).values;
+
+function status(): { rss: number; hwm: number } {
+  const text = Deno.readTextFileSync("/proc/self/status");
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB$`, "m").exec(text)![1]);
+  return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
+}
+
+/** CPU time of this process (all threads), ms. */
+function cpuMs(): number {
+  const fields = Deno.readTextFileSync("/proc/self/stat").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function downloadUrl(): string {
+  return `${args.url}/fileio/download?path=${encodeURIComponent(args.path!)}`;
+}
+
+const cacheDir = args["cache-dir"] === undefined || args["cache-dir"] === "none"
+  ? false
+  : args["cache-dir"];
+
+async function run(): Promise<{ rows: number; columns: number; frameBytes?: number }> {
+  switch (args.mode) {
+    case "floor": {
+      const frame = pl.readCSV(args.local!);
+      return { rows: frame.height, columns: frame.width };
+    }
+    case "naive": {
+      const bytes = await (await fetch(downloadUrl())).arrayBuffer();
+      const frame = pl.readCSV(Buffer.from(bytes));
+      return { rows: frame.height, columns: frame.width };
+    }
+    case "raw": {
+      let size = 0;
+      for await (const chunk of (await fetch(downloadUrl())).body!) size += chunk.byteLength;
+      return { rows: size, columns: 0 };
+    }
+    case "tern": {
+      const store = connect({ url: args.url, anonymous: true, cacheDir });
+      const frame = await store.file(args.path!).dataframe();
+      return { rows: frame.height, columns: frame.width };
+    }
+    case "tern-batch": {
+      const store = connect({ url: args.url, anonymous: true, cacheDir: false });
+      const file = store.file(args.path!);
+      const { frame } = await readDataFrame(
+        dataContextOf(transportOf(file)),
+        { path: args.path!, stat: (signal) => file.stat({ refresh: true, signal }) },
+        {},
+        { batchBytes: Number(args["batch-mib"]) * 1024 * 1024 },
+      );
+      return { rows: frame.height, columns: frame.width };
+    }
+    case "many": {
+      const store = connect({
+        url: args.url,
+        anonymous: true,
+        cacheDir,
+        concurrency: Number(args.concurrency ?? 4),
+      });
+      const frame = await store.folder(args.path!).list({ type: "file" }).dataframes();
+      return { rows: frame.height, columns: frame.width };
+    }
+    case "frame-size": {
+      const frame = pl.readCSV(args.local!);
+      return { rows: frame.height, columns: frame.width, frameBytes: frame.writeIPC().length };
+    }
+    default:
+      throw new Error(`unknown mode ${args.mode}`);
+  }
+}
+
+// Load and warm Polars (and the module graph) before the clock starts.
+pl.readCSV("a,b\n1,2\n");
+const before = status();
+const cpuBefore = cpuMs();
+const started = performance.now();
+const result = await run();
+const ms = performance.now() - started;
+const cpu = cpuMs() - cpuBefore;
+console.log(
+  JSON.stringify({ ms, cpuMs: cpu, ...result, peakRss: status().hwm, rssBefore: before.rss }),
+);

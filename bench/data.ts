@@ -1,0 +1,643 @@
+/**
+ * The data suite: data-store files into Polars DataFrames through tern, against Polars reading
+ * the same file from local disk (the floor), the naive path (`fetch` → `arrayBuffer` →
+ * `pl.readCSV`), and the raw transfer. Four measurements, as issue 5 asks:
+ *
+ * 1. a 160 MB CSV from the embedded server (loopback, unshaped) → DataFrame: time against the
+ *    floor and the naive path, and peak RSS against the file size;
+ * 2. the same over a link shaped to 100 MB/s, against the time the raw bytes take to arrive;
+ * 3. 2,000 files of 10 KB read concurrently (the store's default concurrency, 4) against one
+ *    at a time, with and without server latency;
+ * 4. a cached re-read against `pl.readCSV` of a local file;
+ *
+ * plus the batch size sweep behind tern's default, and the CPU time that bounds measurement 1 on
+ * this machine. Every contender runs in its own process (bench/_data_worker.ts), so its time,
+ * CPU and peak RSS are its own; the server is another process.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { type BenchRecord, record, type Suite, type SuiteContext, summarize } from "./_lib.ts";
+import { Cleanup, startChild, tempDir } from "./_proc.ts";
+
+/** Where fixtures live in their store. */
+const FOLDER = "/iplant/home/shared/bench/data";
+const CSV_PATH = `${FOLDER}/weather.csv`;
+const MANY_PATH = `${FOLDER}/many`;
+const WORKER = "bench/_data_worker.ts";
+/** The shaped link of measurement 2, bytes per second. */
+const BANDWIDTH = 100_000_000;
+/** Server latency of the realistic many-files measurement, ms. */
+const MANY_LATENCY_MS = 10;
+
+interface Plan {
+  csvBytes: number;
+  files: number;
+  /** Timed samples per contender for measurements 1 and 4 (after one warm-up each). */
+  reps: number;
+  /** Samples per contender for the shaped link. */
+  shapedReps: number;
+  /** Samples per contender for many files. */
+  manyReps: number;
+  /** Batch sizes of the sweep, MiB (none in quick mode). */
+  sweep: number[];
+  warmup: number;
+}
+
+function plan(ctx: SuiteContext): Plan {
+  const p: Plan = ctx.quick
+    ? {
+      csvBytes: 16_000_000,
+      files: 200,
+      reps: 1,
+      shapedReps: 1,
+      manyReps: 1,
+      sweep: [],
+      warmup: 0,
+    }
+    : {
+      csvBytes: 160_000_000,
+      files: 2000,
+      reps: 7,
+      shapedReps: 3,
+      manyReps: 2,
+      sweep: [4, 16, 64],
+      warmup: 1,
+    };
+  if (ctx.reps !== undefined) {
+    p.reps = p.shapedReps = p.manyReps = ctx.reps;
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+
+/** Bumped whenever the generator changes, so cached fixtures are rebuilt. */
+const CSV_GENERATOR = "weather csv v1: lcg 1103515245/12345 seed 12345";
+
+/**
+ * A deterministic CSV of about `bytes` bytes under `cacheDir/data-csv-<bytes>/`: hourly-style
+ * weather observations (integer id, timestamp text, station code, three measurements, a count,
+ * a flag, and a free-text note that is quoted when it holds a comma or quotes), the shape of
+ * many tables in research data stores. Written under a temporary name and renamed, with a
+ * record of its digest, so an interrupted file is never reused.
+ */
+async function ensureCsv(
+  ctx: SuiteContext,
+  bytes: number,
+): Promise<{ root: string; local: string }> {
+  const root = join(ctx.cacheDir, `data-csv-${bytes}`);
+  const local = join(root, CSV_PATH);
+  const recordFile = `${root}.json`;
+  const known = await Deno.readTextFile(recordFile).then(JSON.parse, () => undefined);
+  const size = await Deno.stat(local).then((info) => info.size, () => -1);
+  if (known?.generator === CSV_GENERATOR && known.bytes === size) return { root, local };
+  ctx.log(`data: writing a ${(bytes / 1e6).toFixed(0)} MB CSV into ${root}`);
+  await Deno.mkdir(join(root, FOLDER), { recursive: true });
+  const partial = `${local}.partial-${Deno.pid}`;
+  const out = await Deno.open(partial, { write: true, create: true, truncate: true });
+  const hash = createHash("sha256");
+  const encoder = new TextEncoder();
+  const stations = ["SEA", "PDX", "SFO", "LAX", "DEN", "ORD", "JFK", "BOS", "ATL", "MIA"];
+  const notes = ["clear", "rain", "fog", "snow", "sun", "drizzle, light", 'storm "heavy"'];
+  let state = 12345;
+  const random = () => {
+    state = (state * 1103515245 + 12345) >>> 0;
+    return state / 4294967296;
+  };
+  const start = Date.UTC(2000, 0, 1);
+  let written = 0;
+  let text = "id,date,station,temp_c,precip_mm,wind_kmh,count,flag,note\n";
+  try {
+    for (let i = 0; written + text.length < bytes; i++) {
+      const date = new Date(start + i * 60_000).toISOString().slice(0, 19).replace("T", " ");
+      const note = notes[Math.floor(random() * notes.length)];
+      const field = /[,"]/.test(note) ? `"${note.replaceAll('"', '""')}"` : note;
+      text += `${i},${date},${stations[i % 10]},${(random() * 40 - 5).toFixed(2)},` +
+        `${(random() * 20).toFixed(1)},${Math.floor(random() * 90)},` +
+        `${Math.floor(random() * 100_000)},${random() < 0.5},${field}\n`;
+      if (text.length > 1 << 20) {
+        ctx.signal.throwIfAborted();
+        written += await writeAll(out, encoder.encode(text), hash);
+        text = "";
+      }
+    }
+    written += await writeAll(out, encoder.encode(text), hash);
+  } catch (error) {
+    out.close();
+    await Deno.remove(partial).catch(() => {});
+    throw error;
+  }
+  out.close();
+  await Deno.rename(partial, local);
+  await Deno.writeTextFile(
+    recordFile,
+    JSON.stringify({ generator: CSV_GENERATOR, bytes: written, sha256: hash.digest("hex") }),
+  );
+  return { root, local };
+}
+
+async function writeAll(
+  file: Deno.FsFile,
+  bytes: Uint8Array,
+  hash: ReturnType<typeof createHash>,
+): Promise<number> {
+  hash.update(bytes);
+  let offset = 0;
+  while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+  return bytes.length;
+}
+
+/** `count` CSV files of about 10 KB under `cacheDir/data-many-<count>/`, with a completion marker. */
+async function ensureMany(ctx: SuiteContext, count: number): Promise<string> {
+  const root = join(ctx.cacheDir, `data-many-${count}`);
+  const marker = join(root, "complete.json");
+  const done = await Deno.readTextFile(marker).then(
+    (t) => JSON.parse(t).count === count,
+    () => false,
+  );
+  if (done) return root;
+  ctx.log(`data: writing ${count} files of 10 KB into ${root}`);
+  await Deno.remove(root, { recursive: true }).catch(() => {});
+  const folder = join(root, MANY_PATH);
+  await Deno.mkdir(folder, { recursive: true });
+  for (let file = 0; file < count; file++) {
+    ctx.signal.throwIfAborted();
+    let text = "id,station,temp_c,count\n";
+    for (let row = 0; text.length < 10_000; row++) {
+      text += `${file * 1000 + row},ST${(file + row) % 50},${((file * 7 + row * 13) % 400) / 10},` +
+        `${(file * row) % 997}\n`;
+    }
+    await Deno.writeTextFile(join(folder, `part-${String(file).padStart(5, "0")}.csv`), text);
+  }
+  await Deno.writeTextFile(marker, JSON.stringify({ count }));
+  return root;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+interface Server {
+  url: string;
+  pid: number;
+}
+
+async function startServer(cleanup: Cleanup, ctx: SuiteContext, root: string, flags: string[]) {
+  const child = await startChild(cleanup, {
+    label: `our server (lib/server/main.ts ${flags.join(" ")})`,
+    command: Deno.execPath(),
+    args: ["run", "-A", "lib/server/main.ts", "--root", root, "--port", "0", "--quiet", ...flags],
+    cwd: ctx.repoRoot,
+    ready: /(http:\/\/[^\s"']+)/,
+  });
+  return { url: child.readyMatch.replace(/\/+$/, ""), pid: child.pid } satisfies Server;
+}
+
+/** CPU time of a process so far, ms (10 ms resolution). */
+async function processCpuMs(pid: number): Promise<number> {
+  const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Sample {
+  ms: number;
+  cpuMs: number;
+  rows: number;
+  columns: number;
+  peakRss: number;
+  rssBefore: number;
+  frameBytes?: number;
+  /** CPU the server spent during the sample, ms. */
+  serverCpuMs: number;
+}
+
+async function sample(
+  ctx: SuiteContext,
+  server: Server | undefined,
+  args: Record<string, string>,
+): Promise<Sample> {
+  const serverBefore = server === undefined ? 0 : await processCpuMs(server.pid);
+  const flags = Object.entries(args).flatMap(([key, value]) => [`--${key}`, value]);
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", WORKER, ...flags],
+    cwd: ctx.repoRoot,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const serverCpuMs = server === undefined ? 0 : await processCpuMs(server.pid) - serverBefore;
+  const stdout = new TextDecoder().decode(result.stdout).trim();
+  if (!result.success) {
+    const stderr = new TextDecoder().decode(result.stderr).trim().slice(-2000);
+    throw new Error(`data worker ${JSON.stringify(args)} failed: ${stderr || stdout}`);
+  }
+  return { ...JSON.parse(stdout.split("\n").at(-1)!), serverCpuMs };
+}
+
+/**
+ * Runs each contender `reps` times after `warmup` unrecorded runs, rotating which goes first
+ * each round so drift on the machine falls on all alike. Each sample is checked with `check`.
+ */
+async function rounds(
+  ctx: SuiteContext,
+  contenders: Record<string, () => Promise<Sample>>,
+  reps: number,
+  warmup: number,
+  check: (name: string, sample: Sample) => void,
+): Promise<Record<string, Sample[]>> {
+  const names = Object.keys(contenders);
+  const samples: Record<string, Sample[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < warmup + reps; round++) {
+    ctx.signal.throwIfAborted();
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(round + k) % names.length];
+      const result = await contenders[name]();
+      check(name, result);
+      if (round >= warmup) samples[name].push(result);
+    }
+  }
+  return samples;
+}
+
+const median = (samples: Sample[], pick: (s: Sample) => number) =>
+  summarize(samples.map(pick)).median;
+const range = (samples: Sample[], pick: (s: Sample) => number): [number, number] => {
+  const s = summarize(samples.map(pick));
+  return [s.min, s.max];
+};
+const ms = (s: Sample) => s.ms;
+const mb = (bytes: number) => bytes / 1e6;
+
+/** The 1-minute load average: the machine is shared, so each phase says how busy it was. */
+async function load(): Promise<string> {
+  const text = await Deno.readTextFile("/proc/loadavg").catch(() => "? ");
+  return text.split(" ")[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurements
+
+async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
+  const { root, local } = await ensureCsv(ctx, p.csvBytes);
+  const size = (await Deno.stat(local)).size;
+  const sizeMb = mb(size).toFixed(0);
+  const cleanup = new Cleanup();
+  ctx.cleanup.defer(() => cleanup.run());
+  const records: BenchRecord[] = [];
+  try {
+    const server = await startServer(cleanup, ctx, root, []);
+    const base = { url: server.url, path: CSV_PATH, local };
+    const size0 = await sample(ctx, undefined, { mode: "frame-size", local });
+    const rows = size0.rows;
+    const check = (name: string, s: Sample) => {
+      if (s.rows !== rows) throw new Error(`${name} read ${s.rows} rows, expected ${rows}`);
+    };
+    const fresh = async (args: Record<string, string>) => {
+      const cacheDir = await tempDir(cleanup, "tern-bench-cache-");
+      try {
+        return await sample(ctx, server, { ...args, "cache-dir": cacheDir });
+      } finally {
+        await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+      }
+    };
+    ctx.log(`data: ${sizeMb} MB CSV, ${p.warmup} warm-up + ${p.reps} rounds of 4 contenders`);
+    const loadBefore = await load();
+    const one = await rounds(
+      ctx,
+      {
+        floor: () => sample(ctx, undefined, { ...base, mode: "floor" }),
+        naive: () => sample(ctx, server, { ...base, mode: "naive" }),
+        tern: () => fresh({ ...base, mode: "tern" }),
+        ternNoCache: () => sample(ctx, server, { ...base, mode: "tern", "cache-dir": "none" }),
+      },
+      p.reps,
+      p.warmup,
+      check,
+    );
+
+    const floor = median(one.floor, ms);
+    const naive = median(one.naive, ms);
+    const tern = median(one.tern, ms);
+    const machineNote = `Medians of ${p.reps} runs, each in a fresh process (timed from a warm ` +
+      `Polars to the frame); the server is another process on the same ` +
+      `${navigator.hardwareConcurrency} cores. Load average ${loadBefore} before, ` +
+      `${await load()} after (a shared machine).`;
+    records.push(
+      record({
+        suite: "data",
+        name: `${sizeMb} MB CSV from the server → DataFrame, vs the floor`,
+        value: tern,
+        baseline: floor,
+        unit: "ms",
+        against: "pl.readCSV of the local file",
+        better: "lower",
+        target: 1.25,
+        reps: p.reps,
+        valueRange: range(one.tern, ms),
+        baselineRange: range(one.floor, ms),
+        note: `tern: connect({ url, cacheDir: <empty folder> }).file(path).dataframe(): one stat ` +
+          `request, download parsed in batches while it arrives, copy written to the cache. ` +
+          `${rows.toLocaleString("en-US")} rows × ${size0.columns} columns. ${machineNote}`,
+      }),
+      record({
+        suite: "data",
+        name: `${sizeMb} MB CSV from the server → DataFrame, vs naive`,
+        value: tern,
+        baseline: naive,
+        unit: "ms",
+        against: "fetch → arrayBuffer → pl.readCSV",
+        better: "lower",
+        target: 0.7,
+        reps: p.reps,
+        valueRange: range(one.tern, ms),
+        baselineRange: range(one.naive, ms),
+        note:
+          `On this machine the naive path is ${(naive / floor).toFixed(2)}× the floor, so 0.7× ` +
+          `naive is ${((0.7 * naive) / floor).toFixed(2)}× the floor: below what parsing alone ` +
+          `takes whenever that is under 1.`,
+      }),
+      record({
+        suite: "data",
+        name: `${sizeMb} MB CSV → DataFrame without the cache, vs naive`,
+        value: median(one.ternNoCache, ms),
+        baseline: naive,
+        unit: "ms",
+        against: "fetch → arrayBuffer → pl.readCSV",
+        better: "lower",
+        reps: p.reps,
+        valueRange: range(one.ternNoCache, ms),
+        baselineRange: range(one.naive, ms),
+        note: "connect({ cacheDir: false }): the same streaming parse, no copy written to disk.",
+      }),
+    );
+    const peak = median(one.tern, (s) => s.peakRss);
+    records.push(record({
+      suite: "data",
+      name: `peak RSS reading the ${sizeMb} MB CSV`,
+      value: mb(peak),
+      baseline: mb(size),
+      unit: "MB",
+      against: "the file size",
+      better: "lower",
+      target: 2.5,
+      reps: p.reps,
+      note: `Whole process (Deno and Polars loaded: ${
+        mb(median(one.tern, (s) => s.rssBefore)).toFixed(0)
+      } ` +
+        `MB before the read). The frame itself is ${mb(size0.frameBytes ?? 0).toFixed(0)} MB as ` +
+        `Arrow IPC (${
+          ((size0.frameBytes ?? 0) / size).toFixed(2)
+        }× the file: strings such as the ` +
+        `timestamps take more room in Arrow than in CSV). Peaks of the others: floor ` +
+        `${
+          mb(median(one.floor, (s) =>
+            s.peakRss)).toFixed(0)
+        } MB (the mapped file counts), naive ` +
+        `${mb(median(one.naive, (s) => s.peakRss)).toFixed(0)} MB, tern without cache ` +
+        `${mb(median(one.ternNoCache, (s) => s.peakRss)).toFixed(0)} MB.`,
+    }));
+    const clientCpu = median(one.tern, (s) => s.cpuMs);
+    const serverCpu = median(one.tern, (s) => s.serverCpuMs);
+    const floorCpu = median(one.floor, (s) => s.cpuMs);
+    const cores = navigator.hardwareConcurrency;
+    records.push(record({
+      suite: "data",
+      name: `CPU-time lower bound of tern's read on ${cores} cores`,
+      value: (clientCpu + serverCpu) / cores,
+      baseline: floor,
+      unit: "ms",
+      against: "pl.readCSV of the local file",
+      better: "lower",
+      reps: p.reps,
+      note: `tern's process used ${clientCpu.toFixed(0)} ms of CPU and the server ` +
+        `${serverCpu.toFixed(0)} ms (the floor's read: ${floorCpu.toFixed(0)} ms in ` +
+        `${floor.toFixed(0)} ms). With every core busy the read cannot take less than their sum ` +
+        `over ${cores} cores: this ratio is the best tern could reach against the floor here.`,
+    }));
+
+    // 4. A cached re-read.
+    const warm = await tempDir(cleanup, "tern-bench-warm-");
+    await sample(ctx, server, { ...base, mode: "tern", "cache-dir": warm });
+    ctx.log(`data: cached re-read, ${p.reps} rounds`);
+    const four = await rounds(
+      ctx,
+      {
+        floor: () => sample(ctx, undefined, { ...base, mode: "floor" }),
+        cached: () => sample(ctx, server, { ...base, mode: "tern", "cache-dir": warm }),
+      },
+      p.reps,
+      p.warmup,
+      check,
+    );
+    records.push(record({
+      suite: "data",
+      name: `cached re-read of the ${sizeMb} MB CSV`,
+      value: median(four.cached, ms),
+      baseline: median(four.floor, ms),
+      unit: "ms",
+      against: "pl.readCSV of the local file",
+      better: "lower",
+      target: 1.1,
+      reps: p.reps,
+      valueRange: range(four.cached, ms),
+      baselineRange: range(four.floor, ms),
+      note: "tern: a new process, file(path).dataframe() with the cache already holding the " +
+        "file: one stat request (is the copy current?), then Polars reads the cached copy by path.",
+    }));
+
+    // The batch size sweep, without the cache so only the parse pipeline differs.
+    if (p.sweep.length > 0) {
+      ctx.log(`data: batch sizes ${p.sweep.join(", ")} MiB, ${p.reps} rounds`);
+      const contenders: Record<string, () => Promise<Sample>> = {
+        floor: () => sample(ctx, undefined, { ...base, mode: "floor" }),
+      };
+      for (const mib of p.sweep) {
+        contenders[`${mib}`] = () =>
+          sample(ctx, server, { ...base, mode: "tern-batch", "batch-mib": String(mib) });
+      }
+      const sweep = await rounds(ctx, contenders, p.reps, 0, check);
+      for (const mib of p.sweep) {
+        records.push(record({
+          suite: "data",
+          name: `batches growing to ${mib} MiB, ${sizeMb} MB CSV, no cache`,
+          value: median(sweep[`${mib}`], ms),
+          baseline: median(sweep.floor, ms),
+          unit: "ms",
+          against: "pl.readCSV of the local file",
+          better: "lower",
+          reps: p.reps,
+          valueRange: range(sweep[`${mib}`], ms),
+          note: `peak RSS ${mb(median(sweep[`${mib}`], (s) => s.peakRss)).toFixed(0)} MB.`,
+        }));
+      }
+    }
+  } finally {
+    await cleanup.run();
+  }
+  return records;
+}
+
+async function shapedLink(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
+  const { root, local } = await ensureCsv(ctx, p.csvBytes);
+  const size = (await Deno.stat(local)).size;
+  const cleanup = new Cleanup();
+  ctx.cleanup.defer(() => cleanup.run());
+  try {
+    const server = await startServer(cleanup, ctx, root, ["--bandwidth", String(BANDWIDTH)]);
+    const base = { url: server.url, path: CSV_PATH, local };
+    ctx.log(`data: link shaped to ${BANDWIDTH / 1e6} MB/s, ${p.shapedReps} rounds`);
+    const check = (name: string, s: Sample) => {
+      if (name === "raw" && s.rows !== size) throw new Error(`raw read ${s.rows} bytes of ${size}`);
+    };
+    const shaped = await rounds(
+      ctx,
+      {
+        raw: () => sample(ctx, server, { ...base, mode: "raw" }),
+        tern: async () => {
+          const cacheDir = await tempDir(cleanup, "tern-bench-cache-");
+          try {
+            return await sample(ctx, server, { ...base, mode: "tern", "cache-dir": cacheDir });
+          } finally {
+            await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+          }
+        },
+        naive: () => sample(ctx, server, { ...base, mode: "naive" }),
+      },
+      p.shapedReps,
+      0,
+      check,
+    );
+    const raw = median(shaped.raw, ms);
+    const sizeMb = mb(size).toFixed(0);
+    return [
+      record({
+        suite: "data",
+        name: `${sizeMb} MB CSV over a ${BANDWIDTH / 1e6} MB/s link → DataFrame`,
+        value: median(shaped.tern, ms),
+        baseline: raw,
+        unit: "ms",
+        against: "the raw bytes arriving (fetch, body read to the end)",
+        better: "lower",
+        target: 1.1,
+        reps: p.shapedReps,
+        valueRange: range(shaped.tern, ms),
+        baselineRange: range(shaped.raw, ms),
+        note: `Server started with --bandwidth ${BANDWIDTH}. tern with a fresh cache folder ` +
+          `(default settings). The raw transfer is the physical limit of the link: ` +
+          `${(size / (raw / 1000) / 1e6).toFixed(1)} MB/s measured. Load average ` +
+          `${await load()} at the end.`,
+      }),
+      record({
+        suite: "data",
+        name: `${sizeMb} MB CSV over a ${BANDWIDTH / 1e6} MB/s link, naive path`,
+        value: median(shaped.naive, ms),
+        baseline: raw,
+        unit: "ms",
+        against: "the raw bytes arriving",
+        better: "lower",
+        reps: p.shapedReps,
+        valueRange: range(shaped.naive, ms),
+        note: "fetch → arrayBuffer → pl.readCSV: transfer, then parse.",
+      }),
+    ];
+  } finally {
+    await cleanup.run();
+  }
+}
+
+async function manyFiles(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
+  const root = await ensureMany(ctx, p.files);
+  const records: BenchRecord[] = [];
+  for (const latency of [MANY_LATENCY_MS, 0]) {
+    const cleanup = new Cleanup();
+    ctx.cleanup.defer(() => cleanup.run());
+    try {
+      const server = await startServer(cleanup, ctx, root, ["--latency-ms", String(latency)]);
+      const read = (concurrency: number) => async () => {
+        const cacheDir = await tempDir(cleanup, "tern-bench-cache-");
+        try {
+          return await sample(ctx, server, {
+            mode: "many",
+            url: server.url,
+            path: MANY_PATH,
+            concurrency: String(concurrency),
+            "cache-dir": cacheDir,
+          });
+        } finally {
+          await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+        }
+      };
+      ctx.log(`data: ${p.files} files, server latency ${latency} ms, ${p.manyReps} rounds`);
+      let rows: number | undefined;
+      const sameRows = (name: string, s: Sample) => {
+        rows ??= s.rows;
+        if (s.rows !== rows) throw new Error(`${name} read ${s.rows} rows, expected ${rows}`);
+      };
+      const contenders = { concurrent: read(4), sequential: read(1) };
+      const many = await rounds(ctx, contenders, p.manyReps, 0, sameRows);
+      const rate = (s: Sample) => p.files / (s.ms / 1000);
+      const conditions = latency === 0
+        ? "No latency: every request costs only CPU, on the same cores as the server."
+        : `The server waits ${latency} ms before each response, a short round trip for a ` +
+          "notebook talking to a remote data store.";
+      records.push(record({
+        suite: "data",
+        name: `${p.files.toLocaleString("en-US")} files of 10 KB, server latency ${latency} ms`,
+        value: median(many.concurrent, rate),
+        baseline: median(many.sequential, rate),
+        unit: "files/s",
+        against: "the same read one file at a time",
+        better: "higher",
+        target: 3,
+        reps: p.manyReps,
+        valueRange: range(many.concurrent, rate),
+        baselineRange: range(many.sequential, rate),
+        note: `folder.list().dataframes() with concurrency 4 (the default) against ` +
+          `concurrency 1; each run in a fresh process with an empty cache folder (default ` +
+          `settings: each file is also written to the cache). ${conditions} Load average ` +
+          `${await load()} at the end.`,
+      }));
+    } finally {
+      await cleanup.run();
+    }
+  }
+  return records;
+}
+
+/**
+ * The data suite, for bench/main.ts.
+ *
+ * @example
+ * ```ts ignore
+ * import { dataSuite } from "./data.ts";
+ * import { Cleanup } from "./_proc.ts";
+ *
+ * const cleanup = new Cleanup();
+ * const records = await dataSuite.run({
+ *   quick: true,
+ *   repoRoot: Deno.cwd(),
+ *   cacheDir: "bench/out/cache",
+ *   cleanup,
+ *   signal: new AbortController().signal,
+ *   log: console.error,
+ * });
+ * await cleanup.run();
+ * ```
+ */
+export const dataSuite: Suite = {
+  name: "data",
+  description: "data-store files into Polars: 160 MB CSV vs local pl.readCSV and the naive " +
+    "path, a 100 MB/s link vs its raw transfer, 2,000 small files concurrent vs one at a time, " +
+    "cached re-reads",
+  run: async (ctx) => {
+    const p = plan(ctx);
+    return [
+      ...await bigFile(ctx, p),
+      ...await shapedLink(ctx, p),
+      ...await manyFiles(ctx, p),
+    ];
+  },
+};

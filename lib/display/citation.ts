@@ -1,0 +1,77 @@
+/**
+ * The citation view: the citation as plain, selectable text in a box (no script, so no copy
+ * button: select and copy), the other styles a click away, and the resolver link.
+ *
+ * @module
+ */
+
+import { bundle, type MediaBundle } from "./bundle.ts";
+import { oneLine, plainText } from "./format.ts";
+import { type Html, link, markup } from "./html.ts";
+import { bounded, card, collapsible, LIMITS, preformatted } from "./parts.ts";
+
+/**
+ * What the citation view shows.
+ *
+ * @example
+ * ```ts
+ * import type { CitationView } from "./citation.ts";
+ *
+ * const view: CitationView = {
+ *   style: "datacite", text: "Immer, F. R. (1934). Barley yields. https://doi.org/10.7946/P2C35G",
+ *   title: "Barley yields", url: "https://doi.org/10.7946/P2C35G", others: [],
+ * };
+ * ```
+ */
+export interface CitationView {
+  /** The style of `text`. */
+  style: string;
+  /** The citation. */
+  text: string;
+  /** The cited dataset's title, when it has one. */
+  title?: string;
+  /** The resolver link (DOI or ARK). */
+  url?: string;
+  /** The citation in other styles, as `[style, text]`. */
+  others: readonly (readonly [string, string])[];
+}
+
+const STYLE_NAMES: Record<string, string> = {
+  datacite: "DataCite",
+  apa: "APA",
+  bibtex: "BibTeX",
+  ris: "RIS",
+  "csl-json": "CSL-JSON",
+};
+
+/**
+ * Renders a citation as a MIME bundle; `text/plain` is exactly the citation.
+ *
+ * @example
+ * ```ts
+ * import { renderCitation } from "./citation.ts";
+ *
+ * const out = renderCitation({ style: "datacite", text: "Barley yields. /iplant/home/shared/b", others: [] });
+ * console.log(out["text/plain"]); // Barley yields. /iplant/home/shared/b
+ * ```
+ */
+export function renderCitation(view: CitationView): MediaBundle {
+  return bundle(citationHtml(view), view.text);
+}
+
+function citationHtml(view: CitationView): Html {
+  const styleName = STYLE_NAMES[view.style] ?? view.style;
+  const title = view.title === undefined ? `Citation (${styleName})` : view.title;
+  const resolver = view.url === undefined
+    ? ""
+    : markup`<div class="t-more">Resolves at ${
+      link(view.url, bounded(view.url, LIMITS.name), { className: "t-id" })
+    }</div>`;
+  const others = view.others.map(([style, text]) =>
+    collapsible(STYLE_NAMES[style] ?? style, preformatted(text, LIMITS.json, style === "csl-json"))
+  );
+  return card(
+    { kind: `Cite · ${styleName}`, title: oneLine(title) },
+    markup`${preformatted(plainText(view.text), LIMITS.json)}${resolver}${others}`,
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * The file view: size, type, dates, where it can be fetched publicly, and for tables a preview
+ * of the first rows — or the reason there is none.
+ *
+ * @module
+ */
+
+import { bundle, type MediaBundle } from "./bundle.ts";
+import { formatBytes, formatCount, formatDateTime, oneLine, plural } from "./format.ts";
+import { type Html, link, markup } from "./html.ts";
+import { bounded, card, facts, LIMITS, moreNote, pairs, section } from "./parts.ts";
+import { textPairs, textTable } from "./text.ts";
+import { cellText } from "./value.ts";
+
+/**
+ * The first rows of a table, as plain values.
+ *
+ * @example
+ * ```ts
+ * import type { TablePreview } from "./file.ts";
+ *
+ * const preview: TablePreview = {
+ *   columns: [{ name: "species", type: "str" }, { name: "mass", type: "f64" }],
+ *   rows: [["Adelie", 3750], ["Gentoo", null]],
+ *   more: true,
+ * };
+ * ```
+ */
+export interface TablePreview {
+  /** Column names and types. */
+  columns: readonly { name: string; type: string }[];
+  /** Rows, each with one value per column. */
+  rows: readonly (readonly unknown[])[];
+  /** Whether the table has more rows than shown. */
+  more: boolean;
+  /** The format it was read as (`csv`, `parquet`). */
+  format?: string;
+}
+
+/**
+ * Everything the file view shows; parts the handle could not learn are left out.
+ *
+ * @example
+ * ```ts
+ * import type { FileView } from "./file.ts";
+ *
+ * const view: FileView = {
+ *   path: "/iplant/home/shared/tern_samples/formats/penguins.csv", name: "penguins.csv",
+ *   size: 13_478, infoType: "csv", modified: new Date(Date.UTC(2020, 6, 1)),
+ * };
+ * ```
+ */
+export interface FileView {
+  /** Data-store path. */
+  path: string;
+  /** File name. */
+  name: string;
+  /** Bytes. */
+  size?: number;
+  /** Terrain's info type. */
+  infoType?: string | null;
+  /** Media type the server detected. */
+  contentType?: string;
+  /** Created. */
+  created?: Date;
+  /** Last modified. */
+  modified?: Date;
+  /** The caller's permission. */
+  permission?: string;
+  /** The item id. */
+  id?: string;
+  /** The anonymous (public) URL, when anyone may read it. */
+  publicUrl?: string;
+  /** The first rows, for tables. */
+  preview?: TablePreview;
+  /** Why there is no preview (not a table, too large, could not be parsed). */
+  previewNote?: string;
+}
+
+/** Widest a preview gets: columns beyond are counted, not shown. */
+const MAX_PREVIEW_COLUMNS = 20;
+
+/**
+ * Renders a file view as a MIME bundle.
+ *
+ * @example
+ * ```ts
+ * import { renderFile } from "./file.ts";
+ *
+ * const out = renderFile({ path: "/iplant/home/shared/a.csv", name: "a.csv", size: 1234, infoType: "csv" });
+ * console.log(out["text/plain"].split("\n")[0]); // File /iplant/home/shared/a.csv — 1.23 kB, csv
+ * ```
+ */
+export function renderFile(view: FileView): MediaBundle {
+  return bundle(fileHtml(view), fileText(view));
+}
+
+/**
+ * A preview table's markup (also used by other views).
+ *
+ * @example
+ * ```ts
+ * import { previewTable } from "./file.ts";
+ *
+ * const table = previewTable({ columns: [{ name: "a", type: "i64" }], rows: [[1]], more: false });
+ * console.log(table.toString().includes("<td class=\"t-num\">1</td>")); // true
+ * ```
+ */
+export function previewTable(preview: TablePreview): Html {
+  const columns = preview.columns.slice(0, MAX_PREVIEW_COLUMNS);
+  const head = columns.map((column) =>
+    markup`<th>${bounded(column.name, 60)}<div class="t-coltype">${
+      bounded(column.type, 30)
+    }</div></th>`
+  );
+  const rows = preview.rows.map((row) =>
+    markup`<tr>${
+      columns.map((_, index) => {
+        const value = row[index];
+        if (value === null || value === undefined) return markup`<td class="t-muted">null</td>`;
+        const numeric = typeof value === "number" || typeof value === "bigint";
+        return numeric
+          ? markup`<td class="t-num">${bounded(cellText(value), 120)}</td>`
+          : markup`<td>${bounded(cellText(value), 120)}</td>`;
+      })
+    }</tr>`
+  );
+  const hidden = preview.columns.length - columns.length;
+  return markup`<div class="t-scroll"><table class="t-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>${
+    hidden > 0 ? moreNote(plural(hidden, "more column")) : ""
+  }`;
+}
+
+function typeOf(view: FileView): string | undefined {
+  if (view.infoType !== undefined && view.infoType !== null && view.infoType !== "unknown") {
+    return view.infoType;
+  }
+  return view.contentType;
+}
+
+function fileHtml(view: FileView): Html {
+  const summary = facts([
+    view.size === undefined ? undefined : markup`<b>${formatBytes(view.size)}</b>`,
+    typeOf(view),
+    view.contentType !== undefined && view.contentType !== typeOf(view)
+      ? view.contentType
+      : undefined,
+    view.modified === undefined ? undefined : `modified ${formatDateTime(view.modified)} UTC`,
+    view.permission,
+  ]);
+  const details = pairs([
+    ["created", view.created === undefined ? undefined : `${formatDateTime(view.created)} UTC`],
+    [
+      "id",
+      view.id === undefined
+        ? undefined
+        : markup`<span class="t-mono">${bounded(view.id, 80)}</span>`,
+    ],
+    [
+      "public URL",
+      view.publicUrl === undefined
+        ? undefined
+        : link(view.publicUrl, bounded(view.publicUrl, LIMITS.name), { className: "t-id" }),
+    ],
+  ]);
+  const preview = view.preview === undefined
+    ? view.previewNote === undefined
+      ? ""
+      : markup`<div class="t-note">${bounded(view.previewNote)}</div>`
+    : section(
+      `First ${formatCount(view.preview.rows.length)} rows${
+        view.preview.format === undefined ? "" : ` (${view.preview.format})`
+      }`,
+      markup`${previewTable(view.preview)}${
+        view.preview.more ? moreNote("more rows", "file.dataframe() reads them all") : ""
+      }`,
+    );
+  return card(
+    { kind: "File", title: view.name, sub: view.path },
+    markup`${summary}${details}${preview}`,
+  );
+}
+
+function fileText(view: FileView): string {
+  const head = [view.size === undefined ? undefined : formatBytes(view.size), typeOf(view)]
+    .filter((part) => part !== undefined).join(", ");
+  const lines = [`File ${oneLine(view.path)}${head === "" ? "" : ` — ${head}`}`];
+  const fields = textPairs([
+    ["content type", view.contentType],
+    ["modified", view.modified === undefined ? undefined : `${formatDateTime(view.modified)} UTC`],
+    ["created", view.created === undefined ? undefined : `${formatDateTime(view.created)} UTC`],
+    ["permission", view.permission],
+    ["public URL", view.publicUrl],
+  ]);
+  if (fields !== "") lines.push(fields);
+  if (view.preview !== undefined) {
+    const columns = view.preview.columns.slice(0, MAX_PREVIEW_COLUMNS);
+    lines.push(`  first ${formatCount(view.preview.rows.length)} rows:`);
+    lines.push(
+      textTable(
+        columns.map((column) => ({ heading: column.name, max: 24 })),
+        view.preview.rows.map((row) => columns.map((_, index) => cellText(row[index]))),
+      ).split("\n").map((line) => `  ${line}`).join("\n"),
+    );
+    if (view.preview.more) lines.push("    … more rows");
+  } else if (view.previewNote !== undefined) {
+    lines.push(`  (${oneLine(view.previewNote)})`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,179 @@
+/**
+ * Numbers, sizes, dates and durations as people read them, identically in HTML and plain text,
+ * and independent of the machine's locale and time zone (dates are UTC), so that a notebook
+ * shows the same on every machine.
+ *
+ * @module
+ */
+
+const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"] as const;
+
+/**
+ * A byte count in SI units (`1.2 MB`, `980 B`), three significant digits.
+ *
+ * @example
+ * ```ts
+ * import { formatBytes } from "./format.ts";
+ *
+ * console.log(formatBytes(0), formatBytes(1234), formatBytes(3_456_789_012)); // 0 B 1.23 kB 3.46 GB
+ * ```
+ */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return "—";
+  if (bytes < 1000) return `${Math.round(bytes)} B`;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 999.5 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  return `${value.toFixed(digits)} ${UNITS[unit]}`;
+}
+
+/**
+ * An integer with thousands separators (`20,000`), the same on every machine.
+ *
+ * @example
+ * ```ts
+ * import { formatCount } from "./format.ts";
+ *
+ * console.log(formatCount(20000)); // 20,000
+ * ```
+ */
+export function formatCount(count: number): string {
+  return Number.isFinite(count) ? Math.round(count).toLocaleString("en-US") : "—";
+}
+
+/**
+ * `1 file`, `2 files`: a count and its noun, pluralised with `s` or the given plural.
+ *
+ * @example
+ * ```ts
+ * import { plural } from "./format.ts";
+ *
+ * console.log(plural(1, "entry", "entries"), plural(20000, "file")); // 1 entry 20,000 files
+ * ```
+ */
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${formatCount(count)} ${count === 1 ? noun : nouns}`;
+}
+
+/**
+ * A date and time in UTC to the minute (`2024-03-05 14:22`); `—` for no date or an invalid one.
+ *
+ * @example
+ * ```ts
+ * import { formatDateTime } from "./format.ts";
+ *
+ * console.log(formatDateTime(new Date(Date.UTC(2024, 2, 5, 14, 22, 9)))); // 2024-03-05 14:22
+ * ```
+ */
+export function formatDateTime(date: Date | undefined | null): string {
+  if (!(date instanceof Date) || Number.isNaN(date.getTime())) return "—";
+  return date.toISOString().slice(0, 16).replace("T", " ");
+}
+
+/**
+ * A date in UTC (`2024-03-05`); `—` for no date or an invalid one.
+ *
+ * @example
+ * ```ts
+ * import { formatDate } from "./format.ts";
+ *
+ * console.log(formatDate(new Date(Date.UTC(2019, 5, 1)))); // 2019-06-01
+ * ```
+ */
+export function formatDate(date: Date | undefined | null): string {
+  return formatDateTime(date).slice(0, 10);
+}
+
+/**
+ * A duration, short: `850 ms`, `4.2 s`, `3 min 05 s`, `2 h 04 min`.
+ *
+ * @example
+ * ```ts
+ * import { formatDuration } from "./format.ts";
+ *
+ * console.log(formatDuration(850), formatDuration(4200), formatDuration(185_000)); // 850 ms 4.2 s 3 min 05 s
+ * ```
+ */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`;
+  const whole = Math.round(seconds);
+  if (whole < 3600) {
+    return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
+  }
+  const minutes = Math.round(whole / 60);
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+}
+
+/**
+ * A transfer rate (`12.4 MB/s`).
+ *
+ * @example
+ * ```ts
+ * import { formatRate } from "./format.ts";
+ *
+ * console.log(formatRate(12_400_000)); // 12.4 MB/s
+ * ```
+ */
+export function formatRate(bytesPerSecond: number): string {
+  return `${formatBytes(bytesPerSecond)}/s`;
+}
+
+/**
+ * Text cut to at most `max` characters (counted in code points, so an emoji is never split),
+ * with how much was cut: `{ text: "abc…", cut: 12 }`.
+ *
+ * @example
+ * ```ts
+ * import { clip } from "./format.ts";
+ *
+ * console.log(clip("abcdefgh", 4)); // { text: "abc…", cut: 5 }
+ * console.log(clip("short", 10)); // { text: "short", cut: 0 }
+ * ```
+ */
+export function clip(text: string, max: number): { text: string; cut: number } {
+  const points = Array.from(text);
+  if (points.length <= max) return { text, cut: 0 };
+  const kept = Math.max(0, max - 1);
+  return { text: `${points.slice(0, kept).join("")}…`, cut: points.length - kept };
+}
+
+/**
+ * Text made safe for one line of plain output: control characters (ANSI escapes among them,
+ * which notebooks would interpret in `text/plain`) become visible `\x1b`-style escapes, and
+ * line breaks become `↵`.
+ *
+ * @example
+ * ```ts
+ * import { oneLine } from "./format.ts";
+ *
+ * console.log(oneLine("a\nb\u001b[31mc")); // a↵b\x1b[31mc
+ * ```
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, "↵").replace(
+    // deno-lint-ignore no-control-regex
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  ).replace(/\t/g, " ");
+}
+
+/**
+ * Text made safe for multi-line plain output: like {@linkcode oneLine} but keeping line breaks.
+ *
+ * @example
+ * ```ts
+ * import { plainText } from "./format.ts";
+ *
+ * console.log(plainText("line 1\nline\u001b2")); // "line 1\nline\\x1b2"
+ * ```
+ */
+export function plainText(text: string): string {
+  return text.replace(/\r\n|\r/g, "\n").split("\n").map(oneLine).join("\n");
+}

@@ -1,0 +1,249 @@
+/**
+ * What the handles' notebook views show, fetched through the handles' transport with as few
+ * requests as possible, and handed to the pure renderers of `lib/display` as plain data. Kept
+ * apart from the handle classes so that they only gain their display methods.
+ *
+ * @module
+ */
+
+import { type CallOptions, getMetadata, getPagedDirectory } from "../client/endpoints.ts";
+import type { PagedListing } from "../client/schemas.ts";
+import type { Transport } from "../client/transport.ts";
+import type { DatasetCardView } from "../display/dataset.ts";
+import type { DatasetRow } from "../display/datasets.ts";
+import { formatDateTime } from "../display/format.ts";
+import type { EntryRow, ListingView } from "../display/listing.ts";
+import { type Entry, entryFromItem, folderEntry } from "../listing/entry.ts";
+import { type CatalogFailure, titleKey } from "../metadata/catalog.ts";
+import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
+import { normalizeMetadata } from "../metadata/normalize.ts";
+import { baseName, parentPath } from "./paths.ts";
+
+/**
+ * Rows a folder view shows: enough to recognise a folder, few enough to keep a notebook light.
+ *
+ * @example
+ * ```ts
+ * import { FOLDER_ROWS } from "./display.ts";
+ *
+ * console.log(FOLDER_ROWS); // 25
+ * ```
+ */
+export const FOLDER_ROWS = 25;
+
+/** Entries of a dataset read for its file summary (one request). */
+const DATASET_ENTRIES = 100;
+
+/** Most sibling datasets whose titles a dataset card compares with its own. */
+const MAX_SIBLINGS = 24;
+
+/**
+ * A listing entry as a table row.
+ *
+ * @example
+ * ```ts
+ * import { entryRow } from "./display.ts";
+ *
+ * const row = entryRow({
+ *   id: "x", path: "/a/b.csv", name: "b.csv", type: "file", size: 3, created: new Date(0),
+ *   modified: new Date(0), infoType: "csv", permission: "read",
+ * });
+ * console.log(row.name, row.size); // b.csv 3
+ * ```
+ */
+export function entryRow(entry: Entry, name: string = entry.name): EntryRow {
+  return {
+    name,
+    type: entry.type,
+    size: entry.size,
+    modified: entry.modified,
+    infoType: entry.infoType,
+  };
+}
+
+/** The folder's own entry and its first entries, from one paged-listing request. */
+async function firstPage(
+  transport: Transport,
+  path: string,
+  limit: number,
+  options: CallOptions = {},
+): Promise<{ folder: Entry; entries: Entry[]; total: number; page: PagedListing }> {
+  const page = await getPagedDirectory(
+    transport,
+    { path, limit, sortCol: "name", sortDir: "ASC" },
+    options,
+  );
+  const entries = [
+    ...page.folders.map((item) => entryFromItem(item, "folder")),
+    ...page.files.map((item) => entryFromItem(item, "file")),
+  ];
+  return { folder: folderEntry(page), entries, total: page.total ?? entries.length, page };
+}
+
+/**
+ * The folder view: the folder's first entries by name, its total and its own dates, from one
+ * request.
+ *
+ * @example
+ * ```ts ignore
+ * const view = await folderView(transport, "/iplant/home/shared/tern_samples/many_files");
+ * console.log(view.total); // 20,011
+ * ```
+ */
+export async function folderView(
+  transport: Transport,
+  path: string,
+  kind = "Folder",
+): Promise<ListingView> {
+  const { folder, entries, total } = await firstPage(transport, path, FOLDER_ROWS);
+  return {
+    kind,
+    title: baseName(path),
+    path,
+    facts: [`modified ${formatDateTime(folder.modified)} UTC`, folder.permission],
+    entries: entries.map((entry) => entryRow(entry)),
+    total,
+    more: entries.length < total,
+    hint: "iterate folder.list() for every entry",
+  };
+}
+
+/**
+ * The dataset card's data: the normalised metadata (given), the citation, the first entries for
+ * the file summary, and the sibling datasets that carry the same title.
+ *
+ * Siblings: when the parent folder has at most 24 other sub-folders, all of them are compared;
+ * otherwise those whose name starts like this one's (`NOAA_…`, after any `_deprecated_`
+ * prefix), at most 24 — a bounded check, so that a card in a folder of hundreds of datasets
+ * still costs a handful of requests. A sibling that cannot be read is skipped.
+ *
+ * @example
+ * ```ts ignore
+ * const view = await datasetView(transport, await dataset.metadata());
+ * console.log(view.duplicates.map((duplicate) => duplicate.name));
+ * ```
+ */
+export async function datasetView(
+  transport: Transport,
+  metadata: DatasetMetadata,
+): Promise<DatasetCardView> {
+  const path = metadata.path;
+  const [contents, citation, duplicates] = await Promise.all([
+    firstPage(transport, path, DATASET_ENTRIES),
+    metadata.citation("datacite"),
+    metadata.title === undefined
+      ? Promise.resolve([])
+      : sameTitleSiblings(transport, path, metadata.title),
+  ]);
+  return {
+    path,
+    name: baseName(path),
+    metadata,
+    hasMetadata: metadata.raw.avus.length + metadata.raw.irodsAvus.length > 0,
+    citation,
+    contents: {
+      entries: contents.entries.map((entry) => entryRow(entry)),
+      total: contents.total,
+    },
+    duplicates,
+  };
+}
+
+/** The leading word of a dataset folder name, which Data Commons names `Author_Topic_Date`. */
+function stem(name: string): string {
+  return name.replace(/^_deprecated_/i, "").split(/[_\s-]/)[0].toLowerCase();
+}
+
+async function sameTitleSiblings(
+  transport: Transport,
+  path: string,
+  title: string,
+): Promise<{ path: string; name: string }[]> {
+  const parent = parentPath(path);
+  if (parent === "/") return [];
+  let page: PagedListing;
+  try {
+    page = await getPagedDirectory(transport, {
+      path: parent,
+      limit: 1000,
+      entityType: "folder",
+      sortCol: "name",
+      sortDir: "ASC",
+    });
+  } catch {
+    // The card can do without the check; it never claims a title is unique.
+    return [];
+  }
+  const siblings = page.folders.filter((folder) => folder.path !== path);
+  const key = stem(baseName(path));
+  const candidates =
+    (siblings.length <= MAX_SIBLINGS
+      ? siblings
+      : siblings.filter((folder) => stem(baseName(folder.path)) === key)).slice(0, MAX_SIBLINGS);
+  const wanted = titleKey(title);
+  const found = await Promise.all(candidates.map(async (folder) => {
+    try {
+      const raw = await getMetadata(transport, folder.id);
+      const record = await normalizeMetadata({
+        path: raw.path,
+        avus: raw.avus,
+        irodsAvus: raw["irods-avus"],
+      });
+      return record.title !== undefined && titleKey(record.title) === wanted
+        ? { path: folder.path, name: baseName(folder.path) }
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  }));
+  return found.filter((item) => item !== undefined);
+}
+
+/**
+ * A dataset list's row from a catalog record (or a failure to read one).
+ *
+ * @example
+ * ```ts ignore
+ * const rows = records.map((record) => datasetRow(record, duplicateKeys));
+ * ```
+ */
+export function datasetRow(
+  record: DatasetMetadata | CatalogFailure,
+  duplicates: ReadonlySet<string>,
+): DatasetRow {
+  const name = baseName(record.path);
+  if ("error" in record) {
+    return { name, deprecated: false, duplicateTitle: false, missing: [], error: record.error };
+  }
+  return {
+    name,
+    ...(record.title === undefined ? {} : { title: record.title }),
+    ...(record.publicationYear === undefined ? {} : { year: record.publicationYear }),
+    ...(record.doi === undefined ? {} : { doi: record.doi }),
+    ...(record.ark === undefined ? {} : { ark: record.ark }),
+    ...(record.license === undefined ? {} : { license: record.license.id ?? record.license.name }),
+    deprecated: record.deprecated,
+    duplicateTitle: record.title !== undefined && duplicates.has(titleKey(record.title)),
+    missing: record.missing,
+  };
+}
+
+/**
+ * The title keys that more than one record carries.
+ *
+ * @example
+ * ```ts ignore
+ * const shared = sharedTitles(records);
+ * ```
+ */
+export function sharedTitles(records: readonly (DatasetMetadata | CatalogFailure)[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const record of records) {
+    if ("error" in record || record.title === undefined) continue;
+    const key = titleKey(record.title);
+    if (seen.has(key)) shared.add(key);
+    seen.add(key);
+  }
+  return shared;
+}

@@ -1,0 +1,278 @@
+/**
+ * Turns progress events into what a person sees: one line updated in place in a notebook, a bar
+ * redrawn on a terminal's stderr, or nothing. Reads that finish within {@linkcode SHOW_AFTER_MS}
+ * show nothing at all, so quick reads do not litter a notebook; longer ones keep their final
+ * line (what was read, how much, how fast) as a record of the run.
+ *
+ * @module
+ */
+
+import {
+  fraction,
+  progressLine,
+  type ProgressView,
+  renderProgress,
+  textBar,
+} from "../display/progress.ts";
+import type { ProgressEvent } from "../data/progress.ts";
+import { type DisplayFunction, kernelDisplay, progressTarget } from "./detect.ts";
+
+/**
+ * How a store or a call shows progress: `true` (the default) shows it where it can be seen (the
+ * notebook, else a terminal's stderr), `false` never, and a function receives every event
+ * instead (your own display; nothing else is shown).
+ *
+ * @example
+ * ```ts
+ * import type { ProgressSetting } from "./reporter.ts";
+ *
+ * const quiet: ProgressSetting = false;
+ * const logged: ProgressSetting = (event) => console.log(event.kind, event.bytes);
+ * ```
+ */
+export type ProgressSetting = boolean | ((event: ProgressEvent) => void);
+
+/**
+ * A read's progress as the walk reports it: entries found and folders visited so far.
+ *
+ * @example
+ * ```ts
+ * import type { WalkProgress } from "./reporter.ts";
+ *
+ * const update: WalkProgress = { kind: "bytes", entries: 1200, folders: 14, elapsedMs: 900 };
+ * ```
+ */
+export interface WalkProgress {
+  /** `start`, `bytes` (an update), `done`. */
+  kind: "start" | "bytes" | "done";
+  /** Entries found. */
+  entries: number;
+  /** Folders visited. */
+  folders: number;
+  /** Time since the start. */
+  elapsedMs: number;
+  /** For `done`: whether the walk finished. */
+  ok?: boolean;
+}
+
+/** Reads shorter than this show no progress at all. */
+export const SHOW_AFTER_MS = 400;
+
+/** Shortest interval between two redraws (a notebook front end re-renders every update). */
+const INTERVAL_MS = { jupyter: 250, terminal: 100 } as const;
+
+/**
+ * Where a reporter draws: given the view, show it (first time), replace it, or finish it.
+ *
+ * @example
+ * ```ts
+ * import type { ProgressSink } from "./reporter.ts";
+ *
+ * const lines: string[] = [];
+ * const sink: ProgressSink = { draw: (view) => lines.push(view.label), finish: (view) => lines.push("done") };
+ * ```
+ */
+export interface ProgressSink {
+  /** Shows or replaces the line. */
+  draw(view: ProgressView): void;
+  /** Shows the final state and releases the line. */
+  finish(view: ProgressView): void;
+}
+
+/**
+ * A sink that shows a line in a notebook and updates it in place through `display` (the
+ * kernel's `Deno.jupyter.display`): a `display_data` with a fresh display id, then
+ * `update_display_data` messages for it. A display call that fails is ignored.
+ *
+ * @example
+ * ```ts
+ * import { notebookSink } from "./reporter.ts";
+ *
+ * const sent: unknown[] = [];
+ * const sink = notebookSink((bundle, options) => { sent.push(options); });
+ * ```
+ */
+export function notebookSink(display: DisplayFunction): ProgressSink {
+  const id = `tern-progress-${crypto.randomUUID()}`;
+  let shown = false;
+  const send = (view: ProgressView) => {
+    const options = shown
+      ? { raw: true as const, update: true, display_id: id }
+      : { raw: true as const, display_id: id };
+    shown = true;
+    try {
+      const sent = display({ ...renderProgress(view) }, options);
+      if (sent instanceof Promise) sent.catch(() => {});
+    } catch {
+      // A failing display must never fail the read.
+    }
+  };
+  return { draw: send, finish: send };
+}
+
+/**
+ * A sink that redraws one line on a terminal: `\r`, the line cut to the terminal's width, and a
+ * line break when finished.
+ *
+ * @example
+ * ```ts
+ * import { terminalSink } from "./reporter.ts";
+ *
+ * let screen = "";
+ * const sink = terminalSink((text) => { screen += text; }, 80);
+ * ```
+ */
+export function terminalSink(write: (text: string) => void, columns?: number): ProgressSink {
+  const width = () => {
+    if (columns !== undefined) return columns;
+    try {
+      return Deno.consoleSize().columns;
+    } catch {
+      return 80;
+    }
+  };
+  const line = (view: ProgressView) => {
+    const bar = view.folders !== undefined
+      ? ""
+      : `${textBar(view.state === "done" ? 1 : fraction(view), 20)} `;
+    const text = `${bar}${progressLine(view)}`;
+    const max = Math.max(20, width() - 1);
+    const points = Array.from(text);
+    return points.length > max ? `${points.slice(0, max - 1).join("")}…` : text;
+  };
+  const safe = (text: string) => {
+    try {
+      write(text);
+    } catch {
+      // A closed stderr must never fail the read.
+    }
+  };
+  return {
+    draw: (view) => safe(`\r\x1b[2K${line(view)}`),
+    finish: (view) => safe(`\r\x1b[2K${line(view)}\n`),
+  };
+}
+
+/**
+ * Options of {@linkcode progressReporter}.
+ *
+ * @example
+ * ```ts
+ * import type { ReporterOptions } from "./reporter.ts";
+ *
+ * const options: ReporterOptions = { setting: true, label: "many_files" };
+ * ```
+ */
+export interface ReporterOptions {
+  /** The store's or the call's setting (default `true`). */
+  setting?: ProgressSetting;
+  /** What is being read, as shown on the line. */
+  label: string;
+  /** Where to draw, instead of detecting it (tests, or your own front end). */
+  sink?: ProgressSink;
+  /** Show even reads shorter than {@linkcode SHOW_AFTER_MS} (default false). */
+  immediate?: boolean;
+}
+
+/**
+ * The progress callback for one read: it draws the events where they can be seen (or calls the
+ * user's function), throttled, and nothing for reads that end quickly. Returns `undefined` when
+ * nothing would be shown, so callers skip the work of reporting.
+ *
+ * @example
+ * ```ts
+ * import { progressReporter } from "./reporter.ts";
+ *
+ * const report = progressReporter({ setting: false, label: "penguins.csv" });
+ * console.log(report); // undefined
+ * ```
+ */
+export function progressReporter(
+  options: ReporterOptions,
+): ((event: ProgressEvent | WalkProgress) => void) | undefined {
+  const setting = options.setting ?? true;
+  if (setting === false) return undefined;
+  if (typeof setting === "function") {
+    // The user's own display gets the read's events unchanged (walk updates are not bytes).
+    return (event) => {
+      if ("totalFiles" in event) setting(event);
+    };
+  }
+  const target = options.sink === undefined ? progressTarget() : "jupyter";
+  const sink = options.sink ?? sinkFor(target);
+  if (sink === undefined) return undefined;
+  const interval = INTERVAL_MS[target === "terminal" ? "terminal" : "jupyter"];
+  const delay = options.immediate === true ? 0 : SHOW_AFTER_MS;
+  let shown = false;
+  let lastDraw = Number.NEGATIVE_INFINITY;
+  let finished = false;
+  return (event) => {
+    if (finished) return;
+    const view = viewOf(options.label, event);
+    if (event.kind === "done") {
+      finished = true;
+      if (shown || view.elapsedMs >= delay) sink.finish(view);
+      return;
+    }
+    if (view.elapsedMs < delay) return;
+    const now = performance.now();
+    if (shown && now - lastDraw < interval) return;
+    shown = true;
+    lastDraw = now;
+    sink.draw(view);
+  };
+}
+
+function sinkFor(target: "jupyter" | "terminal" | "none"): ProgressSink | undefined {
+  if (target === "jupyter") {
+    const display = kernelDisplay();
+    return display === undefined ? undefined : notebookSink(display);
+  }
+  if (target === "terminal") {
+    const encoder = new TextEncoder();
+    return terminalSink((text) => {
+      Deno.stderr.writeSync(encoder.encode(text));
+    });
+  }
+  return undefined;
+}
+
+/**
+ * The view of an event: a read's counters, or a walk's.
+ *
+ * @example
+ * ```ts
+ * import { viewOf } from "./reporter.ts";
+ *
+ * const view = viewOf("tree", { kind: "done", entries: 12, folders: 3, elapsedMs: 800, ok: true });
+ * console.log(view.state, view.files, view.folders); // done 12 3
+ * ```
+ */
+export function viewOf(label: string, event: ProgressEvent | WalkProgress): ProgressView {
+  const state = event.kind !== "done" ? "running" : event.ok === false ? "failed" : "done";
+  if (!("totalFiles" in event)) {
+    return {
+      label,
+      state,
+      bytes: 0,
+      totalBytes: 0,
+      files: event.entries,
+      totalFiles: 0,
+      cachedFiles: 0,
+      rate: 0,
+      elapsedMs: event.elapsedMs,
+      folders: event.folders,
+    };
+  }
+  return {
+    label,
+    state,
+    bytes: event.bytes,
+    totalBytes: event.totalBytes,
+    files: event.files,
+    totalFiles: event.totalFiles,
+    cachedFiles: event.cachedFiles,
+    rate: event.rate,
+    elapsedMs: event.elapsedMs,
+  };
+}

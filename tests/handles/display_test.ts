@@ -1,0 +1,208 @@
+/**
+ * The handles' notebook views against the embedded server: the sample store for what people
+ * see (a folder of 20,000 files, dataset cards in every metadata state, the curated catalog),
+ * and a store full of hostile names, AVUs, comments and saved searches for what must never
+ * happen (markup, scripts, event handlers, foreign links).
+ */
+
+import assert from "node:assert/strict";
+import { startServer } from "../../server.ts";
+import { connect } from "../../mod.ts";
+import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
+import {
+  CURATED_PATH,
+  DEMO_USER,
+  ensureSampleStore,
+  MANY_FILES_PATH,
+  SAMPLE_CASES,
+} from "../../lib/sample/mod.ts";
+import { checkView, HOSTILE, HOSTILE_URLS, LONG } from "../display/_safety.ts";
+
+const sampleRoot = await ensureSampleStore();
+
+async function sample() {
+  const server = await startServer({ root: sampleRoot, port: 0, quiet: true });
+  const store = connect({ url: server.url, token: DEMO_USER.token, cacheDir: false });
+  return { server, store, [Symbol.asyncDispose]: () => server.close() };
+}
+
+Deno.test("a folder shows its first 25 entries and its total, from one request", async () => {
+  await using served = await sample();
+  const folder = served.store.folder(MANY_FILES_PATH);
+  const before = served.store.stats.requests;
+  const bundle = await folder[JUPYTER_DISPLAY]();
+  assert.equal(served.store.stats.requests - before, 1);
+  const { root, text } = checkView(bundle);
+  assert.equal(root.querySelectorAll("tbody tr").length, 25);
+  const total = await folder.list().count();
+  assert.ok(text.includes(`showing 25 of ${total.toLocaleString("en-US")} entries`), text);
+  assert.match(bundle["text/plain"], /^Folder \/iplant\/home\/shared\/tern_samples\/many_files/);
+});
+
+Deno.test("a dataset card: links, licence, citation, files", async () => {
+  await using served = await sample();
+  const bundle = await served.store.dataset(SAMPLE_CASES.fullMetadata)[JUPYTER_DISPLAY]();
+  const { text, hrefs, root } = checkView(bundle);
+  assert.ok(hrefs.includes("https://doi.org/10.25739/9k2v-7q4m"));
+  assert.ok(hrefs.some((href) => href.startsWith("https://n2t.net/ark:/")));
+  assert.match(text, /CC0-1\.0/);
+  assert.match(text, /Citation complete/);
+  assert.match(text, /files? \(\d/);
+  assert.equal(
+    root.querySelector("pre")!.textContent,
+    await served.store.dataset(SAMPLE_CASES.fullMetadata).citation(),
+  );
+});
+
+Deno.test("dataset cards flag a shared title, no metadata and deprecation", async () => {
+  await using served = await sample();
+  const [first, second] = SAMPLE_CASES.sameTitle;
+  const shared = checkView(await served.store.dataset(second)[JUPYTER_DISPLAY]());
+  assert.ok(shared.text.includes(`Same title as ${first.slice(first.lastIndexOf("/") + 1)}`));
+  const bare = checkView(await served.store.dataset(SAMPLE_CASES.noMetadata)[JUPYTER_DISPLAY]());
+  assert.match(bare.text, /No metadata/);
+  const old = checkView(await served.store.dataset(SAMPLE_CASES.deprecated)[JUPYTER_DISPLAY]());
+  assert.match(old.text, /Deprecated/);
+});
+
+Deno.test("a folder's datasets show as a small catalog", async () => {
+  await using served = await sample();
+  const bundle = await served.store.folder(CURATED_PATH).datasets()[JUPYTER_DISPLAY]();
+  const { root, text } = checkView(bundle);
+  const count = await served.store.folder(CURATED_PATH).datasets().count();
+  assert.equal(root.querySelectorAll("tbody tr").length, Math.min(20, count));
+  assert.equal(root.querySelectorAll(".t-flag").length > 0, true);
+  assert.equal((text.match(/same title/g) ?? []).length, 2);
+});
+
+Deno.test("a missing folder or dataset shows its typed error instead", async () => {
+  await using served = await sample();
+  for (
+    const handle of [
+      served.store.folder("/iplant/home/shared/nope"),
+      served.store.dataset("/iplant/home/shared/nope"),
+    ]
+  ) {
+    const { root } = checkView(await handle[JUPYTER_DISPLAY]());
+    assert.equal(root.querySelector(".t-kind")!.textContent, "NotFoundError");
+  }
+});
+
+Deno.test("comments and raw metadata keep their values; the display is hidden", async () => {
+  await using served = await sample();
+  const file = served.store.file(SAMPLE_CASES.fileWithMetadata);
+  const comments = await file.comments();
+  assert.ok(comments.length > 0);
+  assert.deepEqual(Object.keys(comments[0]).sort(), [
+    "author",
+    "id",
+    "posted",
+    "retracted",
+    "text",
+  ]);
+  assert.deepEqual(JSON.parse(JSON.stringify(comments)).length, comments.length);
+  assert.deepEqual(comments, comments.map((comment) => ({ ...comment })));
+  checkView(
+    await (comments as unknown as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY](),
+  );
+  const raw = await file.metadata();
+  assert.deepEqual(Object.keys(raw), ["path", "avus", "irodsAvus"]);
+  checkView(await (raw as unknown as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY]());
+});
+
+/** A store whose names, metadata, comments and saved searches are all attacks. */
+async function hostileStore(): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "tern-display-hostile-" });
+  const write = async (path: string, text: string) => {
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(path, text);
+  };
+  await write(
+    `${root}/.terrain/users.json`,
+    JSON.stringify({
+      users: [{
+        username: "demo",
+        password: "pw-demo",
+        email: "d@example.org",
+        firstName: "D",
+        lastName: "U",
+        tokens: [DEMO_USER.token],
+      }],
+    }),
+  );
+  const searches = HOSTILE.map((value) => ({ label: value, fileQuery: value, pathPrefix: value }));
+  await write(`${root}/.terrain/saved-searches/demo.json`, JSON.stringify(searches));
+  const folder = `${root}/iplant/home/shared/hostile`;
+  // File names may hold anything but "/" and NUL.
+  const names = HOSTILE.map((value, index) => `${index}${value.replaceAll("/", "∕")}.csv`);
+  for (const name of names) await write(`${folder}/${name}`, "a,b\n1,2\n");
+  const avus = [
+    { attr: "title", value: HOSTILE[0], unit: "" },
+    ...HOSTILE.map((value) => ({ attr: "creator", value, unit: "" })),
+    ...HOSTILE.map((value) => ({ attr: "subject", value, unit: HOSTILE[1] })),
+    { attr: "description", value: LONG, unit: "" },
+    { attr: "publicationYear", value: "2020", unit: "" },
+    {
+      attr: "rights",
+      value: HOSTILE[1],
+      unit: "",
+      avus: [{ attr: "rightsURI", value: HOSTILE_URLS[0], unit: "" }],
+    },
+    {
+      attr: "relatedIdentifier",
+      value: HOSTILE_URLS[3],
+      unit: "",
+      avus: [{ attr: "relatedIdentifierType", value: "URL", unit: "" }],
+    },
+    { attr: HOSTILE[2], value: HOSTILE[3], unit: HOSTILE[4] },
+  ];
+  await write(`${folder}/.avus.json`, JSON.stringify(avus));
+  const comments = HOSTILE.map((value, index) => ({
+    id: `9e1d7c1a-2b3c-11ee-8f44-0242ac1200${String(index).padStart(2, "0")}`,
+    comment: value,
+    commenter: value.replace(/\s/g, "_"),
+    post_time: 1689955200000 + index,
+    retracted: index % 2 === 0,
+  }));
+  await write(`${folder}/.${names[0]}.comments.json`, JSON.stringify(comments));
+  return root;
+}
+
+Deno.test("hostile names, metadata, comments and saved searches never become markup", async () => {
+  const root = await hostileStore();
+  const server = await startServer({ root, port: 0, quiet: true });
+  try {
+    const store = connect({ url: server.url, token: DEMO_USER.token, cacheDir: false });
+    const path = "/iplant/home/shared/hostile";
+
+    const listing = checkView(await store.folder(path)[JUPYTER_DISPLAY]());
+    for (const value of HOSTILE) {
+      assert.ok(listing.text.includes(value.replaceAll("/", "∕")), value);
+    }
+
+    const card = checkView(await store.dataset(path)[JUPYTER_DISPLAY]());
+    assert.equal(card.hrefs.filter((href) => !href.startsWith("https://orcid.org/")).length, 0);
+    for (const value of HOSTILE) assert.ok(card.text.includes(value), value);
+
+    const metadata = await store.dataset(path).metadata();
+    const view = checkView(metadata[JUPYTER_DISPLAY]());
+    assert.deepEqual(view.hrefs, []);
+    for (const value of HOSTILE) assert.ok(view.text.includes(value), value);
+
+    const file = store.folder(path).file(`0${HOSTILE[0].replaceAll("/", "∕")}.csv`);
+    const comments = await file.comments();
+    const thread = checkView(
+      await (comments as unknown as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY](),
+    );
+    for (const value of HOSTILE) assert.ok(thread.text.includes(value), value);
+
+    const saved = await store.savedSearches();
+    const table = checkView(
+      await (saved as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY](),
+    );
+    for (const value of HOSTILE) assert.ok(table.text.includes(value), value);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
