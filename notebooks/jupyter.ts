@@ -55,7 +55,8 @@ export async function findJupyter(): Promise<JupyterCheck> {
     if (probe.ok) return { python, nbconvert: probe.stdout.trim() === "nbconvert" };
   }
   return {
-    missing: "Jupyter is not installed: no python3 can import nbclient and nbformat. On Debian or " +
+    missing:
+      "Jupyter is not installed: no python3 can import nbclient and nbformat. On Debian or " +
       "Ubuntu: apt-get install jupyter-nbconvert jupyter-client (CI's .ci/run does this as root).",
   };
 }
@@ -122,20 +123,29 @@ export interface RunOptions {
  * await runNotebook("notebooks/quickstart.ipynb", "/tmp/quickstart.ipynb", { python, jupyterPath, kernel });
  * ```
  */
-export async function runNotebook(source: string, target: string, options: RunOptions): Promise<void> {
+export async function runNotebook(
+  source: string,
+  target: string,
+  options: RunOptions,
+): Promise<void> {
   const env = Deno.env.toObject();
   for (const name of Object.keys(env)) if (name.startsWith("TERRAIN_")) delete env[name];
-  const result = await output(options.python, [
-    RUNNER,
-    source,
-    target,
-    "--kernel",
-    options.kernel,
-    "--grace",
-    String(options.graceSeconds ?? 0.3),
-    "--timeout",
-    String(options.timeoutSeconds ?? 300),
-  ], { ...env, JUPYTER_PATH: options.jupyterPath, NO_COLOR: "1" }, dirname(source));
+  const result = await output(
+    options.python,
+    [
+      RUNNER,
+      source,
+      target,
+      "--kernel",
+      options.kernel,
+      "--grace",
+      String(options.graceSeconds ?? 0.3),
+      "--timeout",
+      String(options.timeoutSeconds ?? 300),
+    ],
+    { ...env, JUPYTER_PATH: options.jupyterPath, NO_COLOR: "1" },
+    dirname(source),
+  );
   if (!result.ok) {
     throw new Error(`Running ${source} failed:\n${result.stderr.slice(-4000)}`);
   }

@@ -7,9 +7,11 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
     [
       "AuthError",
       "BadRequestError",
+      "CITATION_STYLES",
       "CacheMissError",
       "ContentError",
       "Dataset",
+      "DatasetMetadata",
       "File",
       "FileChangedError",
       "Folder",
@@ -30,8 +32,15 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
       "TernError",
       "UnsupportedFormatError",
       "VERSION",
+      "arkUrl",
       "connect",
+      "doiUrl",
       "isAbortError",
+      "normalizeArk",
+      "normalizeDoi",
+      "normalizeMetadata",
+      "normalizeOrcid",
+      "parseName",
     ].sort(),
   );
   for (const error of [tern.ContentError, tern.ListingChangedError, tern.NotFoundError]) {
