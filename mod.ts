@@ -119,3 +119,6 @@ export {
   UnsupportedFormatError,
 } from "./lib/data/mod.ts";
 export { CacheMissError, type ClearResult, type StoreCache } from "./lib/cache/mod.ts";
+export { Citation, type CitationSource } from "./lib/metadata/cite.ts";
+export { JUPYTER_DISPLAY, type MediaBundle } from "./lib/display/bundle.ts";
+export type { ProgressSetting } from "./lib/progress/reporter.ts";

@@ -250,7 +250,7 @@ class Browser {
       throw new Error(`No cell in ${page} contains ${JSON.stringify(source)}.`);
     }
     const box = result.value;
-    const pad = 8;
+    const pad = 6;
     const { data } = await this.#send("Page.captureScreenshot", {
       format: "png",
       captureBeyondViewport: true,
@@ -258,7 +258,7 @@ class Browser {
         x: Math.max(0, box.x - pad),
         y: Math.max(0, box.y - pad),
         width: Math.min(WIDTH, box.width + 2 * pad),
-        height: box.height + 2 * pad,
+        height: box.height + pad,
         scale: 1,
       },
     }) as { data: string };

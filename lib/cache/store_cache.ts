@@ -6,6 +6,8 @@
  */
 
 import type { DataFrame } from "nodejs-polars";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderCache } from "../display/cache.ts";
 import type { ClearResult, DiskCache } from "./cache.ts";
 
 /**
@@ -108,5 +110,32 @@ export class StoreCache {
   /** Same as `toString()`, for `Deno.inspect` and notebooks' plain output. */
   [Symbol.for("Deno.customInspect")](): string {
     return this.toString();
+  }
+
+  /**
+   * The notebook view: the folder, how full it is against its cap, and the ten most recently
+   * used files (`info()` has them all).
+   *
+   * @example
+   * ```ts ignore
+   * store.cache; // last line of a cell: the cache card
+   * ```
+   */
+  async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
+    const entries = this.#cache === undefined ? [] : await this.#cache.entries();
+    return renderCache({
+      enabled: this.#cache !== undefined,
+      ...(this.#cache === undefined ? {} : { dir: this.#cache.root }),
+      maxBytes: this.maxBytes,
+      offline: this.#offline,
+      files: entries.length,
+      bytes: entries.reduce((sum, entry) => sum + entry.version.size, 0),
+      recent: entries.slice(0, 10).map((entry) => ({
+        path: entry.version.path,
+        size: entry.version.size,
+        lastUsed: entry.lastUsed,
+        ...(entry.format === undefined ? {} : { format: entry.format }),
+      })),
+    });
   }
 }

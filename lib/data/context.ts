@@ -8,6 +8,7 @@
 
 import type { DiskCache } from "../cache/cache.ts";
 import type { Transport } from "../client/transport.ts";
+import type { ProgressSetting } from "../progress/reporter.ts";
 
 /**
  * A store's reading context.
@@ -27,6 +28,8 @@ export interface DataContext {
   cache: DiskCache | undefined;
   /** Serve only from the cache; never download. */
   offline: boolean;
+  /** How reads show progress (default `true`: in a notebook or on a terminal's stderr). */
+  progress?: ProgressSetting;
 }
 
 const contexts = new WeakMap<Transport, DataContext>();

@@ -14,6 +14,7 @@ import { checkOptions, type ManyOptions } from "./options.ts";
 import { limitRows } from "./parse.ts";
 import { loadPolars } from "./polars.ts";
 import { ProgressTracker } from "./progress.ts";
+import { progressFor } from "../progress/reporter.ts";
 import { readDataFrame, type ReadTuning } from "./read.ts";
 
 /**
@@ -47,7 +48,7 @@ export async function readMany(
   const files = entries.filter((entry) => entry.type === "file");
   const source = options.source ?? "source";
   const tracker = new ProgressTracker(
-    options.onProgress,
+    progressFor(context.progress, options, labelOf(files)),
     files.length,
     files.reduce((sum, entry) => sum + entry.size, 0),
   );
@@ -55,7 +56,7 @@ export async function readMany(
   const signal = options.signal === undefined
     ? stop.signal
     : AbortSignal.any([options.signal, stop.signal]);
-  const { onProgress: _, source: __, ...fileOptions } = options;
+  const { onProgress: _, source: __, progress: ___, ...fileOptions } = options;
   const frames: DataFrame[] = new Array(files.length);
   let next = 0;
   let failure: unknown;
@@ -97,6 +98,14 @@ export async function readMany(
     tracker.done(false);
     throw error;
   }
+}
+
+/** What the progress line calls a many-file read: the folder the files share, else "files". */
+function labelOf(files: readonly Entry[]): string {
+  const folders = new Set(files.map((file) => file.path.slice(0, file.path.lastIndexOf("/"))));
+  if (folders.size !== 1) return `files in ${folders.size} folders`;
+  const [folder] = folders;
+  return folder.slice(folder.lastIndexOf("/") + 1) || folder;
 }
 
 function withSource(

@@ -55,6 +55,12 @@ export interface DataFrameOptions {
   cache?: boolean;
   /** Called with progress events (bytes received, rate); see {@linkcode ProgressEvent}. */
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Show this read's progress (default: the store's `progress` setting, on by default): one
+   * line updated in place in a notebook, a bar on a terminal's stderr. `false` keeps it quiet;
+   * `onProgress` is called either way.
+   */
+  progress?: boolean;
   /** Aborts the read; the promise rejects with an `AbortError`. */
   signal?: AbortSignal;
 }
@@ -142,7 +148,7 @@ export function checkOptions(options: unknown): asserts options is BatchOptions 
   ) {
     throw new BadRequestError("dtypes must map column names to Polars types, e.g. { a: pl.Utf8 }.");
   }
-  for (const name of ["hasHeader", "tryParseDates", "cache"]) {
+  for (const name of ["hasHeader", "tryParseDates", "cache", "progress"]) {
     if (o[name] !== undefined && typeof o[name] !== "boolean") {
       throw new BadRequestError(`${name} must be true or false.`);
     }

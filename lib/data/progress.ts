@@ -7,6 +7,10 @@
  * @module
  */
 
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderProgress } from "../display/progress.ts";
+import { viewOf } from "../progress/reporter.ts";
+
 /**
  * One progress report.
  *
@@ -206,6 +210,7 @@ export class ProgressTracker {
  */
 export class ProgressChannel implements AsyncIterable<ProgressEvent> {
   #queue: ProgressEvent[] = [];
+  #latest: ProgressEvent | undefined;
   #wake: (() => void) | undefined;
   #closed = false;
 
@@ -222,6 +227,7 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    */
   readonly report = (event: ProgressEvent): void => {
     if (this.#closed) return;
+    this.#latest = event;
     const last = this.#queue.at(-1);
     if (event.kind === "bytes" && last?.kind === "bytes") {
       this.#queue[this.#queue.length - 1] = event;
@@ -249,5 +255,31 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
       yield event;
       if (event.kind === "done") return;
     }
+  }
+
+  /**
+   * The notebook view: the latest event as a progress line (after `done`, what was read, how
+   * much and how fast), or a note that nothing was reported yet.
+   *
+   * @example
+   * ```ts ignore
+   * progress; // after the read: ✓ many_files · 1,000 files · 246 kB in 2.0 s
+   * ```
+   */
+  [JUPYTER_DISPLAY](): MediaBundle {
+    const latest = this.#latest ??
+      {
+        kind: "start",
+        bytes: 0,
+        totalBytes: 0,
+        files: 0,
+        totalFiles: 0,
+        cachedFiles: 0,
+        rate: 0,
+        elapsedMs: 0,
+      };
+    return renderProgress(
+      viewOf(this.#latest === undefined ? "waiting for a read" : "read", latest),
+    );
   }
 }

@@ -24,8 +24,9 @@ import {
 } from "./options.ts";
 import { BatchParser, combineFrames, limitRows, parseWhole } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
-import { ProgressTracker } from "./progress.ts";
+import { type ProgressEvent, ProgressTracker } from "./progress.ts";
 import { DEFAULT_BATCH_BYTES, RecordSplitter } from "./records.ts";
+import { progressFor } from "../progress/reporter.ts";
 
 /**
  * The file a read is about.
@@ -84,7 +85,8 @@ export async function readDataFrame(
 ): Promise<{ frame: DataFrame; fromCache: boolean }> {
   checkOptions(options);
   const pl = await loadPolars();
-  const progress = tracker ?? new ProgressTracker(options.onProgress, 1, source.entry?.size ?? 0);
+  const progress = tracker ??
+    new ProgressTracker(reporterOf(context, options, source), 1, source.entry?.size ?? 0);
   try {
     for (let restart = 0;; restart++) {
       const frames: DataFrame[] = [];
@@ -143,7 +145,11 @@ export function readBatches(
   return {
     async *[Symbol.asyncIterator]() {
       const pl = await loadPolars();
-      const progress = new ProgressTracker(options.onProgress, 1, source.entry?.size ?? 0);
+      const progress = new ProgressTracker(
+        reporterOf(context, options, source),
+        1,
+        source.entry?.size ?? 0,
+      );
       let yielded = false;
       try {
         for (let restart = 0;; restart++) {
@@ -213,7 +219,7 @@ export function readBatches(
 export async function cachedCopy(
   context: DataContext,
   source: FileSource,
-  options: Pick<DataFrameOptions, "signal" | "onProgress"> = {},
+  options: Pick<DataFrameOptions, "signal" | "onProgress" | "progress"> = {},
 ): Promise<string> {
   const cache = context.cache;
   if (cache === undefined) {
@@ -223,7 +229,11 @@ export async function cachedCopy(
       { path: source.path },
     );
   }
-  const progress = new ProgressTracker(options.onProgress, 1, source.entry?.size ?? 0);
+  const progress = new ProgressTracker(
+    reporterOf(context, options, source),
+    1,
+    source.entry?.size ?? 0,
+  );
   try {
     if (context.offline) {
       const cached = await offlineCopy(context, cache, source.path);
@@ -282,6 +292,19 @@ export async function cachedCopy(
     progress.done(false);
     throw error;
   }
+}
+
+/** The progress callback of a one-file read: the call's own, plus the store's display. */
+function reporterOf(
+  context: DataContext,
+  options: Pick<DataFrameOptions, "onProgress" | "progress">,
+  source: FileSource,
+): ((event: ProgressEvent) => void) | undefined {
+  return progressFor(
+    context.progress,
+    options,
+    source.path.slice(source.path.lastIndexOf("/") + 1),
+  );
 }
 
 /** Everything {@linkcode frameStream} needs. */

@@ -8,7 +8,7 @@
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { oneLine, plainText } from "./format.ts";
 import { type Html, link, markup } from "./html.ts";
-import { bounded, card, collapsible, LIMITS, preformatted } from "./parts.ts";
+import { bounded, card, collapsible, LIMITS, preformatted, section } from "./parts.ts";
 
 /**
  * What the citation view shows.
@@ -67,8 +67,13 @@ function citationHtml(view: CitationView): Html {
     : markup`<div class="t-more">Resolves at ${
       link(view.url, bounded(view.url, LIMITS.name), { className: "t-id" })
     }</div>`;
-  const others = view.others.map(([style, text]) =>
-    collapsible(STYLE_NAMES[style] ?? style, preformatted(text, LIMITS.json, style === "csl-json"))
+  // One click shows every other style, each labelled, rather than a column of toggles.
+  const names = view.others.map(([style]) => STYLE_NAMES[style] ?? style);
+  const others = view.others.length === 0 ? "" : collapsible(
+    `Other styles: ${names.join(" · ")}`,
+    view.others.map(([style, text], index) =>
+      section(names[index], preformatted(text, LIMITS.json, style === "csl-json"))
+    ),
   );
   return card(
     { kind: `Cite · ${styleName}`, title: oneLine(title) },

@@ -91,8 +91,8 @@ export function renderError(view: ErrorView): MediaBundle {
 export function errorHtml(view: ErrorView): Html {
   const hint = hintFor(view.name);
   return card(
-    { kind: view.name, title: bounded(view.message, LIMITS.value) },
-    markup`${
+    { kind: "Error", title: view.name },
+    markup`<div class="t-desc">${bounded(view.message, LIMITS.long)}</div>${
       pairs([
         [
           "path",

@@ -108,20 +108,25 @@ export function renderFile(view: FileView): MediaBundle {
  */
 export function previewTable(preview: TablePreview): Html {
   const columns = preview.columns.slice(0, MAX_PREVIEW_COLUMNS);
-  const head = columns.map((column) =>
-    markup`<th>${bounded(column.name, 60)}<div class="t-coltype">${
-      bounded(column.type, 30)
-    }</div></th>`
+  // Numbers align right, headers included, whatever a cell holds (nulls too).
+  const numeric = columns.map((column) => /^(U?Int|Float|Decimal)/i.test(column.type));
+  const head = columns.map((column, index) =>
+    markup`<th class="t-data${numeric[index] ? " t-num" : ""}">${
+      bounded(column.name, 60)
+    }<div class="t-coltype">${bounded(column.type, 30)}</div></th>`
   );
   const rows = preview.rows.map((row) =>
     markup`<tr>${
       columns.map((_, index) => {
         const value = row[index];
-        if (value === null || value === undefined) return markup`<td class="t-muted">null</td>`;
-        const numeric = typeof value === "number" || typeof value === "bigint";
-        return numeric
-          ? markup`<td class="t-num">${bounded(cellText(value), 120)}</td>`
-          : markup`<td>${bounded(cellText(value), 120)}</td>`;
+        const classes = [
+          numeric[index] || typeof value === "number" || typeof value === "bigint" ? "t-num" : "",
+          value === null || value === undefined ? "t-muted" : "",
+        ].filter((name) => name !== "").join(" ");
+        const text = value === null || value === undefined ? "null" : cellText(value);
+        return classes === ""
+          ? markup`<td>${bounded(text, 120)}</td>`
+          : markup`<td class="${classes}">${bounded(text, 120)}</td>`;
       })
     }</tr>`
   );

@@ -15,13 +15,15 @@
 const LIGHT = "--t-fg:#1f2328;--t-muted:#59636e;--t-line:#d1d9e0;--t-soft:rgba(110,119,129,.08);" +
   "--t-accent:#0969da;--t-accent-soft:rgba(9,105,218,.10);--t-ok:#1a7f37;" +
   "--t-ok-soft:rgba(26,127,55,.10);--t-warn:#9a6700;--t-warn-soft:rgba(212,167,44,.16);" +
-  "--t-bad:#cf222e;--t-bad-soft:rgba(207,34,46,.08);--t-badge:#3d444d";
+  "--t-bad:#cf222e;--t-bad-soft:rgba(207,34,46,.08);--t-badge:#3d444d;--t-badge-ok:#1a7f37;" +
+  "--t-badge-guess:#9a6700";
 
 /** Dark palette. */
 const DARK = "--t-fg:#e6edf3;--t-muted:#9198a1;--t-line:#3d444d;--t-soft:rgba(145,152,161,.10);" +
   "--t-accent:#4493f8;--t-accent-soft:rgba(68,147,248,.16);--t-ok:#3fb950;" +
   "--t-ok-soft:rgba(63,185,80,.14);--t-warn:#d29922;--t-warn-soft:rgba(210,153,34,.16);" +
-  "--t-bad:#f85149;--t-bad-soft:rgba(248,81,73,.12);--t-badge:#656c76";
+  "--t-bad:#f85149;--t-bad-soft:rgba(248,81,73,.12);--t-badge:#3d444d;--t-badge-ok:#238636;" +
+  "--t-badge-guess:#9e6a03";
 
 const RULES = [
   // Palettes: the OS preference first, then the front end's own theme, which wins.
@@ -55,15 +57,17 @@ const RULES = [
   ".tern .t-label{margin-bottom:3px}",
   // Tables: notebooks right-align and stripe cells; these rules win on specificity.
   ".tern table.t-table{border-collapse:collapse;border:none;margin:4px 0;font-size:12.5px;" +
-  "width:auto;table-layout:auto}",
+  "width:auto;min-width:100%;table-layout:auto}",
   ".tern .t-table th,.tern .t-table td{text-align:left;padding:3px 14px 3px 0;border:none;" +
-  "vertical-align:top;max-width:none;white-space:normal;background:none}",
+  "vertical-align:top;max-width:none;white-space:normal;overflow-wrap:anywhere;background:none}",
   ".tern .t-table th{color:var(--t-muted);border-bottom:1px solid var(--t-border)}",
   ".tern .t-table tbody tr:nth-child(n){background:none;border-bottom:1px solid var(--t-soft)}",
   ".tern .t-table tbody tr:nth-child(n):hover{background:var(--t-soft)}",
   ".tern .t-table .t-num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}",
   ".tern .t-table .t-nowrap{white-space:nowrap}",
   ".tern .t-table .t-name{overflow-wrap:anywhere;min-width:10em}",
+  ".tern .t-table th.t-data{text-transform:none;letter-spacing:0;font-size:12px;" +
+  "color:var(--t-text)}",
   ".tern .t-table .t-coltype{color:var(--t-muted);text-transform:none;font-weight:normal;" +
   "letter-spacing:0}",
   ".tern .t-scroll{overflow-x:auto;max-width:100%}",
@@ -75,6 +79,7 @@ const RULES = [
   // Key/value grid.
   ".tern .t-dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:3px 14px;margin:4px 0}",
   ".tern .t-dl>dt,.tern .t-dl>dd{margin:0;font-weight:normal}",
+  ".tern .t-dl>dt{white-space:nowrap}",
   ".tern .t-dl>dd{overflow-wrap:anywhere}",
   // Icons drawn in CSS: no images, no fonts.
   ".tern .t-ico{display:inline-block;position:relative;margin-right:6px}",
@@ -97,16 +102,17 @@ const RULES = [
   "line-height:18px;text-decoration:none;align-self:center}",
   ".tern .t-badge>span{padding:0 6px;white-space:nowrap;color:#fff}",
   ".tern .t-badge>span:first-child{background:var(--t-badge)}",
-  ".tern .t-badge>span+span{background:var(--t-ok);font-weight:600}",
+  ".tern .t-badge>span+span{background:var(--t-badge-ok);font-weight:600}",
   ".tern .t-badge.t-unknown>span+span{background:var(--t-muted)}",
-  ".tern .t-badge.t-guess>span+span{background:var(--t-warn)}",
+  ".tern .t-badge.t-guess>span+span{background:var(--t-badge-guess)}",
   ".tern a.t-badge:hover{filter:brightness(1.1);text-decoration:none}",
   // Links.
   ".tern a{color:var(--t-accent);text-decoration:none}",
   ".tern a:hover{text-decoration:underline}",
   // Selectable preformatted text (citations, JSON).
   ".tern pre.t-pre{margin:4px 0;padding:8px 10px;border-radius:6px;background:var(--t-soft);" +
-  "border:none;border-left:3px solid var(--t-accent);white-space:pre-wrap;overflow-wrap:anywhere;" +
+  "border:none;border-left:3px solid var(--t-accent);white-space:pre-wrap;word-break:normal;" +
+  "overflow-wrap:break-word;" +
   "line-height:1.5;color:var(--t-text);user-select:text;max-height:28em;overflow:auto}",
   ".tern pre.t-json{border-left-color:var(--t-line)}",
   // Collapsible sections.

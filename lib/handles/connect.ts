@@ -9,6 +9,7 @@ import { DEFAULT_CACHE_BYTES } from "../cache/cache.ts";
 import { defaultCacheDir } from "../cache/dir.ts";
 import { BadRequestError } from "../client/errors.ts";
 import { Transport } from "../client/transport.ts";
+import type { ProgressSetting } from "../progress/reporter.ts";
 import { Store } from "./store.ts";
 
 /**
@@ -69,10 +70,12 @@ export interface ConnectOptions {
    */
   offline?: boolean;
   /**
-   * Progress display switch. Kept in `store.options` for the progress display of a later
-   * release; it has no effect yet.
+   * How reads, downloads and walks show progress (default `true`): one line updated in place
+   * in a Jupyter notebook, a bar on stderr when it is a terminal, nothing otherwise. `false`
+   * never shows it; a function receives every progress event instead (your own display). Calls
+   * can still pass `onProgress`, and `progress: false` to silence one read.
    */
-  progress?: boolean;
+  progress?: ProgressSetting;
 }
 
 /** The public CyVerse gateway. */
@@ -121,8 +124,11 @@ export function connect(options: ConnectOptions = {}): Store {
   if (options.offline === true && cacheDir === false) {
     throw new BadRequestError("offline: true needs a cache folder; cacheDir is false or unknown.");
   }
-  if (options.progress !== undefined && typeof options.progress !== "boolean") {
-    throw new BadRequestError("progress must be true or false.");
+  if (
+    options.progress !== undefined && typeof options.progress !== "boolean" &&
+    typeof options.progress !== "function"
+  ) {
+    throw new BadRequestError("progress must be true, false, or a function taking events.");
   }
   const transport = new Transport({
     url,

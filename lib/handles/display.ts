@@ -7,11 +7,13 @@
  */
 
 import { type CallOptions, getMetadata, getPagedDirectory } from "../client/endpoints.ts";
+import { TernError } from "../client/errors.ts";
 import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
 import type { DatasetCardView } from "../display/dataset.ts";
 import type { DatasetRow } from "../display/datasets.ts";
-import { formatDateTime } from "../display/format.ts";
+import type { FileView, TablePreview } from "../display/file.ts";
+import { formatBytes, formatDateTime } from "../display/format.ts";
 import type { EntryRow, ListingView } from "../display/listing.ts";
 import { type Entry, entryFromItem, folderEntry } from "../listing/entry.ts";
 import { type CatalogFailure, titleKey } from "../metadata/catalog.ts";
@@ -246,4 +248,115 @@ export function sharedTitles(records: readonly (DatasetMetadata | CatalogFailure
     seen.add(key);
   }
   return shared;
+}
+
+/** Rows of a file preview. */
+const PREVIEW_ROWS = 5;
+
+/** Formats whose first rows arrive without reading the rest (the download stops early). */
+const STREAMED = new Set(["csv", "tsv", "tab", "ndjson", "jsonl"]);
+
+/** Formats read whole before any row is known: previewed only when small. */
+const WHOLE = new Set(["json", "parquet", "arrow", "feather", "ipc"]);
+
+/** Largest whole-read file a preview downloads. */
+const MAX_WHOLE_PREVIEW_BYTES = 16 * 1024 * 1024;
+
+/**
+ * What a file view needs from a file handle (its public methods).
+ *
+ * @example
+ * ```ts ignore
+ * const view = await fileView(store.file(path));
+ * ```
+ */
+export interface PreviewableFile {
+  /** The path, when known. */
+  readonly path: string | undefined;
+  /** The entry. */
+  stat(): Promise<Entry>;
+  /** Media type, info type and URLs. */
+  manifest(): Promise<{ contentType: string; infoType: string; publicUrl?: string }>;
+  /** The first rows. */
+  head(
+    n: number,
+    options: { progress?: boolean; cache?: boolean },
+  ): Promise<
+    {
+      columns: string[];
+      dtypes: readonly unknown[];
+      height: number;
+      rows(): unknown[][];
+    }
+  >;
+}
+
+/**
+ * The file view: the entry (size, type, dates), the manifest (media type, public URL) and, for
+ * tables, the first rows — read by downloading only what they need for streamed formats, and
+ * only for files up to 16 MB for formats that must be read whole. A preview that fails says why
+ * instead of failing the view.
+ *
+ * @example
+ * ```ts ignore
+ * const view = await fileView(store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
+ * console.log(view.preview?.columns.map((column) => column.name));
+ * ```
+ */
+export async function fileView(file: PreviewableFile): Promise<FileView> {
+  const entry = await file.stat();
+  const name = baseName(entry.path);
+  const [manifest, preview] = await Promise.all([
+    file.manifest().catch(() => undefined),
+    previewOf(file, entry),
+  ]);
+  return {
+    path: entry.path,
+    name,
+    size: entry.size,
+    infoType: entry.infoType,
+    created: entry.created,
+    modified: entry.modified,
+    permission: entry.permission,
+    id: entry.id,
+    ...(manifest === undefined ? {} : { contentType: manifest.contentType }),
+    ...(manifest?.publicUrl === undefined ? {} : { publicUrl: manifest.publicUrl }),
+    ...preview,
+  };
+}
+
+async function previewOf(
+  file: PreviewableFile,
+  entry: Entry,
+): Promise<{ preview?: TablePreview; previewNote?: string }> {
+  const name = entry.name.toLowerCase().replace(/\.gz$/, "");
+  const extension = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1) : "";
+  const known = entry.infoType !== null && STREAMED.has(entry.infoType);
+  if (!STREAMED.has(extension) && !WHOLE.has(extension) && !known) return {};
+  if (WHOLE.has(extension) && entry.size > MAX_WHOLE_PREVIEW_BYTES) {
+    return {
+      previewNote: `No preview: ${extension} files are read whole, and this one is ` +
+        `${formatBytes(entry.size)}; file.head() reads its first rows.`,
+    };
+  }
+  try {
+    // One row more than shown says whether there are more; nothing partial is cached.
+    const frame = await file.head(PREVIEW_ROWS + 1, { progress: false });
+    const columns = frame.columns.map((column, index) => ({
+      name: column,
+      type: String(frame.dtypes[index]).replace(/^DataType\((.*)\)$/, "$1"),
+    }));
+    const rows = frame.rows();
+    return {
+      preview: {
+        columns,
+        rows: rows.slice(0, PREVIEW_ROWS),
+        more: rows.length > PREVIEW_ROWS,
+        format: extension || (entry.infoType ?? undefined),
+      },
+    };
+  } catch (error) {
+    if (error instanceof TernError) return { previewNote: `No preview: ${error.message}` };
+    throw error;
+  }
 }

@@ -13,9 +13,15 @@ import { BadRequestError, TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { dataContextOf } from "../data/context.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
-import type { ProgressEvent } from "../data/progress.ts";
+import { type ProgressEvent, ProgressTracker } from "../data/progress.ts";
+import { withDisplay } from "../display/attach.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderFile } from "../display/file.ts";
+import { renderManifest } from "../display/manifest.ts";
+import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readBatches, readDataFrame } from "../data/read.ts";
 import type { Entry } from "../listing/entry.ts";
+import { fileView } from "./display.ts";
 import { Handle, type Location, transportOf } from "./handle.ts";
 import { statFile } from "./stat.ts";
 
@@ -344,12 +350,18 @@ export class File extends Handle {
   async manifest(options: CallOptions = {}): Promise<FileManifest> {
     const answer = await getManifest(transportOf(this), await this.locate(options.signal), options);
     const publicUrl = answer.urls.find((url) => url.label === "anonymous")?.url;
-    return {
+    const manifest: FileManifest = {
       contentType: answer["content-type"],
       infoType: answer.infoType,
       urls: answer.urls.map(({ label, url }) => ({ label, url })),
       ...(publicUrl === undefined ? {} : { publicUrl }),
     };
+    // In a notebook, the manifest as a small card (the object itself is unchanged).
+    const path = this.path;
+    return withDisplay(
+      manifest,
+      () => renderManifest({ ...(path === undefined ? {} : { path }), ...manifest }),
+    );
   }
 
   /**
@@ -357,7 +369,9 @@ export class File extends Handle {
    * target, which is renamed over the target only once complete. On any failure or abort the
    * temporary file is removed and the target is left as it was. A `localPath` that is an
    * existing folder, or ends with `/`, receives the file under its data-store name. Missing
-   * parent folders are created; an existing file is replaced.
+   * parent folders are created; an existing file is replaced. Progress shows as for reads (the
+   * store's `progress` setting; `progress: false` for this call), and `onProgress` receives the
+   * events.
    *
    * @example
    * ```ts ignore
@@ -365,7 +379,10 @@ export class File extends Handle {
    * console.log(saved.path, saved.size);
    * ```
    */
-  async downloadTo(localPath: string, options: CallOptions = {}): Promise<SavedFile> {
+  async downloadTo(
+    localPath: string,
+    options: CallOptions & { onProgress?: (event: ProgressEvent) => void; progress?: boolean } = {},
+  ): Promise<SavedFile> {
     if (typeof localPath !== "string" || localPath === "") {
       throw new BadRequestError("downloadTo needs a local file or folder path.");
     }
@@ -374,6 +391,20 @@ export class File extends Handle {
     if (localPath.endsWith("/") || await isFolder(target)) target = join(target, basename(path));
     await Deno.mkdir(dirname(target), { recursive: true });
     const answer = await download(transportOf(this), path, options);
+    const known = this.#fromListing ? (await this.stat()).size : answer.size;
+    const tracker = new ProgressTracker(
+      progressFor(dataContextOf(transportOf(this)).progress, options, basename(path)),
+      1,
+      known ?? 0,
+    );
+    const counted = answer.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          tracker.bytes(chunk.byteLength);
+          controller.enqueue(chunk);
+        },
+      }),
+    );
     const temporary = join(
       dirname(target),
       `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tern-partial`,
@@ -381,11 +412,15 @@ export class File extends Handle {
     try {
       const file = await Deno.open(temporary, { write: true, createNew: true });
       // pipeTo closes the file when the body ends and aborts (closes) it when the body fails.
-      await answer.body.pipeTo(file.writable);
+      await counted.pipeTo(file.writable);
       const { size } = await Deno.stat(temporary);
       await Deno.rename(temporary, target);
+      tracker.fileDone(path, false);
+      tracker.done(true);
       return { path: target, size };
     } catch (error) {
+      tracker.done(false);
+      await counted.cancel().catch(() => {});
       await answer.body.cancel().catch(() => {});
       await Deno.remove(temporary).catch(() => {});
       throw error;
@@ -412,6 +447,26 @@ export class File extends Handle {
       filename: answer.filename ?? path.slice(path.lastIndexOf("/") + 1),
       body: answer.body,
     };
+  }
+
+  /**
+   * The notebook view: size, type and dates, the public URL when anyone may read the file, and
+   * for tables the first five rows (streamed formats download only what those rows need;
+   * Parquet, Arrow and JSON are previewed up to 16 MB). A file that cannot be read shows its
+   * typed error instead.
+   *
+   * @example
+   * ```ts ignore
+   * store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"); // last line of a cell
+   * ```
+   */
+  async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
+    try {
+      return renderFile(await fileView(this));
+    } catch (error) {
+      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
+      throw error;
+    }
   }
 
   /**

@@ -17,6 +17,13 @@ import type { Transport, TransportStats } from "../client/transport.ts";
 import { DiskCache } from "../cache/cache.ts";
 import { StoreCache } from "../cache/store_cache.ts";
 import { bindDataContext } from "../data/context.ts";
+import { withDisplay } from "../display/attach.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderRoots } from "../display/roots.ts";
+import { renderSavedSearches } from "../display/saved_searches.ts";
+import { renderSearchDocs } from "../display/search_docs.ts";
+import { renderStore } from "../display/store.ts";
+import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Entry, folderEntry } from "../listing/entry.ts";
 import { File } from "./file.ts";
 import { Dataset, Folder } from "./folder.ts";
@@ -56,8 +63,11 @@ export interface StoreSettings {
   readonly cacheMaxBytes?: number;
   /** Serve files only from the local cache; never download. */
   readonly offline?: boolean;
-  /** Progress display switch; kept for the progress display of a later release (no effect yet). */
-  readonly progress?: boolean;
+  /**
+   * How reads, downloads and walks show progress: `true` (the default) in a notebook or on a
+   * terminal's stderr, `false` never, or a function that receives every event instead.
+   */
+  readonly progress?: ProgressSetting;
 }
 
 /**
@@ -156,7 +166,7 @@ export class Store {
     if (offline && disk === undefined) {
       throw new BadRequestError("offline: true needs a cache folder to serve files from.");
     }
-    bindDataContext(transport, { cache: disk, offline });
+    bindDataContext(transport, { cache: disk, offline, progress: options.progress ?? true });
     this.#cache = new StoreCache(disk, offline);
   }
 
@@ -279,7 +289,7 @@ export class Store {
     // settings, so the order is what identifies them.
     const community = take("community data", () => true);
     const sharedWithMe = take("shared-with-me", () => true);
-    return {
+    const roots: Roots = {
       home,
       community,
       sharedWithMe,
@@ -290,6 +300,22 @@ export class Store {
         baseTrash: base.base_trash_path,
       },
     };
+    // In a notebook, the four roots as a table (their entries are known: no request).
+    return withDisplay(roots, async () =>
+      renderRoots({
+        roots: await Promise.all(
+          (["home", "community", "sharedWithMe", "trash"] as const).map(async (role) => {
+            const entry = await roots[role].stat();
+            return {
+              role,
+              path: entry.path,
+              modified: entry.modified,
+              permission: entry.permission,
+            };
+          }),
+        ),
+        basePaths: roots.basePaths,
+      }));
   }
 
   /**
@@ -305,7 +331,11 @@ export class Store {
    * ```
    */
   async savedSearches(options: CallOptions = {}): Promise<unknown> {
-    return await getSavedSearches(this.#transport, options);
+    const saved = await getSavedSearches(this.#transport, options);
+    // In a notebook, a table of the searches (the value itself is unchanged).
+    return typeof saved === "object" && saved !== null
+      ? withDisplay(saved, () => renderSavedSearches(saved))
+      : saved;
   }
 
   /**
@@ -318,7 +348,9 @@ export class Store {
    * ```
    */
   async searchDocumentation(options: CallOptions = {}): Promise<SearchDocumentation> {
-    return await getSearchDocumentation(this.#transport, options);
+    const docs = await getSearchDocumentation(this.#transport, options);
+    // In a notebook, the clauses and sort fields as a table (the value itself is unchanged).
+    return withDisplay(docs, () => renderSearchDocs(docs));
   }
 
   /** `Store(https://de.cyverse.org/terrain, password demo)`; never a secret. */
@@ -332,6 +364,38 @@ export class Store {
   /** Same as `toString()`, for `Deno.inspect`, `console.log` and notebooks' plain output. */
   [Symbol.for("Deno.customInspect")](): string {
     return this.toString();
+  }
+
+  /**
+   * The notebook view: the gateway (linked), how the store is signed in (never the secret), the
+   * request policy, the cache and the traffic so far. Sends nothing.
+   *
+   * @example
+   * ```ts ignore
+   * store; // last line of a cell: the store card
+   * ```
+   */
+  [JUPYTER_DISPLAY](): MediaBundle {
+    const { options } = this;
+    const stats = this.stats;
+    return renderStore({
+      url: options.url,
+      auth: options.auth,
+      ...(options.username === undefined ? {} : { username: options.username }),
+      credentialsFrom: options.credentialsFrom,
+      concurrency: options.concurrency,
+      retries: options.retries,
+      timeoutMs: options.timeoutMs,
+      ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+      ...(options.cacheMaxBytes === undefined ? {} : { cacheMaxBytes: options.cacheMaxBytes }),
+      ...(options.offline === undefined ? {} : { offline: options.offline }),
+      progress: typeof options.progress === "function"
+        ? "your function"
+        : options.progress === false
+        ? "off"
+        : "in notebooks and terminals",
+      stats,
+    });
   }
 
   /** The settings (no secrets), for `JSON.stringify`. */

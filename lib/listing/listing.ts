@@ -7,17 +7,23 @@
 
 import type { DataFrame } from "nodejs-polars";
 import { getPagedDirectory } from "../client/endpoints.ts";
-import { BadRequestError, ProtocolError } from "../client/errors.ts";
+import { BadRequestError, ProtocolError, TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { dataContextOf } from "../data/context.ts";
 import { readMany } from "../data/many.ts";
 import { checkOptions, type ManyOptions } from "../data/options.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderListing } from "../display/listing.ts";
 import { statFile } from "../handles/stat.ts";
+import { progressReporter } from "../progress/reporter.ts";
 import type { Entry } from "./entry.ts";
 import { entriesToDataFrame } from "./frame.ts";
 import type { ResolvedListOptions, ResolvedWalkOptions } from "./options.ts";
 import { type Page, pageFolder } from "./pager.ts";
 import { walkPages } from "./walk.ts";
+
+/** Entries a listing's notebook view shows. */
+const LISTING_ROWS = 25;
 
 /**
  * What a {@linkcode Listing} lists: made by the folder handles, not by hand.
@@ -287,10 +293,68 @@ export class Listing implements AsyncIterable<Entry> {
     return this.toString();
   }
 
+  /**
+   * The notebook view: the listing's first 25 entries (a walk shows their paths relative to
+   * its folder), its filters, and how many entries there are — the server's total for a plain
+   * `list()`, otherwise whether there are more. One request for a plain `list()`; never a full
+   * pass.
+   *
+   * @example
+   * ```ts ignore
+   * store.folder(path).list({ type: "file", sort: "size", order: "desc" }); // last line of a cell
+   * ```
+   */
+  async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
+    const plan = this.#plan;
+    try {
+      const path = await plan.folder(plan.options.signal);
+      const plain = plan.mode === "list" && plan.options.glob === undefined;
+      const wanted = LISTING_ROWS + 1;
+      const hint = plain ? Math.min(wanted, plan.options.pageSize) : undefined;
+      const first: Entry[] = [];
+      let total: number | undefined;
+      for await (const page of this.#pages(true, hint, wanted, true)) {
+        // Without a glob the server's count is the listing's: no request of its own.
+        if (plain) total ??= page.total;
+        first.push(...page.entries.slice(0, wanted - first.length));
+        if (first.length >= wanted) break;
+      }
+      const shown = first.slice(0, LISTING_ROWS);
+      // The filters, as toString() says them after "Listing(list /path".
+      const prefix = `Listing(${plan.mode} ${plan.label}`;
+      const text = this.toString();
+      const description = text.startsWith(prefix)
+        ? text.slice(prefix.length, -1).replace(/^, /, "")
+        : "";
+      return renderListing({
+        kind: plan.mode === "walk" ? "Walk" : "Listing",
+        title: path.slice(path.lastIndexOf("/") + 1) || path,
+        path,
+        ...(description === "" ? {} : { description }),
+        entries: shown.map((entry) => ({
+          name: plan.mode === "walk" && entry.path.startsWith(`${path}/`)
+            ? entry.path.slice(path.length + 1)
+            : entry.name,
+          type: entry.type,
+          size: entry.size,
+          modified: entry.modified,
+          infoType: entry.infoType,
+        })),
+        ...(total === undefined ? {} : { total }),
+        more: first.length > LISTING_ROWS,
+        hint: "iterate the listing for every entry",
+      });
+    } catch (error) {
+      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
+      throw error;
+    }
+  }
+
   async *#pages(
     applyGlob: boolean,
     firstPageSize?: number,
     wanted?: number,
+    quiet = false,
   ): AsyncGenerator<Page, void, undefined> {
     const plan = this.#plan;
     // Stopping early (break, take) aborts the page already requested ahead.
@@ -308,7 +372,45 @@ export class Listing implements AsyncIterable<Entry> {
       const path = await plan.folder(signal);
       if (plan.mode === "walk") {
         const options = applyGlob ? plan.options : { ...plan.options, glob: undefined };
-        yield* walkPages({ transport: plan.transport, root: path, signal, onChange }, options);
+        const pages = walkPages(
+          { transport: plan.transport, root: path, signal, onChange },
+          options,
+        );
+        const report = quiet ? undefined : progressReporter({
+          setting: dataContextOf(plan.transport).progress,
+          label: `walk ${path.slice(path.lastIndexOf("/") + 1) || path}`,
+        });
+        if (report === undefined) {
+          yield* pages;
+          return;
+        }
+        // A walk has no total to count against: the line shows entries found and folders seen.
+        const started = performance.now();
+        const folders = new Set<string>();
+        let entries = 0;
+        let failed = false;
+        const event = (kind: "start" | "bytes" | "done") =>
+          report({
+            kind,
+            entries,
+            folders: folders.size,
+            elapsedMs: performance.now() - started,
+            ...(kind === "done" ? { ok: !failed } : {}),
+          });
+        event("start");
+        try {
+          for await (const page of pages) {
+            folders.add(page.folder);
+            entries += page.entries.length;
+            event("bytes");
+            yield page;
+          }
+        } catch (error) {
+          failed = true;
+          throw error;
+        } finally {
+          event("done");
+        }
         return;
       }
       const { options } = plan;

@@ -24,6 +24,7 @@ export {
 } from "./detect.ts";
 export {
   notebookSink,
+  progressFor,
   progressReporter,
   type ProgressSetting,
   type ProgressSink,

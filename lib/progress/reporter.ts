@@ -126,7 +126,9 @@ export function terminalSink(write: (text: string) => void, columns?: number): P
   const width = () => {
     if (columns !== undefined) return columns;
     try {
-      return Deno.consoleSize().columns;
+      // A pseudo-terminal without a size (script, some CI runners) reports 0 columns.
+      const { columns } = Deno.consoleSize();
+      return columns >= 20 ? columns : 80;
     } catch {
       return 80;
     }
@@ -274,5 +276,39 @@ export function viewOf(label: string, event: ProgressEvent | WalkProgress): Prog
     cachedFiles: event.cachedFiles,
     rate: event.rate,
     elapsedMs: event.elapsedMs,
+  };
+}
+
+/**
+ * The progress callback a read hands to its tracker: the call's own `onProgress` (always), plus
+ * the store's display — unless the call says `progress: false` or the store's setting is
+ * `false`. A store setting that is a function replaces the display. `undefined` when nothing
+ * listens, so the tracker skips its work.
+ *
+ * @example
+ * ```ts
+ * import { progressFor } from "./reporter.ts";
+ *
+ * const events: string[] = [];
+ * const report = progressFor(false, { onProgress: (event) => events.push(event.kind) }, "a.csv");
+ * report?.({ kind: "start", bytes: 0, totalBytes: 0, files: 0, totalFiles: 1, cachedFiles: 0, rate: 0, elapsedMs: 0 });
+ * console.log(events); // ["start"]
+ * ```
+ */
+export function progressFor(
+  setting: ProgressSetting | undefined,
+  call: { progress?: boolean; onProgress?: (event: ProgressEvent) => void },
+  label: string,
+): ((event: ProgressEvent) => void) | undefined {
+  const shown = call.progress === false ? undefined : progressReporter({ setting, label });
+  const own = call.onProgress;
+  if (shown === undefined) return own;
+  if (own === undefined) return shown;
+  return (event) => {
+    try {
+      own(event);
+    } finally {
+      shown(event);
+    }
   };
 }

@@ -21,7 +21,9 @@ Deno.test("an error shows its type, what failed, the path, code, status and endp
   );
   const bundle = error[JUPYTER_DISPLAY]();
   const { root, text } = checkView(bundle);
-  assert.equal(root.querySelector(".t-kind")!.textContent, "NotFoundError");
+  assert.equal(root.querySelector(".t-kind")!.textContent, "Error");
+  assert.equal(root.querySelector(".t-title")!.textContent, "NotFoundError");
+  assert.equal(root.querySelector(".t-desc")!.textContent, error.message);
   assert.match(root.querySelector(".t-card")!.getAttribute("class")!, /t-error/);
   const pairs = [...root.querySelectorAll("dt")].map((term) => term.textContent);
   assert.deepEqual(pairs, ["path", "code", "status", "endpoint"]);

@@ -149,8 +149,12 @@ Deno.test("a citation is selectable text; other styles are a click away", () => 
   );
   assert.equal(root.querySelector("pre")!.textContent, bundle["text/plain"]);
   assert.deepEqual([...root.querySelectorAll("summary")].map((s) => s.textContent), [
-    "BibTeX",
-    "APA",
+    "Other styles: BibTeX · APA",
+  ]);
+  assert.deepEqual([...root.querySelectorAll("pre")].map((pre) => pre.textContent), [
+    bundle["text/plain"],
+    "@misc{Immer1934Barley,\n}",
+    "Immer (1934).",
   ]);
   assert.deepEqual(hrefs, ["https://doi.org/10.7946/P2C35G"]);
   const hostile = renderCitation({

@@ -84,7 +84,7 @@ Deno.test("a missing folder or dataset shows its typed error instead", async () 
     ]
   ) {
     const { root } = checkView(await handle[JUPYTER_DISPLAY]());
-    assert.equal(root.querySelector(".t-kind")!.textContent, "NotFoundError");
+    assert.equal(root.querySelector(".t-title")!.textContent, "NotFoundError");
   }
 });
 

@@ -1,0 +1,23 @@
+/**
+ * `tern`: the command line. Lists, walks, describes, cites, previews and downloads data in a
+ * CyVerse data store (or any Terrain-compatible server), and runs the embedded server.
+ *
+ * ```sh
+ * deno task tern ls -l /iplant/home/shared/commons_repo/curated
+ * deno install -g -A -n tern cli.ts     # then: tern --help
+ * ```
+ *
+ * @example Run the command line from code
+ * ```ts ignore
+ * import { runCli } from "./cli.ts";
+ *
+ * const status = await runCli(["stat", "--json", "/iplant/home/shared"]);
+ * ```
+ *
+ * @module
+ */
+
+export { runCli } from "./lib/cli/main.ts";
+import { runCli } from "./lib/cli/main.ts";
+
+if (import.meta.main) Deno.exit(await runCli(Deno.args));

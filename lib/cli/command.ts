@@ -1,0 +1,177 @@
+/**
+ * What a command is ({@linkcode Command}) and what it is given to run
+ * ({@linkcode CommandContext}), plus the checks every command applies to its path arguments.
+ *
+ * @module
+ */
+
+import { BadRequestError, type Store, TernError } from "../../mod.ts";
+import { type OptionSpecs, type ParsedArgs, UsageError } from "./args.ts";
+import type { CliIo } from "./io.ts";
+
+/**
+ * What a command runs with.
+ *
+ * @example
+ * ```ts ignore
+ * async function run(context: CommandContext): Promise<number> {
+ *   const store = await context.store();
+ *   for await (const entry of store.folder(context.args.positionals[0]).list()) {
+ *     context.io.stdout.line(entry.name);
+ *   }
+ *   await context.io.stdout.flush();
+ *   return 0;
+ * }
+ * ```
+ */
+export interface CommandContext {
+  /** Options (the command's and the global ones) and positional arguments. */
+  readonly args: ParsedArgs;
+  /** The arguments after the command name, untouched: for commands that delegate. */
+  readonly rawArgs: readonly string[];
+  /** Where to write. */
+  readonly io: CliIo;
+  /** Aborted on Ctrl-C; pass it to anything long-running that is not a store request. */
+  readonly signal: AbortSignal;
+  /**
+   * The store the global options describe, opened on first call (may prompt for a password).
+   * `progress` lets the library show its own progress lines on a terminal (off by default).
+   */
+  store(options?: { progress?: boolean }): Promise<Store>;
+  /**
+   * Reports a failure that should not stop the command (one of several paths could not be
+   * read) exactly as a fatal one would be, so the command can go on and exit 1 at the end.
+   */
+  report(error: unknown): Promise<void>;
+}
+
+/**
+ * A subcommand: its name, help, options, and what it does. `run` resolves to the exit status
+ * (0, or 1 when it reported failures and went on); it throws for a failure that stops it.
+ *
+ * @example
+ * ```ts ignore
+ * const hello: Command = {
+ *   name: "hello",
+ *   summary: "say hello",
+ *   usage: "[options]",
+ *   options: {},
+ *   examples: ["tern hello"],
+ *   run: async ({ io }) => {
+ *     io.stdout.line("hello");
+ *     await io.stdout.flush();
+ *     return 0;
+ *   },
+ * };
+ * ```
+ */
+export interface Command {
+  /** The name typed after `tern`. */
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** Arguments as the usage line shows them, e.g. `[options] PATH...`. */
+  readonly usage: string;
+  /** More help, shown by `tern CMD --help` between the usage line and the options. */
+  readonly description?: string;
+  /** The command's own options (the global ones are added). */
+  readonly options: OptionSpecs;
+  /** Command lines shown in help. */
+  readonly examples: readonly string[];
+  /** Parses its own arguments (`rawArgs`): global options do not apply after its name. */
+  readonly delegates?: boolean;
+  /** Runs the command. */
+  run(context: CommandContext): Promise<number>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Checks a path argument: an absolute data-store path or an item id (UUID). The library checks
+ * the rest (`..`, NUL bytes) when a handle is made; see {@linkcode asUsage}.
+ *
+ * @throws {UsageError} for a relative path or an empty argument.
+ *
+ * @example
+ * ```ts
+ * import { checkRef } from "./command.ts";
+ *
+ * console.log(checkRef("/iplant/home/shared/")); // /iplant/home/shared/
+ * ```
+ */
+export function checkRef(value: string): string {
+  if (value.startsWith("/") || UUID.test(value)) return value;
+  throw new UsageError(
+    value.trim() === ""
+      ? "an empty PATH was given"
+      : `${JSON.stringify(value)} is not a data-store path: paths are absolute, e.g. ` +
+        "/iplant/home/shared/data.csv, or an item id (UUID)",
+  );
+}
+
+/**
+ * Runs `make` (which builds handles or listings and sends nothing) and turns the library's
+ * argument errors into usage errors: a bad path or glob is the command line's fault.
+ *
+ * @throws {UsageError} when `make` throws a `BadRequestError`.
+ *
+ * @example
+ * ```ts ignore
+ * const listing = asUsage(() => store.folder(path).list({ glob }));
+ * ```
+ */
+export function asUsage<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof BadRequestError) throw new UsageError(error.message.replace(/\.$/, ""));
+    throw error;
+  }
+}
+
+/**
+ * Runs `task` for each path, reporting a failure and going on to the next, like `ls a b` does.
+ * Resolves to 0 when all succeeded, else 1. Usage errors, interruptions and a closed output
+ * still stop everything.
+ *
+ * @example
+ * ```ts ignore
+ * return await eachPath(context, paths, async (path) => printStat(await store.entry(path)));
+ * ```
+ */
+export async function eachPath(
+  context: CommandContext,
+  paths: readonly string[],
+  task: (path: string, index: number) => Promise<void>,
+): Promise<number> {
+  let status = 0;
+  for (const [index, path] of paths.entries()) {
+    try {
+      await task(path, index);
+    } catch (error) {
+      if (!isItemFailure(error)) throw error;
+      await context.io.stdout.flush();
+      await context.report(error);
+      status = 1;
+    }
+  }
+  return status;
+}
+
+/**
+ * Whether a failure concerns one item only, so the next may still succeed: the library's typed
+ * errors, and local file-system errors (a destination that cannot be written).
+ *
+ * @example
+ * ```ts
+ * import { isItemFailure } from "./command.ts";
+ * import { NotFoundError } from "../../mod.ts";
+ *
+ * console.log(isItemFailure(new NotFoundError("gone")), isItemFailure(new TypeError("bug"))); // true false
+ * ```
+ */
+export function isItemFailure(error: unknown): boolean {
+  return error instanceof TernError || error instanceof Deno.errors.NotFound ||
+    error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.AlreadyExists ||
+    error instanceof Deno.errors.IsADirectory || error instanceof Deno.errors.NotADirectory;
+}

@@ -1,0 +1,224 @@
+/**
+ * `tern get`: downloads files (and with `-r`, folders) to local paths, a few at a time, with
+ * one progress bar on a terminal's stderr. A file whose local copy is already current is
+ * skipped; one the store's local cache holds is copied from there without a download. Either
+ * way it says so.
+ *
+ * @module
+ */
+
+import { isAbsolute, relative } from "node:path";
+import { BadRequestError, type Entry, File } from "../../../mod.ts";
+import { stringOption, UsageError } from "../args.ts";
+import { asUsage, checkRef, type Command, type CommandContext, isItemFailure } from "../command.ts";
+import { count, humanSize, jsonLine, plural, safeText } from "../format.ts";
+import { TransferProgress } from "../progress.ts";
+import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets.ts";
+import { saveFile, type SaveResult } from "../transfer.ts";
+
+/**
+ * `tern get [options] PATH... [-o DEST]`.
+ *
+ * @example
+ * ```sh
+ * tern get /iplant/home/shared/tern_samples/formats/penguins.csv
+ * tern get -r /iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020 -o data/
+ * ```
+ */
+export const get: Command = {
+  name: "get",
+  summary: "download files or folders (-r), skipping what is already here",
+  usage: "[options] PATH... [-o DEST]",
+  description: [
+    "Downloads each PATH into DEST (default: the current folder). With one file PATH, DEST",
+    "may name the file; otherwise DEST is a folder, created if needed. -r downloads a folder",
+    "with everything under it into DEST/<folder name>/.",
+    "",
+    'A local file with the server\'s size and date is skipped ("up to date"); a file the',
+    'local cache holds is copied from it ("from cache", no download). Files are written',
+    "whole or not at all, and get the server's modification time. Progress goes to stderr",
+    "on a terminal; -q keeps stderr for errors only.",
+  ].join("\n"),
+  options: {
+    output: { type: "string", short: "o", value: "DEST", help: "file or folder to write to" },
+    recursive: { type: "boolean", short: "r", help: "download folders with everything under them" },
+    glob: {
+      type: "string",
+      value: "GLOB",
+      help: "with -r: only files matching GLOB, e.g. '**/*.csv'",
+    },
+    force: { type: "boolean", short: "f", help: "write even files that are up to date" },
+    quiet: { type: "boolean", short: "q", help: "no status lines or progress, only errors" },
+    json: {
+      type: "boolean",
+      help: "one JSON object per file on stdout: path, local, size, source",
+    },
+  },
+  examples: [
+    "tern get /iplant/home/shared/tern_samples/formats/penguins.csv",
+    "tern get /iplant/home/shared/tern_samples/formats/penguins.csv -o data/penguins.csv",
+    "tern get -r --glob '**/*.csv' /iplant/home/shared/commons_repo/curated -o data/",
+  ],
+  run,
+};
+
+/** One file to save, and where. */
+interface Item {
+  entry: Entry;
+  target: string;
+}
+
+async function run(context: CommandContext): Promise<number> {
+  const { values, positionals } = context.args;
+  if (positionals.length === 0) throw new UsageError("missing PATH");
+  positionals.forEach(checkRef);
+  const glob = stringOption(values, "glob");
+  if (glob !== undefined && values.recursive !== true) {
+    throw new UsageError("--glob selects files inside folders, so it needs -r");
+  }
+  const output = stringOption(values, "output");
+  const store = await context.store();
+  const quiet = values.quiet === true;
+  const stderr = context.io.stderr;
+
+  // What to fetch: files as they are, folders walked (files only) when -r allows.
+  let status = 0;
+  const items: Item[] = [];
+  const fail = async (error: unknown) => {
+    if (!isItemFailure(error)) throw error;
+    await context.report(error);
+    status = 1;
+  };
+  const sources: { entry: Entry; walk: boolean }[] = [];
+  for (const path of positionals) {
+    try {
+      const handle = await asUsage(() => store.entry(path));
+      const entry = await handle.stat();
+      if (!(handle instanceof File) && values.recursive !== true) {
+        throw new BadRequestError(
+          `${JSON.stringify(entry.path)} is a folder; use -r to download it with everything ` +
+            "under it.",
+          { path: entry.path },
+        );
+      }
+      sources.push({ entry, walk: !(handle instanceof File) });
+    } catch (error) {
+      await fail(error);
+    }
+  }
+  const single = sources.length === 1 && !sources[0].walk;
+  const destination = await destinationOf(output, single);
+  for (const source of sources) {
+    if (!source.walk) {
+      items.push({ entry: source.entry, target: fileTarget(destination, source.entry) });
+      continue;
+    }
+    try {
+      const walk = asUsage(() =>
+        store.folder(source.entry).walk({ type: "file", ...(glob === undefined ? {} : { glob }) })
+      );
+      const base = folderTarget(destination, source.entry);
+      for await (const entry of walk) {
+        try {
+          items.push({ entry, target: targetUnder(base, source.entry, entry) });
+        } catch (error) {
+          await fail(error);
+        }
+      }
+    } catch (error) {
+      await fail(error);
+    }
+  }
+
+  // The same local path twice would have one file overwrite the other.
+  const seen = new Map<string, string>();
+  const unique = items.filter((item) => {
+    const other = seen.get(item.target);
+    if (other === undefined) {
+      seen.set(item.target, item.entry.path);
+      return true;
+    }
+    status = 1;
+    stderr.line(
+      `${stderr.style.error("error:")} ${safeText(item.entry.path)} and ${safeText(other)} ` +
+        `would both be saved as ${safeText(item.target)}; skipped the second`,
+    );
+    return false;
+  });
+  await stderr.flush();
+
+  const totalBytes = unique.reduce((sum, item) => sum + item.entry.size, 0);
+  const label = sources.length === 1 ? sources[0].entry.name : plural(sources.length, "item");
+  const progress = quiet
+    ? undefined
+    : new TransferProgress(stderr, label, unique.length, totalBytes);
+  const results: SaveResult[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < unique.length) {
+      const item = unique[next++];
+      try {
+        const result = await saveFile(store, item.entry, item.target, {
+          force: values.force === true,
+          onBytes: (count) => progress?.bytes(count),
+          signal: context.signal,
+        });
+        results.push(result);
+        progress?.fileDone(result.source !== "downloaded");
+        progress?.note(statusLine(item, result, stderr.style.dim));
+        if (values.json === true) {
+          context.io.stdout.line(jsonLine({
+            path: item.entry.path,
+            local: result.local,
+            size: result.size,
+            source: result.source,
+          }));
+          await context.io.stdout.flush();
+        }
+      } catch (error) {
+        await fail(error);
+      }
+    }
+  };
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(store.options.concurrency, unique.length) }, worker),
+    );
+  } finally {
+    await progress?.finish(status === 0);
+  }
+  if (!quiet && results.length > 0) stderr.line(summaryLine(results));
+  if (!quiet && items.length === 0 && status === 0) {
+    stderr.line(`nothing to download: no files${glob === undefined ? "" : " matched the glob"}`);
+  }
+  await stderr.flush();
+  return status;
+}
+
+function statusLine(item: Item, result: SaveResult, dim: (text: string) => string): string {
+  const [verb, detail] = result.source === "downloaded"
+    ? ["downloaded", humanSize(result.size)]
+    : result.source === "cache"
+    ? ["from cache", `${humanSize(result.size)}, no download`]
+    : ["up to date", `${humanSize(result.size)}, skipped`];
+  return `${verb.padEnd(10)}  ${safeText(item.entry.path)} → ${
+    safeText(shortLocal(result.local))
+  } ${dim(`(${detail})`)}`;
+}
+
+/** A local path as short as it can be said: relative to the current folder when under it. */
+function shortLocal(path: string): string {
+  const shorter = relative(Deno.cwd(), path);
+  return shorter !== "" && !shorter.startsWith("..") && !isAbsolute(shorter) ? shorter : path;
+}
+
+function summaryLine(results: readonly SaveResult[]): string {
+  const by = (source: SaveResult["source"]) => results.filter((r) => r.source === source).length;
+  const bytes = results.reduce((sum, result) => sum + result.size, 0);
+  const parts = [
+    [by("downloaded"), "downloaded"],
+    [by("cache"), "from the local cache"],
+    [by("up-to-date"), "already up to date"],
+  ].filter(([n]) => n !== 0).map(([n, what]) => `${count(n as number)} ${what}`);
+  return `${plural(results.length, "file")} (${humanSize(bytes)}): ${parts.join(", ")}`;
+}

@@ -1,0 +1,80 @@
+/**
+ * `tern head`: the first rows of a table file (CSV, TSV, JSON, NDJSON, Parquet, Arrow, gzip of
+ * the text formats) as a table, CSV or JSON lines. For text formats the download stops as soon
+ * as the rows have arrived.
+ *
+ * @module
+ */
+
+import { exclusive, intOption, UsageError } from "../args.ts";
+import { asUsage, checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
+import { jsonLine, safeText } from "../format.ts";
+
+/** Table width when stdout is not a terminal (a pager or a file). */
+const PIPED_WIDTH = 160;
+
+/**
+ * `tern head [-n N] [--csv | --json] PATH...`.
+ *
+ * @example
+ * ```sh
+ * tern head -n 5 /iplant/home/shared/tern_samples/formats/penguins.parquet
+ * tern head --json /iplant/home/shared/tern_samples/formats/penguins.csv | jq .Species
+ * ```
+ */
+export const head: Command = {
+  name: "head",
+  summary: "preview the first rows of a table file (CSV, Parquet, …)",
+  usage: "[-n N] [--csv | --json] PATH...",
+  description: [
+    "Reads the first N rows of each file with Polars and prints them as a table.",
+    "Formats: CSV, TSV and other delimited text, JSON, NDJSON, Parquet, Arrow/Feather, and",
+    "gzip of the text formats; text formats stop downloading once N rows have arrived.",
+  ].join("\n"),
+  options: {
+    lines: { type: "string", short: "n", value: "N", help: "rows to show (default 10)" },
+    csv: { type: "boolean", help: "CSV with a header line instead of a table" },
+    json: { type: "boolean", help: "one JSON object per row and line" },
+  },
+  examples: [
+    "tern head /iplant/home/shared/tern_samples/formats/penguins.csv",
+    "tern head -n 3 --csv /iplant/home/shared/tern_samples/formats/penguins.parquet",
+  ],
+  run,
+};
+
+async function run(context: CommandContext): Promise<number> {
+  const { values, positionals } = context.args;
+  exclusive(values, ["csv", "json"]);
+  const rows = intOption(values, "lines", 0) ?? 10;
+  if (positionals.length === 0) throw new UsageError("missing PATH");
+  positionals.forEach(checkRef);
+  const store = await context.store();
+  const out = context.io.stdout;
+  const { default: pl } = await import("nodejs-polars");
+  pl.Config.setTblRows(Math.max(rows, 1));
+  pl.Config.setTblCols(-1);
+  pl.Config.setTblWidthChars(out.isTerminal ? terminalWidth() : PIPED_WIDTH);
+  return await eachPath(context, positionals, async (path, index) => {
+    const frame = await asUsage(() => store.file(path)).head(rows);
+    if (positionals.length > 1 && values.json !== true) {
+      out.line(`${index > 0 ? "\n" : ""}==> ${safeText(path)} <==`);
+    }
+    if (values.json === true) {
+      for (const record of frame.toRecords()) out.line(jsonLine(record));
+    } else if (values.csv === true) {
+      out.text(frame.writeCSV().toString());
+    } else {
+      out.line(frame.toString().split("\n").map(safeText).join("\n"));
+    }
+    await out.flush();
+  });
+}
+
+function terminalWidth(): number {
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return PIPED_WIDTH;
+  }
+}

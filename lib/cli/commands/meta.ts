@@ -1,0 +1,232 @@
+/**
+ * `tern meta`: a dataset's (or any item's) metadata — normalised into one clean record (title,
+ * creators, year, DOI, licence, …, with what a citation still lacks), or with `--raw` the AVUs
+ * exactly as the server keeps them.
+ *
+ * @module
+ */
+
+import {
+  type Avu,
+  type DatasetMetadata,
+  File,
+  type Folder,
+  normalizeMetadata,
+  type RawMetadata,
+  type Store,
+} from "../../../mod.ts";
+import { UsageError } from "../args.ts";
+import { asUsage, checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
+import { fields, isoDate, jsonLine, safeText } from "../format.ts";
+import type { Output } from "../io.ts";
+
+/**
+ * `tern meta [options] PATH...`.
+ *
+ * @example
+ * ```sh
+ * tern meta /iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020
+ * tern meta --raw --json /iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020
+ * ```
+ */
+export const meta: Command = {
+  name: "meta",
+  summary: "show a dataset's metadata, normalised (or --raw AVUs)",
+  usage: "[options] PATH...",
+  description: [
+    "Reads the metadata (AVUs) of each PATH, usually a dataset folder, and shows it",
+    "normalised: every template generation and key spelling mapped to one record, DOIs and",
+    "ARKs canonical, the licence identified as far as its text allows, and what a complete",
+    "citation still lacks. --raw shows the AVUs as stored (nested ones indented).",
+  ].join("\n"),
+  options: {
+    raw: { type: "boolean", help: "the AVUs and iRODS AVUs as stored, not normalised" },
+    json: { type: "boolean", help: "one JSON object per PATH and line" },
+  },
+  examples: [
+    "tern meta /iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+    "tern meta --json /iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020 | jq .doi",
+    "tern meta --raw /iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+  ],
+  run,
+};
+
+async function run(context: CommandContext): Promise<number> {
+  const { values, positionals } = context.args;
+  if (positionals.length === 0) throw new UsageError("missing PATH");
+  positionals.forEach(checkRef);
+  const store = await context.store();
+  const out = context.io.stdout;
+  const json = values.json === true;
+  const width = out.isTerminal ? terminalWidth() : 100;
+  return await eachPath(context, positionals, async (path, index) => {
+    const handle = await asUsage(() => store.entry(path));
+    if (!json && index > 0) out.line();
+    if (values.raw === true) {
+      const raw = await handle.metadata();
+      if (json) out.line(jsonLine({ path: raw.path, avus: raw.avus, irodsAvus: raw.irodsAvus }));
+      else printRaw(raw, out);
+    } else {
+      const record = await normalized(store, handle);
+      if (json) out.line(jsonLine({ ...record.toJSON(), raw: undefined }));
+      else printRecord(record, out, width);
+    }
+    await out.flush();
+  });
+}
+
+/** A folder's record comes from its dataset handle; a file's AVUs are normalised the same way. */
+async function normalized(store: Store, handle: File | Folder): Promise<DatasetMetadata> {
+  if (!(handle instanceof File)) return await store.dataset((await handle.stat()).path).metadata();
+  const entry = await handle.stat();
+  return await normalizeMetadata(await handle.metadata(), {
+    id: entry.id,
+    folderModified: entry.modified,
+  });
+}
+
+/** Where values start in the normalised view ("citation lacks" and two spaces). */
+const DESCRIPTION_INDENT = 16;
+
+function printRecord(record: DatasetMetadata, out: Output, width: number): void {
+  const text = (value: string | undefined) => value === undefined ? undefined : safeText(value);
+  const list = (items: readonly string[]) =>
+    items.length === 0 ? undefined : items.map(safeText).join("\n");
+  const license = record.license;
+  out.line(fields([
+    ["path", safeText(record.path)],
+    ["title", text(record.title)],
+    [
+      "creators",
+      list(record.creators.map((creator) =>
+        withDetails(creator.name, [
+          creator.affiliation,
+          creator.orcid === undefined ? undefined : `ORCID ${creator.orcid}`,
+        ])
+      )),
+    ],
+    ["year", record.publicationYear?.toString()],
+    ["publisher", text(record.publisher)],
+    [
+      "doi",
+      record.doi === undefined
+        ? undefined
+        : `${safeText(record.doi)}  ${safeText(record.url ?? "")}`,
+    ],
+    ["ark", text(record.ark)],
+    [
+      "license",
+      license === undefined ? undefined : withDetails(
+        license.id ?? license.name,
+        [license.id === undefined ? undefined : license.name, license.confidence, license.url],
+      ),
+    ],
+    [
+      "subjects",
+      record.subjects.length === 0 ? undefined : record.subjects.map(safeText).join(", "),
+    ],
+    [
+      "resource type",
+      text(
+        [record.resourceTypeGeneral, record.resourceType].filter((part) => part !== undefined)
+          .join(" / ") || undefined,
+      ),
+    ],
+    ["version", text(record.version)],
+    [
+      "contributors",
+      list(
+        record.contributors.map((contributor) =>
+          withDetails(contributor.name, [contributor.type, contributor.affiliation])
+        ),
+      ),
+    ],
+    [
+      "related",
+      list(
+        record.relatedIdentifiers.map((related) =>
+          [related.relationType, related.identifierType, related.identifier, related.url]
+            .filter((part) => part !== undefined).join(" ")
+        ),
+      ),
+    ],
+    [
+      "funding",
+      list(record.funding.map((funding) =>
+        [
+          funding.funderName,
+          funding.awardNumber === undefined ? undefined : `award ${funding.awardNumber}`,
+          funding.awardTitle,
+        ]
+          .filter((part) => part !== undefined).join(", ")
+      )),
+    ],
+    [
+      "modified",
+      record.dateModified === undefined ? undefined : isoDate(record.dateModified) ?? undefined,
+    ],
+    ["deprecated", record.deprecated ? "yes" : undefined],
+    ["citation lacks", record.missing.length === 0 ? "nothing" : record.missing.join(", ")],
+    ["notes", list(record.notes)],
+    [
+      "description",
+      record.description === undefined
+        ? undefined
+        : wrap(record.description, width - DESCRIPTION_INDENT).split("\n").map(safeText).join("\n"),
+    ],
+  ]));
+}
+
+/** Prose folded at word boundaries to at most `width` columns (never less than 40). */
+function wrap(text: string, width: number): string {
+  const limit = Math.max(40, width);
+  const lines: string[] = [];
+  for (const paragraph of text.split("\n")) {
+    let line = "";
+    for (const word of paragraph.split(/\s+/).filter((part) => part !== "")) {
+      if (line !== "" && line.length + 1 + word.length > limit) {
+        lines.push(line);
+        line = word;
+      } else {
+        line = line === "" ? word : `${line} ${word}`;
+      }
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+
+function withDetails(main: string, details: readonly (string | undefined)[]): string {
+  const present = details.filter((detail): detail is string =>
+    detail !== undefined && detail !== ""
+  );
+  return present.length === 0 ? main : `${main} (${present.join("; ")})`;
+}
+
+function printRaw(raw: RawMetadata, out: Output): void {
+  out.line(`${out.style.bold("path")}  ${safeText(raw.path)}`);
+  out.line(out.style.bold(`AVUs (${raw.avus.length})`));
+  const visit = (avus: readonly Avu[], indent: string) => {
+    for (const avu of avus) {
+      out.line(`${indent}${avuLine(avu.attr, avu.value, avu.unit)}`);
+      visit(avu.avus, `${indent}  `);
+    }
+  };
+  visit(raw.avus, "  ");
+  out.line(out.style.bold(`iRODS AVUs (${raw.irodsAvus.length})`));
+  for (const avu of raw.irodsAvus) out.line(`  ${avuLine(avu.attr, avu.value, avu.unit)}`);
+}
+
+function avuLine(attr: string, value: string, unit: string | undefined): string {
+  // JSON quoting shows stray whitespace in attribute names (a trailing tab is a real variant).
+  const shownAttr = /^\S(.*\S)?$/.test(attr) && !attr.includes("=") ? attr : JSON.stringify(attr);
+  return `${safeText(shownAttr)} = ${safeText(value)}${unit ? ` [${safeText(unit)}]` : ""}`;
+}
+
+function terminalWidth(): number {
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return 100;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Every `tern` command, in the order help lists them.
+ *
+ * @example
+ * ```ts
+ * import { COMMANDS } from "./mod.ts";
+ *
+ * console.log(COMMANDS.map((command) => command.name).join(" "));
+ * // ls tree stat meta cite cat head get serve sample-store
+ * ```
+ *
+ * @module
+ */
+
+import type { Command } from "../command.ts";
+import { cat } from "./cat.ts";
+import { cite } from "./cite.ts";
+import { get } from "./get.ts";
+import { head } from "./head.ts";
+import { ls } from "./ls.ts";
+import { meta } from "./meta.ts";
+import { sampleStore, serve } from "./serve.ts";
+import { stat } from "./stat.ts";
+import { tree } from "./tree.ts";
+
+/**
+ * The commands, in help order.
+ *
+ * @example
+ * ```ts
+ * import { COMMANDS } from "./mod.ts";
+ *
+ * const ls = COMMANDS.find((command) => command.name === "ls");
+ * console.log(ls?.summary);
+ * ```
+ */
+export const COMMANDS: readonly Command[] = Object.freeze([
+  ls,
+  tree,
+  stat,
+  meta,
+  cite,
+  cat,
+  head,
+  get,
+  serve,
+  sampleStore,
+]);

@@ -1,0 +1,69 @@
+/**
+ * `tern serve` and `tern sample-store`: the embedded Terrain-compatible server and the demo
+ * store builder, run exactly as `deno task serve` and `deno task sample-store` run them. Their
+ * arguments are handed over untouched; only the program name in their help changes.
+ *
+ * @module
+ */
+
+import { sampleStoreMain } from "../../sample/main.ts";
+import { serveMain } from "../../server/main.ts";
+import type { Command, CommandContext } from "../command.ts";
+
+/**
+ * `tern serve --root DIR [options]`: serves a folder as a data store until Ctrl-C.
+ *
+ * @example
+ * ```sh
+ * tern serve --root ./store --port 8080
+ * ```
+ */
+export const serve: Command = {
+  name: "serve",
+  summary: "serve a local folder as a Terrain-compatible data store",
+  usage: "--root DIR [options]",
+  options: {},
+  examples: ["tern serve --root ./store --port 8080"],
+  delegates: true,
+  run: async (context) =>
+    await serveMain([...context.rawArgs], {
+      stdout: lineWriter(context, "stdout"),
+      stderr: lineWriter(context, "stderr"),
+      signal: context.signal,
+    }),
+};
+
+/**
+ * `tern sample-store DIR [--reuse]`: builds the demo data store.
+ *
+ * @example
+ * ```sh
+ * tern sample-store ./store && tern serve --root ./store
+ * ```
+ */
+export const sampleStore: Command = {
+  name: "sample-store",
+  summary: "build the demo data store (datasets, 20,000 files, two users)",
+  usage: "DIR [--reuse]",
+  options: {},
+  examples: ["tern sample-store ./store", "tern serve --root ./store"],
+  delegates: true,
+  run: async (context) =>
+    await sampleStoreMain([...context.rawArgs], {
+      out: lineWriter(context, "stdout"),
+      err: lineWriter(context, "stderr"),
+    }),
+};
+
+/**
+ * A line callback for the delegated commands, writing through the CLI's streams. Each line is
+ * sent at once: the server prints its URL and then runs until stopped, so the line must not
+ * wait in a buffer.
+ */
+function lineWriter(context: CommandContext, stream: "stdout" | "stderr"): (line: string) => void {
+  const output = context.io[stream];
+  return (line) => {
+    output.line(line.replaceAll(/deno task (serve|sample-store)/g, "tern $1"));
+    void output.flush().catch(() => {});
+  };
+}

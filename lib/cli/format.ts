@@ -1,0 +1,315 @@
+/**
+ * How the command line shows things: sizes, dates, entries as text lines or JSON objects, and
+ * names made safe for a terminal. Pure functions, so every command prints the same way.
+ *
+ * @module
+ */
+
+import type { Entry } from "../../mod.ts";
+
+/**
+ * Text styles for one output stream; each is the identity when colour is off (not a terminal,
+ * or `NO_COLOR` set), so callers never branch on it.
+ *
+ * @example
+ * ```ts
+ * import { styles } from "./format.ts";
+ *
+ * const plain = styles(false);
+ * console.log(plain.bold("tern")); // "tern"
+ * ```
+ */
+export interface Styles {
+  /** Bold. */
+  bold(text: string): string;
+  /** Dimmed, for secondary details. */
+  dim(text: string): string;
+  /** Folders. */
+  folder(text: string): string;
+  /** Errors. */
+  error(text: string): string;
+  /** Warnings and notes. */
+  warn(text: string): string;
+  /** Success. */
+  ok(text: string): string;
+}
+
+/**
+ * The styles for a stream: ANSI colours when `color` is true, plain text otherwise.
+ *
+ * @example
+ * ```ts
+ * import { styles } from "./format.ts";
+ *
+ * console.log(JSON.stringify(styles(true).bold("x"))); // "\u001b[1mx\u001b[22m"
+ * ```
+ */
+export function styles(color: boolean): Styles {
+  const wrap = (open: number, close: number) => (text: string) =>
+    color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    folder: (text) => color ? `\x1b[1;34m${text}\x1b[0m` : text,
+    error: (text) => color ? `\x1b[1;31m${text}\x1b[0m` : text,
+    warn: wrap(33, 39),
+    ok: wrap(32, 39),
+  };
+}
+
+// C0 and C1 controls, DEL, and the bidirectional overrides and isolates that can make a name
+// display as something else ("Trojan Source").
+const UNSAFE_CHARS =
+  "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
+const HAS_UNSAFE = new RegExp(`[${UNSAFE_CHARS}]`);
+const UNSAFE = new RegExp(`[${UNSAFE_CHARS}]`, "g");
+
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * A name or value made safe to print on a terminal: control characters (which could move the
+ * cursor, recolour or retitle the terminal) and bidirectional overrides become visible escapes
+ * such as `\n` or `\x1b`; everything else is unchanged. For display only: `--json` output has
+ * the exact names.
+ *
+ * @example
+ * ```ts
+ * import { safeText } from "./format.ts";
+ *
+ * console.log(safeText("evil\x1b]0;pwned\x07.csv")); // evil\x1b]0;pwned\x07.csv (escaped, inert)
+ * console.log(safeText("plain name.csv")); // plain name.csv
+ * ```
+ */
+export function safeText(text: string): string {
+  if (!HAS_UNSAFE.test(text)) return text;
+  return text.replace(UNSAFE, (char) => {
+    const named = NAMED[char];
+    if (named !== undefined) return named;
+    const code = char.codePointAt(0)!;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"];
+
+/**
+ * A byte count for people, in SI units: `512 B`, `13.5 kB`, `25.1 MB`, `120 GB`.
+ *
+ * @example
+ * ```ts
+ * import { humanSize } from "./format.ts";
+ *
+ * console.log(humanSize(13487), humanSize(999), humanSize(25_100_000)); // 13.5 kB 999 B 25.1 MB
+ * ```
+ */
+export function humanSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 1000) return `${Math.max(0, Math.round(bytes))} B`;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 999.95 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+/**
+ * A count with thousands separators: `20,003`.
+ *
+ * @example
+ * ```ts
+ * import { count } from "./format.ts";
+ *
+ * console.log(count(20003)); // 20,003
+ * ```
+ */
+export function count(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+/**
+ * `n noun` with the noun in the plural when needed: `1 file`, `3 files`.
+ *
+ * @example
+ * ```ts
+ * import { plural } from "./format.ts";
+ *
+ * console.log(plural(1, "file"), plural(20003, "entry", "entries")); // 1 file 20,003 entries
+ * ```
+ */
+export function plural(value: number, noun: string, nouns = `${noun}s`): string {
+  return `${count(value)} ${value === 1 ? noun : nouns}`;
+}
+
+/**
+ * A date to the minute in UTC, as listings show it: `2024-01-10 09:00`.
+ *
+ * @example
+ * ```ts
+ * import { shortDate } from "./format.ts";
+ *
+ * console.log(shortDate(new Date("2024-01-10T09:00:30Z"))); // 2024-01-10 09:00
+ * ```
+ */
+export function shortDate(date: Date): string {
+  return Number.isNaN(date.getTime())
+    ? "????-??-?? ??:??"
+    : date.toISOString().slice(0, 16).replace("T", " ");
+}
+
+/**
+ * An entry as a plain JSON object with a fixed key order and ISO dates: what `--json` prints,
+ * one object per line. `extra` fields are appended (the depth in a tree, a file's content type).
+ *
+ * @example
+ * ```ts
+ * import { entryJson } from "./format.ts";
+ *
+ * const json = entryJson({
+ *   id: "5fd7deff-dc59-52aa-86bf-4ccace6f7a31", path: "/iplant/home/shared/a.csv", name: "a.csv",
+ *   type: "file", size: 10, created: new Date(0), modified: new Date(0), infoType: "csv",
+ *   permission: "read",
+ * });
+ * console.log(JSON.stringify(json).slice(0, 40)); // {"path":"/iplant/home/shared/a.csv","na
+ * ```
+ */
+export function entryJson(
+  entry: Entry,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    path: entry.path,
+    name: entry.name,
+    type: entry.type,
+    size: entry.size,
+    modified: isoDate(entry.modified),
+    created: isoDate(entry.created),
+    infoType: entry.infoType,
+    permission: entry.permission,
+    id: entry.id,
+    ...extra,
+  };
+}
+
+/**
+ * A date as ISO 8601, or `null` when the server sent something that is not a date.
+ *
+ * @example
+ * ```ts
+ * import { isoDate } from "./format.ts";
+ *
+ * console.log(isoDate(new Date(0)), isoDate(new Date(NaN))); // 1970-01-01T00:00:00.000Z null
+ * ```
+ */
+export function isoDate(date: Date): string | null {
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/**
+ * How an entry is named in a listing: its name (or full path), escaped for the terminal, with
+ * a `/` after folders.
+ *
+ * @example
+ * ```ts
+ * import { entryName, styles } from "./format.ts";
+ *
+ * const folder = { name: "raw", path: "/iplant/home/shared/raw", type: "folder" } as const;
+ * console.log(entryName(folder, styles(false))); // raw/
+ * ```
+ */
+export function entryName(
+  entry: Pick<Entry, "name" | "path" | "type">,
+  style: Styles,
+  fullPath = false,
+): string {
+  const name = safeText(fullPath ? entry.path : entry.name);
+  return entry.type === "folder" ? `${style.folder(name)}/` : name;
+}
+
+/**
+ * Options of {@linkcode longLine}.
+ *
+ * @example
+ * ```ts
+ * import type { LongOptions } from "./format.ts";
+ *
+ * const exact: LongOptions = { bytes: true, fullPath: false };
+ * ```
+ */
+export interface LongOptions {
+  /** Exact byte counts instead of `13.5 kB`. */
+  bytes: boolean;
+  /** The full data-store path instead of the name. */
+  fullPath: boolean;
+}
+
+/**
+ * An entry as one `ls -l` line: kind (`d` or `-`), size, date modified (UTC), Terrain's file
+ * type, name. Columns have fixed widths, so lines align across pages without buffering.
+ *
+ * @example
+ * ```ts
+ * import { longLine, styles } from "./format.ts";
+ *
+ * const line = longLine({
+ *   id: "5fd7deff-dc59-52aa-86bf-4ccace6f7a31", path: "/iplant/home/shared/a.csv", name: "a.csv",
+ *   type: "file", size: 13487, created: new Date(0), modified: new Date("2024-01-10T09:00:00Z"),
+ *   infoType: "csv", permission: "read",
+ * }, styles(false), { bytes: false, fullPath: false });
+ * console.log(line); // -   13.5 kB  2024-01-10 09:00  csv       a.csv
+ * ```
+ */
+export function longLine(entry: Entry, style: Styles, options: LongOptions): string {
+  const folder = entry.type === "folder";
+  const size = folder ? "-" : options.bytes ? String(entry.size) : humanSize(entry.size);
+  const width = options.bytes ? 13 : 8;
+  const infoType = safeText(folder ? "-" : entry.infoType ?? "-").padEnd(8);
+  return `${folder ? "d" : "-"} ${size.padStart(width)}  ${shortDate(entry.modified)}  ` +
+    `${infoType}  ${entryName(entry, style, options.fullPath)}`;
+}
+
+/**
+ * Aligned `key  value` lines for a record, skipping absent values: how `stat` and `meta` print.
+ *
+ * @example
+ * ```ts
+ * import { fields } from "./format.ts";
+ *
+ * console.log(fields([["path", "/iplant/home/shared"], ["size", undefined], ["type", "folder"]]));
+ * // path  /iplant/home/shared
+ * // type  folder
+ * ```
+ */
+export function fields(rows: readonly (readonly [string, string | undefined])[]): string {
+  const present = rows.filter((row): row is readonly [string, string] => row[1] !== undefined);
+  const width = Math.max(0, ...present.map(([key]) => key.length));
+  return present.map(([key, value]) => {
+    const [first, ...rest] = value.split("\n");
+    const indent = " ".repeat(width + 2);
+    return [`${key.padEnd(width)}  ${first}`, ...rest.map((line) => `${indent}${line}`)]
+      .join("\n");
+  }).join("\n");
+}
+
+/**
+ * `JSON.stringify` for one output line: BigInts (Polars' 64-bit integers) become numbers when
+ * exact, else strings; dates become ISO strings.
+ *
+ * @example
+ * ```ts
+ * import { jsonLine } from "./format.ts";
+ *
+ * console.log(jsonLine({ n: 3n, big: 2n ** 64n, at: new Date(0) }));
+ * // {"n":3,"big":"18446744073709551616","at":"1970-01-01T00:00:00.000Z"}
+ * ```
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value, (_key, item) => {
+    if (typeof item === "bigint") {
+      return item <= BigInt(Number.MAX_SAFE_INTEGER) && item >= BigInt(Number.MIN_SAFE_INTEGER)
+        ? Number(item)
+        : item.toString();
+    }
+    return item;
+  });
+}

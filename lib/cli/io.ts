@@ -1,0 +1,307 @@
+/**
+ * The command line's streams: buffered text and raw bytes to stdout (a reader that went away,
+ * as in `tern ls | head`, ends the command quietly), messages to stderr, terminal detection for
+ * colour and progress, and a password prompt that does not echo.
+ *
+ * @module
+ */
+
+import { type Styles, styles } from "./format.ts";
+
+/**
+ * Thrown by {@linkcode Output} when the reader of stdout has gone away (a closed pipe). The
+ * command stops, and the process exits 0 without a message, as Unix filters do.
+ *
+ * @example
+ * ```ts
+ * import { OutputClosedError } from "./io.ts";
+ *
+ * console.log(new OutputClosedError().name); // OutputClosedError
+ * ```
+ */
+export class OutputClosedError extends Error {
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { OutputClosedError } from "./io.ts";
+   *
+   * throw new OutputClosedError();
+   * ```
+   */
+  constructor() {
+    super("The output was closed by its reader.");
+    this.name = "OutputClosedError";
+  }
+}
+
+/**
+ * Where an {@linkcode Output} writes: `Deno.stdout`, `Deno.stderr`, or anything with a
+ * `write` that may write fewer bytes than given.
+ *
+ * @example
+ * ```ts
+ * import type { Sink } from "./io.ts";
+ *
+ * const chunks: Uint8Array[] = [];
+ * const sink: Sink = { write: (bytes) => Promise.resolve(chunks.push(bytes.slice()) && bytes.length) };
+ * ```
+ */
+export interface Sink {
+  /** Writes some of `bytes`, resolving to how many were written. */
+  write(bytes: Uint8Array): Promise<number>;
+}
+
+/** Lines are sent once this much text is waiting, and at every `flush()`. */
+const FLUSH_AT = 64 * 1024;
+
+/**
+ * A text and byte stream with a buffer: `line()` collects, `flush()` writes. Commands flush at
+ * natural boundaries (a page of a listing), so output streams without one write per line.
+ *
+ * @example
+ * ```ts
+ * import { Output } from "./io.ts";
+ *
+ * const chunks: Uint8Array[] = [];
+ * const out = new Output({ write: (b) => Promise.resolve(chunks.push(b.slice()) && b.length) }, false);
+ * out.line("hello");
+ * await out.flush();
+ * console.log(new TextDecoder().decode(chunks[0])); // "hello\n"
+ * ```
+ */
+export class Output {
+  /** Styles for this stream (plain text unless it is a colour terminal). */
+  readonly style: Styles;
+  /** Whether the stream is an interactive terminal. */
+  readonly isTerminal: boolean;
+  readonly #sink: Sink;
+  readonly #encoder = new TextEncoder();
+  #pending: string[] = [];
+  #pendingLength = 0;
+  #last: Promise<void> = Promise.resolve();
+
+  /**
+   * Wraps a sink.
+   *
+   * @param isTerminal Whether the sink is a terminal (for progress and colour).
+   * @param color Use colour (default: when a terminal and `NO_COLOR` is not set).
+   *
+   * @example
+   * ```ts
+   * import { Output } from "./io.ts";
+   *
+   * const stdout = new Output(Deno.stdout, Deno.stdout.isTerminal());
+   * ```
+   */
+  constructor(sink: Sink, isTerminal: boolean, color = isTerminal && !Deno.noColor) {
+    this.#sink = sink;
+    this.isTerminal = isTerminal;
+    this.style = styles(color);
+  }
+
+  /**
+   * Queues `text` and a line break; written at the next `flush()` (or once 64 KiB wait).
+   *
+   * @example
+   * ```ts ignore
+   * out.line("penguins.csv");
+   * ```
+   */
+  line(text = ""): void {
+    this.text(`${text}\n`);
+  }
+
+  /**
+   * Queues `text` as is.
+   *
+   * @example
+   * ```ts ignore
+   * out.text("no newline");
+   * ```
+   */
+  text(text: string): void {
+    this.#pending.push(text);
+    this.#pendingLength += text.length;
+  }
+
+  /** Whether enough text waits that the caller should `flush()` before queueing more. */
+  get full(): boolean {
+    return this.#pendingLength >= FLUSH_AT;
+  }
+
+  /**
+   * Writes what is queued. Writes happen in call order, never interleaved, so callers that do
+   * not wait (a progress display) cannot tear another caller's output.
+   *
+   * @throws {OutputClosedError} when the reader went away.
+   *
+   * @example
+   * ```ts ignore
+   * for (const entry of page.entries) out.line(entry.name);
+   * await out.flush();
+   * ```
+   */
+  flush(): Promise<void> {
+    if (this.#pending.length === 0) return this.#last;
+    const bytes = this.#encoder.encode(this.#pending.join(""));
+    this.#pending = [];
+    this.#pendingLength = 0;
+    return this.#enqueue(bytes);
+  }
+
+  /**
+   * Writes raw bytes after whatever text is queued.
+   *
+   * @throws {OutputClosedError} when the reader went away.
+   *
+   * @example
+   * ```ts ignore
+   * for await (const chunk of body) await out.bytes(chunk);
+   * ```
+   */
+  bytes(bytes: Uint8Array): Promise<void> {
+    void this.flush().catch(() => {});
+    return this.#enqueue(bytes);
+  }
+
+  #enqueue(bytes: Uint8Array): Promise<void> {
+    const write = this.#last.catch(() => {}).then(() => this.#writeAll(bytes));
+    // Whoever awaits a later write sees the failure; this only keeps it from going unhandled.
+    write.catch(() => {});
+    this.#last = write;
+    return write;
+  }
+
+  async #writeAll(bytes: Uint8Array): Promise<void> {
+    let offset = 0;
+    try {
+      while (offset < bytes.length) offset += await this.#sink.write(bytes.subarray(offset));
+    } catch (error) {
+      if (error instanceof Deno.errors.BrokenPipe || error instanceof Deno.errors.ConnectionReset) {
+        throw new OutputClosedError();
+      }
+      throw error;
+    }
+  }
+}
+
+/**
+ * The streams a command uses, injectable for tests and embedding.
+ *
+ * @example
+ * ```ts ignore
+ * import { processIo } from "./io.ts";
+ *
+ * const io = processIo();
+ * io.stdout.line("hello");
+ * await io.stdout.flush();
+ * ```
+ */
+export interface CliIo {
+  /** Results. */
+  readonly stdout: Output;
+  /** Messages, warnings, errors and progress. */
+  readonly stderr: Output;
+  /** Whether a person can answer a prompt on stdin. */
+  readonly interactive: boolean;
+  /** Asks for a secret on the terminal without echoing it; only when `interactive`. */
+  readSecret(question: string): Promise<string>;
+}
+
+/**
+ * The process's own streams: `Deno.stdout`, `Deno.stderr`, and a prompt on the terminal.
+ *
+ * @example
+ * ```ts ignore
+ * import { processIo } from "./io.ts";
+ *
+ * const { stdout, stderr } = processIo();
+ * ```
+ */
+export function processIo(): CliIo {
+  const stderr = new Output(Deno.stderr, safeIsTerminal(Deno.stderr));
+  return {
+    stdout: new Output(Deno.stdout, safeIsTerminal(Deno.stdout)),
+    stderr,
+    interactive: safeIsTerminal(Deno.stdin),
+    readSecret: (question) => readSecret(question, stderr),
+  };
+}
+
+/**
+ * Raised when a prompt is interrupted with Ctrl-C or Ctrl-D.
+ *
+ * @example
+ * ```ts
+ * import { PromptCancelledError } from "./io.ts";
+ *
+ * console.log(new PromptCancelledError().message); // The prompt was cancelled.
+ * ```
+ */
+export class PromptCancelledError extends Error {
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { PromptCancelledError } from "./io.ts";
+   *
+   * throw new PromptCancelledError();
+   * ```
+   */
+  constructor() {
+    super("The prompt was cancelled.");
+    this.name = "PromptCancelledError";
+  }
+}
+
+const ENTER = new Set([0x0a, 0x0d]);
+const CTRL_C = 0x03;
+const CTRL_D = 0x04;
+const BACKSPACE = new Set([0x08, 0x7f]);
+
+/** Reads a line from the terminal with echo off; the typed text never reaches the screen. */
+async function readSecret(question: string, stderr: Output): Promise<string> {
+  stderr.text(question);
+  await stderr.flush();
+  const typed: number[] = [];
+  const buffer = new Uint8Array(256);
+  Deno.stdin.setRaw(true);
+  try {
+    reading: while (true) {
+      const read = await Deno.stdin.read(buffer);
+      if (read === null) break;
+      for (const byte of buffer.subarray(0, read)) {
+        if (ENTER.has(byte)) break reading;
+        if (byte === CTRL_C || (byte === CTRL_D && typed.length === 0)) {
+          throw new PromptCancelledError();
+        }
+        if (BACKSPACE.has(byte)) {
+          // Drop a whole UTF-8 character: its continuation bytes, then its lead byte.
+          while (typed.length > 0 && (typed[typed.length - 1] & 0xc0) === 0x80) typed.pop();
+          typed.pop();
+          continue;
+        }
+        typed.push(byte);
+      }
+    }
+  } finally {
+    Deno.stdin.setRaw(false);
+    buffer.fill(0);
+    stderr.line();
+    await stderr.flush();
+  }
+  const secret = new TextDecoder().decode(new Uint8Array(typed));
+  typed.fill(0);
+  return secret;
+}
+
+function safeIsTerminal(stream: { isTerminal(): boolean }): boolean {
+  try {
+    return stream.isTerminal();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The `tern` command line: finds the command, parses its options, opens the store on demand,
+ * runs it, and turns every outcome into an exit status — 0 success, 1 the operation failed
+ * (a typed error on stderr), 2 a usage error (with a usage line), 130 interrupted.
+ *
+ * @module
+ */
+
+import type { Store } from "../../mod.ts";
+import { VERSION } from "../../mod.ts";
+import { closest, type OptionSpecs, parseOptions, splitCommand, UsageError } from "./args.ts";
+import type { Command, CommandContext } from "./command.ts";
+import { COMMANDS } from "./commands/mod.ts";
+import { commandHelp, mainHelp, usageLine } from "./help.ts";
+import { type CliIo, OutputClosedError, processIo } from "./io.ts";
+import { describeFailure, EXIT } from "./report.ts";
+import { openStore, storeFlags } from "./session.ts";
+
+const VERSION_OPTION: OptionSpecs = {
+  version: { type: "boolean", short: "V", help: "print the version" },
+};
+
+/**
+ * Runs `tern` with `args` (without the program name) and resolves to the exit status. Writes
+ * only through `io`; never exits the process itself.
+ *
+ * @example
+ * ```ts ignore
+ * import { runCli } from "./main.ts";
+ *
+ * Deno.exit(await runCli(["ls", "-l", "/iplant/home/shared"]));
+ * ```
+ */
+export async function runCli(args: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const { command: name, before, after } = splitCommand(args);
+  let command: Command | undefined;
+  let debug = args.includes("--debug");
+  let store: Store | undefined;
+  let url: string | undefined;
+  const interrupt = new AbortController();
+  let removeSignals = () => {};
+  const report = async (error: unknown) => {
+    await io.stdout.flush().catch(() => {});
+    const failure = describeFailure(error, {
+      debug,
+      style: io.stderr.style,
+      ...((store?.options.url ?? url) === undefined ? {} : { url: store?.options.url ?? url }),
+    });
+    for (const line of failure.lines) io.stderr.line(line);
+    await io.stderr.flush().catch(() => {});
+    return failure.status;
+  };
+  try {
+    if (name === undefined || name === "help") {
+      return await helpOnly(name === "help" ? after : before, name === "help", io);
+    }
+    command = COMMANDS.find((candidate) => candidate.name === name);
+    if (command === undefined) {
+      const close = closest(name, COMMANDS.map((candidate) => candidate.name));
+      throw new UsageError(
+        `unknown command ${JSON.stringify(name)}${
+          close === undefined ? "" : ` (did you mean "${close}"?)`
+        }`,
+      );
+    }
+    if (command.delegates) {
+      const globals = parseOptions(before, {});
+      debug = globals.values.debug === true;
+      if (globals.values.help === true) return await print(io, commandHelp(command));
+      const given = Object.keys(globals.values).filter((key) => key !== "debug");
+      if (given.length > 0) {
+        throw new UsageError(`tern ${command.name} does not take --${given[0]}`);
+      }
+      return await command.run(contextFor({ values: {}, positionals: [] }, after));
+    }
+    const parsed = parseOptions([...before, ...after], command.options);
+    debug = parsed.values.debug === true;
+    if (parsed.values.help === true) return await print(io, commandHelp(command));
+    const flags = storeFlags(parsed.values);
+    url = flags.url;
+    removeSignals = onInterrupt(interrupt);
+    const context = contextFor(parsed, after);
+    const status = await command.run(context);
+    await io.stdout.flush();
+    return status;
+  } catch (error) {
+    if (error instanceof OutputClosedError) return EXIT.ok;
+    const status = await report(error);
+    if (error instanceof UsageError) {
+      io.stderr.line(usageLine(command));
+      io.stderr.line(
+        `Run "tern ${command === undefined ? "" : `${command.name} `}--help" for more.`,
+      );
+      await io.stderr.flush().catch(() => {});
+    }
+    return status;
+  } finally {
+    removeSignals();
+    if (debug && store !== undefined) {
+      const stats = store.stats;
+      io.stderr.line(
+        io.stderr.style.dim(
+          `debug: ${stats.requests} requests, ${stats.retries} retries, ` +
+            `${stats.tokenExchanges} token exchanges, at most ${stats.peakInFlight} at once`,
+        ),
+      );
+      await io.stderr.flush().catch(() => {});
+    }
+  }
+
+  function contextFor(
+    parsed: CommandContext["args"],
+    rawArgs: readonly string[],
+  ): CommandContext {
+    let opening: Promise<Store> | undefined;
+    return {
+      args: parsed,
+      rawArgs,
+      io,
+      signal: interrupt.signal,
+      store: (options = {}) => {
+        opening ??= openStore(
+          storeFlags(parsed.values),
+          io,
+          interrupt.signal,
+          options.progress === true,
+        ).then((opened) => {
+          store = opened;
+          return opened;
+        });
+        return opening;
+      },
+      report: async (error) => {
+        await report(error);
+      },
+    };
+  }
+}
+
+/** `tern`, `tern --help`, `tern --version`, `tern help [COMMAND]`. */
+async function helpOnly(args: readonly string[], asked: boolean, io: CliIo): Promise<number> {
+  if (asked) {
+    const [topic, ...rest] = args;
+    if (topic === undefined) return await print(io, mainHelp(COMMANDS));
+    const command = COMMANDS.find((candidate) => candidate.name === topic);
+    if (command === undefined || rest.length > 0) {
+      throw new UsageError(
+        command === undefined
+          ? `no help for ${JSON.stringify(topic)}: not a command`
+          : "help takes one COMMAND",
+      );
+    }
+    return await print(io, commandHelp(command));
+  }
+  const parsed = parseOptions(args, VERSION_OPTION);
+  if (parsed.values.version === true) return await print(io, `tern ${VERSION}`);
+  if (parsed.values.help === true) return await print(io, mainHelp(COMMANDS));
+  io.stderr.line(mainHelp(COMMANDS));
+  await io.stderr.flush();
+  return EXIT.usage;
+}
+
+async function print(io: CliIo, text: string): Promise<number> {
+  io.stdout.line(text);
+  await io.stdout.flush();
+  return EXIT.ok;
+}
+
+/**
+ * Ctrl-C aborts the command (downloads clean up, the exit status is 130); a second Ctrl-C exits
+ * at once. Returns the function that removes the listener.
+ */
+function onInterrupt(controller: AbortController): () => void {
+  if (Deno.build.os === "windows") return () => {};
+  const listener = () => {
+    if (controller.signal.aborted) Deno.exit(EXIT.interrupted);
+    controller.abort(new DOMException("Interrupted by the user.", "AbortError"));
+  };
+  try {
+    Deno.addSignalListener("SIGINT", listener);
+  } catch {
+    return () => {};
+  }
+  return () => Deno.removeSignalListener("SIGINT", listener);
+}

@@ -1,0 +1,131 @@
+/**
+ * Progress of a multi-file transfer on stderr: one bar for all files (bytes, files, rate, time
+ * left), drawn only when stderr is a terminal and the transfer lasts long enough to need it,
+ * with status lines printed above it without tearing it. The bar itself is the library's
+ * terminal progress display.
+ *
+ * @module
+ */
+
+import type { ProgressEvent } from "../../mod.ts";
+import { progressReporter, terminalSink } from "../progress/mod.ts";
+import type { Output } from "./io.ts";
+
+/**
+ * Counts bytes and files across a transfer and shows them.
+ *
+ * @example
+ * ```ts ignore
+ * const progress = new TransferProgress(io.stderr, "formats", 3, 40_461);
+ * progress.bytes(13_487);
+ * progress.fileDone(false);
+ * progress.note("downloaded  penguins.csv");
+ * await progress.finish(true);
+ * ```
+ */
+export class TransferProgress {
+  readonly #stderr: Output;
+  readonly #report: ((event: ProgressEvent) => void) | undefined;
+  readonly #started = performance.now();
+  readonly #totalFiles: number;
+  readonly #totalBytes: number;
+  #bytes = 0;
+  #files = 0;
+  #cached = 0;
+
+  /**
+   * Starts counting; draws nothing unless `stderr` is a terminal.
+   *
+   * @param label What is transferred, shown on the bar.
+   *
+   * @example
+   * ```ts ignore
+   * const progress = new TransferProgress(io.stderr, "penguins.csv", 1, 13_487);
+   * ```
+   */
+  constructor(stderr: Output, label: string, totalFiles: number, totalBytes: number) {
+    this.#stderr = stderr;
+    this.#totalFiles = totalFiles;
+    this.#totalBytes = totalBytes;
+    this.#report = stderr.isTerminal
+      ? progressReporter({ label, sink: terminalSink((text) => this.#write(text)) })
+      : undefined;
+    this.#send("start");
+  }
+
+  /**
+   * Counts bytes received.
+   *
+   * @example
+   * ```ts ignore
+   * progress.bytes(chunk.byteLength);
+   * ```
+   */
+  bytes(count: number): void {
+    this.#bytes += count;
+    this.#send("bytes");
+  }
+
+  /**
+   * Counts a finished file.
+   *
+   * @param fromCache Whether it needed no download.
+   *
+   * @example
+   * ```ts ignore
+   * progress.fileDone(result.source !== "downloaded");
+   * ```
+   */
+  fileDone(fromCache: boolean): void {
+    this.#files++;
+    if (fromCache) this.#cached++;
+    this.#send("file");
+  }
+
+  /**
+   * Prints a status line on stderr, above the bar when one is shown.
+   *
+   * @example
+   * ```ts ignore
+   * progress.note("from cache  /iplant/home/shared/a.csv → ./a.csv");
+   * ```
+   */
+  note(line: string): void {
+    this.#write(`${this.#stderr.isTerminal ? "\r\x1b[2K" : ""}${line}\n`);
+  }
+
+  /**
+   * Shows the final state (the bar's last line stays, as a record) and waits for stderr.
+   *
+   * @example
+   * ```ts ignore
+   * await progress.finish(failures === 0);
+   * ```
+   */
+  async finish(ok: boolean): Promise<void> {
+    this.#send("done", ok);
+    await this.#stderr.flush().catch(() => {});
+  }
+
+  #send(kind: ProgressEvent["kind"], ok?: boolean): void {
+    if (this.#report === undefined) return;
+    const elapsedMs = performance.now() - this.#started;
+    this.#report({
+      kind,
+      bytes: this.#bytes,
+      totalBytes: this.#totalBytes,
+      files: this.#files,
+      totalFiles: this.#totalFiles,
+      cachedFiles: this.#cached,
+      rate: elapsedMs > 0 ? this.#bytes / (elapsedMs / 1000) : 0,
+      elapsedMs,
+      ...(ok === undefined ? {} : { ok }),
+    });
+  }
+
+  /** Sends text to stderr now; the stream keeps writes in order. */
+  #write(text: string): void {
+    this.#stderr.text(text);
+    void this.#stderr.flush().catch(() => {});
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * How failures reach the user: one `error:` line with the error's type and message, a `hint:`
+ * for the common fixes, and the exit status. Stack traces only with `--debug`. Messages come
+ * from the library's typed errors, which never hold a credential.
+ *
+ * @module
+ */
+
+import {
+  AuthError,
+  CacheMissError,
+  isAbortError,
+  NetworkError,
+  NotFoundError,
+  SignInRequiredError,
+  TernError,
+  UnsupportedFormatError,
+} from "../../mod.ts";
+import { UsageError } from "./args.ts";
+import { safeText, type Styles } from "./format.ts";
+import { PromptCancelledError } from "./io.ts";
+
+/**
+ * Exit statuses.
+ *
+ * @example
+ * ```ts
+ * import { EXIT } from "./report.ts";
+ *
+ * console.log(EXIT.ok, EXIT.failed, EXIT.usage, EXIT.interrupted); // 0 1 2 130
+ * ```
+ */
+export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, interrupted: 130 });
+
+/**
+ * A failure as printed: its lines (for stderr) and the exit status it leads to.
+ *
+ * @example
+ * ```ts
+ * import type { Failure } from "./report.ts";
+ *
+ * const failure: Failure = { lines: ["error: NotFoundError: …"], status: 1 };
+ * ```
+ */
+export interface Failure {
+  /** Lines for stderr, without line breaks. */
+  lines: string[];
+  /** Exit status: 1, 2 or 130. */
+  status: number;
+}
+
+/**
+ * Describes a failure for stderr.
+ *
+ * - A {@linkcode UsageError}: `error: <what>` (the caller adds the usage line); status 2.
+ * - The library's typed errors: `error: NotFoundError: <message>` and, where a common fix
+ *   exists, a `hint:`; status 1.
+ * - An interruption (Ctrl-C): `interrupted`; status 130.
+ * - Local file errors (a destination that cannot be written): their message; status 1.
+ * - Anything else is a bug in tern: `error: internal error: <message>`; status 1.
+ *
+ * With `debug`, the stack and the chain of causes follow.
+ *
+ * @example
+ * ```ts
+ * import { describeFailure } from "./report.ts";
+ * import { styles } from "./format.ts";
+ * import { NotFoundError } from "../../mod.ts";
+ *
+ * const failure = describeFailure(new NotFoundError('"/iplant/home/x" does not exist.'), {
+ *   debug: false,
+ *   style: styles(false),
+ * });
+ * console.log(failure.status, failure.lines[0]); // 1 error: NotFoundError: "/iplant/home/x" does not exist.
+ * ```
+ */
+export function describeFailure(
+  error: unknown,
+  options: { debug: boolean; style: Styles; url?: string },
+): Failure {
+  const { style } = options;
+  const label = style.error("error:");
+  let failure: Failure;
+  if (error instanceof UsageError) {
+    failure = { lines: [`${label} ${safeText(error.message)}`], status: EXIT.usage };
+  } else if (isAbortError(error) || error instanceof PromptCancelledError) {
+    failure = { lines: ["interrupted"], status: EXIT.interrupted };
+  } else if (error instanceof TernError) {
+    const hint = hintFor(error, options.url);
+    failure = {
+      lines: [
+        `${label} ${error.name}: ${safeText(error.message)}`,
+        ...(hint === undefined ? [] : [`${style.dim("hint:")} ${hint}`]),
+      ],
+      status: EXIT.failed,
+    };
+  } else if (error instanceof Deno.errors.NotFound || isLocalFileError(error)) {
+    failure = { lines: [`${label} ${safeText((error as Error).message)}`], status: EXIT.failed };
+  } else {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    failure = {
+      lines: [
+        `${label} internal error: ${safeText(message)}`,
+        ...(options.debug ? [] : [
+          `${style.dim("hint:")} this is a bug in tern; run again with --debug for details and ` +
+          "report it",
+        ]),
+      ],
+      status: EXIT.failed,
+    };
+  }
+  if (options.debug && error instanceof Error && !(error instanceof UsageError)) {
+    failure.lines.push(...debugLines(error));
+  }
+  return failure;
+}
+
+function hintFor(error: TernError, url: string | undefined): string | undefined {
+  if (error instanceof SignInRequiredError) {
+    return "sign in with --token TOKEN (or TERRAIN_TOKEN), or --username NAME (password from " +
+      "TERRAIN_PASSWORD or a prompt)";
+  }
+  if (error instanceof AuthError) {
+    return error.endpoint?.startsWith("token") === true
+      ? "check the username and password (TERRAIN_USERNAME, TERRAIN_PASSWORD)"
+      : "the token may have expired: get a new one, or sign in with --username NAME";
+  }
+  if (error instanceof NetworkError) {
+    return `check that the server is reachable${url === undefined ? "" : ` at ${url}`} ` +
+      "(--url or TERRAIN_URL)";
+  }
+  if (error instanceof NotFoundError && error.path !== undefined && error.path.startsWith("/")) {
+    const parent = error.path.slice(0, error.path.lastIndexOf("/")) || "/";
+    return `paths are case-sensitive; "tern ls ${safeText(parent)}" shows what is there`;
+  }
+  if (error instanceof UnsupportedFormatError) {
+    return '"tern cat" prints any file\'s bytes';
+  }
+  if (error instanceof CacheMissError) {
+    return "the file is not in the local cache; run without offline mode to download it";
+  }
+  return undefined;
+}
+
+function isLocalFileError(error: unknown): boolean {
+  return error instanceof Deno.errors.PermissionDenied ||
+    error instanceof Deno.errors.AlreadyExists || error instanceof Deno.errors.IsADirectory ||
+    error instanceof Deno.errors.NotADirectory || error instanceof Deno.errors.NotCapable;
+}
+
+function debugLines(error: Error): string[] {
+  const lines: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const stack = current.stack ?? `${current.name}: ${current.message}`;
+    lines.push(...(depth === 0 ? stack : `caused by: ${stack}`).split("\n").map(safeText));
+    current = current.cause;
+  }
+  if (current !== undefined && !(current instanceof Error)) {
+    lines.push(`caused by: ${safeText(String(current))}`);
+  }
+  return lines;
+}

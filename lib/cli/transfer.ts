@@ -1,0 +1,172 @@
+/**
+ * Saving one data-store file to a local path for `tern get`: skipped when the local file already
+ * matches (same size and modification time, as rsync's quick check), copied from the store's
+ * cache when it holds the current version (no download), else downloaded — through the cache
+ * when it can keep the file, straight to disk otherwise. The target only ever appears whole: the
+ * bytes go to a hidden file beside it, renamed into place when complete and of the listed size.
+ *
+ * @module
+ */
+
+import { basename, dirname, join } from "node:path";
+import { type Entry, IntegrityError, type ProgressEvent, type Store } from "../../mod.ts";
+
+/**
+ * How a file reached its target.
+ *
+ * @example
+ * ```ts
+ * import type { SaveSource } from "./transfer.ts";
+ *
+ * const skipped: SaveSource = "up-to-date";
+ * ```
+ */
+export type SaveSource = "downloaded" | "cache" | "up-to-date";
+
+/**
+ * What {@linkcode saveFile} did.
+ *
+ * @example
+ * ```ts
+ * import type { SaveResult } from "./transfer.ts";
+ *
+ * const result: SaveResult = { source: "cache", local: "/tmp/penguins.csv", size: 13487 };
+ * ```
+ */
+export interface SaveResult {
+  /** Downloaded, copied from the local cache, or already there. */
+  source: SaveSource;
+  /** The local path. */
+  local: string;
+  /** Bytes. */
+  size: number;
+}
+
+/**
+ * Options of {@linkcode saveFile}.
+ *
+ * @example
+ * ```ts
+ * import type { SaveOptions } from "./transfer.ts";
+ *
+ * let received = 0;
+ * const options: SaveOptions = { force: false, onBytes: (count) => received += count };
+ * ```
+ */
+export interface SaveOptions {
+  /** Write even when the target already matches. */
+  force: boolean;
+  /** Told about bytes as they arrive (a copy from the cache counts as arriving at once). */
+  onBytes: (count: number) => void;
+  /** Aborts the transfer; the target is left as it was. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Saves the file `entry` (from a listing or a stat) at `target`, creating parent folders, and
+ * gives the file the server's modification time so the next run can tell it is current.
+ *
+ * @throws {IntegrityError} when a direct download's size differs from the listed size.
+ *
+ * @example
+ * ```ts ignore
+ * const entry = await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").stat();
+ * const result = await saveFile(store, entry, "./penguins.csv", { force: false, onBytes: () => {} });
+ * console.log(result.source); // "downloaded", then "up-to-date" on the next run
+ * ```
+ */
+export async function saveFile(
+  store: Store,
+  entry: Entry,
+  target: string,
+  options: SaveOptions,
+): Promise<SaveResult> {
+  if (!options.force && await matches(target, entry)) {
+    options.onBytes(entry.size);
+    return { source: "up-to-date", local: target, size: entry.size };
+  }
+  await Deno.mkdir(dirname(target), { recursive: true });
+  const temporary = join(
+    dirname(target),
+    `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tern-partial`,
+  );
+  try {
+    const cached = store.cache.enabled && entry.size <= store.cache.maxBytes;
+    const source = cached
+      ? await viaCache(store, entry, temporary, options)
+      : await direct(store, entry, temporary, options);
+    const modified = entry.modified;
+    if (!Number.isNaN(modified.getTime())) await Deno.utime(temporary, new Date(), modified);
+    await Deno.rename(temporary, target);
+    return { source, local: target, size: entry.size };
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}
+
+/** Through the store's cache: its copy when current, else a download that fills it. */
+async function viaCache(
+  store: Store,
+  entry: Entry,
+  temporary: string,
+  options: SaveOptions,
+): Promise<SaveSource> {
+  let reported = 0;
+  let fromCache = false;
+  const onProgress = (event: ProgressEvent) => {
+    if (event.kind === "file") fromCache = event.cachedFiles > 0;
+    if (event.bytes > reported) {
+      options.onBytes(event.bytes - reported);
+      reported = event.bytes;
+    }
+  };
+  // A handle made from the entry trusts it: no second stat before the cache lookup.
+  const copy = await store.file(entry).cachedPath({ onProgress, signal: options.signal });
+  await Deno.copyFile(copy, temporary);
+  if (reported < entry.size) options.onBytes(entry.size - reported);
+  return fromCache ? "cache" : "downloaded";
+}
+
+/** Straight to disk, counting bytes and checking the total against the listed size. */
+async function direct(
+  store: Store,
+  entry: Entry,
+  temporary: string,
+  options: SaveOptions,
+): Promise<SaveSource> {
+  const body = await store.file(entry).stream({ signal: options.signal });
+  let received = 0;
+  const counted = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        options.onBytes(chunk.byteLength);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const file = await Deno.open(temporary, { write: true, createNew: true });
+  // pipeTo closes the file at the end, and aborts (closes) it when the body fails.
+  await counted.pipeTo(file.writable, { signal: options.signal });
+  if (received !== entry.size) {
+    throw new IntegrityError(
+      `${JSON.stringify(entry.path)} arrived with ${received} bytes, but the listing says ` +
+        `${entry.size}; nothing was saved.`,
+      { path: entry.path },
+    );
+  }
+  return "downloaded";
+}
+
+/** Whether the local file has the entry's size and modification time (to the second). */
+async function matches(target: string, entry: Entry): Promise<boolean> {
+  try {
+    const local = await Deno.stat(target);
+    return local.isFile && local.size === entry.size && local.mtime !== null &&
+      Math.abs(local.mtime.getTime() - entry.modified.getTime()) < 1000;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}

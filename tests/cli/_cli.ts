@@ -1,0 +1,231 @@
+/**
+ * Runs `tern` as users do — `deno run -A cli.ts …` in a child process — against the embedded
+ * server over a sample store built once per test file, and checks what every run must respect:
+ * no stack trace without `--debug`, no credential in any output.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startServer, type TerrainServer } from "../../server.ts";
+import { ALICE_USER, DEMO_USER, ensureSampleStore } from "../../lib/sample/mod.ts";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+/** The CLI entry point. */
+export const CLI = join(REPO, "cli.ts");
+const CONFIG = join(REPO, "deno.json");
+
+/** Secrets of the sample store that must never appear in any output. */
+export const SECRETS: readonly string[] = [
+  DEMO_USER.token,
+  DEMO_USER.password,
+  ALICE_USER.token,
+  ALICE_USER.password,
+];
+
+/** What one run of the CLI gave. */
+export interface Run {
+  /** Exit status. */
+  code: number;
+  /** Standard output, decoded. */
+  stdout: string;
+  /** Standard error, decoded. */
+  stderr: string;
+  /** Standard output, raw. */
+  bytes: Uint8Array;
+}
+
+/** Options of {@linkcode Cli.run}. */
+export interface RunOptions {
+  /** Extra environment variables (TERRAIN_URL is set to the test server unless given). */
+  env?: Record<string, string>;
+  /** Working folder (default: this file's temporary folder). */
+  cwd?: string;
+  /** Leave out `--cache-dir` (to test the default cache or `--no-cache`). */
+  noCacheFlag?: boolean;
+  /** Secrets besides the sample store's that must not appear in the output. */
+  secrets?: readonly string[];
+}
+
+/** A sample store, its server and a scratch folder, shared by the tests of one file. */
+export interface Cli extends AsyncDisposable {
+  /** The server's base URL. */
+  readonly url: string;
+  /** The sample store folder. */
+  readonly root: string;
+  /** A scratch folder, removed at the end. */
+  readonly dir: string;
+  /** The server, for its stats. */
+  readonly server: TerrainServer;
+  /** Runs `tern ARGS` and checks that no stack trace or secret leaked. */
+  run(args: readonly string[], options?: RunOptions): Promise<Run>;
+  /** Starts `tern ARGS` with piped streams, for tests that read or signal it while it runs. */
+  spawn(args: readonly string[], options?: RunOptions): Deno.ChildProcess;
+}
+
+/**
+ * Builds the sample store in a temporary folder and serves it; dispose it at the end of the file.
+ *
+ * @example
+ * ```ts ignore
+ * await using cli = await startCli();
+ * const { code, stdout } = await cli.run(["ls", "/iplant/home/shared"]);
+ * ```
+ */
+export async function startCli(serverOptions: { bandwidth?: number } = {}): Promise<Cli> {
+  const dir = await Deno.makeTempDir({ prefix: "tern-cli-" });
+  const root = await ensureSampleStore(join(dir, "store"));
+  const server = await startServer({ root, port: 0, quiet: true, ...serverOptions });
+  const cache = join(dir, "cache");
+  return {
+    url: server.url,
+    root,
+    dir,
+    server,
+    run: (args, options = {}) =>
+      runTern([...(options.noCacheFlag ? [] : ["--cache-dir", cache]), ...args], {
+        ...options,
+        cwd: options.cwd ?? dir,
+        env: { TERRAIN_URL: server.url, ...options.env },
+      }),
+    spawn: (args, options = {}) =>
+      ternCommand([...(options.noCacheFlag ? [] : ["--cache-dir", cache]), ...args], {
+        ...options,
+        cwd: options.cwd ?? dir,
+        env: { TERRAIN_URL: server.url, ...options.env },
+      }).spawn(),
+    async [Symbol.asyncDispose]() {
+      await server.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/**
+ * Runs the CLI with a clean environment: only what Deno needs to find its cache, plus `env`,
+ * so TERRAIN_* variables of the machine running the tests never leak in. `XDG_CACHE_HOME`
+ * points into the scratch folder, so tern's default cache is a temporary one.
+ *
+ * @example
+ * ```ts ignore
+ * const run = await runTern(["--version"], { cwd: Deno.cwd(), env: {} });
+ * ```
+ */
+export async function runTern(
+  args: readonly string[],
+  options: RunOptions & { cwd: string },
+): Promise<Run> {
+  const output = await ternCommand(args, options).output();
+  const run = {
+    code: output.code,
+    stdout: new TextDecoder().decode(output.stdout),
+    stderr: new TextDecoder().decode(output.stderr),
+    bytes: output.stdout,
+  };
+  assertClean(run, args.includes("--debug"), options.secrets ?? []);
+  return run;
+}
+
+/**
+ * Fails when a run printed a stack trace (without `--debug`) or a secret.
+ *
+ * @example
+ * ```ts ignore
+ * assertClean(run, false, ["my-token"]);
+ * ```
+ */
+export function assertClean(run: Run, debug: boolean, secrets: readonly string[]): void {
+  for (const secret of [...SECRETS, ...secrets]) {
+    assert.ok(!run.stdout.includes(secret), "a secret appeared on stdout");
+    assert.ok(!run.stderr.includes(secret), "a secret appeared on stderr");
+  }
+  if (!debug) {
+    assert.doesNotMatch(
+      run.stderr,
+      /^\s+at .+:\d+:\d+\)?$/m,
+      `stack trace on stderr:\n${run.stderr}`,
+    );
+  }
+}
+
+/**
+ * The command that runs `tern ARGS` in a clean environment (see {@linkcode runTern}).
+ *
+ * @example
+ * ```ts ignore
+ * const child = ternCommand(["ls"], { cwd: Deno.cwd(), env: {} }).spawn();
+ * ```
+ */
+export function ternCommand(
+  args: readonly string[],
+  options: RunOptions & { cwd: string },
+): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--config", CONFIG, CLI, ...args],
+    cwd: options.cwd,
+    clearEnv: true,
+    env: { ...baseEnv(options.cwd), NO_COLOR: "1", ...options.env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
+/** What Deno needs to run without downloading anything again. */
+function baseEnv(scratch: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "DENO_DIR", "TMPDIR", "LANG"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  // Deno keeps its own cache under XDG_CACHE_HOME unless DENO_DIR says otherwise.
+  env.DENO_DIR ??= join(
+    Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/root", ".cache"),
+    "deno",
+  );
+  env.XDG_CACHE_HOME = join(scratch, "xdg");
+  return env;
+}
+
+/**
+ * The lines of a run's stdout, without the final empty one.
+ *
+ * @example
+ * ```ts ignore
+ * assert.deepEqual(lines(run), ["formats/", "many_files/", "README.txt"]);
+ * ```
+ */
+export function lines(run: Run): string[] {
+  return run.stdout.split("\n").filter((line, index, all) => line !== "" || index < all.length - 1);
+}
+
+/**
+ * Checks a usage error: status 2, the message on stderr, a usage line, nothing on stdout.
+ *
+ * @example
+ * ```ts ignore
+ * assertUsage(await cli.run(["ls", "--sortt", "x"]), /unknown option --sortt/);
+ * ```
+ */
+export function assertUsage(run: Run, message: RegExp): void {
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, message);
+  assert.match(run.stderr, /^usage: tern /m);
+  assert.equal(run.stdout, "");
+}
+
+/**
+ * Checks a failed operation: status 1 and a typed error line on stderr.
+ *
+ * @example
+ * ```ts ignore
+ * assertFailed(await cli.run(["ls", "/iplant/home/shared/nope"]), "NotFoundError");
+ * ```
+ */
+export function assertFailed(run: Run, errorName: string, message?: RegExp): void {
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, new RegExp(`^error: ${errorName}: `, "m"));
+  if (message !== undefined) assert.match(run.stderr, message);
+}

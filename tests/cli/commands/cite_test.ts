@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { SAMPLE_CASES, SAMPLE_FILES } from "../../../lib/sample/mod.ts";
+import { assertFailed, assertUsage, startCli } from "../_cli.ts";
+
+Deno.test("tern cite: every style, several datasets, errors", async (t) => {
+  await using cli = await startCli();
+  const penguins = SAMPLE_CASES.fullMetadata;
+
+  await t.step("DataCite by default, APA on request", async () => {
+    const [datacite, apa] = await Promise.all([
+      cli.run(["cite", penguins]),
+      cli.run(["cite", "--style", "apa", penguins]),
+    ]);
+    assert.equal(
+      datacite.stdout,
+      "Gorman, K. B., Williams, T. D., Fraser, W. R. (2020). Palmer Archipelago (Antarctica) " +
+        "penguin size measurements, 2007-2009. Version 1.0. CyVerse Data Commons. " +
+        "https://doi.org/10.25739/9k2v-7q4m\n",
+    );
+    assert.match(apa.stdout, /^Gorman, K\. B\., Williams, T\. D\., & Fraser, W\. R\. \(2020\)\./);
+    assert.match(
+      apa.stdout,
+      /\[Dataset\]\. CyVerse Data Commons\. https:\/\/doi\.org\/10\.25739\/9k2v-7q4m\n$/,
+    );
+  });
+
+  await t.step("BibTeX and RIS for several datasets make one file", async () => {
+    const [bibtex, ris] = await Promise.all([
+      cli.run(["cite", "-s", "bibtex", penguins, SAMPLE_CASES.arkOnly]),
+      cli.run(["cite", "-s", "ris", penguins, SAMPLE_CASES.arkOnly]),
+    ]);
+    assert.equal(bibtex.code, 0, bibtex.stderr);
+    assert.equal(bibtex.stdout.match(/^@\w+\{/gm)?.length, 2);
+    assert.match(bibtex.stdout, /doi = \{10\.25739\/9k2v-7q4m\}/);
+    assert.equal(ris.stdout.match(/^TY {2}- /gm)?.length, 2);
+    assert.equal(ris.stdout.match(/^ER {2}- ?$/gm)?.length, 2);
+  });
+
+  await t.step("CSL-JSON for several datasets is one JSON array", async () => {
+    const run = await cli.run(["cite", "--style", "csl-json", penguins, SAMPLE_CASES.arkOnly]);
+    const items = JSON.parse(run.stdout);
+    assert.equal(items.length, 2);
+    assert.equal(items[0].DOI, "10.25739/9k2v-7q4m");
+  });
+
+  await t.step("errors: an unknown style, a file, a missing dataset", async () => {
+    const [style, file, missing] = await Promise.all([
+      cli.run(["cite", "--style", "mla", penguins]),
+      cli.run(["cite", SAMPLE_FILES.csv]),
+      cli.run(["cite", `${penguins}_nope`]),
+    ]);
+    assertUsage(style, /--style must be one of datacite, apa, bibtex, ris, csl-json, got "mla"/);
+    assertFailed(file, "BadRequestError", /is a file, not a folder/);
+    assertFailed(missing, "NotFoundError");
+  });
+});

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { SAMPLE_CASES } from "../../../lib/sample/mod.ts";
+import { assertFailed, assertUsage, lines, startCli } from "../_cli.ts";
+
+/** The template AVUs of a sidecar on disk, in either of its two forms. */
+async function sidecarAvus(file: string): Promise<{ attr: string; value: string }[]> {
+  const parsed = JSON.parse(await Deno.readTextFile(file));
+  return Array.isArray(parsed) ? parsed : parsed.avus;
+}
+
+Deno.test("tern meta: normalised records, raw AVUs, JSON", async (t) => {
+  await using cli = await startCli();
+  const penguins = SAMPLE_CASES.fullMetadata;
+
+  await t.step("the normalised record: canonical DOI, licence, nothing missing", async () => {
+    const run = await cli.run(["meta", penguins]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^title +Palmer Archipelago \(Antarctica\) penguin size/m);
+    assert.match(
+      run.stdout,
+      /^doi +10\.25739\/9k2v-7q4m {2}https:\/\/doi\.org\/10\.25739\/9k2v-7q4m$/m,
+    );
+    assert.match(run.stdout, /^license +CC0-1\.0 \(Creative Commons Zero v1\.0 Universal; exact;/m);
+    assert.match(run.stdout, /^citation lacks +nothing$/m);
+    // Continuation lines of a multi-valued field are indented under its values.
+    const creators = lines(run).findIndex((line) => line.startsWith("creators"));
+    assert.match(lines(run)[creators + 1], /^ {16}Williams, Tony D\./);
+  });
+
+  await t.step("--json: the record without its raw AVUs", async () => {
+    const record = JSON.parse((await cli.run(["meta", "--json", penguins])).stdout);
+    assert.equal(record.doi, "10.25739/9k2v-7q4m");
+    assert.equal(record.path, penguins);
+    assert.deepEqual(record.missing, []);
+    assert.equal(record.creators[0].family, "Gorman");
+    assert.equal("raw" in record, false);
+  });
+
+  await t.step(
+    "a dataset without metadata: an empty record that says what a citation lacks",
+    async () => {
+      const run = await cli.run(["meta", SAMPLE_CASES.noMetadata]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(
+        run.stdout,
+        /^citation lacks +creators, title, publicationYear, publisher, doi$/m,
+      );
+    },
+  );
+
+  await t.step("--raw: the AVUs exactly as stored, nested ones indented", async () => {
+    const stored = await sidecarAvus(join(cli.root, penguins, ".avus.json"));
+    const raw = JSON.parse((await cli.run(["meta", "--raw", "--json", penguins])).stdout);
+    assert.deepEqual(
+      raw.avus.map((avu: { attr: string; value: string }) => [avu.attr, avu.value]),
+      stored.map((avu) => [avu.attr, avu.value]),
+    );
+    const text = await cli.run(["meta", "--raw", penguins]);
+    assert.match(text.stdout, new RegExp(`^AVUs \\(${stored.length}\\)$`, "m"));
+    assert.match(text.stdout, /^ {2}title = Palmer Archipelago .*\n {4}xml:lang = en$/m);
+  });
+
+  await t.step("a file's AVUs are normalised too", async () => {
+    const run = await cli.run(["meta", "--json", SAMPLE_CASES.fileWithMetadata]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).path, SAMPLE_CASES.fileWithMetadata);
+  });
+
+  await t.step("errors: missing dataset, no PATH", async () => {
+    assertFailed(await cli.run(["meta", `${penguins}_nope`]), "NotFoundError");
+    assertUsage(await cli.run(["meta"]), /missing PATH/);
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * Every notebook in notebooks/ runs headless in real Jupyter with the Deno kernel (this Deno,
+ * through a project-local kernelspec), with no error output and the expected outputs, cell by
+ * cell; every tern view in them passes the HTML safety checks; and their code type-checks.
+ *
+ * Skipped, saying what is missing, where Jupyter is not installed (CI's .ci/run installs it).
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type CellOutput,
+  findJupyter,
+  joined,
+  makeKernelspec,
+  type NotebookCell,
+  output,
+  readCells,
+  runNotebook,
+} from "../../notebooks/jupyter.ts";
+import { checkView } from "../display/_safety.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const POLARS = ["application/vnd.dataresource+json", "text/html"];
+const TERN = ["text/html", "text/plain"];
+
+/** What one code cell must output. */
+interface Expected {
+  /** MIME types of the cell's result (execute_result), exactly. */
+  result?: string[];
+  /** What the result's text/plain says. */
+  plain?: RegExp;
+  /** What a display_data (the progress line) says in text/plain. */
+  display?: RegExp;
+  /** What the cell printed. */
+  stream?: RegExp;
+}
+
+/** Per notebook, per code cell, in order. */
+const EXPECTED: Record<string, Expected[]> = {
+  quickstart: [
+    { result: TERN, plain: /^Store http:\/\/127\.0\.0\.1:\d+\/terrain — signed in with a token/ },
+    { result: TERN, plain: /^Folder \/iplant\/home\/shared\/commons_repo\/curated — \d+ entries/ },
+    {
+      result: TERN,
+      plain: /^Datasets in \/iplant\/home\/shared\/commons_repo\/curated — \d+ datasets/,
+    },
+    {
+      result: TERN,
+      plain: /^Dataset: Palmer Archipelago \(Antarctica\) penguin size measurements/,
+    },
+    { result: TERN, plain: /^Gorman, K\. B\., Williams, T\. D\., & Fraser, W\. R\. \(2020\)/ },
+    { result: TERN, plain: /^File \/.*\/penguins\.csv — [\d.]+ kB, csv[\s\S]*first 5 rows/ },
+    { result: POLARS },
+    { result: POLARS },
+    { result: TERN, plain: /^NotFoundError: .*No_Such_Dataset/ },
+  ],
+  "many-files": [
+    { result: TERN, plain: /^Store / },
+    { result: TERN, plain: /showing 25 of 20,003 entries/ },
+    { stream: /20000 files[\s\S]*page at offset 2000: 1000 entries, 3000 of 20000/ },
+    { result: TERN, plain: /^Listing \/.*many_files — type "file" — showing 25 of 20,000 entries/ },
+    { result: TERN, plain: /^Walk \/.*many_files — glob "archive\/\*\*\/\*\.csv" — \d+ entr/ },
+    { result: POLARS },
+    {
+      result: ["text/plain"],
+      plain: /height: \d+, width: 6/,
+      display: /^✓ many_files · [\d,]+ files · [\d.]+ kB in/,
+    },
+    { result: POLARS },
+    { result: ["text/plain"], plain: /^\d+$/, stream: /1000\/1000 files[\s\S]*done in/ },
+    { result: TERN, plain: /^Cache \/.* — [\d,]+ files/ },
+  ],
+  metadata: [
+    { result: TERN, plain: /^Store / },
+    { result: POLARS },
+    { result: TERN, plain: /^Metadata: Yields of barley varieties/ },
+    { result: POLARS },
+    { result: TERN, plain: /same title as NOAA_SeattleWeather_Daily_2016/ },
+    { result: POLARS },
+    { result: POLARS },
+  ],
+};
+
+const jupyter = await findJupyter();
+if ("missing" in jupyter) console.warn(`notebook tests skipped: ${jupyter.missing}`);
+
+Deno.test({
+  name: "every notebook runs in Jupyter with the Deno kernel, with the expected outputs",
+  ignore: "missing" in jupyter,
+  async fn(t) {
+    if (!("python" in jupyter)) return;
+    const names = [...Deno.readDirSync(join(ROOT, "notebooks"))]
+      .filter((entry) => entry.name.endsWith(".ipynb"))
+      .map((entry) => entry.name.replace(/\.ipynb$/, ""))
+      .sort();
+    assert.deepEqual(names, Object.keys(EXPECTED).sort(), "every notebook has expectations");
+    const { jupyterPath, kernel } = await makeKernelspec();
+    const work = await Deno.makeTempDir({ prefix: "tern-notebooks-" });
+    try {
+      // Kernels spend most of their time waiting on each other's loopback traffic: run together.
+      const executed = await Promise.all(names.map(async (name) => {
+        const target = join(work, `${name}.ipynb`);
+        await runNotebook(join(ROOT, "notebooks", `${name}.ipynb`), target, {
+          python: jupyter.python,
+          jupyterPath,
+          kernel,
+          timeoutSeconds: 120,
+        });
+        return [name, await readCells(target)] as const;
+      }));
+      for (const [name, cells] of executed) {
+        await t.step(name, () => checkNotebook(name, cells));
+      }
+    } finally {
+      await Deno.remove(work, { recursive: true });
+      await Deno.remove(jupyterPath, { recursive: true });
+    }
+  },
+});
+
+function checkNotebook(name: string, cells: NotebookCell[]): void {
+  const code = cells.filter((cell) => cell.cell_type === "code");
+  const expected = EXPECTED[name];
+  assert.equal(code.length, expected.length, `${name}: code cells`);
+  code.forEach((cell, index) => {
+    const where = `${name} cell ${index + 1}: ${joined(cell.source).split("\n")[0]}`;
+    const outputs: CellOutput[] = cell.outputs ?? [];
+    const errors = outputs.filter((item) => item.output_type === "error");
+    assert.deepEqual(errors.map((item) => `${item.ename}: ${item.evalue}`), [], where);
+    const want = expected[index];
+    const result = outputs.find((item) => item.output_type === "execute_result");
+    if (want.result === undefined) {
+      assert.equal(result, undefined, `${where}: no result`);
+    } else {
+      assert.ok(result?.data !== undefined, `${where}: a result`);
+      assert.deepEqual(Object.keys(result.data).sort(), [...want.result].sort(), where);
+      if (want.plain !== undefined) {
+        assert.match(joined(result.data["text/plain"]), want.plain, where);
+      }
+    }
+    const displays = outputs.filter((item) => item.output_type === "display_data");
+    if (want.display === undefined) {
+      assert.equal(displays.length, 0, `${where}: no display`);
+    } else {
+      assert.equal(displays.length, 1, `${where}: one display updated in place`);
+      assert.deepEqual(Object.keys(displays[0].data ?? {}).sort(), TERN, where);
+      assert.match(joined(displays[0].data?.["text/plain"]), want.display, where);
+    }
+    const streams = outputs.filter((item) => item.output_type === "stream")
+      .map((item) => joined(item.text)).join("");
+    if (want.stream !== undefined) assert.match(streams, want.stream, where);
+    // Whatever tern showed is self-contained, scoped and inert.
+    for (const item of [...displays, ...(result ? [result] : [])]) {
+      const html = joined(item.data?.["text/html"]);
+      if (html.startsWith('<div class="tern">')) {
+        checkView({ "text/html": html, "text/plain": joined(item.data?.["text/plain"]) });
+      }
+    }
+  });
+}
+
+Deno.test("the notebooks' code type-checks", async () => {
+  const work = await Deno.makeTempDir({ prefix: "tern-notebooks-check-" });
+  try {
+    const files: string[] = [];
+    for (const name of Object.keys(EXPECTED)) {
+      const cells = await readCells(join(ROOT, "notebooks", `${name}.ipynb`));
+      const source = cells.filter((cell) => cell.cell_type === "code")
+        .map((cell) => joined(cell.source))
+        .join("\n")
+        // The notebooks import the checkout by relative path from notebooks/.
+        .replaceAll('from "../', `from "${new URL("../../", import.meta.url).href}`);
+      const file = join(work, `${name}.ts`);
+      await Deno.writeTextFile(file, `${source}\n`);
+      files.push(file);
+    }
+    const checked = await output(Deno.execPath(), [
+      "check",
+      "--quiet",
+      "--config",
+      join(ROOT, "deno.json"),
+      ...files,
+    ]);
+    assert.ok(checked.ok, checked.stderr);
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
+});

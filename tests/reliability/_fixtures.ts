@@ -1,0 +1,180 @@
+/**
+ * Shared parts of the reliability suite: the truth on disk (names, sizes, SHA-256), deadlines
+ * that bound every test, latency percentiles, and the one-line figures each test prints for CI
+ * logs.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+
+/** Names the embedded server keeps to itself: AVU and comment sidecars. */
+const SIDECAR = /^\.(?:.*\.)?(?:avus|comments)\.json$/s;
+
+/** One item of a folder as the disk has it, in the shape the listings are compared in. */
+export interface DiskItem {
+  /** Base name. */
+  name: string;
+  /** `file` or `folder`. */
+  type: "file" | "folder";
+  /** Bytes for files, 0 for folders. */
+  size: number;
+}
+
+/** Where data-store path `path` lives under the store folder `root`. */
+export function onDisk(root: string, path: string): string {
+  return join(root, ...path.split("/").filter((segment) => segment !== ""));
+}
+
+/** The hex SHA-256 of `bytes`. */
+export function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** The hex SHA-256 of a local file, read in pieces. */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  using file = await Deno.open(path);
+  const buffer = new Uint8Array(256 * 1024);
+  while (true) {
+    const count = await file.read(buffer);
+    if (count === null) break;
+    hash.update(buffer.subarray(0, count));
+  }
+  return hash.digest("hex");
+}
+
+/**
+ * What a listing of the folder at `dir` must hold: every entry except sidecars, with sizes,
+ * sorted by name (code-unit order, the same sort applied to what the client returns).
+ */
+export async function diskListing(dir: string): Promise<DiskItem[]> {
+  const items: DiskItem[] = [];
+  for await (const item of Deno.readDir(dir)) {
+    if (SIDECAR.test(item.name)) continue;
+    if (item.isDirectory) items.push({ name: item.name, type: "folder", size: 0 });
+    else if (item.isFile) {
+      const { size } = await Deno.stat(join(dir, item.name));
+      items.push({ name: item.name, type: "file", size });
+    }
+  }
+  return sortByName(items);
+}
+
+/** Sorts items by name in code-unit order (what both sides of a comparison use). */
+export function sortByName<T extends { name: string }>(items: T[]): T[] {
+  return items.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** Thrown when a test's body outlives its deadline: the suite reports a hang, never waits one out. */
+export class DeadlineError extends Error {
+  override name = "DeadlineError";
+}
+
+/**
+ * Runs `body` with a signal that aborts after `ms`, and fails with a {@linkcode DeadlineError}
+ * at that moment even if `body` ignores the signal, so no test can hang CI.
+ */
+export async function withDeadline<T>(
+  ms: number,
+  what: string,
+  body: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new DeadlineError(`${what} did not finish within ${ms} ms`);
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  try {
+    return await Promise.race([body(controller.signal), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The `p`-th percentile (0–100) of `values` by the nearest-rank method; NaN when empty. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+/** Milliseconds with one decimal, for figures. */
+export function ms(value: number): string {
+  return `${value.toFixed(1)} ms`;
+}
+
+/**
+ * Prints one line of measured figures, `reliability: <test>: key=value, …`, so CI logs carry
+ * them; keys keep their order.
+ */
+export function report(test: string, figures: Record<string, string | number>): void {
+  const fields = Object.entries(figures).map(([key, value]) => `${key}=${value}`);
+  console.log(`reliability: ${test}: ${fields.join(", ")}`);
+}
+
+/** Counts of each value, as `a:3 b:1`, for figures (`none` when empty). */
+export function tally(values: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  if (counts.size === 0) return "none";
+  return [...counts].sort(([a], [b]) => a < b ? -1 : 1).map(([key, count]) => `${key}:${count}`)
+    .join(" ");
+}
+
+/** Every file below `dir` (relative paths), for leftover checks; empty when `dir` is missing. */
+export async function filesBelow(dir: string, prefix = ""): Promise<string[]> {
+  const found: string[] = [];
+  try {
+    for await (const item of Deno.readDir(dir)) {
+      const relative = prefix === "" ? item.name : `${prefix}/${item.name}`;
+      if (item.isDirectory) found.push(...await filesBelow(join(dir, item.name), relative));
+      else found.push(relative);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return found;
+}
+
+/**
+ * The text forms an error can reach a user or a log in: message, stack, `String()`, inspection
+ * (cause included), and JSON.
+ */
+export function errorSurfaces(error: unknown): string[] {
+  const surfaces = [String(error), Deno.inspect(error, { depth: 8 })];
+  if (error instanceof Error) {
+    surfaces.push(error.message, error.stack ?? "");
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause !== undefined) surfaces.push(String(cause), Deno.inspect(cause, { depth: 8 }));
+    try {
+      surfaces.push(JSON.stringify(error));
+    } catch {
+      // An error without a JSON form shows nothing more.
+    }
+  }
+  return surfaces;
+}
+
+/** Fails when any of `texts` contains any of `secrets`; `where` says what was searched. */
+export function assertNoSecret(
+  texts: readonly string[],
+  secrets: readonly string[],
+  where: string,
+): void {
+  for (const secret of secrets) {
+    for (const text of texts) {
+      if (text.includes(secret)) {
+        // The failure shows where the secret sat, not the secret.
+        const shown = text.replaceAll(secret, "[CREDENTIAL]").slice(0, 500);
+        throw new Error(`${where} leaks a credential: ${shown}`);
+      }
+    }
+  }
+}

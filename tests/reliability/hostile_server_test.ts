@@ -1,0 +1,471 @@
+/**
+ * Hostile answers from a server, served by a small `Deno.serve` test double on 127.0.0.1:0 (the
+ * embedded server never sends them): malformed JSON, wrong types, missing and extra fields,
+ * HTML instead of JSON, absurd nesting, lying totals, entries that point outside their
+ * folder, cut and stalled bodies, endless waits, error bodies that echo the credentials back,
+ * and redirects to another origin. Each must end — within a deadline — in a typed `TernError`
+ * with a clear message and a safe notebook view, or in correct output; never an untyped crash,
+ * a hang, a write outside the target folder, or a credential in any text.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { connect, type ConnectOptions, isAbortError, type Store, TernError } from "../../mod.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../../lib/display/mod.ts";
+import {
+  assertNoSecret,
+  errorSurfaces,
+  filesBelow,
+  ms,
+  report,
+  tally,
+  withDeadline,
+} from "./_fixtures.ts";
+import { assertSafeHtml } from "./_html.ts";
+
+const TOKEN = "hostile.server-double.T0ken_value";
+const PASSWORD = "hostile-double-Passw0rd!";
+const SECRETS = [TOKEN, PASSWORD, btoa(`demo:${PASSWORD}`)];
+const CASE_DEADLINE_MS = 8_000;
+const FOLDER = "/iplant/home/shared/hostile";
+const ID = "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364";
+
+type Handler = (request: Request) => Response | Promise<Response>;
+
+interface Double extends AsyncDisposable {
+  url: string;
+  /** Authorization headers received, in order. */
+  authorizations: (string | null)[];
+}
+
+/** Serves `handler` on 127.0.0.1 with a free port; close it with `await using`. */
+function serveDouble(handler: Handler): Double {
+  const authorizations: (string | null)[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    authorizations.push(request.headers.get("authorization"));
+    return handler(request);
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/terrain`,
+    authorizations,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
+
+function item(path: string, type: "file" | "folder", extra: Record<string, unknown> = {}) {
+  return {
+    id: crypto.randomUUID(),
+    path,
+    label: path.slice(path.lastIndexOf("/") + 1),
+    infoType: type === "file" ? "csv" : null,
+    isFavorite: false,
+    badName: false,
+    permission: "read",
+    "date-created": 1_700_000_000_000,
+    "date-modified": 1_700_000_000_000,
+    "file-size": type === "file" ? 3 : 0,
+    ...extra,
+  };
+}
+
+function page(path: string, folders: unknown[], files: unknown[], total?: number | null) {
+  return {
+    ...item(path, "folder"),
+    hasSubDirs: true,
+    total: total === undefined ? folders.length + files.length : total,
+    totalBad: 0,
+    folders,
+    files,
+  };
+}
+
+const json = (body: string, status = 200, headers: Record<string, string> = {}) =>
+  new Response(body, {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+
+/** A body that sends `text` and then nothing more, until the client goes away. */
+function stalling(text: string, headers: Record<string, string>): Response {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(text));
+      // A keep-alive tick that never enqueues: the stream stays open without busy-waiting.
+      timer = setInterval(() => {}, 1_000);
+    },
+    cancel() {
+      clearInterval(timer);
+    },
+  });
+  return new Response(body, { headers });
+}
+
+interface Case {
+  name: string;
+  handler: Handler;
+  /** Runs the public API against the double; its result is passed to `expect`. */
+  run: (store: Store, signal: AbortSignal, double: Double, work: string) => Promise<unknown>;
+  /** The typed error's class name, or a check of a successful result. */
+  expect: string | ((result: unknown, double: Double) => void | Promise<void>);
+  /** Text the error message must contain (a clear message says what and where). */
+  mentions?: string;
+  connect?: ConnectOptions;
+}
+
+const deep = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+
+const CASES: Case[] = [
+  {
+    name: "malformed JSON in a listing",
+    handler: () => json(`{"id": "x", "path": `),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "not JSON",
+  },
+  {
+    name: "wrong types in a listing (size as text, date as a word)",
+    handler: () =>
+      json(JSON.stringify(page(FOLDER, [], [
+        item(`${FOLDER}/a.csv`, "file", { "file-size": "12", "date-modified": "yesterday" }),
+      ]))),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "file-size",
+  },
+  {
+    name: "a listing without its files array",
+    handler: () => {
+      const { files: _files, ...rest } = page(FOLDER, [], []);
+      return json(JSON.stringify(rest));
+    },
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "files",
+  },
+  {
+    name: "extra and prototype-polluting fields in a listing are ignored",
+    handler: () =>
+      json(
+        JSON.stringify(page(FOLDER, [], [
+          item(`${FOLDER}/a.csv`, "file", { extra: { nested: [1, 2] }, constructor: "x" }),
+        ])).replace(/^\{/, `{"__proto__": {"polluted": "yes"}, "unknownTopLevel": [null], `),
+      ),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: (result) => {
+      const entries = result as { name: string; size: number }[];
+      assert.deepEqual(entries.map((e) => [e.name, e.size]), [["a.csv", 3]]);
+      assert.equal(({} as Record<string, unknown>).polluted, undefined, "prototype polluted");
+    },
+  },
+  {
+    name: "an HTML page with a script instead of JSON",
+    handler: () =>
+      new Response(`<html><script>alert("tern-xss")</script></html>`, {
+        headers: { "content-type": "text/html" },
+      }),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "not JSON",
+  },
+  {
+    name: "JSON null as a listing",
+    handler: () => json("null"),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+  },
+  {
+    name: "JSON nested 200,000 levels deep",
+    handler: () => json(deep(200_000)),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+  },
+  {
+    name: "a total that promises more entries than the pages hold",
+    handler: (request) => {
+      const offset = Number(new URL(request.url).searchParams.get("offset") ?? 0);
+      const files = offset === 0 ? [item(`${FOLDER}/a.csv`, "file")] : [];
+      return json(JSON.stringify(page(FOLDER, [], files, 1000)));
+    },
+    run: (store, signal) => store.folder(FOLDER).list({ signal, pageSize: 5 }).toArray(),
+    expect: "ProtocolError",
+  },
+  {
+    name: "more entries than the page limit",
+    handler: () =>
+      json(JSON.stringify(page(
+        FOLDER,
+        [],
+        Array.from({ length: 9 }, (_, i) => item(`${FOLDER}/f${i}.csv`, "file")),
+      ))),
+    run: (store, signal) => store.folder(FOLDER).list({ signal, pageSize: 3 }).toArray(),
+    expect: "ProtocolError",
+  },
+  {
+    name: "a folder that lists itself as its own sub-folder (a walk must end)",
+    handler: (request) => {
+      const path = new URL(request.url).searchParams.get("path")!;
+      return json(JSON.stringify(page(path, [item(FOLDER, "folder")], [])));
+    },
+    run: (store, signal) => store.folder(FOLDER).walk({ signal }).toArray(),
+    expect: (result) => assert.ok(Array.isArray(result)),
+  },
+  {
+    name: 'an entry named ".." saved with downloadTo stays inside the target folder',
+    handler: (request) => {
+      const url = new URL(request.url);
+      if (url.pathname.endsWith("/fileio/download")) {
+        return new Response("abc", { headers: { "content-type": "application/octet-stream" } });
+      }
+      return json(JSON.stringify(page(FOLDER, [], [item(`${FOLDER}/..`, "file")])));
+    },
+    run: async (store, signal, _double, work) => {
+      const [entry] = await store.folder(FOLDER).list({ signal }).toArray();
+      const target = await Deno.makeTempDir({ dir: work, prefix: "target-" });
+      try {
+        return await store.file(entry).downloadTo(`${target}/`, { signal });
+      } finally {
+        // Whatever happened, nothing was written beside the target folder.
+        const beside = (await filesBelow(work)).filter((name) => !name.startsWith("target-"));
+        assert.deepEqual(beside, [], "downloadTo wrote outside its target folder");
+      }
+    },
+    expect: "BadRequestError",
+  },
+  {
+    name: "metadata whose avus field is not a list",
+    handler: () => json(JSON.stringify({ path: FOLDER, avus: "many", "irods-avus": [] })),
+    run: (store, signal) => store.folder(ID).metadata({ signal }),
+    expect: "ProtocolError",
+    mentions: "avus",
+  },
+  {
+    name: "comments missing their text",
+    handler: () =>
+      json(JSON.stringify({
+        comments: [{ id: ID, commenter: "x", post_time: 1, retracted: false }],
+      })),
+    run: (store, signal) => store.file(ID).comments({ signal }),
+    expect: "ProtocolError",
+    mentions: "comment",
+    connect: { token: TOKEN },
+  },
+  {
+    name: "roots without the roots list",
+    handler: () => json(JSON.stringify({ "base-paths": {} })),
+    run: (store, signal) => store.root({ signal }),
+    expect: "ProtocolError",
+    connect: { token: TOKEN },
+  },
+  {
+    name: "saved searches that are not JSON",
+    handler: () => json(`[{"label": "unterminated`),
+    run: (store, signal) => store.savedSearches({ signal }),
+    expect: "ProtocolError",
+    connect: { token: TOKEN },
+  },
+  {
+    name: "a manifest whose public URL is javascript:",
+    handler: () =>
+      json(JSON.stringify({
+        "content-type": "text/csv",
+        infoType: "csv",
+        urls: [{ label: "anonymous", url: `javascript:alert("tern-xss")` }],
+      })),
+    run: (store, signal) => store.file(`${FOLDER}/a.csv`).manifest({ signal }),
+    expect: async (result) => {
+      const view = await viewOf(result);
+      if (view !== undefined) assertSafeHtml(view["text/html"], "manifest view");
+    },
+  },
+  {
+    name: "a download shorter than its Content-Length",
+    handler: () => new Response("abc", { headers: { "content-length": "10" } }),
+    run: (store, signal) => store.file(`${FOLDER}/a.csv`).bytes({ signal }),
+    expect: "NetworkError",
+    connect: { retries: 1 },
+  },
+  {
+    name: "a download whose body breaks midway",
+    handler: () => {
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (!sent) {
+            sent = true;
+            controller.enqueue(new Uint8Array(1000));
+          } else controller.error(new Error("connection reset"));
+        },
+      });
+      return new Response(body);
+    },
+    run: (store, signal) => store.file(`${FOLDER}/a.csv`).bytes({ signal }),
+    expect: "NetworkError",
+  },
+  {
+    name: "an error body that echoes the credentials back",
+    handler: (request) =>
+      json(
+        JSON.stringify({
+          error_code: "ERR_NOT_READABLE",
+          path: `${FOLDER}/a.csv`,
+          reason: `header was ${request.headers.get("authorization")}`,
+          user: request.headers.get("authorization"),
+        }),
+        500,
+      ),
+    run: (store, signal) => store.file(`${FOLDER}/a.csv`).bytes({ signal }),
+    expect: "PermissionError",
+    connect: { token: TOKEN },
+  },
+  {
+    name: "a password sign-in answered with credentials echoed in a 401",
+    handler: (request) =>
+      json(
+        JSON.stringify({
+          error: "invalid_grant",
+          error_description: `bad ${request.headers.get("authorization")} for ${PASSWORD}`,
+        }),
+        401,
+      ),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "AuthError",
+    connect: { username: "demo", password: PASSWORD },
+  },
+  {
+    name: "a 401 whose body is an HTML page with a script",
+    handler: () =>
+      new Response(`<html><body><script>alert("tern-xss")</script></body></html>`, {
+        status: 401,
+        headers: { "content-type": "text/html", "www-authenticate": "Custom" },
+      }),
+    run: (store, signal) => store.root({ signal }),
+    expect: "AuthError",
+    connect: { token: TOKEN },
+  },
+  {
+    name: "a 5 MB error body",
+    handler: () =>
+      json(JSON.stringify({ error_code: "ERR_DOES_NOT_EXIST", path: "x".repeat(5_000_000) }), 500),
+    run: (store, signal) => store.file(`${FOLDER}/a.csv`).bytes({ signal }),
+    expect: "NotFoundError",
+  },
+  {
+    name: "a server that never answers (headers time out)",
+    handler: () => new Promise<Response>(() => {}),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "NetworkError",
+    mentions: "within",
+    connect: { timeoutMs: 300, retries: 1 },
+  },
+  {
+    name: "a download that stalls after its first bytes is ended by the caller's signal",
+    handler: () => stalling("abc", { "content-length": "100" }),
+    run: (store, signal) =>
+      store.file(`${FOLDER}/a.csv`).bytes({
+        signal: AbortSignal.any([signal, AbortSignal.timeout(400)]),
+      }),
+    expect: "AbortError",
+  },
+  {
+    name: "a 429 asking to wait an hour",
+    handler: () => json(`{}`, 429, { "retry-after": "3600" }),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ServerError",
+  },
+  {
+    // The double is the other origin; a second double redirects to it.
+    name: "a redirect to another origin does not carry the token there",
+    handler: () => json(JSON.stringify(page(FOLDER, [], []))),
+    run: async (_store, signal, double) => {
+      await using redirector = serveDouble((request) => {
+        const url = new URL(request.url);
+        const location = `${double.url}${url.pathname.slice("/terrain".length)}${url.search}`;
+        return new Response(null, { status: 307, headers: { location } });
+      });
+      const store = connect({ url: redirector.url, token: TOKEN, cacheDir: false, signal });
+      return await store.folder(FOLDER).list({ signal }).toArray().catch((error) => error);
+    },
+    expect: (_result, double) => {
+      assert.ok(double.authorizations.length > 0, "the redirect was not followed");
+      for (const header of double.authorizations) {
+        assert.ok(header === null || !header.includes(TOKEN), "the token crossed origins");
+      }
+    },
+  },
+];
+
+/** A value's notebook view through the display symbol, when it has one. */
+async function viewOf(value: unknown): Promise<MediaBundle | undefined> {
+  const display = (value as { [JUPYTER_DISPLAY]?: () => MediaBundle | Promise<MediaBundle> })?.[
+    JUPYTER_DISPLAY
+  ];
+  return typeof display === "function" ? await display.call(value) : undefined;
+}
+
+Deno.test("hostile server (test double): malformed, mistyped, incomplete, oversized, lying and stalling answers give typed errors or correct output, never hangs or leaks", async (t) => {
+  const outcomes: string[] = [];
+  const times: number[] = [];
+  const work = await Deno.makeTempDir({ prefix: "tern-reliability-double-" });
+  try {
+    for (const test of CASES) {
+      await t.step(test.name, async () => {
+        await using double = serveDouble(test.handler);
+        const started = performance.now();
+        await withDeadline(CASE_DEADLINE_MS, test.name, async (signal) => {
+          const signedIn = test.connect?.token !== undefined ||
+            test.connect?.username !== undefined;
+          const store = connect({
+            url: double.url,
+            anonymous: !signedIn,
+            cacheDir: false,
+            signal,
+            ...test.connect,
+          });
+          const result = await test.run(store, signal, double, work).then(
+            (value) => ({ ok: true as const, value }),
+            (error: unknown) => ({ ok: false as const, error }),
+          );
+          if (typeof test.expect === "function") {
+            if (!result.ok) throw result.error;
+            await test.expect(result.value, double);
+            outcomes.push("ok");
+            return;
+          }
+          assert.ok(!result.ok, `expected ${test.expect}, but it succeeded`);
+          const error = result.error;
+          if (test.expect === "AbortError") {
+            assert.ok(isAbortError(error), `expected an AbortError, got ${error}`);
+            outcomes.push("AbortError");
+            return;
+          }
+          assert.ok(error instanceof TernError, `an untyped error: ${Deno.inspect(error)}`);
+          assert.equal(error.name, test.expect, error.message);
+          if (test.mentions !== undefined) assert.match(error.message, new RegExp(test.mentions));
+          // A clear message: one sentence-like line, bounded, with no stack trace in it.
+          assert.ok(error.message.length > 10 && error.message.length < 2_000, error.message);
+          assert.doesNotMatch(error.message, /\n\s+at /);
+          const view = error[JUPYTER_DISPLAY]();
+          assertSafeHtml(view["text/html"], `${test.name}: error view`);
+          assertNoSecret(
+            [...errorSurfaces(error), view["text/plain"], view["text/html"]],
+            SECRETS,
+            test.name,
+          );
+          outcomes.push(error.name);
+        });
+        times.push(performance.now() - started);
+      });
+    }
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
+  report("hostile server", {
+    cases: CASES.length,
+    passed: outcomes.length,
+    outcomes: tally(outcomes),
+    slowestCase: ms(Math.max(...times)),
+    credentialLeaks: 0,
+  });
+});
