@@ -214,7 +214,8 @@ function describeParseError(error: unknown, options: OptionSpecs): string {
     return `unknown option ${option}${close === undefined ? "" : ` (did you mean --${close}?)`}`;
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && quoted !== undefined) {
-    const option = quoted.split(" ")[0];
+    // parseArgs names the option as "-n, --lines <value>": the long form says most.
+    const option = /--[\w-]+/.exec(quoted)?.[0] ?? quoted.split(/[ ,]/)[0];
     const name = option.replace(/^-+/, "");
     const spec = options[name] ?? Object.values(options).find((o) => o.short === name);
     return spec?.type === "string"
@@ -225,8 +226,9 @@ function describeParseError(error: unknown, options: OptionSpecs): string {
 }
 
 /**
- * The candidate closest to `word` when it is a plausible misspelling (edit distance at most 2,
- * and less than half the word), for "did you mean" hints.
+ * The candidate closest to `word` when it is a plausible misspelling (at most two typos —
+ * a wrong, missing, extra or swapped letter — and fewer than half the word), for "did you
+ * mean" hints. Ties go to the candidate sharing the longest start with `word`.
  *
  * @example
  * ```ts
@@ -236,32 +238,42 @@ function describeParseError(error: unknown, options: OptionSpecs): string {
  * ```
  */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const typed = word.toLowerCase();
   let best: string | undefined;
-  let bestDistance = Infinity;
+  let bestScore = [Infinity, 0];
   for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
+    const lower = candidate.toLowerCase();
+    const score = [typos(typed, lower), -sharedStart(typed, lower)];
+    if (score[0] < bestScore[0] || (score[0] === bestScore[0] && score[1] < bestScore[1])) {
       best = candidate;
-      bestDistance = distance;
+      bestScore = score;
     }
   }
-  return bestDistance <= 2 && bestDistance < Math.max(2, word.length / 2) ? best : undefined;
+  return bestScore[0] <= 2 && bestScore[0] < Math.max(2, word.length / 2) ? best : undefined;
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+/** Edit distance counting a swap of two neighbouring letters as one typo. */
+function typos(a: string, b: string): number {
+  const rows = Array.from(
+    { length: a.length + 1 },
+    (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : j === 0 ? i : 0),
+  );
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j] + 1,
-        current[j - 1] + 1,
-        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+      }
     }
-    previous = current;
   }
-  return previous[b.length];
+  return rows[a.length][b.length];
+}
+
+function sharedStart(a: string, b: string): number {
+  let index = 0;
+  while (index < a.length && index < b.length && a[index] === b[index]) index++;
+  return index;
 }
 
 /**

@@ -106,11 +106,12 @@ export function humanSize(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 1000) return `${Math.max(0, Math.round(bytes))} B`;
   let value = bytes;
   let unit = 0;
-  while (value >= 999.95 && unit < UNITS.length - 1) {
+  // Thresholds where the rounded figure would read 1000, so 999,500 B shows as 1.0 MB.
+  while (value >= 999.5 && unit < UNITS.length - 1) {
     value /= 1000;
     unit++;
   }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${UNITS[unit]}`;
+  return `${value >= 99.95 ? value.toFixed(0) : value.toFixed(1)} ${UNITS[unit]}`;
 }
 
 /**

@@ -96,6 +96,9 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     return status;
   } finally {
     removeSignals();
+    // Delegated commands and progress displays may still have lines on their way out.
+    await io.stdout.flush().catch(() => {});
+    await io.stderr.flush().catch(() => {});
     if (debug && store !== undefined) {
       const stats = store.stats;
       io.stderr.line(

@@ -9,7 +9,13 @@
  */
 
 import { basename, dirname, join } from "node:path";
-import { type Entry, IntegrityError, type ProgressEvent, type Store } from "../../mod.ts";
+import {
+  type Entry,
+  FileChangedError,
+  IntegrityError,
+  type ProgressEvent,
+  type Store,
+} from "../../mod.ts";
 
 /**
  * How a file reached its target.
@@ -66,7 +72,9 @@ export interface SaveOptions {
  * Saves the file `entry` (from a listing or a stat) at `target`, creating parent folders, and
  * gives the file the server's modification time so the next run can tell it is current.
  *
- * @throws {IntegrityError} when a direct download's size differs from the listed size.
+ * A file that changed since `entry` was listed is fetched again as it is now (once).
+ *
+ * @throws {IntegrityError} when the bytes never match the listed size.
  *
  * @example
  * ```ts ignore
@@ -91,18 +99,40 @@ export async function saveFile(
     `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tern-partial`,
   );
   try {
-    const cached = store.cache.enabled && entry.size <= store.cache.maxBytes;
-    const source = cached
-      ? await viaCache(store, entry, temporary, options)
-      : await direct(store, entry, temporary, options);
-    const modified = entry.modified;
-    if (!Number.isNaN(modified.getTime())) await Deno.utime(temporary, new Date(), modified);
+    let current = entry;
+    let source: SaveSource;
+    try {
+      source = await fetchTo(store, current, temporary, options);
+    } catch (error) {
+      // The file changed since it was listed: once more, with what the server says now.
+      if (!(error instanceof IntegrityError || error instanceof FileChangedError)) throw error;
+      await Deno.remove(temporary).catch(() => {});
+      current = await store.file(entry.path).stat({ refresh: true, signal: options.signal });
+      source = await fetchTo(store, current, temporary, options);
+    }
+    const { size } = await Deno.stat(temporary);
+    // The server's date marks the copy as current only when it is the version listed.
+    if (size === current.size && !Number.isNaN(current.modified.getTime())) {
+      await Deno.utime(temporary, new Date(), current.modified);
+    }
     await Deno.rename(temporary, target);
-    return { source, local: target, size: entry.size };
+    return { source, local: target, size };
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});
     throw error;
   }
+}
+
+/** The bytes of `entry` into `temporary`: through the cache when it can keep them. */
+function fetchTo(
+  store: Store,
+  entry: Entry,
+  temporary: string,
+  options: SaveOptions,
+): Promise<SaveSource> {
+  return store.cache.enabled && entry.size <= store.cache.maxBytes
+    ? viaCache(store, entry, temporary, options)
+    : direct(store, entry, temporary, options);
 }
 
 /** Through the store's cache: its copy when current, else a download that fills it. */

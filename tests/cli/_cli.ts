@@ -1,12 +1,18 @@
 /**
  * Runs `tern` as users do — `deno run -A cli.ts …` in a child process — against the embedded
- * server over a sample store built once per test file, and checks what every run must respect:
- * no stack trace without `--debug`, no credential in any output.
+ * server over the sample store, and checks what every run must respect: no stack trace without
+ * `--debug`, no credential in any output.
+ *
+ * The sample store takes seconds to build (20,000 files), so the CLI test files share one, in
+ * the system's temporary folder, built by the first file that needs it and rebuilt only when
+ * the builder changes (`ensureSampleStore` locks, so files running at once wait for it). No test
+ * changes it; each file has its own server, cache and working folder.
  *
  * @module
  */
 
 import assert from "node:assert/strict";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, type TerrainServer } from "../../server.ts";
@@ -16,6 +22,9 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
 /** The CLI entry point. */
 export const CLI = join(REPO, "cli.ts");
 const CONFIG = join(REPO, "deno.json");
+
+/** The sample store shared by the CLI test files (read only). */
+const SHARED_STORE = join(tmpdir(), "tern-cli-tests", "sample-store");
 
 /** Secrets of the sample store that must never appear in any output. */
 export const SECRETS: readonly string[] = [
@@ -53,7 +62,7 @@ export interface RunOptions {
 export interface Cli extends AsyncDisposable {
   /** The server's base URL. */
   readonly url: string;
-  /** The sample store folder. */
+  /** The store folder (read only unless the test made it). */
   readonly root: string;
   /** A scratch folder, removed at the end. */
   readonly dir: string;
@@ -66,7 +75,8 @@ export interface Cli extends AsyncDisposable {
 }
 
 /**
- * Builds the sample store in a temporary folder and serves it; dispose it at the end of the file.
+ * Serves the shared sample store (or `root`) and makes a scratch folder; dispose it at the end
+ * of the file.
  *
  * @example
  * ```ts ignore
@@ -74,10 +84,12 @@ export interface Cli extends AsyncDisposable {
  * const { code, stdout } = await cli.run(["ls", "/iplant/home/shared"]);
  * ```
  */
-export async function startCli(serverOptions: { bandwidth?: number } = {}): Promise<Cli> {
+export async function startCli(
+  serverOptions: { bandwidth?: number; root?: string } = {},
+): Promise<Cli> {
+  const root = serverOptions.root ?? await ensureSampleStore(SHARED_STORE);
   const dir = await Deno.makeTempDir({ prefix: "tern-cli-" });
-  const root = await ensureSampleStore(join(dir, "store"));
-  const server = await startServer({ root, port: 0, quiet: true, ...serverOptions });
+  const server = await startServer({ port: 0, quiet: true, ...serverOptions, root });
   const cache = join(dir, "cache");
   return {
     url: server.url,

@@ -12,7 +12,16 @@ import { join } from "node:path";
 /** Names the embedded server keeps to itself: AVU and comment sidecars. */
 const SIDECAR = /^\.(?:.*\.)?(?:avus|comments)\.json$/s;
 
-/** One item of a folder as the disk has it, in the shape the listings are compared in. */
+/**
+ * One item of a folder as the disk has it, in the shape the listings are compared in.
+ *
+ * @example
+ * ```ts
+ * import type { DiskItem } from "./_fixtures.ts";
+ *
+ * const item: DiskItem = { name: "penguins.csv", type: "file", size: 13487 };
+ * ```
+ */
 export interface DiskItem {
   /** Base name. */
   name: string;
@@ -22,17 +31,46 @@ export interface DiskItem {
   size: number;
 }
 
-/** Where data-store path `path` lives under the store folder `root`. */
+/**
+ * Where data-store path `path` lives under the store folder `root`.
+ *
+ * @example
+ * ```ts
+ * import { onDisk } from "./_fixtures.ts";
+ *
+ * console.log(onDisk("/srv/store", "/iplant/home/shared/a.csv")); // /srv/store/iplant/home/shared/a.csv
+ * ```
+ */
 export function onDisk(root: string, path: string): string {
   return join(root, ...path.split("/").filter((segment) => segment !== ""));
 }
 
-/** The hex SHA-256 of `bytes`. */
+/**
+ * The hex SHA-256 of `bytes`.
+ *
+ * @example
+ * ```ts
+ * import { sha256 } from "./_fixtures.ts";
+ *
+ * console.log(sha256(new Uint8Array(0)).slice(0, 8)); // e3b0c442
+ * ```
+ */
 export function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** The hex SHA-256 of a local file, read in pieces. */
+/**
+ * The hex SHA-256 of a local file, read in pieces.
+ *
+ * @example
+ * ```ts
+ * import { sha256File } from "./_fixtures.ts";
+ *
+ * const file = await Deno.makeTempFile();
+ * console.log((await sha256File(file)).slice(0, 8)); // e3b0c442
+ * await Deno.remove(file);
+ * ```
+ */
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");
   using file = await Deno.open(path);
@@ -48,6 +86,17 @@ export async function sha256File(path: string): Promise<string> {
 /**
  * What a listing of the folder at `dir` must hold: every entry except sidecars, with sizes,
  * sorted by name (code-unit order, the same sort applied to what the client returns).
+ *
+ * @example
+ * ```ts
+ * import { diskListing } from "./_fixtures.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.csv`, "x\n");
+ * await Deno.writeTextFile(`${dir}/.a.csv.avus.json`, "[]");
+ * console.log(await diskListing(dir)); // [ { name: "a.csv", type: "file", size: 2 } ]
+ * await Deno.remove(dir, { recursive: true });
+ * ```
  */
 export async function diskListing(dir: string): Promise<DiskItem[]> {
   const items: DiskItem[] = [];
@@ -62,12 +111,31 @@ export async function diskListing(dir: string): Promise<DiskItem[]> {
   return sortByName(items);
 }
 
-/** Sorts items by name in code-unit order (what both sides of a comparison use). */
+/**
+ * Sorts items by name in code-unit order (what both sides of a comparison use), in place.
+ *
+ * @example
+ * ```ts
+ * import { sortByName } from "./_fixtures.ts";
+ *
+ * console.log(sortByName([{ name: "b" }, { name: "B" }, { name: "a" }])); // B, a, b
+ * ```
+ */
 export function sortByName<T extends { name: string }>(items: T[]): T[] {
   return items.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
-/** Thrown when a test's body outlives its deadline: the suite reports a hang, never waits one out. */
+/**
+ * Thrown when a test's body outlives its deadline: the suite reports a hang, never waits one
+ * out.
+ *
+ * @example
+ * ```ts
+ * import { DeadlineError } from "./_fixtures.ts";
+ *
+ * console.log(new DeadlineError("listing did not finish within 10 ms").name); // DeadlineError
+ * ```
+ */
 export class DeadlineError extends Error {
   override name = "DeadlineError";
 }
@@ -75,6 +143,14 @@ export class DeadlineError extends Error {
 /**
  * Runs `body` with a signal that aborts after `ms`, and fails with a {@linkcode DeadlineError}
  * at that moment even if `body` ignores the signal, so no test can hang CI.
+ *
+ * @example
+ * ```ts
+ * import { withDeadline } from "./_fixtures.ts";
+ *
+ * const answer = await withDeadline(1_000, "a quick step", (signal) => Promise.resolve(!signal.aborted));
+ * console.log(answer); // true
+ * ```
  */
 export async function withDeadline<T>(
   ms: number,
@@ -97,7 +173,16 @@ export async function withDeadline<T>(
   }
 }
 
-/** The `p`-th percentile (0–100) of `values` by the nearest-rank method; NaN when empty. */
+/**
+ * The `p`-th percentile (0–100) of `values` by the nearest-rank method; NaN when empty.
+ *
+ * @example
+ * ```ts
+ * import { percentile } from "./_fixtures.ts";
+ *
+ * console.log(percentile([5, 1, 4, 2, 3], 50), percentile([5, 1, 4, 2, 3], 99)); // 3 5
+ * ```
+ */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -105,7 +190,16 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
-/** Milliseconds with one decimal, for figures. */
+/**
+ * Milliseconds with one decimal, for figures.
+ *
+ * @example
+ * ```ts
+ * import { ms } from "./_fixtures.ts";
+ *
+ * console.log(ms(12.345)); // 12.3 ms
+ * ```
+ */
 export function ms(value: number): string {
   return `${value.toFixed(1)} ms`;
 }
@@ -113,13 +207,29 @@ export function ms(value: number): string {
 /**
  * Prints one line of measured figures, `reliability: <test>: key=value, …`, so CI logs carry
  * them; keys keep their order.
+ *
+ * @example
+ * ```ts
+ * import { report } from "./_fixtures.ts";
+ *
+ * report("load", { clients: 200, errors: 0 }); // reliability: load: clients=200, errors=0
+ * ```
  */
 export function report(test: string, figures: Record<string, string | number>): void {
   const fields = Object.entries(figures).map(([key, value]) => `${key}=${value}`);
   console.log(`reliability: ${test}: ${fields.join(", ")}`);
 }
 
-/** Counts of each value, as `a:3 b:1`, for figures (`none` when empty). */
+/**
+ * Counts of each value, as `a:3 b:1`, for figures (`none` when empty).
+ *
+ * @example
+ * ```ts
+ * import { tally } from "./_fixtures.ts";
+ *
+ * console.log(tally(["NetworkError", "ServerError", "NetworkError"])); // NetworkError:2 ServerError:1
+ * ```
+ */
 export function tally(values: readonly string[]): string {
   const counts = new Map<string, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
@@ -128,7 +238,20 @@ export function tally(values: readonly string[]): string {
     .join(" ");
 }
 
-/** Every file below `dir` (relative paths), for leftover checks; empty when `dir` is missing. */
+/**
+ * Every file below `dir` (relative paths), for leftover checks; empty when `dir` is missing.
+ *
+ * @example
+ * ```ts
+ * import { filesBelow } from "./_fixtures.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/downloads`);
+ * await Deno.writeTextFile(`${dir}/downloads/index.jsonl`, "");
+ * console.log(await filesBelow(dir)); // [ "downloads/index.jsonl" ]
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export async function filesBelow(dir: string, prefix = ""): Promise<string[]> {
   const found: string[] = [];
   try {
@@ -146,6 +269,13 @@ export async function filesBelow(dir: string, prefix = ""): Promise<string[]> {
 /**
  * The text forms an error can reach a user or a log in: message, stack, `String()`, inspection
  * (cause included), and JSON.
+ *
+ * @example
+ * ```ts
+ * import { errorSurfaces } from "./_fixtures.ts";
+ *
+ * console.log(errorSurfaces(new Error("boom")).length); // 5
+ * ```
  */
 export function errorSurfaces(error: unknown): string[] {
   const surfaces = [String(error), Deno.inspect(error, { depth: 8 })];
@@ -162,7 +292,17 @@ export function errorSurfaces(error: unknown): string[] {
   return surfaces;
 }
 
-/** Fails when any of `texts` contains any of `secrets`; `where` says what was searched. */
+/**
+ * Fails when any of `texts` contains any of `secrets`; `where` says what was searched. The
+ * failure shows where the secret sat, never the secret.
+ *
+ * @example
+ * ```ts
+ * import { assertNoSecret } from "./_fixtures.ts";
+ *
+ * assertNoSecret(["Store(http://127.0.0.1/terrain, token)"], ["eyJh.secret.sig"], "the store");
+ * ```
+ */
 export function assertNoSecret(
   texts: readonly string[],
   secrets: readonly string[],
@@ -171,7 +311,6 @@ export function assertNoSecret(
   for (const secret of secrets) {
     for (const text of texts) {
       if (text.includes(secret)) {
-        // The failure shows where the secret sat, not the secret.
         const shown = text.replaceAll(secret, "[CREDENTIAL]").slice(0, 500);
         throw new Error(`${where} leaks a credential: ${shown}`);
       }

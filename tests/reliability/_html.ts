@@ -8,6 +8,7 @@
  */
 
 import { parseHTML } from "linkedom";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../../lib/display/mod.ts";
 
 /** Markup, handlers and URLs that would run script if rendered unescaped; each carries a marker. */
 export const PAYLOADS = {
@@ -82,6 +83,16 @@ interface Document {
   };
 }
 
+/** `value` lower-cased without whitespace and control characters, which browsers ignore in URL schemes. */
+function squeeze(value: string): string {
+  let kept = "";
+  for (const char of value) {
+    const code = char.codePointAt(0)!;
+    if (code > 0x20 && code !== 0x7f) kept += char;
+  }
+  return kept.toLowerCase();
+}
+
 /** What a safe view showed. */
 export interface CheckedHtml {
   /** The visible text of the HTML (stylesheets included). */
@@ -115,8 +126,7 @@ export function assertSafeHtml(html: string, where: string): CheckedHtml {
       const attribute = name.toLowerCase();
       if (attribute.startsWith("on")) throw new Error(`${where}: ${attribute} handler`);
       if (attribute === "srcdoc") throw new Error(`${where}: srcdoc attribute`);
-      // Browsers ignore whitespace and control characters inside a URL scheme.
-      const squeezed = value.replace(/[\u0000-\u0020\u007f]+/g, "").toLowerCase();
+      const squeezed = squeeze(value);
       if (URL_ATTRIBUTES.has(attribute) && /^(javascript|vbscript|data|file):/.test(squeezed)) {
         throw new Error(`${where}: ${attribute}="${value}"`);
       }
@@ -126,4 +136,12 @@ export function assertSafeHtml(html: string, where: string): CheckedHtml {
     }
   }
   return { text: document.body.textContent ?? "", elements, links };
+}
+
+/** A value's notebook view, through the display symbol; `undefined` when it has none. */
+export async function viewOf(value: unknown): Promise<MediaBundle | undefined> {
+  const display = (value as { [JUPYTER_DISPLAY]?: () => MediaBundle | Promise<MediaBundle> })?.[
+    JUPYTER_DISPLAY
+  ];
+  return typeof display === "function" ? await display.call(value) : undefined;
 }

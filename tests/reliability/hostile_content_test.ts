@@ -11,10 +11,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { connect, NotFoundError, type Store } from "../../mod.ts";
-import { JUPYTER_DISPLAY, type MediaBundle, renderSavedSearches } from "../../lib/display/mod.ts";
+import { type MediaBundle, renderSavedSearches } from "../../lib/display/mod.ts";
 import { startServer } from "../../server.ts";
 import { assertNoSecret, errorSurfaces, report, withDeadline } from "./_fixtures.ts";
-import { assertSafeHtml, NAME_PAYLOADS, PAYLOADS } from "./_html.ts";
+import { assertSafeHtml, NAME_PAYLOADS, PAYLOADS, viewOf } from "./_html.ts";
 
 const TOKEN = "reliability-static.hostile-content.Tok3n_never-shown";
 const PASSWORD = "hostile-content-Passw0rd!never-shown";
@@ -133,14 +133,6 @@ async function hostileStore(): Promise<string> {
   await Deno.mkdir(disk(SUBFOLDER), { recursive: true });
   await Deno.mkdir(join(root, "iplant/home/demo"), { recursive: true });
   return root;
-}
-
-/** A value's notebook view, through the display symbol; `undefined` when it has none. */
-async function viewOf(value: unknown): Promise<MediaBundle | undefined> {
-  const display = (value as { [JUPYTER_DISPLAY]?: () => MediaBundle | Promise<MediaBundle> })?.[
-    JUPYTER_DISPLAY
-  ];
-  return typeof display === "function" ? await display.call(value) : undefined;
 }
 
 Deno.test("hostile content: script payloads in names, metadata, comments and saved searches render as inert text in every view, without credentials", async () => {

@@ -131,19 +131,6 @@ Deno.test("tern ls: names, long format, JSON, sorting, filters, paging", async (
     assert.ok(lines(run).includes("formats/"));
   });
 
-  await t.step("names that could drive the terminal are printed escaped", async () => {
-    const folder = join(cli.root, "iplant/home/shared/hostile");
-    await Deno.mkdir(folder);
-    const name = "evil\x1b]0;owned\x07\u202Egnp.csv";
-    await Deno.writeTextFile(join(folder, name), "a,b\n1,2\n");
-    const [text, json] = await Promise.all([
-      cli.run(["ls", "/iplant/home/shared/hostile"]),
-      cli.run(["ls", "--json", "/iplant/home/shared/hostile"]),
-    ]);
-    assert.equal(text.stdout, "evil\\x1b]0;owned\\x07\\u{202e}gnp.csv\n");
-    assert.equal(JSON.parse(json.stdout).name, name);
-  });
-
   await t.step("bad option values are usage errors", async () => {
     const [limit, mixed, glob] = await Promise.all([
       cli.run(["ls", "--limit", "0", FORMATS_PATH]),
@@ -154,4 +141,25 @@ Deno.test("tern ls: names, long format, JSON, sorting, filters, paging", async (
     assertUsage(mixed, /--json and --long cannot be combined/);
     assertUsage(glob, /glob matches paths relative to the listed folder/);
   });
+});
+
+Deno.test("tern ls: names that could drive the terminal are printed escaped", async () => {
+  const root = await Deno.makeTempDir({ prefix: "tern-cli-hostile-" });
+  try {
+    const folder = join(root, "iplant/home/shared/hostile");
+    await Deno.mkdir(folder, { recursive: true });
+    const name = "evil\x1b]0;owned\x07\u202Egnp.csv";
+    await Deno.writeTextFile(join(folder, name), "a,b\n1,2\n");
+    await using cli = await startCli({ root });
+    const [text, long, json] = await Promise.all([
+      cli.run(["ls", "/iplant/home/shared/hostile"]),
+      cli.run(["ls", "-l", "/iplant/home/shared/hostile"]),
+      cli.run(["ls", "--json", "/iplant/home/shared/hostile"]),
+    ]);
+    assert.equal(text.stdout, "evil\\x1b]0;owned\\x07\\u{202e}gnp.csv\n");
+    assert.ok(!long.stdout.includes("\x1b") && long.stdout.includes("evil\\x1b]0;owned"));
+    assert.equal(JSON.parse(json.stdout).name, name);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

@@ -1,0 +1,195 @@
+import assert from "node:assert/strict";
+import { join, relative } from "node:path";
+import {
+  FORMATS_PATH,
+  SAMPLE_CASES,
+  SAMPLE_FILES,
+  TERN_SAMPLES_PATH,
+} from "../../../lib/sample/mod.ts";
+import { assertFailed, assertUsage, lines, startCli } from "../_cli.ts";
+
+/** Every file under `dir` (relative paths), to check that nothing else was written. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (folder: string) => {
+    for await (const item of Deno.readDir(folder)) {
+      const path = join(folder, item.name);
+      if (item.isDirectory) await visit(path);
+      else found.push(relative(dir, path));
+    }
+  };
+  await visit(dir);
+  return found.sort();
+}
+
+Deno.test("tern get: downloads, up-to-date skips, cache copies, folders, errors", async (t) => {
+  await using cli = await startCli();
+  const disk = (path: string) => Deno.readFile(join(cli.root, path));
+  const json = SAMPLE_FILES.json;
+
+  await t.step("a file lands in the current folder, whole, with the server's date", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const run = await cli.run(["get", json], { cwd: work });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(await Deno.readFile(join(work, "penguins.json")), await disk(json));
+    const local = await Deno.stat(join(work, "penguins.json"));
+    const remote = await Deno.stat(join(cli.root, json));
+    assert.equal(
+      Math.floor(local.mtime!.getTime() / 1000),
+      Math.floor(remote.mtime!.getTime() / 1000),
+    );
+    assert.match(
+      run.stderr,
+      /^downloaded {2}\/iplant\/.*\/penguins\.json → penguins\.json \(67\.1 kB\)$/m,
+    );
+    assert.match(run.stderr, /^1 file \(67\.1 kB\): 1 downloaded$/m);
+    assert.equal(run.stdout, "");
+
+    // Again: the local copy matches, so nothing is downloaded or written.
+    const sent = cli.server.stats().bytesSent;
+    const again = await cli.run(["get", json], { cwd: work });
+    assert.match(again.stderr, /^up to date {2}.*penguins\.json \(67\.1 kB, skipped\)$/m);
+    assert.ok(cli.server.stats().bytesSent - sent < remote.size, "the file was downloaded again");
+
+    // Gone locally but still in the cache: copied from there, not downloaded.
+    await Deno.remove(join(work, "penguins.json"));
+    const before = cli.server.stats().bytesSent;
+    const cached = await cli.run(["get", json], { cwd: work });
+    assert.match(cached.stderr, /^from cache {2}.*penguins\.json \(67\.1 kB, no download\)$/m);
+    assert.match(cached.stderr, /^1 file \(67\.1 kB\): 1 from the local cache$/m);
+    assert.ok(cli.server.stats().bytesSent - before < remote.size, "the file was downloaded again");
+    assert.deepEqual(await Deno.readFile(join(work, "penguins.json")), await disk(json));
+    assert.deepEqual(await filesUnder(work), ["penguins.json"]);
+  });
+
+  await t.step("-o names the file (parents created); --force writes it again", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const target = join(work, "data", "renamed.parquet");
+    const run = await cli.run(["get", SAMPLE_FILES.parquet, "-o", target]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(await Deno.readFile(target), await disk(SAMPLE_FILES.parquet));
+    const forced = await cli.run(["get", "--force", SAMPLE_FILES.parquet, "-o", target]);
+    assert.match(forced.stderr, /^from cache /m);
+  });
+
+  await t.step(
+    "-r: a folder with everything under it, byte for byte; --json reports each",
+    async () => {
+      const work = await Deno.makeTempDir({ dir: cli.dir });
+      const run = await cli.run(["get", "-r", "--json", FORMATS_PATH, "-o", work]);
+      assert.equal(run.code, 0, run.stderr);
+      const expected = (await filesUnder(join(cli.root, FORMATS_PATH)))
+        .filter((name) => !name.startsWith("."));
+      assert.deepEqual(await filesUnder(work), expected.map((name) => `formats/${name}`));
+      for (const name of expected) {
+        assert.deepEqual(
+          await Deno.readFile(join(work, "formats", name)),
+          await disk(`${FORMATS_PATH}/${name}`),
+        );
+      }
+      const reports = lines(run).map((line) => JSON.parse(line));
+      assert.equal(reports.length, expected.length);
+      for (const report of reports) {
+        assert.ok(["downloaded", "cache"].includes(report.source), report.source);
+        assert.equal(report.local, join(work, "formats", report.path.split("/").pop()));
+      }
+    },
+  );
+
+  await t.step("-r --glob keeps the matching files, with their sub-folders", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const run = await cli.run([
+      "get",
+      "-r",
+      "-q",
+      "--glob",
+      "**/*.parquet",
+      SAMPLE_CASES.fullMetadata,
+      "-o",
+      work,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, "");
+    assert.deepEqual(await filesUnder(work), [
+      "Gorman_PalmerPenguins_Morphometrics_2020/derived/penguins.parquet",
+    ]);
+  });
+
+  await t.step("--no-cache downloads straight to the target and leaves no cache", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const run = await cli.run(["--no-cache", "get", SAMPLE_FILES.csv], {
+      cwd: work,
+      noCacheFlag: true,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(await Deno.readFile(join(work, "penguins.csv")), await disk(SAMPLE_FILES.csv));
+    await assert.rejects(Deno.stat(join(work, "xdg", "tern")), Deno.errors.NotFound);
+  });
+
+  await t.step("a folder without -r, and two files with one name: reported, exit 1", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const folder = await cli.run(["get", TERN_SAMPLES_PATH], { cwd: work });
+    assertFailed(folder, "BadRequestError", /is a folder; use -r to download it/);
+    const twice = await cli.run(["get", SAMPLE_FILES.csv, SAMPLE_CASES.fileWithMetadata], {
+      cwd: work,
+    });
+    assert.equal(twice.code, 1);
+    assert.match(twice.stderr, /would both be saved as .*penguins\.csv; skipped the second/);
+    assert.deepEqual(await filesUnder(work), ["penguins.csv"]);
+  });
+
+  await t.step("usage errors: --glob without -r, several files into one file", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    await Deno.writeTextFile(join(work, "taken"), "");
+    const [glob, into] = await Promise.all([
+      cli.run(["get", "--glob", "*.csv", FORMATS_PATH]),
+      cli.run(["get", SAMPLE_FILES.csv, SAMPLE_FILES.tsv, "-o", join(work, "taken")]),
+    ]);
+    assertUsage(glob, /--glob selects files inside folders, so it needs -r/);
+    assertUsage(into, /is a file, but several files are downloaded/);
+  });
+});
+
+Deno.test("tern get: Ctrl-C stops a download and leaves nothing partial", async (t) => {
+  await using cli = await startCli({ bandwidth: 2_000_000 });
+  const interrupt = async (args: string[], work: string, started: () => Promise<boolean>) => {
+    // Without --cache-dir: the default cache, under the working folder's XDG_CACHE_HOME.
+    const child = cli.spawn(args, { cwd: work, noCacheFlag: true });
+    const deadline = Date.now() + 20_000;
+    while (!await started() && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    child.kill("SIGINT");
+    const [status, stderr] = await Promise.all([
+      child.status,
+      new Response(child.stderr).text(),
+      new Response(child.stdout).text(),
+    ]);
+    assert.equal(status.code, 130, stderr);
+    assert.match(stderr, /^interrupted$/m);
+  };
+
+  await t.step("straight to disk: the hidden partial file is removed", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    // Bytes are flowing once the partial file beside the target exists.
+    await interrupt(
+      ["--no-cache", "get", SAMPLE_CASES.parquetLarge],
+      work,
+      async () => (await filesUnder(work)).some((name) => name.endsWith(".tern-partial")),
+    );
+    assert.deepEqual(await filesUnder(work), []);
+  });
+
+  await t.step("through the cache: no target, and no cached copy is kept", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const cache = join(work, "xdg", "tern");
+    await interrupt(
+      ["get", SAMPLE_CASES.parquetLarge],
+      work,
+      async () => (await filesUnder(work).catch(() => [])).length > 0,
+    );
+    const left = (await filesUnder(work)).filter((name) => !name.endsWith("index.jsonl"));
+    assert.deepEqual(left.filter((name) => !name.startsWith(relative(work, cache))), []);
+    assert.deepEqual(left.filter((name) => name.endsWith(".parquet")), []);
+  });
+});

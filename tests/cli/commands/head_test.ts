@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { PENGUIN_ROWS, SAMPLE_FILES } from "../../../lib/sample/mod.ts";
+import { assertFailed, assertUsage, lines, startCli } from "../_cli.ts";
+
+Deno.test("tern head: tables from every format, CSV and JSON output, errors", async (t) => {
+  await using cli = await startCli();
+  const csvLines = (await Deno.readTextFile(join(cli.root, SAMPLE_FILES.csv))).split("\n");
+
+  await t.step("a table of the first rows, the same from CSV, Parquet and gzip", async () => {
+    const runs = await Promise.all(
+      [SAMPLE_FILES.csv, SAMPLE_FILES.parquet, SAMPLE_FILES.csvGz, SAMPLE_FILES.arrow].map((path) =>
+        cli.run(["head", "-n", "3", path])
+      ),
+    );
+    for (const run of runs) {
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^shape: \(3, 7\)$/m);
+      assert.match(run.stdout, /Species/);
+      assert.equal(run.stdout.match(/│ Adelie/g)?.length, 3);
+    }
+  });
+
+  await t.step(
+    "--csv gives the file's first rows back (numbers as Polars writes them)",
+    async () => {
+      const run = await cli.run(["head", "--csv", "-n", "5", SAMPLE_FILES.tsv]);
+      assert.equal(run.code, 0, run.stderr);
+      const cells = (text: string) =>
+        text.split(",").map((cell) =>
+          cell === "" || Number.isNaN(Number(cell)) ? cell : Number(cell)
+        );
+      assert.deepEqual(lines(run).map(cells), csvLines.slice(0, 6).map(cells));
+    },
+  );
+
+  await t.step("--json: one object per row, numbers as numbers", async () => {
+    const run = await cli.run(["head", "--json", "-n", "2", SAMPLE_FILES.ndjson]);
+    const rows = lines(run).map((line) => JSON.parse(line));
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0].Species, "Adelie");
+    assert.equal(typeof rows[0]["Body Mass (g)"], "number");
+  });
+
+  await t.step("-n larger than the table gives the whole table", async () => {
+    const run = await cli.run(["head", "--json", "-n", "100000", SAMPLE_FILES.csv]);
+    assert.equal(lines(run).length, PENGUIN_ROWS);
+  });
+
+  await t.step("errors: not a table, bad -n, both formats", async () => {
+    const [png, rows, both] = await Promise.all([
+      cli.run(["head", SAMPLE_FILES.png]),
+      cli.run(["head", "-n", "-1", SAMPLE_FILES.csv]),
+      cli.run(["head", "--csv", "--json", SAMPLE_FILES.csv]),
+    ]);
+    assertFailed(png, "UnsupportedFormatError", /it is a PNG image/);
+    assert.match(png.stderr, /hint: "tern cat" prints any file's bytes/);
+    assertUsage(rows, /needs a value|must be an integer/);
+    assertUsage(both, /--csv and --json cannot be combined/);
+  });
+});

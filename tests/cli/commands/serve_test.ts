@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { FORMATS_PATH } from "../../../lib/sample/mod.ts";
+import { assertUsage, lines, startCli } from "../_cli.ts";
+
+/** The first line from a reader of a child's stdout. */
+async function firstLine(reader: ReadableStreamDefaultReader<string>): Promise<string> {
+  let text = "";
+  while (!text.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  return text.split("\n")[0];
+}
+
+Deno.test("tern serve and tern sample-store: delegated, with tern's name in their help", async (t) => {
+  await using cli = await startCli();
+
+  await t.step("serve prints its URL, answers tern, and stops cleanly on Ctrl-C", async () => {
+    const child = cli.spawn(["serve", "--root", cli.root, "--port", "0", "--quiet"], {
+      noCacheFlag: true,
+    });
+    const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const url = await firstLine(stdout);
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
+    const run = await cli.run(["--url", url, "ls", "--type", "file", FORMATS_PATH]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(lines(run).includes("penguins.csv"));
+    child.kill("SIGINT");
+    const [status] = await Promise.all([
+      child.status,
+      stdout.cancel(),
+      child.stderr.cancel(),
+    ]);
+    assert.equal(status.code, 0);
+  });
+
+  await t.step("serve's own help and usage errors, named for tern", async () => {
+    const [help, port, flag] = await Promise.all([
+      cli.run(["serve", "--help"], { noCacheFlag: true }),
+      cli.run(["serve", "--root", cli.root, "--port", "http"], { noCacheFlag: true }),
+      cli.run(["--token", "x", "serve", "--root", cli.root], { noCacheFlag: true }),
+    ]);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^usage: tern serve --root DIR \[options\]$/m);
+    assert.equal(port.code, 2);
+    assert.match(port.stderr, /--port must be an integer \(got "http"\)/);
+    assertUsage(flag, /tern serve does not take --token/);
+  });
+
+  await t.step("sample-store reuses an up-to-date store, and needs a DIR", async () => {
+    const [reuse, missing] = await Promise.all([
+      cli.run(["sample-store", "--reuse", cli.root], { noCacheFlag: true }),
+      cli.run(["sample-store"], { noCacheFlag: true }),
+    ]);
+    assert.equal(reuse.code, 0, reuse.stderr);
+    assert.match(
+      reuse.stdout,
+      new RegExp(`^Sample store ready at ${cli.root.replaceAll("/", "\\/")}`),
+    );
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /missing DIR/);
+    assert.match(missing.stderr, /^Usage: tern sample-store DIR \[--reuse\]$/m);
+  });
+});

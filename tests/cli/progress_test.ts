@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { Output } from "../../lib/cli/io.ts";
+import { TransferProgress } from "../../lib/cli/progress.ts";
+
+function screen(terminal: boolean): { out: Output; text: () => string } {
+  let text = "";
+  const decoder = new TextDecoder();
+  const out = new Output(
+    {
+      write: (bytes) => {
+        text += decoder.decode(bytes);
+        return Promise.resolve(bytes.length);
+      },
+    },
+    terminal,
+    false,
+  );
+  return { out, text: () => text };
+}
+
+Deno.test("on a terminal: notes above one bar, which only shows for slow transfers", async () => {
+  const { out, text } = screen(true);
+  const progress = new TransferProgress(out, "formats", 2, 2000);
+  progress.bytes(500);
+  progress.note("downloaded  a.csv");
+  await out.flush();
+  // Quick transfers draw no bar: only the note, written over any bar line.
+  assert.equal(text(), "\r\x1b[2Kdownloaded  a.csv\n");
+  await new Promise((resolve) => setTimeout(resolve, 450));
+  progress.bytes(500);
+  await out.flush();
+  assert.match(text(), /\r\x1b\[2K\[#+·+\] 50% formats · 1\.00 kB of 2\.00 kB/);
+  progress.fileDone(false);
+  progress.bytes(1000);
+  progress.fileDone(true);
+  await progress.finish(true);
+  assert.ok(text().endsWith("\n"));
+  assert.match(text().split("\r").at(-1)!, /^\x1b\[2K\[#{20}\] ✓ formats · 2 files · 2\.00 kB in /);
+});
+
+Deno.test("elsewhere: plain note lines and no bar at all", async () => {
+  const { out, text } = screen(false);
+  const progress = new TransferProgress(out, "formats", 1, 1000);
+  await new Promise((resolve) => setTimeout(resolve, 450));
+  progress.bytes(1000);
+  progress.note("downloaded  a.csv");
+  progress.fileDone(false);
+  await progress.finish(true);
+  assert.equal(text(), "downloaded  a.csv\n");
+});

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { UsageError } from "../../lib/cli/args.ts";
+import { type CliIo, Output } from "../../lib/cli/io.ts";
+import { openStore, storeFlags } from "../../lib/cli/session.ts";
+import { DEMO_USER, FORMATS_PATH } from "../../lib/sample/mod.ts";
+import { startCli } from "./_cli.ts";
+
+function fakeIo(interactive: boolean, answer = ""): CliIo & { asked: string[] } {
+  const sink = { write: (bytes: Uint8Array) => Promise.resolve(bytes.length) };
+  const asked: string[] = [];
+  return {
+    stdout: new Output(sink, false),
+    stderr: new Output(sink, false),
+    interactive,
+    readSecret: (question) => {
+      asked.push(question);
+      return Promise.resolve(answer);
+    },
+    asked,
+  };
+}
+
+Deno.test("storeFlags reads the global options and refuses contradictions", () => {
+  assert.deepEqual(storeFlags({ url: "http://h/terrain", "no-cache": true }), {
+    url: "http://h/terrain",
+    anonymous: false,
+    noCache: true,
+  });
+  assert.throws(() => storeFlags({ anonymous: true, username: "demo" }), UsageError);
+  assert.throws(() => storeFlags({ token: "t", username: "demo" }), UsageError);
+  assert.throws(() => storeFlags({ "cache-dir": "/tmp/x", "no-cache": true }), UsageError);
+  assert.throws(() => storeFlags({ url: " " }), /--url needs a non-empty value/);
+});
+
+Deno.test("openStore asks for a password on a terminal, and only there", async () => {
+  const signal = new AbortController().signal;
+  const flags = {
+    username: "demo",
+    anonymous: false,
+    noCache: true,
+    url: "http://127.0.0.1:9/terrain",
+  };
+  const io = fakeIo(true, "typed-password");
+  const store = await openStore(flags, io, signal);
+  assert.equal(store.options.auth, "password");
+  assert.equal(store.options.username, "demo");
+  assert.deepEqual(io.asked, ["Password for demo at http://127.0.0.1:9/terrain: "]);
+  await assert.rejects(openStore(flags, fakeIo(false), signal), /needs a password/);
+  await assert.rejects(openStore(flags, fakeIo(true, ""), signal), /no password was entered/);
+  const token = await openStore(
+    { token: "a.b.c", anonymous: false, noCache: true },
+    fakeIo(false),
+    signal,
+  );
+  assert.equal(token.options.auth, "token");
+  await assert.rejects(
+    openStore({ url: "not a url", anonymous: true, noCache: true }, fakeIo(false), signal),
+    UsageError,
+  );
+});
+
+/** `script` runs a command on a pseudo-terminal, which is what the prompt needs. */
+const script = await new Deno.Command("script", {
+  args: ["--version"],
+  stdout: "null",
+  stderr: "null",
+})
+  .output().then((output) => output.success, () => false);
+
+Deno.test({
+  name: "the password prompt on a real terminal: no echo, then signed in; Ctrl-C cancels",
+  ignore: !script,
+  fn: async (t) => {
+    await using cli = await startCli();
+    const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+    const typing = async (keys: string) => {
+      const line = [
+        Deno.execPath(),
+        "run",
+        "-A",
+        `${Deno.cwd()}/cli.ts`,
+        "--no-cache",
+        "--url",
+        cli.url,
+        "--username",
+        "demo",
+        "ls",
+        DEMO_USER.home,
+      ]
+        .map(quote).join(" ");
+      const child = new Deno.Command("script", {
+        args: ["-qec", line, "/dev/null"],
+        cwd: cli.dir,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1", TERRAIN_PASSWORD: "" },
+      }).spawn();
+      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      let seen = "";
+      while (!seen.includes("Password for demo")) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        seen += value;
+      }
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(keys));
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        seen += value;
+      }
+      await writer.close().catch(() => {});
+      const [status] = await Promise.all([child.status, child.stderr.cancel()]);
+      return { code: status.code, output: seen };
+    };
+
+    await t.step("the typed password is not shown, and it signs in", async () => {
+      const { code, output } = await typing(`${DEMO_USER.password}\r`);
+      assert.equal(code, 0, output);
+      assert.match(output, new RegExp(`Password for demo at ${cli.url.replaceAll("/", "\\/")}: `));
+      assert.ok(!output.includes(DEMO_USER.password), "the password was echoed");
+      assert.match(output, /notes\.txt/);
+    });
+
+    await t.step("Ctrl-C at the prompt cancels with status 130", async () => {
+      const { code, output } = await typing("\x03");
+      assert.equal(code, 130, output);
+      assert.match(output, /interrupted/);
+    });
+
+    await t.step("backspace removes what was typed", async () => {
+      const { code, output } = await typing(
+        `x${DEMO_USER.password}\x1b`.slice(0, -1).replace(/^x/, "x\x7f") + "\r",
+      );
+      assert.equal(code, 0, output);
+    });
+
+    void FORMATS_PATH;
+  },
+});
