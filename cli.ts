@@ -4,7 +4,7 @@
  *
  * ```sh
  * deno task tern ls -l /iplant/home/shared/commons_repo/curated
- * deno install -g -A -n tern cli.ts     # then: tern --help
+ * deno install -g -A -n tern --config deno.json cli.ts     # then: tern --help
  * ```
  *
  * @example Run the command line from code
@@ -17,7 +17,8 @@
  * @module
  */
 
-export { runCli } from "./lib/cli/main.ts";
-import { runCli } from "./lib/cli/main.ts";
+import { main } from "./lib/cli/main.ts";
 
-if (import.meta.main) Deno.exit(await runCli(Deno.args));
+export { runCli } from "./lib/cli/main.ts";
+
+if (import.meta.main) await main();

@@ -30,7 +30,8 @@ export class UsageError extends Error {
    * ```ts
    * import { UsageError } from "./args.ts";
    *
-   * throw new UsageError("missing PATH");
+   * const error = new UsageError("missing PATH");
+   * console.log(error.message); // missing PATH
    * ```
    */
   constructor(message: string) {

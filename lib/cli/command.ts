@@ -87,10 +87,10 @@ export interface Command {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Checks a path argument: an absolute data-store path or an item id (UUID). The library checks
- * the rest (`..`, NUL bytes) when a handle is made; see {@linkcode asUsage}.
+ * Checks a path argument: an absolute data-store path without `.` or `..` segments or NUL
+ * bytes, or an item id (UUID). Checked here so the message speaks of the command line.
  *
- * @throws {UsageError} for a relative path or an empty argument.
+ * @throws {UsageError} for anything else.
  *
  * @example
  * ```ts
@@ -100,13 +100,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * ```
  */
 export function checkRef(value: string): string {
-  if (value.startsWith("/") || UUID.test(value)) return value;
-  throw new UsageError(
-    value.trim() === ""
-      ? "an empty PATH was given"
-      : `${JSON.stringify(value)} is not a data-store path: paths are absolute, e.g. ` +
-        "/iplant/home/shared/data.csv, or an item id (UUID)",
-  );
+  if (UUID.test(value)) return value;
+  const problem = value.trim() === ""
+    ? "an empty PATH was given"
+    : !value.startsWith("/")
+    ? `${JSON.stringify(value)} is not a data-store path: paths are absolute, e.g. ` +
+      "/iplant/home/shared/data.csv, or an item id (UUID)"
+    : value.includes("\0")
+    ? `${JSON.stringify(value)} contains a NUL byte`
+    : value.split("/").some((segment) => segment === "." || segment === "..")
+    ? `${JSON.stringify(value)} has a "." or ".." segment: give the path without them`
+    : undefined;
+  if (problem !== undefined) throw new UsageError(problem);
+  return value;
 }
 
 /**

@@ -27,7 +27,8 @@ export class OutputClosedError extends Error {
    * ```ts
    * import { OutputClosedError } from "./io.ts";
    *
-   * throw new OutputClosedError();
+   * const error = new OutputClosedError();
+   * console.log(error.name); // OutputClosedError
    * ```
    */
   constructor() {
@@ -248,7 +249,8 @@ export class PromptCancelledError extends Error {
    * ```ts
    * import { PromptCancelledError } from "./io.ts";
    *
-   * throw new PromptCancelledError();
+   * const error = new PromptCancelledError();
+   * console.log(error.name); // PromptCancelledError
    * ```
    */
   constructor() {
@@ -264,12 +266,13 @@ const BACKSPACE = new Set([0x08, 0x7f]);
 
 /** Reads a line from the terminal with echo off; the typed text never reaches the screen. */
 async function readSecret(question: string, stderr: Output): Promise<string> {
-  stderr.text(question);
-  await stderr.flush();
   const typed: number[] = [];
   const buffer = new Uint8Array(256);
+  // Echo goes off before the question shows, so even quick typists are never echoed.
   Deno.stdin.setRaw(true);
   try {
+    stderr.text(question);
+    await stderr.flush();
     reading: while (true) {
       const read = await Deno.stdin.read(buffer);
       if (read === null) break;

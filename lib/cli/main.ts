@@ -16,6 +16,36 @@ import { type CliIo, OutputClosedError, processIo } from "./io.ts";
 import { describeFailure, EXIT } from "./report.ts";
 import { openStore, storeFlags } from "./session.ts";
 
+/**
+ * Runs `tern` as a program: the process's arguments and streams, then exits with the status.
+ * Under `deno task tern …` (which runs in the project folder), it first returns to the folder
+ * the command was typed in, so that local paths (`get -o`, `serve --root`) mean what they
+ * say.
+ *
+ * @example
+ * ```ts ignore
+ * import { main } from "./main.ts";
+ *
+ * if (import.meta.main) await main();
+ * ```
+ */
+export async function main(): Promise<never> {
+  returnToCallerFolder();
+  Deno.exit(await runCli(Deno.args));
+}
+
+/** `deno task` (like npm) runs tasks in the project folder and names the caller's in INIT_CWD. */
+function returnToCallerFolder(): void {
+  try {
+    const caller = Deno.env.get("INIT_CWD");
+    if (caller !== undefined && caller !== Deno.cwd() && Deno.statSync(caller).isDirectory) {
+      Deno.chdir(caller);
+    }
+  } catch {
+    // Without permission to read it, or with a folder that is gone, stay where we are.
+  }
+}
+
 const VERSION_OPTION: OptionSpecs = {
   version: { type: "boolean", short: "V", help: "print the version" },
 };
@@ -100,13 +130,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     await io.stdout.flush().catch(() => {});
     await io.stderr.flush().catch(() => {});
     if (debug && store !== undefined) {
-      const stats = store.stats;
-      io.stderr.line(
-        io.stderr.style.dim(
-          `debug: ${stats.requests} requests, ${stats.retries} retries, ` +
-            `${stats.tokenExchanges} token exchanges, at most ${stats.peakInFlight} at once`,
-        ),
-      );
+      io.stderr.line(io.stderr.style.dim(requestSummary(store)));
       await io.stderr.flush().catch(() => {});
     }
   }
@@ -161,6 +185,13 @@ async function helpOnly(args: readonly string[], asked: boolean, io: CliIo): Pro
   io.stderr.line(mainHelp(COMMANDS));
   await io.stderr.flush();
   return EXIT.usage;
+}
+
+/** What `--debug` adds at the end: the store's request counters (never a credential). */
+function requestSummary(store: Store): string {
+  const stats = store.stats;
+  return `debug: ${stats.requests} requests, ${stats.retries} retries, ` +
+    `${stats.tokenExchanges} token exchanges, at most ${stats.peakInFlight} at once`;
 }
 
 async function print(io: CliIo, text: string): Promise<number> {

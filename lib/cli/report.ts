@@ -30,7 +30,12 @@ import { PromptCancelledError } from "./io.ts";
  * console.log(EXIT.ok, EXIT.failed, EXIT.usage, EXIT.interrupted); // 0 1 2 130
  * ```
  */
-export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, interrupted: 130 });
+export const EXIT: Readonly<{ ok: 0; failed: 1; usage: 2; interrupted: 130 }> = Object.freeze({
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  interrupted: 130,
+});
 
 /**
  * A failure as printed: its lines (for stderr) and the exit status it leads to.

@@ -14,10 +14,24 @@
 
 import { createHash } from "node:crypto";
 import { download } from "../client/endpoints.ts";
-import { isAbortError, NetworkError, type TernError } from "../client/errors.ts";
+import { BadRequestError, isAbortError, NetworkError, type TernError } from "../client/errors.ts";
 import { backoffDelay, sleep } from "../client/retry.ts";
 import type { Transport } from "../client/transport.ts";
+import type { Entry } from "../listing/entry.ts";
 import { FileChangedError, IntegrityError } from "./errors.ts";
+
+/**
+ * How many times a read starts over from scratch after the file changed on the server or failed
+ * its checksum (see {@linkcode restartable}).
+ *
+ * @example
+ * ```ts
+ * import { MAX_RESTARTS } from "./body.ts";
+ *
+ * console.log(MAX_RESTARTS); // 1
+ * ```
+ */
+export const MAX_RESTARTS = 1;
 
 /**
  * The version of the file a body must match.
@@ -140,6 +154,130 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       }
     }
     return;
+  }
+}
+
+/**
+ * What {@linkcode entryBody} needs besides the transport and the entry.
+ *
+ * @example
+ * ```ts ignore
+ * const options: EntryBodyOptions = { recheck: (signal) => statFile(transport, path, { signal }) };
+ * ```
+ */
+export type EntryBodyOptions = Omit<BodyOptions, "transport" | "expected">;
+
+/**
+ * The {@linkcode verifiedBody} of the file a listing or stat described: exactly `entry.size`
+ * bytes of that version (checked against its MD5 when the entry carries one).
+ *
+ * @throws {BadRequestError} when the entry is a folder (on the first read).
+ *
+ * @example
+ * ```ts ignore
+ * import { entryBody } from "./body.ts";
+ *
+ * const entry = await statFile(transport, "/iplant/home/shared/a.csv");
+ * for await (const chunk of entryBody(transport, entry)) console.log(chunk.byteLength);
+ * ```
+ */
+export async function* entryBody(
+  transport: Transport,
+  entry: Entry,
+  options: EntryBodyOptions = {},
+): AsyncGenerator<Uint8Array, void> {
+  checkIsFile(entry);
+  const md5 = (entry as { md5?: unknown }).md5;
+  yield* verifiedBody({
+    ...options,
+    transport,
+    expected: {
+      path: entry.path,
+      size: entry.size,
+      modified: entry.modified.getTime(),
+      ...(typeof md5 === "string" && md5 !== "" ? { md5 } : {}),
+    },
+  });
+}
+
+/**
+ * Refuses a folder where a file is needed, before anything is downloaded.
+ *
+ * @throws {BadRequestError} naming the folder.
+ *
+ * @example
+ * ```ts ignore
+ * checkIsFile(await store.file(path).stat());
+ * ```
+ */
+export function checkIsFile(entry: Entry): void {
+  if (entry.type !== "file") {
+    throw new BadRequestError(`${JSON.stringify(entry.path)} is a folder, not a file.`, {
+      path: entry.path,
+    });
+  }
+}
+
+/**
+ * What {@linkcode readVerified} needs.
+ *
+ * @example
+ * ```ts ignore
+ * const options: VerifiedReadOptions = {
+ *   transport,
+ *   entry,
+ *   stat: (signal) => statFile(transport, entry.path, { signal }),
+ * };
+ * ```
+ */
+export interface VerifiedReadOptions extends EntryBodyOptions {
+  /** The store's transport. */
+  transport: Transport;
+  /** The version of the file to read. */
+  entry: Entry;
+  /** Reads the file's current entry from the server: before resuming, and to start over. */
+  stat: (signal?: AbortSignal) => Promise<Entry>;
+}
+
+/**
+ * Hands `read` the verified body of `entry` and returns what it made of it. When the file
+ * changed on the server or failed its checksum, `read` is called again (at most
+ * {@linkcode MAX_RESTARTS} times) with the body and entry of the file as it is now, so it must
+ * start its result afresh on every call. For reads that keep the bytes to themselves until they
+ * are complete (`bytes()`, `downloadTo()`); a stream handed to a caller cannot start over.
+ *
+ * @throws {IntegrityError} when the bytes never matched the listed size (or MD5).
+ * @throws {NetworkError} when the transfer kept failing.
+ * @throws {FileChangedError} when the file kept changing.
+ *
+ * @example
+ * ```ts ignore
+ * import { readVerified } from "./body.ts";
+ * import { collect } from "./chunks.ts";
+ *
+ * const bytes = await readVerified(
+ *   { transport, entry, stat: (signal) => statFile(transport, entry.path, { signal }) },
+ *   (body, current) => collect(body, current.size),
+ * );
+ * ```
+ */
+export async function readVerified<T>(
+  options: VerifiedReadOptions,
+  read: (body: AsyncIterable<Uint8Array>, entry: Entry) => Promise<T>,
+): Promise<T> {
+  const { transport, stat, ...rest } = options;
+  let entry = options.entry;
+  for (let restart = 0;; restart++) {
+    const body = entryBody(transport, entry, { ...rest, recheck: stat });
+    try {
+      return await read(body, entry);
+    } catch (error) {
+      if (!restartable(error) || restart >= MAX_RESTARTS) throw error;
+    } finally {
+      // Ends the download when `read` stopped early or failed.
+      await body.return();
+    }
+    entry = await stat(options.signal);
   }
 }
 

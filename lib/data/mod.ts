@@ -17,7 +17,18 @@
  * @module
  */
 
-export { type BodyOptions, type ExpectedFile, restartable, verifiedBody } from "./body.ts";
+export {
+  type BodyOptions,
+  checkIsFile,
+  entryBody,
+  type EntryBodyOptions,
+  type ExpectedFile,
+  MAX_RESTARTS,
+  readVerified,
+  restartable,
+  verifiedBody,
+  type VerifiedReadOptions,
+} from "./body.ts";
 export { bindDataContext, type DataContext, dataContextOf } from "./context.ts";
 export {
   FileChangedError,

@@ -12,9 +12,9 @@ import type { ProgressEvent } from "./progress.ts";
 
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
- * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`,
- * `inferSchemaLength`) apply to delimited text only; `columns`, `dtypes` and `nRows` apply to
- * every format.
+ * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`) apply to
+ * delimited text only, `inferSchemaLength` to delimited text and JSON; `columns`, `dtypes` and
+ * `nRows` apply to every format.
  *
  * @example
  * ```ts
@@ -43,9 +43,12 @@ export interface DataFrameOptions {
   /** Quote character of delimited text (default `"`). */
   quoteChar?: string;
   /**
-   * Rows used to infer column types (default 100, as in Polars). Types are fixed by the first
-   * batch of rows; a later value that does not fit raises a {@linkcode ParseError} suggesting
-   * `dtypes`.
+   * Rows used to infer column types. Delimited text: default 100, as in Polars; types are fixed
+   * by the first batch of rows, except that an integer column meeting a decimal value later is
+   * widened to Float64; any other value that does not fit raises a {@linkcode ParseError}
+   * suggesting `dtypes`. JSON and JSON Lines: default all rows (of each batch of JSON Lines),
+   * since Polars' first 100 would drop keys first seen later; a limit that proves too short
+   * falls back to all rows.
    */
   inferSchemaLength?: number;
   /**

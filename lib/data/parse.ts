@@ -3,6 +3,12 @@
  * fixed by the first, and whole files (from a local path when Polars accepts one, else from
  * bytes). Polars failures become {@linkcode ParseError}s naming the file and where in it.
  *
+ * Types are never narrower than the data needs, whatever the batch boundaries: an integer
+ * column of delimited text that meets a decimal value is widened to Float64 (as Polars infers
+ * when it sees both) and the batch parsed again, and JSON types come from every row rather
+ * than Polars' default of the first 100, which silently drops keys first seen later and
+ * truncates or rejects decimals in a column that began with integers.
+ *
  * @module
  */
 
@@ -13,9 +19,12 @@ import type { DataFrameOptions } from "./options.ts";
 import { asBuffer, type Polars, stackFrames } from "./polars.ts";
 
 /**
- * Parses batches of one file in order. The first batch fixes the schema (column names and
- * types, from the header and the first `inferSchemaLength` rows, with `dtypes` applied), and
- * every later batch is parsed with exactly that schema, so the frames stack without copies.
+ * Parses batches of one file in order. For delimited text the first batch fixes the schema
+ * (column names and types, from the header and the first `inferSchemaLength` rows, with `dtypes`
+ * applied), and every later batch is parsed with exactly that schema, so the frames stack
+ * without copies; an integer column that meets a decimal value is widened to Float64 from that
+ * batch on (joining the frames then widens the earlier ones). JSON Lines batches take their
+ * types from all their rows, and frames of different types are joined with common supertypes.
  *
  * @example
  * ```ts ignore
@@ -104,33 +113,95 @@ export class BatchParser {
       ...(limit === undefined ? {} : { nRows: limit }),
       rechunk: false,
     };
-    if (this.#schema === undefined) {
-      const frame = pl.readCSV(asBuffer(batch), {
-        ...common,
-        hasHeader: o.hasHeader ?? true,
-        ...(o.dtypes === undefined ? {} : { dtypes: o.dtypes }),
-        ...(o.tryParseDates === undefined ? {} : { tryParseDates: o.tryParseDates }),
-        ...(o.inferSchemaLength === undefined ? {} : { inferSchemaLength: o.inferSchemaLength }),
-      });
+    const schema = this.#schema;
+    if (schema === undefined) {
+      const frame = readWidening(pl, (widened) =>
+        pl.readCSV(asBuffer(batch), {
+          ...common,
+          hasHeader: o.hasHeader ?? true,
+          // The caller's types win: a column they fixed is never widened.
+          dtypes: { ...widened, ...o.dtypes },
+          ...(o.tryParseDates === undefined ? {} : { tryParseDates: o.tryParseDates }),
+          ...(o.inferSchemaLength === undefined ? {} : { inferSchemaLength: o.inferSchemaLength }),
+        }));
       this.#schema = frame.schema;
       this.#projection = projectionOf(frame.columns, o.columns, this.#path);
       return this.#projection === undefined ? frame : frame.select(...this.#projection);
     }
-    return pl.readCSV(asBuffer(batch), {
-      ...common,
-      hasHeader: false,
-      schema: this.#schema,
-      ...(this.#projection === undefined ? {} : { columns: this.#projection }),
-    });
+    let current = schema;
+    const frame = readWidening(pl, (widened) => {
+      current = { ...schema, ...widened };
+      return pl.readCSV(asBuffer(batch), {
+        ...common,
+        hasHeader: false,
+        schema: current,
+        ...(this.#projection === undefined ? {} : { columns: this.#projection }),
+      });
+    }, (column) => column in schema && !(o.dtypes !== undefined && column in o.dtypes));
+    this.#schema = current;
+    return frame;
   }
 
   #jsonLines(batch: Uint8Array): DataFrame {
     const o = this.#options;
-    const frame = this.#pl.readJSON(asBuffer(batch), {
-      format: "lines",
-      ...(o.inferSchemaLength === undefined ? {} : { inferSchemaLength: o.inferSchemaLength }),
-    });
+    const frame = readJsonText(this.#pl, asBuffer(batch), "lines", o.inferSchemaLength);
     return shape(this.#pl, frame, o, this.#path);
+  }
+}
+
+/**
+ * Runs `read` with no columns widened, then — while Polars reports an integer column that met
+ * a decimal value — again with that column read as Float64. Each retry widens one more column,
+ * so it ends. `widenable` says which columns may be widened (by default any).
+ */
+function readWidening(
+  pl: Polars,
+  read: (widened: Record<string, DataType>) => DataFrame,
+  widenable: (column: string) => boolean = () => true,
+): DataFrame {
+  const widened: Record<string, DataType> = {};
+  while (true) {
+    try {
+      return read(widened);
+    } catch (error) {
+      const column = integerMeetingDecimal(error);
+      if (column === undefined || column in widened || !widenable(column)) throw error;
+      widened[column] = pl.Float64;
+    }
+  }
+}
+
+/**
+ * The column of a Polars CSV error saying an integer column met a decimal number, such as
+ * "could not parse `200.5` as dtype `i64` at column 'a' (column number 1)"; else undefined.
+ */
+function integerMeetingDecimal(error: unknown): string | undefined {
+  const text = error instanceof Error ? error.message : String(error);
+  const found =
+    /could not parse `([^`]*)` as dtype `[iu](?:8|16|32|64|128)` at column '(.*)' \(column number \d+\)/
+      .exec(text);
+  if (found === null) return undefined;
+  const [, value, column] = found;
+  return /^[+-]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?$/.test(value.trim())
+    ? column
+    : undefined;
+}
+
+/**
+ * Reads JSON or JSON Lines with types from every row unless `inferSchemaLength` says otherwise,
+ * and from every row after all when that limit proves too short.
+ */
+function readJsonText(
+  pl: Polars,
+  input: string | ReturnType<typeof asBuffer>,
+  format: "json" | "lines",
+  inferSchemaLength: number | undefined,
+): DataFrame {
+  try {
+    return pl.readJSON(input, { format, inferSchemaLength: inferSchemaLength ?? null });
+  } catch (error) {
+    if (inferSchemaLength === undefined) throw error;
+    return pl.readJSON(input, { format, inferSchemaLength: null });
   }
 }
 
@@ -194,26 +265,27 @@ export async function parseWhole(
     switch (format.format) {
       case "csv":
       case "tsv": {
-        const frame = pl.readCSV(input, {
-          sep: o.sep ?? format.sep ?? ",",
-          hasHeader: o.hasHeader ?? true,
-          rechunk: false,
-          ...(o.quoteChar === undefined ? {} : { quoteChar: o.quoteChar }),
-          ...(o.nullValues === undefined ? {} : { nullValues: o.nullValues }),
-          ...(o.dtypes === undefined ? {} : { dtypes: o.dtypes }),
-          ...(o.tryParseDates === undefined ? {} : { tryParseDates: o.tryParseDates }),
-          ...(o.inferSchemaLength === undefined ? {} : { inferSchemaLength: o.inferSchemaLength }),
-          ...(o.nRows === undefined ? {} : { nRows: o.nRows }),
-        });
+        const frame = readWidening(pl, (widened) =>
+          pl.readCSV(input, {
+            sep: o.sep ?? format.sep ?? ",",
+            hasHeader: o.hasHeader ?? true,
+            rechunk: false,
+            ...(o.quoteChar === undefined ? {} : { quoteChar: o.quoteChar }),
+            ...(o.nullValues === undefined ? {} : { nullValues: o.nullValues }),
+            dtypes: { ...widened, ...o.dtypes },
+            ...(o.tryParseDates === undefined ? {} : { tryParseDates: o.tryParseDates }),
+            ...(o.inferSchemaLength === undefined
+              ? {}
+              : { inferSchemaLength: o.inferSchemaLength }),
+            ...(o.nRows === undefined ? {} : { nRows: o.nRows }),
+          }));
         const projection = projectionOf(frame.columns, o.columns, path);
         return limitRows(projection === undefined ? frame : frame.select(...projection), o.nRows);
       }
       case "json":
       case "ndjson": {
-        const frame = pl.readJSON(input, {
-          format: format.format === "ndjson" ? "lines" : "json",
-          ...(o.inferSchemaLength === undefined ? {} : { inferSchemaLength: o.inferSchemaLength }),
-        });
+        const lines = format.format === "ndjson" ? "lines" : "json";
+        const frame = readJsonText(pl, input, lines, o.inferSchemaLength);
         return limitRows(shape(pl, frame, o, path), o.nRows);
       }
       case "parquet":
@@ -328,8 +400,9 @@ function formatName(format: DetectedFormat): string {
 function hintFor(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   if (/could not parse .* as dtype/i.test(text)) {
-    return " Column types are fixed by the first rows; pass dtypes (e.g. { column: pl.Float64 }) " +
-      "or a larger inferSchemaLength.";
+    return " Column types come from the first rows (an integer column meeting a decimal widens " +
+      "to Float64 by itself, but no other change of type); pass dtypes (e.g. " +
+      "{ column: pl.String }) or a larger inferSchemaLength.";
   }
   return "";
 }

@@ -12,7 +12,7 @@ import type { CachedFile, CacheWriter, DiskCache, FileVersion } from "../cache/c
 import { CacheMissError } from "../cache/errors.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { Entry } from "../listing/entry.ts";
-import { restartable, verifiedBody } from "./body.ts";
+import { checkIsFile, entryBody, MAX_RESTARTS, restartable } from "./body.ts";
 import { collect, fileChunks, fileHead, gunzip, Peekable, teeInto } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { type DetectedFormat, detectFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
@@ -58,8 +58,6 @@ export interface ReadTuning {
   batchBytes?: number;
 }
 
-/** Restarts after the file changed on the server or failed its checksum. */
-const MAX_RESTARTS = 1;
 /** Cached copies up to this size are read into memory at once rather than opened by Polars. */
 const SMALL_FILE_BYTES = 1024 * 1024;
 
@@ -350,11 +348,7 @@ async function* frameStream(pl: Polars, plan: Plan): AsyncGenerator<DataFrame, O
   const entry = plan.fresh || source.entry === undefined
     ? await source.stat(options.signal)
     : source.entry;
-  if (entry.type !== "file") {
-    throw new BadRequestError(`${JSON.stringify(entry.path)} is a folder, not a file.`, {
-      path: entry.path,
-    });
-  }
+  checkIsFile(entry);
   if (plan.single) plan.tracker.expectBytes(entry.size);
   if (cache === undefined) {
     yield* fromNetwork(pl, plan, entry, undefined);
@@ -574,15 +568,7 @@ function bodyOf(
   signal: AbortSignal | undefined,
   tracker: ProgressTracker,
 ): AsyncGenerator<Uint8Array, void> {
-  const md5 = (entry as { md5?: unknown }).md5;
-  return verifiedBody({
-    transport: context.transport,
-    expected: {
-      path: entry.path,
-      size: entry.size,
-      modified: entry.modified.getTime(),
-      ...(typeof md5 === "string" && md5 !== "" ? { md5 } : {}),
-    },
+  return entryBody(context.transport, entry, {
     recheck: source.stat,
     signal,
     onBytes: (count) => tracker.bytes(count),

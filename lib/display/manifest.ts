@@ -53,7 +53,7 @@ function isPublic(view: ManifestView): boolean {
 
 function manifestHtml(view: ManifestView): Html {
   const rows = view.urls.slice(0, 20).map((url) =>
-    markup`<tr><td class="t-muted">${bounded(url.label, 40)}</td><td>${
+    markup`<tr><td class="t-muted">${bounded(url.label, 40)}</td><td class="t-wrap">${
       link(url.url, bounded(url.url, LIMITS.name), { className: "t-id" })
     }</td></tr>`
   );

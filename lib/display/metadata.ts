@@ -275,7 +275,7 @@ function metadataHtml(view: MetadataView): Html {
   const table =
     markup`<table class="t-table"><thead><tr><th>field</th><th>value</th><th>from attribute</th></tr></thead><tbody>${
       rows.map((row) =>
-        markup`<tr><td class="t-nowrap">${row.field}</td><td>${row.value}</td><td class="t-mono t-muted">${
+        markup`<tr><td class="t-nowrap">${row.field}</td><td class="t-wrap">${row.value}</td><td class="t-mono t-muted">${
           bounded(view.sources[row.field] ?? "—", 120)
         }</td></tr>`
       )
@@ -309,9 +309,9 @@ function avuSection(label: string, avus: readonly AvuLike[], open: boolean): Htm
   if (avus.length === 0) return "";
   const flat = flatten(avus);
   const rows = flat.slice(0, MAX_AVU_ROWS).map(({ avu, depth }) =>
-    markup`<tr><td class="t-mono t-d${String(depth)}">${
+    markup`<tr><td class="t-mono t-nowrap t-d${String(depth)}">${
       depth > 0 ? markup`<span class="t-muted">↳ </span>` : ""
-    }<bdi>${bounded(avu.attr, 120)}</bdi></td><td><bdi>${
+    }<bdi>${bounded(avu.attr, 120)}</bdi></td><td class="t-wrap"><bdi>${
       bounded(avu.value)
     }</bdi></td><td class="t-muted">${bounded(avu.unit ?? "", 40)}</td></tr>`
   );

@@ -90,7 +90,7 @@ function tableHtml(searches: readonly Record<string, unknown>[], value: unknown)
       columns.map((column) =>
         search[column] === undefined
           ? markup`<td class="t-muted">—</td>`
-          : markup`<td><bdi>${bounded(cellText(search[column]), 200)}</bdi></td>`
+          : markup`<td class="t-wrap"><bdi>${bounded(cellText(search[column]), 200)}</bdi></td>`
       )
     }</tr>`
   );

@@ -68,9 +68,9 @@ function docsHtml(view: SearchDocsView): Html {
         bounded(spec.type, 30)
       }</span> <span class="t-muted">${bounded(spec.summary ?? "", 300)}</span></div>`
     );
-    return markup`<tr><td class="t-mono t-nowrap"><b>${bounded(name, 60)}</b></td><td>${
-      bounded(clause.summary ?? "", 400)
-    }${args}</td></tr>`;
+    return markup`<tr><td class="t-mono t-nowrap"><b>${
+      bounded(name, 60)
+    }</b></td><td class="t-wrap">${bounded(clause.summary ?? "", 400)}${args}</td></tr>`;
   });
   const table =
     markup`<table class="t-table"><thead><tr><th>clause</th><th>summary and arguments</th></tr></thead><tbody>${rows}</tbody></table>`;

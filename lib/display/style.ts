@@ -59,13 +59,14 @@ const RULES = [
   ".tern table.t-table{border-collapse:collapse;border:none;margin:4px 0;font-size:12.5px;" +
   "width:auto;min-width:100%;table-layout:auto}",
   ".tern .t-table th,.tern .t-table td{text-align:left;padding:3px 14px 3px 0;border:none;" +
-  "vertical-align:top;max-width:none;white-space:normal;overflow-wrap:anywhere;background:none}",
+  "vertical-align:top;max-width:none;white-space:normal;overflow-wrap:break-word;background:none}",
   ".tern .t-table th{color:var(--t-muted);border-bottom:1px solid var(--t-border)}",
   ".tern .t-table tbody tr:nth-child(n){background:none;border-bottom:1px solid var(--t-soft)}",
   ".tern .t-table tbody tr:nth-child(n):hover{background:var(--t-soft)}",
   ".tern .t-table .t-num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}",
   ".tern .t-table .t-nowrap{white-space:nowrap}",
-  ".tern .t-table .t-name{overflow-wrap:anywhere;min-width:10em}",
+  ".tern .t-table .t-name,.tern .t-table .t-wrap{overflow-wrap:anywhere;min-width:12em}",
+  ".tern .t-table th{white-space:nowrap}",
   ".tern .t-table th.t-data{text-transform:none;letter-spacing:0;font-size:12px;" +
   "color:var(--t-text)}",
   ".tern .t-table .t-coltype{color:var(--t-muted);text-transform:none;font-weight:normal;" +

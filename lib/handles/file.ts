@@ -6,11 +6,19 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import type { DataFrame } from "nodejs-polars";
-import { type CallOptions, displayDownload, download, getManifest } from "../client/endpoints.ts";
-import { BadRequestError, TernError } from "../client/errors.ts";
+import { type CallOptions, displayDownload, getManifest } from "../client/endpoints.ts";
+import {
+  BadRequestError,
+  isAbortError,
+  TernError,
+  type TernErrorDetails,
+} from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
+import { checkIsFile, entryBody, readVerified } from "../data/body.ts";
+import { collect } from "../data/chunks.ts";
 import { dataContextOf } from "../data/context.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../data/progress.ts";
@@ -40,6 +48,46 @@ import { statFile } from "./stat.ts";
  * ```
  */
 export class ContentError extends TernError {}
+
+/**
+ * The local file system refused a step of {@linkcode File.downloadTo}: a folder that cannot be
+ * created, no permission, no space left, a name it does not allow. The message names the local
+ * path and the system's reason; nothing partial is left behind.
+ *
+ * @example
+ * ```ts
+ * import { LocalFileError } from "./file.ts";
+ *
+ * const error = new LocalFileError('Could not save "/iplant/a.csv" to "/data/a.csv".', {
+ *   localPath: "/data/a.csv",
+ *   path: "/iplant/a.csv",
+ * });
+ * console.log(error.name, error.localPath); // LocalFileError /data/a.csv
+ * ```
+ */
+export class LocalFileError extends TernError {
+  /** The local path that could not be written. */
+  readonly localPath: string;
+
+  /**
+   * Creates the error for `details.localPath`.
+   *
+   * @param message A sentence naming the file, the local path and the system's reason.
+   * @param details The local path, the data-store path and the system's error as `cause`.
+   *
+   * @example
+   * ```ts
+   * import { LocalFileError } from "./file.ts";
+   *
+   * const error = new LocalFileError("Could not save it.", { localPath: "/data/a.csv" });
+   * console.log(error.localPath); // /data/a.csv
+   * ```
+   */
+  constructor(message: string, details: TernErrorDetails & { localPath: string }) {
+    super(message, details);
+    this.localPath = details.localPath;
+  }
+}
 
 /**
  * What {@linkcode File.manifest} returns.
@@ -140,8 +188,10 @@ export class File extends Handle {
    *   cache, a changed or new one downloaded (and kept there).
    * - **Streaming.** Delimited text and JSON Lines are parsed in batches while the body is still
    *   arriving, so the time approaches the transfer time, and the file is never held twice in
-   *   memory. Column types are fixed by the first rows (`inferSchemaLength`, default 100) unless
-   *   `dtypes` says otherwise. `nRows` stops the download as soon as enough rows arrived.
+   *   memory. Column types of delimited text come from the first rows (`inferSchemaLength`,
+   *   default 100) unless `dtypes` says otherwise; an integer column that meets a decimal value
+   *   later becomes Float64. JSON types come from all rows. `nRows` stops the download as soon
+   *   as enough rows arrived.
    * - **Never a wrong table.** A body shorter or longer than the listed size is downloaded again
    *   (up to the store's `retries`), and an error if it never matches.
    *
@@ -249,9 +299,28 @@ export class File extends Handle {
   }
 
   /**
-   * The file's bytes as a stream (`fileio/download`). Read it to the end or cancel it: the
-   * request holds one of the store's `concurrency` slots until then. It errors with a
-   * `NetworkError` when the transfer stalls or ends short.
+   * The entry reads check the bytes against: a listing's as given, else the file's current one
+   * (one request), the way {@linkcode File.dataframe} does.
+   */
+  #entry(signal?: AbortSignal): Promise<Entry> {
+    return this.stat({ refresh: !this.#fromListing, signal });
+  }
+
+  /** Reads the file's current entry, for the verified body to check before it resumes. */
+  #restat(signal?: AbortSignal): (statSignal?: AbortSignal) => Promise<Entry> {
+    return (statSignal) => this.stat({ refresh: true, signal: statSignal ?? signal });
+  }
+
+  /**
+   * The file's bytes as a stream (`fileio/download`), passed on as they arrive. The bytes are
+   * counted against the file's size (from the listing the handle came from, else asked for
+   * first): a body that breaks, stalls, ends short or runs long is downloaded again, skipping
+   * what was already delivered, up to the store's `retries`. Read it to the end or cancel it:
+   * the request holds one of the store's `concurrency` slots until then.
+   *
+   * The stream errors with an `IntegrityError` (the bytes never matched the size) or a
+   * `NetworkError` (the transfer kept failing), and with a `FileChangedError` when the file
+   * changed on the server mid-way (what was delivered belongs to the old version: read again).
    *
    * @example
    * ```ts ignore
@@ -260,12 +329,38 @@ export class File extends Handle {
    * ```
    */
   async stream(options: CallOptions = {}): Promise<ReadableStream<Uint8Array>> {
-    const answer = await download(transportOf(this), await this.locate(options.signal), options);
-    return answer.body;
+    const entry = await this.#entry(options.signal);
+    // Cancelling the stream ends the request even while a read waits for bytes.
+    const stop = new AbortController();
+    const signal = options.signal === undefined
+      ? stop.signal
+      : AbortSignal.any([options.signal, stop.signal]);
+    const body = entryBody(transportOf(this), entry, {
+      recheck: this.#restat(options.signal),
+      signal,
+    });
+    // Waiting for the first bytes here makes a file that cannot be downloaded fail this call.
+    let first: IteratorResult<Uint8Array, void> | undefined = await body.next();
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = first ?? await body.next();
+        first = undefined;
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        stop.abort();
+        await body.return().catch(() => {});
+      },
+    }, { highWaterMark: 0 });
   }
 
   /**
-   * The whole file in memory.
+   * The whole file in memory, checked against its size like {@linkcode File.stream}, and read
+   * again from the start if the file changed on the server meanwhile.
+   *
+   * @throws {IntegrityError} when the bytes never matched the file's size.
+   * @throws {NetworkError} when the transfer kept failing.
    *
    * @example
    * ```ts ignore
@@ -274,22 +369,15 @@ export class File extends Handle {
    * ```
    */
   async bytes(options: CallOptions = {}): Promise<Uint8Array> {
-    const reader = (await this.stream(options)).getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-    const bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return bytes;
+    return await readVerified(
+      {
+        transport: transportOf(this),
+        entry: await this.#entry(options.signal),
+        stat: this.#restat(options.signal),
+        signal: options.signal,
+      },
+      (body, entry) => collect(body, entry.size),
+    );
   }
 
   /**
@@ -366,12 +454,18 @@ export class File extends Handle {
 
   /**
    * Saves the file to `localPath` atomically: the bytes go to a hidden temporary file beside the
-   * target, which is renamed over the target only once complete. On any failure or abort the
-   * temporary file is removed and the target is left as it was. A `localPath` that is an
-   * existing folder, or ends with `/`, receives the file under its data-store name. Missing
-   * parent folders are created; an existing file is replaced. Progress shows as for reads (the
-   * store's `progress` setting; `progress: false` for this call), and `onProgress` receives the
-   * events.
+   * target, which is renamed over the target only once complete. The bytes are checked and
+   * resumed like {@linkcode File.stream}'s. On any failure or abort the temporary file is removed
+   * and the target is left as it was. A `localPath` that is an existing folder, or ends with `/`,
+   * receives the file under its data-store name. Missing parent folders are created; an existing
+   * file is replaced. Progress shows as for reads (the store's `progress` setting;
+   * `progress: false` for this call), and `onProgress` receives the events.
+   *
+   * @throws {BadRequestError} when the file is to keep its data-store name in a folder and that
+   * name is not a safe local file name (`..`, `.`, empty, or holding NUL).
+   * @throws {LocalFileError} when the local file system refuses a step, naming the local path.
+   * @throws {IntegrityError} when the bytes never matched the file's size.
+   * @throws {NetworkError} when the transfer kept failing.
    *
    * @example
    * ```ts ignore
@@ -388,40 +482,52 @@ export class File extends Handle {
     }
     const path = await this.locate(options.signal);
     let target = resolve(localPath);
-    if (localPath.endsWith("/") || await isFolder(target)) target = join(target, basename(path));
-    await Deno.mkdir(dirname(target), { recursive: true });
-    const answer = await download(transportOf(this), path, options);
-    const known = this.#fromListing ? (await this.stat()).size : answer.size;
+    const onDisk = <T>(step: () => Promise<T>) => localStep(path, target, step);
+    if (localPath.endsWith("/") || await onDisk(() => isFolder(target))) {
+      target = join(target, localName(path));
+    }
+    const entry = await this.#entry(options.signal);
+    checkIsFile(entry);
+    await onDisk(() => Deno.mkdir(dirname(target), { recursive: true }));
     const tracker = new ProgressTracker(
       progressFor(dataContextOf(transportOf(this)).progress, options, basename(path)),
       1,
-      known ?? 0,
+      entry.size,
     );
-    const counted = answer.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          tracker.bytes(chunk.byteLength);
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    const temporary = join(
-      dirname(target),
-      `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tern-partial`,
-    );
+    const temporary = join(dirname(target), partialName(basename(target)));
+    let file: Deno.FsFile | undefined;
     try {
-      const file = await Deno.open(temporary, { write: true, createNew: true });
-      // pipeTo closes the file when the body ends and aborts (closes) it when the body fails.
-      await counted.pipeTo(file.writable);
-      const { size } = await Deno.stat(temporary);
-      await Deno.rename(temporary, target);
+      const opened = await onDisk(() => Deno.open(temporary, { write: true, createNew: true }));
+      file = opened;
+      const size = await readVerified(
+        {
+          transport: transportOf(this),
+          entry,
+          stat: this.#restat(options.signal),
+          signal: options.signal,
+          onBytes: (count) => tracker.bytes(count),
+        },
+        async (body) => {
+          // A read that starts over (the file changed) writes the new version from the start.
+          await onDisk(() => opened.truncate(0));
+          await onDisk(() => opened.seek(0, Deno.SeekMode.Start));
+          let written = 0;
+          for await (const chunk of body) {
+            await onDisk(() => writeAll(opened, chunk));
+            written += chunk.byteLength;
+          }
+          return written;
+        },
+      );
+      file = undefined;
+      opened.close();
+      await onDisk(() => Deno.rename(temporary, target));
       tracker.fileDone(path, false);
       tracker.done(true);
       return { path: target, size };
     } catch (error) {
       tracker.done(false);
-      await counted.cancel().catch(() => {});
-      await answer.body.cancel().catch(() => {});
+      file?.close();
       await Deno.remove(temporary).catch(() => {});
       throw error;
     }
@@ -488,5 +594,52 @@ async function isFolder(path: string): Promise<boolean> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
+  }
+}
+
+/**
+ * The data-store name of `path` as a local file name in a folder. Names that would not stay a
+ * file inside that folder are refused before anything is written: a server may list anything.
+ */
+function localName(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const unsafe = name === "" || name === "." || name === ".." || name.includes("\0") ||
+    (Deno.build.os === "windows" && name.includes("\\"));
+  if (unsafe) {
+    throw new BadRequestError(
+      `Cannot save ${JSON.stringify(path)} into a folder under its name ${JSON.stringify(name)}, ` +
+        "which is not a safe local file name; give downloadTo a file path instead.",
+      { path },
+    );
+  }
+  return name;
+}
+
+/**
+ * A temporary name beside the target that fits any file system's 255-byte limit whatever the
+ * target's length: a digest of the target's name (to tell whose it is) and a random part (so
+ * that saves of the same file at once do not collide).
+ */
+function partialName(name: string): string {
+  const digest = createHash("sha256").update(name).digest("hex").slice(0, 12);
+  return `.${digest}-${crypto.randomUUID().slice(0, 8)}.tern-partial`;
+}
+
+/** Runs one local file-system step of saving `path` to `target`; its OS error becomes typed. */
+async function localStep<T>(path: string, target: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof TernError || isAbortError(error) || !(error instanceof Error)) throw error;
+    throw new LocalFileError(
+      `Could not save ${JSON.stringify(path)} to ${JSON.stringify(target)}: ${error.message}.`,
+      { localPath: target, path, cause: error },
+    );
+  }
+}
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < bytes.byteLength;) {
+    offset += await file.write(bytes.subarray(offset));
   }
 }

@@ -26,6 +26,13 @@ import { walkPages } from "./walk.ts";
 const LISTING_ROWS = 25;
 
 /**
+ * Most pages, and longest time, a listing's notebook view spends looking for its first entries
+ * (a glob that matches little could otherwise make it walk a whole tree).
+ */
+const VIEW_PAGES = 50;
+const VIEW_MS = 3000;
+
+/**
  * What a {@linkcode Listing} lists: made by the folder handles, not by hand.
  *
  * @example
@@ -296,8 +303,8 @@ export class Listing implements AsyncIterable<Entry> {
   /**
    * The notebook view: the listing's first 25 entries (a walk shows their paths relative to
    * its folder), its filters, and how many entries there are — the server's total for a plain
-   * `list()`, otherwise whether there are more. One request for a plain `list()`; never a full
-   * pass.
+   * `list()`, otherwise whether there are more. One request for a plain `list()`; a walk or a
+   * glob reads at most 50 pages (3 s) looking for its first entries, and says so when it stopped.
    *
    * @example
    * ```ts ignore
@@ -313,11 +320,18 @@ export class Listing implements AsyncIterable<Entry> {
       const hint = plain ? Math.min(wanted, plan.options.pageSize) : undefined;
       const first: Entry[] = [];
       let total: number | undefined;
+      let pages = 0;
+      let stopped = false;
+      const started = performance.now();
       for await (const page of this.#pages(true, hint, wanted, true)) {
         // Without a glob the server's count is the listing's: no request of its own.
         if (plain) total ??= page.total;
         first.push(...page.entries.slice(0, wanted - first.length));
         if (first.length >= wanted) break;
+        if (++pages >= VIEW_PAGES || performance.now() - started >= VIEW_MS) {
+          stopped = true;
+          break;
+        }
       }
       const shown = first.slice(0, LISTING_ROWS);
       // The filters, as toString() says them after "Listing(list /path".
@@ -331,6 +345,7 @@ export class Listing implements AsyncIterable<Entry> {
         title: path.slice(path.lastIndexOf("/") + 1) || path,
         path,
         ...(description === "" ? {} : { description }),
+        ...(stopped ? { facts: [`stopped looking after ${pages} pages`] } : {}),
         entries: shown.map((entry) => ({
           name: plan.mode === "walk" && entry.path.startsWith(`${path}/`)
             ? entry.path.slice(path.length + 1)
@@ -341,7 +356,7 @@ export class Listing implements AsyncIterable<Entry> {
           infoType: entry.infoType,
         })),
         ...(total === undefined ? {} : { total }),
-        more: first.length > LISTING_ROWS,
+        more: first.length > LISTING_ROWS || stopped,
         hint: "iterate the listing for every entry",
       });
     } catch (error) {

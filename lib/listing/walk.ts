@@ -5,6 +5,7 @@
  * @module
  */
 
+import { ProtocolError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import type { Entry } from "./entry.ts";
 import type { Glob, ResolvedWalkOptions } from "./options.ts";
@@ -111,6 +112,7 @@ export async function* walkPages(
           if (
             entry.type === "folder" && job.depth < maxDepth && mayHoldMatches(glob, relative)
           ) {
+            checkSubFolder(job.path, entry);
             queue.push({ path: entry.path, relative, depth: job.depth + 1 });
           }
           if (options.type !== undefined && entry.type !== options.type) continue;
@@ -128,6 +130,27 @@ export async function* walkPages(
     for (const cursor of current === undefined ? ahead : [current, ...ahead]) {
       cursor.pages.return().catch(() => {});
     }
+  }
+}
+
+/**
+ * Refuses to follow a sub-folder that is not directly inside the folder listed: a server that
+ * lists a folder inside itself (or its parent, as `..`) would otherwise make the walk endless.
+ */
+function checkSubFolder(folder: string, entry: Entry): void {
+  const expected = `${folder === "/" ? "" : folder}/${entry.name}`;
+  const why = entry.name === "" || entry.name === "." || entry.name === ".."
+    ? `a sub-folder named ${JSON.stringify(entry.name)}`
+    : entry.path !== expected
+    ? `${JSON.stringify(entry.path)} as its sub-folder ${JSON.stringify(entry.name)}, which ` +
+      `must be ${JSON.stringify(expected)}`
+    : undefined;
+  if (why !== undefined) {
+    throw new ProtocolError(
+      `filesystem/paged-directory listed ${why} in ${JSON.stringify(folder)}; the walk stops ` +
+        "rather than follow it out of the folder.",
+      { path: folder, endpoint: "filesystem/paged-directory" },
+    );
   }
 }
 

@@ -21,7 +21,8 @@ import { ALICE_USER, DEMO_USER, ensureSampleStore } from "../../lib/sample/mod.t
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 /** The CLI entry point. */
 export const CLI = join(REPO, "cli.ts");
-const CONFIG = join(REPO, "deno.json");
+/** The project configuration (import map of the npm dependencies). */
+export const CONFIG = join(REPO, "deno.json");
 
 /** The sample store shared by the CLI test files (read only). */
 const SHARED_STORE = join(tmpdir(), "tern-cli-tests", "sample-store");

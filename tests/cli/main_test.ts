@@ -47,6 +47,8 @@ Deno.test("tern: help, usage errors, exit statuses, sign-in and credentials", as
     assert.match(option.stderr, /Run "tern ls --help" for more\./);
     assertUsage(value, /--sort must be one of name, path, size, created, modified, got "sise"/);
     assertUsage(relative, /"shared\/data\.csv" is not a data-store path/);
+    const climbing = await cli.run(["cat", "/iplant/home/shared/../demo/notes.txt"]);
+    assertUsage(climbing, /has a "\." or "\.\." segment/);
   });
 
   await t.step("a misspelt option's value is never echoed (it may be a token)", async () => {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { UsageError } from "../../lib/cli/args.ts";
 import { type CliIo, Output } from "../../lib/cli/io.ts";
 import { openStore, storeFlags } from "../../lib/cli/session.ts";
-import { DEMO_USER, FORMATS_PATH } from "../../lib/sample/mod.ts";
-import { startCli } from "./_cli.ts";
+import { DEMO_USER } from "../../lib/sample/mod.ts";
+import { CLI, CONFIG, startCli } from "./_cli.ts";
 
 function fakeIo(interactive: boolean, answer = ""): CliIo & { asked: string[] } {
   const sink = { write: (bytes: Uint8Array) => Promise.resolve(bytes.length) };
@@ -78,7 +78,9 @@ Deno.test({
         Deno.execPath(),
         "run",
         "-A",
-        `${Deno.cwd()}/cli.ts`,
+        "--config",
+        CONFIG,
+        CLI,
         "--no-cache",
         "--url",
         cli.url,
@@ -103,14 +105,15 @@ Deno.test({
         if (done) break;
         seen += value;
       }
+      // `script` ends when its input does; the keys are read before that end arrives.
       const writer = child.stdin.getWriter();
       await writer.write(new TextEncoder().encode(keys));
+      await writer.close();
       while (true) {
         const { done, value } = await reader.read();
         if (done) break;
         seen += value;
       }
-      await writer.close().catch(() => {});
       const [status] = await Promise.all([child.status, child.stderr.cancel()]);
       return { code: status.code, output: seen };
     };
@@ -129,13 +132,10 @@ Deno.test({
       assert.match(output, /interrupted/);
     });
 
-    await t.step("backspace removes what was typed", async () => {
-      const { code, output } = await typing(
-        `x${DEMO_USER.password}\x1b`.slice(0, -1).replace(/^x/, "x\x7f") + "\r",
-      );
+    await t.step("backspace removes a typed character, multi-byte ones whole", async () => {
+      const { code, output } = await typing(`xé\x7f\x7f${DEMO_USER.password}\r`);
       assert.equal(code, 0, output);
+      assert.match(output, /notes\.txt/);
     });
-
-    void FORMATS_PATH;
   },
 });

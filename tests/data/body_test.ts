@@ -6,9 +6,11 @@
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { NetworkError } from "../../lib/client/errors.ts";
+import { BadRequestError, NetworkError } from "../../lib/client/errors.ts";
 import { Transport } from "../../lib/client/transport.ts";
-import { verifiedBody } from "../../lib/data/body.ts";
+import { entryBody, MAX_RESTARTS, readVerified, verifiedBody } from "../../lib/data/body.ts";
+import { collect } from "../../lib/data/chunks.ts";
+import type { Entry } from "../../lib/listing/entry.ts";
 import { FileChangedError, IntegrityError } from "../../lib/data/errors.ts";
 import { DATA, dataStore, generatedCsv } from "./_store.ts";
 
@@ -192,4 +194,74 @@ Deno.test("a file rewritten after it was listed is read again as its new version
   await Deno.utime(`${store.root}${DATA}/t.csv`, new Date(2030, 0, 1), new Date(2030, 0, 1));
   const frame = await tern.file(entry).dataframe();
   assert.deepEqual(frame.getColumn("a").toArray(), [1, 2, 3, 4, 5]);
+});
+
+function entryOf(size: number, modified: number, type: "file" | "folder" = "file"): Entry {
+  return {
+    id: "00000000-0000-4000-8000-000000000001",
+    path: PATH,
+    name: "x.bin",
+    type,
+    size,
+    created: new Date(0),
+    modified: new Date(modified),
+    infoType: type === "file" ? "unknown" : null,
+    permission: "read",
+  };
+}
+
+Deno.test("readVerified starts over with the file's current entry when it changed, once", async () => {
+  const v2 = payload(6000);
+  // The listing said 5000 bytes; the server now has a 6000-byte version.
+  const double = serveChunked(() => ({ bytes: v2 }));
+  try {
+    const calls: number[] = [];
+    const bytes = await readVerified(
+      {
+        transport: transport(double.url),
+        entry: entryOf(5000, 1),
+        stat: () => Promise.resolve(entryOf(6000, 2)),
+      },
+      (body, entry) => {
+        calls.push(entry.size);
+        return collect(body, entry.size);
+      },
+    );
+    assert.deepEqual(bytes, v2);
+    assert.deepEqual(calls, [5000, 6000], "read again from the start with the new entry");
+    assert.equal(MAX_RESTARTS, 1);
+
+    // A file that changes on every look is given up on after one restart.
+    let version = 10;
+    await assert.rejects(
+      readVerified(
+        {
+          transport: transport(double.url),
+          entry: entryOf(5000, version),
+          stat: () => Promise.resolve(entryOf(5000 + version, ++version)),
+        },
+        (body) => collect(body),
+      ),
+      FileChangedError,
+    );
+  } finally {
+    await double.close();
+  }
+});
+
+Deno.test("entryBody refuses a folder before asking for anything", async () => {
+  const double = serveChunked(() => ({ bytes: payload(10) }));
+  try {
+    await assert.rejects(
+      readAll(entryBody(transport(double.url), entryOf(0, 1, "folder"))),
+      (error: unknown) => {
+        assert.ok(error instanceof BadRequestError, String(error));
+        assert.match(error.message, /is a folder, not a file/);
+        return true;
+      },
+    );
+    assert.equal(double.attempts(), 0);
+  } finally {
+    await double.close();
+  }
 });

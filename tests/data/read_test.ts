@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import pl from "nodejs-polars";
 import { ParseError, UnsupportedFormatError } from "../../lib/data/errors.ts";
-import { SAMPLE_FILES } from "../../lib/sample/mod.ts";
+import { SAMPLE_CASES, SAMPLE_FILES } from "../../lib/sample/mod.ts";
 import { DATA, dataStore, generatedCsv, generatedNdjson, gzip } from "./_store.ts";
 
 const local = (root: string, path: string) => `${root}${path}`;
@@ -126,22 +126,120 @@ Deno.test("reader options pass through to Polars", async () => {
   await assert.rejects(tern.file(`${DATA}/eu.csv`).dataframe({ nRows: -1 }), /nRows must be/);
 });
 
-Deno.test("types fixed by the first rows: a later misfit is a ParseError that says what to do", async () => {
+Deno.test("an integer column that meets a decimal later is widened to Float64, as Polars infers from all rows", async () => {
+  // The decimal comes in a later batch (the schema is fixed by then), within the first batch
+  // but after the rows types are inferred from, and in a file read whole from the cache.
+  const drift = ["n,m"];
+  for (let i = 0; i < 30_000; i++) drift.push(`${i},${i % 7}`);
+  drift.push("1.5,2.25");
+  const early = ["n"];
+  for (let i = 0; i < 150; i++) early.push(String(i));
+  early.push("-2.5e3");
+  await using store = await dataStore({
+    [`${DATA}/drift.csv`]: drift.join("\n") + "\n",
+    [`${DATA}/early.csv`]: early.join("\n") + "\n",
+  });
+  const tern = store.connect();
+  for (const name of ["drift.csv", "early.csv"]) {
+    const path = `${DATA}/${name}`;
+    // Every row (nodejs-polars reads a null limit for CSV as 0: no inference at all).
+    const expected = pl.readCSV(local(store.root, path), { inferSchemaLength: 1_000_000 });
+    assert.ok(expected.dtypes.every((type) => String(type) === "DataType(Float64)"), name);
+    // Downloaded, then from the cache (read whole), then without the cache.
+    for (const cache of [true, true, false]) {
+      assertFrameEqual(await tern.file(path).dataframe({ cache }), expected, `${name} ${cache}`);
+    }
+    let rows = 0;
+    let last: pl.DataFrame | undefined;
+    for await (const batch of tern.file(path).batches({ rows: 10_000, cache: false })) {
+      rows += batch.height;
+      last = batch;
+    }
+    assert.equal(rows, expected.height, name);
+    assert.deepEqual(last!.row(last!.height - 1), expected.row(expected.height - 1), name);
+  }
+});
+
+Deno.test("a later value that no widening fits is a ParseError that says what to do", async () => {
   const rows = ["n"];
   for (let i = 0; i < 30_000; i++) rows.push(String(i));
-  rows.push("1.5");
-  await using store = await dataStore({ [`${DATA}/drift.csv`]: rows.join("\n") + "\n" });
-  const file = store.connect().file(`${DATA}/drift.csv`);
-  await assert.rejects(file.dataframe(), (error: unknown) => {
+  rows.push("n/a");
+  await using store = await dataStore({
+    [`${DATA}/word.csv`]: rows.join("\n") + "\n",
+    [`${DATA}/decimal.csv`]: `${rows.slice(0, -1).join("\n")}\n1.5\n`,
+  });
+  const tern = store.connect();
+  await assert.rejects(tern.file(`${DATA}/word.csv`).dataframe(), (error: unknown) => {
     assert.ok(error instanceof ParseError, String(error));
-    assert.equal(error.path, `${DATA}/drift.csv`);
-    assert.match(error.message, /could not parse `1\.5` as dtype `i64`/);
+    assert.equal(error.path, `${DATA}/word.csv`);
+    assert.match(error.message, /could not parse `n\/a` as dtype `i64`/);
     assert.match(error.message, /pass dtypes/);
     return true;
   });
-  const typed = await file.dataframe({ dtypes: { n: pl.Float64 } });
-  assert.equal(typed.height, 30_001);
-  assert.equal(typed.getColumn("n").toArray().at(-1), 1.5);
+  const typed = await tern.file(`${DATA}/word.csv`).dataframe({ dtypes: { n: pl.String } });
+  assert.equal(typed.getColumn("n").toArray().at(-1), "n/a");
+  // A type the caller fixed is kept: a decimal in a column they made Int64 is an error.
+  await assert.rejects(
+    tern.file(`${DATA}/decimal.csv`).dataframe({ dtypes: { n: pl.Int64 } }),
+    /could not parse `1\.5` as dtype `i64`/,
+  );
+});
+
+Deno.test("JSON Lines and JSON types come from every row, not the first 100", async () => {
+  // A key first seen after row 100, an integer where a nested field was Float64 (the sample
+  // store's earthquake feed has one), and decimals after integers, across several batches.
+  let lines = "";
+  const records: unknown[] = [];
+  for (let i = 0; i < 12_000; i++) {
+    const record = {
+      id: i,
+      value: i < 5000 ? i : i + 0.5,
+      properties: { mag: i % 500 === 499 ? 0 : i / 10 + 0.25, place: `p${i % 9}` },
+      ...(i >= 150 ? { late: `k${i}` } : {}),
+    };
+    lines += JSON.stringify(record) + "\n";
+    records.push(record);
+  }
+  await using store = await dataStore({
+    [`${DATA}/drift.ndjson`]: lines,
+    [`${DATA}/drift.json`]: JSON.stringify(records.slice(0, 300)),
+  });
+  const tern = store.connect();
+  const all = { inferSchemaLength: null as never };
+  const expected = pl.readJSON(buffer(local(store.root, `${DATA}/drift.ndjson`)), {
+    format: "lines",
+    ...all,
+  });
+  assert.deepEqual(expected.columns, ["id", "value", "properties", "late"]);
+  for (const cache of [true, true, false]) {
+    assertFrameEqual(
+      await tern.file(`${DATA}/drift.ndjson`).dataframe({ cache }),
+      expected,
+      "ndjson",
+    );
+  }
+  // A limit that proves too short falls back to every row rather than failing.
+  const limited = await tern.file(`${DATA}/drift.ndjson`).dataframe({ inferSchemaLength: 10 });
+  assert.equal(limited.height, 12_000);
+  const json = await tern.file(`${DATA}/drift.json`).dataframe();
+  assertFrameEqual(json, pl.readJSON(buffer(local(store.root, `${DATA}/drift.json`)), all), "json");
+  assert.equal(json.getColumn("late").toArray().at(-1), "k299", "no key is dropped");
+});
+
+Deno.test("the sample store's earthquake feed reads as Polars reads it with every row", async () => {
+  await using store = await dataStore("sample");
+  const tern = store.connect();
+  const expected = pl.readJSON(buffer(local(store.root, SAMPLE_CASES.ndjson)), {
+    format: "lines",
+    inferSchemaLength: null as never,
+  });
+  for (const cache of [true, true, false]) {
+    assertFrameEqual(
+      await tern.file(SAMPLE_CASES.ndjson).dataframe({ cache }),
+      expected,
+      `events.ndjson ${cache}`,
+    );
+  }
 });
 
 Deno.test("nRows and head(n) stop the download early and cache nothing partial", async () => {

@@ -206,3 +206,84 @@ Deno.test("hostile names, metadata, comments and saved searches never become mar
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a listing shows its filters and total; a walk shows paths and stops looking", async () => {
+  await using served = await sample();
+  const files = served.store.folder(MANY_FILES_PATH).list({ type: "file" });
+  let before = served.store.stats.requests;
+  const listed = checkView(await files[JUPYTER_DISPLAY]());
+  assert.equal(served.store.stats.requests - before, 1);
+  assert.match(listed.text, /type "file"/);
+  assert.ok(listed.text.includes(`showing 25 of ${(await files.count()).toLocaleString("en-US")}`));
+
+  const archived = served.store.folder(MANY_FILES_PATH).walk({ glob: "archive/**/*.csv" });
+  const walk = checkView(await archived[JUPYTER_DISPLAY]());
+  const names = [...walk.root.querySelectorAll("td.t-name bdi")].map((cell) => cell.textContent);
+  assert.deepEqual(
+    names,
+    (await archived.toArray()).map((entry) => entry.path.slice(MANY_FILES_PATH.length + 1)),
+  );
+
+  before = served.store.stats.requests;
+  const nothing = served.store.folder(MANY_FILES_PATH).walk({
+    glob: "**/*.nothing",
+    pageSize: 100,
+  });
+  const gaveUp = checkView(await nothing[JUPYTER_DISPLAY]());
+  const spent = served.store.stats.requests - before;
+  // 50 pages read, plus the pages requested ahead of them (aborted when the view stops).
+  assert.ok(spent <= 50 + 16, `the view stopped looking (${spent} requests)`);
+  assert.match(gaveUp.text, /stopped looking after \d+ pages/);
+  assert.match(gaveUp.text, /more entries — iterate the listing/);
+});
+
+Deno.test("a file shows its first rows; a large whole-read file says why it has none", async () => {
+  await using served = await sample();
+  const csv = checkView(await served.store.file(SAMPLE_CASES.fileWithMetadata)[JUPYTER_DISPLAY]());
+  assert.match(csv.text, /First 5 rows \(csv\)/);
+  assert.equal(csv.root.querySelectorAll("tbody tr").length, 5);
+  const parquet = served.store.file(SAMPLE_CASES.parquetLarge);
+  const view = checkView(await parquet[JUPYTER_DISPLAY]());
+  if ((await parquet.stat()).size > 16 * 1024 * 1024) {
+    assert.match(view.text, /No preview: parquet files are read whole/);
+  } else {
+    assert.match(view.text, /First 5 rows \(parquet\)/);
+  }
+  const manifest = await served.store.file(SAMPLE_CASES.fileWithMetadata).manifest();
+  const card = checkView(
+    await (manifest as unknown as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY](),
+  );
+  assert.match(card.text, /text\/csv/);
+  assert.deepEqual(Object.keys(manifest).sort(), ["contentType", "infoType", "publicUrl", "urls"]);
+});
+
+Deno.test("the store, its roots, search documentation and cache show without secrets", async () => {
+  await using served = await sample();
+  const cacheDir = await Deno.makeTempDir({ prefix: "tern-display-cache-" });
+  try {
+    const store = connect({
+      url: served.server.url,
+      token: DEMO_USER.token,
+      cacheDir,
+      progress: false,
+    });
+    const card = await store[JUPYTER_DISPLAY]();
+    checkView(card);
+    for (const shown of Object.values(card)) assert.ok(!shown.includes(DEMO_USER.token));
+    const roots = await store.root();
+    const table = checkView(
+      await (roots as unknown as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY](),
+    );
+    assert.match(table.text, /Home.*\/iplant\/home\/demo/);
+    const docs = await store.searchDocumentation();
+    checkView(
+      await (docs as unknown as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY](),
+    );
+    await store.file(SAMPLE_CASES.fileWithMetadata).dataframe();
+    const cache = checkView(await store.cache[JUPYTER_DISPLAY]());
+    assert.match(cache.text, /1 file, [\d.]+ kB of 5\.00 GB/);
+    assert.ok(cache.text.includes(SAMPLE_CASES.fileWithMetadata));
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});

@@ -2,11 +2,30 @@ import assert from "node:assert/strict";
 import {
   BadRequestError,
   ContentError,
+  FileChangedError,
+  IntegrityError,
   isAbortError,
   NetworkError,
   NotFoundError,
+  PermissionError,
+  SignInRequiredError,
+  Store,
+  TernError,
 } from "../../mod.ts";
-import { bigBytes, GOOD_JSON, NOTES, PATHS, PNG_BYTES, serve, TABLE_CSV } from "./_store.ts";
+import { Transport } from "../../lib/client/transport.ts";
+import { LocalFileError } from "../../lib/handles/file.ts";
+import { item, pageAnswer, serveDouble } from "./_double.ts";
+import {
+  bigBytes,
+  delay,
+  GOOD_JSON,
+  NOTES,
+  PATHS,
+  PNG_BYTES,
+  serve,
+  TABLE_CSV,
+  writeFile,
+} from "./_store.ts";
 
 async function listDir(path: string): Promise<string[]> {
   const names: string[] = [];
@@ -50,8 +69,9 @@ Deno.test("downloads of missing files, folders and other users' files fail with 
   const store = served.demo();
   await assert.rejects(store.file(`${PATHS.public}/nope.csv`).bytes(), NotFoundError);
   await assert.rejects(store.file(PATHS.empty).bytes(), BadRequestError);
-  await assert.rejects(store.file(PATHS.alicePrivate).text(), NotFoundError);
-  await assert.rejects(served.connect().file(PATHS.notes).text(), NotFoundError);
+  // The file's size is asked for first, from its parent's listing, which demo may not read.
+  await assert.rejects(store.file(PATHS.alicePrivate).text(), PermissionError);
+  await assert.rejects(served.connect().file(PATHS.notes).text(), SignInRequiredError);
   assert.equal(store.stats.inFlight, 0);
 });
 
@@ -108,7 +128,7 @@ Deno.test("downloadTo writes the exact bytes, into a folder or to a file name, c
 
 Deno.test("downloadTo is atomic: a dropped body leaves no file and keeps the old one", async () => {
   await using served = await serve({ dropRate: 1 });
-  const store = served.demo();
+  const store = served.demo({ retries: 1 });
   const local = await Deno.makeTempDir();
   try {
     await assert.rejects(store.file(PATHS.big).downloadTo(`${local}/big.bin`), NetworkError);
@@ -190,5 +210,253 @@ Deno.test("a path handle asks for the current entry before reading; a listing's 
     assert.equal(served.server.stats().requests - requests, 0, "no request at all");
   } finally {
     await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+/** A store on `url` that retries after 1-5 ms, for failure tests. */
+function impatient(url: string, retries = 2): Store {
+  const transport = new Transport({ url, retries, retryBaseMs: 1, retryMaxMs: 5 });
+  return new Store(transport, {
+    url: transport.url,
+    auth: "anonymous",
+    credentialsFrom: "none",
+    ...transport.policy,
+    cacheDir: false,
+    progress: false,
+  });
+}
+
+/** A chunked body: no Content-Length, as Terrain sends downloads. */
+function chunked(bytes: Uint8Array): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let offset = 0; offset < bytes.length; offset += 1000) {
+        controller.enqueue(bytes.slice(offset, offset + 1000));
+      }
+      controller.close();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "application/octet-stream" } });
+}
+
+const DOUBLE_FOLDER = "/iplant/home/shared/double";
+
+/**
+ * A double whose folder lists one file of `size` bytes named `name`, and whose n-th download
+ * (from 0) gets `body(n)`.
+ */
+function fileDouble(name: string, size: number, body: (attempt: number) => Response) {
+  let downloads = 0;
+  return serveDouble((url) => {
+    if (url.pathname.endsWith("/fileio/download")) return body(downloads++);
+    const entry = { ...item(`${DOUBLE_FOLDER}/${name}`, "file", 1), "file-size": size };
+    return pageAnswer(DOUBLE_FOLDER, [entry], 1);
+  });
+}
+
+Deno.test("a short chunked body is re-downloaded, then refused by every read (test double)", async () => {
+  const bytes = new TextEncoder().encode("0123456789");
+  await using double = fileDouble("a.bin", 10, () => chunked(bytes.subarray(0, 3)));
+  const store = impatient(double.url);
+  const [entry] = await store.folder(DOUBLE_FOLDER).list().toArray();
+  const path = `${DOUBLE_FOLDER}/a.bin`;
+  const short = (error: unknown) => {
+    assert.ok(error instanceof IntegrityError, String(error));
+    assert.match(
+      error.message,
+      /ended after 3 of its listed 10 bytes \(gave up after 3 attempts\)/,
+    );
+    return true;
+  };
+  // From a listing (the size is known) and from a path (the size is asked for first).
+  for (const file of [store.file(entry), store.file(path)]) {
+    await assert.rejects(file.bytes(), short);
+    await assert.rejects(file.text(), short);
+    await assert.rejects(file.json(), short);
+    const body = await file.stream();
+    await assert.rejects(new Response(body).arrayBuffer(), short);
+  }
+  const local = await Deno.makeTempDir();
+  try {
+    await assert.rejects(store.file(entry).downloadTo(`${local}/a.bin`), short);
+    assert.deepEqual(await listDir(local), [], "nothing is saved");
+  } finally {
+    await Deno.remove(local, { recursive: true });
+  }
+  const downloads = double.requests.filter((url) => url.pathname.endsWith("/fileio/download"));
+  assert.equal(downloads.length, 9 * 3, "each read made 3 attempts");
+  assert.equal(store.stats.inFlight, 0);
+});
+
+Deno.test("a body that ends short resumes where it ended, for bytes, stream and downloadTo (test double)", async () => {
+  const bytes = bigBytes();
+  await using double = fileDouble(
+    "big.bin",
+    bytes.length,
+    // Every other download ends after a third of the file.
+    (attempt) => chunked(attempt % 2 === 0 ? bytes.subarray(0, 100_000) : bytes),
+  );
+  const store = impatient(double.url);
+  const file = store.file(`${DOUBLE_FOLDER}/big.bin`);
+  assert.deepEqual(await file.bytes(), bytes);
+  assert.deepEqual(new Uint8Array(await new Response(await file.stream()).arrayBuffer()), bytes);
+  const local = await Deno.makeTempDir();
+  try {
+    const saved = await file.downloadTo(`${local}/`);
+    assert.deepEqual(saved, { path: `${local}/big.bin`, size: bytes.length });
+    assert.deepEqual(await Deno.readFile(saved.path), bytes);
+    assert.deepEqual(await listDir(local), ["big.bin"]);
+  } finally {
+    await Deno.remove(local, { recursive: true });
+  }
+  assert.equal(store.stats.inFlight, 0);
+});
+
+Deno.test("under dropped bodies bytes() and downloadTo() come back exact", async () => {
+  await using served = await serve({ dropRate: 0.5, seed: 11 });
+  const store = impatient(served.url, 8);
+  const local = await Deno.makeTempDir();
+  try {
+    for (let i = 0; i < 4; i++) {
+      assert.deepEqual(await store.file(PATHS.big).bytes(), bigBytes());
+      const saved = await store.file(PATHS.big).downloadTo(`${local}/big-${i}.bin`);
+      assert.deepEqual(await Deno.readFile(saved.path), bigBytes());
+    }
+    assert.ok(served.server.stats().bodiesDropped > 0, "the server did cut bodies");
+  } finally {
+    await Deno.remove(local, { recursive: true });
+  }
+});
+
+Deno.test("stream() hands bytes on as they arrive and cancelling it ends the request", async () => {
+  // 300 KiB at 100 KiB/s: a stream that buffered the file would take 3 s to open.
+  await using served = await serve({ bandwidth: 100 * 1024 });
+  const store = served.demo();
+  const started = performance.now();
+  const body = await store.file(PATHS.big).stream();
+  const reader = body.getReader();
+  const first = await reader.read();
+  assert.ok(!first.done && first.value.byteLength < bigBytes().length);
+  assert.ok(performance.now() - started < 1500, "the first bytes came before the whole file");
+  await reader.cancel();
+  await delay(50);
+  assert.equal(store.stats.inFlight, 0, "the cancelled body gave its slot back");
+});
+
+Deno.test("bytes() and downloadTo() of a file rewritten after it was listed read its new version", async () => {
+  await using served = await serve();
+  const store = served.demo();
+  const path = `${PATHS.public}/changing.txt`;
+  await writeFile(`${served.root}${path}`, "old\n");
+  const [entry] = await store.folder(PATHS.public).list({ glob: "changing.txt" }).toArray();
+  await writeFile(`${served.root}${path}`, "new and longer\n");
+  await Deno.utime(`${served.root}${path}`, new Date(2030, 0, 1), new Date(2030, 0, 1));
+  assert.equal(new TextDecoder().decode(await store.file(entry).bytes()), "new and longer\n");
+  const local = await Deno.makeTempDir();
+  try {
+    const saved = await store.file(entry).downloadTo(`${local}/`);
+    assert.equal(await Deno.readTextFile(saved.path), "new and longer\n");
+    assert.deepEqual(await listDir(local), ["changing.txt"]);
+  } finally {
+    await Deno.remove(local, { recursive: true });
+  }
+  // A stream cannot take back what it delivered: it says the file changed.
+  const [stale] = await store.folder(PATHS.public).list({ glob: "changing.txt" }).toArray();
+  await writeFile(`${served.root}${path}`, "newest, longer still\n");
+  await Deno.utime(`${served.root}${path}`, new Date(2031, 0, 1), new Date(2031, 0, 1));
+  await assert.rejects(async () => {
+    const body = await store.file(stale).stream();
+    await new Response(body).arrayBuffer();
+  }, FileChangedError);
+});
+
+Deno.test("downloadTo saves a file whose name is 255 bytes into a folder", async () => {
+  await using served = await serve();
+  const store = served.demo();
+  const ascii = `${"a".repeat(251)}.csv`;
+  const utf8 = `${"é".repeat(125)}x.csv`;
+  assert.equal(new TextEncoder().encode(utf8).length, 255);
+  for (const name of [ascii, utf8]) {
+    await writeFile(`${served.root}${PATHS.public}/${name}`, `${name}\n`);
+  }
+  const local = await Deno.makeTempDir();
+  try {
+    for (const name of [ascii, utf8]) {
+      const saved = await store.file(`${PATHS.public}/${name}`).downloadTo(`${local}/`);
+      assert.equal(saved.path, `${local}/${name}`);
+      assert.equal(await Deno.readTextFile(saved.path), `${name}\n`);
+    }
+    assert.deepEqual(await listDir(local), [ascii, utf8].sort(), "no temporary file is left");
+  } finally {
+    await Deno.remove(local, { recursive: true });
+  }
+});
+
+Deno.test("downloadTo turns a local file-system failure into a LocalFileError naming the path", async () => {
+  await using served = await serve();
+  const store = served.demo();
+  const local = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${local}/plain`, "a file, not a folder");
+    const cases = [
+      // A parent that is a file; a name longer than any file system allows.
+      `${local}/plain/table.csv`,
+      `${local}/${"b".repeat(256)}.csv`,
+    ];
+    for (const target of cases) {
+      await assert.rejects(store.file(PATHS.table).downloadTo(target), (error: unknown) => {
+        assert.ok(error instanceof LocalFileError, String(error));
+        assert.ok(error instanceof TernError);
+        assert.equal(error.localPath, target);
+        assert.ok(error.message.includes(JSON.stringify(target)), error.message);
+        assert.match(error.message, /os error \d+/);
+        assert.equal(error.path, PATHS.table);
+        return true;
+      });
+    }
+    assert.deepEqual(await listDir(local), ["plain"], "no temporary file is left");
+    assert.equal(store.stats.inFlight, 0);
+  } finally {
+    await Deno.remove(local, { recursive: true });
+  }
+});
+
+Deno.test("downloadTo into a folder refuses entry names that would leave it (test double)", async () => {
+  const names = ["..", ".", "", "nul\u0000.csv"];
+  await using double = serveDouble((url) => {
+    if (url.pathname.endsWith("/fileio/download")) return chunked(new Uint8Array([1, 2, 3]));
+    const entries = names.map((name, i) => ({
+      ...item(`${DOUBLE_FOLDER}/${name}`, "file", i + 1),
+      "file-size": 3,
+    }));
+    return pageAnswer(DOUBLE_FOLDER, entries, entries.length);
+  });
+  const store = impatient(double.url);
+  const listed = await store.folder(DOUBLE_FOLDER).list().toArray();
+  assert.equal(listed.length, names.length);
+  const work = await Deno.makeTempDir();
+  const target = `${work}/outer/target`;
+  await Deno.mkdir(target, { recursive: true });
+  try {
+    for (const entry of listed) {
+      await assert.rejects(store.file(entry).downloadTo(`${target}/`), (error: unknown) => {
+        assert.ok(error instanceof BadRequestError, String(error));
+        assert.match(error.message, /not a safe local file name; give downloadTo a file path/);
+        assert.equal(error.path, entry.path);
+        return true;
+      });
+    }
+    assert.deepEqual(await listDir(work), ["outer"]);
+    assert.deepEqual(await listDir(`${work}/outer`), ["target"]);
+    assert.deepEqual(await listDir(target), []);
+    assert.ok(
+      !double.requests.some((url) => url.pathname.endsWith("/fileio/download")),
+      "nothing was downloaded",
+    );
+    // Under a name of the caller's choosing, the same file saves.
+    const saved = await store.file(listed[0]).downloadTo(`${target}/parent.bin`);
+    assert.deepEqual(await Deno.readFile(saved.path), new Uint8Array([1, 2, 3]));
+  } finally {
+    await Deno.remove(work, { recursive: true });
   }
 });

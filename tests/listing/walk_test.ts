@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type Entry, NotFoundError } from "../../mod.ts";
+import { connect, type Entry, NotFoundError, ProtocolError } from "../../mod.ts";
+import { item, pageAnswer, serveDouble } from "../handles/_double.ts";
 import { delay, PAGED_FILES, PAGED_FOLDERS, PATHS, serve, TREE_FILES } from "../handles/_store.ts";
 
 /** Every path under a local folder, relative to it, files and folders. */
@@ -126,4 +127,41 @@ Deno.test("a walk of a missing folder is NotFoundError; breaking out stops the w
   await delay(100);
   assert.equal(store.stats.inFlight, 0);
   assert.equal(store.stats.requests, requests, "nothing more is requested after the break");
+});
+
+Deno.test("a walk refuses sub-folders that are not directly inside the folder listed (test double)", async () => {
+  const root = "/iplant/home/shared/loop";
+  const cases: [string, string, RegExp][] = [
+    // The folder lists itself; then its parent, as "..", and as "."; then a folder elsewhere.
+    [
+      "itself",
+      root,
+      /listed "\/iplant\/home\/shared\/loop" as its sub-folder "loop", which must be "\/iplant\/home\/shared\/loop\/loop" in "\/iplant\/home\/shared\/loop"/,
+    ],
+    ["dot-dot", `${root}/..`, /a sub-folder named "\.\." in "\/iplant\/home\/shared\/loop"/],
+    ["dot", `${root}/.`, /a sub-folder named "\." in/],
+    [
+      "elsewhere",
+      "/iplant/home/shared/other/x",
+      /"\/iplant\/home\/shared\/other\/x" as its sub-folder "x", which must be "\/iplant\/home\/shared\/loop\/x"/,
+    ],
+  ];
+  for (const [what, folderPath, message] of cases) {
+    await using double = serveDouble((url) => {
+      const path = url.searchParams.get("path")!;
+      const items = [item(folderPath, "folder", 1), item(`${path}/f.csv`, "file", 2)];
+      return pageAnswer(path, items, items.length);
+    });
+    const store = connect({ url: double.url, anonymous: true, cacheDir: false, progress: false });
+    const started = performance.now();
+    await assert.rejects(store.folder(root).walk().toArray(), (error: unknown) => {
+      assert.ok(error instanceof ProtocolError, `${what}: ${error}`);
+      assert.match(error.message, message, what);
+      return true;
+    });
+    assert.ok(performance.now() - started < 2000, `${what}: the walk ended at once`);
+    assert.equal(double.requests.length, 1, `${what}: only the root was listed`);
+    // A walk that does not go down that far never meets the bad entry.
+    assert.equal(await store.folder(root).walk({ maxDepth: 1 }).count(), 2, what);
+  }
 });

@@ -10,7 +10,17 @@
 import { parseHTML } from "linkedom";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../../lib/display/mod.ts";
 
-/** Markup, handlers and URLs that would run script if rendered unescaped; each carries a marker. */
+/**
+ * Markup, handlers and URLs that would run script if rendered unescaped; each carries a
+ * `tern-xss-…` marker, so a view can be checked to show it as text.
+ *
+ * @example
+ * ```ts
+ * import { PAYLOADS } from "./_html.ts";
+ *
+ * const avus = [{ attr: "title", value: PAYLOADS.script }];
+ * ```
+ */
 export const PAYLOADS = {
   script: `<script>alert("tern-xss-script")</script>`,
   img: `"><img src=x onerror=alert('tern-xss-img')>`,
@@ -22,7 +32,16 @@ export const PAYLOADS = {
   iframe: `<iframe srcdoc="<script>alert('tern-xss-iframe')</script>"></iframe>`,
 } as const;
 
-/** Payloads that are valid file names (no `/`), for names on disk. */
+/**
+ * Payloads that are valid file names (no `/`), for names on disk.
+ *
+ * @example
+ * ```ts
+ * import { NAME_PAYLOADS } from "./_html.ts";
+ *
+ * console.log(NAME_PAYLOADS.every((name) => !name.includes("/"))); // true
+ * ```
+ */
 export const NAME_PAYLOADS = [
   `"><img src=x onerror=alert('tern-xss-name1')>.csv`,
   `<svg onload=alert("tern-xss-name2")>.txt`,
@@ -93,7 +112,16 @@ function squeeze(value: string): string {
   return kept.toLowerCase();
 }
 
-/** What a safe view showed. */
+/**
+ * What a safe view showed.
+ *
+ * @example
+ * ```ts
+ * import type { CheckedHtml } from "./_html.ts";
+ *
+ * const shows = (checked: CheckedHtml, marker: string) => checked.text.includes(marker);
+ * ```
+ */
 export interface CheckedHtml {
   /** The visible text of the HTML (stylesheets included). */
   text: string;
@@ -107,6 +135,14 @@ export interface CheckedHtml {
  * Fails, naming `where`, when `html` could run script or load anything; returns its text.
  * Also rejects raw `<script`/`<iframe` in the string itself, so a parser difference between
  * linkedom and a browser cannot hide one.
+ *
+ * @example
+ * ```ts
+ * import { assertSafeHtml } from "./_html.ts";
+ *
+ * const { text } = assertSafeHtml('<div class="tern">&lt;script&gt;</div>', "a view");
+ * console.log(text); // <script>
+ * ```
  */
 export function assertSafeHtml(html: string, where: string): CheckedHtml {
   if (typeof html !== "string" || html === "") throw new Error(`${where}: no HTML`);
@@ -138,7 +174,19 @@ export function assertSafeHtml(html: string, where: string): CheckedHtml {
   return { text: document.body.textContent ?? "", elements, links };
 }
 
-/** A value's notebook view, through the display symbol; `undefined` when it has none. */
+/**
+ * A value's notebook view, through the display symbol; `undefined` when it has none.
+ *
+ * @example
+ * ```ts
+ * import { viewOf } from "./_html.ts";
+ *
+ * const view = await viewOf({
+ *   [Symbol.for("Jupyter.display")]: () => ({ "text/plain": "x", "text/html": "<b>x</b>" }),
+ * });
+ * console.log(view?.["text/plain"]); // x
+ * ```
+ */
 export async function viewOf(value: unknown): Promise<MediaBundle | undefined> {
   const display = (value as { [JUPYTER_DISPLAY]?: () => MediaBundle | Promise<MediaBundle> })?.[
     JUPYTER_DISPLAY

@@ -123,6 +123,7 @@ interface Case {
   expect: string | string[] | ((result: unknown, double: Double) => void | Promise<void>);
   /** Text the error message must contain (a clear message says what and where). */
   mentions?: string;
+  /** How the store connects (default: anonymous). */
   connect?: ConnectOptions;
   /** A shorter deadline, for cases that a correct client finishes in milliseconds. */
   deadlineMs?: number;

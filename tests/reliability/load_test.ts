@@ -1,8 +1,8 @@
 /**
- * Load: 200 clients — separate `connect()` stores, each with its own HTTP connection pool —
- * list folders and download files from one embedded server at the same time. Zero errors,
- * zero retries, every listing equal to the disk and every download byte-exact; p50 and p99
- * latency are printed.
+ * Load: 200 clients — separate `connect()` stores, each with its own HTTP connection pool,
+ * half of them signing in with a password first — list folders and download files from one
+ * embedded server at the same time. Zero errors, zero retries, every listing equal to the disk
+ * and every download byte-exact; p50 and p99 latency are printed.
  *
  * @module
  */
@@ -12,6 +12,7 @@ import { connect, type Store } from "../../mod.ts";
 import { startServer } from "../../server.ts";
 import {
   CURATED_PATH,
+  DEMO_USER,
   ensureSampleStore,
   FORMATS_PATH,
   MANY_FILES_PATH,
@@ -104,9 +105,13 @@ Deno.test("load: 200 concurrent clients listing and downloading from one server 
         // Its own connection pool, so 200 clients really are 200 sets of connections.
         const http = Deno.createHttpClient({});
         clients.push(http);
+        // Every other client signs in, so token exchanges happen under the same load.
+        const credentials = c % 2 === 1
+          ? { username: DEMO_USER.username, password: DEMO_USER.password }
+          : { anonymous: true };
         const store = connect({
           url: server.url,
-          anonymous: true,
+          ...credentials,
           cacheDir: false,
           signal,
           fetch: (input, init) => fetch(input, { ...init, client: http }),
@@ -136,6 +141,8 @@ Deno.test("load: 200 concurrent clients listing and downloading from one server 
       const retries = stores.reduce((sum, store) => sum + store.stats.retries, 0);
       const requests = stores.reduce((sum, store) => sum + store.stats.requests, 0);
       const peak = Math.max(...stores.map((store) => store.stats.peakInFlight));
+      const exchanges = stores.reduce((sum, store) => sum + store.stats.tokenExchanges, 0);
+      assert.equal(exchanges, CLIENTS / 2, "one token exchange per signed-in client");
       assert.equal(retries, 0, "requests had to be retried under load");
       assert.equal(server.stats().requests, requests, "every request reached the server once");
       assert.equal(
@@ -150,6 +157,7 @@ Deno.test("load: 200 concurrent clients listing and downloading from one server 
         requests,
         errors: errors.length,
         retries,
+        tokenExchanges: exchanges,
         entriesVerified: entries,
         bytesVerified: bytes,
         p50: ms(percentile(all, 50)),

@@ -34,10 +34,10 @@ export const get: Command = {
     "may name the file; otherwise DEST is a folder, created if needed. -r downloads a folder",
     "with everything under it into DEST/<folder name>/.",
     "",
-    'A local file with the server\'s size and date is skipped ("up to date"); a file the',
-    'local cache holds is copied from it ("from cache", no download). Files are written',
-    "whole or not at all, and get the server's modification time. Progress goes to stderr",
-    "on a terminal; -q keeps stderr for errors only.",
+    "A local file with the server's size and date is skipped (counted as up to date); a",
+    'file the local cache holds is copied from it ("from cache", no download). Files are',
+    "written whole or not at all, and get the server's modification time. Progress goes to",
+    "stderr on a terminal; -q keeps stderr for errors only.",
   ].join("\n"),
   options: {
     output: { type: "string", short: "o", value: "DEST", help: "file or folder to write to" },
@@ -165,7 +165,8 @@ async function run(context: CommandContext): Promise<number> {
         });
         results.push(result);
         progress?.fileDone(result.source !== "downloaded");
-        progress?.note(statusLine(item, result, stderr.style.dim));
+        // Files already here only count in the summary, as rsync does; the rest get a line.
+        if (result.source !== "up-to-date") progress?.note(statusLine(result, stderr.style.dim));
         if (values.json === true) {
           context.io.stdout.line(jsonLine({
             path: item.entry.path,
@@ -195,15 +196,11 @@ async function run(context: CommandContext): Promise<number> {
   return status;
 }
 
-function statusLine(item: Item, result: SaveResult, dim: (text: string) => string): string {
+function statusLine(result: SaveResult, dim: (text: string) => string): string {
   const [verb, detail] = result.source === "downloaded"
     ? ["downloaded", humanSize(result.size)]
-    : result.source === "cache"
-    ? ["from cache", `${humanSize(result.size)}, no download`]
-    : ["up to date", `${humanSize(result.size)}, skipped`];
-  return `${verb.padEnd(10)}  ${safeText(item.entry.path)} → ${
-    safeText(shortLocal(result.local))
-  } ${dim(`(${detail})`)}`;
+    : ["from cache", `${humanSize(result.size)}, no download`];
+  return `${verb}  ${safeText(shortLocal(result.local))} ${dim(`(${detail})`)}`;
 }
 
 /** A local path as short as it can be said: relative to the current folder when under it. */

@@ -43,7 +43,7 @@ Deno.test("tern cat: exact bytes, several files, early readers, errors", async (
       cli.run(["cat", `${FORMATS_PATH}/nope.txt`, SAMPLE_FILES.text]),
       cli.run(["cat"]),
     ]);
-    assertFailed(folder, "BadRequestError", /is not a file/);
+    assertFailed(folder, "BadRequestError", /not a file/);
     assertFailed(missing, "NotFoundError");
     assert.deepEqual(missing.bytes, await disk(SAMPLE_FILES.text));
     assertUsage(none, /missing PATH/);

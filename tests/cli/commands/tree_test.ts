@@ -46,7 +46,7 @@ Deno.test("tern tree: drawing, depth, globs, JSON", async (t) => {
     const penguins = drawn.findIndex((line) =>
       line.endsWith("Gorman_PalmerPenguins_Morphometrics_2020/")
     );
-    assert.match(drawn[penguins + 1], /^│   [├└]── /);
+    assert.match(drawn[penguins + 1], /^│ {3}[├└]── /);
     assert.match(drawn.at(-3)!, /^ {4}[└]── |^└── /);
   });
 
