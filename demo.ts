@@ -1,13 +1,13 @@
 /**
  * The tour: builds (or reuses) the sample store, serves it with the embedded Terrain server on a
- * free loopback port, and walks through tern's API against it. Run with `deno task demo`.
+ * free loopback port, walks through tern's API against it, and writes the same rich views a
+ * notebook shows to `demo-output/report.html`. Run with `deno task demo`.
  *
  * @module
  */
 
 import pl from "nodejs-polars";
-import { Buffer } from "node:buffer";
-import { connect, type Entry } from "./mod.ts";
+import { connect } from "./mod.ts";
 import { startServer } from "./server.ts";
 import {
   CURATED_PATH,
@@ -17,24 +17,65 @@ import {
   SAMPLE_CASES,
   SAMPLE_FILES,
 } from "./lib/sample/mod.ts";
+import { escapeHtml } from "./lib/display/mod.ts";
 
-const bold = (text: string) => Deno.noColor ? text : `\x1b[1m${text}\x1b[0m`;
-const dim = (text: string) => Deno.noColor ? text : `\x1b[2m${text}\x1b[0m`;
+const DISPLAY = Symbol.for("Jupyter.display");
+const color = !Deno.noColor && Deno.stdout.isTerminal();
+const bold = (text: string) => color ? `\x1b[1m${text}\x1b[0m` : text;
+const dim = (text: string) => color ? `\x1b[2m${text}\x1b[0m` : text;
+
+/** Sections of the HTML report, in order. */
+const report: string[] = [];
 
 function section(title: string): void {
   console.log(`\n${bold(`── ${title} `.padEnd(78, "─"))}`);
+  report.push(`<h2>${escapeHtml(title)}</h2>`);
 }
 
 function show(code: string): void {
   console.log(dim(`> ${code}`));
+  report.push(`<pre class="code">${escapeHtml(code)}</pre>`);
 }
 
-function row(entry: Entry): string {
-  const size = entry.type === "folder" ? "" : entry.size.toLocaleString("en-US");
-  const modified = entry.modified.toISOString().slice(0, 10);
-  return `  ${entry.type === "folder" ? "d" : "-"} ${
-    size.padStart(12)
-  }  ${modified}  ${entry.name}`;
+/** Prints a value's plain text and adds its notebook HTML (the display symbol) to the report. */
+async function view(value: unknown): Promise<void> {
+  const display = (value as Record<symbol, unknown> | null)?.[DISPLAY];
+  if (typeof display === "function") {
+    const bundle = await display.call(value) as Record<string, unknown>;
+    const text = typeof bundle["text/plain"] === "string" ? bundle["text/plain"] : String(value);
+    console.log(indent(text));
+    if (typeof bundle["text/html"] === "string") report.push(bundle["text/html"]);
+    else report.push(`<pre>${escapeHtml(text)}</pre>`);
+  } else {
+    const text = typeof value === "string" ? value : Deno.inspect(value, { colors: color });
+    console.log(indent(text));
+    report.push(`<pre>${escapeHtml(text)}</pre>`);
+  }
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((line) => `  ${line}`).join("\n");
+}
+
+async function writeReport(path: string): Promise<void> {
+  const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>tern demo report</title>
+<style>
+body { font: 14px/1.5 system-ui, sans-serif; max-width: 1100px; margin: 2rem auto; padding: 0 1rem; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2.2rem; border-bottom: 1px solid #8884; }
+pre.code { color: #555; background: #8881; padding: .3rem .6rem; border-radius: 4px; }
+@media (prefers-color-scheme: dark) { body { background: #111; color: #ddd; } pre.code { color: #aaa; } }
+</style></head><body>
+<h1>tern demo report</h1>
+<p>The embedded Terrain server over the sample store; every view below is what a Jupyter notebook
+shows for the same object.</p>
+${report.join("\n")}
+</body></html>
+`;
+  const tmp = `${path}.tmp`;
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(tmp, page);
+  await Deno.rename(tmp, path);
 }
 
 async function main(): Promise<void> {
@@ -42,76 +83,127 @@ async function main(): Promise<void> {
   console.log(bold("tern demo") + dim(" — the embedded Terrain server over the sample store"));
   const root = await ensureSampleStore();
   await using server = await startServer({ root, port: 0, quiet: true });
-  console.log(`store ${dim(root)}\nserver ${server.url}`);
+  console.log(`store  ${root}\nserver ${server.url}`);
 
   section("Anonymous access to Community Data");
-  show("const store = connect({ url })");
-  const store = connect({ url: server.url, anonymous: true });
-  show(`store.folder("${CURATED_PATH}").list()`);
+  show("const store = connect({ url, anonymous: true })");
+  const store = connect({ url: server.url, anonymous: true, progress: false });
+  await view(store);
+  show(`store.folder("${CURATED_PATH}")`);
   const curated = store.folder(CURATED_PATH);
-  const listing = curated.list();
-  for await (const entry of listing) console.log(row(entry));
-  console.log(dim(`  ${await listing.total()} entries`));
+  await view(curated);
 
   section("Lazy paging through 20,000 files");
-  const many = store.folder(MANY_FILES_PATH).list({ type: "file", pageSize: 1000 });
-  show(`store.folder("${MANY_FILES_PATH}").list({ type: "file" })`);
-  console.log(`  total: ${(await many.total()).toLocaleString("en-US")} files`);
-  const newest = await store.folder(MANY_FILES_PATH)
-    .list({ type: "file", sort: "modified", order: "desc" }).take(3);
-  show(`  .list({ sort: "modified", order: "desc" }).take(3)`);
-  for (const entry of newest) console.log(row(entry));
+  const many = store.folder(MANY_FILES_PATH);
+  show(`store.folder("${MANY_FILES_PATH}").list({ type: "file" }).total()`);
+  const files = many.list({ type: "file", pageSize: 1000 });
+  console.log(`  ${(await files.total()).toLocaleString("en-US")} files, known after one page`);
+  show(`.list({ type: "file", sort: "modified", order: "desc" }).take(5)`);
+  const newest = await many.list({ type: "file", sort: "modified", order: "desc" }).take(5);
+  await view(pl.DataFrame({
+    name: newest.map((entry) => entry.name),
+    size: newest.map((entry) => entry.size),
+    modified: newest.map((entry) => entry.modified.toISOString()),
+  }));
   let counted = 0;
-  for await (const _ of many) counted++;
-  console.log(`  iterated ${counted.toLocaleString("en-US")} entries, page by page`);
+  for await (const _ of files) counted++;
+  console.log(`  iterated ${counted.toLocaleString("en-US")} entries, one page per request`);
 
-  section("A dataset's metadata (raw AVUs, as the service serves them)");
-  const dataset = store.dataset(SAMPLE_CASES.fullMetadata);
-  show(`store.dataset("${dataset.path}").metadata()`);
-  const metadata = await dataset.metadata();
-  for (const avu of metadata.avus.slice(0, 8)) {
-    const nested = avu.avus.map((sub) => `${sub.attr}=${sub.value}`).join(", ");
-    console.log(
-      `  ${avu.attr.padEnd(18)} ${avu.value.slice(0, 50)}${nested ? dim(`  [${nested}]`) : ""}`,
-    );
+  section("A dataset card");
+  const penguins = store.dataset(SAMPLE_CASES.fullMetadata);
+  show(`store.dataset("${penguins.path}")`);
+  await view(penguins);
+
+  section("Normalised metadata across template generations");
+  const variants = [
+    SAMPLE_CASES.fullMetadata,
+    SAMPLE_CASES.flatTemplate,
+    SAMPLE_CASES.capitalisedKeys,
+    SAMPLE_CASES.arkOnly,
+    SAMPLE_CASES.noMetadata,
+  ];
+  show("(await store.dataset(path).metadata()) for five datasets");
+  const rows = [];
+  for (const path of variants) {
+    const metadata = await store.dataset(path).metadata();
+    rows.push({
+      dataset: path.slice(path.lastIndexOf("/") + 1),
+      title: metadata.title ?? "",
+      year: metadata.publicationYear ?? null,
+      doi: metadata.doi ?? "",
+      ark: metadata.ark ?? "",
+      license: metadata.license?.id ?? metadata.license?.name?.slice(0, 30) ?? "",
+      missing: metadata.missing.join(", "),
+    });
   }
-  if (metadata.avus.length > 8) console.log(dim(`  … ${metadata.avus.length - 8} more`));
+  await view(pl.readRecords(rows));
+  show(`await store.dataset("${SAMPLE_CASES.flatTemplate}").metadata()`);
+  await view(await store.dataset(SAMPLE_CASES.flatTemplate).metadata());
+  show(`await store.folder("${CURATED_PATH}").catalog()`);
+  const catalog = await curated.catalog();
+  await view(catalog.select("title", "year", "doi", "license", "duplicateTitle"));
 
-  section("A CSV file into a Polars DataFrame");
+  section("Citations");
+  show(`await dataset.citation()  // DataCite`);
+  await view(String(await penguins.citation()));
+  show(`await dataset.citation("bibtex")`);
+  await view(String(await penguins.citation("bibtex")));
+
+  section("Files into Polars DataFrames");
   const csv = store.file(SAMPLE_FILES.csv);
-  show(`pl.readCSV(await store.file("${csv.path}").bytes())`);
-  const frame = pl.readCSV(Buffer.from(await csv.bytes()));
-  console.log(frame.head(5).toString());
-  const bySpecies = frame.groupBy("Species").agg(
-    pl.col("Body Mass (g)").mean().alias("mean mass (g)"),
-  )
-    .sort("Species");
-  show(`frame.groupBy("Species").agg(pl.col("Body Mass (g)").mean())`);
-  console.log(bySpecies.toString());
+  show(`const penguinsCsv = await store.file("${csv.path}").dataframe()`);
+  const frame = await csv.dataframe();
+  show(`penguinsCsv.groupBy("Species").agg(pl.col("Body Mass (g)").mean())`);
+  await view(
+    frame.groupBy("Species").agg(pl.col("Body Mass (g)").mean().alias("mean body mass (g)"))
+      .sort("Species"),
+  );
+  const parquet = store.file(SAMPLE_CASES.parquetLarge);
+  show(`const flights = await store.file("${parquet.path}").dataframe()`);
+  const flights = await parquet.dataframe();
+  console.log(`  ${flights.height.toLocaleString("en-US")} rows × ${flights.width} columns`);
+  show(`flights.groupBy("origin").agg(pl.len(), pl.col("delay").mean()).sort(…).head(5)`);
+  const origin = flights.columns.includes("origin") ? "origin" : flights.columns[0];
+  const delay = flights.columns.includes("delay") ? "delay" : flights.columns[1];
+  await view(
+    flights.groupBy(origin)
+      .agg(pl.col(delay).count().alias("flights"), pl.col(delay).mean().alias(`mean ${delay}`))
+      .sort("flights", true).head(5),
+  );
 
-  section("Manifest and comments");
-  show(`store.file("${csv.path}").manifest()`);
-  console.log(" ", await csv.manifest());
+  section("A manifest");
+  show(`await store.file("${csv.path}").manifest()`);
+  await view(await csv.manifest());
 
-  section("Signed in as the demo user");
+  section("Signed in as the demo user: roots, comments, saved searches");
   const signedIn = connect({
     url: server.url,
     username: DEMO_USER.username,
     password: DEMO_USER.password,
+    progress: false,
   });
   show("connect({ url, username, password }).root()");
-  const roots = await signedIn.root();
-  console.log(`  home: ${roots.home.path}\n  community: ${roots.community.path}`);
-  show(`store.dataset("${dataset.path}").comments()`);
-  for (const comment of await signedIn.dataset(dataset.path!).comments()) {
-    console.log(
-      `  ${comment.author}${comment.retracted ? " (retracted)" : ""}: ${comment.text.slice(0, 70)}`,
-    );
-  }
-  show("store.savedSearches()");
-  console.log(" ", JSON.stringify(await signedIn.savedSearches()).slice(0, 200) + "…");
+  await view(await signedIn.root());
+  show(`await store.dataset("${penguins.path}").comments()`);
+  await view(await signedIn.dataset(penguins.path!).comments());
+  show("await store.savedSearches()");
+  await view(await signedIn.savedSearches());
 
-  console.log(dim(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`));
+  section("A typed error");
+  show(`await store.folder("/iplant/home/alice").list().toArray()`);
+  try {
+    await signedIn.folder("/iplant/home/alice").list().toArray();
+  } catch (error) {
+    await view(error);
+  }
+
+  const out = "demo-output/report.html";
+  await writeReport(out);
+  console.log(
+    `\n${bold("report")} ${out} ${
+      dim(`(${((performance.now() - started) / 1000).toFixed(1)} s in all)`)
+    }`,
+  );
 }
 
 if (import.meta.main) await main();
