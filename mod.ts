@@ -30,6 +30,7 @@ export {
   File,
   type FileManifest,
   type InlineFile,
+  LocalFileError,
   type SavedFile,
 } from "./lib/handles/file.ts";
 export { Dataset, Folder } from "./lib/handles/folder.ts";

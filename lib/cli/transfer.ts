@@ -16,6 +16,7 @@ import {
   type ProgressEvent,
   type Store,
 } from "../../mod.ts";
+import { partialName } from "../handles/file.ts";
 
 /**
  * How a file reached its target.
@@ -94,10 +95,7 @@ export async function saveFile(
     return { source: "up-to-date", local: target, size: entry.size };
   }
   await Deno.mkdir(dirname(target), { recursive: true });
-  const temporary = join(
-    dirname(target),
-    `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tern-partial`,
-  );
+  const temporary = join(dirname(target), partialName(basename(target)));
   try {
     let current = entry;
     let source: SaveSource;

@@ -619,8 +619,16 @@ function localName(path: string): string {
  * A temporary name beside the target that fits any file system's 255-byte limit whatever the
  * target's length: a digest of the target's name (to tell whose it is) and a random part (so
  * that saves of the same file at once do not collide).
+ *
+ * @example
+ * ```ts
+ * import { partialName } from "./file.ts";
+ *
+ * const name = partialName("a".repeat(251) + ".csv");
+ * console.log(name.length < 40, name.endsWith(".tern-partial")); // true true
+ * ```
  */
-function partialName(name: string): string {
+export function partialName(name: string): string {
   const digest = createHash("sha256").update(name).digest("hex").slice(0, 12);
   return `.${digest}-${crypto.randomUUID().slice(0, 8)}.tern-partial`;
 }

@@ -20,6 +20,7 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
       "IntegrityError",
       "JUPYTER_DISPLAY",
       "ListingChangedError",
+      "LocalFileError",
       "Listing",
       "NetworkError",
       "NotFoundError",
