@@ -123,3 +123,4 @@ export { CacheMissError, type ClearResult, type StoreCache } from "./lib/cache/m
 export { Citation, type CitationSource } from "./lib/metadata/cite.ts";
 export { JUPYTER_DISPLAY, type MediaBundle } from "./lib/display/bundle.ts";
 export type { ProgressSetting } from "./lib/progress/reporter.ts";
+export type { ProgressCounts } from "./lib/display/progress.ts";

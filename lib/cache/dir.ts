@@ -1,5 +1,6 @@
 /**
- * Where the cache lives by default: `$XDG_CACHE_HOME/tern`, else `~/.cache/tern`.
+ * Where the cache lives by default: `$XDG_CACHE_HOME/tern`, else `~/.cache/tern`; and the
+ * prompt-free environment reader that decision (and `connect`'s credentials) rely on.
  *
  * @module
  */
@@ -24,8 +25,18 @@ export function defaultCacheDir(): string | undefined {
   return home === undefined ? undefined : join(home, ".cache", "tern");
 }
 
-/** An environment variable, or `undefined` when unset, empty, or not readable (no prompt). */
-function readEnv(name: string): string | undefined {
+/**
+ * An environment variable, or `undefined` when unset, blank, or not readable. The permission is
+ * queried rather than requested, so a notebook without `--allow-env` never stops on a prompt.
+ *
+ * @example
+ * ```ts
+ * import { readEnv } from "./dir.ts";
+ *
+ * const url = readEnv("TERRAIN_URL") ?? "https://de.cyverse.org/terrain";
+ * ```
+ */
+export function readEnv(name: string): string | undefined {
   try {
     if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
       return undefined;

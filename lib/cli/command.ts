@@ -116,6 +116,24 @@ export function checkRef(value: string): string {
 }
 
 /**
+ * Checks the PATH arguments of a command that takes one or more: at least one, each passing
+ * {@linkcode checkRef}.
+ *
+ * @throws {UsageError} when there is none, or for the first one that is not a path or id.
+ *
+ * @example
+ * ```ts
+ * import { checkRefs } from "./command.ts";
+ *
+ * checkRefs(["/iplant/home/shared/a.csv", "5fd7deff-dc59-52aa-86bf-4ccace6f7a31"]);
+ * ```
+ */
+export function checkRefs(values: readonly string[]): void {
+  if (values.length === 0) throw new UsageError("missing PATH");
+  values.forEach(checkRef);
+}
+
+/**
  * Runs `make` (which builds handles or listings and sends nothing) and turns the library's
  * argument errors into usage errors: a bad path or glob is the command line's fault.
  *

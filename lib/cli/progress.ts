@@ -8,6 +8,7 @@
  */
 
 import type { ProgressEvent } from "../../mod.ts";
+import { progressEvent } from "../data/progress.ts";
 import { progressReporter, terminalSink } from "../progress/mod.ts";
 import type { Output } from "./io.ts";
 
@@ -109,16 +110,14 @@ export class TransferProgress {
 
   #send(kind: ProgressEvent["kind"], ok?: boolean): void {
     if (this.#report === undefined) return;
-    const elapsedMs = performance.now() - this.#started;
     this.#report({
-      kind,
-      bytes: this.#bytes,
-      totalBytes: this.#totalBytes,
-      files: this.#files,
-      totalFiles: this.#totalFiles,
-      cachedFiles: this.#cached,
-      rate: elapsedMs > 0 ? this.#bytes / (elapsedMs / 1000) : 0,
-      elapsedMs,
+      ...progressEvent(kind, {
+        bytes: this.#bytes,
+        totalBytes: this.#totalBytes,
+        files: this.#files,
+        totalFiles: this.#totalFiles,
+        cachedFiles: this.#cached,
+      }, this.#started),
       ...(ok === undefined ? {} : { ok }),
     });
   }

@@ -8,7 +8,7 @@
  */
 
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
-import { renderProgress } from "../display/progress.ts";
+import { type ProgressCounts, renderProgress } from "../display/progress.ts";
 import { viewOf } from "../progress/reporter.ts";
 
 /**
@@ -22,30 +22,43 @@ import { viewOf } from "../progress/reporter.ts";
  *   `${e.files}/${e.totalFiles} files, ${(e.bytes / 1e6).toFixed(1)} MB at ${(e.rate / 1e6).toFixed(1)} MB/s`;
  * ```
  */
-export interface ProgressEvent {
+export interface ProgressEvent extends ProgressCounts {
   /**
    * `start` before the first byte, `bytes` as data arrives (at most every 100 ms), `file` when
    * a file is done, `done` once at the very end (also after a failure; see `ok`).
    */
   kind: "start" | "bytes" | "file" | "done";
-  /** Bytes received so far over all files (bytes read from the local cache included). */
-  bytes: number;
-  /** Sum of the listed sizes of all files being read. */
-  totalBytes: number;
-  /** Files finished. */
-  files: number;
-  /** Files to read. */
-  totalFiles: number;
-  /** Of the finished files, how many came from the local cache. */
-  cachedFiles: number;
-  /** Average bytes per second since `start`. */
-  rate: number;
-  /** Milliseconds since `start`. */
-  elapsedMs: number;
   /** For `file` events: the data-store path of the file just finished. */
   path?: string;
   /** For `done` events: whether the read succeeded. */
   ok?: boolean;
+}
+
+/**
+ * The event for a read's counters so far, with the time since `startedAt` (a
+ * `performance.now()` reading) and the average rate over it.
+ *
+ * @example
+ * ```ts
+ * import { progressEvent } from "./progress.ts";
+ *
+ * const started = performance.now();
+ * const counts = { bytes: 1024, totalBytes: 4096, files: 0, totalFiles: 1, cachedFiles: 0 };
+ * console.log(progressEvent("bytes", counts, started).kind); // bytes
+ * ```
+ */
+export function progressEvent(
+  kind: ProgressEvent["kind"],
+  counts: Omit<ProgressCounts, "rate" | "elapsedMs">,
+  startedAt: number,
+): ProgressEvent {
+  const elapsedMs = performance.now() - startedAt;
+  return {
+    kind,
+    ...counts,
+    rate: elapsedMs > 0 ? counts.bytes / (elapsedMs / 1000) : 0,
+    elapsedMs,
+  };
 }
 
 /** Shortest interval between two `bytes` events. */
@@ -172,16 +185,14 @@ export class ProgressTracker {
 
   #send(kind: ProgressEvent["kind"], extra: { path?: string; ok?: boolean } = {}): void {
     if (this.#report === undefined) return;
-    const elapsedMs = performance.now() - this.#started;
     const event: ProgressEvent = {
-      kind,
-      bytes: this.#bytes,
-      totalBytes: this.#totalBytes,
-      files: this.#files,
-      totalFiles: this.#totalFiles,
-      cachedFiles: this.#cached,
-      rate: elapsedMs > 0 ? this.#bytes / (elapsedMs / 1000) : 0,
-      elapsedMs,
+      ...progressEvent(kind, {
+        bytes: this.#bytes,
+        totalBytes: this.#totalBytes,
+        files: this.#files,
+        totalFiles: this.#totalFiles,
+        cachedFiles: this.#cached,
+      }, this.#started),
       ...extra,
     };
     try {

@@ -55,6 +55,7 @@ export {
 } from "./metadata.ts";
 export {
   fraction,
+  type ProgressCounts,
   progressLine,
   type ProgressView,
   remainingMs,

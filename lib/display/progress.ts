@@ -12,6 +12,36 @@ import { type Html, markup } from "./html.ts";
 import { bounded } from "./parts.ts";
 
 /**
+ * The counters of a read, shared by its progress events and the line that shows them.
+ *
+ * @example
+ * ```ts
+ * import type { ProgressCounts } from "./progress.ts";
+ *
+ * const counts: ProgressCounts = {
+ *   bytes: 5e6, totalBytes: 2e7, files: 100, totalFiles: 400, cachedFiles: 0, rate: 2.5e6,
+ *   elapsedMs: 2000,
+ * };
+ * ```
+ */
+export interface ProgressCounts {
+  /** Bytes received so far over all files (bytes read from the local cache included). */
+  bytes: number;
+  /** Bytes expected: the sum of the listed sizes of the files being read (0 when unknown). */
+  totalBytes: number;
+  /** Files finished. */
+  files: number;
+  /** Files to read. */
+  totalFiles: number;
+  /** Of the finished files, how many came from the local cache. */
+  cachedFiles: number;
+  /** Average bytes per second since the start. */
+  rate: number;
+  /** Milliseconds since the start. */
+  elapsedMs: number;
+}
+
+/**
  * One state of a read, as the progress line shows it (the counters of a progress event).
  *
  * @example
@@ -24,25 +54,11 @@ import { bounded } from "./parts.ts";
  * };
  * ```
  */
-export interface ProgressView {
+export interface ProgressView extends ProgressCounts {
   /** What is being read (a file name, a folder). */
   label: string;
   /** `running`, `done` or `failed`. */
   state: "running" | "done" | "failed";
-  /** Bytes received. */
-  bytes: number;
-  /** Bytes expected (0 when unknown). */
-  totalBytes: number;
-  /** Files finished. */
-  files: number;
-  /** Files to read. */
-  totalFiles: number;
-  /** Files served from the local cache. */
-  cachedFiles: number;
-  /** Bytes per second. */
-  rate: number;
-  /** Time since the start. */
-  elapsedMs: number;
   /**
    * For a walk (no byte or entry total): folders visited so far; `files` then counts the
    * entries found.

@@ -6,7 +6,7 @@
 
 import { resolve } from "node:path";
 import { DEFAULT_CACHE_BYTES } from "../cache/cache.ts";
-import { defaultCacheDir } from "../cache/dir.ts";
+import { defaultCacheDir, readEnv } from "../cache/dir.ts";
 import { BadRequestError } from "../client/errors.ts";
 import { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
@@ -180,20 +180,4 @@ function credentialsOf(
     throw new BadRequestError("TERRAIN_PASSWORD is set but TERRAIN_USERNAME is not.");
   }
   return envUser === undefined ? {} : { username: envUser, password: envPassword };
-}
-
-/** An environment variable, or `undefined` when unset, empty, or not readable (no prompt). */
-function readEnv(name: string): string | undefined {
-  try {
-    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-      return undefined;
-    }
-    const value = Deno.env.get(name);
-    return value === undefined || value.trim() === "" ? undefined : value;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-      return undefined;
-    }
-    throw error;
-  }
 }

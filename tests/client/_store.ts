@@ -5,7 +5,8 @@
  * @module
  */
 
-import { type ServerOptions, startServer, type TerrainServer } from "../../server.ts";
+import type { ServerOptions } from "../../server.ts";
+import { type ServedRoot, serveRoot, writeFile } from "../_store.ts";
 
 /** The demo user: owns /iplant/home/demo, has a long-lived static token. */
 export const DEMO = {
@@ -122,12 +123,8 @@ export interface TempStore extends AsyncDisposable {
  */
 export async function makeStore(tokenLifetimeSeconds = 300): Promise<TempStore> {
   const root = await Deno.makeTempDir({ prefix: "tern-client-store-" });
-  const write = async (relative: string, content: string | Uint8Array) => {
-    const file = `${root}/${relative}`;
-    await Deno.mkdir(file.slice(0, file.lastIndexOf("/")), { recursive: true });
-    if (typeof content === "string") await Deno.writeTextFile(file, content);
-    else await Deno.writeFile(file, content);
-  };
+  const write = (relative: string, content: string | Uint8Array) =>
+    writeFile(`${root}/${relative}`, content);
   const json = (value: unknown) => JSON.stringify(value, null, 2);
 
   await write(
@@ -183,16 +180,7 @@ export async function makeStore(tokenLifetimeSeconds = 300): Promise<TempStore> 
 }
 
 /** The embedded server over a fresh test store; `close` stops it and deletes the store. */
-export interface ServedStore extends AsyncDisposable {
-  /** Base URL, e.g. `http://127.0.0.1:PORT/terrain`. */
-  url: string;
-  /** The running server (for `stats()`). */
-  server: TerrainServer;
-  /** The store folder. */
-  root: string;
-  /** Stops the server, then deletes the store. */
-  close(): Promise<void>;
-}
+export type ServedStore = ServedRoot;
 
 /**
  * Makes a test store and serves it on 127.0.0.1:0 with the given shaping options.
@@ -207,16 +195,5 @@ export async function serveStore(
   options: Omit<ServerOptions, "root" | "port" | "quiet"> = {},
 ): Promise<ServedStore> {
   const store = await makeStore();
-  let server: TerrainServer;
-  try {
-    server = await startServer({ ...options, root: store.root, port: 0, quiet: true });
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  const close = async () => {
-    await server.close();
-    await store.close();
-  };
-  return { url: server.url, server, root: store.root, close, [Symbol.asyncDispose]: close };
+  return await serveRoot(store.root, options, store.close);
 }

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { type ServerOptions, startServer, type TerrainServer } from "../../server.ts";
+import type { ServerOptions } from "../../server.ts";
+import { type ServedRoot, serveRoot, writeFile } from "../_store.ts";
 import { connect, type ConnectOptions, type Store } from "../../mod.ts";
 
 /** The demo user: owns /iplant/home/demo, has a long-lived static token. */
@@ -155,12 +156,7 @@ export async function fillFolder(root: string, folder: string, count: number): P
   }
 }
 
-/** Writes a file, creating its folders. */
-export async function writeFile(path: string, content: string | Uint8Array): Promise<void> {
-  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-  if (typeof content === "string") await Deno.writeTextFile(path, content);
-  else await Deno.writeFile(path, content);
-}
+export { writeFile };
 
 /** Creates the test store in a new temporary folder and returns its root. */
 export async function makeStore(): Promise<string> {
@@ -227,19 +223,11 @@ export async function makeStore(): Promise<string> {
 }
 
 /** The server over a fresh test store, and stores for each kind of user. */
-export interface Served extends AsyncDisposable {
-  /** Base URL, e.g. `http://127.0.0.1:PORT/terrain`. */
-  url: string;
-  /** The store folder on disk. */
-  root: string;
-  /** The running server. */
-  server: TerrainServer;
+export interface Served extends ServedRoot {
   /** Connects to it (anonymous unless the options carry credentials). */
   connect(options?: ConnectOptions): Store;
   /** A store signed in as demo with the static token. */
   demo(options?: ConnectOptions): Store;
-  /** Stops the server and deletes the store (unless it was given). */
-  close(): Promise<void>;
 }
 
 /**
@@ -254,28 +242,18 @@ export interface Served extends AsyncDisposable {
 export async function serve(
   options: Omit<ServerOptions, "root" | "port" | "quiet"> & { root?: string } = {},
 ): Promise<Served> {
-  const owned = options.root === undefined;
-  const root = options.root ?? await makeStore();
-  let server: TerrainServer;
-  try {
-    server = await startServer({ ...options, root, port: 0, quiet: true });
-  } catch (error) {
-    if (owned) await Deno.remove(root, { recursive: true });
-    throw error;
-  }
-  const url = server.url;
-  const close = async () => {
-    await server.close();
-    if (owned) await Deno.remove(root, { recursive: true });
-  };
-  return {
-    url,
+  const { root: given, ...serverOptions } = options;
+  const root = given ?? await makeStore();
+  const served = await serveRoot(
     root,
-    server,
+    serverOptions,
+    () => given === undefined ? Deno.remove(root, { recursive: true }) : Promise.resolve(),
+  );
+  const url = served.url;
+  return {
+    ...served,
     connect: (more = {}) => connect({ anonymous: !hasCredentials(more), ...more, url }),
     demo: (more = {}) => connect({ token: DEMO.token, ...more, url }),
-    close,
-    [Symbol.asyncDispose]: close,
   };
 }
 

@@ -6,8 +6,10 @@
  */
 
 import assert from "node:assert/strict";
-import { startServer, type TerrainServer } from "../../server.ts";
 import type { ServerOptions } from "../../lib/server/options.ts";
+import { type ServedRoot, serveRoot, type Tree, writeTree } from "../_store.ts";
+
+export { type Tree, writeTree };
 
 /**
  * Accounts of the standard store.
@@ -33,41 +35,6 @@ export const ALICE = { username: "alice", password: "alice-pw", token: "static.a
 
 /** A fixed date for files whose dates tests compare (2021-06-01T00:00:00Z). */
 export const FIXED_MTIME = new Date(Date.UTC(2021, 5, 1));
-
-/**
- * A file tree: data-store-relative path → content (string or bytes), `null` for a folder.
- *
- * @example
- * ```ts
- * import type { Tree } from "./_store.ts";
- * const tree: Tree = { "iplant/home/shared/a.csv": "x\n1\n", "iplant/home/shared/empty": null };
- * ```
- */
-export type Tree = Record<string, string | Uint8Array | null>;
-
-/**
- * Writes `tree` under `root`, creating parent folders.
- *
- * @example
- * ```ts
- * import { writeTree } from "./_store.ts";
- * const root = await Deno.makeTempDir();
- * await writeTree(root, { "iplant/home/shared/a.txt": "hi" });
- * await Deno.remove(root, { recursive: true });
- * ```
- */
-export async function writeTree(root: string, tree: Tree): Promise<void> {
-  for (const [path, content] of Object.entries(tree)) {
-    const full = `${root}/${path}`;
-    if (content === null) {
-      await Deno.mkdir(full, { recursive: true });
-      continue;
-    }
-    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-    if (typeof content === "string") await Deno.writeTextFile(full, content);
-    else await Deno.writeFile(full, content);
-  }
-}
 
 /**
  * The standard store: two users, a community project with typed files, sidecars, a private
@@ -196,11 +163,7 @@ export async function makeStore(tree: Tree = standardTree(), dir?: string): Prom
  * console.log(fixture.server.url);
  * ```
  */
-export interface Fixture extends AsyncDisposable {
-  root: string;
-  server: TerrainServer;
-  url: string;
-}
+export type Fixture = ServedRoot;
 
 /**
  * Starts a quiet server over a fresh store.
@@ -216,22 +179,7 @@ export async function serveStore(
   options: Omit<ServerOptions, "root"> = {},
 ): Promise<Fixture> {
   const store = await makeStore(tree);
-  let server: TerrainServer;
-  try {
-    server = await startServer({ root: store.root, quiet: true, ...options });
-  } catch (error) {
-    await store[Symbol.asyncDispose]();
-    throw error;
-  }
-  return {
-    root: store.root,
-    server,
-    url: server.url,
-    [Symbol.asyncDispose]: async () => {
-      await server.close();
-      await store[Symbol.asyncDispose]();
-    },
-  };
+  return await serveRoot(store.root, options, () => store[Symbol.asyncDispose]());
 }
 
 /**

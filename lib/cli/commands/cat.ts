@@ -5,8 +5,7 @@
  * @module
  */
 
-import { UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 
 /**
  * `tern cat PATH...`.
@@ -33,8 +32,7 @@ export const cat: Command = {
 
 async function run(context: CommandContext): Promise<number> {
   const { positionals } = context.args;
-  if (positionals.length === 0) throw new UsageError("missing PATH");
-  positionals.forEach(checkRef);
+  checkRefs(positionals);
   const store = await context.store();
   const out = context.io.stdout;
   return await eachPath(context, positionals, async (path) => {

@@ -6,8 +6,8 @@
  */
 
 import { CITATION_STYLES, type CitationStyle } from "../../../mod.ts";
-import { choiceOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
+import { choiceOption } from "../args.ts";
+import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 
 /**
  * `tern cite [--style STYLE] PATH...`.
@@ -43,8 +43,7 @@ export const cite: Command = {
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   const style: CitationStyle = choiceOption(values, "style", CITATION_STYLES) ?? "datacite";
-  if (positionals.length === 0) throw new UsageError("missing PATH");
-  positionals.forEach(checkRef);
+  checkRefs(positionals);
   const store = await context.store();
   const out = context.io.stdout;
   // CSL-JSON citations are arrays; several are merged into one so the output stays JSON.

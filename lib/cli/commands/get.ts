@@ -10,7 +10,13 @@
 import { isAbsolute, relative } from "node:path";
 import { BadRequestError, type Entry, File } from "../../../mod.ts";
 import { stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext, isItemFailure } from "../command.ts";
+import {
+  asUsage,
+  checkRefs,
+  type Command,
+  type CommandContext,
+  isItemFailure,
+} from "../command.ts";
 import { count, humanSize, jsonLine, plural, safeText } from "../format.ts";
 import { TransferProgress } from "../progress.ts";
 import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets.ts";
@@ -70,8 +76,7 @@ interface Item {
 
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
-  if (positionals.length === 0) throw new UsageError("missing PATH");
-  positionals.forEach(checkRef);
+  checkRefs(positionals);
   const glob = stringOption(values, "glob");
   if (glob !== undefined && values.recursive !== true) {
     throw new UsageError("--glob selects files inside folders, so it needs -r");

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { exclusive, intOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
+import { exclusive, intOption } from "../args.ts";
+import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { jsonLine, safeText } from "../format.ts";
 
 /** Table width when stdout is not a terminal (a pager or a file). */
@@ -47,8 +47,7 @@ async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   exclusive(values, ["csv", "json"]);
   const rows = intOption(values, "lines", 0) ?? 10;
-  if (positionals.length === 0) throw new UsageError("missing PATH");
-  positionals.forEach(checkRef);
+  checkRefs(positionals);
   const store = await context.store();
   const out = context.io.stdout;
   const { default: pl } = await import("nodejs-polars");

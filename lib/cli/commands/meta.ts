@@ -15,8 +15,7 @@ import {
   type RawMetadata,
   type Store,
 } from "../../../mod.ts";
-import { UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { fields, isoDate, jsonLine, safeText } from "../format.ts";
 import type { Output } from "../io.ts";
 
@@ -53,8 +52,7 @@ export const meta: Command = {
 
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
-  if (positionals.length === 0) throw new UsageError("missing PATH");
-  positionals.forEach(checkRef);
+  checkRefs(positionals);
   const store = await context.store();
   const out = context.io.stdout;
   const json = values.json === true;

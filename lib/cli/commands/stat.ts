@@ -6,8 +6,7 @@
  */
 
 import { File } from "../../../mod.ts";
-import { UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { count, entryJson, fields, humanSize, isoDate, jsonLine, safeText } from "../format.ts";
 
 /**
@@ -35,8 +34,7 @@ export const stat: Command = {
 
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
-  if (positionals.length === 0) throw new UsageError("missing PATH");
-  positionals.forEach(checkRef);
+  checkRefs(positionals);
   const store = await context.store();
   const out = context.io.stdout;
   return await eachPath(context, positionals, async (path, index) => {
