@@ -38,6 +38,7 @@ import {
   type TokenResponse,
 } from "./schemas.ts";
 import type { Query, Transport } from "./transport.ts";
+import type { z } from "zod";
 
 /**
  * Per-call options.
@@ -207,8 +208,7 @@ export interface Download {
  */
 export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<RootListing> {
   const endpoint = "filesystem/root";
-  const body = await t.json({ path: route(t, endpoint), endpoint, signal: opts.signal });
-  return parseBody(RootListing, body, { endpoint });
+  return await getJson(t, endpoint, RootListing, opts);
 }
 
 /**
@@ -230,14 +230,7 @@ export async function getDirectory(
 ): Promise<DirectoryListing> {
   const endpoint = "filesystem/directory";
   checkPath(path, endpoint);
-  const body = await t.json({
-    path: route(t, endpoint, path),
-    query: { path },
-    endpoint,
-    subject: path,
-    signal: opts.signal,
-  });
-  return parseBody(DirectoryListing, body, { endpoint, subject: path });
+  return await getJson(t, endpoint, DirectoryListing, opts, { subject: path, query: { path } });
 }
 
 /**
@@ -255,8 +248,7 @@ export async function getDirectoryRoots(
   opts: CallOptions = {},
 ): Promise<DirectoryRoots> {
   const endpoint = "filesystem/directory";
-  const body = await t.json({ path: route(t, endpoint), endpoint, signal: opts.signal });
-  return parseBody(DirectoryRoots, body, { endpoint });
+  return await getJson(t, endpoint, DirectoryRoots, opts);
 }
 
 /**
@@ -309,14 +301,7 @@ export async function getPagedDirectory(
     "entity-type": checkChoice("entityType", query.entityType, ENTITY_TYPES, endpoint, path),
     "info-type": checkInfoTypes(query.infoType, endpoint, path),
   };
-  const body = await t.json({
-    path: route(t, endpoint, path),
-    query: params,
-    endpoint,
-    subject: path,
-    signal: opts.signal,
-  });
-  return parseBody(PagedListing, body, { endpoint, subject: path });
+  return await getJson(t, endpoint, PagedListing, opts, { subject: path, query: params });
 }
 
 /**
@@ -403,14 +388,7 @@ export async function getManifest(
 ): Promise<Manifest> {
   const endpoint = "filesystem/file/manifest";
   checkPath(path, endpoint);
-  const body = await t.json({
-    path: route(t, endpoint, path),
-    query: { path },
-    endpoint,
-    subject: path,
-    signal: opts.signal,
-  });
-  return parseBody(Manifest, body, { endpoint, subject: path });
+  return await getJson(t, endpoint, Manifest, opts, { subject: path, query: { path } });
 }
 
 /**
@@ -431,13 +409,7 @@ export async function getComments(
 ): Promise<CommentList> {
   const endpoint = "filesystem/entry/{id}/comments";
   checkId(id, endpoint);
-  const body = await t.json({
-    path: route(t, endpoint, id).replace("{id}", encodeURIComponent(id)),
-    endpoint,
-    subject: id,
-    signal: opts.signal,
-  });
-  return parseBody(CommentList, body, { endpoint, subject: id });
+  return await getJson(t, endpoint, CommentList, opts, { subject: id, id });
 }
 
 /**
@@ -459,13 +431,7 @@ export async function getMetadata(
 ): Promise<MetadataResponse> {
   const endpoint = "filesystem/{id}/metadata";
   checkId(id, endpoint);
-  const body = await t.json({
-    path: route(t, endpoint, id).replace("{id}", encodeURIComponent(id)),
-    endpoint,
-    subject: id,
-    signal: opts.signal,
-  });
-  return parseBody(MetadataResponse, body, { endpoint, subject: id });
+  return await getJson(t, endpoint, MetadataResponse, opts, { subject: id, id });
 }
 
 /**
@@ -497,8 +463,7 @@ export async function getSearchDocumentation(
   opts: CallOptions = {},
 ): Promise<SearchDocumentation> {
   const endpoint = "filesystem/search-documentation";
-  const body = await t.json({ path: route(t, endpoint), endpoint, signal: opts.signal });
-  return parseBody(SearchDocumentation, body, { endpoint });
+  return await getJson(t, endpoint, SearchDocumentation, opts);
 }
 
 /**
@@ -527,6 +492,24 @@ export async function getToken(
     throw new BadRequestError("getToken needs a password.", { endpoint: "token/keycloak" });
   }
   return await requestToken((request) => t.json(request), username, password, opts.signal);
+}
+
+/**
+ * GETs an endpoint's JSON answer on the route variant for the transport's credentials and
+ * checks it against the endpoint's schema; `id` fills the route's `{id}` segment.
+ */
+async function getJson<T>(
+  t: Transport,
+  endpoint: Endpoint,
+  schema: z.ZodType<T, unknown>,
+  opts: CallOptions,
+  request: { subject?: string; query?: Query; id?: string } = {},
+): Promise<T> {
+  const { subject, query, id } = request;
+  const variant = route(t, endpoint, subject);
+  const path = id === undefined ? variant : variant.replace("{id}", encodeURIComponent(id));
+  const body = await t.json({ path, query, endpoint, subject, signal: opts.signal });
+  return parseBody(schema, body, { endpoint, subject });
 }
 
 /** The route variant for this transport, or a sign-in error for anonymous-only-if-allowed. */
