@@ -105,3 +105,48 @@ export async function serveRoot(
   };
   return { url: server.url, root, server, close, [Symbol.asyncDispose]: close };
 }
+
+/**
+ * The `users.json` of the test stores: the demo user with a static token, and a second user
+ * whose home demo cannot read.
+ *
+ * @example
+ * ```ts
+ * import { usersFile } from "./_store.ts";
+ *
+ * const text = usersFile({ username: "demo", password: "pw", token: "a.b.c" },
+ *   { username: "alice", password: "pw2" }, 300);
+ * console.log(JSON.parse(text).users.length); // 2
+ * ```
+ */
+export function usersFile(
+  demo: { username: string; password: string; token: string },
+  alice: { username: string; password: string },
+  tokenLifetimeSeconds: number,
+): string {
+  return JSON.stringify(
+    {
+      tokenLifetimeSeconds,
+      users: [
+        {
+          username: demo.username,
+          password: demo.password,
+          email: "demo@example.org",
+          firstName: "Demo",
+          lastName: "User",
+          tokens: [demo.token],
+        },
+        {
+          username: alice.username,
+          password: alice.password,
+          email: "alice@example.org",
+          firstName: "Alice",
+          lastName: "Liddell",
+          tokens: [],
+        },
+      ],
+    },
+    null,
+    2,
+  );
+}

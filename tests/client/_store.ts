@@ -6,7 +6,7 @@
  */
 
 import type { ServerOptions } from "../../server.ts";
-import { type ServedRoot, serveRoot, writeFile } from "../_store.ts";
+import { type ServedRoot, serveRoot, usersFile, writeFile } from "../_store.ts";
 
 /** The demo user: owns /iplant/home/demo, has a long-lived static token. */
 export const DEMO = {
@@ -127,30 +127,7 @@ export async function makeStore(tokenLifetimeSeconds = 300): Promise<TempStore> 
     writeFile(`${root}/${relative}`, content);
   const json = (value: unknown) => JSON.stringify(value, null, 2);
 
-  await write(
-    ".terrain/users.json",
-    json({
-      tokenLifetimeSeconds,
-      users: [
-        {
-          username: DEMO.username,
-          password: DEMO.password,
-          email: "demo@example.org",
-          firstName: "Demo",
-          lastName: "User",
-          tokens: [DEMO.token],
-        },
-        {
-          username: ALICE.username,
-          password: ALICE.password,
-          email: "alice@example.org",
-          firstName: "Alice",
-          lastName: "Liddell",
-          tokens: [],
-        },
-      ],
-    }),
-  );
+  await write(".terrain/users.json", usersFile(DEMO, ALICE, tokenLifetimeSeconds));
   await write(".terrain/saved-searches/demo.json", json(SAVED_SEARCHES));
 
   await write(`iplant/home/demo/data.csv`, "a,b\n1,2\n");

@@ -6,7 +6,7 @@
  */
 
 import type { ServerOptions } from "../../server.ts";
-import { type ServedRoot, serveRoot, writeFile } from "../_store.ts";
+import { type ServedRoot, serveRoot, usersFile, writeFile } from "../_store.ts";
 import { connect, type ConnectOptions, type Store } from "../../mod.ts";
 
 /** The demo user: owns /iplant/home/demo, has a long-lived static token. */
@@ -163,30 +163,7 @@ export async function makeStore(): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "tern-handles-store-" });
   const at = (path: string) => `${root}${path}`;
   const json = (value: unknown) => JSON.stringify(value, null, 2);
-  await writeFile(
-    `${root}/.terrain/users.json`,
-    json({
-      tokenLifetimeSeconds: 300,
-      users: [
-        {
-          username: DEMO.username,
-          password: DEMO.password,
-          email: "demo@example.org",
-          firstName: "Demo",
-          lastName: "User",
-          tokens: [DEMO.token],
-        },
-        {
-          username: ALICE.username,
-          password: ALICE.password,
-          email: "alice@example.org",
-          firstName: "Alice",
-          lastName: "Liddell",
-          tokens: [],
-        },
-      ],
-    }),
-  );
+  await writeFile(`${root}/.terrain/users.json`, usersFile(DEMO, ALICE, 300));
   await writeFile(`${root}/.terrain/saved-searches/demo.json`, json(SAVED_SEARCHES));
 
   await writeFile(at(PATHS.notes), NOTES);
