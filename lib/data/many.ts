@@ -12,7 +12,7 @@ import type { Entry } from "../listing/entry.ts";
 import type { DataContext } from "./context.ts";
 import { checkOptions, type ManyOptions } from "./options.ts";
 import { limitRows } from "./parse.ts";
-import { loadPolars } from "./polars.ts";
+import { loadPolars, type Polars } from "./polars.ts";
 import { ProgressTracker } from "./progress.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { readDataFrame, type ReadTuning } from "./read.ts";
@@ -23,7 +23,8 @@ import { readDataFrame, type ReadTuning } from "./read.ts";
  * (default: the store's), each from the cache when it holds the listed version. Columns are
  * united across files and types widened to a common supertype (Polars' relaxed diagonal
  * concatenation), so files whose columns differ still combine; a column missing from a file is
- * null in its rows. The first failure cancels the other reads and is thrown.
+ * null in its rows; files without rows add their new columns but never change a column's type.
+ * The first failure cancels the other reads and is thrown.
  *
  * @param stat Reads a file's current entry, used to check it before re-downloading after a
  * broken transfer.
@@ -72,7 +73,8 @@ export async function readMany(
           tuning,
           tracker,
         );
-        frames[index] = source === false ? frame : withSource(pl, frame, source, entry.path);
+        if (source !== false) checkNoSource(frame, source, entry.path);
+        frames[index] = frame;
         tracker.fileDone(entry.path, fromCache);
       } catch (error) {
         // The first failure wins; the aborts it causes in the other reads are not news.
@@ -87,11 +89,14 @@ export async function readMany(
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
     if (failure !== undefined) throw failure;
-    const frame = frames.length === 0
+    const rows = frames.length === 0
       ? pl.DataFrame()
       : frames.length === 1
       ? frames[0]
-      : pl.concat(frames, { how: "diagonalRelaxed", rechunk: false });
+      : pl.concat(typedByRows(frames), { how: "diagonalRelaxed", rechunk: false });
+    const frame = source === false || frames.length === 0
+      ? rows
+      : pl.concat([sourceColumn(pl, source, files, frames), rows], { how: "horizontal" });
     tracker.done(true);
     return limitRows(frame, options.nRows);
   } catch (error) {
@@ -108,12 +113,20 @@ function labelOf(files: readonly Entry[]): string {
   return folder.slice(folder.lastIndexOf("/") + 1) || folder;
 }
 
-function withSource(
-  pl: Awaited<ReturnType<typeof loadPolars>>,
-  frame: DataFrame,
-  source: string,
-  path: string,
-): DataFrame {
+/**
+ * The frames to join, where files without rows keep only the columns no file with rows has: a
+ * header-only file's columns are all text, and would otherwise turn a number column of every
+ * other file into text.
+ */
+function typedByRows(frames: readonly DataFrame[]): DataFrame[] {
+  const typed = new Set(frames.flatMap((frame) => frame.height > 0 ? frame.columns : []));
+  if (typed.size === 0) return [...frames];
+  return frames.map((frame) =>
+    frame.height > 0 ? frame : frame.select(...frame.columns.filter((name) => !typed.has(name)))
+  );
+}
+
+function checkNoSource(frame: DataFrame, source: string, path: string): void {
   if (frame.columns.includes(source)) {
     throw new BadRequestError(
       `${JSON.stringify(path)} already has a column named ${JSON.stringify(source)}; pass ` +
@@ -121,5 +134,26 @@ function withSource(
       { path },
     );
   }
-  return frame.select(pl.lit(path).alias(source), ...frame.columns.map((name) => pl.col(name)));
+}
+
+/**
+ * The source column of the joined frame, built once: each path repeated as many times as its
+ * file has rows. (A literal added to every file's frame costs about ten times the time and
+ * holds a copy of the path per row.)
+ */
+function sourceColumn(
+  pl: Polars,
+  name: string,
+  files: readonly Entry[],
+  frames: readonly DataFrame[],
+): DataFrame {
+  // Exploding an empty repeat would give a null row, so files without rows are left out.
+  const kept = files.flatMap((file, index) =>
+    frames[index].height > 0 ? [{ path: file.path, rows: frames[index].height }] : []
+  );
+  const counts = pl.DataFrame([
+    pl.Series(name, kept.map((file) => file.path), pl.String),
+    pl.Series("rows", kept.map((file) => file.rows), pl.UInt32),
+  ]);
+  return counts.select(pl.col(name).repeatBy("rows")).explode(name);
 }

@@ -124,3 +124,20 @@ Deno.test("a file that cannot be read fails the whole read, naming it, and stops
   const empty = await tern.folder(`${DATA}/parts`).walk({ glob: "**/*.none" }).dataframes();
   assert.deepEqual(empty.shape, { height: 0, width: 0 });
 });
+
+Deno.test("files without rows add their columns but no source rows", async () => {
+  await using store = await dataStore({
+    [`${DATA}/few/a.csv`]: "id,value\n1,x\n2,y\n",
+    [`${DATA}/few/b.csv`]: "id,extra\n",
+    [`${DATA}/few/c.csv`]: "id,value\n3,z\n",
+  });
+  const frame = await store.connect().folder(`${DATA}/few`).list().dataframes();
+  assert.deepEqual(frame.columns, ["source", "id", "value", "extra"]);
+  assert.deepEqual(frame.getColumn("source").toArray(), [
+    `${DATA}/few/a.csv`,
+    `${DATA}/few/a.csv`,
+    `${DATA}/few/c.csv`,
+  ]);
+  assert.deepEqual(frame.getColumn("id").toArray(), [1, 2, 3]);
+  assert.equal(frame.getColumn("source").nullCount(), 0);
+});
