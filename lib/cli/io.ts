@@ -103,6 +103,27 @@ export class Output {
   }
 
   /**
+   * Columns to lay text out in: the terminal's width, or `piped` when the output is not a
+   * terminal (or its size cannot be read), so piped output does not depend on a window.
+   *
+   * @example
+   * ```ts
+   * import { Output } from "./io.ts";
+   *
+   * const out = new Output({ write: (bytes) => Promise.resolve(bytes.length) }, false);
+   * console.log(out.width(100)); // 100
+   * ```
+   */
+  width(piped: number): number {
+    if (!this.isTerminal) return piped;
+    try {
+      return Deno.consoleSize().columns;
+    } catch {
+      return piped;
+    }
+  }
+
+  /**
    * Queues `text` and a line break; written at the next `flush()` (or once 64 KiB wait).
    *
    * @example

@@ -53,7 +53,7 @@ async function run(context: CommandContext): Promise<number> {
   const { default: pl } = await import("nodejs-polars");
   pl.Config.setTblRows(Math.max(rows, 1));
   pl.Config.setTblCols(-1);
-  pl.Config.setTblWidthChars(out.isTerminal ? terminalWidth() : PIPED_WIDTH);
+  pl.Config.setTblWidthChars(out.width(PIPED_WIDTH));
   return await eachPath(context, positionals, async (path, index) => {
     const frame = await asUsage(() => store.file(path)).head(rows);
     if (positionals.length > 1 && values.json !== true) {
@@ -68,12 +68,4 @@ async function run(context: CommandContext): Promise<number> {
     }
     await out.flush();
   });
-}
-
-function terminalWidth(): number {
-  try {
-    return Deno.consoleSize().columns;
-  } catch {
-    return PIPED_WIDTH;
-  }
 }

@@ -56,7 +56,7 @@ async function run(context: CommandContext): Promise<number> {
   const store = await context.store();
   const out = context.io.stdout;
   const json = values.json === true;
-  const width = out.isTerminal ? terminalWidth() : 100;
+  const width = out.width(100);
   return await eachPath(context, positionals, async (path, index) => {
     const handle = await asUsage(() => store.entry(path));
     if (!json && index > 0) out.line();
@@ -219,12 +219,4 @@ function avuLine(attr: string, value: string, unit: string | undefined): string 
   // JSON quoting shows stray whitespace in attribute names (a trailing tab is a real variant).
   const shownAttr = /^\S(.*\S)?$/.test(attr) && !attr.includes("=") ? attr : JSON.stringify(attr);
   return `${safeText(shownAttr)} = ${safeText(value)}${unit ? ` [${safeText(unit)}]` : ""}`;
-}
-
-function terminalWidth(): number {
-  try {
-    return Deno.consoleSize().columns;
-  } catch {
-    return 100;
-  }
 }
