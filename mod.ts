@@ -9,16 +9,26 @@
  * Failures are typed ({@linkcode NotFoundError}, {@linkcode SignInRequiredError}, …) and never
  * show credentials.
  *
- * @example The common path, one line each
- * ```ts ignore
+ * @example Connecting makes no request; handles do work only when asked
+ * ```ts
  * import { connect } from "./mod.ts";
  *
  * const store = connect(); // TERRAIN_URL / TERRAIN_TOKEN from the environment, else anonymous
- * const shared = store.folder("/iplant/home/shared/tern_samples/formats");
- * const files = await shared.list({ type: "file" }).toArray();
- * const text = await shared.file("README.txt").text();
- * const frame = await shared.walk({ glob: "*.csv" }).toDataFrame();
- * await shared.file("penguins.csv").downloadTo("./data/");
+ * const penguins = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+ * console.log(penguins.name, store.stats.requests); // penguins.csv 0
+ * ```
+ *
+ * @example The common path, one line each (against the embedded sample store)
+ * ```ts
+ * import { exampleStore } from "./lib/sample/example.ts";
+ *
+ * await using store = await exampleStore();
+ * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+ * const files = await formats.list({ type: "file" }).toArray();
+ * const readme = await formats.file("README.txt").text();
+ * const frame = await formats.file("penguins.csv").dataframe();
+ * const meta = await store.dataset("/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020").metadata();
+ * console.log(files.length, frame.height, readme.length > 0, meta.doi !== undefined); // 9 344 true true
  * ```
  *
  * @module

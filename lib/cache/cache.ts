@@ -138,13 +138,17 @@ interface IndexLine {
  * callers wait for that download and then look again.
  *
  * @example
- * ```ts ignore
- * const claim = cache.claim(version);
- * if (claim.owner) {
- *   try { ... } finally { claim.release(); }
- * } else {
- *   await claim.settled;
- * }
+ * ```ts
+ * import { type Claim, DiskCache } from "./cache.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const cache = new DiskCache({ dir: "/tmp/tern-cache" }); // claims touch no disk
+ * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+ * const first: Claim = cache.claim(version);
+ * const second: Claim = cache.claim(version);
+ * assert.ok(first.owner && !second.owner);
+ * if (first.owner) first.release(); // after downloading (or failing to)
+ * if (!second.owner) await second.settled; // then look the version up again
  * ```
  */
 export type Claim =
@@ -208,9 +212,19 @@ export class DiskCache {
    * as used.
    *
    * @example
-   * ```ts ignore
-   * const cached = await cache.lookup(version);
-   * if (cached) console.log(cached.file);
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * assert.equal(await cache.lookup(version), undefined);
+   * const writer = await cache.create(version);
+   * await writer!.write(new TextEncoder().encode("a\n1\n"));
+   * await writer!.commit();
+   * assert.ok((await cache.lookup(version))?.file.endsWith(".csv"));
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async lookup(version: FileVersion): Promise<CachedFile | undefined> {
@@ -224,8 +238,18 @@ export class DiskCache {
    * serves, since it cannot ask the server which version is current.
    *
    * @example
-   * ```ts ignore
-   * const cached = await cache.latest("https://de.cyverse.org/terrain", "/iplant/home/shared/a.csv");
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const writer = await cache.create(version);
+   * await writer!.write(new TextEncoder().encode("a\n1\n"));
+   * await writer!.commit();
+   * assert.equal((await cache.latest("http://x/terrain", "/a/b.csv"))?.version.id, "i");
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async latest(store: string, path: string): Promise<CachedFile | undefined> {
@@ -245,8 +269,16 @@ export class DiskCache {
    * `release()` when done (committed or not); others get a promise that settles then.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const cache = new DiskCache({ dir: "/tmp/tern-cache" }); // claims touch no disk
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
    * const claim = cache.claim(version);
+   * assert.ok(claim.owner && !cache.claim(version).owner);
+   * if (claim.owner) claim.release();
+   * assert.ok(cache.claim(version).owner); // free again
    * ```
    */
   claim(version: FileVersion): Claim {
@@ -272,8 +304,17 @@ export class DiskCache {
    * or the folder cannot be written (reported once).
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir, maxBytes: 1000 });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
    * const writer = await cache.create(version);
+   * await writer!.abort();
+   * assert.equal(await cache.create({ ...version, size: 5000 }), undefined); // over the cap
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async create(version: FileVersion): Promise<CacheWriter | undefined> {
@@ -299,8 +340,19 @@ export class DiskCache {
    * included until they are trimmed).
    *
    * @example
-   * ```ts ignore
-   * for (const cached of await cache.entries()) console.log(cached.version.path, cached.lastUsed);
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const writer = await cache.create(version);
+   * await writer!.write(new TextEncoder().encode("a\n1\n"));
+   * await writer!.commit({ format: "csv" });
+   * const entries = await cache.entries();
+   * assert.deepEqual(entries.map((cached) => [cached.version.path, cached.format]), [["/a/b.csv", "csv"]]);
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async entries(): Promise<CachedFile[]> {
@@ -320,8 +372,18 @@ export class DiskCache {
    * sample store or other tools keep next to `downloads/` are not touched.
    *
    * @example
-   * ```ts ignore
-   * const { files, bytes } = await cache.clear();
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const writer = await cache.create(version);
+   * await writer!.write(new TextEncoder().encode("a\n1\n"));
+   * await writer!.commit();
+   * assert.deepEqual(await cache.clear(), { files: 1, bytes: 4 });
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async clear(): Promise<ClearResult> {
@@ -340,8 +402,15 @@ export class DiskCache {
    * Reports a failure to write the cache, once per cache object.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const warnings: string[] = [];
+   * const cache = new DiskCache({ dir: "/tmp/tern-cache", warn: (message) => warnings.push(message) });
    * cache.reportFailure(new Deno.errors.PermissionDenied("read-only"));
+   * cache.reportFailure(new Deno.errors.PermissionDenied("read-only"));
+   * assert.equal(warnings.length, 1);
    * ```
    */
   reportFailure(error: unknown): void {
@@ -358,8 +427,19 @@ export class DiskCache {
    * cache under its cap. Used by {@linkcode CacheWriter.commit}.
    *
    * @example
-   * ```ts ignore
-   * const cached = await cache.publish(version, tempPath, { format: "csv" });
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * await Deno.mkdir(cache.dir, { recursive: true });
+   * const temp = `${cache.dir}/.tmp-example.csv`; // next to the copies, so the rename is atomic
+   * await Deno.writeTextFile(temp, "a\n1\n");
+   * const cached = await cache.publish(version, temp, { format: "csv" });
+   * assert.equal(await Deno.readTextFile(cached.file), "a\n1\n");
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async publish(
@@ -524,10 +604,18 @@ export function copyExtension(path: string): string {
  * the writer into a no-op whose commit publishes nothing, so the read goes on without the cache.
  *
  * @example
- * ```ts ignore
- * const writer = await cache.create(version);
+ * ```ts
+ * import { DiskCache } from "./cache.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const cache = new DiskCache({ dir });
+ * const body = ReadableStream.from([new TextEncoder().encode("a,b\n"), new TextEncoder().encode("1,2\n")]);
+ * const writer = await cache.create({ store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 8, modified: 1 });
  * for await (const chunk of body) await writer?.write(chunk);
  * const cached = await writer?.commit({ format: "csv" });
+ * assert.equal(await Deno.readTextFile(cached!.file), "a,b\n1,2\n");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class CacheWriter {
@@ -549,8 +637,16 @@ export class CacheWriter {
    * Made by {@linkcode DiskCache.create}.
    *
    * @example
-   * ```ts ignore
-   * const writer = await cache.create(version);
+   * ```ts
+   * import { CacheWriter, DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const writer = await cache.create({ store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 });
+   * assert.ok(writer instanceof CacheWriter);
+   * await writer!.abort();
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   constructor(cache: DiskCache, version: FileVersion, temp: string, file: Deno.FsFile) {
@@ -570,9 +666,19 @@ export class CacheWriter {
    * still being written); otherwise `undefined`, so the common case costs no extra turn.
    *
    * @example
-   * ```ts ignore
-   * const wait = writer.write(chunk);
-   * if (wait) await wait;
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const writer = await cache.create({ store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 });
+   * for (const chunk of [new TextEncoder().encode("a\n"), new TextEncoder().encode("1\n")]) {
+   *   const wait = writer!.write(chunk);
+   *   if (wait) await wait; // only when the disk lags behind
+   * }
+   * assert.equal((await writer!.commit())?.version.size, 4);
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   write(chunk: Uint8Array): Promise<void> | undefined {
@@ -605,8 +711,20 @@ export class CacheWriter {
    * when writing failed (already reported).
    *
    * @example
-   * ```ts ignore
-   * const cached = await writer.commit({ format: "parquet" });
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir, warn: () => {} });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const short = await cache.create(version);
+   * await short!.write(new TextEncoder().encode("a\n"));
+   * assert.equal(await short!.commit(), undefined); // 2 bytes of 4: nothing published
+   * const writer = await cache.create(version);
+   * await writer!.write(new TextEncoder().encode("a\n1\n"));
+   * assert.equal((await writer!.commit({ format: "csv" }))?.format, "csv");
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async commit(extra: { format?: string } = {}): Promise<CachedFile | undefined> {
@@ -632,8 +750,18 @@ export class CacheWriter {
    * Discards the copy (an incomplete or unwanted download); nothing is published.
    *
    * @example
-   * ```ts ignore
-   * await writer.abort();
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const writer = await cache.create(version);
+   * await writer!.write(new TextEncoder().encode("a\n"));
+   * await writer!.abort();
+   * assert.equal(await cache.lookup(version), undefined);
+   * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async abort(): Promise<void> {

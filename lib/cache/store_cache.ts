@@ -15,8 +15,10 @@ import type { ClearResult, DiskCache } from "./cache.ts";
  * one: it holds nothing and `clear()` removes nothing.
  *
  * @example
- * ```ts ignore
- * const store = connect({ cacheDir: "/tmp/tern-cache" });
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ *
+ * await using store = await exampleStore(); // a store with a cache folder of its own
  * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").dataframe();
  * console.log((await store.cache.info()).select("path", "size").toString());
  * await store.cache.clear();
@@ -30,8 +32,14 @@ export class StoreCache {
    * Made by the store; use `store.cache`.
    *
    * @example
-   * ```ts ignore
-   * const view = new StoreCache(new DiskCache({ dir }), false);
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import { StoreCache } from "./store_cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const view = new StoreCache(new DiskCache({ dir: "/tmp/tern-cache" }), false);
+   * assert.equal(view.dir, "/tmp/tern-cache");
+   * assert.equal(String(new StoreCache(undefined, false)), "StoreCache(disabled)");
    * ```
    */
   constructor(cache: DiskCache | undefined, offline: boolean) {
@@ -65,9 +73,15 @@ export class StoreCache {
    * `store` (base URL) and `file` (the local copy). Loads nodejs-polars (needs `--allow-ffi`).
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet").dataframe();
    * const entries = await store.cache.info();
-   * console.log(entries.height, entries.getColumn("size").sum());
+   * assert.deepEqual(entries.getColumn("path").toArray(), ["/iplant/home/shared/tern_samples/formats/penguins.parquet"]);
+   * assert.equal(entries.getColumn("size").sum(), 5048);
    * ```
    */
   async info(): Promise<DataFrame> {
@@ -92,8 +106,14 @@ export class StoreCache {
    * too); returns how many files and bytes were freed.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet").dataframe();
    * const { files, bytes } = await store.cache.clear();
+   * assert.deepEqual({ files, bytes }, { files: 1, bytes: 5048 });
    * ```
    */
   async clear(): Promise<ClearResult> {
@@ -117,8 +137,15 @@ export class StoreCache {
    * used files (`info()` has them all).
    *
    * @example
-   * ```ts ignore
-   * store.cache; // last line of a cell: the cache card
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet").dataframe();
+   * // In a notebook, `store.cache` as a cell's last line shows this bundle.
+   * const card = await store.cache[JUPYTER_DISPLAY]();
+   * console.log(card["text/plain"]); // Cache /tmp/tern-example-cache-… — 1 file, 5.05 kB of 5.00 GB …
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {

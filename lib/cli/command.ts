@@ -13,7 +13,11 @@ import type { CliIo } from "./io.ts";
  * What a command runs with.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import type { CommandContext } from "./command.ts";
+ * import { processIo } from "./io.ts";
+ *
  * async function run(context: CommandContext): Promise<number> {
  *   const store = await context.store();
  *   for await (const entry of store.folder(context.args.positionals[0]).list()) {
@@ -22,6 +26,17 @@ import type { CliIo } from "./io.ts";
  *   await context.io.stdout.flush();
  *   return 0;
  * }
+ *
+ * await using store = await exampleStore();
+ * const status = await run({
+ *   args: { values: {}, positionals: ["/iplant/home/shared/tern_samples/formats"] },
+ *   rawArgs: [],
+ *   io: processIo(),
+ *   signal: new AbortController().signal,
+ *   store: () => Promise.resolve(store),
+ *   report: () => Promise.resolve(),
+ * });
+ * console.log(status); // 0
  * ```
  */
 export interface CommandContext {
@@ -50,7 +65,10 @@ export interface CommandContext {
  * (0, or 1 when it reported failures and went on); it throws for a failure that stops it.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import type { Command } from "./command.ts";
+ * import { usageLine } from "./help.ts";
+ *
  * const hello: Command = {
  *   name: "hello",
  *   summary: "say hello",
@@ -63,6 +81,7 @@ export interface CommandContext {
  *     return 0;
  *   },
  * };
+ * console.log(usageLine(hello)); // usage: tern hello [options]
  * ```
  */
 export interface Command {
@@ -140,8 +159,16 @@ export function checkRefs(values: readonly string[]): void {
  * @throws {UsageError} when `make` throws a `BadRequestError`.
  *
  * @example
- * ```ts ignore
- * const listing = asUsage(() => store.folder(path).list({ glob }));
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { UsageError } from "./args.ts";
+ * import { asUsage } from "./command.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const file = asUsage(() => store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
+ * console.log(file.path); // /iplant/home/shared/tern_samples/formats/penguins.csv
+ * assert.throws(() => asUsage(() => store.file("formats/penguins.csv")), UsageError);
  * ```
  */
 export function asUsage<T>(make: () => T): T {
@@ -159,8 +186,26 @@ export function asUsage<T>(make: () => T): T {
  * still stop everything.
  *
  * @example
- * ```ts ignore
- * return await eachPath(context, paths, async (path) => printStat(await store.entry(path)));
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { type CommandContext, eachPath } from "./command.ts";
+ * import { processIo } from "./io.ts";
+ *
+ * await using store = await exampleStore();
+ * const failures: unknown[] = [];
+ * const context: CommandContext = {
+ *   args: { values: {}, positionals: [] },
+ *   rawArgs: [],
+ *   io: processIo(),
+ *   signal: new AbortController().signal,
+ *   store: () => Promise.resolve(store),
+ *   report: (error) => Promise.resolve(void failures.push(error)),
+ * };
+ * const paths = ["/iplant/home/shared/tern_samples/formats", "/iplant/home/shared/missing"];
+ * const status = await eachPath(context, paths, async (path) => {
+ *   context.io.stdout.line((await store.entry(path)).path);
+ * });
+ * console.log(status, failures.length); // 1 1
  * ```
  */
 export async function eachPath(

@@ -30,8 +30,14 @@ export function usageLine(command?: Command): string {
  * and the exit statuses.
  *
  * @example
- * ```ts ignore
- * console.log(mainHelp(COMMANDS));
+ * ```ts
+ * import { COMMANDS } from "./commands/mod.ts";
+ * import { mainHelp } from "./help.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const help = mainHelp(COMMANDS);
+ * console.log(help.split("\n")[2]); // usage: tern [options] COMMAND [ARGS...]
+ * assert.ok(COMMANDS.every((command) => help.includes(`  ${command.name} `)));
  * ```
  */
 export function mainHelp(commands: readonly Command[]): string {
@@ -67,8 +73,12 @@ export function mainHelp(commands: readonly Command[]): string {
  * What `tern CMD --help` prints.
  *
  * @example
- * ```ts ignore
- * console.log(commandHelp(ls));
+ * ```ts
+ * import { ls } from "./commands/ls.ts";
+ * import { commandHelp } from "./help.ts";
+ *
+ * const [title] = commandHelp(ls).split("\n");
+ * console.log(title); // tern ls: list a folder, page by page as entries arrive
  * ```
  */
 export function commandHelp(command: Command): string {

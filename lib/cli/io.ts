@@ -127,8 +127,20 @@ export class Output {
    * Queues `text` and a line break; written at the next `flush()` (or once 64 KiB wait).
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { Output } from "./io.ts";
+   * import assert from "node:assert/strict";
+   *
+   * let written = "";
+   * const out = new Output({
+   *   write(bytes) {
+   *     written += new TextDecoder().decode(bytes);
+   *     return Promise.resolve(bytes.length);
+   *   },
+   * }, false);
    * out.line("penguins.csv");
+   * await out.flush();
+   * assert.equal(written, "penguins.csv\n");
    * ```
    */
   line(text = ""): void {
@@ -139,8 +151,20 @@ export class Output {
    * Queues `text` as is.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { Output } from "./io.ts";
+   * import assert from "node:assert/strict";
+   *
+   * let written = "";
+   * const out = new Output({
+   *   write(bytes) {
+   *     written += new TextDecoder().decode(bytes);
+   *     return Promise.resolve(bytes.length);
+   *   },
+   * }, false);
    * out.text("no newline");
+   * await out.flush();
+   * assert.equal(written, "no newline");
    * ```
    */
   text(text: string): void {
@@ -160,9 +184,21 @@ export class Output {
    * @throws {OutputClosedError} when the reader went away.
    *
    * @example
-   * ```ts ignore
-   * for (const entry of page.entries) out.line(entry.name);
+   * ```ts
+   * import { Output } from "./io.ts";
+   * import assert from "node:assert/strict";
+   *
+   * let written = "";
+   * const out = new Output({
+   *   write(bytes) {
+   *     written += new TextDecoder().decode(bytes);
+   *     return Promise.resolve(bytes.length);
+   *   },
+   * }, false);
+   * for (const name of ["penguins.csv", "penguins.tsv"]) out.line(name);
+   * assert.equal(written, ""); // queued, not yet written
    * await out.flush();
+   * assert.equal(written, "penguins.csv\npenguins.tsv\n");
    * ```
    */
   flush(): Promise<void> {
@@ -179,8 +215,21 @@ export class Output {
    * @throws {OutputClosedError} when the reader went away.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { Output } from "./io.ts";
+   * import assert from "node:assert/strict";
+   *
+   * let written = "";
+   * const out = new Output({
+   *   write(bytes) {
+   *     written += new TextDecoder().decode(bytes);
+   *     return Promise.resolve(bytes.length);
+   *   },
+   * }, false);
+   * out.text("raw: ");
+   * const body = ReadableStream.from(["id,", "x\n"].map((text) => new TextEncoder().encode(text)));
    * for await (const chunk of body) await out.bytes(chunk);
+   * assert.equal(written, "raw: id,x\n");
    * ```
    */
   bytes(bytes: Uint8Array): Promise<void> {
@@ -213,12 +262,27 @@ export class Output {
  * The streams a command uses, injectable for tests and embedding.
  *
  * @example
- * ```ts ignore
- * import { processIo } from "./io.ts";
+ * ```ts
+ * import { type CliIo, Output, PromptCancelledError } from "./io.ts";
+ * import assert from "node:assert/strict";
  *
- * const io = processIo();
+ * // Streams for a test or an embedding: output kept in memory, nobody to answer a prompt.
+ * let written = "";
+ * const sink = {
+ *   write(bytes: Uint8Array) {
+ *     written += new TextDecoder().decode(bytes);
+ *     return Promise.resolve(bytes.length);
+ *   },
+ * };
+ * const io: CliIo = {
+ *   stdout: new Output(sink, false),
+ *   stderr: new Output(sink, false),
+ *   interactive: false,
+ *   readSecret: () => Promise.reject(new PromptCancelledError()),
+ * };
  * io.stdout.line("hello");
  * await io.stdout.flush();
+ * assert.equal(written, "hello\n");
  * ```
  */
 export interface CliIo {
@@ -236,10 +300,12 @@ export interface CliIo {
  * The process's own streams: `Deno.stdout`, `Deno.stderr`, and a prompt on the terminal.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { processIo } from "./io.ts";
  *
- * const { stdout, stderr } = processIo();
+ * const io = processIo();
+ * io.stdout.line("hello");
+ * await io.stdout.flush(); // prints hello
  * ```
  */
 export function processIo(): CliIo {

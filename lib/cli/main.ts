@@ -55,10 +55,15 @@ const VERSION_OPTION: OptionSpecs = {
  * only through `io`; never exits the process itself.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
  * import { runCli } from "./main.ts";
  *
- * Deno.exit(await runCli(["ls", "-l", "/iplant/home/shared"]));
+ * await using store = await exampleStore();
+ * const url = store.options.url;
+ * const formats = "/iplant/home/shared/tern_samples/formats";
+ * const status = await runCli(["ls", "-l", "--url", url, "--anonymous", "--no-cache", formats]);
+ * console.log(status); // 0
  * ```
  */
 export async function runCli(args: readonly string[], io: CliIo = processIo()): Promise<number> {

@@ -16,11 +16,13 @@ import type { Output } from "./io.ts";
  * Counts bytes and files across a transfer and shows them.
  *
  * @example
- * ```ts ignore
- * const progress = new TransferProgress(io.stderr, "formats", 3, 40_461);
+ * ```ts
+ * import { Output } from "./io.ts";
+ * import { TransferProgress } from "./progress.ts";
+ *
+ * const progress = new TransferProgress(new Output(Deno.stderr, false), "formats", 3, 40_461);
  * progress.bytes(13_487);
  * progress.fileDone(false);
- * progress.note("downloaded  penguins.csv");
  * await progress.finish(true);
  * ```
  */
@@ -40,8 +42,13 @@ export class TransferProgress {
    * @param label What is transferred, shown on the bar.
    *
    * @example
-   * ```ts ignore
-   * const progress = new TransferProgress(io.stderr, "penguins.csv", 1, 13_487);
+   * ```ts
+   * import { Output } from "./io.ts";
+   * import { TransferProgress } from "./progress.ts";
+   *
+   * const stderr = new Output(Deno.stderr, Deno.stderr.isTerminal());
+   * const progress = new TransferProgress(stderr, "penguins.csv", 1, 13_487);
+   * await progress.finish(true);
    * ```
    */
   constructor(stderr: Output, label: string, totalFiles: number, totalBytes: number) {
@@ -58,8 +65,15 @@ export class TransferProgress {
    * Counts bytes received.
    *
    * @example
-   * ```ts ignore
-   * progress.bytes(chunk.byteLength);
+   * ```ts
+   * import { Output } from "./io.ts";
+   * import { TransferProgress } from "./progress.ts";
+   *
+   * const progress = new TransferProgress(new Output(Deno.stderr, false), "a.csv", 1, 13_487);
+   * for (const chunk of [new Uint8Array(8_192), new Uint8Array(5_295)]) {
+   *   progress.bytes(chunk.byteLength);
+   * }
+   * await progress.finish(true);
    * ```
    */
   bytes(count: number): void {
@@ -73,8 +87,14 @@ export class TransferProgress {
    * @param fromCache Whether it needed no download.
    *
    * @example
-   * ```ts ignore
-   * progress.fileDone(result.source !== "downloaded");
+   * ```ts
+   * import { Output } from "./io.ts";
+   * import { TransferProgress } from "./progress.ts";
+   *
+   * const progress = new TransferProgress(new Output(Deno.stderr, false), "formats", 2, 26_974);
+   * progress.fileDone(false); // downloaded
+   * progress.fileDone(true); // already in the cache
+   * await progress.finish(true);
    * ```
    */
   fileDone(fromCache: boolean): void {
@@ -87,8 +107,22 @@ export class TransferProgress {
    * Prints a status line on stderr, above the bar when one is shown.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { Output } from "./io.ts";
+   * import { TransferProgress } from "./progress.ts";
+   * import assert from "node:assert/strict";
+   *
+   * let written = "";
+   * const stderr = new Output({
+   *   write(bytes) {
+   *     written += new TextDecoder().decode(bytes);
+   *     return Promise.resolve(bytes.length);
+   *   },
+   * }, false);
+   * const progress = new TransferProgress(stderr, "a.csv", 1, 100);
    * progress.note("from cache  /iplant/home/shared/a.csv → ./a.csv");
+   * await progress.finish(true);
+   * assert.equal(written, "from cache  /iplant/home/shared/a.csv → ./a.csv\n");
    * ```
    */
   note(line: string): void {
@@ -99,7 +133,12 @@ export class TransferProgress {
    * Shows the final state (the bar's last line stays, as a record) and waits for stderr.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { Output } from "./io.ts";
+   * import { TransferProgress } from "./progress.ts";
+   *
+   * const progress = new TransferProgress(new Output(Deno.stderr, false), "formats", 1, 13_487);
+   * const failures = 0;
    * await progress.finish(failures === 0);
    * ```
    */

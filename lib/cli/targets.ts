@@ -69,8 +69,16 @@ export async function destinationOf(
  * @throws {BadRequestError} when its name is not a safe local file name.
  *
  * @example
- * ```ts ignore
- * fileTarget({ path: "/tmp/data", isFolder: true }, entry); // "/tmp/data/penguins.csv"
+ * ```ts
+ * import { BadRequestError } from "../../mod.ts";
+ * import { fileTarget } from "./targets.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const folder = { path: "/tmp/data", isFolder: true };
+ * console.log(fileTarget(folder, { name: "penguins.csv" })); // /tmp/data/penguins.csv
+ * console.log(fileTarget({ path: "/tmp/birds.csv", isFolder: false }, { name: "penguins.csv" }));
+ * // /tmp/birds.csv
+ * assert.throws(() => fileTarget(folder, { name: ".." }), BadRequestError);
  * ```
  */
 export function fileTarget(destination: Destination, entry: Pick<Entry, "name">): string {
@@ -84,8 +92,11 @@ export function fileTarget(destination: Destination, entry: Pick<Entry, "name">)
  * @throws {BadRequestError} when its name is not a safe local file name.
  *
  * @example
- * ```ts ignore
- * folderTarget({ path: "/tmp/data", isFolder: true }, folderEntry); // "/tmp/data/formats"
+ * ```ts
+ * import { folderTarget } from "./targets.ts";
+ *
+ * const folder = { name: "formats" };
+ * console.log(folderTarget({ path: "/tmp/data", isFolder: true }, folder)); // /tmp/data/formats
  * ```
  */
 export function folderTarget(destination: Destination, folder: Pick<Entry, "name">): string {

@@ -8,12 +8,15 @@
  * answer against its schema. Errors carry the endpoint name and the path or id.
  *
  * @example Browse a public folder anonymously
- * ```ts ignore
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
  * import { Transport } from "./transport.ts";
  * import { download, getPagedDirectory } from "./endpoints.ts";
  *
- * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
- * const page = await getPagedDirectory(transport, { path: "/iplant/home/shared", limit: 100 });
+ * await using store = await exampleStore();
+ * const transport = new Transport({ url: store.options.url }); // no credentials: anonymous
+ * const path = "/iplant/home/shared/tern_samples/formats";
+ * const page = await getPagedDirectory(transport, { path, limit: 100 });
  * for (const file of page.files) console.log(file.label, file["file-size"]);
  * const { body } = await download(transport, page.files[0].path);
  * await body.cancel();
@@ -201,9 +204,15 @@ export interface Download {
  * @throws {SignInRequiredError} for an anonymous transport, before sending anything.
  *
  * @example
- * ```ts ignore
- * const { roots } = await getRoot(transport);
- * console.log(roots.map((root) => root.label)); // ["demo", "Community Data", "Shared With Me", "Trash"]
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { getRoot } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const { roots } = await getRoot(transportOf(store.folder("/iplant/home")));
+ * console.log(roots.map((root) => root.label));
+ * // [ "demo", "Community Data", "Shared With Me", "Trash" ]
  * ```
  */
 export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<RootListing> {
@@ -218,9 +227,16 @@ export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<Roo
  * @throws {BadRequestError} when `path` is a file (or not a valid path).
  *
  * @example
- * ```ts ignore
- * const listing = await getDirectory(transport, "/iplant/home/shared");
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { getDirectory } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const shared = store.folder("/iplant/home/shared");
+ * const listing = await getDirectory(transportOf(shared), "/iplant/home/shared");
  * console.log(listing.folders.map((folder) => folder.label));
+ * // [ "commons_repo", "iplantcollaborative", "tern_samples" ]
  * ```
  */
 export async function getDirectory(
@@ -238,8 +254,13 @@ export async function getDirectory(
  * its sub-folders. Needs a signed-in transport.
  *
  * @example
- * ```ts ignore
- * const { roots } = await getDirectoryRoots(transport);
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { getDirectoryRoots } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const { roots } = await getDirectoryRoots(transportOf(store.folder("/iplant/home")));
  * console.log(roots.length); // 3
  * ```
  */
@@ -258,9 +279,15 @@ export async function getDirectoryRoots(
  * @throws {NotFoundError} when the folder does not exist or is not visible.
  *
  * @example
- * ```ts ignore
- * const page = await getPagedDirectory(transport, {
- *   path: "/iplant/home/shared",
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { getPagedDirectory } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats";
+ * const page = await getPagedDirectory(transportOf(store.folder(path)), {
+ *   path,
  *   limit: 500,
  *   offset: 0,
  *   sortCol: "size",
@@ -268,7 +295,7 @@ export async function getDirectoryRoots(
  *   entityType: "file",
  *   infoType: ["csv", "tsv"],
  * });
- * console.log(`${page.files.length} of ${page.total}`);
+ * console.log(`${page.files.length} of ${page.total}`); // 2 of 2
  * ```
  */
 export async function getPagedDirectory(
@@ -312,10 +339,16 @@ export async function getPagedDirectory(
  * @throws {BadRequestError} when the path is a folder.
  *
  * @example
- * ```ts ignore
- * const file = await download(transport, "/iplant/home/shared/a.csv");
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { download } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const file = await download(transportOf(store.file(path)), path);
  * const text = await new Response(file.body).text();
- * console.log(file.filename, file.size, text.length);
+ * console.log(file.filename, file.size, text.length); // penguins.csv 13487 13487
  * ```
  */
 export async function download(
@@ -343,9 +376,15 @@ export async function download(
  * server marks the answer for display rather than saving.
  *
  * @example
- * ```ts ignore
- * const image = await displayDownload(transport, "/iplant/home/shared/plot.png", { inline: true });
- * console.log(image.contentType); // "image/png"
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { displayDownload } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguin_body_mass.png";
+ * const image = await displayDownload(transportOf(store.file(path)), path, { inline: true });
+ * console.log(image.contentType); // image/png
  * await image.body.cancel();
  * ```
  */
@@ -376,8 +415,14 @@ export async function displayDownload(
  * @throws {BadRequestError} when the path is a folder.
  *
  * @example
- * ```ts ignore
- * const manifest = await getManifest(transport, "/iplant/home/shared/a.csv");
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { getManifest } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const manifest = await getManifest(transportOf(store.file(path)), path);
  * console.log(manifest["content-type"], manifest.urls[0]?.url);
  * ```
  */
@@ -397,8 +442,15 @@ export async function getManifest(
  * @param id The item's UUID (the `id` of a listing entry).
  *
  * @example
- * ```ts ignore
- * const { comments } = await getComments(transport, page.files[0].id);
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { getComments } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const curated = "/iplant/home/shared/commons_repo/curated";
+ * const file = store.file(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`);
+ * const { comments } = await getComments(transportOf(file), (await file.stat()).id);
  * console.log(comments.filter((comment) => !comment.retracted).length);
  * ```
  */
@@ -419,9 +471,17 @@ export async function getComments(
  * @param id The item's UUID.
  *
  * @example
- * ```ts ignore
- * const metadata = await getMetadata(transport, folder.id);
- * console.log(metadata.avus.map((avu) => `${avu.attr}=${avu.value}`));
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { getMetadata } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const curated = "/iplant/home/shared/commons_repo/curated";
+ * const folder = store.folder(`${curated}/Immer_BarleyVarietyTrials_Jun2018`);
+ * const metadata = await getMetadata(transportOf(folder), (await folder.stat()).id);
+ * console.log(metadata.avus.slice(1, 3).map((avu) => `${avu.attr}=${avu.value}`));
+ * // [ "datacite.creator=Immer, F. R.", "datacite.creator=Hayes, H. K." ]
  * ```
  */
 export async function getMetadata(
@@ -439,9 +499,14 @@ export async function getMetadata(
  * signed-in transport.
  *
  * @example
- * ```ts ignore
- * const saved = await getSavedSearches(transport);
- * console.log(Array.isArray(saved) ? saved.length : 0);
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { getSavedSearches } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const saved = await getSavedSearches(transportOf(store.folder("/iplant/home")));
+ * console.log(Array.isArray(saved) ? saved.length : 0); // 4
  * ```
  */
 export async function getSavedSearches(t: Transport, opts: CallOptions = {}): Promise<unknown> {
@@ -453,8 +518,13 @@ export async function getSavedSearches(t: Transport, opts: CallOptions = {}): Pr
  * The search service's documentation: clauses with their arguments, and sortable fields.
  *
  * @example
- * ```ts ignore
- * const docs = await getSearchDocumentation(transport);
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { getSearchDocumentation } from "./endpoints.ts";
+ *
+ * await using store = await exampleStore();
+ * const docs = await getSearchDocumentation(transportOf(store.folder("/iplant/home")));
  * console.log(Object.keys(docs.clauses).sort());
  * ```
  */
@@ -474,9 +544,17 @@ export async function getSearchDocumentation(
  * @throws {AuthError} when the username or password is wrong.
  *
  * @example
- * ```ts ignore
- * const grant = await getToken(transport, "demo", Deno.env.get("TERN_PASSWORD")!);
+ * ```ts
+ * import { DEMO_USER } from "../sample/constants.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import { getToken } from "./endpoints.ts";
+ * import { Transport } from "./transport.ts";
+ *
+ * await using store = await exampleStore({ anonymous: true });
+ * const transport = new Transport({ url: store.options.url });
+ * const grant = await getToken(transport, DEMO_USER.username, DEMO_USER.password);
  * const signedIn = new Transport({ url: transport.url, token: grant.access_token });
+ * console.log(signedIn.anonymous); // false
  * ```
  */
 export async function getToken(

@@ -225,10 +225,12 @@ type Accept<T> = (
  * or is rejected (once per request).
  *
  * @example Anonymous JSON request
- * ```ts ignore
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
  * import { Transport } from "./transport.ts";
  *
- * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
+ * await using store = await exampleStore();
+ * const transport = new Transport({ url: store.options.url });
  * const docs = await transport.json({
  *   path: "/filesystem/search-documentation",
  *   endpoint: "filesystem/search-documentation",
@@ -339,16 +341,20 @@ export class Transport {
    * @throws {TernError} a subclass matching the failure; `AbortError` when aborted.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { DEMO_USER } from "../sample/constants.ts";
+   * import { exampleStore } from "../sample/example.ts";
    * import { Transport } from "./transport.ts";
    *
-   * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain", token: "a.b.c" });
+   * await using store = await exampleStore();
+   * const transport = new Transport({ url: store.options.url, token: DEMO_USER.token });
    * const page = await transport.json({
    *   path: "/secured/filesystem/paged-directory",
    *   query: { path: "/iplant/home/demo", limit: 100 },
    *   endpoint: "filesystem/paged-directory",
    *   subject: "/iplant/home/demo",
-   * });
+   * }) as { total: number };
+   * console.log(page.total); // 6
    * ```
    */
   json(spec: RequestSpec): Promise<unknown> {
@@ -374,16 +380,18 @@ export class Transport {
    * that are retried; the body itself is not (a download cannot resume without Range support).
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
    * import { Transport } from "./transport.ts";
    *
-   * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
+   * await using store = await exampleStore();
+   * const transport = new Transport({ url: store.options.url });
    * const { body, size } = await transport.stream({
    *   path: "/fileio/download",
-   *   query: { path: "/iplant/home/shared/a.csv" },
+   *   query: { path: "/iplant/home/shared/tern_samples/formats/penguins.csv" },
    *   endpoint: "fileio/download",
    * });
-   * console.log(size, (await new Response(body).bytes()).length);
+   * console.log(size, (await new Response(body).bytes()).length); // 13487 13487
    * ```
    */
   stream(spec: RequestSpec): Promise<StreamedResponse> {

@@ -58,8 +58,22 @@ export interface ExpectedFile {
  * Options of {@linkcode verifiedBody}.
  *
  * @example
- * ```ts ignore
- * const options: BodyOptions = { transport, expected, recheck: () => statFile(transport, path) };
+ * ```ts
+ * import { type BodyOptions, verifiedBody } from "./body.ts";
+ * import { collect } from "./chunks.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+ * const { path, size, modified } = await file.stat();
+ * const options: BodyOptions = {
+ *   transport: transportOf(file),
+ *   expected: { path, size, modified: modified.getTime() },
+ *   recheck: (signal) => file.stat({ refresh: true, signal }),
+ * };
+ * assert.equal((await collect(verifiedBody(options))).byteLength, size);
  * ```
  */
 export interface BodyOptions {
@@ -88,11 +102,19 @@ export interface BodyOptions {
  * @throws {FileChangedError} when the file changed on the server between attempts.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { verifiedBody } from "./body.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
- * let size = 0;
- * for await (const chunk of verifiedBody({ transport, expected })) size += chunk.byteLength;
+ * await using store = await exampleStore();
+ * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+ * const { path, size, modified } = await file.stat();
+ * const expected = { path, size, modified: modified.getTime() };
+ * let received = 0;
+ * for await (const chunk of verifiedBody({ transport: transportOf(file), expected })) received += chunk.byteLength;
+ * assert.equal(received, 13487);
  * ```
  */
 export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8Array, void> {
@@ -161,8 +183,22 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
  * What {@linkcode entryBody} needs besides the transport and the entry.
  *
  * @example
- * ```ts ignore
- * const options: EntryBodyOptions = { recheck: (signal) => statFile(transport, path, { signal }) };
+ * ```ts
+ * import { entryBody, type EntryBodyOptions } from "./body.ts";
+ * import { collect } from "./chunks.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+ * let received = 0;
+ * const options: EntryBodyOptions = {
+ *   recheck: (signal) => file.stat({ refresh: true, signal }),
+ *   onBytes: (count) => received += count,
+ * };
+ * await collect(entryBody(transportOf(file), await file.stat(), options));
+ * assert.equal(received, 13487);
  * ```
  */
 export type EntryBodyOptions = Omit<BodyOptions, "transport" | "expected">;
@@ -174,11 +210,19 @@ export type EntryBodyOptions = Omit<BodyOptions, "transport" | "expected">;
  * @throws {BadRequestError} when the entry is a folder (on the first read).
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { entryBody } from "./body.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { statFile } from "../handles/stat.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
- * const entry = await statFile(transport, "/iplant/home/shared/a.csv");
- * for await (const chunk of entryBody(transport, entry)) console.log(chunk.byteLength);
+ * await using store = await exampleStore();
+ * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const entry = await statFile(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
+ * let size = 0;
+ * for await (const chunk of entryBody(transport, entry)) size += chunk.byteLength;
+ * assert.equal(size, entry.size);
  * ```
  */
 export async function* entryBody(
@@ -206,8 +250,16 @@ export async function* entryBody(
  * @throws {BadRequestError} naming the folder.
  *
  * @example
- * ```ts ignore
- * checkIsFile(await store.file(path).stat());
+ * ```ts
+ * import { checkIsFile } from "./body.ts";
+ * import { BadRequestError } from "../client/errors.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * checkIsFile(await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").stat());
+ * const folder = await store.folder("/iplant/home/shared/tern_samples/formats").stat();
+ * assert.throws(() => checkIsFile(folder), BadRequestError);
  * ```
  */
 export function checkIsFile(entry: Entry): void {
@@ -222,12 +274,22 @@ export function checkIsFile(entry: Entry): void {
  * What {@linkcode readVerified} needs.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readVerified, type VerifiedReadOptions } from "./body.ts";
+ * import { collect } from "./chunks.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
  * const options: VerifiedReadOptions = {
- *   transport,
- *   entry,
- *   stat: (signal) => statFile(transport, entry.path, { signal }),
+ *   transport: transportOf(file),
+ *   entry: await file.stat(),
+ *   stat: (signal) => file.stat({ refresh: true, signal }),
  * };
+ * const bytes = await readVerified(options, (body) => collect(body));
+ * assert.equal(bytes.byteLength, 13487);
  * ```
  */
 export interface VerifiedReadOptions extends EntryBodyOptions {
@@ -251,14 +313,22 @@ export interface VerifiedReadOptions extends EntryBodyOptions {
  * @throws {FileChangedError} when the file kept changing.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { readVerified } from "./body.ts";
  * import { collect } from "./chunks.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { statFile } from "../handles/stat.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
+ * await using store = await exampleStore();
+ * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const entry = await statFile(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
  * const bytes = await readVerified(
  *   { transport, entry, stat: (signal) => statFile(transport, entry.path, { signal }) },
  *   (body, current) => collect(body, current.size),
  * );
+ * assert.equal(new TextDecoder().decode(bytes.subarray(0, 7)), "Species");
  * ```
  */
 export async function readVerified<T>(

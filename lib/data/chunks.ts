@@ -36,8 +36,13 @@ export class Peekable implements AsyncIterable<Uint8Array> {
    * Wraps an iterator (or iterable) of chunks.
    *
    * @example
-   * ```ts ignore
-   * const chunks = new Peekable(verifiedBody(options));
+   * ```ts
+   * import { Peekable } from "./chunks.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const body = ReadableStream.from([new TextEncoder().encode("PAR1"), new Uint8Array(8)]);
+   * const chunks = new Peekable(body);
+   * assert.equal(new TextDecoder().decode(await chunks.peek(4)), "PAR1");
    * ```
    */
   constructor(source: AsyncIterator<Uint8Array> | AsyncIterable<Uint8Array>) {
@@ -50,8 +55,13 @@ export class Peekable implements AsyncIterable<Uint8Array> {
    * The first `count` bytes (fewer when the stream is shorter), as a copy.
    *
    * @example
-   * ```ts ignore
-   * const head = await chunks.peek(4096);
+   * ```ts
+   * import { Peekable } from "./chunks.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const chunks = new Peekable(ReadableStream.from([Uint8Array.of(1, 2), Uint8Array.of(3)]));
+   * const head = await chunks.peek(4096); // the stream is shorter: all of it
+   * assert.deepEqual(head, Uint8Array.of(1, 2, 3));
    * ```
    */
   async peek(count: number): Promise<Uint8Array> {
@@ -80,8 +90,15 @@ export class Peekable implements AsyncIterable<Uint8Array> {
    * Yields the peeked chunks, then the rest of the source.
    *
    * @example
-   * ```ts ignore
-   * for await (const chunk of chunks) splitter.push(chunk);
+   * ```ts
+   * import { Peekable } from "./chunks.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const chunks = new Peekable(ReadableStream.from([Uint8Array.of(1, 2), Uint8Array.of(3)]));
+   * await chunks.peek(1);
+   * const seen: number[][] = [];
+   * for await (const chunk of chunks) seen.push([...chunk]);
+   * assert.deepEqual(seen, [[1, 2], [3]]); // the peeked chunk is not lost
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
@@ -100,8 +117,18 @@ export class Peekable implements AsyncIterable<Uint8Array> {
    * Stops the source (cancelling a download) unless it already ended.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { Peekable } from "./chunks.ts";
+   * import assert from "node:assert/strict";
+   *
+   * let stopped = false;
+   * async function* download() {
+   *   try { while (true) yield new Uint8Array(1024); } finally { stopped = true; }
+   * }
+   * const chunks = new Peekable(download()); // an endless body, like a large file
+   * await chunks.peek(10);
    * await chunks.close();
+   * assert.ok(stopped);
    * ```
    */
   async close(): Promise<void> {
@@ -119,8 +146,19 @@ export class Peekable implements AsyncIterable<Uint8Array> {
  * Passes chunks through, copying each into `writer` first (waiting only when the disk lags).
  *
  * @example
- * ```ts ignore
- * for await (const chunk of teeInto(chunks, writer)) splitter.push(chunk);
+ * ```ts
+ * import { DiskCache } from "../cache/cache.ts";
+ * import { collect, teeInto } from "./chunks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const cache = new DiskCache({ dir });
+ * const writer = await cache.create({ store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 8, modified: 1 });
+ * const body = ReadableStream.from([new TextEncoder().encode("a,b\n"), new TextEncoder().encode("1,2\n")]);
+ * const passed = await collect(teeInto(body, writer));
+ * const cached = await writer!.commit({ format: "csv" });
+ * assert.deepEqual(await Deno.readFile(cached!.file), passed);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function* teeInto(
@@ -138,8 +176,14 @@ export async function* teeInto(
  * The decompressed bytes of a gzip stream. Cancelling the result cancels `chunks`.
  *
  * @example
- * ```ts ignore
- * for await (const text of gunzip(teeInto(chunks, writer))) splitter.push(text);
+ * ```ts
+ * import { gunzip } from "./chunks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const csv = new TextEncoder().encode("a,b\n1,2\n");
+ * const compressed = ReadableStream.from([csv]).pipeThrough(new CompressionStream("gzip"));
+ * const text = await new Response(gunzip(compressed)).text();
+ * assert.equal(text, "a,b\n1,2\n");
  * ```
  */
 export function gunzip(
@@ -153,8 +197,16 @@ export function gunzip(
  * A local file's chunks.
  *
  * @example
- * ```ts ignore
- * for await (const chunk of fileChunks("/tmp/a.csv")) size += chunk.byteLength;
+ * ```ts
+ * import { fileChunks } from "./chunks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = await Deno.makeTempFile({ suffix: ".csv" });
+ * await Deno.writeTextFile(path, "a,b\n1,2\n");
+ * let size = 0;
+ * for await (const chunk of fileChunks(path)) size += chunk.byteLength;
+ * assert.equal(size, 8);
+ * await Deno.remove(path);
  * ```
  */
 export async function* fileChunks(path: string): AsyncGenerator<Uint8Array, void> {
@@ -172,8 +224,15 @@ export async function* fileChunks(path: string): AsyncGenerator<Uint8Array, void
  * The first `count` bytes of a local file (fewer when it is shorter).
  *
  * @example
- * ```ts ignore
- * const head = await fileHead("/tmp/a.parquet", 4096);
+ * ```ts
+ * import { fileHead } from "./chunks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = await Deno.makeTempFile({ suffix: ".csv" });
+ * await Deno.writeTextFile(path, "a,b\n1,2\n");
+ * const head = await fileHead(path, 4096); // the file is shorter: all of it
+ * assert.equal(new TextDecoder().decode(head), "a,b\n1,2\n");
+ * await Deno.remove(path);
  * ```
  */
 export async function fileHead(path: string, count: number): Promise<Uint8Array> {
@@ -192,14 +251,19 @@ export async function fileHead(path: string, count: number): Promise<Uint8Array>
  * Collects chunks into one array; `size`, when known, avoids growing it.
  *
  * @example
- * ```ts ignore
- * const bytes = await collect(chunks, entry.size);
+ * ```ts
+ * import { collect } from "./chunks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const chunks = ReadableStream.from([Uint8Array.of(1, 2), Uint8Array.of(3)]);
+ * const bytes = await collect(chunks, 3); // the size from the listing, when known
+ * assert.deepEqual(bytes, Uint8Array.of(1, 2, 3));
  * ```
  */
 export async function collect(
   chunks: AsyncIterable<Uint8Array>,
   size?: number,
-): Promise<Uint8Array> {
+): Promise<Uint8Array<ArrayBuffer>> {
   let bytes = new Uint8Array(size ?? 1 << 16);
   let fill = 0;
   for await (const chunk of chunks) {

@@ -14,11 +14,16 @@ import type { ProgressSetting } from "../progress/reporter.ts";
  * A store's reading context.
  *
  * @example
- * ```ts ignore
- * import { bindDataContext, dataContextOf } from "./context.ts";
+ * ```ts
+ * import { type DataContext, dataContextOf } from "./context.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
- * bindDataContext(transport, { cache: undefined, offline: false });
- * console.log(dataContextOf(transport).offline); // false
+ * await using store = await exampleStore();
+ * const context: DataContext = dataContextOf(transportOf(store.folder("/iplant/home/shared")));
+ * assert.equal(context.offline, false);
+ * assert.equal(context.cache?.root, store.cache.dir);
  * ```
  */
 export interface DataContext {
@@ -38,8 +43,16 @@ const contexts = new WeakMap<Transport, DataContext>();
  * Registers the reading context of a store's transport (done by the store).
  *
  * @example
- * ```ts ignore
- * bindDataContext(transport, { cache: new DiskCache({ dir }), offline: false });
+ * ```ts
+ * import { bindDataContext, dataContextOf } from "./context.ts";
+ * import { DiskCache } from "../cache/cache.ts";
+ * import { Transport } from "../client/transport.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" }); // sends nothing yet
+ * const cache = new DiskCache({ dir: "/tmp/tern-cache" });
+ * bindDataContext(transport, { cache, offline: true });
+ * assert.equal(dataContextOf(transport).cache, cache);
  * ```
  */
 export function bindDataContext(
@@ -53,8 +66,18 @@ export function bindDataContext(
  * The reading context of a transport: the registered one, else no cache and online.
  *
  * @example
- * ```ts ignore
- * const { cache, offline } = dataContextOf(transport);
+ * ```ts
+ * import { dataContextOf } from "./context.ts";
+ * import { Transport } from "../client/transport.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const { cache, offline } = dataContextOf(transportOf(store.folder("/iplant/home/shared")));
+ * assert.ok(cache !== undefined && !offline);
+ * const unbound = new Transport({ url: "http://127.0.0.1:8080/terrain" }); // no store registered it
+ * assert.equal(dataContextOf(unbound).cache, undefined);
  * ```
  */
 export function dataContextOf(transport: Transport): DataContext {

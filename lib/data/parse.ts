@@ -27,12 +27,17 @@ import { asBuffer, type Polars, stackFrames } from "./polars.ts";
  * types from all their rows, and frames of different types are joined with common supertypes.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { BatchParser } from "./parse.ts";
+ * import { loadPolars } from "./polars.ts";
+ * import assert from "node:assert/strict";
  *
+ * const pl = await loadPolars();
  * const parser = new BatchParser(pl, { format: "csv", gzip: false, sep: "," }, {}, "/a/b.csv");
  * const first = parser.parse(new TextEncoder().encode("x,y\n1,2\n"));
- * const second = parser.parse(new TextEncoder().encode("3,4\n"));
+ * const second = parser.parse(new TextEncoder().encode("3,4\n5.5,6\n")); // no header: same schema
+ * assert.deepEqual(second.columns, first.columns);
+ * assert.deepEqual(second.getColumn("x").toArray(), [3, 5.5]); // widened to Float64 by 5.5
  * ```
  */
 export class BatchParser {
@@ -54,8 +59,16 @@ export class BatchParser {
    * @param path The data-store path, for error messages.
    *
    * @example
-   * ```ts ignore
-   * const parser = new BatchParser(pl, detected, options, entry.path);
+   * ```ts
+   * import { BatchParser } from "./parse.ts";
+   * import { loadPolars } from "./polars.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const pl = await loadPolars();
+   * const ndjson = { format: "ndjson", gzip: false } as const;
+   * const parser = new BatchParser(pl, ndjson, { columns: ["b"] }, "/a/b.ndjson");
+   * const frame = parser.parse(new TextEncoder().encode('{"a":1,"b":"x"}\n{"a":2,"b":"y"}\n'));
+   * assert.deepEqual(frame.getColumn("b").toArray(), ["x", "y"]);
    * ```
    */
   constructor(pl: Polars, format: DetectedFormat, options: DataFrameOptions, path: string) {
@@ -76,8 +89,15 @@ export class BatchParser {
    * @throws {ParseError} when Polars cannot parse it.
    *
    * @example
-   * ```ts ignore
-   * const frame = parser.parse(batch, 1000);
+   * ```ts
+   * import { BatchParser } from "./parse.ts";
+   * import { loadPolars } from "./polars.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const pl = await loadPolars();
+   * const parser = new BatchParser(pl, { format: "csv", gzip: false, sep: "," }, {}, "/a/b.csv");
+   * const batch = new TextEncoder().encode("x\n1\n2\n3\n");
+   * assert.equal(parser.parse(batch, 2).height, 2);
    * ```
    */
   parse(batch: Uint8Array, limit?: number): DataFrame {
@@ -246,8 +266,18 @@ const PATH_EXTENSIONS: Record<string, readonly string[]> = {
  * @throws {ParseError} when Polars cannot read it.
  *
  * @example
- * ```ts ignore
- * const frame = await parseWhole(pl, { format: "parquet", gzip: false }, { file }, {}, path);
+ * ```ts
+ * import { parseWhole } from "./parse.ts";
+ * import { loadPolars } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * const file = await Deno.makeTempFile({ suffix: ".parquet" });
+ * pl.DataFrame({ a: [1, 2, 3], b: ["x", "y", "z"] }).writeParquet(file);
+ * const parquet = { format: "parquet", gzip: false } as const;
+ * const frame = await parseWhole(pl, parquet, { file }, { columns: ["b"] }, "/a/b.parquet");
+ * assert.deepEqual(frame.getColumn("b").toArray(), ["x", "y", "z"]);
+ * await Deno.remove(file);
  * ```
  */
 export async function parseWhole(
@@ -318,8 +348,16 @@ export async function parseWhole(
  * common supertypes), as JSON Lines batches or many files may need.
  *
  * @example
- * ```ts ignore
- * const frame = combineFrames(pl, frames);
+ * ```ts
+ * import { combineFrames } from "./parse.ts";
+ * import { loadPolars } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * const frames = [pl.DataFrame({ a: [1], b: ["x"] }), pl.DataFrame({ a: [2.5] })];
+ * const frame = combineFrames(pl, frames); // different schemas: columns united, types widened
+ * assert.deepEqual(frame.getColumn("a").toArray(), [1, 2.5]);
+ * assert.deepEqual(frame.getColumn("b").toArray(), ["x", null]);
  * ```
  */
 export function combineFrames(pl: Polars, frames: readonly DataFrame[]): DataFrame {
@@ -334,8 +372,15 @@ export function combineFrames(pl: Polars, frames: readonly DataFrame[]): DataFra
  * At most `nRows` rows of `frame` (a zero-copy slice), or the frame itself.
  *
  * @example
- * ```ts ignore
- * const first10 = limitRows(frame, 10);
+ * ```ts
+ * import { limitRows } from "./parse.ts";
+ * import { loadPolars } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * const frame = pl.DataFrame({ a: Array.from({ length: 50 }, (_, i) => i) });
+ * assert.equal(limitRows(frame, 10).height, 10);
+ * assert.equal(limitRows(frame, undefined), frame);
  * ```
  */
 export function limitRows(frame: DataFrame, nRows: number | undefined): DataFrame {

@@ -13,11 +13,11 @@ import type { DataFrame } from "nodejs-polars";
  * The nodejs-polars namespace (`pl`).
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { loadPolars, type Polars } from "./polars.ts";
  *
  * const pl: Polars = await loadPolars();
- * console.log(pl.readCSV("a,b\n1,2\n").shape);
+ * console.log(pl.readCSV("a,b\n1,2\n").shape); // { height: 1, width: 2 }
  * ```
  */
 export type Polars = typeof import("nodejs-polars").default;
@@ -28,10 +28,12 @@ let loading: Promise<Polars> | undefined;
  * Loads nodejs-polars once per process and returns its namespace.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { loadPolars } from "./polars.ts";
+ * import assert from "node:assert/strict";
  *
  * const pl = await loadPolars();
+ * assert.equal(await loadPolars(), pl); // loaded once
  * ```
  */
 export function loadPolars(): Promise<Polars> {
@@ -64,12 +66,13 @@ export function asBuffer(bytes: Uint8Array): Buffer {
  * chunk per input frame; call `rechunk()` on it when contiguous columns matter.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { loadPolars, stackFrames } from "./polars.ts";
+ * import assert from "node:assert/strict";
  *
  * const pl = await loadPolars();
- * const frame = stackFrames(pl, [pl.readCSV("a\n1\n"), pl.readCSV("a\n2\n")]);
- * console.log(frame.height); // 2
+ * const frame = stackFrames(pl, [pl.readCSV("a\n1\n"), pl.readCSV("a\n2\n"), pl.readCSV("a\n3\n")]);
+ * assert.deepEqual(frame.getColumn("a").toArray(), [1, 2, 3]);
  * ```
  */
 export function stackFrames(pl: Polars, frames: readonly DataFrame[]): DataFrame {

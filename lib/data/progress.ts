@@ -142,8 +142,15 @@ export class ProgressTracker {
    * Counts `count` more bytes; sends a `bytes` event when the last one is 100 ms old.
    *
    * @example
-   * ```ts ignore
-   * for await (const chunk of body) tracker.bytes(chunk.byteLength);
+   * ```ts
+   * import { ProgressTracker } from "./progress.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const reported: number[] = [];
+   * const tracker = new ProgressTracker((e) => e.kind === "bytes" && reported.push(e.bytes), 1, 2048);
+   * for (const chunk of [new Uint8Array(1024), new Uint8Array(1024)]) tracker.bytes(chunk.byteLength);
+   * assert.equal(tracker.received, 2048);
+   * assert.deepEqual(reported, [1024]); // the second came within 100 ms: counted, not reported
    * ```
    */
   bytes(count: number): void {
@@ -159,8 +166,16 @@ export class ProgressTracker {
    * Counts one finished file and sends a `file` event.
    *
    * @example
-   * ```ts ignore
-   * tracker.fileDone(entry.path, fromCache);
+   * ```ts
+   * import { type ProgressEvent, ProgressTracker } from "./progress.ts";
+   * import assert from "node:assert/strict";
+   *
+   * let last: ProgressEvent | undefined;
+   * const tracker = new ProgressTracker((event) => last = event, 2, 0);
+   * tracker.fileDone("/iplant/home/shared/a.csv", true);
+   * assert.equal(last?.kind, "file");
+   * assert.equal(last?.path, "/iplant/home/shared/a.csv");
+   * assert.deepEqual([last?.files, last?.cachedFiles, last?.totalFiles], [1, 1, 2]);
    * ```
    */
   fileDone(path: string, fromCache: boolean): void {
@@ -173,8 +188,15 @@ export class ProgressTracker {
    * Sends the final `done` event (once; later calls do nothing).
    *
    * @example
-   * ```ts ignore
-   * try { ... tracker.done(true); } catch (error) { tracker.done(false); throw error; }
+   * ```ts
+   * import { ProgressTracker } from "./progress.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const outcomes: (boolean | undefined)[] = [];
+   * const tracker = new ProgressTracker((e) => e.kind === "done" && outcomes.push(e.ok), 1, 0);
+   * tracker.done(false); // the read failed
+   * tracker.done(true); // ignored: a read ends once
+   * assert.deepEqual(outcomes, [false]);
    * ```
    */
   done(ok: boolean): void {
@@ -210,13 +232,17 @@ export class ProgressTracker {
  * into the latest, so a slow consumer never builds up a backlog.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { ProgressChannel } from "./progress.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
+ * await using store = await exampleStore();
+ * const folder = store.folder("/iplant/home/shared/tern_samples/formats");
  * const progress = new ProgressChannel();
- * const frame = folder.walk({ glob: "**" + "/*.csv" }).dataframes({ onProgress: progress.report });
- * for await (const event of progress) console.log(`${event.files}/${event.totalFiles}`);
- * console.log((await frame).height);
+ * const frame = folder.list({ glob: "*.?sv" }).dataframes({ onProgress: progress.report });
+ * for await (const event of progress) console.log(`${event.kind} ${event.files}/${event.totalFiles}`);
+ * assert.equal((await frame).height, 688); // penguins.csv and penguins.tsv
  * ```
  */
 export class ProgressChannel implements AsyncIterable<ProgressEvent> {
@@ -253,8 +279,17 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    * Yields events until (and including) `done`.
    *
    * @example
-   * ```ts ignore
-   * for await (const event of channel) if (event.kind === "file") console.log(event.path);
+   * ```ts
+   * import { ProgressChannel, ProgressTracker } from "./progress.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const channel = new ProgressChannel();
+   * const tracker = new ProgressTracker(channel.report, 1, 4);
+   * tracker.fileDone("/a.csv", false);
+   * tracker.done(true);
+   * const kinds: string[] = [];
+   * for await (const event of channel) kinds.push(event.kind);
+   * assert.deepEqual(kinds, ["start", "file", "done"]); // ends after done
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<ProgressEvent> {
@@ -273,8 +308,17 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    * much and how fast), or a note that nothing was reported yet.
    *
    * @example
-   * ```ts ignore
-   * progress; // after the read: ✓ many_files · 1,000 files · 246 kB in 2.0 s
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { ProgressChannel, ProgressTracker } from "./progress.ts";
+   *
+   * const progress = new ProgressChannel();
+   * const tracker = new ProgressTracker(progress.report, 1, 13487);
+   * tracker.bytes(13487);
+   * tracker.fileDone("/iplant/home/shared/tern_samples/formats/penguins.csv", false);
+   * tracker.done(true);
+   * // In a notebook, `progress` as a cell's last line shows this bundle.
+   * console.log(progress[JUPYTER_DISPLAY]()["text/plain"]); // ✓ read · 13.5 kB in 0 ms
    * ```
    */
   [JUPYTER_DISPLAY](): MediaBundle {

@@ -32,12 +32,23 @@ import { progressFor } from "../progress/reporter.ts";
  * The file a read is about.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { type FileSource, readDataFrame } from "./read.ts";
+ * import { dataContextOf } from "./context.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { statFile } from "../handles/stat.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ *
+ * await using store = await exampleStore();
+ * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const entry = await statFile(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
  * const source: FileSource = {
  *   path: entry.path,
  *   entry,
  *   stat: (signal) => statFile(transport, entry.path, { signal }),
  * };
+ * const { frame } = await readDataFrame(dataContextOf(transport), source);
+ * console.log(frame.shape); // { height: 344, width: 7 }
  * ```
  */
 export interface FileSource {
@@ -70,8 +81,21 @@ const SMALL_FILE_BYTES = 1024 * 1024;
  * @throws {CacheMissError} when the store is offline and the file is not cached.
  *
  * @example
- * ```ts ignore
- * const frame = await readDataFrame(dataContextOf(transport), source, { nRows: 100 });
+ * ```ts
+ * import { readDataFrame } from "./read.ts";
+ * import { dataContextOf } from "./context.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const file = store.file(path);
+ * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+ * const context = dataContextOf(transportOf(file));
+ * const { frame, fromCache } = await readDataFrame(context, source, { nRows: 100 });
+ * assert.equal(frame.height, 100);
+ * assert.equal(fromCache, false); // a partial read is never cached
  * ```
  */
 export async function readDataFrame(
@@ -128,8 +152,21 @@ export async function readDataFrame(
  * the loop early cancels the download.
  *
  * @example
- * ```ts ignore
- * for await (const batch of readBatches(context, source, { rows: 50_000 })) total += batch.height;
+ * ```ts
+ * import { readBatches } from "./read.ts";
+ * import { dataContextOf } from "./context.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const file = store.file(path);
+ * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+ * const context = dataContextOf(transportOf(file));
+ * const heights: number[] = [];
+ * for await (const batch of readBatches(context, source, { rows: 100 })) heights.push(batch.height);
+ * assert.deepEqual(heights, [100, 100, 100, 44]);
  * ```
  */
 export function readBatches(
@@ -209,9 +246,21 @@ export function readBatches(
  * @throws {CacheMissError} when the store is offline and the file is not cached.
  *
  * @example
- * ```ts ignore
- * const local = await cachedCopy(context, source);
+ * ```ts
+ * import pl from "nodejs-polars";
+ * import { cachedCopy } from "./read.ts";
+ * import { dataContextOf } from "./context.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.parquet";
+ * const file = store.file(path);
+ * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+ * const local = await cachedCopy(dataContextOf(transportOf(file)), source);
  * const lazy = pl.scanParquet(local);
+ * assert.equal(lazy.collectSync().height, 344);
  * ```
  */
 export async function cachedCopy(

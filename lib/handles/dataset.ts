@@ -56,10 +56,14 @@ export interface CatalogOptions extends DatasetListOptions {
  * ones included; their metadata says `deprecated: true`. Re-iterable, like a listing.
  *
  * @example
- * ```ts ignore
- * for await (const dataset of store.folder(CURATED).datasets()) {
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ *
+ * await using store = await exampleStore();
+ * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+ * for await (const dataset of curated.datasets()) {
  *   const metadata = await dataset.metadata();
- *   console.log(metadata.title, metadata.doi ?? metadata.ark ?? dataset.path);
+ *   console.log(metadata.title ?? dataset.name, metadata.doi ?? metadata.ark ?? "no identifier");
  * }
  * ```
  */
@@ -71,8 +75,15 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * Wraps a listing of folders; `folder.datasets()` does this.
    *
    * @example
-   * ```ts ignore
-   * const datasets = new DatasetListing(folder.list({ type: "folder" }), (entry) => store.dataset(entry));
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import { DatasetListing } from "./dataset.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * const folders = curated.list({ type: "folder" });
+   * const datasets = new DatasetListing(folders, (entry) => store.dataset(entry));
+   * console.log(await datasets.count()); // 13
    * ```
    */
   constructor(folders: Listing, make: (entry: Entry) => Dataset) {
@@ -84,8 +95,14 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * Iterates the datasets, one listing page per request.
    *
    * @example
-   * ```ts ignore
-   * for await (const dataset of folder.datasets()) console.log(dataset.name);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * for await (const dataset of curated.datasets({ glob: "NOAA_*" })) console.log(dataset.name);
+   * // NOAA_SeattleWeather_Daily_2016
+   * // NOAA_SeattleWeather_Daily_Jun2019
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<Dataset> {
@@ -96,8 +113,13 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * Every dataset, in listing order.
    *
    * @example
-   * ```ts ignore
-   * const datasets = await folder.datasets().toArray();
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * const datasets = await curated.datasets().toArray();
+   * console.log(datasets.length, datasets[0].name); // 13 BTS_FlightDelays_OnTime_2021
    * ```
    */
   async toArray(): Promise<Dataset[]> {
@@ -110,8 +132,13 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * @throws {BadRequestError} when `n` is not a non-negative integer.
    *
    * @example
-   * ```ts ignore
-   * const [newest] = await folder.datasets({ sort: "modified", order: "desc" }).take(1);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * const [newest] = await curated.datasets({ sort: "modified", order: "desc" }).take(1);
+   * console.log(newest.name); // USGS_GAP_SpeciesHabitat_2023
    * ```
    */
   async take(n: number): Promise<Dataset[]> {
@@ -122,8 +149,12 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * How many datasets iterating would yield (one request without a glob).
    *
    * @example
-   * ```ts ignore
-   * console.log(await folder.datasets().count());
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * console.log(await curated.datasets().count()); // 13
    * ```
    */
   async count(): Promise<number> {
@@ -137,8 +168,16 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * dataset as a DataFrame.
    *
    * @example
-   * ```ts ignore
-   * store.folder(CURATED).datasets(); // last line of a cell: the table
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * // In a notebook, a cell whose last line is `curated.datasets()` shows this table.
+   * const bundle = await curated.datasets()[JUPYTER_DISPLAY](); // what the notebook asks for
+   * console.log(bundle["text/plain"].split("\n")[0]);
+   * // Datasets in /iplant/home/shared/commons_repo/curated — 13 datasets
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
@@ -180,8 +219,14 @@ export class DatasetListing implements AsyncIterable<Dataset> {
  * @throws {BadRequestError} when `concurrency` is not an integer ≥ 1.
  *
  * @example
- * ```ts ignore
- * const records = await fetchCatalog(folder.datasets(), { concurrency: 4 });
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { fetchCatalog } from "./dataset.ts";
+ *
+ * await using store = await exampleStore();
+ * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+ * const records = await fetchCatalog(curated.datasets(), { concurrency: 4 });
+ * console.log(records.length, records.filter((record) => "error" in record).length); // 13 0
  * ```
  */
 export async function fetchCatalog(

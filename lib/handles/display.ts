@@ -87,9 +87,15 @@ async function firstPage(
  * request.
  *
  * @example
- * ```ts ignore
- * const view = await folderView(transport, "/iplant/home/shared/tern_samples/many_files");
- * console.log(view.total); // 20,011
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { folderView } from "./display.ts";
+ * import { transportOf } from "./handle.ts";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats";
+ * const view = await folderView(transportOf(store.folder(path)), path);
+ * console.log(view.total, view.entries[0].name); // 9 README.txt
  * ```
  */
 export async function folderView(
@@ -120,9 +126,17 @@ export async function folderView(
  * still costs a handful of requests. A sibling that cannot be read is skipped.
  *
  * @example
- * ```ts ignore
- * const view = await datasetView(transport, await dataset.metadata());
- * console.log(view.duplicates.map((duplicate) => duplicate.name));
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { datasetView } from "./display.ts";
+ * import { transportOf } from "./handle.ts";
+ *
+ * await using store = await exampleStore();
+ * const curated = "/iplant/home/shared/commons_repo/curated";
+ * const dataset = store.dataset(`${curated}/NOAA_SeattleWeather_Daily_2016`);
+ * const view = await datasetView(transportOf(dataset), await dataset.metadata());
+ * console.log(view.duplicates.map((sibling) => sibling.name));
+ * // [ "NOAA_SeattleWeather_Daily_Jun2019" ]
  * ```
  */
 export async function datasetView(
@@ -205,8 +219,15 @@ async function sameTitleSiblings(
  * A dataset list's row from a catalog record (or a failure to read one).
  *
  * @example
- * ```ts ignore
- * const rows = records.map((record) => datasetRow(record, duplicateKeys));
+ * ```ts
+ * import { normalizeMetadata } from "../metadata/normalize.ts";
+ * import { datasetRow, sharedTitles } from "./display.ts";
+ *
+ * const avus = [{ attr: "title", value: "Penguins" }];
+ * const penguins = await normalizeMetadata({ path: "/d/Gorman_Penguins_2020", avus });
+ * const records = [penguins, { path: "/d/Locked_2021", error: "not readable" }];
+ * const rows = records.map((record) => datasetRow(record, sharedTitles(records)));
+ * console.log(rows.map((row) => row.title ?? row.error)); // [ "Penguins", "not readable" ]
  * ```
  */
 export function datasetRow(
@@ -234,8 +255,13 @@ export function datasetRow(
  * The title keys that more than one record carries.
  *
  * @example
- * ```ts ignore
- * const shared = sharedTitles(records);
+ * ```ts
+ * import { normalizeMetadata } from "../metadata/normalize.ts";
+ * import { sharedTitles } from "./display.ts";
+ *
+ * const a = await normalizeMetadata([{ attr: "title", value: "Weather" }]);
+ * const b = await normalizeMetadata([{ attr: "datacite.title", value: "weather." }]);
+ * console.log(sharedTitles([a, b]).size); // 1
  * ```
  */
 export function sharedTitles(records: readonly (DatasetMetadata | CatalogFailure)[]): Set<string> {
@@ -266,8 +292,14 @@ const MAX_WHOLE_PREVIEW_BYTES = 16 * 1024 * 1024;
  * What a file view needs from a file handle (its public methods).
  *
  * @example
- * ```ts ignore
- * const view = await fileView(store.file(path));
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import type { PreviewableFile } from "./display.ts";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const file: PreviewableFile = store.file(path);
+ * console.log((await file.stat()).size); // 13487
  * ```
  */
 export interface PreviewableFile {
@@ -298,9 +330,13 @@ export interface PreviewableFile {
  * instead of failing the view.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { fileView } from "./display.ts";
+ *
+ * await using store = await exampleStore();
  * const view = await fileView(store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
- * console.log(view.preview?.columns.map((column) => column.name));
+ * console.log(view.preview?.columns[0].name, view.preview?.rows.length); // Species 5
  * ```
  */
 export async function fileView(file: PreviewableFile): Promise<FileView> {

@@ -151,12 +151,14 @@ export interface SavedFile {
  * nothing is sent until a method needs it.
  *
  * @example
- * ```ts ignore
- * import { connect } from "../../mod.ts";
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
  *
- * const file = connect().file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+ * await using store = await exampleStore();
+ * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
  * const text = await file.text();
- * await file.downloadTo("./data/");
+ * const frame = await file.head(3);
+ * console.log(text.length, frame.height); // 13487 3
  * ```
  */
 export class File extends Handle {
@@ -169,8 +171,13 @@ export class File extends Handle {
    * Used by the store and folders; call `store.file()` or `folder.file()` instead.
    *
    * @example
-   * ```ts ignore
-   * const file = store.file("/iplant/home/shared/a.csv");
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import { File } from "./file.ts";
+   *
+   * await using store = await exampleStore();
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+   * console.log(file instanceof File); // true
    * ```
    */
   constructor(transport: Transport, location: Location) {
@@ -204,14 +211,18 @@ export class File extends Handle {
    * @throws {CacheMissError} for an offline store without a cached copy.
    *
    * @example
-   * ```ts ignore
+   * ```ts
    * import pl from "nodejs-polars";
+   * import { exampleStore } from "../sample/example.ts";
    *
-   * const penguins = await store.file(`${formats}/penguins.csv`).dataframe();
-   * const typed = await store.file(`${formats}/penguins.tsv`).dataframe({
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * const penguins = await formats.file("penguins.csv").dataframe();
+   * const typed = await formats.file("penguins.tsv").dataframe({
    *   columns: ["Species", "Body Mass (g)"],
    *   dtypes: { "Body Mass (g)": pl.Float64 },
    * });
+   * console.log(penguins.height, typed.width); // 344 2
    * ```
    */
   async dataframe(options: DataFrameOptions = {}): Promise<DataFrame> {
@@ -227,8 +238,14 @@ export class File extends Handle {
    * @throws {BadRequestError} when `n` is not a non-negative integer.
    *
    * @example
-   * ```ts ignore
-   * console.log((await store.file(path).head(5)).toString());
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+   * const first = await file.head(5);
+   * console.log(first.height); // 5
+   * console.log(first.toString());
    * ```
    */
   async head(n = 10, options: DataFrameOptions = {}): Promise<DataFrame> {
@@ -246,11 +263,17 @@ export class File extends Handle {
    * A transfer that fails after batches went out is an error, never a silent gap.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import pl from "nodejs-polars";
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
    * let heavy = 0;
-   * for await (const batch of store.file(path).batches({ rows: 50_000 })) {
-   *   heavy += batch.filter(pl.col("mass").gt(5000)).height;
+   * for await (const batch of file.batches({ rows: 100 })) {
+   *   heavy += batch.filter(pl.col("Body Mass (g)").gt(5000)).height;
    * }
+   * console.log(heavy); // 61
    * ```
    */
   batches(options: BatchOptions = {}): AsyncIterable<DataFrame> {
@@ -273,10 +296,14 @@ export class File extends Handle {
    * @throws {CacheMissError} for an offline store without a cached copy.
    *
    * @example
-   * ```ts ignore
+   * ```ts
    * import pl from "nodejs-polars";
+   * import { exampleStore } from "../sample/example.ts";
    *
-   * const lazy = pl.scanParquet(await store.file(path).cachedPath());
+   * await using store = await exampleStore();
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet");
+   * const lazy = pl.scanParquet(await file.cachedPath());
+   * console.log((await lazy.select("Species").collect()).height); // 344
    * ```
    */
   async cachedPath(
@@ -323,12 +350,17 @@ export class File extends Handle {
    * changed on the server mid-way (what was delivered belongs to the old version: read again).
    *
    * @example
-   * ```ts ignore
-   * const body = await file.stream();
-   * await body.pipeTo((await Deno.create("copy.csv")).writable);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+   * let size = 0;
+   * for await (const chunk of await file.stream()) size += chunk.byteLength;
+   * console.log(size); // 13487
    * ```
    */
-  async stream(options: CallOptions = {}): Promise<ReadableStream<Uint8Array>> {
+  async stream(options: CallOptions = {}): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
     const entry = await this.#entry(options.signal);
     // Cancelling the stream ends the request even while a read waits for bytes.
     const stop = new AbortController();
@@ -341,12 +373,14 @@ export class File extends Handle {
     });
     // Waiting for the first bytes here makes a file that cannot be downloaded fail this call.
     let first: IteratorResult<Uint8Array, void> | undefined = await body.next();
-    return new ReadableStream<Uint8Array>({
+    // Typed as ArrayBuffer-backed (as fetch bodies are) so that it pipes into web streams
+    // such as DecompressionStream.
+    return new ReadableStream<Uint8Array<ArrayBuffer>>({
       async pull(controller) {
         const next = first ?? await body.next();
         first = undefined;
         if (next.done) controller.close();
-        else controller.enqueue(next.value);
+        else controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
       },
       async cancel() {
         stop.abort();
@@ -363,12 +397,16 @@ export class File extends Handle {
    * @throws {NetworkError} when the transfer kept failing.
    *
    * @example
-   * ```ts ignore
-   * const bytes = await file.bytes();
-   * console.log(bytes.length);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const png = store.file("/iplant/home/shared/tern_samples/formats/penguin_body_mass.png");
+   * const bytes = await png.bytes();
+   * console.log(bytes.length); // 1925
    * ```
    */
-  async bytes(options: CallOptions = {}): Promise<Uint8Array> {
+  async bytes(options: CallOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
     return await readVerified(
       {
         transport: transportOf(this),
@@ -386,8 +424,13 @@ export class File extends Handle {
    * @throws {ContentError} when the bytes are not valid UTF-8 — rather than replace them.
    *
    * @example
-   * ```ts ignore
-   * const lines = (await file.text()).split("\n");
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const readme = store.file("/iplant/home/shared/tern_samples/formats/README.txt");
+   * const lines = (await readme.text()).split("\n");
+   * console.log(lines[0]); // One table, every format
    * ```
    */
   async text(options: CallOptions = {}): Promise<string> {
@@ -409,8 +452,13 @@ export class File extends Handle {
    * @throws {ContentError} when it is not UTF-8 text or not valid JSON.
    *
    * @example
-   * ```ts ignore
-   * const records = await store.file("/iplant/home/shared/tern_samples/formats/penguins.json").json();
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.json");
+   * const records = await file.json() as { Species: string }[];
+   * console.log(records.length, records[0].Species); // 344 Adelie
    * ```
    */
   async json(options: CallOptions = {}): Promise<unknown> {
@@ -431,8 +479,13 @@ export class File extends Handle {
    * @throws {BadRequestError} when the path is a folder.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
    * const { contentType, publicUrl } = await file.manifest();
+   * console.log(contentType, publicUrl !== undefined); // text/csv true
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<FileManifest> {
@@ -468,9 +521,18 @@ export class File extends Handle {
    * @throws {NetworkError} when the transfer kept failing.
    *
    * @example
-   * ```ts ignore
-   * const saved = await file.downloadTo("./data/");
-   * console.log(saved.path, saved.size);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+   * const folder = await Deno.makeTempDir();
+   * try {
+   *   const saved = await file.downloadTo(`${folder}/data/`); // creates data/, keeps the name
+   *   console.log(saved.path.endsWith("/data/penguins.csv"), saved.size); // true 13487
+   * } finally {
+   *   await Deno.remove(folder, { recursive: true });
+   * }
    * ```
    */
   async downloadTo(
@@ -540,9 +602,14 @@ export class File extends Handle {
    * parsing (it always says `application/octet-stream`).
    *
    * @example
-   * ```ts ignore
-   * const { contentType, body } = await store.file(pngPath).openInline();
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const png = store.file("/iplant/home/shared/tern_samples/formats/penguin_body_mass.png");
+   * const { contentType, body } = await png.openInline();
    * const image = new Uint8Array(await new Response(body).arrayBuffer());
+   * console.log(contentType, image.length); // image/png 1925
    * ```
    */
   async openInline(options: CallOptions = {}): Promise<InlineFile> {
@@ -562,8 +629,15 @@ export class File extends Handle {
    * typed error instead.
    *
    * @example
-   * ```ts ignore
-   * store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"); // last line of a cell
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * // In a notebook, a cell whose last line is this file shows its view.
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+   * const view = await file[JUPYTER_DISPLAY](); // what the notebook asks for
+   * console.log(view["text/plain"].includes("first 5 rows")); // true
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
@@ -579,8 +653,13 @@ export class File extends Handle {
    * Finds the file in its parent's listing; see {@linkcode statFile} for the request count.
    *
    * @example
-   * ```ts ignore
-   * const entry = await store.file(path).stat(); // calls fetchEntry once
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const before = store.stats.requests;
+   * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").stat(); // fetchEntry
+   * console.log(store.stats.requests - before); // 1
    * ```
    */
   protected fetchEntry(path: string, options: CallOptions): Promise<Entry> {

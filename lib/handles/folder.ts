@@ -42,12 +42,15 @@ import { statFolder } from "./stat.ts";
  * `folder.folder(name)`; nothing is sent until a method needs it.
  *
  * @example
- * ```ts ignore
- * import { connect } from "../../mod.ts";
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
  *
- * const shared = connect().folder("/iplant/home/shared");
- * for await (const entry of shared.list()) console.log(entry.type, entry.name);
- * const csv = await shared.walk({ glob: "**" + "/*.csv", maxDepth: 3 }).toArray();
+ * await using store = await exampleStore();
+ * const samples = store.folder("/iplant/home/shared/tern_samples");
+ * for await (const entry of samples.list()) console.log(entry.type, entry.name);
+ * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+ * const csv = await curated.walk({ glob: "**" + "/*.csv", maxDepth: 2 }).toArray();
+ * console.log(csv.length); // 11
  * ```
  */
 export class Folder extends Handle {
@@ -58,8 +61,13 @@ export class Folder extends Handle {
    * Used by the store and folders; call `store.folder()` or `folder.folder()` instead.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import { Folder } from "./folder.ts";
+   *
+   * await using store = await exampleStore();
    * const folder = store.folder("/iplant/home/shared");
+   * console.log(folder instanceof Folder); // true
    * ```
    */
   constructor(transport: Transport, location: Location) {
@@ -72,8 +80,12 @@ export class Folder extends Handle {
    * @throws {BadRequestError} for an empty or absolute path, or `.`/`..` segments.
    *
    * @example
-   * ```ts ignore
-   * const raw = store.folder("/iplant/home/shared/data").folder("raw/2019");
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared").folder("tern_samples/formats");
+   * console.log(formats.path); // /iplant/home/shared/tern_samples/formats
    * ```
    */
   folder(relative: string): Folder {
@@ -86,8 +98,12 @@ export class Folder extends Handle {
    * @throws {BadRequestError} for an empty or absolute path, or `.`/`..` segments.
    *
    * @example
-   * ```ts ignore
-   * const readme = store.folder("/iplant/home/shared/data").file("README.txt");
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const readme = store.folder("/iplant/home/shared/tern_samples/formats").file("README.txt");
+   * console.log((await readme.text()).split("\n")[0]); // One table, every format
    * ```
    */
   file(relative: string): File {
@@ -100,8 +116,13 @@ export class Folder extends Handle {
    * entries, one request per 1,000).
    *
    * @example
-   * ```ts ignore
-   * const names = (await store.folder("/iplant/home/shared").folders()).map((entry) => entry.name);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const folders = await store.folder("/iplant/home/shared").folders();
+   * console.log(folders.map((entry) => entry.name));
+   * // [ "commons_repo", "iplantcollaborative", "tern_samples" ]
    * ```
    */
   async folders(options: CallOptions = {}): Promise<Entry[]> {
@@ -125,8 +146,14 @@ export class Folder extends Handle {
    * sign-in needed) come from the iteration.
    *
    * @example
-   * ```ts ignore
-   * const biggest = await folder.list({ type: "file", sort: "size", order: "desc" }).take(10);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * const biggest = await formats.list({ type: "file", sort: "size", order: "desc" }).take(3);
+   * console.log(biggest.map((entry) => entry.name));
+   * // [ "penguins.json", "penguins.ndjson", "penguins.arrow" ]
    * ```
    */
   list(options: ListOptions = {}): Listing {
@@ -149,8 +176,13 @@ export class Folder extends Handle {
    * @throws {BadRequestError} at once for a bad option.
    *
    * @example
-   * ```ts ignore
-   * const tables = await folder.walk({ type: "file", infoType: ["csv", "tsv"] }).toDataFrame();
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * const tables = await curated.walk({ type: "file", infoType: ["csv", "tsv"] }).toDataFrame();
+   * console.log(tables.height); // 16
    * ```
    */
   walk(options: WalkOptions = {}): Listing {
@@ -171,9 +203,14 @@ export class Folder extends Handle {
    * @throws {BadRequestError} at once for a bad option.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
-   * for await (const dataset of curated.datasets()) console.log(await dataset.citation());
+   * for await (const dataset of curated.datasets({ glob: "NOAA_*" })) {
+   *   console.log(await dataset.citation());
+   * }
    * ```
    */
   datasets(options: DatasetListOptions = {}): DatasetListing {
@@ -197,10 +234,13 @@ export class Folder extends Handle {
    * @throws {BadRequestError} at once for a bad option.
    *
    * @example
-   * ```ts ignore
+   * ```ts
    * import pl from "nodejs-polars";
+   * import { exampleStore } from "../sample/example.ts";
    *
+   * await using store = await exampleStore();
    * const catalog = await store.folder("/iplant/home/shared/commons_repo/curated").catalog();
+   * console.log(catalog.height); // 13
    * console.log(catalog.filter(pl.col("doi").isNull()).select("path", "missing").toString());
    * ```
    */
@@ -219,9 +259,16 @@ export class Folder extends Handle {
    * cannot be read shows its typed error instead.
    *
    * @example
-   * ```ts ignore
-   * store.folder("/iplant/home/shared/tern_samples/many_files"); // last line of a cell: the table
-   * const bundle = await folder[JUPYTER_DISPLAY](); // { "text/plain", "text/html" }
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * // In a notebook, a cell whose last line is this folder shows its table.
+   * const folder = store.folder("/iplant/home/shared/tern_samples/formats");
+   * const bundle = await folder[JUPYTER_DISPLAY](); // what the notebook asks for
+   * console.log(bundle["text/plain"].split("\n")[0]);
+   * // Folder /iplant/home/shared/tern_samples/formats — 9 entries
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
@@ -237,8 +284,13 @@ export class Folder extends Handle {
    * Reads the folder's own entry with one request; see {@linkcode statFolder}.
    *
    * @example
-   * ```ts ignore
-   * const entry = await store.folder(path).stat(); // calls fetchEntry once
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const before = store.stats.requests;
+   * await store.folder("/iplant/home/shared/tern_samples").stat(); // calls fetchEntry once
+   * console.log(store.stats.requests - before); // 1
    * ```
    */
   protected fetchEntry(path: string, options: CallOptions): Promise<Entry> {
@@ -258,10 +310,16 @@ export class Folder extends Handle {
  * ARK, licence, … — with the AVUs as served kept in `raw`, and which can cite itself.
  *
  * @example
- * ```ts ignore
- * const penguins = store.dataset("/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020");
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ *
+ * await using store = await exampleStore();
+ * const penguins = store.dataset(
+ *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+ * );
  * const metadata = await penguins.metadata();
- * console.log(metadata.title, metadata.doi, metadata.license?.id, metadata.missing);
+ * console.log(metadata.doi, metadata.license?.id); // 10.25739/9k2v-7q4m CC0-1.0
+ * console.log(metadata.missing); // []
  * console.log(await penguins.citation("apa"));
  * ```
  */
@@ -275,9 +333,16 @@ export class Dataset extends Folder {
    * record, not an error.
    *
    * @example
-   * ```ts ignore
-   * const metadata = await store.dataset(path).metadata();
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const barley = store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Immer_BarleyVarietyTrials_Jun2018",
+   * );
+   * const metadata = await barley.metadata();
    * console.log(metadata.creators.map((creator) => creator.name), metadata.sources.title);
+   * // [ "Immer, F. R.", "Hayes, H. K.", "Powers, LeRoy" ] datacite.title
    * console.log(metadata.raw.avus.length, metadata.notes);
    * ```
    */
@@ -294,9 +359,16 @@ export class Dataset extends Folder {
    * @throws {BadRequestError} for an unknown style.
    *
    * @example
-   * ```ts ignore
-   * console.log(await store.dataset(path).citation());
-   * await Deno.writeTextFile("dataset.bib", await store.dataset(path).citation("bibtex"));
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const penguins = store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+   * );
+   * console.log(await penguins.citation());
+   * const bibtex = await penguins.citation("bibtex");
+   * console.log(bibtex.split("\n")[0]); // @misc{Gorman2020Palmer,
    * ```
    */
   async citation(style: CitationStyle = "datacite", options: CallOptions = {}): Promise<string> {
@@ -313,8 +385,17 @@ export class Dataset extends Folder {
    * A dataset that cannot be read shows its typed error instead.
    *
    * @example
-   * ```ts ignore
-   * store.dataset(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020`); // last line of a cell: the card
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * // In a notebook, a cell whose last line is this dataset shows its card.
+   * const penguins = store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+   * );
+   * const card = await penguins[JUPYTER_DISPLAY](); // what the notebook asks for
+   * console.log(card["text/plain"].includes("https://doi.org/10.25739/9k2v-7q4m")); // true
    * ```
    */
   override async [JUPYTER_DISPLAY](): Promise<MediaBundle> {

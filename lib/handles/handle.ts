@@ -137,10 +137,14 @@ export interface Location {
  * remembers that entry.
  *
  * @example
- * ```ts ignore
- * const folder = store.folder("/iplant/home/shared");
- * console.log(folder.path, folder.name); // "/iplant/home/shared" "shared"
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ *
+ * await using store = await exampleStore();
+ * const folder = store.folder("/iplant/home/shared/tern_samples");
+ * console.log(folder.path, folder.name); // /iplant/home/shared/tern_samples tern_samples
  * const entry = await folder.stat();
+ * console.log(entry.type); // folder
  * ```
  */
 export abstract class Handle {
@@ -156,9 +160,13 @@ export abstract class Handle {
    * Records where the handle points; see {@linkcode Location}.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
    * // Handles come from the store: store.folder(path), store.file(path), folder.file(name).
-   * const file = store.folder("/iplant/home/shared").file("a.csv");
+   * const file = store.folder("/iplant/home/shared/tern_samples/formats").file("penguins.csv");
+   * console.log(file.path); // /iplant/home/shared/tern_samples/formats/penguins.csv
    * ```
    */
   protected constructor(transport: Transport, location: Location) {
@@ -189,9 +197,13 @@ export abstract class Handle {
    * stat'ed before) answers without a request unless `refresh` is set.
    *
    * @example
-   * ```ts ignore
-   * const entry = await store.file("/iplant/home/shared/a.csv").stat();
-   * console.log(entry.size, entry.modified);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+   * const entry = await file.stat();
+   * console.log(entry.size, entry.infoType); // 13487 csv
    * ```
    */
   async stat(options: StatOptions = {}): Promise<Entry> {
@@ -208,9 +220,14 @@ export abstract class Handle {
    * know its id stats itself first.
    *
    * @example
-   * ```ts ignore
-   * const { avus } = await store.dataset(path).metadata();
-   * console.log(avus.map((avu) => `${avu.attr} = ${avu.value}`));
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * const file = curated.file("Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv");
+   * const { avus } = await file.metadata();
+   * console.log(avus.map((avu) => avu.attr)); // [ "description", "rows", "missing_sex" ]
    * ```
    */
   async metadata(options: CallOptions = {}): Promise<RawMetadata> {
@@ -232,8 +249,14 @@ export abstract class Handle {
    * @throws {SignInRequiredError} for an anonymous store.
    *
    * @example
-   * ```ts ignore
-   * for (const comment of await file.comments()) console.log(comment.author, comment.text);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * const comments = await curated.folder("Gorman_PalmerPenguins_Morphometrics_2020").comments();
+   * console.log(comments.map((comment) => comment.author)); // [ "alice", "curator", "demo" ]
+   * console.log(comments.filter((comment) => comment.retracted).length); // 1
    * ```
    */
   async comments(options: CallOptions = {}): Promise<Comment[]> {
@@ -313,8 +336,13 @@ const transports = new WeakMap<Handle, Transport>();
  * the public API does not expose the HTTP layer.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "./handle.ts";
+ *
+ * await using store = await exampleStore();
  * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * console.log(transport.anonymous); // false
  * ```
  */
 export function transportOf(handle: Handle): Transport {

@@ -28,9 +28,15 @@ const SCAN_PAGE = 1000;
  * @throws {NotFoundError} when it does not exist or is not visible.
  *
  * @example
- * ```ts ignore
- * const entry = await statFolder(transport, "/iplant/home/shared");
- * console.log(entry.modified);
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "./handle.ts";
+ * import { statFolder } from "./stat.ts";
+ *
+ * await using store = await exampleStore();
+ * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const entry = await statFolder(transport, "/iplant/home/shared/tern_samples");
+ * console.log(entry.type, entry.name); // folder tern_samples
  * ```
  */
 export async function statFolder(
@@ -53,9 +59,16 @@ export async function statFolder(
  * at that path is a {@linkcode BadRequestError}, a missing file a {@linkcode NotFoundError}.
  *
  * @example
- * ```ts ignore
- * const entry = await statFile(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
- * console.log(entry.size, entry.infoType);
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "./handle.ts";
+ * import { statFile } from "./stat.ts";
+ *
+ * await using store = await exampleStore();
+ * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const entry = await statFile(transport, path);
+ * console.log(entry.size, entry.infoType); // 13487 csv
  * ```
  */
 export async function statFile(
@@ -121,8 +134,15 @@ export async function statFile(
  * @throws {NotFoundError} when nothing is at `path`.
  *
  * @example
- * ```ts ignore
- * console.log(await kindOf(transport, "/iplant/home/shared")); // "folder"
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { transportOf } from "./handle.ts";
+ * import { kindOf } from "./stat.ts";
+ *
+ * await using store = await exampleStore();
+ * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * console.log(await kindOf(transport, "/iplant/home/shared")); // folder
+ * console.log(await kindOf(transport, "/iplant/home/shared/tern_samples/README.txt")); // file
  * ```
  */
 export async function kindOf(

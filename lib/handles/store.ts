@@ -35,8 +35,13 @@ import { kindOf } from "./stat.ts";
  * A store's settings as resolved by `connect()` — never the token or password.
  *
  * @example
- * ```ts ignore
- * const { url, auth, concurrency } = connect().options;
+ * ```ts
+ * import { connect } from "./connect.ts";
+ *
+ * const gateway = "http://127.0.0.1:8080/terrain";
+ * const store = connect({ url: gateway, anonymous: true, cacheDir: false });
+ * const { url, auth, concurrency } = store.options;
+ * console.log(url, auth, concurrency); // http://127.0.0.1:8080/terrain anonymous 4
  * ```
  */
 export interface StoreSettings {
@@ -96,8 +101,12 @@ export interface SearchDocumentation {
  * entries, plus Terrain's base paths.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ *
+ * await using store = await exampleStore();
  * const { home, community } = await store.root();
+ * console.log(home.path, community.path); // /iplant/home/demo /iplant/home/shared
  * for await (const entry of home.list()) console.log(entry.name);
  * ```
  */
@@ -130,11 +139,13 @@ export interface Roots {
  * then knows its entry without a request).
  *
  * @example
- * ```ts ignore
- * import { connect } from "../../mod.ts";
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
  *
- * const store = connect({ token: Deno.env.get("TERRAIN_TOKEN") });
+ * // Against a real gateway: const store = connect({ token: Deno.env.get("TERRAIN_TOKEN") });
+ * await using store = await exampleStore();
  * const text = await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
+ * console.log(text.split("\n")[0]);
  * ```
  */
 export class Store {
@@ -147,13 +158,15 @@ export class Store {
    * Wraps a transport; `connect()` is the usual way to get a store.
    *
    * @example
-   * ```ts ignore
+   * ```ts
    * import { Transport } from "../client/transport.ts";
+   * import { Store } from "./store.ts";
    *
    * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
    * const store = new Store(transport, {
    *   url: transport.url, auth: "anonymous", credentialsFrom: "none", ...transport.policy,
    * });
+   * console.log(String(store)); // Store(http://127.0.0.1:8080/terrain, anonymous)
    * ```
    */
   constructor(transport: Transport, options: StoreSettings) {
@@ -175,8 +188,12 @@ export class Store {
    * and `clear()`.
    *
    * @example
-   * ```ts ignore
-   * console.log(store.cache.dir, (await store.cache.info()).height);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").cachedPath();
+   * console.log((await store.cache.info()).height); // 1
    * ```
    */
   get cache(): StoreCache {
@@ -194,8 +211,12 @@ export class Store {
    * @throws {BadRequestError} for a relative path, `..`, or a file's entry.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
    * const shared = store.folder("/iplant/home/shared");
+   * console.log(await shared.list().count()); // 3
    * ```
    */
   folder(ref: string | Entry): Folder {
@@ -208,8 +229,12 @@ export class Store {
    * @throws {BadRequestError} for a relative path, `..`, or a folder's entry.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
    * const csv = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+   * console.log((await csv.stat()).size); // 13487
    * ```
    */
   file(ref: string | Entry): File {
@@ -222,8 +247,13 @@ export class Store {
    * @throws {BadRequestError} for a relative path, `..`, or a file's entry.
    *
    * @example
-   * ```ts ignore
-   * const dataset = store.dataset("/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020");
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const curated = "/iplant/home/shared/commons_repo/curated";
+   * const dataset = store.dataset(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020`);
+   * console.log((await dataset.metadata()).title);
    * ```
    */
   dataset(ref: string | Entry): Dataset {
@@ -238,9 +268,14 @@ export class Store {
    * @throws {NotFoundError} when nothing is there.
    *
    * @example
-   * ```ts ignore
-   * const item = await store.entry("0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804");
-   * if (item instanceof Folder) console.log(await item.list().count());
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import { Folder } from "./folder.ts";
+   *
+   * await using store = await exampleStore();
+   * const [formats] = await store.folder("/iplant/home/shared/tern_samples").list().take(1);
+   * const item = await store.entry(formats.id); // by id: looks up the path, then the kind
+   * if (item instanceof Folder) console.log(item.path, await item.list().count()); // …/formats 9
    * ```
    */
   async entry(ref: string | Entry, options: CallOptions = {}): Promise<File | Folder> {
@@ -264,9 +299,12 @@ export class Store {
    * @throws {SignInRequiredError} for an anonymous store.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
    * const { home } = await store.root();
-   * console.log(home.path);
+   * console.log(home.path); // /iplant/home/demo
    * ```
    */
   async root(options: CallOptions = {}): Promise<Roots> {
@@ -325,9 +363,12 @@ export class Store {
    * @throws {SignInRequiredError} for an anonymous store.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
    * const saved = await store.savedSearches();
-   * console.log(Array.isArray(saved) ? saved.length : 0);
+   * console.log(Array.isArray(saved) ? saved.length : 0); // 4
    * ```
    */
   async savedSearches(options: CallOptions = {}): Promise<unknown> {
@@ -342,9 +383,12 @@ export class Store {
    * The search service's documentation: its clauses with their arguments, and sortable fields.
    *
    * @example
-   * ```ts ignore
-   * const { clauses } = await store.searchDocumentation();
-   * console.log(Object.keys(clauses));
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const { clauses, sortFields } = await store.searchDocumentation();
+   * console.log("label" in clauses, sortFields.includes("fileSize")); // true true
    * ```
    */
   async searchDocumentation(options: CallOptions = {}): Promise<SearchDocumentation> {
@@ -371,8 +415,14 @@ export class Store {
    * request policy, the cache and the traffic so far. Sends nothing.
    *
    * @example
-   * ```ts ignore
-   * store; // last line of a cell: the store card
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * // In a notebook, `store` as the last line of a cell shows this card.
+   * const card = store[JUPYTER_DISPLAY]();
+   * console.log(card["text/plain"]);
    * ```
    */
   [JUPYTER_DISPLAY](): MediaBundle {

@@ -73,13 +73,14 @@ export type ListingPlan =
  *   with an `AbortError`.
  *
  * @example List, count and load into a DataFrame
- * ```ts ignore
- * import { connect } from "../../mod.ts";
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
  *
- * const store = connect();
- * const csv = store.folder("/iplant/home/shared/tern_samples/many_files").list({ glob: "*.csv" });
- * for await (const entry of csv) console.log(entry.name, entry.size);
- * console.log(await csv.count(), (await csv.toDataFrame()).shape);
+ * await using store = await exampleStore();
+ * const tables = store.folder("/iplant/home/shared/tern_samples/formats").list({ glob: "*.{csv,tsv}" });
+ * for await (const entry of tables) console.log(entry.name, entry.size);
+ * const frame = await tables.toDataFrame();
+ * console.log(await tables.count(), frame.shape); // 2 { height: 2, width: 9 }
  * ```
  */
 export class Listing implements AsyncIterable<Entry> {
@@ -89,17 +90,22 @@ export class Listing implements AsyncIterable<Entry> {
    * Wraps a plan; folder handles do this in `list()` and `walk()`.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { transportOf } from "../handles/handle.ts";
+   * import { exampleStore } from "../sample/example.ts";
    * import { Listing } from "./listing.ts";
    * import { resolveListOptions } from "./options.ts";
    *
+   * await using store = await exampleStore();
+   * const path = "/iplant/home/shared/tern_samples";
    * const listing = new Listing({
-   *   transport,
-   *   folder: () => Promise.resolve("/iplant/home/shared"),
-   *   label: "/iplant/home/shared",
+   *   transport: transportOf(store.folder(path)),
+   *   folder: () => Promise.resolve(path),
+   *   label: path,
    *   mode: "list",
    *   options: resolveListOptions({ type: "file" }),
    * });
+   * console.log((await listing.toArray()).map((entry) => entry.name)); // [ "README.txt" ]
    * ```
    */
   constructor(plan: ListingPlan) {
@@ -110,8 +116,12 @@ export class Listing implements AsyncIterable<Entry> {
    * Iterates the entries, one page per request, prefetching the next page.
    *
    * @example
-   * ```ts ignore
-   * for await (const entry of store.folder("/iplant/home/shared").list()) console.log(entry.path);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * for await (const entry of formats.list()) console.log(entry.path);
    * ```
    */
   [Symbol.asyncIterator](): AsyncIterableIterator<Entry> {
@@ -145,9 +155,13 @@ export class Listing implements AsyncIterable<Entry> {
    * its folder, offset, the server's total and the entries left after client-side filters.
    *
    * @example
-   * ```ts ignore
-   * for await (const page of store.folder("/iplant/home/shared").list().pages()) {
-   *   console.log(`${page.offset + page.entries.length} / ${page.total}`);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * for await (const page of formats.list({ pageSize: 4 }).pages()) {
+   *   console.log(`${page.offset + page.entries.length} / ${page.total}`); // 4 / 9, 8 / 9, 9 / 9
    * }
    * ```
    */
@@ -162,8 +176,13 @@ export class Listing implements AsyncIterable<Entry> {
    * @throws {BadRequestError} when `n` is not a non-negative integer.
    *
    * @example
-   * ```ts ignore
-   * const newest = await folder.list({ sort: "modified", order: "desc" }).take(5);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * const biggest = await formats.list({ sort: "size", order: "desc" }).take(2);
+   * console.log(biggest.map((entry) => entry.name)); // [ "penguins.json", "penguins.ndjson" ]
    * ```
    */
   async take(n: number): Promise<Entry[]> {
@@ -188,8 +207,13 @@ export class Listing implements AsyncIterable<Entry> {
    * Every entry, in order, in one array.
    *
    * @example
-   * ```ts ignore
-   * const entries = await store.folder("/iplant/home/shared").list().toArray();
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * const entries = await formats.list().toArray();
+   * console.log(entries.length); // 9
    * ```
    */
   async toArray(): Promise<Entry[]> {
@@ -205,8 +229,12 @@ export class Listing implements AsyncIterable<Entry> {
    * for a plain `list()` without a glob; otherwise a full pass that counts without keeping.
    *
    * @example
-   * ```ts ignore
-   * console.log(await store.folder("/iplant/home/shared").list({ type: "file" }).count());
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const manyFiles = store.folder("/iplant/home/shared/tern_samples/many_files");
+   * console.log(await manyFiles.list({ type: "file" }).count()); // 20000, in one request
    * ```
    */
   async count(): Promise<number> {
@@ -223,9 +251,14 @@ export class Listing implements AsyncIterable<Entry> {
    * a full pass without the glob.
    *
    * @example
-   * ```ts ignore
-   * const csv = folder.list({ glob: "*.csv" });
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * const csv = formats.list({ glob: "*.csv" });
    * console.log(`${await csv.count()} CSV files among ${await csv.total()} entries`);
+   * // 1 CSV files among 9 entries
    * ```
    */
   async total(): Promise<number> {
@@ -239,9 +272,12 @@ export class Listing implements AsyncIterable<Entry> {
    * use, which needs `--allow-ffi`).
    *
    * @example
-   * ```ts ignore
-   * const frame = await store.folder("/iplant/home/shared").walk({ type: "file" }).toDataFrame();
-   * console.log(frame.select("path", "size").sort("size", true).head(5).toString());
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const frame = await store.folder("/iplant/home/demo").walk({ type: "file" }).toDataFrame();
+   * console.log(frame.select("name", "size").sort("size", true).head(3).toString());
    * ```
    */
   async toDataFrame(): Promise<DataFrame> {
@@ -261,10 +297,15 @@ export class Listing implements AsyncIterable<Entry> {
    * @throws {UnsupportedFormatError} when a file is not a table (filter with `glob`/`infoType`).
    *
    * @example
-   * ```ts ignore
-   * const parts = store.folder("/iplant/home/shared/tern_samples/many_files").walk({ glob: "**" + "/*.csv" });
-   * const frame = await parts.dataframes({ onProgress: (e) => console.log(`${e.files}/${e.totalFiles}`) });
-   * console.log(frame.groupBy("source").len().height);
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * const tables = store.folder("/iplant/home/demo").walk({ glob: "**" + "/*.csv" });
+   * const frame = await tables.dataframes({
+   *   onProgress: (event) => console.log(`${event.files}/${event.totalFiles} files`),
+   * });
+   * console.log(frame.groupBy("source").len().height); // 4
    * ```
    */
   async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
@@ -307,8 +348,15 @@ export class Listing implements AsyncIterable<Entry> {
    * glob reads at most 50 pages (3 s) looking for its first entries, and says so when it stopped.
    *
    * @example
-   * ```ts ignore
-   * store.folder(path).list({ type: "file", sort: "size", order: "desc" }); // last line of a cell
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   *
+   * await using store = await exampleStore();
+   * // In a notebook, a listing as the last line of a cell shows this view.
+   * const demo = store.folder("/iplant/home/demo");
+   * const listing = demo.list({ type: "file", sort: "size", order: "desc" });
+   * console.log((await listing[JUPYTER_DISPLAY]())["text/plain"]);
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {

@@ -59,12 +59,17 @@ export interface WalkContext {
  * Entries are filtered by kind and glob; each page keeps its folder's offset and total.
  *
  * @example
- * ```ts ignore
- * import { walkPages } from "./walk.ts";
+ * ```ts
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
  * import { resolveWalkOptions } from "./options.ts";
+ * import { walkPages } from "./walk.ts";
  *
+ * await using store = await exampleStore();
+ * const root = "/iplant/home/demo";
+ * const context = { transport: transportOf(store.folder(root)), root, onChange: console.warn };
  * const options = resolveWalkOptions({ glob: "**" + "/*.csv" }, 4);
- * for await (const page of walkPages({ transport, root: "/iplant/home/shared", onChange: console.warn }, options)) {
+ * for await (const page of walkPages(context, options)) {
  *   for (const entry of page.entries) console.log(entry.path);
  * }
  * ```

@@ -87,9 +87,17 @@ export class Citation {
    * @throws {BadRequestError} for an unknown style.
    *
    * @example
-   * ```ts ignore
-   * const citation = await Citation.of(store.dataset(path), "apa");
-   * citation; // in a notebook: the APA citation in a box, the other styles below it
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import { Citation } from "./cite.ts";
+   *
+   * await using store = await exampleStore();
+   * const penguins = store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+   * );
+   * const citation = await Citation.of(penguins, "apa");
+   * console.log(citation.url); // https://doi.org/10.25739/9k2v-7q4m
+   * // In a notebook, `citation` shows the APA citation in a box, the other styles below it.
    * ```
    */
   static async of(source: CitationSource, style: CitationStyle = "datacite"): Promise<Citation> {
@@ -125,7 +133,12 @@ export class Citation {
    * below it; `text/plain` is the citation alone.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { Citation } from "./cite.ts";
+   *
+   * const record = { path: "/iplant/home/shared/x", title: "X", creators: [], subjects: [] };
+   * const citation = await Citation.of(record);
    * const bundle = citation[JUPYTER_DISPLAY]();
    * console.log(bundle["text/plain"] === citation.text); // true
    * ```

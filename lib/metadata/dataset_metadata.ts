@@ -421,10 +421,17 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
    * @throws {BadRequestError} for an unknown style.
    *
    * @example
-   * ```ts ignore
-   * const metadata = await store.dataset(path).metadata();
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const metadata = await store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+   * ).metadata();
    * console.log(await metadata.citation("apa"));
-   * await Deno.writeTextFile("refs.bib", await metadata.citation("bibtex"));
+   * // Gorman, K. B., Williams, T. D., & Fraser, W. R. (2020). Palmer Archipelago (Antarctica) …
+   * assert.match(await metadata.citation("bibtex"), /^@/);
    * ```
    */
   citation(style: CitationStyle = "datacite"): Promise<string> {

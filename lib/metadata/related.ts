@@ -83,8 +83,19 @@ const IDENTIFIER_TYPES = [
  * What {@linkcode relatedIdentifiers} needs from the normaliser's reader.
  *
  * @example
- * ```ts ignore
- * const related = relatedIdentifiers(read.group, read);
+ * ```ts
+ * import { attributeGroup } from "./avus.ts";
+ * import { Reader } from "./reader.ts";
+ * import { type PairingReader, relatedIdentifiers } from "./related.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const reader = new Reader(attributeGroup([
+ *   { attr: "RelatedIdentifier", value: "10.1234/not a doi" },
+ *   { attr: "relatedIdentifierType", value: "DOI" },
+ * ]));
+ * const read: PairingReader = reader;
+ * assert.deepEqual(relatedIdentifiers(reader.group, read), [{ identifier: "10.1234/not a doi" }]);
+ * assert.match(reader.notes[0], /is not a valid DOI; kept untyped/);
  * ```
  */
 export interface PairingReader {

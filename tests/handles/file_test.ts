@@ -47,6 +47,19 @@ Deno.test("bytes, text, json and stream return the file's exact content", async 
   assert.equal(store.stats.inFlight, 0, "a finished body gives its slot back");
 });
 
+Deno.test("stream pipes into web streams such as gzip decompression", async () => {
+  await using served = await serve();
+  const store = served.demo();
+  const original = await store.file(PATHS.big).bytes();
+  const gzipped = await new Response(
+    new Blob([original]).stream().pipeThrough(new CompressionStream("gzip")),
+  ).bytes();
+  await writeFile(`${served.root}${PATHS.big}.gz`, gzipped);
+  const stream = (await store.file(`${PATHS.big}.gz`).stream())
+    .pipeThrough(new DecompressionStream("gzip"));
+  assert.deepEqual(await new Response(stream).bytes(), original);
+});
+
 Deno.test("text and json refuse content they cannot read instead of mangling it", async () => {
   await using served = await serve();
   const store = served.demo();
