@@ -86,8 +86,14 @@ export function storeFlags(values: ParsedArgs["values"]): StoreFlags {
  * asked for one.
  *
  * @example
- * ```ts ignore
- * const store = await openStore(storeFlags(values), io, signal);
+ * ```ts
+ * import { processIo } from "./io.ts";
+ * import { openStore, storeFlags } from "./session.ts";
+ *
+ * const url = "http://127.0.0.1:8080/terrain";
+ * const flags = storeFlags({ url, anonymous: true, "no-cache": true });
+ * const store = await openStore(flags, processIo(), new AbortController().signal);
+ * console.log(String(store)); // Store(http://127.0.0.1:8080/terrain, anonymous)
  * ```
  */
 export async function openStore(

@@ -78,10 +78,19 @@ export interface SaveOptions {
  * @throws {IntegrityError} when the bytes never match the listed size.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { join } from "node:path";
+ * import { exampleStore } from "../sample/example.ts";
+ * import { saveFile } from "./transfer.ts";
+ *
+ * await using store = await exampleStore();
  * const entry = await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").stat();
- * const result = await saveFile(store, entry, "./penguins.csv", { force: false, onBytes: () => {} });
- * console.log(result.source); // "downloaded", then "up-to-date" on the next run
+ * const dir = await Deno.makeTempDir();
+ * const target = join(dir, "penguins.csv");
+ * const options = { force: false, onBytes: () => {} };
+ * console.log((await saveFile(store, entry, target, options)).source); // downloaded
+ * console.log((await saveFile(store, entry, target, options)).source); // up-to-date
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function saveFile(

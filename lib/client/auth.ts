@@ -96,13 +96,17 @@ export const REDACTED = "[redacted]";
  * @throws {AuthError} when the server refuses the username or password.
  *
  * @example
- * ```ts ignore
- * import { requestToken } from "./auth.ts";
- * import { Transport } from "./transport.ts";
+ * ```ts
+ * import { transportOf } from "../handles/handle.ts";
+ * import { DEMO_USER } from "../sample/constants.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import { requestToken, type TokenRequest } from "./auth.ts";
  *
- * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
- * const grant = await requestToken((request) => transport.json(request), "demo", "pw");
- * console.log(grant.expires_in);
+ * await using store = await exampleStore();
+ * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const send = (request: TokenRequest) => transport.json(request);
+ * const grant = await requestToken(send, DEMO_USER.username, DEMO_USER.password);
+ * console.log(grant.expires_in > 0); // true
  * ```
  */
 export async function requestToken(

@@ -4,17 +4,18 @@
  * Higher layers (store handles, listings) build on the endpoint functions and never build URLs.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exampleStore } from "../sample/example.ts";
  * import { getPagedDirectory, NotFoundError, Transport } from "./mod.ts";
  *
- * const transport = new Transport({ url: "https://de.cyverse.org/terrain" });
- * try {
- *   const page = await getPagedDirectory(transport, { path: "/iplant/home/shared", limit: 100 });
- *   console.log(page.total);
- * } catch (error) {
- *   if (error instanceof NotFoundError) console.log(error.message);
- *   else throw error;
- * }
+ * await using store = await exampleStore();
+ * const transport = new Transport({ url: store.options.url });
+ * const page = await getPagedDirectory(transport, { path: "/iplant/home/shared", limit: 100 });
+ * console.log(page.folders.map((folder) => folder.label));
+ * // [ "commons_repo", "iplantcollaborative", "tern_samples" ]
+ * const missing = getPagedDirectory(transport, { path: "/iplant/home/shared/nope", limit: 100 });
+ * await assert.rejects(missing, NotFoundError);
  * ```
  *
  * @module

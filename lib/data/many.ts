@@ -32,9 +32,20 @@ import { readDataFrame, type ReadTuning } from "./read.ts";
  * @throws {BadRequestError} for bad options, or when a file already has the source column.
  *
  * @example
- * ```ts ignore
- * const entries = await folder.walk({ glob: "**" + "/*.csv" }).toArray();
- * const frame = await readMany(dataContextOf(transport), entries, (path) => statFile(transport, path), {});
+ * ```ts
+ * import { transportOf } from "../handles/handle.ts";
+ * import { statFile } from "../handles/stat.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import { dataContextOf } from "./context.ts";
+ * import { readMany } from "./many.ts";
+ *
+ * await using store = await exampleStore();
+ * const folder = store.folder("/iplant/home/shared/tern_samples/formats");
+ * const transport = transportOf(folder);
+ * const entries = await folder.list({ glob: "*.{csv,tsv}" }).toArray();
+ * const stat = (path: string, signal?: AbortSignal) => statFile(transport, path, { signal });
+ * const frame = await readMany(dataContextOf(transport), entries, stat);
+ * console.log(frame.height, frame.columns[0]); // 688 source
  * ```
  */
 export async function readMany(

@@ -5,13 +5,17 @@
  * one frame, and progress events.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
  * import { dataContextOf, readDataFrame } from "./mod.ts";
  *
- * const { frame } = await readDataFrame(dataContextOf(transport), {
- *   path,
- *   stat: (signal) => statFile(transport, path, { signal }),
- * });
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.parquet";
+ * const file = store.file(path);
+ * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+ * const { frame } = await readDataFrame(dataContextOf(transportOf(file)), source);
+ * console.log(frame.shape); // { height: 344, width: 7 }
  * ```
  *
  * @module

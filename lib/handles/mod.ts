@@ -3,11 +3,16 @@
  * {@linkcode Dataset} and {@linkcode File} handles for paths, ids and listing entries.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
  * import { connect } from "./mod.ts";
  *
- * const store = connect();
- * const files = await store.folder("/iplant/home/shared").list({ type: "file" }).take(10);
+ * await using sample = await exampleStore();
+ * const store = connect({ url: sample.options.url, anonymous: true, cacheDir: false });
+ * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+ * const files = await formats.list({ type: "file" }).take(2);
+ * console.log(files.map((entry) => entry.name)); // [ "README.txt", "penguin_body_mass.png" ]
+ * console.log((await formats.file("penguins.csv").head(3)).height); // 3
  * ```
  *
  * @module

@@ -38,11 +38,14 @@ export const ENTRY_COLUMNS: readonly string[] = Object.freeze([
  * read straight into columns, so a listing is never held twice.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
  * import { entriesToDataFrame } from "./frame.ts";
  *
- * const frame = await entriesToDataFrame(await folder.list().toArray());
- * console.log(frame.shape);
+ * await using store = await exampleStore();
+ * const listing = store.folder("/iplant/home/shared/tern_samples/formats").list();
+ * const frame = await entriesToDataFrame(listing);
+ * console.log(frame.shape); // { height: 9, width: 9 }
  * ```
  */
 export async function entriesToDataFrame(

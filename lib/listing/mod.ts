@@ -4,17 +4,15 @@
  * handing back an incomplete folder.
  *
  * @example
- * ```ts ignore
- * import { Listing, resolveListOptions } from "./mod.ts";
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { type Entry, Listing } from "./mod.ts";
  *
- * const listing = new Listing({
- *   transport,
- *   folder: () => Promise.resolve("/iplant/home/shared"),
- *   label: "/iplant/home/shared",
- *   mode: "list",
- *   options: resolveListOptions({ glob: "*.csv" }),
- * });
- * console.log(await listing.count());
+ * await using store = await exampleStore();
+ * const tables = store.folder("/iplant/home/shared/tern_samples/formats").list({ glob: "*.csv" });
+ * console.log(tables instanceof Listing); // true
+ * const entries: Entry[] = await tables.toArray();
+ * console.log(entries.map((entry) => entry.name)); // [ "penguins.csv" ]
  * ```
  *
  * @module

@@ -129,12 +129,16 @@ export interface PagerOptions {
  * @throws {BadRequestError} when `ahead` is not a positive integer.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
  * import { pageFolder } from "./pager.ts";
  *
- * const query = { path: "/iplant/home/shared", entityType: "any" } as const;
- * for await (const page of pageFolder(transport, query, { pageSize: 500, onChange: console.warn })) {
- *   console.log(page.offset, page.entries.length, page.total);
+ * await using store = await exampleStore();
+ * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const query = { path: "/iplant/home/shared/tern_samples/formats", entityType: "any" } as const;
+ * for await (const page of pageFolder(transport, query, { pageSize: 4, onChange: console.warn })) {
+ *   console.log(page.offset, page.entries.length, page.total); // 0 4 9, 4 4 9, then 8 1 9
  * }
  * ```
  */
