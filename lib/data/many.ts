@@ -24,7 +24,8 @@ import { readDataFrame, type ReadTuning } from "./read.ts";
  * united across files and types widened to a common supertype (Polars' relaxed diagonal
  * concatenation), so files whose columns differ still combine; a column missing from a file is
  * null in its rows; files without rows add their new columns but never change a column's type.
- * The first failure cancels the other reads and is thrown.
+ * The frame comes back with contiguous columns (one chunk, not one per file). The first
+ * failure cancels the other reads and is thrown.
  *
  * @param stat Reads a file's current entry, used to check it before re-downloading after a
  * broken transfer.
@@ -109,7 +110,10 @@ export async function readMany(
       ? rows
       : pl.concat([sourceColumn(pl, source, files, frames), rows], { how: "horizontal" });
     tracker.done(true);
-    return limitRows(frame, options.nRows);
+    // One chunk per file makes later filters and group-bys several times slower; joining them
+    // once costs a few milliseconds per million rows.
+    const joined = limitRows(frame, options.nRows);
+    return frames.length > 1 ? joined.rechunk() : joined;
   } catch (error) {
     tracker.done(false);
     throw error;

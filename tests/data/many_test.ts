@@ -141,3 +141,11 @@ Deno.test("files without rows add their columns but no source rows", async () =>
   assert.deepEqual(frame.getColumn("id").toArray(), [1, 2, 3]);
   assert.equal(frame.getColumn("source").nullCount(), 0);
 });
+
+Deno.test("the joined frame has one chunk per column, not one per file", async () => {
+  await using store = await manyFiles(6);
+  const frame = await store.connect().folder(`${DATA}/parts`).walk({ glob: "**/*.csv" })
+    .dataframes();
+  assert.equal(frame.height, 30);
+  for (const column of frame.getColumns()) assert.equal(column.nChunks(), 1, column.name);
+});
