@@ -185,8 +185,9 @@ export class Store {
 
   /**
    * The local cache of downloaded files: where it is, `info()` (a DataFrame of what it holds)
-   * and `clear()`. Reads into DataFrames (`dataframe()`, `head()`, `batches()`,
-   * `dataframes()`) and `cachedPath()` fill it; `bytes()`, `text()`, `json()`, `stream()` and
+   * and `clear()`. Reads into DataFrames that download the whole file (`dataframe()`,
+   * `batches()`, `dataframes()`; a `head()` that stops early keeps nothing) and `cachedPath()`
+   * fill it; `bytes()`, `text()`, `json()`, `stream()` and
    * `downloadTo()` hand the bytes to you and keep no copy.
    *
    * @example
