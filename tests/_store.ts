@@ -107,6 +107,56 @@ export async function serveRoot(
 }
 
 /**
+ * The demo user of the test stores: owns /iplant/home/demo and has a long-lived static token
+ * (its "Secret" lets leak checks find it anywhere it must not be).
+ *
+ * @example
+ * ```ts
+ * import { DEMO } from "./_store.ts";
+ *
+ * console.log(DEMO.username); // demo
+ * ```
+ */
+export const DEMO = {
+  username: "demo",
+  password: "pw-demo-Secret!",
+  token: "static.demo.token-Secret",
+} as const;
+
+/**
+ * A second user of the test stores, whose home demo cannot read.
+ *
+ * @example
+ * ```ts
+ * import { ALICE } from "./_store.ts";
+ *
+ * console.log(ALICE.username); // alice
+ * ```
+ */
+export const ALICE = { username: "alice", password: "pw-alice-Secret!" } as const;
+
+/**
+ * `size` deterministic pseudo-random bytes (a linear congruential generator from `seed`), so
+ * downloads can be compared byte for byte.
+ *
+ * @example
+ * ```ts
+ * import { pseudoRandomBytes } from "./_store.ts";
+ *
+ * console.log(pseudoRandomBytes(4, 1).length); // 4
+ * ```
+ */
+export function pseudoRandomBytes(size: number, seed: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let state = seed;
+  for (let index = 0; index < bytes.length; index++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    bytes[index] = state >>> 24;
+  }
+  return bytes;
+}
+
+/**
  * The `users.json` of the test stores: the demo user with a static token, and a second user
  * whose home demo cannot read.
  *

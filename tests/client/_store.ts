@@ -6,17 +6,17 @@
  */
 
 import type { ServerOptions } from "../../server.ts";
-import { type ServedRoot, serveRoot, usersFile, writeFile } from "../_store.ts";
+import {
+  ALICE,
+  DEMO,
+  pseudoRandomBytes,
+  type ServedRoot,
+  serveRoot,
+  usersFile,
+  writeFile,
+} from "../_store.ts";
 
-/** The demo user: owns /iplant/home/demo, has a long-lived static token. */
-export const DEMO = {
-  username: "demo",
-  password: "pw-demo-Secret!",
-  token: "static.demo.token",
-} as const;
-
-/** A second user whose home demo cannot read. */
-export const ALICE = { username: "alice", password: "pw-alice-Secret!" } as const;
+export { ALICE, DEMO } from "../_store.ts";
 
 /** Data-store paths in the test store. */
 export const PATHS = {
@@ -60,13 +60,7 @@ export const PNG_BYTES = new Uint8Array([
 
 /** Deterministic pseudo-random bytes (so downloads can be compared byte for byte). */
 export function bigBytes(): Uint8Array {
-  const bytes = new Uint8Array(BIG_SIZE);
-  let state = 12345;
-  for (let index = 0; index < bytes.length; index++) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    bytes[index] = state >>> 24;
-  }
-  return bytes;
+  return pseudoRandomBytes(BIG_SIZE, 12345);
 }
 
 /** Top-level template AVUs of `PATHS.public` (nested DataCite identifier). */

@@ -13,6 +13,40 @@ function chunks(...parts: number[]): ReadableStream<Uint8Array> {
   });
 }
 
+/** Five bytes, then the connection breaks. */
+function brokenAfterFive(): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(5));
+    },
+    pull(controller) {
+      controller.error(new TypeError("error reading a body from connection"));
+    },
+  });
+}
+
+/** The error a broken body of 10 announced bytes must give after five: typed, with its cause. */
+function brokeAfterFiveOfTen(error: unknown): boolean {
+  assert.ok(error instanceof NetworkError);
+  assert.match(error.message, /connection broke.*after 5 bytes of 10/);
+  assert.ok(error.cause instanceof TypeError);
+  return true;
+}
+
+/** Five bytes, then nothing, ever; says whether it was cancelled. */
+function stallingAfterFive(): { source: ReadableStream<Uint8Array>; cancelled: () => boolean } {
+  let cancelled = false;
+  const source = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(5));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  return { source, cancelled: () => cancelled };
+}
+
 function guarded(source: ReadableStream<Uint8Array>, extra: {
   expectedLength?: number;
   idleTimeoutMs?: number;
@@ -54,39 +88,19 @@ Deno.test("guardBody: a body longer than Content-Length is a NetworkError", asyn
 });
 
 Deno.test("guardBody: a broken source is a NetworkError that keeps the cause", async () => {
-  const source = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(new Uint8Array(5));
-    },
-    pull(controller) {
-      controller.error(new TypeError("error reading a body from connection"));
-    },
-  });
+  const source = brokenAfterFive();
   const { body, finished } = guarded(source, { expectedLength: 10 });
-  await assert.rejects(readAll(body), (error: unknown) => {
-    assert.ok(error instanceof NetworkError);
-    assert.match(error.message, /connection broke.*after 5 bytes of 10/);
-    assert.ok(error.cause instanceof TypeError);
-    return true;
-  });
+  await assert.rejects(readAll(body), brokeAfterFiveOfTen);
   assert.equal(finished(), 1);
 });
 
 Deno.test("guardBody: a stalled source is a NetworkError after the idle time", async () => {
-  let cancelled = false;
-  const source = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(new Uint8Array(5));
-    },
-    cancel() {
-      cancelled = true;
-    },
-  });
+  const { source, cancelled } = stallingAfterFive();
   const { body, finished } = guarded(source, { idleTimeoutMs: 50 });
   const started = performance.now();
   await assert.rejects(readAll(body), /stopped sending .* no data for 50 ms after 5 bytes/);
   assert.ok(performance.now() - started < 1000);
-  assert.ok(cancelled, "the stalled source is cancelled");
+  assert.ok(cancelled(), "the stalled source is cancelled");
   assert.equal(finished(), 1);
 });
 
@@ -216,40 +230,20 @@ Deno.test("readBody: a body shorter or longer than Content-Length is a NetworkEr
 });
 
 Deno.test("readBody: a broken source is a NetworkError that keeps the cause", async () => {
-  const source = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(new Uint8Array(5));
-    },
-    pull(controller) {
-      controller.error(new TypeError("error reading a body from connection"));
-    },
-  });
+  const source = brokenAfterFive();
   const { reading, finished } = readWhole(source, { expectedLength: 10 });
-  await assert.rejects(reading, (error: unknown) => {
-    assert.ok(error instanceof NetworkError);
-    assert.match(error.message, /connection broke.*after 5 bytes of 10/);
-    assert.ok(error.cause instanceof TypeError);
-    return true;
-  });
+  await assert.rejects(reading, brokeAfterFiveOfTen);
   assert.equal(finished(), 1);
 });
 
 Deno.test("readBody: a stalled source is a NetworkError after the idle time", async () => {
-  let cancelled = false;
-  const source = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(new Uint8Array(5));
-    },
-    cancel() {
-      cancelled = true;
-    },
-  });
+  const { source, cancelled } = stallingAfterFive();
   const { reading, finished } = readWhole(source, { idleTimeoutMs: 50 });
   const started = performance.now();
   await assert.rejects(reading, /stopped sending .* no data for 50 ms after 5 bytes/);
   const elapsed = performance.now() - started;
   assert.ok(elapsed >= 45 && elapsed < 1000, `${elapsed.toFixed(0)} ms`);
-  assert.ok(cancelled, "the stalled source is cancelled");
+  assert.ok(cancelled(), "the stalled source is cancelled");
   assert.equal(finished(), 1);
 });
 

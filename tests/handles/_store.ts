@@ -6,18 +6,18 @@
  */
 
 import type { ServerOptions } from "../../server.ts";
-import { type ServedRoot, serveRoot, usersFile, writeFile } from "../_store.ts";
+import {
+  ALICE,
+  DEMO,
+  pseudoRandomBytes,
+  type ServedRoot,
+  serveRoot,
+  usersFile,
+  writeFile,
+} from "../_store.ts";
 import { connect, type ConnectOptions, type Store } from "../../mod.ts";
 
-/** The demo user: owns /iplant/home/demo, has a long-lived static token. */
-export const DEMO = {
-  username: "demo",
-  password: "pw-demo-Secret!",
-  token: "static.demo.token-Secret",
-} as const;
-
-/** A second user whose home demo cannot read. */
-export const ALICE = { username: "alice", password: "pw-alice-Secret!" } as const;
+export { ALICE, DEMO } from "../_store.ts";
 
 /** Data-store paths in the test store. */
 export const PATHS = {
@@ -118,13 +118,7 @@ export function mixedTime(index: number): Date {
 
 /** Deterministic pseudo-random bytes for byte-exact download checks. */
 export function bigBytes(): Uint8Array {
-  const bytes = new Uint8Array(BIG_SIZE);
-  let state = 987654321;
-  for (let index = 0; index < bytes.length; index++) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    bytes[index] = state >>> 24;
-  }
-  return bytes;
+  return pseudoRandomBytes(BIG_SIZE, 987654321);
 }
 
 /** File name `index` of a generated folder: `f-000042.txt`. */
