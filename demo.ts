@@ -6,7 +6,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "./polars.ts";
 import { connect } from "./mod.ts";
 import { startServer } from "./server.ts";
 import {

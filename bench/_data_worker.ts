@@ -24,7 +24,7 @@
 
 import { Buffer } from "node:buffer";
 import { parseArgs } from "node:util";
-import pl from "nodejs-polars";
+import pl from "../polars.ts";
 import { connect } from "../mod.ts";
 import { dataContextOf } from "../lib/data/context.ts";
 import { readDataFrame } from "../lib/data/read.ts";

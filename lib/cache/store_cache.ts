@@ -5,10 +5,11 @@
  * @module
  */
 
-import type { DataFrame } from "nodejs-polars";
+import type { DataFrame } from "../deps.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderCache } from "../display/cache.ts";
 import type { ClearResult, DiskCache } from "./cache.ts";
+import { loadPolarsModule } from "../deps.ts";
 
 /**
  * A store's local cache, as `store.cache`. A store opened with `cacheDir: false` has a disabled
@@ -85,7 +86,7 @@ export class StoreCache {
    * ```
    */
   async info(): Promise<DataFrame> {
-    const { default: pl } = await import("nodejs-polars");
+    const { default: pl } = await loadPolarsModule();
     const entries = this.#cache === undefined ? [] : await this.#cache.entries();
     const datetime = pl.Datetime("ms", "UTC");
     return pl.DataFrame([

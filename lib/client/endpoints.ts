@@ -41,7 +41,7 @@ import {
   type TokenResponse,
 } from "./schemas.ts";
 import type { Query, Transport } from "./transport.ts";
-import type { z } from "zod";
+import type { z } from "../deps.ts";
 
 /**
  * Per-call options.

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../deps.ts";
 import { ProtocolError, truncate } from "./errors.ts";
 
 const millis = z.number();

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { DataFrame } from "nodejs-polars";
+import type { DataFrame } from "../deps.ts";
 import { BadRequestError, isAbortError } from "../client/errors.ts";
 import type { Entry } from "../listing/entry.ts";
 import type { DataContext } from "./context.ts";

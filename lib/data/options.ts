@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DataType } from "nodejs-polars";
+import type { DataType } from "../deps.ts";
 import { BadRequestError } from "../client/errors.ts";
 import { TABLE_FORMATS, type TableFormat } from "./formats.ts";
 import type { ProgressEvent } from "./progress.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { DataFrame, DataType } from "nodejs-polars";
+import type { DataFrame, DataType } from "../deps.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import type { DetectedFormat } from "./formats.ts";
 import type { DataFrameOptions } from "./options.ts";

@@ -7,7 +7,7 @@
  */
 
 import { Buffer } from "node:buffer";
-import type { DataFrame } from "nodejs-polars";
+import { type DataFrame, loadPolarsModule, type PolarsModule } from "../deps.ts";
 
 /**
  * The nodejs-polars namespace (`pl`).
@@ -20,7 +20,7 @@ import type { DataFrame } from "nodejs-polars";
  * console.log(pl.readCSV("a,b\n1,2\n").shape); // { height: 1, width: 2 }
  * ```
  */
-export type Polars = typeof import("nodejs-polars").default;
+export type Polars = PolarsModule["default"];
 
 let loading: Promise<Polars> | undefined;
 
@@ -37,7 +37,7 @@ let loading: Promise<Polars> | undefined;
  * ```
  */
 export function loadPolars(): Promise<Polars> {
-  loading ??= import("nodejs-polars").then((module) => module.default).catch((error) => {
+  loading ??= loadPolarsModule().then((module) => module.default).catch((error) => {
     loading = undefined;
     throw error;
   });

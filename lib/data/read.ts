@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { DataFrame } from "nodejs-polars";
+import type { DataFrame } from "../deps.ts";
 import type { CachedFile, CacheWriter, DiskCache, FileVersion } from "../cache/cache.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import { BadRequestError } from "../client/errors.ts";
@@ -247,7 +247,7 @@ export function readBatches(
  *
  * @example
  * ```ts
- * import pl from "nodejs-polars";
+ * import pl from "../../polars.ts";
  * import { cachedCopy } from "./read.ts";
  * import { dataContextOf } from "./context.ts";
  * import { transportOf } from "../handles/handle.ts";

@@ -8,7 +8,7 @@
 
 import { createHash } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
-import type { DataFrame } from "nodejs-polars";
+import type { DataFrame } from "../deps.ts";
 import { type CallOptions, displayDownload, getManifest } from "../client/endpoints.ts";
 import {
   BadRequestError,
@@ -212,7 +212,7 @@ export class File extends Handle {
    *
    * @example
    * ```ts
-   * import pl from "nodejs-polars";
+   * import pl from "../../polars.ts";
    * import { exampleStore } from "../sample/example.ts";
    *
    * await using store = await exampleStore();
@@ -264,7 +264,7 @@ export class File extends Handle {
    *
    * @example
    * ```ts
-   * import pl from "nodejs-polars";
+   * import pl from "../../polars.ts";
    * import { exampleStore } from "../sample/example.ts";
    *
    * await using store = await exampleStore();
@@ -297,7 +297,7 @@ export class File extends Handle {
    *
    * @example
    * ```ts
-   * import pl from "nodejs-polars";
+   * import pl from "../../polars.ts";
    * import { exampleStore } from "../sample/example.ts";
    *
    * await using store = await exampleStore();

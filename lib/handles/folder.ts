@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { DataFrame } from "nodejs-polars";
+import type { DataFrame } from "../deps.ts";
 import { type CallOptions, getDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
@@ -235,7 +235,7 @@ export class Folder extends Handle {
    *
    * @example
    * ```ts
-   * import pl from "nodejs-polars";
+   * import pl from "../../polars.ts";
    * import { exampleStore } from "../sample/example.ts";
    *
    * await using store = await exampleStore();

@@ -5,8 +5,9 @@
  * @module
  */
 
-import type { DataFrame } from "nodejs-polars";
+import type { DataFrame } from "../deps.ts";
 import type { Entry } from "./entry.ts";
+import { loadPolarsModule } from "../deps.ts";
 
 /**
  * The columns of {@linkcode entriesToDataFrame}, in order.
@@ -51,7 +52,7 @@ export const ENTRY_COLUMNS: readonly string[] = Object.freeze([
 export async function entriesToDataFrame(
   entries: Iterable<Entry> | AsyncIterable<Entry>,
 ): Promise<DataFrame> {
-  const { default: pl } = await import("nodejs-polars");
+  const { default: pl } = await loadPolarsModule();
   const columns = {
     path: [] as string[],
     name: [] as string[],

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DataFrame } from "nodejs-polars";
+import type { DataFrame } from "../deps.ts";
 import { getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";

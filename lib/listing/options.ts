@@ -5,7 +5,7 @@
  * @module
  */
 
-import picomatch from "picomatch";
+import { picomatch } from "../deps.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { EntityType, SortColumn, SortDirection } from "../client/endpoints.ts";
 

@@ -6,8 +6,9 @@
  * @module
  */
 
-import type { DataFrame } from "nodejs-polars";
+import type { DataFrame } from "../deps.ts";
 import type { DatasetMetadata } from "./dataset_metadata.ts";
+import { loadPolarsModule } from "../deps.ts";
 
 /**
  * One catalog row.
@@ -208,7 +209,7 @@ export const CATALOG_COLUMNS: readonly (keyof CatalogRow)[] = Object.freeze([
  * ```
  */
 export async function catalogFrame(rows: readonly CatalogRow[]): Promise<DataFrame> {
-  const { default: pl } = await import("nodejs-polars");
+  const { default: pl } = await loadPolarsModule();
   const text = (name: keyof CatalogRow) =>
     pl.Series(name, rows.map((row) => row[name] as string | null), pl.Utf8);
   const list = (name: "creators" | "subjects" | "missing") =>

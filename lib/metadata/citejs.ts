@@ -6,6 +6,8 @@
  * @module
  */
 
+import { loadCitationJsModules } from "../deps.ts";
+
 /**
  * A CSL-JSON item (the fields tern writes; see the CSL 1.0.2 specification).
  *
@@ -65,12 +67,7 @@ let loading: Promise<CitationJs> | undefined;
  */
 export function loadCitationJs(): Promise<CitationJs> {
   loading ??= (async (): Promise<CitationJs> => {
-    const core = await import("@citation-js/core");
-    await Promise.all([
-      import("@citation-js/plugin-csl"),
-      import("@citation-js/plugin-bibtex"),
-      import("@citation-js/plugin-ris"),
-    ]);
+    const core = await loadCitationJsModules();
     const Cite = (core as unknown as { Cite: CiteConstructor }).Cite;
     return {
       format: (items: CslItem[], format: string, options?: Record<string, unknown>) =>

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { loadSpdxCorrectModule } from "../deps.ts";
+
 /**
  * How a licence identifier was reached: `exact` (an SPDX identifier as stored), `alias` (a known
  * spelling or link of one licence), `guess` (named inside longer text, or repaired by
@@ -94,7 +96,7 @@ let loading: Promise<SpdxCorrect> | undefined;
  * ```
  */
 export function loadSpdxCorrect(): Promise<SpdxCorrect> {
-  loading ??= import("spdx-correct").then(
+  loading ??= loadSpdxCorrectModule().then(
     (module) => {
       const correct = module.default as (
         value: string,

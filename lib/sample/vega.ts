@@ -5,9 +5,9 @@
  * @module
  */
 
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { vegaDatasetsEntryUrl } from "../deps.ts";
 
 /**
  * Where a vega-datasets file came from, as its `datapackage.json` records it.
@@ -63,24 +63,22 @@ export class VegaDatasetsError extends Error {
  * import { locateVegaDatasets } from "./vega.ts";
  * import assert from "node:assert/strict";
  *
- * assert.ok((await Deno.stat(`${locateVegaDatasets()}/data/penguins.json`)).isFile);
+ * assert.ok((await Deno.stat(`${await locateVegaDatasets()}/data/penguins.json`)).isFile);
  * ```
  */
-export function locateVegaDatasets(): string {
-  let entry: string | undefined;
+export async function locateVegaDatasets(): Promise<string> {
+  let entry: string;
   try {
-    // The package's exports hide package.json, so resolve its entry point and walk up.
-    entry = createRequire(import.meta.url).resolve("vega-datasets");
-  } catch {
-    const resolved = import.meta.resolve("vega-datasets");
-    if (resolved.startsWith("file:")) entry = fileURLToPath(resolved);
-  }
-  if (!entry) {
+    entry = fileURLToPath(await vegaDatasetsEntryUrl());
+  } catch (cause) {
     throw new VegaDatasetsError(
-      'Cannot find the npm package "vega-datasets"; run from the tern checkout (deno.json maps ' +
-        'it) or install it with "deno install".',
+      `Cannot find the npm package "vega-datasets" (${
+        cause instanceof Error ? cause.message : String(cause)
+      }); Deno installs it on first use when the npm registry is reachable.`,
+      { cause },
     );
   }
+  // The package's exports hide package.json, so resolve its entry point and walk up.
   return dirname(dirname(entry));
 }
 
@@ -113,12 +111,13 @@ export class VegaDatasets {
   }
 
   /** Opens the package found by {@linkcode locateVegaDatasets}, or the one in `packageDir`. */
-  static async open(packageDir: string = locateVegaDatasets()): Promise<VegaDatasets> {
+  static async open(packageDir?: string): Promise<VegaDatasets> {
+    const dir = packageDir ?? await locateVegaDatasets();
     const readJson = async (name: string) => {
       try {
-        return JSON.parse(await Deno.readTextFile(join(packageDir, name)));
+        return JSON.parse(await Deno.readTextFile(join(dir, name)));
       } catch (cause) {
-        throw new VegaDatasetsError(`Cannot read ${name} of vega-datasets in ${packageDir}`, {
+        throw new VegaDatasetsError(`Cannot read ${name} of vega-datasets in ${dir}`, {
           cause,
         });
       }
@@ -126,7 +125,7 @@ export class VegaDatasets {
     const pkg = await readJson("package.json");
     const datapackage = await readJson("datapackage.json");
     return new VegaDatasets(
-      join(packageDir, "data"),
+      join(dir, "data"),
       String(pkg.version),
       Array.isArray(datapackage.resources) ? datapackage.resources : [],
     );

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../deps.ts";
 import { isUuid, nameUuid } from "./ids.ts";
 import { checkStoreValue, parseStoreJson } from "./store_file.ts";
 

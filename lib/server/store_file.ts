@@ -124,7 +124,7 @@ export function parseJsonBytes(bytes: Uint8Array, displayName: string): unknown 
  * @example
  * ```ts
  * import type { Schema } from "./store_file.ts";
- * import { z } from "zod";
+ * import { z } from "../deps.ts";
  * const numbers: Schema<number[]> = z.array(z.number());
  * ```
  */
@@ -146,7 +146,7 @@ export interface Schema<T> {
  * @example
  * ```ts
  * import { checkStoreValue } from "./store_file.ts";
- * import { z } from "zod";
+ * import { z } from "../deps.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(checkStoreValue([1], z.array(z.number()), "x.json"), [1]);
@@ -170,7 +170,7 @@ export function checkStoreValue<T>(
  * @example
  * ```ts
  * import { parseStoreJson } from "./store_file.ts";
- * import { z } from "zod";
+ * import { z } from "../deps.ts";
  * import assert from "node:assert/strict";
  *
  * const value = parseStoreJson(new TextEncoder().encode("[1]"), z.array(z.number()), "x.json");

@@ -7,7 +7,7 @@
  */
 
 import { createHash, timingSafeEqual } from "node:crypto";
-import { z } from "zod";
+import { z } from "../deps.ts";
 import { parseStoreJson } from "./store_file.ts";
 import { isJwtShaped } from "./tokens.ts";
 

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import pl from "nodejs-polars";
+import pl from "../../polars.ts";
 import { CacheMissError, copyExtension, DiskCache, type FileVersion } from "../../lib/cache/mod.ts";
 import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
 

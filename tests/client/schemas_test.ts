@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { z } from "zod";
+import { z } from "../../lib/deps.ts";
 import { getMetadata, getPagedDirectory, getRoot } from "../../lib/client/endpoints.ts";
 import { ProtocolError } from "../../lib/client/errors.ts";
 import {

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import pl from "nodejs-polars";
+import pl from "../../polars.ts";
 import { UnsupportedFormatError } from "../../lib/data/errors.ts";
 import { ProgressChannel, type ProgressEvent } from "../../lib/data/progress.ts";
 import { DATA, dataStore } from "./_store.ts";

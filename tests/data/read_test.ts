@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import pl from "nodejs-polars";
+import pl, { type DataFrame } from "../../polars.ts";
 import { ParseError, UnsupportedFormatError } from "../../lib/data/errors.ts";
 import { SAMPLE_CASES, SAMPLE_FILES } from "../../lib/sample/mod.ts";
 import { DATA, dataStore, generatedCsv, generatedNdjson, gzip } from "./_store.ts";
@@ -15,7 +15,7 @@ const local = (root: string, path: string) => `${root}${path}`;
 const buffer = (path: string) => Buffer.from(Deno.readFileSync(path));
 
 /** Frames equal in columns, types and values (nulls equal). */
-function assertFrameEqual(actual: pl.DataFrame, expected: pl.DataFrame, what: string) {
+function assertFrameEqual(actual: DataFrame, expected: DataFrame, what: string) {
   assert.deepEqual(actual.columns, expected.columns, `${what}: columns`);
   assert.deepEqual(actual.dtypes.map(String), expected.dtypes.map(String), `${what}: types`);
   assert.ok(actual.frameEqual(expected, true), `${what}: values differ`);
@@ -24,7 +24,7 @@ function assertFrameEqual(actual: pl.DataFrame, expected: pl.DataFrame, what: st
 Deno.test("every sample-store format reads as Polars reads the same file locally", async () => {
   await using store = await dataStore("sample");
   const tern = store.connect();
-  const oracles: [string, () => pl.DataFrame][] = [
+  const oracles: [string, () => DataFrame][] = [
     [SAMPLE_FILES.csv, () => pl.readCSV(local(store.root, SAMPLE_FILES.csv))],
     [
       SAMPLE_FILES.tsv,
@@ -150,7 +150,7 @@ Deno.test("an integer column that meets a decimal later is widened to Float64, a
       assertFrameEqual(await tern.file(path).dataframe({ cache }), expected, `${name} ${cache}`);
     }
     let rows = 0;
-    let last: pl.DataFrame | undefined;
+    let last: DataFrame | undefined;
     for await (const batch of tern.file(path).batches({ rows: 10_000, cache: false })) {
       rows += batch.height;
       last = batch;
@@ -270,7 +270,7 @@ Deno.test("batches() yields frames of the asked size that add up to the file", a
   const tern = store.connect();
   const file = tern.file(`${DATA}/big.csv`);
   const heights: number[] = [];
-  const frames: pl.DataFrame[] = [];
+  const frames: DataFrame[] = [];
   for await (const batch of file.batches({ rows: 10_000 })) {
     heights.push(batch.height);
     frames.push(batch);

@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
-import type { DataFrame } from "nodejs-polars";
+import type { DataFrame } from "../../lib/deps.ts";
 import { connect, type Entry, type Store, TernError } from "../../mod.ts";
 import { startServer } from "../../server.ts";
 import {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import pl from "nodejs-polars";
+import pl from "../../polars.ts";
 import {
   columnsOf,
   csvToArrow,

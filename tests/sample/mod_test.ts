@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
-import pl from "nodejs-polars";
+import pl from "../../polars.ts";
 import {
   ALICE_PRIVATE_FILE,
   ALICE_USER,

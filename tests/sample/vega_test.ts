@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { locateVegaDatasets, VegaDatasets, VegaDatasetsError } from "../../lib/sample/vega.ts";
 
 Deno.test("locateVegaDatasets finds the installed package and its data files", async () => {
-  const dir = locateVegaDatasets();
+  const dir = await locateVegaDatasets();
   assert.ok(Deno.statSync(join(dir, "data", "penguins.json")).isFile);
   const vega = await VegaDatasets.open(dir);
   assert.equal(vega.version, "3.2.1");

@@ -9,6 +9,7 @@
 import { exclusive, intOption } from "../args.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { jsonLine, safeText } from "../format.ts";
+import { loadPolarsModule } from "../../deps.ts";
 
 /** Table width when stdout is not a terminal (a pager or a file). */
 const PIPED_WIDTH = 160;
@@ -50,7 +51,7 @@ async function run(context: CommandContext): Promise<number> {
   checkRefs(positionals);
   const store = await context.store();
   const out = context.io.stdout;
-  const { default: pl } = await import("nodejs-polars");
+  const { default: pl } = await loadPolarsModule();
   pl.Config.setTblRows(Math.max(rows, 1));
   pl.Config.setTblCols(-1);
   pl.Config.setTblWidthChars(out.width(PIPED_WIDTH));

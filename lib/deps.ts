@@ -1,0 +1,114 @@
+// deno-lint-ignore-file no-import-prefix -- the one file allowed full npm: specifiers (see below)
+/**
+ * Every npm package tern uses at run time, pinned, in one place.
+ *
+ * tern is imported from notebooks and scripts that have no import map of their own (by file
+ * path, by `https:` URL, or as a published package), so every specifier here is a full
+ * `npm:name@version`: it resolves without tern's `deno.json`. Heavy or rarely needed packages are
+ * loaded on first use through the loaders below, so `import { connect } from "tern"` stays cheap
+ * and needs no `--allow-ffi` until a frame is made. Test-only packages (fast-check, linkedom)
+ * live in `deno.json`'s import map, which only tern's own tests read.
+ *
+ * @example Every loader gives its package
+ * ```ts
+ * import { loadPolarsModule, loadSpdxCorrectModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = (await loadPolarsModule()).default;
+ * assert.deepEqual(pl.DataFrame({ a: [1, 2] }).height, 2);
+ * assert.deepEqual(typeof (await loadSpdxCorrectModule()).default, "function");
+ * ```
+ *
+ * @module
+ */
+
+export { z } from "npm:zod@4.6.7";
+export { default as picomatch } from "npm:picomatch@4.0.7";
+export type { DataFrame, DataType, Expr, LazyDataFrame, Series } from "npm:nodejs-polars@0.25.2";
+
+/**
+ * The nodejs-polars module, as {@linkcode loadPolarsModule} gives it.
+ *
+ * @example
+ * ```ts
+ * import { loadPolarsModule, type PolarsModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const mod: PolarsModule = await loadPolarsModule();
+ * assert.deepEqual(mod.default.readCSV("a,b\n1,2\n").width, 2);
+ * ```
+ */
+export type PolarsModule = typeof import("npm:nodejs-polars@0.25.2");
+
+/**
+ * Imports nodejs-polars (a native addon, so only when a frame is first made).
+ *
+ * @example
+ * ```ts
+ * import { loadPolarsModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const { default: pl } = await loadPolarsModule();
+ * assert.deepEqual(pl.DataFrame({ x: ["a"] }).columns, ["x"]);
+ * ```
+ */
+export function loadPolarsModule(): Promise<PolarsModule> {
+  return import("npm:nodejs-polars@0.25.2");
+}
+
+/**
+ * Imports spdx-correct (it reads the whole SPDX list, so only when a licence is normalised).
+ *
+ * @example
+ * ```ts
+ * import { loadSpdxCorrectModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const correct = (await loadSpdxCorrectModule()).default as (value: string) => string | null;
+ * assert.deepEqual(correct("Apache 2"), "Apache-2.0");
+ * ```
+ */
+export function loadSpdxCorrectModule(): Promise<{ default: unknown }> {
+  return import("npm:spdx-correct@3.2.0");
+}
+
+/**
+ * Imports citation-js's core with the CSL, BibTeX and RIS plugins registered, and gives the
+ * core module.
+ *
+ * @example
+ * ```ts
+ * import { loadCitationJsModules } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const core = await loadCitationJsModules() as { Cite: unknown };
+ * assert.deepEqual(typeof core.Cite, "function");
+ * ```
+ */
+export async function loadCitationJsModules(): Promise<unknown> {
+  const core = await import("npm:@citation-js/core@0.8.2");
+  await Promise.all([
+    import("npm:@citation-js/plugin-csl@0.8.2"),
+    import("npm:@citation-js/plugin-bibtex@0.8.2"),
+    import("npm:@citation-js/plugin-ris@0.8.2"),
+  ]);
+  return core;
+}
+
+/**
+ * The `file:` URL of the installed vega-datasets package's entry module (the sample store's raw
+ * material). Works with a local `node_modules` and with Deno's global npm cache alike.
+ *
+ * @example
+ * ```ts
+ * import { vegaDatasetsEntryUrl } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok((await vegaDatasetsEntryUrl()).startsWith("file:"));
+ * ```
+ */
+export async function vegaDatasetsEntryUrl(): Promise<string> {
+  // Importing first makes Deno install the package when it is not cached yet.
+  await import("npm:vega-datasets@3.2.1");
+  return import.meta.resolve("npm:vega-datasets@3.2.1");
+}
