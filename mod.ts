@@ -53,6 +53,7 @@ export {
   type ArkOptions,
   arkUrl,
   type AvuLike,
+  type Citable,
   CITATION_STYLES,
   type CitationStyle,
   type Contributor,
@@ -134,3 +135,4 @@ export { Citation, type CitationSource } from "./lib/metadata/cite.ts";
 export { JUPYTER_DISPLAY, type MediaBundle } from "./lib/display/bundle.ts";
 export type { ProgressSetting } from "./lib/progress/reporter.ts";
 export type { ProgressCounts } from "./lib/display/progress.ts";
+export type { DataFrame, DataType } from "./lib/deps.ts";
