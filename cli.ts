@@ -20,5 +20,7 @@
 import { main } from "./lib/cli/main.ts";
 
 export { runCli } from "./lib/cli/main.ts";
+export { type CliIo, Output } from "./lib/cli/io.ts";
+export type { Styles } from "./lib/cli/format.ts";
 
 if (import.meta.main) await main();

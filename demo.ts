@@ -7,17 +7,16 @@
  */
 
 import pl from "./polars.ts";
-import { connect } from "./mod.ts";
-import { startServer } from "./server.ts";
+import { connect, escapeHtml } from "./mod.ts";
 import {
   CURATED_PATH,
+  defaultSampleStoreDir,
   DEMO_USER,
-  ensureSampleStore,
   MANY_FILES_PATH,
   SAMPLE_CASES,
   SAMPLE_FILES,
-} from "./lib/sample/mod.ts";
-import { escapeHtml } from "./lib/display/mod.ts";
+  serveSampleStore,
+} from "./sample.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");
 const color = !Deno.noColor && Deno.stdout.isTerminal();
@@ -81,9 +80,8 @@ ${report.join("\n")}
 async function main(): Promise<void> {
   const started = performance.now();
   console.log(bold("tern demo") + dim(" — the embedded Terrain server over the sample store"));
-  const root = await ensureSampleStore();
-  await using server = await startServer({ root, port: 0, quiet: true });
-  console.log(`store  ${root}\nserver ${server.url}`);
+  await using server = await serveSampleStore();
+  console.log(`store  ${defaultSampleStoreDir()}\nserver ${server.url}`);
 
   section("Anonymous access to Community Data");
   show("const store = connect({ url, anonymous: true })");

@@ -53,6 +53,7 @@ export {
   type ArkOptions,
   arkUrl,
   type AvuLike,
+  type Citable,
   CITATION_STYLES,
   type CitationStyle,
   type Contributor,
@@ -132,5 +133,8 @@ export {
 export { CacheMissError, type ClearResult, type StoreCache } from "./lib/cache/mod.ts";
 export { Citation, type CitationSource } from "./lib/metadata/cite.ts";
 export { JUPYTER_DISPLAY, type MediaBundle } from "./lib/display/bundle.ts";
+// Deno.jupyter.html interpolates values unescaped: notebooks wrapping store values need this.
+export { escapeHtml } from "./lib/display/html.ts";
 export type { ProgressSetting } from "./lib/progress/reporter.ts";
 export type { ProgressCounts } from "./lib/display/progress.ts";
+export type { DataFrame, DataType } from "./lib/deps.ts";

@@ -19,8 +19,32 @@
 
 import { loadPolarsModule, type PolarsModule } from "./lib/deps.ts";
 
-/** The nodejs-polars namespace (`pl`), loaded once. */
-const pl: PolarsModule["default"] = (await loadPolarsModule()).default;
+/**
+ * The type of the nodejs-polars namespace (`typeof pl`), for code that passes it around.
+ *
+ * @example
+ * ```ts
+ * import pl, { type Polars } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const namespace: Polars = pl;
+ * assert.equal(namespace.DataFrame({ a: [1] }).height, 1);
+ * ```
+ */
+export type Polars = PolarsModule["default"];
+
+/**
+ * The nodejs-polars namespace (`pl`), loaded once.
+ *
+ * @example
+ * ```ts
+ * import pl from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(pl.DataFrame({ a: [1, 2] }).getColumn("a").toArray(), [1, 2]);
+ * ```
+ */
+const pl: Polars = (await loadPolarsModule()).default;
 
 export default pl;
-export type { DataFrame, DataType, Expr, LazyDataFrame, Series } from "./lib/deps.ts";
+export type { DataFrame, DataType, Expr, LazyDataFrame, PolarsModule, Series } from "./lib/deps.ts";

@@ -24,7 +24,82 @@
 
 export { z } from "npm:zod@4.6.7";
 export { default as picomatch } from "npm:picomatch@4.0.7";
-export type { DataFrame, DataType, Expr, LazyDataFrame, Series } from "npm:nodejs-polars@0.25.2";
+import type * as polars from "npm:nodejs-polars@0.25.2";
+
+// The polars types tern's API mentions, declared here (not re-exported) so that documentation of
+// tern's entries covers them without linting nodejs-polars' own declarations.
+
+/**
+ * A nodejs-polars DataFrame, the type of every frame tern returns.
+ *
+ * @example
+ * ```ts
+ * import { type DataFrame, loadPolarsModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const frame: DataFrame = (await loadPolarsModule()).default.DataFrame({ a: [1, 2] });
+ * assert.equal(frame.height, 2);
+ * ```
+ */
+export type DataFrame = polars.DataFrame;
+
+/**
+ * A nodejs-polars column type (`pl.Float64`, `pl.Utf8`, ...).
+ *
+ * @example
+ * ```ts
+ * import { type DataType, loadPolarsModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = (await loadPolarsModule()).default;
+ * const type: DataType = pl.DataFrame({ a: [1.5] }).getColumn("a").dtype;
+ * assert.equal(String(type), String(pl.Float64));
+ * ```
+ */
+export type DataType = polars.DataType;
+
+/**
+ * A nodejs-polars expression (`pl.col(...)`, `pl.lit(...)`).
+ *
+ * @example
+ * ```ts
+ * import { type Expr, loadPolarsModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = (await loadPolarsModule()).default;
+ * const heavy: Expr = pl.col("mass").gt(4000);
+ * assert.equal(pl.DataFrame({ mass: [3700, 5076] }).filter(heavy).height, 1);
+ * ```
+ */
+export type Expr = polars.Expr;
+
+/**
+ * A nodejs-polars LazyDataFrame.
+ *
+ * @example
+ * ```ts
+ * import { type LazyDataFrame, loadPolarsModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lazy: LazyDataFrame = (await loadPolarsModule()).default.DataFrame({ a: [1] }).lazy();
+ * assert.equal((await lazy.collect()).height, 1);
+ * ```
+ */
+export type LazyDataFrame = polars.LazyDataFrame;
+
+/**
+ * A nodejs-polars Series (one column).
+ *
+ * @example
+ * ```ts
+ * import { loadPolarsModule, type Series } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const column: Series = (await loadPolarsModule()).default.Series("a", [1, 2]);
+ * assert.equal(column.len(), 2);
+ * ```
+ */
+export type Series = polars.Series;
 
 /**
  * The nodejs-polars module, as {@linkcode loadPolarsModule} gives it.

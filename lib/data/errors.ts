@@ -16,7 +16,7 @@ import { TernError, type TernErrorDetails } from "../client/errors.ts";
  * console.log(SUPPORTED_FORMATS.startsWith("CSV")); // true
  * ```
  */
-export const SUPPORTED_FORMATS =
+export const SUPPORTED_FORMATS: string =
   "CSV, TSV and other delimited text, JSON (an array of records), NDJSON/JSON Lines, Parquet, " +
   "Arrow IPC/Feather, and gzip of the text formats";
 

@@ -17,9 +17,47 @@
 
 import { connect, type ConnectOptions } from "../handles/connect.ts";
 import type { Store } from "../handles/store.ts";
-import { startServer } from "../server/mod.ts";
+import { type ServerOptions, startServer, type TerrainServer } from "../server/mod.ts";
 import { ensureSampleStore } from "./build.ts";
 import { DEMO_USER } from "./constants.ts";
+
+/**
+ * What {@linkcode serveSampleStore} passes on to the embedded server; `root` is the sample
+ * store's folder (default: the shared one in the user's cache folder).
+ *
+ * @example
+ * ```ts
+ * import type { ServeSampleStoreOptions } from "./example.ts";
+ *
+ * const options: ServeSampleStoreOptions = { latencyMs: 20 };
+ * ```
+ */
+export type ServeSampleStoreOptions = Partial<ServerOptions>;
+
+/**
+ * Builds the sample store when `root` has no up-to-date one (by default the shared one in the
+ * user's cache folder) and serves it with the embedded server, by default on a free 127.0.0.1
+ * port and without a request log. Sign in as {@linkcode DEMO_USER}; close the server when done.
+ *
+ * @example Serve it and connect as the demo user
+ * ```ts
+ * import { serveSampleStore } from "./example.ts";
+ * import { DEMO_USER } from "./constants.ts";
+ * import { connect } from "../handles/connect.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using server = await serveSampleStore();
+ * const store = connect({ url: server.url, token: DEMO_USER.token, progress: false });
+ * const formats = await store.folder("/iplant/home/shared/tern_samples/formats").list().count();
+ * assert.ok(formats > 0);
+ * ```
+ */
+export async function serveSampleStore(
+  options: ServeSampleStoreOptions = {},
+): Promise<TerrainServer> {
+  const root = await ensureSampleStore(options.root);
+  return await startServer({ port: 0, hostname: "127.0.0.1", quiet: true, ...options, root });
+}
 
 /**
  * What {@linkcode exampleStore} may pass on to `connect()`; the URL and credentials are its own.
@@ -53,8 +91,7 @@ export type ExampleStoreOptions = Omit<
 export async function exampleStore(
   options: ExampleStoreOptions = {},
 ): Promise<Store & AsyncDisposable> {
-  const root = await ensureSampleStore();
-  const server = await startServer({ root, port: 0, hostname: "127.0.0.1", quiet: true });
+  const server = await serveSampleStore();
   const cacheDir = await Deno.makeTempDir({ prefix: "tern-example-cache-" });
   const close = async () => {
     await server.close();

@@ -1,0 +1,243 @@
+/**
+ * tern as a package: a script (and a notebook) in a folder of its own, with no `deno.json` or
+ * `package.json` anywhere above it, imports tern's public entry points by file path and by an
+ * `http://` URL (the checkout served read-only on loopback, as a git host's raw URL would),
+ * starts the embedded server through the public API, and runs the quickstart flow. Every npm
+ * dependency, the lazily loaded ones included, must resolve without tern's import map, and the
+ * sample store must build from the vega-datasets files wherever tern was loaded from.
+ */
+
+import assert from "node:assert/strict";
+import { dirname, join, resolve, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  type CellOutput,
+  findJupyter,
+  joined,
+  makeKernelspec,
+  readCells,
+  runNotebook,
+} from "../../notebooks/jupyter.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
+
+/** Files that would give the caller's folder a configuration (an import map, node_modules). */
+const CONFIG_FILES = ["deno.json", "deno.jsonc", "package.json"];
+
+/** A temporary folder with no Deno or npm configuration in it or above it. */
+async function outsideFolder(): Promise<{ path: string } & AsyncDisposable> {
+  const dir = await Deno.makeTempDir({ prefix: "tern-package-" });
+  assert.ok(!dir.startsWith(ROOT + sep), `${dir} is inside the checkout`);
+  for (let at = dir;; at = dirname(at)) {
+    for (const name of CONFIG_FILES) {
+      const found = await Deno.stat(join(at, name)).then(() => true, () => false);
+      assert.ok(!found, `${join(at, name)} is above the temporary folder: the test needs none`);
+    }
+    if (dirname(at) === at) break;
+  }
+  return { path: dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  ".ts": "application/typescript; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+};
+
+/** The checkout, read-only over loopback, and the paths asked for. */
+function serveCheckout(): { url: string; served: Set<string> } & AsyncDisposable {
+  const served = new Set<string>();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async (request) => {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return new Response("read-only", { status: 405 });
+      }
+      const path = decodeURIComponent(new URL(request.url).pathname);
+      const file = resolve(ROOT, `.${path}`);
+      const type = MEDIA_TYPES[file.slice(file.lastIndexOf("."))];
+      if (!file.startsWith(ROOT + sep) || type === undefined) {
+        return new Response("not served", { status: 404 });
+      }
+      try {
+        const body = await Deno.readFile(file);
+        served.add(path);
+        return new Response(request.method === "HEAD" ? null : body, {
+          headers: { "content-type": type },
+        });
+      } catch {
+        return new Response("not found", { status: 404 });
+      }
+    },
+  );
+  const { port } = server.addr as Deno.NetAddr;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    served,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
+
+/**
+ * The quickstart, as a user's script: `base` is where tern is (a `file:` or `http:` URL of the
+ * checkout). It builds a fresh sample store in `dir/store`, so vega-datasets is read through
+ * however tern was loaded, and prints what it found as JSON.
+ */
+function quickstartScript(base: string): string {
+  return `import { Citation, connect } from "${base}/mod.ts";
+import { startServer } from "${base}/server.ts";
+import pl from "${base}/polars.ts";
+import { DEMO_USER, ensureSampleStore, FORMATS_PATH, MANY_FILES_PATH, SAMPLE_CASES } from "${base}/sample.ts";
+
+const here = new URL(".", import.meta.url).pathname;
+const root = await ensureSampleStore(here + "store");
+await using server = await startServer({ root, port: 0, quiet: true });
+const store = connect({ url: server.url, token: DEMO_USER.token, cacheDir: here + "cache", progress: false });
+
+const pages = [];
+for await (const page of store.folder(MANY_FILES_PATH).list({ type: "file", pageSize: 500 }).pages()) {
+  pages.push({ offset: page.offset, entries: page.entries.length, total: page.total });
+  if (pages.length === 2) break;
+}
+const frame = await store.file(FORMATS_PATH + "/penguins.csv").dataframe();
+const gentoo = frame.filter(pl.col("Species").eq(pl.lit("Gentoo"))).height;
+const dataset = store.dataset(SAMPLE_CASES.fullMetadata);
+const metadata = await dataset.metadata();
+const apa = await Citation.of(dataset, "apa");
+console.log(JSON.stringify({
+  pages,
+  rows: frame.height,
+  columns: frame.columns,
+  gentoo,
+  title: metadata.title,
+  doi: metadata.doi,
+  license: metadata.license?.id,
+  apa: apa.text,
+}));
+`;
+}
+
+/** Runs `script.ts` in `dir` (its own working folder, no config) with this Deno. */
+async function runScript(dir: string, script: string): Promise<Record<string, unknown>> {
+  await Deno.writeTextFile(join(dir, "script.ts"), script);
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "script.ts"],
+    cwd: dir,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(result.stdout);
+  const stderr = new TextDecoder().decode(result.stderr);
+  assert.ok(result.success, `the script failed:\n${stderr.slice(-4000)}`);
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "");
+}
+
+/** What the quickstart must find in the sample store, however tern was imported. */
+function checkQuickstart(found: Record<string, unknown>): void {
+  assert.deepEqual(found.pages, [
+    { offset: 0, entries: 500, total: 20000 },
+    { offset: 500, entries: 500, total: 20000 },
+  ]);
+  assert.equal(found.rows, 344);
+  assert.deepEqual((found.columns as string[]).slice(0, 2), ["Species", "Island"]);
+  assert.equal(found.gentoo, 124);
+  assert.equal(found.title, "Palmer Archipelago (Antarctica) penguin size measurements, 2007-2009");
+  assert.equal(found.doi, "10.25739/9k2v-7q4m");
+  assert.equal(found.license, "CC0-1.0");
+  assert.equal(
+    found.apa,
+    "Gorman, K. B., Williams, T. D., & Fraser, W. R. (2020). Palmer Archipelago (Antarctica) " +
+      "penguin size measurements, 2007-2009 (Version 1.0) [Dataset]. CyVerse Data Commons. " +
+      "https://doi.org/10.25739/9k2v-7q4m",
+  );
+}
+
+Deno.test("a script outside the checkout imports tern by file path and runs the quickstart", async () => {
+  await using dir = await outsideFolder();
+  const base = pathToFileURL(ROOT).href;
+  checkQuickstart(await runScript(dir.path, quickstartScript(base)));
+});
+
+Deno.test("a script imports tern by http URL, lazily loaded packages and vega-datasets included", async () => {
+  await using dir = await outsideFolder();
+  await using checkout = serveCheckout();
+  checkQuickstart(await runScript(dir.path, quickstartScript(checkout.url)));
+  // tern really came over HTTP: every entry, the dependency list and the lazy loaders' users.
+  for (
+    const path of [
+      "/mod.ts",
+      "/server.ts",
+      "/polars.ts",
+      "/sample.ts",
+      "/lib/deps.ts",
+      "/lib/metadata/license.ts",
+      "/lib/sample/vega.ts",
+      "/deno.json",
+    ]
+  ) {
+    assert.ok(checkout.served.has(path), `${path} was not fetched over HTTP`);
+  }
+});
+
+const jupyter = await findJupyter();
+if ("missing" in jupyter) console.warn(`package notebook test skipped: ${jupyter.missing}`);
+
+Deno.test({
+  name: "a notebook outside the checkout imports tern by path and runs in Jupyter",
+  ignore: "missing" in jupyter,
+  async fn() {
+    if (!("python" in jupyter)) return;
+    await using dir = await outsideFolder();
+    const base = pathToFileURL(ROOT).href;
+    const cells = [
+      `import { Citation, connect } from "${base}/mod.ts";
+import pl from "${base}/polars.ts";
+import { DEMO_USER, FORMATS_PATH, SAMPLE_CASES, serveSampleStore } from "${base}/sample.ts";
+
+const server = await serveSampleStore();
+const store = connect({ url: server.url, token: DEMO_USER.token, cacheDir: await Deno.makeTempDir() });
+store;`,
+      `await Citation.of(store.dataset(SAMPLE_CASES.fullMetadata), "apa");`,
+      `const frame = await store.file(FORMATS_PATH + "/penguins.csv").dataframe({ progress: false });
+frame.filter(pl.col("Species").eq(pl.lit("Gentoo"))).height;`,
+      `await server.close();`,
+    ];
+    const notebook = join(dir.path, "mine.ipynb");
+    await Deno.writeTextFile(
+      notebook,
+      JSON.stringify({
+        cells: cells.map((source) => ({
+          cell_type: "code",
+          execution_count: null,
+          metadata: {},
+          outputs: [],
+          source,
+        })),
+        metadata: { kernelspec: { display_name: "Deno", language: "typescript", name: "deno" } },
+        nbformat: 4,
+        nbformat_minor: 5,
+      }),
+    );
+    const { jupyterPath, kernel } = await makeKernelspec();
+    try {
+      const executed = join(dir.path, "mine.out.ipynb");
+      await runNotebook(notebook, executed, {
+        python: jupyter.python,
+        jupyterPath,
+        kernel,
+        timeoutSeconds: 120,
+      });
+      const outputs = (await readCells(executed)).map((cell) => cell.outputs ?? []);
+      const errors = outputs.flat().filter((item) => item.output_type === "error");
+      assert.deepEqual(errors.map((item) => `${item.ename}: ${item.evalue}`), []);
+      const plain = (cell: CellOutput[]) =>
+        joined(cell.find((item) => item.output_type === "execute_result")?.data?.["text/plain"]);
+      assert.match(plain(outputs[0]), /^Store http:\/\/127\.0\.0\.1:\d+\/terrain — signed in/);
+      assert.match(plain(outputs[1]), /^Gorman, K\. B\., Williams, T\. D\., & Fraser, W\. R\./);
+      assert.equal(plain(outputs[2]), "124");
+    } finally {
+      await Deno.remove(jupyterPath, { recursive: true });
+    }
+  },
+});
