@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Credentials, type SendJson } from "./auth.ts";
+import { Credentials, redactUrl, type SendJson } from "./auth.ts";
 import { formatMs, guardBody, type GuardOptions, readBody } from "./body.ts";
 import {
   abortError,
@@ -655,23 +655,32 @@ function checkUrl(url: unknown): string {
   if (typeof url !== "string" || url.trim() === "") {
     throw new BadRequestError("url is required, for example https://de.cyverse.org/terrain.");
   }
+  // Every message below shows the URL redacted: it may hold a password, valid URL or not.
+  // A query may carry a token too: only its presence is shown.
+  const shown = JSON.stringify(truncate(redactUrl(url.trim()).replace(/[?#][^]*$/, "?…"), 120));
   let parsed: URL;
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw new BadRequestError(`url is not a valid URL: ${JSON.stringify(truncate(url, 80))}.`);
+    throw new BadRequestError(`url is not a valid URL: ${shown}.`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new BadRequestError(`url must start with http:// or https://, got ${parsed.protocol}.`);
+    throw new BadRequestError(
+      `url must start with http:// or https://, got ${parsed.protocol} in ${shown}.`,
+    );
   }
   if (parsed.username !== "" || parsed.password !== "") {
-    // Never echo the URL here: it holds a secret.
+    // Userinfo is refused, not used: a URL is copied into logs, notebooks and shell history,
+    // where a password in it would leak; credentials go in their own options.
     throw new BadRequestError(
-      "url must not contain credentials; pass username and password (or token) as options.",
+      `url must not contain a username or password (got ${shown}); pass username and ` +
+        "password (or token) as options instead.",
     );
   }
   if (parsed.search !== "" || parsed.hash !== "") {
-    throw new BadRequestError("url must be the gateway's base URL, without a query or fragment.");
+    throw new BadRequestError(
+      `url must be the gateway's base URL, without a query or fragment (got ${shown}).`,
+    );
   }
   return parsed.href.replace(/\/+$/, "");
 }

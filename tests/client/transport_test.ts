@@ -12,6 +12,8 @@ import { VERSION } from "../../lib/client/version.ts";
 import { download, getManifest, getPagedDirectory } from "../../lib/client/endpoints.ts";
 import { serveDouble, shortResponse, stallingResponse } from "./_double.ts";
 import { bigBytes, PATHS, serveStore } from "./_store.ts";
+import { connect } from "../../mod.ts";
+import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 
 /** Fast retry timing for tests; each test states the policy it relies on. */
 function transport(url: string, options: Partial<TransportOptions> = {}): Transport {
@@ -565,4 +567,37 @@ Deno.test("Transport (server): a 400 from the server is a BadRequestError naming
     },
   );
   assert.equal(t.retries, 0);
+});
+
+Deno.test("Transport: a password in the URL never appears in an error, valid URL or not (issue 12)", () => {
+  const urls = [
+    "http://demo:hunter2@127.0.0.1:99999/terrain", // invalid port
+    "http://demo:hunter2@[::1/terrain", // unparsable
+    "  http://demo:hunter2@127.0.0.1:8080/terrain", // valid, with userinfo
+    "http:demo:hunter2@127.0.0.1/terrain", // no slashes
+    "http://demo:hun@ter2@127.0.0.1/terrain", // "@" in the password
+    "http://hunter2@127.0.0.1/terrain", // a token as the username
+    "ftp://demo:hunter2@127.0.0.1/terrain",
+    "http://demo:hunter2@127.0.0.1/terrain?access_token=hunter2",
+    "http://127.0.0.1/terrain?access_token=hunter2",
+  ];
+  for (const url of urls) {
+    for (const make of [() => new Transport({ url }), () => connect({ url, cacheDir: false })]) {
+      assert.throws(make, (error: unknown) => {
+        assert.ok(error instanceof BadRequestError, `${url}: ${error}`);
+        const shown = [
+          error.message,
+          error.stack ?? "",
+          JSON.stringify(error),
+          Deno.inspect(error),
+          String(error),
+          ...Object.values(error[JUPYTER_DISPLAY]()),
+        ].join("\n");
+        assert.ok(!/hun.?ter2/.test(shown), `${url} leaked in: ${error.message}`);
+        // The redacted URL is shown, so the user sees which value was refused.
+        if (url.includes("@")) assert.match(error.message, /\*\*\*@/, url);
+        return true;
+      });
+    }
+  }
 });
