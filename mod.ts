@@ -107,6 +107,7 @@ export {
   NotFoundError,
   PermissionError,
   ProtocolError,
+  ResponseTooLargeError,
   ServerError,
   SignInRequiredError,
   TernError,

@@ -16,6 +16,7 @@ import {
   isTokenProblem,
   NetworkError,
   ProtocolError,
+  ResponseTooLargeError,
   ServerError,
   TernError,
   truncate,
@@ -67,7 +68,27 @@ export interface TransportOptions {
   fetch?: typeof fetch;
   /** Product token sent before tern's own `User-Agent`, e.g. `my-notebook/1.0`. */
   userAgent?: string;
+  /**
+   * Largest JSON answer read, in bytes (default {@linkcode DEFAULT_MAX_JSON_BYTES}, 64 MiB);
+   * past it a {@linkcode ResponseTooLargeError}. Downloads are not capped (they are checked
+   * against the file's listed size instead).
+   */
+  maxJsonBytes?: number;
 }
+
+/**
+ * The default cap on a JSON answer: 64 MiB, about 200,000 listing entries — far above any page
+ * tern asks for (it pages listings at most a few thousand entries at a time).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_MAX_JSON_BYTES } from "./transport.ts";
+ *
+ * assert.equal(DEFAULT_MAX_JSON_BYTES, 64 * 1024 * 1024);
+ * ```
+ */
+export const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /**
  * A query string: arrays become repeated keys; `undefined` values are left out.
@@ -169,6 +190,8 @@ export interface TransportPolicy {
   retryBaseMs: number;
   /** Ceiling of any retry delay, in ms. */
   retryMaxMs: number;
+  /** Largest JSON answer read, in bytes. */
+  maxJsonBytes: number;
 }
 
 /**
@@ -277,6 +300,7 @@ export class Transport {
       idleTimeoutMs: checkInteger("idleTimeoutMs", options.idleTimeoutMs ?? 60_000, 1),
       retryBaseMs: checkInteger("retryBaseMs", options.retryBaseMs ?? 250, 0),
       retryMaxMs: checkInteger("retryMaxMs", options.retryMaxMs ?? 10_000, 0),
+      maxJsonBytes: checkInteger("maxJsonBytes", options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES, 1),
     });
     this.limiter = new Limiter(this.policy.concurrency);
     this.userAgent = userAgent(options.userAgent);
@@ -359,7 +383,17 @@ export class Transport {
    */
   json(spec: RequestSpec): Promise<unknown> {
     return this.#send(spec, async (_response, body, guard) => {
-      const text = UTF8.decode(await readBody(body, guard));
+      const max = this.policy.maxJsonBytes;
+      const bytes = await readBody(body, guard, max);
+      if (bytes === undefined) {
+        throw new ResponseTooLargeError(
+          `${spec.endpoint} answered with more than ${max} bytes of JSON` +
+            `${spec.subject === undefined ? "" : ` for ${JSON.stringify(spec.subject)}`}; ` +
+            "reading stopped there (raise maxJsonBytes if the server is trusted).",
+          { endpoint: spec.endpoint, path: spec.subject },
+        );
+      }
+      const text = UTF8.decode(bytes);
       try {
         return JSON.parse(text);
       } catch {

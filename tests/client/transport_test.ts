@@ -5,6 +5,7 @@ import {
   NetworkError,
   NotFoundError,
   ProtocolError,
+  ResponseTooLargeError,
   ServerError,
 } from "../../lib/client/errors.ts";
 import { Transport, type TransportOptions } from "../../lib/client/transport.ts";
@@ -428,6 +429,7 @@ Deno.test("Transport: rejects unusable options with clear errors", () => {
     idleTimeoutMs: 60_000,
     retryBaseMs: 250,
     retryMaxMs: 10_000,
+    maxJsonBytes: 64 * 1024 * 1024,
   });
   assert.ok(Object.isFrozen(t.policy));
 });
@@ -600,4 +602,76 @@ Deno.test("Transport: a password in the URL never appears in an error, valid URL
       });
     }
   }
+});
+
+/** A listing that never ends (until `limit` bytes, so that a client without a cap finishes). */
+function endlessListing(limit: number): { response: () => Response; sent: () => number } {
+  const entry = `{"id":"x","path":"/iplant/home/shared/${"a".repeat(200)}"},`;
+  const piece = new TextEncoder().encode(entry.repeat(Math.ceil(65536 / entry.length)));
+  let sent = 0;
+  return {
+    sent: () => sent,
+    response: () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"total":1,"files":['));
+          },
+          pull(controller) {
+            if (sent >= limit) return controller.close();
+            // About 64 KiB per pull: the server makes bytes only as fast as the client takes them.
+            controller.enqueue(piece);
+            sent += piece.byteLength;
+          },
+        }, { highWaterMark: 0 }),
+        { headers: { "content-type": "application/json" } },
+      ),
+  };
+}
+
+Deno.test("Transport (double): an endless JSON answer stops at maxJsonBytes with a typed error (issue 12)", async () => {
+  const hostile = endlessListing(400 * 1024 * 1024);
+  await using double = serveDouble(hostile.response);
+  const before = Deno.memoryUsage().rss;
+  const t = transport(double.url);
+  await assert.rejects(t.json(spec), (error: unknown) => {
+    assert.ok(error instanceof ResponseTooLargeError, String(error));
+    assert.equal(error.endpoint, "filesystem/x");
+    assert.match(error.message, /filesystem\/x answered with more than 67108864 bytes of JSON/);
+    return true;
+  });
+  // Reading stopped at the cap (plus what was in flight): not the 400 MB the server had.
+  assert.ok(hostile.sent() < 80 * 1024 * 1024, `${hostile.sent()} bytes were sent`);
+  const grown = Deno.memoryUsage().rss - before;
+  assert.ok(grown < 300 * 1024 * 1024, `RSS grew by ${grown} bytes`);
+  assert.equal(double.seen.length, 1, "not retried");
+  assert.equal(t.stats.inFlight, 0, "the slot came back");
+});
+
+Deno.test("Transport (double): maxJsonBytes is an option; an announced length past it reads nothing (issue 12)", async () => {
+  const big = JSON.stringify({
+    files: Array.from({ length: 2000 }, (_, i) => ({ id: String(i) })),
+  });
+  await using double = serveDouble(() =>
+    new Response(big, { headers: { "content-type": "application/json" } })
+  );
+  await assert.rejects(
+    transport(double.url, { maxJsonBytes: 1000 }).json(spec),
+    ResponseTooLargeError,
+  );
+  assert.deepEqual(
+    Object.keys(await transport(double.url, { maxJsonBytes: big.length }).json(spec) as object),
+    ["files"],
+  );
+  assert.throws(
+    () => transport(double.url, { maxJsonBytes: 0 }),
+    /maxJsonBytes must be an integer/,
+  );
+  // Through connect(): a listing page larger than the cap names its endpoint.
+  const store = connect({ url: double.url, anonymous: true, cacheDir: false, maxJsonBytes: 1000 });
+  await assert.rejects(store.folder("/iplant/home/shared").stat(), (error: unknown) => {
+    assert.ok(error instanceof ResponseTooLargeError, String(error));
+    assert.ok(error.endpoint !== undefined && error.message.startsWith(error.endpoint));
+    return true;
+  });
 });
