@@ -130,7 +130,14 @@ export {
   type TableFormat,
   UnsupportedFormatError,
 } from "./lib/data/mod.ts";
-export { CacheMissError, type ClearResult, type StoreCache } from "./lib/cache/mod.ts";
+export {
+  CacheMissError,
+  type CacheUsage,
+  type ClearResult,
+  CorruptCopyError,
+  type StoreCache,
+  type VerifyResult,
+} from "./lib/cache/mod.ts";
 export { Citation, type CitationSource } from "./lib/metadata/cite.ts";
 export { JUPYTER_DISPLAY, type MediaBundle } from "./lib/display/bundle.ts";
 export type { ProgressSetting } from "./lib/progress/reporter.ts";
