@@ -108,6 +108,7 @@ export {
   NotFoundError,
   PermissionError,
   ProtocolError,
+  ResponseTooLargeError,
   ServerError,
   SignInRequiredError,
   TernError,
@@ -130,7 +131,14 @@ export {
   type TableFormat,
   UnsupportedFormatError,
 } from "./lib/data/mod.ts";
-export { CacheMissError, type ClearResult, type StoreCache } from "./lib/cache/mod.ts";
+export {
+  CacheMissError,
+  type CacheUsage,
+  type ClearResult,
+  CorruptCopyError,
+  type StoreCache,
+  type VerifyResult,
+} from "./lib/cache/mod.ts";
 export { Citation, type CitationSource } from "./lib/metadata/cite.ts";
 export { JUPYTER_DISPLAY, type MediaBundle } from "./lib/display/bundle.ts";
 // Deno.jupyter.html interpolates values unescaped: notebooks wrapping store values need this.

@@ -17,8 +17,10 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
+import process from "node:process";
 import { join } from "node:path";
+import { CorruptCopyError } from "./errors.ts";
 
 /**
  * Which version of which file: the cache key.
@@ -113,8 +115,12 @@ export interface DiskCacheOptions {
 /** Default cap on cached bytes. */
 export const DEFAULT_CACHE_BYTES = 5_000_000_000;
 
-/** Temporary files older than this belong to a process that died; they are removed. */
+/** Temporary files older than this are removed even without evidence that their writer died. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
+/** A last use is written to the index at most this often per copy (the LRU needs no more). */
+const USE_RESOLUTION_MS = 60_000;
+/** Deno reports ctime to the second: a copy's identity is trusted once its second is over. */
+const CTIME_GRAIN_MS = 2000;
 /** Size of the pieces the writer hands to the file system. */
 const WRITE_PIECE_BYTES = 4 * 1024 * 1024;
 const INDEX = "index.jsonl";
@@ -131,6 +137,97 @@ interface IndexLine {
   blob: string;
   format?: string;
   cachedAt: number;
+  /** SHA-256 (hex) of the bytes tern wrote. */
+  sha256?: string;
+  /** What the copy was on disk after tern wrote it (see {@linkcode CopyIdentity}). */
+  identity?: CopyIdentity;
+  /** Whether a hash taken after the copy's ctime second had passed matched `sha256`. */
+  confirmed?: boolean;
+  /** Last use, epoch ms (a later line of the same blob carries a later use). */
+  usedAt?: number;
+}
+
+/**
+ * What a copy was on disk right after tern wrote it: any write, rename or replacement since
+ * changes at least one of these (a same-size rewrite changes `ctimeMs`, even when the
+ * modification time is put back).
+ *
+ * @example
+ * ```ts
+ * import type { CopyIdentity } from "./cache.ts";
+ *
+ * const identity: CopyIdentity = { dev: 65024, ino: 4243474, size: 4, mtimeMs: 1795506497595, ctimeMs: 1795506497000 };
+ * ```
+ */
+export interface CopyIdentity {
+  /** Device of the file system. */
+  dev: number;
+  /** Inode number. */
+  ino: number;
+  /** Size in bytes. */
+  size: number;
+  /** Modification time, epoch ms. */
+  mtimeMs: number;
+  /** Status-change time, epoch ms (Deno reports it to the second). */
+  ctimeMs: number;
+}
+
+/**
+ * What {@linkcode DiskCache.check} found of a version's copy: `valid` (the copy tern wrote),
+ * `missing`, or `changed` (something else is there: other bytes, a symlink, a file tern has no
+ * record of) with the reason.
+ *
+ * @example
+ * ```ts
+ * import type { CopyState } from "./cache.ts";
+ *
+ * const say = (state: CopyState) => state.state === "changed" ? state.reason : state.state;
+ * ```
+ */
+export type CopyState =
+  | { state: "valid"; file: string }
+  | { state: "missing"; file: string }
+  | { state: "changed"; file: string; reason: string };
+
+/**
+ * What {@linkcode DiskCache.verify} found: how many copies it hashed, and those that were not
+ * what tern wrote (removed).
+ *
+ * @example
+ * ```ts
+ * import type { VerifyResult } from "./cache.ts";
+ *
+ * const ok = (result: VerifyResult) => result.bad.length === 0;
+ * ```
+ */
+export interface VerifyResult {
+  /** Copies checked. */
+  checked: number;
+  /** Bytes hashed. */
+  bytes: number;
+  /** Copies that were not what tern wrote; each was removed. */
+  bad: { path: string; file: string; reason: string }[];
+}
+
+/**
+ * Sizes of what is in the cache folder, unfinished downloads included.
+ *
+ * @example
+ * ```ts
+ * import type { CacheUsage } from "./cache.ts";
+ *
+ * const total = (usage: CacheUsage) => usage.bytes + usage.tempBytes;
+ * ```
+ */
+export interface CacheUsage {
+  /** Complete copies. */
+  files: number;
+  /** Their bytes. */
+  bytes: number;
+  /** Temporary files of downloads in progress (or left by a process that died). */
+  tempFiles: number;
+  /** Their bytes. */
+  tempBytes: number;
 }
 
 /**
@@ -188,6 +285,11 @@ export class DiskCache {
   /** Bytes of copies this process knows of; `undefined` until first counted. */
   #usage: number | undefined;
   readonly #inflight = new Map<string, Promise<void>>();
+  /** The newest index line of each copy this process knows of. */
+  #records: Map<string, IndexLine> | undefined;
+  /** Last uses in this process not yet written to the index (blob → epoch ms). */
+  readonly #used = new Map<string, number>();
+  #opened: Promise<void> | undefined;
 
   /**
    * Creates the cache object; the folder is made when first written.
@@ -228,9 +330,204 @@ export class DiskCache {
    * ```
    */
   async lookup(version: FileVersion): Promise<CachedFile | undefined> {
-    const file = join(this.dir, copyName(version));
-    const used = await this.#use(file, version.size);
-    return used === undefined ? undefined : { file, version, lastUsed: used };
+    const blob = copyName(version);
+    const state = await this.check(version);
+    if (state.state !== "valid") {
+      // A copy that is not tern's is dropped; the download that follows replaces it anyway.
+      if (state.state === "changed") await this.#drop(blob);
+      return undefined;
+    }
+    const line = this.#records?.get(blob);
+    const used = await this.#markUsed(blob);
+    return line === undefined ? { file: state.file, version, lastUsed: used } : {
+      ...toCached(this.dir, line, used),
+      version,
+    };
+  }
+
+  /**
+   * Whether the file on disk for `version` is the copy tern wrote of exactly that version (id,
+   * date-modified, size): one `lstat` compared with what was recorded when it was written —
+   * device, inode, size, modification and status-change times. A symlink or other non-file is
+   * never valid. Only when the identity differs, or is too recent to be trusted (Deno reports
+   * the status-change time to the second), are the bytes hashed and compared with the SHA-256
+   * recorded at write time; a match is recorded, so the next check is one `lstat` again.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { DiskCache } from "./cache.ts";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * assert.equal((await cache.check(version)).state, "missing");
+   * const writer = await cache.create(version);
+   * writer!.write(new TextEncoder().encode("a\n1\n"));
+   * const cached = await writer!.commit();
+   * assert.equal((await cache.check(version)).state, "valid");
+   * await Deno.writeTextFile(cached!.file, "a\n2\n"); // same size, other bytes
+   * assert.equal((await cache.check(version)).state, "changed");
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async check(version: FileVersion): Promise<CopyState> {
+    await this.#open();
+    const blob = copyName(version);
+    const file = join(this.dir, blob);
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(file);
+    } catch {
+      return { state: "missing", file };
+    }
+    if (!info.isFile) {
+      return { state: "changed", file, reason: info.isSymlink ? "it is a symlink" : "not a file" };
+    }
+    if (info.size !== version.size) {
+      return {
+        state: "changed",
+        file,
+        reason: `it has ${info.size} bytes, not ${version.size}`,
+      };
+    }
+    let line = (await this.#recordsOf()).get(blob);
+    if (line === undefined || !sameIdentity(line.identity, info)) {
+      // Another process may have written (or confirmed) it since the index was read.
+      line = (await this.#recordsOf(true)).get(blob);
+    }
+    if (line?.sha256 === undefined) {
+      return { state: "changed", file, reason: "tern has no record of writing it" };
+    }
+    if (sameIdentity(line.identity, info) && line.confirmed === true) {
+      return { state: "valid", file };
+    }
+    const actual = await hashFile(file).catch(() => undefined);
+    if (actual !== line.sha256) {
+      return { state: "changed", file, reason: "its bytes are not the ones tern wrote" };
+    }
+    // The bytes are tern's: record what the copy is now, trusted once its ctime second is over.
+    const confirmed = Date.now() >= (info.ctime?.getTime() ?? Infinity) + CTIME_GRAIN_MS;
+    const identity = identityOf(info);
+    if (!sameIdentity(line.identity, info) || confirmed !== (line.confirmed === true)) {
+      await this.#append({ ...line, identity, confirmed }).catch(() => {});
+    }
+    return { state: "valid", file };
+  }
+
+  /**
+   * Records that the file now at `version`'s copy path is the copy tern just wrote, with the
+   * SHA-256 of its bytes (computed while writing): its identity is read now and kept in the
+   * index, for {@linkcode DiskCache.check}. {@linkcode DiskCache.publish} calls it; a writer
+   * that puts a copy in place by other means calls it right after.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createHash } from "node:crypto";
+   * import { DiskCache } from "./cache.ts";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * await Deno.mkdir(cache.dir, { recursive: true });
+   * const file = cache.copyPath(version);
+   * await Deno.writeTextFile(file, "a\n1\n");
+   * await cache.record(version, { sha256: createHash("sha256").update("a\n1\n").digest("hex") });
+   * assert.equal((await cache.check(version)).state, "valid");
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async record(
+    version: FileVersion,
+    extra: { sha256: string; format?: string },
+  ): Promise<CachedFile> {
+    const blob = copyName(version);
+    const info = await Deno.lstat(join(this.dir, blob));
+    const now = Date.now();
+    const line: IndexLine = {
+      store: version.store,
+      path: version.path,
+      id: version.id,
+      size: version.size,
+      modified: version.modified,
+      ...(version.md5 === undefined ? {} : { md5: version.md5 }),
+      blob,
+      ...(extra.format === undefined ? {} : { format: extra.format }),
+      cachedAt: now,
+      sha256: extra.sha256,
+      identity: identityOf(info),
+      confirmed: false,
+      usedAt: now,
+    };
+    await this.#append(line);
+    return toCached(this.dir, line, new Date(now));
+  }
+
+  /**
+   * Where `version`'s copy lives (whether or not it is there).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { DiskCache } from "./cache.ts";
+   *
+   * const cache = new DiskCache({ dir: "/tmp/tern-cache" });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * assert.ok(cache.copyPath(version).startsWith("/tmp/tern-cache/downloads/"));
+   * ```
+   */
+  copyPath(version: FileVersion): string {
+    return join(this.dir, copyName(version));
+  }
+
+  /**
+   * Hashes every copy the index knows of and compares it with the SHA-256 recorded when it was
+   * written; copies that differ (or are symlinks, or have no record) are removed and reported.
+   * Reads every cached byte once: for when a disk is suspect, not for every read.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { DiskCache } from "./cache.ts";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const writer = await cache.create(version);
+   * writer!.write(new TextEncoder().encode("a\n1\n"));
+   * const cached = await writer!.commit();
+   * assert.deepEqual((await cache.verify()).bad, []);
+   * const bytes = await Deno.readFile(cached!.file);
+   * bytes[2] ^= 1; // a flipped bit, size and times as they were
+   * await Deno.writeFile(cached!.file, bytes);
+   * const result = await cache.verify();
+   * assert.deepEqual(result.bad.map((bad) => bad.path), ["/a/b.csv"]);
+   * assert.equal((await cache.check(version)).state, "missing"); // removed
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async verify(): Promise<VerifyResult> {
+    await this.#open();
+    const result: VerifyResult = { checked: 0, bytes: 0, bad: [] };
+    for (const line of (await this.#recordsOf(true)).values()) {
+      const file = join(this.dir, line.blob);
+      const info = await Deno.lstat(file).catch(() => undefined);
+      if (info === undefined) continue;
+      result.checked++;
+      let reason: string | undefined;
+      if (!info.isFile) reason = info.isSymlink ? "it is a symlink" : "not a file";
+      else if (line.sha256 === undefined) reason = "tern has no record of writing it";
+      else {
+        result.bytes += info.size;
+        const actual = await hashFile(file).catch(() => undefined);
+        if (actual !== line.sha256) reason = "its bytes are not the ones tern wrote";
+      }
+      if (reason === undefined) continue;
+      await this.#drop(line.blob);
+      result.bad.push({ path: line.path, file, reason });
+    }
+    return result;
   }
 
   /**
@@ -253,13 +550,25 @@ export class DiskCache {
    * ```
    */
   async latest(store: string, path: string): Promise<CachedFile | undefined> {
-    const lines = (await this.#readIndex()).filter((line) =>
+    const lines = [...(await this.#recordsOf(true)).values()].filter((line) =>
       line.store === store && line.path === path
-    );
+    ).sort((a, b) => a.cachedAt - b.cachedAt);
     for (const line of lines.reverse()) {
-      const file = join(this.dir, line.blob);
-      const used = await this.#use(file, line.size);
-      if (used !== undefined) return toCached(this.dir, line, used);
+      const version = toCached(this.dir, line, new Date()).version;
+      const state = await this.check(version);
+      if (state.state === "missing") continue;
+      if (state.state === "changed") {
+        // Offline there is no good copy to fall back on: an older version would be stale.
+        await this.#drop(line.blob);
+        throw new CorruptCopyError(
+          `The cached copy of ${
+            JSON.stringify(path)
+          } is not the one tern wrote (${state.reason}); ` +
+            "it was removed. Connect without offline: true to download it again.",
+          { path },
+        );
+      }
+      return toCached(this.dir, line, await this.#markUsed(line.blob));
     }
     return undefined;
   }
@@ -320,13 +629,17 @@ export class DiskCache {
   async create(version: FileVersion): Promise<CacheWriter | undefined> {
     if (version.size > this.maxBytes) return undefined;
     const name = copyName(version);
-    const temp = join(this.dir, `.tmp-${crypto.randomUUID().slice(0, 8)}-${name}`);
+    // The writer's pid in the name, and a lock held while writing: evidence for the clean-up
+    // at start (see `#open`) that nobody is writing a leftover any more.
+    const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${name}`);
     try {
+      await this.#open();
       if (!this.#folderReady) {
         await Deno.mkdir(this.dir, { recursive: true });
         this.#folderReady = true;
       }
       const file = await Deno.open(temp, { write: true, createNew: true });
+      await file.lock(true).catch(() => {});
       return new CacheWriter(this, version, temp, file);
     } catch (error) {
       this.#folderReady = false;
@@ -356,15 +669,43 @@ export class DiskCache {
    * ```
    */
   async entries(): Promise<CachedFile[]> {
-    const latest = new Map<string, IndexLine>();
-    for (const line of await this.#readIndex()) latest.set(line.blob, line);
     const entries: CachedFile[] = [];
-    for (const line of latest.values()) {
-      const info = await Deno.stat(join(this.dir, line.blob)).catch(() => undefined);
-      if (info === undefined || info.size !== line.size) continue;
-      entries.push(toCached(this.dir, line, info.mtime ?? new Date(line.cachedAt)));
+    for (const line of (await this.#recordsOf(true)).values()) {
+      const info = await Deno.lstat(join(this.dir, line.blob)).catch(() => undefined);
+      if (info === undefined || !info.isFile || info.size !== line.size) continue;
+      entries.push(toCached(this.dir, line, new Date(this.#lastUse(line))));
     }
     return entries.sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
+  }
+
+  /**
+   * What the cache folder holds: complete copies, and the temporary files of downloads in
+   * progress or left by a process that died (counted against the cap too).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { DiskCache } from "./cache.ts";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const writer = await cache.create(version);
+   * writer!.write(new TextEncoder().encode("a\n1\n"));
+   * await writer!.commit();
+   * assert.deepEqual(await cache.usage(), { files: 1, bytes: 4, tempFiles: 0, tempBytes: 0 });
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async usage(): Promise<CacheUsage> {
+    await this.#open();
+    const { copies, temps } = await this.#scan();
+    return {
+      files: copies.length,
+      bytes: copies.reduce((sum, copy) => sum + copy.size, 0),
+      tempFiles: temps.length,
+      tempBytes: temps.reduce((sum, temp) => sum + temp.size, 0),
+    };
   }
 
   /**
@@ -387,7 +728,7 @@ export class DiskCache {
    * ```
    */
   async clear(): Promise<ClearResult> {
-    const copies = await this.#copies();
+    const { copies } = await this.#scan();
     try {
       await Deno.remove(this.dir, { recursive: true });
     } catch (error) {
@@ -395,6 +736,8 @@ export class DiskCache {
     }
     this.#folderReady = false;
     this.#usage = 0;
+    this.#records = new Map();
+    this.#used.clear();
     return { files: copies.length, bytes: copies.reduce((sum, copy) => sum + copy.size, 0) };
   }
 
@@ -445,37 +788,32 @@ export class DiskCache {
   async publish(
     version: FileVersion,
     temp: string,
-    extra: { format?: string },
+    extra: { format?: string; sha256?: string },
   ): Promise<CachedFile> {
     const blob = copyName(version);
+    const sha256 = extra.sha256 ?? await hashFile(temp);
     await Deno.rename(temp, join(this.dir, blob));
-    const line: IndexLine = {
-      store: version.store,
-      path: version.path,
-      id: version.id,
-      size: version.size,
-      modified: version.modified,
-      ...(version.md5 === undefined ? {} : { md5: version.md5 }),
-      blob,
-      ...(extra.format === undefined ? {} : { format: extra.format }),
-      cachedAt: Date.now(),
-    };
-    // One write of one line with O_APPEND: lines of concurrent processes do not interleave.
-    await Deno.writeTextFile(join(this.dir, INDEX), `${JSON.stringify(line)}\n`, { append: true });
+    const cached = await this.record(version, { sha256, ...extra });
     if (this.#usage === undefined) this.#usage = await this.#countUsage();
     else this.#usage += version.size;
-    if (this.#usage > this.maxBytes) await this.#trim(blob);
-    return toCached(this.dir, line, new Date());
+    const lines = this.#records?.size ?? 0;
+    if (this.#usage > this.maxBytes || this.#indexLines > 4 * lines + 256) await this.#trim(blob);
+    return cached;
   }
 
   /**
-   * Evicts least recently used copies (never `keep`) until the cache fits its cap, then
-   * rewrites the index without the lines of copies that are gone.
+   * Evicts least recently used copies (never `keep`) until the cache, unfinished downloads
+   * included, fits its cap, then rewrites the index with one line per copy left.
    */
   async #trim(keep: string): Promise<void> {
-    const copies = await this.#copies(true);
-    let usage = copies.reduce((sum, copy) => sum + copy.size, 0);
-    copies.sort((a, b) => a.lastUsed - b.lastUsed);
+    const { copies, temps } = await this.#scan();
+    const records = await this.#recordsOf(true);
+    let usage = [...copies, ...temps].reduce((sum, copy) => sum + copy.size, 0);
+    const lastUse = (name: string) => {
+      const line = records.get(name);
+      return line === undefined ? 0 : this.#lastUse(line);
+    };
+    copies.sort((a, b) => lastUse(a.name) - lastUse(b.name));
     const removed = new Set<string>();
     for (const copy of copies) {
       if (usage <= this.maxBytes) break;
@@ -486,78 +824,213 @@ export class DiskCache {
     }
     this.#usage = usage;
     const alive = new Set(copies.map((copy) => copy.name).filter((name) => !removed.has(name)));
-    const lines = (await this.#readIndex()).filter((line) => alive.has(line.blob));
+    const lines = [...records.values()].filter((line) => alive.has(line.blob)).map((line) => ({
+      ...line,
+      usedAt: this.#lastUse(line),
+    }));
     const temp = join(this.dir, `.tmp-index-${crypto.randomUUID().slice(0, 8)}.jsonl`);
     await Deno.writeTextFile(temp, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
     await Deno.rename(temp, join(this.dir, INDEX));
+    this.#records = new Map(lines.map((line) => [line.blob, line]));
+    this.#indexLines = lines.length;
+    this.#indexRead = undefined;
   }
 
-  /** The copies on disk with their sizes and last use; `tidy` also drops stale temp files. */
-  async #copies(tidy = false): Promise<{ name: string; size: number; lastUsed: number }[]> {
-    const copies: { name: string; size: number; lastUsed: number }[] = [];
-    const now = Date.now();
-    try {
-      for await (const item of Deno.readDir(this.dir)) {
-        if (!item.isFile) continue;
-        const path = join(this.dir, item.name);
-        if (COPY_NAME.test(item.name)) {
-          const info = await Deno.stat(path).catch(() => undefined);
-          if (info !== undefined) {
-            copies.push({ name: item.name, size: info.size, lastUsed: info.mtime?.getTime() ?? 0 });
-          }
-        } else if (tidy && item.name.startsWith(".tmp-")) {
-          const info = await Deno.stat(path).catch(() => undefined);
-          if (now - (info?.mtime?.getTime() ?? now) > STALE_TEMP_MS) {
-            await Deno.remove(path).catch(() => {});
-          }
+  /**
+   * Opens the cache once per object: removes the temporary files of downloads whose writer is
+   * gone — no process holds the file's lock, and its pid (in the name) is not alive or the file
+   * is older than an hour — so a killed download leaves nothing behind past the next start.
+   */
+  #open(): Promise<void> {
+    this.#opened ??= (async () => {
+      const { temps } = await this.#scan();
+      for (const temp of temps) {
+        if (await writerGone(join(this.dir, temp.name), temp)) {
+          await Deno.remove(join(this.dir, temp.name)).catch(() => {});
         }
       }
+    })().catch(() => {});
+    return this.#opened;
+  }
+
+  /** The copies and temporary files on disk, with their sizes and modification times. */
+  async #scan(): Promise<{ copies: Found[]; temps: Found[] }> {
+    const copies: Found[] = [];
+    const temps: Found[] = [];
+    try {
+      for await (const item of Deno.readDir(this.dir)) {
+        const isCopy = COPY_NAME.test(item.name);
+        if (!isCopy && !item.name.startsWith(".tmp-")) continue;
+        const info = await Deno.lstat(join(this.dir, item.name)).catch(() => undefined);
+        if (info === undefined) continue;
+        const found = { name: item.name, size: info.size, mtime: info.mtime?.getTime() ?? 0 };
+        (isCopy ? copies : temps).push(found);
+      }
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return [];
+      if (error instanceof Deno.errors.NotFound) return { copies, temps };
       throw error;
     }
-    return copies;
+    return { copies, temps };
   }
 
   async #countUsage(): Promise<number> {
-    return (await this.#copies()).reduce((sum, copy) => sum + copy.size, 0);
+    const { copies, temps } = await this.#scan();
+    return [...copies, ...temps].reduce((sum, copy) => sum + copy.size, 0);
   }
 
-  /** The index's valid lines, in order (a torn last line from a crash is skipped). */
-  async #readIndex(): Promise<IndexLine[]> {
-    let text: string;
+  /** Lines in the index file as last read or written by this object. */
+  #indexLines = 0;
+  /** Bytes of the index already read (the index only grows between rewrites). */
+  #indexRead: { ino: number; offset: number } | undefined;
+
+  /** The newest line of each copy; `refresh` reads what other processes appended since. */
+  async #recordsOf(refresh = false): Promise<Map<string, IndexLine>> {
+    if (this.#records !== undefined && !refresh) return this.#records;
+    const records = this.#records ?? new Map<string, IndexLine>();
+    let file: Deno.FsFile;
     try {
-      text = await Deno.readTextFile(join(this.dir, INDEX));
+      file = await Deno.open(join(this.dir, INDEX));
     } catch {
-      return [];
+      this.#records = records;
+      return records;
     }
-    const lines: IndexLine[] = [];
-    for (const raw of text.split("\n")) {
-      if (raw === "") continue;
-      try {
-        const line = JSON.parse(raw);
-        if (isIndexLine(line)) lines.push(line);
-      } catch {
-        // A line cut short by a crash: its copy is simply not listed.
+    try {
+      const info = await file.stat();
+      let offset = 0;
+      if (this.#indexRead !== undefined && this.#indexRead.ino === info.ino) {
+        offset = this.#indexRead.offset;
+      } else records.clear();
+      if (info.size > offset) {
+        await file.seek(offset, Deno.SeekMode.Start);
+        const bytes = new Uint8Array(info.size - offset);
+        let read = 0;
+        while (read < bytes.length) {
+          const n = await file.read(bytes.subarray(read));
+          if (n === null) break;
+          read += n;
+        }
+        const text = new TextDecoder().decode(bytes.subarray(0, read));
+        // Only whole lines: a line being appended right now is read next time.
+        const end = text.lastIndexOf("\n") + 1;
+        for (const raw of text.slice(0, end).split("\n")) {
+          if (raw === "") continue;
+          this.#indexLines++;
+          try {
+            const line = JSON.parse(raw);
+            if (isIndexLine(line)) records.set(line.blob, line);
+          } catch {
+            // A line cut short by a crash: its copy is simply not listed.
+          }
+        }
+        offset += new TextEncoder().encode(text.slice(0, end)).byteLength;
       }
+      this.#indexRead = { ino: info.ino ?? 0, offset };
+    } finally {
+      file.close();
     }
-    return lines;
+    this.#records = records;
+    return records;
   }
 
-  /** Size-checks a copy and marks it used; its last-use time, or `undefined` when unusable. */
-  async #use(file: string, size: number): Promise<Date | undefined> {
-    let actual: number;
-    try {
-      actual = (await Deno.stat(file)).size;
-    } catch {
-      return undefined;
-    }
-    if (actual !== size) return undefined;
-    const now = new Date();
-    // The copy's modification time is its last use, for the size cap; best effort.
-    await Deno.utime(file, now, now).catch(() => {});
-    return now;
+  /** Appends one line to the index (one write with O_APPEND: lines never interleave). */
+  async #append(line: IndexLine): Promise<void> {
+    await Deno.writeTextFile(join(this.dir, INDEX), `${JSON.stringify(line)}\n`, { append: true });
+    (this.#records ??= new Map()).set(line.blob, line);
+    this.#indexLines++;
   }
+
+  /** Notes a use; written to the index at most once a minute per copy. */
+  async #markUsed(blob: string): Promise<Date> {
+    const now = Date.now();
+    this.#used.set(blob, now);
+    const line = this.#records?.get(blob);
+    if (line !== undefined && now - (line.usedAt ?? line.cachedAt) >= USE_RESOLUTION_MS) {
+      await this.#append({ ...line, usedAt: now }).catch(() => {});
+    }
+    return new Date(now);
+  }
+
+  #lastUse(line: IndexLine): number {
+    return Math.max(this.#used.get(line.blob) ?? 0, line.usedAt ?? 0, line.cachedAt);
+  }
+
+  /** Removes a copy that is not tern's (a symlink itself is removed, never its target). */
+  async #drop(blob: string): Promise<void> {
+    await Deno.remove(join(this.dir, blob)).catch(() => {});
+    this.#used.delete(blob);
+    this.#usage = undefined;
+  }
+}
+
+/** A copy or temporary file found in the folder. */
+interface Found {
+  name: string;
+  size: number;
+  mtime: number;
+}
+
+/** Whether a temporary file's writer is gone: nobody holds its lock, and it is dead or old. */
+async function writerGone(path: string, temp: Found): Promise<boolean> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch {
+    return false;
+  }
+  try {
+    let free: boolean;
+    try {
+      free = await file.tryLock(true);
+    } catch {
+      free = true; // No locks on this file system: the pid and the age decide.
+    }
+    if (!free) return false;
+    const pid = Number(/^\.tmp-(\d+)-/.exec(temp.name)?.[1]);
+    const old = Date.now() - temp.mtime > STALE_TEMP_MS;
+    return old || (Number.isSafeInteger(pid) && pid !== process.pid && !alive(pid));
+  } finally {
+    file.close();
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as { code?: string }).code === "EPERM";
+  }
+}
+
+function identityOf(info: Deno.FileInfo): CopyIdentity {
+  return {
+    dev: info.dev,
+    ino: info.ino ?? 0,
+    size: info.size,
+    mtimeMs: info.mtime?.getTime() ?? 0,
+    ctimeMs: info.ctime?.getTime() ?? 0,
+  };
+}
+
+function sameIdentity(identity: CopyIdentity | undefined, info: Deno.FileInfo): boolean {
+  if (identity === undefined) return false;
+  const now = identityOf(info);
+  return identity.dev === now.dev && identity.ino === now.ino && identity.size === now.size &&
+    identity.mtimeMs === now.mtimeMs && identity.ctimeMs === now.ctimeMs;
+}
+
+/** The SHA-256 (hex) of a file's bytes, read in 1 MiB pieces. */
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  using file = await Deno.open(path);
+  const buffer = new Uint8Array(1024 * 1024);
+  while (true) {
+    const n = await file.read(buffer);
+    if (n === null) break;
+    hash.update(buffer.subarray(0, n));
+  }
+  return hash.digest("hex");
 }
 
 /** Data-store extensions and the extension their copies get, as Polars accepts it by path. */
@@ -629,6 +1102,8 @@ export class CacheWriter {
   /** A written piece's memory, reused for the next: fresh memory costs a page fault per 4 KiB. */
   #spare: Uint8Array<ArrayBuffer> | undefined;
   #pending: Promise<void> = Promise.resolve();
+  /** SHA-256 of the bytes accepted, recorded with the copy for its integrity checks. */
+  readonly #hash: Hash = createHash("sha256");
   #accepted = 0;
   #failed = false;
   #done = false;
@@ -697,7 +1172,9 @@ export class CacheWriter {
           : new Uint8Array(size);
       }
       const take = Math.min(chunk.byteLength - offset, this.#piece.byteLength - this.#pieceFill);
-      this.#piece.set(chunk.subarray(offset, offset + take), this.#pieceFill);
+      const part = chunk.subarray(offset, offset + take);
+      this.#hash.update(part);
+      this.#piece.set(part, this.#pieceFill);
       this.#pieceFill += take;
       this.#accepted += take;
       offset += take;
@@ -738,7 +1215,8 @@ export class CacheWriter {
       if (this.#accepted !== this.#version.size) {
         throw new Error(`the copy has ${this.#accepted} bytes, expected ${this.#version.size}`);
       }
-      return await this.#cache.publish(this.#version, this.temp, extra);
+      const sha256 = this.#hash.digest("hex");
+      return await this.#cache.publish(this.#version, this.temp, { ...extra, sha256 });
     } catch (error) {
       this.#cache.reportFailure(error);
       await Deno.remove(this.temp).catch(() => {});

@@ -19,3 +19,20 @@ import { TernError } from "../client/errors.ts";
  * ```
  */
 export class CacheMissError extends TernError {}
+
+/**
+ * A cached copy is not the one tern wrote (its bytes changed, it was replaced, or it is a
+ * symlink) and the store is offline, so no good copy can be fetched; the bad copy was removed.
+ * A {@linkcode CacheMissError}, so code handling a missing copy handles this one too.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CacheMissError, CorruptCopyError } from "./errors.ts";
+ *
+ * const error = new CorruptCopyError("changed on disk", { path: "/a/b.csv" });
+ * assert.ok(error instanceof CacheMissError);
+ * assert.equal(error.name, "CorruptCopyError");
+ * ```
+ */
+export class CorruptCopyError extends CacheMissError {}

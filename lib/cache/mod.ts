@@ -18,15 +18,19 @@
 
 export {
   type CachedFile,
+  type CacheUsage,
   CacheWriter,
   type Claim,
   type ClearResult,
   copyExtension,
+  type CopyIdentity,
+  type CopyState,
   DEFAULT_CACHE_BYTES,
   DiskCache,
   type DiskCacheOptions,
   type FileVersion,
+  type VerifyResult,
 } from "./cache.ts";
 export { defaultCacheDir } from "./dir.ts";
-export { CacheMissError } from "./errors.ts";
+export { CacheMissError, CorruptCopyError } from "./errors.ts";
 export { StoreCache } from "./store_cache.ts";

@@ -8,7 +8,7 @@
 import type { DataFrame } from "../deps.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderCache } from "../display/cache.ts";
-import type { ClearResult, DiskCache } from "./cache.ts";
+import type { CacheUsage, ClearResult, DiskCache, VerifyResult } from "./cache.ts";
 import { loadPolarsModule } from "../deps.ts";
 
 /**
@@ -119,6 +119,48 @@ export class StoreCache {
    */
   async clear(): Promise<ClearResult> {
     return this.#cache === undefined ? { files: 0, bytes: 0 } : await this.#cache.clear();
+  }
+
+  /**
+   * Hashes every cached copy against the SHA-256 recorded when tern wrote it, and removes (and
+   * reports) those that differ. Every read already checks a copy's identity cheaply; this reads
+   * every byte, for when the disk itself is suspect.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet").dataframe();
+   * const { checked, bad } = await store.cache.verify();
+   * assert.deepEqual({ checked, bad }, { checked: 1, bad: [] });
+   * ```
+   */
+  async verify(): Promise<VerifyResult> {
+    return this.#cache === undefined
+      ? { checked: 0, bytes: 0, bad: [] }
+      : await this.#cache.verify();
+  }
+
+  /**
+   * Files and bytes in the cache folder: complete copies, and temporary files of downloads in
+   * progress (a killed download's are removed when a store next opens the cache).
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet").dataframe();
+   * assert.deepEqual(await store.cache.usage(), { files: 1, bytes: 5048, tempFiles: 0, tempBytes: 0 });
+   * ```
+   */
+  async usage(): Promise<CacheUsage> {
+    return this.#cache === undefined
+      ? { files: 0, bytes: 0, tempFiles: 0, tempBytes: 0 }
+      : await this.#cache.usage();
   }
 
   /** `StoreCache(/home/me/.cache/tern, max 5000000000 bytes)` or `StoreCache(disabled)`. */

@@ -6,6 +6,7 @@
  */
 
 import type { Entry } from "../../mod.ts";
+import { visibleText } from "../display/format.ts";
 
 /**
  * Text styles for one output stream; each is the identity when colour is off (not a terminal,
@@ -57,38 +58,23 @@ export function styles(color: boolean): Styles {
   };
 }
 
-// C0 and C1 controls, DEL, and the bidirectional overrides and isolates that can make a name
-// display as something else ("Trojan Source").
-const UNSAFE_CHARS =
-  "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
-const HAS_UNSAFE = new RegExp(`[${UNSAFE_CHARS}]`);
-const UNSAFE = new RegExp(`[${UNSAFE_CHARS}]`, "g");
-
-const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
 /**
  * A name or value made safe to print on a terminal: control characters (which could move the
- * cursor, recolour or retitle the terminal) and bidirectional overrides become visible escapes
- * such as `\n` or `\x1b`; everything else is unchanged. For display only: `--json` output has
- * the exact names.
+ * cursor, recolour or retitle the terminal), bidirectional overrides and other invisible
+ * characters become visible escapes such as `\n`, `\x1b` or `\u{202e}`; everything else is
+ * unchanged. The same escaping as every `text/plain` view ({@linkcode visibleText}). For display
+ * only: `--json` output has the exact names.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { safeText } from "./format.ts";
  *
- * console.log(safeText("evil\x1b]0;pwned\x07.csv")); // evil\x1b]0;pwned\x07.csv (escaped, inert)
- * console.log(safeText("plain name.csv")); // plain name.csv
+ * assert.equal(safeText("evil\x1b]0;pwned\x07.csv"), "evil\\x1b]0;pwned\\x07.csv");
+ * assert.equal(safeText("plain name.csv"), "plain name.csv");
  * ```
  */
-export function safeText(text: string): string {
-  if (!HAS_UNSAFE.test(text)) return text;
-  return text.replace(UNSAFE, (char) => {
-    const named = NAMED[char];
-    if (named !== undefined) return named;
-    const code = char.codePointAt(0)!;
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
-  });
-}
+export const safeText: (text: string) => string = visibleText;
 
 const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"];
 

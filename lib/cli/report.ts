@@ -17,6 +17,7 @@ import {
   UnsupportedFormatError,
 } from "../../mod.ts";
 import { UsageError } from "./args.ts";
+import { redactUrl } from "../client/auth.ts";
 import { safeText, type Styles } from "./format.ts";
 import { PromptCancelledError } from "./io.ts";
 
@@ -131,7 +132,9 @@ function hintFor(error: TernError, url: string | undefined): string | undefined 
       : "the token may have expired: get a new one, or sign in with --username NAME";
   }
   if (error instanceof NetworkError) {
-    return `check that the server is reachable${url === undefined ? "" : ` at ${url}`} ` +
+    return `check that the server is reachable${
+      url === undefined ? "" : ` at ${safeText(redactUrl(url))}`
+    } ` +
       "(--url or TERRAIN_URL)";
   }
   if (error instanceof NotFoundError && error.path !== undefined && error.path.startsWith("/")) {

@@ -9,6 +9,8 @@
 import { BadRequestError, connect, type ConnectOptions, type Store } from "../../mod.ts";
 import { type ParsedArgs, stringOption, UsageError } from "./args.ts";
 import type { CliIo } from "./io.ts";
+import { redactUrl } from "../client/auth.ts";
+import { safeText } from "./format.ts";
 
 /**
  * The store options given on the command line.
@@ -136,7 +138,7 @@ async function askPassword(username: string, url: string | undefined, io: CliIo)
         "tern in a terminal to be asked for it",
     );
   }
-  const where = url === undefined ? "" : ` at ${url}`;
+  const where = url === undefined ? "" : ` at ${safeText(redactUrl(url))}`;
   const password = await io.readSecret(`Password for ${username}${where}: `);
   if (password === "") throw new UsageError("no password was entered");
   return password;

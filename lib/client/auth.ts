@@ -90,6 +90,31 @@ export type SendJson = (request: TokenRequest) => Promise<unknown>;
 export const REDACTED = "[redacted]";
 
 /**
+ * A URL as it may be shown: whatever stands before the host's `@` (a username, a password, or
+ * both) becomes `***`, whether or not the text parses as a URL (a bad port, a stray bracket,
+ * a scheme without slashes, leading spaces). Text without userinfo comes back unchanged.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { redactUrl } from "./auth.ts";
+ *
+ * assert.equal(redactUrl("http://demo:hunter2@127.0.0.1:99999/terrain"), "http://***@127.0.0.1:99999/terrain");
+ * assert.equal(redactUrl("https://de.cyverse.org/terrain"), "https://de.cyverse.org/terrain");
+ * assert.equal(redactUrl("http:demo:p@ss@host/x"), "http:***@host/x");
+ * ```
+ */
+export function redactUrl(text: string): string {
+  // The authority starts after "scheme:" and any slashes (WHATWG parsers accept "http:user@h"
+  // and backslashes), or at the start when there is no scheme; it ends at the first / \ ? #.
+  // The userinfo is everything up to its last "@", as URL parsers take it.
+  return text.replace(
+    /^(\s*(?:[a-z][a-z0-9+.-]*:)?[\/\\]*)([^\/\\?#]*@)/i,
+    (_match, head: string) => `${head}***@`,
+  );
+}
+
+/**
  * Exchanges a username and password for a token at `GET /token/keycloak` with HTTP Basic.
  *
  * @param send Sends the request (retries, timeouts and the limiter apply).

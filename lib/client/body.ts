@@ -139,7 +139,8 @@ export function guardBody(
  * source directly spares a JSON answer the second stream and the timer per chunk of a guarded
  * one.
  *
- * @param maxBytes Past this many bytes, the rest is cancelled and the result is `undefined`.
+ * @param maxBytes Past this many bytes (or when `Content-Length` announces more), the rest is
+ *   cancelled and the result is `undefined`.
  * @returns The bytes, or `undefined` when the body was larger than `maxBytes`.
  *
  * @example
@@ -162,6 +163,12 @@ export async function readBody(
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<Uint8Array | undefined> {
   const { expectedLength, idleTimeoutMs, signal } = options;
+  if (expectedLength !== undefined && expectedLength > maxBytes) {
+    // Announced as too large: not a byte of it is read.
+    await source.cancel().catch(() => {});
+    options.onFinish();
+    return undefined;
+  }
   const problems = bodyProblems(options);
   const reader = source.getReader();
   const chunks: Uint8Array[] = [];

@@ -224,6 +224,22 @@ export class NetworkError extends TernError {}
 export class ProtocolError extends TernError {}
 
 /**
+ * A JSON answer larger than the transport's `maxJsonBytes`: reading stopped there, so a hostile
+ * or broken server streaming without end cannot exhaust memory. Not retried.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ProtocolError, ResponseTooLargeError } from "./errors.ts";
+ *
+ * const error = new ResponseTooLargeError("too large", { endpoint: "filesystem/paged-directory" });
+ * assert.ok(error instanceof ProtocolError);
+ * assert.equal(error.endpoint, "filesystem/paged-directory");
+ * ```
+ */
+export class ResponseTooLargeError extends ProtocolError {}
+
+/**
  * The error an aborted operation rejects with: the signal's reason when it is already an
  * `AbortError` DOMException, otherwise a new `AbortError` whose cause is that reason.
  *

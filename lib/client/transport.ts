@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Credentials, type SendJson } from "./auth.ts";
+import { Credentials, redactUrl, type SendJson } from "./auth.ts";
 import { formatMs, guardBody, type GuardOptions, readBody } from "./body.ts";
 import {
   abortError,
@@ -16,6 +16,7 @@ import {
   isTokenProblem,
   NetworkError,
   ProtocolError,
+  ResponseTooLargeError,
   ServerError,
   TernError,
   truncate,
@@ -67,7 +68,27 @@ export interface TransportOptions {
   fetch?: typeof fetch;
   /** Product token sent before tern's own `User-Agent`, e.g. `my-notebook/1.0`. */
   userAgent?: string;
+  /**
+   * Largest JSON answer read, in bytes (default {@linkcode DEFAULT_MAX_JSON_BYTES}, 64 MiB);
+   * past it a {@linkcode ResponseTooLargeError}. Downloads are not capped (they are checked
+   * against the file's listed size instead).
+   */
+  maxJsonBytes?: number;
 }
+
+/**
+ * The default cap on a JSON answer: 64 MiB, about 200,000 listing entries — far above any page
+ * tern asks for (it pages listings at most a few thousand entries at a time).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_MAX_JSON_BYTES } from "./transport.ts";
+ *
+ * assert.equal(DEFAULT_MAX_JSON_BYTES, 64 * 1024 * 1024);
+ * ```
+ */
+export const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /**
  * A query string: arrays become repeated keys; `undefined` values are left out.
@@ -169,6 +190,8 @@ export interface TransportPolicy {
   retryBaseMs: number;
   /** Ceiling of any retry delay, in ms. */
   retryMaxMs: number;
+  /** Largest JSON answer read, in bytes. */
+  maxJsonBytes: number;
 }
 
 /**
@@ -277,6 +300,7 @@ export class Transport {
       idleTimeoutMs: checkInteger("idleTimeoutMs", options.idleTimeoutMs ?? 60_000, 1),
       retryBaseMs: checkInteger("retryBaseMs", options.retryBaseMs ?? 250, 0),
       retryMaxMs: checkInteger("retryMaxMs", options.retryMaxMs ?? 10_000, 0),
+      maxJsonBytes: checkInteger("maxJsonBytes", options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES, 1),
     });
     this.limiter = new Limiter(this.policy.concurrency);
     this.userAgent = userAgent(options.userAgent);
@@ -359,7 +383,17 @@ export class Transport {
    */
   json(spec: RequestSpec): Promise<unknown> {
     return this.#send(spec, async (_response, body, guard) => {
-      const text = UTF8.decode(await readBody(body, guard));
+      const max = this.policy.maxJsonBytes;
+      const bytes = await readBody(body, guard, max);
+      if (bytes === undefined) {
+        throw new ResponseTooLargeError(
+          `${spec.endpoint} answered with more than ${max} bytes of JSON` +
+            `${spec.subject === undefined ? "" : ` for ${JSON.stringify(spec.subject)}`}; ` +
+            "reading stopped there (raise maxJsonBytes if the server is trusted).",
+          { endpoint: spec.endpoint, path: spec.subject },
+        );
+      }
+      const text = UTF8.decode(bytes);
       try {
         return JSON.parse(text);
       } catch {
@@ -655,23 +689,32 @@ function checkUrl(url: unknown): string {
   if (typeof url !== "string" || url.trim() === "") {
     throw new BadRequestError("url is required, for example https://de.cyverse.org/terrain.");
   }
+  // Every message below shows the URL redacted: it may hold a password, valid URL or not.
+  // A query may carry a token too: only its presence is shown.
+  const shown = JSON.stringify(truncate(redactUrl(url.trim()).replace(/[?#][^]*$/, "?…"), 120));
   let parsed: URL;
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw new BadRequestError(`url is not a valid URL: ${JSON.stringify(truncate(url, 80))}.`);
+    throw new BadRequestError(`url is not a valid URL: ${shown}.`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new BadRequestError(`url must start with http:// or https://, got ${parsed.protocol}.`);
+    throw new BadRequestError(
+      `url must start with http:// or https://, got ${parsed.protocol} in ${shown}.`,
+    );
   }
   if (parsed.username !== "" || parsed.password !== "") {
-    // Never echo the URL here: it holds a secret.
+    // Userinfo is refused, not used: a URL is copied into logs, notebooks and shell history,
+    // where a password in it would leak; credentials go in their own options.
     throw new BadRequestError(
-      "url must not contain credentials; pass username and password (or token) as options.",
+      `url must not contain a username or password (got ${shown}); pass username and ` +
+        "password (or token) as options instead.",
     );
   }
   if (parsed.search !== "" || parsed.hash !== "") {
-    throw new BadRequestError("url must be the gateway's base URL, without a query or fragment.");
+    throw new BadRequestError(
+      `url must be the gateway's base URL, without a query or fragment (got ${shown}).`,
+    );
   }
   return parsed.href.replace(/\/+$/, "");
 }

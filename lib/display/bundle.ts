@@ -6,6 +6,7 @@
  * @module
  */
 
+import { layoutText } from "./format.ts";
 import { type Html, markup, styleElement } from "./html.ts";
 import { STYLESHEET } from "./style.ts";
 
@@ -43,7 +44,8 @@ export interface MediaBundle {
 }
 
 /**
- * Wraps a view's markup in the `.tern` container with its stylesheet, beside its text.
+ * Wraps a view's markup in the `.tern` container with its stylesheet, beside its text (with any
+ * invisible or control character escaped; line breaks and tabs are kept).
  *
  * @example
  * ```ts
@@ -56,7 +58,9 @@ export interface MediaBundle {
  */
 export function bundle(body: Html, text: string): MediaBundle {
   return {
-    "text/plain": text,
+    // The last guard for every view: whatever a renderer forgot to escape, no control or
+    // bidirectional character reaches a notebook's plain output (escaping twice is harmless).
+    "text/plain": layoutText(text),
     "text/html": markup`<div class="tern">${STYLE}${body}</div>`.toString(),
   };
 }

@@ -6,7 +6,7 @@
  */
 
 import { bundle, type MediaBundle } from "./bundle.ts";
-import { oneLine, plainText } from "./format.ts";
+import { layoutText, oneLine, plainText } from "./format.ts";
 import { type Html, link, markup } from "./html.ts";
 import { bounded, card, collapsible, LIMITS, preformatted, section } from "./parts.ts";
 
@@ -45,7 +45,8 @@ const STYLE_NAMES: Record<string, string> = {
 };
 
 /**
- * Renders a citation as a MIME bundle; `text/plain` is exactly the citation.
+ * Renders a citation as a MIME bundle; `text/plain` is the citation, its invisible and control
+ * characters escaped (line breaks and tabs kept).
  *
  * @example
  * ```ts
@@ -56,7 +57,7 @@ const STYLE_NAMES: Record<string, string> = {
  * ```
  */
 export function renderCitation(view: CitationView): MediaBundle {
-  return bundle(citationHtml(view), view.text);
+  return bundle(citationHtml(view), layoutText(view.text));
 }
 
 function citationHtml(view: CitationView): Html {

@@ -144,10 +144,43 @@ export function clip(text: string, max: number): { text: string; cut: number } {
   return { text: `${points.slice(0, kept).join("")}…`, cut: points.length - kept };
 }
 
+// Control (Cc) and format (Cf) characters — C0/C1 controls, DEL, the bidirectional marks,
+// embeddings, overrides and isolates ("Trojan Source"), zero-width spaces, the BOM, soft hyphens,
+// invisible tag characters — and the line and paragraph separators. ZWJ and ZWNJ stay: emoji
+// sequences and Persian or Indic words need them, and they cannot reorder text.
+const INVISIBLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
 /**
- * Text made safe for one line of plain output: control characters (ANSI escapes among them,
- * which notebooks would interpret in `text/plain`) become visible `\x1b`-style escapes, and
- * line breaks become `↵`.
+ * The one escaping of text for plain output, shared by every `text/plain` view and the CLI:
+ * characters that are invisible or act on the display instead of being shown (terminal
+ * escapes, bidirectional overrides that make `exe.csv` read as `vsc.exe`, zero-width spaces)
+ * become visible escapes — `\n`, `\x1b`, `\u{202e}` — and everything else is unchanged.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { visibleText } from "./format.ts";
+ *
+ * assert.equal(visibleText("report\u202Efdp.exe"), "report\\u{202e}fdp.exe");
+ * assert.equal(visibleText("a\u200Bb\x1b[2J\n"), "a\\u{200b}b\\x1b[2J\\n");
+ * assert.equal(visibleText("données 👩‍🔬.csv"), "données 👩‍🔬.csv");
+ * ```
+ */
+export function visibleText(text: string): string {
+  INVISIBLE.lastIndex = 0;
+  if (!INVISIBLE.test(text)) return text;
+  return text.replace(INVISIBLE, (char) => {
+    const named = NAMED_ESCAPES[char];
+    if (named !== undefined) return named;
+    const code = char.codePointAt(0)!;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+/**
+ * Text made safe for one line of plain output: line breaks become `↵`, tabs spaces, and every
+ * other invisible or control character a visible escape ({@linkcode visibleText}).
  *
  * @example
  * ```ts
@@ -157,11 +190,7 @@ export function clip(text: string, max: number): { text: string; cut: number } {
  * ```
  */
 export function oneLine(text: string): string {
-  return text.replace(/\r\n|\r|\n/g, "↵").replace(
-    // deno-lint-ignore no-control-regex
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  ).replace(/\t/g, " ");
+  return visibleText(text.replace(/\r\n|\r|\n|\u2028|\u2029/g, "↵").replace(/\t/g, " "));
 }
 
 /**
@@ -175,5 +204,23 @@ export function oneLine(text: string): string {
  * ```
  */
 export function plainText(text: string): string {
-  return text.replace(/\r\n|\r/g, "\n").split("\n").map(oneLine).join("\n");
+  return text.replace(/\r\n|\r|\u2028|\u2029/g, "\n").split("\n").map(oneLine).join("\n");
+}
+
+/**
+ * Text whose layout is its content (a BibTeX or RIS citation) made safe for plain output: line
+ * breaks and tabs are kept as they are, every other invisible or control character becomes a
+ * visible escape ({@linkcode visibleText}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { layoutText } from "./format.ts";
+ *
+ * assert.equal(layoutText("@misc{x,\n\ttitle = {\u202Eabc}\n}"), "@misc{x,\n\ttitle = {\\u{202e}abc}\n}");
+ * ```
+ */
+export function layoutText(text: string): string {
+  return text.split(/(\r?\n|\t)/).map((part, index) => index % 2 === 1 ? part : visibleText(part))
+    .join("");
 }

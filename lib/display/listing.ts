@@ -8,7 +8,7 @@
  */
 
 import { bundle, type MediaBundle } from "./bundle.ts";
-import { formatBytes, formatCount, formatDateTime, plural } from "./format.ts";
+import { formatBytes, formatCount, formatDateTime, oneLine, plural } from "./format.ts";
 import { type Html, markup } from "./html.ts";
 import { bounded, card, facts, icon, LIMITS, moreNote } from "./parts.ts";
 import { textTable } from "./text.ts";
@@ -174,7 +174,7 @@ function moreLine(view: ListingView): Html | string {
 }
 
 function listingText(view: ListingView): string {
-  const head = [`${view.kind} ${view.path ?? view.title}`];
+  const head = [`${view.kind} ${oneLine(view.path ?? view.title)}`];
   if (view.description !== undefined) head.push(view.description);
   const shown = view.entries.length;
   if (view.total !== undefined) {

@@ -52,6 +52,8 @@ export interface ConnectOptions {
   retries?: number;
   /** Longest wait for a response's headers, in ms (default 30 s). */
   timeoutMs?: number;
+  /** Largest JSON answer read, in bytes (default 64 MiB); past it a `ResponseTooLargeError`. */
+  maxJsonBytes?: number;
   /** Aborts every request of the store, e.g. when a notebook cell is stopped. */
   signal?: AbortSignal;
   /** The fetch to use (default: the global one), e.g. to add a proxy or log traffic. */
@@ -138,6 +140,7 @@ export function connect(options: ConnectOptions = {}): Store {
     concurrency: options.concurrency,
     retries: options.retries,
     timeoutMs: options.timeoutMs,
+    maxJsonBytes: options.maxJsonBytes,
     signal: options.signal,
     fetch: options.fetch,
   });

@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import pl from "../../polars.ts";
-import { CacheMissError, copyExtension, DiskCache, type FileVersion } from "../../lib/cache/mod.ts";
+import {
+  CacheMissError,
+  copyExtension,
+  CorruptCopyError,
+  DiskCache,
+  type FileVersion,
+} from "../../lib/cache/mod.ts";
 import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
 
 const encoder = new TextEncoder();
@@ -247,4 +253,120 @@ Deno.test("two processes filling one cache with the same file leave one valid co
   assert.equal(copies.length, 1);
   const frame = await store.connect().file(`${DATA}/t.csv`).dataframe();
   assert.equal(frame.height, 50_000);
+});
+
+/** Overwrites bytes of a file in place, keeping its size and putting its times back. */
+async function tamper(file: string, edit: (bytes: Uint8Array) => void): Promise<void> {
+  const before = await Deno.stat(file);
+  const bytes = await Deno.readFile(file);
+  edit(bytes);
+  using handle = await Deno.open(file, { write: true });
+  await handle.write(bytes);
+  await Deno.utime(file, before.atime!, before.mtime!);
+}
+
+Deno.test("a changed, replaced or symlinked copy is never served; offline it is a typed error (issue 12)", async () => {
+  await using store = await dataStore({
+    [`${DATA}/t.csv`]: "a,b\n1,2\n",
+    [`${DATA}/other.csv`]: "a,b\n7,8\n",
+  });
+  const downloads: string[] = [];
+  const tern = store.connect({ fetch: countingFetch(downloads) });
+  const path = `${DATA}/t.csv`;
+  const read = async () => (await tern.file(path).dataframe()).toRecords();
+  const copy = await tern.file(path).cachedPath();
+  assert.equal(downloads.length, 1);
+  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.equal(downloads.length, 1, "an intact copy is a cache hit");
+
+  // Same size, other bytes, modification time put back.
+  await tamper(copy, (bytes) => bytes[4] = "9".charCodeAt(0));
+  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.equal(downloads.length, 2, "the changed copy was downloaded again");
+
+  // Replaced by another file of the same size.
+  const elsewhere = `${store.cacheDir}/elsewhere.csv`;
+  await Deno.writeTextFile(elsewhere, "a,b\n7,8\n");
+  await Deno.rename(elsewhere, copy);
+  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.equal(downloads.length, 3);
+
+  // A symlink to a same-size file.
+  await Deno.writeTextFile(elsewhere, "a,b\n7,8\n");
+  await Deno.remove(copy);
+  await Deno.symlink(elsewhere, copy);
+  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.equal(downloads.length, 4);
+  assert.ok((await Deno.lstat(copy)).isFile, "the symlink was replaced by a real copy");
+  assert.equal(await Deno.readTextFile(elsewhere), "a,b\n7,8\n", "its target was left alone");
+
+  // Offline: a changed copy is a typed error, never the wrong frame.
+  await tamper(copy, (bytes) => bytes[4] = "9".charCodeAt(0));
+  const offline = store.connect({ offline: true });
+  await assert.rejects(offline.file(path).dataframe(), (error: unknown) => {
+    assert.ok(error instanceof CorruptCopyError, String(error));
+    assert.ok(error instanceof CacheMissError);
+    assert.equal(error.path, path);
+    assert.match(error.message, /not the one tern wrote/);
+    return true;
+  });
+});
+
+Deno.test("a copy's identity is checked with one lstat; verify() hashes every copy and drops bad ones (issue 12)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    const put = async (path: string, text: string) => {
+      const writer = (await cache.create(version(path, text.length)))!;
+      writer.write(encoder.encode(text));
+      return (await writer.commit())!;
+    };
+    const a = await put("/a/1.csv", "x\n1\n");
+    const b = await put("/a/2.csv", "x\n2\n");
+    assert.deepEqual((await cache.verify()).bad, []);
+    // A flipped bit on disk: same size, same times; only a hash sees it.
+    await tamper(b.file, (bytes) => bytes[2] ^= 1);
+    const result = await cache.verify();
+    assert.equal(result.checked, 2);
+    assert.deepEqual(result.bad.map((bad) => [bad.path, bad.reason]), [
+      ["/a/2.csv", "its bytes are not the ones tern wrote"],
+    ]);
+    assert.equal(await cache.lookup(version("/a/2.csv", 4)), undefined, "dropped");
+    assert.ok(await cache.lookup(version("/a/1.csv", 4)));
+    // A copy with no record (put there by hand) is not tern's.
+    const stranger = new DiskCache({ dir });
+    await Deno.writeTextFile(stranger.copyPath(version("/a/3.csv", 4)), "x\n3\n");
+    assert.equal((await stranger.check(version("/a/3.csv", 4))).state, "changed");
+    assert.equal(a.version.path, "/a/1.csv");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("temporary files of killed downloads are counted and removed at the next start (issue 12)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    const live = (await cache.create(version("/a/live.csv", 8)))!;
+    await live.write(new Uint8Array(8)); // a whole piece: written to disk
+    // A download killed mid-way: its process is gone, its temporary file stays.
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", "console.log(Deno.pid)"],
+      stdout: "piped",
+    });
+    const deadPid = Number(new TextDecoder().decode((await child.output()).stdout).trim());
+    const leftover = join(
+      cache.dir,
+      `.tmp-${deadPid}-abcd1234-${"0".repeat(32)}-${"1".repeat(16)}.csv`,
+    );
+    await Deno.writeFile(leftover, new Uint8Array(5000));
+    // The next start removes the dead writer's file, keeps the live one, and counts it.
+    const usage = await new DiskCache({ dir }).usage();
+    assert.deepEqual(usage, { files: 0, bytes: 0, tempFiles: 1, tempBytes: 8 });
+    assert.deepEqual(await names(cache.dir), [live.temp.slice(cache.dir.length + 1)]);
+    await live.abort();
+    assert.deepEqual(await names(cache.dir), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

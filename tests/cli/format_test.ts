@@ -12,13 +12,14 @@ import {
   styles,
 } from "../../lib/cli/format.ts";
 
-/** Control characters and bidirectional controls, by code point. */
+/** Controls, bidirectional controls and other invisible characters, by code point. */
 function hasUnsafe(text: string): boolean {
   return [...text].some((char) => {
     const code = char.codePointAt(0)!;
-    return code <= 0x1f || (code >= 0x7f && code <= 0x9f) || code === 0x61c ||
-      code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) ||
-      (code >= 0x2066 && code <= 0x2069);
+    return code <= 0x1f || (code >= 0x7f && code <= 0x9f) || code === 0xad || code === 0x61c ||
+      code === 0x180e || code === 0x200b || code === 0x200e || code === 0x200f ||
+      (code >= 0x2028 && code <= 0x202e) || (code >= 0x2060 && code <= 0x2064) ||
+      (code >= 0x2066 && code <= 0x206f) || code === 0xfeff || (code >= 0xe0001 && code <= 0xe007f);
   });
 }
 
@@ -43,6 +44,9 @@ Deno.test("safeText escapes what could drive a terminal and nothing else", () =>
   assert.equal(safeText("\x1b[2J\x07\x7f\x9b"), "\\x1b[2J\\x07\\x7f\\x9b");
   assert.equal(safeText("abc\u202Egnp.exe"), "abc\\u{202e}gnp.exe");
   assert.equal(safeText("données météo ✓.csv"), "données météo ✓.csv");
+  // Invisible characters beyond the bidirectional overrides (issue 12).
+  assert.equal(safeText("a\u2067b\u200Bc\uFEFFd\u00ADe"), "a\\u{2067}b\\u{200b}c\\u{feff}d\\xade");
+  assert.equal(safeText("👩‍🔬 زمین‌شناسی"), "👩‍🔬 زمین‌شناسی", "joiners are kept");
   fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => {
     const safe = safeText(text);
     assert.equal(hasUnsafe(safe), false);

@@ -139,3 +139,29 @@ Deno.test({
     });
   },
 });
+
+Deno.test("a password in --url or TERRAIN_URL is never printed, with or without --debug (issue 12)", async () => {
+  const url = "http://demo:hunter2@127.0.0.1:99999/terrain";
+  const runs: { args: string[]; env: Record<string, string> }[] = [
+    { args: ["ls", "--url", url, "/iplant"], env: {} },
+    { args: ["ls", "--debug", "--url", url, "/iplant"], env: {} },
+    { args: ["ls", "--anonymous", "/iplant"], env: { TERRAIN_URL: url } },
+    { args: ["ls", "--debug", "--anonymous", "/iplant"], env: { TERRAIN_URL: url } },
+    {
+      args: ["ls", "--debug", "--url", "http://demo:hunter2@127.0.0.1:1/terrain", "/iplant"],
+      env: {},
+    },
+  ];
+  for (const run of runs) {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--config", CONFIG, CLI, ...run.args],
+      env: { ...run.env, TERRAIN_PASSWORD: "", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 2, text);
+    assert.ok(!text.includes("hunter2"), `${run.args.join(" ")} printed: ${text}`);
+    assert.match(text, /http:\/\/\*\*\*@127\.0\.0\.1/);
+  }
+});

@@ -5,6 +5,7 @@ import {
   NetworkError,
   NotFoundError,
   ProtocolError,
+  ResponseTooLargeError,
   ServerError,
 } from "../../lib/client/errors.ts";
 import { Transport, type TransportOptions } from "../../lib/client/transport.ts";
@@ -12,6 +13,8 @@ import { VERSION } from "../../lib/client/version.ts";
 import { download, getManifest, getPagedDirectory } from "../../lib/client/endpoints.ts";
 import { serveDouble, shortResponse, stallingResponse } from "./_double.ts";
 import { bigBytes, PATHS, serveStore } from "./_store.ts";
+import { connect } from "../../mod.ts";
+import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 
 /** Fast retry timing for tests; each test states the policy it relies on. */
 function transport(url: string, options: Partial<TransportOptions> = {}): Transport {
@@ -426,6 +429,7 @@ Deno.test("Transport: rejects unusable options with clear errors", () => {
     idleTimeoutMs: 60_000,
     retryBaseMs: 250,
     retryMaxMs: 10_000,
+    maxJsonBytes: 64 * 1024 * 1024,
   });
   assert.ok(Object.isFrozen(t.policy));
 });
@@ -565,4 +569,109 @@ Deno.test("Transport (server): a 400 from the server is a BadRequestError naming
     },
   );
   assert.equal(t.retries, 0);
+});
+
+Deno.test("Transport: a password in the URL never appears in an error, valid URL or not (issue 12)", () => {
+  const urls = [
+    "http://demo:hunter2@127.0.0.1:99999/terrain", // invalid port
+    "http://demo:hunter2@[::1/terrain", // unparsable
+    "  http://demo:hunter2@127.0.0.1:8080/terrain", // valid, with userinfo
+    "http:demo:hunter2@127.0.0.1/terrain", // no slashes
+    "http://demo:hun@ter2@127.0.0.1/terrain", // "@" in the password
+    "http://hunter2@127.0.0.1/terrain", // a token as the username
+    "ftp://demo:hunter2@127.0.0.1/terrain",
+    "http://demo:hunter2@127.0.0.1/terrain?access_token=hunter2",
+    "http://127.0.0.1/terrain?access_token=hunter2",
+  ];
+  for (const url of urls) {
+    for (const make of [() => new Transport({ url }), () => connect({ url, cacheDir: false })]) {
+      assert.throws(make, (error: unknown) => {
+        assert.ok(error instanceof BadRequestError, `${url}: ${error}`);
+        const shown = [
+          error.message,
+          error.stack ?? "",
+          JSON.stringify(error),
+          Deno.inspect(error),
+          String(error),
+          ...Object.values(error[JUPYTER_DISPLAY]()),
+        ].join("\n");
+        assert.ok(!/hun.?ter2/.test(shown), `${url} leaked in: ${error.message}`);
+        // The redacted URL is shown, so the user sees which value was refused.
+        if (url.includes("@")) assert.match(error.message, /\*\*\*@/, url);
+        return true;
+      });
+    }
+  }
+});
+
+/** A listing that never ends (until `limit` bytes, so that a client without a cap finishes). */
+function endlessListing(limit: number): { response: () => Response; sent: () => number } {
+  const entry = `{"id":"x","path":"/iplant/home/shared/${"a".repeat(200)}"},`;
+  const piece = new TextEncoder().encode(entry.repeat(Math.ceil(65536 / entry.length)));
+  let sent = 0;
+  return {
+    sent: () => sent,
+    response: () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"total":1,"files":['));
+          },
+          pull(controller) {
+            if (sent >= limit) return controller.close();
+            // About 64 KiB per pull: the server makes bytes only as fast as the client takes them.
+            controller.enqueue(piece);
+            sent += piece.byteLength;
+          },
+        }, { highWaterMark: 0 }),
+        { headers: { "content-type": "application/json" } },
+      ),
+  };
+}
+
+Deno.test("Transport (double): an endless JSON answer stops at maxJsonBytes with a typed error (issue 12)", async () => {
+  const hostile = endlessListing(400 * 1024 * 1024);
+  await using double = serveDouble(hostile.response);
+  const before = Deno.memoryUsage().rss;
+  const t = transport(double.url);
+  await assert.rejects(t.json(spec), (error: unknown) => {
+    assert.ok(error instanceof ResponseTooLargeError, String(error));
+    assert.equal(error.endpoint, "filesystem/x");
+    assert.match(error.message, /filesystem\/x answered with more than 67108864 bytes of JSON/);
+    return true;
+  });
+  // Reading stopped at the cap (plus what was in flight): not the 400 MB the server had.
+  assert.ok(hostile.sent() < 80 * 1024 * 1024, `${hostile.sent()} bytes were sent`);
+  const grown = Deno.memoryUsage().rss - before;
+  assert.ok(grown < 300 * 1024 * 1024, `RSS grew by ${grown} bytes`);
+  assert.equal(double.seen.length, 1, "not retried");
+  assert.equal(t.stats.inFlight, 0, "the slot came back");
+});
+
+Deno.test("Transport (double): maxJsonBytes is an option; an announced length past it reads nothing (issue 12)", async () => {
+  const big = JSON.stringify({
+    files: Array.from({ length: 2000 }, (_, i) => ({ id: String(i) })),
+  });
+  await using double = serveDouble(() =>
+    new Response(big, { headers: { "content-type": "application/json" } })
+  );
+  await assert.rejects(
+    transport(double.url, { maxJsonBytes: 1000 }).json(spec),
+    ResponseTooLargeError,
+  );
+  assert.deepEqual(
+    Object.keys(await transport(double.url, { maxJsonBytes: big.length }).json(spec) as object),
+    ["files"],
+  );
+  assert.throws(
+    () => transport(double.url, { maxJsonBytes: 0 }),
+    /maxJsonBytes must be an integer/,
+  );
+  // Through connect(): a listing page larger than the cap names its endpoint.
+  const store = connect({ url: double.url, anonymous: true, cacheDir: false, maxJsonBytes: 1000 });
+  await assert.rejects(store.folder("/iplant/home/shared").stat(), (error: unknown) => {
+    assert.ok(error instanceof ResponseTooLargeError, String(error));
+    assert.ok(error.endpoint !== undefined && error.message.startsWith(error.endpoint));
+    return true;
+  });
 });

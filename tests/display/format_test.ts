@@ -7,10 +7,16 @@ import {
   formatDateTime,
   formatDuration,
   formatRate,
+  layoutText,
   oneLine,
   plainText,
   plural,
+  visibleText,
 } from "../../lib/display/format.ts";
+import { renderCitation } from "../../lib/display/citation.ts";
+import { renderComments } from "../../lib/display/comments.ts";
+import { renderListing } from "../../lib/display/listing.ts";
+import { safeText } from "../../lib/cli/format.ts";
 
 Deno.test("formatBytes uses SI units with three significant digits", () => {
   assert.deepEqual(
@@ -49,4 +55,41 @@ Deno.test("clip counts code points and never splits an emoji", () => {
 Deno.test("plain text shows control characters instead of obeying them", () => {
   assert.equal(oneLine("a\r\nb\u001b[31mc\u0000"), "a↵b\\x1b[31mc\\x00");
   assert.equal(plainText("one\u001b\ntwo"), "one\\x1b\ntwo");
+});
+
+Deno.test("bidirectional and invisible characters are escaped in every text/plain view and the CLI (issue 12)", () => {
+  const spoof = "invoice\u202Efdp.exe";
+  const shown = "invoice\\u{202e}fdp.exe";
+  for (const hidden of ["\u202E", "\u2066", "\u200F", "\u061C", "\u200B", "\u2028", "\uFEFF"]) {
+    assert.ok(!oneLine(`a${hidden}b`).includes(hidden), JSON.stringify(hidden));
+    assert.ok(!plainText(`a${hidden}b`).includes(hidden), JSON.stringify(hidden));
+  }
+  assert.equal(oneLine(spoof), shown);
+  assert.equal(plainText(`${spoof}\nline 2`), `${shown}\nline 2`);
+  // One helper: the CLI escapes exactly as the views do.
+  assert.equal(safeText, visibleText);
+  assert.equal(safeText(spoof), shown);
+
+  const comments = renderComments({
+    path: `/iplant/home/shared/${spoof}`,
+    comments: [{ author: `ev\u202Eil`, posted: new Date(0), retracted: false, text: spoof }],
+  })["text/plain"];
+  const citation =
+    renderCitation({ style: "bibtex", text: `@misc{x,\n\ttitle = {${spoof}}\n}`, others: [] })[
+      "text/plain"
+    ];
+  assert.equal(citation, `@misc{x,\n\ttitle = {${shown}}\n}`);
+  assert.equal(layoutText(spoof), shown);
+  const listing = renderListing({
+    kind: "Folder",
+    title: spoof,
+    path: `/iplant/home/shared/${spoof}`,
+    entries: [{ name: spoof, type: "file", size: 1, infoType: "csv", modified: new Date(0) }],
+    total: 1,
+    more: false,
+  })["text/plain"];
+  for (const text of [comments, citation, listing]) {
+    assert.ok(!/[\u202A-\u202E\u2066-\u2069]/.test(text), text);
+    assert.ok(text.includes(shown), text);
+  }
 });

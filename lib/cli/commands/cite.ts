@@ -7,6 +7,7 @@
 
 import { CITATION_STYLES, type CitationStyle } from "../../../mod.ts";
 import { choiceOption } from "../args.ts";
+import { layoutText } from "../../display/format.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 
 /**
@@ -55,7 +56,7 @@ async function run(context: CommandContext): Promise<number> {
       return;
     }
     if (index > 0 && (style === "bibtex" || style === "ris")) out.line();
-    out.line(citation.replace(/\n+$/, ""));
+    out.line(layoutText(citation.replace(/\n+$/, "")));
     await out.flush();
   });
   if (style === "csl-json" && items.length > 0) {
