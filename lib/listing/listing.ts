@@ -5,13 +5,14 @@
  * @module
  */
 
-import type { DataFrame } from "../deps.ts";
+import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import { getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { dataContextOf } from "../data/context.ts";
 import { readMany } from "../data/many.ts";
 import { checkOptions, type ManyOptions } from "../data/options.ts";
+import { scanMany, type ScanOptions } from "../data/scan.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
 import { statFile } from "../handles/stat.ts";
@@ -315,6 +316,37 @@ export class Listing implements AsyncIterable<Entry> {
     return await readMany(
       dataContextOf(transport),
       entries,
+      (path, signal) => statFile(transport, path, { signal }),
+      options,
+    );
+  }
+
+  /**
+   * Every file of the listing (folders are skipped) as one Polars LazyFrame, with a `source`
+   * column (first) holding each row's data-store path (`source` renames it). Each file is
+   * scanned as `file.scan()` would: public Parquet in place over its anonymous URL, the rest
+   * from the cached copy. Columns are united across files and types widened.
+   *
+   * @throws {BadRequestError} when the listing holds no file.
+   *
+   * @example
+   * ```ts
+   * import pl from "../../polars.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const tables = store.folder("/iplant/home/shared/tern_samples").walk({ glob: "**" + "/*.parquet" });
+   * const lazy = await tables.scan();
+   * const counts = await lazy.groupBy("source").agg(pl.len()).collect();
+   * assert.ok(counts.height >= 1);
+   * ```
+   */
+  async scan(options: ScanOptions & { source?: string } = {}): Promise<LazyDataFrame> {
+    const { transport } = this.#plan;
+    return await scanMany(
+      dataContextOf(transport),
+      await this.toArray(),
       (path, signal) => statFile(transport, path, { signal }),
       options,
     );
