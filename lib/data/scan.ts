@@ -21,7 +21,7 @@ import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { ParseError, polarsReason } from "./errors.ts";
-import { detectFormat, SNIFF_BYTES, type TableFormat, TABLE_FORMATS } from "./formats.ts";
+import { detectFormat, SNIFF_BYTES, TABLE_FORMATS, type TableFormat } from "./formats.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import type { ProgressEvent } from "./progress.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
