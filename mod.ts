@@ -44,6 +44,7 @@ export {
   type SavedFile,
 } from "./lib/handles/file.ts";
 export { Dataset, Folder } from "./lib/handles/folder.ts";
+export { AmbiguousNameError } from "./lib/handles/resolve.ts";
 export {
   type CatalogOptions,
   type DatasetListing,
@@ -125,6 +126,7 @@ export {
   ParseError,
   ProgressChannel,
   type ProgressEvent,
+  type ScanOptions,
   SUPPORTED_FORMATS,
   type TableFormat,
   UnsupportedFormatError,

@@ -71,7 +71,16 @@ export interface ScanRoute {
   reason?: string;
 }
 
-/** A scan and how it reads. */
+/**
+ * A scan and how it reads.
+ *
+ * @example
+ * ```ts
+ * import type { Scan } from "./scan.ts";
+ *
+ * const wasRemote = (scan: Scan) => scan.route.url !== undefined;
+ * ```
+ */
 export interface Scan {
   /** The lazy frame; nothing is read until `collect()` (or `fetch`, `head(n).collect()`, …). */
   frame: LazyDataFrame;
