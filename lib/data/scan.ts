@@ -21,7 +21,13 @@ import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { ParseError, polarsReason } from "./errors.ts";
-import { detectFormat, SNIFF_BYTES, TABLE_FORMATS, type TableFormat } from "./formats.ts";
+import {
+  detectFormat,
+  formatOfName,
+  SNIFF_BYTES,
+  TABLE_FORMATS,
+  type TableFormat,
+} from "./formats.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import type { ProgressEvent } from "./progress.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
@@ -341,13 +347,10 @@ async function checked(frame: LazyDataFrame, route: ScanRoute): Promise<Scan> {
   return { frame, route };
 }
 
-/** The format the name (or Terrain's info type) promises, before any byte is read. */
+/** The format the name (or Terrain's info type) promises; gzip is never read in part. */
 function formatFromName(entry: Entry): TableFormat | undefined {
-  const name = entry.name.toLowerCase();
-  if (name.endsWith(".gz")) return undefined;
-  const extension = name.slice(name.lastIndexOf(".") + 1);
-  if (extension === "parquet" || extension === "pq") return "parquet";
-  return entry.infoType === "parquet" ? "parquet" : undefined;
+  if (entry.name.toLowerCase().endsWith(".gz")) return undefined;
+  return formatOfName(entry.name) ?? (entry.infoType === "parquet" ? "parquet" : undefined);
 }
 
 function checkScanOptions(options: ScanOptions): void {

@@ -6,7 +6,7 @@
  */
 
 import type { DataFrame, LazyDataFrame } from "../deps.ts";
-import { getPagedDirectory } from "../client/endpoints.ts";
+import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { dataContextOf } from "../data/context.ts";
@@ -19,6 +19,7 @@ import { statFile } from "../handles/stat.ts";
 import { progressReporter } from "../progress/reporter.ts";
 import type { Entry } from "./entry.ts";
 import { entriesToDataFrame } from "./frame.ts";
+import { fileManifest } from "./manifest.ts";
 import type { ResolvedListOptions, ResolvedWalkOptions } from "./options.ts";
 import { type Page, pageFolder } from "./pager.ts";
 import { walkPages } from "./walk.ts";
@@ -350,6 +351,30 @@ export class Listing implements AsyncIterable<Entry> {
       (path, signal) => statFile(transport, path, { signal }),
       options,
     );
+  }
+
+  /**
+   * The listing's files as a manifest for other engines: a DataFrame with `path`, `id`, `size`,
+   * `modified` (UTC datetime), `format` (from the name), `contentType` and `url` (the public
+   * `dav-anon` URL the server gives, null for private files). One `file/manifest` request per
+   * file, overlapped up to the store's concurrency. Write it with `frame.writeParquet(path)` /
+   * `frame.writeCSV(path)`; DuckDB, Spark, Dask or Polars then read the URLs directly (see
+   * `docs/engines.md`).
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * const manifest = await formats.list({ glob: "*.{csv,parquet}" }).manifest();
+   * assert.deepEqual(manifest.getColumn("format").toArray(), ["csv", "parquet"]);
+   * assert.equal(manifest.getColumn("url").nullCount(), 0);
+   * ```
+   */
+  async manifest(options: CallOptions = {}): Promise<DataFrame> {
+    return await fileManifest(this.#plan.transport, await this.toArray(), options);
   }
 
   /** `Listing(list /iplant/home/shared, type "file", glob "*.csv")`. */
