@@ -85,6 +85,7 @@ export {
   type StatOptions,
 } from "./lib/handles/handle.ts";
 export {
+  type IdentifierName,
   type Roots,
   type SearchDocumentation,
   Store,

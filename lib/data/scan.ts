@@ -14,7 +14,7 @@
  */
 
 import type { LazyDataFrame } from "../deps.ts";
-import { getManifest } from "../client/endpoints.ts";
+import { getManifest, publicUrlOf } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError, TernError } from "../client/errors.ts";
 import type { Entry } from "../listing/entry.ts";
 import { checkIsFile } from "./body.ts";
@@ -268,7 +268,7 @@ async function remoteScan(
     return `only Parquet is read in part over HTTP (this is ${format ?? "not a known format"})`;
   }
   const manifest = await getManifest(context.transport, entry.path, { signal: options.signal });
-  const url = manifest.urls.find((candidate) => candidate.label === "anonymous")?.url;
+  const url = publicUrlOf(manifest);
   if (url === undefined) return "the file is not public (it has no anonymous URL)";
   if (!await probeRanges(url, entry.size, options.signal)) {
     return "its anonymous URL does not answer byte ranges for this version";

@@ -9,7 +9,12 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import type { DataFrame, LazyDataFrame } from "../deps.ts";
-import { type CallOptions, displayDownload, getManifest } from "../client/endpoints.ts";
+import {
+  type CallOptions,
+  displayDownload,
+  getManifest,
+  publicUrlOf,
+} from "../client/endpoints.ts";
 import {
   BadRequestError,
   isAbortError,
@@ -535,7 +540,7 @@ export class File extends Handle {
    */
   async manifest(options: CallOptions = {}): Promise<FileManifest> {
     const answer = await getManifest(transportOf(this), await this.locate(options.signal), options);
-    const publicUrl = answer.urls.find((url) => url.label === "anonymous")?.url;
+    const publicUrl = publicUrlOf(answer);
     const manifest: FileManifest = {
       contentType: answer["content-type"],
       infoType: answer.infoType,

@@ -138,6 +138,25 @@ export interface Roots {
 }
 
 /**
+ * The spellings of a DOI or an ARK that {@linkcode Store.resolve} types as a dataset (DOIs and
+ * ARKs name datasets only).
+ *
+ * @example
+ * ```ts
+ * import type { IdentifierName } from "./store.ts";
+ *
+ * const penguins: IdentifierName = "https://doi.org/10.25739/9k2v-7q4m";
+ * ```
+ */
+export type IdentifierName =
+  | `10.${string}`
+  | `doi:${string}`
+  | `https://doi.org/${string}`
+  | `http://dx.doi.org/${string}`
+  | `ark:${string}`
+  | `https://n2t.net/ark:${string}`;
+
+/**
  * A connection to a Terrain gateway: makes handles for files, folders and datasets, and reads
  * the store-wide endpoints. Made by `connect()`; constructing one sends nothing.
  *
@@ -301,6 +320,8 @@ export class Store {
    * assert.equal(dataset.name, "Gorman_PalmerPenguins_Morphometrics_2020");
    * ```
    */
+  resolve(name: IdentifierName, options?: CallOptions): Promise<Dataset>;
+  resolve(name: string, options?: CallOptions): Promise<File | Folder | Dataset>;
   async resolve(name: string, options: CallOptions = {}): Promise<File | Folder | Dataset> {
     const parsed = parseDataName(name);
     if (parsed.kind === "doi" || parsed.kind === "ark") {

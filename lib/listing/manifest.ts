@@ -8,7 +8,7 @@
 
 import type { DataFrame } from "../deps.ts";
 import { loadPolarsModule } from "../deps.ts";
-import { type CallOptions, getManifest } from "../client/endpoints.ts";
+import { type CallOptions, getManifest, publicUrlOf } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { formatOfName } from "../data/formats.ts";
@@ -83,7 +83,7 @@ export async function fileManifest(
         const answer = await getManifest(transport, files[index].path, { signal });
         answers[index] = {
           contentType: answer["content-type"],
-          url: answer.urls.find((url) => url.label === "anonymous")?.url ?? null,
+          url: publicUrlOf(answer) ?? null,
         };
       } catch (error) {
         if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
