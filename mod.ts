@@ -94,7 +94,7 @@ export {
 export { type Entry, type EntryType, type Permission } from "./lib/listing/entry.ts";
 export { ListingChangedError } from "./lib/listing/errors.ts";
 export { Listing } from "./lib/listing/listing.ts";
-export { MANIFEST_COLUMNS, writeManifest } from "./lib/listing/manifest.ts";
+export { writeManifest } from "./lib/listing/manifest.ts";
 export {
   type ListOptions,
   type SortKey,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
-import { BadRequestError, connect, MANIFEST_COLUMNS, writeManifest } from "../../mod.ts";
+import { BadRequestError, connect, writeManifest } from "../../mod.ts";
+import { MANIFEST_COLUMNS } from "../../lib/listing/manifest.ts";
 import { ensureSampleStore } from "../../lib/sample/mod.ts";
 import { ALICE, DEMO, usersFile } from "../_store.ts";
 import { dataStore } from "../data/_store.ts";
