@@ -44,6 +44,7 @@ export {
   type SavedFile,
 } from "./lib/handles/file.ts";
 export { Dataset, Folder } from "./lib/handles/folder.ts";
+export { AmbiguousNameError } from "./lib/handles/resolve.ts";
 export {
   type CatalogOptions,
   type DatasetListing,
@@ -85,6 +86,7 @@ export {
   type StatOptions,
 } from "./lib/handles/handle.ts";
 export {
+  type IdentifierName,
   type Roots,
   type SearchDocumentation,
   Store,
@@ -93,6 +95,7 @@ export {
 export { type Entry, type EntryType, type Permission } from "./lib/listing/entry.ts";
 export { ListingChangedError } from "./lib/listing/errors.ts";
 export { Listing } from "./lib/listing/listing.ts";
+export { writeManifest } from "./lib/listing/manifest.ts";
 export {
   type ListOptions,
   type SortKey,
@@ -127,6 +130,7 @@ export {
   ParseError,
   ProgressChannel,
   type ProgressEvent,
+  type ScanOptions,
   SUPPORTED_FORMATS,
   type TableFormat,
   UnsupportedFormatError,

@@ -23,10 +23,11 @@ import { type BenchRecord, formatMarkdown, formatTable, type Suite } from "./_li
 import { Cleanup, output } from "./_proc.ts";
 import { dataSuite } from "./data.ts";
 import { listingSuite } from "./listing.ts";
+import { scanSuite } from "./scan.ts";
 import { serverSuite } from "./server.ts";
 
 /** Every suite, in the order a full run executes them. */
-const SUITES: Suite[] = [serverSuite, listingSuite, dataSuite];
+const SUITES: Suite[] = [serverSuite, listingSuite, dataSuite, scanSuite];
 
 const USAGE = `usage: deno task bench [SUITE...] [--quick] [--reps N]
 

@@ -132,6 +132,22 @@ export function loadPolarsModule(): Promise<PolarsModule> {
 }
 
 /**
+ * Imports yaml (for `CITATION.cff`, only when one is written).
+ *
+ * @example
+ * ```ts
+ * import { loadYamlModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const yaml = await loadYamlModule();
+ * assert.deepEqual(yaml.parse(yaml.stringify({ title: "a: b" })), { title: "a: b" });
+ * ```
+ */
+export function loadYamlModule(): Promise<typeof import("npm:yaml@2.9.1")> {
+  return import("npm:yaml@2.9.1");
+}
+
+/**
  * Imports spdx-correct (it reads the whole SPDX list, so only when a licence is normalised).
  *
  * @example

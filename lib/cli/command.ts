@@ -8,6 +8,7 @@
 import { BadRequestError, type Store, TernError } from "../../mod.ts";
 import { type OptionSpecs, type ParsedArgs, UsageError } from "./args.ts";
 import type { CliIo } from "./io.ts";
+import { parseDataName } from "../handles/resolve.ts";
 
 /**
  * What a command runs with.
@@ -107,24 +108,31 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Checks a path argument: an absolute data-store path without `.` or `..` segments or NUL
- * bytes, or an item id (UUID). Checked here so the message speaks of the command line.
+ * bytes, an item id (UUID), or any other name `store.resolve()` reads — a `dav`/`dav-anon`
+ * URL, a Discovery Environment data link, a DOI or an ARK (see {@linkcode resolveArg}).
+ * Checked here so the message speaks of the command line.
  *
  * @throws {UsageError} for anything else.
  *
  * @example
  * ```ts
  * import { checkRef } from "./command.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(checkRef("/iplant/home/shared/")); // /iplant/home/shared/
+ * assert.equal(checkRef("/iplant/home/shared/"), "/iplant/home/shared/");
+ * assert.equal(checkRef("doi:10.25739/9k2v-7q4m"), "doi:10.25739/9k2v-7q4m");
+ * assert.throws(() => checkRef("shared/data.csv"), /not a data-store path/);
  * ```
  */
 export function checkRef(value: string): string {
   if (UUID.test(value)) return value;
+  if (!value.startsWith("/") && isOtherName(value)) return value;
   const problem = value.trim() === ""
     ? "an empty PATH was given"
     : !value.startsWith("/")
     ? `${JSON.stringify(value)} is not a data-store path: paths are absolute, e.g. ` +
-      "/iplant/home/shared/data.csv, or an item id (UUID)"
+      "/iplant/home/shared/data.csv; also accepted are an item id (UUID), a dav or dav-anon " +
+      "URL, a Discovery Environment data link, a DOI and an ARK"
     : value.includes("\0")
     ? `${JSON.stringify(value)} contains a NUL byte`
     : value.split("/").some((segment) => segment === "." || segment === "..")
@@ -132,6 +140,51 @@ export function checkRef(value: string): string {
     : undefined;
   if (problem !== undefined) throw new UsageError(problem);
   return value;
+}
+
+/**
+ * The data-store path or id a PATH argument names: paths and ids as given (no request), any
+ * other form (`dav`/`dav-anon` URL, Discovery Environment data link, DOI, ARK) through
+ * `store.resolve()`.
+ *
+ * @throws {NotFoundError} when nothing is there, or no dataset has the DOI or ARK.
+ * @throws {AmbiguousNameError} when several datasets have it.
+ *
+ * @example
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { type CommandContext, resolveArg } from "./command.ts";
+ * import { processIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const context: CommandContext = {
+ *   args: { values: {}, positionals: [] },
+ *   rawArgs: [],
+ *   io: processIo(),
+ *   signal: new AbortController().signal,
+ *   store: () => Promise.resolve(store),
+ *   report: () => Promise.resolve(),
+ * };
+ * const path = await resolveArg(context, "https://doi.org/10.25739/9k2v-7q4m");
+ * assert.ok(path.endsWith("/Gorman_PalmerPenguins_Morphometrics_2020"));
+ * ```
+ */
+export async function resolveArg(context: CommandContext, value: string): Promise<string> {
+  if (value.startsWith("/") || UUID.test(value)) return value;
+  const store = await context.store();
+  const item = await store.resolve(value, { signal: context.signal });
+  return item.path ?? (await item.stat({ signal: context.signal })).path;
+}
+
+function isOtherName(value: string): boolean {
+  try {
+    parseDataName(value);
+    return true;
+  } catch (error) {
+    if (error instanceof BadRequestError) return false;
+    throw error;
+  }
 }
 
 /**
@@ -216,7 +269,7 @@ export async function eachPath(
   let status = 0;
   for (const [index, path] of paths.entries()) {
     try {
-      await task(path, index);
+      await task(await resolveArg(context, path), index);
     } catch (error) {
       if (!isItemFailure(error)) throw error;
       await context.io.stdout.flush();

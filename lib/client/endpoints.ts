@@ -437,6 +437,24 @@ export async function getManifest(
 }
 
 /**
+ * The manifest's anonymous URL (the one labelled `anonymous`, listed only when anyone may read
+ * the file), or `undefined` for a private file.
+ *
+ * @example
+ * ```ts
+ * import { publicUrlOf } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const url = "https://data.cyverse.org/dav-anon/iplant/home/shared/a.csv";
+ * assert.equal(publicUrlOf({ urls: [{ label: "anonymous", url }] }), url);
+ * assert.equal(publicUrlOf({ urls: [] }), undefined);
+ * ```
+ */
+export function publicUrlOf(manifest: Pick<Manifest, "urls">): string | undefined {
+  return manifest.urls.find((candidate) => candidate.label === "anonymous")?.url;
+}
+
+/**
  * The comments on a file or folder, retracted ones included. Needs a signed-in transport.
  *
  * @param id The item's UUID (the `id` of a listing entry).

@@ -123,6 +123,24 @@ const BY_EXTENSION: Record<string, TableFormat> = {
   arrows: "arrow",
 };
 
+/**
+ * The table format a file's name promises (`x.csv.gz` → `csv`), before any byte is read, or
+ * `undefined` when the name does not say.
+ *
+ * @example
+ * ```ts
+ * import { formatOfName } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(formatOfName("flights.PARQUET"), "parquet");
+ * assert.equal(formatOfName("penguins.csv.gz"), "csv");
+ * assert.equal(formatOfName("README.txt"), undefined);
+ * ```
+ */
+export function formatOfName(name: string): TableFormat | undefined {
+  return BY_EXTENSION[extensionOf(name.toLowerCase().replace(/\.gz$/, ""))];
+}
+
 /** Names that often hold delimited text but do not say which delimiter. */
 const PLAIN_TEXT_EXTENSIONS = new Set(["txt", "dat", "data", "text", ""]);
 

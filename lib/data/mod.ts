@@ -53,6 +53,14 @@ export {
 } from "./formats.ts";
 export { readMany } from "./many.ts";
 export {
+  probeRanges,
+  type Scan,
+  scanFile,
+  scanMany,
+  type ScanOptions,
+  type ScanRoute,
+} from "./scan.ts";
+export {
   type BatchOptions,
   checkOptions,
   type DataFrameOptions,

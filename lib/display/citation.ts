@@ -42,6 +42,8 @@ const STYLE_NAMES: Record<string, string> = {
   bibtex: "BibTeX",
   ris: "RIS",
   "csl-json": "CSL-JSON",
+  jsonld: "schema.org JSON-LD",
+  cff: "CITATION.cff",
 };
 
 /**
@@ -73,7 +75,10 @@ function citationHtml(view: CitationView): Html {
   const others = view.others.length === 0 ? "" : collapsible(
     `Other styles: ${names.join(" · ")}`,
     view.others.map(([style, text], index) =>
-      section(names[index], preformatted(text, LIMITS.json, style === "csl-json"))
+      section(
+        names[index],
+        preformatted(text, LIMITS.json, style === "csl-json" || style === "jsonld"),
+      )
     ),
   );
   return card(

@@ -40,5 +40,13 @@ export {
   parseRef,
   type Ref,
 } from "./paths.ts";
+export {
+  AmbiguousNameError,
+  DATA_COMMONS_DATASETS,
+  type DataName,
+  datasetsWith,
+  isDatasetPath,
+  parseDataName,
+} from "./resolve.ts";
 export { kindOf, statFile, statFolder } from "./stat.ts";
 export { type Roots, type SearchDocumentation, Store, type StoreSettings } from "./store.ts";

@@ -29,6 +29,13 @@ import { File } from "./file.ts";
 import { Dataset, Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";
 import { parseRef } from "./paths.ts";
+import {
+  DATA_COMMONS_DATASETS,
+  datasetsWith,
+  identifierProblem,
+  isDatasetPath,
+  parseDataName,
+} from "./resolve.ts";
 import { kindOf } from "./stat.ts";
 
 /**
@@ -129,6 +136,25 @@ export interface Roots {
     readonly baseTrash: string;
   };
 }
+
+/**
+ * The spellings of a DOI or an ARK that {@linkcode Store.resolve} types as a dataset (DOIs and
+ * ARKs name datasets only).
+ *
+ * @example
+ * ```ts
+ * import type { IdentifierName } from "./store.ts";
+ *
+ * const penguins: IdentifierName = "https://doi.org/10.25739/9k2v-7q4m";
+ * ```
+ */
+export type IdentifierName =
+  | `10.${string}`
+  | `doi:${string}`
+  | `https://doi.org/${string}`
+  | `http://dx.doi.org/${string}`
+  | `ark:${string}`
+  | `https://n2t.net/ark:${string}`;
 
 /**
  * A connection to a Terrain gateway: makes handles for files, folders and datasets, and reads
@@ -261,6 +287,56 @@ export class Store {
    */
   dataset(ref: string | Entry): Dataset {
     return new Dataset(this.#transport, locationOf(ref, "folder", "store.dataset()"));
+  }
+
+  /**
+   * The {@linkcode File}, {@linkcode Folder} or {@linkcode Dataset} any common name points to:
+   * a data-store path, an item id (UUID), a `dav` or `dav-anon` URL
+   * (`https://data.cyverse.org/dav-anon/iplant/home/…`), a Discovery Environment data link
+   * (`https://de.cyverse.org/data/ds/iplant/home/…`), a DOI (`10.…`, `doi:10.…`,
+   * `https://doi.org/10.…`) or an ARK (`ark:/…`, `https://n2t.net/ark:/…`). Folders directly
+   * under the Data Commons' curated folder come back as datasets. DOIs and ARKs are looked up in
+   * the curated datasets' metadata, read once per store and read again only when that folder's
+   * modification date moves.
+   *
+   * @throws {BadRequestError} when `name` is none of these forms.
+   * @throws {NotFoundError} when nothing is there, or no dataset has the DOI or ARK.
+   * @throws {AmbiguousNameError} when several datasets have it.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import { Dataset } from "./folder.ts";
+   * import { File } from "./file.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const csv = await store.resolve(
+   *   "https://de.cyverse.org/data/ds/iplant/home/shared/tern_samples/formats/penguins.csv",
+   * );
+   * assert.ok(csv instanceof File);
+   * const dataset = await store.resolve("https://doi.org/10.25739/9k2v-7q4m");
+   * assert.ok(dataset instanceof Dataset);
+   * assert.equal(dataset.name, "Gorman_PalmerPenguins_Morphometrics_2020");
+   * ```
+   */
+  resolve(name: IdentifierName, options?: CallOptions): Promise<Dataset>;
+  resolve(name: string, options?: CallOptions): Promise<File | Folder | Dataset>;
+  async resolve(name: string, options: CallOptions = {}): Promise<File | Folder | Dataset> {
+    const parsed = parseDataName(name);
+    if (parsed.kind === "doi" || parsed.kind === "ark") {
+      const identifier = parsed.kind === "doi" ? `doi:${parsed.doi}` : parsed.ark;
+      const paths = await datasetsWith(this.folder(DATA_COMMONS_DATASETS), identifier, options);
+      const problem = identifierProblem(identifier, paths);
+      if (problem !== undefined) throw problem;
+      return this.dataset(paths[0]);
+    }
+    const item = await this.entry(parsed.kind === "id" ? parsed.id : parsed.path, options);
+    if (item instanceof Folder && !(item instanceof Dataset)) {
+      const path = item.path ?? (await item.stat(options)).path;
+      if (isDatasetPath(path)) return this.dataset(path);
+    }
+    return item;
   }
 
   /**

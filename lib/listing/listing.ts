@@ -5,19 +5,21 @@
  * @module
  */
 
-import type { DataFrame } from "../deps.ts";
-import { getPagedDirectory } from "../client/endpoints.ts";
+import type { DataFrame, LazyDataFrame } from "../deps.ts";
+import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { dataContextOf } from "../data/context.ts";
 import { readMany } from "../data/many.ts";
 import { checkOptions, type ManyOptions } from "../data/options.ts";
+import { scanMany, type ScanOptions } from "../data/scan.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
 import { statFile } from "../handles/stat.ts";
 import { progressReporter } from "../progress/reporter.ts";
 import type { Entry } from "./entry.ts";
 import { entriesToDataFrame } from "./frame.ts";
+import { fileManifest } from "./manifest.ts";
 import type { ResolvedListOptions, ResolvedWalkOptions } from "./options.ts";
 import { type Page, pageFolder } from "./pager.ts";
 import { walkPages } from "./walk.ts";
@@ -318,6 +320,61 @@ export class Listing implements AsyncIterable<Entry> {
       (path, signal) => statFile(transport, path, { signal }),
       options,
     );
+  }
+
+  /**
+   * Every file of the listing (folders are skipped) as one Polars LazyFrame, with a `source`
+   * column (first) holding each row's data-store path (`source` renames it). Each file is
+   * scanned as `file.scan()` would: public Parquet in place over its anonymous URL, the rest
+   * from the cached copy. Columns are united across files and types widened.
+   *
+   * @throws {BadRequestError} when the listing holds no file.
+   *
+   * @example
+   * ```ts
+   * import pl from "../../polars.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const tables = store.folder("/iplant/home/shared/tern_samples").walk({ glob: "**" + "/*.parquet" });
+   * const lazy = await tables.scan();
+   * const counts = await lazy.groupBy("source").agg(pl.len()).collect();
+   * assert.ok(counts.height >= 1);
+   * ```
+   */
+  async scan(options: ScanOptions & { source?: string } = {}): Promise<LazyDataFrame> {
+    const { transport } = this.#plan;
+    return await scanMany(
+      dataContextOf(transport),
+      await this.toArray(),
+      (path, signal) => statFile(transport, path, { signal }),
+      options,
+    );
+  }
+
+  /**
+   * The listing's files as a manifest for other engines: a DataFrame with `path`, `id`, `size`,
+   * `modified` (UTC datetime), `format` (from the name), `contentType` and `url` (the public
+   * `dav-anon` URL the server gives, null for private files). One `file/manifest` request per
+   * file, overlapped up to the store's concurrency. Write it with `frame.writeParquet(path)` /
+   * `frame.writeCSV(path)`; DuckDB, Spark, Dask or Polars then read the URLs directly (see
+   * `docs/engines.md`).
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * const manifest = await formats.list({ glob: "*.{csv,parquet}" }).manifest();
+   * assert.deepEqual(manifest.getColumn("format").toArray(), ["csv", "parquet"]);
+   * assert.equal(manifest.getColumn("url").nullCount(), 0);
+   * ```
+   */
+  async manifest(options: CallOptions = {}): Promise<DataFrame> {
+    return await fileManifest(this.#plan.transport, await this.toArray(), options);
   }
 
   /** `Listing(list /iplant/home/shared, type "file", glob "*.csv")`. */

@@ -28,6 +28,7 @@ export {
 export { ListingChangedError } from "./errors.ts";
 export { entriesToDataFrame, ENTRY_COLUMNS } from "./frame.ts";
 export { Listing, type ListingPlan } from "./listing.ts";
+export { fileManifest, MANIFEST_COLUMNS, writeManifest } from "./manifest.ts";
 export {
   compileGlob,
   DEFAULT_PAGE_SIZE,

@@ -8,6 +8,8 @@
 
 import { BadRequestError } from "../client/errors.ts";
 import { arkUrl } from "./ark.ts";
+import { cffText } from "./cff.ts";
+import { toJsonLd } from "./jsonld.ts";
 import { type CslItem, loadCitationJs } from "./citejs.ts";
 import type { DatasetMetadata } from "./dataset_metadata.ts";
 import { doiUrl } from "./doi.ts";
@@ -15,7 +17,8 @@ import { initials } from "./names.ts";
 
 /**
  * A citation style: `datacite` (DataCite's recommended form), `apa` (APA 7th edition),
- * `bibtex`, `ris` or `csl-json`.
+ * `bibtex`, `ris`, `csl-json`, `jsonld` (a schema.org `Dataset`, for dataset search engines) or
+ * `cff` (a `CITATION.cff` file, Citation File Format 1.2.0).
  *
  * @example
  * ```ts
@@ -24,7 +27,7 @@ import { initials } from "./names.ts";
  * const style: CitationStyle = "bibtex";
  * ```
  */
-export type CitationStyle = "datacite" | "apa" | "bibtex" | "ris" | "csl-json";
+export type CitationStyle = "datacite" | "apa" | "bibtex" | "ris" | "csl-json" | "jsonld" | "cff";
 
 /**
  * Every {@linkcode CitationStyle}.
@@ -33,7 +36,7 @@ export type CitationStyle = "datacite" | "apa" | "bibtex" | "ris" | "csl-json";
  * ```ts
  * import { CITATION_STYLES } from "./citation.ts";
  *
- * console.log(CITATION_STYLES.join(", ")); // datacite, apa, bibtex, ris, csl-json
+ * console.log(CITATION_STYLES.join(", ")); // datacite, apa, bibtex, ris, csl-json, jsonld, cff
  * ```
  */
 export const CITATION_STYLES: readonly CitationStyle[] = Object.freeze([
@@ -42,6 +45,8 @@ export const CITATION_STYLES: readonly CitationStyle[] = Object.freeze([
   "bibtex",
   "ris",
   "csl-json",
+  "jsonld",
+  "cff",
 ]);
 
 /**
@@ -105,6 +110,10 @@ export async function formatCitation(
       return dataciteCitation(metadata);
     case "csl-json":
       return JSON.stringify([toCsl(metadata)], null, 2);
+    case "jsonld":
+      return JSON.stringify(toJsonLd(metadata), null, 2);
+    case "cff":
+      return await cffText(metadata);
     case "apa": {
       const citejs = await loadCitationJs();
       const text = citejs.format([toCsl(metadata)], "bibliography", {
@@ -299,8 +308,18 @@ function personForCitation(creator: Citable["creators"][number]): string {
   return given === "" ? `${creator.family}${suffix}` : `${creator.family}, ${given}${suffix}`;
 }
 
-/** The title, or the folder name in square brackets when there is none. */
-function titleOf(metadata: Citable): string | undefined {
+/**
+ * The title, or the folder name in square brackets when there is none.
+ *
+ * @example
+ * ```ts
+ * import { titleOf } from "./citation.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(titleOf({ path: "/a/Barley_2018", creators: [], subjects: [] }), "[Barley_2018]");
+ * ```
+ */
+export function titleOf(metadata: Citable): string | undefined {
   if (metadata.title !== undefined) return metadata.title;
   const folder = metadata.path.split("/").filter((part) => part !== "").at(-1);
   return folder === undefined ? undefined : `[${folder}]`;
@@ -310,7 +329,19 @@ function versionText(version: string): string {
   return /^v(?:ersion)?\.?\s*\d/i.test(version) ? version : `Version ${version}`;
 }
 
-function linkOf(metadata: Citable): string | undefined {
+/**
+ * The resolver link of the record: its DOI's, else its ARK's.
+ *
+ * @example
+ * ```ts
+ * import { linkOf } from "./citation.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const record = { path: "", creators: [], subjects: [], ark: "ark:/87946/p3f2r7" };
+ * assert.equal(linkOf(record), "https://n2t.net/ark:/87946/p3f2r7");
+ * ```
+ */
+export function linkOf(metadata: Citable): string | undefined {
   if (metadata.doi !== undefined) return doiUrl(metadata.doi);
   if (metadata.ark !== undefined) return arkUrl(metadata.ark);
   return undefined;

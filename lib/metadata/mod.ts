@@ -43,7 +43,9 @@ export {
   formatCitation,
   toCsl,
 } from "./citation.ts";
+export { CFF_VERSION, cffText, toCff } from "./cff.ts";
 export { type CslItem } from "./citejs.ts";
+export { type JsonLdNode, toJsonLd } from "./jsonld.ts";
 export {
   CITATION_FIELDS,
   type Contributor,

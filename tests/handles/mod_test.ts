@@ -5,6 +5,7 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
   assert.deepEqual(
     Object.keys(tern).sort(),
     [
+      "AmbiguousNameError",
       "AuthError",
       "BadRequestError",
       "CITATION_STYLES",
@@ -44,6 +45,7 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
       "normalizeMetadata",
       "normalizeOrcid",
       "parseName",
+      "writeManifest",
     ].sort(),
   );
   for (const error of [tern.ContentError, tern.ListingChangedError, tern.NotFoundError]) {

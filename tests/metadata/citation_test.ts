@@ -211,7 +211,7 @@ Deno.test("an unknown style is a clear BadRequestError", async () => {
     assert.ok(error instanceof BadRequestError);
     assert.equal(
       error.message,
-      'Unknown citation style "mla"; use one of datacite, apa, bibtex, ris, csl-json.',
+      'Unknown citation style "mla"; use one of datacite, apa, bibtex, ris, csl-json, jsonld, cff.',
     );
     return true;
   });

@@ -77,6 +77,16 @@ const EXPECTED: Record<string, Expected[]> = {
     { result: ["text/plain"], plain: /^\d+$/, stream: /1000\/1000 files[\s\S]*done in/ },
     { result: TERN, plain: /^Cache \/.* — [\d,]+ files/ },
   ],
+  "lazy-scan": [
+    { result: TERN, plain: /^Store / },
+    { result: TERN, plain: /^Dataset: On-time performance of U\.S\. domestic flights/ },
+    { result: POLARS, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
+    { result: POLARS, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
+    { stream: /scan \+ head: [\d.]+ s\ndataframe\(\): [\d.]+ s \(\d+× longer\)/ },
+    { result: POLARS },
+    { result: POLARS },
+    { stream: /^cff-version: "1\.2\.0"\n[\s\S]*ark:\/87946\/p3f2r7/ },
+  ],
   metadata: [
     { result: TERN, plain: /^Store / },
     { result: POLARS },

@@ -20,7 +20,9 @@ import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from 
  */
 export const cite: Command = {
   name: "cite",
-  summary: "cite a dataset: datacite, apa, bibtex, ris or csl-json",
+  summary: `cite a dataset: ${CITATION_STYLES.slice(0, -1).join(", ")} or ${
+    CITATION_STYLES.at(-1)
+  }`,
   usage: "[--style STYLE] PATH...",
   description: [
     "Prints the citation of each dataset folder PATH. Parts the metadata lacks are left out",

@@ -97,7 +97,7 @@ async function run(context: CommandContext): Promise<number> {
   const sources: { entry: Entry; walk: boolean }[] = [];
   for (const path of positionals) {
     try {
-      const handle = await asUsage(() => store.entry(path));
+      const handle = await asUsage(() => store.resolve(path));
       const entry = await handle.stat();
       if (!(handle instanceof File) && values.recursive !== true) {
         throw new BadRequestError(

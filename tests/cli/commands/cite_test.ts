@@ -49,7 +49,10 @@ Deno.test("tern cite: every style, several datasets, errors", async (t) => {
       cli.run(["cite", SAMPLE_FILES.csv]),
       cli.run(["cite", `${penguins}_nope`]),
     ]);
-    assertUsage(style, /--style must be one of datacite, apa, bibtex, ris, csl-json, got "mla"/);
+    assertUsage(
+      style,
+      /--style must be one of datacite, apa, bibtex, ris, csl-json, jsonld, cff, got "mla"/,
+    );
     assertFailed(file, "BadRequestError", /is a file, not a folder/);
     assertFailed(missing, "NotFoundError");
   });

@@ -1,0 +1,263 @@
+/**
+ * One resolver for every way users name data: a data-store path, an item id, a `dav`/`dav-anon`
+ * URL, a Discovery Environment data link, a DOI or an ARK. Paths, ids and links need no
+ * catalogue; DOIs and ARKs are looked up in the Data Commons datasets' metadata, read once per
+ * store and kept until the datasets folder's modification date moves.
+ *
+ * @module
+ */
+
+import type { CallOptions } from "../client/endpoints.ts";
+import { BadRequestError, NotFoundError, TernError } from "../client/errors.ts";
+import type { Transport } from "../client/transport.ts";
+import { normalizeArk } from "../metadata/ark.ts";
+import { normalizeDoi } from "../metadata/doi.ts";
+import { fetchCatalog } from "./dataset.ts";
+import type { Folder } from "./folder.ts";
+import { transportOf } from "./handle.ts";
+import { isId, normalizePath, parentPath } from "./paths.ts";
+
+/**
+ * Where the Data Commons' curated datasets live, which DOIs and ARKs resolve to.
+ *
+ * @example
+ * ```ts
+ * import { DATA_COMMONS_DATASETS } from "./resolve.ts";
+ *
+ * console.log(DATA_COMMONS_DATASETS); // /iplant/home/shared/commons_repo/curated
+ * ```
+ */
+export const DATA_COMMONS_DATASETS = "/iplant/home/shared/commons_repo/curated";
+
+/**
+ * A name read by {@linkcode parseDataName}: a path or id to look up directly, or an identifier
+ * to find among the datasets.
+ *
+ * @example
+ * ```ts
+ * import type { DataName } from "./resolve.ts";
+ *
+ * const name: DataName = { kind: "doi", doi: "10.25739/4fh7-y927" };
+ * ```
+ */
+export type DataName =
+  | { kind: "path"; path: string; from: "path" | "dav" | "de-link" }
+  | { kind: "id"; id: string }
+  | { kind: "doi"; doi: string }
+  | { kind: "ark"; ark: string };
+
+/**
+ * Two or more datasets carry the identifier that was asked for, so no one of them is meant.
+ * `candidates` lists their paths.
+ *
+ * @example
+ * ```ts
+ * import { AmbiguousNameError } from "./resolve.ts";
+ *
+ * const error = new AmbiguousNameError("Two datasets have that DOI.", ["/a", "/b"]);
+ * console.log(error.name, error.candidates.length); // AmbiguousNameError 2
+ * ```
+ */
+export class AmbiguousNameError extends TernError {
+  /** The paths of the datasets that match. */
+  readonly candidates: readonly string[];
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { AmbiguousNameError } from "./resolve.ts";
+   *
+   * console.log(new AmbiguousNameError("x", ["/a"]).candidates); // [ "/a" ]
+   * ```
+   */
+  constructor(message: string, candidates: readonly string[]) {
+    super(message);
+    this.candidates = Object.freeze([...candidates]);
+  }
+}
+
+const ACCEPTED = "a data-store path (/iplant/home/…), an item id (UUID), a dav or dav-anon URL, " +
+  "a Discovery Environment data link (https://de.cyverse.org/data/ds/iplant/…), a DOI " +
+  "(10.…, doi:10.…, https://doi.org/10.…) or an ARK (ark:/…, https://n2t.net/ark:/…)";
+
+/** URL path prefixes whose rest is a data-store path, with what they are. */
+const PATH_PREFIXES: readonly [string, "dav" | "de-link"][] = [
+  ["/dav-anon/", "dav"],
+  ["/dav/", "dav"],
+  ["/data/ds/", "de-link"],
+];
+
+/**
+ * Reads any of the accepted forms of a name, without a request.
+ *
+ * @throws {BadRequestError} naming the accepted forms when `value` is none of them.
+ *
+ * @example
+ * ```ts
+ * import { parseDataName } from "./resolve.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseDataName("https://data.cyverse.org/dav-anon/iplant/home/shared/my%20data.csv"), {
+ *   kind: "path",
+ *   path: "/iplant/home/shared/my data.csv",
+ *   from: "dav",
+ * });
+ * assert.deepEqual(parseDataName("https://doi.org/10.25739/4FH7-Y927"), { kind: "doi", doi: "10.25739/4FH7-Y927" });
+ * assert.deepEqual(parseDataName("ark:/87946/p3mw27"), { kind: "ark", ark: "ark:/87946/p3mw27" });
+ * assert.throws(() => parseDataName("data.csv"), /data-store path/);
+ * ```
+ */
+export function parseDataName(value: unknown): DataName {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new BadRequestError(
+      `resolve() needs ${ACCEPTED}; got ${
+        typeof value === "string" ? JSON.stringify(value) : String(value)
+      }.`,
+    );
+  }
+  const text = value.trim();
+  // Checked through a copy: the guard would narrow `text` itself to never when false.
+  const candidate: unknown = text;
+  if (isId(candidate)) return { kind: "id", id: candidate.toLowerCase() };
+  if (text.startsWith("/")) return { kind: "path", path: normalizePath(text), from: "path" };
+  const doi = normalizeDoi(text);
+  if (doi !== undefined) return { kind: "doi", doi };
+  const ark = normalizeArk(text);
+  if (ark !== undefined) return { kind: "ark", ark };
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url !== undefined && (url.protocol === "https:" || url.protocol === "http:")) {
+    for (const [prefix, from] of PATH_PREFIXES) {
+      if (!url.pathname.startsWith(prefix)) continue;
+      let segments: string[];
+      try {
+        segments = url.pathname.slice(prefix.length - 1).split("/").map(decodeURIComponent);
+      } catch {
+        break;
+      }
+      return { kind: "path", path: normalizePath(segments.join("/")), from };
+    }
+  }
+  throw new BadRequestError(`Cannot tell what ${JSON.stringify(text)} names: give ${ACCEPTED}.`);
+}
+
+/** What a store's datasets are known by: identifier → dataset paths, and when it was read. */
+interface DatasetIndex {
+  modified: number;
+  byIdentifier: Map<string, string[]>;
+}
+
+/** Per transport and datasets folder, the last index built. */
+const indexes = new WeakMap<Transport, Map<string, Promise<DatasetIndex>>>();
+
+/**
+ * The paths of the datasets under `folder` whose DOI or ARK is `identifier` (`doi:…` or
+ * `ark:/…`). The datasets' metadata is read once (all of it, `concurrency` at a time) and kept
+ * for the store's life, keyed by the folder's modification date: one request (the folder's
+ * entry) checks it on later calls.
+ *
+ * @example
+ * ```ts
+ * import { datasetsWith, DATA_COMMONS_DATASETS } from "./resolve.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const folder = store.folder(DATA_COMMONS_DATASETS);
+ * const penguins = (await store.dataset(`${DATA_COMMONS_DATASETS}/Gorman_PalmerPenguins_Morphometrics_2020`).metadata()).doi!;
+ * assert.equal((await datasetsWith(folder, `doi:${penguins}`)).length, 1);
+ * const before = store.stats.requests;
+ * await datasetsWith(folder, `doi:${penguins}`);
+ * assert.equal(store.stats.requests - before, 1); // only the folder's entry, to check the date
+ * ```
+ */
+export async function datasetsWith(
+  folder: Folder,
+  identifier: string,
+  options: CallOptions = {},
+): Promise<string[]> {
+  const transport = transportOf(folder);
+  const entry = await folder.stat({ refresh: true, ...options });
+  const modified = entry.modified.getTime();
+  let byFolder = indexes.get(transport);
+  if (byFolder === undefined) indexes.set(transport, byFolder = new Map());
+  let pending = byFolder.get(entry.path);
+  if (pending === undefined || (await pending.catch(() => undefined))?.modified !== modified) {
+    pending = buildIndex(folder, modified, transport.policy.concurrency, options);
+    byFolder.set(entry.path, pending);
+    // A failed read is not kept: the next call tries again.
+    pending.catch(() => byFolder.delete(entry.path));
+  }
+  return (await pending).byIdentifier.get(identifier.toLowerCase()) ?? [];
+}
+
+async function buildIndex(
+  folder: Folder,
+  modified: number,
+  concurrency: number,
+  options: CallOptions,
+): Promise<DatasetIndex> {
+  const records = await fetchCatalog(folder.datasets(), {
+    concurrency,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  const byIdentifier = new Map<string, string[]>();
+  const add = (key: string, path: string) => {
+    const paths = byIdentifier.get(key.toLowerCase()) ?? [];
+    if (!paths.includes(path)) paths.push(path);
+    byIdentifier.set(key.toLowerCase(), paths);
+  };
+  for (const record of records) {
+    if ("error" in record) continue;
+    if (record.doi !== undefined) add(`doi:${record.doi}`, record.path);
+    if (record.ark !== undefined) add(record.ark, record.path);
+  }
+  return { modified, byIdentifier };
+}
+
+/**
+ * Whether a folder at `path` is one of the Data Commons datasets (so resolving it gives a
+ * `Dataset` handle rather than a plain `Folder`).
+ *
+ * @example
+ * ```ts
+ * import { DATA_COMMONS_DATASETS, isDatasetPath } from "./resolve.ts";
+ *
+ * console.log(isDatasetPath(`${DATA_COMMONS_DATASETS}/Gorman_PalmerPenguins_Morphometrics_2020`)); // true
+ * ```
+ */
+export function isDatasetPath(path: string): boolean {
+  return parentPath(path) === DATA_COMMONS_DATASETS;
+}
+
+/**
+ * The error for an identifier that no dataset, or more than one, carries; `undefined` when
+ * exactly one does.
+ *
+ * @example
+ * ```ts
+ * import { identifierProblem } from "./resolve.ts";
+ *
+ * console.log(identifierProblem("doi:10.1/x", ["/a"])); // undefined
+ * console.log(identifierProblem("doi:10.1/x", [])?.name); // NotFoundError
+ * ```
+ */
+export function identifierProblem(
+  identifier: string,
+  paths: readonly string[],
+): TernError | undefined {
+  if (paths.length === 1) return undefined;
+  const label = identifier.startsWith("doi:") ? `the DOI ${identifier.slice(4)}` : identifier;
+  if (paths.length === 0) {
+    return new NotFoundError(
+      `No dataset under ${DATA_COMMONS_DATASETS} has ${label} in its metadata.`,
+      { path: DATA_COMMONS_DATASETS },
+    );
+  }
+  return new AmbiguousNameError(
+    `${paths.length} datasets have ${label} in their metadata: ${paths.join(", ")}. ` +
+      "Give one of their paths instead.",
+    paths,
+  );
+}

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import {
+  AmbiguousNameError,
+  BadRequestError,
+  connect,
+  Dataset,
+  File,
+  Folder,
+  NotFoundError,
+} from "../../mod.ts";
+import { exampleStore } from "../../lib/sample/example.ts";
+import { SAMPLE_CASES } from "../../lib/sample/catalog.ts";
+import { DATA_COMMONS_DATASETS, parseDataName } from "../../lib/handles/resolve.ts";
+import { dataStore } from "../data/_store.ts";
+
+const PENGUINS_CSV = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+
+Deno.test("resolve: every form of a file's name gives the same file", async () => {
+  await using store = await exampleStore({ anonymous: true });
+  const { id } = await store.file(PENGUINS_CSV).stat();
+  const { publicUrl } = await store.file(PENGUINS_CSV).manifest();
+  const dav = publicUrl!.replace("/dav-anon/", "/dav/");
+  const forms = [
+    PENGUINS_CSV,
+    `${PENGUINS_CSV}/`,
+    id,
+    id.toUpperCase(),
+    publicUrl!,
+    dav,
+    `https://data.cyverse.org/dav-anon${PENGUINS_CSV}`,
+    `https://de.cyverse.org/data/ds${PENGUINS_CSV}?type=file`,
+  ];
+  for (const form of forms) {
+    const item = await store.resolve(form);
+    assert.ok(item instanceof File, form);
+    assert.equal((await item.stat()).path, PENGUINS_CSV, form);
+  }
+});
+
+Deno.test("resolve: names with escapes and folders", async () => {
+  assert.deepEqual(
+    parseDataName("https://de.cyverse.org/data/ds/iplant/home/shared/my%20data/a%2Bb.csv"),
+    { kind: "path", path: "/iplant/home/shared/my data/a+b.csv", from: "de-link" },
+  );
+  await using store = await exampleStore({ anonymous: true });
+  const folder = await store.resolve(`https://de.cyverse.org/data/ds/iplant/home/shared`);
+  assert.ok(folder instanceof Folder && !(folder instanceof Dataset));
+  // A curated dataset's folder comes back as a Dataset.
+  const dataset = await store.resolve(SAMPLE_CASES.fullMetadata);
+  assert.ok(dataset instanceof Dataset);
+});
+
+Deno.test("resolve: DOIs and ARKs in every spelling find their dataset", async () => {
+  await using store = await exampleStore({ anonymous: true });
+  const meta = await store.dataset(SAMPLE_CASES.fullMetadata).metadata();
+  const doi = meta.doi!;
+  const ark = meta.ark!;
+  const forms = [
+    doi,
+    doi.toUpperCase(),
+    `doi:${doi}`,
+    `https://doi.org/${doi}`,
+    `http://dx.doi.org/${encodeURIComponent(doi)}`,
+    ark,
+    `https://n2t.net/${ark}`,
+  ];
+  for (const form of forms) {
+    const item = await store.resolve(form);
+    assert.ok(item instanceof Dataset, form);
+    assert.equal(item.path, SAMPLE_CASES.fullMetadata, form);
+  }
+  // An ARK-only dataset.
+  const flights = await store.dataset(SAMPLE_CASES.arkOnly).metadata();
+  assert.equal((await store.resolve(flights.ark!)).path, SAMPLE_CASES.arkOnly);
+});
+
+Deno.test("resolve: the datasets are read once, and again when their folder changes", async () => {
+  await using served = await dataStore({
+    [`${DATA_COMMONS_DATASETS}/A/.avus.json`]: avus("10.1234/aaaa"),
+    [`${DATA_COMMONS_DATASETS}/A/data.csv`]: "x\n1\n",
+  });
+  const store = served.connect();
+  assert.equal((await store.resolve("doi:10.1234/AAAA")).path, `${DATA_COMMONS_DATASETS}/A`);
+  const before = store.stats.requests;
+  await store.resolve("10.1234/aaaa");
+  assert.equal(store.stats.requests - before, 1);
+  await assert.rejects(() => store.resolve("10.1234/bbbb"), NotFoundError);
+  // A new dataset changes the folder's date: the next lookup reads the datasets again.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  await served.write(`${DATA_COMMONS_DATASETS}/B/.avus.json`, avus("10.1234/bbbb"));
+  assert.equal((await store.resolve("10.1234/bbbb")).path, `${DATA_COMMONS_DATASETS}/B`);
+});
+
+Deno.test("resolve: two datasets with one DOI is an ambiguity, not a guess", async () => {
+  await using served = await dataStore({
+    [`${DATA_COMMONS_DATASETS}/A/.avus.json`]: avus("10.1234/same"),
+    [`${DATA_COMMONS_DATASETS}/B/.avus.json`]: avus("10.1234/same"),
+  });
+  const error = await served.connect().resolve("10.1234/same").catch((e) => e);
+  assert.ok(error instanceof AmbiguousNameError);
+  assert.deepEqual([...error.candidates].sort(), [
+    `${DATA_COMMONS_DATASETS}/A`,
+    `${DATA_COMMONS_DATASETS}/B`,
+  ]);
+});
+
+Deno.test("resolve: what is not a name is refused before any request", async () => {
+  const store = connect({ url: "http://127.0.0.1:9/terrain", anonymous: true, cacheDir: false });
+  for (const bad of ["data.csv", "", "https://example.org/page", "ftp://x/dav/a", "10.1234"]) {
+    await assert.rejects(() => store.resolve(bad), BadRequestError, bad);
+  }
+  assert.equal(store.stats.requests, 0);
+});
+
+function avus(doi: string): string {
+  return JSON.stringify([
+    { attr: "title", value: `Dataset ${doi}`, unit: "" },
+    {
+      attr: "identifier",
+      value: doi,
+      unit: "",
+      avus: [{ attr: "identifierType", value: "DOI", unit: "" }],
+    },
+  ]);
+}
