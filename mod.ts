@@ -129,6 +129,7 @@ export {
   type TableFormat,
   UnsupportedFormatError,
 } from "./lib/data/mod.ts";
+export { type FrameDisplay, view, type ViewOptions } from "./lib/data/view.ts";
 export { CacheMissError, type ClearResult, type StoreCache } from "./lib/cache/mod.ts";
 export { Citation, type CitationSource } from "./lib/metadata/cite.ts";
 export { JUPYTER_DISPLAY, type MediaBundle } from "./lib/display/bundle.ts";

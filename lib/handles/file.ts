@@ -22,6 +22,7 @@ import { collect } from "../data/chunks.ts";
 import { dataContextOf } from "../data/context.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../data/progress.ts";
+import { withFrameDisplay } from "../data/view.ts";
 import { withDisplay } from "../display/attach.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderFile } from "../display/file.ts";
@@ -228,7 +229,8 @@ export class File extends Handle {
   async dataframe(options: DataFrameOptions = {}): Promise<DataFrame> {
     checkOptions(options);
     const source = await this.#source(options.signal);
-    return (await readDataFrame(dataContextOf(transportOf(this)), source, options)).frame;
+    const { frame } = await readDataFrame(dataContextOf(transportOf(this)), source, options);
+    return withFrameDisplay(frame, { title: source.path.slice(source.path.lastIndexOf("/") + 1) });
   }
 
   /**
