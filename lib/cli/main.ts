@@ -91,6 +91,8 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     }
     command = COMMANDS.find((candidate) => candidate.name === name);
     if (command === undefined) {
+      // `tern --password x ls`: the unknown option, not its value taken for a command, is wrong.
+      if (before.length > 0) parseOptions(before, {});
       const close = closest(name, COMMANDS.map((candidate) => candidate.name));
       throw new UsageError(
         `unknown command ${JSON.stringify(name)}${

@@ -714,8 +714,26 @@ export function partialName(name: string): string {
   return `.${digest}-${crypto.randomUUID().slice(0, 8)}.tern-partial`;
 }
 
-/** Runs one local file-system step of saving `path` to `target`; its OS error becomes typed. */
-async function localStep<T>(path: string, target: string, step: () => Promise<T>): Promise<T> {
+/**
+ * Runs a local file-system step of saving `path` to `target`; its OS error becomes a
+ * {@linkcode LocalFileError} naming both paths (tern's own errors pass through unchanged).
+ *
+ * @example
+ * ```ts
+ * import { LocalFileError, localStep } from "./file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await assert.rejects(
+ *   localStep("/iplant/a.csv", "/proc/none/a.csv", () => Deno.mkdir("/proc/none", { recursive: true })),
+ *   (error) => error instanceof LocalFileError && error.message.includes('"/iplant/a.csv" to "/proc/none/a.csv"'),
+ * );
+ * ```
+ */
+export async function localStep<T>(
+  path: string,
+  target: string,
+  step: () => Promise<T>,
+): Promise<T> {
   try {
     return await step();
   } catch (error) {
