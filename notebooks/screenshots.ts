@@ -13,6 +13,7 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { returnToCallerFolder } from "../lib/cli/caller.ts";
 import { findJupyter, makeKernelspec, output, runNotebook } from "./jupyter.ts";
 
 /**
@@ -280,4 +281,7 @@ class Browser {
   }
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) {
+  returnToCallerFolder();
+  await main();
+}
