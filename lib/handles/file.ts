@@ -716,7 +716,8 @@ export function partialName(name: string): string {
 
 /**
  * Runs a local file-system step of saving `path` to `target`; its OS error becomes a
- * {@linkcode LocalFileError} naming both paths (tern's own errors pass through unchanged).
+ * {@linkcode LocalFileError} naming both paths (tern's own errors, aborts, and errors
+ * `passThrough` accepts are thrown unchanged).
  *
  * @example
  * ```ts
@@ -733,11 +734,15 @@ export async function localStep<T>(
   path: string,
   target: string,
   step: () => Promise<T>,
+  passThrough: (error: unknown) => boolean = () => false,
 ): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (error instanceof TernError || isAbortError(error) || !(error instanceof Error)) throw error;
+    if (
+      error instanceof TernError || isAbortError(error) || !(error instanceof Error) ||
+      passThrough(error)
+    ) throw error;
     throw new LocalFileError(
       `Could not save ${JSON.stringify(path)} to ${JSON.stringify(target)}: ${error.message}.`,
       { localPath: target, path, cause: error },

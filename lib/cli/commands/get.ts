@@ -118,6 +118,7 @@ async function run(context: CommandContext): Promise<number> {
     sources[0]?.entry.path ?? "",
     resolve(output ?? "."),
     () => destinationOf(output, single),
+    (error) => error instanceof UsageError,
   );
   for (const source of sources) {
     if (!source.walk) {

@@ -50,7 +50,7 @@ Deno.test("tern cite: every style, several datasets, errors", async (t) => {
       cli.run(["cite", `${penguins}_nope`]),
     ]);
     assertUsage(style, /--style must be one of datacite, apa, bibtex, ris, csl-json, got "mla"/);
-    assertFailed(file, "BadRequestError", /is a file, not a folder/);
+    assertFailed(file, "BadRequestError", /tern cite needs a dataset folder, and ".*" is a file/);
     assertFailed(missing, "NotFoundError");
   });
 });
