@@ -99,6 +99,12 @@ export interface FrameView {
 /** Longest text shown in an HTML cell, in characters (the rest is in the tooltip). */
 const MAX_CELL = 48;
 
+/**
+ * Longest tooltip, in characters: the whole value of any ordinary cell, while a frame of
+ * megabyte-long strings still makes a notebook output of bounded size.
+ */
+const MAX_TITLE = 2000;
+
 /** Longest text in a plain-text cell before the table is fitted to its width. */
 const MAX_TEXT_CELL = 32;
 
@@ -142,14 +148,28 @@ function numeric(kind: ColumnKind): boolean {
 function cellHtml(cell: FrameCell | undefined, kind: ColumnKind): Html {
   if (cell === undefined || cell.null === true) return markup`<td class="t-null">null</td>`;
   const { text, cut } = clip(oneLine(cell.text), MAX_CELL);
-  const title = cell.exact ?? (cut > 0 ? cell.text : undefined);
+  const full = cell.exact ?? (cut > 0 ? cell.text : undefined);
+  const title = full === undefined ? undefined : clip(full, MAX_TITLE).text;
   const align = numeric(kind) ? "t-num" : kind === "text" || kind === "other" ? "" : "t-nowrap";
   const classAttr = align === "" ? "" : markup` class="${align}"`;
   const titleAttr = title === undefined ? "" : markup` title="${title}"`;
   return markup`<td${classAttr}${titleAttr}><bdi>${text}</bdi></td>`;
 }
 
-function frameHtml(view: FrameView): Html {
+/**
+ * The table of a DataFrame view without its card: header with types, head rows, "N more rows",
+ * tail rows, inside a box that scrolls sideways; also used by the file view's preview.
+ *
+ * @example
+ * ```ts
+ * import { frameTable } from "./frame.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const table = frameTable({ height: 1, width: 1, columns: [{ name: "n", type: "i64", kind: "integer" }], head: [[{ text: "7" }]], tail: [] });
+ * assert.ok(table.toString().includes('<td class="t-num"><bdi>7</bdi></td>'));
+ * ```
+ */
+export function frameTable(view: FrameView): Html {
   const columns = view.columns;
   const head = columns.map((column) =>
     markup`<th class="t-data${numeric(column.kind) ? " t-num" : ""}" title="${column.name}">${
@@ -171,6 +191,12 @@ function frameHtml(view: FrameView): Html {
     : markup`<div class="t-scroll"><table class="t-table t-frame"><thead><tr>${head}</tr></thead><tbody>${
       view.head.map(row)
     }${gap}${view.tail.map(row)}</tbody></table></div>`;
+  return markup`${table}${after}${
+    moreColumns > 0 ? facts([`${plural(moreColumns, "more column")} not shown`]) : ""
+  }`;
+}
+
+function frameHtml(view: FrameView): Html {
   return card(
     {
       kind: "DataFrame",
@@ -179,9 +205,7 @@ function frameHtml(view: FrameView): Html {
         ? {}
         : { aside: markup`<span class="t-muted">${shape(view)}</span>` }),
     },
-    markup`${table}${after}${
-      moreColumns > 0 ? facts([`${plural(moreColumns, "more column")} not shown`]) : ""
-    }`,
+    frameTable(view),
   );
 }
 
@@ -206,9 +230,27 @@ function frameHtml(view: FrameView): Html {
  * ```
  */
 export function frameText(view: FrameView, width = 100): string {
-  const lines = [
+  return [
     `DataFrame ${shape(view)}${view.title === undefined ? "" : ` — ${oneLine(view.title)}`}`,
-  ];
+    ...frameTextTable(view, width),
+  ].join("\n");
+}
+
+/**
+ * The plain-text table of {@linkcode frameText} without its header line, as lines indented by
+ * two spaces and at most `width` characters long.
+ *
+ * @example
+ * ```ts
+ * import { frameTextTable } from "./frame.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lines = frameTextTable({ height: 1, width: 1, columns: [{ name: "n", type: "i64", kind: "integer" }], head: [[{ text: "7" }]], tail: [] }, 40);
+ * assert.deepEqual(lines, ["    n", "  i64", "    7"]);
+ * ```
+ */
+export function frameTextTable(view: FrameView, width = 100): string[] {
+  const lines: string[] = [];
   const rows = [...view.head, ...view.tail].map((cells) =>
     view.columns.map((_, index) => cells[index]?.text ?? "null")
   );
@@ -236,7 +278,7 @@ export function frameText(view: FrameView, width = 100): string {
   }
   const moreColumns = view.width - shown.length;
   if (moreColumns > 0) lines.push(`  … ${formatCount(moreColumns)} more columns not shown`);
-  return lines.join("\n");
+  return lines;
 }
 
 /**

@@ -104,8 +104,10 @@ async function run(context: CommandContext): Promise<number> {
  * @example
  * ```ts
  * import { inNpxCache } from "./doctor.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(inNpxCache("/root/.npm/_npx/4b4c3f/node_modules/deno/deno"), inNpxCache("/usr/bin/deno")); // true false
+ * assert.equal(inNpxCache("/root/.npm/_npx/4b4c3f/node_modules/deno/deno"), true);
+ * assert.equal(inNpxCache("/usr/bin/deno"), false);
  * ```
  */
 export function inNpxCache(path: string): boolean {
