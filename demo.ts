@@ -6,8 +6,8 @@
  * @module
  */
 
-import pl from "./polars.ts";
-import { connect, escapeHtml } from "./mod.ts";
+import pl, { type DataFrame } from "./polars.ts";
+import { connect, escapeHtml, view as frameView } from "./mod.ts";
 import {
   CURATED_PATH,
   defaultSampleStoreDir,
@@ -19,7 +19,12 @@ import {
 } from "./sample.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");
+/** "1 request", "20 requests": counts in English, with thousands separators. */
+const plural = (count: number, noun: string) =>
+  `${count.toLocaleString("en-US")} ${count === 1 ? noun : `${noun}s`}`;
 const color = !Deno.noColor && Deno.stdout.isTerminal();
+/** Plain-text tables fit the terminal (less the two-space indent), or 100 columns when piped. */
+const textWidth = (Deno.stdout.isTerminal() ? Deno.consoleSize().columns : 102) - 2;
 const bold = (text: string) => color ? `\x1b[1m${text}\x1b[0m` : text;
 const dim = (text: string) => color ? `\x1b[2m${text}\x1b[0m` : text;
 
@@ -36,8 +41,22 @@ function show(code: string): void {
   report.push(`<pre class="code">${escapeHtml(code)}</pre>`);
 }
 
+/** A result that is a sentence, not an object: printed, and kept in the report as a line. */
+function note(text: string): void {
+  console.log(`  ${text}`);
+  report.push(`<p class="result">${escapeHtml(text)}</p>`);
+}
+
+/** Whether a value is a Polars DataFrame (shown the tern way, fitted to the terminal). */
+function isFrame(value: unknown): value is DataFrame {
+  const frame = value as Partial<DataFrame> | null;
+  return typeof frame?.toRecords === "function" && typeof frame.head === "function" &&
+    typeof frame.schema === "object";
+}
+
 /** Prints a value's plain text and adds its notebook HTML (the display symbol) to the report. */
-async function view(value: unknown): Promise<void> {
+async function view(input: unknown): Promise<void> {
+  const value: unknown = isFrame(input) ? frameView(input, { width: textWidth }) : input;
   const display = (value as Record<symbol, unknown> | null)?.[DISPLAY];
   if (typeof display === "function") {
     const bundle = await display.call(value) as Record<string, unknown>;
@@ -62,8 +81,13 @@ async function writeReport(path: string): Promise<void> {
 <style>
 body { font: 14px/1.5 system-ui, sans-serif; max-width: 1100px; margin: 2rem auto; padding: 0 1rem; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2.2rem; border-bottom: 1px solid #8884; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.code { color: #555; background: #8881; padding: .3rem .6rem; border-radius: 4px; }
-@media (prefers-color-scheme: dark) { body { background: #111; color: #ddd; } pre.code { color: #aaa; } }
+p.result { margin: .4rem 0; padding: .3rem .6rem; border-left: 3px solid #0969da; }
+@media (prefers-color-scheme: dark) {
+  body { background: #0d1117; color: #e6edf3; } pre.code { color: #9198a1; }
+  p.result { border-left-color: #4493f8; }
+}
 </style></head><body>
 <h1>tern demo report</h1>
 <p>The embedded Terrain server over the sample store; every view below is what a Jupyter notebook
@@ -95,17 +119,29 @@ async function main(): Promise<void> {
   const many = store.folder(MANY_FILES_PATH);
   show(`store.folder("${MANY_FILES_PATH}").list({ type: "file" }).total()`);
   const files = many.list({ type: "file", pageSize: 1000 });
-  console.log(`  ${(await files.total()).toLocaleString("en-US")} files, known after one page`);
+  let requests = store.stats.requests;
+  const total = await files.total();
+  note(
+    `${total.toLocaleString("en-US")} files, known after ${
+      plural(store.stats.requests - requests, "request")
+    } (one page)`,
+  );
   show(`.list({ type: "file", sort: "modified", order: "desc" }).take(5)`);
   const newest = await many.list({ type: "file", sort: "modified", order: "desc" }).take(5);
   await view(pl.DataFrame({
     name: newest.map((entry) => entry.name),
     size: newest.map((entry) => entry.size),
-    modified: newest.map((entry) => entry.modified.toISOString()),
+    modified: newest.map((entry) => entry.modified),
   }));
+  show(`let n = 0; for await (const entry of folder.list({ type: "file", pageSize: 1000 })) n++`);
+  requests = store.stats.requests;
   let counted = 0;
   for await (const _ of files) counted++;
-  console.log(`  iterated ${counted.toLocaleString("en-US")} entries, one page per request`);
+  note(
+    `iterated all ${counted.toLocaleString("en-US")} entries in ${
+      plural(store.stats.requests - requests, "request")
+    }, one page of 1,000 at a time`,
+  );
 
   section("A dataset card");
   const penguins = store.dataset(SAMPLE_CASES.fullMetadata);
@@ -143,9 +179,9 @@ async function main(): Promise<void> {
 
   section("Citations");
   show(`await dataset.citation()  // DataCite`);
-  await view(String(await penguins.citation()));
+  await view(await penguins.citation());
   show(`await dataset.citation("bibtex")`);
-  await view(String(await penguins.citation("bibtex")));
+  await view(await penguins.citation("bibtex"));
 
   section("Files into Polars DataFrames");
   const csv = store.file(SAMPLE_FILES.csv);
@@ -159,7 +195,8 @@ async function main(): Promise<void> {
   const parquet = store.file(SAMPLE_CASES.parquetLarge);
   show(`const flights = await store.file("${parquet.path}").dataframe()`);
   const flights = await parquet.dataframe();
-  console.log(`  ${flights.height.toLocaleString("en-US")} rows × ${flights.width} columns`);
+  show("flights");
+  await view(flights);
   show(`flights.groupBy("origin").agg(pl.len(), pl.col("delay").mean()).sort(…).head(5)`);
   const origin = flights.columns.includes("origin") ? "origin" : flights.columns[0];
   const delay = flights.columns.includes("delay") ? "delay" : flights.columns[1];

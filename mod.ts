@@ -135,6 +135,7 @@ export {
   type TableFormat,
   UnsupportedFormatError,
 } from "./lib/data/mod.ts";
+export { type FrameDisplay, view, type ViewOptions } from "./lib/data/view.ts";
 export {
   CacheMissError,
   type CacheUsage,

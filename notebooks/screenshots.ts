@@ -1,7 +1,8 @@
 /**
  * `deno task screenshots`: executes the notebooks in real Jupyter with the Deno kernel, renders
  * them to HTML with nbconvert (JupyterLab's light and dark themes), and photographs chosen cells
- * — code and output — with headless Chromium into `docs/screenshots/`.
+ * — code and output — with headless Chromium into `docs/screenshots/`; then runs the demo and
+ * photographs sections of its report (`demo-output/report.html`) in light and dark.
  *
  * Needs Debian's `jupyter-nbconvert` and `jupyter-client`, and `chromium` (apt-get install
  * chromium). Chromium is driven over the DevTools protocol on a loopback port so that each
@@ -13,6 +14,7 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { returnToCallerFolder } from "../lib/cli/caller.ts";
 import { findJupyter, makeKernelspec, output, runNotebook } from "./jupyter.ts";
 
 /**
@@ -57,10 +59,53 @@ export const SHOTS: readonly Shot[] = [
   { notebook: "quickstart", source: "curated.datasets()", file: "datasets.png", theme: "light" },
   { notebook: "quickstart", source: "Citation.of", file: "citation.png", theme: "light" },
   { notebook: "quickstart", source: "const csv", file: "file.png", theme: "light" },
+  { notebook: "quickstart", source: "const frame", file: "dataframe.png", theme: "light" },
+  { notebook: "quickstart", source: "const frame", file: "dataframe-dark.png", theme: "dark" },
   { notebook: "quickstart", source: "No_Such_Dataset", file: "error.png", theme: "light" },
   { notebook: "many-files", source: "const many", file: "listing.png", theme: "light" },
   { notebook: "many-files", source: "const readings", file: "progress.png", theme: "light" },
   { notebook: "metadata", source: "records[1]", file: "metadata.png", theme: "light" },
+];
+
+/**
+ * One picture of the demo report (`deno task demo`): a section found by its heading, in a colour
+ * scheme.
+ *
+ * @example
+ * ```ts
+ * import type { ReportShot } from "./screenshots.ts";
+ *
+ * const shot: ReportShot = { heading: "Files into Polars DataFrames", file: "report.png", theme: "light" };
+ * ```
+ */
+export interface ReportShot {
+  /** The text of the section's `<h2>`. */
+  heading: string;
+  /** PNG file name in the output folder. */
+  file: string;
+  /** Colour scheme the page is shown in. */
+  theme: "light" | "dark";
+}
+
+/**
+ * The pictures of the demo report.
+ *
+ * @example
+ * ```ts
+ * import { REPORT_SHOTS } from "./screenshots.ts";
+ *
+ * console.log(REPORT_SHOTS.map((shot) => shot.file));
+ * ```
+ */
+export const REPORT_SHOTS: readonly ReportShot[] = [
+  { heading: "Lazy paging through 20,000 files", file: "report-paging.png", theme: "light" },
+  { heading: "Files into Polars DataFrames", file: "report-dataframes.png", theme: "light" },
+  { heading: "Files into Polars DataFrames", file: "report-dataframes-dark.png", theme: "dark" },
+  {
+    heading: "Signed in as the demo user: roots, comments, saved searches",
+    file: "report-signed-in-dark.png",
+    theme: "dark",
+  },
 ];
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -118,6 +163,20 @@ async function main(): Promise<void> {
     await using browser = await Browser.launch(chromium, work);
     for (const shot of SHOTS) {
       const png = await browser.shoot(pages.get(`${shot.notebook}/${shot.theme}`)!, shot.source);
+      await Deno.writeFile(join(outDir, shot.file), png);
+      console.log(`${join(outDir, shot.file)} (${Math.round(png.length / 1024)} kB)`);
+    }
+    console.log("running the demo (deno task demo)");
+    const demo = await output(
+      Deno.execPath(),
+      ["run", "-A", join(ROOT, "demo.ts")],
+      undefined,
+      ROOT,
+    );
+    if (!demo.ok) fail(`the demo failed:\n${demo.stderr}`);
+    const report = join(ROOT, "demo-output", "report.html");
+    for (const shot of REPORT_SHOTS) {
+      const png = await browser.shootSection(report, shot.heading, shot.theme);
       await Deno.writeFile(join(outDir, shot.file), png);
       console.log(`${join(outDir, shot.file)} (${Math.round(png.length / 1024)} kB)`);
     }
@@ -265,6 +324,39 @@ class Browser {
     return Uint8Array.from(atob(data), (char) => char.charCodeAt(0));
   }
 
+  /** A PNG of a page's section: from the `<h2>` saying `heading` to the next one. */
+  async shootSection(page: string, heading: string, theme: "light" | "dark"): Promise<Uint8Array> {
+    await this.#send("Emulation.setEmulatedMedia", {
+      features: [{ name: "prefers-color-scheme", value: theme }],
+    });
+    const loaded = new Promise<void>((done) => this.#events.set("Page.loadEventFired", done));
+    await this.#send("Page.navigate", { url: `file://${page}` });
+    await loaded;
+    const { result } = await this.#send("Runtime.evaluate", {
+      returnByValue: true,
+      expression: `(() => {
+        const headings = [...document.querySelectorAll("h2")];
+        const index = headings.findIndex((h) => h.textContent === ${JSON.stringify(heading)});
+        if (index < 0) return null;
+        const top = headings[index].getBoundingClientRect().top + scrollY;
+        const next = headings[index + 1];
+        const bottom = next === undefined
+          ? document.documentElement.scrollHeight
+          : next.getBoundingClientRect().top + scrollY;
+        return { x: 0, y: top, width: innerWidth, height: bottom - top };
+      })()`,
+    }) as { result: { value: { x: number; y: number; width: number; height: number } | null } };
+    if (result.value === null) throw new Error(`No section ${JSON.stringify(heading)} in ${page}.`);
+    const box = result.value;
+    const { data } = await this.#send("Page.captureScreenshot", {
+      format: "png",
+      captureBeyondViewport: true,
+      clip: { x: box.x, y: Math.max(0, box.y - 8), width: box.width, height: box.height, scale: 1 },
+    }) as { data: string };
+    await this.#send("Emulation.setEmulatedMedia", { features: [] });
+    return Uint8Array.from(atob(data), (char) => char.charCodeAt(0));
+  }
+
   async [Symbol.asyncDispose](): Promise<void> {
     try {
       this.#socket.close();
@@ -280,4 +372,7 @@ class Browser {
   }
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) {
+  returnToCallerFolder();
+  await main();
+}

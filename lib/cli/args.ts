@@ -211,6 +211,11 @@ function describeParseError(error: unknown, options: OptionSpecs): string {
     // Only the option's name is shown: with "--tokn=SECRET", the value may be a credential.
     const option = quoted.split("=")[0];
     const name = option.replace(/^-+/, "");
+    if (/^(password|passwd|pass|pw)$/i.test(name)) {
+      return `unknown option ${option}: tern takes no password on the command line, where ` +
+        "other users and the shell history could read it; set TERRAIN_PASSWORD, or give " +
+        "--username NAME and type the password at the prompt";
+    }
     const close = option.startsWith("--") ? closest(name, Object.keys(options)) : undefined;
     return `unknown option ${option}${close === undefined ? "" : ` (did you mean --${close}?)`}`;
   }

@@ -8,6 +8,7 @@
 
 import type { Store } from "../../mod.ts";
 import { VERSION } from "../../mod.ts";
+import { returnToCallerFolder } from "./caller.ts";
 import { closest, type OptionSpecs, parseOptions, splitCommand, UsageError } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { COMMANDS } from "./commands/mod.ts";
@@ -32,18 +33,6 @@ import { openStore, storeFlags } from "./session.ts";
 export async function main(): Promise<never> {
   returnToCallerFolder();
   Deno.exit(await runCli(Deno.args));
-}
-
-/** `deno task` (like npm) runs tasks in the project folder and names the caller's in INIT_CWD. */
-function returnToCallerFolder(): void {
-  try {
-    const caller = Deno.env.get("INIT_CWD");
-    if (caller !== undefined && caller !== Deno.cwd() && Deno.statSync(caller).isDirectory) {
-      Deno.chdir(caller);
-    }
-  } catch {
-    // Without permission to read it, or with a folder that is gone, stay where we are.
-  }
 }
 
 const VERSION_OPTION: OptionSpecs = {
@@ -91,6 +80,8 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     }
     command = COMMANDS.find((candidate) => candidate.name === name);
     if (command === undefined) {
+      // `tern --password x ls`: the unknown option, not its value taken for a command, is wrong.
+      if (before.length > 0) parseOptions(before, {});
       const close = closest(name, COMMANDS.map((candidate) => candidate.name));
       throw new UsageError(
         `unknown command ${JSON.stringify(name)}${

@@ -16,7 +16,7 @@ import {
   type ProgressEvent,
   type Store,
 } from "../../mod.ts";
-import { partialName } from "../handles/file.ts";
+import { localStep, partialName } from "../handles/file.ts";
 
 /**
  * How a file reached its target.
@@ -72,6 +72,7 @@ export interface SaveOptions {
 /**
  * Saves the file `entry` (from a listing or a stat) at `target`, creating parent folders, and
  * gives the file the server's modification time so the next run can tell it is current.
+ * A local failure (a folder that cannot be created, no permission) is a `LocalFileError`.
  *
  * A file that changed since `entry` was listed is fetched again as it is now (once).
  *
@@ -93,7 +94,17 @@ export interface SaveOptions {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function saveFile(
+export function saveFile(
+  store: Store,
+  entry: Entry,
+  target: string,
+  options: SaveOptions,
+): Promise<SaveResult> {
+  // A folder that cannot be created, no permission, no space: typed, naming both paths.
+  return localStep(entry.path, target, () => save(store, entry, target, options));
+}
+
+async function save(
   store: Store,
   entry: Entry,
   target: string,

@@ -302,7 +302,12 @@ export interface FailedResponse {
   authenticated: boolean;
   /** How many attempts were made, mentioned when more than one. */
   attempts?: number;
+  /** The base URL asked (without credentials), named when no Terrain API seems to be there. */
+  baseUrl?: string;
 }
+
+/** What Terrain's catch-all route says, before anything else, to a request it cannot route. */
+const UNROUTED_401 = "No user authentication information found in request";
 
 const NOT_FOUND_CODES = new Set(["ERR_DOES_NOT_EXIST", "ERR_NOT_FOUND", "ERR_NOT_A_USER"]);
 const BAD_REQUEST_CODES = new Set([
@@ -325,6 +330,18 @@ const BAD_REQUEST_CODES = new Set([
 export function errorCodeOf(body: unknown): string | undefined {
   const code = isRecord(body) ? body.error_code : undefined;
   return typeof code === "string" && code !== "" ? code : undefined;
+}
+
+/**
+ * Whether an answer says no Terrain API is at the base URL: Terrain's catch-all for paths it
+ * cannot route asks anonymous callers to sign in, even for routes it serves anonymously (the
+ * only routes tern calls without credentials); and a server that is not Terrain answers 404
+ * without Terrain's JSON. (A Terrain that lacks one feature answers 404 with its JSON reason
+ * "unrecognized service path": that endpoint is missing, not the API.)
+ */
+function unrouted(failed: FailedResponse, reason: string | undefined): boolean {
+  if (failed.status === 401) return !failed.authenticated && reason === UNROUTED_401;
+  return failed.status === 404 && !isRecord(failed.body);
 }
 
 /**
@@ -378,6 +395,15 @@ export function errorFromResponse(failed: FailedResponse): TernError {
   const reason = reasonOf(body);
   const user = isRecord(body) && typeof body.user === "string" ? body.user : undefined;
 
+  if (unrouted(failed, reason)) {
+    const base = failed.baseUrl === undefined ? "this base URL" : quote(failed.baseUrl);
+    return new ProtocolError(
+      `No Terrain API answers at ${base}: the server does not know the ${endpoint} route` +
+        `${via}. Check the base URL; Terrain's ends in /terrain (for CyVerse, ` +
+        "https://de.cyverse.org/terrain).",
+      details,
+    );
+  }
   if (code === "ERR_NOT_A_FOLDER") {
     return new BadRequestError(`${label(path)} is a file, not a folder${via}.`, details);
   }

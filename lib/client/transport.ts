@@ -596,6 +596,7 @@ export class Transport {
         subject: spec.subject,
         authenticated,
         attempts,
+        baseUrl: withoutCredentials(this.url),
       });
     }
     if (attempts === 1) return failure.error;
@@ -756,4 +757,16 @@ function describeFetchError(error: unknown): string {
 
 function emptyStream(): ReadableStream<Uint8Array> {
   return new ReadableStream({ start: (controller) => controller.close() });
+}
+
+/** A URL without any user name or password in it, for messages. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.href.replace(/\/$/, "");
+  } catch {
+    return "the base URL";
+  }
 }

@@ -232,7 +232,7 @@ function resolver(make: (id: string) => string, id: string): string | undefined 
  */
 export function licenseBadge(license: License | undefined): Html {
   if (license === undefined) {
-    return markup`<span class="t-badge t-unknown" title="The metadata states no licence"><span>licence</span><span>none stated</span></span>`;
+    return markup`<span class="t-badge t-unknown" title="The metadata states no license"><span>license</span><span>none stated</span></span>`;
   }
   const known = license.id !== undefined;
   const label = known
@@ -246,7 +246,7 @@ export function licenseBadge(license: License | undefined): Html {
     ),
     300,
   ).text;
-  return link(license.url, markup`<span>licence</span><span>${clip(label, 60).text}</span>`, {
+  return link(license.url, markup`<span>license</span><span>${clip(label, 60).text}</span>`, {
     className: !known
       ? "t-badge t-unknown"
       : license.confidence === "guess"
@@ -356,7 +356,7 @@ function datasetText(view: DatasetCardView): string {
     ["DOI", m.doi === undefined ? undefined : resolver(doiUrl, m.doi) ?? m.doi],
     ["ARK", m.ark === undefined ? undefined : resolver(arkUrl, m.ark) ?? m.ark],
     [
-      "licence",
+      "license",
       m.license === undefined
         ? "none stated"
         : m.license.id === undefined

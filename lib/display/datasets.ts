@@ -156,7 +156,7 @@ function datasetsHtml(view: DatasetsView): Html {
     }</td><td><div class="t-chips">${flagsOf(row)}</div></td></tr>`
   );
   const table =
-    markup`<table class="t-table"><thead><tr><th>dataset</th><th class="t-num">year</th><th>identifier</th><th>licence</th><th>flags</th></tr></thead><tbody>${rows}</tbody></table>`;
+    markup`<table class="t-table"><thead><tr><th>dataset</th><th class="t-num">year</th><th>identifier</th><th>license</th><th>flags</th></tr></thead><tbody>${rows}</tbody></table>`;
   const name = view.path === undefined
     ? "Datasets"
     : view.path.slice(view.path.lastIndexOf("/") + 1) || view.path;
@@ -187,7 +187,7 @@ function datasetsText(view: DatasetsView): string {
         { heading: "title", max: 50 },
         { heading: "year", right: true },
         { heading: "identifier", max: 30 },
-        { heading: "licence", max: 20 },
+        { heading: "license", max: 20 },
         { heading: "flags", max: 40 },
       ],
       view.rows.map((row) => [

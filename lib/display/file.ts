@@ -6,31 +6,33 @@
  */
 
 import { bundle, type MediaBundle } from "./bundle.ts";
-import { formatBytes, formatCount, formatDateTime, oneLine, plural } from "./format.ts";
+import { formatBytes, formatCount, formatDateTime, oneLine } from "./format.ts";
 import { type Html, link, markup } from "./html.ts";
 import { bounded, card, facts, LIMITS, moreNote, pairs, section } from "./parts.ts";
-import { textPairs, textTable } from "./text.ts";
-import { cellText } from "./value.ts";
+import { frameTable, frameTextTable, type FrameView } from "./frame.ts";
+import { textPairs } from "./text.ts";
 
 /**
- * The first rows of a table, as plain values.
+ * The first rows of a table, formatted as the DataFrame view shows them.
  *
  * @example
  * ```ts
  * import type { TablePreview } from "./file.ts";
  *
  * const preview: TablePreview = {
- *   columns: [{ name: "species", type: "str" }, { name: "mass", type: "f64" }],
- *   rows: [["Adelie", 3750], ["Gentoo", null]],
+ *   frame: {
+ *     height: 2, width: 2,
+ *     columns: [{ name: "species", type: "str", kind: "text" }, { name: "mass", type: "f64", kind: "number" }],
+ *     head: [[{ text: "Adelie" }, { text: "3750" }], [{ text: "Gentoo" }, { text: "null", null: true }]],
+ *     tail: [],
+ *   },
  *   more: true,
  * };
  * ```
  */
 export interface TablePreview {
-  /** Column names and types. */
-  columns: readonly { name: string; type: string }[];
-  /** Rows, each with one value per column. */
-  rows: readonly (readonly unknown[])[];
+  /** The rows shown, as view data (their `height` is the number of rows shown). */
+  frame: FrameView;
   /** Whether the table has more rows than shown. */
   more: boolean;
   /** The format it was read as (`csv`, `parquet`). */
@@ -77,9 +79,6 @@ export interface FileView {
   previewNote?: string;
 }
 
-/** Widest a preview gets: columns beyond are counted, not shown. */
-const MAX_PREVIEW_COLUMNS = 20;
-
 /**
  * Renders a file view as a MIME bundle.
  *
@@ -96,44 +95,19 @@ export function renderFile(view: FileView): MediaBundle {
 }
 
 /**
- * A preview table's markup (also used by other views).
+ * A preview table's markup (the DataFrame view's table).
  *
  * @example
  * ```ts
  * import { previewTable } from "./file.ts";
+ * import assert from "node:assert/strict";
  *
- * const table = previewTable({ columns: [{ name: "a", type: "i64" }], rows: [[1]], more: false });
- * console.log(table.toString().includes("<td class=\"t-num\">1</td>")); // true
+ * const frame = { height: 1, width: 1, columns: [{ name: "a", type: "i64", kind: "integer" as const }], head: [[{ text: "1" }]], tail: [] };
+ * assert.ok(previewTable({ frame, more: false }).toString().includes('<td class="t-num"><bdi>1</bdi></td>'));
  * ```
  */
 export function previewTable(preview: TablePreview): Html {
-  const columns = preview.columns.slice(0, MAX_PREVIEW_COLUMNS);
-  // Numbers align right, headers included, whatever a cell holds (nulls too).
-  const numeric = columns.map((column) => /^(U?Int|Float|Decimal)/i.test(column.type));
-  const head = columns.map((column, index) =>
-    markup`<th class="t-data${numeric[index] ? " t-num" : ""}">${
-      bounded(column.name, 60)
-    }<div class="t-coltype">${bounded(column.type, 30)}</div></th>`
-  );
-  const rows = preview.rows.map((row) =>
-    markup`<tr>${
-      columns.map((_, index) => {
-        const value = row[index];
-        const classes = [
-          numeric[index] || typeof value === "number" || typeof value === "bigint" ? "t-num" : "",
-          value === null || value === undefined ? "t-muted" : "",
-        ].filter((name) => name !== "").join(" ");
-        const text = value === null || value === undefined ? "null" : cellText(value);
-        return classes === ""
-          ? markup`<td>${bounded(text, 120)}</td>`
-          : markup`<td class="${classes}">${bounded(text, 120)}</td>`;
-      })
-    }</tr>`
-  );
-  const hidden = preview.columns.length - columns.length;
-  return markup`<div class="t-scroll"><table class="t-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>${
-    hidden > 0 ? moreNote(plural(hidden, "more column")) : ""
-  }`;
+  return frameTable(preview.frame);
 }
 
 function typeOf(view: FileView): string | undefined {
@@ -173,7 +147,7 @@ function fileHtml(view: FileView): Html {
       ? ""
       : markup`<div class="t-note">${bounded(view.previewNote)}</div>`
     : section(
-      `First ${formatCount(view.preview.rows.length)} rows${
+      `First ${formatCount(view.preview.frame.height)} rows${
         view.preview.format === undefined ? "" : ` (${view.preview.format})`
       }`,
       markup`${previewTable(view.preview)}${
@@ -199,14 +173,8 @@ function fileText(view: FileView): string {
   ]);
   if (fields !== "") lines.push(fields);
   if (view.preview !== undefined) {
-    const columns = view.preview.columns.slice(0, MAX_PREVIEW_COLUMNS);
-    lines.push(`  first ${formatCount(view.preview.rows.length)} rows:`);
-    lines.push(
-      textTable(
-        columns.map((column) => ({ heading: column.name, max: 24 })),
-        view.preview.rows.map((row) => columns.map((_, index) => cellText(row[index]))),
-      ).split("\n").map((line) => `  ${line}`).join("\n"),
-    );
+    lines.push(`  first ${formatCount(view.preview.frame.height)} rows:`);
+    lines.push(...frameTextTable(view.preview.frame, 98).map((line) => `  ${line}`));
     if (view.preview.more) lines.push("    … more rows");
   } else if (view.previewNote !== undefined) {
     lines.push(`  (${oneLine(view.previewNote)})`);

@@ -31,6 +31,14 @@ export { errorHtml, errorText, type ErrorView, renderError } from "./error.ts";
 export { type FileView, previewTable, renderFile, type TablePreview } from "./file.ts";
 export * from "./format.ts";
 export {
+  type ColumnKind,
+  type FrameCell,
+  type FrameColumn,
+  frameText,
+  type FrameView,
+  renderFrame,
+} from "./frame.ts";
+export {
   escapeHtml,
   Html,
   type HtmlValue,

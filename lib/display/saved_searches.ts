@@ -96,9 +96,9 @@ function tableHtml(searches: readonly Record<string, unknown>[], value: unknown)
   );
   const table = columns.length === 0
     ? markup`<div class="t-note">These searches have none of the usual fields; see the JSON.</div>`
-    : markup`<table class="t-table"><thead><tr>${
+    : markup`<div class="t-scroll"><table class="t-table"><thead><tr>${
       columns.map((column) => markup`<th>${column}</th>`)
-    }</tr></thead><tbody>${rows}</tbody></table>`;
+    }</tr></thead><tbody>${rows}</tbody></table></div>`;
   const more = searches.length > MAX_SEARCHES
     ? moreNote(plural(searches.length - MAX_SEARCHES, "more search", "more searches"))
     : "";

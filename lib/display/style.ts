@@ -65,13 +65,20 @@ const RULES = [
   ".tern .t-table tbody tr:nth-child(n):hover{background:var(--t-soft)}",
   ".tern .t-table .t-num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}",
   ".tern .t-table .t-nowrap{white-space:nowrap}",
-  ".tern .t-table .t-name,.tern .t-table .t-wrap{overflow-wrap:anywhere;min-width:12em}",
+  ".tern .t-table .t-name{overflow-wrap:anywhere;min-width:12em}",
+  // Phrases wrap between words; only a word longer than the cell breaks.
+  ".tern .t-table .t-wrap{overflow-wrap:break-word;min-width:12em;max-width:36em}",
   ".tern .t-table th{white-space:nowrap}",
   ".tern .t-table th.t-data{text-transform:none;letter-spacing:0;font-size:12px;" +
   "color:var(--t-text)}",
   ".tern .t-table .t-coltype{color:var(--t-muted);text-transform:none;font-weight:normal;" +
   "letter-spacing:0}",
   ".tern .t-scroll{overflow-x:auto;max-width:100%}",
+  // DataFrames: one line per row (long text is cut, whole in the tooltip), nulls set apart.
+  ".tern .t-frame td{white-space:nowrap}",
+  ".tern .t-frame td.t-null{color:var(--t-muted);font-style:italic}",
+  ".tern .t-frame tr.t-gap td{color:var(--t-muted);font-style:italic;text-align:center}",
+  ".tern .t-frame th{max-width:24em;overflow:hidden;text-overflow:ellipsis}",
   // Nested AVUs: one step of indent per level (the metadata view stops at 8).
   ...Array.from(
     { length: 8 },

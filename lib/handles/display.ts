@@ -8,6 +8,8 @@
 
 import { type CallOptions, getMetadata, getPagedDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
+import { frameView } from "../data/view.ts";
+import type { DataFrame } from "../deps.ts";
 import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
 import type { DatasetCardView } from "../display/dataset.ts";
@@ -313,14 +315,7 @@ export interface PreviewableFile {
   head(
     n: number,
     options: { progress?: boolean; cache?: boolean },
-  ): Promise<
-    {
-      columns: string[];
-      dtypes: readonly unknown[];
-      height: number;
-      rows(): unknown[][];
-    }
-  >;
+  ): Promise<DataFrame>;
 }
 
 /**
@@ -336,7 +331,7 @@ export interface PreviewableFile {
  *
  * await using store = await exampleStore();
  * const view = await fileView(store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
- * console.log(view.preview?.columns[0].name, view.preview?.rows.length); // Species 5
+ * console.log(view.preview?.frame.columns[0].name, view.preview?.frame.height); // Species 5
  * ```
  */
 export async function fileView(file: PreviewableFile): Promise<FileView> {
@@ -378,16 +373,10 @@ async function previewOf(
   try {
     // One row more than shown says whether there are more; nothing partial is cached.
     const frame = await file.head(PREVIEW_ROWS + 1, { progress: false });
-    const columns = frame.columns.map((column, index) => ({
-      name: column,
-      type: String(frame.dtypes[index]).replace(/^DataType\((.*)\)$/, "$1"),
-    }));
-    const rows = frame.rows();
     return {
       preview: {
-        columns,
-        rows: rows.slice(0, PREVIEW_ROWS),
-        more: rows.length > PREVIEW_ROWS,
+        frame: frameView(frame.head(PREVIEW_ROWS), { rows: PREVIEW_ROWS, columns: 20 }),
+        more: frame.height > PREVIEW_ROWS,
         format: extension || (entry.infoType ?? undefined),
       },
     };

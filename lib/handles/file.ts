@@ -27,6 +27,7 @@ import { collect } from "../data/chunks.ts";
 import { dataContextOf } from "../data/context.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../data/progress.ts";
+import { withFrameDisplay } from "../data/view.ts";
 import { withDisplay } from "../display/attach.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderFile } from "../display/file.ts";
@@ -234,7 +235,8 @@ export class File extends Handle {
   async dataframe(options: DataFrameOptions = {}): Promise<DataFrame> {
     checkOptions(options);
     const source = await this.#source(options.signal);
-    return (await readDataFrame(dataContextOf(transportOf(this)), source, options)).frame;
+    const { frame } = await readDataFrame(dataContextOf(transportOf(this)), source, options);
+    return withFrameDisplay(frame, { title: source.path.slice(source.path.lastIndexOf("/") + 1) });
   }
 
   /**
@@ -762,12 +764,35 @@ export function partialName(name: string): string {
   return `.${digest}-${crypto.randomUUID().slice(0, 8)}.tern-partial`;
 }
 
-/** Runs one local file-system step of saving `path` to `target`; its OS error becomes typed. */
-async function localStep<T>(path: string, target: string, step: () => Promise<T>): Promise<T> {
+/**
+ * Runs a local file-system step of saving `path` to `target`; its OS error becomes a
+ * {@linkcode LocalFileError} naming both paths (tern's own errors, aborts, and errors
+ * `passThrough` accepts are thrown unchanged).
+ *
+ * @example
+ * ```ts
+ * import { LocalFileError, localStep } from "./file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await assert.rejects(
+ *   localStep("/iplant/a.csv", "/proc/none/a.csv", () => Deno.mkdir("/proc/none", { recursive: true })),
+ *   (error) => error instanceof LocalFileError && error.message.includes('"/iplant/a.csv" to "/proc/none/a.csv"'),
+ * );
+ * ```
+ */
+export async function localStep<T>(
+  path: string,
+  target: string,
+  step: () => Promise<T>,
+  passThrough: (error: unknown) => boolean = () => false,
+): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (error instanceof TernError || isAbortError(error) || !(error instanceof Error)) throw error;
+    if (
+      error instanceof TernError || isAbortError(error) || !(error instanceof Error) ||
+      passThrough(error)
+    ) throw error;
     throw new LocalFileError(
       `Could not save ${JSON.stringify(path)} to ${JSON.stringify(target)}: ${error.message}.`,
       { localPath: target, path, cause: error },

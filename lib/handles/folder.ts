@@ -10,6 +10,7 @@ import type { DataFrame } from "../deps.ts";
 import { type CallOptions, getDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
+import { withFrameDisplay } from "../data/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderDataset } from "../display/dataset.ts";
 import { renderListing } from "../display/listing.ts";
@@ -250,7 +251,9 @@ export class Folder extends Handle {
       concurrency: concurrency ?? transportOf(this).policy.concurrency,
       signal: options.signal,
     });
-    return await catalogFrame(catalogRows(records));
+    return withFrameDisplay(await catalogFrame(catalogRows(records)), {
+      title: `Datasets in ${this.name ?? this.path ?? "the folder"}`,
+    });
   }
 
   /**

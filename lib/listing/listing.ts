@@ -13,6 +13,7 @@ import { dataContextOf } from "../data/context.ts";
 import { readMany } from "../data/many.ts";
 import { checkOptions, type ManyOptions } from "../data/options.ts";
 import { scanMany, type ScanOptions } from "../data/scan.ts";
+import { withFrameDisplay } from "../data/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
 import { statFile } from "../handles/stat.ts";
@@ -283,7 +284,7 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async toDataFrame(): Promise<DataFrame> {
-    return await entriesToDataFrame(this);
+    return withFrameDisplay(await entriesToDataFrame(this));
   }
 
   /**
@@ -314,11 +315,13 @@ export class Listing implements AsyncIterable<Entry> {
     checkOptions(options);
     const { transport } = this.#plan;
     const entries = await this.toArray();
-    return await readMany(
-      dataContextOf(transport),
-      entries,
-      (path, signal) => statFile(transport, path, { signal }),
-      options,
+    return withFrameDisplay(
+      await readMany(
+        dataContextOf(transport),
+        entries,
+        (path, signal) => statFile(transport, path, { signal }),
+        options,
+      ),
     );
   }
 

@@ -88,8 +88,12 @@ export function progressTarget(): ProgressTarget {
 }
 
 /**
- * The kernel's display function, `Deno.jupyter.display`, when running in the kernel; read only
- * after {@linkcode isJupyterKernel} said so, and inside a guard.
+ * The kernel's display function when running in the kernel; read only after
+ * {@linkcode isJupyterKernel} said so, and inside a guard. It publishes with
+ * `Deno.jupyter.broadcast`, which queues the message at once, rather than
+ * `Deno.jupyter.display`, which first awaits a formatting step: a progress line drawn just before
+ * a read returns is then queued before the cell's result, never after the cell went idle (the
+ * Deno 2.9 kernel drops nothing it queued in time, but nbconvert stops reading at idle).
  *
  * @example
  * ```ts
@@ -101,7 +105,17 @@ export function progressTarget(): ProgressTarget {
 export function kernelDisplay(): DisplayFunction | undefined {
   if (!isJupyterKernel()) return undefined;
   try {
-    const jupyter = (Deno as unknown as { jupyter?: { display?: unknown } }).jupyter;
+    const jupyter = (Deno as unknown as { jupyter?: { display?: unknown; broadcast?: unknown } })
+      .jupyter;
+    const broadcast = jupyter?.broadcast;
+    if (typeof broadcast === "function") {
+      return (bundle, options) =>
+        broadcast.call(
+          jupyter,
+          options.update === true ? "update_display_data" : "display_data",
+          { data: bundle, metadata: {}, transient: { display_id: options.display_id } },
+        ) as Promise<void> | void;
+    }
     const display = jupyter?.display;
     return typeof display === "function" ? (display.bind(jupyter) as DisplayFunction) : undefined;
   } catch {

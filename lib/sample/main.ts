@@ -15,6 +15,7 @@ import {
 import { SAMPLE_DATASETS } from "./catalog.ts";
 import { DEMO_USER } from "./constants.ts";
 import { humanSize } from "./readme.ts";
+import { returnToCallerFolder } from "../cli/caller.ts";
 
 const USAGE = `Usage: deno task sample-store DIR [--reuse]
 
@@ -128,5 +129,6 @@ export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Pr
 }
 
 if (import.meta.main) {
+  returnToCallerFolder();
   Deno.exit(await sampleStoreMain(Deno.args));
 }

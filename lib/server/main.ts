@@ -16,6 +16,7 @@
 import { parseArgs } from "node:util";
 import { startServer } from "./mod.ts";
 import { type ServerOptions, ServerOptionsError } from "./options.ts";
+import { returnToCallerFolder } from "../cli/caller.ts";
 
 const USAGE = `usage: deno task serve --root DIR [options]
 
@@ -169,4 +170,7 @@ export async function serveMain(args: string[], io: ServeIo = {}): Promise<numbe
   return 0;
 }
 
-if (import.meta.main) Deno.exit(await serveMain(Deno.args));
+if (import.meta.main) {
+  returnToCallerFolder();
+  Deno.exit(await serveMain(Deno.args));
+}

@@ -61,7 +61,7 @@ const ELEMENTS = new Set([
   "DD",
 ]);
 
-const ATTRIBUTES = new Set(["class", "href", "target", "rel", "title", "style", "open"]);
+const ATTRIBUTES = new Set(["class", "href", "target", "rel", "title", "style", "open", "colspan"]);
 
 /** The part of linkedom's DOM the checks use (Deno has no DOM types). */
 export interface DomElement {

@@ -72,7 +72,7 @@ Deno.test("the plain-text card carries the same facts", () => {
   const text = renderDataset(view())["text/plain"];
   assert.match(text, /^Dataset: Palmer Archipelago/);
   assert.match(text, /DOI:\s+https:\/\/doi\.org\/10\.25739\/9k2v-7q4m/);
-  assert.match(text, /licence:\s+CC0-1\.0 \(exact\)/);
+  assert.match(text, /license:\s+CC0-1\.0 \(exact\)/);
   assert.match(text, /cite:\n {4}Gorman, K\. B\./);
 });
 
@@ -145,7 +145,7 @@ Deno.test("the licence badge says how sure the identification is", () => {
     licenseBadge({ id: "PDDL-1.0", name: "ODC PDDL", confidence: "guess" }).toString(),
   ).children[0];
   assert.equal(guess.getAttribute("class"), "t-badge t-guess");
-  assert.equal(guess.textContent, "licencePDDL-1.0?");
+  assert.equal(guess.textContent, "licensePDDL-1.0?");
   const unknown = parseBody(
     licenseBadge({ name: "No restrictions for the use of these data.", confidence: "unknown" })
       .toString(),

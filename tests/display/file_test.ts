@@ -15,8 +15,19 @@ Deno.test("a file shows size, type, dates, its public URL and its first rows", (
     publicUrl:
       "https://data.cyverse.org/dav-anon/iplant/home/shared/tern_samples/formats/penguins.csv",
     preview: {
-      columns: [{ name: "species", type: "str" }, { name: "mass", type: "f64" }],
-      rows: [["Adelie", 3750], ["Gentoo", null]],
+      frame: {
+        height: 2,
+        width: 2,
+        columns: [
+          { name: "species", type: "str", kind: "text" },
+          { name: "mass", type: "f64", kind: "number" },
+        ],
+        head: [
+          [{ text: "Adelie" }, { text: "3750.12", exact: "3750.1234" }],
+          [{ text: "Gentoo" }, { text: "null", null: true }],
+        ],
+        tail: [],
+      },
       more: true,
       format: "csv",
     },
@@ -30,12 +41,13 @@ Deno.test("a file shows size, type, dates, its public URL and its first rows", (
   const cells = [...root.querySelectorAll("tbody tr")].map((row) =>
     [...row.querySelectorAll("td")].map((cell) => cell.textContent)
   );
-  assert.deepEqual(cells, [["Adelie", "3750"], ["Gentoo", "null"]]);
+  assert.deepEqual(cells, [["Adelie", "3750.12"], ["Gentoo", "null"]]);
+  assert.equal(root.querySelector("td.t-num")?.getAttribute("title"), "3750.1234");
   assert.match(
     bundle["text/plain"],
     /^File \/iplant\/home\/shared\/tern_samples\/formats\/penguins\.csv — 13\.5 kB, csv/,
   );
-  assert.match(bundle["text/plain"], /species\s+mass\n\s+Adelie\s+3750/);
+  assert.match(bundle["text/plain"], /species\s+mass\n\s+str\s+f64\n\s+Adelie\s+3750\.12/);
 });
 
 Deno.test("without a preview the file says why", () => {
@@ -59,12 +71,22 @@ Deno.test("hostile names, URLs and cell values are inert", () => {
     infoType: HOSTILE[2],
     contentType: HOSTILE[3],
     preview: {
-      columns: HOSTILE.map((name) => ({ name, type: HOSTILE[4] })),
-      rows: [HOSTILE.map((value) => value), HOSTILE.map(() => LONG)],
+      frame: {
+        height: 2,
+        width: HOSTILE.length,
+        columns: HOSTILE.map((name) => ({ name, type: HOSTILE[4], kind: "text" as const })),
+        head: [HOSTILE.map((text) => ({ text })), HOSTILE.map(() => ({ text: LONG }))],
+        tail: [],
+      },
       more: false,
     },
   });
-  const { text } = checkView(bundle);
-  for (const value of HOSTILE) assert.ok(text.includes(value), value);
+  const { root, text } = checkView(bundle);
+  for (const value of [HOSTILE[0], HOSTILE[1], HOSTILE[2]]) assert.ok(text.includes(value), value);
+  // Every cell's whole value is kept in its title, as text.
+  const titles = [...root.querySelectorAll("tbody tr")][1].querySelectorAll("td");
+  assert.ok(
+    [...titles].every((cell) => cell.getAttribute("title")?.startsWith(LONG.slice(0, 1999))),
+  );
   assert.ok(bundle["text/html"].length < 50_000);
 });

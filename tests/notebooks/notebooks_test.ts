@@ -57,7 +57,7 @@ const EXPECTED: Record<string, Expected[]> = {
     },
     { result: TERN, plain: /^Gorman, K\. B\., Williams, T\. D\., & Fraser, W\. R\. \(2020\)/ },
     { result: TERN, plain: /^File \/.*\/penguins\.csv — [\d.]+ kB, csv[\s\S]*first 5 rows/ },
-    { result: POLARS },
+    { result: TERN, plain: /^DataFrame 344 rows × 7 columns — penguins\.csv/ },
     { result: POLARS },
     { result: TERN, plain: /^NotFoundError: .*No_Such_Dataset/ },
   ],
@@ -67,7 +67,11 @@ const EXPECTED: Record<string, Expected[]> = {
     { stream: /20000 files[\s\S]*page at offset 2000: 1000 entries, 3000 of 20000/ },
     { result: TERN, plain: /^Listing \/.*many_files — type "file" — showing 25 of 20,000 entries/ },
     { result: TERN, plain: /^Walk \/.*many_files — glob "archive\/\*\*\/\*\.csv" — \d+ entr/ },
-    { result: POLARS, mayDisplay: /^✓ walk many_files · 2 entries/ },
+    {
+      result: TERN,
+      plain: /^DataFrame [\d,]+ rows × 9 columns/,
+      mayDisplay: /^✓ walk many_files · 2 entries/,
+    },
     {
       result: ["text/plain"],
       plain: /height: \d+, width: 6/,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { CITATION_STYLES, type CitationStyle } from "../../../mod.ts";
+import { BadRequestError, CITATION_STYLES, type CitationStyle, TernError } from "../../../mod.ts";
 import { choiceOption } from "../args.ts";
 import { layoutText } from "../../display/format.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
@@ -52,7 +52,15 @@ async function run(context: CommandContext): Promise<number> {
   // CSL-JSON citations are arrays; several are merged into one so the output stays JSON.
   const items: unknown[] = [];
   const status = await eachPath(context, positionals, async (path, index) => {
-    const citation = await asUsage(() => store.dataset(path)).citation(style);
+    const citation = await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
+      throw error instanceof TernError && error.code === "ERR_NOT_A_FOLDER"
+        ? new BadRequestError(
+          `tern cite needs a dataset folder, and ${JSON.stringify(error.path ?? path)} is a ` +
+            "file; cite the folder that holds it (its metadata carries the citation).",
+          { ...(error.path === undefined ? {} : { path: error.path }), code: error.code },
+        )
+        : error;
+    });
     if (style === "csl-json") {
       items.push(...[JSON.parse(citation)].flat());
       return;

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import { BadRequestError, type Entry, File } from "../../../mod.ts";
 import { stringOption, UsageError } from "../args.ts";
 import {
@@ -21,6 +21,7 @@ import { count, humanSize, jsonLine, plural, safeText } from "../format.ts";
 import { TransferProgress } from "../progress.ts";
 import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets.ts";
 import { saveFile, type SaveResult } from "../transfer.ts";
+import { localStep } from "../../handles/file.ts";
 
 /**
  * `tern get [options] PATH... [-o DEST]`.
@@ -112,7 +113,13 @@ async function run(context: CommandContext): Promise<number> {
     }
   }
   const single = sources.length === 1 && !sources[0].walk;
-  const destination = await destinationOf(output, single);
+  // A destination under a file (or unreadable) is a LocalFileError naming both paths.
+  const destination = await localStep(
+    sources[0]?.entry.path ?? "",
+    resolve(output ?? "."),
+    () => destinationOf(output, single),
+    (error) => error instanceof UsageError,
+  );
   for (const source of sources) {
     if (!source.walk) {
       items.push({ entry: source.entry, target: fileTarget(destination, source.entry) });

@@ -9,7 +9,7 @@
 import { exclusive, intOption } from "../args.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { jsonLine, safeText } from "../format.ts";
-import { loadPolarsModule } from "../../deps.ts";
+import { view } from "../../../mod.ts";
 
 /** Table width when stdout is not a terminal (a pager or a file). */
 const PIPED_WIDTH = 160;
@@ -51,10 +51,7 @@ async function run(context: CommandContext): Promise<number> {
   checkRefs(positionals);
   const store = await context.store();
   const out = context.io.stdout;
-  const { default: pl } = await loadPolarsModule();
-  pl.Config.setTblRows(Math.max(rows, 1));
-  pl.Config.setTblCols(-1);
-  pl.Config.setTblWidthChars(out.width(PIPED_WIDTH));
+  const width = out.width(PIPED_WIDTH);
   return await eachPath(context, positionals, async (path, index) => {
     const frame = await asUsage(() => store.file(path)).head(rows);
     if (positionals.length > 1 && values.json !== true) {
@@ -65,7 +62,10 @@ async function run(context: CommandContext): Promise<number> {
     } else if (values.csv === true) {
       out.text(frame.writeCSV().toString());
     } else {
-      out.line(frame.toString().split("\n").map(safeText).join("\n"));
+      // tern's table: fitted to the width, integers as integers, numbers rounded; without the
+      // notebook view's shape line (these are the first rows only) and its two-space indent.
+      const table = String(view(frame, { rows: Math.max(rows, 1), width: width + 2 }));
+      out.line(table.split("\n").slice(1).map((line) => safeText(line.slice(2))).join("\n"));
     }
     await out.flush();
   });

@@ -35,7 +35,7 @@ export const meta: Command = {
   description: [
     "Reads the metadata (AVUs) of each PATH, usually a dataset folder, and shows it",
     "normalised: every template generation and key spelling mapped to one record, DOIs and",
-    "ARKs canonical, the licence identified as far as its text allows, and what a complete",
+    "ARKs canonical, the license identified as far as its text allows, and what a complete",
     "citation still lacks. --raw shows the AVUs as stored (nested ones indented).",
   ].join("\n"),
   options: {

@@ -15,6 +15,7 @@
 import type { Command } from "../command.ts";
 import { cat } from "./cat.ts";
 import { cite } from "./cite.ts";
+import { doctor } from "./doctor.ts";
 import { get } from "./get.ts";
 import { head } from "./head.ts";
 import { ls } from "./ls.ts";
@@ -45,4 +46,5 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   get,
   serve,
   sampleStore,
+  doctor,
 ]);

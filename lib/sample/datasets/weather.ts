@@ -1,6 +1,7 @@
 /**
  * Seattle daily weather, deposited twice: version 1 (2016, flat "datacite." template, EZID
- * DOI) and version 2 (2019, nested template, adds New York and hourly normals, a Parquet copy).
+ * DOI) and version 2 (2019, nested template, adds hourly normals, a Parquet copy, and New York
+ * rows for comparison; its subjects stay about Seattle, as the title is).
  * Both carry exactly the same title, so anything keyed by title must cope with duplicates;
  * they point at each other through relatedIdentifier (IsPreviousVersionOf / IsNewVersionOf).
  *
@@ -137,7 +138,7 @@ export const weatherV2: DatasetSpec = {
     avu("subject", "weather"),
     avu("subject", "climate normals"),
     avu("subject", "Seattle"),
-    avu("subject", "New York"),
+    avu("subject", "Washington State"),
     avu("description", V2_DESCRIPTION, avu("descriptionType", "Abstract")),
     avu("identifier", V2_DOI, avu("identifierType", "DOI")),
     avu(

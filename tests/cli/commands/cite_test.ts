@@ -53,7 +53,7 @@ Deno.test("tern cite: every style, several datasets, errors", async (t) => {
       style,
       /--style must be one of datacite, apa, bibtex, ris, csl-json, jsonld, cff, got "mla"/,
     );
-    assertFailed(file, "BadRequestError", /is a file, not a folder/);
+    assertFailed(file, "BadRequestError", /tern cite needs a dataset folder, and ".*" is a file/);
     assertFailed(missing, "NotFoundError");
   });
 });

@@ -1,0 +1,337 @@
+/**
+ * `tern doctor`: checks what a first session needs and says what to fix — Deno on PATH (and
+ * whether it lives in a temporary npx cache, which disappears), the Jupyter kernelspec (and
+ * whether it runs a Deno in such a cache), Jupyter itself, the local cache folder, and the
+ * configured server (reachable, a Terrain API, signed in or anonymous).
+ *
+ * @module
+ */
+
+import { delimiter, join } from "node:path";
+import { homedir } from "node:os";
+import {
+  AuthError,
+  NetworkError,
+  ProtocolError,
+  SignInRequiredError,
+  type Store,
+  TernError,
+} from "../../../mod.ts";
+import type { Command, CommandContext } from "../command.ts";
+import { humanSize, safeText } from "../format.ts";
+
+/**
+ * One check's outcome: `ok`, `warn` (works, but worth fixing) or `fail`, what was found, and
+ * what to do about it.
+ *
+ * @example
+ * ```ts
+ * import type { Finding } from "./doctor.ts";
+ *
+ * const finding: Finding = { name: "Deno", status: "ok", detail: "/usr/bin/deno (deno 2.9.6)" };
+ * ```
+ */
+export interface Finding {
+  /** What was checked. */
+  name: string;
+  /** The verdict. */
+  status: "ok" | "warn" | "fail";
+  /** What was found. */
+  detail: string;
+  /** What to do, when something is wrong. */
+  fix?: string;
+}
+
+const DURABLE_DENO = "install Deno durably: curl -fsSL https://deno.land/install.sh | sh, or " +
+  "npm install -g deno (see docs/notebooks.md); a Deno run through npx lives in a temporary " +
+  "cache that npm may delete at any time";
+
+/**
+ * `tern doctor`.
+ *
+ * @example
+ * ```sh
+ * tern doctor
+ * tern doctor --url https://de.cyverse.org/terrain
+ * ```
+ */
+export const doctor: Command = {
+  name: "doctor",
+  summary: "check Deno, Jupyter, the cache and the server, and say what to fix",
+  usage: "[options]",
+  description: [
+    "Checks Deno on PATH (not in a temporary npx cache), the Deno Jupyter kernelspec and what",
+    "it runs, Jupyter, the cache folder (writable, size), and the configured server (reachable,",
+    "a Terrain API, signed in or anonymous). Exit status 1 when something must be fixed.",
+  ].join("\n"),
+  options: {},
+  examples: ["tern doctor", "tern doctor --url https://de.cyverse.org/terrain --anonymous"],
+  run,
+};
+
+async function run(context: CommandContext): Promise<number> {
+  const out = context.io.stdout;
+  const deno = await checkDeno();
+  const jupyter = await checkJupyter();
+  const findings = [deno, jupyter.finding, await checkKernelspec(jupyter.specs)];
+  let store: Store | undefined;
+  try {
+    store = await context.store({ progress: false });
+  } catch (error) {
+    findings.push({
+      name: "server",
+      status: "fail",
+      detail: error instanceof Error ? error.message : String(error),
+      fix: "set TERRAIN_URL (or pass --url) to a Terrain base URL",
+    });
+  }
+  if (store !== undefined) findings.push(await checkCache(store), await checkServer(store));
+  const width = Math.max(...findings.map((finding) => finding.name.length));
+  const mark = { ok: out.style.dim("ok  "), warn: "warn", fail: "FAIL" } as const;
+  for (const finding of findings) {
+    out.line(`${mark[finding.status]}  ${finding.name.padEnd(width)}  ${safeText(finding.detail)}`);
+    if (finding.fix !== undefined) {
+      out.line(`      ${" ".repeat(width)}  fix: ${safeText(finding.fix)}`);
+    }
+  }
+  await out.flush();
+  return findings.some((finding) => finding.status === "fail") ? 1 : 0;
+}
+
+/**
+ * Whether a path is inside npm's temporary npx cache (`…/_npx/…`), which npm may clear.
+ *
+ * @example
+ * ```ts
+ * import { inNpxCache } from "./doctor.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(inNpxCache("/root/.npm/_npx/4b4c3f/node_modules/deno/deno"), true);
+ * assert.equal(inNpxCache("/usr/bin/deno"), false);
+ * ```
+ */
+export function inNpxCache(path: string): boolean {
+  return /[\\/]_npx[\\/]/.test(path);
+}
+
+/** The first executable called `name` on PATH. */
+function onPath(name: string): string | undefined {
+  const names = Deno.build.os === "windows" ? [`${name}.exe`, `${name}.cmd`] : [name];
+  for (const dir of (Deno.env.get("PATH") ?? "").split(delimiter)) {
+    for (const candidate of names) {
+      const path = join(dir, candidate);
+      try {
+        if (Deno.statSync(path).isFile) return path;
+      } catch {
+        // Not here.
+      }
+    }
+  }
+  return undefined;
+}
+
+async function capture(command: string, args: string[]): Promise<string | undefined> {
+  try {
+    const { success, stdout } = await new Deno.Command(command, {
+      args,
+      stdout: "piped",
+      stderr: "null",
+      stdin: "null",
+    }).output();
+    return success ? new TextDecoder().decode(stdout) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+async function checkDeno(): Promise<Finding> {
+  const found = onPath("deno");
+  if (found === undefined) {
+    return { name: "Deno", status: "fail", detail: "no deno on PATH", fix: DURABLE_DENO };
+  }
+  const real = realPath(found);
+  // "deno 2.9.6 (stable, release, x86_64-unknown-linux-gnu)": the version is enough.
+  const version = (await capture(found, ["--version"]))?.split("\n")[0]?.replace(/\s*\(.*$/, "")
+    .trim() || "version unknown";
+  const where = real === found ? found : `${found} → ${real}`;
+  return inNpxCache(real)
+    ? {
+      name: "Deno",
+      status: "fail",
+      detail: `${where} is in a temporary npx cache`,
+      fix: DURABLE_DENO,
+    }
+    : { name: "Deno", status: "ok", detail: `${where} (${version})` };
+}
+
+interface KernelSpecs {
+  [name: string]: { resource_dir: string; spec: { argv?: string[] } };
+}
+
+async function checkJupyter(): Promise<{ finding: Finding; specs?: KernelSpecs }> {
+  const found = onPath("jupyter");
+  if (found === undefined) {
+    return {
+      finding: {
+        name: "Jupyter",
+        status: "warn",
+        detail: "no jupyter on PATH (needed only for notebooks)",
+        fix: "pip install jupyterlab (or on Debian/Ubuntu: apt-get install jupyter-notebook)",
+      },
+    };
+  }
+  const listed = await capture(found, ["kernelspec", "list", "--json"]);
+  let specs: KernelSpecs | undefined;
+  try {
+    specs = listed === undefined ? undefined : JSON.parse(listed).kernelspecs as KernelSpecs;
+  } catch {
+    specs = undefined;
+  }
+  return { finding: { name: "Jupyter", status: "ok", detail: found }, specs };
+}
+
+/** Where `deno jupyter --install` writes when Jupyter itself cannot be asked. */
+function defaultKernelDirs(): string[] {
+  const home = homedir();
+  const data = Deno.env.get("XDG_DATA_HOME") ?? join(home, ".local", "share");
+  return [
+    join(data, "jupyter", "kernels", "deno"),
+    join(home, "Library", "Jupyter", "kernels", "deno"),
+    join(Deno.env.get("APPDATA") ?? home, "jupyter", "kernels", "deno"),
+  ];
+}
+
+async function checkKernelspec(specs: KernelSpecs | undefined): Promise<Finding> {
+  const install = "deno jupyter --install --force (with a durably installed deno)";
+  let dir: string | undefined;
+  let argv: string[] | undefined;
+  if (specs?.deno !== undefined) {
+    dir = specs.deno.resource_dir;
+    argv = specs.deno.spec.argv;
+  } else {
+    for (const candidate of defaultKernelDirs()) {
+      try {
+        argv = JSON.parse(await Deno.readTextFile(join(candidate, "kernel.json"))).argv;
+        dir = candidate;
+        break;
+      } catch {
+        // Not here.
+      }
+    }
+  }
+  if (dir === undefined) {
+    return { name: "kernelspec", status: "warn", detail: "no Deno kernelspec found", fix: install };
+  }
+  const program = argv?.[0];
+  if (typeof program !== "string") {
+    return { name: "kernelspec", status: "fail", detail: `${dir} has no argv`, fix: install };
+  }
+  const resolved = program.includes("/") || program.includes("\\") ? program : onPath(program);
+  if (resolved === undefined || !exists(resolved)) {
+    return {
+      name: "kernelspec",
+      status: "fail",
+      detail: `${dir} runs ${program}, which does not exist`,
+      fix: install,
+    };
+  }
+  if (inNpxCache(realPath(resolved))) {
+    return {
+      name: "kernelspec",
+      status: "fail",
+      detail: `${dir} runs ${program}, in a temporary npx cache`,
+      fix: `${DURABLE_DENO}; then ${install}`,
+    };
+  }
+  return { name: "kernelspec", status: "ok", detail: `${dir} runs ${program}` };
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function folderBytes(dir: string, budget = { files: 100_000 }): Promise<number> {
+  let total = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    if (budget.files-- <= 0) break;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) total += await folderBytes(path, budget);
+    else if (entry.isFile) total += (await Deno.stat(path)).size;
+  }
+  return total;
+}
+
+async function checkCache(store: Store): Promise<Finding> {
+  const dir = store.cache.dir;
+  if (dir === undefined) return { name: "cache", status: "ok", detail: "off (--no-cache)" };
+  const fix =
+    "set TERRAIN_CACHE_DIR (or pass --cache-dir) to a folder you can write, or --no-cache";
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    const probe = join(dir, `.tern-doctor-${crypto.randomUUID()}`);
+    await Deno.writeTextFile(probe, "");
+    await Deno.remove(probe);
+  } catch (error) {
+    return {
+      name: "cache",
+      status: "fail",
+      detail: `${dir} is not writable: ${(error as Error).message}`,
+      fix,
+    };
+  }
+  const bytes = await folderBytes(dir).catch(() => 0);
+  return {
+    name: "cache",
+    status: "ok",
+    detail: `${dir}, writable, ${humanSize(bytes)} used of ${humanSize(store.cache.maxBytes)}`,
+  };
+}
+
+async function checkServer(store: Store): Promise<Finding> {
+  const { url, auth, username } = store.options;
+  const who = auth === "anonymous" ? "anonymous" : `signed in${username ? ` as ${username}` : ""}`;
+  try {
+    if (auth === "anonymous") {
+      await store.folder("/iplant/home/shared").list({ pageSize: 1 }).total();
+    } else {
+      await store.root();
+    }
+    return { name: "server", status: "ok", detail: `${url}: a Terrain API, ${who}` };
+  } catch (error) {
+    const detail = `${url}: ${error instanceof Error ? error.message : String(error)}`;
+    if (error instanceof NetworkError) {
+      return { name: "server", status: "fail", detail, fix: "check the URL and your network" };
+    }
+    if (error instanceof ProtocolError) {
+      return {
+        name: "server",
+        status: "fail",
+        detail,
+        fix: "point --url or TERRAIN_URL at Terrain's base URL (it ends in /terrain)",
+      };
+    }
+    if (error instanceof AuthError || error instanceof SignInRequiredError) {
+      return {
+        name: "server",
+        status: "fail",
+        detail,
+        fix: "renew TERRAIN_TOKEN, or sign in with --username NAME",
+      };
+    }
+    if (error instanceof TernError) return { name: "server", status: "fail", detail };
+    throw error;
+  }
+}

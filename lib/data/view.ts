@@ -1,0 +1,291 @@
+/**
+ * Polars DataFrames shown the tern way: {@linkcode frameView} turns a frame into the plain view
+ * data of `lib/display/frame.ts` (types as short labels, numbers rounded per column with the
+ * exact value kept, integers as integers, dates as dates, nulls marked), and {@linkcode view}
+ * wraps a frame so that a notebook renders it as a tern card. Frames tern returns carry the same
+ * display already ({@linkcode withFrameDisplay}).
+ *
+ * @module
+ */
+
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { withDisplay } from "../display/attach.ts";
+import {
+  type ColumnKind,
+  type FrameCell,
+  type FrameColumn,
+  frameText,
+  type FrameView,
+  renderFrame,
+} from "../display/frame.ts";
+import { cellText } from "../display/value.ts";
+import type { DataFrame } from "../deps.ts";
+
+/**
+ * How much of a frame a view shows.
+ *
+ * @example
+ * ```ts
+ * import type { ViewOptions } from "./view.ts";
+ *
+ * const options: ViewOptions = { rows: 10, title: "penguins.csv", width: 80 };
+ * ```
+ */
+export interface ViewOptions {
+  /**
+   * Most rows shown; a longer frame shows its first rows and its last five.
+   * @default 20
+   */
+  rows?: number;
+  /**
+   * Most columns shown; the rest are counted.
+   * @default 30
+   */
+  columns?: number;
+  /** A title above the table (where the frame came from). */
+  title?: string;
+  /**
+   * Width of the plain-text table in characters.
+   * @default 100
+   */
+  width?: number;
+}
+
+/** Rows kept at the end of a frame too long to show whole. */
+const TAIL_ROWS = 5;
+
+/** Decimals a rounded number keeps at most. */
+const MAX_DECIMALS = 4;
+
+/** Significant digits a rounded number keeps (fewer when MAX_DECIMALS cuts first). */
+const SIGNIFICANT = 6;
+
+/**
+ * The plain view data of a frame: shape, column names and type labels, and the formatted cells
+ * of the rows shown.
+ *
+ * @example Rounded for display, exact on hover; integers stay integers
+ * ```ts
+ * import pl from "../../polars.ts";
+ * import { frameView } from "./view.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const frame = pl.DataFrame({ mass: [3733.0882352941176, 39.1], year: [2020, 2021] });
+ * const view = frameView(frame);
+ * assert.deepEqual(view.columns.map((column) => column.type), ["f64", "f64"]);
+ * assert.deepEqual(view.head[0], [{ text: "3733.09", exact: "3733.0882352941176" }, { text: "2020" }]);
+ * assert.deepEqual(view.head[1][0], { text: "39.10", exact: "39.1" });
+ * ```
+ */
+export function frameView(frame: DataFrame, options: ViewOptions = {}): FrameView {
+  const maxRows = Math.max(1, options.rows ?? 20);
+  const maxColumns = Math.max(1, options.columns ?? 30);
+  const { height, width } = frame.shape;
+  const names = frame.columns.slice(0, maxColumns);
+  const shown = names.length < width ? frame.select(...names) : frame;
+  const split = height > maxRows;
+  const tailRows = split ? Math.min(TAIL_ROWS, Math.max(0, maxRows - 1)) : 0;
+  const headRows = split ? maxRows - tailRows : height;
+  const head = shown.head(headRows);
+  const tail = tailRows > 0 ? shown.tail(tailRows) : undefined;
+  const columns: FrameColumn[] = [];
+  const headCells: FrameCell[][] = Array.from({ length: head.height }, () => []);
+  const tailCells: FrameCell[][] = Array.from({ length: tail?.height ?? 0 }, () => []);
+  names.forEach((name, index) => {
+    const dtype = shown.dtypes[index];
+    const kind = kindOf(dtype);
+    columns.push({ name, type: typeLabel(dtype), kind });
+    const top = head.getColumn(name).toArray() as unknown[];
+    const bottom = tail === undefined ? [] : tail.getColumn(name).toArray() as unknown[];
+    const cells = formatColumn([...top, ...bottom], kind);
+    cells.forEach((cell, row) => {
+      if (row < top.length) headCells[row].push(cell);
+      else tailCells[row - top.length].push(cell);
+    });
+  });
+  return {
+    ...(options.title === undefined ? {} : { title: options.title }),
+    height,
+    width,
+    columns,
+    head: headCells,
+    tail: tailCells,
+  };
+}
+
+/**
+ * What {@linkcode view} returns: a notebook shows it as a tern DataFrame card, and its string
+ * form is the plain-text table.
+ *
+ * @example
+ * ```ts
+ * import pl from "../../polars.ts";
+ * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+ * import { type FrameDisplay, view } from "./view.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const shown: FrameDisplay = view(pl.DataFrame({ a: [1] }));
+ * assert.equal(typeof shown[JUPYTER_DISPLAY], "function");
+ * ```
+ */
+export interface FrameDisplay {
+  /** The MIME bundle a notebook shows. */
+  [JUPYTER_DISPLAY](): MediaBundle;
+  /** The plain-text table. */
+  toString(): string;
+}
+
+/**
+ * A Polars DataFrame shown the tern way: shape, column types, the first and last rows with
+ * "N more rows" between them, numbers rounded (exact on hover), text cut with an ellipsis
+ * (whole on hover), dates as dates, nulls set apart, and a table that scrolls sideways inside
+ * its card. Make it a cell's last expression in a notebook; print it in a terminal.
+ *
+ * @example
+ * ```ts
+ * import pl from "../../polars.ts";
+ * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+ * import { view } from "./view.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const shown = view(pl.DataFrame({ species: ["Adelie", "<b>Gentoo</b>"], year: [2007, 2009] }));
+ * const html = shown[JUPYTER_DISPLAY]()["text/html"];
+ * assert.ok(html.includes("&lt;b&gt;Gentoo&lt;/b&gt;") && !html.includes("<b>Gentoo"));
+ * assert.match(String(shown), /^DataFrame 2 rows × 2 columns/);
+ * ```
+ */
+export function view(frame: DataFrame, options: ViewOptions = {}): FrameDisplay {
+  const width = options.width ?? 100;
+  return {
+    [JUPYTER_DISPLAY]: () => renderFrame(frameView(frame, options), width),
+    toString: () => frameText(frameView(frame, options), width),
+  };
+}
+
+/**
+ * Gives a frame tern returns the tern view in notebooks (a hidden display method; the frame is
+ * otherwise untouched), and returns it.
+ *
+ * @example
+ * ```ts
+ * import pl from "../../polars.ts";
+ * import { withFrameDisplay } from "./view.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const frame = withFrameDisplay(pl.DataFrame({ a: [1] }));
+ * const bundle = (frame as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")]();
+ * assert.ok(bundle["text/html"].includes("t-frame"));
+ * ```
+ */
+export function withFrameDisplay<T extends DataFrame>(frame: T, options: ViewOptions = {}): T {
+  return withDisplay(frame, () => renderFrame(frameView(frame, options), options.width ?? 100));
+}
+
+/** The kind of a Polars data type, by its variant name. */
+function kindOf(dtype: unknown): ColumnKind {
+  const variant = variantOf(dtype);
+  if (/^U?Int\d+$/.test(variant)) return "integer";
+  if (/^(Float\d+|Decimal)$/.test(variant)) return "number";
+  if (variant === "String" || variant === "Utf8" || variant === "Categorical") return "text";
+  if (variant === "Date") return "date";
+  if (variant === "Datetime") return "datetime";
+  if (variant === "Bool") return "boolean";
+  return "other";
+}
+
+function variantOf(dtype: unknown): string {
+  const variant = (dtype as { variant?: unknown } | null)?.variant;
+  if (typeof variant === "string") return variant;
+  return String(dtype).replace(/^DataType\((\w+).*$/, "$1");
+}
+
+const SHORT: Record<string, string> = {
+  Int8: "i8",
+  Int16: "i16",
+  Int32: "i32",
+  Int64: "i64",
+  UInt8: "u8",
+  UInt16: "u16",
+  UInt32: "u32",
+  UInt64: "u64",
+  Float32: "f32",
+  Float64: "f64",
+  String: "str",
+  Utf8: "str",
+  Bool: "bool",
+  Date: "date",
+  Categorical: "cat",
+  Null: "null",
+};
+
+/** Polars' own short labels (`f64`, `str`, `datetime[ms]`). */
+function typeLabel(dtype: unknown): string {
+  const variant = variantOf(dtype);
+  if (SHORT[variant] !== undefined) return SHORT[variant];
+  const full = String(dtype).replace(/^DataType\((.*)\)$/, "$1");
+  const datetime = /^Datetime\((\w+),\s*([^)]*)\)$/.exec(full);
+  if (datetime !== null) {
+    return `datetime[${datetime[1]}${datetime[2] === "" ? "" : `, ${datetime[2]}`}]`;
+  }
+  return full.toLowerCase();
+}
+
+function formatColumn(values: readonly unknown[], kind: ColumnKind): FrameCell[] {
+  if (kind === "number") {
+    const decimals = Math.max(
+      0,
+      ...values.map((value) => typeof value === "number" ? decimalsOf(value) : 0),
+    );
+    return values.map((value) => numberCell(value, decimals));
+  }
+  if (kind === "datetime") {
+    const dates = values.filter((value): value is Date => value instanceof Date);
+    const unit = dates.some((date) => date.getUTCMilliseconds() !== 0)
+      ? 23
+      : dates.some((date) => date.getUTCSeconds() !== 0)
+      ? 19
+      : 16;
+    return values.map((value) => dateCell(value, unit));
+  }
+  if (kind === "date") return values.map((value) => dateCell(value, 10));
+  return values.map((value) =>
+    value === null || value === undefined ? NULL : { text: cellText(value) }
+  );
+}
+
+const NULL: FrameCell = Object.freeze({ text: "null", null: true });
+
+/** Decimals a number needs when rounded to the shown precision (trailing zeros dropped). */
+function decimalsOf(value: number): number {
+  if (!Number.isFinite(value) || value === 0 || exponential(value)) return 0;
+  const magnitude = Math.floor(Math.log10(Math.abs(value)));
+  const digits = Math.min(MAX_DECIMALS, Math.max(0, SIGNIFICANT - 1 - magnitude));
+  const fixed = value.toFixed(digits).replace(/\.?0+$/, "");
+  const dot = fixed.indexOf(".");
+  return dot < 0 ? 0 : fixed.length - dot - 1;
+}
+
+/** Too large or too small for fixed decimals. */
+function exponential(value: number): boolean {
+  const size = Math.abs(value);
+  return size >= 1e15 || (size !== 0 && size < 1e-4);
+}
+
+function numberCell(value: unknown, decimals: number): FrameCell {
+  if (value === null || value === undefined) return NULL;
+  if (typeof value !== "number") return { text: cellText(value) };
+  const exact = String(value);
+  let text: string;
+  if (Number.isNaN(value)) text = "NaN";
+  else if (!Number.isFinite(value)) text = value > 0 ? "inf" : "-inf";
+  else if (exponential(value)) text = value.toExponential(3);
+  else text = value.toFixed(decimals);
+  return text === exact ? { text } : { text, exact };
+}
+
+function dateCell(value: unknown, length: number): FrameCell {
+  if (value === null || value === undefined) return NULL;
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) return { text: cellText(value) };
+  const iso = value.toISOString();
+  return { text: iso.slice(0, length).replace("T", " "), exact: iso };
+}
