@@ -292,8 +292,9 @@ export function serveHttp(
   };
 
   const accepting = (async () => {
-    let starved = false;
     let pause = 10;
+    let loggedAt = -Infinity;
+    let failures = 0;
     while (!closing) {
       let conn: Deno.TcpConn;
       try {
@@ -301,21 +302,22 @@ export function serveHttp(
       } catch (error) {
         if (closing || error instanceof Deno.errors.BadResource) break;
         // Out of descriptors (or another transient accept failure): make room by dropping idle
-        // keep-alive connections, pause so the loop does not spin, and keep going.
-        if (!starved) {
+        // keep-alive connections, pause so the loop does not spin, and keep going. One line a
+        // minute at most, however long the siege lasts.
+        failures++;
+        if (performance.now() - loggedAt > 60_000) {
           log(
-            `accept failed (${(error as Error).message}): shedding idle connections and ` +
-              `pausing accepts until descriptors free up`,
+            `accept failed ${failures} time(s) (${(error as Error).message}): shedding idle ` +
+              `connections and pausing accepts until descriptors free up`,
           );
-          starved = true;
+          loggedAt = performance.now();
+          failures = 0;
         }
         shedIdle(Math.max(1, Math.ceil(open.size / 4)));
         await sleep(pause);
         pause = Math.min(pause * 2, 1000);
         continue;
       }
-      if (starved) log(`accepting again (${open.size} connections open)`);
-      starved = false;
       pause = 10;
       if (open.size >= limits.maxConnections && shedIdle(1) === 0) {
         const refused = new Connection(conn);
