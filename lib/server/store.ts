@@ -169,6 +169,9 @@ const STAT_COLUMN: Record<"size" | "datecreated" | "datemodified", keyof EntrySt
   datemodified: "modified",
 };
 
+/** How recently changed a folder must be for its modification time not to be trusted yet. */
+const RACY_MS = 2000;
+
 /** Sidecars larger than this are refused rather than read into memory. */
 const MAX_SIDECAR_BYTES = 16 * 1024 * 1024;
 /**
@@ -240,6 +243,9 @@ export class Store {
   readonly #sidecars = new Map<string, CachedSidecar>();
   readonly #sidecarBudget: number;
   #sidecarBytes = 0;
+  /** Every real folder the id walk has read, with its modification time then. */
+  readonly #walkedFolders = new Map<string, { path: string; mtime: number | undefined }>();
+  #foldersWalked = 0;
 
   private constructor(root: string, zoneDir: string, zone: string, sidecarBudget: number) {
     this.#sidecarBudget = sidecarBudget;
@@ -851,23 +857,77 @@ export class Store {
     }
   }
 
-  /** Visits every item of the zone, without following symlinked folders (no cycles). */
+  /**
+   * Folders read so far by the id walk (see {@link Store.#walk}); grows by one per folder whose
+   * listing had to be read again.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * assert.equal(store.foldersWalked, 0);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  get foldersWalked(): number {
+    return this.#foldersWalked;
+  }
+
+  /**
+   * Visits every item of the zone, without following symlinked folders (no cycles). Only the
+   * first walk reads every folder; later ones (one per batch of unknown ids) stat the folders
+   * seen and read again only those whose modification time changed, which adding, removing
+   * or renaming an entry always does. So an unknown id costs a stat per folder, not a read of
+   * every entry, and a file added anywhere is still found.
+   */
   async #walk(visit: (path: string) => void): Promise<void> {
-    const pending = [{ disk: this.#zoneDir, path: `/${this.zone}` }];
-    visit(`/${this.zone}`);
+    const folders = this.#walkedFolders;
+    const pending: { disk: string; path: string }[] = [];
+    if (folders.size === 0) {
+      visit(`/${this.zone}`);
+      pending.push({ disk: this.#zoneDir, path: `/${this.zone}` });
+    } else {
+      let checked = 0;
+      for (const [disk, seen] of folders) {
+        let mtime: number | undefined;
+        try {
+          mtime = Deno.statSync(disk).mtime?.getTime();
+        } catch {
+          folders.delete(disk);
+          continue;
+        }
+        if (mtime === undefined || mtime !== seen.mtime) pending.push({ disk, path: seen.path });
+        if (++checked % 5000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    }
     let seen = 0;
     while (pending.length > 0) {
       const { disk, path } = pending.pop()!;
       try {
+        // Noted before reading, so a change made during the read is seen by the next walk. A
+        // folder changed in the last seconds may change again within the same timestamp tick
+        // (milliseconds here, up to seconds on some file systems): it is read again next time.
+        let mtime = Deno.statSync(disk).mtime?.getTime();
+        if (mtime !== undefined && Date.now() - mtime < RACY_MS) mtime = undefined;
+        this.#foldersWalked++;
+        const known = folders.has(disk);
+        folders.set(disk, { path, mtime });
         for await (const entry of Deno.readDir(disk)) {
           if (!isServableName(entry.name)) continue;
           const child = `${path}/${entry.name}`;
           visit(child);
-          if (entry.isDirectory) pending.push({ disk: `${disk}/${entry.name}`, path: child });
+          const childDisk = `${disk}/${entry.name}`;
+          if (entry.isDirectory && !(known && folders.has(childDisk))) {
+            pending.push({ disk: childDisk, path: child });
+          }
           if (++seen % 5000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
         }
       } catch {
         // A folder that vanished or cannot be read simply contributes no ids.
+        folders.delete(disk);
       }
     }
   }

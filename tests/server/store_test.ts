@@ -326,3 +326,44 @@ Deno.test("the parsed-sidecar cache is bounded by bytes, and evicted sidecars st
   }
   assert.ok(opened.cachedSidecarBytes > 600_000, "the cache is used up to its bound");
 });
+
+Deno.test("unknown ids cost a stat per folder after the first walk, and new files are still found", async () => {
+  await using store = await makeStore();
+  // Folders changed in the last seconds are read on every walk (their time may not tell the
+  // next change apart yet): age them all.
+  const age = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory) await age(`${dir}/${entry.name}`);
+    }
+    await Deno.utime(dir, 1e9, 1e9);
+  };
+  await age(`${store.root}/iplant`);
+  const opened = await Store.open(store.root, "iplant");
+  const unknown = "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804";
+  assert.equal((await opened.lookupId(unknown, "demo")).found, "missing");
+  const firstWalk = opened.foldersWalked;
+  assert.ok(firstWalk >= 8, `${firstWalk} folders in the first walk`);
+  for (let i = 0; i < 20; i++) {
+    assert.equal((await opened.lookupId(unknown, "demo")).found, "missing");
+  }
+  assert.equal(opened.foldersWalked, firstWalk, "no folder read again while nothing changed");
+
+  // A file added deep down, never listed, is found by its id; only its folder is read again.
+  const other = await Store.open(store.root, "iplant");
+  await Deno.writeTextFile(`${store.root}/iplant/home/shared/project/sub2/new.txt`, "new\n");
+  const id = other.idOf("/iplant/home/shared/project/sub2/new.txt");
+  assert.equal(item(await opened.lookupId(id, "demo")).name, "new.txt");
+  assert.equal(opened.foldersWalked, firstWalk + 1);
+  // Changed again within the same clock tick: still seen.
+  await Deno.writeTextFile(`${store.root}/iplant/home/shared/project/sub2/newer.txt`, "new\n");
+  const newer = other.idOf("/iplant/home/shared/project/sub2/newer.txt");
+  assert.equal(item(await opened.lookupId(newer, "demo")).name, "newer.txt");
+  // So is a file in a new folder.
+  await Deno.mkdir(`${store.root}/iplant/home/demo/fresh/deeper`, { recursive: true });
+  await Deno.writeTextFile(`${store.root}/iplant/home/demo/fresh/deeper/x.csv`, "x\n");
+  const deep = other.idOf("/iplant/home/demo/fresh/deeper/x.csv");
+  assert.equal(item(await opened.lookupId(deep, "demo")).name, "x.csv");
+  // A removed file's id is gone once its path no longer resolves.
+  await Deno.remove(`${store.root}/iplant/home/shared/project/sub2/new.txt`);
+  assert.equal((await opened.lookupId(id, "demo")).found, "missing");
+});
