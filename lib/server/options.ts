@@ -148,7 +148,7 @@ function number(
  * import assert from "node:assert/strict";
  *
  * assert.equal(defaultMaxConnections("Max open files            256      4096     files\n"), 128);
- * assert.equal(defaultMaxConnections(undefined), 512);
+ * assert.equal(defaultMaxConnections(""), 512);
  * ```
  */
 export function defaultMaxConnections(procLimits = readProcLimits()): number {
