@@ -142,6 +142,8 @@ class Connection {
   /** Waiting for a request (nothing of the next request has arrived). */
   idle = true;
   idleSince = performance.now();
+  /** Writing a response body. */
+  sending = false;
   #closed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -398,7 +400,9 @@ export function serveHttp(
       } catch {
         response = new Response("Internal Server Error\n", { status: 500 });
       }
+      c.sending = true;
       await send(c, response, head.method === "HEAD", keepAlive && !closing);
+      c.sending = false;
       if (!keepAlive) return;
     }
   }
@@ -512,6 +516,9 @@ export function serveHttp(
         }
         await accepting;
         shedIdle(open.size);
+        // Bodies being sent are cut; answers still being prepared go out, then their
+        // connections close.
+        for (const c of open) if (c.sending) c.close();
         await Promise.all([...running]);
       })();
       return closed;
