@@ -67,6 +67,27 @@ const FILE_PIECE = 1024 * 1024;
  * never read.
  */
 const fileBodies = new WeakMap<Response, { file: Deno.FsFile; length: number }>();
+/** Byte bodies, written with the head in one write without going through a stream. */
+const byteBodies = new WeakMap<Response, Uint8Array>();
+
+/**
+ * A `Response` whose body is `bytes`, written by the connection layer together with the head
+ * (reading it back through the `Response`'s stream cost more than answering small requests).
+ *
+ * @example
+ * ```ts
+ * import { bytesResponse } from "./http.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const response = bytesResponse(new TextEncoder().encode("hi"), { status: 200 });
+ * assert.equal(await response.text(), "hi");
+ * ```
+ */
+export function bytesResponse(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit): Response {
+  const response = new Response(bytes, init);
+  byteBodies.set(response, bytes);
+  return response;
+}
 
 /**
  * A `Response` whose body is the first `length` bytes of `file`, sent by the connection layer
@@ -433,6 +454,16 @@ export function serveHttp(
       }
       if (file) {
         await sendFile(c, encoder.encode(text), file.file, file.length);
+        return;
+      }
+      const bytes = byteBodies.get(response);
+      if (bytes) {
+        const out = encoder.encode(text);
+        await c.write(
+          bytes.byteLength < 64 * 1024 ? concat(out, bytes) : out,
+          timeout,
+        );
+        if (bytes.byteLength >= 64 * 1024) await c.write(bytes, timeout);
         return;
       }
       // Small bodies go out with the head in one write.

@@ -15,7 +15,7 @@
  */
 
 import { Prng } from "./prng.ts";
-import { fileResponse } from "./http.ts";
+import { bytesResponse, fileResponse } from "./http.ts";
 import { type FileBody, type Reply, textReply } from "./reply.ts";
 
 /**
@@ -310,7 +310,7 @@ export class Shaper {
     }
     if (body instanceof Uint8Array) {
       this.#stats.bytesSent += body.byteLength;
-      return new Response(body, init);
+      return bytesResponse(body, init);
     }
     if (body.start === 0 && body.length === body.size) {
       this.#stats.bytesSent += body.length;
