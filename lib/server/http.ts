@@ -58,8 +58,15 @@ export interface ConnectionLimits {
  */
 export const MAX_HEAD_BYTES = 64 * 1024;
 
-/** Size of each read of a whole-file body: 1 MiB measured twice as fast as 64 KiB pieces. */
-const FILE_PIECE = 1024 * 1024;
+/**
+ * Pieces of whole-file bodies. Server CPU per 500 MB download, measured on loopback: 400 ms in
+ * 64 KiB pieces, 160 ms in 1 MiB, 108 ms in 4 MiB (Python's http.server: 85 ms). A few 4 MiB
+ * buffers are kept and shared by the downloads running at once; downloads beyond those use
+ * 256 KiB pieces, so memory stays bounded however many run.
+ */
+const BIG_PIECE = 4 * 1024 * 1024;
+const SMALL_PIECE = 256 * 1024;
+const BIG_BUFFERS = 2;
 
 /**
  * A whole file to send as a body, with the `Response` that announces it. The connection layer
@@ -306,6 +313,8 @@ export function serveHttp(
   const open = new Set<Connection>();
   const running = new Set<Promise<void>>();
   let closing = false;
+  const spareBuffers: Uint8Array[] = [];
+  let bigBuffersOut = 0;
 
   /** Closes the connections idle the longest, at most `count`; returns how many. */
   const shedIdle = (count: number): number => {
@@ -514,21 +523,34 @@ export function serveHttp(
     file: Deno.FsFile,
     length: number,
   ): Promise<void> {
-    const piece = new Uint8Array(head.byteLength + Math.min(FILE_PIECE, Math.max(1, length)));
-    piece.set(head);
-    let start = head.byteLength;
-    let left = length;
-    while (left > 0) {
-      if (closing) return c.close();
-      const room = Math.min(piece.byteLength - start, left);
-      const count = await file.read(piece.subarray(start, start + room));
-      // A file that shrank since it was opened: cut rather than send a short body.
-      if (count === null || count === 0) return c.close();
-      await c.write(piece.subarray(0, start + count), limits.sendTimeoutMs);
-      left -= count;
-      start = 0;
+    const whole = head.byteLength + length;
+    let piece: Uint8Array;
+    if (whole <= SMALL_PIECE) piece = new Uint8Array(whole);
+    else if (bigBuffersOut < BIG_BUFFERS) {
+      bigBuffersOut++;
+      piece = spareBuffers.pop() ?? new Uint8Array(BIG_PIECE);
+    } else piece = new Uint8Array(SMALL_PIECE);
+    try {
+      piece.set(head);
+      let start = head.byteLength;
+      let left = length;
+      while (left > 0) {
+        if (closing) return c.close();
+        const room = Math.min(piece.byteLength - start, left);
+        const count = await file.read(piece.subarray(start, start + room));
+        // A file that shrank since it was opened: cut rather than send a short body.
+        if (count === null || count === 0) return c.close();
+        await c.write(piece.subarray(0, start + count), limits.sendTimeoutMs);
+        left -= count;
+        start = 0;
+      }
+      if (start > 0) await c.write(head, limits.sendTimeoutMs);
+    } finally {
+      if (piece.byteLength === BIG_PIECE) {
+        bigBuffersOut--;
+        spareBuffers.push(piece);
+      }
     }
-    if (start > 0) await c.write(head, limits.sendTimeoutMs);
   }
 
   let closed: Promise<void> | undefined;
