@@ -136,19 +136,19 @@ Deno.test("idle connections, and ones that never finish a request head, are clos
     await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nhost: x\r\n"));
   }
   const started = performance.now();
-  const idleClosed = await Promise.all(idle.map((conn) => closedWithin(conn, 3000)));
+  const idleClosed = await Promise.all(idle.map((conn) => closedWithin(conn, 5000)));
   assert.deepEqual(idleClosed, idle.map(() => true));
-  const slowClosed = await Promise.all(slow.map((conn) => closedWithin(conn, 3000)));
+  const slowClosed = await Promise.all(slow.map((conn) => closedWithin(conn, 5000)));
   assert.deepEqual(slowClosed, slow.map(() => true));
   const elapsed = performance.now() - started;
-  assert.ok(elapsed >= 500 && elapsed < 2500, `closed after ${elapsed.toFixed(0)} ms`);
+  assert.ok(elapsed >= 200 && elapsed < 4500, `closed after ${elapsed.toFixed(0)} ms`);
   // A kept-alive connection is closed too once its client stops asking.
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   await conn.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
   const reply = new Uint8Array(4096);
   const count = await conn.read(reply);
   assert.match(new TextDecoder().decode(reply.subarray(0, count ?? 0)), /^HTTP\/1\.1 200 OK/);
-  assert.equal(await closedWithin(conn, 3000), true);
+  assert.equal(await closedWithin(conn, 5000), true);
 });
 
 Deno.test("the connection cap: the longest-idle connection makes room, busy ones are not dropped", async () => {
