@@ -4,7 +4,8 @@
  * ```sh
  * deno task serve --root DIR [--port N] [--zone iplant] [--hostname H] [--latency-ms N]
  *   [--bandwidth BYTES_PER_S] [--fail-rate F] [--drop-rate F] [--seed N]
- *   [--token-lifetime-seconds N] [--quiet]
+ *   [--token-lifetime-seconds N] [--max-connections N] [--idle-timeout-ms N]
+ *   [--headers-timeout-ms N] [--send-timeout-ms N] [--quiet]
  * ```
  *
  * Prints the base URL on stdout, logs requests on stderr (unless `--quiet`), stops cleanly on
@@ -33,6 +34,11 @@ options:
   --drop-rate F                 fraction of downloads cut short (default 0)
   --seed N                      seed of all random choices (default 1)
   --token-lifetime-seconds N    lifetime of minted tokens (default from users.json, else 300)
+  --max-connections N           most open connections (default: half the descriptor limit,
+                                at most 1024)
+  --idle-timeout-ms N           close a connection idle this long (default 5000)
+  --headers-timeout-ms N        close a connection whose request head is slower (default 10000)
+  --send-timeout-ms N           cut a response the client stops reading (default 30000)
   --quiet                       no request log on stderr
   -h, --help                    show this help`;
 
@@ -89,6 +95,10 @@ function readArgs(args: string[]): ServerOptions | "help" {
         "drop-rate": { type: "string" },
         seed: { type: "string" },
         "token-lifetime-seconds": { type: "string" },
+        "max-connections": { type: "string" },
+        "idle-timeout-ms": { type: "string" },
+        "headers-timeout-ms": { type: "string" },
+        "send-timeout-ms": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -110,6 +120,10 @@ function readArgs(args: string[]): ServerOptions | "help" {
     dropRate: numberFlag(values, "drop-rate", false),
     seed: numberFlag(values, "seed", true),
     tokenLifetimeSeconds: numberFlag(values, "token-lifetime-seconds", true),
+    maxConnections: numberFlag(values, "max-connections", true),
+    idleTimeoutMs: numberFlag(values, "idle-timeout-ms", true),
+    headersTimeoutMs: numberFlag(values, "headers-timeout-ms", true),
+    sendTimeoutMs: numberFlag(values, "send-timeout-ms", true),
     quiet: values.quiet ?? false,
   };
 }

@@ -20,9 +20,9 @@
  * @module
  */
 
+import { type HttpServer, serveHttp } from "./http.ts";
 import { resolveOptions, type ServerOptions, ServerOptionsError } from "./options.ts";
 import { Prng } from "./prng.ts";
-import { JSON_TYPE } from "./reply.ts";
 import { createRouter } from "./router.ts";
 import { type ServerStats, Shaper } from "./shaping.ts";
 import { Store } from "./store.ts";
@@ -78,7 +78,8 @@ function urlHost(hostname: string): string {
  */
 export async function startServer(options: ServerOptions): Promise<TerrainServer> {
   const resolved = resolveOptions(options);
-  const log = resolved.quiet ? () => {} : (line: string) => console.error(`[tern-server] ${line}`);
+  const warn = (line: string) => console.error(`[tern-server] ${line}`);
+  const log = resolved.quiet ? () => {} : warn;
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(resolved.root);
@@ -92,7 +93,7 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     store = await Store.open(resolved.root, resolved.zone);
     users = await UserDirectory.open(store.root, {
       tokenLifetimeSeconds: resolved.tokenLifetimeSeconds,
-      warn: (message) => console.error(`[tern-server] ${message}`),
+      warn,
     });
   } catch (error) {
     if (error instanceof StoreFileError) throw new ServerOptionsError("root", error.message);
@@ -108,22 +109,12 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     origin: () => origin,
     log,
   });
-  // Aborting this drops every connection at once: how close() cuts whole-file bodies that
-  // the runtime streams by itself, which a graceful shutdown would wait for.
-  const cut = new AbortController();
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  let server: HttpServer;
   try {
-    server = Deno.serve({
-      hostname: resolved.hostname,
-      port: resolved.port,
-      signal: cut.signal,
-      onListen: () => {},
-      onError: () =>
-        new Response(
-          JSON.stringify({ error_code: "ERR_UNCHECKED_EXCEPTION", reason: "internal error" }),
-          { status: 500, headers: { "content-type": JSON_TYPE } },
-        ),
-    }, handler);
+    server = serveHttp(
+      { hostname: resolved.hostname, port: resolved.port, limits: resolved.limits, log: warn },
+      handler,
+    );
   } catch (error) {
     await shaper.close();
     throw new Error(
@@ -133,12 +124,9 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
   }
   origin = `http://${urlHost(server.addr.hostname)}:${server.addr.port}`;
   let closing: Promise<void> | undefined;
+  // Shaped bodies end with the shaper; the connection layer then cuts whole-file bodies.
   const close = () => {
-    closing ??= shaper.close().then(() => {
-      if (shaper.directBodies === 0) return server.shutdown();
-      cut.abort();
-      return server.finished;
-    });
+    closing ??= shaper.close().then(() => server.close());
     return closing;
   };
   return {

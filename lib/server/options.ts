@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { ConnectionLimits } from "./http.ts";
+
 /**
  * How to start the server. Only `root` is required.
  *
@@ -35,6 +37,17 @@ export interface ServerOptions {
   seed?: number;
   /** Lifetime of minted tokens, overriding users.json; default from users.json, else 300. */
   tokenLifetimeSeconds?: number;
+  /**
+   * Most client connections open at once; default half the process's descriptor limit, at
+   * most 1024. Past it the longest-idle connection is closed, or the newcomer gets 503.
+   */
+  maxConnections?: number;
+  /** Close a connection that sends no request for this long, ms; default 5000. */
+  idleTimeoutMs?: number;
+  /** Close a connection whose request head takes longer than this to arrive, ms; default 10000. */
+  headersTimeoutMs?: number;
+  /** Cut a response whose client accepts no bytes for this long, ms; default 30000. */
+  sendTimeoutMs?: number;
   /**
    * No request log on stderr; default true, so notebooks and tests stay clean (the command
    * line logs unless `--quiet`). Warnings about a malformed users.json edit are always shown.
@@ -74,6 +87,8 @@ export interface ResolvedOptions {
   tokenLifetimeSeconds: number | undefined;
   /** Whether the request log is off. */
   quiet: boolean;
+  /** Connection limits and timeouts. */
+  limits: ConnectionLimits;
 }
 
 /**
@@ -122,6 +137,36 @@ function number(
   return value;
 }
 
+/**
+ * The default connection cap: half the soft descriptor limit (the rest is left for the files
+ * being sent and the store's own reads), at most 1024, at least 16; 512 where the limit cannot
+ * be read.
+ *
+ * @example
+ * ```ts
+ * import { defaultMaxConnections } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(defaultMaxConnections("Max open files            256      4096     files\n"), 128);
+ * assert.equal(defaultMaxConnections(""), 512);
+ * ```
+ */
+export function defaultMaxConnections(procLimits = readProcLimits()): number {
+  const soft = Number(procLimits?.match(/^Max open files\s+(\d+)/m)?.[1]);
+  if (!Number.isFinite(soft) || soft <= 0) return 512;
+  return Math.max(16, Math.min(1024, Math.floor(soft / 2)));
+}
+
+function readProcLimits(): string | undefined {
+  try {
+    return Deno.readTextFileSync("/proc/self/limits");
+  } catch {
+    return undefined;
+  }
+}
+
+const POSITIVE_MS = "a positive whole number of ms";
+const isPositiveInteger = (value: number) => Number.isInteger(value) && value > 0;
 const isFraction = (value: number) => value >= 0 && value <= 1;
 const isNonNegative = (value: number) => value >= 0;
 
@@ -186,5 +231,13 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     seed: number(options, "seed", 1, Number.isInteger, "an integer"),
     tokenLifetimeSeconds: lifetime,
     quiet: options.quiet ?? true,
+    limits: {
+      maxConnections: options.maxConnections === undefined
+        ? defaultMaxConnections()
+        : number(options, "maxConnections", 0, isPositiveInteger, "a positive integer"),
+      idleTimeoutMs: number(options, "idleTimeoutMs", 5000, isPositiveInteger, POSITIVE_MS),
+      headersTimeoutMs: number(options, "headersTimeoutMs", 10_000, isPositiveInteger, POSITIVE_MS),
+      sendTimeoutMs: number(options, "sendTimeoutMs", 30_000, isPositiveInteger, POSITIVE_MS),
+    },
   };
 }

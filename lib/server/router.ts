@@ -142,8 +142,7 @@ export interface RouterParts {
 }
 
 /**
- * Builds the request handler passed to `Deno.serve`. Given the handler info `Deno.serve`
- * passes, the router can tell when whole-file bodies finish (see {@link Shaper.respond}).
+ * Builds the request handler the connection layer ({@link serveHttp}) calls.
  *
  * @example
  * ```ts
@@ -168,7 +167,7 @@ export interface RouterParts {
  */
 export function createRouter(
   parts: RouterParts,
-): (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
+): (request: Request) => Promise<Response> {
   const { store, shaper, log } = parts;
 
   function failure(error: unknown): Reply {
@@ -234,7 +233,7 @@ export function createRouter(
     throw unrecognizedPath();
   }
 
-  return async (request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
+  return async (request: Request): Promise<Response> => {
     const started = performance.now();
     let url: URL;
     let reply: Reply;
@@ -249,6 +248,6 @@ export function createRouter(
     reply.headers.set("x-content-type-options", "nosniff");
     const elapsed = (performance.now() - started).toFixed(1);
     log(`${request.method} ${url.pathname} ${reply.status} ${elapsed}ms`);
-    return shaper.respond(reply, request.method, info && (() => info.completed));
+    return shaper.respond(reply, request.method);
   };
 }

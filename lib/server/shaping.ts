@@ -5,9 +5,9 @@
  * give the same faults every run. Also the single place that turns a {@link Reply} into a
  * `Response`, so bytes are counted and bodies are closed in one spot.
  *
- * Bodies take one of two routes. A whole file that no setting shapes goes to the runtime as
- * the file's own stream: Deno then moves it from disk to socket without any JavaScript per
- * chunk, and memory stays flat whatever the file size. Everything shaped (throttled, or chosen
+ * Bodies take one of two routes. A whole file that no setting shapes goes to the connection
+ * layer as the file itself ({@link fileResponse}), which moves it from disk to socket in large
+ * pieces through one reused buffer, so memory stays flat whatever the file size. Everything shaped (throttled, or chosen
  * to be cut) is a pull-driven byte stream that reads straight into the buffer the stream
  * allocates for each chunk, so nothing is read ahead of what the connection accepts.
  *
@@ -15,6 +15,7 @@
  */
 
 import { Prng } from "./prng.ts";
+import { bytesResponse, fileResponse } from "./http.ts";
 import { type FileBody, type Reply, textReply } from "./reply.ts";
 
 /**
@@ -57,7 +58,7 @@ export interface ServerStats {
   bodiesDropped: number;
   /**
    * Response body bytes handed to the network. An unshaped whole-file body is handed to the
-   * runtime in one piece (it streams the file by itself), so it counts in full even when the
+   * connection layer in one piece (it sends the file by itself), so it counts in full even when the
    * client goes away before the end; shaped bodies count piece by piece.
    */
   bytesSent: number;
@@ -181,7 +182,6 @@ export class Shaper {
   readonly #bucket: TokenBucket | undefined;
   readonly #closing = new AbortController();
   readonly #active = new Set<() => void>();
-  #direct = 0;
   readonly #stats: ServerStats = { requests: 0, faultsInjected: 0, bodiesDropped: 0, bytesSent: 0 };
 
   /**
@@ -232,25 +232,6 @@ export class Shaper {
   }
 
   /**
-   * Whole-file bodies the runtime is still streaming by itself (known only for responses whose
-   * delivery was reported to {@link Shaper.respond}). {@link Shaper.close} cannot cut these;
-   * the server must drop their connections.
-   *
-   * @example
-   * ```ts
-   * import { Shaper } from "./shaping.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
-   * assert.equal(shaper.directBodies, 0);
-   * await shaper.close();
-   * ```
-   */
-  get directBodies(): number {
-    return this.#direct;
-  }
-
-  /**
    * Counts a request and waits out the configured latency.
    *
    * @example
@@ -291,13 +272,10 @@ export class Shaper {
   /**
    * Turns a reply into the `Response` to send: HEAD gets headers only, bodies are throttled,
    * counted, and (downloads only) possibly cut short. A whole file with no shaping to apply is
-   * handed to the runtime as the file's own stream (see the module notes).
+   * handed to the connection layer as the file itself (see the module notes).
    *
-   * `delivered` gives the promise that settles when the server is done with this response
-   * (`Deno.ServeHandlerInfo.completed`, asked for only when needed: an unobserved rejection
-   * would be reported as unhandled); with it, whole-file bodies still streaming are counted in
-   * {@link Shaper.directBodies}. After {@link Shaper.close}, file bodies are not
-   * started: the file is closed and a 503 goes out instead.
+   * After {@link Shaper.close}, file bodies are not started: the file is closed and a 503
+   * goes out instead.
    *
    * @example
    * ```ts
@@ -310,7 +288,7 @@ export class Shaper {
    * await shaper.close();
    * ```
    */
-  respond(reply: Reply, method: string, delivered?: () => Promise<void>): Response {
+  respond(reply: Reply, method: string): Response {
     const init = { status: reply.status, headers: reply.headers };
     const body = reply.body;
     if (body === null) return new Response(null, init);
@@ -332,19 +310,11 @@ export class Shaper {
     }
     if (body instanceof Uint8Array) {
       this.#stats.bytesSent += body.byteLength;
-      return new Response(body, init);
+      return bytesResponse(body, init);
     }
     if (body.start === 0 && body.length === body.size) {
       this.#stats.bytesSent += body.length;
-      if (delivered) {
-        this.#direct++;
-        const done = () => void this.#direct--;
-        delivered().then(done, done);
-      }
-      // The file's own stream is resource-backed: the runtime reads it in native code, stops
-      // at Content-Length if the file has grown, cuts the connection if it has shrunk, and
-      // closes the file when the body ends or the client goes away.
-      return new Response(body.file.readable, init);
+      return fileResponse(body.file, body.length, init);
     }
     return new Response(this.#stream(body, undefined), init);
   }

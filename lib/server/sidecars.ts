@@ -33,6 +33,31 @@ export function sidecarName(
 }
 
 /**
+ * The data-store path of the entry a file at `zonePath` describes when read as a sidecar (the
+ * inverse of {@link sidecarName}): a folder's `.avus.json` describes the folder, `.x.avus.json`
+ * describes `x` beside it, and any other file stands for itself. Whoever may not read that
+ * entry may not read the sidecar, wherever a symlink to it sits.
+ *
+ * @example
+ * ```ts
+ * import { describedEntry } from "./sidecars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(describedEntry("/iplant/home/ann/.avus.json"), "/iplant/home/ann");
+ * assert.equal(describedEntry("/iplant/home/ann/.a.csv.comments.json"), "/iplant/home/ann/a.csv");
+ * assert.equal(describedEntry("/iplant/home/ann/notes.txt"), "/iplant/home/ann/notes.txt");
+ * ```
+ */
+export function describedEntry(zonePath: string): string {
+  const slash = zonePath.lastIndexOf("/");
+  const folder = zonePath.slice(0, slash);
+  const name = zonePath.slice(slash + 1);
+  if (name === ".avus.json" || name === ".comments.json") return folder;
+  const item = /^\.(.+)\.(?:avus|comments)\.json$/s.exec(name)?.[1];
+  return item === undefined ? zonePath : `${folder}/${item}`;
+}
+
+/**
  * An AVU as written in a sidecar.
  *
  * @example

@@ -27,6 +27,7 @@ import {
 import {
   type AvuSidecar,
   type Comment,
+  describedEntry,
   fileTypeOverride,
   parseAvuSidecar,
   parseComments,
@@ -168,15 +169,25 @@ const STAT_COLUMN: Record<"size" | "datecreated" | "datemodified", keyof EntrySt
   datemodified: "modified",
 };
 
+/** How recently changed a folder must be for its modification time not to be trusted yet. */
+const RACY_MS = 2000;
+
 /** Sidecars larger than this are refused rather than read into memory. */
 const MAX_SIDECAR_BYTES = 16 * 1024 * 1024;
-const MAX_CACHED_SIDECARS = 20_000;
+/**
+ * Default bound of the parsed-sidecar cache, in bytes of the sidecar files it holds (parsed,
+ * they take a few times that in memory). A sidecar larger than a quarter of the bound is parsed
+ * on each use instead of being cached.
+ */
+const SIDECAR_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** What locating an item's sidecars needs. */
 type SidecarOwner = Pick<Item, "path" | "name" | "kind" | "sidecarDir">;
 
 interface CachedSidecar {
   version: string;
+  /** Size of the sidecar file, what it counts against the cache's bound. */
+  bytes: number;
   value?: AvuSidecar;
   error?: StoreFileError;
   /** The sidecar's modification time, ms (the item's when there is none). */
@@ -186,6 +197,20 @@ interface CachedSidecar {
 function displayRaw(raw: string): string {
   const trimmed = raw.length > 1 ? raw.replace(/\/+$/, "") : raw;
   return trimmed === "" ? raw : trimmed;
+}
+
+/**
+ * Tuning of a {@link Store}.
+ *
+ * @example
+ * ```ts
+ * import type { StoreOptions } from "./store.ts";
+ * const small: StoreOptions = { sidecarCacheBytes: 4 * 1024 * 1024 };
+ * ```
+ */
+export interface StoreOptions {
+  /** Bound of the parsed-sidecar cache in bytes of sidecar files; default 32 MiB. */
+  sidecarCacheBytes?: number;
 }
 
 /**
@@ -214,9 +239,16 @@ export class Store {
   readonly #zoneDir: string;
   readonly #layout: DiskLayout;
   readonly #folders: FolderCache;
+  /** Parsed AVU sidecars by real path, least recently used first. */
   readonly #sidecars = new Map<string, CachedSidecar>();
+  readonly #sidecarBudget: number;
+  #sidecarBytes = 0;
+  /** Every real folder the id walk has read, with its modification time then. */
+  readonly #walkedFolders = new Map<string, { path: string; mtime: number | undefined }>();
+  #foldersWalked = 0;
 
-  private constructor(root: string, zoneDir: string, zone: string) {
+  private constructor(root: string, zoneDir: string, zone: string, sidecarBudget: number) {
+    this.#sidecarBudget = sidecarBudget;
     this.zone = zone;
     this.paths = new ZonePaths(zone);
     this.#root = root;
@@ -238,11 +270,30 @@ export class Store {
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  static async open(root: string, zone: string): Promise<Store> {
+  static async open(root: string, zone: string, options: StoreOptions = {}): Promise<Store> {
     const realRoot = await Deno.realPath(root);
     await Deno.mkdir(`${realRoot}/${zone}/home/shared`, { recursive: true });
     const zoneDir = await Deno.realPath(`${realRoot}/${zone}`);
-    return new Store(realRoot, zoneDir, zone);
+    return new Store(realRoot, zoneDir, zone, options.sidecarCacheBytes ?? SIDECAR_CACHE_BYTES);
+  }
+
+  /**
+   * Bytes of sidecar files whose parsed content is cached now (at most the bound given to
+   * {@link Store.open}).
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant", { sidecarCacheBytes: 1_000_000 });
+   * assert.equal(store.cachedSidecarBytes, 0);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  get cachedSidecarBytes(): number {
+    return this.#sidecarBytes;
   }
 
   /**
@@ -413,7 +464,7 @@ export class Store {
           kind: "file" as const,
           sidecarDir: folder.disk,
         };
-        overridden.set(entry.name, await this.#typeFromSidecar(owner, entry.nameType));
+        overridden.set(entry.name, await this.#typeFromSidecar(owner, entry.nameType, user));
       }
       files = files.filter((entry) => wanted.has(overridden.get(entry.name) ?? entry.nameType));
     }
@@ -467,18 +518,19 @@ export class Store {
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
-   * if (found.found === "item") console.log(await store.infoType(found.item));
+   * if (found.found === "item") console.log(await store.infoType(found.item, "demo"));
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  async infoType(item: Item): Promise<string | null> {
+  async infoType(item: Item, user: string): Promise<string | null> {
     if (item.kind === "folder") return null;
     if (item.hasAvus === false) return item.nameType;
-    return await this.#typeFromSidecar(item, item.nameType);
+    return await this.#typeFromSidecar(item, item.nameType, user);
   }
 
   /**
-   * The AVU sidecar of an item (empty when it has none).
+   * The AVU sidecar of an item as `user` may see it: empty when it has none, or when the
+   * sidecar is a symlink to one describing an entry `user` may not read.
    *
    * @throws {StoreFileError} when the sidecar is malformed.
    *
@@ -488,17 +540,18 @@ export class Store {
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
-   * if (found.found === "item") console.log((await store.metadata(found.item)).avus);
+   * if (found.found === "item") console.log((await store.metadata(found.item, "demo")).avus);
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  async metadata(item: Item): Promise<ItemMetadata> {
-    const cached = await this.#avuSidecar(item);
+  async metadata(item: Item, user: string): Promise<ItemMetadata> {
+    const cached = await this.#avuSidecar(item, user);
     return cached ?? { avus: [], irodsAvus: [], mtime: item.modified };
   }
 
   /**
-   * The comments on an item, oldest first (empty when it has none).
+   * The comments on an item, oldest first, as `user` may see them (empty when it has none, or
+   * when the sidecar is a symlink to one describing an entry `user` may not read).
    *
    * @throws {StoreFileError} when the sidecar is malformed.
    *
@@ -508,13 +561,14 @@ export class Store {
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
-   * if (found.found === "item") console.log(await store.comments(found.item));
+   * if (found.found === "item") console.log(await store.comments(found.item, "demo"));
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  async comments(item: Item): Promise<Comment[]> {
+  async comments(item: Item, user: string): Promise<Comment[]> {
     const { disk, display } = this.#sidecarLocation(item, "comments");
-    const bytes = await this.#readSidecarBytes(disk, display);
+    const real = this.#sidecarTarget(disk, display, user);
+    const bytes = real && await this.#readSidecarBytes(real, display);
     return bytes ? parseComments(bytes.bytes, display) : [];
   }
 
@@ -636,12 +690,17 @@ export class Store {
     user: string,
     hasSymlinks: boolean,
   ): ((entry: FolderEntry) => Permission) | undefined {
-    const inherit = childrenInherit(this.paths, folder.path);
+    // A folder reached through a symlink lies elsewhere: its children are judged both where
+    // they are shown and where they really are (as a lookup of each one would judge them).
+    const real = this.#layout.toZonePath(folder.disk) ?? folder.path;
+    const inherit = childrenInherit(this.paths, folder.path) &&
+      (real === folder.path || childrenInherit(this.paths, real));
     if (inherit && !hasSymlinks) return undefined;
     return (entry) => {
-      const own = inherit
-        ? folder.permission
-        : permissionFor(this.paths, user, `${folder.path}/${entry.name}`);
+      const own = inherit ? folder.permission : weakest(
+        permissionFor(this.paths, user, `${folder.path}/${entry.name}`),
+        permissionFor(this.paths, user, `${real}/${entry.name}`),
+      );
       return entry.target === undefined
         ? own
         : weakest(own, permissionFor(this.paths, user, entry.target));
@@ -678,9 +737,9 @@ export class Store {
     return items;
   }
 
-  async #typeFromSidecar(owner: SidecarOwner, nameType: string): Promise<string> {
+  async #typeFromSidecar(owner: SidecarOwner, nameType: string, user: string): Promise<string> {
     try {
-      const sidecar = await this.#avuSidecar(owner);
+      const sidecar = await this.#avuSidecar(owner, user);
       return (sidecar && fileTypeOverride(sidecar.irodsAvus)) ?? nameType;
     } catch {
       // A malformed sidecar must not break listings; the metadata endpoint reports it.
@@ -697,48 +756,86 @@ export class Store {
     return { disk: `${item.sidecarDir}/${name}`, display: `${folderPath}/${name}` };
   }
 
-  async #avuSidecar(item: SidecarOwner): Promise<ItemMetadata | undefined> {
+  async #avuSidecar(item: SidecarOwner, user: string): Promise<ItemMetadata | undefined> {
     const { disk, display } = this.#sidecarLocation(item, "avus");
-    let info: Deno.FileInfo;
+    const real = this.#sidecarTarget(disk, display, user);
+    let info: Deno.FileInfo | undefined;
     try {
-      info = await Deno.stat(disk);
+      if (real !== undefined) info = Deno.statSync(real);
     } catch {
-      this.#sidecars.delete(disk);
-      return undefined;
+      // Gone since it was resolved.
     }
+    if (real === undefined || info === undefined) return undefined;
     const version = `${info.mtime?.getTime()}:${info.size}:${info.ino}`;
-    let cached = this.#sidecars.get(disk);
+    let cached = this.#sidecars.get(real);
+    if (cached) this.#forget(real, cached);
     if (!cached || cached.version !== version) {
-      const read = await this.#readSidecarBytes(disk, display);
+      const read = await this.#readSidecarBytes(real, display);
       if (!read) return undefined;
-      cached = { version, mtime: read.mtime };
+      cached = { version, bytes: read.bytes.byteLength, mtime: read.mtime };
       try {
         cached.value = parseAvuSidecar(read.bytes, display);
       } catch (error) {
         if (!(error instanceof StoreFileError)) throw error;
         cached.error = error;
       }
-      if (this.#sidecars.size >= MAX_CACHED_SIDECARS) this.#sidecars.clear();
-      this.#sidecars.set(disk, cached);
     }
+    this.#remember(real, cached);
     if (cached.error) throw cached.error;
     return { ...cached.value!, mtime: cached.mtime };
   }
 
-  async #readSidecarBytes(
-    disk: string,
-    display: string,
-  ): Promise<{ bytes: Uint8Array; mtime: number } | undefined> {
+  /** Caches a parsed sidecar as the most recently used, evicting the least recent past the bound. */
+  #remember(real: string, cached: CachedSidecar): void {
+    if (cached.bytes > this.#sidecarBudget / 4) return;
+    this.#sidecars.set(real, cached);
+    this.#sidecarBytes += cached.bytes;
+    for (const [oldest, entry] of this.#sidecars) {
+      if (this.#sidecarBytes <= this.#sidecarBudget) break;
+      this.#forget(oldest, entry);
+    }
+  }
+
+  #forget(real: string, cached: CachedSidecar): void {
+    if (this.#sidecars.delete(real)) this.#sidecarBytes -= cached.bytes;
+  }
+
+  /**
+   * The real path of the sidecar at `disk` when it exists and `user` may read the entry it
+   * describes where it really lies (a symlinked sidecar is judged by its target, by the same
+   * rule as data files); `undefined` otherwise.
+   *
+   * @throws {StoreFileError} when it is a symlink that leads out of the zone.
+   */
+  #sidecarTarget(disk: string, display: string, user: string): string | undefined {
     let real: string;
     try {
-      real = await Deno.realPath(disk);
+      real = Deno.realPathSync(disk);
     } catch {
       return undefined;
     }
-    if (real !== this.#zoneDir && !real.startsWith(`${this.#zoneDir}/`)) {
+    // The sidecar's own name is no servable name: map its folder, then append it.
+    const cut = Math.max(real.lastIndexOf("/"), real.lastIndexOf("\\"));
+    const folder = this.#layout.toZonePath(real.slice(0, cut));
+    if (folder === undefined) {
       throw new StoreFileError(display, "is a symlink that leads out of the store");
     }
-    const info = await Deno.stat(real);
+    const target = `${folder}/${real.slice(cut + 1)}`;
+    if (permissionFor(this.paths, user, describedEntry(target)) === "none") return undefined;
+    return real;
+  }
+
+  /** Reads the sidecar file at its real path `real` (see {@link Store.#sidecarTarget}). */
+  async #readSidecarBytes(
+    real: string,
+    display: string,
+  ): Promise<{ bytes: Uint8Array; mtime: number } | undefined> {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(real);
+    } catch {
+      return undefined;
+    }
     if (!info.isFile) throw new StoreFileError(display, "is not a regular file");
     if (info.size > MAX_SIDECAR_BYTES) {
       throw new StoreFileError(display, `is larger than ${MAX_SIDECAR_BYTES} bytes`);
@@ -760,23 +857,77 @@ export class Store {
     }
   }
 
-  /** Visits every item of the zone, without following symlinked folders (no cycles). */
+  /**
+   * Folders read so far by the id walk (see {@link Store.#walk}); grows by one per folder whose
+   * listing had to be read again.
+   *
+   * @example
+   * ```ts
+   * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await Store.open(root, "iplant");
+   * assert.equal(store.foldersWalked, 0);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  get foldersWalked(): number {
+    return this.#foldersWalked;
+  }
+
+  /**
+   * Visits every item of the zone, without following symlinked folders (no cycles). Only the
+   * first walk reads every folder; later ones (one per batch of unknown ids) stat the folders
+   * seen and read again only those whose modification time changed, which adding, removing
+   * or renaming an entry always does. So an unknown id costs a stat per folder, not a read of
+   * every entry, and a file added anywhere is still found.
+   */
   async #walk(visit: (path: string) => void): Promise<void> {
-    const pending = [{ disk: this.#zoneDir, path: `/${this.zone}` }];
-    visit(`/${this.zone}`);
+    const folders = this.#walkedFolders;
+    const pending: { disk: string; path: string }[] = [];
+    if (folders.size === 0) {
+      visit(`/${this.zone}`);
+      pending.push({ disk: this.#zoneDir, path: `/${this.zone}` });
+    } else {
+      let checked = 0;
+      for (const [disk, seen] of folders) {
+        let mtime: number | undefined;
+        try {
+          mtime = Deno.statSync(disk).mtime?.getTime();
+        } catch {
+          folders.delete(disk);
+          continue;
+        }
+        if (mtime === undefined || mtime !== seen.mtime) pending.push({ disk, path: seen.path });
+        if (++checked % 5000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    }
     let seen = 0;
     while (pending.length > 0) {
       const { disk, path } = pending.pop()!;
       try {
+        // Noted before reading, so a change made during the read is seen by the next walk. A
+        // folder changed in the last seconds may change again within the same timestamp tick
+        // (milliseconds here, up to seconds on some file systems): it is read again next time.
+        let mtime = Deno.statSync(disk).mtime?.getTime();
+        if (mtime !== undefined && Date.now() - mtime < RACY_MS) mtime = undefined;
+        this.#foldersWalked++;
+        const known = folders.has(disk);
+        folders.set(disk, { path, mtime });
         for await (const entry of Deno.readDir(disk)) {
           if (!isServableName(entry.name)) continue;
           const child = `${path}/${entry.name}`;
           visit(child);
-          if (entry.isDirectory) pending.push({ disk: `${disk}/${entry.name}`, path: child });
+          const childDisk = `${disk}/${entry.name}`;
+          if (entry.isDirectory && !(known && folders.has(childDisk))) {
+            pending.push({ disk: childDisk, path: child });
+          }
           if (++seen % 5000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
         }
       } catch {
         // A folder that vanished or cannot be read simply contributes no ids.
+        folders.delete(disk);
       }
     }
   }

@@ -14,6 +14,8 @@ Deno.test("serveMain rejects bad arguments with exit status 2 and says why", asy
     [["--root", store.root, "extra"], /positional/],
     [["--root", `${store.root}/nope`], /names no folder/],
     [["--root", store.root, "--zone", "a/b"], /"zone"/],
+    [["--root", store.root, "--max-connections", "0"], /"maxConnections" must be a positive/],
+    [["--root", store.root, "--idle-timeout-ms", "soon"], /--idle-timeout-ms must be an integer/],
   ];
   for (const [args, pattern] of cases) {
     const lines: string[] = [];

@@ -18,6 +18,10 @@ Deno.test("startServer rejects each bad option with a typed error naming it", as
     [{ seed: 1.5 }, "seed"],
     [{ tokenLifetimeSeconds: 0 }, "tokenLifetimeSeconds"],
     [{ quiet: "yes" }, "quiet"],
+    [{ maxConnections: 0 }, "maxConnections"],
+    [{ idleTimeoutMs: 0 }, "idleTimeoutMs"],
+    [{ headersTimeoutMs: 1.5 }, "headersTimeoutMs"],
+    [{ sendTimeoutMs: -1 }, "sendTimeoutMs"],
   ];
   for (const [extra, option] of cases) {
     await assert.rejects(

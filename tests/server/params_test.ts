@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TerrainError } from "../../lib/server/errors.ts";
-import { echo, ParamCheck } from "../../lib/server/params.ts";
+import { echo, MAX_ERROR_REASON, ParamCheck } from "../../lib/server/params.ts";
+import { get, serveStore } from "./_store.ts";
 
 function reasons(check: ParamCheck): unknown {
   try {
@@ -74,4 +75,26 @@ Deno.test("echo quotes and bounds caller-supplied values", () => {
   const long = echo("x".repeat(10_000));
   assert.ok(long.length < 200);
   assert.ok(long.endsWith('..."'));
+});
+
+Deno.test("repeated bad values cannot amplify the error body: at most a few are echoed", async () => {
+  await using fixture = await serveStore();
+  const bad = (name: string) => Array.from({ length: 2000 }, (_, i) => `${name}=x${i}`).join("&");
+  for (const name of ["info-type", "sort-dir", "limit", "path"]) {
+    const query = `path=/iplant/home/shared&limit=10&${bad(name)}`;
+    const response = await fetch(`${fixture.url}/filesystem/paged-directory?${query}`);
+    const body = await response.text();
+    assert.equal(response.status, 400, name);
+    assert.ok(body.length <= 2 * MAX_ERROR_REASON, `${name}: ${body.length} bytes of error body`);
+    assert.ok(
+      body.length < query.length / 10,
+      `${name}: body ${body.length}, query ${query.length}`,
+    );
+    assert.match(body, /\.\.\./, "says that values were left out");
+  }
+  // The first values are still named, as Terrain names them.
+  const { json } = await get(
+    `${fixture.url}/filesystem/paged-directory?path=/iplant/home/shared&info-type=bogus`,
+  );
+  assert.match(json.reason["info-type"], /"bogus"/);
 });

@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import { StoreFileError } from "../../lib/server/store_file.ts";
 import { type Item, type Lookup, Store } from "../../lib/server/store.ts";
-import { makeStore, standardTree, writeTree } from "./_store.ts";
+import { nameUuid } from "../../lib/server/ids.ts";
+import {
+  ALICE,
+  bearer,
+  DEMO,
+  get,
+  makeStore,
+  serveStore,
+  standardTree,
+  writeTree,
+} from "./_store.ts";
 
 function item(found: Lookup): Item {
   assert.equal(found.found, "item", JSON.stringify(found));
@@ -139,9 +149,9 @@ Deno.test("infoType ignores a malformed sidecar; metadata reports it by data-sto
   });
   const opened = await Store.open(store.root, "iplant");
   const fastq = item(await opened.lookup("/iplant/home/shared/project/c.fastq", "demo"));
-  assert.equal(await opened.infoType(fastq), "fastq");
+  assert.equal(await opened.infoType(fastq, "demo"), "fastq");
   await assert.rejects(
-    opened.metadata(fastq),
+    opened.metadata(fastq, "demo"),
     (error: unknown) =>
       error instanceof StoreFileError &&
       error.file === "/iplant/home/shared/project/.c.fastq.avus.json" &&
@@ -156,7 +166,7 @@ Deno.test("sidecars that lead out of the store are refused", async () => {
   await Deno.symlink(`${outside.root}/evil.json`, `${project}/.b.tsv.avus.json`);
   const opened = await Store.open(store.root, "iplant");
   const tsv = item(await opened.lookup("/iplant/home/shared/project/b.tsv", "demo"));
-  await assert.rejects(opened.metadata(tsv), /leads out of the store/);
+  await assert.rejects(opened.metadata(tsv, "demo"), /leads out of the store/);
 });
 
 Deno.test("lookupId walks the store for ids no listing has shown", async () => {
@@ -211,4 +221,149 @@ Deno.test("a new file shows up in the next page, and edits show in sizes and dat
   assert.equal(after.files[0].size, 5);
   assert.equal(after.files[0].modified, Date.UTC(2030, 0, 1));
   assert.deepEqual(after.files.map((entry) => entry.name), ["a.txt", "b"]);
+});
+
+Deno.test("a sidecar symlinked into a private home is read only by who may read that home", async () => {
+  const secretAvus = JSON.stringify([{ attr: "secret", value: "alice only", unit: "" }]);
+  const secretComments = JSON.stringify([{
+    id: "9e1d7c1a-2b3c-11ee-8f44-0242ac120003",
+    comment: "private note",
+    commenter: "alice",
+    post_time: 1000,
+    retracted: false,
+  }]);
+  const tree = {
+    ...standardTree(),
+    "iplant/home/alice/private/.avus.json": secretAvus,
+    "iplant/home/alice/private/.x.csv.comments.json": secretComments,
+    "iplant/home/alice/private/.x.csv.avus.json": JSON.stringify({
+      "irods-avus": [{ attr: "ipc-filetype", value: "secret-type", unit: "" }],
+    }),
+    "iplant/home/shared/pub/x.csv": "a\n1\n",
+  };
+  await using fixture = await serveStore(tree);
+  const pub = `${fixture.root}/iplant/home/shared/pub`;
+  const privateDir = `${fixture.root}/iplant/home/alice/private`;
+  await Deno.symlink(`${privateDir}/.avus.json`, `${pub}/.avus.json`);
+  await Deno.symlink(`${privateDir}/.x.csv.comments.json`, `${pub}/.x.csv.comments.json`);
+  await Deno.symlink(`${privateDir}/.x.csv.avus.json`, `${pub}/.x.csv.avus.json`);
+  const folderId = nameUuid("/iplant/home/shared/pub");
+  const fileId = nameUuid("/iplant/home/shared/pub/x.csv");
+  // Show the ids once so the server knows them without a walk.
+  await get(`${fixture.url}/filesystem/paged-directory?path=/iplant/home/shared/pub&limit=10`);
+
+  const anonymous = await get(`${fixture.url}/filesystem/${folderId}/metadata`);
+  assert.equal(anonymous.status, 200);
+  assert.deepEqual(anonymous.json.avus, [], "anonymous callers get no private AVUs");
+  const asDemo = await get(
+    `${fixture.url}/secured/filesystem/${folderId}/metadata`,
+    bearer(DEMO.token),
+  );
+  assert.deepEqual(asDemo.json.avus, []);
+  const asAlice = await get(
+    `${fixture.url}/secured/filesystem/${folderId}/metadata`,
+    bearer(ALICE.token),
+  );
+  assert.deepEqual(asAlice.json.avus.map((a: { attr: string }) => a.attr), ["secret"]);
+
+  const comments = (token: string) =>
+    get(`${fixture.url}/secured/filesystem/entry/${fileId}/comments`, bearer(token));
+  assert.deepEqual((await comments(DEMO.token)).json.comments, []);
+  assert.equal((await comments(ALICE.token)).json.comments[0].comment, "private note");
+
+  // Nor does a private sidecar's file type show in a listing.
+  const listing = await get(
+    `${fixture.url}/filesystem/paged-directory?path=/iplant/home/shared/pub&limit=10`,
+  );
+  assert.equal(listing.json.files[0].infoType, "csv");
+});
+
+Deno.test("a listing through a symlink to /iplant/home shows only what the caller may read", async () => {
+  await using fixture = await serveStore();
+  await Deno.symlink(`${fixture.root}/iplant/home`, `${fixture.root}/iplant/home/shared/homes`);
+  const list = async (headers: HeadersInit = {}) => {
+    const path = "/iplant/home/shared/homes";
+    const { json } = await get(
+      `${fixture.url}/secured/filesystem/paged-directory?path=${path}&limit=100`.replace(
+        "/secured",
+        Object.keys(headers).length ? "/secured" : "",
+      ),
+      headers,
+    );
+    return json.folders.map((f: { label: string; permission: string }) => [f.label, f.permission]);
+  };
+  assert.deepEqual(await list(), [["shared", "read"]]);
+  assert.deepEqual(await list(bearer(DEMO.token)), [["demo", "read"], ["shared", "read"]]);
+  // Every folder a listing shows can be opened by the same caller.
+  const alice = await get(
+    `${fixture.url}/secured/filesystem/paged-directory?path=/iplant/home/shared/homes/demo&limit=10`,
+    bearer(DEMO.token),
+  );
+  assert.equal(alice.status, 200);
+});
+
+Deno.test("the parsed-sidecar cache is bounded by bytes, and evicted sidecars still read right", async () => {
+  const tree: Record<string, string> = {};
+  const big = (i: number) =>
+    JSON.stringify([{ attr: "n", value: String(i), unit: "" }, {
+      attr: "padding",
+      value: "x".repeat(200_000),
+      unit: "",
+    }]);
+  for (let i = 0; i < 12; i++) {
+    tree[`iplant/home/shared/many/f${i}.txt`] = "x\n";
+    tree[`iplant/home/shared/many/.f${i}.txt.avus.json`] = big(i);
+  }
+  await using store = await makeStore(tree);
+  const opened = await Store.open(store.root, "iplant", { sidecarCacheBytes: 1_000_000 });
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < 12; i++) {
+      const file = item(await opened.lookup(`/iplant/home/shared/many/f${i}.txt`, "demo"));
+      const { avus } = await opened.metadata(file, "demo");
+      assert.equal(avus[0].value, String(i));
+      assert.ok(opened.cachedSidecarBytes <= 1_000_000, `${opened.cachedSidecarBytes} bytes held`);
+    }
+  }
+  assert.ok(opened.cachedSidecarBytes > 600_000, "the cache is used up to its bound");
+});
+
+Deno.test("unknown ids cost a stat per folder after the first walk, and new files are still found", async () => {
+  await using store = await makeStore();
+  // Folders changed in the last seconds are read on every walk (their time may not tell the
+  // next change apart yet): age them all.
+  const age = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory) await age(`${dir}/${entry.name}`);
+    }
+    await Deno.utime(dir, 1e9, 1e9);
+  };
+  await age(`${store.root}/iplant`);
+  const opened = await Store.open(store.root, "iplant");
+  const unknown = "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804";
+  assert.equal((await opened.lookupId(unknown, "demo")).found, "missing");
+  const firstWalk = opened.foldersWalked;
+  assert.ok(firstWalk >= 8, `${firstWalk} folders in the first walk`);
+  for (let i = 0; i < 20; i++) {
+    assert.equal((await opened.lookupId(unknown, "demo")).found, "missing");
+  }
+  assert.equal(opened.foldersWalked, firstWalk, "no folder read again while nothing changed");
+
+  // A file added deep down, never listed, is found by its id; only its folder is read again.
+  const other = await Store.open(store.root, "iplant");
+  await Deno.writeTextFile(`${store.root}/iplant/home/shared/project/sub2/new.txt`, "new\n");
+  const id = other.idOf("/iplant/home/shared/project/sub2/new.txt");
+  assert.equal(item(await opened.lookupId(id, "demo")).name, "new.txt");
+  assert.equal(opened.foldersWalked, firstWalk + 1);
+  // Changed again within the same clock tick: still seen.
+  await Deno.writeTextFile(`${store.root}/iplant/home/shared/project/sub2/newer.txt`, "new\n");
+  const newer = other.idOf("/iplant/home/shared/project/sub2/newer.txt");
+  assert.equal(item(await opened.lookupId(newer, "demo")).name, "newer.txt");
+  // So is a file in a new folder.
+  await Deno.mkdir(`${store.root}/iplant/home/demo/fresh/deeper`, { recursive: true });
+  await Deno.writeTextFile(`${store.root}/iplant/home/demo/fresh/deeper/x.csv`, "x\n");
+  const deep = other.idOf("/iplant/home/demo/fresh/deeper/x.csv");
+  assert.equal(item(await opened.lookupId(deep, "demo")).name, "x.csv");
+  // A removed file's id is gone once its path no longer resolves.
+  await Deno.remove(`${store.root}/iplant/home/shared/project/sub2/new.txt`);
+  assert.equal((await opened.lookupId(id, "demo")).found, "missing");
 });

@@ -30,7 +30,7 @@ export async function commentsHandler(call: Call): Promise<Reply> {
   const found = await call.store.lookupId(id, call.user);
   if (found.found !== "item") throw notFoundById(id);
   try {
-    return jsonReply({ comments: await call.store.comments(found.item) });
+    return jsonReply({ comments: await call.store.comments(found.item, call.user) });
   } catch (error) {
     if (error instanceof StoreFileError) throw uncheckedException(error.message);
     throw error;

@@ -58,7 +58,7 @@ export async function manifestHandler(call: Call): Promise<Reply> {
   const publicCopy = await store.lookup(item.path, ANONYMOUS);
   return jsonReply({
     "content-type": await fileMediaType(store, item),
-    infoType: await store.infoType(item),
+    infoType: await store.infoType(item, user),
     urls: publicCopy.found === "item"
       ? [{ label: "anonymous", url: anonymousUrl(call.origin, item.path) }]
       : [],

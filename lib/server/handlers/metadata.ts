@@ -38,7 +38,7 @@ export async function metadataHandler(call: Call): Promise<Reply> {
   const item = found.item;
   let metadata;
   try {
-    metadata = await store.metadata(item);
+    metadata = await store.metadata(item, user);
   } catch (error) {
     if (error instanceof StoreFileError) throw uncheckedException(error.message);
     throw error;

@@ -124,7 +124,7 @@ export async function listingItems(
 ): Promise<ListingItem[]> {
   const types: (string | null | Promise<string | null>)[] = items.map((item) => {
     if (item.kind === "folder") return null;
-    return item.hasAvus === false ? item.nameType : store.infoType(item);
+    return item.hasAvus === false ? item.nameType : store.infoType(item, user);
   });
   const resolved = types.some((type) => type instanceof Promise)
     ? await Promise.all(types)

@@ -1,0 +1,194 @@
+import assert from "node:assert/strict";
+import { startServer } from "../../lib/server/mod.ts";
+import { makeStore } from "./_store.ts";
+
+const MAIN = new URL("../../lib/server/main.ts", import.meta.url).pathname;
+const HEALTH = "The infinite is attainable with Terrain!\n";
+
+/** Whether the server closed `conn` within `ms` (a read gives end of stream or fails). */
+async function closedWithin(conn: Deno.Conn, ms: number): Promise<boolean> {
+  const timer = setTimeout(() => {
+    try {
+      conn.close();
+    } catch {
+      // Closed meanwhile.
+    }
+  }, ms);
+  let closedByServer = false;
+  try {
+    closedByServer = (await conn.read(new Uint8Array(1024))) === null;
+  } catch (error) {
+    closedByServer = !(error instanceof Deno.errors.BadResource) &&
+      !(error instanceof Deno.errors.Interrupted);
+  } finally {
+    clearTimeout(timer);
+  }
+  try {
+    conn.close();
+  } catch {
+    // Closed by the timer.
+  }
+  return closedByServer;
+}
+
+async function openIdle(port: number, count: number): Promise<Deno.Conn[]> {
+  const conns: Deno.Conn[] = [];
+  for (let i = 0; i < count; i++) conns.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+  return conns;
+}
+
+function closeAll(conns: Deno.Conn[]): void {
+  for (const conn of conns) {
+    try {
+      conn.close();
+    } catch {
+      // Closed by the server.
+    }
+  }
+}
+
+/** Asks for the health text on a fresh connection, retrying while the server sheds load. */
+async function health(url: string): Promise<string> {
+  let last: unknown;
+  for (let attempt = 0; attempt < 40; attempt++) {
+    try {
+      const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) return await response.text();
+      await response.body?.cancel();
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no answer: ${last}`);
+}
+
+/** Runs `tern serve` under a descriptor limit of `nofile`; resolves its URL and child. */
+async function serveUnderLimit(root: string, nofile: number, extra: string[] = []) {
+  const child = new Deno.Command("prlimit", {
+    args: [`--nofile=${nofile}`, Deno.execPath(), "run", "-A", MAIN, "--root", root, ...extra],
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let printed = "";
+  while (!printed.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    printed += value;
+  }
+  reader.releaseLock();
+  const stderr = new Response(child.stderr).text();
+  return { child, url: printed.trim(), stderr };
+}
+
+for (
+  const [label, extra] of [
+    ["the default connection cap", []],
+    ["a cap above the limit, so accept runs out of descriptors", ["--max-connections", "5000"]],
+  ] as const
+) {
+  Deno.test(
+    `under a limit of 128 descriptors, 400 idle connections leave the server answering (${label})`,
+    {
+      ignore: Deno.build.os !== "linux",
+    },
+    async () => {
+      await using store = await makeStore({});
+      const { child, url, stderr } = await serveUnderLimit(store.root, 128, [...extra, "--quiet"]);
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
+      const port = Number(new URL(url).port);
+      const conns = await openIdle(port, 400);
+      try {
+        assert.equal(await health(url), HEALTH);
+        // Still alive: the process did not exit, and it answers again after the flood.
+        const exited = await Promise.race([
+          child.status.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300)),
+        ]);
+        assert.equal(exited, false, "the server exited");
+      } finally {
+        closeAll(conns);
+      }
+      assert.equal(await health(url), HEALTH);
+      child.kill("SIGTERM");
+      assert.equal((await child.status).code, 0);
+      const log = await stderr;
+      if (extra.length > 0) {
+        // Logged once per episode, not once per failed accept.
+        assert.ok(log.split("\n").filter((l) => l.includes("accept failed")).length <= 3, log);
+      }
+    },
+  );
+}
+
+Deno.test("idle connections, and ones that never finish a request head, are closed after their timeouts", async () => {
+  await using store = await makeStore({});
+  await using server = await startServer({
+    root: store.root,
+    idleTimeoutMs: 300,
+    headersTimeoutMs: 600,
+  });
+  const port = Number(new URL(server.url).port);
+  const idle = await openIdle(port, 50);
+  const slow = await openIdle(port, 5);
+  for (const conn of slow) {
+    await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nhost: x\r\n"));
+  }
+  const started = performance.now();
+  const idleClosed = await Promise.all(idle.map((conn) => closedWithin(conn, 5000)));
+  assert.deepEqual(idleClosed, idle.map(() => true));
+  const slowClosed = await Promise.all(slow.map((conn) => closedWithin(conn, 5000)));
+  assert.deepEqual(slowClosed, slow.map(() => true));
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed >= 200 && elapsed < 4500, `closed after ${elapsed.toFixed(0)} ms`);
+  // A kept-alive connection is closed too once its client stops asking.
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
+  const reply = new Uint8Array(4096);
+  const count = await conn.read(reply);
+  assert.match(new TextDecoder().decode(reply.subarray(0, count ?? 0)), /^HTTP\/1\.1 200 OK/);
+  assert.equal(await closedWithin(conn, 5000), true);
+});
+
+Deno.test("the connection cap: the longest-idle connection makes room, busy ones are not dropped", async () => {
+  await using store = await makeStore({});
+  await using server = await startServer({ root: store.root, maxConnections: 4 });
+  const port = Number(new URL(server.url).port);
+  const idle = await openIdle(port, 4);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  // A fifth connection is served; the oldest idle one was closed to make room.
+  assert.equal(await health(server.url), HEALTH);
+  assert.equal(await closedWithin(idle[0], 2000), true);
+  closeAll(idle);
+  // Four connections in the middle of a request head are busy: a fifth is refused with 503.
+  const busy = await openIdle(port, 4);
+  for (const conn of busy) await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\n"));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const refused = await fetch(`${server.url}/`);
+  assert.equal(refused.status, 503);
+  assert.match(await refused.text(), /too many connections/);
+  closeAll(busy);
+});
+
+Deno.test("a malformed or oversized request head gets 400 or 431 and the connection closes", async () => {
+  await using store = await makeStore({});
+  await using server = await startServer({ root: store.root });
+  const port = Number(new URL(server.url).port);
+  for (
+    const [request, status] of [
+      ["NOT A REQUEST\r\n\r\n", 400],
+      [`GET /terrain/ HTTP/1.1\r\nx: ${"a".repeat(70_000)}\r\n\r\n`, 431],
+    ] as const
+  ) {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(new TextEncoder().encode(request)).catch(() => {});
+    const reply = new Uint8Array(4096);
+    const count = await conn.read(reply);
+    assert.match(
+      new TextDecoder().decode(reply.subarray(0, count ?? 0)),
+      new RegExp(` ${status} `),
+    );
+    assert.equal(await closedWithin(conn, 2000), true);
+  }
+});
