@@ -5,7 +5,7 @@
  * pieces (as fast as Python's static server on loopback, where `Deno.serve` streaming a file
  * reached two thirds of it).
  *
- * What it promises (see docs/hardening-server.md):
+ * What it promises (see docs/security.md):
  * - A connection that sends no request for `idleTimeoutMs` (after connecting, or after a
  *   response on a kept-alive connection) is closed; one whose request head takes longer than
  *   `headersTimeoutMs` from its first byte is closed; a response write that makes no progress
