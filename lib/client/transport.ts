@@ -228,6 +228,7 @@ type Accept<T> = (
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { Transport } from "./transport.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = new Transport({ url: store.options.url });
@@ -235,7 +236,7 @@ type Accept<T> = (
  *   path: "/filesystem/search-documentation",
  *   endpoint: "filesystem/search-documentation",
  * });
- * console.log(transport.stats.requests); // 1
+ * assert.equal(transport.stats.requests, 1);
  * ```
  */
 export class Transport {
@@ -263,9 +264,13 @@ export class Transport {
    * @example
    * ```ts
    * import { Transport } from "./transport.ts";
+   * import assert from "node:assert/strict";
    *
    * const transport = new Transport({ url: "https://de.cyverse.org/terrain", token: "eyJh.eyJw.c2ln" });
-   * console.log(String(transport)); // "Transport(https://de.cyverse.org/terrain, token, [redacted])"
+   * assert.equal(
+   *   String(transport),
+   *   "Transport(https://de.cyverse.org/terrain, token, [redacted])",
+   * );
    * ```
    */
   constructor(options: TransportOptions) {
@@ -320,9 +325,13 @@ export class Transport {
    * @example
    * ```ts
    * import { Transport } from "./transport.ts";
+   * import assert from "node:assert/strict";
    *
    * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
-   * console.log(transport.stats); // { requests: 0, retries: 0, tokenExchanges: 0, inFlight: 0, peakInFlight: 0 }
+   * assert.deepEqual(
+   *   transport.stats,
+   *   { requests: 0, retries: 0, tokenExchanges: 0, inFlight: 0, peakInFlight: 0 },
+   * );
    * ```
    */
   get stats(): TransportStats {
@@ -345,6 +354,7 @@ export class Transport {
    * import { DEMO_USER } from "../sample/constants.ts";
    * import { exampleStore } from "../sample/example.ts";
    * import { Transport } from "./transport.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const transport = new Transport({ url: store.options.url, token: DEMO_USER.token });
@@ -354,7 +364,7 @@ export class Transport {
    *   endpoint: "filesystem/paged-directory",
    *   subject: "/iplant/home/demo",
    * }) as { total: number };
-   * console.log(page.total); // 6
+   * assert.equal(page.total, 6);
    * ```
    */
   json(spec: RequestSpec): Promise<unknown> {
@@ -383,6 +393,7 @@ export class Transport {
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
    * import { Transport } from "./transport.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const transport = new Transport({ url: store.options.url });
@@ -391,7 +402,8 @@ export class Transport {
    *   query: { path: "/iplant/home/shared/tern_samples/formats/penguins.csv" },
    *   endpoint: "fileio/download",
    * });
-   * console.log(size, (await new Response(body).bytes()).length); // 13487 13487
+   * assert.equal(size, 13487);
+   * assert.equal((await new Response(body).bytes()).length, 13487);
    * ```
    */
   stream(spec: RequestSpec): Promise<StreamedResponse> {
