@@ -86,9 +86,10 @@ const MAX_PREVIEW_COLUMNS = 20;
  * @example
  * ```ts
  * import { renderFile } from "./file.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderFile({ path: "/iplant/home/shared/a.csv", name: "a.csv", size: 1234, infoType: "csv" });
- * console.log(out["text/plain"].split("\n")[0]); // File /iplant/home/shared/a.csv — 1.23 kB, csv
+ * assert.equal(out["text/plain"].split("\n")[0], "File /iplant/home/shared/a.csv — 1.23 kB, csv");
  * ```
  */
 export function renderFile(view: FileView): MediaBundle {
@@ -101,9 +102,10 @@ export function renderFile(view: FileView): MediaBundle {
  * @example
  * ```ts
  * import { previewTable } from "./file.ts";
+ * import assert from "node:assert/strict";
  *
  * const table = previewTable({ columns: [{ name: "a", type: "i64" }], rows: [[1]], more: false });
- * console.log(table.toString().includes("<td class=\"t-num\">1</td>")); // true
+ * assert.ok(table.toString().includes('<td class="t-num">1</td>'));
  * ```
  */
 export function previewTable(preview: TablePreview): Html {
