@@ -17,6 +17,7 @@ import type { CliIo } from "./io.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import type { CommandContext } from "./command.ts";
  * import { processIo } from "./io.ts";
+ * import assert from "node:assert/strict";
  *
  * async function run(context: CommandContext): Promise<number> {
  *   const store = await context.store();
@@ -36,7 +37,7 @@ import type { CliIo } from "./io.ts";
  *   store: () => Promise.resolve(store),
  *   report: () => Promise.resolve(),
  * });
- * console.log(status); // 0
+ * assert.equal(status, 0);
  * ```
  */
 export interface CommandContext {
@@ -68,6 +69,7 @@ export interface CommandContext {
  * ```ts
  * import type { Command } from "./command.ts";
  * import { usageLine } from "./help.ts";
+ * import assert from "node:assert/strict";
  *
  * const hello: Command = {
  *   name: "hello",
@@ -81,7 +83,7 @@ export interface CommandContext {
  *     return 0;
  *   },
  * };
- * console.log(usageLine(hello)); // usage: tern hello [options]
+ * assert.equal(usageLine(hello), "usage: tern hello [options]");
  * ```
  */
 export interface Command {
@@ -114,8 +116,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * @example
  * ```ts
  * import { checkRef } from "./command.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(checkRef("/iplant/home/shared/")); // /iplant/home/shared/
+ * assert.equal(checkRef("/iplant/home/shared/"), "/iplant/home/shared/");
  * ```
  */
 export function checkRef(value: string): string {
@@ -167,7 +170,7 @@ export function checkRefs(values: readonly string[]): void {
  *
  * await using store = await exampleStore();
  * const file = asUsage(() => store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
- * console.log(file.path); // /iplant/home/shared/tern_samples/formats/penguins.csv
+ * assert.equal(file.path, "/iplant/home/shared/tern_samples/formats/penguins.csv");
  * assert.throws(() => asUsage(() => store.file("formats/penguins.csv")), UsageError);
  * ```
  */
@@ -190,6 +193,7 @@ export function asUsage<T>(make: () => T): T {
  * import { exampleStore } from "../sample/example.ts";
  * import { type CommandContext, eachPath } from "./command.ts";
  * import { processIo } from "./io.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const failures: unknown[] = [];
@@ -205,7 +209,8 @@ export function asUsage<T>(make: () => T): T {
  * const status = await eachPath(context, paths, async (path) => {
  *   context.io.stdout.line((await store.entry(path)).path);
  * });
- * console.log(status, failures.length); // 1 1
+ * assert.equal(status, 1);
+ * assert.equal(failures.length, 1);
  * ```
  */
 export async function eachPath(
@@ -235,8 +240,10 @@ export async function eachPath(
  * ```ts
  * import { isItemFailure } from "./command.ts";
  * import { NotFoundError } from "../../mod.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(isItemFailure(new NotFoundError("gone")), isItemFailure(new TypeError("bug"))); // true false
+ * assert.ok(isItemFailure(new NotFoundError("gone")));
+ * assert.equal(isItemFailure(new TypeError("bug")), false);
  * ```
  */
 export function isItemFailure(error: unknown): boolean {

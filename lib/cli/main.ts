@@ -58,12 +58,13 @@ const VERSION_OPTION: OptionSpecs = {
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { runCli } from "./main.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const url = store.options.url;
  * const formats = "/iplant/home/shared/tern_samples/formats";
  * const status = await runCli(["ls", "-l", "--url", url, "--anonymous", "--no-cache", formats]);
- * console.log(status); // 0
+ * assert.equal(status, 0);
  * ```
  */
 export async function runCli(args: readonly string[], io: CliIo = processIo()): Promise<number> {
