@@ -32,8 +32,9 @@ export type CitationStyle = "datacite" | "apa" | "bibtex" | "ris" | "csl-json";
  * @example
  * ```ts
  * import { CITATION_STYLES } from "./citation.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(CITATION_STYLES.join(", ")); // datacite, apa, bibtex, ris, csl-json
+ * assert.equal(CITATION_STYLES.join(", "), "datacite, apa, bibtex, ris, csl-json");
  * ```
  */
 export const CITATION_STYLES: readonly CitationStyle[] = Object.freeze([
