@@ -27,7 +27,8 @@ import { type DisplayFunction, kernelDisplay, progressTarget } from "./detect.ts
  * import type { ProgressSetting } from "./reporter.ts";
  *
  * const quiet: ProgressSetting = false;
- * const logged: ProgressSetting = (event) => console.log(event.kind, event.bytes);
+ * const kinds: string[] = [];
+ * const collected: ProgressSetting = (event) => void kinds.push(event.kind);
  * ```
  */
 export type ProgressSetting = boolean | ((event: ProgressEvent) => void);
@@ -184,9 +185,10 @@ export interface ReporterOptions {
  * @example
  * ```ts
  * import { progressReporter } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
  * const report = progressReporter({ setting: false, label: "penguins.csv" });
- * console.log(report); // undefined
+ * assert.equal(report, undefined);
  * ```
  */
 export function progressReporter(
@@ -245,9 +247,12 @@ function sinkFor(target: "jupyter" | "terminal" | "none"): ProgressSink | undefi
  * @example
  * ```ts
  * import { viewOf } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
  * const view = viewOf("tree", { kind: "done", entries: 12, folders: 3, elapsedMs: 800, ok: true });
- * console.log(view.state, view.files, view.folders); // done 12 3
+ * assert.equal(view.state, "done");
+ * assert.equal(view.files, 12);
+ * assert.equal(view.folders, 3);
  * ```
  */
 export function viewOf(label: string, event: ProgressEvent | WalkProgress): ProgressView {
@@ -288,11 +293,12 @@ export function viewOf(label: string, event: ProgressEvent | WalkProgress): Prog
  * @example
  * ```ts
  * import { progressFor } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
  * const events: string[] = [];
  * const report = progressFor(false, { onProgress: (event) => events.push(event.kind) }, "a.csv");
  * report?.({ kind: "start", bytes: 0, totalBytes: 0, files: 0, totalFiles: 1, cachedFiles: 0, rate: 0, elapsedMs: 0 });
- * console.log(events); // ["start"]
+ * assert.deepEqual(events, ["start"]);
  * ```
  */
 export function progressFor(
