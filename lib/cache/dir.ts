@@ -14,8 +14,9 @@ import { isAbsolute, join } from "node:path";
  * @example
  * ```ts
  * import { defaultCacheDir } from "./dir.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(defaultCacheDir()); // e.g. "/home/me/.cache/tern"
+ * assert.match(defaultCacheDir()!, /\/tern$/); // e.g. "/home/me/.cache/tern"
  * ```
  */
 export function defaultCacheDir(): string | undefined {
