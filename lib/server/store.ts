@@ -251,8 +251,9 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
-   * console.log((await Store.open(root, "iplant")).root);
+   * assert.equal((await Store.open(root, "iplant")).root, await Deno.realPath(root));
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -356,9 +357,10 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
-   * console.log(store.idOf("/iplant/home/shared"));
+   * assert.equal(store.idOf("/iplant/home/shared"), "0c119a9f-735e-5b1f-93b8-fa7662e3144f");
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -464,10 +466,12 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
-   * if (found.found === "item") console.log(await store.infoType(found.item));
+   * assert.ok(found.found === "item");
+   * assert.equal(await store.infoType(found.item), null); // a folder
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -485,10 +489,12 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
-   * if (found.found === "item") console.log((await store.metadata(found.item)).avus);
+   * assert.ok(found.found === "item");
+   * assert.deepEqual((await store.metadata(found.item)).avus, []);
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -505,10 +511,12 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
-   * if (found.found === "item") console.log(await store.comments(found.item));
+   * assert.ok(found.found === "item");
+   * assert.deepEqual(await store.comments(found.item), []);
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -583,6 +591,7 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * await Deno.writeTextFile(`${root}/placeholder`, "");
    * const store = await Store.open(root, "iplant");
@@ -590,7 +599,7 @@ export class Store {
    * const found = await store.lookup("/iplant/home/shared/a.txt", "anonymous");
    * if (found.found === "item") {
    *   const { file, size } = await store.open(found.item);
-   *   console.log(size);
+   *   assert.equal(size, 2);
    *   file.close();
    * }
    * await Deno.remove(root, { recursive: true });
