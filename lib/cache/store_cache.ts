@@ -152,7 +152,7 @@ export class StoreCache {
    * await store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet").dataframe();
    * // In a notebook, `store.cache` as a cell's last line shows this bundle.
    * const card = await store.cache[JUPYTER_DISPLAY]();
-   * assert.match(card["text/plain"], /^Cache \/tmp\/tern-example-cache-\w+ — 1 file, 5\.05 kB of 5\.00 GB/);
+   * assert.match(card["text/plain"], /^Cache \S+ — 1 file, 5\.05 kB of 5\.00 GB/);
    * assert.match(card["text/plain"], /formats\/penguins\.parquet +5\.05 kB/);
    * ```
    */

@@ -79,6 +79,7 @@ const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
  * import { safeText } from "./format.ts";
  * import assert from "node:assert/strict";
  *
+ * // control characters come out escaped, so they are inert in a terminal
  * assert.equal(safeText("evil\x1b]0;pwned\x07.csv"), "evil\\x1b]0;pwned\\x07.csv");
  * assert.equal(safeText("plain name.csv"), "plain name.csv");
  * ```

@@ -16,10 +16,8 @@
  * import { filenameFromDisposition } from "./disposition.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(
- *   filenameFromDisposition(`attachment; filename="r_sum_.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv`),
- *   "résumé.csv",
- * );
+ * const header = `attachment; filename="r_sum_.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv`;
+ * assert.equal(filenameFromDisposition(header), "résumé.csv");
  * assert.equal(filenameFromDisposition(`filename="a b.txt"`), "a b.txt");
  * ```
  */

@@ -586,8 +586,8 @@ export interface BodyContext {
  *
  * const body = { "content-type": 7, infoType: "csv", urls: [] };
  * assert.throws(() => parseBody(Manifest, body, { endpoint: "filesystem/file/manifest" }), {
- *   message:
- *     'filesystem/file/manifest answered an unexpected body: at "content-type": expected string, got 7.',
+ *   message: "filesystem/file/manifest answered an unexpected body: " +
+ *     'at "content-type": expected string, got 7.',
  * });
  * ```
  */

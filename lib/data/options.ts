@@ -92,7 +92,10 @@ export interface BatchOptions extends DataFrameOptions {
  * import type { ManyOptions } from "./options.ts";
  *
  * const done: number[] = [];
- * const options: ManyOptions = { source: "file", onProgress: (event) => void done.push(event.files) };
+ * const options: ManyOptions = {
+ *   source: "file",
+ *   onProgress: (event) => void done.push(event.files),
+ * };
  * ```
  */
 export interface ManyOptions extends DataFrameOptions {

@@ -208,7 +208,8 @@ export interface LinkOptions {
  *
  * assert.equal(
  *   link("https://example.org/?a=1&b=2", "example").toString(),
- *   '<a href="https://example.org/?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">example</a>',
+ *   '<a href="https://example.org/?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">' +
+ *     "example</a>",
  * );
  * assert.equal(link("javascript:alert(1)", "click").toString(), "click");
  * ```

@@ -151,7 +151,8 @@ export function pairs(rows: readonly (readonly [string, HtmlValue])[]): Html {
  *
  * assert.equal(
  *   chips(["penguins", "Antarctica"]).toString(),
- *   '<div class="t-chips"><span class="t-chip">penguins</span><span class="t-chip">Antarctica</span></div>',
+ *   '<div class="t-chips"><span class="t-chip">penguins</span>' +
+ *     '<span class="t-chip">Antarctica</span></div>',
  * );
  * ```
  */

@@ -93,10 +93,8 @@ export function fraction(
  * import { remainingMs } from "./progress.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(
- *   remainingMs({ bytes: 5e6, totalBytes: 2e7, rate: 5e6, files: 0, totalFiles: 1, elapsedMs: 1000 }),
- *   3000,
- * );
+ * const view = { bytes: 5e6, totalBytes: 2e7, rate: 5e6, files: 0, totalFiles: 1, elapsedMs: 1000 };
+ * assert.equal(remainingMs(view), 3000);
  * ```
  */
 export function remainingMs(
@@ -185,7 +183,10 @@ export function renderProgress(view: ProgressView): MediaBundle {
  *   label: "many_files", state: "running", bytes: 5e6, totalBytes: 2e7, files: 100, totalFiles: 400,
  *   cachedFiles: 0, rate: 2.5e6, elapsedMs: 2000,
  * });
- * assert.equal(line, "25% many_files · 5.00 MB of 20.0 MB · 100/400 files · 2.50 MB/s · 6.0 s left");
+ * assert.equal(
+ *   line,
+ *   "25% many_files · 5.00 MB of 20.0 MB · 100/400 files · 2.50 MB/s · 6.0 s left",
+ * );
  * ```
  */
 export function progressLine(view: ProgressView): string {

@@ -108,7 +108,10 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
    * const names = [];
    * for await (const dataset of curated.datasets({ glob: "NOAA_*" })) names.push(dataset.name);
-   * assert.deepEqual(names, ["NOAA_SeattleWeather_Daily_2016", "NOAA_SeattleWeather_Daily_Jun2019"]);
+   * assert.deepEqual(names, [
+   *   "NOAA_SeattleWeather_Daily_2016",
+   *   "NOAA_SeattleWeather_Daily_Jun2019",
+   * ]);
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<Dataset> {

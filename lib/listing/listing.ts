@@ -249,7 +249,7 @@ export class Listing implements AsyncIterable<Entry> {
    *
    * await using store = await exampleStore();
    * const manyFiles = store.folder("/iplant/home/shared/tern_samples/many_files");
-   * assert.equal(await manyFiles.list({ type: "file" }).count(), 20000);
+   * assert.equal(await manyFiles.list({ type: "file" }).count(), 20000); // in one request
    * ```
    */
   async count(): Promise<number> {

@@ -172,7 +172,7 @@ const EMPTY_ROW: CatalogRow = Object.freeze({
  * import { CATALOG_COLUMNS } from "./catalog.ts";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(CATALOG_COLUMNS.slice(0, 6), ["path", "id", "title", "creators", "year", "doi"]);
+ * assert.deepEqual(CATALOG_COLUMNS.slice(0, 4), ["path", "id", "title", "creators"]);
  * assert.equal(CATALOG_COLUMNS.at(-1), "error");
  * ```
  */

@@ -30,10 +30,12 @@ async function requireFolder(store: Store, user: string, path: string): Promise<
  * const root = await Deno.makeTempDir();
  * const store = await Store.open(root, "iplant");
  * const folders = await rootFolders(store, "demo");
- * assert.deepEqual(
- *   folders.map((folder) => folder.path),
- *   ["/iplant/home/demo", "/iplant/home/shared", "/iplant/home", "/iplant/trash/home/de-irods/demo"],
- * );
+ * assert.deepEqual(folders.map((folder) => folder.path), [
+ *   "/iplant/home/demo",
+ *   "/iplant/home/shared",
+ *   "/iplant/home",
+ *   "/iplant/trash/home/de-irods/demo",
+ * ]);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
