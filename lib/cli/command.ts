@@ -16,7 +16,7 @@ import type { CliIo } from "./io.ts";
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import type { CommandContext } from "./command.ts";
- * import { processIo } from "./io.ts";
+ * import { Output, PromptCancelledError } from "./io.ts";
  * import assert from "node:assert/strict";
  *
  * async function run(context: CommandContext): Promise<number> {
@@ -29,15 +29,29 @@ import type { CliIo } from "./io.ts";
  * }
  *
  * await using store = await exampleStore();
+ * let written = "";
+ * const sink = {
+ *   write: (bytes: Uint8Array) => {
+ *     written += new TextDecoder().decode(bytes);
+ *     return Promise.resolve(bytes.length);
+ *   },
+ * };
+ * const io = {
+ *   stdout: new Output(sink, false),
+ *   stderr: new Output(sink, false),
+ *   interactive: false,
+ *   readSecret: () => Promise.reject(new PromptCancelledError()),
+ * };
  * const status = await run({
  *   args: { values: {}, positionals: ["/iplant/home/shared/tern_samples/formats"] },
  *   rawArgs: [],
- *   io: processIo(),
+ *   io,
  *   signal: new AbortController().signal,
  *   store: () => Promise.resolve(store),
  *   report: () => Promise.resolve(),
  * });
  * assert.equal(status, 0);
+ * assert.equal(written.split("\n")[0], "README.txt");
  * ```
  */
 export interface CommandContext {
@@ -192,15 +206,28 @@ export function asUsage<T>(make: () => T): T {
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { type CommandContext, eachPath } from "./command.ts";
- * import { processIo } from "./io.ts";
+ * import { Output, PromptCancelledError } from "./io.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
+ * let written = "";
+ * const sink = {
+ *   write: (bytes: Uint8Array) => {
+ *     written += new TextDecoder().decode(bytes);
+ *     return Promise.resolve(bytes.length);
+ *   },
+ * };
+ * const io = {
+ *   stdout: new Output(sink, false),
+ *   stderr: new Output(sink, false),
+ *   interactive: false,
+ *   readSecret: () => Promise.reject(new PromptCancelledError()),
+ * };
  * const failures: unknown[] = [];
  * const context: CommandContext = {
  *   args: { values: {}, positionals: [] },
  *   rawArgs: [],
- *   io: processIo(),
+ *   io,
  *   signal: new AbortController().signal,
  *   store: () => Promise.resolve(store),
  *   report: (error) => Promise.resolve(void failures.push(error)),
@@ -209,8 +236,10 @@ export function asUsage<T>(make: () => T): T {
  * const status = await eachPath(context, paths, async (path) => {
  *   context.io.stdout.line((await store.entry(path)).path);
  * });
- * assert.equal(status, 1);
+ * await io.stdout.flush();
+ * assert.equal(status, 1); // one path failed, the other was still done
  * assert.equal(failures.length, 1);
+ * assert.equal(written, "/iplant/home/shared/tern_samples/formats\n");
  * ```
  */
 export async function eachPath(
