@@ -216,6 +216,7 @@ export class Shaper {
    * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
    * assert.equal(shaper.signal.aborted, false);
    * await shaper.close();
+   * assert.equal(shaper.signal.aborted, true);
    * ```
    */
   get signal(): AbortSignal {
