@@ -33,8 +33,10 @@ export function defaultCacheDir(): string | undefined {
  * @example
  * ```ts
  * import { readEnv } from "./dir.ts";
+ * import assert from "node:assert/strict";
  *
  * const url = readEnv("TERRAIN_URL") ?? "https://de.cyverse.org/terrain";
+ * assert.equal(readEnv("TERN_EXAMPLE_NEVER_SET"), undefined);
  * ```
  */
 export function readEnv(name: string): string | undefined {
