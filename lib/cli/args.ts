@@ -367,8 +367,13 @@ export function choiceOption<T extends string>(
  * @example
  * ```ts
  * import { exclusive } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
  * exclusive({ json: true }, ["json", "csv"]); // fine: only one given
+ * assert.throws(() => exclusive({ json: true, csv: true }, ["json", "csv"]), {
+ *   name: "UsageError",
+ *   message: "--json and --csv cannot be combined",
+ * });
  * ```
  */
 export function exclusive(values: ParsedArgs["values"], names: readonly string[]): void {

@@ -160,8 +160,10 @@ export function checkRef(value: string): string {
  * @example
  * ```ts
  * import { checkRefs } from "./command.ts";
+ * import assert from "node:assert/strict";
  *
  * checkRefs(["/iplant/home/shared/a.csv", "5fd7deff-dc59-52aa-86bf-4ccace6f7a31"]);
+ * assert.throws(() => checkRefs([]), { name: "UsageError", message: "missing PATH" });
  * ```
  */
 export function checkRefs(values: readonly string[]): void {
