@@ -15,11 +15,13 @@ import { abortError, BadRequestError } from "./errors.ts";
  * @example
  * ```ts
  * import { Limiter, type Release } from "./limiter.ts";
+ * import assert from "node:assert/strict";
  *
  * const limiter = new Limiter(1);
  * const release: Release = await limiter.acquire();
  * release();
  * release(); // ignored
+ * assert.equal(limiter.active, 0);
  * ```
  */
 export type Release = () => void;
