@@ -132,9 +132,12 @@ export class ProgressTracker {
    * @example
    * ```ts
    * import { ProgressTracker } from "./progress.ts";
+   * import assert from "node:assert/strict";
    *
    * const tracker = new ProgressTracker(undefined, 1, 0);
    * tracker.expectBytes(2048);
+   * tracker.bytes(1024);
+   * assert.equal(tracker.received, 1024);
    * ```
    */
   expectBytes(total: number): void {
@@ -262,9 +265,12 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    * @example
    * ```ts
    * import { ProgressChannel } from "./progress.ts";
+   * import assert from "node:assert/strict";
    *
    * const channel = new ProgressChannel();
    * channel.report({ kind: "done", bytes: 0, totalBytes: 0, files: 0, totalFiles: 0, cachedFiles: 0, rate: 0, elapsedMs: 0, ok: true });
+   * const events = await Array.fromAsync(channel); // "done" ends the iteration
+   * assert.deepEqual(events.map((event) => event.kind), ["done"]);
    * ```
    */
   readonly report = (event: ProgressEvent): void => {
