@@ -269,8 +269,10 @@ export class FolderCache {
    * @example
    * ```ts
    * import { FolderCache } from "./folder_cache.ts";
+   * import assert from "node:assert/strict";
    * const dir = await Deno.makeTempDir();
    * const snapshot = await new FolderCache(() => undefined).snapshot(dir);
+   * assert.deepEqual([snapshot.folders, snapshot.files], [[], []]);
    * await Deno.remove(dir);
    * ```
    */
@@ -327,9 +329,11 @@ export class FolderCache {
    * @example
    * ```ts
    * import { FolderCache } from "./folder_cache.ts";
+   * import assert from "node:assert/strict";
    * const cache = new FolderCache(() => undefined);
    * const dir = await Deno.makeTempDir();
    * const order = await cache.orderBy(await cache.snapshot(dir), "size");
+   * assert.deepEqual(order, { folders: [], files: [] });
    * await Deno.remove(dir);
    * ```
    */

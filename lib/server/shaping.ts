@@ -365,8 +365,10 @@ export class Shaper {
    * @example
    * ```ts
    * import { Shaper } from "./shaping.ts";
+   * import assert from "node:assert/strict";
    * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
    * await shaper.close();
+   * assert.ok(shaper.signal.aborted);
    * ```
    */
   close(): Promise<void> {

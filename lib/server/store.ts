@@ -233,8 +233,10 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
+   * assert.equal(store.root, await Deno.realPath(root));
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -558,9 +560,11 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * await store.ensureFolder("/iplant/trash/home/de-irods/demo");
+   * assert.ok((await Deno.stat(`${root}/iplant/trash/home/de-irods/demo`)).isDirectory);
    * await Deno.remove(root, { recursive: true });
    * ```
    */
