@@ -91,8 +91,8 @@ export class AttributeGroup {
    * import assert from "node:assert/strict";
    *
    * const none = new AttributeGroup([]);
- * assert.equal(none.size, 0);
- * assert.equal(none.value(["datacite.title"]), undefined);
+   * assert.equal(none.size, 0);
+   * assert.equal(none.value(["datacite.title"]), undefined);
    * ```
    */
   constructor(attributes: readonly Attribute[]) {

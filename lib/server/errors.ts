@@ -39,8 +39,8 @@ export class TerrainError extends Error {
    * import { TerrainError } from "./errors.ts";
    * import assert from "node:assert/strict";
    * const error = new TerrainError(403, { error_code: "ERR_FORBIDDEN", reason: "no" });
- * assert.equal(error.status, 403);
- * assert.deepEqual(error.body, { error_code: "ERR_FORBIDDEN", reason: "no" });
+   * assert.equal(error.status, 403);
+   * assert.deepEqual(error.body, { error_code: "ERR_FORBIDDEN", reason: "no" });
    * ```
    */
   constructor(
