@@ -88,9 +88,17 @@ export interface ProgressSink {
  * @example
  * ```ts
  * import { notebookSink } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
- * const sent: unknown[] = [];
- * const sink = notebookSink((bundle, options) => { sent.push(options); });
+ * const updates: (boolean | undefined)[] = [];
+ * const sink = notebookSink((bundle, options) => { updates.push(options?.update); });
+ * const view = {
+ *   label: "penguins.csv", state: "running", bytes: 0, totalBytes: 13487, files: 0, totalFiles: 1,
+ *   cachedFiles: 0, rate: 0, elapsedMs: 0,
+ * } as const;
+ * sink.draw(view);
+ * sink.finish({ ...view, state: "done", bytes: 13487, files: 1 });
+ * assert.deepEqual(updates, [undefined, true]); // shown once, then replaced in place
  * ```
  */
 export function notebookSink(display: DisplayFunction): ProgressSink {
@@ -118,9 +126,17 @@ export function notebookSink(display: DisplayFunction): ProgressSink {
  * @example
  * ```ts
  * import { terminalSink } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
  * let screen = "";
  * const sink = terminalSink((text) => { screen += text; }, 80);
+ * const view = {
+ *   label: "penguins.csv", state: "running", bytes: 0, totalBytes: 13487, files: 0, totalFiles: 1,
+ *   cachedFiles: 0, rate: 0, elapsedMs: 0,
+ * } as const;
+ * sink.draw(view);
+ * sink.finish({ ...view, state: "done", bytes: 13487, files: 1 });
+ * assert.match(screen, /^\r.*penguins\.csv.*\r.*penguins\.csv.*\n$/);
  * ```
  */
 export function terminalSink(write: (text: string) => void, columns?: number): ProgressSink {
