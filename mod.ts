@@ -12,15 +12,18 @@
  * @example Connecting makes no request; handles do work only when asked
  * ```ts
  * import { connect } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * const store = connect(); // TERRAIN_URL / TERRAIN_TOKEN from the environment, else anonymous
  * const penguins = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
- * console.log(penguins.name, store.stats.requests); // penguins.csv 0
+ * assert.equal(penguins.name, "penguins.csv");
+ * assert.equal(store.stats.requests, 0);
  * ```
  *
  * @example The common path, one line each (against the embedded sample store)
  * ```ts
  * import { exampleStore } from "./lib/sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
@@ -28,7 +31,10 @@
  * const readme = await formats.file("README.txt").text();
  * const frame = await formats.file("penguins.csv").dataframe();
  * const meta = await store.dataset("/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020").metadata();
- * console.log(files.length, frame.height, readme.length > 0, meta.doi !== undefined); // 9 344 true true
+ * assert.equal(files.length, 9);
+ * assert.equal(frame.height, 344);
+ * assert.match(readme, /^One table, every format/);
+ * assert.equal(meta.doi, "10.25739/9k2v-7q4m");
  * ```
  *
  * @module

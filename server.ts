@@ -5,10 +5,11 @@
  * @example
  * ```ts
  * import { startServer } from "./server.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
  * await using server = await startServer({ root, quiet: true });
- * console.log(server.url); // http://127.0.0.1:PORT/terrain
+ * assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/); // a free port
  * ```
  *
  * @module

@@ -261,6 +261,7 @@ export type Claim =
  * @example
  * ```ts
  * import { DiskCache } from "./cache.ts";
+ * import assert from "node:assert/strict";
  *
  * const dir = await Deno.makeTempDir();
  * const cache = new DiskCache({ dir, maxBytes: 1e6 });
@@ -268,7 +269,7 @@ export type Claim =
  * const writer = await cache.create(version);
  * await writer!.write(new TextEncoder().encode("a\n1\n"));
  * const cached = await writer!.commit({ format: "csv" });
- * console.log((await cache.lookup(version))?.file === cached?.file); // true
+ * assert.ok((await cache.lookup(version))?.file === cached?.file);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -297,9 +298,10 @@ export class DiskCache {
    * @example
    * ```ts
    * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
    *
    * const cache = new DiskCache({ dir: "/tmp/tern-cache" });
-   * console.log(cache.dir); // "/tmp/tern-cache/downloads"
+   * assert.equal(cache.dir, "/tmp/tern-cache/downloads");
    * ```
    */
   constructor(options: DiskCacheOptions) {
@@ -1058,8 +1060,11 @@ const COPY_EXTENSIONS: Record<string, string> = {
  * @example
  * ```ts
  * import { copyExtension } from "./cache.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(copyExtension("/a/flights.feather"), copyExtension("/a/b.csv.gz"), copyExtension("/a/README")); // .ipc .gz .bin
+ * assert.equal(copyExtension("/a/flights.feather"), ".ipc");
+ * assert.equal(copyExtension("/a/b.csv.gz"), ".gz");
+ * assert.equal(copyExtension("/a/README"), ".bin");
  * ```
  */
 export function copyExtension(path: string): string {

@@ -14,8 +14,9 @@ import { isAbsolute, join } from "node:path";
  * @example
  * ```ts
  * import { defaultCacheDir } from "./dir.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(defaultCacheDir()); // e.g. "/home/me/.cache/tern"
+ * assert.match(defaultCacheDir()!, /\/tern$/); // e.g. "/home/me/.cache/tern"
  * ```
  */
 export function defaultCacheDir(): string | undefined {
@@ -32,8 +33,10 @@ export function defaultCacheDir(): string | undefined {
  * @example
  * ```ts
  * import { readEnv } from "./dir.ts";
+ * import assert from "node:assert/strict";
  *
  * const url = readEnv("TERRAIN_URL") ?? "https://de.cyverse.org/terrain";
+ * assert.equal(readEnv("TERN_EXAMPLE_NEVER_SET"), undefined);
  * ```
  */
 export function readEnv(name: string): string | undefined {

@@ -13,9 +13,11 @@ import { TernError } from "../client/errors.ts";
  * @example
  * ```ts
  * import { CacheMissError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new CacheMissError('"/a/b.csv" is not in the local cache.', { path: "/a/b.csv" });
- * console.log(error.name, error.path); // CacheMissError /a/b.csv
+ * assert.equal(error.name, "CacheMissError");
+ * assert.equal(error.path, "/a/b.csv");
  * ```
  */
 export class CacheMissError extends TernError {}

@@ -6,10 +6,11 @@
  * @example
  * ```ts
  * import { DiskCache } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * const dir = await Deno.makeTempDir();
  * const cache = new DiskCache({ dir, maxBytes: 1e9 });
- * console.log((await cache.entries()).length); // 0
+ * assert.equal((await cache.entries()).length, 0);
  * await Deno.remove(dir, { recursive: true });
  * ```
  *

@@ -18,11 +18,16 @@ import { loadPolarsModule } from "../deps.ts";
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore(); // a store with a cache folder of its own
  * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").dataframe();
- * console.log((await store.cache.info()).select("path", "size").toString());
+ * const info = (await store.cache.info()).select("path", "size");
+ * assert.deepEqual(info.toRecords(), [
+ *   { path: "/iplant/home/shared/tern_samples/formats/penguins.csv", size: 13487 },
+ * ]);
  * await store.cache.clear();
+ * assert.equal((await store.cache.info()).height, 0);
  * ```
  */
 export class StoreCache {
@@ -183,12 +188,14 @@ export class StoreCache {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * await store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet").dataframe();
    * // In a notebook, `store.cache` as a cell's last line shows this bundle.
    * const card = await store.cache[JUPYTER_DISPLAY]();
-   * console.log(card["text/plain"]); // Cache /tmp/tern-example-cache-… — 1 file, 5.05 kB of 5.00 GB …
+   * assert.match(card["text/plain"], /^Cache \S+ — 1 file, 5\.05 kB of 5\.00 GB/);
+   * assert.match(card["text/plain"], /formats\/penguins\.parquet +5\.05 kB/);
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {

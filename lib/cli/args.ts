@@ -15,9 +15,10 @@ import { parseArgs } from "node:util";
  * @example
  * ```ts
  * import { UsageError } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new UsageError("--max-depth must be an integer ≥ 1, got \"x\"");
- * console.log(error.name); // UsageError
+ * assert.equal(error.name, "UsageError");
  * ```
  */
 export class UsageError extends Error {
@@ -29,9 +30,10 @@ export class UsageError extends Error {
    * @example
    * ```ts
    * import { UsageError } from "./args.ts";
+   * import assert from "node:assert/strict";
    *
    * const error = new UsageError("missing PATH");
-   * console.log(error.message); // missing PATH
+   * assert.equal(error.message, "missing PATH");
    * ```
    */
   constructor(message: string) {
@@ -79,8 +81,9 @@ export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
  * @example
  * ```ts
  * import { GLOBAL_OPTIONS } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(Object.keys(GLOBAL_OPTIONS).includes("token")); // true
+ * assert.ok(Object.keys(GLOBAL_OPTIONS).includes("token"));
  * ```
  */
 export const GLOBAL_OPTIONS: OptionSpecs = Object.freeze({
@@ -134,9 +137,13 @@ export interface ParsedArgs {
  * @example
  * ```ts
  * import { splitCommand } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(splitCommand(["--url", "http://x/terrain", "ls", "-l"]));
- * // { command: "ls", before: ["--url", "http://x/terrain"], after: ["-l"] }
+ * assert.deepEqual(splitCommand(["--url", "http://x/terrain", "ls", "-l"]), {
+ *   command: "ls",
+ *   before: ["--url", "http://x/terrain"],
+ *   after: ["-l"],
+ * });
  * ```
  */
 export function splitCommand(
@@ -167,11 +174,13 @@ export function splitCommand(
  * @example
  * ```ts
  * import { parseOptions } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
  * const parsed = parseOptions(["-l", "/iplant/home/shared"], {
  *   long: { type: "boolean", short: "l", help: "long format" },
  * });
- * console.log(parsed.values.long, parsed.positionals); // true [ "/iplant/home/shared" ]
+ * assert.ok(parsed.values.long);
+ * assert.deepEqual(parsed.positionals, ["/iplant/home/shared"]);
  * ```
  */
 export function parseOptions(args: readonly string[], options: OptionSpecs): ParsedArgs {
@@ -239,8 +248,10 @@ function describeParseError(error: unknown, options: OptionSpecs): string {
  * @example
  * ```ts
  * import { closest } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(closest("lss", ["ls", "tree", "stat"]), closest("zzz", ["ls"])); // ls undefined
+ * assert.equal(closest("lss", ["ls", "tree", "stat"]), "ls");
+ * assert.equal(closest("zzz", ["ls"]), undefined);
  * ```
  */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
@@ -288,8 +299,9 @@ function sharedStart(a: string, b: string): number {
  * @example
  * ```ts
  * import { stringOption } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(stringOption({ glob: "*.csv" }, "glob")); // *.csv
+ * assert.equal(stringOption({ glob: "*.csv" }, "glob"), "*.csv");
  * ```
  */
 export function stringOption(values: ParsedArgs["values"], name: string): string | undefined {
@@ -305,8 +317,9 @@ export function stringOption(values: ParsedArgs["values"], name: string): string
  * @example
  * ```ts
  * import { intOption } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(intOption({ "max-depth": "2" }, "max-depth", 1)); // 2
+ * assert.equal(intOption({ "max-depth": "2" }, "max-depth", 1), 2);
  * ```
  */
 export function intOption(
@@ -331,8 +344,9 @@ export function intOption(
  * @example
  * ```ts
  * import { choiceOption } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(choiceOption({ order: "desc" }, "order", ["asc", "desc"] as const)); // desc
+ * assert.equal(choiceOption({ order: "desc" }, "order", ["asc", "desc"] as const), "desc");
  * ```
  */
 export function choiceOption<T extends string>(
@@ -358,8 +372,13 @@ export function choiceOption<T extends string>(
  * @example
  * ```ts
  * import { exclusive } from "./args.ts";
+ * import assert from "node:assert/strict";
  *
  * exclusive({ json: true }, ["json", "csv"]); // fine: only one given
+ * assert.throws(() => exclusive({ json: true, csv: true }, ["json", "csv"]), {
+ *   name: "UsageError",
+ *   message: "--json and --csv cannot be combined",
+ * });
  * ```
  */
 export function exclusive(values: ParsedArgs["values"], names: readonly string[]): void {

@@ -17,7 +17,8 @@ import { parseDataName } from "../handles/resolve.ts";
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import type { CommandContext } from "./command.ts";
- * import { processIo } from "./io.ts";
+ * import { Output, PromptCancelledError } from "./io.ts";
+ * import assert from "node:assert/strict";
  *
  * async function run(context: CommandContext): Promise<number> {
  *   const store = await context.store();
@@ -29,15 +30,29 @@ import { parseDataName } from "../handles/resolve.ts";
  * }
  *
  * await using store = await exampleStore();
+ * let written = "";
+ * const sink = {
+ *   write: (bytes: Uint8Array) => {
+ *     written += new TextDecoder().decode(bytes);
+ *     return Promise.resolve(bytes.length);
+ *   },
+ * };
+ * const io = {
+ *   stdout: new Output(sink, false),
+ *   stderr: new Output(sink, false),
+ *   interactive: false,
+ *   readSecret: () => Promise.reject(new PromptCancelledError()),
+ * };
  * const status = await run({
  *   args: { values: {}, positionals: ["/iplant/home/shared/tern_samples/formats"] },
  *   rawArgs: [],
- *   io: processIo(),
+ *   io,
  *   signal: new AbortController().signal,
  *   store: () => Promise.resolve(store),
  *   report: () => Promise.resolve(),
  * });
- * console.log(status); // 0
+ * assert.equal(status, 0);
+ * assert.equal(written.split("\n")[0], "README.txt");
  * ```
  */
 export interface CommandContext {
@@ -69,6 +84,7 @@ export interface CommandContext {
  * ```ts
  * import type { Command } from "./command.ts";
  * import { usageLine } from "./help.ts";
+ * import assert from "node:assert/strict";
  *
  * const hello: Command = {
  *   name: "hello",
@@ -82,7 +98,7 @@ export interface CommandContext {
  *     return 0;
  *   },
  * };
- * console.log(usageLine(hello)); // usage: tern hello [options]
+ * assert.equal(usageLine(hello), "usage: tern hello [options]");
  * ```
  */
 export interface Command {
@@ -196,8 +212,10 @@ function isOtherName(value: string): boolean {
  * @example
  * ```ts
  * import { checkRefs } from "./command.ts";
+ * import assert from "node:assert/strict";
  *
  * checkRefs(["/iplant/home/shared/a.csv", "5fd7deff-dc59-52aa-86bf-4ccace6f7a31"]);
+ * assert.throws(() => checkRefs([]), { name: "UsageError", message: "missing PATH" });
  * ```
  */
 export function checkRefs(values: readonly string[]): void {
@@ -220,7 +238,7 @@ export function checkRefs(values: readonly string[]): void {
  *
  * await using store = await exampleStore();
  * const file = asUsage(() => store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
- * console.log(file.path); // /iplant/home/shared/tern_samples/formats/penguins.csv
+ * assert.equal(file.path, "/iplant/home/shared/tern_samples/formats/penguins.csv");
  * assert.throws(() => asUsage(() => store.file("formats/penguins.csv")), UsageError);
  * ```
  */
@@ -242,14 +260,28 @@ export function asUsage<T>(make: () => T): T {
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { type CommandContext, eachPath } from "./command.ts";
- * import { processIo } from "./io.ts";
+ * import { Output, PromptCancelledError } from "./io.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
+ * let written = "";
+ * const sink = {
+ *   write: (bytes: Uint8Array) => {
+ *     written += new TextDecoder().decode(bytes);
+ *     return Promise.resolve(bytes.length);
+ *   },
+ * };
+ * const io = {
+ *   stdout: new Output(sink, false),
+ *   stderr: new Output(sink, false),
+ *   interactive: false,
+ *   readSecret: () => Promise.reject(new PromptCancelledError()),
+ * };
  * const failures: unknown[] = [];
  * const context: CommandContext = {
  *   args: { values: {}, positionals: [] },
  *   rawArgs: [],
- *   io: processIo(),
+ *   io,
  *   signal: new AbortController().signal,
  *   store: () => Promise.resolve(store),
  *   report: (error) => Promise.resolve(void failures.push(error)),
@@ -258,7 +290,10 @@ export function asUsage<T>(make: () => T): T {
  * const status = await eachPath(context, paths, async (path) => {
  *   context.io.stdout.line((await store.entry(path)).path);
  * });
- * console.log(status, failures.length); // 1 1
+ * await io.stdout.flush();
+ * assert.equal(status, 1); // one path failed, the other was still done
+ * assert.equal(failures.length, 1);
+ * assert.equal(written, "/iplant/home/shared/tern_samples/formats\n");
  * ```
  */
 export async function eachPath(
@@ -288,8 +323,10 @@ export async function eachPath(
  * ```ts
  * import { isItemFailure } from "./command.ts";
  * import { NotFoundError } from "../../mod.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(isItemFailure(new NotFoundError("gone")), isItemFailure(new TypeError("bug"))); // true false
+ * assert.ok(isItemFailure(new NotFoundError("gone")));
+ * assert.equal(isItemFailure(new TypeError("bug")), false);
  * ```
  */
 export function isItemFailure(error: unknown): boolean {

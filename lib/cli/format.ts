@@ -15,9 +15,10 @@ import { visibleText } from "../display/format.ts";
  * @example
  * ```ts
  * import { styles } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
  * const plain = styles(false);
- * console.log(plain.bold("tern")); // "tern"
+ * assert.equal(plain.bold("tern"), "tern");
  * ```
  */
 export interface Styles {
@@ -41,8 +42,9 @@ export interface Styles {
  * @example
  * ```ts
  * import { styles } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(JSON.stringify(styles(true).bold("x"))); // "\u001b[1mx\u001b[22m"
+ * assert.equal(JSON.stringify(styles(true).bold("x")), '"\\u001b[1mx\\u001b[22m"');
  * ```
  */
 export function styles(color: boolean): Styles {
@@ -70,6 +72,7 @@ export function styles(color: boolean): Styles {
  * import assert from "node:assert/strict";
  * import { safeText } from "./format.ts";
  *
+ * // control characters come out escaped, so they are inert in a terminal
  * assert.equal(safeText("evil\x1b]0;pwned\x07.csv"), "evil\\x1b]0;pwned\\x07.csv");
  * assert.equal(safeText("plain name.csv"), "plain name.csv");
  * ```
@@ -84,8 +87,11 @@ const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"];
  * @example
  * ```ts
  * import { humanSize } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(humanSize(13487), humanSize(999), humanSize(25_100_000)); // 13.5 kB 999 B 25.1 MB
+ * assert.equal(humanSize(13487), "13.5 kB");
+ * assert.equal(humanSize(999), "999 B");
+ * assert.equal(humanSize(25_100_000), "25.1 MB");
  * ```
  */
 export function humanSize(bytes: number): string {
@@ -106,8 +112,9 @@ export function humanSize(bytes: number): string {
  * @example
  * ```ts
  * import { count } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(count(20003)); // 20,003
+ * assert.equal(count(20003), "20,003");
  * ```
  */
 export function count(value: number): string {
@@ -120,8 +127,10 @@ export function count(value: number): string {
  * @example
  * ```ts
  * import { plural } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(plural(1, "file"), plural(20003, "entry", "entries")); // 1 file 20,003 entries
+ * assert.equal(plural(1, "file"), "1 file");
+ * assert.equal(plural(20003, "entry", "entries"), "20,003 entries");
  * ```
  */
 export function plural(value: number, noun: string, nouns = `${noun}s`): string {
@@ -134,8 +143,9 @@ export function plural(value: number, noun: string, nouns = `${noun}s`): string 
  * @example
  * ```ts
  * import { shortDate } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(shortDate(new Date("2024-01-10T09:00:30Z"))); // 2024-01-10 09:00
+ * assert.equal(shortDate(new Date("2024-01-10T09:00:30Z")), "2024-01-10 09:00");
  * ```
  */
 export function shortDate(date: Date): string {
@@ -151,13 +161,15 @@ export function shortDate(date: Date): string {
  * @example
  * ```ts
  * import { entryJson } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
  * const json = entryJson({
  *   id: "5fd7deff-dc59-52aa-86bf-4ccace6f7a31", path: "/iplant/home/shared/a.csv", name: "a.csv",
  *   type: "file", size: 10, created: new Date(0), modified: new Date(0), infoType: "csv",
  *   permission: "read",
  * });
- * console.log(JSON.stringify(json).slice(0, 40)); // {"path":"/iplant/home/shared/a.csv","na
+ * assert.deepEqual(Object.keys(json).slice(0, 3), ["path", "name", "type"]); // a fixed order
+ * assert.equal(json.modified, "1970-01-01T00:00:00.000Z");
  * ```
  */
 export function entryJson(
@@ -184,8 +196,10 @@ export function entryJson(
  * @example
  * ```ts
  * import { isoDate } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(isoDate(new Date(0)), isoDate(new Date(NaN))); // 1970-01-01T00:00:00.000Z null
+ * assert.equal(isoDate(new Date(0)), "1970-01-01T00:00:00.000Z");
+ * assert.equal(isoDate(new Date(NaN)), null);
  * ```
  */
 export function isoDate(date: Date): string | null {
@@ -199,9 +213,10 @@ export function isoDate(date: Date): string | null {
  * @example
  * ```ts
  * import { entryName, styles } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
  * const folder = { name: "raw", path: "/iplant/home/shared/raw", type: "folder" } as const;
- * console.log(entryName(folder, styles(false))); // raw/
+ * assert.equal(entryName(folder, styles(false)), "raw/");
  * ```
  */
 export function entryName(
@@ -237,13 +252,14 @@ export interface LongOptions {
  * @example
  * ```ts
  * import { longLine, styles } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
  * const line = longLine({
  *   id: "5fd7deff-dc59-52aa-86bf-4ccace6f7a31", path: "/iplant/home/shared/a.csv", name: "a.csv",
  *   type: "file", size: 13487, created: new Date(0), modified: new Date("2024-01-10T09:00:00Z"),
  *   infoType: "csv", permission: "read",
  * }, styles(false), { bytes: false, fullPath: false });
- * console.log(line); // -   13.5 kB  2024-01-10 09:00  csv       a.csv
+ * assert.equal(line, "-  13.5 kB  2024-01-10 09:00  csv       a.csv");
  * ```
  */
 export function longLine(entry: Entry, style: Styles, options: LongOptions): string {
@@ -261,10 +277,12 @@ export function longLine(entry: Entry, style: Styles, options: LongOptions): str
  * @example
  * ```ts
  * import { fields } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(fields([["path", "/iplant/home/shared"], ["size", undefined], ["type", "folder"]]));
- * // path  /iplant/home/shared
- * // type  folder
+ * assert.equal(
+ *   fields([["path", "/iplant/home/shared"], ["size", undefined], ["type", "folder"]]),
+ *   "path  /iplant/home/shared\ntype  folder",
+ * );
  * ```
  */
 export function fields(rows: readonly (readonly [string, string | undefined])[]): string {
@@ -285,9 +303,12 @@ export function fields(rows: readonly (readonly [string, string | undefined])[])
  * @example
  * ```ts
  * import { jsonLine } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(jsonLine({ n: 3n, big: 2n ** 64n, at: new Date(0) }));
- * // {"n":3,"big":"18446744073709551616","at":"1970-01-01T00:00:00.000Z"}
+ * assert.equal(
+ *   jsonLine({ n: 3n, big: 2n ** 64n, at: new Date(0) }),
+ *   '{"n":3,"big":"18446744073709551616","at":"1970-01-01T00:00:00.000Z"}',
+ * );
  * ```
  */
 export function jsonLine(value: unknown): string {

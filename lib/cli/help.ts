@@ -15,8 +15,9 @@ import type { Command } from "./command.ts";
  * @example
  * ```ts
  * import { usageLine } from "./help.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(usageLine()); // usage: tern [options] COMMAND [ARGS...]
+ * assert.equal(usageLine(), "usage: tern [options] COMMAND [ARGS...]");
  * ```
  */
 export function usageLine(command?: Command): string {
@@ -36,7 +37,7 @@ export function usageLine(command?: Command): string {
  * import assert from "node:assert/strict";
  *
  * const help = mainHelp(COMMANDS);
- * console.log(help.split("\n")[2]); // usage: tern [options] COMMAND [ARGS...]
+ * assert.equal(help.split("\n")[2], "usage: tern [options] COMMAND [ARGS...]");
  * assert.ok(COMMANDS.every((command) => help.includes(`  ${command.name} `)));
  * ```
  */
@@ -76,9 +77,10 @@ export function mainHelp(commands: readonly Command[]): string {
  * ```ts
  * import { ls } from "./commands/ls.ts";
  * import { commandHelp } from "./help.ts";
+ * import assert from "node:assert/strict";
  *
  * const [title] = commandHelp(ls).split("\n");
- * console.log(title); // tern ls: list a folder, page by page as entries arrive
+ * assert.equal(title, "tern ls: list a folder, page by page as entries arrive");
  * ```
  */
 export function commandHelp(command: Command): string {
@@ -106,9 +108,12 @@ export function commandHelp(command: Command): string {
  * @example
  * ```ts
  * import { optionLines } from "./help.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(optionLines({ json: { type: "boolean", help: "one JSON object per line" } }));
- * //       --json            one JSON object per line
+ * assert.equal(
+ *   optionLines({ json: { type: "boolean", help: "one JSON object per line" } }),
+ *   "      --json            one JSON object per line",
+ * );
  * ```
  */
 export function optionLines(options: OptionSpecs): string {

@@ -15,8 +15,9 @@ import { type Styles, styles } from "./format.ts";
  * @example
  * ```ts
  * import { OutputClosedError } from "./io.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(new OutputClosedError().name); // OutputClosedError
+ * assert.equal(new OutputClosedError().name, "OutputClosedError");
  * ```
  */
 export class OutputClosedError extends Error {
@@ -26,9 +27,10 @@ export class OutputClosedError extends Error {
    * @example
    * ```ts
    * import { OutputClosedError } from "./io.ts";
+   * import assert from "node:assert/strict";
    *
    * const error = new OutputClosedError();
-   * console.log(error.name); // OutputClosedError
+   * assert.equal(error.name, "OutputClosedError");
    * ```
    */
   constructor() {
@@ -64,12 +66,13 @@ const FLUSH_AT = 64 * 1024;
  * @example
  * ```ts
  * import { Output } from "./io.ts";
+ * import assert from "node:assert/strict";
  *
  * const chunks: Uint8Array[] = [];
  * const out = new Output({ write: (b) => Promise.resolve(chunks.push(b.slice()) && b.length) }, false);
  * out.line("hello");
  * await out.flush();
- * console.log(new TextDecoder().decode(chunks[0])); // "hello\n"
+ * assert.equal(new TextDecoder().decode(chunks[0]), "hello\n");
  * ```
  */
 export class Output {
@@ -109,9 +112,10 @@ export class Output {
    * @example
    * ```ts
    * import { Output } from "./io.ts";
+   * import assert from "node:assert/strict";
    *
    * const out = new Output({ write: (bytes) => Promise.resolve(bytes.length) }, false);
-   * console.log(out.width(100)); // 100
+   * assert.equal(out.width(100), 100);
    * ```
    */
   width(piped: number): number {
@@ -324,8 +328,9 @@ export function processIo(): CliIo {
  * @example
  * ```ts
  * import { PromptCancelledError } from "./io.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(new PromptCancelledError().message); // The prompt was cancelled.
+ * assert.equal(new PromptCancelledError().message, "The prompt was cancelled.");
  * ```
  */
 export class PromptCancelledError extends Error {
@@ -335,9 +340,10 @@ export class PromptCancelledError extends Error {
    * @example
    * ```ts
    * import { PromptCancelledError } from "./io.ts";
+   * import assert from "node:assert/strict";
    *
    * const error = new PromptCancelledError();
-   * console.log(error.name); // PromptCancelledError
+   * assert.equal(error.name, "PromptCancelledError");
    * ```
    */
   constructor() {

@@ -46,13 +46,30 @@ const VERSION_OPTION: OptionSpecs = {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import { Output, PromptCancelledError } from "./io.ts";
  * import { runCli } from "./main.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const url = store.options.url;
  * const formats = "/iplant/home/shared/tern_samples/formats";
- * const status = await runCli(["ls", "-l", "--url", url, "--anonymous", "--no-cache", formats]);
- * console.log(status); // 0
+ * // Without `io`, the output goes to the terminal; here it is kept to be checked.
+ * let written = "";
+ * const sink = {
+ *   write: (bytes: Uint8Array) => {
+ *     written += new TextDecoder().decode(bytes);
+ *     return Promise.resolve(bytes.length);
+ *   },
+ * };
+ * const io = {
+ *   stdout: new Output(sink, false),
+ *   stderr: new Output(sink, false),
+ *   interactive: false,
+ *   readSecret: () => Promise.reject(new PromptCancelledError()),
+ * };
+ * const status = await runCli(["ls", "-l", "--url", url, "--anonymous", "--no-cache", formats], io);
+ * assert.equal(status, 0);
+ * assert.match(written, /13\.5 kB {2}2024-01-10 09:00 {2}csv +penguins\.csv\n/);
  * ```
  */
 export async function runCli(args: readonly string[], io: CliIo = processIo()): Promise<number> {

@@ -19,11 +19,20 @@ import type { Output } from "./io.ts";
  * ```ts
  * import { Output } from "./io.ts";
  * import { TransferProgress } from "./progress.ts";
+ * import assert from "node:assert/strict";
  *
- * const progress = new TransferProgress(new Output(Deno.stderr, false), "formats", 3, 40_461);
+ * let written = "";
+ * const sink = {
+ *   write: (bytes: Uint8Array) => {
+ *     written += new TextDecoder().decode(bytes);
+ *     return Promise.resolve(bytes.length);
+ *   },
+ * };
+ * const progress = new TransferProgress(new Output(sink, false), "formats", 3, 40_461);
  * progress.bytes(13_487);
  * progress.fileDone(false);
  * await progress.finish(true);
+ * assert.equal(written, ""); // not a terminal: no bar is drawn
  * ```
  */
 export class TransferProgress {

@@ -27,8 +27,12 @@ import { PromptCancelledError } from "./io.ts";
  * @example
  * ```ts
  * import { EXIT } from "./report.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(EXIT.ok, EXIT.failed, EXIT.usage, EXIT.interrupted); // 0 1 2 130
+ * assert.equal(EXIT.ok, 0);
+ * assert.equal(EXIT.failed, 1);
+ * assert.equal(EXIT.usage, 2);
+ * assert.equal(EXIT.interrupted, 130);
  * ```
  */
 export const EXIT: Readonly<{ ok: 0; failed: 1; usage: 2; interrupted: 130 }> = Object.freeze({
@@ -72,12 +76,14 @@ export interface Failure {
  * import { describeFailure } from "./report.ts";
  * import { styles } from "./format.ts";
  * import { NotFoundError } from "../../mod.ts";
+ * import assert from "node:assert/strict";
  *
  * const failure = describeFailure(new NotFoundError('"/iplant/home/x" does not exist.'), {
  *   debug: false,
  *   style: styles(false),
  * });
- * console.log(failure.status, failure.lines[0]); // 1 error: NotFoundError: "/iplant/home/x" does not exist.
+ * assert.equal(failure.status, 1);
+ * assert.equal(failure.lines[0], 'error: NotFoundError: "/iplant/home/x" does not exist.');
  * ```
  */
 export function describeFailure(

@@ -45,8 +45,9 @@ export interface StoreFlags {
  * @example
  * ```ts
  * import { storeFlags } from "./session.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(storeFlags({ anonymous: true }).anonymous); // true
+ * assert.ok(storeFlags({ anonymous: true }).anonymous);
  * ```
  */
 export function storeFlags(values: ParsedArgs["values"]): StoreFlags {
@@ -91,11 +92,12 @@ export function storeFlags(values: ParsedArgs["values"]): StoreFlags {
  * ```ts
  * import { processIo } from "./io.ts";
  * import { openStore, storeFlags } from "./session.ts";
+ * import assert from "node:assert/strict";
  *
  * const url = "http://127.0.0.1:8080/terrain";
  * const flags = storeFlags({ url, anonymous: true, "no-cache": true });
  * const store = await openStore(flags, processIo(), new AbortController().signal);
- * console.log(String(store)); // Store(http://127.0.0.1:8080/terrain, anonymous)
+ * assert.equal(String(store), "Store(http://127.0.0.1:8080/terrain, anonymous)");
  * ```
  */
 export async function openStore(

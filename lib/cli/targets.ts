@@ -38,9 +38,10 @@ export interface Destination {
  * @example
  * ```ts
  * import { destinationOf } from "./targets.ts";
+ * import assert from "node:assert/strict";
  *
  * const destination = await destinationOf("data/", false);
- * console.log(destination.isFolder); // true
+ * assert.ok(destination.isFolder);
  * ```
  */
 export async function destinationOf(
@@ -75,9 +76,11 @@ export async function destinationOf(
  * import assert from "node:assert/strict";
  *
  * const folder = { path: "/tmp/data", isFolder: true };
- * console.log(fileTarget(folder, { name: "penguins.csv" })); // /tmp/data/penguins.csv
- * console.log(fileTarget({ path: "/tmp/birds.csv", isFolder: false }, { name: "penguins.csv" }));
- * // /tmp/birds.csv
+ * assert.equal(fileTarget(folder, { name: "penguins.csv" }), "/tmp/data/penguins.csv");
+ * assert.equal(
+ *   fileTarget({ path: "/tmp/birds.csv", isFolder: false }, { name: "penguins.csv" }),
+ *   "/tmp/birds.csv",
+ * );
  * assert.throws(() => fileTarget(folder, { name: ".." }), BadRequestError);
  * ```
  */
@@ -94,9 +97,10 @@ export function fileTarget(destination: Destination, entry: Pick<Entry, "name">)
  * @example
  * ```ts
  * import { folderTarget } from "./targets.ts";
+ * import assert from "node:assert/strict";
  *
  * const folder = { name: "formats" };
- * console.log(folderTarget({ path: "/tmp/data", isFolder: true }, folder)); // /tmp/data/formats
+ * assert.equal(folderTarget({ path: "/tmp/data", isFolder: true }, folder), "/tmp/data/formats");
  * ```
  */
 export function folderTarget(destination: Destination, folder: Pick<Entry, "name">): string {
@@ -113,11 +117,12 @@ export function folderTarget(destination: Destination, folder: Pick<Entry, "name
  * @example
  * ```ts
  * import { targetUnder } from "./targets.ts";
+ * import assert from "node:assert/strict";
  *
  * const target = targetUnder("/tmp/data/formats", { path: "/iplant/home/shared/formats" }, {
  *   path: "/iplant/home/shared/formats/raw/a.csv",
  * });
- * console.log(target); // /tmp/data/formats/raw/a.csv
+ * assert.equal(target, "/tmp/data/formats/raw/a.csv");
  * ```
  */
 export function targetUnder(
@@ -144,8 +149,9 @@ export function targetUnder(
  * @example
  * ```ts
  * import { localName } from "./targets.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(localName("données météo.csv")); // données météo.csv
+ * assert.equal(localName("données météo.csv"), "données météo.csv");
  * ```
  */
 export function localName(name: string): string {

@@ -83,14 +83,15 @@ export interface SaveOptions {
  * import { join } from "node:path";
  * import { exampleStore } from "../sample/example.ts";
  * import { saveFile } from "./transfer.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const entry = await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").stat();
  * const dir = await Deno.makeTempDir();
  * const target = join(dir, "penguins.csv");
  * const options = { force: false, onBytes: () => {} };
- * console.log((await saveFile(store, entry, target, options)).source); // downloaded
- * console.log((await saveFile(store, entry, target, options)).source); // up-to-date
+ * assert.equal((await saveFile(store, entry, target, options)).source, "downloaded");
+ * assert.equal((await saveFile(store, entry, target, options)).source, "up-to-date");
  * await Deno.remove(dir, { recursive: true });
  * ```
  */

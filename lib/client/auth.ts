@@ -19,8 +19,9 @@ import { parseBody, TokenResponse } from "./schemas.ts";
  * @example
  * ```ts
  * import { TOKEN_ENDPOINT } from "./auth.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(`/${TOKEN_ENDPOINT}`); // "/token/keycloak"
+ * assert.equal(`/${TOKEN_ENDPOINT}`, "/token/keycloak");
  * ```
  */
 export const TOKEN_ENDPOINT = "token/keycloak";
@@ -83,8 +84,9 @@ export type SendJson = (request: TokenRequest) => Promise<unknown>;
  * @example
  * ```ts
  * import { Credentials, REDACTED } from "./auth.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(JSON.stringify(Credentials.fromToken("a.b.c")).includes(REDACTED)); // true
+ * assert.ok(JSON.stringify(Credentials.fromToken("a.b.c")).includes(REDACTED));
  * ```
  */
 export const REDACTED = "[redacted]";
@@ -126,12 +128,13 @@ export function redactUrl(text: string): string {
  * import { DEMO_USER } from "../sample/constants.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { requestToken, type TokenRequest } from "./auth.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = transportOf(store.folder("/iplant/home/shared"));
  * const send = (request: TokenRequest) => transport.json(request);
  * const grant = await requestToken(send, DEMO_USER.username, DEMO_USER.password);
- * console.log(grant.expires_in > 0); // true
+ * assert.ok(grant.expires_in > 0);
  * ```
  */
 export async function requestToken(
@@ -168,8 +171,9 @@ export async function requestToken(
  * @example
  * ```ts
  * import { basicAuthorization } from "./auth.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(basicAuthorization("demo", "pw")); // "Basic ZGVtbzpwdw=="
+ * assert.equal(basicAuthorization("demo", "pw"), "Basic ZGVtbzpwdw==");
  * ```
  */
 export function basicAuthorization(username: string, password: string): string {
@@ -188,12 +192,18 @@ interface Grant {
  * @example Anonymous, fixed token, and username/password
  * ```ts
  * import { Credentials } from "./auth.ts";
+ * import assert from "node:assert/strict";
  *
  * const anonymous = Credentials.anonymous();
  * const fixed = Credentials.fromToken("eyJh.eyJw.c2ln");
  * const login = Credentials.fromPassword("demo", "pw");
- * console.log(anonymous.mode, fixed.mode, login.mode); // anonymous token password
- * console.log(JSON.stringify(login)); // {"mode":"password","username":"demo","secret":"[redacted]"}
+ * assert.equal(anonymous.mode, "anonymous");
+ * assert.equal(fixed.mode, "token");
+ * assert.equal(login.mode, "password");
+ * assert.equal(
+ *   JSON.stringify(login),
+ *   '{"mode":"password","username":"demo","secret":"[redacted]"}',
+ * );
  * ```
  */
 export class Credentials {
@@ -225,8 +235,9 @@ export class Credentials {
    * @example
    * ```ts
    * import { Credentials } from "./auth.ts";
+   * import assert from "node:assert/strict";
    *
-   * console.log(Credentials.anonymous().mode); // "anonymous"
+   * assert.equal(Credentials.anonymous().mode, "anonymous");
    * ```
    */
   static anonymous(): Credentials {
@@ -239,8 +250,12 @@ export class Credentials {
    * @example
    * ```ts
    * import { Credentials } from "./auth.ts";
+   * import assert from "node:assert/strict";
    *
-   * console.log(String(Credentials.fromToken("eyJh.eyJw.c2ln"))); // "Credentials(token, [redacted])"
+   * assert.equal(
+   *   String(Credentials.fromToken("eyJh.eyJw.c2ln")),
+   *   "Credentials(token, [redacted])",
+   * );
    * ```
    */
   static fromToken(token: string): Credentials {
@@ -256,8 +271,9 @@ export class Credentials {
    * @example
    * ```ts
    * import { Credentials } from "./auth.ts";
+   * import assert from "node:assert/strict";
    *
-   * console.log(Credentials.fromPassword("demo", "pw").username); // "demo"
+   * assert.equal(Credentials.fromPassword("demo", "pw").username, "demo");
    * ```
    */
   static fromPassword(username: string, password: string): Credentials {
@@ -291,11 +307,12 @@ export class Credentials {
    * @example
    * ```ts
    * import { Credentials } from "./auth.ts";
+   * import assert from "node:assert/strict";
    *
    * const header = await Credentials.fromToken("eyJh.eyJw.c2ln").authorization(() => {
    *   throw new Error("not called for fixed tokens");
    * });
-   * console.log(header === "Bearer eyJh.eyJw.c2ln"); // true
+   * assert.ok(header === "Bearer eyJh.eyJw.c2ln");
    * ```
    */
   async authorization(send: SendJson, signal?: AbortSignal): Promise<string | undefined> {
@@ -331,8 +348,12 @@ export class Credentials {
    * @example
    * ```ts
    * import { Credentials } from "./auth.ts";
+   * import assert from "node:assert/strict";
    *
-   * console.log(Credentials.fromToken("eyJh.eyJw.c2ln").scrub("got eyJh.eyJw.c2ln")); // "got [redacted]"
+   * assert.equal(
+   *   Credentials.fromToken("eyJh.eyJw.c2ln").scrub("got eyJh.eyJw.c2ln"),
+   *   "got [redacted]",
+   * );
    * ```
    */
   scrub(text: string): string {

@@ -49,16 +49,19 @@ export interface GuardOptions {
  * @example
  * ```ts
  * import { guardBody } from "./body.ts";
+ * import assert from "node:assert/strict";
  *
  * const source = new Response("hello").body!;
+ * let released = false;
  * const body = guardBody(source, {
  *   expectedLength: 5,
  *   idleTimeoutMs: 1000,
  *   signal: new AbortController().signal,
- *   onFinish: () => console.log("released"),
+ *   onFinish: () => released = true,
  *   context: { endpoint: "fileio/download", subject: "/iplant/home/demo/a.txt" },
  * });
- * console.log(await new Response(body).text()); // "hello" (after "released")
+ * assert.equal(await new Response(body).text(), "hello");
+ * assert.ok(released);
  * ```
  */
 export function guardBody(
@@ -146,15 +149,18 @@ export function guardBody(
  * @example
  * ```ts
  * import { readBody } from "./body.ts";
+ * import assert from "node:assert/strict";
  *
+ * let released = false;
  * const bytes = await readBody(new Response('{"total":3}').body!, {
  *   expectedLength: 11,
  *   idleTimeoutMs: 1000,
  *   signal: new AbortController().signal,
- *   onFinish: () => console.log("released"),
+ *   onFinish: () => released = true,
  *   context: { endpoint: "filesystem/paged-directory", subject: "/iplant/home/demo" },
  * });
- * console.log(new TextDecoder().decode(bytes)); // {"total":3} (after "released")
+ * assert.equal(new TextDecoder().decode(bytes), '{"total":3}');
+ * assert.ok(released);
  * ```
  */
 export async function readBody(
@@ -236,9 +242,10 @@ export async function readBody(
  * @example
  * ```ts
  * import { readAll } from "./body.ts";
+ * import assert from "node:assert/strict";
  *
  * const bytes = await readAll(new Response("abc").body!, 1024);
- * console.log(bytes?.length); // 3
+ * assert.equal(bytes?.length, 3);
  * ```
  */
 export async function readAll(
@@ -267,8 +274,9 @@ export async function readAll(
  * @example
  * ```ts
  * import { formatMs } from "./body.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(formatMs(30_000)); // "30 s"
+ * assert.equal(formatMs(30_000), "30 s");
  * ```
  */
 export function formatMs(ms: number): string {

@@ -14,10 +14,11 @@
  * @example
  * ```ts
  * import { filenameFromDisposition } from "./disposition.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(filenameFromDisposition(`attachment; filename="r_sum_.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv`));
- * // "résumé.csv"
- * console.log(filenameFromDisposition(`filename="a b.txt"`)); // "a b.txt"
+ * const header = `attachment; filename="r_sum_.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv`;
+ * assert.equal(filenameFromDisposition(header), "résumé.csv");
+ * assert.equal(filenameFromDisposition(`filename="a b.txt"`), "a b.txt");
  * ```
  */
 export function filenameFromDisposition(header: string | null): string | undefined {

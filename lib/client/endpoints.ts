@@ -12,12 +12,14 @@
  * import { exampleStore } from "../sample/example.ts";
  * import { Transport } from "./transport.ts";
  * import { download, getPagedDirectory } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = new Transport({ url: store.options.url }); // no credentials: anonymous
  * const path = "/iplant/home/shared/tern_samples/formats";
  * const page = await getPagedDirectory(transport, { path, limit: 100 });
- * for (const file of page.files) console.log(file.label, file["file-size"]);
+ * assert.equal(page.files.length, 9);
+ * assert.equal(page.files.find((file) => file.label === "penguins.csv")?.["file-size"], 13487);
  * const { body } = await download(transport, page.files[0].path);
  * await body.cancel();
  * ```
@@ -119,8 +121,9 @@ export type EntityType = "any" | "file" | "folder";
  * @example
  * ```ts
  * import { INFO_TYPES } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(INFO_TYPES.includes("csv")); // true
+ * assert.ok(INFO_TYPES.includes("csv"));
  * ```
  */
 export const INFO_TYPES: readonly string[] = Object.freeze(
@@ -208,11 +211,14 @@ export interface Download {
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { getRoot } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const { roots } = await getRoot(transportOf(store.folder("/iplant/home")));
- * console.log(roots.map((root) => root.label));
- * // [ "demo", "Community Data", "Shared With Me", "Trash" ]
+ * assert.deepEqual(
+ *   roots.map((root) => root.label),
+ *   ["demo", "Community Data", "Shared With Me", "Trash"],
+ * );
  * ```
  */
 export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<RootListing> {
@@ -231,12 +237,15 @@ export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<Roo
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { getDirectory } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const shared = store.folder("/iplant/home/shared");
  * const listing = await getDirectory(transportOf(shared), "/iplant/home/shared");
- * console.log(listing.folders.map((folder) => folder.label));
- * // [ "commons_repo", "iplantcollaborative", "tern_samples" ]
+ * assert.deepEqual(
+ *   listing.folders.map((folder) => folder.label),
+ *   ["commons_repo", "iplantcollaborative", "tern_samples"],
+ * );
  * ```
  */
 export async function getDirectory(
@@ -258,10 +267,11 @@ export async function getDirectory(
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { getDirectoryRoots } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const { roots } = await getDirectoryRoots(transportOf(store.folder("/iplant/home")));
- * console.log(roots.length); // 3
+ * assert.equal(roots.length, 3);
  * ```
  */
 export async function getDirectoryRoots(
@@ -283,6 +293,7 @@ export async function getDirectoryRoots(
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { getPagedDirectory } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats";
@@ -295,7 +306,7 @@ export async function getDirectoryRoots(
  *   entityType: "file",
  *   infoType: ["csv", "tsv"],
  * });
- * console.log(`${page.files.length} of ${page.total}`); // 2 of 2
+ * assert.equal(`${page.files.length} of ${page.total}`, "2 of 2");
  * ```
  */
 export async function getPagedDirectory(
@@ -343,12 +354,15 @@ export async function getPagedDirectory(
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { download } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const file = await download(transportOf(store.file(path)), path);
  * const text = await new Response(file.body).text();
- * console.log(file.filename, file.size, text.length); // penguins.csv 13487 13487
+ * assert.equal(file.filename, "penguins.csv");
+ * assert.equal(file.size, 13487);
+ * assert.equal(text.length, 13487);
  * ```
  */
 export async function download(
@@ -380,11 +394,12 @@ export async function download(
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { displayDownload } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/penguin_body_mass.png";
  * const image = await displayDownload(transportOf(store.file(path)), path, { inline: true });
- * console.log(image.contentType); // image/png
+ * assert.equal(image.contentType, "image/png");
  * await image.body.cancel();
  * ```
  */
@@ -419,11 +434,14 @@ export async function displayDownload(
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { getManifest } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const manifest = await getManifest(transportOf(store.file(path)), path);
- * console.log(manifest["content-type"], manifest.urls[0]?.url);
+ * assert.equal(manifest["content-type"], "text/csv");
+ * const dav = store.options.url.replace(/\/terrain$/, "/dav-anon");
+ * assert.equal(manifest.urls[0]?.url, dav + path);
  * ```
  */
 export async function getManifest(
@@ -464,12 +482,13 @@ export function publicUrlOf(manifest: Pick<Manifest, "urls">): string | undefine
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { getComments } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const curated = "/iplant/home/shared/commons_repo/curated";
  * const file = store.file(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`);
  * const { comments } = await getComments(transportOf(file), (await file.stat()).id);
- * console.log(comments.filter((comment) => !comment.retracted).length);
+ * assert.equal(comments.filter((comment) => !comment.retracted).length, 1);
  * ```
  */
 export async function getComments(
@@ -493,13 +512,16 @@ export async function getComments(
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { getMetadata } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const curated = "/iplant/home/shared/commons_repo/curated";
  * const folder = store.folder(`${curated}/Immer_BarleyVarietyTrials_Jun2018`);
  * const metadata = await getMetadata(transportOf(folder), (await folder.stat()).id);
- * console.log(metadata.avus.slice(1, 3).map((avu) => `${avu.attr}=${avu.value}`));
- * // [ "datacite.creator=Immer, F. R.", "datacite.creator=Hayes, H. K." ]
+ * assert.deepEqual(
+ *   metadata.avus.slice(1, 3).map((avu) => `${avu.attr}=${avu.value}`),
+ *   ["datacite.creator=Immer, F. R.", "datacite.creator=Hayes, H. K."],
+ * );
  * ```
  */
 export async function getMetadata(
@@ -521,10 +543,11 @@ export async function getMetadata(
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { getSavedSearches } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const saved = await getSavedSearches(transportOf(store.folder("/iplant/home")));
- * console.log(Array.isArray(saved) ? saved.length : 0); // 4
+ * assert.equal(Array.isArray(saved) ? saved.length : 0, 4);
  * ```
  */
 export async function getSavedSearches(t: Transport, opts: CallOptions = {}): Promise<unknown> {
@@ -540,10 +563,14 @@ export async function getSavedSearches(t: Transport, opts: CallOptions = {}): Pr
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { getSearchDocumentation } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const docs = await getSearchDocumentation(transportOf(store.folder("/iplant/home")));
- * console.log(Object.keys(docs.clauses).sort());
+ * assert.deepEqual(
+ *   Object.keys(docs.clauses).sort(),
+ *   ["created", "label", "metadata", "modified", "owner", "path", "permissions", "size", "tag"],
+ * );
  * ```
  */
 export async function getSearchDocumentation(
@@ -567,12 +594,13 @@ export async function getSearchDocumentation(
  * import { exampleStore } from "../sample/example.ts";
  * import { getToken } from "./endpoints.ts";
  * import { Transport } from "./transport.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore({ anonymous: true });
  * const transport = new Transport({ url: store.options.url });
  * const grant = await getToken(transport, DEMO_USER.username, DEMO_USER.password);
  * const signedIn = new Transport({ url: transport.url, token: grant.access_token });
- * console.log(signedIn.anonymous); // false
+ * assert.equal(signedIn.anonymous, false);
  * ```
  */
 export async function getToken(

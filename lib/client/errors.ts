@@ -41,9 +41,12 @@ export interface TernErrorDetails {
  * @example Catch any client failure
  * ```ts
  * import { TernError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = new TernError("Something went wrong.", { status: 500, path: "/iplant/home/demo" });
- * console.log(err instanceof Error, err.status, err.path); // true 500 /iplant/home/demo
+ * assert.ok(err instanceof Error);
+ * assert.equal(err.status, 500);
+ * assert.equal(err.path, "/iplant/home/demo");
  * ```
  */
 export class TernError extends Error {
@@ -65,9 +68,10 @@ export class TernError extends Error {
    * @example
    * ```ts
    * import { TernError } from "./errors.ts";
+   * import assert from "node:assert/strict";
    *
    * const err = new TernError("Listing failed.", { endpoint: "filesystem/paged-directory" });
-   * console.log(err.endpoint); // "filesystem/paged-directory"
+   * assert.equal(err.endpoint, "filesystem/paged-directory");
    * ```
    */
   constructor(message: string, details: TernErrorDetails = {}) {
@@ -87,10 +91,13 @@ export class TernError extends Error {
    * ```ts
    * import { NotFoundError } from "./errors.ts";
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import assert from "node:assert/strict";
    *
    * const error = new NotFoundError("Nothing at /iplant/home/demo/x.", { path: "/iplant/home/demo/x" });
-   * console.log(error[JUPYTER_DISPLAY]()["text/plain"].split("\n")[0]);
-   * // NotFoundError: Nothing at /iplant/home/demo/x.
+   * assert.equal(
+   *   error[JUPYTER_DISPLAY]()["text/plain"].split("\n")[0],
+   *   "NotFoundError: Nothing at /iplant/home/demo/x.",
+   * );
    * ```
    */
   [JUPYTER_DISPLAY](): MediaBundle {
@@ -123,9 +130,10 @@ export class TernError extends Error {
  * @example
  * ```ts
  * import { NotFoundError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = new NotFoundError("/iplant/home/demo/nope does not exist.", { path: "/iplant/home/demo/nope" });
- * console.log(err.name); // "NotFoundError"
+ * assert.equal(err.name, "NotFoundError");
  * ```
  */
 export class NotFoundError extends TernError {}
@@ -136,9 +144,10 @@ export class NotFoundError extends TernError {}
  * @example
  * ```ts
  * import { PermissionError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = new PermissionError("You may not read /iplant/home/alice.", { status: 500 });
- * console.log(err.status); // 500
+ * assert.equal(err.status, 500);
  * ```
  */
 export class PermissionError extends TernError {}
@@ -149,9 +158,10 @@ export class PermissionError extends TernError {}
  * @example
  * ```ts
  * import { AuthError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = new AuthError("The access token was rejected: it has expired.", { status: 403 });
- * console.log(err instanceof Error); // true
+ * assert.ok(err instanceof Error);
  * ```
  */
 export class AuthError extends TernError {}
@@ -162,9 +172,10 @@ export class AuthError extends TernError {}
  * @example
  * ```ts
  * import { AuthError, SignInRequiredError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = new SignInRequiredError("Sign-in needed for filesystem/root.");
- * console.log(err instanceof AuthError); // true
+ * assert.ok(err instanceof AuthError);
  * ```
  */
 export class SignInRequiredError extends AuthError {}
@@ -176,9 +187,10 @@ export class SignInRequiredError extends AuthError {}
  * @example
  * ```ts
  * import { BadRequestError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = new BadRequestError("limit must be a positive integer, got 0.", { path: "/iplant/home/demo" });
- * console.log(err.message);
+ * assert.equal(err.message, "limit must be a positive integer, got 0.");
  * ```
  */
 export class BadRequestError extends TernError {}
@@ -189,9 +201,10 @@ export class BadRequestError extends TernError {}
  * @example
  * ```ts
  * import { ServerError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = new ServerError("filesystem/root failed on the server (HTTP 503).", { status: 503 });
- * console.log(err.status); // 503
+ * assert.equal(err.status, 503);
  * ```
  */
 export class ServerError extends TernError {}
@@ -203,9 +216,10 @@ export class ServerError extends TernError {}
  * @example
  * ```ts
  * import { NetworkError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = new NetworkError("No answer from 127.0.0.1:8080 within 30 s.");
- * console.log(err.name); // "NetworkError"
+ * assert.equal(err.name, "NetworkError");
  * ```
  */
 export class NetworkError extends TernError {}
@@ -216,9 +230,13 @@ export class NetworkError extends TernError {}
  * @example
  * ```ts
  * import { ProtocolError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = new ProtocolError('filesystem/root answered an unexpected body: at "roots": expected array, got null.');
- * console.log(err.message);
+ * assert.equal(
+ *   err.message,
+ *   'filesystem/root answered an unexpected body: at "roots": expected array, got null.',
+ * );
  * ```
  */
 export class ProtocolError extends TernError {}
@@ -246,10 +264,11 @@ export class ResponseTooLargeError extends ProtocolError {}
  * @example
  * ```ts
  * import { abortError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const controller = new AbortController();
  * controller.abort();
- * console.log(abortError(controller.signal).name); // "AbortError"
+ * assert.equal(abortError(controller.signal).name, "AbortError");
  * ```
  */
 export function abortError(signal: AbortSignal): DOMException {
@@ -266,8 +285,9 @@ export function abortError(signal: AbortSignal): DOMException {
  * @example
  * ```ts
  * import { isAbortError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(isAbortError(new DOMException("stop", "AbortError"))); // true
+ * assert.ok(isAbortError(new DOMException("stop", "AbortError")));
  * ```
  */
 export function isAbortError(error: unknown): error is DOMException {
@@ -322,9 +342,13 @@ const BAD_REQUEST_CODES = new Set([
  * @example
  * ```ts
  * import { errorCodeOf } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(errorCodeOf({ error_code: "ERR_DOES_NOT_EXIST", path: "/x" })); // "ERR_DOES_NOT_EXIST"
- * console.log(errorCodeOf("gateway timeout")); // undefined
+ * assert.equal(
+ *   errorCodeOf({ error_code: "ERR_DOES_NOT_EXIST", path: "/x" }),
+ *   "ERR_DOES_NOT_EXIST",
+ * );
+ * assert.equal(errorCodeOf("gateway timeout"), undefined);
  * ```
  */
 export function errorCodeOf(body: unknown): string | undefined {
@@ -351,9 +375,16 @@ function unrouted(failed: FailedResponse, reason: string | undefined): boolean {
  * @example
  * ```ts
  * import { isTokenProblem } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(isTokenProblem(403, { error_code: "ERR_FORBIDDEN", reason: "Token is expired (1700000000)" })); // true
- * console.log(isTokenProblem(403, { error_code: "ERR_FORBIDDEN", reason: "Data search is not enabled" })); // false
+ * assert.equal(
+ *   isTokenProblem(403, { error_code: "ERR_FORBIDDEN", reason: "Token is expired (1700000000)" }),
+ *   true,
+ * );
+ * assert.equal(
+ *   isTokenProblem(403, { error_code: "ERR_FORBIDDEN", reason: "Data search is not enabled" }),
+ *   false,
+ * );
  * ```
  */
 export function isTokenProblem(status: number, body: unknown): boolean {
@@ -375,6 +406,7 @@ export function isTokenProblem(status: number, body: unknown): boolean {
  * @example
  * ```ts
  * import { errorFromResponse } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const err = errorFromResponse({
  *   status: 500,
@@ -382,7 +414,8 @@ export function isTokenProblem(status: number, body: unknown): boolean {
  *   endpoint: "filesystem/paged-directory",
  *   authenticated: true,
  * });
- * console.log(err.name, err.path); // NotFoundError /iplant/home/demo/nope
+ * assert.equal(err.name, "NotFoundError");
+ * assert.equal(err.path, "/iplant/home/demo/nope");
  * ```
  */
 export function errorFromResponse(failed: FailedResponse): TernError {
@@ -501,8 +534,9 @@ export function errorFromResponse(failed: FailedResponse): TernError {
  * @example
  * ```ts
  * import { truncate } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(truncate("abcdefghij", 5)); // "abcd…"
+ * assert.equal(truncate("abcdefghij", 5), "abcd…");
  * ```
  */
 export function truncate(text: string, max = 120): string {

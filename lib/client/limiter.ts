@@ -15,11 +15,13 @@ import { abortError, BadRequestError } from "./errors.ts";
  * @example
  * ```ts
  * import { Limiter, type Release } from "./limiter.ts";
+ * import assert from "node:assert/strict";
  *
  * const limiter = new Limiter(1);
  * const release: Release = await limiter.acquire();
  * release();
  * release(); // ignored
+ * assert.equal(limiter.active, 0);
  * ```
  */
 export type Release = () => void;
@@ -34,11 +36,12 @@ interface Waiter {
  * @example Hold a slot for a piece of work
  * ```ts
  * import { Limiter } from "./limiter.ts";
+ * import assert from "node:assert/strict";
  *
  * const limiter = new Limiter(2);
  * const release = await limiter.acquire();
  * try {
- *   console.log(limiter.active); // 1
+ *   assert.equal(limiter.active, 1);
  * } finally {
  *   release();
  * }
@@ -60,8 +63,9 @@ export class Limiter {
    * @example
    * ```ts
    * import { Limiter } from "./limiter.ts";
+   * import assert from "node:assert/strict";
    *
-   * console.log(new Limiter(2).max); // 2
+   * assert.equal(new Limiter(2).max, 2);
    * ```
    */
   constructor(max = 4) {
@@ -95,13 +99,15 @@ export class Limiter {
    * @example
    * ```ts
    * import { Limiter } from "./limiter.ts";
+   * import assert from "node:assert/strict";
    *
    * const limiter = new Limiter(1);
    * const first = await limiter.acquire();
    * const second = limiter.acquire(); // waits
    * first();
    * (await second)();
-   * console.log(limiter.active, limiter.peak); // 0 1
+   * assert.equal(limiter.active, 0);
+   * assert.equal(limiter.peak, 1);
    * ```
    */
   acquire(signal?: AbortSignal): Promise<Release> {

@@ -12,8 +12,10 @@
  * await using store = await exampleStore();
  * const transport = new Transport({ url: store.options.url });
  * const page = await getPagedDirectory(transport, { path: "/iplant/home/shared", limit: 100 });
- * console.log(page.folders.map((folder) => folder.label));
- * // [ "commons_repo", "iplantcollaborative", "tern_samples" ]
+ * assert.deepEqual(
+ *   page.folders.map((folder) => folder.label),
+ *   ["commons_repo", "iplantcollaborative", "tern_samples"],
+ * );
  * const missing = getPagedDirectory(transport, { path: "/iplant/home/shared/nope", limit: 100 });
  * await assert.rejects(missing, NotFoundError);
  * ```

@@ -13,9 +13,10 @@ import { abortError } from "./errors.ts";
  * @example
  * ```ts
  * import { isRetryableStatus } from "./retry.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(isRetryableStatus(503, undefined)); // true
- * console.log(isRetryableStatus(500, "ERR_DOES_NOT_EXIST")); // false
+ * assert.ok(isRetryableStatus(503, undefined));
+ * assert.equal(isRetryableStatus(500, "ERR_DOES_NOT_EXIST"), false);
  * ```
  */
 export function isRetryableStatus(status: number, errorCode: string | undefined): boolean {
@@ -35,8 +36,9 @@ export function isRetryableStatus(status: number, errorCode: string | undefined)
  * @example
  * ```ts
  * import { backoffDelay } from "./retry.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(backoffDelay(3, 100, 10_000, () => 0.5)); // 400
+ * assert.equal(backoffDelay(3, 100, 10_000, () => 0.5), 400);
  * ```
  */
 export function backoffDelay(
@@ -56,10 +58,11 @@ export function backoffDelay(
  * @example
  * ```ts
  * import { parseRetryAfter } from "./retry.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(parseRetryAfter("2")); // 2000
+ * assert.equal(parseRetryAfter("2"), 2000);
  * const now = Date.parse("Wed, 21 Oct 2015 07:28:00 GMT");
- * console.log(parseRetryAfter("Wed, 21 Oct 2015 07:28:03 GMT", now)); // 3000
+ * assert.equal(parseRetryAfter("Wed, 21 Oct 2015 07:28:03 GMT", now), 3000);
  * ```
  */
 export function parseRetryAfter(

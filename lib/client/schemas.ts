@@ -20,13 +20,14 @@ const permission = z.enum(["read", "write", "own"]);
  * @example
  * ```ts
  * import { ListingItem } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const item = ListingItem.parse({
  *   id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/a.csv", label: "a.csv",
  *   infoType: "csv", isFavorite: false, badName: false, permission: "read",
  *   "date-created": 1469698401000, "date-modified": 1469698401000, "file-size": 2048,
  * });
- * console.log(item["file-size"]); // 2048
+ * assert.equal(item["file-size"], 2048);
  * ```
  */
 export const ListingItem = z.looseObject({
@@ -66,6 +67,7 @@ export type ListingItem = z.infer<typeof ListingItem>;
  * @example
  * ```ts
  * import { PagedListing } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const page = PagedListing.parse({
  *   id: "1a6f0c2e-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/empty", label: "empty",
@@ -73,7 +75,7 @@ export type ListingItem = z.infer<typeof ListingItem>;
  *   "date-created": 0, "date-modified": 0, "file-size": 0, hasSubDirs: true,
  *   total: null, totalBad: 0, folders: [], files: [],
  * });
- * console.log(page.total); // null
+ * assert.equal(page.total, null);
  * ```
  */
 export const PagedListing = z.compile(z.looseObject({
@@ -102,13 +104,14 @@ export type PagedListing = z.infer<typeof PagedListing>;
  * @example
  * ```ts
  * import { DirectoryFolder } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const folder = DirectoryFolder.parse({
  *   id: "5e7f8a90-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/x", label: "x",
  *   permission: "read", "date-created": 0, "date-modified": 0,
  *   isFavorite: false, badName: false, hasSubDirs: true,
  * });
- * console.log(folder.label); // "x"
+ * assert.equal(folder.label, "x");
  * ```
  */
 export const DirectoryFolder = z.looseObject({
@@ -140,13 +143,14 @@ export type DirectoryFolder = z.infer<typeof DirectoryFolder>;
  * @example
  * ```ts
  * import { DirectoryListing } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const listing = DirectoryListing.parse({
  *   id: "c2d3e4f5-1a2b-11ea-9c1d-90e2ba675364", path: "/iplant/home/shared", label: "Community Data",
  *   permission: "read", "date-created": 0, "date-modified": 0,
  *   isFavorite: false, badName: true, hasSubDirs: true, folders: [],
  * });
- * console.log(listing.folders.length); // 0
+ * assert.equal(listing.folders.length, 0);
  * ```
  */
 export const DirectoryListing = z.looseObject({
@@ -172,8 +176,9 @@ export type DirectoryListing = z.infer<typeof DirectoryListing>;
  * @example
  * ```ts
  * import { DirectoryRoots } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(DirectoryRoots.parse({ roots: [] }).roots); // []
+ * assert.deepEqual(DirectoryRoots.parse({ roots: [] }).roots, []);
  * ```
  */
 export const DirectoryRoots = z.looseObject({ roots: z.array(DirectoryListing) });
@@ -195,12 +200,13 @@ export type DirectoryRoots = z.infer<typeof DirectoryRoots>;
  * @example
  * ```ts
  * import { RootEntry } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = RootEntry.parse({
  *   id: "7fa53922-e104-11e3-80a7-6abdce5a08d5", path: "/iplant/home/shared", label: "Community Data",
  *   "date-created": 0, "date-modified": 0, permission: "read", hasSubDirs: true,
  * });
- * console.log(root.label); // "Community Data"
+ * assert.equal(root.label, "Community Data");
  * ```
  */
 export const RootEntry = z.looseObject({
@@ -231,6 +237,7 @@ export type RootEntry = z.infer<typeof RootEntry>;
  * @example
  * ```ts
  * import { RootListing } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const roots = RootListing.parse({
  *   roots: [],
@@ -240,7 +247,7 @@ export type RootEntry = z.infer<typeof RootEntry>;
  *     base_trash_path: "/iplant/trash/home/de-irods",
  *   },
  * });
- * console.log(roots["base-paths"].user_home_path); // "/iplant/home/demo"
+ * assert.equal(roots["base-paths"].user_home_path, "/iplant/home/demo");
  * ```
  */
 export const RootListing = z.looseObject({
@@ -270,9 +277,10 @@ export type RootListing = z.infer<typeof RootListing>;
  * @example
  * ```ts
  * import { Manifest } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const manifest = Manifest.parse({ "content-type": "text/csv", infoType: "csv", urls: [] });
- * console.log(manifest["content-type"]); // "text/csv"
+ * assert.equal(manifest["content-type"], "text/csv");
  * ```
  */
 export const Manifest = z.looseObject({
@@ -298,12 +306,13 @@ export type Manifest = z.infer<typeof Manifest>;
  * @example
  * ```ts
  * import { Comment } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const comment = Comment.parse({
  *   id: "9e1d7c1a-2b3c-11ee-8f44-0242ac120002", commenter: "demo", post_time: 1689955200000,
  *   retracted: false, comment: "See README.txt.",
  * });
- * console.log(comment.commenter); // "demo"
+ * assert.equal(comment.commenter, "demo");
  * ```
  */
 export const Comment = z.looseObject({
@@ -331,8 +340,9 @@ export type Comment = z.infer<typeof Comment>;
  * @example
  * ```ts
  * import { CommentList } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(CommentList.parse({ comments: [] }).comments.length); // 0
+ * assert.equal(CommentList.parse({ comments: [] }).comments.length, 0);
  * ```
  */
 export const CommentList = z.looseObject({ comments: z.array(Comment) });
@@ -391,12 +401,14 @@ export interface Avu {
  * @example
  * ```ts
  * import { Avu } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const avu = Avu.parse({
  *   id: "5e3d8fa0-5a8e-11ed-9b6a-0242ac120002", attr: "identifier", value: "10.25739/4fh7-y927", unit: null,
  *   avus: [{ id: "6f4e90b1-5a8e-11ed-9b6a-0242ac120002", attr: "identifierType", value: "DOI", unit: "" }],
  * });
- * console.log(avu.unit, avu.avus[0].avus); // "" []
+ * assert.equal(avu.unit, "");
+ * assert.deepEqual(avu.avus[0].avus, []);
  * ```
  */
 export const Avu: z.ZodType<Avu, unknown> = z.looseObject({
@@ -420,8 +432,9 @@ export const Avu: z.ZodType<Avu, unknown> = z.looseObject({
  * @example
  * ```ts
  * import { IrodsAvu } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(IrodsAvu.parse({ attr: "source", value: "field-7", unit: "" }).attr); // "source"
+ * assert.equal(IrodsAvu.parse({ attr: "source", value: "field-7", unit: "" }).attr, "source");
  * ```
  */
 export const IrodsAvu = z.looseObject({
@@ -448,9 +461,10 @@ export type IrodsAvu = z.infer<typeof IrodsAvu>;
  * @example
  * ```ts
  * import { MetadataResponse } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const metadata = MetadataResponse.parse({ path: "/iplant/home/shared/x", avus: [], "irods-avus": [] });
- * console.log(metadata.path); // "/iplant/home/shared/x"
+ * assert.equal(metadata.path, "/iplant/home/shared/x");
  * ```
  */
 export const MetadataResponse = z.looseObject({
@@ -479,12 +493,13 @@ const ClauseArgument = z.looseObject({ type: z.string(), summary: z.string() });
  * @example
  * ```ts
  * import { SearchDocumentation } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const docs = SearchDocumentation.parse({
  *   clauses: { path: { summary: "Searches by path prefix", args: { prefix: { type: "string", summary: "The prefix" } } } },
  *   sortFields: ["path", "label"],
  * });
- * console.log(Object.keys(docs.clauses)); // ["path"]
+ * assert.deepEqual(Object.keys(docs.clauses), ["path"]);
  * ```
  */
 export const SearchDocumentation = z.looseObject({
@@ -513,9 +528,10 @@ export type SearchDocumentation = z.infer<typeof SearchDocumentation>;
  * @example
  * ```ts
  * import { TokenResponse } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
  * const grant = TokenResponse.parse({ access_token: "a.b.c", expires_in: 300, token_type: "Bearer" });
- * console.log(grant.expires_in); // 300
+ * assert.equal(grant.expires_in, 300);
  * ```
  */
 export const TokenResponse = z.looseObject({
@@ -566,13 +582,13 @@ export interface BodyContext {
  * @example
  * ```ts
  * import { parseBody, Manifest } from "./schemas.ts";
+ * import assert from "node:assert/strict";
  *
- * try {
- *   parseBody(Manifest, { "content-type": 7, infoType: "csv", urls: [] }, { endpoint: "filesystem/file/manifest" });
- * } catch (error) {
- *   console.log((error as Error).message);
- *   // filesystem/file/manifest answered an unexpected body: at "content-type": expected string, got 7.
- * }
+ * const body = { "content-type": 7, infoType: "csv", urls: [] };
+ * assert.throws(() => parseBody(Manifest, body, { endpoint: "filesystem/file/manifest" }), {
+ *   message: "filesystem/file/manifest answered an unexpected body: " +
+ *     'at "content-type": expected string, got 7.',
+ * });
  * ```
  */
 export function parseBody<T>(

@@ -251,6 +251,7 @@ type Accept<T> = (
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { Transport } from "./transport.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = new Transport({ url: store.options.url });
@@ -258,7 +259,7 @@ type Accept<T> = (
  *   path: "/filesystem/search-documentation",
  *   endpoint: "filesystem/search-documentation",
  * });
- * console.log(transport.stats.requests); // 1
+ * assert.equal(transport.stats.requests, 1);
  * ```
  */
 export class Transport {
@@ -286,9 +287,13 @@ export class Transport {
    * @example
    * ```ts
    * import { Transport } from "./transport.ts";
+   * import assert from "node:assert/strict";
    *
    * const transport = new Transport({ url: "https://de.cyverse.org/terrain", token: "eyJh.eyJw.c2ln" });
-   * console.log(String(transport)); // "Transport(https://de.cyverse.org/terrain, token, [redacted])"
+   * assert.equal(
+   *   String(transport),
+   *   "Transport(https://de.cyverse.org/terrain, token, [redacted])",
+   * );
    * ```
    */
   constructor(options: TransportOptions) {
@@ -344,9 +349,13 @@ export class Transport {
    * @example
    * ```ts
    * import { Transport } from "./transport.ts";
+   * import assert from "node:assert/strict";
    *
    * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
-   * console.log(transport.stats); // { requests: 0, retries: 0, tokenExchanges: 0, inFlight: 0, peakInFlight: 0 }
+   * assert.deepEqual(
+   *   transport.stats,
+   *   { requests: 0, retries: 0, tokenExchanges: 0, inFlight: 0, peakInFlight: 0 },
+   * );
    * ```
    */
   get stats(): TransportStats {
@@ -369,6 +378,7 @@ export class Transport {
    * import { DEMO_USER } from "../sample/constants.ts";
    * import { exampleStore } from "../sample/example.ts";
    * import { Transport } from "./transport.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const transport = new Transport({ url: store.options.url, token: DEMO_USER.token });
@@ -378,7 +388,7 @@ export class Transport {
    *   endpoint: "filesystem/paged-directory",
    *   subject: "/iplant/home/demo",
    * }) as { total: number };
-   * console.log(page.total); // 6
+   * assert.equal(page.total, 6);
    * ```
    */
   json(spec: RequestSpec): Promise<unknown> {
@@ -417,6 +427,7 @@ export class Transport {
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
    * import { Transport } from "./transport.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const transport = new Transport({ url: store.options.url });
@@ -425,7 +436,8 @@ export class Transport {
    *   query: { path: "/iplant/home/shared/tern_samples/formats/penguins.csv" },
    *   endpoint: "fileio/download",
    * });
-   * console.log(size, (await new Response(body).bytes()).length); // 13487 13487
+   * assert.equal(size, 13487);
+   * assert.equal((await new Response(body).bytes()).length, 13487);
    * ```
    */
   stream(spec: RequestSpec): Promise<StreamedResponse> {

@@ -12,8 +12,9 @@ import config from "../../deno.json" with { type: "json" };
  * @example
  * ```ts
  * import { VERSION } from "./version.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(`tern ${VERSION}`);
+ * assert.equal(`tern ${VERSION}`, "tern 0.1.0");
  * ```
  */
 export const VERSION: string = config.version;
@@ -25,8 +26,9 @@ export const VERSION: string = config.version;
  * @example
  * ```ts
  * import { userAgent } from "./version.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(userAgent("my-lab-notebook/2.0")); // "my-lab-notebook/2.0 tern/0.1.0 (Deno/2.9.6)"
+ * assert.equal(userAgent("my-lab-notebook/2.0"), "my-lab-notebook/2.0 tern/0.1.0 (Deno/2.9.6)");
  * ```
  */
 export function userAgent(product?: string): string {

@@ -27,8 +27,9 @@ import { FileChangedError, IntegrityError } from "./errors.ts";
  * @example
  * ```ts
  * import { MAX_RESTARTS } from "./body.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(MAX_RESTARTS); // 1
+ * assert.equal(MAX_RESTARTS, 1);
  * ```
  */
 export const MAX_RESTARTS = 1;
@@ -359,8 +360,9 @@ export async function readVerified<T>(
  * ```ts
  * import { restartable } from "./body.ts";
  * import { FileChangedError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(restartable(new FileChangedError("changed"))); // true
+ * assert.ok(restartable(new FileChangedError("changed")));
  * ```
  */
 export function restartable(error: unknown): boolean {

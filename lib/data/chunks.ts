@@ -14,16 +14,17 @@ import type { CacheWriter } from "../cache/cache.ts";
  * @example
  * ```ts
  * import { Peekable } from "./chunks.ts";
+ * import assert from "node:assert/strict";
  *
  * async function* source() {
  *   yield new Uint8Array([1, 2]);
  *   yield new Uint8Array([3]);
  * }
  * const chunks = new Peekable(source());
- * console.log(await chunks.peek(3)); // Uint8Array(3) [ 1, 2, 3 ]
+ * assert.deepEqual(await chunks.peek(3), new Uint8Array([1, 2, 3]));
  * let total = 0;
  * for await (const chunk of chunks) total += chunk.byteLength;
- * console.log(total); // 3
+ * assert.equal(total, 3);
  * ```
  */
 export class Peekable implements AsyncIterable<Uint8Array> {

@@ -12,8 +12,9 @@ import { TernError, type TernErrorDetails } from "../client/errors.ts";
  * @example
  * ```ts
  * import { SUPPORTED_FORMATS } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(SUPPORTED_FORMATS.startsWith("CSV")); // true
+ * assert.ok(SUPPORTED_FORMATS.startsWith("CSV"));
  * ```
  */
 export const SUPPORTED_FORMATS: string =
@@ -27,9 +28,11 @@ export const SUPPORTED_FORMATS: string =
  * @example
  * ```ts
  * import { UnsupportedFormatError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new UnsupportedFormatError("/iplant/home/shared/plot.png", "it is a PNG image");
- * console.log(error.message.includes("plot.png"), error.path); // true /iplant/home/shared/plot.png
+ * assert.ok(error.message.includes("plot.png"));
+ * assert.equal(error.path, "/iplant/home/shared/plot.png");
  * ```
  */
 export class UnsupportedFormatError extends TernError {
@@ -43,9 +46,10 @@ export class UnsupportedFormatError extends TernError {
    * @example
    * ```ts
    * import { UnsupportedFormatError } from "./errors.ts";
+   * import assert from "node:assert/strict";
    *
    * const error = new UnsupportedFormatError("/a/notes.txt", "it looks like plain text", 'Pass format: "csv".');
-   * console.log(error.message.endsWith('Pass format: "csv".')); // true
+   * assert.ok(error.message.endsWith('Pass format: "csv".'));
    * ```
    */
   constructor(path: string, why: string, hint?: string, details: TernErrorDetails = {}) {
@@ -65,9 +69,10 @@ export class UnsupportedFormatError extends TernError {
  * @example
  * ```ts
  * import { IntegrityError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new IntegrityError('"/a/b.csv" arrived with 10 of 20 bytes.', { path: "/a/b.csv" });
- * console.log(error.name); // "IntegrityError"
+ * assert.equal(error.name, "IntegrityError");
  * ```
  */
 export class IntegrityError extends TernError {}
@@ -79,9 +84,10 @@ export class IntegrityError extends TernError {}
  * @example
  * ```ts
  * import { FileChangedError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new FileChangedError('"/a/b.csv" changed while it was read.', { path: "/a/b.csv" });
- * console.log(error instanceof Error); // true
+ * assert.ok(error instanceof Error);
  * ```
  */
 export class FileChangedError extends TernError {}
@@ -94,9 +100,10 @@ export class FileChangedError extends TernError {}
  * @example
  * ```ts
  * import { ParseError } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new ParseError('Could not parse "/a/b.csv" as CSV: bad value.', { path: "/a/b.csv" });
- * console.log(error.path); // "/a/b.csv"
+ * assert.equal(error.path, "/a/b.csv");
  * ```
  */
 export class ParseError extends TernError {}
@@ -107,9 +114,12 @@ export class ParseError extends TernError {}
  * @example
  * ```ts
  * import { polarsReason } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(polarsReason(new Error("could not parse `x` as dtype `i64`\n\nYou might want to try: …")));
- * // "could not parse `x` as dtype `i64`"
+ * assert.equal(
+ *   polarsReason(new Error("could not parse `x` as dtype `i64`\n\nYou might want to try: …")),
+ *   "could not parse `x` as dtype `i64`",
+ * );
  * ```
  */
 export function polarsReason(error: unknown): string {

@@ -27,8 +27,9 @@ export type TableFormat = "csv" | "tsv" | "json" | "ndjson" | "parquet" | "arrow
  * @example
  * ```ts
  * import { TABLE_FORMATS } from "./formats.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(TABLE_FORMATS.includes("parquet")); // true
+ * assert.ok(TABLE_FORMATS.includes("parquet"));
  * ```
  */
 export const TABLE_FORMATS: readonly TableFormat[] = Object.freeze([
@@ -155,9 +156,13 @@ const DELIMITERS = [",", "\t", ";", "|"];
  * @example
  * ```ts
  * import { detectFormat } from "./formats.ts";
+ * import assert from "node:assert/strict";
  *
  * const head = new TextEncoder().encode("a\tb\n1\t2\n");
- * console.log(detectFormat({ path: "/x/table.txt", head })); // { format: "csv", gzip: false, sep: "\t" }
+ * assert.deepEqual(
+ *   detectFormat({ path: "/x/table.txt", head }),
+ *   { gzip: false, format: "csv", sep: "\t" },
+ * );
  * ```
  */
 export function detectFormat(clues: FormatClues): DetectedFormat {
@@ -226,9 +231,10 @@ export function detectFormat(clues: FormatClues): DetectedFormat {
  * @example
  * ```ts
  * import { innerFormat } from "./formats.ts";
+ * import assert from "node:assert/strict";
  *
  * const head = new TextEncoder().encode('{"a":1}\n{"a":2}\n');
- * console.log(innerFormat({ path: "/x/events.gz", head })); // { format: "ndjson", gzip: true }
+ * assert.deepEqual(innerFormat({ path: "/x/events.gz", head }), { gzip: true, format: "ndjson" });
  * ```
  */
 export function innerFormat(clues: FormatClues): DetectedFormat {

@@ -39,6 +39,7 @@ import { readDataFrame, type ReadTuning } from "./read.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { dataContextOf } from "./context.ts";
  * import { readMany } from "./many.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const folder = store.folder("/iplant/home/shared/tern_samples/formats");
@@ -46,7 +47,8 @@ import { readDataFrame, type ReadTuning } from "./read.ts";
  * const entries = await folder.list({ glob: "*.{csv,tsv}" }).toArray();
  * const stat = (path: string, signal?: AbortSignal) => statFile(transport, path, { signal });
  * const frame = await readMany(dataContextOf(transport), entries, stat);
- * console.log(frame.height, frame.columns[0]); // 688 source
+ * assert.equal(frame.height, 688);
+ * assert.equal(frame.columns[0], "source");
  * ```
  */
 export async function readMany(

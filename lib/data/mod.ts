@@ -9,13 +9,14 @@
  * import { transportOf } from "../handles/handle.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { dataContextOf, readDataFrame } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.parquet";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
  * const { frame } = await readDataFrame(dataContextOf(transportOf(file)), source);
- * console.log(frame.shape); // { height: 344, width: 7 }
+ * assert.deepEqual(frame.shape, { height: 344, width: 7 });
  * ```
  *
  * @module

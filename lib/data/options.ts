@@ -91,7 +91,11 @@ export interface BatchOptions extends DataFrameOptions {
  * ```ts
  * import type { ManyOptions } from "./options.ts";
  *
- * const options: ManyOptions = { source: "file", onProgress: (event) => console.log(event.files) };
+ * const done: number[] = [];
+ * const options: ManyOptions = {
+ *   source: "file",
+ *   onProgress: (event) => void done.push(event.files),
+ * };
  * ```
  */
 export interface ManyOptions extends DataFrameOptions {
@@ -110,12 +114,13 @@ export const DEFAULT_BATCH_ROWS = 100_000;
  * @example
  * ```ts
  * import { checkOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
  *
  * checkOptions({ sep: "\t", nRows: 10 }); // fine
  * try {
  *   checkOptions({ sep: "ab" });
  * } catch (error) {
- *   console.log((error as Error).message); // sep must be one character, got "ab".
+ *   assert.equal((error as Error).message, 'sep must be one character, got "ab".');
  * }
  * ```
  */

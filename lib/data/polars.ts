@@ -15,9 +15,10 @@ import { type DataFrame, loadPolarsModule, type PolarsModule } from "../deps.ts"
  * @example
  * ```ts
  * import { loadPolars, type Polars } from "./polars.ts";
+ * import assert from "node:assert/strict";
  *
  * const pl: Polars = await loadPolars();
- * console.log(pl.readCSV("a,b\n1,2\n").shape); // { height: 1, width: 2 }
+ * assert.deepEqual(pl.readCSV("a,b\n1,2\n").shape, { height: 1, width: 2 });
  * ```
  */
 export type Polars = PolarsModule["default"];
@@ -50,9 +51,10 @@ export function loadPolars(): Promise<Polars> {
  * @example
  * ```ts
  * import { asBuffer } from "./polars.ts";
+ * import assert from "node:assert/strict";
  *
  * const bytes = new TextEncoder().encode("a,b\n1,2\n");
- * console.log(asBuffer(bytes).length === bytes.length); // true
+ * assert.ok(asBuffer(bytes).length === bytes.length);
  * ```
  */
 export function asBuffer(bytes: Uint8Array): Buffer {

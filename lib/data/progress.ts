@@ -41,10 +41,11 @@ export interface ProgressEvent extends ProgressCounts {
  * @example
  * ```ts
  * import { progressEvent } from "./progress.ts";
+ * import assert from "node:assert/strict";
  *
  * const started = performance.now();
  * const counts = { bytes: 1024, totalBytes: 4096, files: 0, totalFiles: 1, cachedFiles: 0 };
- * console.log(progressEvent("bytes", counts, started).kind); // bytes
+ * assert.equal(progressEvent("bytes", counts, started).kind, "bytes");
  * ```
  */
 export function progressEvent(
@@ -72,13 +73,14 @@ const BYTES_INTERVAL_MS = 100;
  * @example
  * ```ts
  * import { ProgressTracker } from "./progress.ts";
+ * import assert from "node:assert/strict";
  *
  * const events: string[] = [];
  * const tracker = new ProgressTracker((event) => events.push(event.kind), 2, 300);
  * tracker.bytes(100);
  * tracker.fileDone("/a.csv", false);
  * tracker.done(true);
- * console.log(events); // [ "start", "bytes", "file", "done" ]
+ * assert.deepEqual(events, ["start", "bytes", "file", "done"]);
  * ```
  */
 export class ProgressTracker {
@@ -102,9 +104,10 @@ export class ProgressTracker {
    * @example
    * ```ts
    * import { ProgressTracker } from "./progress.ts";
+   * import assert from "node:assert/strict";
    *
    * const tracker = new ProgressTracker(undefined, 1, 1024);
-   * console.log(tracker.received); // 0
+   * assert.equal(tracker.received, 0);
    * ```
    */
   constructor(
@@ -129,9 +132,12 @@ export class ProgressTracker {
    * @example
    * ```ts
    * import { ProgressTracker } from "./progress.ts";
+   * import assert from "node:assert/strict";
    *
    * const tracker = new ProgressTracker(undefined, 1, 0);
    * tracker.expectBytes(2048);
+   * tracker.bytes(1024);
+   * assert.equal(tracker.received, 1024);
    * ```
    */
   expectBytes(total: number): void {
@@ -241,8 +247,10 @@ export class ProgressTracker {
  * const folder = store.folder("/iplant/home/shared/tern_samples/formats");
  * const progress = new ProgressChannel();
  * const frame = folder.list({ glob: "*.?sv" }).dataframes({ onProgress: progress.report });
- * for await (const event of progress) console.log(`${event.kind} ${event.files}/${event.totalFiles}`);
+ * let last = "";
+ * for await (const event of progress) last = `${event.kind} ${event.files}/${event.totalFiles}`;
  * assert.equal((await frame).height, 688); // penguins.csv and penguins.tsv
+ * assert.equal(last, "done 2/2");
  * ```
  */
 export class ProgressChannel implements AsyncIterable<ProgressEvent> {
@@ -257,9 +265,12 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    * @example
    * ```ts
    * import { ProgressChannel } from "./progress.ts";
+   * import assert from "node:assert/strict";
    *
    * const channel = new ProgressChannel();
    * channel.report({ kind: "done", bytes: 0, totalBytes: 0, files: 0, totalFiles: 0, cachedFiles: 0, rate: 0, elapsedMs: 0, ok: true });
+   * const events = await Array.fromAsync(channel); // "done" ends the iteration
+   * assert.deepEqual(events.map((event) => event.kind), ["done"]);
    * ```
    */
   readonly report = (event: ProgressEvent): void => {
@@ -311,6 +322,7 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { ProgressChannel, ProgressTracker } from "./progress.ts";
+   * import assert from "node:assert/strict";
    *
    * const progress = new ProgressChannel();
    * const tracker = new ProgressTracker(progress.report, 1, 13487);
@@ -318,7 +330,7 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    * tracker.fileDone("/iplant/home/shared/tern_samples/formats/penguins.csv", false);
    * tracker.done(true);
    * // In a notebook, `progress` as a cell's last line shows this bundle.
-   * console.log(progress[JUPYTER_DISPLAY]()["text/plain"]); // ✓ read · 13.5 kB in 0 ms
+   * assert.equal(progress[JUPYTER_DISPLAY]()["text/plain"], "✓ read · 13.5 kB in 0 ms");
    * ```
    */
   [JUPYTER_DISPLAY](): MediaBundle {

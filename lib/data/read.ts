@@ -38,6 +38,7 @@ import { progressFor } from "../progress/reporter.ts";
  * import { transportOf } from "../handles/handle.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = transportOf(store.folder("/iplant/home/shared"));
@@ -48,7 +49,7 @@ import { progressFor } from "../progress/reporter.ts";
  *   stat: (signal) => statFile(transport, entry.path, { signal }),
  * };
  * const { frame } = await readDataFrame(dataContextOf(transport), source);
- * console.log(frame.shape); // { height: 344, width: 7 }
+ * assert.deepEqual(frame.shape, { height: 344, width: 7 });
  * ```
  */
 export interface FileSource {

@@ -18,9 +18,10 @@ const LINE_FEED = 0x0a;
  * @example
  * ```ts
  * import { countByte } from "./records.ts";
+ * import assert from "node:assert/strict";
  *
  * const bytes = new TextEncoder().encode('a,"b ""c""",d\n');
- * console.log(countByte(bytes, 0x22, 0, bytes.length)); // 6
+ * assert.equal(countByte(bytes, 0x22, 0, bytes.length), 6);
  * ```
  */
 export function countByte(bytes: Uint8Array, quote: number, start: number, end: number): number {
@@ -99,13 +100,15 @@ export const DEFAULT_FIRST_BATCH_BYTES = 64 * 1024;
  * @example
  * ```ts
  * import { RecordSplitter } from "./records.ts";
+ * import assert from "node:assert/strict";
  *
  * const splitter = new RecordSplitter({ quote: '"', firstBatchBytes: 8, batchBytes: 8 });
  * const text = new TextEncoder();
  * const decode = (bytes?: Uint8Array) => bytes && new TextDecoder().decode(bytes);
- * console.log(decode(splitter.push(text.encode('id,note\n1,"two\nlines"\n2,x')))); // 'id,note\n1,"two\nlines"\n'
- * console.log(decode(splitter.push(text.encode("\n3,y\n")))); // "2,x\n3,y\n"
- * console.log(splitter.finish()); // undefined
+ * const first = splitter.push(text.encode('id,note\n1,"two\nlines"\n2,x'));
+ * assert.equal(decode(first), 'id,note\n1,"two\nlines"\n'); // the quoted newline stays inside
+ * assert.equal(decode(splitter.push(text.encode("\n3,y\n"))), "2,x\n3,y\n");
+ * assert.equal(splitter.finish(), undefined);
  * ```
  */
 export class RecordSplitter {
@@ -162,9 +165,10 @@ export class RecordSplitter {
    * @example
    * ```ts
    * import { RecordSplitter } from "./records.ts";
+   * import assert from "node:assert/strict";
    *
    * const splitter = new RecordSplitter({ firstBatchBytes: 4 });
-   * console.log(splitter.push(new TextEncoder().encode("a\nb\nc"))?.length); // 4
+   * assert.equal(splitter.push(new TextEncoder().encode("a\nb\nc"))?.length, 4);
    * ```
    */
   push(chunk: Uint8Array): Uint8Array | undefined {
@@ -189,10 +193,11 @@ export class RecordSplitter {
    * @example
    * ```ts
    * import { RecordSplitter } from "./records.ts";
+   * import assert from "node:assert/strict";
    *
    * const splitter = new RecordSplitter();
    * splitter.push(new TextEncoder().encode("a\n1"));
-   * console.log(new TextDecoder().decode(splitter.finish())); // "a\n1"
+   * assert.equal(new TextDecoder().decode(splitter.finish()), "a\n1");
    * ```
    */
   finish(): Uint8Array | undefined {

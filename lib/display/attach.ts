@@ -17,12 +17,14 @@ import { JUPYTER_DISPLAY, type MediaBundle } from "./bundle.ts";
  * ```ts
  * import { withDisplay } from "./attach.ts";
  * import { JUPYTER_DISPLAY } from "./bundle.ts";
+ * import assert from "node:assert/strict";
  *
  * const manifest = withDisplay({ contentType: "text/csv" }, () => ({
  *   "text/plain": "text/csv",
- *   "text/html": "<div class=\"tern\">text/csv</div>",
+ *   "text/html": '<div class="tern">text/csv</div>',
  * }));
- * console.log(JSON.stringify(manifest), typeof manifest[JUPYTER_DISPLAY]); // {"contentType":"text/csv"} function
+ * assert.equal(JSON.stringify(manifest), '{"contentType":"text/csv"}');
+ * assert.equal(typeof manifest[JUPYTER_DISPLAY], "function");
  * ```
  */
 export function withDisplay<T extends object>(

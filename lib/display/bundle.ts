@@ -19,9 +19,10 @@ const STYLE = styleElement(STYLESHEET);
  * @example
  * ```ts
  * import { JUPYTER_DISPLAY } from "./bundle.ts";
+ * import assert from "node:assert/strict";
  *
  * const badge = { [JUPYTER_DISPLAY]: () => ({ "text/plain": "ok" }) };
- * console.log(JUPYTER_DISPLAY === Symbol.for("Jupyter.display")); // true
+ * assert.ok(JUPYTER_DISPLAY === Symbol.for("Jupyter.display"));
  * ```
  */
 export const JUPYTER_DISPLAY: unique symbol = Symbol.for("Jupyter.display") as never;
@@ -51,9 +52,11 @@ export interface MediaBundle {
  * ```ts
  * import { bundle } from "./bundle.ts";
  * import { markup } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = bundle(markup`<div class="t-card">${"a < b"}</div>`, "a < b");
- * console.log(out["text/plain"], out["text/html"].startsWith('<div class="tern">')); // a < b true
+ * assert.equal(out["text/plain"], "a < b");
+ * assert.ok(out["text/html"].startsWith('<div class="tern">'));
  * ```
  */
 export function bundle(body: Html, text: string): MediaBundle {

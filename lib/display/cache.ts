@@ -65,9 +65,10 @@ export interface CacheView {
  * @example
  * ```ts
  * import { renderCache } from "./cache.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderCache({ enabled: true, dir: "/tmp/tern", maxBytes: 5e9, offline: false, files: 0, bytes: 0, recent: [] });
- * console.log(out["text/plain"].split("\n")[0]); // Cache /tmp/tern — 0 files, 0 B of 5.00 GB
+ * assert.equal(out["text/plain"].split("\n")[0], "Cache /tmp/tern — 0 files, 0 B of 5.00 GB");
  * ```
  */
 export function renderCache(view: CacheView): MediaBundle {

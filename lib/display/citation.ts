@@ -53,9 +53,10 @@ const STYLE_NAMES: Record<string, string> = {
  * @example
  * ```ts
  * import { renderCitation } from "./citation.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderCitation({ style: "datacite", text: "Barley yields. /iplant/home/shared/b", others: [] });
- * console.log(out["text/plain"]); // Barley yields. /iplant/home/shared/b
+ * assert.equal(out["text/plain"], "Barley yields. /iplant/home/shared/b");
  * ```
  */
 export function renderCitation(view: CitationView): MediaBundle {

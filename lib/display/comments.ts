@@ -57,12 +57,16 @@ const MAX_COMMENTS = 100;
  * @example
  * ```ts
  * import { renderComments } from "./comments.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderComments({
  *   path: "/iplant/home/shared/a.csv",
  *   comments: [{ author: "demo", posted: new Date(Date.UTC(2023, 6, 21)), retracted: false, text: "Metres." }],
  * });
- * console.log(out["text/plain"].split("\n")[0]); // Comments on /iplant/home/shared/a.csv — 1 comment
+ * assert.equal(
+ *   out["text/plain"].split("\n")[0],
+ *   "Comments on /iplant/home/shared/a.csv — 1 comment",
+ * );
  * ```
  */
 export function renderComments(view: CommentsView): MediaBundle {

@@ -119,6 +119,7 @@ const MAX_CREATORS = 12;
  * @example
  * ```ts
  * import { renderDataset } from "./dataset.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderDataset({
  *   path: "/iplant/home/shared/commons_repo/curated/Barley", name: "Barley",
@@ -129,7 +130,7 @@ const MAX_CREATORS = 12;
  *   hasMetadata: true, citation: "Immer, F. R. (1934). Barley yields. https://doi.org/10.7946/P2C35G",
  *   duplicates: [],
  * });
- * console.log(out["text/plain"].split("\n")[0]); // Dataset: Barley yields
+ * assert.equal(out["text/plain"].split("\n")[0], "Dataset: Barley yields");
  * ```
  */
 export function renderDataset(view: DatasetCardView): MediaBundle {
@@ -222,12 +223,13 @@ function resolver(make: (id: string) => string, id: string): string | undefined 
  * @example
  * ```ts
  * import { licenseBadge } from "./dataset.ts";
+ * import assert from "node:assert/strict";
  *
  * const badge = licenseBadge({
  *   id: "CC0-1.0", name: "Creative Commons Zero v1.0 Universal",
  *   url: "https://creativecommons.org/publicdomain/zero/1.0/", confidence: "exact",
  * });
- * console.log(badge.toString().includes("<span>CC0-1.0</span>")); // true
+ * assert.ok(badge.toString().includes("<span>CC0-1.0</span>"));
  * ```
  */
 export function licenseBadge(license: License | undefined): Html {

@@ -79,9 +79,13 @@ export interface DatasetsView {
  * @example
  * ```ts
  * import { renderDatasets } from "./datasets.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderDatasets({ path: "/iplant/home/shared/commons_repo/curated", rows: [], total: 0, more: false });
- * console.log(out["text/plain"].split("\n")[0]); // Datasets in /iplant/home/shared/commons_repo/curated — 0 datasets
+ * assert.equal(
+ *   out["text/plain"].split("\n")[0],
+ *   "Datasets in /iplant/home/shared/commons_repo/curated — 0 datasets",
+ * );
  * ```
  */
 export function renderDatasets(view: DatasetsView): MediaBundle {

@@ -69,9 +69,10 @@ const HINTS: Record<string, string> = {
  * @example
  * ```ts
  * import { renderError } from "./error.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderError({ name: "NotFoundError", message: "Nothing at /x.", path: "/x" });
- * console.log(out["text/plain"].split("\n")[0]); // NotFoundError: Nothing at /x.
+ * assert.equal(out["text/plain"].split("\n")[0], "NotFoundError: Nothing at /x.");
  * ```
  */
 export function renderError(view: ErrorView): MediaBundle {
@@ -84,8 +85,12 @@ export function renderError(view: ErrorView): MediaBundle {
  * @example
  * ```ts
  * import { errorHtml } from "./error.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(errorHtml({ name: "ServerError", message: "Boom." }).toString().includes("t-error")); // true
+ * assert.equal(
+ *   errorHtml({ name: "ServerError", message: "Boom." }).toString().includes("t-error"),
+ *   true,
+ * );
  * ```
  */
 export function errorHtml(view: ErrorView): Html {
@@ -129,10 +134,12 @@ function hintFor(name: string): string | undefined {
  * @example
  * ```ts
  * import { errorText } from "./error.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(errorText({ name: "ServerError", message: "Boom.", status: 503 }));
- * // ServerError: Boom.
- * //   status: HTTP 503
+ * assert.equal(
+ *   errorText({ name: "ServerError", message: "Boom.", status: 503 }),
+ *   "ServerError: Boom.\n  status: HTTP 503",
+ * );
  * ```
  */
 export function errorText(view: ErrorView): string {

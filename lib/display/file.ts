@@ -85,9 +85,10 @@ export interface FileView {
  * @example
  * ```ts
  * import { renderFile } from "./file.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderFile({ path: "/iplant/home/shared/a.csv", name: "a.csv", size: 1234, infoType: "csv" });
- * console.log(out["text/plain"].split("\n")[0]); // File /iplant/home/shared/a.csv — 1.23 kB, csv
+ * assert.equal(out["text/plain"].split("\n")[0], "File /iplant/home/shared/a.csv — 1.23 kB, csv");
  * ```
  */
 export function renderFile(view: FileView): MediaBundle {

@@ -14,8 +14,11 @@ const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"] as const;
  * @example
  * ```ts
  * import { formatBytes } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(formatBytes(0), formatBytes(1234), formatBytes(3_456_789_012)); // 0 B 1.23 kB 3.46 GB
+ * assert.equal(formatBytes(0), "0 B");
+ * assert.equal(formatBytes(1234), "1.23 kB");
+ * assert.equal(formatBytes(3_456_789_012), "3.46 GB");
  * ```
  */
 export function formatBytes(bytes: number): string {
@@ -37,8 +40,9 @@ export function formatBytes(bytes: number): string {
  * @example
  * ```ts
  * import { formatCount } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(formatCount(20000)); // 20,000
+ * assert.equal(formatCount(20000), "20,000");
  * ```
  */
 export function formatCount(count: number): string {
@@ -51,8 +55,10 @@ export function formatCount(count: number): string {
  * @example
  * ```ts
  * import { plural } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(plural(1, "entry", "entries"), plural(20000, "file")); // 1 entry 20,000 files
+ * assert.equal(plural(1, "entry", "entries"), "1 entry");
+ * assert.equal(plural(20000, "file"), "20,000 files");
  * ```
  */
 export function plural(count: number, noun: string, nouns = `${noun}s`): string {
@@ -65,8 +71,9 @@ export function plural(count: number, noun: string, nouns = `${noun}s`): string 
  * @example
  * ```ts
  * import { formatDateTime } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(formatDateTime(new Date(Date.UTC(2024, 2, 5, 14, 22, 9)))); // 2024-03-05 14:22
+ * assert.equal(formatDateTime(new Date(Date.UTC(2024, 2, 5, 14, 22, 9))), "2024-03-05 14:22");
  * ```
  */
 export function formatDateTime(date: Date | undefined | null): string {
@@ -80,8 +87,9 @@ export function formatDateTime(date: Date | undefined | null): string {
  * @example
  * ```ts
  * import { formatDate } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(formatDate(new Date(Date.UTC(2019, 5, 1)))); // 2019-06-01
+ * assert.equal(formatDate(new Date(Date.UTC(2019, 5, 1))), "2019-06-01");
  * ```
  */
 export function formatDate(date: Date | undefined | null): string {
@@ -94,8 +102,11 @@ export function formatDate(date: Date | undefined | null): string {
  * @example
  * ```ts
  * import { formatDuration } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(formatDuration(850), formatDuration(4200), formatDuration(185_000)); // 850 ms 4.2 s 3 min 05 s
+ * assert.equal(formatDuration(850), "850 ms");
+ * assert.equal(formatDuration(4200), "4.2 s");
+ * assert.equal(formatDuration(185_000), "3 min 05 s");
  * ```
  */
 export function formatDuration(ms: number): string {
@@ -117,8 +128,9 @@ export function formatDuration(ms: number): string {
  * @example
  * ```ts
  * import { formatRate } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(formatRate(12_400_000)); // 12.4 MB/s
+ * assert.equal(formatRate(12_400_000), "12.4 MB/s");
  * ```
  */
 export function formatRate(bytesPerSecond: number): string {
@@ -132,9 +144,10 @@ export function formatRate(bytesPerSecond: number): string {
  * @example
  * ```ts
  * import { clip } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(clip("abcdefgh", 4)); // { text: "abc…", cut: 5 }
- * console.log(clip("short", 10)); // { text: "short", cut: 0 }
+ * assert.deepEqual(clip("abcdefgh", 4), { text: "abc…", cut: 5 });
+ * assert.deepEqual(clip("short", 10), { text: "short", cut: 0 });
  * ```
  */
 export function clip(text: string, max: number): { text: string; cut: number } {
@@ -185,8 +198,9 @@ export function visibleText(text: string): string {
  * @example
  * ```ts
  * import { oneLine } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(oneLine("a\nb\u001b[31mc")); // a↵b\x1b[31mc
+ * assert.equal(oneLine("a\nb\u001b[31mc"), "a↵b\\x1b[31mc");
  * ```
  */
 export function oneLine(text: string): string {
@@ -199,8 +213,9 @@ export function oneLine(text: string): string {
  * @example
  * ```ts
  * import { plainText } from "./format.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(plainText("line 1\nline\u001b2")); // "line 1\nline\\x1b2"
+ * assert.equal(plainText("line 1\nline\u001b2"), "line 1\nline\\x1b2");
  * ```
  */
 export function plainText(text: string): string {

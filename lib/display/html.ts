@@ -14,9 +14,11 @@
  * @example
  * ```ts
  * import { Html, markup } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
  * const cell = markup`<td>${"<b>not bold</b>"}</td>`;
- * console.log(cell instanceof Html, cell.toString()); // true <td>&lt;b&gt;not bold&lt;/b&gt;</td>
+ * assert.ok(cell instanceof Html);
+ * assert.equal(cell.toString(), "<td>&lt;b&gt;not bold&lt;/b&gt;</td>");
  * ```
  */
 export class Html {
@@ -29,11 +31,12 @@ export class Html {
    * @example
    * ```ts
    * import { Html } from "./html.ts";
+   * import assert from "node:assert/strict";
    *
    * try {
    *   new Html("<script>", Symbol("forged"));
    * } catch (error) {
-   *   console.log((error as Error).name); // TypeError
+   *   assert.equal((error as Error).name, "TypeError");
    * }
    * ```
    */
@@ -57,9 +60,10 @@ const TRUSTED = Symbol("tern trusted markup");
  * @example
  * ```ts
  * import { type HtmlValue, markup } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
  * const items: HtmlValue = ["a", "b"].map((name) => markup`<li>${name}</li>`);
- * console.log(markup`<ul>${items}</ul>`.toString()); // <ul><li>a</li><li>b</li></ul>
+ * assert.equal(markup`<ul>${items}</ul>`.toString(), "<ul><li>a</li><li>b</li></ul>");
  * ```
  */
 export type HtmlValue =
@@ -77,9 +81,12 @@ export type HtmlValue =
  * @example
  * ```ts
  * import { escapeHtml } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(escapeHtml(`"><img src=x onerror=alert(1)>`));
- * // &quot;&gt;&lt;img src=x onerror=alert(1)&gt;
+ * assert.equal(
+ *   escapeHtml(`"><img src=x onerror=alert(1)>`),
+ *   "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;",
+ * );
  * ```
  */
 export function escapeHtml(text: string): string {
@@ -101,10 +108,13 @@ const ESCAPES: Record<string, string> = {
  * @example
  * ```ts
  * import { markup } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
  * const name = "<script>alert(1)</script>";
- * console.log(markup`<b title="${name}">${name}</b>`.toString());
- * // <b title="&lt;script&gt;alert(1)&lt;/script&gt;">&lt;script&gt;alert(1)&lt;/script&gt;</b>
+ * assert.equal(
+ *   markup`<b title="${name}">${name}</b>`.toString(),
+ *   '<b title="&lt;script&gt;alert(1)&lt;/script&gt;">&lt;script&gt;alert(1)&lt;/script&gt;</b>',
+ * );
  * ```
  */
 export function markup(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
@@ -121,8 +131,9 @@ export function markup(strings: TemplateStringsArray, ...values: HtmlValue[]): H
  * @example
  * ```ts
  * import { joinHtml, markup } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(joinHtml([markup`<i>a</i>`, "b&c"], ", ").toString()); // <i>a</i>, b&amp;c
+ * assert.equal(joinHtml([markup`<i>a</i>`, "b&c"], ", ").toString(), "<i>a</i>, b&amp;c");
  * ```
  */
 export function joinHtml(parts: readonly HtmlValue[], separator: HtmlValue = ""): Html {
@@ -146,9 +157,14 @@ function render(value: HtmlValue): string {
  * @example
  * ```ts
  * import { safeUrl } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(safeUrl("https://doi.org/10.25739/9k2v-7q4m")); // https://doi.org/10.25739/9k2v-7q4m
- * console.log(safeUrl("javascript:alert(1)"), safeUrl(" java\tscript:alert(1)")); // undefined undefined
+ * assert.equal(
+ *   safeUrl("https://doi.org/10.25739/9k2v-7q4m"),
+ *   "https://doi.org/10.25739/9k2v-7q4m",
+ * );
+ * assert.equal(safeUrl("javascript:alert(1)"), undefined);
+ * assert.equal(safeUrl(" java\tscript:alert(1)"), undefined);
  * ```
  */
 export function safeUrl(url: string | undefined): string | undefined {
@@ -188,10 +204,14 @@ export interface LinkOptions {
  * @example
  * ```ts
  * import { link } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(link("https://example.org/?a=1&b=2", "example").toString());
- * // <a href="https://example.org/?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">example</a>
- * console.log(link("javascript:alert(1)", "click").toString()); // click
+ * assert.equal(
+ *   link("https://example.org/?a=1&b=2", "example").toString(),
+ *   '<a href="https://example.org/?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">' +
+ *     "example</a>",
+ * );
+ * assert.equal(link("javascript:alert(1)", "click").toString(), "click");
  * ```
  */
 export function link(url: string | undefined, content: HtmlValue, options: LinkOptions = {}): Html {
@@ -215,8 +235,9 @@ export function link(url: string | undefined, content: HtmlValue, options: LinkO
  * @example
  * ```ts
  * import { styleElement } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(styleElement(".tern{color:red}").toString()); // <style>.tern{color:red}</style>
+ * assert.equal(styleElement(".tern{color:red}").toString(), "<style>.tern{color:red}</style>");
  * ```
  */
 export function styleElement(css: string): Html {

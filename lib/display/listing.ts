@@ -79,13 +79,17 @@ export interface ListingView {
  * @example
  * ```ts
  * import { renderListing } from "./listing.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderListing({
  *   kind: "Folder", title: "formats", path: "/iplant/home/shared/tern_samples/formats",
  *   entries: [{ name: "a.csv", type: "file", size: 1200, infoType: "csv", modified: new Date(0) }],
  *   total: 1, more: false,
  * });
- * console.log(out["text/plain"].split("\n")[0]); // Folder /iplant/home/shared/tern_samples/formats — 1 entry
+ * assert.equal(
+ *   out["text/plain"].split("\n")[0],
+ *   "Folder /iplant/home/shared/tern_samples/formats — 1 entry",
+ * );
  * ```
  */
 export function renderListing(view: ListingView): MediaBundle {
@@ -98,8 +102,9 @@ export function renderListing(view: ListingView): MediaBundle {
  * @example
  * ```ts
  * import { listingTable } from "./listing.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(listingTable([]).toString().includes("<table")); // true
+ * assert.ok(listingTable([]).toString().includes("<table"));
  * ```
  */
 export function listingTable(entries: readonly EntryRow[]): Html {
@@ -122,9 +127,10 @@ export function listingTable(entries: readonly EntryRow[]): Html {
  * @example
  * ```ts
  * import { typeLabel } from "./listing.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(typeLabel({ name: "README.txt", type: "file", infoType: "unknown" })); // txt
- * console.log(typeLabel({ name: "a.csv", type: "file", infoType: "csv" })); // csv
+ * assert.equal(typeLabel({ name: "README.txt", type: "file", infoType: "unknown" }), "txt");
+ * assert.equal(typeLabel({ name: "a.csv", type: "file", infoType: "csv" }), "csv");
  * ```
  */
 export function typeLabel(entry: Pick<EntryRow, "name" | "type" | "infoType">): string {

@@ -38,9 +38,10 @@ export interface ManifestView {
  * @example
  * ```ts
  * import { renderManifest } from "./manifest.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderManifest({ contentType: "text/csv", infoType: "csv", urls: [] });
- * console.log(out["text/plain"].split("\n")[0]); // Manifest — text/csv, csv, not public
+ * assert.equal(out["text/plain"].split("\n")[0], "Manifest — text/csv, csv, not public");
  * ```
  */
 export function renderManifest(view: ManifestView): MediaBundle {

@@ -61,6 +61,7 @@ const MAX_DEPTH = 8;
  * @example
  * ```ts
  * import { renderMetadata } from "./metadata.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderMetadata({
  *   path: "/iplant/home/shared/x", title: "Barley", creators: [], subjects: [], contributors: [],
@@ -68,7 +69,7 @@ const MAX_DEPTH = 8;
  *   sources: { title: "datacite.title" }, notes: [],
  *   raw: { avus: [{ attr: "datacite.title", value: "Barley" }], irodsAvus: [] },
  * });
- * console.log(out["text/plain"].includes("datacite.title")); // true
+ * assert.ok(out["text/plain"].includes("datacite.title"));
  * ```
  */
 export function renderMetadata(view: MetadataView): MediaBundle {
@@ -106,13 +107,17 @@ export interface RawMetadataView {
  * @example
  * ```ts
  * import { renderRawMetadata } from "./metadata.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderRawMetadata({
  *   path: "/iplant/home/shared/a.csv",
  *   avus: [{ attr: "description", value: "A small table", unit: "" }],
  *   irodsAvus: [],
  * });
- * console.log(out["text/plain"].split("\n")[0]); // Metadata of /iplant/home/shared/a.csv — 1 AVU, 0 iRODS AVUs
+ * assert.equal(
+ *   out["text/plain"].split("\n")[0],
+ *   "Metadata of /iplant/home/shared/a.csv — 1 AVU, 0 iRODS AVUs",
+ * );
  * ```
  */
 export function renderRawMetadata(view: RawMetadataView): MediaBundle {

@@ -7,9 +7,10 @@
  * @example
  * ```ts
  * import { renderError } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * const bundle = renderError({ name: "NotFoundError", message: "Nothing at /x.", path: "/x" });
- * console.log(Object.keys(bundle)); // ["text/plain", "text/html"]
+ * assert.deepEqual(Object.keys(bundle), ["text/plain", "text/html"]);
  * ```
  *
  * @module

@@ -16,8 +16,9 @@ import { type Html, type HtmlValue, markup } from "./html.ts";
  * @example
  * ```ts
  * import { LIMITS } from "./parts.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(LIMITS.name); // 200
+ * assert.equal(LIMITS.name, 200);
  * ```
  */
 export const LIMITS = Object.freeze({
@@ -37,9 +38,12 @@ export const LIMITS = Object.freeze({
  * @example
  * ```ts
  * import { bounded } from "./parts.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(bounded("x".repeat(10), 5).toString());
- * // xxxx…<span class="t-muted"> (6 more characters)</span>
+ * assert.equal(
+ *   bounded("x".repeat(10), 5).toString(),
+ *   'xxxx…<span class="t-muted"> (6 more characters)</span>',
+ * );
  * ```
  */
 export function bounded(text: string, max: number = LIMITS.value): Html {
@@ -76,9 +80,10 @@ export interface CardHead {
  * ```ts
  * import { card } from "./parts.ts";
  * import { markup } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
  * const view = card({ kind: "File", title: "a.csv", sub: "/iplant/home/shared/a.csv" }, markup`<p>…</p>`);
- * console.log(view.toString().startsWith('<div class="t-card">')); // true
+ * assert.ok(view.toString().startsWith('<div class="t-card">'));
  * ```
  */
 export function card(head: CardHead, body: HtmlValue, className?: string): Html {
@@ -100,9 +105,12 @@ export function card(head: CardHead, body: HtmlValue, className?: string): Html 
  * ```ts
  * import { facts } from "./parts.ts";
  * import { markup } from "./html.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(facts([markup`<b>3</b> files`, undefined, "read"]).toString());
- * // <div class="t-facts"><span><b>3</b> files</span><span>read</span></div>
+ * assert.equal(
+ *   facts([markup`<b>3</b> files`, undefined, "read"]).toString(),
+ *   '<div class="t-facts"><span><b>3</b> files</span><span>read</span></div>',
+ * );
  * ```
  */
 export function facts(items: readonly HtmlValue[]): Html {
@@ -117,9 +125,12 @@ export function facts(items: readonly HtmlValue[]): Html {
  * @example
  * ```ts
  * import { pairs } from "./parts.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(pairs([["status", "404"], ["code", undefined]]).toString());
- * // <dl class="t-dl"><dt>status</dt><dd>404</dd></dl>
+ * assert.equal(
+ *   pairs([["status", "404"], ["code", undefined]]).toString(),
+ *   '<dl class="t-dl"><dt>status</dt><dd>404</dd></dl>',
+ * );
  * ```
  */
 export function pairs(rows: readonly (readonly [string, HtmlValue])[]): Html {
@@ -136,9 +147,13 @@ export function pairs(rows: readonly (readonly [string, HtmlValue])[]): Html {
  * @example
  * ```ts
  * import { chips } from "./parts.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(chips(["penguins", "Antarctica"]).toString());
- * // <div class="t-chips"><span class="t-chip">penguins</span><span class="t-chip">Antarctica</span></div>
+ * assert.equal(
+ *   chips(["penguins", "Antarctica"]).toString(),
+ *   '<div class="t-chips"><span class="t-chip">penguins</span>' +
+ *     '<span class="t-chip">Antarctica</span></div>',
+ * );
  * ```
  */
 export function chips(items: readonly string[], max = 30, plain = false): Html {
@@ -159,9 +174,12 @@ export function chips(items: readonly string[], max = 30, plain = false): Html {
  * @example
  * ```ts
  * import { moreNote } from "./parts.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(moreNote("1,234 more entries", "iterate the listing").toString());
- * // <div class="t-more">… 1,234 more entries — iterate the listing</div>
+ * assert.equal(
+ *   moreNote("1,234 more entries", "iterate the listing").toString(),
+ *   '<div class="t-more">… 1,234 more entries — iterate the listing</div>',
+ * );
  * ```
  */
 export function moreNote(what: string, hint?: string): Html {
@@ -174,9 +192,12 @@ export function moreNote(what: string, hint?: string): Html {
  * @example
  * ```ts
  * import { section } from "./parts.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(section("Subjects", "none").toString());
- * // <div class="t-section"><div class="t-label">Subjects</div>none</div>
+ * assert.equal(
+ *   section("Subjects", "none").toString(),
+ *   '<div class="t-section"><div class="t-label">Subjects</div>none</div>',
+ * );
  * ```
  */
 export function section(label: string, content: HtmlValue): Html {
@@ -189,9 +210,12 @@ export function section(label: string, content: HtmlValue): Html {
  * @example
  * ```ts
  * import { collapsible } from "./parts.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(collapsible("Raw AVUs (3)", "…").toString());
- * // <details><summary>Raw AVUs (3)</summary>…</details>
+ * assert.equal(
+ *   collapsible("Raw AVUs (3)", "…").toString(),
+ *   "<details><summary>Raw AVUs (3)</summary>…</details>",
+ * );
  * ```
  */
 export function collapsible(summary: HtmlValue, content: HtmlValue, open = false): Html {
@@ -206,8 +230,9 @@ export function collapsible(summary: HtmlValue, content: HtmlValue, open = false
  * @example
  * ```ts
  * import { preformatted } from "./parts.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(preformatted("a <b>").toString()); // <pre class="t-pre">a &lt;b&gt;</pre>
+ * assert.equal(preformatted("a <b>").toString(), '<pre class="t-pre">a &lt;b&gt;</pre>');
  * ```
  */
 export function preformatted(text: string, max: number = LIMITS.long, json = false): Html {
@@ -221,8 +246,9 @@ export function preformatted(text: string, max: number = LIMITS.long, json = fal
  * @example
  * ```ts
  * import { icon } from "./parts.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(icon("folder").toString()); // <span class="t-ico t-ico-dir"></span>
+ * assert.equal(icon("folder").toString(), '<span class="t-ico t-ico-dir"></span>');
  * ```
  */
 export function icon(type: "file" | "folder"): Html {

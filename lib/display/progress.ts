@@ -72,8 +72,9 @@ export interface ProgressView extends ProgressCounts {
  * @example
  * ```ts
  * import { fraction } from "./progress.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(fraction({ bytes: 50, totalBytes: 200, files: 0, totalFiles: 4 })); // 0.25
+ * assert.equal(fraction({ bytes: 50, totalBytes: 200, files: 0, totalFiles: 4 }), 0.25);
  * ```
  */
 export function fraction(
@@ -90,8 +91,10 @@ export function fraction(
  * @example
  * ```ts
  * import { remainingMs } from "./progress.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(remainingMs({ bytes: 5e6, totalBytes: 2e7, rate: 5e6, files: 0, totalFiles: 1, elapsedMs: 1000 })); // 3000
+ * const view = { bytes: 5e6, totalBytes: 2e7, rate: 5e6, files: 0, totalFiles: 1, elapsedMs: 1000 };
+ * assert.equal(remainingMs(view), 3000);
  * ```
  */
 export function remainingMs(
@@ -155,12 +158,13 @@ function verb(view: ProgressView): string {
  * @example
  * ```ts
  * import { renderProgress } from "./progress.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderProgress({
  *   label: "penguins.csv", state: "done", bytes: 13_478, totalBytes: 13_478, files: 1, totalFiles: 1,
  *   cachedFiles: 0, rate: 1_000_000, elapsedMs: 13,
  * });
- * console.log(out["text/plain"]); // ✓ penguins.csv · 13.5 kB in 13 ms
+ * assert.equal(out["text/plain"], "✓ penguins.csv · 13.5 kB in 13 ms");
  * ```
  */
 export function renderProgress(view: ProgressView): MediaBundle {
@@ -173,12 +177,16 @@ export function renderProgress(view: ProgressView): MediaBundle {
  * @example
  * ```ts
  * import { progressLine } from "./progress.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(progressLine({
+ * const line = progressLine({
  *   label: "many_files", state: "running", bytes: 5e6, totalBytes: 2e7, files: 100, totalFiles: 400,
  *   cachedFiles: 0, rate: 2.5e6, elapsedMs: 2000,
- * }));
- * // 25% many_files · 5.00 MB of 20.0 MB · 100/400 files · 2.50 MB/s · 6.0 s left
+ * });
+ * assert.equal(
+ *   line,
+ *   "25% many_files · 5.00 MB of 20.0 MB · 100/400 files · 2.50 MB/s · 6.0 s left",
+ * );
  * ```
  */
 export function progressLine(view: ProgressView): string {
@@ -191,8 +199,9 @@ export function progressLine(view: ProgressView): string {
  * @example
  * ```ts
  * import { textBar } from "./progress.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(textBar(0.4, 10)); // [####······]
+ * assert.equal(textBar(0.4, 10), "[####······]");
  * ```
  */
 export function textBar(done: number, width = 24): string {

@@ -65,12 +65,13 @@ const ROLE_LABELS: Record<string, string> = {
  * @example
  * ```ts
  * import { renderRoots } from "./roots.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderRoots({
  *   roots: [{ role: "home", path: "/iplant/home/demo", modified: new Date(0), permission: "own" }],
  *   basePaths: { userHome: "/iplant/home/demo", userTrash: "/t/demo", baseTrash: "/t" },
  * });
- * console.log(out["text/plain"].split("\n")[0]); // Roots — home /iplant/home/demo
+ * assert.equal(out["text/plain"].split("\n")[0], "Roots — home /iplant/home/demo");
  * ```
  */
 export function renderRoots(view: RootsView): MediaBundle {

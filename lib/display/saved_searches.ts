@@ -38,9 +38,10 @@ const MAX_SEARCHES = 50;
  * @example
  * ```ts
  * import { renderSavedSearches } from "./saved_searches.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderSavedSearches([{ label: "csv", fileQuery: "*.csv", files: [], folders: [] }]);
- * console.log(out["text/plain"].split("\n")[0]); // Saved searches — 1 search
+ * assert.equal(out["text/plain"].split("\n")[0], "Saved searches — 1 search");
  * ```
  */
 export function renderSavedSearches(value: unknown): MediaBundle {

@@ -45,9 +45,13 @@ const MAX_CLAUSES = 60;
  * @example
  * ```ts
  * import { renderSearchDocs } from "./search_docs.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderSearchDocs({ clauses: {}, sortFields: ["path", "label"] });
- * console.log(out["text/plain"].split("\n")[0]); // Search documentation — 0 clauses; sort by label, path
+ * assert.equal(
+ *   out["text/plain"].split("\n")[0],
+ *   "Search documentation — 0 clauses; sort by label, path",
+ * );
  * ```
  */
 export function renderSearchDocs(view: SearchDocsView): MediaBundle {

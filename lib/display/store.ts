@@ -58,12 +58,16 @@ export interface StoreView {
  * @example
  * ```ts
  * import { renderStore } from "./store.ts";
+ * import assert from "node:assert/strict";
  *
  * const out = renderStore({
  *   url: "http://127.0.0.1:8080/terrain", auth: "token", concurrency: 4, retries: 4, timeoutMs: 30_000,
  *   stats: { requests: 3, retries: 0, tokenExchanges: 0, inFlight: 0 },
  * });
- * console.log(out["text/plain"].split("\n")[0]); // Store http://127.0.0.1:8080/terrain — signed in with a token
+ * assert.equal(
+ *   out["text/plain"].split("\n")[0],
+ *   "Store http://127.0.0.1:8080/terrain — signed in with a token",
+ * );
  * ```
  */
 export function renderStore(view: StoreView): MediaBundle {

@@ -152,8 +152,10 @@ const RULES = [
  * @example
  * ```ts
  * import { STYLESHEET } from "./style.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(STYLESHEET.startsWith(".tern{"), STYLESHEET.includes(":root")); // true false
+ * assert.ok(STYLESHEET.startsWith(".tern{"));
+ * assert.equal(STYLESHEET.includes(":root"), false);
  * ```
  */
 export const STYLESHEET: string = RULES.join("");

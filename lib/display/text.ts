@@ -32,14 +32,17 @@ export interface TextColumn {
  * @example
  * ```ts
  * import { textTable } from "./text.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(textTable(
+ * const table = textTable(
  *   [{ heading: "name" }, { heading: "size", right: true }],
  *   [["a.csv", "1.2 kB"], ["b.csv", "980 B"]],
- * ));
- * //   name   size
- * //   a.csv  1.2 kB
- * //   b.csv   980 B
+ * );
+ * assert.deepEqual(table.split("\n"), [
+ *   "  name     size",
+ *   "  a.csv  1.2 kB",
+ *   "  b.csv   980 B",
+ * ]);
  * ```
  */
 export function textTable(columns: readonly TextColumn[], rows: readonly string[][]): string {
@@ -63,10 +66,12 @@ export function textTable(columns: readonly TextColumn[], rows: readonly string[
  * @example
  * ```ts
  * import { textPairs } from "./text.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(textPairs([["title", "Barley"], ["doi", undefined], ["year", "1934"]]));
- * //   title: Barley
- * //   year:  1934
+ * assert.equal(
+ *   textPairs([["title", "Barley"], ["doi", undefined], ["year", "1934"]]),
+ *   "  title: Barley\n  year:  1934",
+ * );
  * ```
  */
 export function textPairs(pairs: readonly (readonly [string, string | undefined])[]): string {

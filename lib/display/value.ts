@@ -12,9 +12,13 @@
  * @example
  * ```ts
  * import { cellText } from "./value.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(cellText("a"), cellText(1.5), cellText(null), cellText(10n), cellText([1, "b"]));
- * // a 1.5 null 10 [1,"b"]
+ * assert.equal(cellText("a"), "a");
+ * assert.equal(cellText(1.5), "1.5");
+ * assert.equal(cellText(null), "null");
+ * assert.equal(cellText(10n), "10");
+ * assert.equal(cellText([1, "b"]), '[1,"b"]');
  * ```
  */
 export function cellText(value: unknown): string {
@@ -37,10 +41,11 @@ export function cellText(value: unknown): string {
  * @example
  * ```ts
  * import { jsonText } from "./value.ts";
+ * import assert from "node:assert/strict";
  *
  * const cyclic: Record<string, unknown> = { a: 1 };
  * cyclic.self = cyclic;
- * console.log(jsonText(cyclic, 0)); // {"a":1,"self":"[cycle]"}
+ * assert.equal(jsonText(cyclic, 0), '{"a":1,"self":"[cycle]"}');
  * ```
  */
 export function jsonText(value: unknown, indent = 2, max = 200_000): string {

@@ -92,11 +92,14 @@ const DEFAULT_URL = "https://de.cyverse.org/terrain";
  * @example Anonymous, signed in with a token, or with a username and password
  * ```ts
  * import { connect } from "./connect.ts";
+ * import assert from "node:assert/strict";
  *
  * const publicData = connect({ url: "http://127.0.0.1:8080/terrain", anonymous: true });
  * const mine = connect({ url: "http://127.0.0.1:8080/terrain", token: "eyJh.eyJw.c2ln" });
  * const login = connect({ url: "http://127.0.0.1:8080/terrain", username: "demo", password: "pw" });
- * console.log(publicData.options.auth, mine.options.auth, login.options.auth); // anonymous token password
+ * assert.equal(publicData.options.auth, "anonymous");
+ * assert.equal(mine.options.auth, "token");
+ * assert.equal(login.options.auth, "password");
  * ```
  */
 export function connect(options: ConnectOptions = {}): Store {

@@ -58,13 +58,17 @@ export interface CatalogOptions extends DatasetListOptions {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+ * const titles = [];
  * for await (const dataset of curated.datasets()) {
  *   const metadata = await dataset.metadata();
- *   console.log(metadata.title ?? dataset.name, metadata.doi ?? metadata.ark ?? "no identifier");
+ *   titles.push(metadata.title ?? dataset.name);
  * }
+ * assert.equal(titles.length, 13);
+ * assert.ok(titles.includes("Monthly atmospheric CO2 concentrations at Mauna Loa Observatory"));
  * ```
  */
 export class DatasetListing implements AsyncIterable<Dataset> {
@@ -78,12 +82,13 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
    * import { DatasetListing } from "./dataset.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
    * const folders = curated.list({ type: "folder" });
    * const datasets = new DatasetListing(folders, (entry) => store.dataset(entry));
-   * console.log(await datasets.count()); // 13
+   * assert.equal(await datasets.count(), 13);
    * ```
    */
   constructor(folders: Listing, make: (entry: Entry) => Dataset) {
@@ -97,12 +102,16 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
-   * for await (const dataset of curated.datasets({ glob: "NOAA_*" })) console.log(dataset.name);
-   * // NOAA_SeattleWeather_Daily_2016
-   * // NOAA_SeattleWeather_Daily_Jun2019
+   * const names = [];
+   * for await (const dataset of curated.datasets({ glob: "NOAA_*" })) names.push(dataset.name);
+   * assert.deepEqual(names, [
+   *   "NOAA_SeattleWeather_Daily_2016",
+   *   "NOAA_SeattleWeather_Daily_Jun2019",
+   * ]);
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<Dataset> {
@@ -115,11 +124,13 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
    * const datasets = await curated.datasets().toArray();
-   * console.log(datasets.length, datasets[0].name); // 13 BTS_FlightDelays_OnTime_2021
+   * assert.equal(datasets.length, 13);
+   * assert.equal(datasets[0].name, "BTS_FlightDelays_OnTime_2021");
    * ```
    */
   async toArray(): Promise<Dataset[]> {
@@ -134,11 +145,12 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
    * const [newest] = await curated.datasets({ sort: "modified", order: "desc" }).take(1);
-   * console.log(newest.name); // USGS_GAP_SpeciesHabitat_2023
+   * assert.equal(newest.name, "USGS_GAP_SpeciesHabitat_2023");
    * ```
    */
   async take(n: number): Promise<Dataset[]> {
@@ -151,10 +163,11 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
-   * console.log(await curated.datasets().count()); // 13
+   * assert.equal(await curated.datasets().count(), 13);
    * ```
    */
   async count(): Promise<number> {
@@ -171,13 +184,16 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
    * // In a notebook, a cell whose last line is `curated.datasets()` shows this table.
    * const bundle = await curated.datasets()[JUPYTER_DISPLAY](); // what the notebook asks for
-   * console.log(bundle["text/plain"].split("\n")[0]);
-   * // Datasets in /iplant/home/shared/commons_repo/curated — 13 datasets
+   * assert.equal(
+   *   bundle["text/plain"].split("\n")[0],
+   *   "Datasets in /iplant/home/shared/commons_repo/curated — 13 datasets",
+   * );
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
@@ -222,11 +238,13 @@ export class DatasetListing implements AsyncIterable<Dataset> {
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { fetchCatalog } from "./dataset.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
  * const records = await fetchCatalog(curated.datasets(), { concurrency: 4 });
- * console.log(records.length, records.filter((record) => "error" in record).length); // 13 0
+ * assert.equal(records.length, 13);
+ * assert.equal(records.filter((record) => "error" in record).length, 0);
  * ```
  */
 export async function fetchCatalog(

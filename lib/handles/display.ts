@@ -29,8 +29,9 @@ import { baseName, parentPath } from "./paths.ts";
  * @example
  * ```ts
  * import { FOLDER_ROWS } from "./display.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(FOLDER_ROWS); // 25
+ * assert.equal(FOLDER_ROWS, 25);
  * ```
  */
 export const FOLDER_ROWS = 25;
@@ -47,12 +48,14 @@ const MAX_SIBLINGS = 24;
  * @example
  * ```ts
  * import { entryRow } from "./display.ts";
+ * import assert from "node:assert/strict";
  *
  * const row = entryRow({
  *   id: "x", path: "/a/b.csv", name: "b.csv", type: "file", size: 3, created: new Date(0),
  *   modified: new Date(0), infoType: "csv", permission: "read",
  * });
- * console.log(row.name, row.size); // b.csv 3
+ * assert.equal(row.name, "b.csv");
+ * assert.equal(row.size, 3);
  * ```
  */
 export function entryRow(entry: Entry, name: string = entry.name): EntryRow {
@@ -93,11 +96,13 @@ async function firstPage(
  * import { exampleStore } from "../sample/example.ts";
  * import { folderView } from "./display.ts";
  * import { transportOf } from "./handle.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats";
  * const view = await folderView(transportOf(store.folder(path)), path);
- * console.log(view.total, view.entries[0].name); // 9 README.txt
+ * assert.equal(view.total, 9);
+ * assert.equal(view.entries[0].name, "README.txt");
  * ```
  */
 export async function folderView(
@@ -132,13 +137,16 @@ export async function folderView(
  * import { exampleStore } from "../sample/example.ts";
  * import { datasetView } from "./display.ts";
  * import { transportOf } from "./handle.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const curated = "/iplant/home/shared/commons_repo/curated";
  * const dataset = store.dataset(`${curated}/NOAA_SeattleWeather_Daily_2016`);
  * const view = await datasetView(transportOf(dataset), await dataset.metadata());
- * console.log(view.duplicates.map((sibling) => sibling.name));
- * // [ "NOAA_SeattleWeather_Daily_Jun2019" ]
+ * assert.deepEqual(
+ *   view.duplicates.map((sibling) => sibling.name),
+ *   ["NOAA_SeattleWeather_Daily_Jun2019"],
+ * );
  * ```
  */
 export async function datasetView(
@@ -224,12 +232,13 @@ async function sameTitleSiblings(
  * ```ts
  * import { normalizeMetadata } from "../metadata/normalize.ts";
  * import { datasetRow, sharedTitles } from "./display.ts";
+ * import assert from "node:assert/strict";
  *
  * const avus = [{ attr: "title", value: "Penguins" }];
  * const penguins = await normalizeMetadata({ path: "/d/Gorman_Penguins_2020", avus });
  * const records = [penguins, { path: "/d/Locked_2021", error: "not readable" }];
  * const rows = records.map((record) => datasetRow(record, sharedTitles(records)));
- * console.log(rows.map((row) => row.title ?? row.error)); // [ "Penguins", "not readable" ]
+ * assert.deepEqual(rows.map((row) => row.title ?? row.error), ["Penguins", "not readable"]);
  * ```
  */
 export function datasetRow(
@@ -260,10 +269,11 @@ export function datasetRow(
  * ```ts
  * import { normalizeMetadata } from "../metadata/normalize.ts";
  * import { sharedTitles } from "./display.ts";
+ * import assert from "node:assert/strict";
  *
  * const a = await normalizeMetadata([{ attr: "title", value: "Weather" }]);
  * const b = await normalizeMetadata([{ attr: "datacite.title", value: "weather." }]);
- * console.log(sharedTitles([a, b]).size); // 1
+ * assert.equal(sharedTitles([a, b]).size, 1);
  * ```
  */
 export function sharedTitles(records: readonly (DatasetMetadata | CatalogFailure)[]): Set<string> {
@@ -297,11 +307,12 @@ const MAX_WHOLE_PREVIEW_BYTES = 16 * 1024 * 1024;
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import type { PreviewableFile } from "./display.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const file: PreviewableFile = store.file(path);
- * console.log((await file.stat()).size); // 13487
+ * assert.equal((await file.stat()).size, 13487);
  * ```
  */
 export interface PreviewableFile {
@@ -328,10 +339,12 @@ export interface PreviewableFile {
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { fileView } from "./display.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const view = await fileView(store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
- * console.log(view.preview?.frame.columns[0].name, view.preview?.frame.height); // Species 5
+ * assert.equal(view.preview?.frame.columns[0].name, "Species");
+ * assert.equal(view.preview?.frame.height, 5);
  * ```
  */
 export async function fileView(file: PreviewableFile): Promise<FileView> {

@@ -47,11 +47,12 @@ import { statFile } from "./stat.ts";
  * @example
  * ```ts
  * import { ContentError } from "./file.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new ContentError('"/iplant/home/shared/a.png" is not UTF-8 text.', {
  *   path: "/iplant/home/shared/a.png",
  * });
- * console.log(error.name); // "ContentError"
+ * assert.equal(error.name, "ContentError");
  * ```
  */
 export class ContentError extends TernError {}
@@ -64,12 +65,14 @@ export class ContentError extends TernError {}
  * @example
  * ```ts
  * import { LocalFileError } from "./file.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new LocalFileError('Could not save "/iplant/a.csv" to "/data/a.csv".', {
  *   localPath: "/data/a.csv",
  *   path: "/iplant/a.csv",
  * });
- * console.log(error.name, error.localPath); // LocalFileError /data/a.csv
+ * assert.equal(error.name, "LocalFileError");
+ * assert.equal(error.localPath, "/data/a.csv");
  * ```
  */
 export class LocalFileError extends TernError {
@@ -85,9 +88,10 @@ export class LocalFileError extends TernError {
    * @example
    * ```ts
    * import { LocalFileError } from "./file.ts";
+   * import assert from "node:assert/strict";
    *
    * const error = new LocalFileError("Could not save it.", { localPath: "/data/a.csv" });
-   * console.log(error.localPath); // /data/a.csv
+   * assert.equal(error.localPath, "/data/a.csv");
    * ```
    */
   constructor(message: string, details: TernErrorDetails & { localPath: string }) {
@@ -160,12 +164,14 @@ export interface SavedFile {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
  * const text = await file.text();
  * const frame = await file.head(3);
- * console.log(text.length, frame.height); // 13487 3
+ * assert.equal(text.length, 13487);
+ * assert.equal(frame.height, 3);
  * ```
  */
 export class File extends Handle {
@@ -181,10 +187,11 @@ export class File extends Handle {
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
    * import { File } from "./file.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
-   * console.log(file instanceof File); // true
+   * assert.ok(file instanceof File);
    * ```
    */
   constructor(transport: Transport, location: Location) {
@@ -221,6 +228,7 @@ export class File extends Handle {
    * ```ts
    * import pl from "../../polars.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
@@ -229,7 +237,8 @@ export class File extends Handle {
    *   columns: ["Species", "Body Mass (g)"],
    *   dtypes: { "Body Mass (g)": pl.Float64 },
    * });
-   * console.log(penguins.height, typed.width); // 344 2
+   * assert.equal(penguins.height, 344);
+   * assert.equal(typed.width, 2);
    * ```
    */
   async dataframe(options: DataFrameOptions = {}): Promise<DataFrame> {
@@ -248,12 +257,13 @@ export class File extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
    * const first = await file.head(5);
-   * console.log(first.height); // 5
-   * console.log(first.toString());
+   * assert.equal(first.height, 5);
+   * assert.deepEqual(first.getColumn("Species").toArray(), Array(5).fill("Adelie"));
    * ```
    */
   async head(n = 10, options: DataFrameOptions = {}): Promise<DataFrame> {
@@ -274,6 +284,7 @@ export class File extends Handle {
    * ```ts
    * import pl from "../../polars.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
@@ -281,7 +292,7 @@ export class File extends Handle {
    * for await (const batch of file.batches({ rows: 100 })) {
    *   heavy += batch.filter(pl.col("Body Mass (g)").gt(5000)).height;
    * }
-   * console.log(heavy); // 61
+   * assert.equal(heavy, 61);
    * ```
    */
   batches(options: BatchOptions = {}): AsyncIterable<DataFrame> {
@@ -307,11 +318,12 @@ export class File extends Handle {
    * ```ts
    * import pl from "../../polars.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet");
    * const lazy = pl.scanParquet(await file.cachedPath());
-   * console.log((await lazy.select("Species").collect()).height); // 344
+   * assert.equal((await lazy.select("Species").collect()).height, 344);
    * ```
    */
   async cachedPath(
@@ -404,12 +416,13 @@ export class File extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
    * let size = 0;
    * for await (const chunk of await file.stream()) size += chunk.byteLength;
-   * console.log(size); // 13487
+   * assert.equal(size, 13487);
    * ```
    */
   async stream(options: CallOptions = {}): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
@@ -451,11 +464,12 @@ export class File extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const png = store.file("/iplant/home/shared/tern_samples/formats/penguin_body_mass.png");
    * const bytes = await png.bytes();
-   * console.log(bytes.length); // 1925
+   * assert.equal(bytes.length, 1925);
    * ```
    */
   async bytes(options: CallOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
@@ -478,11 +492,12 @@ export class File extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const readme = store.file("/iplant/home/shared/tern_samples/formats/README.txt");
    * const lines = (await readme.text()).split("\n");
-   * console.log(lines[0]); // One table, every format
+   * assert.equal(lines[0], "One table, every format");
    * ```
    */
   async text(options: CallOptions = {}): Promise<string> {
@@ -506,11 +521,13 @@ export class File extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.json");
    * const records = await file.json() as { Species: string }[];
-   * console.log(records.length, records[0].Species); // 344 Adelie
+   * assert.equal(records.length, 344);
+   * assert.equal(records[0].Species, "Adelie");
    * ```
    */
   async json(options: CallOptions = {}): Promise<unknown> {
@@ -533,11 +550,13 @@ export class File extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
    * const { contentType, publicUrl } = await file.manifest();
-   * console.log(contentType, publicUrl !== undefined); // text/csv true
+   * assert.equal(contentType, "text/csv");
+   * assert.ok(publicUrl !== undefined);
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<FileManifest> {
@@ -575,13 +594,15 @@ export class File extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
    * const folder = await Deno.makeTempDir();
    * try {
    *   const saved = await file.downloadTo(`${folder}/data/`); // creates data/, keeps the name
-   *   console.log(saved.path.endsWith("/data/penguins.csv"), saved.size); // true 13487
+   *   assert.ok(saved.path.endsWith("/data/penguins.csv"));
+   *   assert.equal(saved.size, 13487);
    * } finally {
    *   await Deno.remove(folder, { recursive: true });
    * }
@@ -656,12 +677,14 @@ export class File extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const png = store.file("/iplant/home/shared/tern_samples/formats/penguin_body_mass.png");
    * const { contentType, body } = await png.openInline();
    * const image = new Uint8Array(await new Response(body).arrayBuffer());
-   * console.log(contentType, image.length); // image/png 1925
+   * assert.equal(contentType, "image/png");
+   * assert.equal(image.length, 1925);
    * ```
    */
   async openInline(options: CallOptions = {}): Promise<InlineFile> {
@@ -684,12 +707,13 @@ export class File extends Handle {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * // In a notebook, a cell whose last line is this file shows its view.
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
    * const view = await file[JUPYTER_DISPLAY](); // what the notebook asks for
-   * console.log(view["text/plain"].includes("first 5 rows")); // true
+   * assert.ok(view["text/plain"].includes("first 5 rows"));
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
@@ -707,11 +731,12 @@ export class File extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const before = store.stats.requests;
    * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").stat(); // fetchEntry
-   * console.log(store.stats.requests - before); // 1
+   * assert.equal(store.stats.requests - before, 1);
    * ```
    */
   protected fetchEntry(path: string, options: CallOptions): Promise<Entry> {
@@ -754,9 +779,11 @@ function localName(path: string): string {
  * @example
  * ```ts
  * import { partialName } from "./file.ts";
+ * import assert from "node:assert/strict";
  *
  * const name = partialName("a".repeat(251) + ".csv");
- * console.log(name.length < 40, name.endsWith(".tern-partial")); // true true
+ * assert.ok(name.length < 40);
+ * assert.ok(name.endsWith(".tern-partial"));
  * ```
  */
 export function partialName(name: string): string {

@@ -45,13 +45,16 @@ import { statFolder } from "./stat.ts";
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const samples = store.folder("/iplant/home/shared/tern_samples");
- * for await (const entry of samples.list()) console.log(entry.type, entry.name);
+ * const names: string[] = [];
+ * for await (const entry of samples.list()) names.push(`${entry.type} ${entry.name}`);
+ * assert.deepEqual(names, ["folder formats", "folder many_files", "file README.txt"]);
  * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
  * const csv = await curated.walk({ glob: "**" + "/*.csv", maxDepth: 2 }).toArray();
- * console.log(csv.length); // 11
+ * assert.equal(csv.length, 11);
  * ```
  */
 export class Folder extends Handle {
@@ -65,10 +68,11 @@ export class Folder extends Handle {
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
    * import { Folder } from "./folder.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const folder = store.folder("/iplant/home/shared");
-   * console.log(folder instanceof Folder); // true
+   * assert.ok(folder instanceof Folder);
    * ```
    */
   constructor(transport: Transport, location: Location) {
@@ -83,10 +87,11 @@ export class Folder extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const formats = store.folder("/iplant/home/shared").folder("tern_samples/formats");
-   * console.log(formats.path); // /iplant/home/shared/tern_samples/formats
+   * assert.equal(formats.path, "/iplant/home/shared/tern_samples/formats");
    * ```
    */
   folder(relative: string): Folder {
@@ -101,10 +106,11 @@ export class Folder extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const readme = store.folder("/iplant/home/shared/tern_samples/formats").file("README.txt");
-   * console.log((await readme.text()).split("\n")[0]); // One table, every format
+   * assert.equal((await readme.text()).split("\n")[0], "One table, every format");
    * ```
    */
   file(relative: string): File {
@@ -119,11 +125,14 @@ export class Folder extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const folders = await store.folder("/iplant/home/shared").folders();
-   * console.log(folders.map((entry) => entry.name));
-   * // [ "commons_repo", "iplantcollaborative", "tern_samples" ]
+   * assert.deepEqual(
+   *   folders.map((entry) => entry.name),
+   *   ["commons_repo", "iplantcollaborative", "tern_samples"],
+   * );
    * ```
    */
   async folders(options: CallOptions = {}): Promise<Entry[]> {
@@ -149,12 +158,15 @@ export class Folder extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
    * const biggest = await formats.list({ type: "file", sort: "size", order: "desc" }).take(3);
-   * console.log(biggest.map((entry) => entry.name));
-   * // [ "penguins.json", "penguins.ndjson", "penguins.arrow" ]
+   * assert.deepEqual(
+   *   biggest.map((entry) => entry.name),
+   *   ["penguins.json", "penguins.ndjson", "penguins.arrow"],
+   * );
    * ```
    */
   list(options: ListOptions = {}): Listing {
@@ -179,11 +191,12 @@ export class Folder extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
    * const tables = await curated.walk({ type: "file", infoType: ["csv", "tsv"] }).toDataFrame();
-   * console.log(tables.height); // 16
+   * assert.equal(tables.height, 16);
    * ```
    */
   walk(options: WalkOptions = {}): Listing {
@@ -206,12 +219,17 @@ export class Folder extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
+   * const years: string[] = [];
    * for await (const dataset of curated.datasets({ glob: "NOAA_*" })) {
-   *   console.log(await dataset.citation());
+   *   const citation = await dataset.citation();
+   *   assert.match(citation, /^NOAA National Centers for Environmental Information/);
+   *   years.push(citation.match(/\((\d{4})\)/)![1]);
    * }
+   * assert.deepEqual(years, ["2016", "2019"]);
    * ```
    */
   datasets(options: DatasetListOptions = {}): DatasetListing {
@@ -238,11 +256,14 @@ export class Folder extends Handle {
    * ```ts
    * import pl from "../../polars.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const catalog = await store.folder("/iplant/home/shared/commons_repo/curated").catalog();
-   * console.log(catalog.height); // 13
-   * console.log(catalog.filter(pl.col("doi").isNull()).select("path", "missing").toString());
+   * assert.equal(catalog.height, 13);
+   * const noDoi = catalog.filter(pl.col("doi").isNull());
+   * assert.equal(noDoi.height, 4);
+   * assert.deepEqual(noDoi.getColumn("missing").toArray()[0], ["doi"]);
    * ```
    */
   async catalog(options: CatalogOptions = {}): Promise<DataFrame> {
@@ -265,13 +286,16 @@ export class Folder extends Handle {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * // In a notebook, a cell whose last line is this folder shows its table.
    * const folder = store.folder("/iplant/home/shared/tern_samples/formats");
    * const bundle = await folder[JUPYTER_DISPLAY](); // what the notebook asks for
-   * console.log(bundle["text/plain"].split("\n")[0]);
-   * // Folder /iplant/home/shared/tern_samples/formats — 9 entries
+   * assert.equal(
+   *   bundle["text/plain"].split("\n")[0],
+   *   "Folder /iplant/home/shared/tern_samples/formats — 9 entries",
+   * );
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
@@ -289,11 +313,12 @@ export class Folder extends Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const before = store.stats.requests;
    * await store.folder("/iplant/home/shared/tern_samples").stat(); // calls fetchEntry once
-   * console.log(store.stats.requests - before); // 1
+   * assert.equal(store.stats.requests - before, 1);
    * ```
    */
   protected fetchEntry(path: string, options: CallOptions): Promise<Entry> {
@@ -315,15 +340,17 @@ export class Folder extends Handle {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const penguins = store.dataset(
  *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
  * );
  * const metadata = await penguins.metadata();
- * console.log(metadata.doi, metadata.license?.id); // 10.25739/9k2v-7q4m CC0-1.0
- * console.log(metadata.missing); // []
- * console.log(await penguins.citation("apa"));
+ * assert.equal(metadata.doi, "10.25739/9k2v-7q4m");
+ * assert.equal(metadata.license?.id, "CC0-1.0");
+ * assert.deepEqual(metadata.missing, []);
+ * assert.match(await penguins.citation("apa"), /^Gorman, K\. B\., Williams, T\. D\., & Fraser/);
  * ```
  */
 export class Dataset extends Folder {
@@ -338,15 +365,21 @@ export class Dataset extends Folder {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const barley = store.dataset(
    *   "/iplant/home/shared/commons_repo/curated/Immer_BarleyVarietyTrials_Jun2018",
    * );
    * const metadata = await barley.metadata();
-   * console.log(metadata.creators.map((creator) => creator.name), metadata.sources.title);
-   * // [ "Immer, F. R.", "Hayes, H. K.", "Powers, LeRoy" ] datacite.title
-   * console.log(metadata.raw.avus.length, metadata.notes);
+   * assert.deepEqual(
+   *   metadata.creators.map((creator) => creator.name),
+   *   ["Immer, F. R.", "Hayes, H. K.", "Powers, LeRoy"],
+   * );
+   * assert.equal(metadata.sources.title, "datacite.title");
+   * assert.equal(metadata.raw.avus.length, 29);
+   * assert.equal(metadata.notes.length, 1);
+   * assert.match(metadata.notes[0], /cannot be paired by position; not assigned$/);
    * ```
    */
   override async metadata(options: CallOptions = {}): Promise<DatasetMetadata<RawMetadata>> {
@@ -364,14 +397,20 @@ export class Dataset extends Folder {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const penguins = store.dataset(
    *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
    * );
-   * console.log(await penguins.citation());
+   * assert.equal(
+   *   await penguins.citation(),
+   *   "Gorman, K. B., Williams, T. D., Fraser, W. R. (2020). Palmer Archipelago (Antarctica) " +
+   *     "penguin size measurements, 2007-2009. Version 1.0. CyVerse Data Commons. " +
+   *     "https://doi.org/10.25739/9k2v-7q4m",
+   * );
    * const bibtex = await penguins.citation("bibtex");
-   * console.log(bibtex.split("\n")[0]); // @misc{Gorman2020Palmer,
+   * assert.equal(bibtex.split("\n")[0], "@misc{Gorman2020Palmer,");
    * ```
    */
   async citation(style: CitationStyle = "datacite", options: CallOptions = {}): Promise<string> {
@@ -391,6 +430,7 @@ export class Dataset extends Folder {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * // In a notebook, a cell whose last line is this dataset shows its card.
@@ -398,7 +438,7 @@ export class Dataset extends Folder {
    *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
    * );
    * const card = await penguins[JUPYTER_DISPLAY](); // what the notebook asks for
-   * console.log(card["text/plain"].includes("https://doi.org/10.25739/9k2v-7q4m")); // true
+   * assert.ok(card["text/plain"].includes("https://doi.org/10.25739/9k2v-7q4m"));
    * ```
    */
   override async [JUPYTER_DISPLAY](): Promise<MediaBundle> {

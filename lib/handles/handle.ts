@@ -139,12 +139,14 @@ export interface Location {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const folder = store.folder("/iplant/home/shared/tern_samples");
- * console.log(folder.path, folder.name); // /iplant/home/shared/tern_samples tern_samples
+ * assert.equal(folder.path, "/iplant/home/shared/tern_samples");
+ * assert.equal(folder.name, "tern_samples");
  * const entry = await folder.stat();
- * console.log(entry.type); // folder
+ * assert.equal(entry.type, "folder");
  * ```
  */
 export abstract class Handle {
@@ -162,11 +164,12 @@ export abstract class Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * // Handles come from the store: store.folder(path), store.file(path), folder.file(name).
    * const file = store.folder("/iplant/home/shared/tern_samples/formats").file("penguins.csv");
-   * console.log(file.path); // /iplant/home/shared/tern_samples/formats/penguins.csv
+   * assert.equal(file.path, "/iplant/home/shared/tern_samples/formats/penguins.csv");
    * ```
    */
   protected constructor(transport: Transport, location: Location) {
@@ -199,11 +202,13 @@ export abstract class Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
    * const entry = await file.stat();
-   * console.log(entry.size, entry.infoType); // 13487 csv
+   * assert.equal(entry.size, 13487);
+   * assert.equal(entry.infoType, "csv");
    * ```
    */
   async stat(options: StatOptions = {}): Promise<Entry> {
@@ -222,12 +227,13 @@ export abstract class Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
    * const file = curated.file("Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv");
    * const { avus } = await file.metadata();
-   * console.log(avus.map((avu) => avu.attr)); // [ "description", "rows", "missing_sex" ]
+   * assert.deepEqual(avus.map((avu) => avu.attr), ["description", "rows", "missing_sex"]);
    * ```
    */
   async metadata(options: CallOptions = {}): Promise<RawMetadata> {
@@ -251,12 +257,13 @@ export abstract class Handle {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
    * const comments = await curated.folder("Gorman_PalmerPenguins_Morphometrics_2020").comments();
-   * console.log(comments.map((comment) => comment.author)); // [ "alice", "curator", "demo" ]
-   * console.log(comments.filter((comment) => comment.retracted).length); // 1
+   * assert.deepEqual(comments.map((comment) => comment.author), ["alice", "curator", "demo"]);
+   * assert.equal(comments.filter((comment) => comment.retracted).length, 1);
    * ```
    */
   async comments(options: CallOptions = {}): Promise<Comment[]> {
@@ -339,10 +346,11 @@ const transports = new WeakMap<Handle, Transport>();
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "./handle.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = transportOf(store.folder("/iplant/home/shared"));
- * console.log(transport.anonymous); // false
+ * assert.equal(transport.anonymous, false);
  * ```
  */
 export function transportOf(handle: Handle): Transport {

@@ -6,13 +6,14 @@
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { connect } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * await using sample = await exampleStore();
  * const store = connect({ url: sample.options.url, anonymous: true, cacheDir: false });
  * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
  * const files = await formats.list({ type: "file" }).take(2);
- * console.log(files.map((entry) => entry.name)); // [ "README.txt", "penguin_body_mass.png" ]
- * console.log((await formats.file("penguins.csv").head(3)).height); // 3
+ * assert.deepEqual(files.map((entry) => entry.name), ["README.txt", "penguin_body_mass.png"]);
+ * assert.equal((await formats.file("penguins.csv").head(3)).height, 3);
  * ```
  *
  * @module

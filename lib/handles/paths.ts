@@ -15,9 +15,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * @example
  * ```ts
  * import { parseRef, type Ref } from "./paths.ts";
+ * import assert from "node:assert/strict";
  *
  * const ref: Ref = parseRef("/iplant/home/shared/");
- * console.log(ref); // { path: "/iplant/home/shared" }
+ * assert.deepEqual(ref, { path: "/iplant/home/shared" });
  * ```
  */
 export type Ref = { path: string; id?: undefined } | { id: string; path?: undefined };
@@ -28,8 +29,10 @@ export type Ref = { path: string; id?: undefined } | { id: string; path?: undefi
  * @example
  * ```ts
  * import { isId } from "./paths.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(isId("0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804"), isId("/iplant/home")); // true false
+ * assert.ok(isId("0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804"));
+ * assert.equal(isId("/iplant/home"), false);
  * ```
  */
 export function isId(value: unknown): value is string {
@@ -46,9 +49,13 @@ export function isId(value: unknown): value is string {
  * @example
  * ```ts
  * import { parseRef } from "./paths.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(parseRef("0B8E4F52-7A31-11E5-8F2A-3C4A92E4A804")); // { id: "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804" }
- * console.log(parseRef("//iplant/home//shared/")); // { path: "/iplant/home/shared" }
+ * assert.deepEqual(
+ *   parseRef("0B8E4F52-7A31-11E5-8F2A-3C4A92E4A804"),
+ *   { id: "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804" },
+ * );
+ * assert.deepEqual(parseRef("//iplant/home//shared/"), { path: "/iplant/home/shared" });
  * ```
  */
 export function parseRef(value: unknown, what = "A path"): Ref {
@@ -67,8 +74,9 @@ export function parseRef(value: unknown, what = "A path"): Ref {
  * @example
  * ```ts
  * import { normalizePath } from "./paths.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(normalizePath("/iplant/home/shared/")); // "/iplant/home/shared"
+ * assert.equal(normalizePath("/iplant/home/shared/"), "/iplant/home/shared");
  * ```
  */
 export function normalizePath(value: unknown, what = "A path"): string {
@@ -98,8 +106,9 @@ export function normalizePath(value: unknown, what = "A path"): string {
  * @example
  * ```ts
  * import { normalizeRelative } from "./paths.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(normalizeRelative("raw//2019/")); // "raw/2019"
+ * assert.equal(normalizeRelative("raw//2019/"), "raw/2019");
  * ```
  */
 export function normalizeRelative(value: unknown, what = "A name"): string {
@@ -128,9 +137,10 @@ export function normalizeRelative(value: unknown, what = "A name"): string {
  * @example
  * ```ts
  * import { joinPath } from "./paths.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(joinPath("/iplant/home/shared", "a.csv")); // "/iplant/home/shared/a.csv"
- * console.log(joinPath("/", "iplant")); // "/iplant"
+ * assert.equal(joinPath("/iplant/home/shared", "a.csv"), "/iplant/home/shared/a.csv");
+ * assert.equal(joinPath("/", "iplant"), "/iplant");
  * ```
  */
 export function joinPath(folder: string, relative: string): string {
@@ -143,8 +153,9 @@ export function joinPath(folder: string, relative: string): string {
  * @example
  * ```ts
  * import { parentPath } from "./paths.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(parentPath("/iplant/home/shared/a.csv")); // "/iplant/home/shared"
+ * assert.equal(parentPath("/iplant/home/shared/a.csv"), "/iplant/home/shared");
  * ```
  */
 export function parentPath(path: string): string {
@@ -158,8 +169,9 @@ export function parentPath(path: string): string {
  * @example
  * ```ts
  * import { baseName } from "./paths.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(baseName("/iplant/home/shared/a.csv")); // "a.csv"
+ * assert.equal(baseName("/iplant/home/shared/a.csv"), "a.csv");
  * ```
  */
 export function baseName(path: string): string {

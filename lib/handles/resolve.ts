@@ -23,8 +23,9 @@ import { isId, normalizePath, parentPath } from "./paths.ts";
  * @example
  * ```ts
  * import { DATA_COMMONS_DATASETS } from "./resolve.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(DATA_COMMONS_DATASETS); // /iplant/home/shared/commons_repo/curated
+ * assert.equal(DATA_COMMONS_DATASETS, "/iplant/home/shared/commons_repo/curated");
  * ```
  */
 export const DATA_COMMONS_DATASETS = "/iplant/home/shared/commons_repo/curated";
@@ -53,9 +54,11 @@ export type DataName =
  * @example
  * ```ts
  * import { AmbiguousNameError } from "./resolve.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new AmbiguousNameError("Two datasets have that DOI.", ["/a", "/b"]);
- * console.log(error.name, error.candidates.length); // AmbiguousNameError 2
+ * assert.equal(error.name, "AmbiguousNameError");
+ * assert.equal(error.candidates.length, 2);
  * ```
  */
 export class AmbiguousNameError extends TernError {
@@ -68,8 +71,9 @@ export class AmbiguousNameError extends TernError {
    * @example
    * ```ts
    * import { AmbiguousNameError } from "./resolve.ts";
+   * import assert from "node:assert/strict";
    *
-   * console.log(new AmbiguousNameError("x", ["/a"]).candidates); // [ "/a" ]
+   * assert.deepEqual(new AmbiguousNameError("x", ["/a"]).candidates, ["/a"]);
    * ```
    */
   constructor(message: string, candidates: readonly string[]) {
@@ -223,8 +227,9 @@ async function buildIndex(
  * @example
  * ```ts
  * import { DATA_COMMONS_DATASETS, isDatasetPath } from "./resolve.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(isDatasetPath(`${DATA_COMMONS_DATASETS}/Gorman_PalmerPenguins_Morphometrics_2020`)); // true
+ * assert.equal(isDatasetPath(`${DATA_COMMONS_DATASETS}/Gorman_PalmerPenguins_Morphometrics_2020`), true);
  * ```
  */
 export function isDatasetPath(path: string): boolean {
@@ -238,9 +243,10 @@ export function isDatasetPath(path: string): boolean {
  * @example
  * ```ts
  * import { identifierProblem } from "./resolve.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(identifierProblem("doi:10.1/x", ["/a"])); // undefined
- * console.log(identifierProblem("doi:10.1/x", [])?.name); // NotFoundError
+ * assert.equal(identifierProblem("doi:10.1/x", ["/a"]), undefined);
+ * assert.equal(identifierProblem("doi:10.1/x", [])?.name, "NotFoundError");
  * ```
  */
 export function identifierProblem(

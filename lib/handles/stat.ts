@@ -32,11 +32,13 @@ const SCAN_PAGE = 1000;
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "./handle.ts";
  * import { statFolder } from "./stat.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = transportOf(store.folder("/iplant/home/shared"));
  * const entry = await statFolder(transport, "/iplant/home/shared/tern_samples");
- * console.log(entry.type, entry.name); // folder tern_samples
+ * assert.equal(entry.type, "folder");
+ * assert.equal(entry.name, "tern_samples");
  * ```
  */
 export async function statFolder(
@@ -63,12 +65,14 @@ export async function statFolder(
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "./handle.ts";
  * import { statFile } from "./stat.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = transportOf(store.folder("/iplant/home/shared"));
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const entry = await statFile(transport, path);
- * console.log(entry.size, entry.infoType); // 13487 csv
+ * assert.equal(entry.size, 13487);
+ * assert.equal(entry.infoType, "csv");
  * ```
  */
 export async function statFile(
@@ -138,11 +142,12 @@ export async function statFile(
  * import { exampleStore } from "../sample/example.ts";
  * import { transportOf } from "./handle.ts";
  * import { kindOf } from "./stat.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = transportOf(store.folder("/iplant/home/shared"));
- * console.log(await kindOf(transport, "/iplant/home/shared")); // folder
- * console.log(await kindOf(transport, "/iplant/home/shared/tern_samples/README.txt")); // file
+ * assert.equal(await kindOf(transport, "/iplant/home/shared"), "folder");
+ * assert.equal(await kindOf(transport, "/iplant/home/shared/tern_samples/README.txt"), "file");
  * ```
  */
 export async function kindOf(

@@ -44,11 +44,14 @@ import { kindOf } from "./stat.ts";
  * @example
  * ```ts
  * import { connect } from "./connect.ts";
+ * import assert from "node:assert/strict";
  *
  * const gateway = "http://127.0.0.1:8080/terrain";
  * const store = connect({ url: gateway, anonymous: true, cacheDir: false });
  * const { url, auth, concurrency } = store.options;
- * console.log(url, auth, concurrency); // http://127.0.0.1:8080/terrain anonymous 4
+ * assert.equal(url, "http://127.0.0.1:8080/terrain");
+ * assert.equal(auth, "anonymous");
+ * assert.equal(concurrency, 4);
  * ```
  */
 export interface StoreSettings {
@@ -110,11 +113,22 @@ export interface SearchDocumentation {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const { home, community } = await store.root();
- * console.log(home.path, community.path); // /iplant/home/demo /iplant/home/shared
- * for await (const entry of home.list()) console.log(entry.name);
+ * assert.equal(home.path, "/iplant/home/demo");
+ * assert.equal(community.path, "/iplant/home/shared");
+ * const names: string[] = [];
+ * for await (const entry of home.list()) names.push(entry.name);
+ * assert.deepEqual(names, [
+ *   "Moreno_MarketIndices_2024",
+ *   "scratch",
+ *   "données_météo_seattle.csv",
+ *   "field notes (2024).txt",
+ *   "notes.txt",
+ *   "penguins_summary.csv",
+ * ]);
  * ```
  */
 export interface Roots {
@@ -167,11 +181,12 @@ export type IdentifierName =
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * // Against a real gateway: const store = connect({ token: Deno.env.get("TERRAIN_TOKEN") });
  * await using store = await exampleStore();
  * const text = await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
- * console.log(text.split("\n")[0]);
+ * assert.equal(text.split("\n")[0], "One table, every format");
  * ```
  */
 export class Store {
@@ -187,12 +202,13 @@ export class Store {
    * ```ts
    * import { Transport } from "../client/transport.ts";
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    *
    * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" });
    * const store = new Store(transport, {
    *   url: transport.url, auth: "anonymous", credentialsFrom: "none", ...transport.policy,
    * });
-   * console.log(String(store)); // Store(http://127.0.0.1:8080/terrain, anonymous)
+   * assert.equal(String(store), "Store(http://127.0.0.1:8080/terrain, anonymous)");
    * ```
    */
   constructor(transport: Transport, options: StoreSettings) {
@@ -219,10 +235,11 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").cachedPath();
-   * console.log((await store.cache.info()).height); // 1
+   * assert.equal((await store.cache.info()).height, 1);
    * ```
    */
   get cache(): StoreCache {
@@ -242,10 +259,11 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const shared = store.folder("/iplant/home/shared");
-   * console.log(await shared.list().count()); // 3
+   * assert.equal(await shared.list().count(), 3);
    * ```
    */
   folder(ref: string | Entry): Folder {
@@ -260,10 +278,11 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const csv = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
-   * console.log((await csv.stat()).size); // 13487
+   * assert.equal((await csv.stat()).size, 13487);
    * ```
    */
   file(ref: string | Entry): File {
@@ -278,11 +297,15 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = "/iplant/home/shared/commons_repo/curated";
    * const dataset = store.dataset(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020`);
-   * console.log((await dataset.metadata()).title);
+   * assert.equal(
+   *   (await dataset.metadata()).title,
+   *   "Palmer Archipelago (Antarctica) penguin size measurements, 2007-2009",
+   * );
    * ```
    */
   dataset(ref: string | Entry): Dataset {
@@ -350,11 +373,14 @@ export class Store {
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
    * import { Folder } from "./folder.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const [formats] = await store.folder("/iplant/home/shared/tern_samples").list().take(1);
    * const item = await store.entry(formats.id); // by id: looks up the path, then the kind
-   * if (item instanceof Folder) console.log(item.path, await item.list().count()); // …/formats 9
+   * assert.ok(item instanceof Folder);
+   * assert.equal(item.path, "/iplant/home/shared/tern_samples/formats");
+   * assert.equal(await item.list().count(), 9);
    * ```
    */
   async entry(ref: string | Entry, options: CallOptions = {}): Promise<File | Folder> {
@@ -380,10 +406,11 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const { home } = await store.root();
-   * console.log(home.path); // /iplant/home/demo
+   * assert.equal(home.path, "/iplant/home/demo");
    * ```
    */
   async root(options: CallOptions = {}): Promise<Roots> {
@@ -444,10 +471,11 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const saved = await store.savedSearches();
-   * console.log(Array.isArray(saved) ? saved.length : 0); // 4
+   * assert.equal(Array.isArray(saved) ? saved.length : 0, 4);
    * ```
    */
   async savedSearches(options: CallOptions = {}): Promise<unknown> {
@@ -464,10 +492,12 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const { clauses, sortFields } = await store.searchDocumentation();
-   * console.log("label" in clauses, sortFields.includes("fileSize")); // true true
+   * assert.ok("label" in clauses);
+   * assert.ok(sortFields.includes("fileSize"));
    * ```
    */
   async searchDocumentation(options: CallOptions = {}): Promise<SearchDocumentation> {
@@ -497,11 +527,13 @@ export class Store {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * // In a notebook, `store` as the last line of a cell shows this card.
    * const card = store[JUPYTER_DISPLAY]();
-   * console.log(card["text/plain"]);
+   * assert.match(card["text/plain"], /^Store http:\/\/127\.0\.0\.1:\d+\/terrain — signed in/);
+   * assert.match(card["text/plain"], /requests: 4 at once, 4 retries, 30 s timeout/);
    * ```
    */
   [JUPYTER_DISPLAY](): MediaBundle {

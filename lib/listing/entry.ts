@@ -70,13 +70,16 @@ export interface Entry {
  * @example
  * ```ts
  * import { entryFromItem } from "./entry.ts";
+ * import assert from "node:assert/strict";
  *
  * const entry = entryFromItem({
  *   id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/a.csv", label: "a.csv",
  *   infoType: "csv", isFavorite: false, badName: false, permission: "read",
  *   "date-created": 0, "date-modified": 1469698402000, "file-size": 2048,
  * }, "file");
- * console.log(entry.name, entry.size, entry.modified.getUTCFullYear()); // a.csv 2048 2016
+ * assert.equal(entry.name, "a.csv");
+ * assert.equal(entry.size, 2048);
+ * assert.equal(entry.modified.getUTCFullYear(), 2016);
  * ```
  */
 export function entryFromItem(item: ListingItem, type: EntryType): Entry {
@@ -100,12 +103,14 @@ export function entryFromItem(item: ListingItem, type: EntryType): Entry {
  * @example
  * ```ts
  * import { folderEntry } from "./entry.ts";
+ * import assert from "node:assert/strict";
  *
  * const entry = folderEntry({
  *   id: "7fa53922-e104-11e3-80a7-6abdce5a08d5", path: "/iplant/home/shared",
  *   permission: "read", "date-created": 0, "date-modified": 0,
  * });
- * console.log(entry.name, entry.type); // shared folder
+ * assert.equal(entry.name, "shared");
+ * assert.equal(entry.type, "folder");
  * ```
  */
 export function folderEntry(folder: {

@@ -16,12 +16,14 @@ import { TernError } from "../client/errors.ts";
  * ```ts
  * import { ListingChangedError } from "./errors.ts";
  * import { TernError } from "../client/errors.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new ListingChangedError(
  *   '"/iplant/home/demo/out" changed while being listed: 1000 entries at first, 1003 at offset 2000.',
  *   { path: "/iplant/home/demo/out", endpoint: "filesystem/paged-directory" },
  * );
- * console.log(error instanceof TernError, error.name); // true ListingChangedError
+ * assert.ok(error instanceof TernError);
+ * assert.equal(error.name, "ListingChangedError");
  * ```
  */
 export class ListingChangedError extends TernError {}

@@ -15,9 +15,12 @@ import { loadPolarsModule } from "../deps.ts";
  * @example
  * ```ts
  * import { ENTRY_COLUMNS } from "./frame.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(ENTRY_COLUMNS.join(", "));
- * // path, name, type, size, created, modified, infoType, id, permission
+ * assert.equal(
+ *   ENTRY_COLUMNS.join(", "),
+ *   "path, name, type, size, created, modified, infoType, id, permission",
+ * );
  * ```
  */
 export const ENTRY_COLUMNS: readonly string[] = Object.freeze([
@@ -42,11 +45,12 @@ export const ENTRY_COLUMNS: readonly string[] = Object.freeze([
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { entriesToDataFrame } from "./frame.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const listing = store.folder("/iplant/home/shared/tern_samples/formats").list();
  * const frame = await entriesToDataFrame(listing);
- * console.log(frame.shape); // { height: 9, width: 9 }
+ * assert.deepEqual(frame.shape, { height: 9, width: 9 });
  * ```
  */
 export async function entriesToDataFrame(

@@ -78,12 +78,16 @@ export type ListingPlan =
  * @example List, count and load into a DataFrame
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const tables = store.folder("/iplant/home/shared/tern_samples/formats").list({ glob: "*.{csv,tsv}" });
- * for await (const entry of tables) console.log(entry.name, entry.size);
+ * const sizes: Record<string, number> = {};
+ * for await (const entry of tables) sizes[entry.name] = entry.size;
+ * assert.deepEqual(sizes, { "penguins.csv": 13487, "penguins.tsv": 13487 });
  * const frame = await tables.toDataFrame();
- * console.log(await tables.count(), frame.shape); // 2 { height: 2, width: 9 }
+ * assert.equal(await tables.count(), 2);
+ * assert.deepEqual(frame.shape, { height: 2, width: 9 });
  * ```
  */
 export class Listing implements AsyncIterable<Entry> {
@@ -98,6 +102,7 @@ export class Listing implements AsyncIterable<Entry> {
    * import { exampleStore } from "../sample/example.ts";
    * import { Listing } from "./listing.ts";
    * import { resolveListOptions } from "./options.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const path = "/iplant/home/shared/tern_samples";
@@ -108,7 +113,7 @@ export class Listing implements AsyncIterable<Entry> {
    *   mode: "list",
    *   options: resolveListOptions({ type: "file" }),
    * });
-   * console.log((await listing.toArray()).map((entry) => entry.name)); // [ "README.txt" ]
+   * assert.deepEqual((await listing.toArray()).map((entry) => entry.name), ["README.txt"]);
    * ```
    */
   constructor(plan: ListingPlan) {
@@ -121,10 +126,14 @@ export class Listing implements AsyncIterable<Entry> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
-   * for await (const entry of formats.list()) console.log(entry.path);
+   * const paths = [];
+   * for await (const entry of formats.list()) paths.push(entry.path);
+   * assert.equal(paths.length, 9);
+   * assert.equal(paths[0], "/iplant/home/shared/tern_samples/formats/README.txt");
    * ```
    */
   [Symbol.asyncIterator](): AsyncIterableIterator<Entry> {
@@ -160,12 +169,15 @@ export class Listing implements AsyncIterable<Entry> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
+   * const progress: string[] = [];
    * for await (const page of formats.list({ pageSize: 4 }).pages()) {
-   *   console.log(`${page.offset + page.entries.length} / ${page.total}`); // 4 / 9, 8 / 9, 9 / 9
+   *   progress.push(`${page.offset + page.entries.length} / ${page.total}`);
    * }
+   * assert.deepEqual(progress, ["4 / 9", "8 / 9", "9 / 9"]);
    * ```
    */
   pages(): AsyncIterable<Page> {
@@ -181,11 +193,12 @@ export class Listing implements AsyncIterable<Entry> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
    * const biggest = await formats.list({ sort: "size", order: "desc" }).take(2);
-   * console.log(biggest.map((entry) => entry.name)); // [ "penguins.json", "penguins.ndjson" ]
+   * assert.deepEqual(biggest.map((entry) => entry.name), ["penguins.json", "penguins.ndjson"]);
    * ```
    */
   async take(n: number): Promise<Entry[]> {
@@ -212,11 +225,12 @@ export class Listing implements AsyncIterable<Entry> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
    * const entries = await formats.list().toArray();
-   * console.log(entries.length); // 9
+   * assert.equal(entries.length, 9);
    * ```
    */
   async toArray(): Promise<Entry[]> {
@@ -234,10 +248,11 @@ export class Listing implements AsyncIterable<Entry> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const manyFiles = store.folder("/iplant/home/shared/tern_samples/many_files");
-   * console.log(await manyFiles.list({ type: "file" }).count()); // 20000, in one request
+   * assert.equal(await manyFiles.list({ type: "file" }).count(), 20000); // in one request
    * ```
    */
   async count(): Promise<number> {
@@ -256,12 +271,15 @@ export class Listing implements AsyncIterable<Entry> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const formats = store.folder("/iplant/home/shared/tern_samples/formats");
    * const csv = formats.list({ glob: "*.csv" });
-   * console.log(`${await csv.count()} CSV files among ${await csv.total()} entries`);
-   * // 1 CSV files among 9 entries
+   * assert.equal(
+   *   `${await csv.count()} CSV files among ${await csv.total()} entries`,
+   *   "1 CSV files among 9 entries",
+   * );
    * ```
    */
   async total(): Promise<number> {
@@ -277,10 +295,17 @@ export class Listing implements AsyncIterable<Entry> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const frame = await store.folder("/iplant/home/demo").walk({ type: "file" }).toDataFrame();
-   * console.log(frame.select("name", "size").sort("size", true).head(3).toString());
+   * const biggest = frame.select("name", "size").sort("size", true).head(3);
+   * assert.deepEqual(biggest.getColumn("name").toArray(), [
+   *   "stocks.csv",
+   *   "données_météo_seattle.csv",
+   *   "sp500.csv",
+   * ]);
+   * assert.deepEqual(biggest.getColumn("size").toArray(), [12245, 3019, 2305]);
    * ```
    */
   async toDataFrame(): Promise<DataFrame> {
@@ -302,13 +327,16 @@ export class Listing implements AsyncIterable<Entry> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const tables = store.folder("/iplant/home/demo").walk({ glob: "**" + "/*.csv" });
+   * let read = "";
    * const frame = await tables.dataframes({
-   *   onProgress: (event) => console.log(`${event.files}/${event.totalFiles} files`),
+   *   onProgress: (event) => read = `${event.files}/${event.totalFiles} files`,
    * });
-   * console.log(frame.groupBy("source").len().height); // 4
+   * assert.equal(frame.groupBy("source").len().height, 4);
+   * assert.equal(read, "4/4 files");
    * ```
    */
   async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
@@ -411,12 +439,15 @@ export class Listing implements AsyncIterable<Entry> {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * // In a notebook, a listing as the last line of a cell shows this view.
    * const demo = store.folder("/iplant/home/demo");
    * const listing = demo.list({ type: "file", sort: "size", order: "desc" });
-   * console.log((await listing[JUPYTER_DISPLAY]())["text/plain"]);
+   * const lines = (await listing[JUPYTER_DISPLAY]())["text/plain"].split("\n");
+   * assert.equal(lines[0], 'Listing /iplant/home/demo — type "file", sort size desc — 4 entries');
+   * assert.match(lines[2], /^ {2}données_météo_seattle\.csv +csv +3\.02 kB/);
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {

@@ -23,8 +23,9 @@ import type { Entry } from "./entry.ts";
  * @example
  * ```ts
  * import { MANIFEST_COLUMNS } from "./manifest.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(MANIFEST_COLUMNS.join(",")); // path,id,size,modified,format,contentType,url
+ * assert.equal(MANIFEST_COLUMNS.join(","), "path,id,size,modified,format,contentType,url");
  * ```
  */
 export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([

@@ -7,12 +7,13 @@
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { type Entry, Listing } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const tables = store.folder("/iplant/home/shared/tern_samples/formats").list({ glob: "*.csv" });
- * console.log(tables instanceof Listing); // true
+ * assert.ok(tables instanceof Listing);
  * const entries: Entry[] = await tables.toArray();
- * console.log(entries.map((entry) => entry.name)); // [ "penguins.csv" ]
+ * assert.deepEqual(entries.map((entry) => entry.name), ["penguins.csv"]);
  * ```
  *
  * @module

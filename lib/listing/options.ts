@@ -96,9 +96,12 @@ export interface WalkOptions extends ListOptions {
  * @example
  * ```ts
  * import { resolveListOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
  *
  * const resolved = resolveListOptions({ sort: "modified", order: "desc" });
- * console.log(resolved.sortCol, resolved.sortDir, resolved.pageSize); // datemodified DESC 1000
+ * assert.equal(resolved.sortCol, "datemodified");
+ * assert.equal(resolved.sortDir, "DESC");
+ * assert.equal(resolved.pageSize, 1000);
  * ```
  */
 export interface ResolvedListOptions {
@@ -126,8 +129,9 @@ export interface ResolvedListOptions {
  * @example
  * ```ts
  * import { resolveWalkOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(resolveWalkOptions({ maxDepth: 2 }, 4).maxDepth); // 2
+ * assert.equal(resolveWalkOptions({ maxDepth: 2 }, 4).maxDepth, 2);
  * ```
  */
 export interface ResolvedWalkOptions extends ResolvedListOptions {
@@ -144,9 +148,12 @@ export interface ResolvedWalkOptions extends ResolvedListOptions {
  * @example
  * ```ts
  * import { compileGlob } from "./options.ts";
+ * import assert from "node:assert/strict";
  *
  * const glob = compileGlob("raw/*.csv");
- * console.log(glob.matches("raw/a.csv"), glob.base, glob.depth); // true raw 2
+ * assert.ok(glob.matches("raw/a.csv"));
+ * assert.equal(glob.base, "raw");
+ * assert.equal(glob.depth, 2);
  * ```
  */
 export interface Glob {
@@ -179,8 +186,9 @@ const SORT_COLUMNS: Record<SortKey, SortColumn> = {
  * @example
  * ```ts
  * import { resolveListOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(resolveListOptions({ type: "file" }).entityType); // "file"
+ * assert.equal(resolveListOptions({ type: "file" }).entityType, "file");
  * ```
  */
 export function resolveListOptions(options: ListOptions = {}): ResolvedListOptions {
@@ -217,9 +225,12 @@ export function resolveListOptions(options: ListOptions = {}): ResolvedListOptio
  * @example
  * ```ts
  * import { resolveWalkOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
  *
  * const walk = resolveWalkOptions({ type: "file" }, 4);
- * console.log(walk.entityType, walk.type, walk.maxDepth); // any file Infinity
+ * assert.equal(walk.entityType, "any");
+ * assert.equal(walk.type, "file");
+ * assert.equal(walk.maxDepth, Infinity);
  * ```
  */
 export function resolveWalkOptions(
@@ -248,8 +259,9 @@ export function resolveWalkOptions(
  * @example
  * ```ts
  * import { compileGlob } from "./options.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(compileGlob("20??/**").matches("2019/july/a.csv")); // true
+ * assert.ok(compileGlob("20??/**").matches("2019/july/a.csv"));
  * ```
  */
 export function compileGlob(pattern: unknown): Glob {

@@ -133,13 +133,16 @@ export interface PagerOptions {
  * import { transportOf } from "../handles/handle.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { pageFolder } from "./pager.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const transport = transportOf(store.folder("/iplant/home/shared"));
  * const query = { path: "/iplant/home/shared/tern_samples/formats", entityType: "any" } as const;
+ * const pages = [];
  * for await (const page of pageFolder(transport, query, { pageSize: 4, onChange: console.warn })) {
- *   console.log(page.offset, page.entries.length, page.total); // 0 4 9, 4 4 9, then 8 1 9
+ *   pages.push([page.offset, page.entries.length, page.total]);
  * }
+ * assert.deepEqual(pages, [[0, 4, 9], [4, 4, 9], [8, 1, 9]]);
  * ```
  */
 export async function* pageFolder(

@@ -64,14 +64,18 @@ export interface WalkContext {
  * import { exampleStore } from "../sample/example.ts";
  * import { resolveWalkOptions } from "./options.ts";
  * import { walkPages } from "./walk.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const root = "/iplant/home/demo";
  * const context = { transport: transportOf(store.folder(root)), root, onChange: console.warn };
  * const options = resolveWalkOptions({ glob: "**" + "/*.csv" }, 4);
+ * const paths = [];
  * for await (const page of walkPages(context, options)) {
- *   for (const entry of page.entries) console.log(entry.path);
+ *   for (const entry of page.entries) paths.push(entry.path);
  * }
+ * assert.equal(paths.length, 4);
+ * assert.ok(paths.includes("/iplant/home/demo/penguins_summary.csv"));
  * ```
  */
 export async function* walkPages(

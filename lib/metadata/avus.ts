@@ -88,8 +88,11 @@ export class AttributeGroup {
    * @example
    * ```ts
    * import { AttributeGroup } from "./avus.ts";
+   * import assert from "node:assert/strict";
    *
    * const none = new AttributeGroup([]);
+   * assert.equal(none.size, 0);
+   * assert.equal(none.value(["datacite.title"]), undefined);
    * ```
    */
   constructor(attributes: readonly Attribute[]) {

@@ -170,8 +170,10 @@ const EMPTY_ROW: CatalogRow = Object.freeze({
  * @example
  * ```ts
  * import { CATALOG_COLUMNS } from "./catalog.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(CATALOG_COLUMNS.join(", "));
+ * assert.deepEqual(CATALOG_COLUMNS.slice(0, 4), ["path", "id", "title", "creators"]);
+ * assert.equal(CATALOG_COLUMNS.at(-1), "error");
  * ```
  */
 export const CATALOG_COLUMNS: readonly (keyof CatalogRow)[] = Object.freeze([

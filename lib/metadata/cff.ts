@@ -14,8 +14,9 @@ import { type Citable, linkOf, titleOf } from "./citation.ts";
  * @example
  * ```ts
  * import { CFF_VERSION } from "./cff.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(CFF_VERSION); // 1.2.0
+ * assert.equal(CFF_VERSION, "1.2.0");
  * ```
  */
 export const CFF_VERSION = "1.2.0";

@@ -35,8 +35,9 @@ export type CitationStyle = "datacite" | "apa" | "bibtex" | "ris" | "csl-json" |
  * @example
  * ```ts
  * import { CITATION_STYLES } from "./citation.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(CITATION_STYLES.join(", ")); // datacite, apa, bibtex, ris, csl-json, jsonld, cff
+ * assert.equal(CITATION_STYLES.join(", "), "datacite, apa, bibtex, ris, csl-json, jsonld, cff");
  * ```
  */
 export const CITATION_STYLES: readonly CitationStyle[] = Object.freeze([

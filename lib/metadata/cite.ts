@@ -62,9 +62,10 @@ export class Citation {
    * @example
    * ```ts
    * import { Citation } from "./cite.ts";
+   * import assert from "node:assert/strict";
    *
    * const formats = { datacite: "X.", apa: "X.", bibtex: "@misc{x}", ris: "TY  - DATA", "csl-json": "[]" };
-   * console.log(new Citation("datacite", formats).text); // X.
+   * assert.equal(new Citation("datacite", formats).text, "X.");
    * ```
    */
   constructor(
@@ -90,13 +91,14 @@ export class Citation {
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
    * import { Citation } from "./cite.ts";
+   * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const penguins = store.dataset(
    *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
    * );
    * const citation = await Citation.of(penguins, "apa");
-   * console.log(citation.url); // https://doi.org/10.25739/9k2v-7q4m
+   * assert.equal(citation.url, "https://doi.org/10.25739/9k2v-7q4m");
    * // In a notebook, `citation` shows the APA citation in a box, the other styles below it.
    * ```
    */
@@ -136,11 +138,12 @@ export class Citation {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { Citation } from "./cite.ts";
+   * import assert from "node:assert/strict";
    *
    * const record = { path: "/iplant/home/shared/x", title: "X", creators: [], subjects: [] };
    * const citation = await Citation.of(record);
    * const bundle = citation[JUPYTER_DISPLAY]();
-   * console.log(bundle["text/plain"] === citation.text); // true
+   * assert.ok(bundle["text/plain"] === citation.text);
    * ```
    */
   [JUPYTER_DISPLAY](): MediaBundle {

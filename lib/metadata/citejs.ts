@@ -33,9 +33,11 @@ export interface CslItem {
  * @example
  * ```ts
  * import { loadCitationJs } from "./citejs.ts";
+ * import assert from "node:assert/strict";
  *
  * const { format } = await loadCitationJs();
- * console.log(format([{ id: "x", type: "dataset", title: "T" }], "bibtex"));
+ * const bibtex = format([{ id: "x", type: "dataset", title: "T" }], "bibtex");
+ * assert.equal(bibtex, "@misc{T,\n\ttitle = {T},\n}\n\n");
  * ```
  */
 export interface CitationJs {

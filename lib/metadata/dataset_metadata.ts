@@ -187,8 +187,9 @@ const FIELD_ORDER: readonly MetadataField[] = [
  * @example
  * ```ts
  * import { CITATION_FIELDS } from "./dataset_metadata.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(CITATION_FIELDS.join(", ")); // creators, title, publicationYear, publisher, doi
+ * assert.equal(CITATION_FIELDS.join(", "), "creators, title, publicationYear, publisher, doi");
  * ```
  */
 export const CITATION_FIELDS: readonly MetadataField[] = Object.freeze([
@@ -347,13 +348,14 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
    * @example
    * ```ts
    * import { DatasetMetadata } from "./dataset_metadata.ts";
+   * import assert from "node:assert/strict";
    *
    * const none = new DatasetMetadata({
    *   path: "/iplant/home/shared/x", creators: [], subjects: [], contributors: [],
    *   relatedIdentifiers: [], funding: [], deprecated: false,
    *   raw: { path: "/iplant/home/shared/x", avus: [], irodsAvus: [] }, sources: {}, notes: [],
    * });
-   * console.log(none.missing); // ["creators", "title", "publicationYear", "publisher", "doi"]
+   * assert.deepEqual(none.missing, ["creators", "title", "publicationYear", "publisher", "doi"]);
    * ```
    */
   constructor(init: DatasetMetadataInit<R>) {
@@ -429,8 +431,7 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
    * const metadata = await store.dataset(
    *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
    * ).metadata();
-   * console.log(await metadata.citation("apa"));
-   * // Gorman, K. B., Williams, T. D., & Fraser, W. R. (2020). Palmer Archipelago (Antarctica) …
+   * assert.match(await metadata.citation("apa"), /^Gorman, K\. B\., Williams, T\. D\., & Fraser/);
    * assert.match(await metadata.citation("bibtex"), /^@/);
    * ```
    */
@@ -464,10 +465,11 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
    * ```ts
    * import { normalizeMetadata } from "./normalize.ts";
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import assert from "node:assert/strict";
    *
    * const metadata = await normalizeMetadata([{ attr: "datacite.title", value: "Barley yields" }]);
    * const bundle = metadata[JUPYTER_DISPLAY]();
-   * console.log(bundle["text/plain"].split("\n")[0]); // Metadata: Barley yields
+   * assert.equal(bundle["text/plain"].split("\n")[0], "Metadata: Barley yields");
    * ```
    */
   [JUPYTER_DISPLAY](): MediaBundle {

@@ -7,12 +7,13 @@
  * @example
  * ```ts
  * import { normalizeMetadata } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * const metadata = await normalizeMetadata([
  *   { attr: "datacite.title", value: "Barley yields" },
  *   { attr: "Identifier", value: "10.7946/P2C35G" },
  * ]);
- * console.log(await metadata.citation()); // "Barley yields. https://doi.org/10.7946/P2C35G"
+ * assert.equal(await metadata.citation(), "Barley yields. https://doi.org/10.7946/P2C35G");
  * ```
  *
  * @module

@@ -134,9 +134,11 @@ export async function normalizeMetadata<R extends RawDatasetMetadata>(
  * @example
  * ```ts
  * import { normalizeMetadata } from "./normalize.ts";
+ * import assert from "node:assert/strict";
  *
  * const metadata = await normalizeMetadata([{ attr: "Title", value: "Maize" }], { path: "/x/Maize" });
- * console.log(metadata.title, metadata.path); // Maize /x/Maize
+ * assert.equal(metadata.title, "Maize");
+ * assert.equal(metadata.path, "/x/Maize");
  * ```
  */
 export async function normalizeMetadata(
@@ -177,9 +179,10 @@ export function normalizeWith<R extends RawDatasetMetadata>(
  * ```ts
  * import { normalizeWith } from "./normalize.ts";
  * import { loadSpdxCorrect } from "./license.ts";
+ * import assert from "node:assert/strict";
  *
  * const metadata = normalizeWith([{ attr: "Title", value: "Maize" }], {}, await loadSpdxCorrect());
- * console.log(metadata.title); // Maize
+ * assert.equal(metadata.title, "Maize");
  * ```
  */
 export function normalizeWith(

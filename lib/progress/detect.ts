@@ -40,8 +40,9 @@ const KERNEL_MODULE = /\$deno\$jupyter_repl\.[cm]?[jt]s$/;
  * @example
  * ```ts
  * import { isJupyterKernel } from "./detect.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(isJupyterKernel()); // false under `deno run` and `deno test`
+ * assert.equal(isJupyterKernel(), false); // under `deno run` and `deno test`
  * ```
  */
 export function isJupyterKernel(): boolean {
@@ -59,8 +60,9 @@ export function isJupyterKernel(): boolean {
  * @example
  * ```ts
  * import { isTerminal } from "./detect.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(typeof isTerminal()); // boolean
+ * assert.equal(typeof isTerminal(), "boolean");
  * ```
  */
 export function isTerminal(): boolean {
@@ -78,8 +80,10 @@ export function isTerminal(): boolean {
  * @example
  * ```ts
  * import { progressTarget } from "./detect.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(progressTarget()); // "none" when stderr is a pipe
+ * // Outside the kernel: "terminal" when stderr is a terminal, "none" when it is a pipe.
+ * assert.equal(progressTarget(), Deno.stderr.isTerminal() ? "terminal" : "none");
  * ```
  */
 export function progressTarget(): ProgressTarget {
@@ -98,8 +102,9 @@ export function progressTarget(): ProgressTarget {
  * @example
  * ```ts
  * import { kernelDisplay } from "./detect.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(kernelDisplay()); // undefined outside the kernel
+ * assert.equal(kernelDisplay(), undefined); // outside the kernel
  * ```
  */
 export function kernelDisplay(): DisplayFunction | undefined {

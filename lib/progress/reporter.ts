@@ -27,7 +27,8 @@ import { type DisplayFunction, kernelDisplay, progressTarget } from "./detect.ts
  * import type { ProgressSetting } from "./reporter.ts";
  *
  * const quiet: ProgressSetting = false;
- * const logged: ProgressSetting = (event) => console.log(event.kind, event.bytes);
+ * const kinds: string[] = [];
+ * const collected: ProgressSetting = (event) => void kinds.push(event.kind);
  * ```
  */
 export type ProgressSetting = boolean | ((event: ProgressEvent) => void);
@@ -87,9 +88,17 @@ export interface ProgressSink {
  * @example
  * ```ts
  * import { notebookSink } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
- * const sent: unknown[] = [];
- * const sink = notebookSink((bundle, options) => { sent.push(options); });
+ * const updates: (boolean | undefined)[] = [];
+ * const sink = notebookSink((bundle, options) => { updates.push(options?.update); });
+ * const view = {
+ *   label: "penguins.csv", state: "running", bytes: 0, totalBytes: 13487, files: 0, totalFiles: 1,
+ *   cachedFiles: 0, rate: 0, elapsedMs: 0,
+ * } as const;
+ * sink.draw(view);
+ * sink.finish({ ...view, state: "done", bytes: 13487, files: 1 });
+ * assert.deepEqual(updates, [undefined, true]); // shown once, then replaced in place
  * ```
  */
 export function notebookSink(display: DisplayFunction): ProgressSink {
@@ -117,9 +126,17 @@ export function notebookSink(display: DisplayFunction): ProgressSink {
  * @example
  * ```ts
  * import { terminalSink } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
  * let screen = "";
  * const sink = terminalSink((text) => { screen += text; }, 80);
+ * const view = {
+ *   label: "penguins.csv", state: "running", bytes: 0, totalBytes: 13487, files: 0, totalFiles: 1,
+ *   cachedFiles: 0, rate: 0, elapsedMs: 0,
+ * } as const;
+ * sink.draw(view);
+ * sink.finish({ ...view, state: "done", bytes: 13487, files: 1 });
+ * assert.match(screen, /^\r.*penguins\.csv.*\r.*penguins\.csv.*\n$/);
  * ```
  */
 export function terminalSink(write: (text: string) => void, columns?: number): ProgressSink {
@@ -184,9 +201,10 @@ export interface ReporterOptions {
  * @example
  * ```ts
  * import { progressReporter } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
  * const report = progressReporter({ setting: false, label: "penguins.csv" });
- * console.log(report); // undefined
+ * assert.equal(report, undefined);
  * ```
  */
 export function progressReporter(
@@ -245,9 +263,12 @@ function sinkFor(target: "jupyter" | "terminal" | "none"): ProgressSink | undefi
  * @example
  * ```ts
  * import { viewOf } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
  * const view = viewOf("tree", { kind: "done", entries: 12, folders: 3, elapsedMs: 800, ok: true });
- * console.log(view.state, view.files, view.folders); // done 12 3
+ * assert.equal(view.state, "done");
+ * assert.equal(view.files, 12);
+ * assert.equal(view.folders, 3);
  * ```
  */
 export function viewOf(label: string, event: ProgressEvent | WalkProgress): ProgressView {
@@ -288,11 +309,12 @@ export function viewOf(label: string, event: ProgressEvent | WalkProgress): Prog
  * @example
  * ```ts
  * import { progressFor } from "./reporter.ts";
+ * import assert from "node:assert/strict";
  *
  * const events: string[] = [];
  * const report = progressFor(false, { onProgress: (event) => events.push(event.kind) }, "a.csv");
  * report?.({ kind: "start", bytes: 0, totalBytes: 0, files: 0, totalFiles: 1, cachedFiles: 0, rate: 0, elapsedMs: 0 });
- * console.log(events); // ["start"]
+ * assert.deepEqual(events, ["start"]);
  * ```
  */
 export function progressFor(

@@ -6,10 +6,11 @@
  * @example
  * ```ts
  * import { exampleStore } from "./example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const root = await store.folder("/iplant/home/shared/tern_samples").list().toArray();
- * console.log(root.map((entry) => entry.name));
+ * assert.deepEqual(root.map((entry) => entry.name), ["formats", "many_files", "README.txt"]);
  * ```
  *
  * @module
@@ -82,10 +83,11 @@ export type ExampleStoreOptions = Omit<
  * @example
  * ```ts
  * import { exampleStore } from "./example.ts";
+ * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const penguins = await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").head(3);
- * console.log(penguins.height); // 3
+ * assert.equal(penguins.height, 3);
  * ```
  */
 export async function exampleStore(

@@ -37,7 +37,10 @@ export class TerrainError extends Error {
    * @example
    * ```ts
    * import { TerrainError } from "./errors.ts";
+   * import assert from "node:assert/strict";
    * const error = new TerrainError(403, { error_code: "ERR_FORBIDDEN", reason: "no" });
+   * assert.equal(error.status, 403);
+   * assert.deepEqual(error.body, { error_code: "ERR_FORBIDDEN", reason: "no" });
    * ```
    */
   constructor(

@@ -83,10 +83,12 @@ export interface FolderEntry {
  * @example
  * ```ts
  * import { FolderCache } from "./folder_cache.ts";
+ * import assert from "node:assert/strict";
  * const cache = new FolderCache(() => undefined);
  * const dir = await Deno.makeTempDir();
  * const snapshot = await cache.snapshot(dir);
- * console.log(snapshot.folders.length, snapshot.files.length);
+ * assert.equal(snapshot.folders.length, 0);
+ * assert.equal(snapshot.files.length, 0);
  * await Deno.remove(dir);
  * ```
  */
@@ -179,8 +181,10 @@ const STAT_SLICE = 1000;
  * @example
  * ```ts
  * import { statMany } from "./folder_cache.ts";
+ * import assert from "node:assert/strict";
  * const [found, missing] = await statMany([Deno.execPath(), "/no/such/file"]);
- * console.log(found?.isFile, missing);
+ * assert.ok(found?.isFile);
+ * assert.equal(missing, undefined);
  * ```
  */
 export async function statMany(paths: readonly string[]): Promise<(Deno.FileInfo | undefined)[]> {
@@ -265,8 +269,10 @@ export class FolderCache {
    * @example
    * ```ts
    * import { FolderCache } from "./folder_cache.ts";
+   * import assert from "node:assert/strict";
    * const dir = await Deno.makeTempDir();
    * const snapshot = await new FolderCache(() => undefined).snapshot(dir);
+   * assert.deepEqual([snapshot.folders, snapshot.files], [[], []]);
    * await Deno.remove(dir);
    * ```
    */
@@ -323,9 +329,11 @@ export class FolderCache {
    * @example
    * ```ts
    * import { FolderCache } from "./folder_cache.ts";
+   * import assert from "node:assert/strict";
    * const cache = new FolderCache(() => undefined);
    * const dir = await Deno.makeTempDir();
    * const order = await cache.orderBy(await cache.snapshot(dir), "size");
+   * assert.deepEqual(order, { folders: [], files: [] });
    * await Deno.remove(dir);
    * ```
    */

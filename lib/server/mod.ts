@@ -8,13 +8,16 @@
  * @example Serve a folder and list the community data anonymously
  * ```ts
  * import { startServer } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
  * await using server = await startServer({ root, quiet: true });
  * const response = await fetch(
  *   `${server.url}/filesystem/paged-directory?path=/iplant/home/shared&limit=100`,
  * );
- * console.log((await response.json()).total);
+ * const listing = await response.json();
+ * assert.equal(listing.label, "Community Data");
+ * assert.equal(listing.total, null); // an empty page: Terrain sends no count (a quirk kept)
  * ```
  *
  * @module
@@ -38,10 +41,12 @@ export type { ServerStats } from "./shaping.ts";
  * @example
  * ```ts
  * import { startServer, type TerrainServer } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
  * const server: TerrainServer = await startServer({ root, quiet: true });
- * console.log(server.url, server.stats().requests);
+ * assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
+ * assert.equal(server.stats().requests, 0);
  * await server.close();
  * ```
  */
@@ -69,11 +74,12 @@ function urlHost(hostname: string): string {
  * @example
  * ```ts
  * import { startServer } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
  * await using server = await startServer({ root, port: 0, quiet: true, latencyMs: 10 });
  * const health = await fetch(`${server.url}/`);
- * console.log(await health.text());
+ * assert.equal(await health.text(), "The infinite is attainable with Terrain!\n");
  * ```
  */
 export async function startServer(options: ServerOptions): Promise<TerrainServer> {

@@ -112,7 +112,10 @@ export class ServerOptionsError extends TypeError {
    * @example
    * ```ts
    * import { ServerOptionsError } from "./options.ts";
+   * import assert from "node:assert/strict";
    * const error = new ServerOptionsError("port", "must be an integer from 0 to 65535");
+   * assert.equal(error.option, "port");
+   * assert.match(error.message, /port.*must be an integer from 0 to 65535/);
    * ```
    */
   constructor(option: string, problem: string) {

@@ -96,8 +96,10 @@ export class ParamCheck {
    * @example
    * ```ts
    * import { ParamCheck } from "./params.ts";
+   * import assert from "node:assert/strict";
    * const check = new ParamCheck(new URLSearchParams());
    * check.problem("path", "missing-required-key");
+   * assert.throws(() => check.done(), { name: "TerrainError" });
    * ```
    */
   problem(name: string, message: string): void {

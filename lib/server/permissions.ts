@@ -78,7 +78,10 @@ export class ZonePaths {
    * @example
    * ```ts
    * import { ZonePaths } from "./permissions.ts";
+   * import assert from "node:assert/strict";
    * const paths = new ZonePaths("iplant");
+   * assert.equal(paths.home("demo"), "/iplant/home/demo");
+   * assert.equal(paths.community, "/iplant/home/shared");
    * ```
    */
   constructor(readonly zone: string) {

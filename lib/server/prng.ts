@@ -38,8 +38,11 @@ export class Prng {
    * @example
    * ```ts
    * import { Prng } from "./prng.ts";
+   * import assert from "node:assert/strict";
    * const faults = new Prng(1, 0);
    * const shuffles = new Prng(1, 1);
+   * assert.notEqual(faults.next(), shuffles.next()); // independent streams
+   * assert.equal(new Prng(1, 0).next(), new Prng(1, 0).next()); // reproducible
    * ```
    */
   constructor(seed: number, stream = 0) {

@@ -151,6 +151,7 @@ export interface RouterParts {
  * import { UserDirectory } from "./users.ts";
  * import { Shaper } from "./shaping.ts";
  * import { Prng } from "./prng.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
  * const store = await Store.open(root, "iplant");
@@ -160,7 +161,7 @@ export interface RouterParts {
  *   origin: () => "http://127.0.0.1", log: () => {},
  * });
  * const response = await handle(new Request("http://127.0.0.1/terrain/"));
- * console.log(await response.text());
+ * assert.equal(await response.text(), "The infinite is attainable with Terrain!\n");
  * await shaper.close();
  * await Deno.remove(root, { recursive: true });
  * ```

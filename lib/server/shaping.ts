@@ -168,10 +168,15 @@ const CHUNK_BYTES = 64 * 1024;
  * ```ts
  * import { Shaper } from "./shaping.ts";
  * import { textReply } from "./reply.ts";
+ * import assert from "node:assert/strict";
  *
  * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
  * const response = shaper.respond(textReply(200, "ok"), "GET");
- * console.log(await response.text(), shaper.stats());
+ * assert.equal(await response.text(), "ok");
+ * assert.deepEqual(
+ *   shaper.stats(),
+ *   { requests: 0, faultsInjected: 0, bodiesDropped: 0, bytesSent: 2 },
+ * );
  * await shaper.close();
  * ```
  */
@@ -207,9 +212,11 @@ export class Shaper {
    * @example
    * ```ts
    * import { Shaper } from "./shaping.ts";
+   * import assert from "node:assert/strict";
    * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
-   * console.log(shaper.signal.aborted);
+   * assert.equal(shaper.signal.aborted, false);
    * await shaper.close();
+   * assert.equal(shaper.signal.aborted, true);
    * ```
    */
   get signal(): AbortSignal {
@@ -222,8 +229,9 @@ export class Shaper {
    * @example
    * ```ts
    * import { Shaper } from "./shaping.ts";
+   * import assert from "node:assert/strict";
    * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
-   * console.log(shaper.stats().requests);
+   * assert.equal(shaper.stats().requests, 0);
    * await shaper.close();
    * ```
    */
@@ -254,8 +262,9 @@ export class Shaper {
    * @example
    * ```ts
    * import { Shaper } from "./shaping.ts";
+   * import assert from "node:assert/strict";
    * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 1, dropRate: 0, seed: 1 });
-   * console.log(shaper.fault()?.status);
+   * assert.equal(shaper.fault()?.status, 500);
    * await shaper.close();
    * ```
    */
@@ -281,10 +290,11 @@ export class Shaper {
    * ```ts
    * import { Shaper } from "./shaping.ts";
    * import { jsonReply } from "./reply.ts";
+   * import assert from "node:assert/strict";
    *
    * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
    * const response = shaper.respond(jsonReply({ a: 1 }), "HEAD");
-   * console.log(response.headers.get("content-length"));
+   * assert.equal(response.headers.get("content-length"), "7");
    * await shaper.close();
    * ```
    */
@@ -325,8 +335,10 @@ export class Shaper {
    * @example
    * ```ts
    * import { Shaper } from "./shaping.ts";
+   * import assert from "node:assert/strict";
    * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
    * await shaper.close();
+   * assert.ok(shaper.signal.aborted);
    * ```
    */
   close(): Promise<void> {

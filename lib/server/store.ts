@@ -265,8 +265,10 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
+   * assert.equal(store.root, await Deno.realPath(root));
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -302,8 +304,9 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
-   * console.log((await Store.open(root, "iplant")).root);
+   * assert.equal((await Store.open(root, "iplant")).root, await Deno.realPath(root));
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -407,9 +410,10 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
-   * console.log(store.idOf("/iplant/home/shared"));
+   * assert.equal(store.idOf("/iplant/home/shared"), "0c119a9f-735e-5b1f-93b8-fa7662e3144f");
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -515,10 +519,12 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
-   * if (found.found === "item") console.log(await store.infoType(found.item, "demo"));
+   * assert.ok(found.found === "item");
+   * assert.equal(await store.infoType(found.item, "demo"), null); // a folder
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -537,10 +543,12 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
-   * if (found.found === "item") console.log((await store.metadata(found.item, "demo")).avus);
+   * assert.ok(found.found === "item");
+   * assert.deepEqual((await store.metadata(found.item, "demo")).avus, []);
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -558,10 +566,12 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
-   * if (found.found === "item") console.log(await store.comments(found.item, "demo"));
+   * assert.ok(found.found === "item");
+   * assert.deepEqual(await store.comments(found.item, "demo"), []);
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -604,9 +614,11 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * const store = await Store.open(root, "iplant");
    * await store.ensureFolder("/iplant/trash/home/de-irods/demo");
+   * assert.ok((await Deno.stat(`${root}/iplant/trash/home/de-irods/demo`)).isDirectory);
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -637,6 +649,7 @@ export class Store {
    * @example
    * ```ts
    * import { Store } from "./store.ts";
+   * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * await Deno.writeTextFile(`${root}/placeholder`, "");
    * const store = await Store.open(root, "iplant");
@@ -644,7 +657,7 @@ export class Store {
    * const found = await store.lookup("/iplant/home/shared/a.txt", "anonymous");
    * if (found.found === "item") {
    *   const { file, size } = await store.open(found.item);
-   *   console.log(size);
+   *   assert.equal(size, 2);
    *   file.close();
    * }
    * await Deno.remove(root, { recursive: true });

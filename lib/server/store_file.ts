@@ -30,7 +30,9 @@ export class StoreFileError extends Error {
    * @example
    * ```ts
    * import { StoreFileError } from "./store_file.ts";
+   * import assert from "node:assert/strict";
    * const error = new StoreFileError("/iplant/home/shared/.avus.json", "not JSON");
+   * assert.match(error.message, /\/iplant\/home\/shared\/\.avus\.json.*not JSON/);
    * ```
    */
   constructor(file: string, problem: string) {

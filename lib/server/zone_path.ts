@@ -150,7 +150,9 @@ export class DiskLayout {
    * @example
    * ```ts
    * import { DiskLayout } from "./zone_path.ts";
-   * const layout = new DiskLayout("/srv/store/iplant", "iplant");
+   * import assert from "node:assert/strict";
+   * const layout = new DiskLayout("/srv/store/iplant/", "iplant"); // a trailing separator is dropped
+   * assert.equal(layout.toDisk(["iplant", "home", "shared"]), "/srv/store/iplant/home/shared");
    * ```
    */
   constructor(zoneDir: string, zone: string) {

@@ -4,9 +4,12 @@
  * @example
  * ```ts
  * import { COMMANDS } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(COMMANDS.map((command) => command.name).join(" "));
- * // ls tree stat meta cite cat head get serve sample-store
+ * assert.equal(
+ *   COMMANDS.map((command) => command.name).join(" "),
+ *   "ls tree stat meta cite cat head get serve sample-store",
+ * );
  * ```
  *
  * @module
@@ -30,9 +33,10 @@ import { tree } from "./tree.ts";
  * @example
  * ```ts
  * import { COMMANDS } from "./mod.ts";
+ * import assert from "node:assert/strict";
  *
  * const ls = COMMANDS.find((command) => command.name === "ls");
- * console.log(ls?.summary);
+ * assert.equal(ls?.summary, "list a folder, page by page as entries arrive");
  * ```
  */
 export const COMMANDS: readonly Command[] = Object.freeze([

@@ -63,12 +63,14 @@ async function sniff(file: Deno.FsFile): Promise<Uint8Array> {
  * ```ts
  * import { Store } from "../store.ts";
  * import { fileMediaType } from "./downloads.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
  * const store = await Store.open(root, "iplant");
  * await Deno.writeTextFile(`${root}/iplant/home/shared/notes`, "plain words");
  * const found = await store.lookup("/iplant/home/shared/notes", "anonymous");
- * if (found.found === "item") console.log(await fileMediaType(store, found.item));
+ * assert.ok(found.found === "item");
+ * assert.equal(await fileMediaType(store, found.item), "text/plain");
  * await Deno.remove(root, { recursive: true });
  * ```
  */

@@ -46,11 +46,13 @@ export interface FolderObject {
  * ```ts
  * import { folderObject } from "./render.ts";
  * import { Store } from "../store.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
  * const store = await Store.open(root, "iplant");
  * const found = await store.lookup("/iplant/home/shared", "demo");
- * if (found.found === "item") console.log(folderObject(store, "demo", found.item).label);
+ * assert.ok(found.found === "item");
+ * assert.equal(folderObject(store, "demo", found.item).label, "Community Data"); // a root's label
  * await Deno.remove(root, { recursive: true });
  * ```
  */
@@ -109,11 +111,15 @@ export interface ListingItem {
  * ```ts
  * import { listingItems } from "./render.ts";
  * import { Store } from "../store.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
  * const store = await Store.open(root, "iplant");
  * const found = await store.lookup("/iplant/home/shared", "demo");
- * if (found.found === "item") console.log((await listingItems(store, "demo", [found.item]))[0]);
+ * assert.ok(found.found === "item");
+ * const [item] = await listingItems(store, "demo", [found.item]);
+ * assert.equal(item.label, "shared");
+ * assert.equal(item.infoType, null);
  * await Deno.remove(root, { recursive: true });
  * ```
  */

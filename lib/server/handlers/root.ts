@@ -25,11 +25,17 @@ async function requireFolder(store: Store, user: string, path: string): Promise<
  * ```ts
  * import { Store } from "../store.ts";
  * import { rootFolders } from "./root.ts";
+ * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
  * const store = await Store.open(root, "iplant");
  * const folders = await rootFolders(store, "demo");
- * console.log(folders.map((folder) => folder.path));
+ * assert.deepEqual(folders.map((folder) => folder.path), [
+ *   "/iplant/home/demo",
+ *   "/iplant/home/shared",
+ *   "/iplant/home",
+ *   "/iplant/trash/home/de-irods/demo",
+ * ]);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
