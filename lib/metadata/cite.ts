@@ -64,7 +64,10 @@ export class Citation {
    * import { Citation } from "./cite.ts";
    * import assert from "node:assert/strict";
    *
-   * const formats = { datacite: "X.", apa: "X.", bibtex: "@misc{x}", ris: "TY  - DATA", "csl-json": "[]" };
+   * const formats = {
+   *   datacite: "X.", apa: "X.", bibtex: "@misc{x}", ris: "TY  - DATA", "csl-json": "[]",
+   *   jsonld: "{}", cff: "cff-version: 1.2.0",
+   * };
    * assert.equal(new Citation("datacite", formats).text, "X.");
    * ```
    */
