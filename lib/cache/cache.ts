@@ -21,6 +21,7 @@ import { createHash, type Hash } from "node:crypto";
 import process from "node:process";
 import { join } from "node:path";
 import { CorruptCopyError } from "./errors.ts";
+import { formatOfExtension } from "../registry/file_formats.ts";
 
 /**
  * Which version of which file: the cache key.
@@ -1035,23 +1036,6 @@ async function hashFile(path: string): Promise<string> {
   return hash.digest("hex");
 }
 
-/** Data-store extensions and the extension their copies get, as Polars accepts it by path. */
-const COPY_EXTENSIONS: Record<string, string> = {
-  csv: ".csv",
-  tsv: ".csv",
-  tab: ".csv",
-  parquet: ".parquet",
-  pq: ".parquet",
-  arrow: ".ipc",
-  feather: ".ipc",
-  ipc: ".ipc",
-  arrows: ".ipc",
-  json: ".json",
-  ndjson: ".ndjson",
-  jsonl: ".ndjson",
-  ldjson: ".ndjson",
-};
-
 /**
  * The extension of a data-store file's copy: the one Polars needs to read it by path
  * (`.tsv` → `.csv`, `.feather` → `.ipc`, …), else the name's own extension when short and
@@ -1071,7 +1055,7 @@ export function copyExtension(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
   const dot = name.lastIndexOf(".");
   const extension = dot <= 0 ? "" : name.slice(dot + 1);
-  return COPY_EXTENSIONS[extension] ??
+  return formatOfExtension(extension)?.table?.copyExtension ??
     (/^[a-z0-9]{1,10}$/.test(extension) ? `.${extension}` : ".bin");
 }
 

@@ -27,6 +27,7 @@
  * @module
  */
 
+import { INFO_TYPES as REGISTRY_INFO_TYPES } from "../registry/file_formats.ts";
 import { requestToken } from "./auth.ts";
 import { filenameFromDisposition } from "./disposition.ts";
 import { BadRequestError, SignInRequiredError } from "./errors.ts";
@@ -115,7 +116,7 @@ export type EntityType = "any" | "file" | "folder";
 
 /**
  * The file types Terrain's `info-type` filter knows (heuristomancer's list plus `unknown`, which
- * also matches untyped files). Not enforced here, so a server that learns new types still works;
+ * also matches untyped files), from the format registry. Not enforced here, so a server that learns new types still works;
  * use it to offer or check filter values.
  *
  * @example
@@ -126,15 +127,7 @@ export type EntityType = "any" | "file" | "folder";
  * assert.ok(INFO_TYPES.includes("csv"));
  * ```
  */
-export const INFO_TYPES: readonly string[] = Object.freeze(
-  (
-    "ace bam bash bed bedgz bigbed bigwig blast bowtie clustalw codata csh csv embl fasta " +
-    "fastq fastxy game gcg gcgblast gcgfasta gde genbank genscan gff gtf hmmer " +
-    "ht-analysis-path-list jar mase mega msf multi-input-path-list newick nexml nexus pdf " +
-    "perl phylip phyloxml pir prodom python rsf selex sff sh stockholm swiss tcsh tsv vcf " +
-    "vcfgz zip unknown"
-  ).split(" "),
-);
+export const INFO_TYPES: readonly string[] = REGISTRY_INFO_TYPES;
 
 const SORT_COLUMNS: readonly SortColumn[] = ["name", "path", "size", "datecreated", "datemodified"];
 const ENTITY_TYPES: readonly EntityType[] = ["any", "file", "folder"];

@@ -5,21 +5,9 @@
  */
 
 import { TernError, type TernErrorDetails } from "../client/errors.ts";
+import { SUPPORTED_FORMATS } from "../registry/file_formats.ts";
 
-/**
- * The formats the readers support, in words, for error messages and documentation.
- *
- * @example
- * ```ts
- * import { SUPPORTED_FORMATS } from "./errors.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(SUPPORTED_FORMATS.startsWith("CSV"));
- * ```
- */
-export const SUPPORTED_FORMATS: string =
-  "CSV, TSV and other delimited text, JSON (an array of records), NDJSON/JSON Lines, Parquet, " +
-  "Arrow IPC/Feather, and gzip of the text formats";
+export { SUPPORTED_FORMATS };
 
 /**
  * The file is not in a format the readers support, or its content contradicts its name (a

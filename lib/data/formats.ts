@@ -7,39 +7,19 @@
  * @module
  */
 
+import {
+  extensionOf,
+  formatOfContent,
+  formatOfExtension,
+  formatOfInfoType,
+  looksLikeText,
+  startsWithBytes as startsWith,
+  type TableFormat,
+  tableFormat,
+} from "../registry/file_formats.ts";
 import { UnsupportedFormatError } from "./errors.ts";
 
-/**
- * A table format the readers support.
- *
- * @example
- * ```ts
- * import type { TableFormat } from "./formats.ts";
- *
- * const format: TableFormat = "ndjson";
- * ```
- */
-export type TableFormat = "csv" | "tsv" | "json" | "ndjson" | "parquet" | "arrow";
-
-/**
- * Every {@linkcode TableFormat}, for option checks and messages.
- *
- * @example
- * ```ts
- * import { TABLE_FORMATS } from "./formats.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(TABLE_FORMATS.includes("parquet"));
- * ```
- */
-export const TABLE_FORMATS: readonly TableFormat[] = Object.freeze([
-  "csv",
-  "tsv",
-  "json",
-  "ndjson",
-  "parquet",
-  "arrow",
-]);
+export { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 
 /**
  * How a file is to be read.
@@ -88,41 +68,17 @@ export interface FormatClues {
 /** How many leading bytes detection wants when it can have them. */
 export const SNIFF_BYTES = 4096;
 
-const GZIP = [0x1f, 0x8b];
-const PARQUET = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
-const ARROW_FILE = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]; // "ARROW1"
+const [GZIP] = formatOfExtension("gz")!.magic!;
+const [PARQUET] = tableFormat("parquet").magic!;
+const [ARROW_FILE] = tableFormat("arrow").magic!;
+/** Not a signature (the message length's continuation marker): trusted only once the name or
+ * the caller says Arrow. */
 const ARROW_STREAM = [0xff, 0xff, 0xff, 0xff];
 
-/** Signatures of common formats that are not tables, to say what a file is instead. */
-const NOT_TABLES: readonly [number[], string][] = [
-  [[0x89, 0x50, 0x4e, 0x47], "a PNG image"],
-  [[0xff, 0xd8, 0xff], "a JPEG image"],
-  [[0x47, 0x49, 0x46, 0x38], "a GIF image"],
-  [[0x25, 0x50, 0x44, 0x46], "a PDF document"],
-  [[0x50, 0x4b, 0x03, 0x04], "a ZIP archive (unpack it first)"],
-  [[0x42, 0x5a, 0x68], "a bzip2 file (only gzip is decompressed)"],
-  [[0xfd, 0x37, 0x7a, 0x58, 0x5a], "an xz file (only gzip is decompressed)"],
-  [[0x28, 0xb5, 0x2f, 0xfd], "a zstd file (only gzip is decompressed)"],
-  [[0x49, 0x49, 0x2a, 0x00], "a TIFF image"],
-  [[0x4d, 0x4d, 0x00, 0x2a], "a TIFF image"],
-  [[0x89, 0x48, 0x44, 0x46], "an HDF5 file"],
-];
-
-const BY_EXTENSION: Record<string, TableFormat> = {
-  csv: "csv",
-  tsv: "tsv",
-  tab: "tsv",
-  json: "json",
-  ndjson: "ndjson",
-  jsonl: "ndjson",
-  ldjson: "ndjson",
-  parquet: "parquet",
-  pq: "parquet",
-  arrow: "arrow",
-  feather: "arrow",
-  ipc: "arrow",
-  arrows: "arrow",
-};
+/** The table format an extension (without `.gz`) names. */
+function tableFormatOf(extension: string): TableFormat | undefined {
+  return formatOfExtension(extension)?.table?.reader as TableFormat | undefined;
+}
 
 /**
  * The table format a file's name promises (`x.csv.gz` → `csv`), before any byte is read, or
@@ -139,11 +95,11 @@ const BY_EXTENSION: Record<string, TableFormat> = {
  * ```
  */
 export function formatOfName(name: string): TableFormat | undefined {
-  return BY_EXTENSION[extensionOf(name.toLowerCase().replace(/\.gz$/, ""))];
+  return tableFormatOf(extensionOf(name.toLowerCase().replace(/\.gz$/, "")));
 }
 
 /** Names that often hold delimited text but do not say which delimiter. */
-const PLAIN_TEXT_EXTENSIONS = new Set(["txt", "dat", "data", "text", ""]);
+const PLAIN_TEXT_EXTENSIONS = new Set(["", ...formatOfExtension("txt")!.extensions]);
 
 const DELIMITERS = [",", "\t", ";", "|"];
 
@@ -171,7 +127,7 @@ export function detectFormat(clues: FormatClues): DetectedFormat {
   const gzip = startsWith(head, GZIP);
   // For x.csv.gz the format is in the extension before ".gz".
   const extension = extensionOf(name.replace(/\.gz$/, ""));
-  const named = BY_EXTENSION[extension];
+  const named = tableFormatOf(extension);
 
   if (startsWith(head, PARQUET)) return { format: "parquet", gzip: false };
   if (startsWith(head, ARROW_FILE)) return { format: "arrow", gzip: false };
@@ -186,8 +142,10 @@ export function detectFormat(clues: FormatClues): DetectedFormat {
       "it starts with neither the Arrow IPC file signature (ARROW1) nor an IPC stream message",
     );
   }
-  for (const [signature, what] of NOT_TABLES) {
-    if (startsWith(head, signature)) throw new UnsupportedFormatError(path, `it is ${what}`);
+  const signed = formatOfContent(head);
+  if (signed !== undefined && signed.id !== "gzip") {
+    const hint = signed.hint === undefined ? "" : ` (${signed.hint})`;
+    throw new UnsupportedFormatError(path, `it is ${withArticle(signed.label)}${hint}`);
   }
   if (gzip) {
     // A first guess from the name; the reader decides with innerFormat() once it has the
@@ -195,7 +153,7 @@ export function detectFormat(clues: FormatClues): DetectedFormat {
     const inner = forced ?? named ?? textFormatFromName(clues.infoType) ?? "csv";
     return { gzip: true, ...textFormat(inner) };
   }
-  if (!isText(head)) {
+  if (!looksLikeText(head)) {
     throw new UnsupportedFormatError(
       path,
       "its content is binary, not text",
@@ -264,10 +222,15 @@ function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat
   return { format };
 }
 
+/** The table format Terrain's info type names (it types CSV and TSV). */
 function textFormatFromName(infoType: string | null | undefined): TableFormat | undefined {
-  if (infoType === "csv") return "csv";
-  if (infoType === "tsv") return "tsv";
-  return undefined;
+  if (infoType === null || infoType === undefined) return undefined;
+  return formatOfInfoType(infoType)?.table?.reader as TableFormat | undefined;
+}
+
+/** "a PNG image", "an xz file", "an HDF5 file": the article follows the label's sound. */
+function withArticle(label: string): string {
+  return `${/^(?:[aeiouAEIOU]|x[a-z]|[FHLMNRSX][A-Z0-9])/.test(label) ? "an" : "a"} ${label}`;
 }
 
 function sniffText(head: Uint8Array): Omit<DetectedFormat, "gzip"> | undefined {
@@ -318,33 +281,4 @@ function completeLines(text: string): string[] {
 
 function decodeHead(head: Uint8Array): string {
   return new TextDecoder().decode(head).replace(/^\uFEFF/, "");
-}
-
-/** UTF-8 without NUL bytes; a multi-byte character cut by the end of `head` is allowed. */
-function isText(head: Uint8Array): boolean {
-  if (head.includes(0)) return false;
-  let end = head.length;
-  for (let back = 1; back <= 3 && end - back >= 0; back++) {
-    const byte = head[end - back];
-    if ((byte & 0xc0) === 0xc0) {
-      end -= back;
-      break;
-    }
-    if ((byte & 0x80) === 0) break;
-  }
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(head.subarray(0, end));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf(".");
-  return dot <= 0 ? "" : name.slice(dot + 1);
-}
-
-function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
-  return bytes.length >= signature.length && signature.every((byte, i) => bytes[i] === byte);
 }

@@ -7,7 +7,8 @@
  */
 
 import type { DataFrame } from "../deps.ts";
-import { BadRequestError, isAbortError } from "../client/errors.ts";
+import { BadRequestError } from "../client/errors.ts";
+import { mapConcurrent } from "../client/map_concurrent.ts";
 import type { Entry } from "../listing/entry.ts";
 import type { DataContext } from "./context.ts";
 import { checkOptions, type ManyOptions } from "./options.ts";
@@ -67,42 +68,21 @@ export async function readMany(
     files.length,
     files.reduce((sum, entry) => sum + entry.size, 0),
   );
-  const stop = new AbortController();
-  const signal = options.signal === undefined
-    ? stop.signal
-    : AbortSignal.any([options.signal, stop.signal]);
   const { onProgress: _, source: __, progress: ___, ...fileOptions } = options;
-  const frames: DataFrame[] = new Array(files.length);
-  let next = 0;
-  let failure: unknown;
-  const worker = async () => {
-    while (next < files.length && failure === undefined) {
-      const index = next++;
-      const entry = files[index];
-      try {
-        const { frame, fromCache } = await readDataFrame(
-          context,
-          { path: entry.path, entry, stat: (s) => stat(entry.path, s) },
-          { ...fileOptions, signal },
-          tuning,
-          tracker,
-        );
-        if (source !== false) checkNoSource(frame, source, entry.path);
-        frames[index] = frame;
-        tracker.fileDone(entry.path, fromCache);
-      } catch (error) {
-        // The first failure wins; the aborts it causes in the other reads are not news.
-        if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
-          failure = error;
-          stop.abort();
-        }
-      }
-    }
-  };
   const concurrency = tuning.concurrency ?? context.transport.policy.concurrency;
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
-    if (failure !== undefined) throw failure;
+    const frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
+      const { frame, fromCache } = await readDataFrame(
+        context,
+        { path: entry.path, entry, stat: (s) => stat(entry.path, s) },
+        { ...fileOptions, signal },
+        tuning,
+        tracker,
+      );
+      if (source !== false) checkNoSource(frame, source, entry.path);
+      tracker.fileDone(entry.path, fromCache);
+      return frame;
+    }, options.signal === undefined ? {} : { signal: options.signal });
     const rows = frames.length === 0
       ? pl.DataFrame()
       : frames.length === 1

@@ -13,6 +13,7 @@
  */
 
 import type { DataFrame, DataType } from "../deps.ts";
+import { tableFormat } from "../registry/file_formats.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import type { DetectedFormat } from "./formats.ts";
 import type { DataFrameOptions } from "./options.ts";
@@ -244,19 +245,6 @@ export interface WholeSource {
 }
 
 /**
- * Extensions nodejs-polars accepts as paths, per reader. JSON Lines never goes by path:
- * nodejs-polars 0.25 reads JSON Lines only from a Buffer (its path route calls a missing
- * binding).
- */
-const PATH_EXTENSIONS: Record<string, readonly string[]> = {
-  csv: [".csv", ".tsv"],
-  json: [".json"],
-  ndjson: [],
-  parquet: [".parquet"],
-  arrow: [".ipc"],
-};
-
-/**
  * Parses a whole file at once: the fastest route when all bytes are at hand, and the only one
  * for JSON arrays, Parquet and Arrow. Reads from `source.file` by path when Polars accepts its
  * extension (so Polars maps the file itself), else from the bytes (read from the file when not
@@ -288,7 +276,8 @@ export async function parseWhole(
   path: string,
 ): Promise<DataFrame> {
   const byPath = source.file !== undefined && !format.gzip &&
-    PATH_EXTENSIONS[format.format]?.some((extension) => source.file!.endsWith(extension));
+    tableFormat(format.format).table.byPath &&
+    source.file.endsWith(tableFormat(format.format).table.copyExtension);
   const input = byPath ? source.file! : asBuffer(source.bytes ?? await Deno.readFile(source.file!));
   const o = options;
   try {
@@ -431,15 +420,8 @@ function shape(
 }
 
 function formatName(format: DetectedFormat): string {
-  const names: Record<string, string> = {
-    csv: format.sep === "\t" ? "TSV" : "CSV",
-    tsv: "TSV",
-    json: "JSON",
-    ndjson: "JSON Lines",
-    parquet: "Parquet",
-    arrow: "Arrow IPC",
-  };
-  return `${format.gzip ? "gzip-compressed " : ""}${names[format.format]}`;
+  const reader = format.format === "csv" && format.sep === "\t" ? "tsv" : format.format;
+  return `${format.gzip ? "gzip-compressed " : ""}${tableFormat(reader).label}`;
 }
 
 function hintFor(error: unknown): string {

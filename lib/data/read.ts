@@ -11,6 +11,7 @@ import type { DataFrame } from "../deps.ts";
 import type { CachedFile, CacheWriter, DiskCache, FileVersion } from "../cache/cache.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import { BadRequestError } from "../client/errors.ts";
+import { tableFormat } from "../registry/file_formats.ts";
 import type { Entry } from "../listing/entry.ts";
 import { checkIsFile, entryBody, MAX_RESTARTS, restartable } from "./body.ts";
 import { collect, fileChunks, fileHead, gunzip, Peekable, teeInto } from "./chunks.ts";
@@ -654,7 +655,7 @@ function versionOf(context: DataContext, entry: Entry): FileVersion {
 }
 
 function isWhole(format: DetectedFormat): boolean {
-  return format.format === "parquet" || format.format === "arrow" || format.format === "json";
+  return !tableFormat(format.format).table.streamed;
 }
 
 async function collectHead(stream: ReadableStream<Uint8Array>, count: number): Promise<Uint8Array> {

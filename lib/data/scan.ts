@@ -21,6 +21,7 @@ import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { ParseError, polarsReason } from "./errors.ts";
+import { formatOfInfoType, tableFormat } from "../registry/file_formats.ts";
 import {
   detectFormat,
   formatOfName,
@@ -264,8 +265,10 @@ async function remoteScan(
 ): Promise<Scan | string> {
   if (options.remote === false) return "remote: false was given";
   const format = options.format ?? formatFromName(entry);
-  if (format !== "parquet") {
-    return `only Parquet is read in part over HTTP (this is ${format ?? "not a known format"})`;
+  if (format === undefined || !tableFormat(format).table.remoteScan) {
+    const scannable = TABLE_FORMATS.filter((f) => tableFormat(f).table.remoteScan);
+    return `only ${scannable.map((f) => tableFormat(f).label).join(", ")} is read in part over ` +
+      `HTTP (this is ${format ?? "not a known format"})`;
   }
   const manifest = await getManifest(context.transport, entry.path, { signal: options.signal });
   const url = publicUrlOf(manifest);
@@ -350,7 +353,10 @@ async function checked(frame: LazyDataFrame, route: ScanRoute): Promise<Scan> {
 /** The format the name (or Terrain's info type) promises; gzip is never read in part. */
 function formatFromName(entry: Entry): TableFormat | undefined {
   if (entry.name.toLowerCase().endsWith(".gz")) return undefined;
-  return formatOfName(entry.name) ?? (entry.infoType === "parquet" ? "parquet" : undefined);
+  return formatOfName(entry.name) ??
+    (entry.infoType === null
+      ? undefined
+      : formatOfInfoType(entry.infoType)?.table?.reader as TableFormat | undefined);
 }
 
 function checkScanOptions(options: ScanOptions): void {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { CITATION_STYLE_LIST, citationStyleLabel } from "../registry/citation_styles.ts";
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { layoutText, oneLine, plainText } from "./format.ts";
 import { type Html, link, markup } from "./html.ts";
@@ -36,16 +37,6 @@ export interface CitationView {
   others: readonly (readonly [string, string])[];
 }
 
-const STYLE_NAMES: Record<string, string> = {
-  datacite: "DataCite",
-  apa: "APA",
-  bibtex: "BibTeX",
-  ris: "RIS",
-  "csl-json": "CSL-JSON",
-  jsonld: "schema.org JSON-LD",
-  cff: "CITATION.cff",
-};
-
 /**
  * Renders a citation as a MIME bundle; `text/plain` is the citation, its invisible and control
  * characters escaped (line breaks and tabs kept).
@@ -64,7 +55,7 @@ export function renderCitation(view: CitationView): MediaBundle {
 }
 
 function citationHtml(view: CitationView): Html {
-  const styleName = STYLE_NAMES[view.style] ?? view.style;
+  const styleName = citationStyleLabel(view.style);
   const title = view.title === undefined ? `Citation (${styleName})` : view.title;
   const resolver = view.url === undefined
     ? ""
@@ -72,13 +63,13 @@ function citationHtml(view: CitationView): Html {
       link(view.url, bounded(view.url, LIMITS.name), { className: "t-id" })
     }</div>`;
   // One click shows every other style, each labelled, rather than a column of toggles.
-  const names = view.others.map(([style]) => STYLE_NAMES[style] ?? style);
+  const names = view.others.map(([style]) => citationStyleLabel(style));
   const others = view.others.length === 0 ? "" : collapsible(
     `Other styles: ${names.join(" · ")}`,
     view.others.map(([style, text], index) =>
       section(
         names[index],
-        preformatted(text, LIMITS.json, style === "csl-json" || style === "jsonld"),
+        preformatted(text, LIMITS.json, isJsonStyle(style)),
       )
     ),
   );
@@ -86,4 +77,8 @@ function citationHtml(view: CitationView): Html {
     { kind: `Cite · ${styleName}`, title: oneLine(title) },
     markup`${preformatted(plainText(view.text), LIMITS.json)}${resolver}${others}`,
   );
+}
+
+function isJsonStyle(id: string): boolean {
+  return CITATION_STYLE_LIST.some((style) => style.id === id && style.json);
 }

@@ -9,6 +9,7 @@
 import type { Creator, License } from "../metadata/mod.ts";
 import { arkUrl } from "../metadata/ark.ts";
 import { doiUrl } from "../metadata/doi.ts";
+import { CITATION_STYLES } from "../registry/citation_styles.ts";
 import { bundle, type MediaBundle } from "./bundle.ts";
 import {
   clip,
@@ -33,6 +34,10 @@ import {
   section,
 } from "./parts.ts";
 import { textPairs } from "./text.ts";
+
+/** The styles `dataset.citation()` offers besides DataCite's, as they are written in code. */
+const OTHER_STYLES = CITATION_STYLES.filter((style) => style !== "datacite")
+  .map((style) => JSON.stringify(style)).join(" | ");
 
 /**
  * The normalised fields the card shows: a structural subset of `DatasetMetadata`, so the card
@@ -166,7 +171,7 @@ function datasetHtml(view: DatasetCardView): Html {
   if (view.contents !== undefined) body.push(contentsHtml(view.contents));
   body.push(section("Cite", preformatted(view.citation)));
   body.push(
-    markup`<div class="t-more">DataCite style; <span class="t-mono">dataset.citation("apa" | "bibtex" | "ris" | "csl-json")</span> for others</div>`,
+    markup`<div class="t-more">DataCite style; <span class="t-mono">dataset.citation(${OTHER_STYLES})</span> for others</div>`,
   );
   return card({ kind: "Dataset", title, sub: view.path, aside: licenseBadge(m.license) }, body);
 }

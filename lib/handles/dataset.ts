@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { CallOptions } from "../client/endpoints.ts";
-import { BadRequestError, NotFoundError, PermissionError, TernError } from "../client/errors.ts";
+import { mapConcurrent } from "../client/map_concurrent.ts";
+import { NotFoundError, PermissionError, TernError } from "../client/errors.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderDatasets } from "../display/datasets.ts";
 import type { Entry } from "../listing/entry.ts";
@@ -74,9 +74,14 @@ export interface CatalogOptions extends DatasetListOptions {
 export class DatasetListing implements AsyncIterable<Dataset> {
   readonly #folders: Listing;
   readonly #make: (entry: Entry) => Dataset;
+  /** Metadata requests in flight at once when the listing shows itself. */
+  readonly #concurrency: number;
 
   /**
    * Wraps a listing of folders; `folder.datasets()` does this.
+   *
+   * @param concurrency Metadata requests in flight at once when the listing shows itself
+   * (a folder passes its store's `concurrency`).
    *
    * @example
    * ```ts
@@ -91,9 +96,10 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * assert.equal(await datasets.count(), 13);
    * ```
    */
-  constructor(folders: Listing, make: (entry: Entry) => Dataset) {
+  constructor(folders: Listing, make: (entry: Entry) => Dataset, concurrency = 4) {
     this.#folders = folders;
     this.#make = make;
+    this.#concurrency = concurrency;
   }
 
   /**
@@ -200,7 +206,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
     try {
       const [first, total] = await Promise.all([this.take(DATASET_ROWS + 1), this.count()]);
       const shown = first.slice(0, DATASET_ROWS);
-      const records = await fetchCatalog(fromArray(shown), { concurrency: 4 });
+      const records = await fetchCatalog(shown, { concurrency: this.#concurrency });
       const shared = sharedTitles(records);
       const path = shown[0]?.path === undefined ? undefined : parentPath(shown[0].path);
       return renderDatasets({
@@ -248,56 +254,22 @@ export class DatasetListing implements AsyncIterable<Dataset> {
  * ```
  */
 export async function fetchCatalog(
-  datasets: AsyncIterable<Dataset>,
+  datasets: Iterable<Dataset> | AsyncIterable<Dataset>,
   options: { concurrency: number; signal?: AbortSignal },
 ): Promise<(DatasetMetadata<RawMetadata> | CatalogFailure)[]> {
-  const { concurrency } = options;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
-    throw new BadRequestError(`concurrency must be an integer ≥ 1, got ${String(concurrency)}.`);
-  }
-  const stop = new AbortController();
-  const signal = options.signal === undefined
-    ? stop.signal
-    : AbortSignal.any([options.signal, stop.signal]);
-  const call: CallOptions = { signal };
-  const results: (DatasetMetadata<RawMetadata> | CatalogFailure)[] = [];
-  const running = new Set<Promise<void>>();
-  let failure: { error: unknown } | undefined;
-
-  const read = async (dataset: Dataset, index: number) => {
+  return await mapConcurrent(datasets, options.concurrency, async (dataset, _, signal) => {
     try {
-      results[index] = await dataset.metadata(call);
+      return await dataset.metadata({ signal });
     } catch (error) {
+      // A dataset gone or closed since the listing is a row of the catalog, not its failure.
       if (error instanceof NotFoundError || error instanceof PermissionError) {
-        results[index] = {
+        return {
           path: dataset.path ?? "",
           ...(dataset.id === undefined ? {} : { id: dataset.id }),
           error: error.message,
         };
-      } else if (failure === undefined) {
-        failure = { error };
-        stop.abort();
       }
+      throw error;
     }
-  };
-
-  let index = 0;
-  try {
-    for await (const dataset of datasets) {
-      if (failure !== undefined) break;
-      const task: Promise<void> = read(dataset, index++).finally(() => running.delete(task));
-      running.add(task);
-      if (running.size >= concurrency) await Promise.race(running);
-    }
-  } catch (error) {
-    failure ??= { error };
-    stop.abort();
-  }
-  await Promise.all(running);
-  if (failure !== undefined) throw failure.error;
-  return results;
-}
-
-async function* fromArray<T>(items: readonly T[]): AsyncGenerator<T> {
-  yield* items;
+  }, options.signal === undefined ? {} : { signal: options.signal });
 }

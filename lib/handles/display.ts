@@ -8,6 +8,7 @@
 
 import { type CallOptions, getMetadata, getPagedDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
+import { extensionOf, formatOfExtension, formatOfInfoType } from "../registry/file_formats.ts";
 import { frameView } from "../data/view.ts";
 import type { DataFrame } from "../deps.ts";
 import type { PagedListing } from "../client/schemas.ts";
@@ -291,12 +292,6 @@ export function sharedTitles(records: readonly (DatasetMetadata | CatalogFailure
 /** Rows of a file preview. */
 const PREVIEW_ROWS = 5;
 
-/** Formats whose first rows arrive without reading the rest (the download stops early). */
-const STREAMED = new Set(["csv", "tsv", "tab", "ndjson", "jsonl"]);
-
-/** Formats read whole before any row is known: previewed only when small. */
-const WHOLE = new Set(["json", "parquet", "arrow", "feather", "ipc"]);
-
 /** Largest whole-read file a preview downloads. */
 const MAX_WHOLE_PREVIEW_BYTES = 16 * 1024 * 1024;
 
@@ -374,10 +369,12 @@ async function previewOf(
   entry: Entry,
 ): Promise<{ preview?: TablePreview; previewNote?: string }> {
   const name = entry.name.toLowerCase().replace(/\.gz$/, "");
-  const extension = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1) : "";
-  const known = entry.infoType !== null && STREAMED.has(entry.infoType);
-  if (!STREAMED.has(extension) && !WHOLE.has(extension) && !known) return {};
-  if (WHOLE.has(extension) && entry.size > MAX_WHOLE_PREVIEW_BYTES) {
+  const extension = extensionOf(name);
+  // Streamed formats show their first rows without reading the rest; whole ones only when small.
+  const table = formatOfExtension(extension)?.table ??
+    (entry.infoType === null ? undefined : formatOfInfoType(entry.infoType)?.table);
+  if (table === undefined) return {};
+  if (!table.streamed && entry.size > MAX_WHOLE_PREVIEW_BYTES) {
     return {
       previewNote: `No preview: ${extension} files are read whole, and this one is ` +
         `${formatBytes(entry.size)}; file.head() reads its first rows.`,

@@ -238,6 +238,7 @@ export class Folder extends Handle {
     return new DatasetListing(
       this.list({ ...listOptions, type: "folder" }),
       (entry) => new Dataset(transport, { entry }),
+      transport.policy.concurrency,
     );
   }
 

@@ -7,6 +7,7 @@
  */
 
 import { BadRequestError } from "../client/errors.ts";
+import { CITATION_STYLES, type CitationStyle } from "../registry/citation_styles.ts";
 import { arkUrl } from "./ark.ts";
 import { cffText } from "./cff.ts";
 import { toJsonLd } from "./jsonld.ts";
@@ -15,40 +16,7 @@ import type { DatasetMetadata } from "./dataset_metadata.ts";
 import { doiUrl } from "./doi.ts";
 import { initials } from "./names.ts";
 
-/**
- * A citation style: `datacite` (DataCite's recommended form), `apa` (APA 7th edition),
- * `bibtex`, `ris`, `csl-json`, `jsonld` (a schema.org `Dataset`, for dataset search engines) or
- * `cff` (a `CITATION.cff` file, Citation File Format 1.2.0).
- *
- * @example
- * ```ts
- * import type { CitationStyle } from "./citation.ts";
- *
- * const style: CitationStyle = "bibtex";
- * ```
- */
-export type CitationStyle = "datacite" | "apa" | "bibtex" | "ris" | "csl-json" | "jsonld" | "cff";
-
-/**
- * Every {@linkcode CitationStyle}.
- *
- * @example
- * ```ts
- * import { CITATION_STYLES } from "./citation.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(CITATION_STYLES.join(", "), "datacite, apa, bibtex, ris, csl-json, jsonld, cff");
- * ```
- */
-export const CITATION_STYLES: readonly CitationStyle[] = Object.freeze([
-  "datacite",
-  "apa",
-  "bibtex",
-  "ris",
-  "csl-json",
-  "jsonld",
-  "cff",
-]);
+export { CITATION_STYLES, type CitationStyle };
 
 /**
  * The fields a citation is made from.

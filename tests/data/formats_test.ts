@@ -78,7 +78,7 @@ Deno.test("text with an uninformative name is sniffed; prose is refused", () => 
       assert.ok(error instanceof UnsupportedFormatError);
       assert.equal(error.path, "/x/README.txt");
       assert.match(error.message, /looks like plain text/);
-      assert.match(error.message, /Supported formats: CSV, TSV/);
+      assert.match(error.message, /Supported formats: CSV \(\.csv\), TSV \(\.tsv \.tab\)/);
       assert.match(error.message, /format: "csv"/);
       return true;
     },

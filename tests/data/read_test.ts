@@ -322,7 +322,7 @@ Deno.test("files that are not tables are refused before they are downloaded whol
     await assert.rejects(tern.file(path).dataframe(), (error: unknown) => {
       assert.ok(error instanceof UnsupportedFormatError, String(error));
       assert.equal(error.path, path);
-      assert.match(error.message, /Supported formats: CSV, TSV and other delimited text, JSON/);
+      assert.match(error.message, /Supported formats: CSV \(\.csv\), TSV \(\.tsv \.tab\), JSON/);
       return true;
     });
   }

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import {
   detectMediaType,
-  INFO_TYPES,
   infoTypeFromName,
   mediaTypeFromContent,
   mediaTypeFromName,
 } from "../../lib/server/media.ts";
+import { INFO_TYPES } from "../../lib/registry/file_formats.ts";
 
 Deno.test("infoTypeFromName maps common extensions to Terrain info types", () => {
   const cases: Record<string, string> = {

@@ -7,6 +7,7 @@
 
 import { BadRequestError, CITATION_STYLES, type CitationStyle, TernError } from "../../../mod.ts";
 import { choiceOption } from "../args.ts";
+import { citationStyle } from "../../registry/citation_styles.ts";
 import { layoutText } from "../../display/format.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 
@@ -46,10 +47,11 @@ export const cite: Command = {
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   const style: CitationStyle = choiceOption(values, "style", CITATION_STYLES) ?? "datacite";
+  const { joining } = citationStyle(style);
   checkRefs(positionals);
   const store = await context.store();
   const out = context.io.stdout;
-  // CSL-JSON citations are arrays; several are merged into one so the output stays JSON.
+  // JSON-array styles (CSL-JSON): several are merged into one array so the output stays JSON.
   const items: unknown[] = [];
   const status = await eachPath(context, positionals, async (path, index) => {
     const citation = await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
@@ -61,15 +63,15 @@ async function run(context: CommandContext): Promise<number> {
         )
         : error;
     });
-    if (style === "csl-json") {
+    if (joining === "json-array") {
       items.push(...[JSON.parse(citation)].flat());
       return;
     }
-    if (index > 0 && (style === "bibtex" || style === "ris")) out.line();
+    if (index > 0 && joining === "blank-line") out.line();
     out.line(layoutText(citation.replace(/\n+$/, "")));
     await out.flush();
   });
-  if (style === "csl-json" && items.length > 0) {
+  if (joining === "json-array" && items.length > 0) {
     out.line(JSON.stringify(items, null, 2));
     await out.flush();
   }

@@ -21,6 +21,7 @@ import { count, humanSize, jsonLine, plural, safeText } from "../format.ts";
 import { TransferProgress } from "../progress.ts";
 import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets.ts";
 import { saveFile, type SaveResult } from "../transfer.ts";
+import { mapConcurrent } from "../../client/map_concurrent.ts";
 import { localStep } from "../../handles/file.ts";
 
 /**
@@ -165,38 +166,33 @@ async function run(context: CommandContext): Promise<number> {
     ? undefined
     : new TransferProgress(stderr, label, unique.length, totalBytes);
   const results: SaveResult[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < unique.length) {
-      const item = unique[next++];
-      try {
-        const result = await saveFile(store, item.entry, item.target, {
-          force: values.force === true,
-          onBytes: (count) => progress?.bytes(count),
-          signal: context.signal,
-        });
-        results.push(result);
-        progress?.fileDone(result.source !== "downloaded");
-        // Files already here only count in the summary, as rsync does; the rest get a line.
-        if (result.source !== "up-to-date") progress?.note(statusLine(result, stderr.style.dim));
-        if (values.json === true) {
-          context.io.stdout.line(jsonLine({
-            path: item.entry.path,
-            local: result.local,
-            size: result.size,
-            source: result.source,
-          }));
-          await context.io.stdout.flush();
-        }
-      } catch (error) {
-        await fail(error);
+  // A failed file is reported and the rest go on, so each call settles.
+  const save = async (item: (typeof unique)[number]) => {
+    try {
+      const result = await saveFile(store, item.entry, item.target, {
+        force: values.force === true,
+        onBytes: (count) => progress?.bytes(count),
+        signal: context.signal,
+      });
+      results.push(result);
+      progress?.fileDone(result.source !== "downloaded");
+      // Files already here only count in the summary, as rsync does; the rest get a line.
+      if (result.source !== "up-to-date") progress?.note(statusLine(result, stderr.style.dim));
+      if (values.json === true) {
+        context.io.stdout.line(jsonLine({
+          path: item.entry.path,
+          local: result.local,
+          size: result.size,
+          source: result.source,
+        }));
+        await context.io.stdout.flush();
       }
+    } catch (error) {
+      await fail(error);
     }
   };
   try {
-    await Promise.all(
-      Array.from({ length: Math.min(store.options.concurrency, unique.length) }, worker),
-    );
+    await mapConcurrent(unique, store.options.concurrency, save, { signal: context.signal });
   } finally {
     await progress?.finish(status === 0);
   }

@@ -1,6 +1,6 @@
 /**
- * `tern head`: the first rows of a table file (CSV, TSV, JSON, NDJSON, Parquet, Arrow, gzip of
- * the text formats) as a table, CSV or JSON lines. For text formats the download stops as soon
+ * `tern head`: the first rows of a table file (any format of the format registry's tables) as a
+ * table, CSV or JSON lines. For text formats the download stops as soon
  * as the rows have arrived.
  *
  * @module
@@ -8,7 +8,8 @@
 
 import { exclusive, intOption } from "../args.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
-import { jsonLine, safeText } from "../format.ts";
+import { jsonLine, safeText, wrap } from "../format.ts";
+import { SUPPORTED_FORMATS } from "../../registry/file_formats.ts";
 import { view } from "../../../mod.ts";
 
 /** Table width when stdout is not a terminal (a pager or a file). */
@@ -29,8 +30,10 @@ export const head: Command = {
   usage: "[-n N] [--csv | --json] PATH...",
   description: [
     "Reads the first N rows of each file with Polars and prints them as a table.",
-    "Formats: CSV, TSV and other delimited text, JSON, NDJSON, Parquet, Arrow/Feather, and",
-    "gzip of the text formats; text formats stop downloading once N rows have arrived.",
+    wrap(
+      `Formats: ${SUPPORTED_FORMATS}. Text formats stop downloading once N rows have arrived.`,
+      78,
+    ),
   ].join("\n"),
   options: {
     lines: { type: "string", short: "n", value: "N", help: "rows to show (default 10)" },

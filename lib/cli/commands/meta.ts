@@ -16,7 +16,7 @@ import {
   type Store,
 } from "../../../mod.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
-import { fields, isoDate, jsonLine, safeText } from "../format.ts";
+import { fields, isoDate, jsonLine, safeText, wrap } from "../format.ts";
 import type { Output } from "../io.ts";
 
 /**
@@ -173,25 +173,6 @@ function printRecord(record: DatasetMetadata, out: Output, width: number): void 
         : wrap(record.description, width - DESCRIPTION_INDENT).split("\n").map(safeText).join("\n"),
     ],
   ]));
-}
-
-/** Prose folded at word boundaries to at most `width` columns (never less than 40). */
-function wrap(text: string, width: number): string {
-  const limit = Math.max(40, width);
-  const lines: string[] = [];
-  for (const paragraph of text.split("\n")) {
-    let line = "";
-    for (const word of paragraph.split(/\s+/).filter((part) => part !== "")) {
-      if (line !== "" && line.length + 1 + word.length > limit) {
-        lines.push(line);
-        line = word;
-      } else {
-        line = line === "" ? word : `${line} ${word}`;
-      }
-    }
-    lines.push(line);
-  }
-  return lines.join("\n");
 }
 
 function withDetails(main: string, details: readonly (string | undefined)[]): string {

@@ -8,7 +8,7 @@
  */
 
 import { anonymousNotAuthorized, doesNotExist, notAFolder, notReadable } from "../errors.ts";
-import { INFO_TYPES } from "../media.ts";
+import { INFO_TYPES } from "../../registry/file_formats.ts";
 import { ParamCheck } from "../params.ts";
 import { folderLabel, isBadName } from "../permissions.ts";
 import { jsonReply, type Reply } from "../reply.ts";
