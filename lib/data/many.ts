@@ -13,7 +13,7 @@ import type { DataContext } from "./context.ts";
 import { checkOptions, type ManyOptions } from "./options.ts";
 import { limitRows } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
-import { ProgressTracker } from "./progress.ts";
+import { ProgressTracker } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { readDataFrame, type ReadTuning } from "./read.ts";
 

@@ -24,7 +24,7 @@ import {
 } from "./options.ts";
 import { BatchParser, combineFrames, limitRows, parseWhole } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
-import { type ProgressEvent, ProgressTracker } from "./progress.ts";
+import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { DEFAULT_BATCH_BYTES, RecordSplitter } from "./records.ts";
 import { progressFor } from "../progress/reporter.ts";
 

@@ -29,7 +29,7 @@ import {
   type TableFormat,
 } from "./formats.ts";
 import { loadPolars, type Polars } from "./polars.ts";
-import type { ProgressEvent } from "./progress.ts";
+import type { ProgressEvent } from "../progress/events.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
 
 /**

@@ -26,7 +26,7 @@ import { checkIsFile, entryBody, readVerified } from "../data/body.ts";
 import { collect } from "../data/chunks.ts";
 import { dataContextOf } from "../data/context.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
-import { type ProgressEvent, ProgressTracker } from "../data/progress.ts";
+import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { withFrameDisplay } from "../data/view.ts";
 import { withDisplay } from "../display/attach.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";

@@ -9,14 +9,14 @@
 
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { type ProgressCounts, renderProgress } from "../display/progress.ts";
-import { viewOf } from "../progress/reporter.ts";
+import { viewOf } from "./reporter.ts";
 
 /**
  * One progress report.
  *
  * @example
  * ```ts
- * import type { ProgressEvent } from "./progress.ts";
+ * import type { ProgressEvent } from "./events.ts";
  *
  * const line = (e: ProgressEvent) =>
  *   `${e.files}/${e.totalFiles} files, ${(e.bytes / 1e6).toFixed(1)} MB at ${(e.rate / 1e6).toFixed(1)} MB/s`;
@@ -40,7 +40,7 @@ export interface ProgressEvent extends ProgressCounts {
  *
  * @example
  * ```ts
- * import { progressEvent } from "./progress.ts";
+ * import { progressEvent } from "./events.ts";
  *
  * const started = performance.now();
  * const counts = { bytes: 1024, totalBytes: 4096, files: 0, totalFiles: 1, cachedFiles: 0 };
@@ -71,7 +71,7 @@ const BYTES_INTERVAL_MS = 100;
  *
  * @example
  * ```ts
- * import { ProgressTracker } from "./progress.ts";
+ * import { ProgressTracker } from "./events.ts";
  *
  * const events: string[] = [];
  * const tracker = new ProgressTracker((event) => events.push(event.kind), 2, 300);
@@ -101,7 +101,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { ProgressTracker } from "./progress.ts";
+   * import { ProgressTracker } from "./events.ts";
    *
    * const tracker = new ProgressTracker(undefined, 1, 1024);
    * console.log(tracker.received); // 0
@@ -128,7 +128,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { ProgressTracker } from "./progress.ts";
+   * import { ProgressTracker } from "./events.ts";
    *
    * const tracker = new ProgressTracker(undefined, 1, 0);
    * tracker.expectBytes(2048);
@@ -143,7 +143,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { ProgressTracker } from "./progress.ts";
+   * import { ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const reported: number[] = [];
@@ -167,7 +167,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { type ProgressEvent, ProgressTracker } from "./progress.ts";
+   * import { type ProgressEvent, ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * let last: ProgressEvent | undefined;
@@ -189,7 +189,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { ProgressTracker } from "./progress.ts";
+   * import { ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const outcomes: (boolean | undefined)[] = [];
@@ -233,7 +233,7 @@ export class ProgressTracker {
  *
  * @example
  * ```ts
- * import { ProgressChannel } from "./progress.ts";
+ * import { ProgressChannel } from "./events.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -256,7 +256,7 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    *
    * @example
    * ```ts
-   * import { ProgressChannel } from "./progress.ts";
+   * import { ProgressChannel } from "./events.ts";
    *
    * const channel = new ProgressChannel();
    * channel.report({ kind: "done", bytes: 0, totalBytes: 0, files: 0, totalFiles: 0, cachedFiles: 0, rate: 0, elapsedMs: 0, ok: true });
@@ -280,7 +280,7 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    *
    * @example
    * ```ts
-   * import { ProgressChannel, ProgressTracker } from "./progress.ts";
+   * import { ProgressChannel, ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const channel = new ProgressChannel();
@@ -310,7 +310,7 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    * @example
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
-   * import { ProgressChannel, ProgressTracker } from "./progress.ts";
+   * import { ProgressChannel, ProgressTracker } from "./events.ts";
    *
    * const progress = new ProgressChannel();
    * const tracker = new ProgressTracker(progress.report, 1, 13487);
