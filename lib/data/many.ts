@@ -8,7 +8,7 @@
 
 import type { DataFrame } from "../deps.ts";
 import { BadRequestError, isAbortError } from "../client/errors.ts";
-import type { Entry } from "../listing/entry.ts";
+import type { Entry } from "../client/entry.ts";
 import type { DataContext } from "./context.ts";
 import { checkOptions, type ManyOptions } from "./options.ts";
 import { limitRows } from "./parse.ts";

@@ -11,7 +11,7 @@ import type { DataFrame } from "../deps.ts";
 import type { CachedFile, CacheWriter, DiskCache, FileVersion } from "../cache/cache.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import { BadRequestError } from "../client/errors.ts";
-import type { Entry } from "../listing/entry.ts";
+import type { Entry } from "../client/entry.ts";
 import { checkIsFile, entryBody, MAX_RESTARTS, restartable } from "./body.ts";
 import { collect, fileChunks, fileHead, gunzip, Peekable, teeInto } from "./chunks.ts";
 import type { DataContext } from "./context.ts";

@@ -16,7 +16,7 @@
 import type { LazyDataFrame } from "../deps.ts";
 import { getManifest, publicUrlOf } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError, TernError } from "../client/errors.ts";
-import type { Entry } from "../listing/entry.ts";
+import type { Entry } from "../client/entry.ts";
 import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";

@@ -35,7 +35,7 @@ import { renderManifest } from "../display/manifest.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readBatches, readDataFrame } from "../data/read.ts";
 import { scanFile, type ScanOptions } from "../data/scan.ts";
-import type { Entry } from "../listing/entry.ts";
+import type { Entry } from "../client/entry.ts";
 import { fileView } from "./display.ts";
 import { Handle, type Location, transportOf } from "./handle.ts";
 import { statFile } from "./stat.ts";

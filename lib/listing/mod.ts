@@ -24,10 +24,10 @@ export {
   type EntryType,
   folderEntry,
   type Permission,
-} from "./entry.ts";
+} from "../client/entry.ts";
 export { ListingChangedError } from "./errors.ts";
 export { entriesToDataFrame, ENTRY_COLUMNS } from "./frame.ts";
-export { Listing, type ListingPlan } from "./listing.ts";
+export { Listing, type ListingPlan } from "../handles/listing.ts";
 export { fileManifest, MANIFEST_COLUMNS, writeManifest } from "./manifest.ts";
 export {
   compileGlob,
