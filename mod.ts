@@ -49,7 +49,7 @@ export {
   type CatalogOptions,
   type DatasetListing,
   type DatasetListOptions,
-} from "./lib/handles/dataset.ts";
+} from "./lib/handles/dataset_listing.ts";
 export {
   type ArkOptions,
   arkUrl,

@@ -31,7 +31,7 @@ import {
   DatasetListing,
   type DatasetListOptions,
   fetchCatalog,
-} from "./dataset.ts";
+} from "./dataset_listing.ts";
 import { datasetView, folderView } from "./display.ts";
 import { File } from "./file.ts";
 import { Handle, type Location, type RawMetadata, transportOf } from "./handle.ts";

@@ -28,7 +28,7 @@ const DATASET_ROWS = 20;
  *
  * @example
  * ```ts
- * import type { DatasetListOptions } from "./dataset.ts";
+ * import type { DatasetListOptions } from "./dataset_listing.ts";
  *
  * const newestFirst: DatasetListOptions = { sort: "modified", order: "desc" };
  * ```
@@ -40,7 +40,7 @@ export type DatasetListOptions = Omit<ListOptions, "type" | "infoType">;
  *
  * @example
  * ```ts
- * import type { CatalogOptions } from "./dataset.ts";
+ * import type { CatalogOptions } from "./dataset_listing.ts";
  *
  * const options: CatalogOptions = { glob: "Gorman_*", concurrency: 4 };
  * ```
@@ -77,7 +77,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { DatasetListing } from "./dataset.ts";
+   * import { DatasetListing } from "./dataset_listing.ts";
    *
    * await using store = await exampleStore();
    * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
@@ -221,7 +221,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { fetchCatalog } from "./dataset.ts";
+ * import { fetchCatalog } from "./dataset_listing.ts";
  *
  * await using store = await exampleStore();
  * const curated = store.folder("/iplant/home/shared/commons_repo/curated");
