@@ -55,7 +55,7 @@ export {
   type CatalogOptions,
   type DatasetListing,
   type DatasetListOptions,
-} from "./lib/handles/dataset.ts";
+} from "./lib/handles/dataset_listing.ts";
 export {
   type ArkOptions,
   arkUrl,
@@ -98,9 +98,9 @@ export {
   Store,
   type StoreSettings,
 } from "./lib/handles/store.ts";
-export { type Entry, type EntryType, type Permission } from "./lib/listing/entry.ts";
+export { type Entry, type EntryType, type Permission } from "./lib/client/entry.ts";
 export { ListingChangedError } from "./lib/listing/errors.ts";
-export { Listing } from "./lib/listing/listing.ts";
+export { Listing } from "./lib/handles/listing.ts";
 export { writeManifest } from "./lib/listing/manifest.ts";
 export {
   type ListOptions,

@@ -14,7 +14,7 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { returnToCallerFolder } from "../lib/cli/caller.ts";
+import { returnToCallerFolder } from "../lib/entry/caller_folder.ts";
 import { findJupyter, makeKernelspec, output, runNotebook } from "./jupyter.ts";
 
 /**

@@ -8,7 +8,7 @@
  */
 
 import type { ProgressEvent } from "../../mod.ts";
-import { progressEvent } from "../data/progress.ts";
+import { progressEvent } from "../progress/events.ts";
 import { progressReporter, terminalSink } from "../progress/mod.ts";
 import type { Output } from "./io.ts";
 

@@ -9,9 +9,6 @@
  * @module
  */
 
-import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
-import { renderError } from "../display/error.ts";
-
 /**
  * Context attached to every {@linkcode TernError}.
  *
@@ -81,34 +78,6 @@ export class TernError extends Error {
     if (details.code !== undefined) this.code = details.code;
     if (details.path !== undefined) this.path = details.path;
     if (details.endpoint !== undefined) this.endpoint = details.endpoint;
-  }
-
-  /**
-   * The notebook view: the error's type, what failed and where, its path, Terrain's code, the
-   * HTTP status and endpoint, and what usually fixes it; never the stack or the cause.
-   *
-   * @example
-   * ```ts
-   * import { NotFoundError } from "./errors.ts";
-   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const error = new NotFoundError("Nothing at /iplant/home/demo/x.", { path: "/iplant/home/demo/x" });
-   * assert.equal(
-   *   error[JUPYTER_DISPLAY]()["text/plain"].split("\n")[0],
-   *   "NotFoundError: Nothing at /iplant/home/demo/x.",
-   * );
-   * ```
-   */
-  [JUPYTER_DISPLAY](): MediaBundle {
-    return renderError({
-      name: this.name,
-      message: this.message,
-      ...(this.path === undefined ? {} : { path: this.path }),
-      ...(this.code === undefined ? {} : { code: this.code }),
-      ...(this.status === undefined ? {} : { status: this.status }),
-      ...(this.endpoint === undefined ? {} : { endpoint: this.endpoint }),
-    });
   }
 
   /** A plain object for logs and JSON output (no cause, no stack). */

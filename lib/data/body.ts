@@ -17,7 +17,7 @@ import { download } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError, NetworkError, type TernError } from "../client/errors.ts";
 import { backoffDelay, sleep } from "../client/retry.ts";
 import type { Transport } from "../client/transport.ts";
-import type { Entry } from "../listing/entry.ts";
+import type { Entry } from "../client/entry.ts";
 import { FileChangedError, IntegrityError } from "./errors.ts";
 
 /**

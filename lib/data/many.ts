@@ -9,12 +9,12 @@
 import type { DataFrame } from "../deps.ts";
 import { BadRequestError } from "../client/errors.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
-import type { Entry } from "../listing/entry.ts";
+import type { Entry } from "../client/entry.ts";
 import type { DataContext } from "./context.ts";
 import { checkOptions, type ManyOptions } from "./options.ts";
 import { limitRows } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
-import { ProgressTracker } from "./progress.ts";
+import { ProgressTracker } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { readDataFrame, type ReadTuning } from "./read.ts";
 

@@ -70,7 +70,7 @@ export {
 } from "./options.ts";
 export { BatchParser, combineFrames, limitRows, parseWhole } from "./parse.ts";
 export { asBuffer, loadPolars, type Polars, stackFrames } from "./polars.ts";
-export { ProgressChannel, type ProgressEvent, ProgressTracker } from "./progress.ts";
+export { ProgressChannel, type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 export {
   cachedCopy,
   type FileSource,

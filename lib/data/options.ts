@@ -8,7 +8,7 @@
 import type { DataType } from "../deps.ts";
 import { BadRequestError } from "../client/errors.ts";
 import { TABLE_FORMATS, type TableFormat } from "./formats.ts";
-import type { ProgressEvent } from "./progress.ts";
+import type { ProgressEvent } from "../progress/events.ts";
 
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;

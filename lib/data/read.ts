@@ -12,7 +12,7 @@ import type { CachedFile, CacheWriter, DiskCache, FileVersion } from "../cache/c
 import { CacheMissError } from "../cache/errors.ts";
 import { BadRequestError } from "../client/errors.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import type { Entry } from "../listing/entry.ts";
+import type { Entry } from "../client/entry.ts";
 import { checkIsFile, entryBody, MAX_RESTARTS, restartable } from "./body.ts";
 import { collect, fileChunks, fileHead, gunzip, Peekable, teeInto } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
@@ -25,7 +25,7 @@ import {
 } from "./options.ts";
 import { BatchParser, combineFrames, limitRows, parseWhole } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
-import { type ProgressEvent, ProgressTracker } from "./progress.ts";
+import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { DEFAULT_BATCH_BYTES, RecordSplitter } from "./records.ts";
 import { progressFor } from "../progress/reporter.ts";
 

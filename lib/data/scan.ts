@@ -16,7 +16,7 @@
 import type { LazyDataFrame } from "../deps.ts";
 import { getManifest, publicUrlOf } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError, TernError } from "../client/errors.ts";
-import type { Entry } from "../listing/entry.ts";
+import type { Entry } from "../client/entry.ts";
 import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
@@ -30,7 +30,7 @@ import {
   type TableFormat,
 } from "./formats.ts";
 import { loadPolars, type Polars } from "./polars.ts";
-import type { ProgressEvent } from "./progress.ts";
+import type { ProgressEvent } from "../progress/events.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
 
 /**

@@ -6,9 +6,6 @@
  * @module
  */
 
-import type { Creator, License } from "../metadata/mod.ts";
-import { arkUrl } from "../metadata/ark.ts";
-import { doiUrl } from "../metadata/doi.ts";
 import { CITATION_STYLES } from "../registry/citation_styles.ts";
 import { bundle, type MediaBundle } from "./bundle.ts";
 import {
@@ -54,7 +51,7 @@ export interface DatasetFields {
   /** Title. */
   readonly title?: string;
   /** Creators, in citation order. */
-  readonly creators: readonly Creator[];
+  readonly creators: readonly PersonView[];
   /** Publication year. */
   readonly publicationYear?: number;
   /** Publisher. */
@@ -65,8 +62,12 @@ export interface DatasetFields {
   readonly doi?: string;
   /** ARK, canonical. */
   readonly ark?: string;
+  /** The DOI's resolver link, when the DOI parses (else the DOI is shown unlinked). */
+  readonly doiUrl?: string;
+  /** The ARK's resolver link, when the ARK parses. */
+  readonly arkUrl?: string;
   /** Licence. */
-  readonly license?: License;
+  readonly license?: LicenseView;
   /** Subjects. */
   readonly subjects: readonly string[];
   /** Description. */
@@ -176,7 +177,7 @@ function datasetHtml(view: DatasetCardView): Html {
   return card({ kind: "Dataset", title, sub: view.path, aside: licenseBadge(m.license) }, body);
 }
 
-function creatorsHtml(creators: readonly Creator[]): Html {
+function creatorsHtml(creators: readonly PersonView[]): Html {
   const shown = creators.slice(0, MAX_CREATORS).map((creator) => {
     const orcid = creator.orcid === undefined
       ? ""
@@ -201,24 +202,56 @@ function identifiersHtml(m: DatasetFields): Html | undefined {
   const parts: Html[] = [];
   if (m.doi !== undefined) {
     parts.push(
-      markup`<span>DOI ${link(resolver(doiUrl, m.doi), m.doi, { className: "t-id" })}</span>`,
+      markup`<span>DOI ${link(m.doiUrl, m.doi, { className: "t-id" })}</span>`,
     );
   }
   if (m.ark !== undefined) {
     parts.push(
-      markup`<span>ARK ${link(resolver(arkUrl, m.ark), m.ark, { className: "t-id" })}</span>`,
+      markup`<span>ARK ${link(m.arkUrl, m.ark, { className: "t-id" })}</span>`,
     );
   }
   return parts.length === 0 ? undefined : markup`<div class="t-facts">${parts}</div>`;
 }
 
-/** A resolver URL, or undefined when the identifier does not parse (then no link at all). */
-function resolver(make: (id: string) => string, id: string): string | undefined {
-  try {
-    return make(id);
-  } catch {
-    return undefined;
-  }
+/**
+ * A person or organisation as the views show them: the name, and an ORCID iD and affiliation
+ * when known (a structural subset of the metadata's `Creator`).
+ *
+ * @example
+ * ```ts
+ * import type { PersonView } from "./dataset.ts";
+ *
+ * const person: PersonView = { name: "Immer, F. R.", orcid: "0000-0002-1825-0097" };
+ * ```
+ */
+export interface PersonView {
+  /** The name as written. */
+  readonly name: string;
+  /** Affiliation(s), `; `-separated when several. */
+  readonly affiliation?: string;
+  /** ORCID iD, `0000-0002-1825-0097`. */
+  readonly orcid?: string;
+}
+
+/**
+ * A licence as the views show it (a structural subset of the metadata's `License`).
+ *
+ * @example
+ * ```ts
+ * import type { LicenseView } from "./dataset.ts";
+ *
+ * const license: LicenseView = { id: "CC0-1.0", name: "CC0 1.0", confidence: "exact" };
+ * ```
+ */
+export interface LicenseView {
+  /** SPDX identifier or expression, when known. */
+  readonly id?: string;
+  /** The licence's full name, else the text as stored. */
+  readonly name: string;
+  /** Where the licence text is. */
+  readonly url?: string;
+  /** How the id was reached (`exact`, `guess`, …). */
+  readonly confidence: string;
 }
 
 /**
@@ -237,7 +270,7 @@ function resolver(make: (id: string) => string, id: string): string | undefined 
  * assert.ok(badge.toString().includes("<span>CC0-1.0</span>"));
  * ```
  */
-export function licenseBadge(license: License | undefined): Html {
+export function licenseBadge(license: LicenseView | undefined): Html {
   if (license === undefined) {
     return markup`<span class="t-badge t-unknown" title="The metadata states no license"><span>license</span><span>none stated</span></span>`;
   }
@@ -360,8 +393,8 @@ function datasetText(view: DatasetCardView): string {
     ["year", m.publicationYear === undefined ? undefined : String(m.publicationYear)],
     ["publisher", m.publisher],
     ["version", m.version],
-    ["DOI", m.doi === undefined ? undefined : resolver(doiUrl, m.doi) ?? m.doi],
-    ["ARK", m.ark === undefined ? undefined : resolver(arkUrl, m.ark) ?? m.ark],
+    ["DOI", m.doi === undefined ? undefined : m.doiUrl ?? m.doi],
+    ["ARK", m.ark === undefined ? undefined : m.arkUrl ?? m.ark],
     [
       "license",
       m.license === undefined

@@ -6,8 +6,6 @@
  * @module
  */
 
-import { arkUrl } from "../metadata/ark.ts";
-import { doiUrl } from "../metadata/doi.ts";
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { clip, formatCount, oneLine, plural } from "./format.ts";
 import { type Html, link, markup } from "./html.ts";
@@ -38,6 +36,10 @@ export interface DatasetRow {
   doi?: string;
   /** ARK. */
   ark?: string;
+  /** The DOI's resolver link, when the DOI parses. */
+  doiUrl?: string;
+  /** The ARK's resolver link, when the ARK parses. */
+  arkUrl?: string;
   /** SPDX id, or the licence's words. */
   license?: string;
   /** Marked deprecated. */
@@ -93,15 +95,8 @@ export function renderDatasets(view: DatasetsView): MediaBundle {
 }
 
 function identifier(row: DatasetRow): Html | string {
-  const make = (build: (id: string) => string, id: string) => {
-    try {
-      return build(id);
-    } catch {
-      return undefined;
-    }
-  };
-  if (row.doi !== undefined) return link(make(doiUrl, row.doi), row.doi, { className: "t-id" });
-  if (row.ark !== undefined) return link(make(arkUrl, row.ark), row.ark, { className: "t-id" });
+  if (row.doi !== undefined) return link(row.doiUrl, row.doi, { className: "t-id" });
+  if (row.ark !== undefined) return link(row.arkUrl, row.ark, { className: "t-id" });
   return markup`<span class="t-muted">—</span>`;
 }
 

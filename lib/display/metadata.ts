@@ -6,13 +6,10 @@
  * @module
  */
 
-import type { AvuLike, Contributor, Funding, RelatedIdentifier } from "../metadata/mod.ts";
-import { arkUrl } from "../metadata/ark.ts";
-import { doiUrl } from "../metadata/doi.ts";
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { clip, formatCount, formatDate, oneLine, plural } from "./format.ts";
 import { type Html, type HtmlValue, joinHtml, link, markup } from "./html.ts";
-import type { DatasetFields } from "./dataset.ts";
+import type { DatasetFields, PersonView } from "./dataset.ts";
 import { bounded, card, chips, collapsible, LIMITS, moreNote, section } from "./parts.ts";
 import { textTable } from "./text.ts";
 
@@ -37,17 +34,99 @@ export interface MetadataView extends DatasetFields {
   /** The folder's id. */
   readonly id?: string;
   /** Contributors. */
-  readonly contributors: readonly Contributor[];
+  readonly contributors: readonly ContributorView[];
   /** Related identifiers. */
-  readonly relatedIdentifiers: readonly RelatedIdentifier[];
+  readonly relatedIdentifiers: readonly RelatedView[];
   /** Funding references. */
-  readonly funding: readonly Funding[];
+  readonly funding: readonly FundingView[];
   /** The attribute each field came from. */
   readonly sources: Readonly<Partial<Record<string, string>>>;
   /** What the normaliser left aside, and why. */
   readonly notes: readonly string[];
   /** The AVUs as served. */
-  readonly raw: { readonly avus: readonly AvuLike[]; readonly irodsAvus: readonly AvuLike[] };
+  readonly raw: { readonly avus: readonly AvuView[]; readonly irodsAvus: readonly AvuView[] };
+}
+
+/**
+ * A contributor as the metadata view shows it.
+ *
+ * @example
+ * ```ts
+ * import type { ContributorView } from "./metadata.ts";
+ *
+ * const contributor: ContributorView = { name: "Data Curator", type: "DataCurator" };
+ * ```
+ */
+export interface ContributorView extends PersonView {
+  /** `contributorType`, as stored. */
+  readonly type?: string;
+}
+
+/**
+ * A related identifier as the metadata view shows it.
+ *
+ * @example
+ * ```ts
+ * import type { RelatedView } from "./metadata.ts";
+ *
+ * const related: RelatedView = { identifier: "10.1000/x", identifierType: "DOI", url: "https://doi.org/10.1000/x" };
+ * ```
+ */
+export interface RelatedView {
+  /** The identifier. */
+  readonly identifier: string;
+  /** `DOI`, `ARK`, `URL`, …, when known. */
+  readonly identifierType?: string;
+  /** DataCite `relationType`. */
+  readonly relationType?: string;
+  /** A resolvable link. */
+  readonly url?: string;
+}
+
+/**
+ * A funding reference as the metadata view shows it.
+ *
+ * @example
+ * ```ts
+ * import type { FundingView } from "./metadata.ts";
+ *
+ * const funding: FundingView = { funderName: "NSF", awardNumber: "DBI-0735191" };
+ * ```
+ */
+export interface FundingView {
+  /** The funder. */
+  readonly funderName?: string;
+  /** The funder's identifier, as stored. */
+  readonly funderIdentifier?: string;
+  /** Its scheme. */
+  readonly funderIdentifierType?: string;
+  /** The award or grant number. */
+  readonly awardNumber?: string;
+  /** A link to the award. */
+  readonly awardUri?: string;
+  /** The award's title. */
+  readonly awardTitle?: string;
+}
+
+/**
+ * An attribute-value-unit triple as served, nested ones under `avus`.
+ *
+ * @example
+ * ```ts
+ * import type { AvuView } from "./metadata.ts";
+ *
+ * const avu: AvuView = { attr: "datacite.title", value: "Barley", unit: "" };
+ * ```
+ */
+export interface AvuView {
+  /** Attribute name exactly as stored. */
+  readonly attr: string;
+  /** Value; may be empty. */
+  readonly value: string;
+  /** Unit, usually empty. */
+  readonly unit?: string;
+  /** Nested AVUs. */
+  readonly avus?: readonly AvuView[];
 }
 
 /** Most AVU rows shown (nested ones count). */
@@ -96,9 +175,9 @@ export interface RawMetadataView {
   /** The item's path. */
   readonly path: string;
   /** Template AVUs, nested. */
-  readonly avus: readonly AvuLike[];
+  readonly avus: readonly AvuView[];
   /** Raw iRODS AVUs. */
-  readonly irodsAvus: readonly AvuLike[];
+  readonly irodsAvus: readonly AvuView[];
 }
 
 /**
@@ -138,7 +217,7 @@ export function renderRawMetadata(view: RawMetadataView): MediaBundle {
   return bundle(body, lines.join("\n"));
 }
 
-function avuLines(avus: readonly AvuLike[]): string[] {
+function avuLines(avus: readonly AvuView[]): string[] {
   const flat = flatten(avus);
   const lines = flat.slice(0, 60).map(({ avu, depth }) =>
     `    ${"  ".repeat(depth)}${clip(oneLine(avu.attr), 40).text} = ${
@@ -179,10 +258,10 @@ function fieldRows(view: MetadataView): FieldRow[] {
     );
   }
   if (view.doi !== undefined) {
-    add("doi", link(tryUrl(doiUrl, view.doi), view.doi, { className: "t-id" }), view.doi);
+    add("doi", link(view.doiUrl, view.doi, { className: "t-id" }), view.doi);
   }
   if (view.ark !== undefined) {
-    add("ark", link(tryUrl(arkUrl, view.ark), view.ark, { className: "t-id" }), view.ark);
+    add("ark", link(view.arkUrl, view.ark, { className: "t-id" }), view.ark);
   }
   if (view.subjects.length > 0) add("subjects", chips(view.subjects), view.subjects.join(", "));
   if (view.license !== undefined) {
@@ -250,7 +329,7 @@ function fieldRows(view: MetadataView): FieldRow[] {
   return rows;
 }
 
-function personHtml(person: Contributor): Html {
+function personHtml(person: ContributorView): Html {
   const orcid = person.orcid === undefined
     ? ""
     : markup` ${
@@ -262,17 +341,9 @@ function personHtml(person: Contributor): Html {
   return markup`<bdi>${bounded(person.name, 120)}</bdi>${orcid}`;
 }
 
-function fundingText(funding: Funding): string {
+function fundingText(funding: FundingView): string {
   return [funding.funderName, funding.awardNumber, funding.awardTitle]
     .filter((part) => part !== undefined && part !== "").join(", ");
-}
-
-function tryUrl(make: (id: string) => string, id: string): string | undefined {
-  try {
-    return make(id);
-  } catch {
-    return undefined;
-  }
 }
 
 function metadataHtml(view: MetadataView): Html {
@@ -310,7 +381,7 @@ function metadataHtml(view: MetadataView): Html {
   );
 }
 
-function avuSection(label: string, avus: readonly AvuLike[], open: boolean): Html | string {
+function avuSection(label: string, avus: readonly AvuView[], open: boolean): Html | string {
   if (avus.length === 0) return "";
   const flat = flatten(avus);
   const rows = flat.slice(0, MAX_AVU_ROWS).map(({ avu, depth }) =>
@@ -332,8 +403,8 @@ function avuSection(label: string, avus: readonly AvuLike[], open: boolean): Htm
   );
 }
 
-function flatten(avus: readonly AvuLike[], depth = 0): { avu: AvuLike; depth: number }[] {
-  const rows: { avu: AvuLike; depth: number }[] = [];
+function flatten(avus: readonly AvuView[], depth = 0): { avu: AvuView; depth: number }[] {
+  const rows: { avu: AvuView; depth: number }[] = [];
   for (const avu of avus) {
     rows.push({ avu, depth });
     if (avu.avus !== undefined && avu.avus.length > 0 && depth < MAX_DEPTH) {

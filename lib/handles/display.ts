@@ -3,12 +3,23 @@
  * requests as possible, and handed to the pure renderers of `lib/display` as plain data. Kept
  * apart from the handle classes so that they only gain their display methods.
  *
+ * The client's errors and the metadata's records render in notebooks too, but their layers do
+ * not import `lib/display` (see docs/architecture.md): this module, loaded with every handle,
+ * gives {@linkcode TernError}, {@linkcode DatasetMetadata} and {@linkcode Citation} their
+ * notebook views, turning each into the renderer's plain view data.
+ *
  * @module
  */
 
 import { type CallOptions, getMetadata, getPagedDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
 import { extensionOf, formatOfExtension, formatOfInfoType } from "../registry/file_formats.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderCitation } from "../display/citation.ts";
+import { renderError } from "../display/error.ts";
+import { renderMetadata } from "../display/metadata.ts";
+import { CITATION_STYLES, resolverLinks } from "../metadata/citation.ts";
+import { Citation } from "../metadata/cite.ts";
 import { frameView } from "../data/view.ts";
 import type { DataFrame } from "../deps.ts";
 import type { PagedListing } from "../client/schemas.ts";
@@ -18,11 +29,81 @@ import type { DatasetRow } from "../display/datasets.ts";
 import type { FileView, TablePreview } from "../display/file.ts";
 import { formatBytes, formatDateTime } from "../display/format.ts";
 import type { EntryRow, ListingView } from "../display/listing.ts";
-import { type Entry, entryFromItem, folderEntry } from "../listing/entry.ts";
+import { type Entry, entryFromItem, folderEntry } from "../client/entry.ts";
 import { type CatalogFailure, titleKey } from "../metadata/catalog.ts";
-import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
+import { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { normalizeMetadata } from "../metadata/normalize.ts";
 import { baseName, parentPath } from "./paths.ts";
+
+declare module "../client/errors.ts" {
+  interface TernError {
+    /**
+     * The notebook view: the error's type, what failed and where, its path, Terrain's code, the
+     * HTTP status and endpoint, and what usually fixes it; never the stack or the cause.
+     */
+    [JUPYTER_DISPLAY](): MediaBundle;
+  }
+}
+
+declare module "../metadata/dataset_metadata.ts" {
+  interface DatasetMetadata {
+    /**
+     * The notebook view: each normalised field beside the attribute it came from, what a
+     * citation still lacks, the normaliser's notes, and the AVUs as served.
+     */
+    [JUPYTER_DISPLAY](): MediaBundle;
+  }
+}
+
+declare module "../metadata/cite.ts" {
+  interface Citation {
+    /**
+     * The notebook view: the citation in a box of selectable text, the other styles collapsed
+     * below it; `text/plain` is the citation alone.
+     */
+    [JUPYTER_DISPLAY](): MediaBundle;
+  }
+}
+
+/** Gives every instance of `type` a notebook view drawn by `render`. */
+function showInNotebooks<T>(
+  type: { prototype: T },
+  render: (value: T) => MediaBundle,
+): void {
+  Object.defineProperty(type.prototype, JUPYTER_DISPLAY, {
+    value(this: T): MediaBundle {
+      return render(this);
+    },
+    enumerable: false,
+    writable: true,
+    configurable: true,
+  });
+}
+
+showInNotebooks(TernError, (error) =>
+  renderError({
+    name: error.name,
+    message: error.message,
+    ...(error.path === undefined ? {} : { path: error.path }),
+    ...(error.code === undefined ? {} : { code: error.code }),
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.endpoint === undefined ? {} : { endpoint: error.endpoint }),
+  }));
+
+showInNotebooks(
+  DatasetMetadata,
+  (metadata) => renderMetadata({ ...metadata, ...resolverLinks(metadata) }),
+);
+
+showInNotebooks(Citation, (citation) =>
+  renderCitation({
+    style: citation.style,
+    text: citation.text,
+    ...(citation.title === undefined ? {} : { title: citation.title }),
+    ...(citation.url === undefined ? {} : { url: citation.url }),
+    others: CITATION_STYLES.filter((each) => each !== citation.style)
+      .map((each) => [each, citation.formats[each]] as const),
+  }));
 
 /**
  * Rows a folder view shows: enough to recognise a folder, few enough to keep a notebook light.
@@ -165,7 +246,7 @@ export async function datasetView(
   return {
     path,
     name: baseName(path),
-    metadata,
+    metadata: { ...metadata, ...resolverLinks(metadata) },
     hasMetadata: metadata.raw.avus.length + metadata.raw.irodsAvus.length > 0,
     citation,
     contents: {
@@ -256,6 +337,7 @@ export function datasetRow(
     ...(record.publicationYear === undefined ? {} : { year: record.publicationYear }),
     ...(record.doi === undefined ? {} : { doi: record.doi }),
     ...(record.ark === undefined ? {} : { ark: record.ark }),
+    ...resolverLinks(record),
     ...(record.license === undefined ? {} : { license: record.license.id ?? record.license.name }),
     deprecated: record.deprecated,
     duplicateTitle: record.title !== undefined && duplicates.has(titleKey(record.title)),

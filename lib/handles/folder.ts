@@ -14,8 +14,8 @@ import { withFrameDisplay } from "../data/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderDataset } from "../display/dataset.ts";
 import { renderListing } from "../display/listing.ts";
-import { type Entry, folderEntry } from "../listing/entry.ts";
-import { Listing } from "../listing/listing.ts";
+import { type Entry, folderEntry } from "../client/entry.ts";
+import { Listing } from "./listing.ts";
 import {
   type ListOptions,
   resolveListOptions,
@@ -31,7 +31,7 @@ import {
   DatasetListing,
   type DatasetListOptions,
   fetchCatalog,
-} from "./dataset.ts";
+} from "./dataset_listing.ts";
 import { datasetView, folderView } from "./display.ts";
 import { File } from "./file.ts";
 import { Handle, type Location, type RawMetadata, transportOf } from "./handle.ts";

@@ -11,7 +11,7 @@ import type { Transport } from "../client/transport.ts";
 import { withDisplay } from "../display/attach.ts";
 import { renderComments } from "../display/comments.ts";
 import { renderRawMetadata } from "../display/metadata.ts";
-import type { Entry, EntryType } from "../listing/entry.ts";
+import type { Entry, EntryType } from "../client/entry.ts";
 import { baseName, joinPath } from "./paths.ts";
 
 /**

@@ -12,7 +12,7 @@ import { BadRequestError, NotFoundError, TernError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { normalizeArk } from "../metadata/ark.ts";
 import { normalizeDoi } from "../metadata/doi.ts";
-import { fetchCatalog } from "./dataset.ts";
+import { fetchCatalog } from "./dataset_listing.ts";
 import type { Folder } from "./folder.ts";
 import { transportOf } from "./handle.ts";
 import { isId, normalizePath, parentPath } from "./paths.ts";

@@ -10,7 +10,7 @@ import { type CallOptions, getManifest, getPagedDirectory } from "../client/endp
 import { BadRequestError, ProtocolError } from "../client/errors.ts";
 import type { ListingItem } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
-import { type Entry, entryFromItem, folderEntry } from "../listing/entry.ts";
+import { type Entry, entryFromItem, folderEntry } from "../client/entry.ts";
 import { baseName, parentPath } from "./paths.ts";
 
 /** Entries in the first request for a file: most folders fit, so one request is enough. */

@@ -24,7 +24,7 @@ import { renderSavedSearches } from "../display/saved_searches.ts";
 import { renderSearchDocs } from "../display/search_docs.ts";
 import { renderStore } from "../display/store.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
-import { type Entry, folderEntry } from "../listing/entry.ts";
+import { type Entry, folderEntry } from "../client/entry.ts";
 import { File } from "./file.ts";
 import { Dataset, Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";

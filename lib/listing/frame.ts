@@ -6,7 +6,7 @@
  */
 
 import type { DataFrame } from "../deps.ts";
-import type { Entry } from "./entry.ts";
+import type { Entry } from "../client/entry.ts";
 import { loadPolarsModule } from "../deps.ts";
 
 /**

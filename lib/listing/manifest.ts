@@ -12,7 +12,7 @@ import { type CallOptions, getManifest, publicUrlOf } from "../client/endpoints.
 import { BadRequestError, isAbortError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { formatOfName } from "../data/formats.ts";
-import type { Entry } from "./entry.ts";
+import type { Entry } from "../client/entry.ts";
 
 /**
  * The columns of a manifest, in order: `path`, `id`, `size` (bytes), `modified` (UTC datetime),

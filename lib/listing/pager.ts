@@ -16,7 +16,7 @@ import { abortError, BadRequestError, ProtocolError } from "../client/errors.ts"
 import type { Limiter } from "../client/limiter.ts";
 import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
-import { type Entry, entryFromItem } from "./entry.ts";
+import { type Entry, entryFromItem } from "../client/entry.ts";
 import { ListingChangedError } from "./errors.ts";
 
 /**

@@ -7,7 +7,7 @@
 
 import { ProtocolError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
-import type { Entry } from "./entry.ts";
+import type { Entry } from "../client/entry.ts";
 import type { Glob, ResolvedWalkOptions } from "./options.ts";
 import { type Page, pageFolder } from "./pager.ts";
 

@@ -316,6 +316,39 @@ export function linkOf(metadata: Citable): string | undefined {
   return undefined;
 }
 
+/**
+ * The resolver links of a record's DOI and ARK, for the views (which take ready-made URLs);
+ * an identifier that does not parse gets no link.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolverLinks } from "./citation.ts";
+ *
+ * assert.deepEqual(resolverLinks({ doi: "10.7946/P2C35G", ark: "not an ark" }), {
+ *   doiUrl: "https://doi.org/10.7946/P2C35G",
+ * });
+ * ```
+ */
+export function resolverLinks(
+  record: { readonly doi?: string; readonly ark?: string },
+): { doiUrl?: string; arkUrl?: string } {
+  const links: { doiUrl?: string; arkUrl?: string } = {};
+  const doi = record.doi === undefined ? undefined : tryUrl(doiUrl, record.doi);
+  const ark = record.ark === undefined ? undefined : tryUrl(arkUrl, record.ark);
+  if (doi !== undefined) links.doiUrl = doi;
+  if (ark !== undefined) links.arkUrl = ark;
+  return links;
+}
+
+function tryUrl(make: (id: string) => string, id: string): string | undefined {
+  try {
+    return make(id);
+  } catch {
+    return undefined;
+  }
+}
+
 function locatorOf(metadata: Citable): string | undefined {
   return linkOf(metadata) ?? (metadata.path === "" ? undefined : metadata.path);
 }

@@ -6,12 +6,8 @@
  * @module
  */
 
-import { renderCitation } from "../display/citation.ts";
-import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { type Citable, CITATION_STYLES, type CitationStyle, formatCitation } from "./citation.ts";
-import { checkCitationStyle } from "./citation.ts";
-import { arkUrl } from "./ark.ts";
-import { doiUrl } from "./doi.ts";
+import { checkCitationStyle, resolverLinks } from "./citation.ts";
 
 /**
  * Anything a citation can be made from: a normalised record, or a dataset handle (whose
@@ -112,11 +108,8 @@ export class Citation {
     const formats = Object.fromEntries(
       CITATION_STYLES.map((each, index) => [each, texts[index]]),
     ) as Record<CitationStyle, string>;
-    const url = record.doi !== undefined
-      ? tryUrl(doiUrl, record.doi)
-      : record.ark !== undefined
-      ? tryUrl(arkUrl, record.ark)
-      : undefined;
+    const links = resolverLinks(record);
+    const url = links.doiUrl ?? links.arkUrl;
     return new Citation(style, formats, {
       ...(record.title === undefined ? {} : { title: record.title }),
       ...(url === undefined ? {} : { url }),
@@ -132,43 +125,8 @@ export class Citation {
   [Symbol.for("Deno.customInspect")](): string {
     return this.text;
   }
-
-  /**
-   * The notebook view: the citation in a box of selectable text, the other styles collapsed
-   * below it; `text/plain` is the citation alone.
-   *
-   * @example
-   * ```ts
-   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
-   * import { Citation } from "./cite.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const record = { path: "/iplant/home/shared/x", title: "X", creators: [], subjects: [] };
-   * const citation = await Citation.of(record);
-   * const bundle = citation[JUPYTER_DISPLAY]();
-   * assert.ok(bundle["text/plain"] === citation.text);
-   * ```
-   */
-  [JUPYTER_DISPLAY](): MediaBundle {
-    return renderCitation({
-      style: this.style,
-      text: this.text,
-      ...(this.title === undefined ? {} : { title: this.title }),
-      ...(this.url === undefined ? {} : { url: this.url }),
-      others: CITATION_STYLES.filter((each) => each !== this.style)
-        .map((each) => [each, this.formats[each]] as const),
-    });
-  }
 }
 
 function isCitable(source: CitationSource): source is Citable {
   return typeof (source as { metadata?: unknown }).metadata !== "function";
-}
-
-function tryUrl(make: (id: string) => string, id: string): string | undefined {
-  try {
-    return make(id);
-  } catch {
-    return undefined;
-  }
 }

@@ -6,8 +6,6 @@
  * @module
  */
 
-import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
-import { renderMetadata } from "../display/metadata.ts";
 import type { AvuLike } from "./avus.ts";
 import { arkUrl } from "./ark.ts";
 import { type CitationStyle, formatCitation } from "./citation.ts";
@@ -455,25 +453,6 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
   ): string {
     const raw = `[${this.raw.avus.length} AVUs, ${this.raw.irodsAvus.length} iRODS AVUs]`;
     return `DatasetMetadata ${inspect({ ...this.#fields(), raw }, options)}`;
-  }
-
-  /**
-   * The notebook view: each normalised field beside the attribute it came from, what a citation
-   * still lacks, the normaliser's notes, and the AVUs as served (nested ones indented).
-   *
-   * @example
-   * ```ts
-   * import { normalizeMetadata } from "./normalize.ts";
-   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const metadata = await normalizeMetadata([{ attr: "datacite.title", value: "Barley yields" }]);
-   * const bundle = metadata[JUPYTER_DISPLAY]();
-   * assert.equal(bundle["text/plain"].split("\n")[0], "Metadata: Barley yields");
-   * ```
-   */
-  [JUPYTER_DISPLAY](): MediaBundle {
-    return renderMetadata(this);
   }
 
   #fields(): Record<string, unknown> {

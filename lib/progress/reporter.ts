@@ -14,7 +14,7 @@ import {
   renderProgress,
   textBar,
 } from "../display/progress.ts";
-import type { ProgressEvent } from "../data/progress.ts";
+import type { ProgressEvent } from "./events.ts";
 import { type DisplayFunction, kernelDisplay, progressTarget } from "./detect.ts";
 
 /**

@@ -15,7 +15,7 @@ import {
 import { SAMPLE_DATASETS } from "./catalog.ts";
 import { DEMO_USER } from "./constants.ts";
 import { humanSize } from "./readme.ts";
-import { returnToCallerFolder } from "../cli/caller.ts";
+import { returnToCallerFolder } from "../entry/caller_folder.ts";
 
 const USAGE = `Usage: deno task sample-store DIR [--reuse]
 

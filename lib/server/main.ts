@@ -17,7 +17,7 @@
 import { parseArgs } from "node:util";
 import { startServer } from "./mod.ts";
 import { type ServerOptions, ServerOptionsError } from "./options.ts";
-import { returnToCallerFolder } from "../cli/caller.ts";
+import { returnToCallerFolder } from "../entry/caller_folder.ts";
 
 const USAGE = `usage: deno task serve --root DIR [options]
 

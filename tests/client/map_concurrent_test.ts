@@ -91,6 +91,6 @@ Deno.test("the caller's signal stops the pool", async () => {
 
 Deno.test("a limit that is not an integer ≥ 1 is refused", async () => {
   for (const limit of [0, -1, 1.5, Number.NaN]) {
-    await assert.rejects(mapConcurrent([1], limit, async (n) => n), BadRequestError);
+    await assert.rejects(mapConcurrent([1], limit, (n) => Promise.resolve(n)), BadRequestError);
   }
 });

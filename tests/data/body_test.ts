@@ -10,7 +10,7 @@ import { BadRequestError, NetworkError } from "../../lib/client/errors.ts";
 import { Transport } from "../../lib/client/transport.ts";
 import { entryBody, MAX_RESTARTS, readVerified, verifiedBody } from "../../lib/data/body.ts";
 import { collect } from "../../lib/data/chunks.ts";
-import type { Entry } from "../../lib/listing/entry.ts";
+import type { Entry } from "../../lib/client/entry.ts";
 import { FileChangedError, IntegrityError } from "../../lib/data/errors.ts";
 import { DATA, dataStore, generatedCsv } from "./_store.ts";
 

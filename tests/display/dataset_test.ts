@@ -19,6 +19,9 @@ function view(overrides: Partial<DatasetCardView["metadata"]> = {}): DatasetCard
       version: "1.0",
       doi: "10.25739/9k2v-7q4m",
       ark: "ark:/87946/p3x9k1",
+      // The views take ready-made links (the handles build them from the identifiers).
+      doiUrl: "https://doi.org/10.25739/9k2v-7q4m",
+      arkUrl: "https://n2t.net/ark:/87946/p3x9k1",
       license: {
         id: "CC0-1.0",
         name: "Creative Commons Zero v1.0 Universal",
@@ -83,6 +86,8 @@ Deno.test("no metadata, missing fields, deprecation and shared titles are flagge
       creators: [],
       doi: undefined,
       ark: undefined,
+      doiUrl: undefined,
+      arkUrl: undefined,
       license: undefined,
       subjects: [],
       description: undefined,
@@ -123,6 +128,9 @@ Deno.test("hostile metadata stays text, and hostile links are not links", () => 
       version: HOSTILE[4],
       doi: HOSTILE[1],
       ark: HOSTILE[5],
+      // Links handed in ready-made are still checked: a script or foreign-scheme URL is no link.
+      doiUrl: HOSTILE_URLS[1],
+      arkUrl: HOSTILE_URLS[3],
       license: { name: HOSTILE[6], url: HOSTILE_URLS[0], confidence: "unknown" },
       subjects: [...HOSTILE],
       description: LONG,

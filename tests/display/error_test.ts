@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import { renderError } from "../../lib/display/error.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
-import {
-  AuthError,
-  NotFoundError,
-  SignInRequiredError,
-  TernError,
-} from "../../lib/client/errors.ts";
+import { AuthError, NotFoundError, SignInRequiredError, TernError } from "../../mod.ts";
 import { checkView, HOSTILE } from "./_safety.ts";
 
 Deno.test("an error shows its type, what failed, the path, code, status and endpoint", () => {

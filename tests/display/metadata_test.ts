@@ -4,7 +4,8 @@ import {
   renderMetadata,
   renderRawMetadata,
 } from "../../lib/display/metadata.ts";
-import { normalizeMetadata } from "../../lib/metadata/normalize.ts";
+// The public entry: it loads the handles layer, which gives metadata records their view.
+import { normalizeMetadata } from "../../mod.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 import { checkView, HOSTILE, HOSTILE_URLS, LONG } from "./_safety.ts";
 

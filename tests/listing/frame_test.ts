@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Entry } from "../../lib/listing/entry.ts";
+import type { Entry } from "../../lib/client/entry.ts";
 import { entriesToDataFrame, ENTRY_COLUMNS } from "../../lib/listing/frame.ts";
 
 const ENTRY: Entry = {

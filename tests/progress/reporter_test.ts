@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ProgressEvent } from "../../lib/data/progress.ts";
+import type { ProgressEvent } from "../../lib/progress/events.ts";
 import {
   notebookSink,
   progressFor,

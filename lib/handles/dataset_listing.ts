@@ -10,8 +10,8 @@ import { mapConcurrent } from "../client/map_concurrent.ts";
 import { NotFoundError, PermissionError, TernError } from "../client/errors.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderDatasets } from "../display/datasets.ts";
-import type { Entry } from "../listing/entry.ts";
-import type { Listing } from "../listing/listing.ts";
+import type { Entry } from "../client/entry.ts";
+import type { Listing } from "./listing.ts";
 import type { ListOptions } from "../listing/options.ts";
 import type { CatalogFailure } from "../metadata/catalog.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
@@ -28,7 +28,7 @@ const DATASET_ROWS = 20;
  *
  * @example
  * ```ts
- * import type { DatasetListOptions } from "./dataset.ts";
+ * import type { DatasetListOptions } from "./dataset_listing.ts";
  *
  * const newestFirst: DatasetListOptions = { sort: "modified", order: "desc" };
  * ```
@@ -40,7 +40,7 @@ export type DatasetListOptions = Omit<ListOptions, "type" | "infoType">;
  *
  * @example
  * ```ts
- * import type { CatalogOptions } from "./dataset.ts";
+ * import type { CatalogOptions } from "./dataset_listing.ts";
  *
  * const options: CatalogOptions = { glob: "Gorman_*", concurrency: 4 };
  * ```
@@ -86,7 +86,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { DatasetListing } from "./dataset.ts";
+   * import { DatasetListing } from "./dataset_listing.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
@@ -243,7 +243,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { fetchCatalog } from "./dataset.ts";
+ * import { fetchCatalog } from "./dataset_listing.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();

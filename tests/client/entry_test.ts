@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { entryFromItem, folderEntry } from "../../lib/listing/entry.ts";
+import { entryFromItem, folderEntry } from "../../lib/client/entry.ts";
 
 const ITEM = {
   id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364",

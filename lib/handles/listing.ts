@@ -16,14 +16,14 @@ import { scanMany, type ScanOptions } from "../data/scan.ts";
 import { withFrameDisplay } from "../data/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
-import { statFile } from "../handles/stat.ts";
+import { statFile } from "./stat.ts";
 import { progressReporter } from "../progress/reporter.ts";
-import type { Entry } from "./entry.ts";
-import { entriesToDataFrame } from "./frame.ts";
-import { fileManifest } from "./manifest.ts";
-import type { ResolvedListOptions, ResolvedWalkOptions } from "./options.ts";
-import { type Page, pageFolder } from "./pager.ts";
-import { walkPages } from "./walk.ts";
+import type { Entry } from "../client/entry.ts";
+import { entriesToDataFrame } from "../listing/frame.ts";
+import { fileManifest } from "../listing/manifest.ts";
+import type { ResolvedListOptions, ResolvedWalkOptions } from "../listing/options.ts";
+import { type Page, pageFolder } from "../listing/pager.ts";
+import { walkPages } from "../listing/walk.ts";
 
 /** Entries a listing's notebook view shows. */
 const LISTING_ROWS = 25;
@@ -101,7 +101,7 @@ export class Listing implements AsyncIterable<Entry> {
    * import { transportOf } from "../handles/handle.ts";
    * import { exampleStore } from "../sample/example.ts";
    * import { Listing } from "./listing.ts";
-   * import { resolveListOptions } from "./options.ts";
+   * import { resolveListOptions } from "../listing/options.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ListingItem } from "../client/schemas.ts";
+import type { ListingItem } from "./schemas.ts";
 
 /**
  * Whether an entry is a file or a folder.

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ProgressChannel, type ProgressEvent, ProgressTracker } from "../../lib/data/progress.ts";
+import { ProgressChannel, type ProgressEvent, ProgressTracker } from "../../lib/progress/events.ts";
 
 Deno.test("the tracker throttles byte events, reports every file and one done", async () => {
   const events: ProgressEvent[] = [];

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { BadRequestError, type Dataset, DatasetMetadata, Folder, isAbortError } from "../../mod.ts";
-import { fetchCatalog } from "../../lib/handles/dataset.ts";
+import { fetchCatalog } from "../../lib/handles/dataset_listing.ts";
 import { DEMO, serve, type Served, writeFile } from "./_store.ts";
 
 const CURATED = "/iplant/home/shared/commons_repo/curated";

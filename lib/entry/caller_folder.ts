@@ -14,7 +14,7 @@
  *
  * @example
  * ```ts
- * import { returnToCallerFolder } from "./caller.ts";
+ * import { returnToCallerFolder } from "./caller_folder.ts";
  * import assert from "node:assert/strict";
  *
  * const here = Deno.cwd();

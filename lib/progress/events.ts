@@ -9,14 +9,14 @@
 
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { type ProgressCounts, renderProgress } from "../display/progress.ts";
-import { viewOf } from "../progress/reporter.ts";
+import { viewOf } from "./reporter.ts";
 
 /**
  * One progress report.
  *
  * @example
  * ```ts
- * import type { ProgressEvent } from "./progress.ts";
+ * import type { ProgressEvent } from "./events.ts";
  *
  * const line = (e: ProgressEvent) =>
  *   `${e.files}/${e.totalFiles} files, ${(e.bytes / 1e6).toFixed(1)} MB at ${(e.rate / 1e6).toFixed(1)} MB/s`;
@@ -40,7 +40,7 @@ export interface ProgressEvent extends ProgressCounts {
  *
  * @example
  * ```ts
- * import { progressEvent } from "./progress.ts";
+ * import { progressEvent } from "./events.ts";
  * import assert from "node:assert/strict";
  *
  * const started = performance.now();
@@ -72,7 +72,7 @@ const BYTES_INTERVAL_MS = 100;
  *
  * @example
  * ```ts
- * import { ProgressTracker } from "./progress.ts";
+ * import { ProgressTracker } from "./events.ts";
  * import assert from "node:assert/strict";
  *
  * const events: string[] = [];
@@ -103,7 +103,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { ProgressTracker } from "./progress.ts";
+   * import { ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const tracker = new ProgressTracker(undefined, 1, 1024);
@@ -131,7 +131,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { ProgressTracker } from "./progress.ts";
+   * import { ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const tracker = new ProgressTracker(undefined, 1, 0);
@@ -149,7 +149,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { ProgressTracker } from "./progress.ts";
+   * import { ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const reported: number[] = [];
@@ -173,7 +173,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { type ProgressEvent, ProgressTracker } from "./progress.ts";
+   * import { type ProgressEvent, ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * let last: ProgressEvent | undefined;
@@ -195,7 +195,7 @@ export class ProgressTracker {
    *
    * @example
    * ```ts
-   * import { ProgressTracker } from "./progress.ts";
+   * import { ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const outcomes: (boolean | undefined)[] = [];
@@ -239,7 +239,7 @@ export class ProgressTracker {
  *
  * @example
  * ```ts
- * import { ProgressChannel } from "./progress.ts";
+ * import { ProgressChannel } from "./events.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -264,7 +264,7 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    *
    * @example
    * ```ts
-   * import { ProgressChannel } from "./progress.ts";
+   * import { ProgressChannel } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const channel = new ProgressChannel();
@@ -291,7 +291,7 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    *
    * @example
    * ```ts
-   * import { ProgressChannel, ProgressTracker } from "./progress.ts";
+   * import { ProgressChannel, ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const channel = new ProgressChannel();
@@ -321,7 +321,7 @@ export class ProgressChannel implements AsyncIterable<ProgressEvent> {
    * @example
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
-   * import { ProgressChannel, ProgressTracker } from "./progress.ts";
+   * import { ProgressChannel, ProgressTracker } from "./events.ts";
    * import assert from "node:assert/strict";
    *
    * const progress = new ProgressChannel();

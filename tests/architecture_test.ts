@@ -1,0 +1,173 @@
+/**
+ * The folder graph of `lib/` against the table in docs/architecture.md: the table is read from
+ * the document itself, so the rule and its check cannot drift apart.
+ */
+
+import assert from "node:assert/strict";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const LIB = join(ROOT, "lib");
+
+/** `folder → folders it may import`, from the table's first two columns. */
+async function allowedImports(): Promise<Map<string, Set<string>>> {
+  const doc = await Deno.readTextFile(join(ROOT, "docs/architecture.md"));
+  const table = new Map<string, Set<string>>();
+  for (const line of doc.split("\n")) {
+    const cells = line.split("|").map((cell) => cell.trim());
+    const folder = /^`([^`]+)`$/.exec(cells[1] ?? "")?.[1];
+    if (folder === undefined) continue;
+    const allowed = [...(cells[2] ?? "").matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+    table.set(folder, new Set(allowed));
+  }
+  return table;
+}
+
+/** The specifiers a module imports: static, `export … from`, side-effect and `import("…")`. */
+export function importsOf(source: string): string[] {
+  // JSDoc blocks hold examples that import freely; they are not the module's imports.
+  const code = source.replace(/\/\*\*[\s\S]*?\*\//g, "");
+  const specifiers: string[] = [];
+  const patterns = [
+    /\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*[,)]/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of code.matchAll(pattern)) specifiers.push(match[1]);
+  }
+  return specifiers;
+}
+
+/**
+ * The node a file belongs to: its folder under lib/ (first segment), a file directly in lib/ by
+ * name (`deps.ts`), and the entry files at the repository's root by name (`mod.ts`).
+ */
+function folderOf(file: string): string {
+  const inLib = relative(LIB, file);
+  return inLib.startsWith("..") ? relative(ROOT, file) : inLib.split(/[\\/]/)[0];
+}
+
+/** Every file of lib/, and the root entry files the table lists (`mod.ts`, `cli.ts`, …). */
+async function checkedFiles(table: ReadonlyMap<string, unknown>): Promise<string[]> {
+  const roots = [...table.keys()].filter((name) => name.endsWith(".ts") && name !== "deps.ts");
+  return [...await sources(LIB), ...roots.map((name) => join(ROOT, name))];
+}
+
+async function sources(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) files.push(...await sources(path));
+    else if (entry.name.endsWith(".ts")) files.push(path);
+  }
+  return files;
+}
+
+/** Every cross-folder import: `from → to → ["lib/a/x.ts -> lib/b/y.ts", …]`. */
+async function folderGraph(
+  files: readonly string[],
+): Promise<Map<string, Map<string, string[]>>> {
+  const graph = new Map<string, Map<string, string[]>>();
+  for (const file of files) {
+    const from = folderOf(file);
+    for (const specifier of importsOf(await Deno.readTextFile(file))) {
+      if (!specifier.startsWith(".")) continue;
+      const target = resolve(dirname(file), specifier);
+      const to = folderOf(target);
+      if (to === from) continue;
+      const edges = graph.get(from) ?? new Map<string, string[]>();
+      graph.set(from, edges);
+      const why = edges.get(to) ?? [];
+      edges.set(to, why);
+      why.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
+    }
+  }
+  return graph;
+}
+
+/** The folders on some cycle, as strongly connected components of more than one folder. */
+function cycles(graph: ReadonlyMap<string, Iterable<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) {
+        low.set(node, Math.min(low.get(node)!, index.get(next)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+Deno.test("the import parser sees static, re-exported, side-effect and dynamic imports, not examples", () => {
+  const source = [
+    "/**",
+    " * ```ts",
+    ' * import { x } from "../example/only.ts";',
+    " * ```",
+    " */",
+    'import type { A } from "../client/a.ts";',
+    "import {\n  b,\n} from './b.ts';",
+    'export { c } from "../display/c.ts";',
+    'import "../handles/side_effect.ts";',
+    'const d = await import("../data/d.ts");',
+    'const e = await import("../cache/e.ts", { with: {} });',
+  ].join("\n");
+  assert.deepEqual(importsOf(source).sort(), [
+    "../cache/e.ts",
+    "../client/a.ts",
+    "../data/d.ts",
+    "../display/c.ts",
+    "../handles/side_effect.ts",
+    "./b.ts",
+  ]);
+});
+
+Deno.test("docs/architecture.md's table is itself one-way and names every folder of lib/", async () => {
+  const table = await allowedImports();
+  assert.deepEqual(cycles(table), []);
+  const folders = new Set((await checkedFiles(table)).map(folderOf));
+  const missing = [...folders].filter((folder) => !table.has(folder));
+  assert.deepEqual(missing, [], "folders of lib/ the table does not mention");
+  for (const [folder, allowed] of table) {
+    for (const target of allowed) {
+      assert.ok(table.has(target), `${folder} may import ${target}, which the table does not list`);
+    }
+  }
+});
+
+Deno.test("lib/ has no folder cycle and no import the table in docs/architecture.md forbids", async () => {
+  const table = await allowedImports();
+  const graph = await folderGraph(await checkedFiles(table));
+  const loops = cycles(new Map([...graph].map(([from, edges]) => [from, edges.keys()])));
+  assert.deepEqual(loops, [], `folder cycles: ${JSON.stringify(loops)}`);
+  const forbidden: string[] = [];
+  for (const [from, edges] of graph) {
+    for (const [to, why] of edges) {
+      if (!(table.get(from)?.has(to) ?? false)) {
+        forbidden.push(`${from} may not import ${to}: ${why.join("; ")}`);
+      }
+    }
+  }
+  assert.deepEqual(forbidden, [], "imports docs/architecture.md does not allow");
+});
