@@ -13,6 +13,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { pipeBodyTo } from "../client/body.ts";
 import { download } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError, NetworkError, type TernError } from "../client/errors.ts";
 import { backoffDelay, sleep } from "../client/retry.ts";
@@ -90,6 +91,31 @@ export interface BodyOptions {
   signal?: AbortSignal;
   /** Told how many new bytes were delivered, as they are. */
   onBytes?: (count: number) => void;
+  /** Lets the consumer take the rest of the body natively into a file. */
+  handOff?: BodyHandOff;
+}
+
+/**
+ * A consumer's request to receive the rest of a body in a file rather than chunk by chunk: set
+ * `file` between two reads, and the next read moves every byte left into it natively (no
+ * JavaScript per chunk), checks the size (and MD5) as usual, and ends the body. Bytes a body
+ * could not hand on natively still come as chunks, for the consumer to write itself.
+ *
+ * @example
+ * ```ts
+ * import type { BodyHandOff } from "./body.ts";
+ *
+ * const handOff: BodyHandOff = {};
+ * const path = await Deno.makeTempFile();
+ * const file = await Deno.open(path, { write: true });
+ * handOff.file = { path, writable: file.writable }; // before the next read of the body
+ * file.close();
+ * await Deno.remove(path);
+ * ```
+ */
+export interface BodyHandOff {
+  /** The file to append the rest of the body to (its stream is left open). */
+  file?: { path: string; writable: WritableStream<Uint8Array> };
 }
 
 /**
@@ -132,8 +158,30 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
     // Failures before the body are the transport's to retry; they end the read here.
     const answer = await download(transport, path, { signal });
     let position = 0;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined = answer.body.getReader();
     try {
-      for await (const chunk of answer.body) {
+      while (true) {
+        const target = options.handOff?.file;
+        if (target !== undefined && position >= delivered) {
+          reader.releaseLock();
+          reader = undefined;
+          const before = hash === undefined ? 0 : await sizeOf(target.path);
+          const piped = await pipeBodyTo(answer.body, {
+            writable: target.writable,
+            written: () => sizeOf(target.path),
+            onBytes: options.onBytes,
+          });
+          if (piped !== undefined) {
+            position += piped;
+            delivered += piped;
+            if (position > size) throw tooLong(path, size);
+            if (hash !== undefined) await hashRange(hash, target.path, before, piped);
+            break;
+          }
+          reader = answer.body.getReader();
+        }
+        const { done, value: chunk } = await reader.read();
+        if (done) break;
         let piece = chunk;
         if (position < delivered) {
           const skip = Math.min(delivered - position, chunk.byteLength);
@@ -142,12 +190,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
           piece = chunk.subarray(skip);
         }
         position += piece.byteLength;
-        if (position > size) {
-          throw new IntegrityError(
-            `${JSON.stringify(path)} sent more than its listed ${size} bytes.`,
-            { path, endpoint: "fileio/download" },
-          );
-        }
+        if (position > size) throw tooLong(path, size);
         delivered += piece.byteLength;
         hash?.update(piece);
         options.onBytes?.(piece.byteLength);
@@ -163,6 +206,9 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       if (!resumable(error)) throw error;
       if (attempt >= attempts) throw gaveUp(error as TernError, attempts);
       continue;
+    } finally {
+      // Ends the download when the consumer stopped early or the body failed.
+      (reader ?? answer.body).cancel().catch(() => {});
     }
     if (hash !== undefined) {
       const actual = hash.digest("hex");
@@ -386,6 +432,35 @@ async function checkUnchanged(options: BodyOptions, signal?: AbortSignal): Promi
         ` → ${new Date(modified).toISOString()}).`,
       { path: expected.path },
     );
+  }
+}
+
+function tooLong(path: string, size: number): IntegrityError {
+  return new IntegrityError(`${JSON.stringify(path)} sent more than its listed ${size} bytes.`, {
+    path,
+    endpoint: "fileio/download",
+  });
+}
+
+async function sizeOf(path: string): Promise<number> {
+  return (await Deno.stat(path)).size;
+}
+
+/** Hashes bytes a native pipe wrote, read back from the file (only when a checksum is known). */
+async function hashRange(
+  hash: ReturnType<typeof createHash>,
+  path: string,
+  start: number,
+  count: number,
+): Promise<void> {
+  using file = await Deno.open(path);
+  await file.seek(start, Deno.SeekMode.Start);
+  const buffer = new Uint8Array(1 << 20);
+  for (let left = count; left > 0;) {
+    const read = await file.read(buffer.subarray(0, Math.min(left, buffer.byteLength)));
+    if (read === null) break;
+    hash.update(buffer.subarray(0, read));
+    left -= read;
   }
 }
 

@@ -78,7 +78,7 @@ export async function readMany(
       const index = next++;
       const entry = files[index];
       try {
-        const { frame, fromCache } = await readDataFrame(
+        const { frame, fromCache, route } = await readDataFrame(
           context,
           { path: entry.path, entry, stat: (s) => stat(entry.path, s) },
           { ...fileOptions, signal },
@@ -87,7 +87,7 @@ export async function readMany(
         );
         if (source !== false) checkNoSource(frame, source, entry.path);
         frames[index] = frame;
-        tracker.fileDone(entry.path, fromCache);
+        tracker.fileDone(entry.path, fromCache, route);
       } catch (error) {
         // The first failure wins; the aborts it causes in the other reads are not news.
         if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
