@@ -161,7 +161,12 @@ export function guardBody(
     signal.addEventListener("abort", onAbort, { once: true });
     let failure: unknown;
     try {
-      await source.pipeTo(sink.writable, { preventClose: true, signal: stop.signal });
+      // The sink stays open whatever happens: the caller owns it (and may resume into it).
+      await source.pipeTo(sink.writable, {
+        preventClose: true,
+        preventAbort: true,
+        signal: stop.signal,
+      });
     } catch (error) {
       failure = error;
     } finally {

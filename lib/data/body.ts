@@ -165,17 +165,28 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
         if (target !== undefined && position >= delivered) {
           reader.releaseLock();
           reader = undefined;
-          const before = hash === undefined ? 0 : await sizeOf(target.path);
-          const piped = await pipeBodyTo(answer.body, {
-            writable: target.writable,
-            written: () => sizeOf(target.path),
-            onBytes: options.onBytes,
-          });
-          if (piped !== undefined) {
-            position += piped;
-            delivered += piped;
+          const before = await sizeOf(target.path);
+          const moved = async () => {
+            // Whatever reached the file counts as delivered, also when the pipe broke.
+            const grown = (await sizeOf(target.path)) - before;
+            position += grown;
+            delivered += grown;
+            if (hash !== undefined) await hashRange(hash, target.path, before, grown);
             if (position > size) throw tooLong(path, size);
-            if (hash !== undefined) await hashRange(hash, target.path, before, piped);
+          };
+          let piped: number | undefined;
+          try {
+            piped = await pipeBodyTo(answer.body, {
+              writable: target.writable,
+              written: () => sizeOf(target.path),
+              onBytes: options.onBytes,
+            });
+          } catch (error) {
+            await moved();
+            throw error;
+          }
+          if (piped !== undefined) {
+            await moved();
             break;
           }
           reader = answer.body.getReader();
