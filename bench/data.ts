@@ -584,7 +584,7 @@ async function shapedLink(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         unit: "ms",
         against: "the raw bytes arriving (fetch, body read to the end)",
         better: "lower",
-        target: 1.1,
+        target: 1.05,
         reps: p.shapedReps,
         valueRange: range(shaped.tern, ms),
         baselineRange: range(shaped.raw, ms),
