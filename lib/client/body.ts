@@ -161,7 +161,7 @@ export function guardBody(
     signal.addEventListener("abort", onAbort, { once: true });
     let failure: unknown;
     try {
-      // The sink stays open whatever happens: the caller owns it (and may resume into it).
+      // Closed below whatever happens, not aborted: what reached it stays (to resume after).
       await source.pipeTo(sink.writable, {
         preventClose: true,
         preventAbort: true,
@@ -173,6 +173,8 @@ export function guardBody(
       clearInterval(watch);
       signal.removeEventListener("abort", onAbort);
     }
+    // Closing waits for the last write in flight (a file's stream settles writes early).
+    await sink.writable.close().catch(() => {});
     const total = await sink.written();
     if (total !== seen) sink.onBytes?.(total - seen);
     received += total - start;
@@ -199,24 +201,25 @@ export function guardBody(
 }
 
 /**
- * Where {@linkcode pipeBodyTo} writes the rest of a body: a stream it must not close (the
- * caller owns the file) and how many bytes are in the sink so far (a file's size).
+ * Where {@linkcode pipeBodyTo} writes the rest of a body: a stream it closes when done (also
+ * after a failure: whatever reached it stays) and how many bytes are in the sink so far (a
+ * file's size).
  *
  * @example
  * ```ts
  * import type { BodySink } from "./body.ts";
  *
  * const path = await Deno.makeTempFile();
- * const file = await Deno.open(path, { write: true });
+ * const file = await Deno.open(path, { write: true, append: true });
  * const sink: BodySink = { writable: file.writable, written: async () => (await Deno.stat(path)).size };
- * file.close();
+ * await sink.writable.close();
  * await Deno.remove(path);
  * ```
  */
 export interface BodySink {
-  /** Receives the rest of the body; left open. */
+  /** Receives the rest of the body; closed when the pipe ends. */
   writable: WritableStream<Uint8Array>;
-  /** Bytes in the sink so far; polled to see the body progress, and after the pipe. */
+  /** Bytes in the sink so far; polled to see the body progress, and counted once closed. */
   written: () => Promise<number>;
   /** Told how many new bytes arrived, now and then while the pipe runs. */
   onBytes?: (count: number) => void;
@@ -249,8 +252,7 @@ const handOffs = new WeakMap<ReadableStream<Uint8Array>, (sink: BodySink) => Pro
  * const path = await Deno.makeTempFile();
  * const file = await Deno.open(path, { write: true });
  * const written = async () => (await Deno.stat(path)).size;
- * assert.equal(await pipeBodyTo(body, { writable: file.writable, written }), 5);
- * file.close();
+ * assert.equal(await pipeBodyTo(body, { writable: file.writable, written }), 5); // file closed
  * assert.equal(await Deno.readTextFile(path), "hello");
  * await Deno.remove(path);
  * ```

@@ -99,23 +99,20 @@ export interface BodyOptions {
  * A consumer's request to receive the rest of a body in a file rather than chunk by chunk: set
  * `file` between two reads, and the next read moves every byte left into it natively (no
  * JavaScript per chunk), checks the size (and MD5) as usual, and ends the body. Bytes a body
- * could not hand on natively still come as chunks, for the consumer to write itself.
+ * could not hand on natively still come as chunks, for the consumer to append itself (open the
+ * file in append mode: each native pipe appends through its own handle).
  *
  * @example
  * ```ts
  * import type { BodyHandOff } from "./body.ts";
  *
  * const handOff: BodyHandOff = {};
- * const path = await Deno.makeTempFile();
- * const file = await Deno.open(path, { write: true });
- * handOff.file = { path, writable: file.writable }; // before the next read of the body
- * file.close();
- * await Deno.remove(path);
+ * handOff.file = { path: "/tmp/copy.csv" }; // before the next read of the body
  * ```
  */
 export interface BodyHandOff {
-  /** The file to append the rest of the body to (its stream is left open). */
-  file?: { path: string; writable: WritableStream<Uint8Array> };
+  /** The file to append the rest of the body to. */
+  file?: { path: string };
 }
 
 /**
@@ -176,11 +173,13 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
           };
           let piped: number | undefined;
           try {
+            const sink = await Deno.open(target.path, { write: true, append: true });
             piped = await pipeBodyTo(answer.body, {
-              writable: target.writable,
+              writable: sink.writable,
               written: () => sizeOf(target.path),
               onBytes: options.onBytes,
             });
+            if (piped === undefined) sink.close();
           } catch (error) {
             await moved();
             throw error;

@@ -580,21 +580,15 @@ async function viaFile(
   const opened = keep === undefined ? undefined : await keep.cache.openTemp(keep.version);
   const temp = opened?.temp ??
     await Deno.makeTempFile({ prefix: "tern-", suffix: copyExtension(entry.path) });
+  opened?.file.close();
   let published = false;
   try {
-    const file = opened?.file ?? await Deno.open(temp, { write: true });
-    try {
-      // The queued chunks come first; then the body's next read pipes the rest into the file
-      // (a body that cannot still yields chunks, written here).
-      handOff.file = { path: temp, writable: file.writable };
-      for await (const chunk of chunks) await writeAll(file, chunk);
-    } finally {
-      try {
-        file.close();
-      } catch {
-        // An aborted pipe closed it already.
-      }
-    }
+    // Appending, like the body's own pipes into the same file (after a resumed download too).
+    using file = await Deno.open(temp, { write: true, append: true });
+    // The queued chunks come first; then the body's next read pipes the rest into the file
+    // (a body that cannot still yields chunks, written here).
+    handOff.file = { path: temp };
+    for await (const chunk of chunks) await writeAll(file, chunk);
     const frame = await parseWhole(pl, detected, { file: temp }, plan.options, entry.path);
     if (keep !== undefined) {
       published = await keep.cache.adopt(keep.version, temp, { format: detected.format }) !==
