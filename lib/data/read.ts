@@ -79,7 +79,10 @@ export interface ReadTuning {
    * they arrive (default 400 MB/s; 0 always, `Infinity` never).
    */
   nativeRate?: number;
-  /** Bytes received before the rate is judged, and the least size for the native route (16 MiB). */
+  /**
+   * The least size for the native route (4 MiB); the rate is judged on the body's bytes from
+   * this many to three times as many.
+   */
   probeBytes?: number;
   /** Without a cache, where a fast body goes: a temporary file (default) or memory. */
   uncachedFast?: "file" | "memory";
@@ -102,13 +105,12 @@ export type ReadRoute = "cache" | "stream" | "file" | "memory";
 /** Cached copies up to this size are read into memory at once rather than opened by Polars. */
 const SMALL_FILE_BYTES = 1024 * 1024;
 /** See {@linkcode ReadTuning}. */
-const PROBE_BYTES = 16 * 1024 * 1024;
+const PROBE_BYTES = 4 * 1024 * 1024;
 /**
  * On 2 cores Polars parses a 160 MB CSV from a file in about 0.2 s and tern's batch parse takes
  * about 0.45 s, so moving the bytes first and parsing once wins from roughly 400–600 MB/s of
- * native transfer. The probe reads through JavaScript, which on a busy machine measures
- * loopback as low as 130–200 MB/s; a 100 MB/s link measures at most its rate. 250 MB/s keeps a
- * 2.5× margin above such links while taking the file route on loopback in most conditions.
+ * native transfer. The probe reads through JavaScript (loopback measures 300–800 MB/s that way)
+ * and a 100 MB/s link measures at most its rate: 250 MB/s keeps a 2.5× margin above such links.
  */
 const NATIVE_RATE = 250e6;
 
@@ -549,17 +551,40 @@ async function* fromNetwork(
 }
 
 /**
- * Whether the body arrives faster than `rate` bytes/s, judged on the next `probeBytes` (which
- * stay queued in `chunks`, for whichever route follows).
+ * Whether the body arrives faster than `rate` bytes/s, judged on its bytes from `probeBytes` to
+ * three times that (which stay queued in `chunks`, for whichever route follows).
  */
 async function arrivesFast(chunks: Peekable, probeBytes: number, rate: number): Promise<boolean> {
   if (rate <= 0) return true;
   if (!Number.isFinite(rate)) return false;
+  // The first bytes often come in a burst (socket buffers, a shaper's first slice): skipped.
+  const before = await chunks.fill(probeBytes);
   const started = performance.now();
-  const before = await chunks.fill(0);
-  const after = await chunks.fill(probeBytes);
-  const seconds = Math.max(performance.now() - started, 0.001) / 1000;
-  return (after - before) / seconds >= rate;
+  const queuedBefore = runQueueMs();
+  const after = await chunks.fill(3 * probeBytes);
+  // Time this thread sat runnable but off the CPU (a busy machine) is not the link's.
+  const waited = performance.now() - started - (runQueueMs() - queuedBefore);
+  return (after - before) / (Math.max(waited, 0.1) / 1000) >= rate;
+}
+
+const SCHEDSTAT = "/proc/thread-self/schedstat";
+const canReadSchedstat = (() => {
+  try {
+    return Deno.build.os === "linux" &&
+      Deno.permissions.querySync({ name: "read", path: SCHEDSTAT }).state === "granted";
+  } catch {
+    return false;
+  }
+})();
+
+/** Milliseconds this thread has waited on a run queue so far (Linux; 0 elsewhere). */
+function runQueueMs(): number {
+  if (!canReadSchedstat) return 0;
+  try {
+    return Number(Deno.readTextFileSync(SCHEDSTAT).split(" ")[1]) / 1e6;
+  } catch {
+    return 0;
+  }
 }
 
 /**

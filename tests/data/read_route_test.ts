@@ -131,7 +131,7 @@ Deno.test("the route follows the link: a slow link streams, loopback moves the f
     const routed = await read(store.connect({ cacheDir: false }), path, tuning);
     return { progress: events.find((e) => e.kind === "file")?.route, tuned: routed.route };
   };
-  // Defaults: a file this small never takes the file route (16 MiB probe).
+  // Defaults: a file this small never takes the file route (4 MiB probe).
   assert.deepEqual(await routes({}), { progress: "stream", tuned: "file" });
   assert.deepEqual(await routes({ bandwidth: 4_000_000 }), { progress: "stream", tuned: "stream" });
 });
