@@ -12,7 +12,7 @@ import pl, { type DataFrame } from "../../polars.ts";
 import { isAbortError } from "../../lib/client/errors.ts";
 import { DiskCache } from "../../lib/cache/cache.ts";
 import { dataContextOf } from "../../lib/data/context.ts";
-import { type ProgressEvent } from "../../lib/data/progress.ts";
+import type { ProgressEvent } from "../../lib/data/progress.ts";
 import { readDataFrame, type ReadRoute, type ReadTuning } from "../../lib/data/read.ts";
 import { transportOf } from "../../lib/handles/handle.ts";
 import type { Store } from "../../mod.ts";
