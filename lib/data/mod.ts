@@ -22,6 +22,7 @@
  */
 
 export {
+  type BodyHandOff,
   type BodyOptions,
   checkIsFile,
   entryBody,
@@ -67,6 +68,7 @@ export {
   type FileSource,
   readBatches,
   readDataFrame,
+  type ReadRoute,
   type ReadTuning,
 } from "./read.ts";
 export {
