@@ -95,9 +95,20 @@ export interface ReadTuning {
  *
  * @example
  * ```ts
- * import type { ReadRoute } from "./read.ts";
+ * import { readDataFrame, type ReadRoute } from "./read.ts";
+ * import { dataContextOf } from "./context.ts";
+ * import { transportOf } from "../handles/handle.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
  *
- * const route: ReadRoute = "file";
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const file = store.file(path);
+ * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+ * const context = dataContextOf(transportOf(file));
+ * const routes: ReadRoute[] = [];
+ * for (const _ of [1, 2]) routes.push((await readDataFrame(context, source)).route);
+ * assert.deepEqual(routes, ["stream", "cache"]); // a small file streams; then it is cached
  * ```
  */
 export type ReadRoute = "cache" | "stream" | "file" | "memory";
@@ -615,7 +626,8 @@ async function viaFile(
     handOff.file = { path: temp };
     for await (const chunk of chunks) await writeAll(file, chunk);
     const frame = await parseWhole(pl, detected, { file: temp }, plan.options, entry.path);
-    if (keep !== undefined) {
+    // Only a temp file the cache opened becomes an entry (not one over the cap, nor elsewhere).
+    if (keep !== undefined && opened !== undefined) {
       published = await keep.cache.adopt(keep.version, temp, { format: detected.format }) !==
         undefined;
     }
