@@ -172,3 +172,26 @@ Deno.test("a native transfer that fails or is aborted leaves no cache entry and 
     assert.ok(store.server.stats().bodiesDropped > 0, "the server dropped no download");
   }
 });
+
+Deno.test("a file over the cache's cap takes the file route through a temporary file and is not kept", async () => {
+  const text = generatedCsv(20_000);
+  const path = `${DATA}/big.csv`;
+  await using store = await dataStore({ [path]: text, [`${DATA}/tiny.csv`]: "a\n1\n" });
+  const warnings: string[] = [];
+  const originalWarn = console.warn;
+  console.warn = (message: string) => warnings.push(message);
+  try {
+    const tern = store.connect({ cacheMaxBytes: 1000 });
+    await tern.file(`${DATA}/tiny.csv`).dataframe(); // the cache folder exists, with one copy
+    const before = await cacheFiles(store.cacheDir);
+    const { frame, route } = await read(tern, path, FILE);
+    assert.equal(route, "file");
+    assert.ok(frame.frameEqual(pl.readCSV(`${store.root}${path}`), true));
+    assert.deepEqual((await entries(store.cacheDir)).map((e) => e.version.path), [
+      `${DATA}/tiny.csv`,
+    ]);
+    assert.deepEqual(await cacheFiles(store.cacheDir), before);
+  } finally {
+    console.warn = originalWarn;
+  }
+});
