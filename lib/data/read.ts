@@ -115,6 +115,8 @@ export type ReadRoute = "cache" | "stream" | "file" | "memory";
 
 /** Cached copies up to this size are read into memory at once rather than opened by Polars. */
 const SMALL_FILE_BYTES = 1024 * 1024;
+/** Temporary copies at least this large are removed without waiting (see `viaFile`). */
+const DETACHED_REMOVE_BYTES = 16 * 1024 * 1024;
 /** See {@linkcode ReadTuning}. */
 const PROBE_BYTES = 4 * 1024 * 1024;
 /**
@@ -617,6 +619,7 @@ async function viaFile(
   const temp = opened?.temp ??
     await Deno.makeTempFile({ prefix: "tern-", suffix: copyExtension(entry.path) });
   opened?.file.close();
+  let frame: DataFrame;
   let published = false;
   try {
     // Appending, like the body's own pipes into the same file (after a resumed download too).
@@ -625,16 +628,23 @@ async function viaFile(
     // (a body that cannot still yields chunks, written here).
     handOff.file = { path: temp };
     for await (const chunk of chunks) await writeAll(file, chunk);
-    const frame = await parseWhole(pl, detected, { file: temp }, plan.options, entry.path);
+    frame = await parseWhole(pl, detected, { file: temp }, plan.options, entry.path);
     // Only a temp file the cache opened becomes an entry (not one over the cap, nor elsewhere).
     if (keep !== undefined && opened !== undefined) {
       published = await keep.cache.adopt(keep.version, temp, { format: detected.format }) !==
         undefined;
     }
-    return frame;
-  } finally {
-    if (!published) await Deno.remove(temp).catch(() => {});
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
   }
+  if (!published) {
+    const removed = Deno.remove(temp).catch(() => {});
+    // Unlinking a large file takes tens of ms (about 50 for 160 MB here): not on the way to the
+    // frame. The pending removal keeps the process alive until it is done.
+    if (entry.size < DETACHED_REMOVE_BYTES) await removed;
+  }
+  return frame;
 }
 
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
