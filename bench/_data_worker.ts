@@ -7,8 +7,12 @@
  * Modes:
  * - `floor`: `pl.readCSV(local)`, the file on local disk (page-cached).
  * - `naive`: `fetch` → `arrayBuffer()` → `pl.readCSV(Buffer)`.
+ * - `simple`: `fetch` → `Deno.writeFile(tmp, body)` → `pl.readCSV(tmp)` (the temporary file is
+ *   removed after the clock stops).
  * - `raw`: `fetch` and read the body to the end, keeping nothing: the transfer alone.
- * - `tern`: `connect({ url, cacheDir }).file(path).dataframe()` (`--cache-dir none` for no cache).
+ * - `tern`: `connect({ url, cacheDir }).file(path).dataframe()` (`--cache-dir none` for no cache);
+ *   prints the route the read took (`file`, `stream`, …) as `route`.
+ * - `tern-route`: tern's reader forced onto one route (`--route stream|memory`), for comparison.
  * - `tern-batch`: tern's reader without cache, batches growing to `--batch-mib` MiB.
  * - `many`: `connect({ url, cacheDir, concurrency }).folder(path).list().dataframes()`.
  * - `frame-size`: reads `local` and reports the frame's Arrow IPC size as `rows`' neighbour
@@ -40,6 +44,7 @@ const args = parseArgs({
     "cache-dir": { type: "string" },
     "batch-mib": { type: "string" },
     concurrency: { type: "string" },
+    route: { type: "string" },
   },
 }).values;
 
@@ -63,7 +68,12 @@ const cacheDir = args["cache-dir"] === undefined || args["cache-dir"] === "none"
   ? false
   : args["cache-dir"];
 
-async function run(): Promise<{ rows: number; columns: number; frameBytes?: number }> {
+/** Temporary files a contender made, removed after the clock stops. */
+const leftovers: string[] = [];
+
+async function run(): Promise<
+  { rows: number; columns: number; frameBytes?: number; route?: string }
+> {
   switch (args.mode) {
     case "floor": {
       const frame = pl.readCSV(args.local!);
@@ -74,6 +84,13 @@ async function run(): Promise<{ rows: number; columns: number; frameBytes?: numb
       const frame = pl.readCSV(Buffer.from(bytes));
       return { rows: frame.height, columns: frame.width };
     }
+    case "simple": {
+      const tmp = await Deno.makeTempFile({ suffix: ".csv" });
+      leftovers.push(tmp);
+      await Deno.writeFile(tmp, (await fetch(downloadUrl())).body!);
+      const frame = pl.readCSV(tmp);
+      return { rows: frame.height, columns: frame.width };
+    }
     case "raw": {
       let size = 0;
       for await (const chunk of (await fetch(downloadUrl())).body!) size += chunk.byteLength;
@@ -81,8 +98,25 @@ async function run(): Promise<{ rows: number; columns: number; frameBytes?: numb
     }
     case "tern": {
       const store = connect({ url: args.url, anonymous: true, cacheDir });
-      const frame = await store.file(args.path!).dataframe();
-      return { rows: frame.height, columns: frame.width };
+      let route: string | undefined;
+      const frame = await store.file(args.path!).dataframe({
+        onProgress: (event) => route ??= event.route,
+      });
+      return { rows: frame.height, columns: frame.width, route };
+    }
+    case "tern-route": {
+      const store = connect({ url: args.url, anonymous: true, cacheDir });
+      const file = store.file(args.path!);
+      const tuning = args.route === "stream"
+        ? { nativeRate: Infinity }
+        : { uncachedFast: "memory" as const };
+      const { frame, route } = await readDataFrame(
+        dataContextOf(transportOf(file)),
+        { path: args.path!, stat: (signal) => file.stat({ refresh: true, signal }) },
+        {},
+        tuning,
+      );
+      return { rows: frame.height, columns: frame.width, route };
     }
     case "tern-batch": {
       const store = connect({ url: args.url, anonymous: true, cacheDir: false });
@@ -122,6 +156,7 @@ const started = performance.now();
 const result = await run();
 const ms = performance.now() - started;
 const cpu = cpuMs() - cpuBefore;
+for (const file of leftovers) await Deno.remove(file).catch(() => {});
 console.log(
   JSON.stringify({ ms, cpuMs: cpu, ...result, peakRss: status().hwm, rssBefore: before.rss }),
 );

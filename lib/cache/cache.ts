@@ -630,6 +630,33 @@ export class DiskCache {
    * ```
    */
   async create(version: FileVersion): Promise<CacheWriter | undefined> {
+    const opened = await this.openTemp(version);
+    return opened && new CacheWriter(this, version, opened.temp, opened.file);
+  }
+
+  /**
+   * Opens a new temporary file for a copy of `version`, for a caller that writes it itself
+   * (a download piped natively into it) and then hands it to {@linkcode DiskCache.adopt}, or
+   * removes it. Returns `undefined` when the file is larger than the cap or the folder cannot be
+   * written (reported once).
+   *
+   * @example
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const opened = await cache.openTemp(version);
+   * await opened!.file.write(new TextEncoder().encode("a\n1\n"));
+   * opened!.file.close();
+   * assert.equal((await cache.adopt(version, opened!.temp, { format: "csv" }))?.format, "csv");
+   * assert.ok(await cache.lookup(version));
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async openTemp(version: FileVersion): Promise<{ temp: string; file: Deno.FsFile } | undefined> {
     if (version.size > this.maxBytes) return undefined;
     const name = copyName(version);
     // The writer's pid in the name, and a lock held while writing: evidence for the clean-up
@@ -642,10 +669,50 @@ export class DiskCache {
         this.#folderReady = true;
       }
       const file = await Deno.open(temp, { write: true, createNew: true });
+      // A lock held while writing: evidence for the clean-up at start that nobody writes it.
       await file.lock(true).catch(() => {});
-      return new CacheWriter(this, version, temp, file);
+      return { temp, file };
     } catch (error) {
       this.#folderReady = false;
+      this.reportFailure(error);
+      return undefined;
+    }
+  }
+
+  /**
+   * Makes a complete temporary file from {@linkcode DiskCache.openTemp} the copy of `version`:
+   * size-checked, then renamed into place (readers see the whole copy or none). Returns the
+   * copy, or `undefined` when the size is wrong or publishing failed (reported once); the
+   * temporary file is then left to the caller, who may still read it, and must remove it.
+   *
+   * @example
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir, warn: () => {} });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const opened = await cache.openTemp(version);
+   * await opened!.file.write(new TextEncoder().encode("a\n"));
+   * opened!.file.close();
+   * assert.equal(await cache.adopt(version, opened!.temp), undefined); // 2 bytes of 4
+   * assert.equal(await cache.lookup(version), undefined);
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async adopt(
+    version: FileVersion,
+    temp: string,
+    extra: { format?: string } = {},
+  ): Promise<CachedFile | undefined> {
+    try {
+      const size = (await Deno.stat(temp)).size;
+      if (size !== version.size) {
+        throw new Error(`the copy has ${size} bytes, expected ${version.size}`);
+      }
+      return await this.publish(version, temp, extra);
+    } catch (error) {
       this.reportFailure(error);
       return undefined;
     }

@@ -13,6 +13,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { pipeBodyTo } from "../client/body.ts";
 import { download } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError, NetworkError, type TernError } from "../client/errors.ts";
 import { backoffDelay, sleep } from "../client/retry.ts";
@@ -91,6 +92,28 @@ export interface BodyOptions {
   signal?: AbortSignal;
   /** Told how many new bytes were delivered, as they are. */
   onBytes?: (count: number) => void;
+  /** Lets the consumer take the rest of the body natively into a file. */
+  handOff?: BodyHandOff;
+}
+
+/**
+ * A consumer's request to receive the rest of a body in a file rather than chunk by chunk: set
+ * `file` between two reads, and the next read moves every byte left into it natively (no
+ * JavaScript per chunk), checks the size (and MD5) as usual, and ends the body. Bytes a body
+ * could not hand on natively still come as chunks, for the consumer to append itself (open the
+ * file in append mode: each native pipe appends through its own handle).
+ *
+ * @example
+ * ```ts
+ * import type { BodyHandOff } from "./body.ts";
+ *
+ * const handOff: BodyHandOff = {};
+ * handOff.file = { path: "/tmp/copy.csv" }; // before the next read of the body
+ * ```
+ */
+export interface BodyHandOff {
+  /** The file to append the rest of the body to. */
+  file?: { path: string };
 }
 
 /**
@@ -133,8 +156,43 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
     // Failures before the body are the transport's to retry; they end the read here.
     const answer = await download(transport, path, { signal });
     let position = 0;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined = answer.body.getReader();
     try {
-      for await (const chunk of answer.body) {
+      while (true) {
+        const target = options.handOff?.file;
+        if (target !== undefined && position >= delivered) {
+          reader.releaseLock();
+          reader = undefined;
+          const before = await sizeOf(target.path);
+          const moved = async () => {
+            // Whatever reached the file counts as delivered, also when the pipe broke.
+            const grown = (await sizeOf(target.path)) - before;
+            position += grown;
+            delivered += grown;
+            if (hash !== undefined) await hashRange(hash, target.path, before, grown);
+            if (position > size) throw tooLong(path, size);
+          };
+          let piped: number | undefined;
+          try {
+            const sink = await Deno.open(target.path, { write: true, append: true });
+            piped = await pipeBodyTo(answer.body, {
+              writable: sink.writable,
+              written: () => sizeOf(target.path),
+              onBytes: options.onBytes,
+            });
+            if (piped === undefined) sink.close();
+          } catch (error) {
+            await moved();
+            throw error;
+          }
+          if (piped !== undefined) {
+            await moved();
+            break;
+          }
+          reader = answer.body.getReader();
+        }
+        const { done, value: chunk } = await reader.read();
+        if (done) break;
         let piece = chunk;
         if (position < delivered) {
           const skip = Math.min(delivered - position, chunk.byteLength);
@@ -143,12 +201,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
           piece = chunk.subarray(skip);
         }
         position += piece.byteLength;
-        if (position > size) {
-          throw new IntegrityError(
-            `${JSON.stringify(path)} sent more than its listed ${size} bytes.`,
-            { path, endpoint: "fileio/download" },
-          );
-        }
+        if (position > size) throw tooLong(path, size);
         delivered += piece.byteLength;
         hash?.update(piece);
         options.onBytes?.(piece.byteLength);
@@ -164,6 +217,9 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       if (!resumable(error)) throw error;
       if (attempt >= attempts) throw gaveUp(error as TernError, attempts);
       continue;
+    } finally {
+      // Ends the download when the consumer stopped early or the body failed.
+      (reader ?? answer.body).cancel().catch(() => {});
     }
     if (hash !== undefined) {
       const actual = hash.digest("hex");
@@ -388,6 +444,35 @@ async function checkUnchanged(options: BodyOptions, signal?: AbortSignal): Promi
         ` → ${new Date(modified).toISOString()}).`,
       { path: expected.path },
     );
+  }
+}
+
+function tooLong(path: string, size: number): IntegrityError {
+  return new IntegrityError(`${JSON.stringify(path)} sent more than its listed ${size} bytes.`, {
+    path,
+    endpoint: "fileio/download",
+  });
+}
+
+async function sizeOf(path: string): Promise<number> {
+  return (await Deno.stat(path)).size;
+}
+
+/** Hashes bytes a native pipe wrote, read back from the file (only when a checksum is known). */
+async function hashRange(
+  hash: ReturnType<typeof createHash>,
+  path: string,
+  start: number,
+  count: number,
+): Promise<void> {
+  using file = await Deno.open(path);
+  await file.seek(start, Deno.SeekMode.Start);
+  const buffer = new Uint8Array(1 << 20);
+  for (let left = count; left > 0;) {
+    const read = await file.read(buffer.subarray(0, Math.min(left, buffer.byteLength)));
+    if (read === null) break;
+    hash.update(buffer.subarray(0, read));
+    left -= read;
   }
 }
 

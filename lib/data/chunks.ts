@@ -53,6 +53,34 @@ export class Peekable implements AsyncIterable<Uint8Array> {
   }
 
   /**
+   * Reads ahead until at least `count` bytes are queued (or the stream ends), copying nothing;
+   * returns the bytes queued.
+   *
+   * @example
+   * ```ts
+   * import { Peekable } from "./chunks.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const chunks = new Peekable(ReadableStream.from([Uint8Array.of(1, 2), Uint8Array.of(3)]));
+   * assert.equal(await chunks.fill(2), 2);
+   * assert.equal(await chunks.fill(10), 3); // the stream is shorter
+   * ```
+   */
+  async fill(count: number): Promise<number> {
+    let have = this.#queued.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+    while (have < count && !this.#ended) {
+      const next = await this.#source.next();
+      if (next.done) {
+        this.#ended = true;
+        break;
+      }
+      this.#queued.push(next.value);
+      have += next.value.byteLength;
+    }
+    return have;
+  }
+
+  /**
    * The first `count` bytes (fewer when the stream is shorter), as a copy.
    *
    * @example
@@ -66,16 +94,7 @@ export class Peekable implements AsyncIterable<Uint8Array> {
    * ```
    */
   async peek(count: number): Promise<Uint8Array> {
-    let have = this.#queued.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-    while (have < count && !this.#ended) {
-      const next = await this.#source.next();
-      if (next.done) {
-        this.#ended = true;
-        break;
-      }
-      this.#queued.push(next.value);
-      have += next.value.byteLength;
-    }
+    const have = await this.fill(count);
     const head = new Uint8Array(Math.min(count, have));
     let offset = 0;
     for (const chunk of this.#queued) {

@@ -72,7 +72,7 @@ export async function readMany(
   const concurrency = tuning.concurrency ?? context.transport.policy.concurrency;
   try {
     const frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
-      const { frame, fromCache } = await readDataFrame(
+      const { frame, fromCache, route } = await readDataFrame(
         context,
         { path: entry.path, entry, stat: (s) => stat(entry.path, s) },
         { ...fileOptions, signal },
@@ -80,7 +80,7 @@ export async function readMany(
         tracker,
       );
       if (source !== false) checkNoSource(frame, source, entry.path);
-      tracker.fileDone(entry.path, fromCache);
+      tracker.fileDone(entry.path, fromCache, route);
       return frame;
     }, options.signal === undefined ? {} : { signal: options.signal });
     const rows = frames.length === 0

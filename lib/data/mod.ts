@@ -23,6 +23,7 @@
  */
 
 export {
+  type BodyHandOff,
   type BodyOptions,
   checkIsFile,
   entryBody,
@@ -76,6 +77,7 @@ export {
   type FileSource,
   readBatches,
   readDataFrame,
+  type ReadRoute,
   type ReadTuning,
 } from "./read.ts";
 export {

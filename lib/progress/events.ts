@@ -30,6 +30,11 @@ export interface ProgressEvent extends ProgressCounts {
   kind: "start" | "bytes" | "file" | "done";
   /** For `file` events: the data-store path of the file just finished. */
   path?: string;
+  /**
+   * For `file` events of DataFrame reads: how its bytes reached Polars (`cache`, `stream`,
+   * `file` or `memory`; see `ReadRoute` in read.ts).
+   */
+  route?: "cache" | "stream" | "file" | "memory";
   /** For `done` events: whether the read succeeded. */
   ok?: boolean;
 }
@@ -182,12 +187,14 @@ export class ProgressTracker {
    * assert.equal(last?.kind, "file");
    * assert.equal(last?.path, "/iplant/home/shared/a.csv");
    * assert.deepEqual([last?.files, last?.cachedFiles, last?.totalFiles], [1, 1, 2]);
+   * tracker.fileDone("/iplant/home/shared/b.csv", false, "file");
+   * assert.equal(last?.route, "file");
    * ```
    */
-  fileDone(path: string, fromCache: boolean): void {
+  fileDone(path: string, fromCache: boolean, route?: ProgressEvent["route"]): void {
     this.#files++;
     if (fromCache) this.#cached++;
-    this.#send("file", { path });
+    this.#send("file", route === undefined ? { path } : { path, route });
   }
 
   /**
@@ -211,7 +218,10 @@ export class ProgressTracker {
     this.#send("done", { ok });
   }
 
-  #send(kind: ProgressEvent["kind"], extra: { path?: string; ok?: boolean } = {}): void {
+  #send(
+    kind: ProgressEvent["kind"],
+    extra: Pick<ProgressEvent, "path" | "ok" | "route"> = {},
+  ): void {
     if (this.#report === undefined) return;
     const event: ProgressEvent = {
       ...progressEvent(kind, {

@@ -1,0 +1,197 @@
+/**
+ * The two routes of a whole-file read (lib/data/read.ts): batches parsed as the body arrives
+ * (`stream`) and the body moved natively into a file that Polars reads once (`file`). Both must
+ * give the same frame and the same cache entry; the choice follows the link; a failed native
+ * transfer leaves nothing behind.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import pl, { type DataFrame } from "../../polars.ts";
+import { isAbortError } from "../../lib/client/errors.ts";
+import { DiskCache } from "../../lib/cache/cache.ts";
+import { dataContextOf } from "../../lib/data/context.ts";
+import type { ProgressEvent } from "../../lib/progress/events.ts";
+import { readDataFrame, type ReadRoute, type ReadTuning } from "../../lib/data/read.ts";
+import { transportOf } from "../../lib/handles/handle.ts";
+import type { Store } from "../../mod.ts";
+import { DATA, dataStore, generatedCsv, generatedNdjson, gzip } from "./_store.ts";
+
+/** Always the file route (any rate is fast enough, any size large enough). */
+const FILE: ReadTuning = { nativeRate: 0, probeBytes: 1 };
+/** Never the file route for text. */
+const STREAM: ReadTuning = { nativeRate: Infinity, probeBytes: 1 };
+
+function assertFrameEqual(actual: DataFrame, expected: DataFrame, what: string) {
+  assert.deepEqual(actual.columns, expected.columns, `${what}: columns`);
+  assert.deepEqual(actual.dtypes.map(String), expected.dtypes.map(String), `${what}: types`);
+  assert.ok(actual.frameEqual(expected, true), `${what}: values differ`);
+}
+
+async function read(
+  store: Store,
+  path: string,
+  tuning: ReadTuning,
+  options: { cache?: boolean; signal?: AbortSignal } = {},
+): Promise<{ frame: DataFrame; route: ReadRoute }> {
+  const file = store.file(path);
+  const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+  return await readDataFrame(dataContextOf(transportOf(file)), source, options, tuning);
+}
+
+const entries = (cacheDir: string) => new DiskCache({ dir: cacheDir }).entries();
+
+/** The names in the cache's downloads folder (copies, index and any temporary file). */
+async function cacheFiles(cacheDir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const item of Deno.readDir(`${cacheDir}/downloads`)) names.push(item.name);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return names.sort();
+}
+
+Deno.test("both routes give the same frame and the same cache entry, for every format", async () => {
+  const csv = generatedCsv(20_000);
+  const frame = pl.DataFrame({
+    id: Array.from({ length: 5000 }, (_, i) => i),
+    label: Array.from({ length: 5000 }, (_, i) => `L${i % 13}`),
+  });
+  const files: Record<string, string | Uint8Array> = {
+    [`${DATA}/a.csv`]: csv,
+    [`${DATA}/a.tsv`]: generatedCsv(20_000, "\t"),
+    [`${DATA}/a.ndjson`]: generatedNdjson(20_000),
+    [`${DATA}/a.json`]: JSON.stringify(frame.toRecords()),
+    [`${DATA}/a.parquet`]: new Uint8Array(frame.writeParquet()),
+    [`${DATA}/a.arrow`]: new Uint8Array(frame.writeIPC()),
+    [`${DATA}/a.csv.gz`]: await gzip(csv),
+  };
+  // Text goes either way; whole formats always by file once large; gzip always streams.
+  const routes: Record<string, [ReadRoute, ReadRoute]> = {
+    csv: ["file", "stream"],
+    tsv: ["file", "stream"],
+    ndjson: ["file", "stream"],
+    json: ["file", "file"],
+    parquet: ["file", "file"],
+    arrow: ["file", "file"],
+    gz: ["stream", "stream"],
+  };
+  await using store = await dataStore(files);
+  const otherCache = await Deno.makeTempDir({ prefix: "tern-route-cache-" });
+  try {
+    const viaFile = store.connect();
+    const viaStream = store.connect({ cacheDir: otherCache });
+    for (const path of Object.keys(files)) {
+      const kind = path.slice(path.lastIndexOf(".") + 1);
+      const a = await read(viaFile, path, FILE);
+      const b = await read(viaStream, path, STREAM);
+      assert.deepEqual([a.route, b.route], routes[kind], path);
+      assertFrameEqual(a.frame, b.frame, path);
+      // Uncached, the file route uses a temporary file; memory is the other fast choice.
+      const c = await read(viaFile, path, FILE, { cache: false });
+      const d = await read(viaFile, path, { ...FILE, uncachedFast: "memory" }, { cache: false });
+      assertFrameEqual(c.frame, a.frame, `${path} uncached`);
+      assertFrameEqual(d.frame, a.frame, `${path} in memory`);
+      if (kind === "csv") assert.deepEqual([c.route, d.route], ["file", "memory"]);
+    }
+    const [fromFile, fromStream] = [await entries(store.cacheDir), await entries(otherCache)];
+    const shape = (entries: typeof fromFile) =>
+      entries.map((e) => [e.version.path, e.version.size, e.format]).sort();
+    assert.deepEqual(shape(fromFile), shape(fromStream));
+    assert.equal(fromFile.length, Object.keys(files).length);
+    for (const entry of fromFile) {
+      const twin = fromStream.find((e) => e.version.path === entry.version.path)!;
+      const served = await Deno.readFile(`${store.root}${entry.version.path}`);
+      assert.deepEqual(await Deno.readFile(entry.file), served, entry.version.path);
+      assert.deepEqual(await Deno.readFile(twin.file), served, entry.version.path);
+    }
+    // No temporary file is left in either cache, nor in the system's temporary folder's tern-*.
+    for (const dir of [store.cacheDir, otherCache]) {
+      assert.deepEqual((await cacheFiles(dir)).filter((name) => name.startsWith(".tmp-")), []);
+    }
+  } finally {
+    await Deno.remove(otherCache, { recursive: true });
+  }
+});
+
+Deno.test("the route follows the link: a slow link streams, loopback moves the file", async () => {
+  const text = generatedCsv(30_000); // about 1.3 MB
+  const path = `${DATA}/w.csv`;
+  // A modest bar, so that a busy test machine's loopback still clears it by far.
+  const tuning: ReadTuning = { nativeRate: 20e6, probeBytes: 256 * 1024 };
+  const routes = async (options: { bandwidth?: number }) => {
+    await using store = await dataStore({ [path]: text }, options);
+    const events: ProgressEvent[] = [];
+    const frame = await store.connect().file(path).dataframe({
+      onProgress: (event) => events.push(event),
+    });
+    assert.equal(frame.height, 30_000);
+    const routed = await read(store.connect({ cacheDir: false }), path, tuning);
+    return { progress: events.find((e) => e.kind === "file")?.route, tuned: routed.route };
+  };
+  // Defaults: a file this small never takes the file route (4 MiB probe).
+  assert.deepEqual(await routes({}), { progress: "stream", tuned: "file" });
+  assert.deepEqual(await routes({ bandwidth: 4_000_000 }), { progress: "stream", tuned: "stream" });
+});
+
+Deno.test("a native transfer that fails or is aborted leaves no cache entry and no temporary file", async () => {
+  const text = generatedCsv(40_000);
+  const path = `${DATA}/x.csv`;
+  {
+    // Aborted half way through a slow transfer.
+    await using store = await dataStore({ [path]: text }, { bandwidth: 2_000_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const tern = store.connect();
+    await assert.rejects(
+      read(tern, path, FILE, { signal: controller.signal }),
+      (error) => isAbortError(error),
+    );
+    assert.deepEqual(await entries(store.cacheDir), []);
+    assert.deepEqual((await cacheFiles(store.cacheDir)).filter((n) => n.startsWith(".tmp-")), []);
+  }
+  {
+    // Every download cut short: the retries give up.
+    await using store = await dataStore({ [path]: text }, { dropRate: 1, seed: 3 });
+    const tern = store.impatient(2);
+    await assert.rejects(read(tern, path, FILE));
+    assert.deepEqual(await entries(store.cacheDir), []);
+    assert.deepEqual((await cacheFiles(store.cacheDir)).filter((n) => n.startsWith(".tmp-")), []);
+  }
+  {
+    // Some downloads cut short: the native transfer resumes and the copy is whole.
+    await using store = await dataStore({ [path]: text }, { dropRate: 0.7, seed: 2 });
+    const tern = store.impatient(8);
+    const { frame, route } = await read(tern, path, FILE);
+    assert.equal(route, "file");
+    assert.ok(frame.frameEqual(pl.readCSV(`${store.root}${path}`), true));
+    const [entry] = await entries(store.cacheDir);
+    assert.deepEqual(await Deno.readFile(entry.file), new TextEncoder().encode(text));
+    assert.ok(store.server.stats().bodiesDropped > 0, "the server dropped no download");
+  }
+});
+
+Deno.test("a file over the cache's cap takes the file route through a temporary file and is not kept", async () => {
+  const text = generatedCsv(20_000);
+  const path = `${DATA}/big.csv`;
+  await using store = await dataStore({ [path]: text, [`${DATA}/tiny.csv`]: "a\n1\n" });
+  const warnings: string[] = [];
+  const originalWarn = console.warn;
+  console.warn = (message: string) => warnings.push(message);
+  try {
+    const tern = store.connect({ cacheMaxBytes: 1000 });
+    await tern.file(`${DATA}/tiny.csv`).dataframe(); // the cache folder exists, with one copy
+    const before = await cacheFiles(store.cacheDir);
+    const { frame, route } = await read(tern, path, FILE);
+    assert.equal(route, "file");
+    assert.ok(frame.frameEqual(pl.readCSV(`${store.root}${path}`), true));
+    assert.deepEqual((await entries(store.cacheDir)).map((e) => e.version.path), [
+      `${DATA}/tiny.csv`,
+    ]);
+    assert.deepEqual(await cacheFiles(store.cacheDir), before);
+  } finally {
+    console.warn = originalWarn;
+  }
+});
