@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree stat meta cite cat head get serve sample-store",
+ *   "ls tree stat meta cite cat head get serve sample-store doctor",
  * );
  * ```
  *
