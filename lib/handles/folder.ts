@@ -9,7 +9,6 @@
 import type { DataFrame } from "../deps.ts";
 import { type CallOptions, getDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
-import type { Transport } from "../client/transport.ts";
 import { withFrameDisplay } from "../data/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderDataset } from "../display/dataset.ts";
@@ -33,8 +32,9 @@ import {
   fetchCatalog,
 } from "./dataset_listing.ts";
 import { datasetView, folderView } from "./display.ts";
-import { File } from "./file.ts";
-import { Handle, type Location, type RawMetadata, transportOf } from "./handle.ts";
+import type { StoreContext } from "./context.ts";
+import type { File } from "./file.ts";
+import { Handle, type Location, type RawMetadata } from "./handle.ts";
 import { normalizeRelative } from "./paths.ts";
 import { statFolder } from "./stat.ts";
 
@@ -75,8 +75,8 @@ export class Folder extends Handle {
    * assert.ok(folder instanceof Folder);
    * ```
    */
-  constructor(transport: Transport, location: Location) {
-    super(transport, location);
+  constructor(context: StoreContext, location: Location) {
+    super(context, location);
   }
 
   /**
@@ -95,7 +95,7 @@ export class Folder extends Handle {
    * ```
    */
   folder(relative: string): Folder {
-    return new Folder(transportOf(this), this.#child(relative, "folder.folder()"));
+    return this.context.folder(this.#child(relative, "folder.folder()"));
   }
 
   /**
@@ -114,7 +114,7 @@ export class Folder extends Handle {
    * ```
    */
   file(relative: string): File {
-    return new File(transportOf(this), this.#child(relative, "folder.file()"));
+    return this.context.file(this.#child(relative, "folder.file()"));
   }
 
   /**
@@ -136,11 +136,11 @@ export class Folder extends Handle {
    * ```
    */
   async folders(options: CallOptions = {}): Promise<Entry[]> {
-    if (transportOf(this).anonymous) {
+    if (this.context.transport.anonymous) {
       return await this.list({ type: "folder", signal: options.signal }).toArray();
     }
     const listing = await getDirectory(
-      transportOf(this),
+      this.context.transport,
       await this.locate(options.signal),
       options,
     );
@@ -171,7 +171,7 @@ export class Folder extends Handle {
    */
   list(options: ListOptions = {}): Listing {
     return new Listing({
-      transport: transportOf(this),
+      context: this.context,
       folder: (signal) => this.locate(signal),
       label: this.label,
       mode: "list",
@@ -201,11 +201,11 @@ export class Folder extends Handle {
    */
   walk(options: WalkOptions = {}): Listing {
     return new Listing({
-      transport: transportOf(this),
+      context: this.context,
       folder: (signal) => this.locate(signal),
       label: this.label,
       mode: "walk",
-      options: resolveWalkOptions(options, transportOf(this).policy.concurrency),
+      options: resolveWalkOptions(options, this.context.transport.policy.concurrency),
     });
   }
 
@@ -234,11 +234,10 @@ export class Folder extends Handle {
    */
   datasets(options: DatasetListOptions = {}): DatasetListing {
     const { type: _type, infoType: _infoType, ...listOptions } = options as ListOptions;
-    const transport = transportOf(this);
     return new DatasetListing(
       this.list({ ...listOptions, type: "folder" }),
-      (entry) => new Dataset(transport, { entry }),
-      transport.policy.concurrency,
+      (entry) => this.context.dataset({ entry }),
+      this.context.transport.policy.concurrency,
     );
   }
 
@@ -270,7 +269,7 @@ export class Folder extends Handle {
   async catalog(options: CatalogOptions = {}): Promise<DataFrame> {
     const { concurrency, ...listOptions } = options;
     const records = await fetchCatalog(this.datasets(listOptions), {
-      concurrency: concurrency ?? transportOf(this).policy.concurrency,
+      concurrency: concurrency ?? this.context.transport.policy.concurrency,
       signal: options.signal,
     });
     return withFrameDisplay(await catalogFrame(catalogRows(records)), {
@@ -301,7 +300,7 @@ export class Folder extends Handle {
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
     try {
-      return renderListing(await folderView(transportOf(this), await this.locate()));
+      return renderListing(await folderView(this.context.transport, await this.locate()));
     } catch (error) {
       if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
       throw error;
@@ -323,7 +322,7 @@ export class Folder extends Handle {
    * ```
    */
   protected fetchEntry(path: string, options: CallOptions): Promise<Entry> {
-    return statFolder(transportOf(this), path, options);
+    return statFolder(this.context.transport, path, options);
   }
 
   #child(relative: string, what: string): Location {
@@ -444,7 +443,7 @@ export class Dataset extends Folder {
    */
   override async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
     try {
-      return renderDataset(await datasetView(transportOf(this), await this.metadata()));
+      return renderDataset(await datasetView(this.context.transport, await this.metadata()));
     } catch (error) {
       if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
       throw error;
