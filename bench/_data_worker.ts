@@ -31,7 +31,7 @@ import { parseArgs } from "node:util";
 import pl from "../polars.ts";
 import { connect } from "../mod.ts";
 import { readDataFrame } from "../lib/data/read.ts";
-import { STORE_CONTEXT } from "../lib/handles/context.ts";
+import { STORE_CONTEXT } from "../lib/handles/store_context.ts";
 
 const args = parseArgs({
   args: Deno.args,

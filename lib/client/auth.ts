@@ -124,7 +124,7 @@ export function redactUrl(text: string): string {
  *
  * @example
  * ```ts
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { DEMO_USER } from "../sample/constants.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { requestToken, type TokenRequest } from "./auth.ts";

@@ -202,7 +202,7 @@ export interface Download {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getRoot } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -228,7 +228,7 @@ export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<Roo
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getDirectory } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -258,7 +258,7 @@ export async function getDirectory(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getDirectoryRoots } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -284,7 +284,7 @@ export async function getDirectoryRoots(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getPagedDirectory } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -345,7 +345,7 @@ export async function getPagedDirectory(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { download } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -385,7 +385,7 @@ export async function download(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { displayDownload } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -425,7 +425,7 @@ export async function displayDownload(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getManifest } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -473,7 +473,7 @@ export function publicUrlOf(manifest: Pick<Manifest, "urls">): string | undefine
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getComments } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -503,7 +503,7 @@ export async function getComments(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getMetadata } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -534,7 +534,7 @@ export async function getMetadata(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getSavedSearches } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
@@ -554,7 +554,7 @@ export async function getSavedSearches(t: Transport, opts: CallOptions = {}): Pr
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getSearchDocumentation } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *

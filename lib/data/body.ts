@@ -63,7 +63,7 @@ export interface ExpectedFile {
  * ```ts
  * import { type BodyOptions, verifiedBody } from "./body.ts";
  * import { collect } from "./chunks.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -128,7 +128,7 @@ export interface BodyHandOff {
  * @example
  * ```ts
  * import { verifiedBody } from "./body.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -243,7 +243,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
  * ```ts
  * import { entryBody, type EntryBodyOptions } from "./body.ts";
  * import { collect } from "./chunks.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -269,7 +269,7 @@ export type EntryBodyOptions = Omit<BodyOptions, "transport" | "expected">;
  * @example
  * ```ts
  * import { entryBody } from "./body.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
@@ -334,7 +334,7 @@ export function checkIsFile(entry: Entry): void {
  * ```ts
  * import { readVerified, type VerifiedReadOptions } from "./body.ts";
  * import { collect } from "./chunks.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -373,7 +373,7 @@ export interface VerifiedReadOptions extends EntryBodyOptions {
  * ```ts
  * import { readVerified } from "./body.ts";
  * import { collect } from "./chunks.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";

@@ -35,7 +35,7 @@ import { readDataFrame, type ReadTuning } from "./read.ts";
  *
  * @example
  * ```ts
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { readMany } from "./many.ts";

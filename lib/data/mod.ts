@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { readDataFrame } from "./mod.ts";
  * import assert from "node:assert/strict";

@@ -41,7 +41,7 @@ import { progressFor } from "../progress/reporter.ts";
  * @example
  * ```ts
  * import { type FileSource, readDataFrame } from "./read.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
@@ -97,7 +97,7 @@ export interface ReadTuning {
  * @example
  * ```ts
  * import { readDataFrame, type ReadRoute } from "./read.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -138,7 +138,7 @@ const NATIVE_RATE = 250e6;
  * @example
  * ```ts
  * import { readDataFrame } from "./read.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -208,7 +208,7 @@ export async function readDataFrame(
  * @example
  * ```ts
  * import { readBatches } from "./read.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -302,7 +302,7 @@ export function readBatches(
  * ```ts
  * import pl from "../../polars.ts";
  * import { cachedCopy } from "./read.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *

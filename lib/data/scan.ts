@@ -113,7 +113,7 @@ const OBJECT_STORE_ERROR = /object-store error|range request not supported/i;
  * @example
  * ```ts
  * import { scanFile } from "./scan.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -156,7 +156,7 @@ export async function scanFile(
  * @example
  * ```ts
  * import { scanMany } from "./scan.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";

@@ -177,7 +177,7 @@ async function firstPage(
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { folderView } from "./display.ts";
- * import { STORE_CONTEXT } from "./context.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
@@ -218,7 +218,7 @@ export async function folderView(
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { datasetView } from "./display.ts";
- * import { STORE_CONTEXT } from "./context.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();

@@ -35,7 +35,7 @@ import { cachedCopy, type FileSource, readBatches, readDataFrame } from "../data
 import { scanFile, type ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
 import { fileView } from "./display.ts";
-import type { StoreContext } from "./context.ts";
+import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
 

@@ -32,7 +32,7 @@ import {
   fetchCatalog,
 } from "./dataset_listing.ts";
 import { datasetView, folderView } from "./display.ts";
-import type { StoreContext } from "./context.ts";
+import type { StoreContext } from "./store_context.ts";
 import type { File } from "./file.ts";
 import { Handle, type Location, type RawMetadata } from "./handle.ts";
 import { normalizeRelative } from "./paths.ts";

@@ -11,7 +11,7 @@ import { withDisplay } from "../display/attach.ts";
 import { renderComments } from "../display/comments.ts";
 import { renderRawMetadata } from "../display/metadata.ts";
 import type { Entry, EntryType } from "../client/entry.ts";
-import type { StoreContext } from "./context.ts";
+import type { StoreContext } from "./store_context.ts";
 import { baseName, joinPath } from "./paths.ts";
 
 /**

@@ -97,7 +97,7 @@ export class Listing implements AsyncIterable<Entry> {
    *
    * @example
    * ```ts
-   * import { STORE_CONTEXT } from "./context.ts";
+   * import { STORE_CONTEXT } from "./store_context.ts";
    * import { exampleStore } from "../sample/example.ts";
    * import { Listing } from "./listing.ts";
    * import { resolveListOptions } from "../listing/options.ts";

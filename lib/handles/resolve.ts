@@ -12,7 +12,7 @@ import { BadRequestError, NotFoundError, TernError } from "../client/errors.ts";
 import { normalizeArk } from "../metadata/ark.ts";
 import { normalizeDoi } from "../metadata/doi.ts";
 import { fetchCatalog } from "./dataset_listing.ts";
-import type { StoreContext } from "./context.ts";
+import type { StoreContext } from "./store_context.ts";
 import type { Folder } from "./folder.ts";
 import { isId, normalizePath, parentPath } from "./paths.ts";
 
@@ -163,7 +163,7 @@ const indexes = new WeakMap<StoreContext, Map<string, Promise<DatasetIndex>>>();
  * @example
  * ```ts
  * import { datasetsWith, DATA_COMMONS_DATASETS } from "./resolve.ts";
- * import { STORE_CONTEXT } from "./context.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *

@@ -30,7 +30,7 @@ const SCAN_PAGE = 1000;
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "./context.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import { statFolder } from "./stat.ts";
  * import assert from "node:assert/strict";
  *
@@ -63,7 +63,7 @@ export async function statFolder(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "./context.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import { statFile } from "./stat.ts";
  * import assert from "node:assert/strict";
  *
@@ -140,7 +140,7 @@ export async function statFile(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "./context.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import { kindOf } from "./stat.ts";
  * import assert from "node:assert/strict";
  *

@@ -27,7 +27,7 @@ import { type Entry, folderEntry } from "../client/entry.ts";
 import { File } from "./file.ts";
 import { Dataset, Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";
-import { STORE_CONTEXT, type StoreContext } from "./context.ts";
+import { STORE_CONTEXT, type StoreContext } from "./store_context.ts";
 import { parseRef } from "./paths.ts";
 import {
   DATA_COMMONS_DATASETS,

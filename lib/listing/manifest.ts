@@ -48,7 +48,7 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
  * @example
  * ```ts
  * import { fileManifest } from "./manifest.ts";
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *

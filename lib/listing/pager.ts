@@ -130,7 +130,7 @@ export interface PagerOptions {
  *
  * @example
  * ```ts
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { pageFolder } from "./pager.ts";
  * import assert from "node:assert/strict";

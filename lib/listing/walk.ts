@@ -60,7 +60,7 @@ export interface WalkContext {
  *
  * @example
  * ```ts
- * import { STORE_CONTEXT } from "../handles/context.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { resolveWalkOptions } from "./options.ts";
  * import { walkPages } from "./walk.ts";

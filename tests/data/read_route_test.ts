@@ -13,7 +13,7 @@ import { isAbortError } from "../../lib/client/errors.ts";
 import { DiskCache } from "../../lib/cache/cache.ts";
 import type { ProgressEvent } from "../../lib/progress/events.ts";
 import { readDataFrame, type ReadRoute, type ReadTuning } from "../../lib/data/read.ts";
-import { STORE_CONTEXT } from "../../lib/handles/context.ts";
+import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import type { Store } from "../../mod.ts";
 import { DATA, dataStore, generatedCsv, generatedNdjson, gzip } from "./_store.ts";
 

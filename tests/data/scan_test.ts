@@ -4,7 +4,7 @@ import { connect, ParseError } from "../../mod.ts";
 import { ensureSampleStore } from "../../lib/sample/mod.ts";
 import { SAMPLE_CASES } from "../../lib/sample/catalog.ts";
 import { scanFile } from "../../lib/data/scan.ts";
-import { STORE_CONTEXT } from "../../lib/handles/context.ts";
+import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { ALICE, DEMO, usersFile } from "../_store.ts";
 import { dataStore, generatedCsv } from "./_store.ts";
 import { rangeIgnoringProxy } from "./_proxy.ts";

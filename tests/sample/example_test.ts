@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { AuthError } from "../../lib/client/errors.ts";
-import { STORE_CONTEXT } from "../../lib/handles/context.ts";
+import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { DEMO_USER, FORMATS_PATH } from "../../lib/sample/mod.ts";
 

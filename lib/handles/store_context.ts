@@ -19,7 +19,7 @@ import type { Location } from "./handle.ts";
  *
  * @example
  * ```ts
- * import { STORE_CONTEXT, type StoreContext } from "./context.ts";
+ * import { STORE_CONTEXT, type StoreContext } from "./store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -46,7 +46,7 @@ export interface StoreContext extends DataContext {
  *
  * @example
  * ```ts
- * import { STORE_CONTEXT } from "./context.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
