@@ -25,7 +25,8 @@ import { renderStore } from "../display/store.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Entry, folderEntry } from "../client/entry.ts";
 import { File } from "./file.ts";
-import { Dataset, Folder } from "./folder.ts";
+import { Dataset } from "./dataset.ts";
+import { Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";
 import { STORE_CONTEXT, type StoreContext } from "./store_context.ts";
 import { parseRef } from "./paths.ts";
@@ -343,7 +344,7 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { Dataset } from "./folder.ts";
+   * import { Dataset } from "./dataset.ts";
    * import { File } from "./file.ts";
    * import assert from "node:assert/strict";
    *

@@ -9,7 +9,8 @@
 
 import type { DataContext } from "../data/context.ts";
 import type { File } from "./file.ts";
-import type { Dataset, Folder } from "./folder.ts";
+import type { Dataset } from "./dataset.ts";
+import type { Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";
 
 /**
