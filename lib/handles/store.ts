@@ -21,7 +21,7 @@ import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderRoots } from "../display/roots.ts";
 import { renderSavedSearches } from "../display/saved_searches.ts";
 import { renderSearchDocs } from "../display/search_docs.ts";
-import { renderStore } from "../display/store.ts";
+import { renderStore } from "../display/store_view.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Entry, folderEntry } from "../client/entry.ts";
 import { File } from "./file.ts";
