@@ -6,7 +6,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset.ts";
+import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
 import { gzip } from "../formats.ts";
 import { avu, avuWithUnit } from "../sidecars.ts";
 

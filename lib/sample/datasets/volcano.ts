@@ -7,7 +7,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset.ts";
+import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
 import { toDelimited } from "../formats.ts";
 import { encodePng, renderGrid } from "../png.ts";
 import { avu } from "../sidecars.ts";
