@@ -49,7 +49,8 @@ export {
   LocalFileError,
   type SavedFile,
 } from "./lib/handles/file.ts";
-export { Dataset, Folder } from "./lib/handles/folder.ts";
+export { Dataset } from "./lib/handles/dataset.ts";
+export { Folder } from "./lib/handles/folder.ts";
 export { AmbiguousNameError } from "./lib/handles/resolve.ts";
 export {
   type CatalogOptions,

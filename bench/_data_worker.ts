@@ -30,9 +30,8 @@ import { Buffer } from "node:buffer";
 import { parseArgs } from "node:util";
 import pl from "../polars.ts";
 import { connect } from "../mod.ts";
-import { dataContextOf } from "../lib/data/context.ts";
 import { readDataFrame } from "../lib/data/read.ts";
-import { transportOf } from "../lib/handles/handle.ts";
+import { STORE_CONTEXT } from "../lib/handles/store_context.ts";
 
 const args = parseArgs({
   args: Deno.args,
@@ -111,7 +110,7 @@ async function run(): Promise<
         ? { nativeRate: Infinity }
         : { uncachedFast: "memory" as const };
       const { frame, route } = await readDataFrame(
-        dataContextOf(transportOf(file)),
+        store[STORE_CONTEXT],
         { path: args.path!, stat: (signal) => file.stat({ refresh: true, signal }) },
         {},
         tuning,
@@ -122,7 +121,7 @@ async function run(): Promise<
       const store = connect({ url: args.url, anonymous: true, cacheDir: false });
       const file = store.file(args.path!);
       const { frame } = await readDataFrame(
-        dataContextOf(transportOf(file)),
+        store[STORE_CONTEXT],
         { path: args.path!, stat: (signal) => file.stat({ refresh: true, signal }) },
         {},
         { batchBytes: Number(args["batch-mib"]) * 1024 * 1024 },

@@ -124,14 +124,14 @@ export function redactUrl(text: string): string {
  *
  * @example
  * ```ts
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { DEMO_USER } from "../sample/constants.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { requestToken, type TokenRequest } from "./auth.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const transport = store[STORE_CONTEXT].transport;
  * const send = (request: TokenRequest) => transport.json(request);
  * const grant = await requestToken(send, DEMO_USER.username, DEMO_USER.password);
  * assert.ok(grant.expires_in > 0);

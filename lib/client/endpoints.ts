@@ -202,12 +202,12 @@ export interface Download {
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getRoot } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const { roots } = await getRoot(transportOf(store.folder("/iplant/home")));
+ * const { roots } = await getRoot(store[STORE_CONTEXT].transport);
  * assert.deepEqual(
  *   roots.map((root) => root.label),
  *   ["demo", "Community Data", "Shared With Me", "Trash"],
@@ -228,13 +228,13 @@ export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<Roo
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getDirectory } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const shared = store.folder("/iplant/home/shared");
- * const listing = await getDirectory(transportOf(shared), "/iplant/home/shared");
+ * const listing = await getDirectory(store[STORE_CONTEXT].transport, "/iplant/home/shared");
  * assert.deepEqual(
  *   listing.folders.map((folder) => folder.label),
  *   ["commons_repo", "iplantcollaborative", "tern_samples"],
@@ -258,12 +258,12 @@ export async function getDirectory(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getDirectoryRoots } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const { roots } = await getDirectoryRoots(transportOf(store.folder("/iplant/home")));
+ * const { roots } = await getDirectoryRoots(store[STORE_CONTEXT].transport);
  * assert.equal(roots.length, 3);
  * ```
  */
@@ -284,13 +284,13 @@ export async function getDirectoryRoots(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getPagedDirectory } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats";
- * const page = await getPagedDirectory(transportOf(store.folder(path)), {
+ * const page = await getPagedDirectory(store[STORE_CONTEXT].transport, {
  *   path,
  *   limit: 500,
  *   offset: 0,
@@ -345,13 +345,13 @@ export async function getPagedDirectory(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { download } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
- * const file = await download(transportOf(store.file(path)), path);
+ * const file = await download(store[STORE_CONTEXT].transport, path);
  * const text = await new Response(file.body).text();
  * assert.equal(file.filename, "penguins.csv");
  * assert.equal(file.size, 13487);
@@ -385,13 +385,13 @@ export async function download(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { displayDownload } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/penguin_body_mass.png";
- * const image = await displayDownload(transportOf(store.file(path)), path, { inline: true });
+ * const image = await displayDownload(store[STORE_CONTEXT].transport, path, { inline: true });
  * assert.equal(image.contentType, "image/png");
  * await image.body.cancel();
  * ```
@@ -425,13 +425,13 @@ export async function displayDownload(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getManifest } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
- * const manifest = await getManifest(transportOf(store.file(path)), path);
+ * const manifest = await getManifest(store[STORE_CONTEXT].transport, path);
  * assert.equal(manifest["content-type"], "text/csv");
  * const dav = store.options.url.replace(/\/terrain$/, "/dav-anon");
  * assert.equal(manifest.urls[0]?.url, dav + path);
@@ -473,14 +473,14 @@ export function publicUrlOf(manifest: Pick<Manifest, "urls">): string | undefine
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getComments } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const curated = "/iplant/home/shared/commons_repo/curated";
  * const file = store.file(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`);
- * const { comments } = await getComments(transportOf(file), (await file.stat()).id);
+ * const { comments } = await getComments(store[STORE_CONTEXT].transport, (await file.stat()).id);
  * assert.equal(comments.filter((comment) => !comment.retracted).length, 1);
  * ```
  */
@@ -503,14 +503,14 @@ export async function getComments(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getMetadata } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const curated = "/iplant/home/shared/commons_repo/curated";
  * const folder = store.folder(`${curated}/Immer_BarleyVarietyTrials_Jun2018`);
- * const metadata = await getMetadata(transportOf(folder), (await folder.stat()).id);
+ * const metadata = await getMetadata(store[STORE_CONTEXT].transport, (await folder.stat()).id);
  * assert.deepEqual(
  *   metadata.avus.slice(1, 3).map((avu) => `${avu.attr}=${avu.value}`),
  *   ["datacite.creator=Immer, F. R.", "datacite.creator=Hayes, H. K."],
@@ -534,12 +534,12 @@ export async function getMetadata(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getSavedSearches } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const saved = await getSavedSearches(transportOf(store.folder("/iplant/home")));
+ * const saved = await getSavedSearches(store[STORE_CONTEXT].transport);
  * assert.equal(Array.isArray(saved) ? saved.length : 0, 4);
  * ```
  */
@@ -554,12 +554,12 @@ export async function getSavedSearches(t: Transport, opts: CallOptions = {}): Pr
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { getSearchDocumentation } from "./endpoints.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const docs = await getSearchDocumentation(transportOf(store.folder("/iplant/home")));
+ * const docs = await getSearchDocumentation(store[STORE_CONTEXT].transport);
  * assert.deepEqual(
  *   Object.keys(docs.clauses).sort(),
  *   ["created", "label", "metadata", "modified", "owner", "path", "permissions", "size", "tag"],

@@ -63,7 +63,7 @@ export interface ExpectedFile {
  * ```ts
  * import { type BodyOptions, verifiedBody } from "./body.ts";
  * import { collect } from "./chunks.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -71,7 +71,7 @@ export interface ExpectedFile {
  * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
  * const { path, size, modified } = await file.stat();
  * const options: BodyOptions = {
- *   transport: transportOf(file),
+ *   transport: store[STORE_CONTEXT].transport,
  *   expected: { path, size, modified: modified.getTime() },
  *   recheck: (signal) => file.stat({ refresh: true, signal }),
  * };
@@ -128,7 +128,7 @@ export interface BodyHandOff {
  * @example
  * ```ts
  * import { verifiedBody } from "./body.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -137,7 +137,7 @@ export interface BodyHandOff {
  * const { path, size, modified } = await file.stat();
  * const expected = { path, size, modified: modified.getTime() };
  * let received = 0;
- * for await (const chunk of verifiedBody({ transport: transportOf(file), expected })) received += chunk.byteLength;
+ * for await (const chunk of verifiedBody({ transport: store[STORE_CONTEXT].transport, expected })) received += chunk.byteLength;
  * assert.equal(received, 13487);
  * ```
  */
@@ -243,7 +243,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
  * ```ts
  * import { entryBody, type EntryBodyOptions } from "./body.ts";
  * import { collect } from "./chunks.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -254,7 +254,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
  *   recheck: (signal) => file.stat({ refresh: true, signal }),
  *   onBytes: (count) => received += count,
  * };
- * await collect(entryBody(transportOf(file), await file.stat(), options));
+ * await collect(entryBody(store[STORE_CONTEXT].transport, await file.stat(), options));
  * assert.equal(received, 13487);
  * ```
  */
@@ -269,13 +269,13 @@ export type EntryBodyOptions = Omit<BodyOptions, "transport" | "expected">;
  * @example
  * ```ts
  * import { entryBody } from "./body.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const transport = store[STORE_CONTEXT].transport;
  * const entry = await statFile(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
  * let size = 0;
  * for await (const chunk of entryBody(transport, entry)) size += chunk.byteLength;
@@ -334,14 +334,14 @@ export function checkIsFile(entry: Entry): void {
  * ```ts
  * import { readVerified, type VerifiedReadOptions } from "./body.ts";
  * import { collect } from "./chunks.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
  * const options: VerifiedReadOptions = {
- *   transport: transportOf(file),
+ *   transport: store[STORE_CONTEXT].transport,
  *   entry: await file.stat(),
  *   stat: (signal) => file.stat({ refresh: true, signal }),
  * };
@@ -373,13 +373,13 @@ export interface VerifiedReadOptions extends EntryBodyOptions {
  * ```ts
  * import { readVerified } from "./body.ts";
  * import { collect } from "./chunks.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const transport = store[STORE_CONTEXT].transport;
  * const entry = await statFile(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
  * const bytes = await readVerified(
  *   { transport, entry, stat: (signal) => statFile(transport, entry.path, { signal }) },

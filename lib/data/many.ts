@@ -35,19 +35,18 @@ import { readDataFrame, type ReadTuning } from "./read.ts";
  *
  * @example
  * ```ts
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
- * import { dataContextOf } from "./context.ts";
  * import { readMany } from "./many.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const folder = store.folder("/iplant/home/shared/tern_samples/formats");
- * const transport = transportOf(folder);
+ * const transport = store[STORE_CONTEXT].transport;
  * const entries = await folder.list({ glob: "*.{csv,tsv}" }).toArray();
  * const stat = (path: string, signal?: AbortSignal) => statFile(transport, path, { signal });
- * const frame = await readMany(dataContextOf(transport), entries, stat);
+ * const frame = await readMany(store[STORE_CONTEXT], entries, stat);
  * assert.equal(frame.height, 688);
  * assert.equal(frame.columns[0], "source");
  * ```

@@ -6,16 +6,16 @@
  *
  * @example
  * ```ts
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
- * import { dataContextOf, readDataFrame } from "./mod.ts";
+ * import { readDataFrame } from "./mod.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.parquet";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const { frame } = await readDataFrame(dataContextOf(transportOf(file)), source);
+ * const { frame } = await readDataFrame(store[STORE_CONTEXT], source);
  * assert.deepEqual(frame.shape, { height: 344, width: 7 });
  * ```
  *
@@ -35,7 +35,7 @@ export {
   verifiedBody,
   type VerifiedReadOptions,
 } from "./body.ts";
-export { bindDataContext, type DataContext, dataContextOf } from "./context.ts";
+export { type DataContext } from "./context.ts";
 export {
   FileChangedError,
   IntegrityError,

@@ -41,21 +41,20 @@ import { progressFor } from "../progress/reporter.ts";
  * @example
  * ```ts
  * import { type FileSource, readDataFrame } from "./read.ts";
- * import { dataContextOf } from "./context.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const transport = store[STORE_CONTEXT].transport;
  * const entry = await statFile(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
  * const source: FileSource = {
  *   path: entry.path,
  *   entry,
  *   stat: (signal) => statFile(transport, entry.path, { signal }),
  * };
- * const { frame } = await readDataFrame(dataContextOf(transport), source);
+ * const { frame } = await readDataFrame(store[STORE_CONTEXT], source);
  * assert.deepEqual(frame.shape, { height: 344, width: 7 });
  * ```
  */
@@ -98,8 +97,7 @@ export interface ReadTuning {
  * @example
  * ```ts
  * import { readDataFrame, type ReadRoute } from "./read.ts";
- * import { dataContextOf } from "./context.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -107,7 +105,7 @@ export interface ReadTuning {
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const context = dataContextOf(transportOf(file));
+ * const context = store[STORE_CONTEXT];
  * const routes: ReadRoute[] = [];
  * for (const _ of [1, 2]) routes.push((await readDataFrame(context, source)).route);
  * assert.deepEqual(routes, ["stream", "cache"]); // a small file streams; then it is cached
@@ -140,8 +138,7 @@ const NATIVE_RATE = 250e6;
  * @example
  * ```ts
  * import { readDataFrame } from "./read.ts";
- * import { dataContextOf } from "./context.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -149,7 +146,7 @@ const NATIVE_RATE = 250e6;
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const context = dataContextOf(transportOf(file));
+ * const context = store[STORE_CONTEXT];
  * const { frame, fromCache } = await readDataFrame(context, source, { nRows: 100 });
  * assert.equal(frame.height, 100);
  * assert.equal(fromCache, false); // a partial read is never cached
@@ -211,8 +208,7 @@ export async function readDataFrame(
  * @example
  * ```ts
  * import { readBatches } from "./read.ts";
- * import { dataContextOf } from "./context.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -220,7 +216,7 @@ export async function readDataFrame(
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const context = dataContextOf(transportOf(file));
+ * const context = store[STORE_CONTEXT];
  * const heights: number[] = [];
  * for await (const batch of readBatches(context, source, { rows: 100 })) heights.push(batch.height);
  * assert.deepEqual(heights, [100, 100, 100, 44]);
@@ -306,8 +302,7 @@ export function readBatches(
  * ```ts
  * import pl from "../../polars.ts";
  * import { cachedCopy } from "./read.ts";
- * import { dataContextOf } from "./context.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
@@ -315,7 +310,7 @@ export function readBatches(
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.parquet";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const local = await cachedCopy(dataContextOf(transportOf(file)), source);
+ * const local = await cachedCopy(store[STORE_CONTEXT], source);
  * const lazy = pl.scanParquet(local);
  * assert.equal(lazy.collectSync().height, 344);
  * ```

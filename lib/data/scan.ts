@@ -113,15 +113,14 @@ const OBJECT_STORE_ERROR = /object-store error|range request not supported/i;
  * @example
  * ```ts
  * import { scanFile } from "./scan.ts";
- * import { dataContextOf } from "./context.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet");
  * const source = { path: file.path!, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const { frame, route } = await scanFile(dataContextOf(transportOf(file)), source);
+ * const { frame, route } = await scanFile(store[STORE_CONTEXT], source);
  * assert.ok(route.url?.includes("/dav-anon/"));
  * assert.equal((await frame.select("Species").collect()).height, 344);
  * ```
@@ -157,18 +156,17 @@ export async function scanFile(
  * @example
  * ```ts
  * import { scanMany } from "./scan.ts";
- * import { dataContextOf } from "./context.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { statFile } from "../handles/stat.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const folder = store.folder("/iplant/home/shared/tern_samples/formats");
- * const transport = transportOf(folder);
+ * const transport = store[STORE_CONTEXT].transport;
  * const entries = await folder.list({ glob: "*.{csv,parquet}" }).toArray();
  * const stat = (path: string, signal?: AbortSignal) => statFile(transport, path, { signal });
- * const lazy = await scanMany(dataContextOf(transport), entries, stat);
+ * const lazy = await scanMany(store[STORE_CONTEXT], entries, stat);
  * const frame = await lazy.collect();
  * assert.equal(frame.height, 688);
  * assert.equal(frame.columns[0], "source");

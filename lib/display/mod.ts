@@ -74,5 +74,5 @@ export {
 export { renderRoots, type RootRow, type RootsView } from "./roots.ts";
 export { renderSavedSearches } from "./saved_searches.ts";
 export { renderSearchDocs, type SearchDocsView } from "./search_docs.ts";
-export { renderStore, type StoreView } from "./store.ts";
+export { renderStore, type StoreView } from "./store_view.ts";
 export { STYLESHEET } from "./style.ts";

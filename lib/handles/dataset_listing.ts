@@ -18,7 +18,7 @@ import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { datasetRow, sharedTitles } from "./display.ts";
 import type { RawMetadata } from "./handle.ts";
 import { parentPath } from "./paths.ts";
-import type { Dataset } from "./folder.ts";
+import type { Dataset } from "./dataset.ts";
 
 /** Datasets a dataset list's notebook view shows (one metadata request each). */
 const DATASET_ROWS = 20;

@@ -177,12 +177,12 @@ async function firstPage(
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { folderView } from "./display.ts";
- * import { transportOf } from "./handle.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats";
- * const view = await folderView(transportOf(store.folder(path)), path);
+ * const view = await folderView(store[STORE_CONTEXT].transport, path);
  * assert.equal(view.total, 9);
  * assert.equal(view.entries[0].name, "README.txt");
  * ```
@@ -218,13 +218,13 @@ export async function folderView(
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
  * import { datasetView } from "./display.ts";
- * import { transportOf } from "./handle.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const curated = "/iplant/home/shared/commons_repo/curated";
  * const dataset = store.dataset(`${curated}/NOAA_SeattleWeather_Daily_2016`);
- * const view = await datasetView(transportOf(dataset), await dataset.metadata());
+ * const view = await datasetView(store[STORE_CONTEXT].transport, await dataset.metadata());
  * assert.deepEqual(
  *   view.duplicates.map((sibling) => sibling.name),
  *   ["NOAA_SeattleWeather_Daily_Jun2019"],

@@ -21,10 +21,8 @@ import {
   TernError,
   type TernErrorDetails,
 } from "../client/errors.ts";
-import type { Transport } from "../client/transport.ts";
 import { checkIsFile, entryBody, readVerified } from "../data/body.ts";
 import { collect } from "../data/chunks.ts";
-import { dataContextOf } from "../data/context.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { withFrameDisplay } from "../data/view.ts";
@@ -37,7 +35,8 @@ import { cachedCopy, type FileSource, readBatches, readDataFrame } from "../data
 import { scanFile, type ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
 import { fileView } from "./display.ts";
-import { Handle, type Location, transportOf } from "./handle.ts";
+import type { StoreContext } from "./store_context.ts";
+import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
 
 /**
@@ -194,8 +193,8 @@ export class File extends Handle {
    * assert.ok(file instanceof File);
    * ```
    */
-  constructor(transport: Transport, location: Location) {
-    super(transport, location);
+  constructor(context: StoreContext, location: Location) {
+    super(context, location);
     this.#fromListing = location.entry !== undefined;
   }
 
@@ -244,7 +243,7 @@ export class File extends Handle {
   async dataframe(options: DataFrameOptions = {}): Promise<DataFrame> {
     checkOptions(options);
     const source = await this.#source(options.signal);
-    const { frame } = await readDataFrame(dataContextOf(transportOf(this)), source, options);
+    const { frame } = await readDataFrame(this.context, source, options);
     return withFrameDisplay(frame, { title: source.path.slice(source.path.lastIndexOf("/") + 1) });
   }
 
@@ -297,7 +296,7 @@ export class File extends Handle {
    */
   batches(options: BatchOptions = {}): AsyncIterable<DataFrame> {
     checkOptions(options);
-    const context = dataContextOf(transportOf(this));
+    const context = this.context;
     const source = (signal?: AbortSignal) => this.#source(signal);
     return {
       async *[Symbol.asyncIterator]() {
@@ -331,7 +330,7 @@ export class File extends Handle {
   ): Promise<string> {
     checkOptions(options);
     const source = await this.#source(options.signal);
-    return await cachedCopy(dataContextOf(transportOf(this)), source, options);
+    return await cachedCopy(this.context, source, options);
   }
 
   /**
@@ -375,7 +374,7 @@ export class File extends Handle {
    */
   async scan(options: ScanOptions = {}): Promise<LazyDataFrame> {
     const source = await this.#source(options.signal);
-    return (await scanFile(dataContextOf(transportOf(this)), source, options)).frame;
+    return (await scanFile(this.context, source, options)).frame;
   }
 
   /** What the readers need: the path, the entry when it came from a listing, and a fresh stat. */
@@ -432,7 +431,7 @@ export class File extends Handle {
     const signal = options.signal === undefined
       ? stop.signal
       : AbortSignal.any([options.signal, stop.signal]);
-    const body = entryBody(transportOf(this), entry, {
+    const body = entryBody(this.context.transport, entry, {
       recheck: this.#restat(options.signal),
       signal,
     });
@@ -475,7 +474,7 @@ export class File extends Handle {
   async bytes(options: CallOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
     return await readVerified(
       {
-        transport: transportOf(this),
+        transport: this.context.transport,
         entry: await this.#entry(options.signal),
         stat: this.#restat(options.signal),
         signal: options.signal,
@@ -560,7 +559,11 @@ export class File extends Handle {
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<FileManifest> {
-    const answer = await getManifest(transportOf(this), await this.locate(options.signal), options);
+    const answer = await getManifest(
+      this.context.transport,
+      await this.locate(options.signal),
+      options,
+    );
     const publicUrl = publicUrlOf(answer);
     const manifest: FileManifest = {
       contentType: answer["content-type"],
@@ -625,7 +628,7 @@ export class File extends Handle {
     checkIsFile(entry);
     await onDisk(() => Deno.mkdir(dirname(target), { recursive: true }));
     const tracker = new ProgressTracker(
-      progressFor(dataContextOf(transportOf(this)).progress, options, basename(path)),
+      progressFor(this.context.progress, options, basename(path)),
       1,
       entry.size,
     );
@@ -636,7 +639,7 @@ export class File extends Handle {
       file = opened;
       const size = await readVerified(
         {
-          transport: transportOf(this),
+          transport: this.context.transport,
           entry,
           stat: this.#restat(options.signal),
           signal: options.signal,
@@ -689,7 +692,7 @@ export class File extends Handle {
    */
   async openInline(options: CallOptions = {}): Promise<InlineFile> {
     const path = await this.locate(options.signal);
-    const answer = await displayDownload(transportOf(this), path, { inline: true }, options);
+    const answer = await displayDownload(this.context.transport, path, { inline: true }, options);
     return {
       contentType: answer.contentType,
       filename: answer.filename ?? path.slice(path.lastIndexOf("/") + 1),
@@ -740,7 +743,7 @@ export class File extends Handle {
    * ```
    */
   protected fetchEntry(path: string, options: CallOptions): Promise<Entry> {
-    return statFile(transportOf(this), path, options);
+    return statFile(this.context.transport, path, options);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * {@linkcode Folder} (and {@linkcode Dataset}): a data-store folder — its sub-folders, lazy
+ * {@linkcode Folder}: a data-store folder — its sub-folders, lazy
  * listings of its entries or of its whole tree, its datasets and their catalog, and handles for
  * what it holds.
  *
@@ -9,10 +9,8 @@
 import type { DataFrame } from "../deps.ts";
 import { type CallOptions, getDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
-import type { Transport } from "../client/transport.ts";
 import { withFrameDisplay } from "../data/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
-import { renderDataset } from "../display/dataset.ts";
 import { renderListing } from "../display/listing.ts";
 import { type Entry, folderEntry } from "../client/entry.ts";
 import { Listing } from "./listing.ts";
@@ -23,18 +21,16 @@ import {
   type WalkOptions,
 } from "../listing/options.ts";
 import { catalogFrame, catalogRows } from "../metadata/catalog.ts";
-import { checkCitationStyle, type CitationStyle } from "../metadata/citation.ts";
-import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
-import { normalizeMetadata } from "../metadata/normalize.ts";
 import {
   type CatalogOptions,
   DatasetListing,
   type DatasetListOptions,
   fetchCatalog,
 } from "./dataset_listing.ts";
-import { datasetView, folderView } from "./display.ts";
-import { File } from "./file.ts";
-import { Handle, type Location, type RawMetadata, transportOf } from "./handle.ts";
+import { folderView } from "./display.ts";
+import type { StoreContext } from "./store_context.ts";
+import type { File } from "./file.ts";
+import { Handle, type Location } from "./handle.ts";
 import { normalizeRelative } from "./paths.ts";
 import { statFolder } from "./stat.ts";
 
@@ -75,8 +71,8 @@ export class Folder extends Handle {
    * assert.ok(folder instanceof Folder);
    * ```
    */
-  constructor(transport: Transport, location: Location) {
-    super(transport, location);
+  constructor(context: StoreContext, location: Location) {
+    super(context, location);
   }
 
   /**
@@ -95,7 +91,7 @@ export class Folder extends Handle {
    * ```
    */
   folder(relative: string): Folder {
-    return new Folder(transportOf(this), this.#child(relative, "folder.folder()"));
+    return this.context.folder(this.#child(relative, "folder.folder()"));
   }
 
   /**
@@ -114,7 +110,7 @@ export class Folder extends Handle {
    * ```
    */
   file(relative: string): File {
-    return new File(transportOf(this), this.#child(relative, "folder.file()"));
+    return this.context.file(this.#child(relative, "folder.file()"));
   }
 
   /**
@@ -136,11 +132,11 @@ export class Folder extends Handle {
    * ```
    */
   async folders(options: CallOptions = {}): Promise<Entry[]> {
-    if (transportOf(this).anonymous) {
+    if (this.context.transport.anonymous) {
       return await this.list({ type: "folder", signal: options.signal }).toArray();
     }
     const listing = await getDirectory(
-      transportOf(this),
+      this.context.transport,
       await this.locate(options.signal),
       options,
     );
@@ -171,7 +167,7 @@ export class Folder extends Handle {
    */
   list(options: ListOptions = {}): Listing {
     return new Listing({
-      transport: transportOf(this),
+      context: this.context,
       folder: (signal) => this.locate(signal),
       label: this.label,
       mode: "list",
@@ -201,11 +197,11 @@ export class Folder extends Handle {
    */
   walk(options: WalkOptions = {}): Listing {
     return new Listing({
-      transport: transportOf(this),
+      context: this.context,
       folder: (signal) => this.locate(signal),
       label: this.label,
       mode: "walk",
-      options: resolveWalkOptions(options, transportOf(this).policy.concurrency),
+      options: resolveWalkOptions(options, this.context.transport.policy.concurrency),
     });
   }
 
@@ -234,11 +230,10 @@ export class Folder extends Handle {
    */
   datasets(options: DatasetListOptions = {}): DatasetListing {
     const { type: _type, infoType: _infoType, ...listOptions } = options as ListOptions;
-    const transport = transportOf(this);
     return new DatasetListing(
       this.list({ ...listOptions, type: "folder" }),
-      (entry) => new Dataset(transport, { entry }),
-      transport.policy.concurrency,
+      (entry) => this.context.dataset({ entry }),
+      this.context.transport.policy.concurrency,
     );
   }
 
@@ -270,7 +265,7 @@ export class Folder extends Handle {
   async catalog(options: CatalogOptions = {}): Promise<DataFrame> {
     const { concurrency, ...listOptions } = options;
     const records = await fetchCatalog(this.datasets(listOptions), {
-      concurrency: concurrency ?? transportOf(this).policy.concurrency,
+      concurrency: concurrency ?? this.context.transport.policy.concurrency,
       signal: options.signal,
     });
     return withFrameDisplay(await catalogFrame(catalogRows(records)), {
@@ -301,7 +296,7 @@ export class Folder extends Handle {
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
     try {
-      return renderListing(await folderView(transportOf(this), await this.locate()));
+      return renderListing(await folderView(this.context.transport, await this.locate()));
     } catch (error) {
       if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
       throw error;
@@ -323,131 +318,12 @@ export class Folder extends Handle {
    * ```
    */
   protected fetchEntry(path: string, options: CallOptions): Promise<Entry> {
-    return statFolder(transportOf(this), path, options);
+    return statFolder(this.context.transport, path, options);
   }
 
   #child(relative: string, what: string): Location {
     return {
       parent: { folder: this, relative: normalizeRelative(relative, `The path given to ${what}`) },
     };
-  }
-}
-
-/**
- * A folder that holds a dataset (a Data Commons curated folder, for instance): a
- * {@linkcode Folder} whose `metadata()` is the normalised record — title, creators, year, DOI,
- * ARK, licence, … — with the AVUs as served kept in `raw`, and which can cite itself.
- *
- * @example
- * ```ts
- * import { exampleStore } from "../sample/example.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const penguins = store.dataset(
- *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
- * );
- * const metadata = await penguins.metadata();
- * assert.equal(metadata.doi, "10.25739/9k2v-7q4m");
- * assert.equal(metadata.license?.id, "CC0-1.0");
- * assert.deepEqual(metadata.missing, []);
- * assert.match(await penguins.citation("apa"), /^Gorman, K\. B\., Williams, T\. D\., & Fraser/);
- * ```
- */
-export class Dataset extends Folder {
-  /**
-   * The dataset's metadata, normalised (see {@linkcode DatasetMetadata}): one request for the
-   * AVUs, plus one to stat the folder when the handle does not know its entry yet (its
-   * date-modified is the record's `dateModified` unless an attribute gives one). The AVUs as
-   * served are in `raw`; the record also has the raw metadata's `path`, `avus` and `irodsAvus`,
-   * so code written for `handle.metadata()` keeps working. A dataset without AVUs gives an empty
-   * record, not an error.
-   *
-   * @example
-   * ```ts
-   * import { exampleStore } from "../sample/example.ts";
-   * import assert from "node:assert/strict";
-   *
-   * await using store = await exampleStore();
-   * const barley = store.dataset(
-   *   "/iplant/home/shared/commons_repo/curated/Immer_BarleyVarietyTrials_Jun2018",
-   * );
-   * const metadata = await barley.metadata();
-   * assert.deepEqual(
-   *   metadata.creators.map((creator) => creator.name),
-   *   ["Immer, F. R.", "Hayes, H. K.", "Powers, LeRoy"],
-   * );
-   * assert.equal(metadata.sources.title, "datacite.title");
-   * assert.equal(metadata.raw.avus.length, 29);
-   * assert.equal(metadata.notes.length, 1);
-   * assert.match(metadata.notes[0], /cannot be paired by position; not assigned$/);
-   * ```
-   */
-  override async metadata(options: CallOptions = {}): Promise<DatasetMetadata<RawMetadata>> {
-    const entry = await this.stat(options);
-    const raw = await super.metadata(options);
-    return await normalizeMetadata(raw, { id: entry.id, folderModified: entry.modified });
-  }
-
-  /**
-   * The dataset's citation (see `DatasetMetadata.citation`): `datacite` by default, or `apa`,
-   * `bibtex`, `ris`, `csl-json`.
-   *
-   * @throws {BadRequestError} for an unknown style.
-   *
-   * @example
-   * ```ts
-   * import { exampleStore } from "../sample/example.ts";
-   * import assert from "node:assert/strict";
-   *
-   * await using store = await exampleStore();
-   * const penguins = store.dataset(
-   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
-   * );
-   * assert.equal(
-   *   await penguins.citation(),
-   *   "Gorman, K. B., Williams, T. D., Fraser, W. R. (2020). Palmer Archipelago (Antarctica) " +
-   *     "penguin size measurements, 2007-2009. Version 1.0. CyVerse Data Commons. " +
-   *     "https://doi.org/10.25739/9k2v-7q4m",
-   * );
-   * const bibtex = await penguins.citation("bibtex");
-   * assert.equal(bibtex.split("\n")[0], "@misc{Gorman2020Palmer,");
-   * ```
-   */
-  async citation(style: CitationStyle = "datacite", options: CallOptions = {}): Promise<string> {
-    checkCitationStyle(style);
-    return await (await this.metadata(options)).citation(style);
-  }
-
-  /**
-   * The notebook view, a dataset card: title, creators, year, DOI and ARK as resolver links,
-   * the licence as a badge linking its text, subjects, the description (collapsed), a summary
-   * of the files, the citation as selectable text, and flags for what is wrong — no metadata, a
-   * citation that lacks fields, a deprecated version, a sibling dataset with the same title.
-   * Costs the metadata requests, one listing request, and a few more to compare sibling titles.
-   * A dataset that cannot be read shows its typed error instead.
-   *
-   * @example
-   * ```ts
-   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
-   * import { exampleStore } from "../sample/example.ts";
-   * import assert from "node:assert/strict";
-   *
-   * await using store = await exampleStore();
-   * // In a notebook, a cell whose last line is this dataset shows its card.
-   * const penguins = store.dataset(
-   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
-   * );
-   * const card = await penguins[JUPYTER_DISPLAY](); // what the notebook asks for
-   * assert.ok(card["text/plain"].includes("https://doi.org/10.25739/9k2v-7q4m"));
-   * ```
-   */
-  override async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
-    try {
-      return renderDataset(await datasetView(transportOf(this), await this.metadata()));
-    } catch (error) {
-      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
-      throw error;
-    }
   }
 }

@@ -7,11 +7,11 @@
 
 import { type CallOptions, getComments, getMetadata } from "../client/endpoints.ts";
 import type { Avu as AvuSchema } from "../client/schemas.ts";
-import type { Transport } from "../client/transport.ts";
 import { withDisplay } from "../display/attach.ts";
 import { renderComments } from "../display/comments.ts";
 import { renderRawMetadata } from "../display/metadata.ts";
 import type { Entry, EntryType } from "../client/entry.ts";
+import type { StoreContext } from "./store_context.ts";
 import { baseName, joinPath } from "./paths.ts";
 
 /**
@@ -152,6 +152,8 @@ export interface Location {
 export abstract class Handle {
   /** `file` or `folder`. */
   abstract readonly kind: EntryType;
+  /** The store's transport, cache and handle factories, given by whoever made the handle. */
+  protected readonly context: StoreContext;
   #path?: string;
   #id?: string;
   #entry?: Entry;
@@ -172,8 +174,8 @@ export abstract class Handle {
    * assert.equal(file.path, "/iplant/home/shared/tern_samples/formats/penguins.csv");
    * ```
    */
-  protected constructor(transport: Transport, location: Location) {
-    transports.set(this, transport);
+  protected constructor(context: StoreContext, location: Location) {
+    this.context = context;
     this.#entry = location.entry;
     this.#path = location.entry?.path ?? location.path ?? pathUnder(location.parent);
     this.#id = location.entry?.id ?? location.id;
@@ -237,7 +239,7 @@ export abstract class Handle {
    * ```
    */
   async metadata(options: CallOptions = {}): Promise<RawMetadata> {
-    const answer = await getMetadata(transportOf(this), await this.itemId(options), options);
+    const answer = await getMetadata(this.context.transport, await this.itemId(options), options);
     this.#path ??= answer.path;
     const raw: RawMetadata = {
       path: answer.path,
@@ -267,7 +269,7 @@ export abstract class Handle {
    * ```
    */
   async comments(options: CallOptions = {}): Promise<Comment[]> {
-    const answer = await getComments(transportOf(this), await this.itemId(options), options);
+    const answer = await getComments(this.context.transport, await this.itemId(options), options);
     const comments: Comment[] = answer.comments.map((comment) => ({
       id: comment.id,
       author: comment.commenter,
@@ -330,31 +332,10 @@ export abstract class Handle {
     const parent = this.#parent;
     const path = parent !== undefined
       ? joinPath(await parent.folder.locate(signal), parent.relative)
-      : (await getMetadata(transportOf(this), this.#id!, { signal })).path;
+      : (await getMetadata(this.context.transport, this.#id!, { signal })).path;
     this.#path = path;
     return path;
   }
-}
-
-const transports = new WeakMap<Handle, Transport>();
-
-/**
- * The transport of the store a handle belongs to. Kept out of the handles' own members so that
- * the public API does not expose the HTTP layer.
- *
- * @example
- * ```ts
- * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "./handle.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const transport = transportOf(store.folder("/iplant/home/shared"));
- * assert.equal(transport.anonymous, false);
- * ```
- */
-export function transportOf(handle: Handle): Transport {
-  return transports.get(handle)!;
 }
 
 function pathUnder(parent: Location["parent"]): string | undefined {

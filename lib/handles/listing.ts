@@ -8,8 +8,7 @@
 import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, TernError } from "../client/errors.ts";
-import type { Transport } from "../client/transport.ts";
-import { dataContextOf } from "../data/context.ts";
+import type { DataContext } from "../data/context.ts";
 import { readMany } from "../data/many.ts";
 import { checkOptions, type ManyOptions } from "../data/options.ts";
 import { scanMany, type ScanOptions } from "../data/scan.ts";
@@ -47,8 +46,8 @@ const VIEW_MS = 3000;
  */
 export type ListingPlan =
   & {
-    /** The store's transport. */
-    transport: Transport;
+    /** The store's reading context (transport, cache, offline flag, progress). */
+    context: DataContext;
     /** Resolves the folder's path (a handle made from an id looks it up first). */
     folder: (signal?: AbortSignal) => Promise<string>;
     /** How to show the folder before its path is known (its path, or its id). */
@@ -98,7 +97,7 @@ export class Listing implements AsyncIterable<Entry> {
    *
    * @example
    * ```ts
-   * import { transportOf } from "../handles/handle.ts";
+   * import { STORE_CONTEXT } from "./store_context.ts";
    * import { exampleStore } from "../sample/example.ts";
    * import { Listing } from "./listing.ts";
    * import { resolveListOptions } from "../listing/options.ts";
@@ -107,7 +106,7 @@ export class Listing implements AsyncIterable<Entry> {
    * await using store = await exampleStore();
    * const path = "/iplant/home/shared/tern_samples";
    * const listing = new Listing({
-   *   transport: transportOf(store.folder(path)),
+   *   context: store[STORE_CONTEXT],
    *   folder: () => Promise.resolve(path),
    *   label: path,
    *   mode: "list",
@@ -341,13 +340,13 @@ export class Listing implements AsyncIterable<Entry> {
    */
   async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
     checkOptions(options);
-    const { transport } = this.#plan;
+    const { context } = this.#plan;
     const entries = await this.toArray();
     return withFrameDisplay(
       await readMany(
-        dataContextOf(transport),
+        context,
         entries,
-        (path, signal) => statFile(transport, path, { signal }),
+        (path, signal) => statFile(context.transport, path, { signal }),
         options,
       ),
     );
@@ -375,11 +374,11 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async scan(options: ScanOptions & { source?: string } = {}): Promise<LazyDataFrame> {
-    const { transport } = this.#plan;
+    const { context } = this.#plan;
     return await scanMany(
-      dataContextOf(transport),
+      context,
       await this.toArray(),
-      (path, signal) => statFile(transport, path, { signal }),
+      (path, signal) => statFile(context.transport, path, { signal }),
       options,
     );
   }
@@ -405,7 +404,7 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<DataFrame> {
-    return await fileManifest(this.#plan.transport, await this.toArray(), options);
+    return await fileManifest(this.#plan.context.transport, await this.toArray(), options);
   }
 
   /** `Listing(list /iplant/home/shared, type "file", glob "*.csv")`. */
@@ -527,11 +526,11 @@ export class Listing implements AsyncIterable<Entry> {
       if (plan.mode === "walk") {
         const options = applyGlob ? plan.options : { ...plan.options, glob: undefined };
         const pages = walkPages(
-          { transport: plan.transport, root: path, signal, onChange },
+          { transport: plan.context.transport, root: path, signal, onChange },
           options,
         );
         const report = quiet ? undefined : progressReporter({
-          setting: dataContextOf(plan.transport).progress,
+          setting: plan.context.progress,
           label: `walk ${path.slice(path.lastIndexOf("/") + 1) || path}`,
         });
         if (report === undefined) {
@@ -569,7 +568,7 @@ export class Listing implements AsyncIterable<Entry> {
       }
       const { options } = plan;
       const glob = applyGlob ? options.glob : undefined;
-      const pages = pageFolder(plan.transport, {
+      const pages = pageFolder(plan.context.transport, {
         path,
         entityType: options.entityType,
         sortCol: options.sortCol,
@@ -600,9 +599,9 @@ export class Listing implements AsyncIterable<Entry> {
   }
 
   async #serverTotal(): Promise<number> {
-    const { transport, options } = this.#plan;
+    const { context, options } = this.#plan;
     const path = await this.#plan.folder(options.signal);
-    const page = await getPagedDirectory(transport, {
+    const page = await getPagedDirectory(context.transport, {
       path,
       limit: 1,
       entityType: options.entityType,

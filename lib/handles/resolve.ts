@@ -9,12 +9,11 @@
 
 import type { CallOptions } from "../client/endpoints.ts";
 import { BadRequestError, NotFoundError, TernError } from "../client/errors.ts";
-import type { Transport } from "../client/transport.ts";
 import { normalizeArk } from "../metadata/ark.ts";
 import { normalizeDoi } from "../metadata/doi.ts";
 import { fetchCatalog } from "./dataset_listing.ts";
+import type { StoreContext } from "./store_context.ts";
 import type { Folder } from "./folder.ts";
-import { transportOf } from "./handle.ts";
 import { isId, normalizePath, parentPath } from "./paths.ts";
 
 /**
@@ -152,43 +151,44 @@ interface DatasetIndex {
   byIdentifier: Map<string, string[]>;
 }
 
-/** Per transport and datasets folder, the last index built. */
-const indexes = new WeakMap<Transport, Map<string, Promise<DatasetIndex>>>();
+/** Per store (its context) and datasets folder, the last index built. */
+const indexes = new WeakMap<StoreContext, Map<string, Promise<DatasetIndex>>>();
 
 /**
  * The paths of the datasets under `folder` whose DOI or ARK is `identifier` (`doi:…` or
  * `ark:/…`). The datasets' metadata is read once (all of it, `concurrency` at a time) and kept
- * for the store's life, keyed by the folder's modification date: one request (the folder's
+ * for the life of the store whose `context` is given, keyed by the folder's modification date: one request (the folder's
  * entry) checks it on later calls.
  *
  * @example
  * ```ts
  * import { datasetsWith, DATA_COMMONS_DATASETS } from "./resolve.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const folder = store.folder(DATA_COMMONS_DATASETS);
  * const penguins = (await store.dataset(`${DATA_COMMONS_DATASETS}/Gorman_PalmerPenguins_Morphometrics_2020`).metadata()).doi!;
- * assert.equal((await datasetsWith(folder, `doi:${penguins}`)).length, 1);
+ * assert.equal((await datasetsWith(store[STORE_CONTEXT], folder, `doi:${penguins}`)).length, 1);
  * const before = store.stats.requests;
- * await datasetsWith(folder, `doi:${penguins}`);
+ * await datasetsWith(store[STORE_CONTEXT], folder, `doi:${penguins}`);
  * assert.equal(store.stats.requests - before, 1); // only the folder's entry, to check the date
  * ```
  */
 export async function datasetsWith(
+  context: StoreContext,
   folder: Folder,
   identifier: string,
   options: CallOptions = {},
 ): Promise<string[]> {
-  const transport = transportOf(folder);
   const entry = await folder.stat({ refresh: true, ...options });
   const modified = entry.modified.getTime();
-  let byFolder = indexes.get(transport);
-  if (byFolder === undefined) indexes.set(transport, byFolder = new Map());
+  let byFolder = indexes.get(context);
+  if (byFolder === undefined) indexes.set(context, byFolder = new Map());
   let pending = byFolder.get(entry.path);
   if (pending === undefined || (await pending.catch(() => undefined))?.modified !== modified) {
-    pending = buildIndex(folder, modified, transport.policy.concurrency, options);
+    pending = buildIndex(folder, modified, context.transport.policy.concurrency, options);
     byFolder.set(entry.path, pending);
     // A failed read is not kept: the next call tries again.
     pending.catch(() => byFolder.delete(entry.path));

@@ -30,12 +30,12 @@ const SCAN_PAGE = 1000;
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "./handle.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import { statFolder } from "./stat.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const transport = store[STORE_CONTEXT].transport;
  * const entry = await statFolder(transport, "/iplant/home/shared/tern_samples");
  * assert.equal(entry.type, "folder");
  * assert.equal(entry.name, "tern_samples");
@@ -63,12 +63,12 @@ export async function statFolder(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "./handle.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import { statFile } from "./stat.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const transport = store[STORE_CONTEXT].transport;
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const entry = await statFile(transport, path);
  * assert.equal(entry.size, 13487);
@@ -140,12 +140,12 @@ export async function statFile(
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { transportOf } from "./handle.ts";
+ * import { STORE_CONTEXT } from "./store_context.ts";
  * import { kindOf } from "./stat.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const transport = store[STORE_CONTEXT].transport;
  * assert.equal(await kindOf(transport, "/iplant/home/shared"), "folder");
  * assert.equal(await kindOf(transport, "/iplant/home/shared/tern_samples/README.txt"), "file");
  * ```

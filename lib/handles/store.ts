@@ -16,18 +16,19 @@ import type { AuthMode } from "../client/auth.ts";
 import type { Transport, TransportStats } from "../client/transport.ts";
 import { DiskCache } from "../cache/cache.ts";
 import { StoreCache } from "../cache/store_cache.ts";
-import { bindDataContext } from "../data/context.ts";
 import { withDisplay } from "../display/attach.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderRoots } from "../display/roots.ts";
 import { renderSavedSearches } from "../display/saved_searches.ts";
 import { renderSearchDocs } from "../display/search_docs.ts";
-import { renderStore } from "../display/store.ts";
+import { renderStore } from "../display/store_view.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Entry, folderEntry } from "../client/entry.ts";
 import { File } from "./file.ts";
-import { Dataset, Folder } from "./folder.ts";
+import { Dataset } from "./dataset.ts";
+import { Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";
+import { STORE_CONTEXT, type StoreContext } from "./store_context.ts";
 import { parseRef } from "./paths.ts";
 import {
   DATA_COMMONS_DATASETS,
@@ -192,7 +193,7 @@ export type IdentifierName =
 export class Store {
   /** Resolved settings (no secrets). */
   readonly options: StoreSettings;
-  readonly #transport: Transport;
+  readonly #context: StoreContext;
   readonly #cache: StoreCache;
 
   /**
@@ -212,7 +213,6 @@ export class Store {
    * ```
    */
   constructor(transport: Transport, options: StoreSettings) {
-    this.#transport = transport;
     this.options = Object.freeze({ ...options });
     const disk = typeof options.cacheDir === "string"
       ? new DiskCache({ dir: options.cacheDir, maxBytes: options.cacheMaxBytes })
@@ -221,8 +221,23 @@ export class Store {
     if (offline && disk === undefined) {
       throw new BadRequestError("offline: true needs a cache folder to serve files from.");
     }
-    bindDataContext(transport, { cache: disk, offline, progress: options.progress ?? true });
+    // Every handle this store makes, directly or through another handle, gets this one object.
+    const context: StoreContext = Object.freeze({
+      transport,
+      cache: disk,
+      offline,
+      progress: options.progress ?? true,
+      folder: (location: Location) => new Folder(context, location),
+      file: (location: Location) => new File(context, location),
+      dataset: (location: Location) => new Dataset(context, location),
+    });
+    this.#context = context;
     this.#cache = new StoreCache(disk, offline);
+  }
+
+  /** What the store gives its handles; for tern's own layers, not exported by `mod.ts`. */
+  get [STORE_CONTEXT](): StoreContext {
+    return this.#context;
   }
 
   /**
@@ -248,7 +263,7 @@ export class Store {
 
   /** Requests sent, retries, token exchanges and requests in flight, for monitoring. */
   get stats(): TransportStats {
-    return this.#transport.stats;
+    return this.#context.transport.stats;
   }
 
   /**
@@ -267,7 +282,7 @@ export class Store {
    * ```
    */
   folder(ref: string | Entry): Folder {
-    return new Folder(this.#transport, locationOf(ref, "folder", "store.folder()"));
+    return this.#context.folder(locationOf(ref, "folder", "store.folder()"));
   }
 
   /**
@@ -286,7 +301,7 @@ export class Store {
    * ```
    */
   file(ref: string | Entry): File {
-    return new File(this.#transport, locationOf(ref, "file", "store.file()"));
+    return this.#context.file(locationOf(ref, "file", "store.file()"));
   }
 
   /**
@@ -309,7 +324,7 @@ export class Store {
    * ```
    */
   dataset(ref: string | Entry): Dataset {
-    return new Dataset(this.#transport, locationOf(ref, "folder", "store.dataset()"));
+    return this.#context.dataset(locationOf(ref, "folder", "store.dataset()"));
   }
 
   /**
@@ -329,7 +344,7 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { Dataset } from "./folder.ts";
+   * import { Dataset } from "./dataset.ts";
    * import { File } from "./file.ts";
    * import assert from "node:assert/strict";
    *
@@ -349,7 +364,12 @@ export class Store {
     const parsed = parseDataName(name);
     if (parsed.kind === "doi" || parsed.kind === "ark") {
       const identifier = parsed.kind === "doi" ? `doi:${parsed.doi}` : parsed.ark;
-      const paths = await datasetsWith(this.folder(DATA_COMMONS_DATASETS), identifier, options);
+      const paths = await datasetsWith(
+        this.#context,
+        this.folder(DATA_COMMONS_DATASETS),
+        identifier,
+        options,
+      );
       const problem = identifierProblem(identifier, paths);
       if (problem !== undefined) throw problem;
       return this.dataset(paths[0]);
@@ -386,15 +406,16 @@ export class Store {
   async entry(ref: string | Entry, options: CallOptions = {}): Promise<File | Folder> {
     if (isEntry(ref)) {
       return ref.type === "file"
-        ? new File(this.#transport, { entry: ref })
-        : new Folder(this.#transport, { entry: ref });
+        ? this.#context.file({ entry: ref })
+        : this.#context.folder({ entry: ref });
     }
     const parsed = parseRef(ref, "The item given to store.entry()");
-    const path = parsed.path ?? (await getMetadata(this.#transport, parsed.id!, options)).path;
+    const path = parsed.path ??
+      (await getMetadata(this.#context.transport, parsed.id!, options)).path;
     const location: Location = { path, ...(parsed.id === undefined ? {} : { id: parsed.id }) };
-    return await kindOf(this.#transport, path, options) === "file"
-      ? new File(this.#transport, location)
-      : new Folder(this.#transport, location);
+    return await kindOf(this.#context.transport, path, options) === "file"
+      ? this.#context.file(location)
+      : this.#context.folder(location);
   }
 
   /**
@@ -414,7 +435,7 @@ export class Store {
    * ```
    */
   async root(options: CallOptions = {}): Promise<Roots> {
-    const answer = await getRoot(this.#transport, options);
+    const answer = await getRoot(this.#context.transport, options);
     const base = answer["base-paths"];
     const remaining = [...answer.roots];
     const take = (what: string, test: (path: string) => boolean) => {
@@ -425,7 +446,7 @@ export class Store {
           { endpoint: "filesystem/root" },
         );
       }
-      return new Folder(this.#transport, { entry: folderEntry(remaining.splice(index, 1)[0]) });
+      return this.#context.folder({ entry: folderEntry(remaining.splice(index, 1)[0]) });
     };
     const home = take("home", (path) => path === base.user_home_path);
     const trash = take("trash", (path) => path === base.user_trash_path);
@@ -479,7 +500,7 @@ export class Store {
    * ```
    */
   async savedSearches(options: CallOptions = {}): Promise<unknown> {
-    const saved = await getSavedSearches(this.#transport, options);
+    const saved = await getSavedSearches(this.#context.transport, options);
     // In a notebook, a table of the searches (the value itself is unchanged).
     return typeof saved === "object" && saved !== null
       ? withDisplay(saved, () => renderSavedSearches(saved))
@@ -501,7 +522,7 @@ export class Store {
    * ```
    */
   async searchDocumentation(options: CallOptions = {}): Promise<SearchDocumentation> {
-    const docs = await getSearchDocumentation(this.#transport, options);
+    const docs = await getSearchDocumentation(this.#context.transport, options);
     // In a notebook, the clauses and sort fields as a table (the value itself is unchanged).
     return withDisplay(docs, () => renderSearchDocs(docs));
   }

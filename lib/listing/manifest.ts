@@ -48,14 +48,14 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
  * @example
  * ```ts
  * import { fileManifest } from "./manifest.ts";
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const folder = store.folder("/iplant/home/shared/tern_samples/formats");
  * const entries = await folder.list({ glob: "*.parquet" }).toArray();
- * const manifest = await fileManifest(transportOf(folder), entries);
+ * const manifest = await fileManifest(store[STORE_CONTEXT].transport, entries);
  * assert.equal(manifest.getColumn("format").get(0), "parquet");
  * assert.ok(manifest.getColumn("url").get(0).includes("/dav-anon/"));
  * ```

@@ -130,13 +130,13 @@ export interface PagerOptions {
  *
  * @example
  * ```ts
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { pageFolder } from "./pager.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
- * const transport = transportOf(store.folder("/iplant/home/shared"));
+ * const transport = store[STORE_CONTEXT].transport;
  * const query = { path: "/iplant/home/shared/tern_samples/formats", entityType: "any" } as const;
  * const pages = [];
  * for await (const page of pageFolder(transport, query, { pageSize: 4, onChange: console.warn })) {

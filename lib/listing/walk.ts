@@ -60,7 +60,7 @@ export interface WalkContext {
  *
  * @example
  * ```ts
- * import { transportOf } from "../handles/handle.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import { resolveWalkOptions } from "./options.ts";
  * import { walkPages } from "./walk.ts";
@@ -68,7 +68,7 @@ export interface WalkContext {
  *
  * await using store = await exampleStore();
  * const root = "/iplant/home/demo";
- * const context = { transport: transportOf(store.folder(root)), root, onChange: console.warn };
+ * const context = { transport: store[STORE_CONTEXT].transport, root, onChange: console.warn };
  * const options = resolveWalkOptions({ glob: "**" + "/*.csv" }, 4);
  * const paths = [];
  * for await (const page of walkPages(context, options)) {

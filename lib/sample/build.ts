@@ -9,7 +9,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { DATASET_SPECS } from "./catalog.ts";
 import { addCommunityFolders } from "./community.ts";
 import { CURATED_PATH, SAMPLE_STORE_VERSION, STAMP_FILE } from "./constants.ts";
-import type { DatasetSpec } from "./dataset.ts";
+import type { DatasetSpec } from "./dataset_spec.ts";
 import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";

@@ -7,7 +7,7 @@
  */
 
 import { DEMO_DATASET_PATH, FORMATS_PATH, MANY_FILES_PATH } from "./constants.ts";
-import type { DatasetSpec, MetadataStyle } from "./dataset.ts";
+import type { DatasetSpec, MetadataStyle } from "./dataset_spec.ts";
 import { barley } from "./datasets/barley.ts";
 import { co2, co2Deprecated } from "./datasets/co2.ts";
 import { earthquakes } from "./datasets/earthquakes.ts";
@@ -21,7 +21,7 @@ import { volcano } from "./datasets/volcano.ts";
 import { weatherV1, weatherV2 } from "./datasets/weather.ts";
 import { wind } from "./datasets/wind.ts";
 
-export type { MetadataStyle } from "./dataset.ts";
+export type { MetadataStyle } from "./dataset_spec.ts";
 
 /**
  * Every dataset folder the builder writes: twelve published datasets, one deprecated one

@@ -21,7 +21,7 @@ import {
   penguinsCsv,
   penguinsParquet,
 } from "./datasets/penguins.ts";
-import { gzip, type JsonRecord, toDelimited, toNdjson } from "./formats.ts";
+import { gzip, type JsonRecord, toDelimited, toNdjson } from "./conversions.ts";
 import { seededRandom } from "./ids.ts";
 import { avu, avuSidecar, avuWithUnit, sidecarBytes, utc } from "./sidecars.ts";
 import { storeRelative, type StoreTree } from "./tree.ts";

@@ -15,7 +15,7 @@ import {
   SAMPLE_USERS,
 } from "./constants.ts";
 import { penguinRecords, penguins, penguinSummaryCsv } from "./datasets/penguins.ts";
-import { toDelimited } from "./formats.ts";
+import { toDelimited } from "./conversions.ts";
 import { authored, avu, avuSidecar, sidecarBytes, utc } from "./sidecars.ts";
 import { storeRelative, type StoreTree } from "./tree.ts";
 import type { VegaDatasets } from "./vega.ts";

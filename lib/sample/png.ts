@@ -5,7 +5,7 @@
  * @module
  */
 
-import { zlib } from "./formats.ts";
+import { zlib } from "./conversions.ts";
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);

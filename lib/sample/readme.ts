@@ -6,7 +6,7 @@
  */
 
 import { CURATED_PATH } from "./constants.ts";
-import type { DatasetSpec } from "./dataset.ts";
+import type { DatasetSpec } from "./dataset_spec.ts";
 import type { VegaDatasets } from "./vega.ts";
 
 /**

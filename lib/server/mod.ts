@@ -28,7 +28,7 @@ import { resolveOptions, type ServerOptions, ServerOptionsError } from "./option
 import { Prng } from "./prng.ts";
 import { createRouter } from "./router.ts";
 import { type ServerStats, Shaper } from "./shaping.ts";
-import { Store } from "./store.ts";
+import { DiskStore } from "./disk_store.ts";
 import { StoreFileError } from "./store_file.ts";
 import { UserDirectory } from "./users.ts";
 
@@ -93,10 +93,10 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     throw new ServerOptionsError("root", `names no folder: ${resolved.root}`);
   }
   if (!info.isDirectory) throw new ServerOptionsError("root", `is not a folder: ${resolved.root}`);
-  let store: Store;
+  let store: DiskStore;
   let users: UserDirectory;
   try {
-    store = await Store.open(resolved.root, resolved.zone);
+    store = await DiskStore.open(resolved.root, resolved.zone);
     users = await UserDirectory.open(store.root, {
       tokenLifetimeSeconds: resolved.tokenLifetimeSeconds,
       warn,

@@ -33,7 +33,7 @@ import type { Prng } from "./prng.ts";
 import { jsonReply, type Reply, textReply } from "./reply.ts";
 import { searchDocumentation } from "./search_documentation.ts";
 import type { Shaper } from "./shaping.ts";
-import type { Store } from "./store.ts";
+import type { DiskStore } from "./disk_store.ts";
 import { StoreFileError } from "./store_file.ts";
 import type { UserDirectory } from "./users.ts";
 
@@ -128,7 +128,7 @@ function match(
  */
 export interface RouterParts {
   /** The store being served. */
-  store: Store;
+  store: DiskStore;
   /** The store's accounts. */
   users: UserDirectory;
   /** Traffic shaping and counters. */
@@ -147,14 +147,14 @@ export interface RouterParts {
  * @example
  * ```ts
  * import { createRouter } from "./router.ts";
- * import { Store } from "./store.ts";
+ * import { DiskStore } from "./disk_store.ts";
  * import { UserDirectory } from "./users.ts";
  * import { Shaper } from "./shaping.ts";
  * import { Prng } from "./prng.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * const store = await Store.open(root, "iplant");
+ * const store = await DiskStore.open(root, "iplant");
  * const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
  * const handle = createRouter({
  *   store, users: await UserDirectory.open(store.root, {}), shaper, prng: new Prng(1, 2),

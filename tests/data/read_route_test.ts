@@ -11,10 +11,9 @@ import assert from "node:assert/strict";
 import pl, { type DataFrame } from "../../polars.ts";
 import { isAbortError } from "../../lib/client/errors.ts";
 import { DiskCache } from "../../lib/cache/cache.ts";
-import { dataContextOf } from "../../lib/data/context.ts";
 import type { ProgressEvent } from "../../lib/progress/events.ts";
 import { readDataFrame, type ReadRoute, type ReadTuning } from "../../lib/data/read.ts";
-import { transportOf } from "../../lib/handles/handle.ts";
+import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import type { Store } from "../../mod.ts";
 import { DATA, dataStore, generatedCsv, generatedNdjson, gzip } from "./_store.ts";
 
@@ -37,7 +36,7 @@ async function read(
 ): Promise<{ frame: DataFrame; route: ReadRoute }> {
   const file = store.file(path);
   const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
-  return await readDataFrame(dataContextOf(transportOf(file)), source, options, tuning);
+  return await readDataFrame(store[STORE_CONTEXT], source, options, tuning);
 }
 
 const entries = (cacheDir: string) => new DiskCache({ dir: cacheDir }).entries();

@@ -4,8 +4,7 @@ import { connect, ParseError } from "../../mod.ts";
 import { ensureSampleStore } from "../../lib/sample/mod.ts";
 import { SAMPLE_CASES } from "../../lib/sample/catalog.ts";
 import { scanFile } from "../../lib/data/scan.ts";
-import { dataContextOf } from "../../lib/data/context.ts";
-import { transportOf } from "../../lib/handles/handle.ts";
+import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { ALICE, DEMO, usersFile } from "../_store.ts";
 import { dataStore, generatedCsv } from "./_store.ts";
 import { rangeIgnoringProxy } from "./_proxy.ts";
@@ -57,7 +56,7 @@ Deno.test("scan: a server that ignores Range gives the right frame through the c
   const store = connect({ url: proxy.url, anonymous: true, cacheDir: served.cacheDir });
   const file = store.file(PUBLIC);
   const source = { path: PUBLIC, stat: (signal?: AbortSignal) => file.stat({ signal }) };
-  const { frame, route } = await scanFile(dataContextOf(transportOf(file)), source);
+  const { frame, route } = await scanFile(store[STORE_CONTEXT], source);
   assert.equal(route.url, undefined);
   assert.match(route.reason ?? "", /byte ranges/);
   assert.ok(proxy.dropped >= 1);
@@ -72,7 +71,7 @@ Deno.test("scan: when Polars' own range reads fail after the probe passed, it fa
   const store = connect({ url: proxy.url, anonymous: true, cacheDir: served.cacheDir });
   const file = store.file(PUBLIC);
   const source = { path: PUBLIC, stat: (signal?: AbortSignal) => file.stat({ signal }) };
-  const { frame, route } = await scanFile(dataContextOf(transportOf(file)), source);
+  const { frame, route } = await scanFile(store[STORE_CONTEXT], source);
   assert.equal(route.url, undefined);
   assert.match(route.reason ?? "", /Polars could not read/);
   sameFrame(await frame.collect(), pl.readParquet(PENGUINS_PATH));
@@ -87,7 +86,7 @@ Deno.test("scan: a private file has no anonymous URL and is scanned from the cac
   const file = store.file(PRIVATE);
   assert.equal((await file.manifest()).publicUrl, undefined);
   const source = { path: PRIVATE, stat: (signal?: AbortSignal) => file.stat({ signal }) };
-  const { frame, route } = await scanFile(dataContextOf(transportOf(file)), source);
+  const { frame, route } = await scanFile(store[STORE_CONTEXT], source);
   assert.match(route.reason ?? "", /not public/);
   assert.ok(route.localPath?.startsWith(served.cacheDir));
   sameFrame(await frame.collect(), pl.readParquet(PENGUINS_PATH));

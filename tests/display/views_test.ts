@@ -5,7 +5,7 @@ import { renderDatasets } from "../../lib/display/datasets.ts";
 import { renderManifest } from "../../lib/display/manifest.ts";
 import { renderRoots } from "../../lib/display/roots.ts";
 import { renderSearchDocs } from "../../lib/display/search_docs.ts";
-import { renderStore } from "../../lib/display/store.ts";
+import { renderStore } from "../../lib/display/store_view.ts";
 import { checkView, HOSTILE, HOSTILE_URLS } from "./_safety.ts";
 
 const when = new Date(Date.UTC(2023, 0, 2, 3, 4));

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { AuthError } from "../../lib/client/errors.ts";
-import { transportOf } from "../../lib/handles/handle.ts";
+import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { DEMO_USER, FORMATS_PATH } from "../../lib/sample/mod.ts";
 
@@ -14,7 +14,7 @@ Deno.test("the example store serves the sample store and is gone once disposed o
   let cacheRoot: string;
   {
     await using store = await exampleStore();
-    url = transportOf(store.folder("/iplant/home")).url;
+    url = store[STORE_CONTEXT].transport.url;
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
     const frame = await store.file(`${FORMATS_PATH}/penguins.csv`).head(2);
     assert.equal(frame.height, 2);

@@ -8,8 +8,8 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset.ts";
-import { type JsonRecord, toDelimited } from "../formats.ts";
+import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type JsonRecord, toDelimited } from "../conversions.ts";
 import { avu } from "../sidecars.ts";
 
 const NAME = "Immer_BarleyVarietyTrials_Jun2018";

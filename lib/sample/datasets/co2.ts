@@ -7,7 +7,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { type DatasetSpec, once } from "../dataset.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import type { VegaDatasets } from "../vega.ts";
 import { encodePng, renderBars } from "../png.ts";
 import { authored, avu } from "../sidecars.ts";

@@ -7,7 +7,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec } from "../dataset.ts";
+import { copyOf, type DatasetSpec } from "../dataset_spec.ts";
 import { avu, avuWithUnit, comment } from "../sidecars.ts";
 
 const TITLE = "On-time performance of U.S. domestic flights: delays and distances";

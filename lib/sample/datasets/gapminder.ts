@@ -6,8 +6,8 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset.ts";
-import { type JsonRecord, toDelimited } from "../formats.ts";
+import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type JsonRecord, toDelimited } from "../conversions.ts";
 import { authored, avu, comment } from "../sidecars.ts";
 
 const TITLE = "Life expectancy, fertility and population by country, 1955-2005";

@@ -6,7 +6,7 @@
  */
 
 import { DEMO_DATASET_PATH, DEMO_USER } from "../constants.ts";
-import { copyOf, type DatasetSpec } from "../dataset.ts";
+import { copyOf, type DatasetSpec } from "../dataset_spec.ts";
 import { authored, avu, comment } from "../sidecars.ts";
 
 const TITLE = "Monthly closing prices of five technology stocks and the S&P 500, 2000-2010";

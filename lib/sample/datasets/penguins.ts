@@ -7,9 +7,9 @@
  */
 
 import { CURATED_PATH, DEMO_USER } from "../constants.ts";
-import { copyOf, type DatasetSpec, once, type Producer } from "../dataset.ts";
+import { copyOf, type DatasetSpec, once, type Producer } from "../dataset_spec.ts";
 import type { VegaDatasets } from "../vega.ts";
-import { csvToArrow, csvToParquet, type JsonRecord, toDelimited } from "../formats.ts";
+import { csvToArrow, csvToParquet, type JsonRecord, toDelimited } from "../conversions.ts";
 import { encodePng, renderBars } from "../png.ts";
 import { authored, avu, avuWithUnit, comment } from "../sidecars.ts";
 

@@ -6,8 +6,8 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset.ts";
-import { gzip } from "../formats.ts";
+import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { gzip } from "../conversions.ts";
 import { avu, avuWithUnit } from "../sidecars.ts";
 
 const TITLE = "Year-round habitat of four common species by US county (USGS GAP)";

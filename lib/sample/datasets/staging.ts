@@ -6,7 +6,7 @@
  */
 
 import { STAGING_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, textFile } from "../dataset.ts";
+import { copyOf, type DatasetSpec, textFile } from "../dataset_spec.ts";
 import { avu } from "../sidecars.ts";
 
 const SCRIPT = `"""Ridgeline densities of restaurant latitude by cuisine, University District."""

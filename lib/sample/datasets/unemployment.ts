@@ -6,7 +6,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec } from "../dataset.ts";
+import { copyOf, type DatasetSpec } from "../dataset_spec.ts";
 
 /**
  * The dataset folder spec.

@@ -7,8 +7,8 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset.ts";
-import { toDelimited } from "../formats.ts";
+import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { toDelimited } from "../conversions.ts";
 import { encodePng, renderGrid } from "../png.ts";
 import { avu } from "../sidecars.ts";
 import type { VegaDatasets } from "../vega.ts";

@@ -9,8 +9,8 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset.ts";
-import { csvToParquet } from "../formats.ts";
+import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { csvToParquet } from "../conversions.ts";
 import { avu, comment } from "../sidecars.ts";
 
 /**

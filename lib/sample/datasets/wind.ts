@@ -8,8 +8,8 @@
  */
 
 import { CURATED_PATH, DEMO_USER } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset.ts";
-import { type JsonRecord, toDelimited } from "../formats.ts";
+import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type JsonRecord, toDelimited } from "../conversions.ts";
 import { encodePng, renderGrid } from "../png.ts";
 import { authored, avu, comment } from "../sidecars.ts";
 import type { VegaDatasets } from "../vega.ts";

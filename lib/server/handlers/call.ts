@@ -7,7 +7,7 @@
 
 import type { Prng } from "../prng.ts";
 import type { Reply } from "../reply.ts";
-import type { Store } from "../store.ts";
+import type { DiskStore } from "../disk_store.ts";
 import type { UserDirectory } from "../users.ts";
 
 /**
@@ -21,7 +21,7 @@ import type { UserDirectory } from "../users.ts";
  */
 export interface Call {
   /** The store being served. */
-  store: Store;
+  store: DiskStore;
   /** The store's accounts. */
   users: UserDirectory;
   /** The request URL. */

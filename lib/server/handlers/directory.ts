@@ -8,7 +8,7 @@
 import { doesNotExist, notAFolder, notReadable } from "../errors.ts";
 import { ParamCheck } from "../params.ts";
 import { jsonReply, type Reply } from "../reply.ts";
-import type { Item } from "../store.ts";
+import type { Item } from "../disk_store.ts";
 import type { Call } from "./call.ts";
 import { folderObject } from "./render.ts";
 import { rootFolders } from "./root.ts";

@@ -12,7 +12,7 @@ import { detectMediaType, SNIFF_BYTES } from "../media.ts";
 import { ParamCheck } from "../params.ts";
 import { ANONYMOUS } from "../permissions.ts";
 import { type Reply, textReply } from "../reply.ts";
-import type { Item, Store } from "../store.ts";
+import type { DiskStore, Item } from "../disk_store.ts";
 import type { Call } from "./call.ts";
 
 /**
@@ -61,12 +61,12 @@ async function sniff(file: Deno.FsFile): Promise<Uint8Array> {
  *
  * @example
  * ```ts
- * import { Store } from "../store.ts";
+ * import { DiskStore } from "../disk_store.ts";
  * import { fileMediaType } from "./downloads.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * const store = await Store.open(root, "iplant");
+ * const store = await DiskStore.open(root, "iplant");
  * await Deno.writeTextFile(`${root}/iplant/home/shared/notes`, "plain words");
  * const found = await store.lookup("/iplant/home/shared/notes", "anonymous");
  * assert.ok(found.found === "item");
@@ -74,7 +74,7 @@ async function sniff(file: Deno.FsFile): Promise<Uint8Array> {
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export async function fileMediaType(store: Store, item: Item): Promise<string> {
+export async function fileMediaType(store: DiskStore, item: Item): Promise<string> {
   const { file } = await store.open(item);
   try {
     return detectMediaType(item.name, await sniff(file));
@@ -103,7 +103,7 @@ async function downloadable(call: Call, path: string): Promise<Item> {
 }
 
 async function fileReply(
-  store: Store,
+  store: DiskStore,
   item: Item,
   disposition: "attachment" | "inline",
   mediaType: "detect" | "octet-stream",

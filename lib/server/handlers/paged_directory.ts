@@ -12,7 +12,7 @@ import { INFO_TYPES } from "../../registry/file_formats.ts";
 import { ParamCheck } from "../params.ts";
 import { folderLabel, isBadName } from "../permissions.ts";
 import { jsonReply, type Reply } from "../reply.ts";
-import type { PageQuery, SortColumn } from "../store.ts";
+import type { PageQuery, SortColumn } from "../disk_store.ts";
 import type { Call } from "./call.ts";
 import { listingItems } from "./render.ts";
 

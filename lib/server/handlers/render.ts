@@ -6,7 +6,7 @@
  */
 
 import { folderLabel, isBadName } from "../permissions.ts";
-import type { Item, Store } from "../store.ts";
+import type { DiskStore, Item } from "../disk_store.ts";
 
 /**
  * A folder as `directory` and `root` show it (no `folders` key; callers add one where the
@@ -45,18 +45,18 @@ export interface FolderObject {
  * @example
  * ```ts
  * import { folderObject } from "./render.ts";
- * import { Store } from "../store.ts";
+ * import { DiskStore } from "../disk_store.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * const store = await Store.open(root, "iplant");
+ * const store = await DiskStore.open(root, "iplant");
  * const found = await store.lookup("/iplant/home/shared", "demo");
  * assert.ok(found.found === "item");
  * assert.equal(folderObject(store, "demo", found.item).label, "Community Data"); // a root's label
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function folderObject(store: Store, user: string, item: Item): FolderObject {
+export function folderObject(store: DiskStore, user: string, item: Item): FolderObject {
   return {
     id: store.idOf(item.path),
     path: item.path,
@@ -110,11 +110,11 @@ export interface ListingItem {
  * @example
  * ```ts
  * import { listingItems } from "./render.ts";
- * import { Store } from "../store.ts";
+ * import { DiskStore } from "../disk_store.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * const store = await Store.open(root, "iplant");
+ * const store = await DiskStore.open(root, "iplant");
  * const found = await store.lookup("/iplant/home/shared", "demo");
  * assert.ok(found.found === "item");
  * const [item] = await listingItems(store, "demo", [found.item]);
@@ -124,7 +124,7 @@ export interface ListingItem {
  * ```
  */
 export async function listingItems(
-  store: Store,
+  store: DiskStore,
   user: string,
   items: readonly Item[],
 ): Promise<ListingItem[]> {

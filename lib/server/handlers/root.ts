@@ -6,10 +6,10 @@
 
 import { uncheckedException } from "../errors.ts";
 import { jsonReply, type Reply } from "../reply.ts";
-import type { Item, Store } from "../store.ts";
+import type { DiskStore, Item } from "../disk_store.ts";
 import type { Call } from "./call.ts";
 
-async function requireFolder(store: Store, user: string, path: string): Promise<Item> {
+async function requireFolder(store: DiskStore, user: string, path: string): Promise<Item> {
   const found = await store.lookup(path, user);
   if (found.found !== "item" || found.item.kind !== "folder") {
     throw uncheckedException(`the root folder ${path} is missing from the store`);
@@ -23,12 +23,12 @@ async function requireFolder(store: Store, user: string, path: string): Promise<
  *
  * @example
  * ```ts
- * import { Store } from "../store.ts";
+ * import { DiskStore } from "../disk_store.ts";
  * import { rootFolders } from "./root.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * const store = await Store.open(root, "iplant");
+ * const store = await DiskStore.open(root, "iplant");
  * const folders = await rootFolders(store, "demo");
  * assert.deepEqual(folders.map((folder) => folder.path), [
  *   "/iplant/home/demo",
@@ -40,7 +40,7 @@ async function requireFolder(store: Store, user: string, path: string): Promise<
  * ```
  */
 export async function rootFolders(
-  store: Store,
+  store: DiskStore,
   user: string,
 ): Promise<[home: Item, community: Item, sharedWithMe: Item, trash: Item]> {
   const { paths } = store;

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { Store } from "../../../lib/server/store.ts";
+import { DiskStore } from "../../../lib/server/disk_store.ts";
 import { assertShape, bearer, DEMO, get, serveStore, standardTree } from "../_store.ts";
 
 const PROJECT = "/iplant/home/shared/project";
 
 async function idsOf(root: string) {
-  const store = await Store.open(root, "iplant");
+  const store = await DiskStore.open(root, "iplant");
   return {
     csv: store.idOf(`${PROJECT}/a.csv`),
     folder: store.idOf(PROJECT),

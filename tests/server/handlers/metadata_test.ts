@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Store } from "../../../lib/server/store.ts";
+import { DiskStore } from "../../../lib/server/disk_store.ts";
 import { assertShape, bearer, DEMO, get, serveStore, standardTree } from "../_store.ts";
 
 const AVU_SHAPE = {
@@ -78,7 +78,7 @@ Deno.test("file metadata: irods-avus without ipc attributes; no sidecar means em
 
 Deno.test("metadata finds items by id even when no listing has shown them", async () => {
   await using fixture = await serveStore();
-  const other = await Store.open(fixture.root, "iplant");
+  const other = await DiskStore.open(fixture.root, "iplant");
   const id = other.idOf(`${PROJECT}/sub2/inner.txt`);
   const { status, json } = await get(`${fixture.url}/filesystem/${id}/metadata`);
   assert.equal(status, 200);
@@ -97,7 +97,7 @@ Deno.test("metadata errors: bad UUID, unknown id, unreadable item", async () => 
   const missing = await get(`${fixture.url}/filesystem/${unknown}/metadata`);
   assert.equal(missing.status, 500);
   assert.deepEqual(missing.json, { error_code: "ERR_DOES_NOT_EXIST", uuid: unknown });
-  const other = await Store.open(fixture.root, "iplant");
+  const other = await DiskStore.open(fixture.root, "iplant");
   const privateId = other.idOf("/iplant/home/alice/private.csv");
   const hidden = await get(
     `${fixture.url}/secured/filesystem/${privateId}/metadata`,

@@ -13,7 +13,7 @@ import { loadPolarsModule } from "../deps.ts";
  *
  * @example
  * ```ts
- * import { type JsonRecord, toDelimited } from "./formats.ts";
+ * import { type JsonRecord, toDelimited } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
  * const row: JsonRecord = { species: "Adelie", mass: 3750 };
@@ -41,7 +41,7 @@ function cell(value: unknown, sep: string): string {
  *
  * @example
  * ```ts
- * import { columnsOf } from "./formats.ts";
+ * import { columnsOf } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(columnsOf([{ a: 1 }, { b: 2, a: 3 }]), ["a", "b"]);
@@ -59,7 +59,7 @@ export function columnsOf(records: readonly JsonRecord[]): string[] {
  *
  * @example CSV and TSV
  * ```ts
- * import { toDelimited } from "./formats.ts";
+ * import { toDelimited } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
  * const rows = [{ name: "Adelie, P.", mass: 3750 }, { name: "Gentoo", mass: null }];
@@ -80,7 +80,7 @@ export function toDelimited(records: readonly JsonRecord[], separator = ","): Ui
  *
  * @example
  * ```ts
- * import { toNdjson } from "./formats.ts";
+ * import { toNdjson } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(new TextDecoder().decode(toNdjson([{ a: 1 }, { a: 2 }])), '{"a":1}\n{"a":2}\n');
@@ -101,7 +101,7 @@ async function pipeThrough(bytes: Uint8Array, stream: CompressionStream): Promis
  *
  * @example Round trip
  * ```ts
- * import { gzip } from "./formats.ts";
+ * import { gzip } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
  * const packed = await gzip(new TextEncoder().encode("a,b\n1,2\n"));
@@ -119,7 +119,7 @@ export function gzip(bytes: Uint8Array): Promise<Uint8Array> {
  *
  * @example
  * ```ts
- * import { zlib } from "./formats.ts";
+ * import { zlib } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
  * const z = await zlib(new Uint8Array(100));
@@ -135,7 +135,7 @@ export function zlib(bytes: Uint8Array): Promise<Uint8Array> {
  *
  * @example
  * ```ts
- * import { csvToParquet, type TableOptions } from "./formats.ts";
+ * import { csvToParquet, type TableOptions } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
  * const options: TableOptions = { separator: "\t", parseDates: true };
@@ -166,7 +166,7 @@ async function readTable(csv: Uint8Array, options: TableOptions) {
  *
  * @example
  * ```ts
- * import { csvToParquet } from "./formats.ts";
+ * import { csvToParquet } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
  * const parquet = await csvToParquet(new TextEncoder().encode("a,b\n1,x\n"));
@@ -185,7 +185,7 @@ export async function csvToParquet(csv: Uint8Array, options: TableOptions = {}):
  *
  * @example
  * ```ts
- * import { csvToArrow } from "./formats.ts";
+ * import { csvToArrow } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
  * const arrow = await csvToArrow(new TextEncoder().encode("a,b\n1,x\n"));

@@ -18,7 +18,7 @@ import type { VegaDatasets } from "./vega.ts";
  *
  * @example
  * ```ts
- * import { type MetadataStyle } from "./dataset.ts";
+ * import { type MetadataStyle } from "./dataset_spec.ts";
  * import assert from "node:assert/strict";
  *
  * const style: MetadataStyle = "datacite-flat";
@@ -32,7 +32,7 @@ export type MetadataStyle = "datacite-4" | "datacite-flat" | "capitalised" | "pa
  *
  * @example
  * ```ts
- * import { type Producer, textFile } from "./dataset.ts";
+ * import { type Producer, textFile } from "./dataset_spec.ts";
  * import assert from "node:assert/strict";
  *
  * const hello: Producer<Uint8Array> = textFile("hello\n");
@@ -46,7 +46,7 @@ export type Producer<T> = (vega: VegaDatasets) => Promise<T>;
  *
  * @example
  * ```ts
- * import { copyOf, type SampleFileSpec } from "./dataset.ts";
+ * import { copyOf, type SampleFileSpec } from "./dataset_spec.ts";
  * import assert from "node:assert/strict";
  *
  * const file: SampleFileSpec = { path: "sp500.csv", note: "S&P 500", produce: copyOf("sp500.csv") };
@@ -123,7 +123,7 @@ export interface DatasetSpec {
  *
  * @example
  * ```ts
- * import { once } from "./dataset.ts";
+ * import { once } from "./dataset_spec.ts";
  * import { VegaDatasets } from "./vega.ts";
  * import assert from "node:assert/strict";
  *
@@ -152,7 +152,7 @@ export function once<T>(produce: Producer<T>): Producer<T> {
  *
  * @example
  * ```ts
- * import { copyOf } from "./dataset.ts";
+ * import { copyOf } from "./dataset_spec.ts";
  * import { VegaDatasets } from "./vega.ts";
  * import assert from "node:assert/strict";
  *
@@ -169,7 +169,7 @@ export function copyOf(file: string): Producer<Uint8Array> {
  *
  * @example
  * ```ts
- * import { textFile } from "./dataset.ts";
+ * import { textFile } from "./dataset_spec.ts";
  * import { VegaDatasets } from "./vega.ts";
  * import assert from "node:assert/strict";
  *

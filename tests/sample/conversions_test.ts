@@ -8,7 +8,7 @@ import {
   gzip,
   toDelimited,
   toNdjson,
-} from "../../lib/sample/formats.ts";
+} from "../../lib/sample/conversions.ts";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 

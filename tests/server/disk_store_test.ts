@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { StoreFileError } from "../../lib/server/store_file.ts";
-import { type Item, type Lookup, Store } from "../../lib/server/store.ts";
+import { DiskStore, type Item, type Lookup } from "../../lib/server/disk_store.ts";
 import { nameUuid } from "../../lib/server/ids.ts";
 import {
   ALICE,
@@ -18,9 +18,9 @@ function item(found: Lookup): Item {
   return (found as { item: Item }).item;
 }
 
-Deno.test("Store.open creates the community folder of an empty store", async () => {
+Deno.test("DiskStore.open creates the community folder of an empty store", async () => {
   await using store = await makeStore({});
-  const opened = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
   const shared = item(await opened.lookup("/iplant/home/shared", "anonymous"));
   assert.equal(shared.kind, "folder");
   assert.equal(shared.permission, "read");
@@ -28,7 +28,7 @@ Deno.test("Store.open creates the community folder of an empty store", async () 
 
 Deno.test("lookup resolves items with fresh stats and the caller's permission", async () => {
   await using store = await makeStore();
-  const opened = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
   const csv = item(await opened.lookup("/iplant/home/shared/project/a.csv/", "demo"));
   assert.equal(csv.path, "/iplant/home/shared/project/a.csv");
   assert.equal(csv.kind, "file");
@@ -57,7 +57,7 @@ Deno.test("lookup refuses escapes, sidecars and special files as missing", async
     `${root}/iplant/home/shared/project/.a.csv.avus.json`,
     `${root}/iplant/home/shared/sidecar-link`,
   );
-  const opened = await Store.open(root, "iplant");
+  const opened = await DiskStore.open(root, "iplant");
   const vectors = [
     "/iplant/home/shared/../../../etc/passwd",
     "/iplant/home/shared/%2e%2e/%2e%2e/etc",
@@ -90,7 +90,7 @@ Deno.test("a symlink is as readable as the weaker of its place and its target", 
   const root = store.root;
   await Deno.symlink(`${root}/iplant/home/alice`, `${root}/iplant/home/shared/to-alice`);
   await Deno.symlink(`${root}/iplant/home/shared/project`, `${root}/iplant/home/demo/proj`);
-  const opened = await Store.open(root, "iplant");
+  const opened = await DiskStore.open(root, "iplant");
   assert.equal((await opened.lookup("/iplant/home/shared/to-alice", "demo")).found, "unreadable");
   assert.equal(
     (await opened.lookup("/iplant/home/shared/to-alice/private.csv", "anonymous")).found,
@@ -118,7 +118,7 @@ Deno.test("a symlink is as readable as the weaker of its place and its target", 
 
 Deno.test("page filters by entity type and info type, with sidecar overrides", async () => {
   await using store = await makeStore();
-  const opened = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
   const project = item(await opened.lookup("/iplant/home/shared/project", "demo"));
   const query = {
     offset: 0,
@@ -147,7 +147,7 @@ Deno.test("infoType ignores a malformed sidecar; metadata reports it by data-sto
     ...standardTree(),
     "iplant/home/shared/project/.c.fastq.avus.json": "{ not json",
   });
-  const opened = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
   const fastq = item(await opened.lookup("/iplant/home/shared/project/c.fastq", "demo"));
   assert.equal(await opened.infoType(fastq, "demo"), "fastq");
   await assert.rejects(
@@ -164,15 +164,15 @@ Deno.test("sidecars that lead out of the store are refused", async () => {
   await using outside = await makeStore({ "evil.json": "[]" });
   const project = `${store.root}/iplant/home/shared/project`;
   await Deno.symlink(`${outside.root}/evil.json`, `${project}/.b.tsv.avus.json`);
-  const opened = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
   const tsv = item(await opened.lookup("/iplant/home/shared/project/b.tsv", "demo"));
   await assert.rejects(opened.metadata(tsv, "demo"), /leads out of the store/);
 });
 
 Deno.test("lookupId walks the store for ids no listing has shown", async () => {
   await using store = await makeStore();
-  const opened = await Store.open(store.root, "iplant");
-  const other = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
+  const other = await DiskStore.open(store.root, "iplant");
   const id = other.idOf("/iplant/home/shared/project/sub2/inner.txt");
   assert.equal(item(await opened.lookupId(id, "demo")).name, "inner.txt");
   const sidecarId = other.idOf("/iplant/home/shared/project/.avus.json");
@@ -182,7 +182,7 @@ Deno.test("lookupId walks the store for ids no listing has shown", async () => {
 Deno.test("ensureFolder creates folders but never through a symlink out of the store", async () => {
   await using store = await makeStore();
   await using outside = await makeStore({});
-  const opened = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
   await opened.ensureFolder("/iplant/trash/home/de-irods/demo");
   assert.ok((await Deno.stat(`${store.root}/iplant/trash/home/de-irods/demo`)).isDirectory);
   await Deno.symlink(outside.root, `${store.root}/iplant/home/escape`);
@@ -192,7 +192,7 @@ Deno.test("ensureFolder creates folders but never through a symlink out of the s
 
 Deno.test("redact removes the store's disk location", async () => {
   await using store = await makeStore({});
-  const opened = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
   const message = opened.redact(`No such file: ${opened.root}/iplant/home/x and ${opened.root}`);
   assert.ok(!message.includes(opened.root));
   assert.ok(message.includes("/iplant/home/x"));
@@ -200,7 +200,7 @@ Deno.test("redact removes the store's disk location", async () => {
 
 Deno.test("a new file shows up in the next page, and edits show in sizes and dates", async () => {
   await using store = await makeStore({ "iplant/home/shared/d/a.txt": "1" });
-  const opened = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
   const folder = item(await opened.lookup("/iplant/home/shared/d", "demo"));
   const query = {
     offset: 0,
@@ -315,7 +315,7 @@ Deno.test("the parsed-sidecar cache is bounded by bytes, and evicted sidecars st
     tree[`iplant/home/shared/many/.f${i}.txt.avus.json`] = big(i);
   }
   await using store = await makeStore(tree);
-  const opened = await Store.open(store.root, "iplant", { sidecarCacheBytes: 1_000_000 });
+  const opened = await DiskStore.open(store.root, "iplant", { sidecarCacheBytes: 1_000_000 });
   for (let round = 0; round < 2; round++) {
     for (let i = 0; i < 12; i++) {
       const file = item(await opened.lookup(`/iplant/home/shared/many/f${i}.txt`, "demo"));
@@ -338,7 +338,7 @@ Deno.test("unknown ids cost a stat per folder after the first walk, and new file
     await Deno.utime(dir, 1e9, 1e9);
   };
   await age(`${store.root}/iplant`);
-  const opened = await Store.open(store.root, "iplant");
+  const opened = await DiskStore.open(store.root, "iplant");
   const unknown = "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804";
   assert.equal((await opened.lookupId(unknown, "demo")).found, "missing");
   const firstWalk = opened.foldersWalked;
@@ -349,7 +349,7 @@ Deno.test("unknown ids cost a stat per folder after the first walk, and new file
   assert.equal(opened.foldersWalked, firstWalk, "no folder read again while nothing changed");
 
   // A file added deep down, never listed, is found by its id; only its folder is read again.
-  const other = await Store.open(store.root, "iplant");
+  const other = await DiskStore.open(store.root, "iplant");
   await Deno.writeTextFile(`${store.root}/iplant/home/shared/project/sub2/new.txt`, "new\n");
   const id = other.idOf("/iplant/home/shared/project/sub2/new.txt");
   assert.equal(item(await opened.lookupId(id, "demo")).name, "new.txt");

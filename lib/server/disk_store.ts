@@ -47,7 +47,7 @@ import {
  *
  * @example
  * ```ts
- * import type { Item } from "./store.ts";
+ * import type { Item } from "./disk_store.ts";
  * const item: Item = {
  *   path: "/iplant/home/shared/a.csv", name: "a.csv", kind: "file",
  *   disk: "/srv/store/iplant/home/shared/a.csv", sidecarDir: "/srv/store/iplant/home/shared",
@@ -85,7 +85,7 @@ export interface Item {
  *
  * @example
  * ```ts
- * import type { Lookup } from "./store.ts";
+ * import type { Lookup } from "./disk_store.ts";
  * const gone: Lookup = { found: "missing", path: "/iplant/home/demo/x" };
  * ```
  */
@@ -99,7 +99,7 @@ export type Lookup =
  *
  * @example
  * ```ts
- * import type { SortColumn } from "./store.ts";
+ * import type { SortColumn } from "./disk_store.ts";
  * const column: SortColumn = "datemodified";
  * ```
  */
@@ -110,7 +110,7 @@ export type SortColumn = "name" | "path" | "size" | "datecreated" | "datemodifie
  *
  * @example
  * ```ts
- * import type { PageQuery } from "./store.ts";
+ * import type { PageQuery } from "./disk_store.ts";
  * const query: PageQuery = {
  *   offset: 0, limit: 1000, sort: "name", direction: "ASC", entityType: "any", infoTypes: [],
  * };
@@ -136,7 +136,7 @@ export interface PageQuery {
  *
  * @example
  * ```ts
- * import type { Page } from "./store.ts";
+ * import type { Page } from "./disk_store.ts";
  * const empty: Page = { total: 0, folders: [], files: [] };
  * ```
  */
@@ -154,7 +154,7 @@ export interface Page {
  *
  * @example
  * ```ts
- * import type { ItemMetadata } from "./store.ts";
+ * import type { ItemMetadata } from "./disk_store.ts";
  * const none: ItemMetadata = { avus: [], irodsAvus: [], mtime: 0 };
  * ```
  */
@@ -200,35 +200,35 @@ function displayRaw(raw: string): string {
 }
 
 /**
- * Tuning of a {@link Store}.
+ * Tuning of a {@link DiskStore}.
  *
  * @example
  * ```ts
- * import type { StoreOptions } from "./store.ts";
- * const small: StoreOptions = { sidecarCacheBytes: 4 * 1024 * 1024 };
+ * import type { DiskStoreOptions } from "./disk_store.ts";
+ * const small: DiskStoreOptions = { sidecarCacheBytes: 4 * 1024 * 1024 };
  * ```
  */
-export interface StoreOptions {
+export interface DiskStoreOptions {
   /** Bound of the parsed-sidecar cache in bytes of sidecar files; default 32 MiB. */
   sidecarCacheBytes?: number;
 }
 
 /**
- * The store behind the server.
+ * The server's data store: the zone's folder tree on disk (not the client's `Store`).
  *
  * @example
  * ```ts
- * import { Store } from "./store.ts";
+ * import { DiskStore } from "./disk_store.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * const store = await Store.open(root, "iplant");
+ * const store = await DiskStore.open(root, "iplant");
  * const shared = await store.lookup("/iplant/home/shared", "anonymous");
  * assert.equal(shared.found, "item");
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export class Store {
+export class DiskStore {
   /** The zone name. */
   readonly zone: string;
   /** Well-known paths of the zone. */
@@ -264,32 +264,36 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * assert.equal(store.root, await Deno.realPath(root));
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  static async open(root: string, zone: string, options: StoreOptions = {}): Promise<Store> {
+  static async open(
+    root: string,
+    zone: string,
+    options: DiskStoreOptions = {},
+  ): Promise<DiskStore> {
     const realRoot = await Deno.realPath(root);
     await Deno.mkdir(`${realRoot}/${zone}/home/shared`, { recursive: true });
     const zoneDir = await Deno.realPath(`${realRoot}/${zone}`);
-    return new Store(realRoot, zoneDir, zone, options.sidecarCacheBytes ?? SIDECAR_CACHE_BYTES);
+    return new DiskStore(realRoot, zoneDir, zone, options.sidecarCacheBytes ?? SIDECAR_CACHE_BYTES);
   }
 
   /**
    * Bytes of sidecar files whose parsed content is cached now (at most the bound given to
-   * {@link Store.open}).
+   * {@link DiskStore.open}).
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    *
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant", { sidecarCacheBytes: 1_000_000 });
+   * const store = await DiskStore.open(root, "iplant", { sidecarCacheBytes: 1_000_000 });
    * assert.equal(store.cachedSidecarBytes, 0);
    * await Deno.remove(root, { recursive: true });
    * ```
@@ -303,10 +307,10 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
-   * assert.equal((await Store.open(root, "iplant")).root, await Deno.realPath(root));
+   * assert.equal((await DiskStore.open(root, "iplant")).root, await Deno.realPath(root));
    * await Deno.remove(root, { recursive: true });
    * ```
    */
@@ -320,11 +324,11 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    *
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * assert.equal((await store.lookup("/iplant/home/../../etc", "demo")).found, "missing");
    * await Deno.remove(root, { recursive: true });
    * ```
@@ -388,11 +392,11 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    *
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * const id = "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804";
    * assert.equal((await store.lookupId(id, "demo")).found, "missing");
    * await Deno.remove(root, { recursive: true });
@@ -409,10 +413,10 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * assert.equal(store.idOf("/iplant/home/shared"), "0c119a9f-735e-5b1f-93b8-fa7662e3144f");
    * await Deno.remove(root, { recursive: true });
    * ```
@@ -427,11 +431,11 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    *
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "anonymous");
    * if (found.found !== "item") throw new Error("expected the community folder");
    * const page = await store.page(found.item, "anonymous", {
@@ -491,11 +495,11 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    *
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * const home = await store.lookup("/iplant/home", "demo");
    * if (home.found !== "item") throw new Error("expected /iplant/home");
    * const names = (await store.subfolders(home.item, "demo")).map((item) => item.name);
@@ -518,10 +522,10 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
    * assert.ok(found.found === "item");
    * assert.equal(await store.infoType(found.item, "demo"), null); // a folder
@@ -542,10 +546,10 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
    * assert.ok(found.found === "item");
    * assert.deepEqual((await store.metadata(found.item, "demo")).avus, []);
@@ -565,10 +569,10 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * const found = await store.lookup("/iplant/home/shared", "demo");
    * assert.ok(found.found === "item");
    * assert.deepEqual(await store.comments(found.item, "demo"), []);
@@ -588,11 +592,11 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    *
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * assert.equal(store.ownerOf("/iplant/home/demo/a.csv"), "demo");
    * assert.equal(store.ownerOf("/iplant/home/shared/a.csv"), "curator");
    * await Deno.remove(root, { recursive: true });
@@ -613,10 +617,10 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * await store.ensureFolder("/iplant/trash/home/de-irods/demo");
    * assert.ok((await Deno.stat(`${root}/iplant/trash/home/de-irods/demo`)).isDirectory);
    * await Deno.remove(root, { recursive: true });
@@ -648,11 +652,11 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    * const root = await Deno.makeTempDir();
    * await Deno.writeTextFile(`${root}/placeholder`, "");
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "hi");
    * const found = await store.lookup("/iplant/home/shared/a.txt", "anonymous");
    * if (found.found === "item") {
@@ -681,11 +685,11 @@ export class Store {
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    *
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * assert.ok(!store.redact(`stat '${store.root}/iplant/x'`).includes(store.root));
    * await Deno.remove(root, { recursive: true });
    * ```
@@ -838,7 +842,7 @@ export class Store {
     return real;
   }
 
-  /** Reads the sidecar file at its real path `real` (see {@link Store.#sidecarTarget}). */
+  /** Reads the sidecar file at its real path `real` (see {@link DiskStore.#sidecarTarget}). */
   async #readSidecarBytes(
     real: string,
     display: string,
@@ -871,16 +875,16 @@ export class Store {
   }
 
   /**
-   * Folders read so far by the id walk (see {@link Store.#walk}); grows by one per folder whose
+   * Folders read so far by the id walk (see {@link DiskStore.#walk}); grows by one per folder whose
    * listing had to be read again.
    *
    * @example
    * ```ts
-   * import { Store } from "./store.ts";
+   * import { DiskStore } from "./disk_store.ts";
    * import assert from "node:assert/strict";
    *
    * const root = await Deno.makeTempDir();
-   * const store = await Store.open(root, "iplant");
+   * const store = await DiskStore.open(root, "iplant");
    * assert.equal(store.foldersWalked, 0);
    * await Deno.remove(root, { recursive: true });
    * ```

@@ -16,7 +16,7 @@ import { textPairs } from "./text.ts";
  *
  * @example
  * ```ts
- * import type { StoreView } from "./store.ts";
+ * import type { StoreView } from "./store_view.ts";
  *
  * const view: StoreView = {
  *   url: "https://de.cyverse.org/terrain", auth: "anonymous", concurrency: 4, retries: 4,
@@ -57,7 +57,7 @@ export interface StoreView {
  *
  * @example
  * ```ts
- * import { renderStore } from "./store.ts";
+ * import { renderStore } from "./store_view.ts";
  * import assert from "node:assert/strict";
  *
  * const out = renderStore({
