@@ -143,6 +143,8 @@ export {
   UnsupportedFormatError,
 } from "./lib/data/mod.ts";
 export { type FrameDisplay, view, type ViewOptions } from "./lib/data/view.ts";
+export { CITATION_STYLE_LIST } from "./lib/registry/citation_styles.ts";
+export { TABLE_FORMAT_ENTRIES } from "./lib/registry/file_formats.ts";
 export {
   CacheMissError,
   type CacheUsage,

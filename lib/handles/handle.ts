@@ -152,7 +152,11 @@ export interface Location {
 export abstract class Handle {
   /** `file` or `folder`. */
   abstract readonly kind: EntryType;
-  /** The store's transport, cache and handle factories, given by whoever made the handle. */
+  /**
+   * The store's transport, cache and handle factories, given by whoever made the handle.
+   *
+   * @ignore tern's own layers use it; not part of the public API.
+   */
   protected readonly context: StoreContext;
   #path?: string;
   #id?: string;

@@ -235,7 +235,11 @@ export class Store {
     this.#cache = new StoreCache(disk, offline);
   }
 
-  /** What the store gives its handles; for tern's own layers, not exported by `mod.ts`. */
+  /**
+   * What the store gives its handles.
+   *
+   * @ignore for tern's own layers; the symbol is not exported by `mod.ts`.
+   */
   get [STORE_CONTEXT](): StoreContext {
     return this.#context;
   }
@@ -359,6 +363,11 @@ export class Store {
    * ```
    */
   resolve(name: IdentifierName, options?: CallOptions): Promise<Dataset>;
+  /**
+   * Resolves a path, an item id, a `dav`/`dav-anon` URL or a Discovery Environment data link to
+   * its `File` or `Folder` (a `Dataset` under the Data Commons' curated folder), and a DOI or an
+   * ARK to its `Dataset`.
+   */
   resolve(name: string, options?: CallOptions): Promise<File | Folder | Dataset>;
   async resolve(name: string, options: CallOptions = {}): Promise<File | Folder | Dataset> {
     const parsed = parseDataName(name);

@@ -67,8 +67,19 @@ export interface FileFormat {
 
 const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
-/** The table formats, typed exactly so {@linkcode TableFormat} is derived from them. */
-const TABLES = [
+/**
+ * The table formats the dataframe readers take, typed exactly so {@linkcode TableFormat} is
+ * derived from them: the registry's first part.
+ *
+ * @example
+ * ```ts
+ * import { TABLE_FORMAT_ENTRIES } from "./file_formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(TABLE_FORMAT_ENTRIES.find((entry) => entry.id === "tsv")?.extensions, ["tsv", "tab"]);
+ * ```
+ */
+export const TABLE_FORMAT_ENTRIES = [
   {
     id: "csv",
     label: "CSV",
@@ -169,7 +180,7 @@ const TABLES = [
 ] as const;
 
 // The exact-typed table entries are still checked against the interface.
-const _TABLES_ARE_FORMATS: readonly FileFormat[] = TABLES;
+const _TABLES_ARE_FORMATS: readonly FileFormat[] = TABLE_FORMAT_ENTRIES;
 
 /** A format Terrain detects but tern neither reads nor types: named after its info type. */
 const terrain = (infoType: string, ...extensions: string[]): FileFormat => ({
@@ -193,7 +204,7 @@ const ONLY_GZIP = "only gzip is decompressed";
  * ```
  */
 export const FORMATS: readonly FileFormat[] = Object.freeze([
-  ...TABLES,
+  ...TABLE_FORMAT_ENTRIES,
   {
     id: "gzip",
     label: "gzip file",
@@ -374,7 +385,7 @@ export const FORMATS: readonly FileFormat[] = Object.freeze([
  * assert.equal(format, "ndjson");
  * ```
  */
-export type TableFormat = (typeof TABLES)[number]["table"]["reader"];
+export type TableFormat = (typeof TABLE_FORMAT_ENTRIES)[number]["table"]["reader"];
 
 /**
  * Every {@linkcode TableFormat}, in registry order.
@@ -388,7 +399,7 @@ export type TableFormat = (typeof TABLES)[number]["table"]["reader"];
  * ```
  */
 export const TABLE_FORMATS: readonly TableFormat[] = Object.freeze([
-  ...new Set(TABLES.map((format) => format.table.reader)),
+  ...new Set(TABLE_FORMAT_ENTRIES.map((format) => format.table.reader)),
 ]);
 
 /**
@@ -404,7 +415,9 @@ export const TABLE_FORMATS: readonly TableFormat[] = Object.freeze([
  * ```
  */
 export const SUPPORTED_FORMATS: string = [
-  ...TABLES.map((format) => `${format.label} (${format.extensions.map((e) => `.${e}`).join(" ")})`),
+  ...TABLE_FORMAT_ENTRIES.map((format) =>
+    `${format.label} (${format.extensions.map((e) => `.${e}`).join(" ")})`
+  ),
   "and gzip of the text formats (.gz)",
 ].join(", ");
 
@@ -517,7 +530,7 @@ export function extensionOf(name: string): string {
  * ```
  */
 export function tableFormat(reader: TableFormat): FileFormat & { table: TableReading } {
-  return TABLES.find((format) => format.table.reader === reader)!;
+  return TABLE_FORMAT_ENTRIES.find((format) => format.table.reader === reader)!;
 }
 
 /**
