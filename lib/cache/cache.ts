@@ -17,9 +17,10 @@
  * @module
  */
 
-import { createHash, type Hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import process from "node:process";
 import { join } from "node:path";
+import { type ContentHasher, contentHasher, type HashAlgorithm, hashFile } from "./content_hash.ts";
 import { CorruptCopyError } from "./errors.ts";
 import { formatOfExtension } from "../registry/file_formats.ts";
 
@@ -138,11 +139,13 @@ interface IndexLine {
   blob: string;
   format?: string;
   cachedAt: number;
-  /** SHA-256 (hex) of the bytes tern wrote. */
+  /** XXH64 (hex) of the bytes tern wrote (see content_hash.ts). */
+  xxh64?: string;
+  /** SHA-256 (hex) of the bytes, recorded instead of `xxh64` by earlier versions of tern. */
   sha256?: string;
   /** What the copy was on disk after tern wrote it (see {@linkcode CopyIdentity}). */
   identity?: CopyIdentity;
-  /** Whether a hash taken after the copy's ctime second had passed matched `sha256`. */
+  /** Whether a hash taken after the copy's ctime second had passed matched the recorded one. */
   confirmed?: boolean;
   /** Last use, epoch ms (a later line of the same blob carries a later use). */
   usedAt?: number;
@@ -353,8 +356,8 @@ export class DiskCache {
    * date-modified, size): one `lstat` compared with what was recorded when it was written —
    * device, inode, size, modification and status-change times. A symlink or other non-file is
    * never valid. Only when the identity differs, or is too recent to be trusted (Deno reports
-   * the status-change time to the second), are the bytes hashed and compared with the SHA-256
-   * recorded at write time; a match is recorded, so the next check is one `lstat` again.
+   * the status-change time to the second), are the bytes hashed and compared with the hash
+   * recorded at write time (XXH64; SHA-256 for copies an earlier tern wrote); a match is recorded, so the next check is one `lstat` again.
    *
    * @example
    * ```ts
@@ -399,14 +402,15 @@ export class DiskCache {
       // Another process may have written (or confirmed) it since the index was read.
       line = (await this.#recordsOf(true)).get(blob);
     }
-    if (line?.sha256 === undefined) {
+    const recorded = line && recordedHash(line);
+    if (line === undefined || recorded === undefined) {
       return { state: "changed", file, reason: "tern has no record of writing it" };
     }
     if (sameIdentity(line.identity, info) && line.confirmed === true) {
       return { state: "valid", file };
     }
-    const actual = await hashFile(file).catch(() => undefined);
-    if (actual !== line.sha256) {
+    const actual = await hashFile(file, recorded.algorithm).catch(() => undefined);
+    if (actual !== recorded.value) {
       return { state: "changed", file, reason: "its bytes are not the ones tern wrote" };
     }
     // The bytes are tern's: record what the copy is now, trusted once its ctime second is over.
@@ -420,15 +424,15 @@ export class DiskCache {
 
   /**
    * Records that the file now at `version`'s copy path is the copy tern just wrote, with the
-   * SHA-256 of its bytes (computed while writing): its identity is read now and kept in the
+   * XXH64 of its bytes (see {@linkcode contentHasher}, computed while writing): its identity is read now and kept in the
    * index, for {@linkcode DiskCache.check}. {@linkcode DiskCache.publish} calls it; a writer
    * that puts a copy in place by other means calls it right after.
    *
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { createHash } from "node:crypto";
    * import { DiskCache } from "./cache.ts";
+   * import { hashFile } from "./content_hash.ts";
    *
    * const dir = await Deno.makeTempDir();
    * const cache = new DiskCache({ dir });
@@ -436,14 +440,14 @@ export class DiskCache {
    * await Deno.mkdir(cache.dir, { recursive: true });
    * const file = cache.copyPath(version);
    * await Deno.writeTextFile(file, "a\n1\n");
-   * await cache.record(version, { sha256: createHash("sha256").update("a\n1\n").digest("hex") });
+   * await cache.record(version, { xxh64: await hashFile(file) });
    * assert.equal((await cache.check(version)).state, "valid");
    * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async record(
     version: FileVersion,
-    extra: { sha256: string; format?: string },
+    extra: { xxh64: string; format?: string },
   ): Promise<CachedFile> {
     const blob = copyName(version);
     const info = await Deno.lstat(join(this.dir, blob));
@@ -458,7 +462,7 @@ export class DiskCache {
       blob,
       ...(extra.format === undefined ? {} : { format: extra.format }),
       cachedAt: now,
-      sha256: extra.sha256,
+      xxh64: extra.xxh64,
       identity: identityOf(info),
       confirmed: false,
       usedAt: now,
@@ -485,8 +489,8 @@ export class DiskCache {
   }
 
   /**
-   * Hashes every copy the index knows of and compares it with the SHA-256 recorded when it was
-   * written; copies that differ (or are symlinks, or have no record) are removed and reported.
+   * Hashes every copy the index knows of and compares it with the hash recorded when it was
+   * written (XXH64, or SHA-256 for copies an earlier tern wrote); copies that differ (or are symlinks, or have no record) are removed and reported.
    * Reads every cached byte once: for when a disk is suspect, not for every read.
    *
    * @example
@@ -520,11 +524,12 @@ export class DiskCache {
       result.checked++;
       let reason: string | undefined;
       if (!info.isFile) reason = info.isSymlink ? "it is a symlink" : "not a file";
-      else if (line.sha256 === undefined) reason = "tern has no record of writing it";
+      else if (recordedHash(line) === undefined) reason = "tern has no record of writing it";
       else {
+        const recorded = recordedHash(line)!;
         result.bytes += info.size;
-        const actual = await hashFile(file).catch(() => undefined);
-        if (actual !== line.sha256) reason = "its bytes are not the ones tern wrote";
+        const actual = await hashFile(file, recorded.algorithm).catch(() => undefined);
+        if (actual !== recorded.value) reason = "its bytes are not the ones tern wrote";
       }
       if (reason === undefined) continue;
       await this.#drop(line.blob);
@@ -631,7 +636,8 @@ export class DiskCache {
    */
   async create(version: FileVersion): Promise<CacheWriter | undefined> {
     const opened = await this.openTemp(version);
-    return opened && new CacheWriter(this, version, opened.temp, opened.file);
+    return opened &&
+      new CacheWriter(this, version, opened.temp, opened.file, await contentHasher());
   }
 
   /**
@@ -858,12 +864,12 @@ export class DiskCache {
   async publish(
     version: FileVersion,
     temp: string,
-    extra: { format?: string; sha256?: string },
+    extra: { format?: string; xxh64?: string },
   ): Promise<CachedFile> {
     const blob = copyName(version);
-    const sha256 = extra.sha256 ?? await hashFile(temp);
+    const xxh64 = extra.xxh64 ?? await hashFile(temp);
     await Deno.rename(temp, join(this.dir, blob));
-    const cached = await this.record(version, { sha256, ...extra });
+    const cached = await this.record(version, { ...extra, xxh64 });
     if (this.#usage === undefined) this.#usage = await this.#countUsage();
     else this.#usage += version.size;
     const lines = this.#records?.size ?? 0;
@@ -1090,17 +1096,11 @@ function sameIdentity(identity: CopyIdentity | undefined, info: Deno.FileInfo): 
     identity.mtimeMs === now.mtimeMs && identity.ctimeMs === now.ctimeMs;
 }
 
-/** The SHA-256 (hex) of a file's bytes, read in 1 MiB pieces. */
-async function hashFile(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  using file = await Deno.open(path);
-  const buffer = new Uint8Array(1024 * 1024);
-  while (true) {
-    const n = await file.read(buffer);
-    if (n === null) break;
-    hash.update(buffer.subarray(0, n));
-  }
-  return hash.digest("hex");
+/** The content hash an index line recorded, if any (a line of an earlier tern: SHA-256). */
+function recordedHash(line: IndexLine): { algorithm: HashAlgorithm; value: string } | undefined {
+  if (line.xxh64 !== undefined) return { algorithm: "xxh64", value: line.xxh64 };
+  if (line.sha256 !== undefined) return { algorithm: "sha256", value: line.sha256 };
+  return undefined;
 }
 
 /**
@@ -1158,8 +1158,8 @@ export class CacheWriter {
   /** A written piece's memory, reused for the next: fresh memory costs a page fault per 4 KiB. */
   #spare: Uint8Array<ArrayBuffer> | undefined;
   #pending: Promise<void> = Promise.resolve();
-  /** SHA-256 of the bytes accepted, recorded with the copy for its integrity checks. */
-  readonly #hash: Hash = createHash("sha256");
+  /** Content hash of the bytes accepted, recorded with the copy for its integrity checks. */
+  readonly #hash: ContentHasher;
   #accepted = 0;
   #failed = false;
   #done = false;
@@ -1180,7 +1180,14 @@ export class CacheWriter {
    * await Deno.remove(dir, { recursive: true });
    * ```
    */
-  constructor(cache: DiskCache, version: FileVersion, temp: string, file: Deno.FsFile) {
+  constructor(
+    cache: DiskCache,
+    version: FileVersion,
+    temp: string,
+    file: Deno.FsFile,
+    hasher: ContentHasher,
+  ) {
+    this.#hash = hasher;
     this.#cache = cache;
     this.#version = version;
     this.temp = temp;
@@ -1271,8 +1278,8 @@ export class CacheWriter {
       if (this.#accepted !== this.#version.size) {
         throw new Error(`the copy has ${this.#accepted} bytes, expected ${this.#version.size}`);
       }
-      const sha256 = this.#hash.digest("hex");
-      return await this.#cache.publish(this.#version, this.temp, { ...extra, sha256 });
+      const xxh64 = this.#hash.digest();
+      return await this.#cache.publish(this.#version, this.temp, { ...extra, xxh64 });
     } catch (error) {
       this.#cache.reportFailure(error);
       await Deno.remove(this.temp).catch(() => {});

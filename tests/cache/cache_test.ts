@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import pl from "../../polars.ts";
 import {
@@ -338,6 +339,38 @@ Deno.test("a copy's identity is checked with one lstat; verify() hashes every co
     await Deno.writeTextFile(stranger.copyPath(version("/a/3.csv", 4)), "x\n3\n");
     assert.equal((await stranger.check(version("/a/3.csv", 4))).state, "changed");
     assert.equal(a.version.path, "/a/1.csv");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("copies record an XXH64; index lines of an earlier tern (SHA-256) are still checked", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    const writer = (await cache.create(version("/a/1.csv", 4)))!;
+    writer.write(encoder.encode("x\n1\n"));
+    const copy = (await writer.commit())!;
+    const index = join(cache.dir, "index.jsonl");
+    const lines = (await Deno.readTextFile(index)).trim().split("\n").map((raw) => JSON.parse(raw));
+    assert.equal(lines.length, 1);
+    assert.match(lines[0].xxh64, /^[0-9a-f]{16}$/);
+    assert.equal(lines[0].sha256, undefined);
+    // The same line as an earlier tern wrote it: a SHA-256 and no XXH64.
+    const legacy = async (sha256: string) => {
+      const { xxh64: _, ...rest } = lines[0];
+      await Deno.writeTextFile(index, `${JSON.stringify({ ...rest, sha256 })}\n`);
+      return new DiskCache({ dir });
+    };
+    const right = createHash("sha256").update("x\n1\n").digest("hex");
+    assert.equal((await (await legacy(right)).check(copy.version)).state, "valid");
+    assert.deepEqual((await (await legacy(right)).verify()).bad, []);
+    const wrong = createHash("sha256").update("x\n2\n").digest("hex");
+    assert.deepEqual(await (await legacy(wrong)).check(copy.version), {
+      state: "changed",
+      file: copy.file,
+      reason: "its bytes are not the ones tern wrote",
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
