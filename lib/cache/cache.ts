@@ -635,6 +635,19 @@ export class DiskCache {
    * ```
    */
   async create(version: FileVersion): Promise<CacheWriter | undefined> {
+    if (version.size <= WRITE_PIECE_BYTES) {
+      // A copy of one piece is written in one go when complete: creating it then takes one
+      // file operation instead of four (open, lock, write, close), the main cost of caching many
+      // small files. It exists on disk only between that write and its rename.
+      if (version.size > this.maxBytes || !await this.#ready()) return undefined;
+      return new CacheWriter(
+        this,
+        version,
+        this.#tempPath(version),
+        "later",
+        await contentHasher(),
+      );
+    }
     const opened = await this.openTemp(version);
     return opened &&
       new CacheWriter(this, version, opened.temp, opened.file, await contentHasher());
@@ -663,18 +676,12 @@ export class DiskCache {
    * ```
    */
   async openTemp(version: FileVersion): Promise<{ temp: string; file: Deno.FsFile } | undefined> {
-    if (version.size > this.maxBytes) return undefined;
-    const name = copyName(version);
-    // The writer's pid in the name, and a lock held while writing: evidence for the clean-up
-    // at start (see `#open`) that nobody is writing a leftover any more.
-    const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${name}`);
+    if (version.size > this.maxBytes || !await this.#ready()) return undefined;
+    const temp = this.#tempPath(version);
     try {
-      await this.#open();
-      if (!this.#folderReady) {
-        await Deno.mkdir(this.dir, { recursive: true });
-        this.#folderReady = true;
-      }
       const file = await Deno.open(temp, { write: true, createNew: true });
+      // The hash's WebAssembly (1–6 ms on first use) loads while the body downloads, not after.
+      contentHasher().catch(() => {});
       // A lock held while writing: evidence for the clean-up at start that nobody writes it.
       await file.lock(true).catch(() => {});
       return { temp, file };
@@ -683,6 +690,34 @@ export class DiskCache {
       this.reportFailure(error);
       return undefined;
     }
+  }
+
+  /** Whether the folder is there to write copies in (made once); a failure is reported once. */
+  async #ready(): Promise<boolean> {
+    try {
+      await this.#open();
+      if (!this.#folderReady) {
+        await Deno.mkdir(this.dir, { recursive: true });
+        this.#folderReady = true;
+      }
+      return true;
+    } catch (error) {
+      this.#folderReady = false;
+      this.reportFailure(error);
+      return false;
+    }
+  }
+
+  /**
+   * A new temporary file name for a copy of `version`. The writer's pid in the name, and a lock
+   * held while writing: evidence for the clean-up at start (see `#open`) that nobody is writing
+   * a leftover any more.
+   */
+  #tempPath(version: FileVersion): string {
+    return join(
+      this.dir,
+      `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${copyName(version)}`,
+    );
   }
 
   /**
@@ -1128,7 +1163,8 @@ export function copyExtension(path: string): string {
 
 /**
  * Writes one copy for a {@linkcode DiskCache}: bytes are gathered into pieces of up to 4 MiB,
- * each written while the next is gathered, then {@linkcode CacheWriter.commit} publishes the
+ * each written while the next is gathered (a copy of one piece is created by that one write,
+ * when complete), then {@linkcode CacheWriter.commit} publishes the
  * copy or {@linkcode CacheWriter.abort} removes it. A write failure is reported once and turns
  * the writer into a no-op whose commit publishes nothing, so the read goes on without the cache.
  *
@@ -1152,7 +1188,8 @@ export class CacheWriter {
   readonly temp: string;
   readonly #cache: DiskCache;
   readonly #version: FileVersion;
-  #file: Deno.FsFile | undefined;
+  /** The open temporary file; `"later"`: a one-piece copy, created by the write of its piece. */
+  #file: Deno.FsFile | "later" | undefined;
   #piece: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   #pieceFill = 0;
   /** A written piece's memory, reused for the next: fresh memory costs a page fault per 4 KiB. */
@@ -1184,7 +1221,7 @@ export class CacheWriter {
     cache: DiskCache,
     version: FileVersion,
     temp: string,
-    file: Deno.FsFile,
+    file: Deno.FsFile | "later",
     hasher: ContentHasher,
   ) {
     this.#hash = hasher;
@@ -1271,6 +1308,8 @@ export class CacheWriter {
     if (this.#done) return undefined;
     this.#flush();
     await this.#pending;
+    // An empty copy has no piece to create its file.
+    if (this.#file === "later" && this.#accepted === 0) await this.#writeAll(new Uint8Array(0));
     this.#done = true;
     this.#close();
     try {
@@ -1330,6 +1369,11 @@ export class CacheWriter {
   async #writeAll(bytes: Uint8Array): Promise<void> {
     if (this.#failed || this.#file === undefined) return;
     try {
+      if (this.#file === "later") {
+        this.#file = undefined; // One piece: a second one means too many bytes (commit refuses).
+        await Deno.writeFile(this.temp, bytes, { createNew: true });
+        return;
+      }
       let offset = 0;
       while (offset < bytes.byteLength) offset += await this.#file.write(bytes.subarray(offset));
     } catch (error) {
@@ -1340,7 +1384,7 @@ export class CacheWriter {
 
   #close(): void {
     try {
-      this.#file?.close();
+      if (this.#file !== "later") this.#file?.close();
     } catch {
       // Already closed.
     }
