@@ -187,6 +187,23 @@ export async function loadCitationJsModules(): Promise<unknown> {
 }
 
 /**
+ * Imports xxhash-wasm (XXH64 in WebAssembly, no dependencies), which hashes cached copies; only
+ * loaded when a cache copy is written or checked.
+ *
+ * @example
+ * ```ts
+ * import { loadXxhashModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const xxhash = await (await loadXxhashModule()).default();
+ * assert.equal(xxhash.h64ToString("a"), "d24ec4f1a98c6e5b");
+ * ```
+ */
+export function loadXxhashModule(): Promise<typeof import("npm:xxhash-wasm@1.1.0")> {
+  return import("npm:xxhash-wasm@1.1.0");
+}
+
+/**
  * The `file:` URL of the installed vega-datasets package's entry module (the sample store's raw
  * material). Works with a local `node_modules` and with Deno's global npm cache alike.
  *

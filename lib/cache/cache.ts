@@ -17,9 +17,10 @@
  * @module
  */
 
-import { createHash, type Hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import process from "node:process";
 import { join } from "node:path";
+import { type ContentHasher, contentHasher, type HashAlgorithm, hashFile } from "./content_hash.ts";
 import { CorruptCopyError } from "./errors.ts";
 import { formatOfExtension } from "../registry/file_formats.ts";
 
@@ -138,11 +139,13 @@ interface IndexLine {
   blob: string;
   format?: string;
   cachedAt: number;
-  /** SHA-256 (hex) of the bytes tern wrote. */
+  /** XXH64 (hex) of the bytes tern wrote (see content_hash.ts). */
+  xxh64?: string;
+  /** SHA-256 (hex) of the bytes, recorded instead of `xxh64` by earlier versions of tern. */
   sha256?: string;
   /** What the copy was on disk after tern wrote it (see {@linkcode CopyIdentity}). */
   identity?: CopyIdentity;
-  /** Whether a hash taken after the copy's ctime second had passed matched `sha256`. */
+  /** Whether a hash taken after the copy's ctime second had passed matched the recorded one. */
   confirmed?: boolean;
   /** Last use, epoch ms (a later line of the same blob carries a later use). */
   usedAt?: number;
@@ -353,8 +356,8 @@ export class DiskCache {
    * date-modified, size): one `lstat` compared with what was recorded when it was written —
    * device, inode, size, modification and status-change times. A symlink or other non-file is
    * never valid. Only when the identity differs, or is too recent to be trusted (Deno reports
-   * the status-change time to the second), are the bytes hashed and compared with the SHA-256
-   * recorded at write time; a match is recorded, so the next check is one `lstat` again.
+   * the status-change time to the second), are the bytes hashed and compared with the hash
+   * recorded at write time (XXH64; SHA-256 for copies an earlier tern wrote); a match is recorded, so the next check is one `lstat` again.
    *
    * @example
    * ```ts
@@ -399,14 +402,15 @@ export class DiskCache {
       // Another process may have written (or confirmed) it since the index was read.
       line = (await this.#recordsOf(true)).get(blob);
     }
-    if (line?.sha256 === undefined) {
+    const recorded = line && recordedHash(line);
+    if (line === undefined || recorded === undefined) {
       return { state: "changed", file, reason: "tern has no record of writing it" };
     }
     if (sameIdentity(line.identity, info) && line.confirmed === true) {
       return { state: "valid", file };
     }
-    const actual = await hashFile(file).catch(() => undefined);
-    if (actual !== line.sha256) {
+    const actual = await hashFile(file, recorded.algorithm).catch(() => undefined);
+    if (actual !== recorded.value) {
       return { state: "changed", file, reason: "its bytes are not the ones tern wrote" };
     }
     // The bytes are tern's: record what the copy is now, trusted once its ctime second is over.
@@ -420,15 +424,15 @@ export class DiskCache {
 
   /**
    * Records that the file now at `version`'s copy path is the copy tern just wrote, with the
-   * SHA-256 of its bytes (computed while writing): its identity is read now and kept in the
+   * XXH64 of its bytes (see {@linkcode contentHasher}, computed while writing): its identity is read now and kept in the
    * index, for {@linkcode DiskCache.check}. {@linkcode DiskCache.publish} calls it; a writer
    * that puts a copy in place by other means calls it right after.
    *
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { createHash } from "node:crypto";
    * import { DiskCache } from "./cache.ts";
+   * import { hashFile } from "./content_hash.ts";
    *
    * const dir = await Deno.makeTempDir();
    * const cache = new DiskCache({ dir });
@@ -436,14 +440,14 @@ export class DiskCache {
    * await Deno.mkdir(cache.dir, { recursive: true });
    * const file = cache.copyPath(version);
    * await Deno.writeTextFile(file, "a\n1\n");
-   * await cache.record(version, { sha256: createHash("sha256").update("a\n1\n").digest("hex") });
+   * await cache.record(version, { xxh64: await hashFile(file) });
    * assert.equal((await cache.check(version)).state, "valid");
    * await Deno.remove(dir, { recursive: true });
    * ```
    */
   async record(
     version: FileVersion,
-    extra: { sha256: string; format?: string },
+    extra: { xxh64: string; format?: string },
   ): Promise<CachedFile> {
     const blob = copyName(version);
     const info = await Deno.lstat(join(this.dir, blob));
@@ -458,7 +462,7 @@ export class DiskCache {
       blob,
       ...(extra.format === undefined ? {} : { format: extra.format }),
       cachedAt: now,
-      sha256: extra.sha256,
+      xxh64: extra.xxh64,
       identity: identityOf(info),
       confirmed: false,
       usedAt: now,
@@ -485,8 +489,8 @@ export class DiskCache {
   }
 
   /**
-   * Hashes every copy the index knows of and compares it with the SHA-256 recorded when it was
-   * written; copies that differ (or are symlinks, or have no record) are removed and reported.
+   * Hashes every copy the index knows of and compares it with the hash recorded when it was
+   * written (XXH64, or SHA-256 for copies an earlier tern wrote); copies that differ (or are symlinks, or have no record) are removed and reported.
    * Reads every cached byte once: for when a disk is suspect, not for every read.
    *
    * @example
@@ -520,11 +524,12 @@ export class DiskCache {
       result.checked++;
       let reason: string | undefined;
       if (!info.isFile) reason = info.isSymlink ? "it is a symlink" : "not a file";
-      else if (line.sha256 === undefined) reason = "tern has no record of writing it";
+      else if (recordedHash(line) === undefined) reason = "tern has no record of writing it";
       else {
+        const recorded = recordedHash(line)!;
         result.bytes += info.size;
-        const actual = await hashFile(file).catch(() => undefined);
-        if (actual !== line.sha256) reason = "its bytes are not the ones tern wrote";
+        const actual = await hashFile(file, recorded.algorithm).catch(() => undefined);
+        if (actual !== recorded.value) reason = "its bytes are not the ones tern wrote";
       }
       if (reason === undefined) continue;
       await this.#drop(line.blob);
@@ -630,8 +635,22 @@ export class DiskCache {
    * ```
    */
   async create(version: FileVersion): Promise<CacheWriter | undefined> {
+    if (version.size <= WRITE_PIECE_BYTES) {
+      // A copy of one piece is written in one go when complete: creating it then takes one
+      // file operation instead of four (open, lock, write, close), the main cost of caching many
+      // small files. It exists on disk only between that write and its rename.
+      if (version.size > this.maxBytes || !await this.#ready()) return undefined;
+      return new CacheWriter(
+        this,
+        version,
+        this.#tempPath(version),
+        "later",
+        await contentHasher(),
+      );
+    }
     const opened = await this.openTemp(version);
-    return opened && new CacheWriter(this, version, opened.temp, opened.file);
+    return opened &&
+      new CacheWriter(this, version, opened.temp, opened.file, await contentHasher());
   }
 
   /**
@@ -657,18 +676,12 @@ export class DiskCache {
    * ```
    */
   async openTemp(version: FileVersion): Promise<{ temp: string; file: Deno.FsFile } | undefined> {
-    if (version.size > this.maxBytes) return undefined;
-    const name = copyName(version);
-    // The writer's pid in the name, and a lock held while writing: evidence for the clean-up
-    // at start (see `#open`) that nobody is writing a leftover any more.
-    const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${name}`);
+    if (version.size > this.maxBytes || !await this.#ready()) return undefined;
+    const temp = this.#tempPath(version);
     try {
-      await this.#open();
-      if (!this.#folderReady) {
-        await Deno.mkdir(this.dir, { recursive: true });
-        this.#folderReady = true;
-      }
       const file = await Deno.open(temp, { write: true, createNew: true });
+      // The hash's WebAssembly (1–6 ms on first use) loads while the body downloads, not after.
+      contentHasher().catch(() => {});
       // A lock held while writing: evidence for the clean-up at start that nobody writes it.
       await file.lock(true).catch(() => {});
       return { temp, file };
@@ -677,6 +690,34 @@ export class DiskCache {
       this.reportFailure(error);
       return undefined;
     }
+  }
+
+  /** Whether the folder is there to write copies in (made once); a failure is reported once. */
+  async #ready(): Promise<boolean> {
+    try {
+      await this.#open();
+      if (!this.#folderReady) {
+        await Deno.mkdir(this.dir, { recursive: true });
+        this.#folderReady = true;
+      }
+      return true;
+    } catch (error) {
+      this.#folderReady = false;
+      this.reportFailure(error);
+      return false;
+    }
+  }
+
+  /**
+   * A new temporary file name for a copy of `version`. The writer's pid in the name, and a lock
+   * held while writing: evidence for the clean-up at start (see `#open`) that nobody is writing
+   * a leftover any more.
+   */
+  #tempPath(version: FileVersion): string {
+    return join(
+      this.dir,
+      `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${copyName(version)}`,
+    );
   }
 
   /**
@@ -858,12 +899,12 @@ export class DiskCache {
   async publish(
     version: FileVersion,
     temp: string,
-    extra: { format?: string; sha256?: string },
+    extra: { format?: string; xxh64?: string },
   ): Promise<CachedFile> {
     const blob = copyName(version);
-    const sha256 = extra.sha256 ?? await hashFile(temp);
+    const xxh64 = extra.xxh64 ?? await hashFile(temp);
     await Deno.rename(temp, join(this.dir, blob));
-    const cached = await this.record(version, { sha256, ...extra });
+    const cached = await this.record(version, { ...extra, xxh64 });
     if (this.#usage === undefined) this.#usage = await this.#countUsage();
     else this.#usage += version.size;
     const lines = this.#records?.size ?? 0;
@@ -1090,17 +1131,11 @@ function sameIdentity(identity: CopyIdentity | undefined, info: Deno.FileInfo): 
     identity.mtimeMs === now.mtimeMs && identity.ctimeMs === now.ctimeMs;
 }
 
-/** The SHA-256 (hex) of a file's bytes, read in 1 MiB pieces. */
-async function hashFile(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  using file = await Deno.open(path);
-  const buffer = new Uint8Array(1024 * 1024);
-  while (true) {
-    const n = await file.read(buffer);
-    if (n === null) break;
-    hash.update(buffer.subarray(0, n));
-  }
-  return hash.digest("hex");
+/** The content hash an index line recorded, if any (a line of an earlier tern: SHA-256). */
+function recordedHash(line: IndexLine): { algorithm: HashAlgorithm; value: string } | undefined {
+  if (line.xxh64 !== undefined) return { algorithm: "xxh64", value: line.xxh64 };
+  if (line.sha256 !== undefined) return { algorithm: "sha256", value: line.sha256 };
+  return undefined;
 }
 
 /**
@@ -1128,7 +1163,8 @@ export function copyExtension(path: string): string {
 
 /**
  * Writes one copy for a {@linkcode DiskCache}: bytes are gathered into pieces of up to 4 MiB,
- * each written while the next is gathered, then {@linkcode CacheWriter.commit} publishes the
+ * each written while the next is gathered (a copy of one piece is created by that one write,
+ * when complete), then {@linkcode CacheWriter.commit} publishes the
  * copy or {@linkcode CacheWriter.abort} removes it. A write failure is reported once and turns
  * the writer into a no-op whose commit publishes nothing, so the read goes on without the cache.
  *
@@ -1152,14 +1188,15 @@ export class CacheWriter {
   readonly temp: string;
   readonly #cache: DiskCache;
   readonly #version: FileVersion;
-  #file: Deno.FsFile | undefined;
+  /** The open temporary file; `"later"`: a one-piece copy, created by the write of its piece. */
+  #file: Deno.FsFile | "later" | undefined;
   #piece: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   #pieceFill = 0;
   /** A written piece's memory, reused for the next: fresh memory costs a page fault per 4 KiB. */
   #spare: Uint8Array<ArrayBuffer> | undefined;
   #pending: Promise<void> = Promise.resolve();
-  /** SHA-256 of the bytes accepted, recorded with the copy for its integrity checks. */
-  readonly #hash: Hash = createHash("sha256");
+  /** Content hash of the bytes accepted, recorded with the copy for its integrity checks. */
+  readonly #hash: ContentHasher;
   #accepted = 0;
   #failed = false;
   #done = false;
@@ -1180,7 +1217,14 @@ export class CacheWriter {
    * await Deno.remove(dir, { recursive: true });
    * ```
    */
-  constructor(cache: DiskCache, version: FileVersion, temp: string, file: Deno.FsFile) {
+  constructor(
+    cache: DiskCache,
+    version: FileVersion,
+    temp: string,
+    file: Deno.FsFile | "later",
+    hasher: ContentHasher,
+  ) {
+    this.#hash = hasher;
     this.#cache = cache;
     this.#version = version;
     this.temp = temp;
@@ -1264,6 +1308,8 @@ export class CacheWriter {
     if (this.#done) return undefined;
     this.#flush();
     await this.#pending;
+    // An empty copy has no piece to create its file.
+    if (this.#file === "later" && this.#accepted === 0) await this.#writeAll(new Uint8Array(0));
     this.#done = true;
     this.#close();
     try {
@@ -1271,8 +1317,8 @@ export class CacheWriter {
       if (this.#accepted !== this.#version.size) {
         throw new Error(`the copy has ${this.#accepted} bytes, expected ${this.#version.size}`);
       }
-      const sha256 = this.#hash.digest("hex");
-      return await this.#cache.publish(this.#version, this.temp, { ...extra, sha256 });
+      const xxh64 = this.#hash.digest();
+      return await this.#cache.publish(this.#version, this.temp, { ...extra, xxh64 });
     } catch (error) {
       this.#cache.reportFailure(error);
       await Deno.remove(this.temp).catch(() => {});
@@ -1323,6 +1369,11 @@ export class CacheWriter {
   async #writeAll(bytes: Uint8Array): Promise<void> {
     if (this.#failed || this.#file === undefined) return;
     try {
+      if (this.#file === "later") {
+        this.#file = undefined; // One piece: a second one means too many bytes (commit refuses).
+        await Deno.writeFile(this.temp, bytes, { createNew: true });
+        return;
+      }
       let offset = 0;
       while (offset < bytes.byteLength) offset += await this.#file.write(bytes.subarray(offset));
     } catch (error) {
@@ -1333,7 +1384,7 @@ export class CacheWriter {
 
   #close(): void {
     try {
-      this.#file?.close();
+      if (this.#file !== "later") this.#file?.close();
     } catch {
       // Already closed.
     }

@@ -127,7 +127,7 @@ export class StoreCache {
   }
 
   /**
-   * Hashes every cached copy against the SHA-256 recorded when tern wrote it, and removes (and
+   * Hashes every cached copy against the content hash recorded when tern wrote it, and removes (and
    * reports) those that differ. Every read already checks a copy's identity cheaply; this reads
    * every byte, for when the disk itself is suspect.
    *

@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import pl from "../../polars.ts";
 import {
@@ -343,12 +344,76 @@ Deno.test("a copy's identity is checked with one lstat; verify() hashes every co
   }
 });
 
+Deno.test("copies record an XXH64; index lines of an earlier tern (SHA-256) are still checked", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    const writer = (await cache.create(version("/a/1.csv", 4)))!;
+    writer.write(encoder.encode("x\n1\n"));
+    const copy = (await writer.commit())!;
+    const index = join(cache.dir, "index.jsonl");
+    const lines = (await Deno.readTextFile(index)).trim().split("\n").map((raw) => JSON.parse(raw));
+    assert.equal(lines.length, 1);
+    assert.match(lines[0].xxh64, /^[0-9a-f]{16}$/);
+    assert.equal(lines[0].sha256, undefined);
+    // The same line as an earlier tern wrote it: a SHA-256 and no XXH64.
+    const legacy = async (sha256: string) => {
+      const { xxh64: _, ...rest } = lines[0];
+      await Deno.writeTextFile(index, `${JSON.stringify({ ...rest, sha256 })}\n`);
+      return new DiskCache({ dir });
+    };
+    const right = createHash("sha256").update("x\n1\n").digest("hex");
+    assert.equal((await (await legacy(right)).check(copy.version)).state, "valid");
+    assert.deepEqual((await (await legacy(right)).verify()).bad, []);
+    const wrong = createHash("sha256").update("x\n2\n").digest("hex");
+    assert.deepEqual(await (await legacy(wrong)).check(copy.version), {
+      state: "changed",
+      file: copy.file,
+      reason: "its bytes are not the ones tern wrote",
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a copy of one piece is created in one write once complete (many small files)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir, warn: () => {} });
+    const small = (await cache.create(version("/a/1.csv", 4)))!;
+    small.write(encoder.encode("x\n"));
+    assert.deepEqual(
+      (await names(cache.dir)).filter((name) => name.startsWith(".tmp-")),
+      [],
+      "nothing on disk before the copy is complete",
+    );
+    small.write(encoder.encode("1\n"));
+    const copy = (await small.commit({ format: "csv" }))!;
+    assert.equal(await Deno.readTextFile(copy.file), "x\n1\n");
+    assert.equal((await cache.check(copy.version)).state, "valid");
+    // An empty file has no piece, and still gets its copy.
+    const empty = (await cache.create(version("/a/empty.csv", 0)))!;
+    assert.equal((await Deno.stat((await empty.commit())!.file)).size, 0);
+    // More bytes than the version's size: nothing published, nothing left.
+    const long = (await cache.create(version("/a/2.csv", 2)))!;
+    long.write(encoder.encode("x\n2\n"));
+    assert.equal(await long.commit(), undefined);
+    assert.equal(await cache.lookup(version("/a/2.csv", 2)), undefined);
+    assert.deepEqual((await names(cache.dir)).filter((name) => name.startsWith(".tmp-")), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("temporary files of killed downloads are counted and removed at the next start (issue 12)", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const cache = new DiskCache({ dir });
-    const live = (await cache.create(version("/a/live.csv", 8)))!;
-    await live.write(new Uint8Array(8)); // a whole piece: written to disk
+    // Larger than one piece (a one-piece copy exists on disk only once complete).
+    const live = (await cache.create(version("/a/live.csv", 5 * 1024 * 1024)))!;
+    const piece = 4 * 1024 * 1024;
+    await live.write(new Uint8Array(piece)); // a whole piece: written to disk
+    await live.write(new Uint8Array(1)); // waits for that piece's write
     // A download killed mid-way: its process is gone, its temporary file stays.
     const child = new Deno.Command(Deno.execPath(), {
       args: ["eval", "console.log(Deno.pid)"],
@@ -362,7 +427,7 @@ Deno.test("temporary files of killed downloads are counted and removed at the ne
     await Deno.writeFile(leftover, new Uint8Array(5000));
     // The next start removes the dead writer's file, keeps the live one, and counts it.
     const usage = await new DiskCache({ dir }).usage();
-    assert.deepEqual(usage, { files: 0, bytes: 0, tempFiles: 1, tempBytes: 8 });
+    assert.deepEqual(usage, { files: 0, bytes: 0, tempFiles: 1, tempBytes: piece });
     assert.deepEqual(await names(cache.dir), [live.temp.slice(cache.dir.length + 1)]);
     await live.abort();
     assert.deepEqual(await names(cache.dir), []);
