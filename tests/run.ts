@@ -14,7 +14,8 @@
  * its own connection and cache folder.
  *
  * With arguments, runs just `deno test -A --doc <arguments>` (e.g.
- * `deno task test tests/cache/`), still with the shared server.
+ * `deno task test tests/cache/`), still with the shared server. With `TERN_TEST_JUNIT` set to a
+ * folder, each run also writes a JUnit report there (per-test times: `1.xml`, `2.xml`).
  *
  * @module
  */
@@ -48,6 +49,8 @@ const ROOT = new URL("../", import.meta.url);
 interface Counts {
   [label: string]: { tests: number; steps: number };
 }
+
+let runCount = 0;
 
 interface Run {
   counts?: Counts;
@@ -92,8 +95,11 @@ async function main(args: string[]): Promise<number> {
 
 /** Runs `deno test -A …` from the repository root, passing its output through. */
 async function denoTest(args: string[], env: Record<string, string>): Promise<Run> {
+  const junit = Deno.env.get("TERN_TEST_JUNIT");
+  runCount += 1;
+  const report = junit ? [`--junit-path=${junit}/${runCount}.xml`] : [];
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["test", "-A", ...args],
+    args: ["test", "-A", ...report, ...args],
     cwd: ROOT,
     env: { DENO_JOBS: Deno.env.get("DENO_JOBS") ?? "2", ...env },
     stdout: "piped",
