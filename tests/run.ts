@@ -46,16 +46,17 @@ const ALL = ["tests/", "lib/", "mod.ts", "server.ts", "polars.ts", "sample.ts", 
 const ROOT = new URL("../", import.meta.url);
 
 /** The counts of one summary line, by label ("passed", "failed", "ignored", …). */
-interface Counts {
+export interface Counts {
   [label: string]: { tests: number; steps: number };
 }
 
-let runCount = 0;
-
-interface Run {
+/** How one `deno test` run ended: its summary's counts, if it printed one. */
+export interface Run {
   counts?: Counts;
   ok: boolean;
 }
+
+let runCount = 0;
 
 async function main(args: string[]): Promise<number> {
   const started = performance.now();
@@ -69,28 +70,27 @@ async function main(args: string[]): Promise<number> {
     runs.push(await denoTest(["--doc", "--parallel", ignore, ...ALL], env));
     runs.push(await denoTest(["--doc", ...SERIAL], env));
   }
-  const ok = runs.every((run) => run.ok);
-  const total: Counts = {};
-  let crashed = 0;
+  const crashed = runs.filter((run) => run.counts === undefined).length;
+  if (crashed > 0) console.log(`${crashed} of ${runs.length} test runs ended without a summary`);
+  console.log(`\n${combinedSummary(runs, performance.now() - started)}\n`);
+  return runs.every((run) => run.ok) ? 0 : 1;
+}
+
+/**
+ * One summary line for several runs, in Deno's format: counts summed, "FAILED" if any run
+ * failed, and a run that ended without a summary (a type error, a crash) counted as a failure.
+ */
+export function combinedSummary(runs: Run[], ms: number): string {
+  const total: Counts = { passed: { tests: 0, steps: 0 }, failed: { tests: 0, steps: 0 } };
   for (const run of runs) {
-    if (run.counts === undefined) {
-      crashed += 1;
-      continue;
-    }
-    for (const [label, { tests, steps }] of Object.entries(run.counts)) {
+    if (run.counts === undefined) total.failed.tests += 1;
+    for (const [label, { tests, steps }] of Object.entries(run.counts ?? {})) {
       total[label] ??= { tests: 0, steps: 0 };
       total[label].tests += tests;
       total[label].steps += steps;
     }
   }
-  if (crashed > 0) {
-    // A run that ended without a summary (a type error, a crash) counts as one failure.
-    console.log(`${crashed} of ${runs.length} test runs ended without a summary`);
-    total.failed ??= { tests: 0, steps: 0 };
-    total.failed.tests += crashed;
-  }
-  console.log(`\n${summaryLine(total, ok, performance.now() - started)}\n`);
-  return ok ? 0 : 1;
+  return summaryLine(total, runs.every((run) => run.ok), ms);
 }
 
 /** Runs `deno test -A …` from the repository root, passing its output through. */
@@ -101,7 +101,8 @@ async function denoTest(args: string[], env: Record<string, string>): Promise<Ru
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", ...report, ...args],
     cwd: ROOT,
-    env: { DENO_JOBS: Deno.env.get("DENO_JOBS") ?? "2", ...env },
+    // --parallel runs as many files at once as there are cores (or DENO_JOBS).
+    env,
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -122,7 +123,7 @@ async function writeAll(bytes: Uint8Array): Promise<void> {
 }
 
 /** Reads Deno's last summary line, `ok | 12 passed (3 steps) | 0 failed | 1 ignored (5s)`. */
-function parseSummary(text: string): Counts | undefined {
+export function parseSummary(text: string): Counts | undefined {
   // deno-lint-ignore no-control-regex
   const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
   const line = plain.split("\n").reverse().find((each) => /^(ok|FAILED) \| \d+ passed/.test(each));
@@ -138,7 +139,7 @@ function parseSummary(text: string): Counts | undefined {
 
 /** Deno's summary line for the combined counts. */
 function summaryLine(total: Counts, ok: boolean, ms: number): string {
-  const part = (label: string, always: boolean) => {
+  const part = (label: string, always: boolean): string[] => {
     const { tests, steps } = total[label] ?? { tests: 0, steps: 0 };
     if (!always && tests === 0 && steps === 0) return [];
     const stepText = steps === 0 ? "" : ` (${steps} step${steps === 1 ? "" : "s"})`;
