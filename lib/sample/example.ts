@@ -76,8 +76,30 @@ export type ExampleStoreOptions = Omit<
 >;
 
 /**
+ * The environment variable naming an already running sample-store server (its Terrain URL) for
+ * {@linkcode exampleStore} to connect to instead of starting its own: `deno task test` serves
+ * the sample store once and sets it for every documentation example.
+ *
+ * @example
+ * ```ts
+ * import { EXAMPLE_SERVER_ENV } from "./example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(EXAMPLE_SERVER_ENV, "TERN_EXAMPLE_SERVER");
+ * ```
+ */
+export const EXAMPLE_SERVER_ENV = "TERN_EXAMPLE_SERVER";
+
+/** The shared server's URL when one is set and may be read. */
+function sharedServerUrl(): string | undefined {
+  const permission = Deno.permissions.querySync({ name: "env", variable: EXAMPLE_SERVER_ENV });
+  if (permission.state !== "granted") return undefined;
+  return Deno.env.get(EXAMPLE_SERVER_ENV) || undefined;
+}
+
+/**
  * Builds the sample store (once, in the default sample-store folder), serves it on
- * 127.0.0.1 and returns a store connected to it as the demo user (or anonymously with
+ * 127.0.0.1 (or uses the server named by {@linkcode EXAMPLE_SERVER_ENV}) and returns a store connected to it as the demo user (or anonymously with
  * `anonymous: true`). Progress displays are off unless asked for.
  *
  * @example
@@ -93,17 +115,20 @@ export type ExampleStoreOptions = Omit<
 export async function exampleStore(
   options: ExampleStoreOptions = {},
 ): Promise<Store & AsyncDisposable> {
-  const server = await serveSampleStore();
+  // The test run serves the sample store once for every example (they only read it); an example
+  // run on its own serves it itself.
+  const shared = sharedServerUrl();
+  const server = shared === undefined ? await serveSampleStore() : undefined;
   const cacheDir = await Deno.makeTempDir({ prefix: "tern-example-cache-" });
   const close = async () => {
-    await server.close();
+    await server?.close();
     await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
   };
   try {
     const store = connect({
       progress: false,
       ...options,
-      url: server.url,
+      url: server?.url ?? shared!,
       cacheDir,
       ...(options.anonymous ? {} : { token: DEMO_USER.token }),
     });

@@ -35,89 +35,85 @@ const LICENSE_IDS: Record<string, string | undefined> = {
 };
 
 Deno.test("sample store: every dataset normalises to what SAMPLE_DATASETS describes", async (t) => {
-  const parent = await Deno.makeTempDir({ prefix: "tern-metadata-sample-" });
+  // The shared sample store (built once per machine, read by the examples too): only read here.
+  const root = await ensureSampleStore();
+  const server = await startServer({ root, port: 0, quiet: true });
   try {
-    const root = await ensureSampleStore(`${parent}/store`);
-    const server = await startServer({ root, port: 0, quiet: true });
-    try {
-      const store = connect({ url: server.url, anonymous: true });
+    const store = connect({ url: server.url, anonymous: true });
 
-      await t.step("title, creators, year, DOI, ARK, licence, deprecated", async () => {
-        for (const sample of SAMPLE_DATASETS) {
-          const metadata = await store.dataset(sample.path).metadata();
-          const fromAvus = sample.style !== "none";
-          const hasYear = fromAvus && sample.style !== "partial";
-          assert.deepEqual(
-            {
-              title: metadata.title,
-              creators: metadata.creators.map((creator) => creator.name),
-              year: metadata.publicationYear,
-              doi: metadata.doi,
-              ark: metadata.ark,
-              deprecated: metadata.deprecated,
-            },
-            {
-              title: fromAvus ? sample.title : undefined,
-              creators: fromAvus ? [...sample.creators] : [],
-              year: hasYear ? Number(sample.year) : undefined,
-              doi: sample.doi ?? undefined,
-              ark: sample.ark ?? undefined,
-              deprecated: sample.deprecated,
-            },
-            sample.name,
-          );
-          if (sample.license === null || sample.license === "") {
-            assert.equal(metadata.license, undefined, sample.name);
-          } else {
-            assert.ok(sample.license in LICENSE_IDS, `add ${sample.license} to LICENSE_IDS`);
-            assert.equal(metadata.license?.id, LICENSE_IDS[sample.license], sample.name);
-            if (metadata.license?.confidence === "unknown") {
-              assert.equal(metadata.license.name, sample.license);
-            }
+    await t.step("title, creators, year, DOI, ARK, licence, deprecated", async () => {
+      for (const sample of SAMPLE_DATASETS) {
+        const metadata = await store.dataset(sample.path).metadata();
+        const fromAvus = sample.style !== "none";
+        const hasYear = fromAvus && sample.style !== "partial";
+        assert.deepEqual(
+          {
+            title: metadata.title,
+            creators: metadata.creators.map((creator) => creator.name),
+            year: metadata.publicationYear,
+            doi: metadata.doi,
+            ark: metadata.ark,
+            deprecated: metadata.deprecated,
+          },
+          {
+            title: fromAvus ? sample.title : undefined,
+            creators: fromAvus ? [...sample.creators] : [],
+            year: hasYear ? Number(sample.year) : undefined,
+            doi: sample.doi ?? undefined,
+            ark: sample.ark ?? undefined,
+            deprecated: sample.deprecated,
+          },
+          sample.name,
+        );
+        if (sample.license === null || sample.license === "") {
+          assert.equal(metadata.license, undefined, sample.name);
+        } else {
+          assert.ok(sample.license in LICENSE_IDS, `add ${sample.license} to LICENSE_IDS`);
+          assert.equal(metadata.license?.id, LICENSE_IDS[sample.license], sample.name);
+          if (metadata.license?.confidence === "unknown") {
+            assert.equal(metadata.license.name, sample.license);
           }
-          const citation = await metadata.citation();
-          const link = sample.doi !== null
-            ? `https://doi.org/${sample.doi}`
-            : sample.ark !== null
-            ? `https://n2t.net/${sample.ark}`
-            : sample.path;
-          assert.ok(citation.endsWith(link), `${sample.name}: ${citation}`);
         }
-      });
+        const citation = await metadata.citation();
+        const link = sample.doi !== null
+          ? `https://doi.org/${sample.doi}`
+          : sample.ark !== null
+          ? `https://n2t.net/${sample.ark}`
+          : sample.path;
+        assert.ok(citation.endsWith(link), `${sample.name}: ${citation}`);
+      }
+    });
 
-      await t.step(
-        "the full-metadata dataset keeps its raw AVUs; the flat one notes what it could not pair",
-        async () => {
-          const penguins = await store.dataset(SAMPLE_CASES.fullMetadata).metadata();
-          assert.equal(penguins.path, SAMPLE_CASES.fullMetadata);
-          assert.ok(penguins.avus.some((avu) => avu.attr === "title"));
-          assert.deepEqual(penguins.missing, []);
-          assert.equal(penguins.license?.confidence, "exact");
-          assert.deepEqual(penguins.contributors.map((c) => c.type), [
-            "DataCurator",
-            "ContactPerson",
-          ]);
-          const flat = await store.dataset(SAMPLE_CASES.flatTemplate).metadata();
-          assert.equal(flat.sources.creators, "datacite.creator");
-          assert.equal(flat.notes.length, 1);
-        },
-      );
+    await t.step(
+      "the full-metadata dataset keeps its raw AVUs; the flat one notes what it could not pair",
+      async () => {
+        const penguins = await store.dataset(SAMPLE_CASES.fullMetadata).metadata();
+        assert.equal(penguins.path, SAMPLE_CASES.fullMetadata);
+        assert.ok(penguins.avus.some((avu) => avu.attr === "title"));
+        assert.deepEqual(penguins.missing, []);
+        assert.equal(penguins.license?.confidence, "exact");
+        assert.deepEqual(penguins.contributors.map((c) => c.type), [
+          "DataCurator",
+          "ContactPerson",
+        ]);
+        const flat = await store.dataset(SAMPLE_CASES.flatTemplate).metadata();
+        assert.equal(flat.sources.creators, "datacite.creator");
+        assert.equal(flat.notes.length, 1);
+      },
+    );
 
-      await t.step(
-        "catalog of the curated folder: the two same-title versions are flagged",
-        async () => {
-          const frame = await store.folder(CURATED_PATH).catalog();
-          const curated = SAMPLE_DATASETS.filter((sample) => sample.path.startsWith(CURATED_PATH));
-          assert.equal(frame.height, curated.length);
-          const flagged = (frame.toRecords() as { path: string; duplicateTitle: boolean }[])
-            .filter((row) => row.duplicateTitle).map((row) => row.path).sort();
-          assert.deepEqual(flagged, [...SAMPLE_CASES.sameTitle].sort());
-        },
-      );
-    } finally {
-      await server.close();
-    }
+    await t.step(
+      "catalog of the curated folder: the two same-title versions are flagged",
+      async () => {
+        const frame = await store.folder(CURATED_PATH).catalog();
+        const curated = SAMPLE_DATASETS.filter((sample) => sample.path.startsWith(CURATED_PATH));
+        assert.equal(frame.height, curated.length);
+        const flagged = (frame.toRecords() as { path: string; duplicateTitle: boolean }[])
+          .filter((row) => row.duplicateTitle).map((row) => row.path).sort();
+        assert.deepEqual(flagged, [...SAMPLE_CASES.sameTitle].sort());
+      },
+    );
   } finally {
-    await Deno.remove(parent, { recursive: true });
+    await server.close();
   }
 });

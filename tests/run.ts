@@ -1,0 +1,163 @@
+/**
+ * `deno task test`: the whole suite as two `deno test` runs, ending with one summary line in
+ * Deno's own format (`ok | N passed (N steps) | N failed (…)`), which CI's `.ci/run` reads.
+ *
+ * 1. Everything that may share the machine runs with `--parallel`: the unit and integration
+ *    tests and every documentation example.
+ * 2. Then, alone and one file at a time, the suites whose assertions ride on timing: the
+ *    reliability suite (deadlines, retries, throttled and stalling servers, load) and the
+ *    Jupyter ones (notebooks and the package's notebook, whose kernels have cell time limits and
+ *    progress lines that appear only past a delay). Run beside other work they fail by chance.
+ *
+ * The documentation examples' `exampleStore()` connect to one sample-store server started here
+ * (its URL in {@linkcode EXAMPLE_SERVER_ENV}) instead of each starting its own; each still gets
+ * its own connection and cache folder.
+ *
+ * With arguments, runs just `deno test -A --doc <arguments>` (e.g.
+ * `deno task test tests/cache/`), still with the shared server. With `TERN_TEST_JUNIT` set to a
+ * folder, each run also writes a JUnit report there (per-test times: `1.xml`, `2.xml`).
+ *
+ * @module
+ */
+
+import { EXAMPLE_SERVER_ENV, serveSampleStore } from "../lib/sample/example.ts";
+
+/**
+ * Run alone after the rest, one file at a time (paths from the repository root): suites whose
+ * assertions bound a duration from above or measure the process's memory (RSS is shared by
+ * every parallel test of the process).
+ */
+const SERIAL = [
+  "tests/reliability/",
+  "tests/notebooks/",
+  "tests/package/",
+  // RSS growth of a large download or body.
+  "tests/client/transport_test.ts",
+  "tests/server/handlers/downloads_test.ts",
+  // Upper bounds on elapsed time: concurrency and latency shaping.
+  "tests/data/many_test.ts",
+  "tests/listing/pager_test.ts",
+  "tests/server/handlers/paged_directory_test.ts",
+  "tests/server/shaping_test.ts",
+];
+/** What `deno test --doc` covers: the tests and every module's examples. */
+const ALL = ["tests/", "lib/", "mod.ts", "server.ts", "polars.ts", "sample.ts", "cli.ts"];
+
+const ROOT = new URL("../", import.meta.url);
+
+/** The counts of one summary line, by label ("passed", "failed", "ignored", …). */
+export interface Counts {
+  [label: string]: { tests: number; steps: number };
+}
+
+/** How one `deno test` run ended: its summary's counts, if it printed one. */
+export interface Run {
+  counts?: Counts;
+  ok: boolean;
+}
+
+let runCount = 0;
+
+async function main(args: string[]): Promise<number> {
+  const started = performance.now();
+  await using server = await serveSampleStore();
+  const env = { [EXAMPLE_SERVER_ENV]: server.url };
+  const runs: Run[] = [];
+  if (args.length > 0) {
+    runs.push(await denoTest(["--doc", ...args], env));
+  } else {
+    const ignore = `--ignore=${SERIAL.join(",")}`;
+    runs.push(await denoTest(["--doc", "--parallel", ignore, ...ALL], env));
+    runs.push(await denoTest(["--doc", ...SERIAL], env));
+  }
+  const crashed = runs.filter((run) => run.counts === undefined).length;
+  if (crashed > 0) console.log(`${crashed} of ${runs.length} test runs ended without a summary`);
+  console.log(`\n${combinedSummary(runs, performance.now() - started)}\n`);
+  return runs.every((run) => run.ok) ? 0 : 1;
+}
+
+/**
+ * One summary line for several runs, in Deno's format: counts summed, "FAILED" if any run
+ * failed, and a run that ended without a summary (a type error, a crash) counted as a failure.
+ */
+export function combinedSummary(runs: Run[], ms: number): string {
+  const total: Counts = { passed: { tests: 0, steps: 0 }, failed: { tests: 0, steps: 0 } };
+  for (const run of runs) {
+    if (run.counts === undefined) total.failed.tests += 1;
+    for (const [label, { tests, steps }] of Object.entries(run.counts ?? {})) {
+      total[label] ??= { tests: 0, steps: 0 };
+      total[label].tests += tests;
+      total[label].steps += steps;
+    }
+  }
+  return summaryLine(total, runs.every((run) => run.ok), ms);
+}
+
+/** Runs `deno test -A …` from the repository root, passing its output through. */
+async function denoTest(args: string[], env: Record<string, string>): Promise<Run> {
+  const junit = Deno.env.get("TERN_TEST_JUNIT");
+  runCount += 1;
+  const report = junit ? [`--junit-path=${junit}/${runCount}.xml`] : [];
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["test", "-A", ...report, ...args],
+    cwd: ROOT,
+    // --parallel runs as many files at once as there are cores (or DENO_JOBS).
+    env,
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  // Keep only the end: the summary is the last line.
+  let tail = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    await writeAll(chunk);
+    tail = (tail + decoder.decode(chunk, { stream: true })).slice(-4096);
+  }
+  const status = await child.status;
+  return { ok: status.success, counts: parseSummary(tail) };
+}
+
+async function writeAll(bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) written += await Deno.stdout.write(bytes.subarray(written));
+}
+
+/** Reads Deno's last summary line, `ok | 12 passed (3 steps) | 0 failed | 1 ignored (5s)`. */
+export function parseSummary(text: string): Counts | undefined {
+  // deno-lint-ignore no-control-regex
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
+  const line = plain.split("\n").reverse().find((each) => /^(ok|FAILED) \| \d+ passed/.test(each));
+  if (line === undefined) return undefined;
+  const counts: Counts = {};
+  for (const part of line.split(" | ").slice(1)) {
+    const match = part.match(/^(\d+) ([a-z ]+?)(?: \((\d+) steps?\))?(?: \([^)]*\))?$/);
+    if (match === null) continue;
+    counts[match[2]] = { tests: Number(match[1]), steps: Number(match[3] ?? 0) };
+  }
+  return counts;
+}
+
+/** Deno's summary line for the combined counts. */
+function summaryLine(total: Counts, ok: boolean, ms: number): string {
+  const part = (label: string, always: boolean): string[] => {
+    const { tests, steps } = total[label] ?? { tests: 0, steps: 0 };
+    if (!always && tests === 0 && steps === 0) return [];
+    const stepText = steps === 0 ? "" : ` (${steps} step${steps === 1 ? "" : "s"})`;
+    return [`${tests} ${label}${stepText}`];
+  };
+  const parts = [
+    ...part("passed", true),
+    ...part("failed", true),
+    ...part("ignored", false),
+    ...part("measured", false),
+    ...part("filtered out", false),
+  ];
+  return `${ok ? "ok" : "FAILED"} | ${parts.join(" | ")} (${elapsed(ms)})`;
+}
+
+function elapsed(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${seconds % 60}s`;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
