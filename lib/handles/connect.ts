@@ -50,6 +50,11 @@ export interface ConnectOptions {
   concurrency?: number;
   /** Extra attempts after a network error or retryable server answer (default 4). */
   retries?: number;
+  /**
+   * Ceiling of the first wait before a retry, in ms; it doubles per retry, up to 10 s
+   * (default 250). Lower it on a fast, flaky link; raise it for a server that sheds load.
+   */
+  retryBaseMs?: number;
   /** Longest wait for a response's headers, in ms (default 30 s). */
   timeoutMs?: number;
   /** Largest JSON answer read, in bytes (default 64 MiB); past it a `ResponseTooLargeError`. */
@@ -142,6 +147,7 @@ export function connect(options: ConnectOptions = {}): Store {
     password,
     concurrency: options.concurrency,
     retries: options.retries,
+    retryBaseMs: options.retryBaseMs,
     timeoutMs: options.timeoutMs,
     maxJsonBytes: options.maxJsonBytes,
     signal: options.signal,

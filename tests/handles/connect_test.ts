@@ -140,6 +140,7 @@ Deno.test("connect refuses half-given credentials and contradictory options", as
     );
     assert.throws(() => connect({ url, progress: "yes" as unknown as boolean }), /progress/);
     assert.throws(() => connect(null as unknown as object), BadRequestError);
+    assert.throws(() => connect({ url, retryBaseMs: -1 }), /retryBaseMs/);
   });
 });
 

@@ -215,7 +215,14 @@ Deno.test("faults: 500 downloads and 200 listings under 20% failed requests and 
       const session = async (s: number) => {
         const cacheDir = join(work, `cache-${s}`);
         const outDir = join(work, `out-${s}`);
-        const store = connect({ url: server.url, anonymous: true, cacheDir, signal });
+        // Short retry waits: the faults are injected at random, not load to back off from.
+        const store = connect({
+          url: server.url,
+          anonymous: true,
+          cacheDir,
+          signal,
+          retryBaseMs: 25,
+        });
         stores.push(store);
         const ops: (() => Promise<Outcome>)[] = [];
         let table = 0;
