@@ -30,7 +30,10 @@ import { EXAMPLE_SERVER_ENV, serveSampleStore } from "../lib/sample/example.ts";
  * every parallel test of the process).
  */
 const SERIAL = [
-  "tests/reliability/",
+  // The suites themselves; their helpers' examples (`_fixtures.ts`, `_html.ts`) run in parallel.
+  ...[...Deno.readDirSync(new URL("./reliability/", import.meta.url))]
+    .map((entry) => entry.name).filter((name) => name.endsWith("_test.ts")).sort()
+    .map((name) => `tests/reliability/${name}`),
   "tests/notebooks/",
   // RSS growth of a large download or body.
   "tests/client/transport_test.ts",
