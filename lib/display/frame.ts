@@ -146,7 +146,12 @@ function numeric(kind: ColumnKind): boolean {
 }
 
 function cellHtml(cell: FrameCell | undefined, kind: ColumnKind): Html {
-  if (cell === undefined || cell.null === true) return markup`<td class="t-null">null</td>`;
+  if (cell === undefined || cell.null === true) {
+    // Aligned with the column's values, so a null reads as a gap in that column.
+    return numeric(kind)
+      ? markup`<td class="t-null t-num">null</td>`
+      : markup`<td class="t-null">null</td>`;
+  }
   const { text, cut } = clip(oneLine(cell.text), MAX_CELL);
   const full = cell.exact ?? (cut > 0 ? cell.text : undefined);
   const title = full === undefined ? undefined : clip(full, MAX_TITLE).text;

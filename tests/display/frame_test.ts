@@ -34,6 +34,10 @@ Deno.test("a DataFrame view: shape, types, rounded numbers with the exact value 
   assert.equal(root.querySelectorAll("th.t-num").length, 2);
   assert.ok(!root.querySelector("tbody td")?.getAttribute("class"), "text is not right-aligned");
   assert.equal(root.querySelectorAll("td.t-null").length, 1);
+  assert.ok(
+    root.querySelector("td.t-null")?.getAttribute("class")?.split(" ").includes("t-num"),
+    "a null in a number column aligns with its numbers",
+  );
   // Head and tail with the hidden rows counted between them.
   const gap = root.querySelector("tr.t-gap td");
   assert.equal(gap?.textContent, "… 342 more rows");
