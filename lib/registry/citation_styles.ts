@@ -11,8 +11,10 @@
  */
 
 /**
- * How several citations in one style are written to one file: one JSON array, separated by a
- * blank line (BibTeX, RIS), or one after the other.
+ * How several citations in one style are written to one file: one JSON array (CSL-JSON); one
+ * JSON value alone and several as an array (JSON-LD, whose top level may be either); YAML
+ * documents separated by `---` (CITATION.cff); separated by a blank line (BibTeX, RIS); or one
+ * line after the other.
  *
  * @example
  * ```ts
@@ -23,7 +25,7 @@
  * assert.equal(joining, "json-array");
  * ```
  */
-export type Joining = "json-array" | "blank-line" | "lines";
+export type Joining = "json-array" | "json-value" | "yaml-documents" | "blank-line" | "lines";
 
 /**
  * Every citation style, in the order menus show them.
@@ -83,7 +85,7 @@ export const CITATION_STYLE_LIST = [
     mediaType: "application/ld+json",
     extension: "jsonld",
     json: true,
-    joining: "lines",
+    joining: "json-value",
   },
   {
     id: "cff",
@@ -91,7 +93,7 @@ export const CITATION_STYLE_LIST = [
     mediaType: "application/yaml",
     extension: "cff",
     json: false,
-    joining: "lines",
+    joining: "yaml-documents",
   },
 ] as const;
 

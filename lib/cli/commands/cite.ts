@@ -51,7 +51,8 @@ async function run(context: CommandContext): Promise<number> {
   checkRefs(positionals);
   const store = await context.store();
   const out = context.io.stdout;
-  // JSON-array styles (CSL-JSON): several are merged into one array so the output stays JSON.
+  // JSON styles: several are merged into one array so the output stays one JSON value.
+  const json = joining === "json-array" || joining === "json-value";
   const items: unknown[] = [];
   const status = await eachPath(context, positionals, async (path, index) => {
     const citation = await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
@@ -63,16 +64,18 @@ async function run(context: CommandContext): Promise<number> {
         )
         : error;
     });
-    if (joining === "json-array") {
+    if (json) {
       items.push(...[JSON.parse(citation)].flat());
       return;
     }
     if (index > 0 && joining === "blank-line") out.line();
+    if (index > 0 && joining === "yaml-documents") out.line("---");
     out.line(layoutText(citation.replace(/\n+$/, "")));
     await out.flush();
   });
-  if (joining === "json-array" && items.length > 0) {
-    out.line(JSON.stringify(items, null, 2));
+  if (json && items.length > 0) {
+    const value = joining === "json-value" && items.length === 1 ? items[0] : items;
+    out.line(JSON.stringify(value, null, 2));
     await out.flush();
   }
   return status;

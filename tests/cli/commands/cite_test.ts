@@ -36,6 +36,28 @@ Deno.test("tern cite: every style, several datasets, errors", async (t) => {
     assert.equal(ris.stdout.match(/^ER {2}- ?$/gm)?.length, 2);
   });
 
+  await t.step(
+    "JSON-LD: one dataset is one object, several one array; CFF documents apart",
+    async () => {
+      const [one, two, cff] = await Promise.all([
+        cli.run(["cite", "--style", "jsonld", penguins]),
+        cli.run(["cite", "--style", "jsonld", penguins, SAMPLE_CASES.arkOnly]),
+        cli.run(["cite", "--style", "cff", penguins, SAMPLE_CASES.arkOnly]),
+      ]);
+      assert.equal(JSON.parse(one.stdout)["@type"], "Dataset");
+      const both = JSON.parse(two.stdout);
+      assert.ok(Array.isArray(both));
+      assert.deepEqual(both.map((item: { "@type": string }) => item["@type"]), [
+        "Dataset",
+        "Dataset",
+      ]);
+      assert.equal(cff.code, 0, cff.stderr);
+      const documents = cff.stdout.split(/^---$/m);
+      assert.equal(documents.length, 2);
+      for (const document of documents) assert.match(document, /^cff-version: "?1\.2\.0"?$/m);
+    },
+  );
+
   await t.step("CSL-JSON for several datasets is one JSON array", async () => {
     const run = await cli.run(["cite", "--style", "csl-json", penguins, SAMPLE_CASES.arkOnly]);
     const items = JSON.parse(run.stdout);
