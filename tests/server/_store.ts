@@ -283,3 +283,47 @@ export function fastTempParent(): string | undefined {
     return undefined;
   }
 }
+
+const SERVE_MAIN = new URL("../../lib/server/main.ts", import.meta.url).pathname;
+
+/**
+ * Starts the `tern serve` script (lib/server/main.ts) in a child process with `args`, run through
+ * `prefix` when given (for example `["prlimit", "--nofile=128"]`), and resolves once the child has
+ * printed its base URL. The rest of its stdout (decoded) and its stderr are the caller's to read
+ * or cancel.
+ *
+ * @example
+ * ```ts
+ * import { makeStore, spawnServe } from "./_store.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await makeStore({});
+ * const { child, url, stdout } = await spawnServe(["--root", store.root, "--port", "0", "--quiet"]);
+ * assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
+ * child.kill("SIGTERM");
+ * await child.status;
+ * await stdout.cancel();
+ * await child.stderr.cancel();
+ * ```
+ */
+export async function spawnServe(
+  args: string[],
+  prefix: string[] = [],
+): Promise<{ child: Deno.ChildProcess; url: string; stdout: ReadableStream<string> }> {
+  const command = [...prefix, Deno.execPath(), "run", "-A", SERVE_MAIN, ...args];
+  const child = new Deno.Command(command[0], {
+    args: command.slice(1),
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdout = child.stdout.pipeThrough(new TextDecoderStream());
+  const reader = stdout.getReader();
+  let printed = "";
+  while (!printed.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    printed += value;
+  }
+  reader.releaseLock();
+  return { child, url: printed.trim(), stdout };
+}

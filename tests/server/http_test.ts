@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { startServer } from "../../lib/server/mod.ts";
-import { makeStore } from "./_store.ts";
+import { makeStore, spawnServe } from "./_store.ts";
 
-const MAIN = new URL("../../lib/server/main.ts", import.meta.url).pathname;
 const HEALTH = "The infinite is attainable with Terrain!\n";
 
 /** Whether the server closed `conn` within `ms` (a read gives end of stream or fails). */
@@ -65,21 +64,12 @@ async function health(url: string): Promise<string> {
 
 /** Runs `tern serve` under a descriptor limit of `nofile`; resolves its URL and child. */
 async function serveUnderLimit(root: string, nofile: number, extra: string[] = []) {
-  const child = new Deno.Command("prlimit", {
-    args: [`--nofile=${nofile}`, Deno.execPath(), "run", "-A", MAIN, "--root", root, ...extra],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let printed = "";
-  while (!printed.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    printed += value;
-  }
-  reader.releaseLock();
+  const { child, url } = await spawnServe(["--root", root, ...extra], [
+    "prlimit",
+    `--nofile=${nofile}`,
+  ]);
   const stderr = new Response(child.stderr).text();
-  return { child, url: printed.trim(), stderr };
+  return { child, url, stderr };
 }
 
 for (

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { serveMain } from "../../lib/server/main.ts";
-import { makeStore } from "./_store.ts";
+import { makeStore, spawnServe } from "./_store.ts";
 
 const MAIN = new URL("../../lib/server/main.ts", import.meta.url).pathname;
 
@@ -50,24 +50,12 @@ Deno.test("the CLI runs until SIGTERM and exits 0", {
   ignore: Deno.build.os === "windows",
 }, async () => {
   await using store = await makeStore({});
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--root", store.root, "--port", "0"],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let printed = "";
-  while (!printed.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    printed += value;
-  }
-  const url = printed.trim();
+  const { child, url, stdout } = await spawnServe(["--root", store.root, "--port", "0"]);
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
   assert.equal((await fetch(`${url}/`)).status, 200);
   child.kill("SIGTERM");
   const status = await child.status;
-  await reader.cancel();
+  await stdout.cancel();
   const log = await new Response(child.stderr).text();
   assert.equal(status.code, 0);
   assert.match(log, /GET \/terrain\/ 200/);
