@@ -21,6 +21,14 @@ async function served() {
   });
 }
 
+/** The manifest of the shared Parquet files, and a temporary folder to write it into. */
+async function parquetManifest(store: Awaited<ReturnType<typeof served>>) {
+  const manifest = await store.connect().folder("/iplant/home/shared/data").walk({
+    glob: "**/*.parquet",
+  }).manifest();
+  return { manifest, folder: await Deno.makeTempDir() };
+}
+
 Deno.test("manifest: path, id, size, date, format, media type and public URL per file", async () => {
   await using store = await served();
   const tern = store.connect();
@@ -46,10 +54,7 @@ Deno.test("manifest: path, id, size, date, format, media type and public URL per
 
 Deno.test("manifest: written to Parquet and CSV, read back the same", async () => {
   await using store = await served();
-  const manifest = await store.connect().folder("/iplant/home/shared/data").walk({
-    glob: "**/*.parquet",
-  }).manifest();
-  const folder = await Deno.makeTempDir();
+  const { manifest, folder } = await parquetManifest(store);
   try {
     await writeManifest(manifest, `${folder}/m.parquet`);
     await writeManifest(manifest, `${folder}/m.csv`);
@@ -68,10 +73,7 @@ Deno.test("manifest: written to Parquet and CSV, read back the same", async () =
 
 Deno.test("manifest: another engine (Polars over plain HTTP) reads the manifest's URLs", async () => {
   await using store = await served();
-  const manifest = await store.connect().folder("/iplant/home/shared/data").walk({
-    glob: "**/*.parquet",
-  }).manifest();
-  const folder = await Deno.makeTempDir();
+  const { manifest, folder } = await parquetManifest(store);
   try {
     // What a user on another machine does: the manifest file and Polars, no tern.
     await writeManifest(manifest, `${folder}/m.parquet`);
