@@ -7,8 +7,7 @@
  * @module
  */
 
-import type { ProgressEvent } from "../../mod.ts";
-import { progressEvent } from "../progress/events.ts";
+import { ProgressTracker } from "../progress/events.ts";
 import { progressReporter, terminalSink } from "../progress/mod.ts";
 import type { Output } from "./io.ts";
 
@@ -30,20 +29,15 @@ import type { Output } from "./io.ts";
  * };
  * const progress = new TransferProgress(new Output(sink, false), "formats", 3, 40_461);
  * progress.bytes(13_487);
- * progress.fileDone(false);
+ * progress.fileDone("/iplant/home/shared/tern_samples/formats/penguins.csv", false);
  * await progress.finish(true);
  * assert.equal(written, ""); // not a terminal: no bar is drawn
  * ```
  */
 export class TransferProgress {
   readonly #stderr: Output;
-  readonly #report: ((event: ProgressEvent) => void) | undefined;
-  readonly #started = performance.now();
-  readonly #totalFiles: number;
-  readonly #totalBytes: number;
-  #bytes = 0;
-  #files = 0;
-  #cached = 0;
+  // The library's counting, so the bar shows what a notebook's progress line would.
+  readonly #tracker: ProgressTracker;
 
   /**
    * Starts counting; draws nothing unless `stderr` is a terminal.
@@ -62,12 +56,10 @@ export class TransferProgress {
    */
   constructor(stderr: Output, label: string, totalFiles: number, totalBytes: number) {
     this.#stderr = stderr;
-    this.#totalFiles = totalFiles;
-    this.#totalBytes = totalBytes;
-    this.#report = stderr.isTerminal
+    const report = stderr.isTerminal
       ? progressReporter({ label, sink: terminalSink((text) => this.#write(text)) })
       : undefined;
-    this.#send("start");
+    this.#tracker = new ProgressTracker(report, totalFiles, totalBytes);
   }
 
   /**
@@ -86,13 +78,13 @@ export class TransferProgress {
    * ```
    */
   bytes(count: number): void {
-    this.#bytes += count;
-    this.#send("bytes");
+    this.#tracker.bytes(count);
   }
 
   /**
    * Counts a finished file.
    *
+   * @param path The file's data-store path.
    * @param fromCache Whether it needed no download.
    *
    * @example
@@ -101,15 +93,13 @@ export class TransferProgress {
    * import { TransferProgress } from "./progress.ts";
    *
    * const progress = new TransferProgress(new Output(Deno.stderr, false), "formats", 2, 26_974);
-   * progress.fileDone(false); // downloaded
-   * progress.fileDone(true); // already in the cache
+   * progress.fileDone("/iplant/home/shared/a.csv", false); // downloaded
+   * progress.fileDone("/iplant/home/shared/b.csv", true); // already in the cache
    * await progress.finish(true);
    * ```
    */
-  fileDone(fromCache: boolean): void {
-    this.#files++;
-    if (fromCache) this.#cached++;
-    this.#send("file");
+  fileDone(path: string, fromCache: boolean): void {
+    this.#tracker.fileDone(path, fromCache);
   }
 
   /**
@@ -152,22 +142,8 @@ export class TransferProgress {
    * ```
    */
   async finish(ok: boolean): Promise<void> {
-    this.#send("done", ok);
+    this.#tracker.done(ok);
     await this.#stderr.flush().catch(() => {});
-  }
-
-  #send(kind: ProgressEvent["kind"], ok?: boolean): void {
-    if (this.#report === undefined) return;
-    this.#report({
-      ...progressEvent(kind, {
-        bytes: this.#bytes,
-        totalBytes: this.#totalBytes,
-        files: this.#files,
-        totalFiles: this.#totalFiles,
-        cachedFiles: this.#cached,
-      }, this.#started),
-      ...(ok === undefined ? {} : { ok }),
-    });
   }
 
   /** Sends text to stderr now; the stream keeps writes in order. */

@@ -33,9 +33,9 @@ Deno.test("on a terminal: notes above one bar, which only shows for slow transfe
   progress.bytes(500);
   await out.flush();
   assert.match(cleared(text()), /<clear>\[#+·+\] 50% formats · 1\.00 kB of 2\.00 kB/);
-  progress.fileDone(false);
+  progress.fileDone("/a.csv", false);
   progress.bytes(1000);
-  progress.fileDone(true);
+  progress.fileDone("/b.csv", true);
   await progress.finish(true);
   assert.ok(text().endsWith("\n"));
   assert.match(
@@ -50,7 +50,7 @@ Deno.test("elsewhere: plain note lines and no bar at all", async () => {
   await new Promise((resolve) => setTimeout(resolve, 450));
   progress.bytes(1000);
   progress.note("downloaded  a.csv");
-  progress.fileDone(false);
+  progress.fileDone("/a.csv", false);
   await progress.finish(true);
   assert.equal(text(), "downloaded  a.csv\n");
 });

@@ -175,7 +175,7 @@ async function run(context: CommandContext): Promise<number> {
         signal: context.signal,
       });
       results.push(result);
-      progress?.fileDone(result.source !== "downloaded");
+      progress?.fileDone(item.entry.path, result.source !== "downloaded");
       // Files already here only count in the summary, as rsync does; the rest get a line.
       if (result.source !== "up-to-date") progress?.note(statusLine(result, stderr.style.dim));
       if (values.json === true) {
