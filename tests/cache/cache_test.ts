@@ -376,6 +376,59 @@ Deno.test("copies record an XXH64; index lines of an earlier tern (SHA-256) are 
   }
 });
 
+Deno.test("a large adopted copy is hashed after the read returns; until then its identity vouches", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    const size = 16 * 1024 * 1024;
+    const bytes = new Uint8Array(size).map((_, i) => i % 251);
+    const adopt = async (path: string) => {
+      const v = version(path, size);
+      const opened = (await cache.openTemp(v))!;
+      await opened.file.write(bytes);
+      opened.file.close();
+      return (await cache.adopt(v, opened.temp))!;
+    };
+    const index = join(cache.dir, "index.jsonl");
+    const lineOf = async (blob: string) =>
+      (await Deno.readTextFile(index)).trim().split("\n").map((raw) => JSON.parse(raw))
+        .filter((line) => line.blob === blob).at(-1);
+    const name = (copy: { file: string }) => copy.file.slice(cache.dir.length + 1);
+
+    // Adopted: recorded with its identity, the hash follows.
+    const first = await adopt("/big/1.csv");
+    assert.equal((await lineOf(name(first))).xxh64, undefined);
+    assert.equal((await cache.check(first.version)).state, "valid"); // waits for the hash
+    assert.match((await lineOf(name(first))).xxh64, /^[0-9a-f]{16}$/);
+    await cache.settled();
+
+    // Changed before the hash was taken: the hash is not taken of the wrong bytes.
+    const changed = bytes.slice();
+    changed[7] ^= 1;
+    const second = await adopt("/big/2.csv");
+    Deno.writeFileSync(second.file, changed); // before the event loop turns, so before the hash
+    await cache.settled();
+    assert.equal((await lineOf(name(second))).xxh64, undefined);
+    assert.deepEqual(await cache.check(second.version), {
+      state: "changed",
+      file: second.file,
+      reason: "it changed before tern recorded its hash",
+    });
+
+    // A process that ended before hashing: the next one takes the hash while the identity holds.
+    const third = await adopt("/big/3.csv");
+    await cache.settled();
+    const { xxh64: _, ...unhashed } = await lineOf(name(third));
+    await Deno.writeTextFile(index, `${JSON.stringify(unhashed)}\n`, { append: true });
+    const later = new DiskCache({ dir });
+    assert.equal((await later.check(third.version)).state, "valid");
+    assert.match((await lineOf(name(third))).xxh64, /^[0-9a-f]{16}$/);
+    assert.deepEqual((await later.verify()).bad.map((bad) => bad.path), ["/big/2.csv"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a copy of one piece is created in one write once complete (many small files)", async () => {
   const dir = await Deno.makeTempDir();
   try {
