@@ -584,6 +584,33 @@ export class DiskCache {
    * await Deno.remove(dir, { recursive: true });
    * ```
    */
+  /**
+   * Whether the index records a copy of any version of a data-store path (without checking the
+   * copy): when it does not, a read will download whatever the server says of the file.
+   *
+   * @example
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * assert.equal(await cache.holds("http://x/terrain", "/a/b.csv"), false);
+   * const writer = await cache.create(version);
+   * await writer!.write(new TextEncoder().encode("a\n1\n"));
+   * await writer!.commit();
+   * assert.equal(await cache.holds("http://x/terrain", "/a/b.csv"), true);
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async holds(store: string, path: string): Promise<boolean> {
+    for (const line of (await this.#recordsOf(true)).values()) {
+      if (line.store === store && line.path === path) return true;
+    }
+    return false;
+  }
+
   async latest(store: string, path: string): Promise<CachedFile | undefined> {
     const lines = [...(await this.#recordsOf(true)).values()].filter((line) =>
       line.store === store && line.path === path

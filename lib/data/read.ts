@@ -19,7 +19,14 @@ import { CacheMissError } from "../cache/errors.ts";
 import { BadRequestError } from "../client/errors.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import type { Entry } from "../client/entry.ts";
-import { type BodyHandOff, checkIsFile, entryBody, MAX_RESTARTS, restartable } from "./body.ts";
+import {
+  type BodyHandOff,
+  checkIsFile,
+  EarlyDownload,
+  entryBody,
+  MAX_RESTARTS,
+  restartable,
+} from "./body.ts";
 import { collect, fileChunks, fileHead, gunzip, Peekable, teeInto } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { type DetectedFormat, detectFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
@@ -447,36 +454,90 @@ async function* frameStream(pl: Polars, plan: Plan): AsyncGenerator<DataFrame, O
     yield* fromCached(pl, plan, await offlineCopy(context, cache, source.path), null);
     return { fromCache: true, route: "cache" };
   }
-  const entry = plan.fresh || source.entry === undefined
-    ? await source.stat(options.signal)
-    : source.entry;
-  checkIsFile(entry);
-  if (plan.single) plan.tracker.expectBytes(entry.size);
+  const needsStat = plan.fresh || source.entry === undefined;
+  const early = needsStat && !plan.fresh
+    ? await earlyDownload(context, cache, source.path, options.signal)
+    : undefined;
+  const started = early?.download;
+  try {
+    const entry = needsStat ? await source.stat(options.signal) : source.entry!;
+    checkIsFile(entry);
+    if (plan.single) plan.tracker.expectBytes(entry.size);
+    if (cache === undefined) {
+      return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, undefined, started) };
+    }
+    const version = versionOf(context, entry);
+    while (true) {
+      const cached = await cache.lookup(version);
+      if (cached !== undefined) {
+        started?.drop();
+        early?.release();
+        yield* fromCached(pl, plan, cached, entry.infoType);
+        return { fromCache: true, route: "cache" };
+      }
+      const keep = { cache, version };
+      if (!plan.share) {
+        return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, keep, started) };
+      }
+      const claim = cache.claim(version);
+      // From here on, reads of this version wait for the claim instead.
+      early?.release();
+      if (!claim.owner) {
+        // Another read in this process is downloading this version: use its copy when done.
+        started?.drop();
+        await claim.settled;
+        continue;
+      }
+      try {
+        return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, keep, started) };
+      } finally {
+        claim.release();
+      }
+    }
+  } finally {
+    started?.drop();
+    early?.release();
+  }
+}
+
+/** Reads in this process that asked for a path's bytes before its stat, per cache. */
+const earlyReads = new WeakMap<DiskCache, Map<string, Promise<void>>>();
+
+/**
+ * The download of a file sent alongside its stat, when the bytes will be needed whatever the
+ * stat says (unless it fails or names a folder): a cold read then waits one round trip, not two.
+ * Not when the cache holds a copy of any version (the stat may show it is current). A second
+ * read of the path in this process waits for the first, then finds its copy in the cache.
+ */
+async function earlyDownload(
+  context: DataContext,
+  cache: DiskCache | undefined,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<{ download?: EarlyDownload; release(): void } | undefined> {
   if (cache === undefined) {
-    return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, undefined) };
+    return { download: new EarlyDownload(context.transport, path, signal), release: () => {} };
   }
-  const version = versionOf(context, entry);
-  while (true) {
-    const cached = await cache.lookup(version);
-    if (cached !== undefined) {
-      yield* fromCached(pl, plan, cached, entry.infoType);
-      return { fromCache: true, route: "cache" };
-    }
-    if (!plan.share) {
-      return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, { cache, version }) };
-    }
-    const claim = cache.claim(version);
-    if (!claim.owner) {
-      // Another read in this process is downloading this version: use its copy when done.
-      await claim.settled;
-      continue;
-    }
-    try {
-      return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, { cache, version }) };
-    } finally {
-      claim.release();
-    }
+  let reading = earlyReads.get(cache);
+  if (reading === undefined) earlyReads.set(cache, reading = new Map());
+  const pending = reading.get(path);
+  if (pending !== undefined) {
+    // Its copy is on the way: this read waits for it through the cache.
+    await pending;
+    return undefined;
   }
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => release = resolve);
+  reading.set(path, mine);
+  const done = () => {
+    if (reading.get(path) === mine) reading.delete(path);
+    release();
+  };
+  if (await cache.holds(context.transport.url, path).catch(() => true)) {
+    done();
+    return undefined;
+  }
+  return { download: new EarlyDownload(context.transport, path, signal), release: done };
 }
 
 /**
@@ -491,11 +552,12 @@ async function* fromNetwork(
   plan: Plan,
   entry: Entry,
   keep: { cache: DiskCache; version: FileVersion } | undefined,
+  started?: EarlyDownload,
 ): AsyncGenerator<DataFrame, ReadRoute> {
   const { source, options, tuning } = plan;
   const handOff: BodyHandOff = {};
   const chunks = new Peekable(
-    bodyOf(plan.context, source, entry, options.signal, plan.tracker, handOff),
+    bodyOf(plan.context, source, entry, options.signal, plan.tracker, handOff, started),
   );
   try {
     const detected = detectFormat({
@@ -771,12 +833,14 @@ function bodyOf(
   signal: AbortSignal | undefined,
   tracker: ProgressTracker,
   handOff?: BodyHandOff,
+  started?: EarlyDownload,
 ): AsyncGenerator<Uint8Array, void> {
   return entryBody(context.transport, entry, {
     recheck: source.stat,
     signal,
     onBytes: (count) => tracker.bytes(count),
     handOff,
+    started,
   });
 }
 

@@ -329,3 +329,43 @@ Deno.test("files that are not tables are refused before they are downloaded whol
   assert.equal(tern.stats.inFlight, 0);
   assert.equal((await tern.cache.info()).height, 0);
 });
+
+Deno.test("a cold read asks for the bytes alongside the stat: one round trip of latency, not two", async () => {
+  const latencyMs = 200;
+  await using store = await dataStore({
+    [`${DATA}/t.csv`]: "a,b\n1,2\n",
+    [`${DATA}/u.csv`]: "a\n1\n",
+  }, {
+    latencyMs,
+  });
+  const requests: string[] = [];
+  const recording: typeof fetch = (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    const what = `${url.pathname.split("/").pop()} ${url.searchParams.get("path") ?? ""}`.trim();
+    requests.push(`sent ${what}`);
+    return fetch(input, init).then((response) => {
+      requests.push(`answered ${what}`);
+      return response;
+    });
+  };
+  const tern = store.connect({ fetch: recording });
+  const started = performance.now();
+  assert.equal((await tern.file(`${DATA}/t.csv`).dataframe()).height, 1);
+  const elapsed = performance.now() - started;
+  // Both requests left before either answer came back.
+  assert.deepEqual(requests.slice(0, 2).map((line) => line.split(" ")[0]), ["sent", "sent"]);
+  assert.ok(elapsed < 2 * latencyMs, `${elapsed} ms for a cold read at ${latencyMs} ms latency`);
+  // A cached copy: the stat decides, nothing is downloaded.
+  requests.length = 0;
+  await tern.file(`${DATA}/t.csv`).dataframe();
+  const sent = requests.filter((line) => line.startsWith("sent"));
+  assert.equal(sent.length, 1, sent.join(", ")); // the stat (through the folder's listing)
+  assert.ok(!sent[0].includes("download"), sent[0]);
+  // A folder or a missing path: the typed error of the stat; the download sent is dropped.
+  await assert.rejects(tern.file(DATA).dataframe(), /folder/);
+  await assert.rejects(tern.file(`${DATA}/missing.csv`).dataframe(), /does not exist|not found/i);
+  // Without a cache, too.
+  requests.length = 0;
+  await tern.file(`${DATA}/u.csv`).dataframe({ cache: false });
+  assert.deepEqual(requests.slice(0, 2).map((line) => line.split(" ")[0]), ["sent", "sent"]);
+});
