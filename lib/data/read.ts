@@ -633,7 +633,7 @@ async function arrivesFast(chunks: Peekable, probeBytes: number, rate: number): 
   const before = await chunks.fill(probeBytes);
   const started = performance.now();
   const queuedBefore = runQueueMs();
-  const after = await chunks.fill(3 * probeBytes);
+  const after = await chunks.fill(2 * probeBytes);
   // Time this thread sat runnable but off the CPU (a busy machine) is not the link's.
   const waited = performance.now() - started - (runQueueMs() - queuedBefore);
   return (after - before) / (Math.max(waited, 0.1) / 1000) >= rate;
