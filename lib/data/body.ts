@@ -124,25 +124,38 @@ export interface BodyOptions {
  */
 export class EarlyDownload {
   #answer: Promise<Download> | undefined;
+  readonly #controller = new AbortController();
 
-  /** Sends the download of `path` now. */
+  /** Sends the download of `path` now; `signal` aborts it. */
   constructor(transport: Transport, path: string, signal?: AbortSignal) {
-    this.#answer = download(transport, path, { signal });
+    const controller = this.#controller;
+    if (signal !== undefined) follow(signal, controller);
+    this.#answer = download(transport, path, { signal: controller.signal });
     // A failure reaches whoever takes it; a dropped one is of no interest.
     this.#answer.catch(() => {});
   }
 
-  /** The answer, for the one attempt that reads it (later calls get `undefined`). */
-  take(): Promise<Download> | undefined {
+  /**
+   * The answer, for the one attempt that reads it (later calls get `undefined`); `signal`, the
+   * reader's own, aborts it from now on too.
+   */
+  take(signal?: AbortSignal): Promise<Download> | undefined {
     const answer = this.#answer;
     this.#answer = undefined;
+    if (answer !== undefined && signal !== undefined) follow(signal, this.#controller);
     return answer;
   }
 
   /** Cancels the download unless it was taken. */
   drop(): void {
-    this.take()?.then((answer) => answer.body.cancel().catch(() => {}), () => {});
+    if (this.take() !== undefined) this.#controller.abort();
   }
+}
+
+/** Aborts `controller` when `signal` aborts. */
+function follow(signal: AbortSignal, controller: AbortController): void {
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
 }
 
 /**
@@ -203,7 +216,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       if (options.recheck !== undefined) await checkUnchanged(options, signal);
     }
     // Failures before the body are the transport's to retry; they end the read here.
-    const early = attempt === 1 ? options.started?.take() : undefined;
+    const early = attempt === 1 ? options.started?.take(signal) : undefined;
     const answer = await (early ?? download(transport, path, { signal }));
     let position = 0;
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined = answer.body.getReader();

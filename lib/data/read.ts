@@ -82,17 +82,21 @@ export interface ReadTuning {
   /** Size delimited text and JSON Lines batches grow to (default 16 MiB). */
   batchBytes?: number;
   /**
-   * Arrival rate (bytes/s) from which a whole-file read of delimited text or JSON Lines moves
-   * the rest of the body natively into a file and parses it once, instead of parsing batches as
-   * they arrive (default 400 MB/s; 0 always, `Infinity` never).
+   * Arrival rate (bytes/s) from which a whole-file read of delimited text or JSON Lines parses
+   * the file once after the transfer, instead of parsing batches as they land (default 600
+   * MB/s; 0 always, `Infinity` never).
    */
   nativeRate?: number;
   /**
-   * The least size for the native route (4 MiB); the rate is judged on the body's bytes from
-   * this many to three times as many.
+   * The least size for the native transfer into a file (4 MiB; smaller text is parsed from the
+   * body's chunks); the rate is judged on the bytes from 4 to 8 times this many.
    */
   probeBytes?: number;
-  /** Without a cache, where a fast body goes: a temporary file (default) or memory. */
+  /**
+   * Without a cache, where a fast body of delimited text goes: a temporary file (default) or
+   * memory (then the rate is judged on the chunks read through JavaScript, from `probeBytes` to
+   * twice that).
+   */
   uncachedFast?: "file" | "memory";
 }
 
@@ -127,12 +131,13 @@ const DETACHED_REMOVE_BYTES = 16 * 1024 * 1024;
 /** See {@linkcode ReadTuning}. */
 const PROBE_BYTES = 4 * 1024 * 1024;
 /**
- * On 2 cores Polars parses a 160 MB CSV from a file in about 0.2 s and tern's batch parse takes
- * about 0.45 s, so moving the bytes first and parsing once wins from roughly 400–600 MB/s of
- * native transfer. The probe reads through JavaScript (loopback measures 300–800 MB/s that way)
- * and a 100 MB/s link measures at most its rate: 250 MB/s keeps a 2.5× margin above such links.
+ * On 2 cores Polars parses a 160 MB CSV from a file in about 0.21 s, and the batch parse of the
+ * same bytes read back as they land takes about 0.46 s in all. Parsing once after the transfer
+ * (transfer + 0.21 s) therefore wins only while the transfer takes less than about 0.25 s, above
+ * roughly 650 MB/s; measured on shaped links: at 400 MB/s the batch parse took 0.47–0.52 s and
+ * the single parse 0.59–0.62 s. Loopback measures 1–2 GB/s here.
  */
-const NATIVE_RATE = 250e6;
+const NATIVE_RATE = 600e6;
 
 /**
  * Reads a file into one DataFrame.
@@ -541,11 +546,11 @@ async function earlyDownload(
 }
 
 /**
- * Downloads and parses a file, keeping a copy in the cache when one is given. The route depends
- * on what the link does: Parquet, Arrow and JSON arrays go natively into a file (the cache copy
- * or a temporary one) and are read once; so do delimited text and JSON Lines when the first
- * bytes arrive faster than the batch parse could keep up with. On slower links those are parsed
- * in batches while the rest is still arriving.
+ * Downloads and parses a file, keeping a copy in the cache when one is given. Parquet, Arrow
+ * and JSON arrays, and any large text file, move natively (no JavaScript per chunk) into a file
+ * (the cache copy or a temporary one). Large delimited text and JSON Lines are then parsed in
+ * batches as they arrive when the link is slow, or once from the file when it arrives faster
+ * than the batch parse could keep up with. Small text files are parsed as they arrive.
  */
 async function* fromNetwork(
   pl: Polars,
@@ -556,8 +561,13 @@ async function* fromNetwork(
 ): AsyncGenerator<DataFrame, ReadRoute> {
   const { source, options, tuning } = plan;
   const handOff: BodyHandOff = {};
+  // Ends the native transfer when the parse stops early (a row limit) or fails.
+  const stop = new AbortController();
+  const signal = options.signal === undefined
+    ? stop.signal
+    : AbortSignal.any([options.signal, stop.signal]);
   const chunks = new Peekable(
-    bodyOf(plan.context, source, entry, options.signal, plan.tracker, handOff, started),
+    bodyOf(plan.context, source, entry, signal, plan.tracker, handOff, started),
   );
   try {
     const detected = detectFormat({
@@ -574,20 +584,17 @@ async function* fromNetwork(
         yield await parseWhole(pl, detected, { bytes }, options, entry.path);
         return "memory";
       }
-      yield await viaFile(pl, plan, entry, detected, chunks, handOff, keep);
-      return "file";
+      return yield* throughFile(pl, plan, entry, detected, { chunks, handOff, stop }, keep);
     }
-    if (
-      !detected.gzip && large && !plan.streaming && options.nRows === undefined &&
-      await arrivesFast(chunks, probeBytes, tuning.nativeRate ?? NATIVE_RATE)
-    ) {
-      if (keep === undefined && tuning.uncachedFast === "memory") {
+    if (large && keep === undefined && tuning.uncachedFast === "memory") {
+      // The alternative measured against a temporary file: the body collected in memory.
+      if (await arrivesFast(chunks, probeBytes, tuning.nativeRate ?? NATIVE_RATE)) {
         const bytes = await collect(chunks, entry.size);
         yield await parseWhole(pl, detected, { bytes }, options, entry.path);
         return "memory";
       }
-      yield await viaFile(pl, plan, entry, detected, chunks, handOff, keep);
-      return "file";
+    } else if (large) {
+      return yield* throughFile(pl, plan, entry, detected, { chunks, handOff, stop }, keep);
     }
     const writer = keep === undefined ? undefined : await keep.cache.create(keep.version);
     let complete = false;
@@ -624,7 +631,8 @@ async function* fromNetwork(
 
 /**
  * Whether the body arrives faster than `rate` bytes/s, judged on its bytes from `probeBytes` to
- * three times that (which stay queued in `chunks`, for whichever route follows).
+ * twice that (which stay queued in `chunks`, for whichever route follows). Only for the
+ * in-memory alternative; the file route measures the native transfer itself (`arrivalRate`).
  */
 async function arrivesFast(chunks: Peekable, probeBytes: number, rate: number): Promise<boolean> {
   if (rate <= 0) return true;
@@ -659,51 +667,162 @@ function runQueueMs(): number {
   }
 }
 
+/** The body of a read and what lets it move natively into a file. */
+interface NativeBody {
+  chunks: Peekable;
+  handOff: BodyHandOff;
+  /** Ends the transfer. */
+  stop: AbortController;
+}
+
 /**
- * The file route: what is queued in `chunks` is written to a new file, the rest of the body
- * moves into it natively, and Polars reads it once. The file is the cache copy when `keep` is
- * given (published only once it parsed, so a failed read caches nothing) and a temporary file
- * removed afterwards otherwise.
+ * The file route: the body moves natively into a new file — the cache copy when `keep` is given
+ * (published only once it parsed, so a failed read caches nothing), else a temporary file
+ * removed afterwards. While it arrives, the rate of its bytes from `probeBytes` to twice that
+ * decides how it is parsed: once from the file when the link is fast, else in batches read back
+ * from the file as it grows, so that a slow link overlaps the parse with the transfer. Whole
+ * formats, gzip, row limits and batch-by-batch consumers never take the single parse of text.
  */
-async function viaFile(
+async function* throughFile(
   pl: Polars,
   plan: Plan,
   entry: Entry,
   detected: DetectedFormat,
-  chunks: Peekable,
-  handOff: BodyHandOff,
+  body: NativeBody,
   keep: { cache: DiskCache; version: FileVersion } | undefined,
-): Promise<DataFrame> {
+): AsyncGenerator<DataFrame, ReadRoute> {
+  const { options, tuning } = plan;
   const opened = keep === undefined ? undefined : await keep.cache.openTemp(keep.version);
   const temp = opened?.temp ??
     await Deno.makeTempFile({ prefix: "tern-", suffix: copyExtension(entry.path) });
   opened?.file.close();
-  let frame: DataFrame;
+  let moved = false;
+  const transfer = moveInto(temp, body).finally(() => moved = true);
+  // Its failure is the read's; until awaited below it must not count as unhandled.
+  transfer.catch(() => {});
   let published = false;
   try {
-    // Appending, like the body's own pipes into the same file (after a resumed download too).
-    using file = await Deno.open(temp, { write: true, append: true });
-    // The queued chunks come first; then the body's next read pipes the rest into the file
-    // (a body that cannot still yields chunks, written here).
-    handOff.file = { path: temp };
-    for await (const chunk of chunks) await writeAll(file, chunk);
-    frame = await parseWhole(pl, detected, { file: temp }, plan.options, entry.path);
+    const rate = tuning.nativeRate ?? NATIVE_RATE;
+    const once = isWhole(detected) ||
+      (!detected.gzip && !plan.streaming && options.nRows === undefined && rate < Infinity &&
+        (rate <= 0 ||
+          await arrivalRate(temp, () => moved, tuning.probeBytes ?? PROBE_BYTES) >= rate));
+    let route: ReadRoute;
+    if (once) {
+      await transfer;
+      yield await parseWhole(pl, detected, { file: temp }, options, entry.path);
+      route = "file";
+    } else {
+      const arriving = new Peekable(growingFile(temp, transfer));
+      const text = detected.gzip ? new Peekable(gunzip(arriving)) : arriving;
+      let stopped: boolean;
+      try {
+        stopped = yield* parseText(
+          pl,
+          plan,
+          entry.path,
+          entry.infoType,
+          detected,
+          text,
+          undefined,
+          detected.gzip ? undefined : entry.size,
+        );
+      } finally {
+        if (text !== arriving) await text.close();
+        await arriving.close();
+      }
+      // A partial read keeps nothing.
+      if (stopped) return "stream";
+      await transfer;
+      route = "stream";
+    }
     // Only a temp file the cache opened becomes an entry (not one over the cap, nor elsewhere).
     if (keep !== undefined && opened !== undefined) {
       published = await keep.cache.adopt(keep.version, temp, { format: detected.format }) !==
         undefined;
     }
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
+    return route;
+  } finally {
+    if (!moved) {
+      body.stop.abort();
+      await transfer.catch(() => {});
+    }
+    if (!published) {
+      const removed = Deno.remove(temp).catch(() => {});
+      // Unlinking a large file takes tens of ms (about 50 for 160 MB here): not on the way to the
+      // frame. The pending removal keeps the process alive until it is done.
+      if (entry.size < DETACHED_REMOVE_BYTES) await removed;
+    }
   }
-  if (!published) {
-    const removed = Deno.remove(temp).catch(() => {});
-    // Unlinking a large file takes tens of ms (about 50 for 160 MB here): not on the way to the
-    // frame. The pending removal keeps the process alive until it is done.
-    if (entry.size < DETACHED_REMOVE_BYTES) await removed;
+}
+
+/**
+ * Writes the body into `path`: what is queued first, then the body's next read pipes the rest
+ * in natively (a body that cannot still yields chunks, written here).
+ */
+async function moveInto(path: string, body: NativeBody): Promise<void> {
+  // Appending, like the body's own pipes into the same file (after a resumed download too).
+  using file = await Deno.open(path, { write: true, append: true });
+  body.handOff.file = { path };
+  for await (const chunk of body.chunks) await writeAll(file, chunk);
+}
+
+/**
+ * The rate in bytes/s at which `path` grew from `4 × probeBytes` to `8 × probeBytes` (or to the
+ * end of the transfer), polled every millisecond; `Infinity` when the transfer ended before the
+ * window began. The first bytes often come in a burst that says nothing of the link (socket
+ * buffers, a shaper's first slice, bytes that arrived while the stat was answered), hence the
+ * skipped start; watching costs nothing, since the bytes keep moving natively meanwhile.
+ */
+async function arrivalRate(path: string, ended: () => boolean, probeBytes: number) {
+  using file = await Deno.open(path, { read: true });
+  let from: { size: number; at: number; queued: number } | undefined;
+  while (true) {
+    const last = ended();
+    const size = (await file.stat()).size;
+    if (from === undefined && size >= 4 * probeBytes && !last) {
+      from = { size, at: performance.now(), queued: runQueueMs() };
+    } else if (from !== undefined && (size >= 8 * probeBytes || last)) {
+      // Time this thread sat runnable but off the CPU (a busy machine) is not the link's.
+      const waited = performance.now() - from.at - (runQueueMs() - from.queued);
+      return (size - from.size) / (Math.max(waited, 0.1) / 1000);
+    }
+    if (last) return Infinity;
+    await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  return frame;
+}
+
+/**
+ * The bytes of a file another task is appending to, as they land, until `transfer` has ended
+ * and all were read (its failure ends them with its error).
+ */
+async function* growingFile(path: string, transfer: Promise<void>): AsyncGenerator<Uint8Array> {
+  let ended = false;
+  let failure: { error: unknown } | undefined;
+  transfer.then(() => ended = true, (error) => {
+    ended = true;
+    failure = { error };
+  });
+  using file = await Deno.open(path, { read: true });
+  const buffer = new Uint8Array(1 << 20);
+  while (true) {
+    // Read after seeing the end: the last write came before it.
+    const finished = ended;
+    const count = await file.read(buffer);
+    if (count !== null && count > 0) {
+      // Copied: the buffer is reused, and the parser may hold chunks until a batch is full.
+      yield buffer.slice(0, count);
+      continue;
+    }
+    if (failure !== undefined) throw failure.error;
+    if (finished) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 2);
+      transfer.then(() => resolve(), () => resolve());
+    });
+    clearTimeout(timer);
+  }
 }
 
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
