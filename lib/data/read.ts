@@ -354,18 +354,19 @@ export async function cachedCopy(
     const entry = source.entry ?? await source.stat(options.signal);
     const version = versionOf(context, entry);
     while (true) {
-      const cached = await cache.lookup(version);
-      if (cached !== undefined) {
-        progress.fileDone(source.path, true);
-        progress.done(true);
-        return cached.file;
-      }
+      // Claimed before the lookup, so a read that finishes in between is never repeated.
       const claim = cache.claim(version);
       if (!claim.owner) {
         await claim.settled;
         continue;
       }
       try {
+        const cached = await cache.lookup(version);
+        if (cached !== undefined) {
+          progress.fileDone(source.path, true);
+          progress.done(true);
+          return cached.file;
+        }
         const chunks = new Peekable(bodyOf(context, source, entry, options.signal, progress));
         try {
           const writer = await cache.create(version);
@@ -472,31 +473,30 @@ async function* frameStream(pl: Polars, plan: Plan): AsyncGenerator<DataFrame, O
       return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, undefined, started) };
     }
     const version = versionOf(context, entry);
+    const keep = { cache, version };
     while (true) {
-      const cached = await cache.lookup(version);
-      if (cached !== undefined) {
-        started?.drop();
-        early?.release();
-        yield* fromCached(pl, plan, cached, entry.infoType);
-        return { fromCache: true, route: "cache" };
-      }
-      const keep = { cache, version };
-      if (!plan.share) {
-        return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, keep, started) };
-      }
-      const claim = cache.claim(version);
-      // From here on, reads of this version wait for the claim instead.
+      // Claimed before the lookup: a read that finishes in between leaves its copy, never a
+      // second download.
+      const claim = plan.share ? cache.claim(version) : undefined;
+      // From here on, other reads of this version wait for the claim instead.
       early?.release();
-      if (!claim.owner) {
+      if (claim !== undefined && !claim.owner) {
         // Another read in this process is downloading this version: use its copy when done.
         started?.drop();
         await claim.settled;
         continue;
       }
       try {
+        const cached = await cache.lookup(version);
+        if (cached !== undefined) {
+          claim?.release();
+          started?.drop();
+          yield* fromCached(pl, plan, cached, entry.infoType);
+          return { fromCache: true, route: "cache" };
+        }
         return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, keep, started) };
       } finally {
-        claim.release();
+        claim?.release();
       }
     }
   } finally {
@@ -593,7 +593,9 @@ async function* fromNetwork(
         yield await parseWhole(pl, detected, { bytes }, options, entry.path);
         return "memory";
       }
-    } else if (large) {
+    } else if (large && options.nRows === undefined) {
+      // A row limit is met by the first batches: parsed from the chunks, so that the download
+      // stops with them, not after a native transfer has run ahead.
       return yield* throughFile(pl, plan, entry, detected, { chunks, handOff, stop }, keep);
     }
     const writer = keep === undefined ? undefined : await keep.cache.create(keep.version);
@@ -706,7 +708,7 @@ async function* throughFile(
     const once = isWhole(detected) ||
       (!detected.gzip && !plan.streaming && options.nRows === undefined && rate < Infinity &&
         (rate <= 0 ||
-          await arrivalRate(temp, () => moved, tuning.probeBytes ?? PROBE_BYTES) >= rate));
+          await arrivalRate(temp, () => moved, tuning.probeBytes ?? PROBE_BYTES, rate) >= rate));
     let route: ReadRoute;
     if (once) {
       await transfer;
@@ -768,28 +770,35 @@ async function moveInto(path: string, body: NativeBody): Promise<void> {
 }
 
 /**
- * The rate in bytes/s at which `path` grew from `4 × probeBytes` to `8 × probeBytes` (or to the
- * end of the transfer), polled every millisecond; `Infinity` when the transfer ended before the
- * window began. The first bytes often come in a burst that says nothing of the link (socket
- * buffers, a shaper's first slice, bytes that arrived while the stat was answered), hence the
- * skipped start; watching costs nothing, since the bytes keep moving natively meanwhile.
+ * The rate in bytes/s at which `path` grew from `4 × probeBytes` to `8 × probeBytes`, polled
+ * every millisecond, or over less once it is clearly below `threshold`; `Infinity` when the
+ * transfer ended first (with every byte there, one parse of the file is best whatever the link). The first bytes often come in a burst that says nothing
+ * of the link (socket buffers, a shaper's first slice, bytes that arrived while the stat was
+ * answered), hence the skipped start; watching costs nothing, since the bytes keep moving
+ * natively meanwhile.
  */
-async function arrivalRate(path: string, ended: () => boolean, probeBytes: number) {
+async function arrivalRate(
+  path: string,
+  ended: () => boolean,
+  probeBytes: number,
+  threshold: number,
+): Promise<number> {
   using file = await Deno.open(path, { read: true });
   let from: { size: number; at: number; queued: number } | undefined;
-  while (true) {
-    const last = ended();
+  while (!ended()) {
     const size = (await file.stat()).size;
-    if (from === undefined && size >= 4 * probeBytes && !last) {
-      from = { size, at: performance.now(), queued: runQueueMs() };
-    } else if (from !== undefined && (size >= 8 * probeBytes || last)) {
+    if (from === undefined) {
+      if (size >= 4 * probeBytes) from = { size, at: performance.now(), queued: runQueueMs() };
+    } else {
       // Time this thread sat runnable but off the CPU (a busy machine) is not the link's.
       const waited = performance.now() - from.at - (runQueueMs() - from.queued);
-      return (size - from.size) / (Math.max(waited, 0.1) / 1000);
+      const rate = (size - from.size) / (Math.max(waited, 0.1) / 1000);
+      // Done at the window's end, or as soon as even the threshold rate would have filled it.
+      if (size >= 8 * probeBytes || waited >= (4 * probeBytes) / threshold * 1000) return rate;
     }
-    if (last) return Infinity;
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
+  return Infinity;
 }
 
 /**

@@ -32,9 +32,7 @@ Deno.test("files read concurrently land in listing order with their source path 
   const tern = store.connect({ concurrency: 4 });
   const listing = tern.folder(`${DATA}/parts`).walk({ glob: "**/*.csv" });
   const entries = await listing.toArray();
-  const started = performance.now();
   const frame = await listing.dataframes();
-  const elapsed = performance.now() - started;
   assert.deepEqual(frame.columns, ["source", "id", "part", "value"]);
   assert.equal(frame.height, 24 * 5);
   const sources = frame.getColumn("source").toArray() as string[];
@@ -45,12 +43,11 @@ Deno.test("files read concurrently land in listing order with their source path 
     const part = Number(entry.name.slice(5, 8));
     assert.deepEqual(rows.getColumn("part").toArray(), [part, part, part, part, part]);
   }
+  // Concurrent (with 15 ms of latency each, 24 files overlap), never past the store's limit.
   assert.ok(
     tern.stats.peakInFlight > 1 && tern.stats.peakInFlight <= 4,
     `${tern.stats.peakInFlight}`,
   );
-  // 24 files one at a time would take at least 24 × 15 ms of server latency.
-  assert.ok(elapsed < 24 * 15, `${elapsed.toFixed(0)} ms`);
 });
 
 Deno.test("progress reports bytes, files done out of the total, and the rate, ending with done", async () => {

