@@ -127,7 +127,7 @@ const CTIME_GRAIN_MS = 2000;
  * Adopted copies from this size on are hashed after the read returns (XXH64 reads about 5 GB/s
  * here, so 16 MiB costs about 3 ms; 160 MB costs 30 ms, a tenth of the whole read).
  */
-const HASH_LATER_BYTES = 16 * 1024 * 1024;
+const LATER_BYTES = 16 * 1024 * 1024;
 /** Size of the pieces the writer hands to the file system. */
 const WRITE_PIECE_BYTES = 4 * 1024 * 1024;
 const INDEX = "index.jsonl";
@@ -301,6 +301,8 @@ export class DiskCache {
   readonly #used = new Map<string, number>();
   /** Hashes of adopted copies being taken after their read returned (blob → done). */
   readonly #hashing = new Map<string, Promise<void>>();
+  /** Large copies taken with `take`, being published after their read returned (by blob). */
+  readonly #adopting = new Map<string, { store: string; path: string; done: Promise<void> }>();
   #opened: Promise<void> | undefined;
 
   /**
@@ -387,6 +389,8 @@ export class DiskCache {
   async check(version: FileVersion): Promise<CopyState> {
     await this.#open();
     const blob = copyName(version);
+    // A copy this process is still publishing is looked at once it is in place.
+    await this.#adopting.get(blob)?.done;
     const file = join(this.dir, blob);
     let info: Deno.FileInfo;
     try {
@@ -605,6 +609,9 @@ export class DiskCache {
    * ```
    */
   async holds(store: string, path: string): Promise<boolean> {
+    for (const adopting of this.#adopting.values()) {
+      if (adopting.store === store && adopting.path === path) return true;
+    }
     for (const line of (await this.#recordsOf(true)).values()) {
       if (line.store === store && line.path === path) return true;
     }
@@ -612,6 +619,7 @@ export class DiskCache {
   }
 
   async latest(store: string, path: string): Promise<CachedFile | undefined> {
+    await this.settled();
     const lines = [...(await this.#recordsOf(true)).values()].filter((line) =>
       line.store === store && line.path === path
     ).sort((a, b) => a.cachedAt - b.cachedAt);
@@ -807,7 +815,7 @@ export class DiskCache {
         throw new Error(`the copy has ${size} bytes, expected ${version.size}`);
       }
       // A large copy is hashed right after the caller has its frame, not before.
-      const later = size >= HASH_LATER_BYTES;
+      const later = size >= LATER_BYTES;
       const cached = await this.publish(version, temp, { ...extra, hashLater: later });
       if (later) this.#hashSoon(cached);
       return cached;
@@ -818,8 +826,8 @@ export class DiskCache {
   }
 
   /**
-   * Waits for the hashes this process is still taking of copies it adopted (each is taken
-   * right after the read that wrote the copy returned).
+   * Waits for what this process still does to large copies after the reads that wrote them
+   * returned: publishing them (see {@linkcode DiskCache.take}) and taking their hashes.
    *
    * @example
    * ```ts
@@ -830,7 +838,53 @@ export class DiskCache {
    * ```
    */
   async settled(): Promise<void> {
-    while (this.#hashing.size > 0) await Promise.all(this.#hashing.values());
+    while (this.#adopting.size > 0 || this.#hashing.size > 0) {
+      await Promise.all([...this.#adopting.values()].map((adopting) => adopting.done));
+      await Promise.all(this.#hashing.values());
+    }
+  }
+
+  /**
+   * Takes a complete temporary file from {@linkcode DiskCache.openTemp} to become `version`'s
+   * copy. A copy under 16 MiB is published (see {@linkcode DiskCache.adopt}) before this
+   * returns; a larger one right after the caller has moved on, since renaming, indexing and
+   * hashing it are not needed for the frame the caller is returning, and a lookup of that
+   * version in this process waits for it. Returns whether the cache took the file: it then
+   * publishes it or removes it; otherwise the file is still the caller's to remove.
+   *
+   * @example
+   * ```ts
+   * import { DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const opened = await cache.openTemp(version);
+   * await opened!.file.write(new TextEncoder().encode("a\n1\n"));
+   * opened!.file.close();
+   * assert.equal(await cache.take(version, opened!.temp, { format: "csv" }), true);
+   * assert.equal((await cache.lookup(version))?.format, "csv");
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async take(
+    version: FileVersion,
+    temp: string,
+    extra: { format?: string } = {},
+  ): Promise<boolean> {
+    if (version.size < LATER_BYTES) return await this.adopt(version, temp, extra) !== undefined;
+    const blob = copyName(version);
+    const done: Promise<void> = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (await this.adopt(version, temp, extra) === undefined) {
+        await Deno.remove(temp).catch(() => {});
+      }
+    })().catch(() => {}).finally(() => {
+      if (this.#adopting.get(blob)?.done === done) this.#adopting.delete(blob);
+    });
+    this.#adopting.set(blob, { store: version.store, path: version.path, done });
+    return true;
   }
 
   /**
@@ -874,6 +928,7 @@ export class DiskCache {
    * ```
    */
   async entries(): Promise<CachedFile[]> {
+    await this.settled();
     const entries: CachedFile[] = [];
     for (const line of (await this.#recordsOf(true)).values()) {
       const info = await Deno.lstat(join(this.dir, line.blob)).catch(() => undefined);
@@ -903,6 +958,7 @@ export class DiskCache {
    * ```
    */
   async usage(): Promise<CacheUsage> {
+    await this.settled();
     await this.#open();
     const { copies, temps } = await this.#scan();
     return {
@@ -933,6 +989,7 @@ export class DiskCache {
    * ```
    */
   async clear(): Promise<ClearResult> {
+    await this.settled();
     const { copies } = await this.#scan();
     try {
       await Deno.remove(this.dir, { recursive: true });

@@ -740,8 +740,7 @@ async function* throughFile(
     }
     // Only a temp file the cache opened becomes an entry (not one over the cap, nor elsewhere).
     if (keep !== undefined && opened !== undefined) {
-      published = await keep.cache.adopt(keep.version, temp, { format: detected.format }) !==
-        undefined;
+      published = await keep.cache.take(keep.version, temp, { format: detected.format });
     }
     return route;
   } finally {

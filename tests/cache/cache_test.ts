@@ -429,6 +429,39 @@ Deno.test("a large adopted copy is hashed after the read returns; until then its
   }
 });
 
+Deno.test("a large copy taken by the cache is published after the caller moved on; lookups wait for it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir, warn: () => {} });
+    const size = 16 * 1024 * 1024;
+    const write = async (v: FileVersion, bytes: number) => {
+      const opened = (await cache.openTemp(v))!;
+      await opened.file.write(new Uint8Array(bytes).fill(7));
+      opened.file.close();
+      return opened.temp;
+    };
+    const v = version("/big/taken.csv", size);
+    const temp = await write(v, size);
+    assert.equal(await cache.take(v, temp, { format: "csv" }), true);
+    // Not yet in place when take returns: the caller's frame does not wait for it.
+    assert.deepEqual(await names(cache.dir).then((all) => all.filter((n) => n.endsWith(".csv"))), [
+      temp.slice(cache.dir.length + 1),
+    ]);
+    assert.equal(await cache.holds(v.store, v.path), true);
+    const found = await cache.lookup(v); // waits for it
+    assert.equal(found?.format, "csv");
+    assert.equal((await Deno.stat(found!.file)).size, size);
+    // A wrong size: taken all the same, then removed rather than kept.
+    const short = version("/big/short.csv", size);
+    assert.equal(await cache.take(short, await write(short, size - 1)), true);
+    await cache.settled();
+    assert.equal(await cache.lookup(short), undefined);
+    assert.deepEqual((await names(cache.dir)).filter((n) => n.startsWith(".tmp-")), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a copy of one piece is created in one write once complete (many small files)", async () => {
   const dir = await Deno.makeTempDir();
   try {
