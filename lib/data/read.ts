@@ -601,23 +601,7 @@ async function* fromNetwork(
     const writer = keep === undefined ? undefined : await keep.cache.create(keep.version);
     let complete = false;
     try {
-      // gzip: the cache keeps the compressed bytes; the parser sees the decompressed ones.
-      const text = detected.gzip ? new Peekable(gunzip(teeInto(chunks, writer))) : chunks;
-      let stopped: boolean;
-      try {
-        stopped = yield* parseText(
-          pl,
-          plan,
-          entry.path,
-          entry.infoType,
-          detected,
-          text,
-          detected.gzip ? undefined : writer,
-          entry.size,
-        );
-      } finally {
-        if (text !== chunks) await text.close();
-      }
+      const stopped = yield* parseArriving(pl, plan, entry, detected, chunks, writer);
       if (!stopped) {
         complete = true;
         await writer?.commit({ format: detected.format });
@@ -628,6 +612,36 @@ async function* fromNetwork(
     return "stream";
   } finally {
     await chunks.close();
+  }
+}
+
+/**
+ * Parses delimited text or JSON Lines (gzip-compressed or not) as its bytes arrive, handing
+ * them to `writer` first when given (the compressed bytes, for gzip). Returns whether it stopped
+ * early at `nRows`.
+ */
+async function* parseArriving(
+  pl: Polars,
+  plan: Plan,
+  entry: Entry,
+  detected: DetectedFormat,
+  chunks: Peekable,
+  writer?: CacheWriter,
+): AsyncGenerator<DataFrame, boolean> {
+  const text = detected.gzip ? new Peekable(gunzip(teeInto(chunks, writer))) : chunks;
+  try {
+    return yield* parseText(
+      pl,
+      plan,
+      entry.path,
+      entry.infoType,
+      detected,
+      text,
+      detected.gzip ? undefined : writer,
+      entry.size,
+    );
+  } finally {
+    if (text !== chunks) await text.close();
   }
 }
 
@@ -716,21 +730,10 @@ async function* throughFile(
       route = "file";
     } else {
       const arriving = new Peekable(growingFile(temp, transfer));
-      const text = detected.gzip ? new Peekable(gunzip(arriving)) : arriving;
       let stopped: boolean;
       try {
-        stopped = yield* parseText(
-          pl,
-          plan,
-          entry.path,
-          entry.infoType,
-          detected,
-          text,
-          undefined,
-          detected.gzip ? undefined : entry.size,
-        );
+        stopped = yield* parseArriving(pl, plan, entry, detected, arriving);
       } finally {
-        if (text !== arriving) await text.close();
         await arriving.close();
       }
       // A partial read keeps nothing.
