@@ -593,9 +593,10 @@ async function* fromNetwork(
         yield await parseWhole(pl, detected, { bytes }, options, entry.path);
         return "memory";
       }
-    } else if (large && options.nRows === undefined) {
-      // A row limit is met by the first batches: parsed from the chunks, so that the download
-      // stops with them, not after a native transfer has run ahead.
+    } else if (large && options.nRows === undefined && !plan.streaming) {
+      // A row limit is met by the first batches, and `batches()` may read a file larger than
+      // memory or disk allows: both parse from the chunks, so that the download goes no faster
+      // than they do and stops with them.
       return yield* throughFile(pl, plan, entry, detected, { chunks, handOff, stop }, keep);
     }
     const writer = keep === undefined ? undefined : await keep.cache.create(keep.version);
@@ -694,10 +695,10 @@ interface NativeBody {
 /**
  * The file route: the body moves natively into a new file — the cache copy when `keep` is given
  * (published only once it parsed, so a failed read caches nothing), else a temporary file
- * removed afterwards. While it arrives, the rate of its bytes from `probeBytes` to twice that
- * decides how it is parsed: once from the file when the link is fast, else in batches read back
- * from the file as it grows, so that a slow link overlaps the parse with the transfer. Whole
- * formats, gzip, row limits and batch-by-batch consumers never take the single parse of text.
+ * removed afterwards. While it arrives, its rate (see `arrivalRate`) decides how text is
+ * parsed: once from the file when the link is fast, else in batches read back from the file as
+ * it grows, so that a slow link overlaps the parse with the transfer (gzip always so). Whole
+ * formats are parsed once.
  */
 async function* throughFile(
   pl: Polars,
@@ -720,7 +721,7 @@ async function* throughFile(
   try {
     const rate = tuning.nativeRate ?? NATIVE_RATE;
     const once = isWhole(detected) ||
-      (!detected.gzip && !plan.streaming && options.nRows === undefined && rate < Infinity &&
+      (!detected.gzip && rate < Infinity &&
         (rate <= 0 ||
           await arrivalRate(temp, () => moved, tuning.probeBytes ?? PROBE_BYTES, rate) >= rate));
     let route: ReadRoute;
