@@ -787,6 +787,7 @@ async function arrivalRate(
   threshold: number,
 ): Promise<number> {
   using file = await Deno.open(path, { read: true });
+  const started = performance.now();
   let from: { size: number; at: number; queued: number } | undefined;
   while (!ended()) {
     const size = (await file.stat()).size;
@@ -799,7 +800,9 @@ async function arrivalRate(
       // Done at the window's end, or as soon as even the threshold rate would have filled it.
       if (size >= 8 * probeBytes || waited >= (4 * probeBytes) / threshold * 1000) return rate;
     }
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    // Every millisecond at first; a link that takes seconds is watched less often.
+    const wait = Math.min(50, Math.max(1, (performance.now() - started) / 50));
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
   return Infinity;
 }
@@ -817,11 +820,14 @@ async function* growingFile(path: string, transfer: Promise<void>): AsyncGenerat
   });
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(1 << 20);
+  // Doubles while nothing new has landed (a slow link), back to 2 ms once something has.
+  let wait = 2;
   while (true) {
     // Read after seeing the end: the last write came before it.
     const finished = ended;
     const count = await file.read(buffer);
     if (count !== null && count > 0) {
+      wait = 2;
       // Copied: the buffer is reused, and the parser may hold chunks until a batch is full.
       yield buffer.slice(0, count);
       continue;
@@ -830,10 +836,11 @@ async function* growingFile(path: string, transfer: Promise<void>): AsyncGenerat
     if (finished) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, 2);
+      timer = setTimeout(resolve, wait);
       transfer.then(() => resolve(), () => resolve());
     });
     clearTimeout(timer);
+    wait = Math.min(50, wait * 2);
   }
 }
 
