@@ -38,9 +38,7 @@ const SERIAL = [
   // RSS growth of a large download or body.
   "tests/client/transport_test.ts",
   "tests/server/handlers/downloads_test.ts",
-  // Upper bounds on elapsed time: concurrency and latency shaping.
-  "tests/data/many_test.ts",
-  "tests/listing/pager_test.ts",
+  // Upper bounds on elapsed time: latency and bandwidth shaping.
   "tests/server/handlers/paged_directory_test.ts",
   "tests/server/shaping_test.ts",
 ];
