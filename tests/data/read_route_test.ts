@@ -170,6 +170,30 @@ Deno.test("a native transfer that fails or is aborted leaves no cache entry and 
     assert.deepEqual(await Deno.readFile(entry.file), new TextEncoder().encode(text));
     assert.ok(store.server.stats().bodiesDropped > 0, "the server dropped no download");
   }
+  {
+    // The same on the slow-link route: batches read back from a file that the resumed
+    // transfers keep appending to see every byte once, in order.
+    await using store = await dataStore({ [path]: text }, { dropRate: 0.7, seed: 2 });
+    const tern = store.impatient(8);
+    const { frame, route } = await read(tern, path, STREAM);
+    assert.equal(route, "stream");
+    assert.ok(frame.frameEqual(pl.readCSV(`${store.root}${path}`), true));
+    const [entry] = await entries(store.cacheDir);
+    assert.deepEqual(await Deno.readFile(entry.file), new TextEncoder().encode(text));
+    assert.ok(store.server.stats().bodiesDropped > 0, "the server dropped no download");
+  }
+  {
+    // Aborted while batches are read back from a slow transfer: nothing kept, nothing left.
+    await using store = await dataStore({ [path]: text }, { bandwidth: 2_000_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    await assert.rejects(
+      read(store.connect(), path, STREAM, { signal: controller.signal }),
+      (error) => isAbortError(error),
+    );
+    assert.deepEqual(await entries(store.cacheDir), []);
+    assert.deepEqual((await cacheFiles(store.cacheDir)).filter((n) => n.startsWith(".tmp-")), []);
+  }
 });
 
 Deno.test("a file over the cache's cap takes the file route through a temporary file and is not kept", async () => {
