@@ -578,13 +578,16 @@ async function* fromNetwork(
     });
     const probeBytes = tuning.probeBytes ?? PROBE_BYTES;
     const large = entry.size >= probeBytes;
+    const body = { chunks, handOff, stop };
     if (isWhole(detected) && !detected.gzip) {
-      if (keep === undefined && !large) {
+      const target = keep !== undefined || large ? await fileFor(entry, keep) : undefined;
+      if (target === undefined) {
+        // Small, or no file could be made (no write permission, a full disk): in memory.
         const bytes = await collect(chunks, entry.size);
         yield await parseWhole(pl, detected, { bytes }, options, entry.path);
         return "memory";
       }
-      return yield* throughFile(pl, plan, entry, detected, { chunks, handOff, stop }, keep);
+      return yield* throughFile(pl, plan, entry, detected, body, target, keep);
     }
     if (large && keep === undefined && tuning.uncachedFast === "memory") {
       // The alternative measured against a temporary file: the body collected in memory.
@@ -596,8 +599,11 @@ async function* fromNetwork(
     } else if (large && options.nRows === undefined && !plan.streaming) {
       // A row limit is met by the first batches, and `batches()` may read a file larger than
       // memory or disk allows: both parse from the chunks, so that the download goes no faster
-      // than they do and stops with them.
-      return yield* throughFile(pl, plan, entry, detected, { chunks, handOff, stop }, keep);
+      // than they do and stops with them. So does a read for which no file can be made.
+      const target = await fileFor(entry, keep);
+      if (target !== undefined) {
+        return yield* throughFile(pl, plan, entry, detected, body, target, keep);
+      }
     }
     const writer = keep === undefined ? undefined : await keep.cache.create(keep.version);
     let complete = false;
@@ -706,13 +712,11 @@ async function* throughFile(
   entry: Entry,
   detected: DetectedFormat,
   body: NativeBody,
+  target: FileTarget,
   keep: { cache: DiskCache; version: FileVersion } | undefined,
 ): AsyncGenerator<DataFrame, ReadRoute> {
   const { options, tuning } = plan;
-  const opened = keep === undefined ? undefined : await keep.cache.openTemp(keep.version);
-  const temp = opened?.temp ??
-    await Deno.makeTempFile({ prefix: "tern-", suffix: copyExtension(entry.path) });
-  opened?.file.close();
+  const { temp } = target;
   let moved = false;
   const transfer = moveInto(temp, body).finally(() => moved = true);
   // Its failure is the read's; until awaited below it must not count as unhandled.
@@ -743,7 +747,7 @@ async function* throughFile(
       route = "stream";
     }
     // Only a temp file the cache opened becomes an entry (not one over the cap, nor elsewhere).
-    if (keep !== undefined && opened !== undefined) {
+    if (keep !== undefined && target.cached) {
       published = await keep.cache.take(keep.version, temp, { format: detected.format });
     }
     return route;
@@ -758,6 +762,35 @@ async function* throughFile(
       // frame. The pending removal keeps the process alive until it is done.
       if (entry.size < DETACHED_REMOVE_BYTES) await removed;
     }
+  }
+}
+
+/** The file a body moves into: the cache's temporary file, or one of the system's. */
+interface FileTarget {
+  temp: string;
+  /** Opened by the cache: it becomes the cache's copy once read. */
+  cached: boolean;
+}
+
+/**
+ * A new file for the body: the cache's temporary file for `keep`, else (no cache, over its cap,
+ * or its folder not writable) a temporary file of the system's; `undefined` when neither can be
+ * made, and the read goes on without a file.
+ */
+async function fileFor(
+  entry: Entry,
+  keep: { cache: DiskCache; version: FileVersion } | undefined,
+): Promise<FileTarget | undefined> {
+  const opened = keep === undefined ? undefined : await keep.cache.openTemp(keep.version);
+  if (opened !== undefined) {
+    opened.file.close();
+    return { temp: opened.temp, cached: true };
+  }
+  try {
+    const temp = await Deno.makeTempFile({ prefix: "tern-", suffix: copyExtension(entry.path) });
+    return { temp, cached: false };
+  } catch {
+    return undefined;
   }
 }
 

@@ -218,3 +218,45 @@ Deno.test("a file over the cache's cap takes the file route through a temporary 
     console.warn = originalWarn;
   }
 });
+
+Deno.test("without permission to write files, a large read goes on in memory", async () => {
+  const text = generatedCsv(100_000); // about 4.5 MB: past the 4 MiB from which a file is used
+  const parquet = new Uint8Array(pl.readCSV(text).writeParquet());
+  await using store = await dataStore({
+    [`${DATA}/big.csv`]: text,
+    [`${DATA}/big.parquet`]: parquet,
+  });
+  const script = await Deno.makeTempFile({ suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(
+      script,
+      `import { connect } from ${JSON.stringify(new URL("../../mod.ts", import.meta.url).href)};
+const store = connect({ url: ${JSON.stringify(store.url)}, anonymous: true, cacheDir: false });
+const heights = [];
+for (const name of ["big.csv", "big.parquet"]) {
+  heights.push((await store.file(${JSON.stringify(DATA)} + "/" + name).dataframe()).height);
+}
+console.log(JSON.stringify(heights));
+`,
+    );
+    // Reading and the network only: no temporary file can be made.
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-net",
+        "--allow-env",
+        "--allow-ffi",
+        "--allow-sys",
+        script,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    assert.equal(code, 0, decoder.decode(stderr));
+    assert.deepEqual(JSON.parse(decoder.decode(stdout).trim()), [100_000, 100_000]);
+  } finally {
+    await Deno.remove(script);
+  }
+});
