@@ -23,6 +23,16 @@ function version(path: string, size: number, modified = 1): FileVersion {
   return { store: "http://127.0.0.1:1/terrain", path, id: `id-${path}`, size, modified };
 }
 
+/** A temporary file of the cache's for `v`, holding `bytes` (as a native download leaves it). */
+async function tempWith(cache: DiskCache, v: FileVersion, bytes: Uint8Array): Promise<string> {
+  const opened = (await cache.openTemp(v))!;
+  for (let offset = 0; offset < bytes.byteLength;) {
+    offset += await opened.file.write(bytes.subarray(offset));
+  }
+  opened.file.close();
+  return opened.temp;
+}
+
 /** A fetch that records the data-store paths it downloads. */
 function countingFetch(downloads: string[]): typeof fetch {
   return (input, init) => {
@@ -384,10 +394,7 @@ Deno.test("a large adopted copy is hashed after the read returns; until then its
     const bytes = new Uint8Array(size).map((_, i) => i % 251);
     const adopt = async (path: string) => {
       const v = version(path, size);
-      const opened = (await cache.openTemp(v))!;
-      await opened.file.write(bytes);
-      opened.file.close();
-      return (await cache.adopt(v, opened.temp))!;
+      return (await cache.adopt(v, await tempWith(cache, v, bytes)))!;
     };
     const index = join(cache.dir, "index.jsonl");
     const lineOf = async (blob: string) =>
@@ -434,12 +441,8 @@ Deno.test("a large copy taken by the cache is published after the caller moved o
   try {
     const cache = new DiskCache({ dir, warn: () => {} });
     const size = 16 * 1024 * 1024;
-    const write = async (v: FileVersion, bytes: number) => {
-      const opened = (await cache.openTemp(v))!;
-      await opened.file.write(new Uint8Array(bytes).fill(7));
-      opened.file.close();
-      return opened.temp;
-    };
+    const write = (v: FileVersion, bytes: number) =>
+      tempWith(cache, v, new Uint8Array(bytes).fill(7));
     const v = version("/big/taken.csv", size);
     const temp = await write(v, size);
     assert.equal(await cache.take(v, temp, { format: "csv" }), true);

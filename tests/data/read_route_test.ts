@@ -138,61 +138,40 @@ Deno.test("the route follows the link: a slow link streams, loopback moves the f
 Deno.test("a native transfer that fails or is aborted leaves no cache entry and no temporary file", async () => {
   const text = generatedCsv(40_000);
   const path = `${DATA}/x.csv`;
-  {
-    // Aborted half way through a slow transfer.
-    await using store = await dataStore({ [path]: text }, { bandwidth: 2_000_000 });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const tern = store.connect();
-    await assert.rejects(
-      read(tern, path, FILE, { signal: controller.signal }),
-      (error) => isAbortError(error),
-    );
-    assert.deepEqual(await entries(store.cacheDir), []);
-    assert.deepEqual((await cacheFiles(store.cacheDir)).filter((n) => n.startsWith(".tmp-")), []);
+  const nothingLeft = async (cacheDir: string) => {
+    assert.deepEqual(await entries(cacheDir), []);
+    assert.deepEqual((await cacheFiles(cacheDir)).filter((n) => n.startsWith(".tmp-")), []);
+  };
+  // Both routes: the single parse of the finished file, and batches read back as it grows.
+  for (const [tuning, expected] of [[FILE, "file"], [STREAM, "stream"]] as const) {
+    {
+      // Aborted half way through a slow transfer.
+      await using store = await dataStore({ [path]: text }, { bandwidth: 2_000_000 });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 300);
+      await assert.rejects(
+        read(store.connect(), path, tuning, { signal: controller.signal }),
+        (error) => isAbortError(error),
+      );
+      await nothingLeft(store.cacheDir);
+    }
+    {
+      // Some downloads cut short: the native transfer resumes, appending to the same file, and
+      // the frame and the copy are whole (read back as it grows: every byte once, in order).
+      await using store = await dataStore({ [path]: text }, { dropRate: 0.7, seed: 2 });
+      const { frame, route } = await read(store.impatient(8), path, tuning);
+      assert.equal(route, expected);
+      assert.ok(frame.frameEqual(pl.readCSV(`${store.root}${path}`), true));
+      const [entry] = await entries(store.cacheDir);
+      assert.deepEqual(await Deno.readFile(entry.file), new TextEncoder().encode(text));
+      assert.ok(store.server.stats().bodiesDropped > 0, "the server dropped no download");
+    }
   }
   {
     // Every download cut short: the retries give up.
     await using store = await dataStore({ [path]: text }, { dropRate: 1, seed: 3 });
-    const tern = store.impatient(2);
-    await assert.rejects(read(tern, path, FILE));
-    assert.deepEqual(await entries(store.cacheDir), []);
-    assert.deepEqual((await cacheFiles(store.cacheDir)).filter((n) => n.startsWith(".tmp-")), []);
-  }
-  {
-    // Some downloads cut short: the native transfer resumes and the copy is whole.
-    await using store = await dataStore({ [path]: text }, { dropRate: 0.7, seed: 2 });
-    const tern = store.impatient(8);
-    const { frame, route } = await read(tern, path, FILE);
-    assert.equal(route, "file");
-    assert.ok(frame.frameEqual(pl.readCSV(`${store.root}${path}`), true));
-    const [entry] = await entries(store.cacheDir);
-    assert.deepEqual(await Deno.readFile(entry.file), new TextEncoder().encode(text));
-    assert.ok(store.server.stats().bodiesDropped > 0, "the server dropped no download");
-  }
-  {
-    // The same on the slow-link route: batches read back from a file that the resumed
-    // transfers keep appending to see every byte once, in order.
-    await using store = await dataStore({ [path]: text }, { dropRate: 0.7, seed: 2 });
-    const tern = store.impatient(8);
-    const { frame, route } = await read(tern, path, STREAM);
-    assert.equal(route, "stream");
-    assert.ok(frame.frameEqual(pl.readCSV(`${store.root}${path}`), true));
-    const [entry] = await entries(store.cacheDir);
-    assert.deepEqual(await Deno.readFile(entry.file), new TextEncoder().encode(text));
-    assert.ok(store.server.stats().bodiesDropped > 0, "the server dropped no download");
-  }
-  {
-    // Aborted while batches are read back from a slow transfer: nothing kept, nothing left.
-    await using store = await dataStore({ [path]: text }, { bandwidth: 2_000_000 });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    await assert.rejects(
-      read(store.connect(), path, STREAM, { signal: controller.signal }),
-      (error) => isAbortError(error),
-    );
-    assert.deepEqual(await entries(store.cacheDir), []);
-    assert.deepEqual((await cacheFiles(store.cacheDir)).filter((n) => n.startsWith(".tmp-")), []);
+    await assert.rejects(read(store.impatient(2), path, FILE));
+    await nothingLeft(store.cacheDir);
   }
 });
 
