@@ -550,7 +550,8 @@ async function earlyDownload(
  * and JSON arrays, and any large text file, move natively (no JavaScript per chunk) into a file
  * (the cache copy or a temporary one). Large delimited text and JSON Lines are then parsed in
  * batches as they arrive when the link is slow, or once from the file when it arrives faster
- * than the batch parse could keep up with. Small text files are parsed as they arrive.
+ * than the batch parse could keep up with. Small text files, row limits and `batches()` are
+ * parsed from the body's chunks as they arrive.
  */
 async function* fromNetwork(
   pl: Polars,
@@ -561,7 +562,7 @@ async function* fromNetwork(
 ): AsyncGenerator<DataFrame, ReadRoute> {
   const { source, options, tuning } = plan;
   const handOff: BodyHandOff = {};
-  // Ends the native transfer when the parse stops early (a row limit) or fails.
+  // Ends the native transfer when the parse fails or its reader stops early.
   const stop = new AbortController();
   const signal = options.signal === undefined
     ? stop.signal
