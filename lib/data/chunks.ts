@@ -214,7 +214,8 @@ export function gunzip(
 }
 
 /**
- * A local file's chunks.
+ * A local file's chunks. With `writing`, a write still appending to the file: its bytes come as
+ * they land, until it has ended and every byte was read (its failure ends them with its error).
  *
  * @example
  * ```ts
@@ -229,14 +230,39 @@ export function gunzip(
  * await Deno.remove(path);
  * ```
  */
-export async function* fileChunks(path: string): AsyncGenerator<Uint8Array, void> {
+export async function* fileChunks(
+  path: string,
+  writing?: Promise<void>,
+): AsyncGenerator<Uint8Array, void> {
+  let ended = writing === undefined;
+  let failure: { error: unknown } | undefined;
+  writing?.then(() => ended = true, (error) => {
+    ended = true;
+    failure = { error };
+  });
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(1 << 20);
+  // Doubles while nothing new has landed (a slow writer), back to 2 ms once something has.
+  let wait = 2;
   while (true) {
+    // Read after seeing the end: the writer's last write came before it.
+    const finished = ended;
     const count = await file.read(buffer);
-    if (count === null) return;
-    // The buffer is reused, so each chunk is a copy.
-    yield buffer.slice(0, count);
+    if (count !== null && count > 0) {
+      wait = 2;
+      // Copied: the buffer is reused, and a parser may hold chunks until a batch is full.
+      yield buffer.slice(0, count);
+      continue;
+    }
+    if (failure !== undefined) throw failure.error;
+    if (finished) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, wait);
+      writing!.then(() => resolve(), () => resolve());
+    });
+    clearTimeout(timer);
+    wait = Math.min(50, wait * 2);
   }
 }
 

@@ -735,7 +735,7 @@ async function* throughFile(
       yield await parseWhole(pl, detected, { file: temp }, options, entry.path);
       route = "file";
     } else {
-      const arriving = new Peekable(growingFile(temp, transfer));
+      const arriving = new Peekable(fileChunks(temp, transfer));
       let stopped: boolean;
       try {
         stopped = yield* parseArriving(pl, plan, entry, detected, arriving);
@@ -807,12 +807,12 @@ async function moveInto(path: string, body: NativeBody): Promise<void> {
 }
 
 /**
- * The rate in bytes/s at which `path` grew from `4 × probeBytes` to `8 × probeBytes`, polled
- * every millisecond, or over less once it is clearly below `threshold`; `Infinity` when the
- * transfer ended first (with every byte there, one parse of the file is best whatever the link). The first bytes often come in a burst that says nothing
- * of the link (socket buffers, a shaper's first slice, bytes that arrived while the stat was
- * answered), hence the skipped start; watching costs nothing, since the bytes keep moving
- * natively meanwhile.
+ * The rate in bytes/s at which `path` grew from `4 × probeBytes` to `8 × probeBytes`, or over
+ * less once it is clearly below `threshold`; `Infinity` when the transfer ended first (with every
+ * byte there, one parse of the file is best whatever the link). The first bytes often come in a
+ * burst that says nothing of the link (socket buffers, a shaper's first slice, bytes that arrived
+ * while the stat was answered), hence the skipped start; watching costs nothing, since the bytes
+ * keep moving natively meanwhile.
  */
 async function arrivalRate(
   path: string,
@@ -839,43 +839,6 @@ async function arrivalRate(
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
   return Infinity;
-}
-
-/**
- * The bytes of a file another task is appending to, as they land, until `transfer` has ended
- * and all were read (its failure ends them with its error).
- */
-async function* growingFile(path: string, transfer: Promise<void>): AsyncGenerator<Uint8Array> {
-  let ended = false;
-  let failure: { error: unknown } | undefined;
-  transfer.then(() => ended = true, (error) => {
-    ended = true;
-    failure = { error };
-  });
-  using file = await Deno.open(path, { read: true });
-  const buffer = new Uint8Array(1 << 20);
-  // Doubles while nothing new has landed (a slow link), back to 2 ms once something has.
-  let wait = 2;
-  while (true) {
-    // Read after seeing the end: the last write came before it.
-    const finished = ended;
-    const count = await file.read(buffer);
-    if (count !== null && count > 0) {
-      wait = 2;
-      // Copied: the buffer is reused, and the parser may hold chunks until a batch is full.
-      yield buffer.slice(0, count);
-      continue;
-    }
-    if (failure !== undefined) throw failure.error;
-    if (finished) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, wait);
-      transfer.then(() => resolve(), () => resolve());
-    });
-    clearTimeout(timer);
-    wait = Math.min(50, wait * 2);
-  }
 }
 
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
