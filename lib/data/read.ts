@@ -93,9 +93,9 @@ export interface ReadTuning {
    */
   probeBytes?: number;
   /**
-   * Without a cache, where a fast body of delimited text goes: a temporary file (default) or
-   * memory (then the rate is judged on the chunks read through JavaScript, from `probeBytes` to
-   * twice that).
+   * Without a cache, where a large body of delimited text goes: a temporary file (default), or
+   * memory (collected whatever the link, then parsed once: the alternative the benchmark
+   * measures).
    */
   uncachedFast?: "file" | "memory";
 }
@@ -519,7 +519,7 @@ async function earlyDownload(
   cache: DiskCache | undefined,
   path: string,
   signal: AbortSignal | undefined,
-): Promise<{ download?: EarlyDownload; release(): void } | undefined> {
+): Promise<{ download: EarlyDownload; release(): void } | undefined> {
   if (cache === undefined) {
     return { download: new EarlyDownload(context.transport, path, signal), release: () => {} };
   }
@@ -588,22 +588,20 @@ async function* fromNetwork(
         yield await parseWhole(pl, detected, { bytes }, options, entry.path);
         return "memory";
       }
-      return yield* throughFile(pl, plan, entry, detected, body, target, keep);
+      return yield* throughFile(pl, plan, entry, detected, body, target);
     }
     if (large && keep === undefined && tuning.uncachedFast === "memory") {
       // The alternative measured against a temporary file: the body collected in memory.
-      if (await arrivesFast(chunks, probeBytes, tuning.nativeRate ?? NATIVE_RATE)) {
-        const bytes = await collect(chunks, entry.size);
-        yield await parseWhole(pl, detected, { bytes }, options, entry.path);
-        return "memory";
-      }
+      const bytes = await collect(chunks, entry.size);
+      yield await parseWhole(pl, detected, { bytes }, options, entry.path);
+      return "memory";
     } else if (large && options.nRows === undefined && !plan.streaming) {
       // A row limit is met by the first batches, and `batches()` may read a file larger than
       // memory or disk allows: both parse from the chunks, so that the download goes no faster
       // than they do and stops with them. So does a read for which no file can be made.
       const target = await fileFor(entry, keep);
       if (target !== undefined) {
-        return yield* throughFile(pl, plan, entry, detected, body, target, keep);
+        return yield* throughFile(pl, plan, entry, detected, body, target);
       }
     }
     const writer = keep === undefined ? undefined : await keep.cache.create(keep.version);
@@ -653,24 +651,6 @@ async function* parseArriving(
   }
 }
 
-/**
- * Whether the body arrives faster than `rate` bytes/s, judged on its bytes from `probeBytes` to
- * twice that (which stay queued in `chunks`, for whichever route follows). Only for the
- * in-memory alternative; the file route measures the native transfer itself (`arrivalRate`).
- */
-async function arrivesFast(chunks: Peekable, probeBytes: number, rate: number): Promise<boolean> {
-  if (rate <= 0) return true;
-  if (!Number.isFinite(rate)) return false;
-  // The first bytes often come in a burst (socket buffers, a shaper's first slice): skipped.
-  const before = await chunks.fill(probeBytes);
-  const started = performance.now();
-  const queuedBefore = runQueueMs();
-  const after = await chunks.fill(2 * probeBytes);
-  // Time this thread sat runnable but off the CPU (a busy machine) is not the link's.
-  const waited = performance.now() - started - (runQueueMs() - queuedBefore);
-  return (after - before) / (Math.max(waited, 0.1) / 1000) >= rate;
-}
-
 const SCHEDSTAT = "/proc/thread-self/schedstat";
 const canReadSchedstat = (() => {
   try {
@@ -700,9 +680,9 @@ interface NativeBody {
 }
 
 /**
- * The file route: the body moves natively into a new file — the cache copy when `keep` is given
- * (published only once it parsed, so a failed read caches nothing), else a temporary file
- * removed afterwards. While it arrives, its rate (see `arrivalRate`) decides how text is
+ * The file route: the body moves natively into a new file — the cache copy when the target
+ * has `keep` (published only once it parsed, so a failed read caches nothing), else a temporary
+ * file removed afterwards. While it arrives, its rate (see `arrivalRate`) decides how text is
  * parsed: once from the file when the link is fast, else in batches read back from the file as
  * it grows, so that a slow link overlaps the parse with the transfer (gzip always so). Whole
  * formats are parsed once.
@@ -714,7 +694,6 @@ async function* throughFile(
   detected: DetectedFormat,
   body: NativeBody,
   target: FileTarget,
-  keep: { cache: DiskCache; version: FileVersion } | undefined,
 ): AsyncGenerator<DataFrame, ReadRoute> {
   const { options, tuning } = plan;
   const { temp } = target;
@@ -748,8 +727,9 @@ async function* throughFile(
       route = "stream";
     }
     // Only a temp file the cache opened becomes an entry (not one over the cap, nor elsewhere).
-    if (keep !== undefined && target.cached) {
-      published = await keep.cache.take(keep.version, temp, { format: detected.format });
+    if (target.keep !== undefined) {
+      const { cache, version } = target.keep;
+      published = await cache.take(version, temp, { format: detected.format });
     }
     return route;
   } finally {
@@ -769,8 +749,8 @@ async function* throughFile(
 /** The file a body moves into: the cache's temporary file, or one of the system's. */
 interface FileTarget {
   temp: string;
-  /** Opened by the cache: it becomes the cache's copy once read. */
-  cached: boolean;
+  /** The cache that opened it, and the version it becomes the copy of once read. */
+  keep?: { cache: DiskCache; version: FileVersion };
 }
 
 /**
@@ -785,11 +765,12 @@ async function fileFor(
   const opened = keep === undefined ? undefined : await keep.cache.openTemp(keep.version);
   if (opened !== undefined) {
     opened.file.close();
-    return { temp: opened.temp, cached: true };
+    return { temp: opened.temp, keep };
   }
   try {
-    const temp = await Deno.makeTempFile({ prefix: "tern-", suffix: copyExtension(entry.path) });
-    return { temp, cached: false };
+    return {
+      temp: await Deno.makeTempFile({ prefix: "tern-", suffix: copyExtension(entry.path) }),
+    };
   } catch {
     return undefined;
   }
