@@ -8,6 +8,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { abortError, NetworkError, type TernErrorDetails } from "./errors.ts";
 
 /**
@@ -363,7 +364,7 @@ export async function readBody(
     reader.cancel(failure).catch(() => {});
     throw failure;
   }
-  return concat(chunks, received);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
 }
 
 /**
@@ -397,7 +398,7 @@ export async function readAll(
     }
     chunks.push(value);
   }
-  return concat(chunks, size);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 /**
@@ -450,15 +451,4 @@ function bodyProblems(options: GuardOptions) {
         details(),
       ),
   };
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

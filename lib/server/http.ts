@@ -21,6 +21,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { STATUS_CODES } from "node:http";
 
 /**
@@ -469,7 +470,7 @@ export function serveHttp(
       if (bytes) {
         const out = encoder.encode(text);
         await c.write(
-          bytes.byteLength < 64 * 1024 ? concat(out, bytes) : out,
+          bytes.byteLength < 64 * 1024 ? Buffer.concat([out, bytes]) : out,
           timeout,
         );
         if (bytes.byteLength >= 64 * 1024) await c.write(bytes, timeout);
@@ -488,10 +489,14 @@ export function serveHttp(
         sent += piece.byteLength;
         if (chunked) {
           if (piece.byteLength === 0) continue;
-          piece = concat(encoder.encode(`${piece.byteLength.toString(16)}\r\n`), piece, CRLF);
+          piece = Buffer.concat([
+            encoder.encode(`${piece.byteLength.toString(16)}\r\n`),
+            piece,
+            CRLF,
+          ]);
         }
         if (pending) {
-          piece = concat(pending, piece);
+          piece = Buffer.concat([pending, piece]);
           pending = null;
         }
         try {
@@ -502,7 +507,7 @@ export function serveHttp(
         }
       }
       const tail = chunked ? encoder.encode("0\r\n\r\n") : new Uint8Array();
-      await c.write(pending ? concat(pending, tail) : tail, timeout);
+      await c.write(pending ? Buffer.concat([pending, tail]) : tail, timeout);
       // A body that ended short of its Content-Length: the client must see a broken transfer.
       if (expected !== undefined && sent < expected) c.close();
     } finally {
@@ -580,14 +585,3 @@ export function serveHttp(
 }
 
 const CRLF = encoder.encode("\r\n");
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
-}
