@@ -299,10 +299,10 @@ export class DiskCache {
   #records: Map<string, IndexLine> | undefined;
   /** Last uses in this process not yet written to the index (blob → epoch ms). */
   readonly #used = new Map<string, number>();
-  /** Hashes of adopted copies being taken after their read returned (blob → done). */
-  readonly #hashing = new Map<string, Promise<void>>();
+  /** Hashes of adopted copies being taken after their read returned (by blob). */
+  readonly #hashing = new Map<string, Later>();
   /** Large copies taken with `take`, being published after their read returned (by blob). */
-  readonly #adopting = new Map<string, { store: string; path: string; done: Promise<void> }>();
+  readonly #adopting = new Map<string, Later>();
   #opened: Promise<void> | undefined;
 
   /**
@@ -413,7 +413,7 @@ export class DiskCache {
       // Another process may have written (or confirmed) it since the index was read.
       line = (await this.#recordsOf(true)).get(blob);
     }
-    const pending = this.#hashing.get(blob);
+    const pending = this.#hashing.get(blob)?.done;
     if (pending !== undefined && line !== undefined && recordedHash(line) === undefined) {
       // This process adopted the copy a moment ago and is hashing it: that hash decides.
       await pending;
@@ -839,8 +839,9 @@ export class DiskCache {
    */
   async settled(): Promise<void> {
     while (this.#adopting.size > 0 || this.#hashing.size > 0) {
-      await Promise.all([...this.#adopting.values()].map((adopting) => adopting.done));
-      await Promise.all(this.#hashing.values());
+      for (const pending of [this.#adopting, this.#hashing]) {
+        await Promise.all([...pending.values()].map((later) => later.done));
+      }
     }
   }
 
@@ -874,16 +875,11 @@ export class DiskCache {
     extra: { format?: string } = {},
   ): Promise<boolean> {
     if (version.size < LATER_BYTES) return await this.adopt(version, temp, extra) !== undefined;
-    const blob = copyName(version);
-    const done: Promise<void> = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+    later(this.#adopting, copyName(version), version, async () => {
       if (await this.adopt(version, temp, extra) === undefined) {
         await Deno.remove(temp).catch(() => {});
       }
-    })().catch(() => {}).finally(() => {
-      if (this.#adopting.get(blob)?.done === done) this.#adopting.delete(blob);
     });
-    this.#adopting.set(blob, { store: version.store, path: version.path, done });
     return true;
   }
 
@@ -893,8 +889,7 @@ export class DiskCache {
    */
   #hashSoon(cached: CachedFile): void {
     const blob = basename(cached.file);
-    const done = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+    later(this.#hashing, blob, cached.version, async () => {
       const line = this.#records?.get(blob);
       const before = await Deno.lstat(cached.file);
       if (line === undefined || !sameIdentity(line.identity, before)) return;
@@ -903,8 +898,7 @@ export class DiskCache {
       const current = this.#records?.get(blob) ?? line;
       if (!sameIdentity(line.identity, after) || recordedHash(current) !== undefined) return;
       await this.#append({ ...current, xxh64 });
-    })().catch(() => {}).finally(() => this.#hashing.delete(blob));
-    this.#hashing.set(blob, done);
+    });
   }
 
   /**
@@ -1280,6 +1274,32 @@ function sameIdentity(identity: CopyIdentity | undefined, info: Deno.FileInfo): 
   const now = identityOf(info);
   return identity.dev === now.dev && identity.ino === now.ino && identity.size === now.size &&
     identity.mtimeMs === now.mtimeMs && identity.ctimeMs === now.ctimeMs;
+}
+
+/** Work on a copy that runs after the read that wrote it has returned. */
+interface Later {
+  store: string;
+  path: string;
+  done: Promise<void>;
+}
+
+/**
+ * Runs `work` on a later turn of the event loop (after the caller's frame is back), tracked in
+ * `pending` under `blob` until it is done; its failure only means the work was not done.
+ */
+function later(
+  pending: Map<string, Later>,
+  blob: string,
+  version: FileVersion,
+  work: () => Promise<void>,
+): void {
+  const done: Promise<void> = (async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await work();
+  })().catch(() => {}).finally(() => {
+    if (pending.get(blob)?.done === done) pending.delete(blob);
+  });
+  pending.set(blob, { store: version.store, path: version.path, done });
 }
 
 /** The content hash an index line recorded, if any (a line of an earlier tern: SHA-256). */
