@@ -7,6 +7,7 @@
  */
 
 import type { DiskCache } from "../cache/cache.ts";
+import type { FileVersion, ReadOperation } from "../client/file_version.ts";
 import type { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 
@@ -38,4 +39,40 @@ export interface DataContext {
   readonly offline: boolean;
   /** How reads show progress (default `true`: in a notebook or on a terminal's stderr). */
   readonly progress?: ProgressSetting;
+  /** What the store does around every read: a lock's check before, provenance after. */
+  readonly gate?: ReadGate;
+}
+
+/**
+ * The store's say in every read. A read first resolves the {@linkcode FileVersion} it will
+ * read, asks {@linkcode ReadGate.admit}, reads exactly the version admitted, and tells
+ * {@linkcode ReadGate.record} once it returns data (for a stream: once it has been read to the
+ * end).
+ *
+ * @example
+ * ```ts
+ * import type { ReadGate } from "./context.ts";
+ * import type { FileVersion } from "../client/file_version.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const seen: string[] = [];
+ * const gate: ReadGate = {
+ *   admit: (version) => version,
+ *   record: (version, operation) => void seen.push(`${operation} ${version.path}`),
+ * };
+ * const version: FileVersion = { store: "s", path: "/p", id: "i", size: 1, modified: 0 };
+ * assert.equal(await gate.admit(version, "text"), version);
+ * gate.record(version, "text");
+ * assert.deepEqual(seen, ["text /p"]);
+ * ```
+ */
+export interface ReadGate {
+  /**
+   * Before any data is read: returns the version to read, which is `current` unless a lock
+   * pins another one (that one is then served only from the cache, never downloaded), or
+   * throws (a lock's typed error).
+   */
+  admit(current: FileVersion, operation: ReadOperation): FileVersion | Promise<FileVersion>;
+  /** After the read returned data of `version` (with its content hash where tern has one). */
+  record(version: FileVersion, operation: ReadOperation): void;
 }

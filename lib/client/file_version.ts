@@ -1,0 +1,161 @@
+/**
+ * {@linkcode FileVersion}: which version of which file a read pinned. One value, used by every
+ * read (it is resolved first and the data returned must belong to it), by the local cache (its
+ * key), by the provenance a store records and by lock files. Keep every notion of "a file
+ * version" here; derive, do not copy.
+ *
+ * @module
+ */
+
+import type { Entry } from "./entry.ts";
+
+/**
+ * One version of one file of one store.
+ *
+ * @example
+ * ```ts
+ * import type { FileVersion } from "./file_version.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const version: FileVersion = {
+ *   store: "https://de.cyverse.org/terrain",
+ *   path: "/iplant/home/shared/a.csv",
+ *   id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364",
+ *   size: 2048,
+ *   modified: 1469698402000,
+ * };
+ * assert.equal(version.hash, undefined);
+ * ```
+ */
+export interface FileVersion {
+  /** Base URL of the store, never with credentials in it. */
+  readonly store: string;
+  /** Data-store path. */
+  readonly path: string;
+  /** Item id (stable across renames). */
+  readonly id: string;
+  /** Size in bytes. */
+  readonly size: number;
+  /** Date-modified, epoch milliseconds. */
+  readonly modified: number;
+  /**
+   * Content hash, when known, as `<algorithm>:<lowercase hex>` (`xxh64:…`, `md5:…`, `sha256:…`).
+   */
+  readonly hash?: string;
+  /** The server's strong validator for the bytes (`ETag`), when it sent one. */
+  readonly etag?: string;
+  /** The server's `Last-Modified`, when it sent one. */
+  readonly lastModified?: string;
+}
+
+/**
+ * The version a listing or stat entry describes (no hash or validator yet: those come from the
+ * bytes or the download's headers).
+ *
+ * @param store The store's base URL (without credentials).
+ * @param entry A file entry from a listing or a stat.
+ *
+ * @example
+ * ```ts
+ * import { versionOfEntry } from "./file_version.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const version = versionOfEntry("http://127.0.0.1:8080/terrain", {
+ *   id: "a1", path: "/iplant/home/shared/a.csv", name: "a.csv", type: "file", size: 10,
+ *   created: new Date(0), modified: new Date(1000), infoType: "csv", permission: "read",
+ * });
+ * assert.deepEqual(version, {
+ *   store: "http://127.0.0.1:8080/terrain", path: "/iplant/home/shared/a.csv", id: "a1",
+ *   size: 10, modified: 1000,
+ * });
+ * ```
+ */
+export function versionOfEntry(store: string, entry: Entry): FileVersion {
+  return {
+    store,
+    path: entry.path,
+    id: entry.id,
+    size: entry.size,
+    modified: entry.modified.getTime(),
+  };
+}
+
+/**
+ * Whether two values name the same bytes: same store, id, size and date-modified, and, where
+ * both know them, the same hash and ETag. The path is not compared (a renamed file keeps its
+ * bytes and its id).
+ *
+ * @example
+ * ```ts
+ * import { sameVersion } from "./file_version.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const a = { store: "s", path: "/p", id: "i", size: 1, modified: 5 };
+ * assert.ok(sameVersion(a, { ...a, hash: "xxh64:00" }));
+ * assert.ok(!sameVersion(a, { ...a, modified: 6 }));
+ * assert.ok(!sameVersion({ ...a, hash: "xxh64:01" }, { ...a, hash: "xxh64:02" }));
+ * ```
+ */
+export function sameVersion(a: FileVersion, b: FileVersion): boolean {
+  if (a.store !== b.store || a.id !== b.id || a.size !== b.size || a.modified !== b.modified) {
+    return false;
+  }
+  if (a.hash !== undefined && b.hash !== undefined && a.hash !== b.hash) return false;
+  return a.etag === undefined || b.etag === undefined || a.etag === b.etag;
+}
+
+/**
+ * A short human description for errors and logs: size, date-modified and, when known, the hash.
+ *
+ * @example
+ * ```ts
+ * import { describeVersion } from "./file_version.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = describeVersion({ store: "s", path: "/p", id: "i", size: 2048, modified: 0 });
+ * assert.equal(text, "2,048 bytes, modified 1970-01-01T00:00:00.000Z");
+ * ```
+ */
+export function describeVersion(version: FileVersion): string {
+  const parts = [
+    `${version.size.toLocaleString("en-US")} bytes`,
+    `modified ${new Date(version.modified).toISOString()}`,
+  ];
+  if (version.hash !== undefined) parts.push(version.hash);
+  return parts.join(", ");
+}
+
+/**
+ * The reads a store makes, as provenance and locks name them.
+ *
+ * @example
+ * ```ts
+ * import { READ_OPERATIONS } from "./file_version.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(READ_OPERATIONS.includes("dataframe"));
+ * ```
+ */
+export const READ_OPERATIONS = [
+  "dataframe",
+  "batches",
+  "head",
+  "text",
+  "bytes",
+  "stream",
+  "downloadTo",
+  "scan",
+  "cachedPath",
+] as const;
+
+/**
+ * One of {@linkcode READ_OPERATIONS}.
+ *
+ * @example
+ * ```ts
+ * import type { ReadOperation } from "./file_version.ts";
+ *
+ * const operation: ReadOperation = "scan";
+ * ```
+ */
+export type ReadOperation = typeof READ_OPERATIONS[number];
