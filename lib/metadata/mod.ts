@@ -71,11 +71,14 @@ export {
 } from "./license.ts";
 export {
   initials,
+  type NamedParty,
   type NameHints,
   normalizeOrcid,
   orcidCheckDigit,
   type ParsedName,
   parseName,
+  samePerson,
+  uniquePeople,
 } from "./names.ts";
 export {
   type MetadataInput,
