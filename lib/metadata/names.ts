@@ -347,10 +347,10 @@ export function samePerson(a: NamedParty, b: NamedParty): boolean {
  *
  * @example
  * ```ts
- * import { parseName, uniquePeople } from "./names.ts";
+ * import { type NamedParty, parseName, uniquePeople } from "./names.ts";
  * import assert from "node:assert/strict";
  *
- * const people = uniquePeople([
+ * const people = uniquePeople<NamedParty>([
  *   parseName("Gorman, K. B."),
  *   parseName("Williams, Tony D."),
  *   { ...parseName("Kristen B. Gorman"), orcid: "0000-0002-1825-0097" },
