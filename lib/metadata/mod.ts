@@ -42,6 +42,7 @@ export {
   type CitationStyle,
   dataciteCitation,
   formatCitation,
+  joinCitations,
   toCsl,
 } from "./citation.ts";
 export { CFF_VERSION, cffText, toCff } from "./cff.ts";

@@ -6,6 +6,13 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
     Object.keys(tern).sort(),
     [
       "AmbiguousNameError",
+      "readLock",
+      "makeBibliography",
+      "joinCitations",
+      "Provenance",
+      "LockError",
+      "DataChangedError",
+      "Bibliography",
       "AuthError",
       "BadRequestError",
       "CITATION_STYLES",

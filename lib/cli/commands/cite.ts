@@ -5,9 +5,14 @@
  * @module
  */
 
-import { BadRequestError, CITATION_STYLES, type CitationStyle, TernError } from "../../../mod.ts";
+import {
+  BadRequestError,
+  CITATION_STYLES,
+  type CitationStyle,
+  joinCitations,
+  TernError,
+} from "../../../mod.ts";
 import { choiceOption } from "../args.ts";
-import { citationStyle } from "../../registry/citation_styles.ts";
 import { layoutText } from "../../display/format.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 
@@ -47,36 +52,26 @@ export const cite: Command = {
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   const style: CitationStyle = choiceOption(values, "style", CITATION_STYLES) ?? "datacite";
-  const { joining } = citationStyle(style);
   checkRefs(positionals);
   const store = await context.store();
-  const out = context.io.stdout;
-  // JSON styles: several are merged into one array so the output stays one JSON value.
-  const json = joining === "json-array" || joining === "json-value";
-  const items: unknown[] = [];
-  const status = await eachPath(context, positionals, async (path, index) => {
-    const citation = await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
-      throw error instanceof TernError && error.code === "ERR_NOT_A_FOLDER"
-        ? new BadRequestError(
-          `tern cite needs a dataset folder, and ${JSON.stringify(error.path ?? path)} is a ` +
-            "file; cite the folder that holds it (its metadata carries the citation).",
-          { ...(error.path === undefined ? {} : { path: error.path }), code: error.code },
-        )
-        : error;
-    });
-    if (json) {
-      items.push(...[JSON.parse(citation)].flat());
-      return;
-    }
-    if (index > 0 && joining === "blank-line") out.line();
-    if (index > 0 && joining === "yaml-documents") out.line("---");
-    out.line(layoutText(citation.replace(/\n+$/, "")));
-    await out.flush();
+  const citations: string[] = [];
+  const status = await eachPath(context, positionals, async (path) => {
+    citations.push(
+      await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
+        throw error instanceof TernError && error.code === "ERR_NOT_A_FOLDER"
+          ? new BadRequestError(
+            `tern cite needs a dataset folder, and ${JSON.stringify(error.path ?? path)} is a ` +
+              "file; cite the folder that holds it (its metadata carries the citation).",
+            { ...(error.path === undefined ? {} : { path: error.path }), code: error.code },
+          )
+          : error;
+      }),
+    );
   });
-  if (json && items.length > 0) {
-    const value = joining === "json-value" && items.length === 1 ? items[0] : items;
-    out.line(JSON.stringify(value, null, 2));
-    await out.flush();
+  if (citations.length > 0) {
+    // One file in the style's own way (one JSON array, BibTeX entries a blank line apart, …).
+    context.io.stdout.line(layoutText(joinCitations(citations, style)));
+    await context.io.stdout.flush();
   }
   return status;
 }
