@@ -71,6 +71,7 @@ export {
   makeBibliography,
 } from "./lib/handles/bibliography.ts";
 export type { OnChange } from "./lib/handles/store_gate.ts";
+export { type LockCheck, verifyLock, type VerifyLockOptions } from "./lib/handles/lock_verify.ts";
 export { Folder } from "./lib/handles/folder.ts";
 export { AmbiguousNameError } from "./lib/handles/resolve.ts";
 export {

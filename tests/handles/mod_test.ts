@@ -6,6 +6,7 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
     Object.keys(tern).sort(),
     [
       "AmbiguousNameError",
+      "verifyLock",
       "readLock",
       "makeBibliography",
       "joinCitations",
