@@ -127,7 +127,7 @@ async function hashOf(stream: ReadableStream<Uint8Array>, like: string): Promise
   let update: (bytes: Uint8Array) => void;
   let digest: () => string;
   if (algorithm === "xxh64") {
-    const hasher = await contentHasher("xxh64");
+    const hasher = await contentHasher();
     update = (bytes) => hasher.update(bytes);
     digest = () => hasher.digest();
   } else if (algorithm === "sha256" || algorithm === "md5") {

@@ -175,8 +175,9 @@ export class StoreGate implements ReadGate {
       this.#marks.set(current.id, { version: current, status: "changed" });
       return current;
     }
-    const state = this.#cache === undefined ? undefined : (await this.#cache.check(locked)).state;
-    if (state !== "valid") {
+    // The cache hands out only a verified copy of exactly this version.
+    const cached = await this.#cache?.lookup(locked);
+    if (cached === undefined) {
       throw new DataChangedError(
         locked,
         current,
