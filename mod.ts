@@ -102,7 +102,7 @@ export {
 export { type Entry, type EntryType, type Permission } from "./lib/client/entry.ts";
 export { ListingChangedError } from "./lib/listing/errors.ts";
 export { Listing } from "./lib/handles/listing.ts";
-export { writeManifest } from "./lib/listing/manifest.ts";
+export { manifestFormatOf, writeManifest } from "./lib/listing/manifest.ts";
 export {
   type ListOptions,
   type SortKey,
