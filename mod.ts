@@ -124,7 +124,7 @@ export {
   TernError,
   type TernErrorDetails,
 } from "./lib/client/errors.ts";
-export type { CallOptions } from "./lib/client/endpoints.ts";
+export type { Access, CallOptions } from "./lib/client/endpoints.ts";
 export type { AuthMode } from "./lib/client/auth.ts";
 export type { TransportStats } from "./lib/client/transport.ts";
 export { VERSION } from "./lib/client/version.ts";
