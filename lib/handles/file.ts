@@ -10,10 +10,12 @@ import { createHash } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import {
+  type Access,
   type CallOptions,
   displayDownload,
   getManifest,
   publicUrlOf,
+  readUrlOf,
 } from "../client/endpoints.ts";
 import {
   BadRequestError,
@@ -118,6 +120,13 @@ export interface FileManifest {
   urls: { label: string; url: string }[];
   /** The `anonymous` URL, present only when anyone may read the file. */
   publicUrl?: string;
+  /**
+   * Where another engine reads the file: {@linkcode FileManifest.publicUrl} when there is one,
+   * else Terrain's download URL for the caller (no credential in it).
+   */
+  url: string;
+  /** How to read `url`: `public` with no credentials, `token` with the caller's access token. */
+  access: Access;
 }
 
 /**
@@ -542,7 +551,9 @@ export class File extends Handle {
   }
 
   /**
-   * The file's detected media type, Terrain info type and public URL (`file/manifest`).
+   * The file's detected media type, Terrain info type and public URL (`file/manifest`), and the
+   * URL another engine reads it at with how to read it (`url`, `access`): the public URL, or for
+   * a private file Terrain's download URL, read with the caller's token.
    *
    * @throws {BadRequestError} when the path is a folder.
    *
@@ -553,23 +564,24 @@ export class File extends Handle {
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
-   * const { contentType, publicUrl } = await file.manifest();
+   * const { contentType, publicUrl, url, access } = await file.manifest();
    * assert.equal(contentType, "text/csv");
    * assert.ok(publicUrl !== undefined);
+   * assert.equal(url, publicUrl);
+   * assert.equal(access, "public");
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<FileManifest> {
-    const answer = await getManifest(
-      this.context.transport,
-      await this.locate(options.signal),
-      options,
-    );
+    const { transport } = this.context;
+    const located = await this.locate(options.signal);
+    const answer = await getManifest(transport, located, options);
     const publicUrl = publicUrlOf(answer);
     const manifest: FileManifest = {
       contentType: answer["content-type"],
       infoType: answer.infoType,
       urls: answer.urls.map(({ label, url }) => ({ label, url })),
       ...(publicUrl === undefined ? {} : { publicUrl }),
+      ...readUrlOf(transport, located, answer),
     };
     // In a notebook, the manifest as a small card (the object itself is unchanged).
     const path = this.path;

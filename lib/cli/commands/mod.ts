@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree stat meta cite cat head get serve sample-store doctor",
+ *   "ls tree stat meta cite cat head get manifest serve sample-store doctor",
  * );
  * ```
  *
@@ -22,6 +22,7 @@ import { doctor } from "./doctor.ts";
 import { get } from "./get.ts";
 import { head } from "./head.ts";
 import { ls } from "./ls.ts";
+import { manifest } from "./manifest.ts";
 import { meta } from "./meta.ts";
 import { sampleStore, serve } from "./serve.ts";
 import { stat } from "./stat.ts";
@@ -48,6 +49,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   cat,
   head,
   get,
+  manifest,
   serve,
   sampleStore,
   doctor,
