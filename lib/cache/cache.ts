@@ -506,6 +506,7 @@ export class DiskCache {
    * ```
    */
   async usage(): Promise<CacheUsage> {
+    await this.#usable();
     const { copies, temps } = await this.#scan();
     const sum = (found: { size: number }[]) => found.reduce((total, f) => total + f.size, 0);
     return { files: copies.length, bytes: sum(copies), tempFiles: temps.length, tempBytes: sum(temps) };
