@@ -456,7 +456,11 @@ export class DiskCache {
       if (found.state === "missing") continue;
       result.checked++;
       if (found.state === "valid") result.bytes += line.size;
-      else result.bad.push({ path: line.path, file: join(this.dir, line.blob), reason: found.reason });
+      else {result.bad.push({
+          path: line.path,
+          file: join(this.dir, line.blob),
+          reason: found.reason,
+        });}
     }
     return result;
   }
@@ -509,7 +513,12 @@ export class DiskCache {
     await this.#usable();
     const { copies, temps } = await this.#scan();
     const sum = (found: { size: number }[]) => found.reduce((total, f) => total + f.size, 0);
-    return { files: copies.length, bytes: sum(copies), tempFiles: temps.length, tempBytes: sum(temps) };
+    return {
+      files: copies.length,
+      bytes: sum(copies),
+      tempFiles: temps.length,
+      tempBytes: sum(temps),
+    };
   }
 
   /**
@@ -562,9 +571,11 @@ export class DiskCache {
     if (this.#warned.has(kind)) return;
     this.#warned.add(kind);
     const reason = error instanceof Error ? error.message : String(error);
-    this.#warn(kind === "write"
-      ? `tern: cannot write the local cache in ${this.root} (${reason}); files are read without it.`
-      : `tern: ${reason} in the local cache ${this.root}; it was moved aside, not followed.`);
+    this.#warn(
+      kind === "write"
+        ? `tern: cannot write the local cache in ${this.root} (${reason}); files are read without it.`
+        : `tern: ${reason} in the local cache ${this.root}; it was moved aside, not followed.`,
+    );
   }
 
   /**
@@ -761,7 +772,9 @@ export class DiskCache {
     try {
       handle = await fs.promises.open(join(this.dir, INDEX), O_RDONLY | SAFE);
     } catch (error) {
-      if ((error as { code?: string }).code !== "ENOENT") await this.#moveAside(join(this.dir, INDEX));
+      if ((error as { code?: string }).code !== "ENOENT") {
+        await this.#moveAside(join(this.dir, INDEX));
+      }
       return this.#records;
     }
     try {

@@ -134,10 +134,13 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
         }
         position += piece.byteLength;
         if (position > size) {
-          throw new IntegrityError(`${JSON.stringify(path)} sent more than its listed ${size} bytes.`, {
-            path,
-            endpoint: "fileio/download",
-          });
+          throw new IntegrityError(
+            `${JSON.stringify(path)} sent more than its listed ${size} bytes.`,
+            {
+              path,
+              endpoint: "fileio/download",
+            },
+          );
         }
         delivered += piece.byteLength;
         options.onBytes?.(piece.byteLength);
@@ -151,7 +154,9 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       }
       return;
     } catch (error) {
-      if (isAbortError(error) || !(error instanceof NetworkError || error instanceof IntegrityError)) {
+      if (
+        isAbortError(error) || !(error instanceof NetworkError || error instanceof IntegrityError)
+      ) {
         throw error;
       }
       if (attempt >= attempts) throw gaveUp(error, attempts);

@@ -678,7 +678,9 @@ async function* fromCopy(
       : { file: copy.file };
     return yield await parseLocal(pl, detected, source, plan.options, path, infoType);
   }
-  const chunks = copy.bytes === undefined ? fileChunks(copy.file) : ReadableStream.from([copy.bytes]);
+  const chunks = copy.bytes === undefined
+    ? fileChunks(copy.file)
+    : ReadableStream.from([copy.bytes]);
   yield* parseText(pl, plan, infoType, detected, chunks);
 }
 
@@ -788,7 +790,13 @@ async function chunksOf(
   if (copy === undefined) {
     const { signal, onBytes } = options;
     const expected = pinned.version;
-    return verifiedBody({ transport: context.transport, expected, recheck: source.stat, signal, onBytes });
+    return verifiedBody({
+      transport: context.transport,
+      expected,
+      recheck: source.stat,
+      signal,
+      onBytes,
+    });
   }
   options.onBytes?.(copy.version.size);
   return copy.bytes === undefined ? fileChunks(copy.file) : [copy.bytes];

@@ -444,10 +444,18 @@ export class File extends Handle {
     return await this.#bytes("bytes", options);
   }
 
-  async #bytes(operation: "bytes" | "text", options: CallOptions): Promise<Uint8Array<ArrayBuffer>> {
+  async #bytes(
+    operation: "bytes" | "text",
+    options: CallOptions,
+  ): Promise<Uint8Array<ArrayBuffer>> {
     const source = await this.#source(options.signal);
-    return await readBytes(this.context, source, operation, options, (chunks, version) =>
-      collect(chunks, version.size));
+    return await readBytes(
+      this.context,
+      source,
+      operation,
+      options,
+      (chunks, version) => collect(chunks, version.size),
+    );
   }
 
   /**

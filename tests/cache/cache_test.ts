@@ -109,8 +109,10 @@ Deno.test("a copy of many pieces holds every byte in order", async () => {
       await writer.write(bytes.subarray(at, Math.min(size, at + step)));
     }
     const cached = (await writer.commit())!;
-    assert.ok(createHash("sha256").update(await Deno.readFile(cached.file)).digest("hex") ===
-      createHash("sha256").update(bytes).digest("hex"));
+    assert.ok(
+      createHash("sha256").update(await Deno.readFile(cached.file)).digest("hex") ===
+        createHash("sha256").update(bytes).digest("hex"),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -477,7 +479,10 @@ Deno.test("an overlong index line is skipped, not held, and dropped at the next 
     const downloads: string[] = [];
     const tern = store.connect({ fetch: countingFetch(downloads) });
     for (let i = 0; i < 2; i++) {
-      assert.deepEqual((await tern.file(`${DATA}/t.csv`).dataframe()).toRecords(), [{ a: 1, b: 2 }]);
+      assert.deepEqual((await tern.file(`${DATA}/t.csv`).dataframe()).toRecords(), [{
+        a: 1,
+        b: 2,
+      }]);
     }
     assert.equal(downloads.length, 1, "the second read was a cache hit");
     const size = (await Deno.stat(join(store.cacheDir, "downloads", "index.jsonl"))).size;
@@ -506,7 +511,8 @@ async function canMount(): Promise<boolean> {
 }
 
 Deno.test({
-  name: "a full disk (a 1 MiB tmpfs) costs one warning; dataframe() reads on without the cache (issue 20)",
+  name:
+    "a full disk (a 1 MiB tmpfs) costs one warning; dataframe() reads on without the cache (issue 20)",
   ignore: !await canMount(), // needs root and mount(8): elsewhere there is no disk to fill
   async fn() {
     await using store = await dataStore({ [`${DATA}/big.csv`]: generatedCsv(40_000) });
@@ -542,9 +548,10 @@ Deno.test("clear() from another process during a download gives a true frame or 
     { bandwidth: 4_000_000 },
   );
   let cleared: Promise<Deno.CommandOutput> | undefined;
-  const clearer = `import { DiskCache } from "${
-    new URL("../../lib/cache/cache.ts", import.meta.url)
-  }"; await new DiskCache({ dir: Deno.args[0] }).clear();`;
+  const clearer = `import { DiskCache } from "${new URL(
+    "../../lib/cache/cache.ts",
+    import.meta.url,
+  )}"; await new DiskCache({ dir: Deno.args[0] }).clear();`;
   const onProgress = () => {
     cleared ??= new Deno.Command(Deno.execPath(), {
       args: ["eval", clearer, store.cacheDir],

@@ -129,7 +129,10 @@ Deno.test("a file that changed between attempts ends the read instead of joining
     });
     await assert.rejects(readAll(body), (error: unknown) => {
       assert.ok(error instanceof FileChangedError, String(error));
-      assert.match(error.message, /changed on the server while it was read: it was 5,000 bytes.*5,200 bytes/);
+      assert.match(
+        error.message,
+        /changed on the server while it was read: it was 5,000 bytes.*5,200 bytes/,
+      );
       assert.deepEqual([error.expected.size, error.actual.size], [5000, 5200]);
       return true;
     });
