@@ -126,7 +126,7 @@ export {
 export { type Entry, type EntryType, type Permission } from "./lib/client/entry.ts";
 export { ListingChangedError } from "./lib/listing/errors.ts";
 export { Listing } from "./lib/handles/listing.ts";
-export { writeManifest } from "./lib/listing/manifest.ts";
+export { manifestFormatOf, writeManifest } from "./lib/listing/manifest.ts";
 export {
   type ListOptions,
   type SortKey,
@@ -148,7 +148,7 @@ export {
   TernError,
   type TernErrorDetails,
 } from "./lib/client/errors.ts";
-export type { CallOptions } from "./lib/client/endpoints.ts";
+export type { Access, CallOptions } from "./lib/client/endpoints.ts";
 export type { AuthMode } from "./lib/client/auth.ts";
 export type { TransportStats } from "./lib/client/transport.ts";
 export { VERSION } from "./lib/client/version.ts";

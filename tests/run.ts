@@ -35,6 +35,9 @@ const SERIAL = [
     .map((entry) => entry.name).filter((name) => name.endsWith("_test.ts")).sort()
     .map((name) => `tests/reliability/${name}`),
   "tests/notebooks/",
+  // A Dask cluster of two worker processes parsing a 41 MB CSV: alone, so it neither starves nor
+  // is starved by the parallel run on a small machine.
+  "tests/listing/dask_test.ts",
   // RSS growth of a large download or body.
   "tests/client/transport_test.ts",
   "tests/server/handlers/downloads_test.ts",

@@ -466,6 +466,83 @@ export function publicUrlOf(manifest: Pick<Manifest, "urls">): string | undefine
 }
 
 /**
+ * The URL of a file's bytes through Terrain's `fileio/download` for this transport's caller: the
+ * `/secured` route when it is signed in (the caller then sends its own token as an
+ * `Authorization: Bearer` header), the anonymous route otherwise. What another engine reads when
+ * a file has no anonymous URL. The URL never holds a credential (the base URL cannot, see
+ * `Transport`). Terrain answers it with the whole file: no byte ranges.
+ *
+ * @throws {BadRequestError} when the path is not absolute.
+ *
+ * @example
+ * ```ts
+ * import { Transport } from "./transport.ts";
+ * import { downloadUrl } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const signedIn = new Transport({ url: "https://de.cyverse.org/terrain", token: "a.b.c" });
+ * assert.equal(
+ *   downloadUrl(signedIn, "/iplant/home/demo/my data.csv"),
+ *   "https://de.cyverse.org/terrain/secured/fileio/download?path=%2Fiplant%2Fhome%2Fdemo%2Fmy+data.csv",
+ * );
+ * ```
+ */
+export function downloadUrl(t: Transport, path: string): string {
+  const endpoint = "fileio/download";
+  checkPath(path, endpoint);
+  const url = new URL(t.url + route(t, endpoint, path));
+  url.searchParams.set("path", path);
+  return url.href;
+}
+
+/**
+ * How another engine reads a file: `public` — anonymously, with no credentials; `token` — with
+ * the caller's access token as an `Authorization: Bearer` header.
+ *
+ * @example
+ * ```ts
+ * import type { Access } from "./endpoints.ts";
+ *
+ * const headersFor = (access: Access, token: string) =>
+ *   access === "token" ? { authorization: `Bearer ${token}` } : {};
+ * ```
+ */
+export type Access = "public" | "token";
+
+/**
+ * The URL another engine reads a file at, and how: the manifest's anonymous `dav-anon` URL
+ * (`public`) when anyone may read the file, else Terrain's download URL for this caller
+ * ({@linkcode downloadUrl}; `token` for a signed-in caller). Never null for a file the caller
+ * could get a manifest of, and never holding a credential.
+ *
+ * @example
+ * ```ts
+ * import { Transport } from "./transport.ts";
+ * import { readUrlOf } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const t = new Transport({ url: "https://de.cyverse.org/terrain", token: "a.b.c" });
+ * const dav = "https://data.cyverse.org/dav-anon/iplant/home/shared/a.csv";
+ * assert.deepEqual(readUrlOf(t, "/iplant/home/shared/a.csv", { urls: [{ label: "anonymous", url: dav }] }), {
+ *   url: dav,
+ *   access: "public",
+ * });
+ * assert.equal(readUrlOf(t, "/iplant/home/demo/b.csv", { urls: [] }).access, "token");
+ * ```
+ */
+export function readUrlOf(
+  t: Transport,
+  path: string,
+  manifest: Pick<Manifest, "urls">,
+): { url: string; access: Access } {
+  const url = publicUrlOf(manifest);
+  if (url !== undefined) return { url, access: "public" };
+  // An anonymous caller reads what user `anonymous` may, which the manifest always gives a
+  // public URL; the anonymous download route is the same bytes should a server not list it.
+  return { url: downloadUrl(t, path), access: t.anonymous ? "public" : "token" };
+}
+
+/**
  * The comments on a file or folder, retracted ones included. Needs a signed-in transport.
  *
  * @param id The item's UUID (the `id` of a listing entry).

@@ -17,6 +17,8 @@ import { extensionOf, formatOfExtension, formatOfInfoType } from "../registry/fi
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderCitation } from "../display/citation.ts";
 import { renderError } from "../display/error.ts";
+import { renderEngines, withEngines } from "../display/engines.ts";
+import { withDisplay } from "../display/attach.ts";
 import { renderMetadata } from "../display/metadata.ts";
 import { CITATION_STYLES, resolverLinks } from "../metadata/citation.ts";
 import { Citation } from "../metadata/cite.ts";
@@ -35,6 +37,7 @@ import { type CatalogFailure, titleKey } from "../metadata/catalog.ts";
 import { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { normalizeMetadata } from "../metadata/normalize.ts";
 import { baseName, parentPath } from "./paths.ts";
+import { engineSnippets, snippetPlan, TOKEN_VARIABLE } from "../listing/engines.ts";
 
 declare module "../client/errors.ts" {
   interface TernError {
@@ -544,4 +547,40 @@ export function provenanceView(data: {
     reads: data.reads.map((read) => ({ ...read, operations: [...read.operations] })),
     bibliographies: data.bibliographies,
   };
+}
+
+/**
+ * Gives a manifest frame (`listing.manifest()`) the engine section below its own view (its
+ * table): ready-to-run Dask, DuckDB and Polars code for the manifest written as
+ * `manifest.csv`, chosen from its rows' format and access. The code takes the token from
+ * `TERRAIN_TOKEN`; the section never holds one. Returns the same frame.
+ *
+ * @example
+ * ```ts
+ * import pl from "../../polars.ts";
+ * import { withEngineSnippets } from "./display.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const manifest = withEngineSnippets(pl.DataFrame({ format: ["csv"], access: ["token"] }));
+ * const show = (manifest as unknown as Record<symbol, () => Promise<Record<string, string>>>)[
+ *   Symbol.for("Jupyter.display")
+ * ];
+ * const html = (await show())["text/html"];
+ * assert.ok(html.includes("dd.read_csv(token_urls, blocksize=None, storage_options=auth)"));
+ * ```
+ */
+export function withEngineSnippets<T extends DataFrame>(frame: T): T {
+  const table = (frame as unknown as Record<symbol, unknown>)[JUPYTER_DISPLAY];
+  return withDisplay(frame, async () => {
+    const plan = snippetPlan(frame);
+    const view = {
+      manifest: plan.manifest,
+      tokenVariable: TOKEN_VARIABLE,
+      token: plan.token,
+      snippets: engineSnippets(plan),
+    };
+    return typeof table === "function"
+      ? withEngines(await (table as () => MediaBundle | Promise<MediaBundle>).call(frame), view)
+      : renderEngines(view);
+  });
 }

@@ -10,10 +10,12 @@ import { createHash } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import {
+  type Access,
   type CallOptions,
   displayDownload,
   getManifest,
   publicUrlOf,
+  readUrlOf,
 } from "../client/endpoints.ts";
 import {
   BadRequestError,
@@ -21,7 +23,7 @@ import {
   TernError,
   type TernErrorDetails,
 } from "../client/errors.ts";
-import { checkIsFile, entryBody, readVerified } from "../data/body.ts";
+import { checkIsFile } from "../data/body.ts";
 import { collect } from "../data/chunks.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
@@ -31,7 +33,14 @@ import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderFile } from "../display/file.ts";
 import { renderManifest } from "../display/manifest.ts";
 import { progressFor } from "../progress/reporter.ts";
-import { cachedCopy, type FileSource, readBatches, readDataFrame } from "../data/read.ts";
+import {
+  cachedCopy,
+  type FileSource,
+  readBatches,
+  readBytes,
+  readDataFrame,
+  streamBytes,
+} from "../data/read.ts";
 import { scanFile, type ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
 import { fileView } from "./display.ts";
@@ -118,6 +127,13 @@ export interface FileManifest {
   urls: { label: string; url: string }[];
   /** The `anonymous` URL, present only when anyone may read the file. */
   publicUrl?: string;
+  /**
+   * Where another engine reads the file: {@linkcode FileManifest.publicUrl} when there is one,
+   * else Terrain's download URL for the caller (no credential in it).
+   */
+  url: string;
+  /** How to read `url`: `public` with no credentials, `token` with the caller's access token. */
+  access: Access;
 }
 
 /**
@@ -389,19 +405,6 @@ export class File extends Handle {
   }
 
   /**
-   * The entry reads check the bytes against: a listing's as given, else the file's current one
-   * (one request), the way {@linkcode File.dataframe} does.
-   */
-  #entry(signal?: AbortSignal): Promise<Entry> {
-    return this.stat({ refresh: !this.#fromListing, signal });
-  }
-
-  /** Reads the file's current entry, for the verified body to check before it resumes. */
-  #restat(signal?: AbortSignal): (statSignal?: AbortSignal) => Promise<Entry> {
-    return (statSignal) => this.stat({ refresh: true, signal: statSignal ?? signal });
-  }
-
-  /**
    * The file's bytes as a stream (`fileio/download`), passed on as they arrive. The bytes are
    * counted against the file's size (from the listing the handle came from, else asked for
    * first): a body that breaks, stalls, ends short or runs long is downloaded again, skipping
@@ -425,32 +428,7 @@ export class File extends Handle {
    * ```
    */
   async stream(options: CallOptions = {}): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
-    const entry = await this.#entry(options.signal);
-    // Cancelling the stream ends the request even while a read waits for bytes.
-    const stop = new AbortController();
-    const signal = options.signal === undefined
-      ? stop.signal
-      : AbortSignal.any([options.signal, stop.signal]);
-    const body = entryBody(this.context.transport, entry, {
-      recheck: this.#restat(options.signal),
-      signal,
-    });
-    // Waiting for the first bytes here makes a file that cannot be downloaded fail this call.
-    let first: IteratorResult<Uint8Array, void> | undefined = await body.next();
-    // Typed as ArrayBuffer-backed (as fetch bodies are) so that it pipes into web streams
-    // such as DecompressionStream.
-    return new ReadableStream<Uint8Array<ArrayBuffer>>({
-      async pull(controller) {
-        const next = first ?? await body.next();
-        first = undefined;
-        if (next.done) controller.close();
-        else controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
-      },
-      async cancel() {
-        stop.abort();
-        await body.return().catch(() => {});
-      },
-    }, { highWaterMark: 0 });
+    return await streamBytes(this.context, await this.#source(options.signal), options);
   }
 
   /**
@@ -472,14 +450,20 @@ export class File extends Handle {
    * ```
    */
   async bytes(options: CallOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
-    return await readVerified(
-      {
-        transport: this.context.transport,
-        entry: await this.#entry(options.signal),
-        stat: this.#restat(options.signal),
-        signal: options.signal,
-      },
-      (body, entry) => collect(body, entry.size),
+    return await this.#bytes("bytes", options);
+  }
+
+  async #bytes(
+    operation: "bytes" | "text",
+    options: CallOptions,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const source = await this.#source(options.signal);
+    return await readBytes(
+      this.context,
+      source,
+      operation,
+      options,
+      (chunks, version) => collect(chunks, version.size),
     );
   }
 
@@ -500,7 +484,7 @@ export class File extends Handle {
    * ```
    */
   async text(options: CallOptions = {}): Promise<string> {
-    const bytes = await this.bytes(options);
+    const bytes = await this.#bytes("text", options);
     try {
       return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch {
@@ -542,7 +526,9 @@ export class File extends Handle {
   }
 
   /**
-   * The file's detected media type, Terrain info type and public URL (`file/manifest`).
+   * The file's detected media type, Terrain info type and public URL (`file/manifest`), and the
+   * URL another engine reads it at with how to read it (`url`, `access`): the public URL, or for
+   * a private file Terrain's download URL, read with the caller's token.
    *
    * @throws {BadRequestError} when the path is a folder.
    *
@@ -553,23 +539,24 @@ export class File extends Handle {
    *
    * await using store = await exampleStore();
    * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
-   * const { contentType, publicUrl } = await file.manifest();
+   * const { contentType, publicUrl, url, access } = await file.manifest();
    * assert.equal(contentType, "text/csv");
    * assert.ok(publicUrl !== undefined);
+   * assert.equal(url, publicUrl);
+   * assert.equal(access, "public");
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<FileManifest> {
-    const answer = await getManifest(
-      this.context.transport,
-      await this.locate(options.signal),
-      options,
-    );
+    const { transport } = this.context;
+    const located = await this.locate(options.signal);
+    const answer = await getManifest(transport, located, options);
     const publicUrl = publicUrlOf(answer);
     const manifest: FileManifest = {
       contentType: answer["content-type"],
       infoType: answer.infoType,
       urls: answer.urls.map(({ label, url }) => ({ label, url })),
       ...(publicUrl === undefined ? {} : { publicUrl }),
+      ...readUrlOf(transport, located, answer),
     };
     // In a notebook, the manifest as a small card (the object itself is unchanged).
     const path = this.path;
@@ -624,7 +611,8 @@ export class File extends Handle {
     if (localPath.endsWith("/") || await onDisk(() => isFolder(target))) {
       target = join(target, localName(path));
     }
-    const entry = await this.#entry(options.signal);
+    const source = await this.#source(options.signal);
+    const entry = source.entry ?? await source.stat(options.signal);
     checkIsFile(entry);
     await onDisk(() => Deno.mkdir(dirname(target), { recursive: true }));
     const tracker = new ProgressTracker(
@@ -637,20 +625,17 @@ export class File extends Handle {
     try {
       const opened = await onDisk(() => Deno.open(temporary, { write: true, createNew: true }));
       file = opened;
-      const size = await readVerified(
-        {
-          transport: this.context.transport,
-          entry,
-          stat: this.#restat(options.signal),
-          signal: options.signal,
-          onBytes: (count) => tracker.bytes(count),
-        },
-        async (body) => {
+      const size = await readBytes(
+        this.context,
+        { ...source, entry },
+        "downloadTo",
+        { signal: options.signal, onBytes: (count) => tracker.bytes(count) },
+        async (chunks) => {
           // A read that starts over (the file changed) writes the new version from the start.
           await onDisk(() => opened.truncate(0));
           await onDisk(() => opened.seek(0, Deno.SeekMode.Start));
           let written = 0;
-          for await (const chunk of body) {
+          for await (const chunk of chunks) {
             await onDisk(() => writeAll(opened, chunk));
             written += chunk.byteLength;
           }

@@ -15,6 +15,7 @@ import { scanMany, type ScanOptions } from "../data/scan.ts";
 import { withFrameDisplay } from "../data/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
+import { withEngineSnippets } from "./display.ts";
 import { statFile } from "./stat.ts";
 import { progressReporter } from "../progress/reporter.ts";
 import type { Entry } from "../client/entry.ts";
@@ -385,11 +386,13 @@ export class Listing implements AsyncIterable<Entry> {
 
   /**
    * The listing's files as a manifest for other engines: a DataFrame with `path`, `id`, `size`,
-   * `modified` (UTC datetime), `format` (from the name), `contentType` and `url` (the public
-   * `dav-anon` URL the server gives, null for private files). One `file/manifest` request per
-   * file, overlapped up to the store's concurrency. Write it with `frame.writeParquet(path)` /
-   * `frame.writeCSV(path)`; DuckDB, Spark, Dask or Polars then read the URLs directly (see
-   * `docs/engines.md`).
+   * `modified` (UTC datetime), `format` (from the name), `contentType`, `url` and `access` (the
+   * public `dav-anon` URL the server gives, `public`; for a private file Terrain's download URL,
+   * `token`: read with the caller's token as a bearer header). No token is ever in it. One
+   * `file/manifest` request per file, overlapped up to the store's concurrency. Write it with
+   * `writeManifest(frame, "manifest.csv")` (or `.parquet`, `.json`); Dask, DuckDB or Polars then
+   * read the URLs directly. In a notebook it shows its table and ready-to-run code for those
+   * engines, which takes the token from `TERRAIN_TOKEN` (see `docs/engines.md`).
    *
    * @example
    * ```ts
@@ -401,10 +404,13 @@ export class Listing implements AsyncIterable<Entry> {
    * const manifest = await formats.list({ glob: "*.{csv,parquet}" }).manifest();
    * assert.deepEqual(manifest.getColumn("format").toArray(), ["csv", "parquet"]);
    * assert.equal(manifest.getColumn("url").nullCount(), 0);
+   * assert.deepEqual(manifest.getColumn("access").toArray(), ["public", "public"]);
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<DataFrame> {
-    return await fileManifest(this.#plan.context.transport, await this.toArray(), options);
+    const frame = await fileManifest(this.#plan.context.transport, await this.toArray(), options);
+    const title = `Manifest: ${this.toString().replace(/^Listing\((.*)\)$/, "$1")}`;
+    return withEngineSnippets(withFrameDisplay(frame, { title }));
   }
 
   /** `Listing(list /iplant/home/shared, type "file", glob "*.csv")`. */

@@ -1,14 +1,16 @@
 /**
- * A listing's manifest: one row per file with its path, id, size, date, table format and public
- * URL — what another engine (DuckDB, Spark, Dask, Polars on another machine) needs to read the
- * same files without tern. The URLs are the ones the server's manifest endpoint gives.
+ * A listing's manifest: one row per file with its path, id, size, date, table format, URL and
+ * how to read that URL — what another engine (Dask, DuckDB, Polars on another machine) needs to
+ * read the same files without tern. A public file's URL is the anonymous one the server's
+ * manifest endpoint gives; a private file's is Terrain's download URL, read with the caller's
+ * token. No credential is ever written into a manifest.
  *
  * @module
  */
 
 import type { DataFrame } from "../deps.ts";
 import { loadPolarsModule } from "../deps.ts";
-import { type CallOptions, getManifest, publicUrlOf } from "../client/endpoints.ts";
+import { type Access, type CallOptions, getManifest, readUrlOf } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { formatOfName } from "../data/formats.ts";
@@ -17,15 +19,17 @@ import type { Entry } from "../client/entry.ts";
 /**
  * The columns of a manifest, in order: `path`, `id`, `size` (bytes), `modified` (UTC datetime),
  * `format` (the table format the name promises, null for other files), `contentType` (the media
- * type the server detected) and `url` (the anonymous URL, null for a file only its owner and
- * those it is shared with may read).
+ * type the server detected), `url` (where another engine reads the file: the anonymous
+ * `dav-anon` URL of a public file, Terrain's `fileio/download` URL of a private one) and `access`
+ * (`public`: read the URL with no credentials; `token`: send the caller's access token as an
+ * `Authorization: Bearer` header).
  *
  * @example
  * ```ts
  * import { MANIFEST_COLUMNS } from "./manifest.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(MANIFEST_COLUMNS.join(","), "path,id,size,modified,format,contentType,url");
+ * assert.equal(MANIFEST_COLUMNS.join(","), "path,id,size,modified,format,contentType,url,access");
  * ```
  */
 export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
@@ -36,6 +40,7 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
   "format",
   "contentType",
   "url",
+  "access",
 ]);
 
 /**
@@ -70,7 +75,7 @@ export async function fileManifest(
     throw new BadRequestError(`concurrency must be an integer ≥ 1, got ${String(concurrency)}.`);
   }
   const files = entries.filter((entry) => entry.type === "file");
-  const answers: { contentType: string; url: string | null }[] = new Array(files.length);
+  const answers: { contentType: string; url: string; access: Access }[] = new Array(files.length);
   const stop = new AbortController();
   const signal = options.signal === undefined
     ? stop.signal
@@ -81,10 +86,11 @@ export async function fileManifest(
     while (next < files.length && failure === undefined) {
       const index = next++;
       try {
-        const answer = await getManifest(transport, files[index].path, { signal });
+        const { path } = files[index];
+        const answer = await getManifest(transport, path, { signal });
         answers[index] = {
           contentType: answer["content-type"],
-          url: publicUrlOf(answer) ?? null,
+          ...readUrlOf(transport, path, answer),
         };
       } catch (error) {
         if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
@@ -105,11 +111,13 @@ export async function fileManifest(
     pl.Series("format", files.map((entry) => formatOfName(entry.name) ?? null), pl.Utf8),
     pl.Series("contentType", answers.map((answer) => answer.contentType), pl.Utf8),
     pl.Series("url", answers.map((answer) => answer.url), pl.Utf8),
+    pl.Series("access", answers.map((answer) => answer.access), pl.Utf8),
   ]);
 }
 
 /**
- * Writes a manifest to `localPath` with Polars' writer for its extension (`.parquet` or `.csv`),
+ * Writes a manifest to `localPath` in the format its extension names — `.parquet` and `.csv`
+ * with Polars' writers, `.json` as an array of row objects (dates as ISO 8601 strings) —
  * atomically: into a temporary file beside it, renamed over it once complete.
  *
  * @throws {BadRequestError} for another extension.
@@ -124,23 +132,47 @@ export async function fileManifest(
  * const frame = pl.DataFrame({ path: ["/a"], url: ["http://x/dav-anon/a"] });
  * await writeManifest(frame, `${folder}/manifest.parquet`);
  * assert.deepEqual(pl.readParquet(`${folder}/manifest.parquet`).toRecords(), frame.toRecords());
+ * await writeManifest(frame, `${folder}/manifest.json`);
+ * assert.deepEqual(JSON.parse(await Deno.readTextFile(`${folder}/manifest.json`)), frame.toRecords());
  * await Deno.remove(folder, { recursive: true });
  * ```
  */
 export async function writeManifest(frame: DataFrame, localPath: string): Promise<void> {
-  const kind = /\.(parquet|csv)$/i.exec(localPath)?.[1].toLowerCase();
+  const kind = manifestFormatOf(localPath);
   if (kind === undefined) {
     throw new BadRequestError(
-      `A manifest is written as .parquet or .csv; got ${JSON.stringify(localPath)}.`,
+      `A manifest is written as .parquet, .csv or .json; got ${JSON.stringify(localPath)}.`,
     );
   }
   const temporary = `${localPath}.${crypto.randomUUID().slice(0, 8)}.tern-partial`;
   try {
     if (kind === "parquet") frame.writeParquet(temporary);
-    else frame.writeCSV(temporary);
+    else if (kind === "csv") frame.writeCSV(temporary);
+    else {
+      // One row per line: readable, and diffs of two manifests line up.
+      const rows = frame.toRecords().map((row) => JSON.stringify(row));
+      await Deno.writeTextFile(temporary, `[\n${rows.join(",\n")}\n]\n`);
+    }
     await Deno.rename(temporary, localPath);
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * The manifest format a file name's extension names, `undefined` for another.
+ *
+ * @example
+ * ```ts
+ * import { manifestFormatOf } from "./manifest.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(manifestFormatOf("flights.CSV"), "csv");
+ * assert.equal(manifestFormatOf("flights.txt"), undefined);
+ * ```
+ */
+export function manifestFormatOf(localPath: string): "parquet" | "csv" | "json" | undefined {
+  const kind = /\.(parquet|csv|json)$/i.exec(localPath)?.[1].toLowerCase();
+  return kind as "parquet" | "csv" | "json" | undefined;
 }

@@ -254,7 +254,14 @@ Deno.test("a file shows its first rows; a large whole-read file says why it has 
     await (manifest as unknown as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY](),
   );
   assert.match(card.text, /text\/csv/);
-  assert.deepEqual(Object.keys(manifest).sort(), ["contentType", "infoType", "publicUrl", "urls"]);
+  assert.deepEqual(Object.keys(manifest).sort(), [
+    "access",
+    "contentType",
+    "infoType",
+    "publicUrl",
+    "url",
+    "urls",
+  ]);
 });
 
 Deno.test("the store, its roots, search documentation and cache show without secrets", async () => {

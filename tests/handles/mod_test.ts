@@ -53,6 +53,7 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
       "doiUrl",
       "escapeHtml",
       "isAbortError",
+      "manifestFormatOf",
       "normalizeArk",
       "normalizeDoi",
       "normalizeMetadata",

@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree stat meta cite lock cat head get serve sample-store doctor",
+ *   "ls tree stat meta cite lock cat head get manifest serve sample-store doctor",
  * );
  * ```
  *
@@ -23,6 +23,7 @@ import { get } from "./get.ts";
 import { head } from "./head.ts";
 import { lock } from "./lock.ts";
 import { ls } from "./ls.ts";
+import { manifest } from "./manifest.ts";
 import { meta } from "./meta.ts";
 import { sampleStore, serve } from "./serve.ts";
 import { stat } from "./stat.ts";
@@ -50,6 +51,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   cat,
   head,
   get,
+  manifest,
   serve,
   sampleStore,
   doctor,

@@ -1,0 +1,85 @@
+/**
+ * `tern manifest`: the manifest of a folder's files (everything under it, or what `--glob`
+ * matches) written to a file for another engine — Dask, DuckDB, Polars on another machine —
+ * as CSV, JSON or Parquet by its extension. Public files get their anonymous URL; private ones
+ * Terrain's download URL, read with the caller's token. No token is written.
+ *
+ * @module
+ */
+
+import { manifestFormatOf, writeManifest } from "../../../mod.ts";
+import { stringOption, UsageError } from "../args.ts";
+import { asUsage, checkRef, type Command, resolveArg } from "../command.ts";
+import { plural, safeText } from "../format.ts";
+
+/**
+ * `tern manifest [options] FOLDER -o FILE`.
+ *
+ * @example
+ * ```sh
+ * tern manifest /iplant/home/shared/commons_repo/curated/BTS_FlightDelays_OnTime_2021 -o flights.csv
+ * tern manifest --glob '**' + '/*.parquet' /iplant/home/shared/commons_repo -o tables.parquet
+ * ```
+ */
+export const manifest: Command = {
+  name: "manifest",
+  summary: "write a folder's files as a manifest of URLs for other engines",
+  usage: "[options] FOLDER -o FILE",
+  description: [
+    "Writes one row per file under FOLDER (path, id, size, modified, format, contentType,",
+    "url, access) to FILE, as CSV, JSON or Parquet by its extension (.csv, .json, .parquet).",
+    "--glob matches paths relative to FOLDER ('**' crosses folders). A public file's url is",
+    "its anonymous dav-anon URL (access public); a private file's is Terrain's download URL",
+    '(access token): send your token as "Authorization: Bearer ..." to read it. No token is',
+    "written into FILE. docs/engines.md has Dask, DuckDB and Polars code that reads it.",
+  ].join("\n"),
+  options: {
+    output: {
+      type: "string",
+      short: "o",
+      value: "FILE",
+      help: "where to write: FILE.csv, FILE.json or FILE.parquet",
+    },
+    glob: { type: "string", value: "GLOB", help: "only files matching GLOB, e.g. '**/*.csv'" },
+    quiet: { type: "boolean", short: "q", help: "no summary line, only errors" },
+  },
+  examples: [
+    "tern manifest /iplant/home/shared/commons_repo/curated/BTS_FlightDelays_OnTime_2021 -o flights.csv",
+    "tern manifest --glob '**/*.parquet' /iplant/home/shared/commons_repo/curated -o tables.parquet",
+    'tern manifest --token "$TERRAIN_TOKEN" /iplant/home/me/project -o mine.json',
+  ],
+  run: async (context) => {
+    const { values, positionals } = context.args;
+    if (positionals.length !== 1) {
+      throw new UsageError(
+        positionals.length === 0 ? "missing FOLDER" : "manifest takes one FOLDER",
+      );
+    }
+    const output = stringOption(values, "output");
+    if (output === undefined) throw new UsageError("missing -o FILE (.csv, .json or .parquet)");
+    if (manifestFormatOf(output) === undefined) {
+      throw new UsageError(
+        `-o ${JSON.stringify(output)}: the file name must end in .csv, .json or .parquet`,
+      );
+    }
+    const glob = stringOption(values, "glob");
+    const folder = await resolveArg(context, checkRef(positionals[0]));
+    const store = await context.store({ progress: true });
+    const walk = asUsage(() =>
+      store.folder(folder).walk({ type: "file", ...(glob === undefined ? {} : { glob }) })
+    );
+    const frame = await walk.manifest({ signal: context.signal });
+    await writeManifest(frame, output);
+    if (values.quiet !== true) {
+      const access = frame.getColumn("access").toArray() as string[];
+      const private_ = access.filter((value) => value === "token").length;
+      const stderr = context.io.stderr;
+      stderr.line(
+        `wrote ${plural(frame.height, "file")} to ${safeText(output)}` +
+          (private_ === 0 ? "" : `; ${private_} private: read with your token as a bearer header`),
+      );
+      await stderr.flush();
+    }
+    return 0;
+  },
+};
