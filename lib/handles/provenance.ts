@@ -162,16 +162,11 @@ export const PROVENANCE_RECORDS: unique symbol = Symbol("tern.provenanceRecords"
  * @example
  * ```ts
  * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "./store_context.ts";
- * import { versionOfEntry } from "../client/file_version.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
  * const folder = "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020";
- * // Until every read passes the store's gate itself, the example does what file.text() will:
- * const gate = store[STORE_CONTEXT].gate!;
- * const version = versionOfEntry(store.options.url, await store.file(`${folder}/penguins.csv`).stat());
- * gate.record(await gate.admit(version, "text"), "text");
+ * await store.file(`${folder}/penguins.csv`).text();
  * const [read] = store.provenance.reads;
  * assert.equal(read.path, `${folder}/penguins.csv`);
  * assert.deepEqual(read.operations, ["text"]);
@@ -291,15 +286,10 @@ export class Provenance {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { STORE_CONTEXT } from "./store_context.ts";
-   * import { versionOfEntry } from "../client/file_version.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
-   * // Until every read passes the store's gate itself, the example does what file.bytes() will:
-   * const gate = store[STORE_CONTEXT].gate!;
-   * const version = versionOfEntry(store.options.url, await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").stat());
-   * gate.record(await gate.admit(version, "bytes"), "bytes");
+   * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").bytes();
    * assert.deepEqual(await store.provenance.datasets(), []);
    * ```
    */
@@ -329,16 +319,11 @@ export class Provenance {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { STORE_CONTEXT } from "./store_context.ts";
-   * import { versionOfEntry } from "../client/file_version.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = "/iplant/home/shared/commons_repo/curated";
-   * // Until every read passes the store's gate itself, the example does what file.bytes() will:
-   * const gate = store[STORE_CONTEXT].gate!;
-   * const version = versionOfEntry(store.options.url, await store.file(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`).stat());
-   * gate.record(await gate.admit(version, "bytes"), "bytes");
+   * await store.file(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`).bytes();
    * const bibtex = await store.provenance.bibliography("bibtex");
    * assert.equal(bibtex.text.split("\n")[0], "@misc{Gorman2020Palmer,");
    * assert.deepEqual(bibtex.flagged, []);
@@ -358,15 +343,10 @@ export class Provenance {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { STORE_CONTEXT } from "./store_context.ts";
-   * import { versionOfEntry } from "../client/file_version.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
-   * // Until every read passes the store's gate itself, the example does what file.text() will:
-   * const gate = store[STORE_CONTEXT].gate!;
-   * const version = versionOfEntry(store.options.url, await store.file("/iplant/home/shared/tern_samples/formats/README.txt").stat());
-   * gate.record(await gate.admit(version, "text"), "text");
+   * await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
    * const lock = await store.provenance.lock();
    * assert.equal(lock.store, store.options.url);
    * assert.equal(lock.files[0].path, "/iplant/home/shared/tern_samples/formats/README.txt");
@@ -404,15 +384,10 @@ export class Provenance {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { STORE_CONTEXT } from "./store_context.ts";
-   * import { versionOfEntry } from "../client/file_version.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
-   * // Until every read passes the store's gate itself, the example does what file.text() will:
-   * const gate = store[STORE_CONTEXT].gate!;
-   * const version = versionOfEntry(store.options.url, await store.file("/iplant/home/shared/tern_samples/formats/README.txt").stat());
-   * gate.record(await gate.admit(version, "text"), "text");
+   * await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
    * const folder = await Deno.makeTempDir();
    * await store.provenance.save(`${folder}/tern.lock.json`);
    * const saved = JSON.parse(await Deno.readTextFile(`${folder}/tern.lock.json`));
@@ -434,15 +409,10 @@ export class Provenance {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { STORE_CONTEXT } from "./store_context.ts";
-   * import { versionOfEntry } from "../client/file_version.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
-   * // Until every read passes the store's gate itself, the example does what file.text() will:
-   * const gate = store[STORE_CONTEXT].gate!;
-   * const version = versionOfEntry(store.options.url, await store.file("/iplant/home/shared/tern_samples/formats/README.txt").stat());
-   * gate.record(await gate.admit(version, "text"), "text");
+   * await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
    * const frame = await store.provenance.toDataFrame();
    * assert.equal(frame.height, 1);
    * assert.equal(frame.getColumn("operations").get(0), "text");
@@ -495,16 +465,11 @@ export class Provenance {
    * ```ts
    * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
    * import { exampleStore } from "../sample/example.ts";
-   * import { STORE_CONTEXT } from "./store_context.ts";
-   * import { versionOfEntry } from "../client/file_version.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
    * const curated = "/iplant/home/shared/commons_repo/curated";
-   * // Until every read passes the store's gate itself, the example does what file.bytes() will:
-   * const gate = store[STORE_CONTEXT].gate!;
-   * const version = versionOfEntry(store.options.url, await store.file(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`).stat());
-   * gate.record(await gate.admit(version, "bytes"), "bytes");
+   * await store.file(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`).bytes();
    * const card = await store.provenance[JUPYTER_DISPLAY]();
    * assert.equal(card["text/plain"].split("\n")[0], "This notebook read 1 file from 1 dataset.");
    * ```

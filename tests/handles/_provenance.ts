@@ -7,7 +7,15 @@
  * @module
  */
 
-import { ALICE, DEMO, type ServedRoot, serveRoot, usersFile, writeTree } from "../_store.ts";
+import {
+  ALICE,
+  DEMO,
+  type ServedRoot,
+  serveRoot,
+  usersFile,
+  writeFile,
+  writeTree,
+} from "../_store.ts";
 import { type FileVersion, versionOfEntry } from "../../lib/client/file_version.ts";
 import type { ReadOperation } from "../../lib/client/file_version.ts";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
@@ -52,7 +60,7 @@ const NOTES_AVUS = [avu("title", "Lab notes")];
 export interface ProvenanceStore extends ServedRoot {
   /** A store signed in as demo (token), no cache unless asked. */
   demo(options?: ConnectOptions): Store;
-  /** Rewrites a file on the server's disk with new content and a later date-modified. */
+  /** Writes a file on the server's disk (new content, a later date-modified by default). */
   change(path: string, content: string, modified?: Date): Promise<void>;
 }
 
@@ -79,7 +87,7 @@ export async function serveProvenanceStore(): Promise<ProvenanceStore> {
     demo: (options = {}) =>
       connect({ token: DEMO.token, cacheDir: false, progress: false, ...options, url: served.url }),
     change: async (path, content, modified = new Date("2024-03-01T12:00:00Z")) => {
-      await Deno.writeTextFile(`${root}${path}`, content);
+      await writeFile(`${root}${path}`, content);
       await Deno.utime(`${root}${path}`, modified, modified);
     },
   };

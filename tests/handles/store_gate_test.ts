@@ -117,3 +117,90 @@ Deno.test("onChange locked: the locked version is served from the cache, and sai
     await assert.rejects(() => gatedRead(uncached, FILES.wind), /cacheDir is false/);
   });
 });
+
+Deno.test("real reads: every read method passes the gate before data (error, warn and locked modes)", async () => {
+  await using served = await serveProvenanceStore();
+  await withFolder(async (folder) => {
+    const cacheDir = `${folder}/cache`;
+    // First run: real reads, through the cache.
+    const first = served.demo({ cacheDir });
+    await first.file(FILES.wind).dataframe(); // keeps a copy in the cache
+    const original = await first.file(FILES.wind).text();
+    await first.file(FILES.penguins).dataframe();
+    const lock = `${folder}/tern.lock.json`;
+    const saved = await first.provenance.save(lock);
+    assert.ok(saved.files.every((file) => /^xxh64:[0-9a-f]{16}$/.test(file.hash ?? "")), "hashed");
+
+    await served.change(FILES.wind, "hour,speed\n0,1\n");
+
+    // error: no read of the changed file returns data.
+    const strict = served.demo({ lock, cacheDir });
+    const wind = strict.file(FILES.wind);
+    for (
+      const read of [
+        () => wind.text(),
+        () => wind.bytes(),
+        () => wind.dataframe(),
+        () => wind.head(1),
+        () => wind.stream(),
+        () => wind.cachedPath(),
+        () => wind.downloadTo(`${folder}/wind.csv`),
+      ]
+    ) {
+      await assert.rejects(read, DataChangedError);
+    }
+    await assert.rejects(() => Deno.stat(`${folder}/wind.csv`), Deno.errors.NotFound);
+    assert.equal((await strict.file(FILES.penguins).dataframe()).height, 2);
+    assert.deepEqual(strict.provenance.reads.map((read) => read.path), [FILES.penguins]);
+
+    // warn: the new bytes, one line, marked changed.
+    const lenient = served.demo({ lock, cacheDir, onChange: "warn" });
+    const [text, lines] = await warnings(async () => {
+      await lenient.file(FILES.wind).bytes();
+      return await lenient.file(FILES.wind).text();
+    });
+    assert.equal(text, "hour,speed\n0,1\n");
+    assert.equal(lines.length, 1);
+    assert.deepEqual(lenient.provenance.reads.map((read) => [read.status, read.operations]), [
+      ["changed", ["text", "bytes"]],
+    ]);
+
+    // locked: the locked bytes, from the cache, said once.
+    const pinned = served.demo({ lock, cacheDir, onChange: "locked" });
+    const [locked, said] = await warnings(async () => {
+      const frame = await pinned.file(FILES.wind).dataframe();
+      return [frame.height, await pinned.file(FILES.wind).text()] as const;
+    });
+    assert.deepEqual(locked, [2, original]);
+    assert.equal(said.length, 1);
+    assert.match(said[0], /reading the locked version .* from the local cache/);
+    assert.deepEqual(pinned.provenance.reads.map((read) => [read.status, read.size]), [
+      ["locked", original.length],
+    ]);
+  });
+});
+
+Deno.test("real reads: a listing's dataframes() records every file it read, and a rerun checks them", async () => {
+  await using served = await serveProvenanceStore();
+  await withFolder(async (folder) => {
+    for (let index = 0; index < 30; index++) {
+      await served.change(`${FILES.penguins.replace("penguins.csv", "many")}/part-${index}.csv`, `n\n${index}\n`);
+    }
+    const store = served.demo({ cacheDir: `${folder}/cache` });
+    const many = store.folder(FILES.penguins.replace("/penguins.csv", "/many"));
+    const frame = await many.list({ glob: "*.csv" }).dataframes();
+    assert.equal(frame.height, 30);
+    assert.equal(store.provenance.size, 30);
+    assert.ok(store.provenance.reads.every((read) => read.hash !== undefined));
+    const datasets = await store.provenance.datasets();
+    assert.deepEqual(datasets.map((dataset) => dataset.files), [30]);
+    const lock = `${folder}/tern.lock.json`;
+    await store.provenance.save(lock);
+    await served.change(`${many.path}/part-7.csv`, "n\n70\n");
+    const rerun = served.demo({ cacheDir: `${folder}/cache`, lock });
+    await assert.rejects(
+      () => rerun.folder(many.path!).list({ glob: "*.csv" }).dataframes(),
+      (error: unknown) => error instanceof DataChangedError && error.path === `${many.path}/part-7.csv`,
+    );
+  });
+});
