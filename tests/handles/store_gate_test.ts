@@ -184,7 +184,10 @@ Deno.test("real reads: a listing's dataframes() records every file it read, and 
   await using served = await serveProvenanceStore();
   await withFolder(async (folder) => {
     for (let index = 0; index < 30; index++) {
-      await served.change(`${FILES.penguins.replace("penguins.csv", "many")}/part-${index}.csv`, `n\n${index}\n`);
+      await served.change(
+        `${FILES.penguins.replace("penguins.csv", "many")}/part-${index}.csv`,
+        `n\n${index}\n`,
+      );
     }
     const store = served.demo({ cacheDir: `${folder}/cache` });
     const many = store.folder(FILES.penguins.replace("/penguins.csv", "/many"));
@@ -200,7 +203,8 @@ Deno.test("real reads: a listing's dataframes() records every file it read, and 
     const rerun = served.demo({ cacheDir: `${folder}/cache`, lock });
     await assert.rejects(
       () => rerun.folder(many.path!).list({ glob: "*.csv" }).dataframes(),
-      (error: unknown) => error instanceof DataChangedError && error.path === `${many.path}/part-7.csv`,
+      (error: unknown) =>
+        error instanceof DataChangedError && error.path === `${many.path}/part-7.csv`,
     );
   });
 });
