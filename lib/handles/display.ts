@@ -31,7 +31,11 @@ import type { DatasetRow } from "../display/datasets.ts";
 import type { FileView, TablePreview } from "../display/file.ts";
 import { formatBytes, formatDateTime } from "../display/format.ts";
 import type { EntryRow, ListingView } from "../display/listing.ts";
-import type { ProvenanceView } from "../display/provenance.ts";
+import type {
+  ProvenanceDatasetView,
+  ProvenanceReadView,
+  ProvenanceView,
+} from "../display/provenance.ts";
 import { type Entry, entryFromItem, folderEntry } from "../client/entry.ts";
 import { type CatalogFailure, titleKey } from "../metadata/catalog.ts";
 import { DatasetMetadata } from "../metadata/dataset_metadata.ts";
@@ -505,23 +509,8 @@ export function provenanceView(data: {
   files: number;
   changed: number;
   locked: number;
-  reads: readonly {
-    path: string;
-    size: number;
-    modified: Date;
-    hash?: string;
-    operations: readonly string[];
-    status: string;
-    dataset?: string;
-  }[];
-  datasets: readonly {
-    path: string;
-    title?: string;
-    doi?: string;
-    ark?: string;
-    files: number;
-    citedBy: "doi" | "ark" | "path";
-  }[];
+  reads: readonly ProvenanceReadView[];
+  datasets: readonly Omit<ProvenanceDatasetView, "url">[];
   bibliographies: readonly { style: string; text: string }[];
 }): ProvenanceView {
   const inDatasets = data.datasets.reduce((total, dataset) => total + dataset.files, 0);

@@ -443,7 +443,7 @@ export function lockStoreUrl(url: string): string {
 
 /** The same lock with keys in the documented order and entries sorted. */
 function orderedLock(lock: Lock): Lock {
-  const datasets = [...lock.datasets].map(orderedDataset).sort((a, b) => compare(a.path, b.path));
+  const datasets = [...lock.datasets].map(lockedDataset).sort((a, b) => compare(a.path, b.path));
   const files = [...lock.files].map(orderedFile).sort((a, b) =>
     compare(a.path, b.path) || compare(a.modified, b.modified) || compare(a.id, b.id)
   );
@@ -469,7 +469,20 @@ function orderedFile(file: LockedFile): LockedFile {
   };
 }
 
-function orderedDataset(dataset: LockedDataset): LockedDataset {
+/**
+ * What a lock keeps of a dataset record (a normalised `DatasetMetadata` or a lock's entry): the
+ * fields citing it needs, keys in a fixed order, nothing else.
+ *
+ * @example
+ * ```ts
+ * import { lockedDataset } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const kept = lockedDataset({ doi: "10.1234/x", path: "/c/x", creators: [], description: "long" } as never);
+ * assert.deepEqual(Object.keys(kept), ["path", "creators", "doi"]);
+ * ```
+ */
+export function lockedDataset(dataset: LockedDataset): LockedDataset {
   const keep = <K extends keyof LockedDataset>(key: K) =>
     dataset[key] === undefined ? {} : { [key]: dataset[key] };
   return {

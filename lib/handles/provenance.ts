@@ -27,6 +27,7 @@ import {
   LOCK_FORMAT,
   LOCK_KIND,
   type LockedDataset,
+  lockedDataset,
   lockStoreUrl,
   writeLock,
 } from "./lock.ts";
@@ -604,18 +605,5 @@ export function lockedDatasetOf(
   if (metadata.title === undefined && metadata.doi === undefined && metadata.ark === undefined) {
     return undefined;
   }
-  const keep = <K extends keyof LockedDataset>(key: K) =>
-    metadata[key] === undefined ? {} : { [key]: metadata[key] };
-  return {
-    path: metadata.path === "" ? path : metadata.path,
-    ...keep("title"),
-    creators: metadata.creators.map((creator) => ({ ...creator })),
-    ...keep("publicationYear"),
-    ...keep("publisher"),
-    ...keep("version"),
-    ...keep("doi"),
-    ...keep("ark"),
-    ...keep("resourceTypeGeneral"),
-    ...(metadata.license === undefined ? {} : { license: { ...metadata.license } }),
-  };
+  return lockedDataset({ ...metadata, path: metadata.path === "" ? path : metadata.path });
 }

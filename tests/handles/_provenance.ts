@@ -94,9 +94,10 @@ export async function serveProvenanceStore(): Promise<ProvenanceStore> {
 }
 
 /**
- * A read as the store's read paths make it (until they call the gate themselves): the
- * version of `path` now, admitted by the store's gate, then recorded. Returns the admitted
- * version.
+ * What every read does around its data, without the data: the version of `path` now, admitted
+ * by the store's gate, then recorded as `operation`. Lets the gate's tests name any operation
+ * and stay independent of the formats; the real reads are tested in store_gate_test.ts.
+ * Returns the admitted version.
  */
 export async function gatedRead(
   store: Store,
