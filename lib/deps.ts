@@ -22,6 +22,8 @@
  * @module
  */
 
+import { createRequire } from "node:module";
+
 export { z } from "npm:zod@4.6.7";
 export { default as picomatch } from "npm:picomatch@4.0.7";
 import type * as polars from "npm:nodejs-polars@0.25.2";
@@ -129,6 +131,52 @@ export type PolarsModule = typeof import("npm:nodejs-polars@0.25.2");
  */
 export function loadPolarsModule(): Promise<PolarsModule> {
   return import("npm:nodejs-polars@0.25.2");
+}
+
+/**
+ * The factory every nodejs-polars DataFrame is made by, in the module instance `pl` uses:
+ * `DataFrame`, the readers, `collect()` and every derived frame (`filter`, `groupBy().agg`,
+ * `join`, `select`, ...) call it through this very object, so a wrapper set here sees every frame
+ * (nodejs-polars' frames are plain objects behind a Proxy, with no shared prototype to extend).
+ * `undefined` when the package's files cannot be reached from here (tern imported from a URL).
+ * The pinned version is what makes reaching into `bin/dataframe.js` safe; its test fails first
+ * when an upgrade moves it.
+ *
+ * @example
+ * ```ts
+ * import { loadPolarsModule, polarsFrameFactory } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = (await loadPolarsModule()).default;
+ * const factory = polarsFrameFactory();
+ * assert.equal(typeof factory?._DataFrame, "function");
+ * assert.equal(factory?._DataFrame(pl.DataFrame({ a: [1] })._df).height, 1);
+ * ```
+ */
+export function polarsFrameFactory(): PolarsFrameFactory | undefined {
+  try {
+    const entry = import.meta.resolve("npm:nodejs-polars@0.25.2");
+    if (!entry.startsWith("file:")) return undefined;
+    const factory = createRequire(entry)("./dataframe") as Partial<PolarsFrameFactory>;
+    return typeof factory._DataFrame === "function" ? factory as PolarsFrameFactory : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The exports of nodejs-polars' `bin/dataframe.js` that {@linkcode polarsFrameFactory} gives.
+ *
+ * @example
+ * ```ts
+ * import type { PolarsFrameFactory } from "./deps.ts";
+ *
+ * const wrap = (factory: PolarsFrameFactory) => factory._DataFrame;
+ * ```
+ */
+export interface PolarsFrameFactory {
+  /** Wraps a native frame into the DataFrame object users see. */
+  _DataFrame: (native: unknown) => DataFrame;
 }
 
 /**
