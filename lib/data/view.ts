@@ -52,6 +52,8 @@ export interface ViewOptions {
   precision?: number;
   /** A title above the table (where the frame came from). */
   title?: string;
+  /** Short notes under the title (which columns were parsed as dates, say). */
+  notes?: readonly string[];
   /**
    * Width of the plain-text table in characters.
    * @default 100
@@ -125,6 +127,7 @@ export function frameView(frame: DataFrame, options: ViewOptions = {}): FrameVie
   });
   return {
     ...(options.title === undefined ? {} : { title: options.title }),
+    ...(options.notes === undefined ? {} : { notes: options.notes }),
     height,
     width,
     columns,

@@ -86,6 +86,8 @@ export interface FrameCell {
 export interface FrameView {
   /** A title above the table (the file it came from, say); the shape when absent. */
   title?: string;
+  /** Short notes under the title (which columns were parsed as dates, say). */
+  notes?: readonly string[];
   /** Rows in the whole frame. */
   height: number;
   /** Columns in the whole frame. */
@@ -217,7 +219,7 @@ function frameHtml(view: FrameView): Html {
         ? {}
         : { aside: markup`<span class="t-muted">${shape(view)}</span>` }),
     },
-    frameTable(view),
+    markup`${facts(view.notes?.map((note) => bounded(note, 300)) ?? [])}${frameTable(view)}`,
   );
 }
 
@@ -244,6 +246,7 @@ function frameHtml(view: FrameView): Html {
 export function frameText(view: FrameView, width = 100): string {
   return [
     `DataFrame ${shape(view)}${view.title === undefined ? "" : ` — ${oneLine(view.title)}`}`,
+    ...(view.notes ?? []).map((note) => `  ${clip(oneLine(note), Math.max(20, width - 2)).text}`),
     ...frameTextTable(view, width),
   ].join("\n");
 }
