@@ -149,6 +149,7 @@ export {
   view,
   type ViewOptions,
 } from "./lib/data/view.ts";
+export { type Chart, loadPlot, type NotebookPlot } from "./lib/data/chart.ts";
 export { CITATION_STYLE_LIST } from "./lib/registry/citation_styles.ts";
 export { TABLE_FORMAT_ENTRIES } from "./lib/registry/file_formats.ts";
 export {

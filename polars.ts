@@ -5,9 +5,9 @@
  * Importing this entry loads the native addon at once (needs `--allow-ffi`, included in `-A`);
  * `mod.ts` alone loads it only when a frame is first made. Every frame this `pl` makes — and
  * every frame derived from one (`filter`, `groupBy`, `join`, `select`, …) — shows the tern view
- * in notebooks; `setFrameView("polars")` brings back Polars' own table, and `view(frame,
- * options)` shows one frame with options (rows, columns, precision), also a frame of another
- * Polars.
+ * in notebooks; `setFrameView("polars")` (from `mod.ts`) brings back Polars' own table, and
+ * `view(frame, options)` shows one frame with options (rows, columns, precision), also a frame
+ * of another Polars.
  *
  * @example A derived frame shows the tern view
  * ```ts
@@ -65,10 +65,3 @@ const pl: Polars = await loadPolars();
 
 export default pl;
 export type { DataFrame, DataType, Expr, LazyDataFrame, PolarsModule, Series } from "./lib/deps.ts";
-export {
-  type FrameDisplay,
-  type FrameViewMode,
-  setFrameView,
-  view,
-  type ViewOptions,
-} from "./lib/data/view.ts";

@@ -7,7 +7,8 @@
  * `npm:name@version`: it resolves without tern's `deno.json`. Heavy or rarely needed packages are
  * loaded on first use through the loaders below, so `import { connect } from "tern"` stays cheap
  * and needs no `--allow-ffi` until a frame is made. Test-only packages (fast-check, linkedom)
- * live in `deno.json`'s import map, which only tern's own tests read.
+ * live in `deno.json`'s import map, which only tern's own tests read (linkedom is also here, for
+ * charts).
  *
  * @example Every loader gives its package
  * ```ts
@@ -177,6 +178,54 @@ export function polarsFrameFactory(): PolarsFrameFactory | undefined {
 export interface PolarsFrameFactory {
   /** Wraps a native frame into the DataFrame object users see. */
   _DataFrame: (native: unknown) => DataFrame;
+}
+
+/**
+ * Observable Plot's module, as {@linkcode loadPlotModule} gives it.
+ *
+ * @example
+ * ```ts
+ * import { loadPlotModule, type PlotModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const Plot: PlotModule = await loadPlotModule();
+ * assert.equal(typeof Plot.lineY, "function");
+ * ```
+ */
+export type PlotModule = typeof import("npm:@observablehq/plot@0.6.17");
+
+/**
+ * Imports Observable Plot (charts as SVG; only when a chart is drawn).
+ *
+ * @example
+ * ```ts
+ * import { loadPlotModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(typeof (await loadPlotModule()).plot, "function");
+ * ```
+ */
+export function loadPlotModule(): Promise<PlotModule> {
+  return import("npm:@observablehq/plot@0.6.17");
+}
+
+/**
+ * Imports linkedom, a DOM without a browser, in which Plot draws its SVG (only when a chart is
+ * drawn; tern's tests also parse views with it).
+ *
+ * @example
+ * ```ts
+ * import { loadLinkedomModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const window = (await loadLinkedomModule()).parseHTML("<p>a</p>") as unknown as {
+ *   document: { querySelector(selector: string): { textContent: string } | null };
+ * };
+ * assert.equal(window.document.querySelector("p")?.textContent, "a");
+ * ```
+ */
+export function loadLinkedomModule(): Promise<typeof import("npm:linkedom@0.18.13")> {
+  return import("npm:linkedom@0.18.13");
 }
 
 /**
