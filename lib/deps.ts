@@ -23,8 +23,6 @@
  * @module
  */
 
-import { createRequire } from "node:module";
-
 export { z } from "npm:zod@4.6.7";
 export { default as picomatch } from "npm:picomatch@4.0.7";
 import type * as polars from "npm:nodejs-polars@0.25.2";
@@ -130,16 +128,26 @@ export type PolarsModule = typeof import("npm:nodejs-polars@0.25.2");
  * assert.deepEqual(pl.DataFrame({ x: ["a"] }).columns, ["x"]);
  * ```
  */
-export function loadPolarsModule(): Promise<PolarsModule> {
-  return import("npm:nodejs-polars@0.25.2");
+export async function loadPolarsModule(): Promise<PolarsModule> {
+  // node:module (for polarsFrameFactory) costs tens of milliseconds to load: only with Polars.
+  const [polars, { createRequire }] = await Promise.all([
+    import("npm:nodejs-polars@0.25.2"),
+    import("node:module"),
+  ]);
+  requireFrom = createRequire;
+  return polars;
 }
+
+/** Node's `createRequire`, once {@linkcode loadPolarsModule} has loaded it. */
+let requireFrom: ((from: string) => (id: string) => unknown) | undefined;
 
 /**
  * The factory every nodejs-polars DataFrame is made by, in the module instance `pl` uses:
  * `DataFrame`, the readers, `collect()` and every derived frame (`filter`, `groupBy().agg`,
  * `join`, `select`, ...) call it through this very object, so a wrapper set here sees every frame
  * (nodejs-polars' frames are plain objects behind a Proxy, with no shared prototype to extend).
- * `undefined` when the package's files cannot be reached from here (tern imported from a URL).
+ * `undefined` before {@linkcode loadPolarsModule} has loaded Polars, and when the package's files
+ * cannot be reached from here (tern imported from a URL).
  * The pinned version is what makes reaching into `bin/dataframe.js` safe; its test fails first
  * when an upgrade moves it.
  *
@@ -155,10 +163,11 @@ export function loadPolarsModule(): Promise<PolarsModule> {
  * ```
  */
 export function polarsFrameFactory(): PolarsFrameFactory | undefined {
+  if (requireFrom === undefined) return undefined;
   try {
     const entry = import.meta.resolve("npm:nodejs-polars@0.25.2");
     if (!entry.startsWith("file:")) return undefined;
-    const factory = createRequire(entry)("./dataframe") as Partial<PolarsFrameFactory>;
+    const factory = requireFrom(entry)("./dataframe") as Partial<PolarsFrameFactory>;
     return typeof factory._DataFrame === "function" ? factory as PolarsFrameFactory : undefined;
   } catch {
     return undefined;

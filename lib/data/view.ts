@@ -286,18 +286,19 @@ const WRAPPED = Symbol.for("tern.frameView");
  * ```
  */
 export function installFrameView(): boolean {
-  if (installed !== undefined) return installed;
+  if (installed) return true;
   const factory = polarsFrameFactory();
-  installed = factory !== undefined;
-  if (factory === undefined || WRAPPED in factory._DataFrame) return installed;
+  if (factory === undefined) return false; // not loaded yet, or out of reach: asked again later
+  installed = true;
+  if (WRAPPED in factory._DataFrame) return true;
   const make = factory._DataFrame;
   const wrapped = (native: unknown) => withFrameDisplay(make(native));
   Object.defineProperty(wrapped, WRAPPED, { value: true });
   factory._DataFrame = wrapped;
-  return installed;
+  return true;
 }
 
-let installed: boolean | undefined;
+let installed = false;
 
 /** The kind of a Polars data type, by its variant name. */
 function kindOf(dtype: unknown): ColumnKind {
