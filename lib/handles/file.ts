@@ -28,6 +28,8 @@ import { collect } from "../data/chunks.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { withFrameDisplay } from "../data/view.ts";
+import { datesNote } from "../data/dates.ts";
+import { formatOfName } from "../data/formats.ts";
 import { withDisplay } from "../display/attach.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderFile } from "../display/file.ts";
@@ -260,7 +262,9 @@ export class File extends Handle {
     checkOptions(options);
     const source = await this.#source(options.signal);
     const { frame } = await readDataFrame(this.context, source, options);
-    return withFrameDisplay(frame, { title: source.path.slice(source.path.lastIndexOf("/") + 1) });
+    const title = source.path.slice(source.path.lastIndexOf("/") + 1);
+    const dates = datesNote(frame, options.format ?? formatOfName(title), options);
+    return withFrameDisplay(frame, { title, ...(dates === undefined ? {} : { notes: [dates] }) });
   }
 
   /**
