@@ -12,6 +12,7 @@
 import pl from "../../polars.ts";
 import { connect } from "../../mod.ts";
 import { DATA, dataStore } from "./_store.ts";
+import { frontProxy } from "./_proxy.ts";
 
 const PATH = `${DATA}/values.parquet`;
 const ROWS = 1_000_000;
@@ -32,41 +33,24 @@ function parquet(rows: number, offset: number): Uint8Array {
 
 /** A proxy in front of `upstream` (a Terrain base URL) that lies about ranges once told to. */
 function lyingProxy(upstream: string, how: string) {
-  const target = new URL(upstream);
-  let origin = "";
   const state = { lying: false };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    const url = new URL(request.url);
-    const headers = new Headers(request.headers);
-    headers.delete("host");
-    const answer = await fetch(`${target.origin}${url.pathname}${url.search}`, {
-      method: request.method,
-      headers,
-    });
-    const passed = new Headers(answer.headers);
-    const range = request.headers.get("range");
-    if (state.lying && answer.status === 206 && range !== "bytes=0-3") {
+  const proxy = frontProxy(upstream, {
+    async answer(request, answer) {
+      if (!state.lying || answer.status !== 206) return undefined;
+      if (request.headers.get("range") === "bytes=0-3") return undefined;
+      const headers = new Headers(answer.headers);
       let body = new Uint8Array(await answer.arrayBuffer());
       if (how === "long") body = new Uint8Array([...body, ...new Uint8Array(100)]);
       if (how === "short") body = body.subarray(0, Math.max(0, body.length - 100));
       if (how === "label") {
-        passed.set(
-          "content-range",
-          passed.get("content-range")!.replace(/(\d+)-(\d+)/, (_, a, b) => `${+a + 1}-${+b + 1}`),
-        );
+        const shifted = (_: string, a: string, b: string) => `${+a + 1}-${+b + 1}`;
+        headers.set("content-range", headers.get("content-range")!.replace(/(\d+)-(\d+)/, shifted));
       }
-      passed.set("content-length", String(body.length));
-      return new Response(body, { status: 206, headers: passed });
-    }
-    if (!(answer.headers.get("content-type") ?? "").includes("json")) {
-      return new Response(answer.body, { status: answer.status, headers: passed });
-    }
-    const text = (await answer.text()).replaceAll(target.origin, origin);
-    passed.delete("content-length");
-    return new Response(text, { status: answer.status, headers: passed });
+      headers.set("content-length", String(body.length));
+      return new Response(body, { status: 206, headers });
+    },
   });
-  origin = `http://127.0.0.1:${server.addr.port}`;
-  return { url: `${origin}${target.pathname}`, state, close: () => server.shutdown() };
+  return { url: proxy.url, state, close: () => proxy[Symbol.asyncDispose]() };
 }
 
 const scenario = Deno.args[0];
