@@ -7,11 +7,14 @@
  * also after a same-size atomic rename within one second, an in-place edit within the file
  * system's timestamp grain, or a copy that kept the old modification time. Hashing costs one read
  * of the file (XXH64 runs at several GB/s), paid once per file version: the hash is remembered
- * under the version's identity on disk (device, inode, size, modification and change times), but
- * only when that identity had been stable for {@link SETTLED_MS} before hashing began. A change
- * made later always moves the change time (ctime) past what was recorded, so a remembered hash is
- * never reused for other bytes; a file changed moments ago is hashed again on each request (git's
- * "racily clean" rule).
+ * under the version's identity on disk (device, inode, size, modification, change and birth
+ * times), but only when that identity had been stable for {@link SETTLED_MS} before hashing
+ * began. A change made later always moves the change time (ctime) past what was recorded, so a
+ * remembered hash is never reused for other bytes; a file changed moments ago is hashed again on
+ * each request (git's "racily clean" rule). For the same reason a settled identity is a strong
+ * validator by itself, and files over 1 GiB are tagged by it (`"f-…"`) rather than read whole
+ * before their first byte; only such a file tagged within two seconds of a change (hashed then)
+ * changes its tag without changing its bytes, which costs a client a needless 412 or full body.
  *
  * @module
  */
@@ -35,6 +38,11 @@ export const SETTLED_MS = 2000;
 /** Remembered hashes; oldest first, so the first key is the one to evict. */
 const remembered = new Map<string, string>();
 const REMEMBERED_MAX = 4096;
+/**
+ * Files up to this size are tagged by their hash; larger settled ones by their identity alone
+ * (hashing 1 GiB from a 500 MB/s disk would hold the first byte back two seconds).
+ */
+const HASHED_MAX = 1024 * 1024 * 1024;
 const READ_BYTES = 1024 * 1024;
 
 /**
@@ -105,22 +113,30 @@ export async function fileValidators(file: Deno.FsFile): Promise<Validators> {
   const modified = info.mtime?.getTime() ?? 0;
   const changed = Math.max(modified, info.ctime?.getTime() ?? started);
   const identity = identityOf(info);
-  let hash = remembered.get(identity);
-  if (hash === undefined) {
-    hash = await hashOpenFile(file, info.size);
-    const settled = started - changed >= SETTLED_MS && info.ino !== null;
-    // An edit in place while hashing would leave a hash of mixed bytes: never remember that.
-    if (settled && identityOf(await file.stat()) === identity) {
-      if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
+  const settled = started - changed >= SETTLED_MS && info.ino !== null;
+  let etag: string;
+  if (settled && info.size > HASHED_MAX) {
+    // A settled identity is itself a strong validator (see the module doc), and reading a file
+    // this large before its first byte would cost seconds.
+    etag = `"f-${identity.replaceAll(":", "-")}"`;
+  } else {
+    let hash = remembered.get(identity);
+    if (hash === undefined) {
+      hash = await hashOpenFile(file, info.size);
+      // An edit in place while hashing would leave a hash of mixed bytes: never remember that.
+      if (settled && identityOf(await file.stat()) === identity) {
+        if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
+        remembered.set(identity, hash);
+      }
+    } else {
+      remembered.delete(identity);
       remembered.set(identity, hash);
     }
-  } else {
-    remembered.delete(identity);
-    remembered.set(identity, hash);
+    etag = `"xxh64-${hash}-${info.size}"`;
   }
   const shownModified = Math.min(modified, started);
   return {
-    etag: `"xxh64-${hash}-${info.size}"`,
+    etag,
     lastModified: new Date(shownModified).toUTCString(),
     modifiedSeconds: Math.floor(shownModified / 1000),
     changedSeconds: Math.floor(changed / 1000),

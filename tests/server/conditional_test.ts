@@ -5,6 +5,7 @@ import {
   parseHttpDate,
   preconditions,
   rangeAllowed,
+  SETTLED_MS,
   type Validators,
 } from "../../lib/server/conditional.ts";
 
@@ -60,4 +61,33 @@ Deno.test("If-Range with a date holds only for a file unchanged after that secon
   // Dates are compared in whole seconds, as Last-Modified has no finer grain.
   const later = { "if-unmodified-since": "Sun, 06 Nov 1994 08:49:36 GMT" };
   assert.equal(preconditions(new Headers(later), settled), "failed");
+});
+
+Deno.test("a settled file over 1 GiB is tagged by its identity, which a same-size rename changes", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const make = async (name: string) => {
+      using file = await Deno.open(`${dir}/${name}`, { write: true, create: true });
+      await file.truncate(1024 * 1024 * 1024 + 1); // sparse: nothing is written
+    };
+    const tagOf = async () => {
+      using file = await Deno.open(`${dir}/big.bin`);
+      return (await fileValidators(file)).etag;
+    };
+    await make("big.bin");
+    await make("next.bin");
+    // Both identities must have stood still for SETTLED_MS before they are trusted.
+    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
+    const first = await tagOf();
+    assert.match(first, /^"f-[0-9a-z-]+"$/);
+    assert.equal(await tagOf(), first);
+    await Deno.rename(`${dir}/next.bin`, `${dir}/big.bin`);
+    // Renaming moved the change time; once settled again (else it would be hashed, 1 GiB).
+    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
+    const second = await tagOf();
+    assert.match(second, /^"f-/);
+    assert.notEqual(second, first);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
