@@ -49,6 +49,7 @@ import { fileView } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
+import { placeFile, realFolders } from "./destination.ts";
 
 /**
  * A file's content is not what the method reads: `text()` met bytes that are not UTF-8, or
@@ -618,7 +619,8 @@ export class File extends Handle {
     const source = await this.#source(options.signal);
     const entry = source.entry ?? await source.stat(options.signal);
     checkIsFile(entry);
-    await onDisk(() => Deno.mkdir(dirname(target), { recursive: true }));
+    // The folder named (or the file's folder) is followed; a symlink at the file is replaced.
+    await onDisk(() => realFolders(dirname(target), dirname(target)));
     const tracker = new ProgressTracker(
       progressFor(this.context.progress, options, basename(path)),
       1,
@@ -648,7 +650,7 @@ export class File extends Handle {
       );
       file = undefined;
       opened.close();
-      await onDisk(() => Deno.rename(temporary, target));
+      await onDisk(() => placeFile(temporary, target));
       tracker.fileDone(path, false);
       tracker.done(true);
       return { path: target, size };

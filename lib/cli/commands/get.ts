@@ -171,6 +171,7 @@ async function run(context: CommandContext): Promise<number> {
     try {
       const result = await saveFile(store, item.entry, item.target, {
         force: values.force === true,
+        ...(destination.isFolder ? { root: destination.path } : {}),
         onBytes: (count) => progress?.bytes(count),
         signal: context.signal,
       });

@@ -202,3 +202,44 @@ Deno.test("tern get: Ctrl-C stops a download and leaves nothing partial", async 
     assert.deepEqual(left.filter((name) => name.endsWith(".parquet")), []);
   });
 });
+
+Deno.test("tern get: symlinks in the destination are replaced, never followed", async (t) => {
+  await using cli = await startCli();
+  const outside = await Deno.makeTempDir({ dir: cli.dir });
+
+  await t.step(
+    "-r into a folder holding a symlink to a folder: nothing lands outside",
+    async () => {
+      const work = await Deno.makeTempDir({ dir: cli.dir });
+      const folder = "Gorman_PalmerPenguins_Morphometrics_2020";
+      await Deno.symlink(outside, join(work, folder));
+      const args = ["get", "-r", "-q", "--glob", "**/*.parquet", SAMPLE_CASES.fullMetadata];
+      const run = await cli.run([...args, "-o", work]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(await filesUnder(outside), []);
+      assert.ok((await Deno.lstat(join(work, folder))).isDirectory);
+      assert.deepEqual(await filesUnder(work), [`${folder}/derived/penguins.parquet`]);
+    },
+  );
+
+  await t.step("a same-size, same-date symlink to a file is not up to date", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const json = SAMPLE_FILES.json;
+    const remote = await Deno.stat(join(cli.root, json));
+    const foreign = join(outside, "foreign.json");
+    await Deno.writeFile(foreign, new Uint8Array(remote.size).fill(120));
+    await Deno.utime(foreign, remote.mtime!, remote.mtime!);
+    await Deno.symlink(foreign, join(work, "penguins.json"));
+    const run = await cli.run(["get", json], { cwd: work });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /1 (downloaded|from the local cache)/);
+    const local = await Deno.lstat(join(work, "penguins.json"));
+    assert.ok(local.isFile && !local.isSymlink);
+    assert.deepEqual(
+      await Deno.readFile(join(work, "penguins.json")),
+      await Deno.readFile(join(cli.root, json)),
+    );
+    // The link's target kept its own bytes.
+    assert.deepEqual(await Deno.readFile(foreign), new Uint8Array(remote.size).fill(120));
+  });
+});
