@@ -358,7 +358,7 @@ async function localScan(
     ...(signal === undefined ? {} : { signal }),
     ...(onProgress === undefined ? {} : { onProgress }),
     ...(progress === undefined ? {} : { progress }),
-  });
+  }, "scan");
   const detected = detectFormat({
     path: source.path,
     infoType: source.entry?.infoType ?? null,

@@ -289,7 +289,7 @@ function checkAnswer(
 /** The file changed: asks the server what it is now, to name both versions. */
 async function changedError(pin: PinState): Promise<FileChangedError> {
   const was = pin.version;
-  let now = "it is gone or unreadable now";
+  let current: FileVersion | undefined;
   try {
     const head = await fetch(pin.upstream, { method: "HEAD" });
     await head.body?.cancel();
@@ -297,24 +297,20 @@ async function changedError(pin: PinState): Promise<FileChangedError> {
     const date = Date.parse(head.headers.get("last-modified") ?? "");
     const tag = head.headers.get("etag");
     if (head.ok && Number.isSafeInteger(length)) {
-      const current: FileVersion = {
+      current = {
         ...was,
         size: length,
         modified: Number.isNaN(date) ? was.modified : date,
         ...(tag === null ? {} : { etag: tag }),
       };
-      now = `now ${describeVersion(current)}`;
-      if (tag !== null && was.etag !== undefined && current.size === was.size) {
-        now += `, ETag ${tag} where it was ${was.etag}`;
-      }
     }
   } catch {
     // The server cannot say: the message says what is known.
   }
   return new FileChangedError(
-    `${quoted(pin)} changed after it was scanned (scanned ${describeVersion(was)}; ${now}). ` +
-      "Nothing of the new version was mixed in: scan it again to read it.",
-    { path: was.path },
+    was,
+    current,
+    "after it was scanned (nothing of the new version was mixed in)",
   );
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
+import { CacheMissError } from "../../lib/cache/errors.ts";
 import { BadRequestError, connect, ParseError } from "../../mod.ts";
 import type { ReadGate } from "../../lib/data/context.ts";
 import type { FileVersion } from "../../lib/client/file_version.ts";
@@ -161,7 +162,7 @@ Deno.test("scan: a same-size version renamed in before collect() is refused, nev
   for (const outcome of [first, again]) {
     assert.equal(outcome.error, "FileChangedError", JSON.stringify(outcome));
     assert.ok(outcome.message!.includes(JSON.stringify(VALUES)));
-    assert.match(outcome.message!, /scanned 8,001,539 bytes, .*now 8,001,539 bytes, .*ETag/);
+    assert.match(outcome.message!, /was 8,001,539 bytes, .*now 8,001,539 bytes, .*ETag/);
   }
 });
 
@@ -170,7 +171,7 @@ Deno.test("scan: a smaller version renamed in before collect() is a FileChangedE
   const { first, again } = await scanChange("smaller");
   for (const outcome of [first, again]) {
     assert.equal(outcome.error, "FileChangedError", JSON.stringify(outcome));
-    assert.match(outcome.message!, /scanned 8,001,539 bytes, .*now 5,334,430 bytes/);
+    assert.match(outcome.message!, /was 8,001,539 bytes, .*now 5,334,430 bytes/);
   }
 });
 
@@ -219,9 +220,14 @@ Deno.test("scan: a remote scan pins the server's ETag, passes the store's gate, 
     await frame.select("Species").collect(),
     pl.readParquet(PENGUINS_PATH).select("Species"),
   );
-  // A lock pinning another version keeps the scan off the network.
+  // A lock pinning another version keeps the scan off the network: only a cached copy of that
+  // version could serve it, and there is none.
   const locked = { ...context, gate: { ...gate, admit: (v: FileVersion) => ({ ...v, size: 1 }) } };
-  assert.match((await scanFile(locked, source)).route.reason ?? "", /a lock pins another version/);
+  await assert.rejects(() => scanFile(locked, source), (error: unknown) => {
+    assert.ok(error instanceof CacheMissError);
+    assert.match(error.message, /pinned to another version/);
+    return true;
+  });
 });
 
 Deno.test("scan: each collect() of a remote scan reports the bytes it reads", async () => {
