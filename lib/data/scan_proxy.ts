@@ -23,7 +23,7 @@
 
 import type { LazyDataFrame } from "../deps.ts";
 import { BadRequestError, NetworkError, type TernError } from "../client/errors.ts";
-import { describeVersion, type FileVersion } from "../client/file_version.ts";
+import type { FileVersion } from "../client/file_version.ts";
 import { FileChangedError, IntegrityError } from "./errors.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 
