@@ -2,9 +2,8 @@
  * nodejs-polars, the very version tern reads files into, for notebooks and scripts that build
  * their own expressions (`pl.col`, `pl.lit`) on tern's frames with no import map of their own.
  *
- * Importing this entry loads the native addon at once (needs `--allow-ffi` and `--allow-sys`, both in
- * `-A`);
- * `mod.ts` alone loads it only when a frame is first made.
+ * Importing this entry loads the native addon at once (needs `--allow-ffi` and `--allow-sys`, both
+ * in `-A`); `mod.ts` alone loads it only when a frame is first made.
  *
  * @example Filter a frame tern returned
  * ```ts
