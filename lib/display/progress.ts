@@ -57,8 +57,8 @@ export interface ProgressCounts {
 export interface ProgressView extends ProgressCounts {
   /** What is being read (a file name, a folder). */
   label: string;
-  /** `running`, `done` or `failed`. */
-  state: "running" | "done" | "failed";
+  /** `running`, `done`, `failed`, or `interrupted` (stopped by its caller, e.g. Ctrl-C). */
+  state: "running" | "done" | "failed" | "interrupted";
   /**
    * For a walk (no byte or entry total): folders visited so far; `files` then counts the
    * entries found.
@@ -133,10 +133,12 @@ function counters(view: ProgressView): string[] {
     if (left !== undefined && view.elapsedMs > 500) parts.push(`${formatDuration(left)} left`);
     return parts;
   }
-  const files = view.totalFiles > 1 || view.state === "failed"
-    ? `${formatCount(view.files)}${
-      view.state === "failed" ? ` of ${formatCount(view.totalFiles)}` : ""
-    } ${view.totalFiles === 1 && view.state !== "failed" ? "file" : "files"}`
+  const stopped = view.state === "failed" || view.state === "interrupted";
+  if (view.state === "interrupted") parts.push("interrupted");
+  const files = view.totalFiles > 1 || stopped
+    ? `${formatCount(view.files)}${stopped ? ` of ${formatCount(view.totalFiles)}` : ""} ${
+      view.totalFiles === 1 && !stopped ? "file" : "files"
+    }`
     : undefined;
   if (files !== undefined) parts.push(files);
   parts.push(`${formatBytes(view.bytes)} in ${formatDuration(view.elapsedMs)}`);
@@ -147,7 +149,7 @@ function counters(view: ProgressView): string[] {
 
 function verb(view: ProgressView): string {
   if (view.state === "done") return "✓";
-  if (view.state === "failed") return "✗";
+  if (view.state === "failed" || view.state === "interrupted") return "✗";
   if (view.folders !== undefined) return "…";
   return `${Math.floor(fraction(view) * 100)}%`;
 }
