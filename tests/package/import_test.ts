@@ -16,7 +16,6 @@ import {
   type CellOutput,
   findJupyter,
   joined,
-  makeKernelspec,
   readCells,
   runNotebook,
 } from "../../notebooks/jupyter.ts";
@@ -274,15 +273,9 @@ frame.filter(pl.col("Species").eq(pl.lit("Gentoo"))).height;`,
         nbformat_minor: 5,
       }),
     );
-    const { jupyterPath, kernel } = await makeKernelspec();
-    try {
+    {
       const executed = join(dir.path, "mine.out.ipynb");
-      await runNotebook(notebook, executed, {
-        python: jupyter.python,
-        jupyterPath,
-        kernel,
-        timeoutSeconds: 120,
-      });
+      await runNotebook(notebook, executed, { python: jupyter.python, timeoutSeconds: 120 });
       const outputs = (await readCells(executed)).map((cell) => cell.outputs ?? []);
       const errors = outputs.flat().filter((item) => item.output_type === "error");
       assert.deepEqual(errors.map((item) => `${item.ename}: ${item.evalue}`), []);
@@ -291,8 +284,6 @@ frame.filter(pl.col("Species").eq(pl.lit("Gentoo"))).height;`,
       assert.match(plain(outputs[0]), /^Store http:\/\/127\.0\.0\.1:\d+\/terrain — signed in/);
       assert.match(plain(outputs[1]), /^Gorman, K\. B\., Williams, T\. D\., & Fraser, W\. R\./);
       assert.equal(plain(outputs[2]), "124");
-    } finally {
-      await Deno.remove(jupyterPath, { recursive: true });
     }
   },
 });

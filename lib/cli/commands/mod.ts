@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree stat meta cite cat head get serve sample-store doctor",
+ *   "ls tree stat meta cite cat head get notebook serve sample-store doctor",
  * );
  * ```
  *
@@ -23,6 +23,7 @@ import { get } from "./get.ts";
 import { head } from "./head.ts";
 import { ls } from "./ls.ts";
 import { meta } from "./meta.ts";
+import { notebook } from "./notebook.ts";
 import { sampleStore, serve } from "./serve.ts";
 import { stat } from "./stat.ts";
 import { tree } from "./tree.ts";
@@ -48,6 +49,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   cat,
   head,
   get,
+  notebook,
   serve,
   sampleStore,
   doctor,
