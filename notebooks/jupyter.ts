@@ -110,6 +110,33 @@ export function notebookEnv(): Record<string, string> {
 }
 
 /**
+ * Writes a notebook of code cells (for the Deno kernel) to `path`.
+ *
+ * @example
+ * ```ts ignore
+ * await writeNotebook("/tmp/mine.ipynb", ["const answer = 6 * 7;", "answer;"]);
+ * ```
+ */
+export async function writeNotebook(path: string, cells: readonly string[]): Promise<void> {
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      cells: cells.map((source, index) => ({
+        cell_type: "code",
+        execution_count: null,
+        id: `cell-${index}`,
+        metadata: {},
+        outputs: [],
+        source,
+      })),
+      metadata: { kernelspec: { display_name: "Deno", language: "typescript", name: "deno" } },
+      nbformat: 4,
+      nbformat_minor: 5,
+    }),
+  );
+}
+
+/**
  * One output of an executed cell, as nbformat stores it.
  *
  * @example

@@ -18,6 +18,7 @@ import {
   joined,
   readCells,
   runNotebook,
+  writeNotebook,
 } from "../../notebooks/jupyter.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
@@ -258,21 +259,7 @@ frame.filter(pl.col("Species").eq(pl.lit("Gentoo"))).height;`,
       `await server.close();`,
     ];
     const notebook = join(dir.path, "mine.ipynb");
-    await Deno.writeTextFile(
-      notebook,
-      JSON.stringify({
-        cells: cells.map((source) => ({
-          cell_type: "code",
-          execution_count: null,
-          metadata: {},
-          outputs: [],
-          source,
-        })),
-        metadata: { kernelspec: { display_name: "Deno", language: "typescript", name: "deno" } },
-        nbformat: 4,
-        nbformat_minor: 5,
-      }),
-    );
+    await writeNotebook(notebook, cells);
     {
       const executed = join(dir.path, "mine.out.ipynb");
       await runNotebook(notebook, executed, { python: jupyter.python, timeoutSeconds: 120 });

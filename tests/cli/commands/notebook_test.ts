@@ -7,31 +7,11 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { findJupyter, joined } from "../../../notebooks/jupyter.ts";
+import { findJupyter, joined, writeNotebook } from "../../../notebooks/jupyter.ts";
 import { assertUsage, startCli } from "../_cli.ts";
 
 const jupyter = await findJupyter();
 if ("missing" in jupyter) console.warn(`tern notebook runs skipped: ${jupyter.missing}`);
-
-/** Writes a notebook of code cells. */
-async function writeNotebook(path: string, cells: string[]): Promise<void> {
-  await Deno.writeTextFile(
-    path,
-    JSON.stringify({
-      cells: cells.map((source, index) => ({
-        cell_type: "code",
-        execution_count: null,
-        id: `cell-${index}`,
-        metadata: {},
-        outputs: [],
-        source,
-      })),
-      metadata: { kernelspec: { display_name: "Deno", language: "typescript", name: "deno" } },
-      nbformat: 4,
-      nbformat_minor: 5,
-    }),
-  );
-}
 
 interface Output {
   output_type: string;
