@@ -123,6 +123,7 @@ export {
   SignInRequiredError,
   TernError,
   type TernErrorDetails,
+  TlsError,
 } from "./lib/client/errors.ts";
 export type { Access, CallOptions } from "./lib/client/endpoints.ts";
 export type { AuthMode } from "./lib/client/auth.ts";

@@ -2,7 +2,8 @@
  * nodejs-polars, the very version tern reads files into, for notebooks and scripts that build
  * their own expressions (`pl.col`, `pl.lit`) on tern's frames with no import map of their own.
  *
- * Importing this entry loads the native addon at once (needs `--allow-ffi`, included in `-A`);
+ * Importing this entry loads the native addon at once (needs `--allow-ffi` and `--allow-sys`,
+ * both in `-A`);
  * `mod.ts` alone loads it only when a frame is first made. Every frame this `pl` makes — and
  * every frame derived from one (`filter`, `groupBy`, `join`, `select`, …) — shows the tern view
  * in notebooks; `setFrameView("polars")` (from `mod.ts`) brings back Polars' own table, and

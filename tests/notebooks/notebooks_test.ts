@@ -1,7 +1,8 @@
 /**
- * Every notebook in notebooks/ runs headless in real Jupyter with the Deno kernel (this Deno,
- * through a project-local kernelspec), with no error output and the expected outputs, cell by
- * cell; every tern view in them passes the HTML safety checks; and their code type-checks.
+ * Every notebook in notebooks/ runs headless in real Jupyter through `tern notebook` (this Deno
+ * as the kernel), with no error output and the expected outputs, cell by cell; every tern view
+ * in them passes the HTML safety checks; `--html` writes the page; nothing is left in the
+ * temporary folder; and their code type-checks.
  *
  * Skipped, saying what is missing, where Jupyter is not installed (CI's .ci/run installs it).
  */
@@ -9,15 +10,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tmpdir } from "node:os";
 import {
   type CellOutput,
   findJupyter,
   joined,
-  makeKernelspec,
   type NotebookCell,
+  notebookEnv,
   output,
   readCells,
-  runNotebook,
 } from "../../notebooks/jupyter.ts";
 import { checkView, parseBody } from "../display/_safety.ts";
 
@@ -113,9 +114,9 @@ const EXPECTED: Record<string, Expected[]> = {
     { result: TERN, plain: /^DataFrame /, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
     { result: TERN, plain: /^DataFrame /, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
     { stream: /scan \+ head: [\d.]+ s\ndataframe\(\): [\d.]+ s \(\d+× longer\)/ },
-    // The walk behind the scan shows progress only when it takes over 0.4 s (a busy machine).
+    // Walks of the curated folder: over 0.4 s (so a progress line) only on a busy machine.
     { result: TERN, plain: /^DataFrame 3 rows × 2 columns/, mayDisplay: /^✓ walk curated · / },
-    { result: TERN, plain: /^DataFrame / },
+    { result: TERN, plain: /^DataFrame /, mayDisplay: /^✓ walk curated · / },
     { stream: /^cff-version: "1\.2\.0"\n[\s\S]*ark:\/87946\/p3f2r7/ },
   ],
   metadata: [
@@ -142,18 +143,32 @@ Deno.test({
       .map((entry) => entry.name.replace(/\.ipynb$/, ""))
       .sort();
     assert.deepEqual(names, Object.keys(EXPECTED).sort(), "every notebook has expectations");
-    const { jupyterPath, kernel } = await makeKernelspec();
     const work = await Deno.makeTempDir({ prefix: "tern-notebooks-" });
+    const before = temporaryFolders();
     try {
       // Kernels spend most of their time waiting on each other's loopback traffic: run together.
       const executed = await Promise.all(names.map(async (name) => {
         const target = join(work, `${name}.ipynb`);
-        await runNotebook(join(ROOT, "notebooks", `${name}.ipynb`), target, {
-          python: jupyter.python,
-          jupyterPath,
-          kernel,
-          timeoutSeconds: 120,
-        });
+        const html = join(work, `${name}.html`);
+        const run = await output(Deno.execPath(), [
+          "run",
+          "-A",
+          join(ROOT, "cli.ts"),
+          "notebook",
+          join(ROOT, "notebooks", `${name}.ipynb`),
+          "--output",
+          target,
+          ...(jupyter.nbconvert ? ["--html", html] : []),
+          "--timeout",
+          "120",
+          "--python",
+          jupyter.python,
+        ], notebookEnv());
+        assert.ok(run.ok, `tern notebook ${name}: ${run.stderr}`);
+        assert.match(run.stderr, /^ran \d+ cells in [\d.]+ s → /m);
+        if (jupyter.nbconvert) {
+          assert.match(await Deno.readTextFile(html), /^<!DOCTYPE html>[\s\S]*<div class="tern">/);
+        }
         return [name, await readCells(target)] as const;
       }));
       for (const [name, cells] of executed) {
@@ -164,31 +179,29 @@ Deno.test({
         name: "charts keep their marks in nbconvert's HTML export",
         ignore: !jupyter.nbconvert,
         async fn() {
-          const exported = await output(jupyter.python, [
-            "-m",
-            "nbconvert",
-            "--to",
-            "html",
-            join(work, "charts.ipynb"),
-            "--output-dir",
-            work,
-            "--output",
-            "charts-export",
-          ]);
-          assert.ok(exported.ok, exported.stderr);
-          const page = parseBody(await Deno.readTextFile(join(work, "charts-export.html")));
+          const page = parseBody(await Deno.readTextFile(join(work, "charts.html")));
           const count = (selector: string) => page.querySelectorAll(selector).length;
           assert.ok(count('svg g[aria-label="line"] path') >= 2, "the time series' lines");
           assert.ok(count('svg g[aria-label="rect"] rect') >= 20, "the histogram's bars");
           assert.ok(count('svg g[aria-label="bar"] rect') >= 12, "the monthly bars");
         },
       });
+      // The notebooks make their caches with Deno.makeTempDir: the kernel's own temporary
+      // folder, removed with it.
+      assert.deepEqual([...temporaryFolders()].filter((name) => !before.has(name)), []);
     } finally {
       await Deno.remove(work, { recursive: true });
-      await Deno.remove(jupyterPath, { recursive: true });
     }
   },
 });
+
+/** The notebooks' cache folders in the temporary folder (only the notebooks make these). */
+function temporaryFolders(): Set<string> {
+  return new Set(
+    [...Deno.readDirSync(tmpdir())].map((entry) => entry.name)
+      .filter((name) => name.startsWith("tern-notebook-cache-")),
+  );
+}
 
 function checkNotebook(name: string, cells: NotebookCell[]): void {
   const code = cells.filter((cell) => cell.cell_type === "code");

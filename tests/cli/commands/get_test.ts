@@ -7,6 +7,7 @@ import {
   TERN_SAMPLES_PATH,
 } from "../../../lib/sample/mod.ts";
 import { assertFailed, assertUsage, lines, startCli } from "../_cli.ts";
+import { PTY } from "../../progress/_pty.ts";
 
 /** Every file under `dir` (relative paths), to check that nothing else was written. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -242,4 +243,40 @@ Deno.test("tern get: symlinks in the destination are replaced, never followed", 
     // The link's target kept its own bytes.
     assert.deepEqual(await Deno.readFile(foreign), new Uint8Array(remote.size).fill(120));
   });
+});
+
+Deno.test({
+  name: "tern get on a terminal: Ctrl-C leaves the bar saying interrupted, never ✓, exit 130",
+  ignore: !PTY,
+  async fn() {
+    await using cli = await startCli({ bandwidth: 2_000_000 });
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const child = cli.spawnOnTerminal(["--no-cache", "get", SAMPLE_CASES.parquetLarge], {
+      cwd: work,
+      noCacheFlag: true,
+    });
+    const stdin = child.stdin.getWriter();
+    let screen = "";
+    let pressed = false;
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      screen += decoder.decode(chunk, { stream: true });
+      // The bar is up with bytes flowing (a percentage), the transfer far from done: Ctrl-C.
+      if (!pressed && /\] \d+% /.test(screen)) {
+        pressed = true;
+        await stdin.write(new Uint8Array([0x03]));
+      }
+    }
+    await stdin.close().catch(() => {});
+    await child.stderr.cancel();
+    const status = await child.status;
+    assert.ok(pressed, `no progress bar was drawn:\n${screen}`);
+    assert.equal(status.code, 130, screen);
+    const last = screen.split("\r\x1b[2K").at(-1) ?? "";
+    // The last redraw (cut to the terminal's 80 columns).
+    assert.match(last, /^\[#*·+\] ✗ flights_3m\.parquet · interrupted · 0 of 1 files · /);
+    assert.doesNotMatch(screen, /✓/);
+    assert.match(screen, /^interrupted\r?$/m);
+    assert.deepEqual(await filesUnder(work), []);
+  },
 });
