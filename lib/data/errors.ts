@@ -80,15 +80,15 @@ export class IntegrityError extends TernError {}
  * const expected = { store: "s", path: "/a/b.csv", id: "i", size: 10, modified: 0 };
  * const error = new FileChangedError(expected, { ...expected, size: 12 });
  * assert.equal(error.path, "/a/b.csv");
- * assert.equal(error.actual.size, 12);
+ * assert.equal(error.actual?.size, 12);
  * assert.match(error.message, /10 bytes.*12 bytes/);
  * ```
  */
 export class FileChangedError extends TernError {
   /** The version the read pinned. */
   readonly expected: FileVersion;
-  /** The version found instead. */
-  readonly actual: FileVersion;
+  /** The version found instead; `undefined` when the server could no longer say. */
+  readonly actual: FileVersion | undefined;
 
   /**
    * Creates the error; `when` completes "… changed on the server ".
@@ -103,10 +103,11 @@ export class FileChangedError extends TernError {
    * assert.match(error.message, /changed on the server since it was listed/);
    * ```
    */
-  constructor(expected: FileVersion, actual: FileVersion, when = "while it was read") {
+  constructor(expected: FileVersion, actual: FileVersion | undefined, when = "while it was read") {
+    const now = actual === undefined ? "gone or unreadable" : describeVersion(actual);
     super(
       `${JSON.stringify(expected.path)} changed on the server ${when}: it was ` +
-        `${describeVersion(expected)}, it is now ${describeVersion(actual)}. Nothing was ` +
+        `${describeVersion(expected)}, it is now ${now}. Nothing was ` +
         "returned; read it again for the new version.",
       { path: expected.path },
     );

@@ -28,6 +28,8 @@ import { collect } from "../data/chunks.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { withFrameDisplay } from "../data/view.ts";
+import { datesNote } from "../data/dates.ts";
+import { formatOfName } from "../data/formats.ts";
 import { withDisplay } from "../display/attach.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderFile } from "../display/file.ts";
@@ -47,6 +49,7 @@ import { fileView } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
+import { placeFile, realFolders } from "./destination.ts";
 
 /**
  * A file's content is not what the method reads: `text()` met bytes that are not UTF-8, or
@@ -260,7 +263,9 @@ export class File extends Handle {
     checkOptions(options);
     const source = await this.#source(options.signal);
     const { frame } = await readDataFrame(this.context, source, options);
-    return withFrameDisplay(frame, { title: source.path.slice(source.path.lastIndexOf("/") + 1) });
+    const title = source.path.slice(source.path.lastIndexOf("/") + 1);
+    const dates = datesNote(frame, options.format ?? formatOfName(title), options);
+    return withFrameDisplay(frame, { title, ...(dates === undefined ? {} : { notes: [dates] }) });
   }
 
   /**
@@ -614,7 +619,8 @@ export class File extends Handle {
     const source = await this.#source(options.signal);
     const entry = source.entry ?? await source.stat(options.signal);
     checkIsFile(entry);
-    await onDisk(() => Deno.mkdir(dirname(target), { recursive: true }));
+    // The folder named (or the file's folder) is followed; a symlink at the file is replaced.
+    await onDisk(() => realFolders(dirname(target), dirname(target)));
     const tracker = new ProgressTracker(
       progressFor(this.context.progress, options, basename(path)),
       1,
@@ -644,7 +650,7 @@ export class File extends Handle {
       );
       file = undefined;
       opened.close();
-      await onDisk(() => Deno.rename(temporary, target));
+      await onDisk(() => placeFile(temporary, target));
       tracker.fileDone(path, false);
       tracker.done(true);
       return { path: target, size };

@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree stat meta cite lock cat head get manifest serve sample-store doctor",
+ *   "ls tree stat meta cite lock cat head get manifest notebook serve sample-store doctor",
  * );
  * ```
  *
@@ -25,6 +25,7 @@ import { lock } from "./lock.ts";
 import { ls } from "./ls.ts";
 import { manifest } from "./manifest.ts";
 import { meta } from "./meta.ts";
+import { notebook } from "./notebook.ts";
 import { sampleStore, serve } from "./serve.ts";
 import { stat } from "./stat.ts";
 import { tree } from "./tree.ts";
@@ -52,6 +53,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   head,
   get,
   manifest,
+  notebook,
   serve,
   sampleStore,
   doctor,
