@@ -46,6 +46,7 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
       "SignInRequiredError",
       "Store",
       "TernError",
+      "TlsError",
       "UnsupportedFormatError",
       "VERSION",
       "arkUrl",
