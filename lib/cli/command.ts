@@ -66,9 +66,10 @@ export interface CommandContext {
   readonly signal: AbortSignal;
   /**
    * The store the global options describe, opened on first call (may prompt for a password).
-   * `progress` lets the library show its own progress lines on a terminal (off by default).
+   * `progress` lets the library show its own progress lines on a terminal (off by default);
+   * `url` is the store the command's input names (a lock's), used unless `--url` is given.
    */
-  store(options?: { progress?: boolean }): Promise<Store>;
+  store(options?: { progress?: boolean; url?: string }): Promise<Store>;
   /**
    * Reports a failure that should not stop the command (one of several paths could not be
    * read) exactly as a fatal one would be, so the command can go on and exit 1 at the end.

@@ -161,7 +161,11 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       signal: interrupt.signal,
       store: (options = {}) => {
         opening ??= openStore(
-          storeFlags(parsed.values),
+          // A command may know the store from its input (a lock): --url still wins.
+          {
+            ...(options.url === undefined ? {} : { url: options.url }),
+            ...storeFlags(parsed.values),
+          },
           io,
           interrupt.signal,
           options.progress === true,
