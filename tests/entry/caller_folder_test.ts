@@ -26,7 +26,7 @@ Deno.test("deno task sample-store ./store writes where the user typed the comman
     assert.ok((await Deno.stat(join(store, ".terrain", "sample-store.json"))).isFile);
     assert.match(out, new RegExp(`deno task serve --root ${store.replace(/[/.]/g, "\\$&")}`));
     // The summary says where the demo password is, without printing it.
-    assert.match(out, /Sign in as: demo \(password: see DEMO_USER/);
+    assert.match(out, /Sign in: +export TERRAIN_USERNAME=demo TERRAIN_PASSWORD=/);
     assert.ok(!out.includes(DEMO_USER.password));
   } finally {
     await Deno.remove(caller, { recursive: true });
