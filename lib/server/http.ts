@@ -593,7 +593,13 @@ export function serveHttp(
       let sent = 0;
       const expected = length === null ? undefined : Number(length);
       for (;;) {
-        const next = await reader.read().catch(() => ({ done: true, value: undefined }));
+        let next: ReadableStreamReadResult<Uint8Array>;
+        try {
+          next = await reader.read();
+        } catch {
+          // A body that failed part-way: the client must see a broken transfer, not an end.
+          return c.close();
+        }
         if (next.done || !next.value) break;
         let piece: Uint8Array = next.value;
         if (expected !== undefined) piece = piece.subarray(0, expected - sent);
