@@ -51,7 +51,7 @@ export {
 } from "./lib/handles/file.ts";
 export { Dataset } from "./lib/handles/dataset.ts";
 export { Folder } from "./lib/handles/folder.ts";
-export { AmbiguousNameError } from "./lib/handles/resolve.ts";
+export { AmbiguousNameError, OtherStoreError } from "./lib/handles/resolve.ts";
 export {
   type CatalogOptions,
   type DatasetListing,
@@ -118,6 +118,7 @@ export {
   NotFoundError,
   PermissionError,
   ProtocolError,
+  RequestTooLargeError,
   ResponseTooLargeError,
   ServerError,
   SignInRequiredError,

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { visibleText } from "../registry/visible_text.ts";
+
 /**
  * Context attached to every {@linkcode TernError}.
  *
@@ -545,23 +547,15 @@ export function truncate(text: string, max = 120): string {
 /** Most characters of an input an error message shows. */
 const QUOTED_CHARS = 200;
 
-/**
- * Bidirectional controls, zero-width and other invisible format characters, line and paragraph
- * separators, and tag characters: characters that would hide what an input holds, or reorder
- * the message around it (Trojan Source, CVE-2021-42574). A zero-width joiner between two emoji
- * is kept: it draws one emoji (👨‍👩‍👧).
- */
-const INVISIBLE =
-  /[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B\u200C\u200E\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}]|(?<!\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
-
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /**
  * An input (a path, a name, a URL) quoted for an error message: in double quotes with JSON's
  * escapes, at most 200 visible characters of it (a longer one is cut with `…` and its length
- * said), and bidirectional controls and zero-width or other invisible characters shown as
- * `\uXXXX` escapes, so the message shows what the input really holds and cannot be reordered
- * or padded by it. Every message that echoes an input quotes it with this.
+ * said), and bidirectional controls, zero-width and other invisible characters shown as escapes
+ * (`\u{202e}`, by the one rule of `visibleText`), so the message shows what the input really
+ * holds and cannot be reordered or padded by it. Every message that echoes an input quotes it with this. A value that is not
+ * a string is shown as JSON writes it, unquoted.
  *
  * @example
  * ```ts
@@ -569,16 +563,20 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
  * import assert from "node:assert/strict";
  *
  * assert.equal(quoteInput("/iplant/home/shared/a.csv"), '"/iplant/home/shared/a.csv"');
- * assert.equal(quoteInput("evil\u202Egnp.exe"), '"evil\\u202egnp.exe"');
+ * assert.equal(quoteInput("evil\u202Egnp.exe"), '"evil\\u{202e}gnp.exe"');
  * assert.equal(quoteInput("x".repeat(500_000)), `"${"x".repeat(200)}…" (500000 characters)`);
+ * assert.equal(quoteInput(undefined), "undefined");
  * ```
  */
-export function quoteInput(value: string, max = QUOTED_CHARS): string {
+export function quoteInput(value: unknown, max = QUOTED_CHARS): string {
+  // Not a string (a wrong argument): shown as JSON would write it, without the quotes a string
+  // gets, under the same limits.
+  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
   let kept = "";
   let count = 0;
   let cut = false;
   // Only the part shown is segmented: inputs may be megabytes long.
-  for (const { segment } of graphemes.segment(value.slice(0, max * 16))) {
+  for (const { segment } of graphemes.segment(text.slice(0, max * 16))) {
     if (count === max) {
       cut = true;
       break;
@@ -586,17 +584,11 @@ export function quoteInput(value: string, max = QUOTED_CHARS): string {
     kept += segment;
     count++;
   }
-  if (!cut && kept.length < value.length) cut = true;
-  const quoted = JSON.stringify(kept).replace(
-    INVISIBLE,
-    (char) => {
-      const code = char.codePointAt(0)!;
-      return code > 0xffff
-        ? `\\u{${code.toString(16)}}`
-        : `\\u${code.toString(16).padStart(4, "0")}`;
-    },
-  );
-  return cut ? `${quoted.slice(0, -1)}…" (${value.length} characters)` : quoted;
+  if (!cut && kept.length < text.length) cut = true;
+  const quoted = visibleText(typeof value === "string" ? JSON.stringify(kept) : kept);
+  if (!cut) return quoted;
+  const open = typeof value === "string" ? `${quoted.slice(0, -1)}…"` : `${quoted}…`;
+  return `${open} (${text.length} characters)`;
 }
 
 function label(path: string | undefined): string {

@@ -10,6 +10,7 @@ import { choiceOption } from "../args.ts";
 import { citationStyle } from "../../registry/citation_styles.ts";
 import { layoutText } from "../../display/format.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
+import { quoteInput } from "../../client/errors.ts";
 
 /**
  * `tern cite [--style STYLE] PATH...`.
@@ -58,7 +59,7 @@ async function run(context: CommandContext): Promise<number> {
     const citation = await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
       throw error instanceof TernError && error.code === "ERR_NOT_A_FOLDER"
         ? new BadRequestError(
-          `tern cite needs a dataset folder, and ${JSON.stringify(error.path ?? path)} is a ` +
+          `tern cite needs a dataset folder, and ${quoteInput(error.path ?? path)} is a ` +
             "file; cite the folder that holds it (its metadata carries the citation).",
           { ...(error.path === undefined ? {} : { path: error.path }), code: error.code },
         )
