@@ -587,9 +587,10 @@ export function serveHttp(
         if (bytes.byteLength >= 64 * 1024) await c.write(bytes, timeout);
         return;
       }
-      // Small bodies go out with the head in one write.
+      // Small pieces go out with what precedes them (the head, chunk framing) in one write;
+      // large ones after it, uncopied.
       const reader = response.body.getReader();
-      let pending: Uint8Array | null = encoder.encode(text);
+      let prefix = text;
       let sent = 0;
       const expected = length === null ? undefined : Number(length);
       for (;;) {
@@ -606,25 +607,24 @@ export function serveHttp(
         sent += piece.byteLength;
         if (chunked) {
           if (piece.byteLength === 0) continue;
-          piece = Buffer.concat([
-            encoder.encode(`${piece.byteLength.toString(16)}\r\n`),
-            piece,
-            CRLF,
-          ]);
+          prefix += `${piece.byteLength.toString(16)}\r\n`;
         }
-        if (pending) {
-          piece = Buffer.concat([pending, piece]);
-          pending = null;
-        }
+        const before = encoder.encode(prefix);
+        prefix = chunked ? "\r\n" : "";
         try {
-          await c.write(piece, timeout);
+          if (piece.byteLength < 16 * 1024) {
+            await c.write(Buffer.concat([before, piece]), timeout);
+          } else {
+            if (before.byteLength > 0) await c.write(before, timeout);
+            await c.write(piece, timeout);
+          }
         } catch (error) {
           reader.cancel().catch(() => {});
           throw error;
         }
       }
-      const tail = chunked ? encoder.encode("0\r\n\r\n") : new Uint8Array();
-      await c.write(pending ? Buffer.concat([pending, tail]) : tail, timeout);
+      const tail = chunked ? `${prefix}0\r\n\r\n` : prefix;
+      if (tail !== "") await c.write(encoder.encode(tail), timeout);
       // A body that ended short of its Content-Length: the client must see a broken transfer.
       if (expected !== undefined && sent < expected) c.close();
     } finally {
@@ -700,5 +700,3 @@ export function serveHttp(
     },
   };
 }
-
-const CRLF = encoder.encode("\r\n");

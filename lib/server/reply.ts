@@ -174,10 +174,9 @@ export function jsonStreamReply(
       separator = ",";
       let first = true;
       for await (const values of chunks) {
-        for (const value of values) {
-          yield `${first ? "" : ","}${JSON.stringify(value)}`;
-          first = false;
-        }
+        if (values.length === 0) continue;
+        yield `${first ? "" : ","}${values.map((value) => JSON.stringify(value)).join(",")}`;
+        first = false;
       }
       yield "]";
     }

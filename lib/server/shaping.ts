@@ -308,7 +308,7 @@ export class Shaper {
         if (method === "HEAD") return new Response(null, init);
         return this.respond(textReply(503, "Service Unavailable (shutting down)\n"), method);
       }
-      return new Response(this.#stream(body, undefined), init);
+      return new Response(this.#bucket ? this.#stream(body, undefined) : this.#counted(body), init);
     }
     if (method === "HEAD") {
       if (!(body instanceof Uint8Array)) body.file.close();
@@ -353,6 +353,26 @@ export class Shaper {
     this.#closing.abort(new DOMException("server closed", "AbortError"));
     for (const end of [...this.#active]) end();
     return Promise.resolve();
+  }
+
+  /**
+   * `body`'s chunks as they are, counted as sent; one is asked for only when the connection
+   * wants more (no copy, no read-ahead).
+   */
+  #counted(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+    const stats = this.#stats;
+    const reader = body.getReader();
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) return controller.close();
+        stats.bytesSent += next.value.byteLength;
+        controller.enqueue(next.value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    }, { highWaterMark: 0 });
   }
 
   /**

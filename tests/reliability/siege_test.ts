@@ -119,15 +119,27 @@ async function ask(host: string, port: number, path: string): Promise<number> {
   }
 }
 
-Deno.test({
-  name: "siege: 150 clients that never read a 5.7 MB listing keep the server under 500 MB",
-  ignore,
-  // The child process and the sockets are closed by the test; their ops outlive its body.
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const root = await ensureSampleStore();
-    await using server = await startServerProcess(root, 4096);
+/**
+ * A siege test against the sample store served by its own process, with 4,096 descriptors
+ * (so its default connection cap is 1,024).
+ */
+function siege(name: string, body: (server: ServerProcess) => Promise<void>): void {
+  Deno.test({
+    name: `siege: ${name}`,
+    ignore,
+    // The child process and the sockets are closed by the test; their ops outlive its body.
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      await using server = await startServerProcess(await ensureSampleStore(), 4096);
+      await body(server);
+    },
+  });
+}
+
+siege(
+  "150 clients that never read a 5.7 MB listing keep the server under 500 MB",
+  async (server) => {
     const target = `/terrain/filesystem/paged-directory?path=${MANY_FILES_PATH}&limit=100000`;
     // One full read first: the answer is the big one it should be.
     const whole = await fetch(`http://${server.host}:${server.port}${target}`);
@@ -173,18 +185,11 @@ Deno.test({
       for (const conn of sockets) conn.close();
     }
   },
-});
+);
 
-Deno.test({
-  name: "siege: with 1,100 slowloris sockets open, 90 of 100 ordinary requests are answered",
-  ignore,
-  // The child process and the sockets are closed by the test; their ops outlive its body.
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const root = await ensureSampleStore();
-    // 4096 descriptors: the server's default cap is then 1,024 connections.
-    await using server = await startServerProcess(root, 4096);
+siege(
+  "with 1,100 slowloris sockets open, 90 of 100 ordinary requests are answered",
+  async (server) => {
     const { host, port } = server;
     let stop = false;
     let opened = 0;
@@ -246,4 +251,4 @@ Deno.test({
       await Promise.all(attackers);
     }
   },
-});
+);
