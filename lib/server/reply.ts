@@ -158,7 +158,7 @@ const STREAM_PIECE_CHARS = 32 * 1024;
  * ```
  */
 export function jsonStreamReply(
-  head: Record<string, unknown>,
+  head: object,
   arrays: readonly (readonly [
     string,
     AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,

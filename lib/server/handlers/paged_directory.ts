@@ -12,10 +12,9 @@ import { INFO_TYPES } from "../../registry/file_formats.ts";
 import { ParamCheck } from "../params.ts";
 import { folderLabel, isBadName } from "../permissions.ts";
 import { jsonReply, jsonStreamReply, type Reply } from "../reply.ts";
-import type { PagePlan, PageQuery, SortColumn } from "../disk_store.ts";
-import type { FolderEntry } from "../folder_cache.ts";
+import type { PageQuery, SortColumn } from "../disk_store.ts";
 import type { Call } from "./call.ts";
-import { type ListingItem, listingItems } from "./render.ts";
+import { listingItems, renderedSlices, STREAM_ABOVE } from "./render.ts";
 
 const SORT_COLUMNS: readonly SortColumn[] = [
   "name",
@@ -55,25 +54,6 @@ function readQuery(call: Call): { path: string; query: PageQuery } {
       infoTypes,
     },
   };
-}
-
-/**
- * Pages of more items than this are streamed, a slice at a time as the client reads them;
- * smaller ones go out whole, with a `Content-Length` (a page of this many is about 300 KB).
- */
-const STREAM_ABOVE = 1000;
-/** Items stat'ed and rendered at a time in a streamed page. */
-const SLICE = 100;
-
-async function* slices(
-  call: Call,
-  plan: PagePlan,
-  entries: readonly FolderEntry[],
-): AsyncGenerator<ListingItem[]> {
-  for (let start = 0; start < entries.length; start += SLICE) {
-    const items = await plan.items(entries.slice(start, start + SLICE));
-    yield await listingItems(call.store, call.user, items);
-  }
 }
 
 /**
@@ -118,8 +98,8 @@ export async function pagedDirectoryHandler(call: Call): Promise<Reply> {
   };
   if (count > STREAM_ABOVE) {
     return jsonStreamReply(head, [
-      ["folders", slices(call, plan, plan.folders)],
-      ["files", slices(call, plan, plan.files)],
+      ["folders", renderedSlices(plan, plan.folders, (items) => listingItems(store, user, items))],
+      ["files", renderedSlices(plan, plan.files, (items) => listingItems(store, user, items))],
     ]);
   }
   return jsonReply({
