@@ -36,11 +36,27 @@ async function openIdle(port: number, count: number): Promise<Deno.Conn[]> {
   return conns;
 }
 
-/** The first bytes the server sends on `conn` (empty when it closes without any). */
-async function readSome(conn: Deno.Conn): Promise<Uint8Array> {
+/**
+ * The first bytes the server sends on `conn` (empty when it closes without any, or sends nothing
+ * within a generous hang guard).
+ */
+async function readSome(conn: Deno.Conn, guardMs = 20_000): Promise<Uint8Array> {
   const reply = new Uint8Array(4096);
-  const count = await conn.read(reply);
-  return reply.subarray(0, count ?? 0);
+  const guard = setTimeout(() => {
+    try {
+      conn.close();
+    } catch {
+      // Closed meanwhile.
+    }
+  }, guardMs);
+  try {
+    const count = await conn.read(reply);
+    return reply.subarray(0, count ?? 0);
+  } catch {
+    return new Uint8Array();
+  } finally {
+    clearTimeout(guard);
+  }
 }
 
 function closeAll(conns: Deno.Conn[]): void {
