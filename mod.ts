@@ -73,7 +73,7 @@ export {
 export type { OnChange } from "./lib/handles/store_gate.ts";
 export { type LockCheck, verifyLock, type VerifyLockOptions } from "./lib/handles/lock_verify.ts";
 export { Folder } from "./lib/handles/folder.ts";
-export { AmbiguousNameError } from "./lib/handles/resolve.ts";
+export { AmbiguousNameError, OtherStoreError } from "./lib/handles/resolve.ts";
 export {
   type CatalogOptions,
   type DatasetListing,
@@ -142,6 +142,7 @@ export {
   NotFoundError,
   PermissionError,
   ProtocolError,
+  RequestTooLargeError,
   ResponseTooLargeError,
   ServerError,
   SignInRequiredError,

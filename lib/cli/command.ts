@@ -9,6 +9,7 @@ import { BadRequestError, type Store, TernError } from "../../mod.ts";
 import { type OptionSpecs, type ParsedArgs, UsageError } from "./args.ts";
 import type { CliIo } from "./io.ts";
 import { parseDataName } from "../handles/resolve.ts";
+import { quoteInput } from "../client/errors.ts";
 
 /**
  * What a command runs with.
@@ -147,13 +148,13 @@ export function checkRef(value: string): string {
   const problem = value.trim() === ""
     ? "an empty PATH was given"
     : !value.startsWith("/")
-    ? `${JSON.stringify(value)} is not a data-store path: paths are absolute, e.g. ` +
+    ? `${quoteInput(value)} is not a data-store path: paths are absolute, e.g. ` +
       "/iplant/home/shared/data.csv; also accepted are an item id (UUID), a dav or dav-anon " +
       "URL, a Discovery Environment data link, a DOI and an ARK"
     : value.includes("\0")
-    ? `${JSON.stringify(value)} contains a NUL byte`
+    ? `${quoteInput(value)} contains a NUL byte`
     : value.split("/").some((segment) => segment === "." || segment === "..")
-    ? `${JSON.stringify(value)} has a "." or ".." segment: give the path without them`
+    ? `${quoteInput(value)} has a "." or ".." segment: give the path without them`
     : undefined;
   if (problem !== undefined) throw new UsageError(problem);
   return value;

@@ -401,9 +401,11 @@ export class Store {
    * `https://doi.org/10.…`) or an ARK (`ark:/…`, `https://n2t.net/ark:/…`). Folders directly
    * under the Data Commons' curated folder come back as datasets. DOIs and ARKs are looked up in
    * the curated datasets' metadata, read once per store and read again only when that folder's
-   * modification date moves.
+   * modification date moves. A URL or link must name this store's host (or, for CyVerse, its
+   * WebDAV host `data.cyverse.org`): the same path on another store is another item.
    *
    * @throws {BadRequestError} when `name` is none of these forms.
+   * @throws {OtherStoreError} when a URL or link names another store's host.
    * @throws {NotFoundError} when nothing is there, or no dataset has the DOI or ARK.
    * @throws {AmbiguousNameError} when several datasets have it.
    *
@@ -415,10 +417,15 @@ export class Store {
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
+   * const origin = new URL(store.options.url).origin; // the embedded server's host
    * const csv = await store.resolve(
-   *   "https://de.cyverse.org/data/ds/iplant/home/shared/tern_samples/formats/penguins.csv",
+   *   `${origin}/data/ds/iplant/home/shared/tern_samples/formats/penguins.csv`,
    * );
    * assert.ok(csv instanceof File);
+   * await assert.rejects(
+   *   store.resolve("https://other.example/dav/iplant/home/shared/tern_samples/formats/penguins.csv"),
+   *   { name: "OtherStoreError" },
+   * );
    * const dataset = await store.resolve("https://doi.org/10.25739/9k2v-7q4m");
    * assert.ok(dataset instanceof Dataset);
    * assert.equal(dataset.name, "Gorman_PalmerPenguins_Morphometrics_2020");
@@ -432,7 +439,7 @@ export class Store {
    */
   resolve(name: string, options?: CallOptions): Promise<File | Folder | Dataset>;
   async resolve(name: string, options: CallOptions = {}): Promise<File | Folder | Dataset> {
-    const parsed = parseDataName(name);
+    const parsed = parseDataName(name, this.options.url);
     if (parsed.kind === "doi" || parsed.kind === "ark") {
       const identifier = parsed.kind === "doi" ? `doi:${parsed.doi}` : parsed.ark;
       const paths = await datasetsWith(

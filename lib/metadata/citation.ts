@@ -6,7 +6,7 @@
  * @module
  */
 
-import { BadRequestError } from "../client/errors.ts";
+import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { CITATION_STYLES, type CitationStyle, citationStyle } from "../registry/citation_styles.ts";
 import { arkUrl } from "./ark.ts";
 import { cffText } from "./cff.ts";
@@ -158,7 +158,7 @@ export function joinCitations(texts: readonly string[], style: CitationStyle): s
 export function checkCitationStyle(style: unknown): asserts style is CitationStyle {
   if (!CITATION_STYLES.includes(style as CitationStyle)) {
     throw new BadRequestError(
-      `Unknown citation style ${JSON.stringify(style)}; use one of ${CITATION_STYLES.join(", ")}.`,
+      `Unknown citation style ${quoteInput(style)}; use one of ${CITATION_STYLES.join(", ")}.`,
     );
   }
 }

@@ -17,6 +17,7 @@ import {
 import { choiceOption, stringOption, UsageError } from "../args.ts";
 import { layoutText } from "../../display/format.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
+import { quoteInput } from "../../client/errors.ts";
 
 /**
  * `tern cite [--style STYLE] PATH...` and `tern cite --lock FILE [--style STYLE]`.
@@ -69,7 +70,7 @@ async function run(context: CommandContext): Promise<number> {
       await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
         throw error instanceof TernError && error.code === "ERR_NOT_A_FOLDER"
           ? new BadRequestError(
-            `tern cite needs a dataset folder, and ${JSON.stringify(error.path ?? path)} is a ` +
+            `tern cite needs a dataset folder, and ${quoteInput(error.path ?? path)} is a ` +
               "file; cite the folder that holds it (its metadata carries the citation).",
             { ...(error.path === undefined ? {} : { path: error.path }), code: error.code },
           )
