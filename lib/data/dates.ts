@@ -124,13 +124,12 @@ export function dateColumns(
   options: Pick<DataFrameOptions, "tryParseDates" | "inferSchemaLength" | "dtypes">,
 ): Record<string, DataType> {
   if (options.tryParseDates === false) return {};
-  const sample = pl.readCSV(input, {
-    ...read,
-    // Every column as text: the values are judged here, not by Polars' inference.
-    inferSchemaLength: 0,
-    nRows: options.inferSchemaLength ?? DEFAULT_SAMPLE,
-    rechunk: false,
-  });
+  const rows = options.inferSchemaLength ?? DEFAULT_SAMPLE;
+  // Every column as text: the values are judged here, not by Polars' inference. A file is
+  // scanned for its first rows only (readCSV with nRows still goes through the whole file).
+  const sample = typeof input === "string"
+    ? pl.scanCSV(input, { ...read, inferSchemaLength: 0 }).head(rows).collectSync()
+    : pl.readCSV(input, { ...read, inferSchemaLength: 0, nRows: rows, rechunk: false });
   const types: Record<string, DataType> = {};
   for (const column of sample.columns) {
     if (options.dtypes !== undefined && column in options.dtypes) continue;
