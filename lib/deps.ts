@@ -6,7 +6,8 @@
  * path, by `https:` URL, or as a published package), so every specifier here is a full
  * `npm:name@version`: it resolves without tern's `deno.json`. Heavy or rarely needed packages are
  * loaded on first use through the loaders below, so `import { connect } from "tern"` stays cheap
- * and needs no `--allow-ffi` until a frame is made. Test-only packages (fast-check, linkedom)
+ * and needs no `--allow-ffi` until a frame is made: nodejs-polars, and zod (the response schemas
+ * load with the first answer, while it is on its way). Test-only packages (fast-check, linkedom)
  * live in `deno.json`'s import map, which only tern's own tests read.
  *
  * @example Every loader gives its package
@@ -22,8 +23,9 @@
  * @module
  */
 
-export { z } from "npm:zod@4.6.7";
 export { default as picomatch } from "npm:picomatch@4.0.7";
+/** zod's namespace, for types (`z.infer`, `z.ZodType`); {@linkcode loadZodModule} gives its values. */
+export type { z } from "npm:zod@4.6.7";
 import type * as polars from "npm:nodejs-polars@0.25.2";
 
 // The polars types tern's API mentions, declared here (not re-exported) so that documentation of
@@ -116,6 +118,17 @@ export type Series = polars.Series;
 export type PolarsModule = typeof import("npm:nodejs-polars@0.25.2");
 
 /**
+ * Imports an npm package given by a specifier held in a variable. Deno prepares every `npm:`
+ * specifier written out in a module's `import(...)` as soon as that module loads, whether or not
+ * the import ever runs (a few milliseconds each); passed through here, a package costs nothing
+ * until it is used. Its types still come from the `typeof import(...)` annotations, which also
+ * keep every package in the lock file and in `deno install`.
+ */
+function importLater<T>(specifier: string): Promise<T> {
+  return import(specifier);
+}
+
+/**
  * Imports nodejs-polars (a native addon, so only when a frame is first made).
  *
  * @example
@@ -128,7 +141,24 @@ export type PolarsModule = typeof import("npm:nodejs-polars@0.25.2");
  * ```
  */
 export function loadPolarsModule(): Promise<PolarsModule> {
-  return import("npm:nodejs-polars@0.25.2");
+  return importLater("npm:nodejs-polars@0.25.2");
+}
+
+/**
+ * Imports zod (its `z` namespace). Modules that build schemas await it at their top level, and
+ * are themselves imported only when first needed.
+ *
+ * @example
+ * ```ts
+ * import { loadZodModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const { z } = await loadZodModule();
+ * assert.equal(z.number().parse(3), 3);
+ * ```
+ */
+export function loadZodModule(): Promise<typeof import("npm:zod@4.6.7")> {
+  return importLater("npm:zod@4.6.7");
 }
 
 /**
@@ -144,7 +174,7 @@ export function loadPolarsModule(): Promise<PolarsModule> {
  * ```
  */
 export function loadYamlModule(): Promise<typeof import("npm:yaml@2.9.1")> {
-  return import("npm:yaml@2.9.1");
+  return importLater("npm:yaml@2.9.1");
 }
 
 /**
@@ -160,7 +190,7 @@ export function loadYamlModule(): Promise<typeof import("npm:yaml@2.9.1")> {
  * ```
  */
 export function loadSpdxCorrectModule(): Promise<{ default: unknown }> {
-  return import("npm:spdx-correct@3.2.0");
+  return importLater<typeof import("npm:spdx-correct@3.2.0")>("npm:spdx-correct@3.2.0");
 }
 
 /**
@@ -177,11 +207,19 @@ export function loadSpdxCorrectModule(): Promise<{ default: unknown }> {
  * ```
  */
 export async function loadCitationJsModules(): Promise<unknown> {
-  const core = await import("npm:@citation-js/core@0.8.2");
+  const core = await importLater<typeof import("npm:@citation-js/core@0.8.2")>(
+    "npm:@citation-js/core@0.8.2",
+  );
   await Promise.all([
-    import("npm:@citation-js/plugin-csl@0.8.2"),
-    import("npm:@citation-js/plugin-bibtex@0.8.2"),
-    import("npm:@citation-js/plugin-ris@0.8.2"),
+    importLater<typeof import("npm:@citation-js/plugin-csl@0.8.2")>(
+      "npm:@citation-js/plugin-csl@0.8.2",
+    ),
+    importLater<typeof import("npm:@citation-js/plugin-bibtex@0.8.2")>(
+      "npm:@citation-js/plugin-bibtex@0.8.2",
+    ),
+    importLater<typeof import("npm:@citation-js/plugin-ris@0.8.2")>(
+      "npm:@citation-js/plugin-ris@0.8.2",
+    ),
   ]);
   return core;
 }
@@ -200,7 +238,7 @@ export async function loadCitationJsModules(): Promise<unknown> {
  * ```
  */
 export function loadXxhashModule(): Promise<typeof import("npm:xxhash-wasm@1.1.0")> {
-  return import("npm:xxhash-wasm@1.1.0");
+  return importLater("npm:xxhash-wasm@1.1.0");
 }
 
 /**
@@ -217,6 +255,6 @@ export function loadXxhashModule(): Promise<typeof import("npm:xxhash-wasm@1.1.0
  */
 export async function vegaDatasetsEntryUrl(): Promise<string> {
   // Importing first makes Deno install the package when it is not cached yet.
-  await import("npm:vega-datasets@3.2.1");
+  await importLater<typeof import("npm:vega-datasets@3.2.1")>("npm:vega-datasets@3.2.1");
   return import.meta.resolve("npm:vega-datasets@3.2.1");
 }
