@@ -123,6 +123,7 @@ export {
   SignInRequiredError,
   TernError,
   type TernErrorDetails,
+  TlsError,
 } from "./lib/client/errors.ts";
 export type { Access, CallOptions } from "./lib/client/endpoints.ts";
 export type { AuthMode } from "./lib/client/auth.ts";
@@ -142,7 +143,14 @@ export {
   type TableFormat,
   UnsupportedFormatError,
 } from "./lib/data/mod.ts";
-export { type FrameDisplay, view, type ViewOptions } from "./lib/data/view.ts";
+export {
+  type FrameDisplay,
+  type FrameViewMode,
+  setFrameView,
+  view,
+  type ViewOptions,
+} from "./lib/data/view.ts";
+export { type Chart, loadPlot, type NotebookPlot } from "./lib/data/chart.ts";
 export { CITATION_STYLE_LIST } from "./lib/registry/citation_styles.ts";
 export { TABLE_FORMAT_ENTRIES } from "./lib/registry/file_formats.ts";
 export {

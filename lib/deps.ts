@@ -8,7 +8,8 @@
  * loaded on first use through the loaders below, so `import { connect } from "tern"` stays cheap
  * and needs no `--allow-ffi` until a frame is made: nodejs-polars, and zod (the response schemas
  * load with the first answer, while it is on its way). Test-only packages (fast-check, linkedom)
- * live in `deno.json`'s import map, which only tern's own tests read.
+ * live in `deno.json`'s import map, which only tern's own tests read (linkedom is also here, for
+ * charts).
  *
  * @example Every loader gives its package
  * ```ts
@@ -140,8 +141,65 @@ function importLater<T>(specifier: string): Promise<T> {
  * assert.deepEqual(pl.DataFrame({ x: ["a"] }).columns, ["x"]);
  * ```
  */
-export function loadPolarsModule(): Promise<PolarsModule> {
-  return importLater("npm:nodejs-polars@0.25.2");
+export async function loadPolarsModule(): Promise<PolarsModule> {
+  // node:module (for polarsFrameFactory) costs tens of milliseconds to load: only with Polars.
+  const [polars, { createRequire }] = await Promise.all([
+    importLater<PolarsModule>("npm:nodejs-polars@0.25.2"),
+    import("node:module"),
+  ]);
+  requireFrom = createRequire;
+  return polars;
+}
+
+/** Node's `createRequire`, once {@linkcode loadPolarsModule} has loaded it. */
+let requireFrom: ((from: string) => (id: string) => unknown) | undefined;
+
+/**
+ * The factory every nodejs-polars DataFrame is made by, in the module instance `pl` uses:
+ * `DataFrame`, the readers, `collect()` and every derived frame (`filter`, `groupBy().agg`,
+ * `join`, `select`, ...) call it through this very object, so a wrapper set here sees every frame
+ * (nodejs-polars' frames are plain objects behind a Proxy, with no shared prototype to extend).
+ * `undefined` before {@linkcode loadPolarsModule} has loaded Polars, and when the package's files
+ * cannot be reached from here (tern imported from a URL).
+ * The pinned version is what makes reaching into `bin/dataframe.js` safe; its test fails first
+ * when an upgrade moves it.
+ *
+ * @example
+ * ```ts
+ * import { loadPolarsModule, polarsFrameFactory } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = (await loadPolarsModule()).default;
+ * const factory = polarsFrameFactory();
+ * assert.equal(typeof factory?._DataFrame, "function");
+ * assert.equal(factory?._DataFrame(pl.DataFrame({ a: [1] })._df).height, 1);
+ * ```
+ */
+export function polarsFrameFactory(): PolarsFrameFactory | undefined {
+  if (requireFrom === undefined) return undefined;
+  try {
+    const entry = import.meta.resolve("npm:nodejs-polars@0.25.2");
+    if (!entry.startsWith("file:")) return undefined;
+    const factory = requireFrom(entry)("./dataframe") as Partial<PolarsFrameFactory>;
+    return typeof factory._DataFrame === "function" ? factory as PolarsFrameFactory : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The exports of nodejs-polars' `bin/dataframe.js` that {@linkcode polarsFrameFactory} gives.
+ *
+ * @example
+ * ```ts
+ * import type { PolarsFrameFactory } from "./deps.ts";
+ *
+ * const wrap = (factory: PolarsFrameFactory) => factory._DataFrame;
+ * ```
+ */
+export interface PolarsFrameFactory {
+  /** Wraps a native frame into the DataFrame object users see. */
+  _DataFrame: (native: unknown) => DataFrame;
 }
 
 /**
@@ -159,6 +217,54 @@ export function loadPolarsModule(): Promise<PolarsModule> {
  */
 export function loadZodModule(): Promise<typeof import("npm:zod@4.6.7")> {
   return importLater("npm:zod@4.6.7");
+}
+
+/**
+ * Observable Plot's module, as {@linkcode loadPlotModule} gives it.
+ *
+ * @example
+ * ```ts
+ * import { loadPlotModule, type PlotModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const Plot: PlotModule = await loadPlotModule();
+ * assert.equal(typeof Plot.lineY, "function");
+ * ```
+ */
+export type PlotModule = typeof import("npm:@observablehq/plot@0.6.17");
+
+/**
+ * Imports Observable Plot (charts as SVG; only when a chart is drawn).
+ *
+ * @example
+ * ```ts
+ * import { loadPlotModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(typeof (await loadPlotModule()).plot, "function");
+ * ```
+ */
+export function loadPlotModule(): Promise<PlotModule> {
+  return importLater("npm:@observablehq/plot@0.6.17");
+}
+
+/**
+ * Imports linkedom, a DOM without a browser, in which Plot draws its SVG (only when a chart is
+ * drawn; tern's tests also parse views with it).
+ *
+ * @example
+ * ```ts
+ * import { loadLinkedomModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const window = (await loadLinkedomModule()).parseHTML("<p>a</p>") as unknown as {
+ *   document: { querySelector(selector: string): { textContent: string } | null };
+ * };
+ * assert.equal(window.document.querySelector("p")?.textContent, "a");
+ * ```
+ */
+export function loadLinkedomModule(): Promise<typeof import("npm:linkedom@0.18.13")> {
+  return importLater("npm:linkedom@0.18.13");
 }
 
 /**

@@ -1,28 +1,17 @@
 /**
  * Runs the notebooks headless in real Jupyter with the Deno kernel, for the notebook tests and
- * the screenshots task.
- *
- * - **Jupyter** is Debian's (`jupyter-nbconvert`, `jupyter-client`: Python's nbclient and
- *   nbformat under `/usr/bin/python3`); {@linkcode findJupyter} says what is missing.
- * - **The kernel** is a project-local kernelspec in a temporary `JUPYTER_PATH`, pointing at the
- *   Deno binary that runs this code (`Deno.execPath()`), so a fresh clone needs no
- *   `deno jupyter --install` and never picks up another Deno.
- * - **The runner** (`tests/notebooks/run_notebook.py`) works around the Deno kernel publishing a
- *   cell's last outputs after it reports idle, which plain nbconvert drops at random.
+ * the screenshots task, through the runner `tern notebook` ships (lib/cli/notebook_runner.ts):
+ * this Deno as the kernel, and no output lost to the kernel publishing a cell's last outputs
+ * after it reports idle.
  *
  * @module
  */
 
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-/** The runner script, beside the notebook tests. */
-export const RUNNER: string = fileURLToPath(
-  new URL("../tests/notebooks/run_notebook.py", import.meta.url),
-);
-
-/** Pythons to try, Debian's first (its jupyter packages install there, not in pyenv's). */
-const PYTHONS = ["/usr/bin/python3", "python3"];
+import {
+  findJupyter as findPython,
+  JupyterMissingError,
+  runNotebook as run,
+} from "../lib/cli/notebook_runner.ts";
 
 /**
  * A Python that can run notebooks, or what is missing.
@@ -47,45 +36,17 @@ export type JupyterCheck = { python: string; nbconvert: boolean } | { missing: s
  * ```
  */
 export async function findJupyter(): Promise<JupyterCheck> {
-  for (const python of PYTHONS) {
-    const probe = await output(python, [
-      "-c",
-      "import nbclient, nbformat\ntry:\n import nbconvert; print('nbconvert')\nexcept ImportError:\n print('-')",
-    ]);
-    if (probe.ok) return { python, nbconvert: probe.stdout.trim() === "nbconvert" };
+  try {
+    return { python: await findPython({ html: true }), nbconvert: true };
+  } catch (error) {
+    if (!(error instanceof JupyterMissingError)) throw error;
   }
-  return {
-    missing:
-      "Jupyter is not installed: no python3 can import nbclient and nbformat. On Debian or " +
-      "Ubuntu: apt-get install jupyter-nbconvert jupyter-client (CI's .ci/run does this as root).",
-  };
-}
-
-/**
- * A kernelspec for this Deno in a new temporary folder: pass `jupyterPath` as `JUPYTER_PATH` and
- * `kernel` as the kernel name. Remove `jupyterPath` when done.
- *
- * @example
- * ```ts ignore
- * const { jupyterPath, kernel } = await makeKernelspec();
- * ```
- */
-export async function makeKernelspec(): Promise<{ jupyterPath: string; kernel: string }> {
-  const jupyterPath = await Deno.makeTempDir({ prefix: "tern-jupyter-" });
-  const kernel = "tern-deno";
-  await Deno.mkdir(join(jupyterPath, "kernels", kernel), { recursive: true });
-  await Deno.writeTextFile(
-    join(jupyterPath, "kernels", kernel, "kernel.json"),
-    JSON.stringify({
-      argv: [Deno.execPath(), "jupyter", "--kernel", "--conn", "{connection_file}"],
-      display_name: "Deno (tern)",
-      language: "typescript",
-      // Interrupts by message: a SIGINT would kill the Deno kernel.
-      interrupt_mode: "message",
-      env: { NO_COLOR: "1" },
-    }),
-  );
-  return { jupyterPath, kernel };
+  try {
+    return { python: await findPython(), nbconvert: false };
+  } catch (error) {
+    if (!(error instanceof JupyterMissingError)) throw error;
+    return { missing: `${error.message} (CI's .ci/run installs them as root.)` };
+  }
 }
 
 /**
@@ -95,20 +56,14 @@ export async function makeKernelspec(): Promise<{ jupyterPath: string; kernel: s
  * ```ts
  * import type { RunOptions } from "./jupyter.ts";
  *
- * const options: RunOptions = { python: "/usr/bin/python3", jupyterPath: "/tmp/k", kernel: "tern-deno" };
+ * const options: RunOptions = { python: "/usr/bin/python3", timeoutSeconds: 120 };
  * ```
  */
 export interface RunOptions {
   /** The Python with nbclient. */
   python: string;
-  /** The folder holding the kernelspec. */
-  jupyterPath: string;
-  /** The kernel's name. */
-  kernel: string;
   /** Seconds a cell may take (default 300). */
   timeoutSeconds?: number;
-  /** Seconds to keep listening after a cell went idle (default 0.3). */
-  graceSeconds?: number;
 }
 
 /**
@@ -116,11 +71,11 @@ export interface RunOptions {
  * fails (the caller looks for `error` outputs); `TERRAIN_*` variables are left out so the
  * notebooks serve the sample store themselves.
  *
- * @throws {Error} with the runner's stderr when the run itself fails (kernel died, timeout).
+ * @throws {NotebookRunError} when the run itself fails (kernel died, timeout).
  *
  * @example
  * ```ts ignore
- * await runNotebook("notebooks/quickstart.ipynb", "/tmp/quickstart.ipynb", { python, jupyterPath, kernel });
+ * await runNotebook("notebooks/quickstart.ipynb", "/tmp/quickstart.ipynb", { python });
  * ```
  */
 export async function runNotebook(
@@ -128,27 +83,57 @@ export async function runNotebook(
   target: string,
   options: RunOptions,
 ): Promise<void> {
+  await run(source, {
+    output: target,
+    python: options.python,
+    timeoutSeconds: options.timeoutSeconds ?? 300,
+    env: notebookEnv(),
+  });
+}
+
+/**
+ * This process's environment without `TERRAIN_*` (so notebooks serve the sample store), and
+ * without colours.
+ *
+ * @example
+ * ```ts
+ * import { notebookEnv } from "./jupyter.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(notebookEnv().NO_COLOR, "1");
+ * ```
+ */
+export function notebookEnv(): Record<string, string> {
   const env = Deno.env.toObject();
   for (const name of Object.keys(env)) if (name.startsWith("TERRAIN_")) delete env[name];
-  const result = await output(
-    options.python,
-    [
-      RUNNER,
-      source,
-      target,
-      "--kernel",
-      options.kernel,
-      "--grace",
-      String(options.graceSeconds ?? 0.3),
-      "--timeout",
-      String(options.timeoutSeconds ?? 300),
-    ],
-    { ...env, JUPYTER_PATH: options.jupyterPath, NO_COLOR: "1" },
-    dirname(source),
+  return { ...env, NO_COLOR: "1" };
+}
+
+/**
+ * Writes a notebook of code cells (for the Deno kernel) to `path`.
+ *
+ * @example
+ * ```ts ignore
+ * await writeNotebook("/tmp/mine.ipynb", ["const answer = 6 * 7;", "answer;"]);
+ * ```
+ */
+export async function writeNotebook(path: string, cells: readonly string[]): Promise<void> {
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      cells: cells.map((source, index) => ({
+        cell_type: "code",
+        execution_count: null,
+        id: `cell-${index}`,
+        metadata: {},
+        outputs: [],
+        source,
+      })),
+      metadata: { kernelspec: { display_name: "Deno", language: "typescript", name: "deno" } },
+      nbformat: 4,
+      nbformat_minor: 5,
+    }),
   );
-  if (!result.ok) {
-    throw new Error(`Running ${source} failed:\n${result.stderr.slice(-4000)}`);
-  }
 }
 
 /**

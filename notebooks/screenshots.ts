@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { returnToCallerFolder } from "../lib/entry/caller_folder.ts";
-import { findJupyter, makeKernelspec, output, runNotebook } from "./jupyter.ts";
+import { findJupyter, output, runNotebook } from "./jupyter.ts";
 
 /**
  * One picture: a notebook cell found by a piece of its source, in a theme.
@@ -128,7 +128,6 @@ async function main(): Promise<void> {
   if (chromium === undefined) fail("Chromium is not installed: apt-get install chromium.");
 
   const work = await Deno.makeTempDir({ prefix: "tern-screenshots-" });
-  const { jupyterPath, kernel } = await makeKernelspec();
   try {
     const pages = new Map<string, string>();
     for (const notebook of new Set(SHOTS.map((shot) => shot.notebook))) {
@@ -136,8 +135,6 @@ async function main(): Promise<void> {
       console.log(`executing notebooks/${notebook}.ipynb`);
       await runNotebook(join(ROOT, "notebooks", `${notebook}.ipynb`), executed, {
         python: jupyter.python,
-        jupyterPath,
-        kernel,
       });
       for (
         const theme of new Set(SHOTS.filter((s) => s.notebook === notebook).map((s) => s.theme))
@@ -182,7 +179,6 @@ async function main(): Promise<void> {
     }
   } finally {
     await Deno.remove(work, { recursive: true }).catch(() => {});
-    await Deno.remove(jupyterPath, { recursive: true }).catch(() => {});
   }
 }
 

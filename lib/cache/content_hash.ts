@@ -1,35 +1,17 @@
 /**
- * The content hash each cached copy records, so that a copy whose identity changed can be told
- * apart from the copy tern wrote (see docs/security.md, "Integrity of cached copies").
- *
- * New copies record XXH64: a checksum, not a cryptographic hash. It guards against corruption
- * (bit rot, a truncated or partly rewritten file, a restore from a backup) and against a
- * substitution that the copy's identity already flagged. A cryptographic hash would add nothing
- * against a writer of the cache folder, who can rewrite the index (and its hashes) too. XXH64
- * hashes 160 MB in 20–35 ms here, where SHA-256 takes about 80 ms; even so a large copy is
- * hashed just after its read returned the frame (see `DiskCache.take`), not before. Copies
- * recorded by an earlier tern carry a SHA-256 and are still checked with it.
+ * The one content hash tern computes: XXH64, written `xxh64:<16 hex digits>` in a
+ * {@linkcode FileVersion}'s `hash`, in the cache's index and in provenance. A checksum, not a
+ * cryptographic hash: it guards against corruption (bit rot, a truncated or partly rewritten
+ * file) and tells one version's bytes from another's. A cryptographic hash would add nothing
+ * against a writer of the cache folder, who can rewrite the index (and its hashes) too; XXH64
+ * costs a few percent of a read where SHA-256 would cost a third.
  *
  * @module
  */
 
-import { createHash } from "node:crypto";
+import type fs from "node:fs";
+import type { FileVersion } from "../client/file_version.ts";
 import { loadXxhashModule } from "../deps.ts";
-
-/**
- * A content-hash algorithm an index line may name: `xxh64` for new copies, `sha256` for copies
- * recorded by an earlier tern.
- *
- * @example
- * ```ts
- * import type { HashAlgorithm } from "./content_hash.ts";
- * import assert from "node:assert/strict";
- *
- * const algorithm: HashAlgorithm = "xxh64";
- * assert.equal(algorithm, "xxh64");
- * ```
- */
-export type HashAlgorithm = "xxh64" | "sha256";
 
 /**
  * An incremental content hash: feed bytes in order, then take the hex digest once.
@@ -58,29 +40,18 @@ async function loadXxhash() {
 }
 
 /**
- * A new incremental hasher for `algorithm` (XXH64 by default; its WebAssembly is loaded once per
- * process, on first use).
+ * A new XXH64 hasher (the WebAssembly is loaded once, on first use).
  *
  * @example
  * ```ts
  * import { contentHasher } from "./content_hash.ts";
  * import assert from "node:assert/strict";
  *
- * const bytes = new TextEncoder().encode("a\n1\n");
- * const whole = await contentHasher();
- * whole.update(bytes);
- * const pieces = await contentHasher();
- * pieces.update(bytes.subarray(0, 1));
- * pieces.update(bytes.subarray(1));
- * assert.equal(pieces.digest(), whole.digest());
- * assert.equal((await contentHasher("sha256")).digest().length, 64);
+ * const hasher = await contentHasher();
+ * assert.equal(hasher.digest(), "ef46db3751d8e999"); // of no bytes
  * ```
  */
-export async function contentHasher(algorithm: HashAlgorithm = "xxh64"): Promise<ContentHasher> {
-  if (algorithm === "sha256") {
-    const hash = createHash("sha256");
-    return { update: (bytes) => void hash.update(bytes), digest: () => hash.digest("hex") };
-  }
+export async function contentHasher(): Promise<ContentHasher> {
   const state = (await (xxhash ??= loadXxhash())).create64();
   return {
     update: (bytes) => void state.update(bytes),
@@ -89,55 +60,63 @@ export async function contentHasher(algorithm: HashAlgorithm = "xxh64"): Promise
 }
 
 /**
- * Reads of a file being hashed. 1 MiB reads hashed 160 MB as fast as 8 MiB ones here (20 ms);
- * 256 KiB ones took 28. Larger reads would only hold more memory (the buffer, and the
- * WebAssembly memory XXH64 copies each read into) next to the frame just parsed.
- */
-const READ_BYTES = 1024 * 1024;
-/** The read buffer of the last file hashed, reused: fresh memory costs a page fault per 4 KiB. */
-let spare: Uint8Array | undefined;
-
-/**
- * The hex content hash of a file's bytes, in reads of up to 1 MiB into one
- * reused buffer.
+ * The `hash` of a {@linkcode FileVersion} for `bytes`: `xxh64:<hex>`.
  *
  * @example
  * ```ts
- * import { contentHasher, hashFile } from "./content_hash.ts";
+ * import { hashOf } from "./content_hash.ts";
  * import assert from "node:assert/strict";
  *
- * const file = await Deno.makeTempFile();
- * await Deno.writeTextFile(file, "a\n1\n");
- * const hasher = await contentHasher();
- * hasher.update(new TextEncoder().encode("a\n1\n"));
- * assert.equal(await hashFile(file), hasher.digest());
- * assert.equal((await hashFile(file, "sha256")).length, 64);
- * await Deno.remove(file);
+ * assert.equal(await hashOf(new TextEncoder().encode("a")), "xxh64:d24ec4f1a98c6e5b");
  * ```
  */
-export async function hashFile(path: string, algorithm: HashAlgorithm = "xxh64"): Promise<string> {
-  const hasher = await contentHasher(algorithm);
-  using file = await Deno.open(path);
-  const size = (await file.stat()).size;
-  // Taken, not shared: two files hashed at once each need their own buffer.
-  let buffer = spare !== undefined && spare.byteLength >= Math.min(size + 1, READ_BYTES)
-    ? spare
-    : undefined;
-  spare = undefined;
-  buffer ??= new Uint8Array(Math.min(size + 1, READ_BYTES));
-  try {
-    while (true) {
-      const n = await file.read(buffer);
-      if (n === null) break;
-      hasher.update(buffer.subarray(0, n));
-    }
-  } finally {
-    keepSpare(buffer);
-  }
-  return hasher.digest();
+export async function hashOf(bytes: Uint8Array): Promise<NonNullable<FileVersion["hash"]>> {
+  const hasher = await contentHasher();
+  hasher.update(bytes);
+  return `xxh64:${hasher.digest()}`;
 }
 
-/** Keeps the larger of the spare and a buffer done with, for the next file hashed. */
-function keepSpare(buffer: Uint8Array): void {
-  if (buffer.byteLength > (spare?.byteLength ?? 0)) spare = buffer;
+/** Bytes read at a time when hashing an open file. */
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * Hashes `size` bytes of an open file from its start, through that handle (so what is hashed is
+ * the file that was checked, whatever its path names meanwhile), keeping the bytes when `keep`.
+ *
+ * @example
+ * ```ts
+ * import fs from "node:fs";
+ * import { hashHandle } from "./content_hash.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "a");
+ * const handle = await fs.promises.open(path);
+ * const { hash, bytes } = await hashHandle(handle, 1, true);
+ * await handle.close();
+ * assert.equal(hash, "xxh64:d24ec4f1a98c6e5b");
+ * assert.deepEqual(bytes, new TextEncoder().encode("a"));
+ * await Deno.remove(path);
+ * ```
+ */
+export async function hashHandle(
+  handle: fs.promises.FileHandle,
+  size: number,
+  keep: boolean,
+): Promise<{ hash: string; bytes?: Uint8Array<ArrayBuffer> }> {
+  const hasher = await contentHasher();
+  const whole = keep ? new Uint8Array(size) : undefined;
+  const buffer = whole ?? new Uint8Array(Math.min(READ_BYTES, Math.max(1, size)));
+  let position = 0;
+  while (position < size) {
+    const target = whole === undefined ? buffer : whole.subarray(position);
+    const want = Math.min(target.length, size - position);
+    const { bytesRead } = await handle.read(target, 0, want, position);
+    if (bytesRead === 0) break;
+    hasher.update(target.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+  const hash = `xxh64:${hasher.digest()}`;
+  // A file that shrank meanwhile gives a short read: its hash cannot match.
+  return position < size || whole === undefined ? { hash } : { hash, bytes: whole };
 }

@@ -20,18 +20,16 @@
 export {
   type CachedFile,
   type CacheUsage,
-  CacheWriter,
-  type Claim,
   type ClearResult,
   copyExtension,
-  type CopyIdentity,
-  type CopyState,
+  CopyWriter,
   DEFAULT_CACHE_BYTES,
   DiskCache,
   type DiskCacheOptions,
   type FileVersion,
   type VerifyResult,
 } from "./cache.ts";
+export { contentHasher, hashOf } from "./content_hash.ts";
 export { defaultCacheDir } from "./dir.ts";
 export { CacheMissError, CorruptCopyError } from "./errors.ts";
 export { StoreCache } from "./store_cache.ts";

@@ -85,6 +85,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     const failure = describeFailure(error, {
       debug,
       style: io.stderr.style,
+      anonymous: store?.options.auth === "anonymous",
       ...((store?.options.url ?? url) === undefined ? {} : { url: store?.options.url ?? url }),
     });
     for (const line of failure.lines) io.stderr.line(line);

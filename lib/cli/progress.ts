@@ -129,7 +129,8 @@ export class TransferProgress {
   }
 
   /**
-   * Shows the final state (the bar's last line stays, as a record) and waits for stderr.
+   * Shows the final state (the bar's last line stays, as a record) and waits for stderr:
+   * `true` done (✓), `false` failed (✗), `"interrupted"` stopped by Ctrl-C (✗, "interrupted").
    *
    * @example
    * ```ts
@@ -137,11 +138,12 @@ export class TransferProgress {
    * import { TransferProgress } from "./progress.ts";
    *
    * const progress = new TransferProgress(new Output(Deno.stderr, false), "formats", 1, 13_487);
+   * const signal = AbortSignal.timeout(60_000);
    * const failures = 0;
-   * await progress.finish(failures === 0);
+   * await progress.finish(signal.aborted ? "interrupted" : failures === 0);
    * ```
    */
-  async finish(ok: boolean): Promise<void> {
+  async finish(ok: boolean | "interrupted"): Promise<void> {
     this.#tracker.done(ok);
     await this.#stderr.flush().catch(() => {});
   }

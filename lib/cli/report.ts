@@ -12,8 +12,10 @@ import {
   isAbortError,
   NetworkError,
   NotFoundError,
+  PermissionError,
   SignInRequiredError,
   TernError,
+  TlsError,
   UnsupportedFormatError,
 } from "../../mod.ts";
 import { UsageError } from "./args.ts";
@@ -64,7 +66,7 @@ export interface Failure {
  *
  * - A {@linkcode UsageError}: `error: <what>` (the caller adds the usage line); status 2.
  * - The library's typed errors: `error: NotFoundError: <message>` and, where a common fix
- *   exists, a `hint:`; status 1.
+ *   exists, a `hint:` (how to sign in, wherever an `anonymous` caller was refused); status 1.
  * - An interruption (Ctrl-C): `interrupted`; status 130.
  * - Local file errors (a destination that cannot be written): their message; status 1.
  * - Anything else is a bug in tern: `error: internal error: <message>`; status 1.
@@ -75,7 +77,7 @@ export interface Failure {
  * ```ts
  * import { describeFailure } from "./report.ts";
  * import { styles } from "./format.ts";
- * import { NotFoundError } from "../../mod.ts";
+ * import { NotFoundError, PermissionError } from "../../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const failure = describeFailure(new NotFoundError('"/iplant/home/x" does not exist.'), {
@@ -84,11 +86,19 @@ export interface Failure {
  * });
  * assert.equal(failure.status, 1);
  * assert.equal(failure.lines[0], 'error: NotFoundError: "/iplant/home/x" does not exist.');
+ *
+ * // An anonymous caller refused: the hint says how to sign in.
+ * const refused = describeFailure(new PermissionError('You may not read "/iplant/home/alice".'), {
+ *   debug: false,
+ *   style: styles(false),
+ *   anonymous: true,
+ * });
+ * assert.match(refused.lines[1], /^hint: sign in with --token/);
  * ```
  */
 export function describeFailure(
   error: unknown,
-  options: { debug: boolean; style: Styles; url?: string },
+  options: { debug: boolean; style: Styles; url?: string; anonymous?: boolean },
 ): Failure {
   const { style } = options;
   const label = style.error("error:");
@@ -98,7 +108,7 @@ export function describeFailure(
   } else if (isAbortError(error) || error instanceof PromptCancelledError) {
     failure = { lines: ["interrupted"], status: EXIT.interrupted };
   } else if (error instanceof TernError) {
-    const hint = hintFor(error, options.url);
+    const hint = hintFor(error, options.url, options.anonymous === true);
     failure = {
       lines: [
         `${label} ${error.name}: ${safeText(error.message)}`,
@@ -127,8 +137,14 @@ export function describeFailure(
   return failure;
 }
 
-function hintFor(error: TernError, url: string | undefined): string | undefined {
-  if (error instanceof SignInRequiredError) {
+function hintFor(
+  error: TernError,
+  url: string | undefined,
+  anonymous: boolean,
+): string | undefined {
+  // Terrain refuses an anonymous caller with 401, 403 or ERR_NOT_READABLE depending on the
+  // endpoint; whichever it was, signing in is the fix.
+  if (error instanceof SignInRequiredError || (anonymous && error instanceof PermissionError)) {
     return "sign in with --token TOKEN (or TERRAIN_TOKEN), or --username NAME (password from " +
       "TERRAIN_PASSWORD or a prompt)";
   }
@@ -137,6 +153,7 @@ function hintFor(error: TernError, url: string | undefined): string | undefined 
       ? "check the username and password (TERRAIN_USERNAME, TERRAIN_PASSWORD)"
       : "the token may have expired: get a new one, or sign in with --username NAME";
   }
+  if (error instanceof TlsError) return "correct the URL in --url or TERRAIN_URL";
   if (error instanceof NetworkError) {
     return `check that the server is reachable${
       url === undefined ? "" : ` at ${safeText(redactUrl(url))}`

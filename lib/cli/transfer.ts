@@ -17,6 +17,7 @@ import {
   type Store,
 } from "../../mod.ts";
 import { localStep, partialName } from "../handles/file.ts";
+import { placeFile, realFolders, upToDate } from "../handles/destination.ts";
 
 /**
  * How a file reached its target.
@@ -67,6 +68,11 @@ export interface SaveOptions {
   onBytes: (count: number) => void;
   /** Aborts the transfer; the target is left as it was. */
   signal?: AbortSignal;
+  /**
+   * The destination folder the user named: followed if it is a symlink, while no symlink below
+   * it is (see lib/handles/destination.ts). Default: the target's own folder.
+   */
+  root?: string;
 }
 
 /**
@@ -111,11 +117,11 @@ async function save(
   target: string,
   options: SaveOptions,
 ): Promise<SaveResult> {
-  if (!options.force && await matches(target, entry)) {
+  if (!options.force && await upToDate(target, entry.size, entry.modified)) {
     options.onBytes(entry.size);
     return { source: "up-to-date", local: target, size: entry.size };
   }
-  await Deno.mkdir(dirname(target), { recursive: true });
+  await realFolders(options.root ?? dirname(target), dirname(target));
   const temporary = join(dirname(target), partialName(basename(target)));
   try {
     let current = entry;
@@ -134,7 +140,7 @@ async function save(
     if (size === current.size && !Number.isNaN(current.modified.getTime())) {
       await Deno.utime(temporary, new Date(), current.modified);
     }
-    await Deno.rename(temporary, target);
+    await placeFile(temporary, target);
     return { source, local: target, size };
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});
@@ -206,16 +212,4 @@ async function direct(
     );
   }
   return "downloaded";
-}
-
-/** Whether the local file has the entry's size and modification time (to the second). */
-async function matches(target: string, entry: Entry): Promise<boolean> {
-  try {
-    const local = await Deno.stat(target);
-    return local.isFile && local.size === entry.size && local.mtime !== null &&
-      Math.abs(local.mtime.getTime() - entry.modified.getTime()) < 1000;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }

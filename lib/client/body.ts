@@ -71,13 +71,7 @@ export function guardBody(
 ): ReadableStream<Uint8Array> {
   const { expectedLength, idleTimeoutMs, signal } = options;
   const problems = bodyProblems(options);
-  // Taken at the first read, so a body handed on whole (pipeBodyTo) keeps its native source.
-  let taken: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  const reader = {
-    read: () => (taken ??= source.getReader()).read(),
-    cancel: (reason?: unknown) =>
-      taken !== undefined ? taken.cancel(reason) : source.cancel(reason),
-  };
+  const reader = source.getReader();
   let received = 0;
   let finished = false;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -140,132 +134,7 @@ export function guardBody(
       return reader.cancel(reason).catch(() => {});
     },
   }, { highWaterMark: 0 });
-  handOffs.set(guarded, async (sink) => {
-    if (finished) throw problems.broken(received, new Error("the body was already done with"));
-    taken?.releaseLock();
-    taken = undefined;
-    // The pipe runs natively (no JavaScript per chunk), so the idle clock watches the sink.
-    const stop = new AbortController();
-    const start = await sink.written();
-    let seen = start;
-    let stalled = false;
-    let quietSince = performance.now();
-    const watch = setInterval(async () => {
-      const now = await sink.written().catch(() => seen);
-      if (now !== seen) {
-        sink.onBytes?.(now - seen);
-        seen = now;
-        quietSince = performance.now();
-      } else if (performance.now() - quietSince >= idleTimeoutMs) {
-        stalled = true;
-        stop.abort();
-      }
-    }, Math.min(250, Math.max(1, idleTimeoutMs / 4)));
-    const onAbort = () => stop.abort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    let failure: unknown;
-    try {
-      // Closed below whatever happens, not aborted: what reached it stays (to resume after).
-      await source.pipeTo(sink.writable, {
-        preventClose: true,
-        preventAbort: true,
-        signal: stop.signal,
-      });
-    } catch (error) {
-      failure = error;
-    } finally {
-      clearInterval(watch);
-      signal.removeEventListener("abort", onAbort);
-    }
-    // Closing waits for the last write in flight (a file's stream settles writes early).
-    await sink.writable.close().catch(() => {});
-    const total = await sink.written();
-    if (total !== seen) sink.onBytes?.(total - seen);
-    received += total - start;
-    let error: unknown;
-    if (signal.aborted) error = abortError(signal);
-    else if (stalled) error = problems.stalled(received);
-    else if (failure !== undefined) error = problems.broken(received, failure);
-    else if (expectedLength !== undefined && received < expectedLength) {
-      error = problems.short(received);
-    } else if (expectedLength !== undefined && received > expectedLength) error = problems.long();
-    if (error !== undefined) {
-      fail(error);
-      throw error;
-    }
-    try {
-      controller.close();
-    } catch {
-      // Cancelled by the consumer meanwhile.
-    }
-    finish();
-    return total - start;
-  });
   return guarded;
-}
-
-/**
- * Where {@linkcode pipeBodyTo} writes the rest of a body: a stream it closes when done (also
- * after a failure: whatever reached it stays) and how many bytes are in the sink so far (a
- * file's size).
- *
- * @example
- * ```ts
- * import type { BodySink } from "./body.ts";
- *
- * const path = await Deno.makeTempFile();
- * const file = await Deno.open(path, { write: true, append: true });
- * const sink: BodySink = { writable: file.writable, written: async () => (await Deno.stat(path)).size };
- * await sink.writable.close();
- * await Deno.remove(path);
- * ```
- */
-export interface BodySink {
-  /** Receives the rest of the body; closed when the pipe ends. */
-  writable: WritableStream<Uint8Array>;
-  /** Bytes in the sink so far; polled to see the body progress, and counted once closed. */
-  written: () => Promise<number>;
-  /** Told how many new bytes arrived, now and then while the pipe runs. */
-  onBytes?: (count: number) => void;
-}
-
-const handOffs = new WeakMap<ReadableStream<Uint8Array>, (sink: BodySink) => Promise<number>>();
-
-/**
- * Moves the rest of a {@linkcode guardBody} stream into `sink` natively: a body from `fetch`
- * piped into a file's writable costs no JavaScript per chunk (about half the CPU of reading it
- * chunk by chunk on loopback). The guard's rules still hold: a stall, a short or long body or a
- * broken connection fails with a {@linkcode NetworkError}, an abort with an `AbortError`, and
- * `onFinish` runs once. Call it between reads, with no reader holding `body`.
- *
- * @returns The bytes piped, or `undefined` when `body` is not a guarded stream (the caller then
- * reads it chunk by chunk).
- *
- * @example
- * ```ts
- * import { guardBody, pipeBodyTo } from "./body.ts";
- * import assert from "node:assert/strict";
- *
- * const body = guardBody(new Response("hello").body!, {
- *   expectedLength: 5,
- *   idleTimeoutMs: 1000,
- *   signal: new AbortController().signal,
- *   onFinish: () => {},
- *   context: { endpoint: "fileio/download" },
- * });
- * const path = await Deno.makeTempFile();
- * const file = await Deno.open(path, { write: true });
- * const written = async () => (await Deno.stat(path)).size;
- * assert.equal(await pipeBodyTo(body, { writable: file.writable, written }), 5); // file closed
- * assert.equal(await Deno.readTextFile(path), "hello");
- * await Deno.remove(path);
- * ```
- */
-export function pipeBodyTo(
-  body: ReadableStream<Uint8Array>,
-  sink: BodySink,
-): Promise<number> | undefined {
-  return handOffs.get(body)?.(sink);
 }
 
 /**

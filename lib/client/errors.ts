@@ -194,6 +194,21 @@ export class ServerError extends TernError {}
 export class NetworkError extends TernError {}
 
 /**
+ * The TLS handshake failed in a way no retry can mend: the server answered in plain HTTP (its
+ * URL should start with `http://`), or its certificate was not accepted. Never retried.
+ *
+ * @example
+ * ```ts
+ * import { NetworkError, TlsError } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const err = new TlsError("127.0.0.1:8080 speaks plain HTTP: use http://127.0.0.1:8080/terrain.");
+ * assert.ok(err instanceof NetworkError);
+ * ```
+ */
+export class TlsError extends NetworkError {}
+
+/**
  * The server answered with a body that does not match what the endpoint promises.
  *
  * @example

@@ -105,7 +105,8 @@ export function sameVersion(a: FileVersion, b: FileVersion): boolean {
 }
 
 /**
- * A short human description for errors and logs: size, date-modified and, when known, the hash.
+ * A short human description for errors and logs: size, date-modified and, when known, the hash
+ * and the ETag.
  *
  * @example
  * ```ts
@@ -122,6 +123,7 @@ export function describeVersion(version: FileVersion): string {
     `modified ${new Date(version.modified).toISOString()}`,
   ];
   if (version.hash !== undefined) parts.push(version.hash);
+  if (version.etag !== undefined) parts.push(`ETag ${version.etag}`);
   return parts.join(", ");
 }
 

@@ -19,6 +19,7 @@ import {
   ResponseTooLargeError,
   ServerError,
   TernError,
+  TlsError,
   truncate,
 } from "./errors.ts";
 import { Limiter } from "./limiter.ts";
@@ -476,8 +477,10 @@ export class Transport {
           this.#credentials.invalidate(authorization);
           continue;
         }
-        const retryable = failure.kind === "network" ||
-          isRetryableStatus(failure.status, errorCodeOf(failure.body));
+        // A server that speaks plain HTTP, or a refused certificate, fails the same every time.
+        const retryable = failure.kind === "network"
+          ? !(failure.error instanceof TlsError)
+          : isRetryableStatus(failure.status, errorCodeOf(failure.body));
         if (!retryable || retry >= this.policy.retries) {
           throw this.#finalError(failure, spec, authorization !== undefined, retry + 1);
         }
@@ -537,11 +540,14 @@ export class Transport {
           ? `No answer from ${this.#host} for ${where} within ${formatMs(this.policy.timeoutMs)}.`
           : `Could not reach ${this.#host} for ${where}: ${describeFetchError(error)}.`;
         const details = { endpoint: spec.endpoint, path: spec.subject };
+        const tls = timedOut ? undefined : tlsFailure(error, this.url, where);
         return {
           ok: false,
           failure: {
             kind: "network",
-            error: new NetworkError(message, timedOut ? details : { ...details, cause: error }),
+            error: tls !== undefined
+              ? new TlsError(tls, { ...details, cause: error })
+              : new NetworkError(message, timedOut ? details : { ...details, cause: error }),
           },
         };
       } finally {
@@ -765,6 +771,27 @@ function describeFetchError(error: unknown): string {
   while (deepest instanceof Error && deepest.cause instanceof Error) deepest = deepest.cause;
   const text = deepest instanceof Error ? deepest.message : String(deepest);
   return truncate(text.replace(/^error sending request for url \([^)]*\):\s*/i, ""), 200);
+}
+
+/**
+ * What a failed TLS handshake means, when no retry can change it: the server answered in plain
+ * HTTP (rustls reads its `HTTP/1.1 400` as a record of an invalid content type), or refused
+ * the certificate. Anything else (a connection closed mid-handshake) may be passing.
+ */
+function tlsFailure(error: unknown, url: string, where: string): string | undefined {
+  const text = describeFetchError(error);
+  const target = new URL(url);
+  if (/InvalidContentType/i.test(text)) {
+    const plain = new URL(withoutCredentials(url));
+    plain.protocol = "http:";
+    return `${target.host} answered the TLS handshake for ${where} in plain HTTP: the server ` +
+      `speaks http://, not https://. Use ${plain.href.replace(/\/$/, "")}.`;
+  }
+  if (/certificate|UnknownIssuer|NotValidForName|CertExpired/i.test(text)) {
+    return `The TLS certificate of ${target.host} was not accepted for ${where}: ${text}. ` +
+      "Check the URL's host name, or the certificates this machine trusts (DENO_CERT).";
+  }
+  return undefined;
 }
 
 function emptyStream(): ReadableStream<Uint8Array> {

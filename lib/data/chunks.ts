@@ -1,11 +1,9 @@
 /**
- * Small helpers over byte streams: looking at the first bytes without losing them, copying a
- * stream into the cache as it passes, gunzipping, and reading a local file's first bytes.
+ * Small helpers over byte streams: looking at the first bytes without losing them, gunzipping,
+ * and reading a local file's chunks or first bytes.
  *
  * @module
  */
-
-import type { CacheWriter } from "../cache/cache.ts";
 
 /**
  * An async iterator of chunks whose first bytes can be inspected before iterating; the
@@ -163,36 +161,6 @@ export class Peekable implements AsyncIterable<Uint8Array> {
 }
 
 /**
- * Passes chunks through, copying each into `writer` first (waiting only when the disk lags).
- *
- * @example
- * ```ts
- * import { DiskCache } from "../cache/cache.ts";
- * import { collect, teeInto } from "./chunks.ts";
- * import assert from "node:assert/strict";
- *
- * const dir = await Deno.makeTempDir();
- * const cache = new DiskCache({ dir });
- * const writer = await cache.create({ store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 8, modified: 1 });
- * const body = ReadableStream.from([new TextEncoder().encode("a,b\n"), new TextEncoder().encode("1,2\n")]);
- * const passed = await collect(teeInto(body, writer));
- * const cached = await writer!.commit({ format: "csv" });
- * assert.deepEqual(await Deno.readFile(cached!.file), passed);
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export async function* teeInto(
-  chunks: AsyncIterable<Uint8Array>,
-  writer: CacheWriter | undefined,
-): AsyncGenerator<Uint8Array, void> {
-  for await (const chunk of chunks) {
-    const wait = writer?.write(chunk);
-    if (wait !== undefined) await wait;
-    yield chunk;
-  }
-}
-
-/**
  * The decompressed bytes of a gzip stream. Cancelling the result cancels `chunks`.
  *
  * @example
@@ -214,8 +182,7 @@ export function gunzip(
 }
 
 /**
- * A local file's chunks. With `writing`, a write still appending to the file: its bytes come as
- * they land, until it has ended and every byte was read (its failure ends them with its error).
+ * A local file's chunks, read through one handle.
  *
  * @example
  * ```ts
@@ -230,39 +197,12 @@ export function gunzip(
  * await Deno.remove(path);
  * ```
  */
-export async function* fileChunks(
-  path: string,
-  writing?: Promise<void>,
-): AsyncGenerator<Uint8Array, void> {
-  let ended = writing === undefined;
-  let failure: { error: unknown } | undefined;
-  writing?.then(() => ended = true, (error) => {
-    ended = true;
-    failure = { error };
-  });
+export async function* fileChunks(path: string): AsyncGenerator<Uint8Array, void> {
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(1 << 20);
-  // Doubles while nothing new has landed (a slow writer), back to 2 ms once something has.
-  let wait = 2;
-  while (true) {
-    // Read after seeing the end: the writer's last write came before it.
-    const finished = ended;
-    const count = await file.read(buffer);
-    if (count !== null && count > 0) {
-      wait = 2;
-      // Copied: the buffer is reused, and a parser may hold chunks until a batch is full.
-      yield buffer.slice(0, count);
-      continue;
-    }
-    if (failure !== undefined) throw failure.error;
-    if (finished) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, wait);
-      writing!.then(() => resolve(), () => resolve());
-    });
-    clearTimeout(timer);
-    wait = Math.min(50, wait * 2);
+  for (let count = await file.read(buffer); count !== null; count = await file.read(buffer)) {
+    // Copied: the buffer is reused, and a parser may hold chunks until a batch is full.
+    if (count > 0) yield buffer.slice(0, count);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 
 import { TernError, type TernErrorDetails } from "../client/errors.ts";
+import { describeVersion, type FileVersion } from "../client/file_version.ts";
 import { SUPPORTED_FORMATS } from "../registry/file_formats.ts";
 
 export { SUPPORTED_FORMATS };
@@ -51,8 +52,8 @@ export class UnsupportedFormatError extends TernError {
 
 /**
  * The bytes that arrived are not the file the listing described: shorter or longer than its
- * listed size, or with another MD5 checksum. Raised only after the bounded re-downloads also
- * failed; no frame is ever built from such bytes.
+ * listed size. Raised only after the bounded re-downloads also failed; no frame is ever built
+ * from such bytes.
  *
  * @example
  * ```ts
@@ -66,19 +67,54 @@ export class UnsupportedFormatError extends TernError {
 export class IntegrityError extends TernError {}
 
 /**
- * The file changed on the server while it was being read (its size or modification date moved),
- * so the bytes read so far belong to another version.
+ * The file is not the version the read pinned: it changed on the server while it was read (its
+ * size or date-modified moved), or the version a lock or a cache holds is not the one there now.
+ * What was read belongs to neither for sure, so nothing is returned. Names the path and both
+ * versions.
  *
  * @example
  * ```ts
  * import { FileChangedError } from "./errors.ts";
  * import assert from "node:assert/strict";
  *
- * const error = new FileChangedError('"/a/b.csv" changed while it was read.', { path: "/a/b.csv" });
- * assert.ok(error instanceof Error);
+ * const expected = { store: "s", path: "/a/b.csv", id: "i", size: 10, modified: 0 };
+ * const error = new FileChangedError(expected, { ...expected, size: 12 });
+ * assert.equal(error.path, "/a/b.csv");
+ * assert.equal(error.actual?.size, 12);
+ * assert.match(error.message, /10 bytes.*12 bytes/);
  * ```
  */
-export class FileChangedError extends TernError {}
+export class FileChangedError extends TernError {
+  /** The version the read pinned. */
+  readonly expected: FileVersion;
+  /** The version found instead; `undefined` when the server could no longer say. */
+  readonly actual: FileVersion | undefined;
+
+  /**
+   * Creates the error; `when` completes "… changed on the server ".
+   *
+   * @example
+   * ```ts
+   * import { FileChangedError } from "./errors.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const expected = { store: "s", path: "/a/b.csv", id: "i", size: 10, modified: 0 };
+   * const error = new FileChangedError(expected, { ...expected, modified: 1 }, "since it was listed");
+   * assert.match(error.message, /changed on the server since it was listed/);
+   * ```
+   */
+  constructor(expected: FileVersion, actual: FileVersion | undefined, when = "while it was read") {
+    const now = actual === undefined ? "gone or unreadable" : describeVersion(actual);
+    super(
+      `${JSON.stringify(expected.path)} changed on the server ${when}: it was ` +
+        `${describeVersion(expected)}, it is now ${now}. Nothing was ` +
+        "returned; read it again for the new version.",
+      { path: expected.path },
+    );
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
 
 /**
  * Polars could not parse the file with the options given (a value that does not fit the column

@@ -16,7 +16,7 @@ import { limitRows } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { ProgressTracker } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
-import { readDataFrame, type ReadTuning } from "./read.ts";
+import { readDataFrame } from "./read.ts";
 
 /**
  * Reads every file among `entries` (folders are skipped) into one DataFrame with a `source`
@@ -56,7 +56,7 @@ export async function readMany(
   entries: readonly Entry[],
   stat: (path: string, signal?: AbortSignal) => Promise<Entry>,
   options: ManyOptions = {},
-  tuning: ReadTuning & { concurrency?: number } = {},
+  tuning: { concurrency?: number } = {},
 ): Promise<DataFrame> {
   checkOptions(options);
   const pl = await loadPolars();
@@ -75,7 +75,6 @@ export async function readMany(
         context,
         { path: entry.path, entry, stat: (s) => stat(entry.path, s) },
         { ...fileOptions, signal },
-        tuning,
         tracker,
       );
       if (source !== false) checkNoSource(frame, source, entry.path);

@@ -1,8 +1,8 @@
 /**
  * Data-store files into nodejs-polars DataFrames: format detection (name, Terrain info type,
- * signature), batch parsing of delimited text and JSON Lines while the body arrives, whole-file
- * reads of JSON, Parquet and Arrow, integrity checks with bounded re-downloads, many files into
- * one frame, and progress events.
+ * signature), every read pinned to one file version, whole files read once from their cache
+ * copy, batches and row limits parsed while the body arrives, integrity checks with bounded
+ * re-downloads, many files into one frame, and progress events.
  *
  * @example
  * ```ts
@@ -22,20 +22,8 @@
  * @module
  */
 
-export {
-  type BodyHandOff,
-  type BodyOptions,
-  checkIsFile,
-  entryBody,
-  type EntryBodyOptions,
-  type ExpectedFile,
-  MAX_RESTARTS,
-  readVerified,
-  restartable,
-  verifiedBody,
-  type VerifiedReadOptions,
-} from "./body.ts";
-export { type DataContext } from "./context.ts";
+export { type BodyOptions, checkIsFile, MAX_RESTARTS, restartable, verifiedBody } from "./body.ts";
+export { type DataContext, type ReadGate } from "./context.ts";
 export {
   FileChangedError,
   IntegrityError,
@@ -75,10 +63,13 @@ export { ProgressChannel, type ProgressEvent, ProgressTracker } from "../progres
 export {
   cachedCopy,
   type FileSource,
+  type Pinned,
+  pinVersion,
   readBatches,
+  readBytes,
   readDataFrame,
   type ReadRoute,
-  type ReadTuning,
+  streamBytes,
 } from "./read.ts";
 export {
   countByte,

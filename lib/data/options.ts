@@ -38,7 +38,13 @@ export interface DataFrameOptions {
   nullValues?: string | string[] | Record<string, string>;
   /** At most this many rows; the download stops as soon as they have arrived. */
   nRows?: number;
-  /** Parse date-like text columns as dates and datetimes. */
+  /**
+   * Read delimited-text columns of ISO 8601 dates (`2012-01-31`) as `Date`, and of ISO
+   * datetimes (`2012-01-31 10:00`, `…T10:00:00.5Z`) as `Datetime` (in UTC when they carry an
+   * offset), judged from the first `inferSchemaLength` rows; false keeps them as text. Other
+   * notations (`01/02/2012`) stay text; a later value that is not a date is a `ParseError`.
+   * @default true
+   */
   tryParseDates?: boolean;
   /** Quote character of delimited text (default `"`). */
   quoteChar?: string;

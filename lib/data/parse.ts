@@ -14,6 +14,7 @@
 
 import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
+import { dateColumns, dateHint } from "./dates.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import type { DetectedFormat } from "./formats.ts";
 import type { DataFrameOptions } from "./options.ts";
@@ -136,13 +137,14 @@ export class BatchParser {
     };
     const schema = this.#schema;
     if (schema === undefined) {
+      const hasHeader = o.hasHeader ?? true;
+      const dates = dateColumns(pl, asBuffer(batch), { ...common, hasHeader }, o);
       const frame = readWidening(pl, (widened) =>
         pl.readCSV(asBuffer(batch), {
           ...common,
-          hasHeader: o.hasHeader ?? true,
+          hasHeader,
           // The caller's types win: a column they fixed is never widened.
-          dtypes: { ...widened, ...o.dtypes },
-          ...(o.tryParseDates === undefined ? {} : { tryParseDates: o.tryParseDates }),
+          dtypes: { ...widened, ...dates, ...o.dtypes },
           ...(o.inferSchemaLength === undefined ? {} : { inferSchemaLength: o.inferSchemaLength }),
         }));
       this.#schema = frame.schema;
@@ -284,15 +286,18 @@ export async function parseWhole(
     switch (format.format) {
       case "csv":
       case "tsv": {
+        const text = {
+          sep: o.sep ?? format.sep ?? ",",
+          hasHeader: o.hasHeader ?? true,
+          ...(o.quoteChar === undefined ? {} : { quoteChar: o.quoteChar }),
+          ...(o.nullValues === undefined ? {} : { nullValues: o.nullValues }),
+        };
+        const dates = dateColumns(pl, input, text, o);
         const frame = readWidening(pl, (widened) =>
           pl.readCSV(input, {
-            sep: o.sep ?? format.sep ?? ",",
-            hasHeader: o.hasHeader ?? true,
+            ...text,
             rechunk: false,
-            ...(o.quoteChar === undefined ? {} : { quoteChar: o.quoteChar }),
-            ...(o.nullValues === undefined ? {} : { nullValues: o.nullValues }),
-            dtypes: { ...widened, ...o.dtypes },
-            ...(o.tryParseDates === undefined ? {} : { tryParseDates: o.tryParseDates }),
+            dtypes: { ...widened, ...dates, ...o.dtypes },
             ...(o.inferSchemaLength === undefined
               ? {}
               : { inferSchemaLength: o.inferSchemaLength }),
@@ -425,6 +430,8 @@ function formatName(format: DetectedFormat): string {
 }
 
 function hintFor(error: unknown): string {
+  const dates = dateHint(error);
+  if (dates !== undefined) return dates;
   const text = error instanceof Error ? error.message : String(error);
   if (/could not parse .* as dtype/i.test(text)) {
     return " Column types come from the first rows (an integer column meeting a decimal widens " +

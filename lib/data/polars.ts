@@ -8,6 +8,7 @@
 
 import { Buffer } from "node:buffer";
 import { type DataFrame, loadPolarsModule, type PolarsModule } from "../deps.ts";
+import { installFrameView } from "./view.ts";
 
 /**
  * The nodejs-polars namespace (`pl`).
@@ -26,7 +27,8 @@ export type Polars = PolarsModule["default"];
 let loading: Promise<Polars> | undefined;
 
 /**
- * Loads nodejs-polars once per process and returns its namespace.
+ * Loads nodejs-polars once per process and returns its namespace; from then on every frame it
+ * makes shows the tern view in notebooks (`installFrameView`).
  *
  * @example
  * ```ts
@@ -38,7 +40,10 @@ let loading: Promise<Polars> | undefined;
  * ```
  */
 export function loadPolars(): Promise<Polars> {
-  loading ??= loadPolarsModule().then((module) => module.default).catch((error) => {
+  loading ??= loadPolarsModule().then((module) => {
+    installFrameView();
+    return module.default;
+  }).catch((error) => {
     loading = undefined;
     throw error;
   });

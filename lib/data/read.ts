@@ -1,34 +1,37 @@
 /**
- * Reading one data-store file into Polars: from the local cache when it holds the current
- * version, otherwise by downloading it — delimited text and JSON Lines parsed in batches while
- * the body is still arriving (and copied into the cache as it passes), JSON arrays, Parquet and
- * Arrow read whole, from the cached copy when there is one.
+ * Every read of one data-store file, in one shape: resolve the {@linkcode FileVersion} (the
+ * listing's entry or a fresh stat; offline, the cache's newest copy), let the store's gate
+ * admit it (a lock may pin another version, then served only from the cache), read exactly that
+ * version, and tell the gate what was read, with its content hash.
+ *
+ * Frames come by two routes. A whole read (`dataframe()`) moves the body into the cache copy
+ * (hashed as it goes, published before Polars sees it) and Polars reads that file once; without
+ * a cache the body is collected in memory and parsed once. `batches()` and row limits parse
+ * delimited text and JSON Lines from the body's chunks as they arrive, stop early, and never
+ * hold more than a batch.
  *
  * @module
  */
 
 import type { DataFrame } from "../deps.ts";
-import {
-  type CachedFile,
-  type CacheWriter,
-  copyExtension,
-  type DiskCache,
-  type FileVersion,
-} from "../cache/cache.ts";
+import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
+import { type ContentHasher, contentHasher } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
+import { type Download, download } from "../client/endpoints.ts";
 import { BadRequestError } from "../client/errors.ts";
-import { tableFormat } from "../registry/file_formats.ts";
 import type { Entry } from "../client/entry.ts";
 import {
-  type BodyHandOff,
-  checkIsFile,
-  EarlyDownload,
-  entryBody,
-  MAX_RESTARTS,
-  restartable,
-} from "./body.ts";
-import { collect, fileChunks, fileHead, gunzip, Peekable, teeInto } from "./chunks.ts";
+  describeVersion,
+  type FileVersion,
+  type ReadOperation,
+  sameVersion,
+  versionOfEntry,
+} from "../client/file_version.ts";
+import { tableFormat } from "../registry/file_formats.ts";
+import { checkIsFile, MAX_RESTARTS, restartable, verifiedBody } from "./body.ts";
+import { collect, fileChunks, fileHead, gunzip, Peekable } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
+import { FileChangedError } from "./errors.ts";
 import { type DetectedFormat, detectFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
 import {
   type BatchOptions,
@@ -36,7 +39,7 @@ import {
   type DataFrameOptions,
   DEFAULT_BATCH_ROWS,
 } from "./options.ts";
-import { BatchParser, combineFrames, limitRows, parseWhole } from "./parse.ts";
+import { BatchParser, combineFrames, limitRows, parseWhole, type WholeSource } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { DEFAULT_BATCH_BYTES, RecordSplitter } from "./records.ts";
@@ -77,33 +80,10 @@ export interface FileSource {
   stat: (signal?: AbortSignal) => Promise<Entry>;
 }
 
-/** Tuning knobs, for the benchmarks and tests; readers use the defaults. */
-export interface ReadTuning {
-  /** Size delimited text and JSON Lines batches grow to (default 16 MiB). */
-  batchBytes?: number;
-  /**
-   * Arrival rate (bytes/s) from which a whole-file read of delimited text or JSON Lines parses
-   * the file once after the transfer, instead of parsing batches as they land (default 600
-   * MB/s; 0 always, `Infinity` never).
-   */
-  nativeRate?: number;
-  /**
-   * The least size for the native transfer into a file (4 MiB; smaller text is parsed from the
-   * body's chunks); the rate is judged on the bytes from 4 to 8 times this many.
-   */
-  probeBytes?: number;
-  /**
-   * Without a cache, where a large body of delimited text goes: a temporary file (default), or
-   * memory (collected whatever the link, then parsed once: the alternative the benchmark
-   * measures).
-   */
-  uncachedFast?: "file" | "memory";
-}
-
 /**
- * How a read got its bytes into Polars: `cache`, a cached copy; `stream`, batches parsed as
- * they arrived; `file`, the body moved natively into a file (the cache copy, or a temporary
- * one) and read once; `memory`, the body collected and parsed once.
+ * How a read got its bytes into Polars: `cache`, a verified cached copy; `file`, the body moved
+ * into the cache copy, then read once; `stream`, parsed from the chunks as they arrived (row
+ * limits, batches); `memory`, collected in memory and parsed once (no cache).
  *
  * @example
  * ```ts
@@ -116,36 +96,123 @@ export interface ReadTuning {
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const context = store[STORE_CONTEXT];
  * const routes: ReadRoute[] = [];
- * for (const _ of [1, 2]) routes.push((await readDataFrame(context, source)).route);
- * assert.deepEqual(routes, ["stream", "cache"]); // a small file streams; then it is cached
+ * for (const _ of [1, 2]) routes.push((await readDataFrame(store[STORE_CONTEXT], source)).route);
+ * assert.deepEqual(routes, ["file", "cache"]);
  * ```
  */
-export type ReadRoute = "cache" | "stream" | "file" | "memory";
+export type ReadRoute = "cache" | "file" | "stream" | "memory";
 
-/** Cached copies up to this size are read into memory at once rather than opened by Polars. */
-const SMALL_FILE_BYTES = 1024 * 1024;
-/** Temporary copies at least this large are removed without waiting (see `viaFile`). */
-const DETACHED_REMOVE_BYTES = 16 * 1024 * 1024;
-/** See {@linkcode ReadTuning}. */
-const PROBE_BYTES = 4 * 1024 * 1024;
 /**
- * On 2 cores Polars parses a 160 MB CSV from a file in about 0.21 s, and the batch parse of the
- * same bytes read back as they land takes about 0.46 s in all. Parsing once after the transfer
- * (transfer + 0.21 s) therefore wins only while the transfer takes less than about 0.25 s, above
- * roughly 650 MB/s; measured on shaped links: at 400 MB/s the batch parse took 0.47–0.52 s and
- * the single parse 0.59–0.62 s. Loopback measures 1–2 GB/s here.
+ * The version a read pinned, as the store's gate admitted it: `copy` when it must be (or is)
+ * served from the cache, `entry` when it is the server's current version.
+ *
+ * @example
+ * ```ts
+ * import { type Pinned, pinVersion } from "./read.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const file = store.file(path);
+ * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+ * const pinned: Pinned = await pinVersion(store[STORE_CONTEXT], source, "text");
+ * assert.equal(pinned.version.size, 13487);
+ * ```
  */
-const NATIVE_RATE = 600e6;
+export interface Pinned {
+  /** The admitted version. */
+  version: FileVersion;
+  /** Its verified cached copy, when it is to be read from the cache (offline, or a lock). */
+  copy?: CachedFile;
+  /** The server's entry of it, when it is the current version. */
+  entry?: Entry;
+}
 
 /**
- * Reads a file into one DataFrame.
+ * Resolves the version a read will read and asks the store's gate to admit it. Online, that is
+ * the file's current version (its listing entry, else a stat); offline, the newest verified
+ * cached copy. A gate that pins another version gets it only from the cache.
+ *
+ * @throws {CacheMissError} offline without a copy, or when a pinned version is not cached.
+ * @throws {BadRequestError} when the path is a folder, or offline without a cache.
+ *
+ * @example
+ * ```ts
+ * import { pinVersion } from "./read.ts";
+ * import { CacheMissError } from "../cache/errors.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const file = store.file(path);
+ * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+ * const gate = { admit: (v: { size: number }) => ({ ...v, size: 1 }), record: () => {} };
+ * const context = { ...store[STORE_CONTEXT], gate };
+ * await assert.rejects(pinVersion(context as never, source, "text"), CacheMissError);
+ * ```
+ */
+export async function pinVersion(
+  context: DataContext,
+  source: FileSource,
+  operation: ReadOperation,
+  signal?: AbortSignal,
+  cache: DiskCache | undefined = context.cache,
+): Promise<Pinned> {
+  const { path } = source;
+  let current: Pinned;
+  if (context.offline) {
+    if (cache === undefined) {
+      throw new BadRequestError(
+        `${JSON.stringify(path)} cannot be read offline without the local cache.`,
+        { path },
+      );
+    }
+    const copy = await cache.latest(context.transport.url, path);
+    if (copy === undefined) {
+      throw new CacheMissError(
+        `${JSON.stringify(path)} is not in the local cache (${cache.root}), and the store is ` +
+          "offline. Connect without offline: true to download it.",
+        { path },
+      );
+    }
+    current = { version: copy.version, copy };
+  } else {
+    const entry = source.entry ?? await source.stat(signal);
+    checkIsFile(entry);
+    current = { version: versionOfEntry(context.transport.url, entry), entry };
+  }
+  const admitted = await context.gate?.admit(current.version, operation) ?? current.version;
+  if (sameVersion(admitted, current.version)) {
+    return admitted.hash === current.version.hash
+      ? current
+      : { ...current, version: { ...current.version, hash: admitted.hash } };
+  }
+  const copy = await cache?.lookup(admitted);
+  if (copy === undefined) {
+    throw new CacheMissError(
+      `${JSON.stringify(path)} is pinned to another version (${describeVersion(admitted)}) ` +
+        `than the store's (${describeVersion(current.version)}), and the local cache holds no ` +
+        "verified copy of it.",
+      { path },
+    );
+  }
+  return { version: copy.version, copy };
+}
+
+/**
+ * Reads a file into one DataFrame (`nRows` makes it a `head` read: parsed from the arriving
+ * chunks of delimited text and JSON Lines, stopping early, caching nothing partial).
  *
  * @throws {UnsupportedFormatError} when it is not a supported table format.
  * @throws {ParseError} when Polars cannot parse it with the options given.
- * @throws {IntegrityError} when its bytes never matched the listed size (or checksum).
+ * @throws {IntegrityError} when its bytes never matched the listed size.
  * @throws {CacheMissError} when the store is offline and the file is not cached.
+ * @throws {FileChangedError} when it kept changing on the server while it was read.
  *
  * @example
  * ```ts
@@ -158,8 +225,7 @@ const NATIVE_RATE = 600e6;
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const context = store[STORE_CONTEXT];
- * const { frame, fromCache } = await readDataFrame(context, source, { nRows: 100 });
+ * const { frame, fromCache } = await readDataFrame(store[STORE_CONTEXT], source, { nRows: 100 });
  * assert.equal(frame.height, 100);
  * assert.equal(fromCache, false); // a partial read is never cached
  * ```
@@ -168,44 +234,26 @@ export async function readDataFrame(
   context: DataContext,
   source: FileSource,
   options: DataFrameOptions = {},
-  tuning: ReadTuning = {},
   tracker?: ProgressTracker,
-): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute }> {
+): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   checkOptions(options);
   const pl = await loadPolars();
   const progress = tracker ??
     new ProgressTracker(reporterOf(context, options, source), 1, source.entry?.size ?? 0);
   try {
-    for (let restart = 0;; restart++) {
+    const result = await restarting(source, options.signal, async (source) => {
       const frames: DataFrame[] = [];
-      const stream = frameStream(pl, {
-        context,
-        source,
-        options,
-        tuning,
-        tracker: progress,
-        streaming: false,
-        fresh: restart > 0,
-        share: true,
-        single: tracker === undefined,
-      });
-      try {
-        let next = await stream.next();
-        while (!next.done) {
-          frames.push(next.value);
-          next = await stream.next();
-        }
-        const frame = limitRows(combineFrames(pl, frames), options.nRows);
-        if (tracker === undefined) {
-          progress.fileDone(source.path, next.value.fromCache, next.value.route);
-          progress.done(true);
-        }
-        return { frame, ...next.value };
-      } catch (error) {
-        if (restartable(error) && restart < MAX_RESTARTS) continue;
-        throw error;
-      }
+      const plan = { context, source, options, tracker: progress, streaming: false };
+      const stream = frameStream(pl, plan, tracker === undefined);
+      let next = await stream.next();
+      for (; !next.done; next = await stream.next()) frames.push(next.value);
+      return { frame: limitRows(combineFrames(pl, frames), options.nRows), ...next.value };
+    });
+    if (tracker === undefined) {
+      progress.fileDone(source.path, result.fromCache, result.route);
+      progress.done(true);
     }
+    return result;
   } catch (error) {
     if (tracker === undefined) progress.done(false);
     throw error;
@@ -215,7 +263,8 @@ export async function readDataFrame(
 /**
  * Reads a file as DataFrames of `rows` rows each (the last may be smaller), holding about one
  * batch in memory at a time: for files larger than memory. Iteration starts the read; leaving
- * the loop early cancels the download.
+ * the loop early cancels the download. A file that changes mid-way is a
+ * {@linkcode FileChangedError}, never a batch of the new version.
  *
  * @example
  * ```ts
@@ -228,9 +277,8 @@ export async function readDataFrame(
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const context = store[STORE_CONTEXT];
  * const heights: number[] = [];
- * for await (const batch of readBatches(context, source, { rows: 100 })) heights.push(batch.height);
+ * for await (const batch of readBatches(store[STORE_CONTEXT], source, { rows: 100 })) heights.push(batch.height);
  * assert.deepEqual(heights, [100, 100, 100, 44]);
  * ```
  */
@@ -238,76 +286,43 @@ export function readBatches(
   context: DataContext,
   source: FileSource,
   options: BatchOptions = {},
-  tuning: ReadTuning = {},
 ): AsyncIterable<DataFrame> {
   checkOptions(options);
   const rows = options.rows ?? DEFAULT_BATCH_ROWS;
   return {
     async *[Symbol.asyncIterator]() {
       const pl = await loadPolars();
-      const progress = new ProgressTracker(
-        reporterOf(context, options, source),
-        1,
-        source.entry?.size ?? 0,
-      );
-      let yielded = false;
+      const reporter = reporterOf(context, options, source);
+      const tracker = new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
+      const stream = frameStream(pl, { context, source, options, tracker, streaming: true }, true);
       try {
-        for (let restart = 0;; restart++) {
-          let pending: DataFrame | undefined;
-          const stream = frameStream(pl, {
-            context,
-            source,
-            options,
-            tuning,
-            tracker: progress,
-            streaming: true,
-            fresh: restart > 0,
-            // A batch iterator may be left half-read for a long time; sharing its download
-            // would make other reads of the file wait for it.
-            share: false,
-            single: true,
-          });
-          try {
-            let next = await stream.next();
-            while (!next.done) {
-              pending = pending === undefined
-                ? next.value
-                : combineFrames(pl, [pending, next.value]);
-              while (pending.height >= rows) {
-                yielded = true;
-                yield pending.slice(0, rows);
-                pending = pending.slice(rows, pending.height - rows);
-              }
-              next = await stream.next();
-            }
-            if (pending !== undefined && pending.height > 0) {
-              yielded = true;
-              yield pending;
-            }
-            progress.fileDone(source.path, next.value.fromCache, next.value.route);
-            progress.done(true);
-            return;
-          } catch (error) {
-            // Once batches went out, starting over would repeat them.
-            if (!yielded && restartable(error) && restart < MAX_RESTARTS) continue;
-            throw error;
-          } finally {
-            await stream.return(undefined as never);
+        let pending: DataFrame | undefined;
+        let next = await stream.next();
+        for (; !next.done; next = await stream.next()) {
+          pending = pending === undefined ? next.value : combineFrames(pl, [pending, next.value]);
+          for (; pending.height >= rows; pending = pending.slice(rows, pending.height - rows)) {
+            yield pending.slice(0, rows);
           }
         }
+        if (pending !== undefined && pending.height > 0) yield pending;
+        tracker.fileDone(source.path, next.value.fromCache, next.value.route);
+        tracker.done(true);
       } catch (error) {
-        progress.done(false);
+        tracker.done(false);
         throw error;
+      } finally {
+        await stream.return(undefined as never);
       }
     },
   };
 }
 
 /**
- * Makes sure the current version of a file is in the cache (downloading it once if not) and
- * returns the local copy's path.
+ * Makes sure the pinned version of a file is in the cache (downloading it once if not) and
+ * returns the verified copy's path; `operation` is what the gate is told (`scan` for a scan
+ * of the copy).
  *
- * @throws {BadRequestError} when the store has no cache.
+ * @throws {BadRequestError} when the store has no cache, or the file cannot be kept in it.
  * @throws {CacheMissError} when the store is offline and the file is not cached.
  *
  * @example
@@ -323,86 +338,157 @@ export function readBatches(
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
  * const local = await cachedCopy(store[STORE_CONTEXT], source);
- * const lazy = pl.scanParquet(local);
- * assert.equal(lazy.collectSync().height, 344);
+ * assert.equal(pl.scanParquet(local).collectSync().height, 344);
  * ```
  */
 export async function cachedCopy(
   context: DataContext,
   source: FileSource,
   options: Pick<DataFrameOptions, "signal" | "onProgress" | "progress"> = {},
+  operation: ReadOperation = "cachedPath",
 ): Promise<string> {
   const cache = context.cache;
+  const path = source.path;
   if (cache === undefined) {
     throw new BadRequestError(
-      `There is no local cache to keep ${JSON.stringify(source.path)} in: the store was ` +
-        "opened with cacheDir: false (or no cache folder could be chosen).",
-      { path: source.path },
+      `There is no local cache to keep ${JSON.stringify(path)} in: the store was opened with ` +
+        "cacheDir: false (or no cache folder could be chosen).",
+      { path },
     );
   }
-  const progress = new ProgressTracker(
-    reporterOf(context, options, source),
-    1,
-    source.entry?.size ?? 0,
-  );
+  const tracker = new ProgressTracker(reporterOf(context, options, source), 1, 0);
+  const release = await cache.claim(context.transport.url, path);
   try {
-    if (context.offline) {
-      const cached = await offlineCopy(context, cache, source.path);
-      progress.done(true);
-      return cached.file;
-    }
-    const entry = source.entry ?? await source.stat(options.signal);
-    const version = versionOf(context, entry);
-    while (true) {
-      // Claimed before the lookup, so a read that finishes in between is never repeated.
-      const claim = cache.claim(version);
-      if (!claim.owner) {
-        await claim.settled;
-        continue;
+    const copy = await restarting(source, options.signal, async (source) => {
+      const pinned = await pinVersion(context, source, operation, options.signal);
+      tracker.expectBytes(pinned.version.size);
+      const found = pinned.copy ?? await cache.open(pinned.version);
+      const copy = found instanceof CopyWriter
+        ? await fill(found, bodyOf(context, source, pinned.version, options.signal, tracker))
+        : found && { ...found, fromCache: true };
+      if (copy === undefined) {
+        throw new BadRequestError(
+          `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
+            `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+          { path },
+        );
       }
-      try {
-        const cached = await cache.lookup(version);
-        if (cached !== undefined) {
-          progress.fileDone(source.path, true);
-          progress.done(true);
-          return cached.file;
-        }
-        const chunks = new Peekable(bodyOf(context, source, entry, options.signal, progress));
-        try {
-          const writer = await cache.create(version);
-          if (writer === undefined) {
-            throw new BadRequestError(
-              `${JSON.stringify(source.path)} cannot be cached: it is larger than the cache's ` +
-                `cap of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
-              { path: source.path },
-            );
-          }
-          try {
-            for await (const _ of teeInto(chunks, writer)) { /* teeInto writes each chunk */ }
-          } catch (error) {
-            await writer.abort();
-            throw error;
-          }
-          const cached = await writer.commit();
-          if (cached === undefined) {
-            throw new BadRequestError(
-              `${JSON.stringify(source.path)} was downloaded but could not be kept in the cache.`,
-              { path: source.path },
-            );
-          }
-          progress.fileDone(source.path, false);
-          progress.done(true);
-          return cached.file;
-        } finally {
-          await chunks.close();
-        }
-      } finally {
-        claim.release();
-      }
-    }
+      checkHash(pinned.version, copy.version);
+      return copy;
+    });
+    context.gate?.record(copy.version, operation);
+    tracker.fileDone(path, copy.fromCache);
+    tracker.done(true);
+    return copy.file;
   } catch (error) {
-    progress.done(false);
+    tracker.done(false);
     throw error;
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Reads the bytes of the pinned version of a file and hands them, in order, to `consume`
+ * (which must read them to the end): from the verified cached copy when the cache holds that
+ * version, else downloaded and checked. Starts over once with the file's new version when it
+ * changed mid-way (`consume` must then start its result afresh). Tells the gate, with the hash.
+ *
+ * @example
+ * ```ts
+ * import { readBytes } from "./read.ts";
+ * import { collect } from "./chunks.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const file = store.file(path);
+ * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+ * const bytes = await readBytes(store[STORE_CONTEXT], source, "bytes", {}, (chunks) => collect(chunks));
+ * assert.equal(bytes.byteLength, 13487);
+ * ```
+ */
+export async function readBytes<T>(
+  context: DataContext,
+  source: FileSource,
+  operation: ReadOperation,
+  options: { signal?: AbortSignal; onBytes?: (count: number) => void },
+  consume: (chunks: AsyncIterable<Uint8Array>, version: FileVersion) => Promise<T>,
+): Promise<T> {
+  const { value, version } = await restarting(source, options.signal, async (source) => {
+    const pinned = await pinVersion(context, source, operation, options.signal);
+    const hasher = await contentHasher();
+    const chunks = hashing(await chunksOf(context, source, pinned, options), hasher);
+    const value = await consume(chunks, pinned.version);
+    return { value, version: checkHash(pinned.version, withHash(pinned.version, hasher)) };
+  });
+  context.gate?.record(version, operation);
+  return value;
+}
+
+/**
+ * The bytes of the pinned version of a file as a stream (from the verified cached copy when
+ * the cache holds that version). The gate is told once the stream was read to the end. Waits
+ * for the first bytes, so a file that cannot be read fails this call.
+ *
+ * @example
+ * ```ts
+ * import { streamBytes } from "./read.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const file = store.file(path);
+ * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
+ * const stream = await streamBytes(store[STORE_CONTEXT], source);
+ * assert.equal((await new Response(stream).bytes()).byteLength, 13487);
+ * ```
+ */
+export async function streamBytes(
+  context: DataContext,
+  source: FileSource,
+  options: { signal?: AbortSignal } = {},
+): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
+  // Cancelling the stream ends the request even while a read waits for bytes.
+  const stop = new AbortController();
+  const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
+  const pinned = await pinVersion(context, source, "stream", signal);
+  const hasher = await contentHasher();
+  const chunks = hashing(await chunksOf(context, source, pinned, { signal }), hasher);
+  let first: IteratorResult<Uint8Array, void> | undefined = await chunks.next();
+  // ArrayBuffer-backed (as fetch bodies are), so that it pipes into DecompressionStream.
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+    async pull(controller) {
+      const next = first ?? await chunks.next();
+      first = undefined;
+      if (!next.done) return controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
+      controller.close();
+      context.gate?.record(checkHash(pinned.version, withHash(pinned.version, hasher)), "stream");
+    },
+    async cancel() {
+      stop.abort();
+      await chunks.return().catch(() => {});
+    },
+  }, { highWaterMark: 0 });
+}
+
+/** Runs `read`, and once more with the file's current entry when it changed mid-way. */
+async function restarting<T>(
+  source: FileSource,
+  signal: AbortSignal | undefined,
+  read: (source: FileSource) => Promise<T>,
+): Promise<T> {
+  for (let restart = 0;; restart++) {
+    try {
+      return await read(source);
+    } catch (error) {
+      if (!restartable(error) || restart >= MAX_RESTARTS) throw error;
+      source = { ...source, entry: await source.stat(signal) };
+    }
   }
 }
 
@@ -412,11 +498,8 @@ function reporterOf(
   options: Pick<DataFrameOptions, "onProgress" | "progress">,
   source: FileSource,
 ): ((event: ProgressEvent) => void) | undefined {
-  return progressFor(
-    context.progress,
-    options,
-    source.path.slice(source.path.lastIndexOf("/") + 1),
-  );
+  const name = source.path.slice(source.path.lastIndexOf("/") + 1);
+  return progressFor(context.progress, options, name);
 }
 
 /** Everything {@linkcode frameStream} needs. */
@@ -424,579 +507,324 @@ interface Plan {
   context: DataContext;
   source: FileSource;
   options: DataFrameOptions;
-  tuning: ReadTuning;
   tracker: ProgressTracker;
-  /** Prefer bounded memory (batches) over the fastest whole-file parse of a cached text file. */
+  /** `batches()`: bounded memory rather than one whole-file parse of text. */
   streaming: boolean;
-  /** Ask for the file's entry even when one was given (after a restart). */
-  fresh: boolean;
-  /** Let concurrent reads of the same version wait for this download instead of repeating it. */
-  share: boolean;
-  /** The tracker is this file's own, so its expected total is this file's size. */
-  single: boolean;
 }
 
 /** Where the frames came from. */
 interface Outcome {
   fromCache: boolean;
   route: ReadRoute;
+  version: FileVersion;
 }
 
 /**
- * The frames of one file, in order; each already limited so that together they hold at most
- * `nRows` rows. Stopping early (or reaching `nRows`) cancels the download and keeps nothing
- * partial in the cache.
+ * The frames of one file, in order; together they hold at most `nRows` rows. Tells the gate
+ * what was read when the file was read whole (a `head` read, once its rows are in).
  */
-async function* frameStream(pl: Polars, plan: Plan): AsyncGenerator<DataFrame, Outcome> {
-  const { context, source, options } = plan;
+async function* frameStream(
+  pl: Polars,
+  plan: Plan,
+  single: boolean,
+): AsyncGenerator<DataFrame, Outcome> {
+  const { context, source, options, streaming, tracker } = plan;
+  const partial = streaming || options.nRows !== undefined;
+  const operation = streaming ? "batches" : partial ? "head" : "dataframe";
   const cache = options.cache === false ? undefined : context.cache;
-  if (context.offline) {
-    if (cache === undefined) {
-      throw new BadRequestError(
-        `${JSON.stringify(source.path)} cannot be read offline with cache: false.`,
-        { path: source.path },
-      );
-    }
-    yield* fromCached(pl, plan, await offlineCopy(context, cache, source.path), null);
-    return { fromCache: true, route: "cache" };
-  }
-  const needsStat = plan.fresh || source.entry === undefined;
-  const early = needsStat && !plan.fresh
-    ? await earlyDownload(context, cache, source.path, options.signal)
-    : undefined;
-  const started = early?.download;
+  // A whole read waits for another of the same path in this process, then uses its copy.
+  const release = partial ? undefined : await cache?.claim(context.transport.url, source.path);
+  const early = await earlyDownload(context, source, cache, options.signal);
   try {
-    const entry = needsStat ? await source.stat(options.signal) : source.entry!;
-    checkIsFile(entry);
-    if (plan.single) plan.tracker.expectBytes(entry.size);
-    if (cache === undefined) {
-      return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, undefined, started) };
+    const pinned = await pinVersion(context, source, operation, options.signal, cache);
+    const { version, entry } = pinned;
+    const infoType = entry?.infoType ?? null;
+    if (single) tracker.expectBytes(version.size);
+    const found = pinned.copy ??
+      (partial ? await cache?.lookup(version) : await cache?.open(version));
+    let outcome: Outcome;
+    if (found !== undefined && !(found instanceof CopyWriter)) {
+      tracker.bytes(version.size);
+      yield* fromCopy(pl, plan, found, infoType);
+      outcome = { fromCache: true, route: "cache", version: checkHash(version, found.version) };
+    } else {
+      const started = early?.take();
+      outcome = yield* fromNetwork(pl, plan, version, infoType, found, cache, started);
     }
-    const version = versionOf(context, entry);
-    const keep = { cache, version };
-    while (true) {
-      // Claimed before the lookup: a read that finishes in between leaves its copy, never a
-      // second download.
-      const claim = plan.share ? cache.claim(version) : undefined;
-      // From here on, other reads of this version wait for the claim instead.
-      early?.release();
-      if (claim !== undefined && !claim.owner) {
-        // Another read in this process is downloading this version: use its copy when done.
-        started?.drop();
-        await claim.settled;
-        continue;
-      }
-      try {
-        const cached = await cache.lookup(version);
-        if (cached !== undefined) {
-          claim?.release();
-          started?.drop();
-          yield* fromCached(pl, plan, cached, entry.infoType);
-          return { fromCache: true, route: "cache" };
-        }
-        return { fromCache: false, route: yield* fromNetwork(pl, plan, entry, keep, started) };
-      } finally {
-        claim?.release();
-      }
-    }
+    context.gate?.record(outcome.version, operation);
+    return outcome;
   } finally {
-    started?.drop();
-    early?.release();
+    early?.drop();
+    release?.();
   }
 }
 
-/** Reads in this process that asked for a path's bytes before its stat, per cache. */
-const earlyReads = new WeakMap<DiskCache, Map<string, Promise<void>>>();
-
 /**
- * The download of a file sent alongside its stat, when the bytes will be needed whatever the
- * stat says (unless it fails or names a folder): a cold read then waits one round trip, not two.
- * Not when the cache holds a copy of any version (the stat may show it is current). A second
- * read of the path in this process waits for the first, then finds its copy in the cache.
+ * The download of a file sent beside its stat, when the stat is needed and the cache holds no
+ * copy of the path: a cold read then waits one round trip, not two (half the time of a small
+ * file on a link with 50 ms latency). Its bytes are read only once the stat pinned the version
+ * and the gate admitted it, and only as that version's (its size is checked like any body's);
+ * otherwise it is dropped.
  */
 async function earlyDownload(
   context: DataContext,
+  source: FileSource,
   cache: DiskCache | undefined,
-  path: string,
   signal: AbortSignal | undefined,
-): Promise<{ download: EarlyDownload; release(): void } | undefined> {
-  if (cache === undefined) {
-    return { download: new EarlyDownload(context.transport, path, signal), release: () => {} };
-  }
-  let reading = earlyReads.get(cache);
-  if (reading === undefined) earlyReads.set(cache, reading = new Map());
-  const pending = reading.get(path);
-  if (pending !== undefined) {
-    // Its copy is on the way: this read waits for it through the cache.
-    await pending;
-    return undefined;
-  }
-  let release!: () => void;
-  const mine = new Promise<void>((resolve) => release = resolve);
-  reading.set(path, mine);
-  const done = () => {
-    if (reading.get(path) === mine) reading.delete(path);
-    release();
+): Promise<{ take(): Promise<Download> | undefined; drop(): void } | undefined> {
+  if (context.offline || source.entry !== undefined) return undefined;
+  if (await cache?.holds(context.transport.url, source.path)) return undefined;
+  const stop = new AbortController();
+  const both = AbortSignal.any([stop.signal, ...(signal ? [signal] : [])]);
+  let answer: Promise<Download> | undefined = download(context.transport, source.path, {
+    signal: both,
+  });
+  // A failure reaches whoever takes it; a dropped one is of no interest.
+  answer.catch(() => {});
+  return {
+    take: () => [answer, answer = undefined][0],
+    drop: () => answer !== undefined && stop.abort(),
   };
-  if (await cache.holds(context.transport.url, path).catch(() => true)) {
-    done();
-    return undefined;
-  }
-  return { download: new EarlyDownload(context.transport, path, signal), release: done };
 }
 
 /**
- * Downloads and parses a file, keeping a copy in the cache when one is given. Parquet, Arrow
- * and JSON arrays, and any large text file, move natively (no JavaScript per chunk) into a file
- * (the cache copy or a temporary one). Large delimited text and JSON Lines are then parsed in
- * batches as they arrive when the link is slow, or once from the file when it arrives faster
- * than the batch parse could keep up with. Small text files, row limits and `batches()` are
- * parsed from the body's chunks as they arrive.
+ * Downloads a file and parses it: into the cache copy (`writer`, or one opened once the format
+ * is known to be read whole) and read from there; in memory without a cache; from the arriving
+ * chunks for row limits and batches of delimited text and JSON Lines.
  */
 async function* fromNetwork(
   pl: Polars,
   plan: Plan,
-  entry: Entry,
-  keep: { cache: DiskCache; version: FileVersion } | undefined,
-  started?: EarlyDownload,
-): AsyncGenerator<DataFrame, ReadRoute> {
-  const { source, options, tuning } = plan;
-  const handOff: BodyHandOff = {};
-  // Ends the native transfer when the parse fails or its reader stops early.
-  const stop = new AbortController();
-  const signal = options.signal === undefined
-    ? stop.signal
-    : AbortSignal.any([options.signal, stop.signal]);
-  const chunks = new Peekable(
-    bodyOf(plan.context, source, entry, signal, plan.tracker, handOff, started),
-  );
+  version: FileVersion,
+  infoType: string | null,
+  writer: CopyWriter | undefined,
+  cache: DiskCache | undefined,
+  started?: Promise<Download>,
+): AsyncGenerator<DataFrame, Outcome> {
+  const { context, source, options, tracker } = plan;
+  const body = (started?: Promise<Download>) =>
+    new Peekable(bodyOf(context, source, version, options.signal, tracker, started));
+  let chunks = body(started);
   try {
-    const detected = detectFormat({
-      path: entry.path,
-      infoType: entry.infoType,
-      head: await chunks.peek(SNIFF_BYTES),
-      format: options.format,
-    });
-    const probeBytes = tuning.probeBytes ?? PROBE_BYTES;
-    const large = entry.size >= probeBytes;
-    const body = { chunks, handOff, stop };
-    if (isWhole(detected) && !detected.gzip) {
-      const target = keep !== undefined || large ? await fileFor(entry, keep) : undefined;
-      if (target === undefined) {
-        // Small, or no file could be made (no write permission, a full disk): in memory.
-        const bytes = await collect(chunks, entry.size);
-        yield await parseWhole(pl, detected, { bytes }, options, entry.path);
-        return "memory";
-      }
-      return yield* throughFile(pl, plan, entry, detected, body, target);
+    const head = await chunks.peek(SNIFF_BYTES);
+    const detected = detectFormat({ path: version.path, infoType, head, format: options.format });
+    if ((plan.streaming || options.nRows !== undefined) && !isWhole(detected)) {
+      const hasher = await contentHasher();
+      const stopped = yield* parseText(pl, plan, infoType, detected, hashing(chunks, hasher));
+      const read = stopped ? version : checkHash(version, withHash(version, hasher));
+      return { fromCache: false, route: "stream", version: read };
     }
-    if (large && keep === undefined && tuning.uncachedFast === "memory") {
-      // The alternative measured against a temporary file: the body collected in memory.
-      const bytes = await collect(chunks, entry.size);
-      yield await parseWhole(pl, detected, { bytes }, options, entry.path);
-      return "memory";
-    } else if (large && options.nRows === undefined && !plan.streaming) {
-      // A row limit is met by the first batches, and `batches()` may read a file larger than
-      // memory or disk allows: both parse from the chunks, so that the download goes no faster
-      // than they do and stops with them. So does a read for which no file can be made.
-      const target = await fileFor(entry, keep);
-      if (target !== undefined) {
-        return yield* throughFile(pl, plan, entry, detected, body, target);
-      }
+    const found = writer ?? await cache?.open(version);
+    if (found !== undefined && !(found instanceof CopyWriter)) {
+      await chunks.close();
+      tracker.bytes(version.size - tracker.received);
+      yield* fromCopy(pl, plan, found, infoType);
+      return { fromCache: true, route: "cache", version: checkHash(version, found.version) };
     }
-    const writer = keep === undefined ? undefined : await keep.cache.create(keep.version);
-    let complete = false;
-    try {
-      const stopped = yield* parseArriving(pl, plan, entry, detected, chunks, writer);
-      if (!stopped) {
-        complete = true;
-        await writer?.commit({ format: detected.format });
-      }
-    } finally {
-      if (!complete) await writer?.abort();
+    const copy = found && await fill(found, chunks, detected.format);
+    if (copy !== undefined) {
+      yield* fromCopy(pl, plan, copy, infoType);
+      return { fromCache: false, route: "file", version: checkHash(version, copy.version) };
     }
-    return "stream";
+    if (found !== undefined) {
+      // The cache could not keep it (a full disk, its folder removed): read it without.
+      await chunks.close();
+      chunks = body();
+    }
+    const hasher = version.hash === undefined ? undefined : await contentHasher();
+    const bytes = await collect(hasher ? hashing(chunks, hasher) : chunks, version.size);
+    const read = hasher ? checkHash(version, withHash(version, hasher)) : version;
+    yield await parseLocal(pl, detected, { bytes }, options, version.path, infoType);
+    return { fromCache: false, route: "memory", version: read };
   } finally {
     await chunks.close();
   }
 }
 
 /**
- * Parses delimited text or JSON Lines (gzip-compressed or not) as its bytes arrive, handing
- * them to `writer` first when given (the compressed bytes, for gzip). Returns whether it stopped
- * early at `nRows`.
+ * Writes every chunk into `writer` and publishes the copy, with the route it took; `undefined`
+ * when the cache could not keep it (reported by the cache).
  */
-async function* parseArriving(
-  pl: Polars,
-  plan: Plan,
-  entry: Entry,
-  detected: DetectedFormat,
-  chunks: Peekable,
-  writer?: CacheWriter,
-): AsyncGenerator<DataFrame, boolean> {
-  const text = detected.gzip ? new Peekable(gunzip(teeInto(chunks, writer))) : chunks;
+async function fill(
+  writer: CopyWriter,
+  chunks: AsyncIterable<Uint8Array>,
+  format?: string,
+): Promise<(CachedFile & { fromCache: false }) | undefined> {
   try {
-    return yield* parseText(
-      pl,
-      plan,
-      entry.path,
-      entry.infoType,
-      detected,
-      text,
-      detected.gzip ? undefined : writer,
-      entry.size,
-    );
+    for await (const chunk of chunks) {
+      await writer.write(chunk);
+      if (writer.failed) return undefined;
+    }
+    const copy = await writer.commit(format);
+    return copy && { ...copy, fromCache: false };
   } finally {
-    if (text !== chunks) await text.close();
+    await writer.abort();
   }
 }
 
-const SCHEDSTAT = "/proc/thread-self/schedstat";
-const canReadSchedstat = (() => {
-  try {
-    return Deno.build.os === "linux" &&
-      Deno.permissions.querySync({ name: "read", path: SCHEDSTAT }).state === "granted";
-  } catch {
-    return false;
-  }
-})();
-
-/** Milliseconds this thread has waited on a run queue so far (Linux; 0 elsewhere). */
-function runQueueMs(): number {
-  if (!canReadSchedstat) return 0;
-  try {
-    return Number(Deno.readTextFileSync(SCHEDSTAT).split(" ")[1]) / 1e6;
-  } catch {
-    return 0;
-  }
-}
-
-/** The body of a read and what lets it move natively into a file. */
-interface NativeBody {
-  chunks: Peekable;
-  handOff: BodyHandOff;
-  /** Ends the transfer. */
-  stop: AbortController;
-}
-
-/**
- * The file route: the body moves natively into a new file — the cache copy when the target
- * has `keep` (published only once it parsed, so a failed read caches nothing), else a temporary
- * file removed afterwards. While it arrives, its rate (see `arrivalRate`) decides how text is
- * parsed: once from the file when the link is fast, else in batches read back from the file as
- * it grows, so that a slow link overlaps the parse with the transfer (gzip always so). Whole
- * formats are parsed once.
- */
-async function* throughFile(
+/** Reads a verified cached copy: whole by Polars, or (for `batches()`) parsed in batches. */
+async function* fromCopy(
   pl: Polars,
   plan: Plan,
-  entry: Entry,
-  detected: DetectedFormat,
-  body: NativeBody,
-  target: FileTarget,
-): AsyncGenerator<DataFrame, ReadRoute> {
-  const { options, tuning } = plan;
-  const { temp } = target;
-  let moved = false;
-  const transfer = moveInto(temp, body).finally(() => moved = true);
-  // Its failure is the read's; until awaited below it must not count as unhandled.
-  transfer.catch(() => {});
-  let published = false;
-  try {
-    const rate = tuning.nativeRate ?? NATIVE_RATE;
-    const once = isWhole(detected) ||
-      (!detected.gzip && rate < Infinity &&
-        (rate <= 0 ||
-          await arrivalRate(temp, () => moved, tuning.probeBytes ?? PROBE_BYTES, rate) >= rate));
-    let route: ReadRoute;
-    if (once) {
-      await transfer;
-      yield await parseWhole(pl, detected, { file: temp }, options, entry.path);
-      route = "file";
-    } else {
-      const arriving = new Peekable(fileChunks(temp, transfer));
-      let stopped: boolean;
-      try {
-        stopped = yield* parseArriving(pl, plan, entry, detected, arriving);
-      } finally {
-        await arriving.close();
-      }
-      // A partial read keeps nothing.
-      if (stopped) return "stream";
-      await transfer;
-      route = "stream";
-    }
-    // Only a temp file the cache opened becomes an entry (not one over the cap, nor elsewhere).
-    if (target.keep !== undefined) {
-      const { cache, version } = target.keep;
-      published = await cache.take(version, temp, { format: detected.format });
-    }
-    return route;
-  } finally {
-    if (!moved) {
-      body.stop.abort();
-      await transfer.catch(() => {});
-    }
-    if (!published) {
-      const removed = Deno.remove(temp).catch(() => {});
-      // Unlinking a large file takes tens of ms (about 50 for 160 MB here): not on the way to the
-      // frame. The pending removal keeps the process alive until it is done.
-      if (entry.size < DETACHED_REMOVE_BYTES) await removed;
-    }
-  }
-}
-
-/** The file a body moves into: the cache's temporary file, or one of the system's. */
-interface FileTarget {
-  temp: string;
-  /** The cache that opened it, and the version it becomes the copy of once read. */
-  keep?: { cache: DiskCache; version: FileVersion };
-}
-
-/**
- * A new file for the body: the cache's temporary file for `keep`, else (no cache, over its cap,
- * or its folder not writable) a temporary file of the system's; `undefined` when neither can be
- * made, and the read goes on without a file.
- */
-async function fileFor(
-  entry: Entry,
-  keep: { cache: DiskCache; version: FileVersion } | undefined,
-): Promise<FileTarget | undefined> {
-  const opened = keep === undefined ? undefined : await keep.cache.openTemp(keep.version);
-  if (opened !== undefined) {
-    opened.file.close();
-    return { temp: opened.temp, keep };
-  }
-  try {
-    return {
-      temp: await Deno.makeTempFile({ prefix: "tern-", suffix: copyExtension(entry.path) }),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Writes the body into `path`: what is queued first, then the body's next read pipes the rest
- * in natively (a body that cannot still yields chunks, written here).
- */
-async function moveInto(path: string, body: NativeBody): Promise<void> {
-  // Appending, like the body's own pipes into the same file (after a resumed download too).
-  using file = await Deno.open(path, { write: true, append: true });
-  body.handOff.file = { path };
-  for await (const chunk of body.chunks) await writeAll(file, chunk);
-}
-
-/**
- * The rate in bytes/s at which `path` grew from `4 × probeBytes` to `8 × probeBytes`, or over
- * less once it is clearly below `threshold`; `Infinity` when the transfer ended first (with every
- * byte there, one parse of the file is best whatever the link). The first bytes often come in a
- * burst that says nothing of the link (socket buffers, a shaper's first slice, bytes that arrived
- * while the stat was answered), hence the skipped start; watching costs nothing, since the bytes
- * keep moving natively meanwhile.
- */
-async function arrivalRate(
-  path: string,
-  ended: () => boolean,
-  probeBytes: number,
-  threshold: number,
-): Promise<number> {
-  using file = await Deno.open(path, { read: true });
-  const started = performance.now();
-  let from: { size: number; at: number; queued: number } | undefined;
-  while (!ended()) {
-    const size = (await file.stat()).size;
-    if (from === undefined) {
-      if (size >= 4 * probeBytes) from = { size, at: performance.now(), queued: runQueueMs() };
-    } else {
-      // Time this thread sat runnable but off the CPU (a busy machine) is not the link's.
-      const waited = performance.now() - from.at - (runQueueMs() - from.queued);
-      const rate = (size - from.size) / (Math.max(waited, 0.1) / 1000);
-      // Done at the window's end, or as soon as even the threshold rate would have filled it.
-      if (size >= 8 * probeBytes || waited >= (4 * probeBytes) / threshold * 1000) return rate;
-    }
-    // Every millisecond at first; a link that takes seconds is watched less often.
-    const wait = Math.min(50, Math.max(1, (performance.now() - started) / 50));
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-  return Infinity;
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  for (let offset = 0; offset < bytes.byteLength;) {
-    offset += await file.write(bytes.subarray(offset));
-  }
-}
-
-/** Reads a cached copy. */
-async function* fromCached(
-  pl: Polars,
-  plan: Plan,
-  cached: CachedFile,
+  copy: CachedFile,
   infoType: string | null,
 ): AsyncGenerator<DataFrame, void> {
-  const { options } = plan;
-  const path = cached.version.path;
-  plan.tracker.bytes(cached.version.size);
-  // Small copies are read in one go (one file operation instead of three).
-  const bytes = cached.version.size <= SMALL_FILE_BYTES
-    ? await Deno.readFile(cached.file)
-    : undefined;
-  const detected = detectFormat({
-    path,
-    infoType,
-    head: bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(cached.file, SNIFF_BYTES),
-    format: options.format,
-  });
-  if (!detected.gzip && (isWhole(detected) || !plan.streaming)) {
-    // The fastest route for large files: Polars reads the file itself.
-    yield await parseWhole(pl, detected, bytes ? { bytes } : { file: cached.file }, options, path);
-    return;
+  const path = copy.version.path;
+  const head = copy.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(copy.file, SNIFF_BYTES);
+  const detected = detectFormat({ path, infoType, head, format: plan.options.format });
+  if (!plan.streaming || isWhole(detected)) {
+    const source = copy.bytes || copy.version.size === 0
+      ? { bytes: copy.bytes ?? new Uint8Array(0) }
+      : { file: copy.file };
+    return yield await parseLocal(pl, detected, source, plan.options, path, infoType);
   }
-  if (detected.gzip && !plan.streaming) {
-    const compressed = bytes ?? await Deno.readFile(cached.file);
-    const inner = innerFormat({
-      path,
-      infoType,
-      head: await collectHead(gunzip([compressed]), SNIFF_BYTES),
-      format: options.format,
-    });
-    // Polars decompresses gzip CSV itself; other text is decompressed here.
-    const text = inner.format === "csv" ? compressed : await collect(gunzip([compressed]));
-    const format = { ...inner, gzip: inner.format === "csv" };
-    yield await parseWhole(pl, format, { bytes: text }, options, path);
-    return;
-  }
-  const chunks = new Peekable(
-    detected.gzip ? gunzip(fileChunks(cached.file)) : fileChunks(cached.file),
-  );
-  try {
-    yield* parseText(pl, plan, path, infoType, detected, chunks, undefined);
-  } finally {
-    await chunks.close();
-  }
+  const chunks = copy.bytes === undefined
+    ? fileChunks(copy.file)
+    : ReadableStream.from([copy.bytes]);
+  yield* parseText(pl, plan, infoType, detected, chunks);
+}
+
+/** Parses a whole file or its bytes; gzip is decompressed first (Polars does gzip CSV itself). */
+async function parseLocal(
+  pl: Polars,
+  detected: DetectedFormat,
+  source: WholeSource,
+  options: DataFrameOptions,
+  path: string,
+  infoType: string | null,
+): Promise<DataFrame> {
+  if (source.bytes?.byteLength === 0) return pl.DataFrame();
+  if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
+  const compressed = source.bytes ?? await Deno.readFile(source.file!);
+  const chunks = new Peekable(gunzip([compressed]));
+  const head = await chunks.peek(SNIFF_BYTES).finally(() => chunks.close());
+  const inner = innerFormat({ path, infoType, head, format: options.format });
+  const bytes = inner.format === "csv" ? compressed : await collect(gunzip([compressed]));
+  return await parseWhole(pl, { ...inner, gzip: inner.format === "csv" }, { bytes }, options, path);
 }
 
 /**
- * Parses delimited text or JSON Lines (or gzip-compressed JSON) as it arrives, copying each
- * chunk into `writer` first when given. Returns whether it stopped early at `nRows` (the caller
- * then keeps nothing in the cache).
+ * Parses delimited text or JSON Lines (gzip-compressed or not; a gzip-compressed JSON array is
+ * collected and read whole) as the chunks arrive. Returns whether it stopped early at `nRows`.
  */
 async function* parseText(
   pl: Polars,
   plan: Plan,
-  path: string,
   infoType: string | null,
   detected: DetectedFormat,
-  chunks: Peekable,
-  writer: CacheWriter | undefined,
-  expectedBytes?: number,
+  source: AsyncIterable<Uint8Array>,
 ): AsyncGenerator<DataFrame, boolean> {
   const { options } = plan;
-  let format = detected;
-  if (detected.gzip) {
-    const head = await chunks.peek(SNIFF_BYTES);
-    format = innerFormat({ path, infoType, head, format: options.format });
-  }
-  if (format.format === "json") {
-    const bytes = await collect(teeInto(chunks, writer));
-    yield await parseWhole(pl, { ...format, gzip: false }, { bytes }, options, path);
-    return false;
-  }
-  const limit = options.nRows;
-  const parser = new BatchParser(pl, format, options, path);
-  const splitter = new RecordSplitter({
-    quote: format.format === "csv" ? options.quoteChar ?? '"' : undefined,
-    batchBytes: plan.tuning.batchBytes ?? DEFAULT_BATCH_BYTES,
-    ...(detected.gzip || expectedBytes === undefined ? {} : { expectedBytes }),
-  });
-  let rows = 0;
-  const parse = (batch: Uint8Array): DataFrame => {
-    // Polars' row limit is only approximate when parsing in parallel, hence the slice.
-    const remaining = limit === undefined ? undefined : Math.max(0, limit - rows);
-    const frame = limitRows(parser.parse(batch, remaining === 0 ? 1 : remaining), remaining);
-    rows += frame.height;
-    return frame;
-  };
-  const enough = () => limit !== undefined && rows >= limit;
-  for await (const chunk of chunks) {
-    if (writer !== undefined) {
-      const wait = writer.write(chunk);
-      if (wait !== undefined) await wait;
+  const path = plan.source.path;
+  const chunks = new Peekable(detected.gzip ? gunzip(source) : source);
+  try {
+    let format = detected;
+    if (detected.gzip) {
+      const head = await chunks.peek(SNIFF_BYTES);
+      format = innerFormat({ path, infoType, head, format: options.format });
     }
-    const batch = splitter.push(chunk);
-    if (batch === undefined) continue;
-    yield parse(batch);
-    if (enough()) return true;
+    if (format.format === "json") {
+      const bytes = await collect(chunks);
+      yield await parseWhole(pl, { ...format, gzip: false }, { bytes }, options, path);
+      return false;
+    }
+    const limit = options.nRows;
+    const parser = new BatchParser(pl, format, options, path);
+    const splitter = new RecordSplitter({
+      quote: format.format === "csv" ? options.quoteChar ?? '"' : undefined,
+      batchBytes: DEFAULT_BATCH_BYTES,
+    });
+    let rows = 0;
+    const parse = (batch: Uint8Array): DataFrame => {
+      // Polars' row limit is only approximate when parsing in parallel, hence the slice.
+      const left = limit === undefined ? undefined : Math.max(0, limit - rows);
+      const frame = limitRows(parser.parse(batch, left === 0 ? 1 : left), left);
+      rows += frame.height;
+      return frame;
+    };
+    const enough = () => limit !== undefined && rows >= limit;
+    for await (const chunk of chunks) {
+      // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
+      for (let batch = splitter.push(chunk); batch; batch = splitter.push(NO_BYTES)) {
+        yield parse(batch);
+        if (enough()) return true;
+      }
+    }
+    const rest = splitter.finish();
+    if (rest !== undefined) yield parse(rest);
+    return false;
+  } finally {
+    await chunks.close();
   }
-  // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
-  for (let batch = splitter.push(NO_BYTES); batch !== undefined; batch = splitter.push(NO_BYTES)) {
-    yield parse(batch);
-    if (enough()) return true;
-  }
-  const rest = splitter.finish();
-  if (rest !== undefined) yield parse(rest);
-  return false;
 }
 
 const NO_BYTES = new Uint8Array(0);
 
-/** The verified body of a file, reporting bytes to the tracker. */
+/** The verified body of `version`, reporting bytes to the tracker. */
 function bodyOf(
   context: DataContext,
   source: FileSource,
-  entry: Entry,
+  version: FileVersion,
   signal: AbortSignal | undefined,
   tracker: ProgressTracker,
-  handOff?: BodyHandOff,
-  started?: EarlyDownload,
+  started?: Promise<Download>,
 ): AsyncGenerator<Uint8Array, void> {
-  return entryBody(context.transport, entry, {
+  return verifiedBody({
+    transport: context.transport,
+    expected: version,
     recheck: source.stat,
     signal,
     onBytes: (count) => tracker.bytes(count),
-    handOff,
     started,
   });
 }
 
-async function offlineCopy(context: DataContext, cache: DiskCache, path: string) {
-  const cached = await cache.latest(context.transport.url, path);
-  if (cached === undefined) {
-    throw new CacheMissError(
-      `${JSON.stringify(path)} is not in the local cache (${cache.root}), and the store is ` +
-        "offline. Connect without offline: true to download it.",
-      { path },
-    );
+/** The bytes of a pinned version: its cached copy's when the cache holds it, else downloaded. */
+async function chunksOf(
+  context: DataContext,
+  source: FileSource,
+  pinned: Pinned,
+  options: { signal?: AbortSignal; onBytes?: (count: number) => void },
+): Promise<AsyncIterable<Uint8Array> | Iterable<Uint8Array>> {
+  const copy = pinned.copy ?? await context.cache?.lookup(pinned.version);
+  if (copy === undefined) {
+    const { signal, onBytes } = options;
+    const expected = pinned.version;
+    return verifiedBody({
+      transport: context.transport,
+      expected,
+      recheck: source.stat,
+      signal,
+      onBytes,
+    });
   }
-  return cached;
+  options.onBytes?.(copy.version.size);
+  return copy.bytes === undefined ? fileChunks(copy.file) : [copy.bytes];
 }
 
-/**
- * The cache key of an entry. A checksum is part of it when the entry carries one (Terrain's
- * listings do not; a stat that does is used as is).
- */
-function versionOf(context: DataContext, entry: Entry): FileVersion {
-  const md5 = (entry as { md5?: unknown }).md5;
-  return {
-    store: context.transport.url,
-    path: entry.path,
-    id: entry.id,
-    size: entry.size,
-    modified: entry.modified.getTime(),
-    ...(typeof md5 === "string" && md5 !== "" ? { md5 } : {}),
-  };
+/** Passes chunks on, hashing them. */
+async function* hashing(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  hasher: ContentHasher,
+): AsyncGenerator<Uint8Array, void> {
+  for await (const chunk of chunks) {
+    hasher.update(chunk);
+    yield chunk;
+  }
+}
+
+function withHash(version: FileVersion, hasher: ContentHasher): FileVersion {
+  return { ...version, hash: `xxh64:${hasher.digest()}` };
+}
+
+/** `actual`, when its bytes are the ones `pinned` names (where both hashes are known). */
+function checkHash(pinned: FileVersion, actual: FileVersion): FileVersion {
+  if (pinned.hash !== undefined && actual.hash !== undefined && pinned.hash !== actual.hash) {
+    throw new FileChangedError(pinned, actual, "since its version was pinned");
+  }
+  return actual;
 }
 
 function isWhole(format: DetectedFormat): boolean {
   return !tableFormat(format.format).table.streamed;
-}
-
-async function collectHead(stream: ReadableStream<Uint8Array>, count: number): Promise<Uint8Array> {
-  const chunks = new Peekable(stream);
-  try {
-    return await chunks.peek(count);
-  } finally {
-    await chunks.close();
-  }
 }

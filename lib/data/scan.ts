@@ -20,7 +20,9 @@ import type { Entry } from "../client/entry.ts";
 import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
-import { ParseError, polarsReason } from "./errors.ts";
+import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
+import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
+import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { formatOfInfoType, tableFormat } from "../registry/file_formats.ts";
 import {
   detectFormat,
@@ -31,6 +33,7 @@ import {
 } from "./formats.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import type { ProgressEvent } from "../progress/events.ts";
+import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
 
 /**
@@ -51,7 +54,10 @@ export interface ScanOptions {
    * every file is scanned from its cached copy.
    */
   remote?: boolean;
-  /** Called with progress events of the cache copy (a remote scan moves its bytes in `collect()`). */
+  /**
+   * Called with progress events: of the cache copy, or, for a remote scan, of each `collect()`
+   * (the bytes it reads; the total is not known beforehand).
+   */
   onProgress?: (event: ProgressEvent) => void;
   /** Show progress for this call (default: the store's setting). */
   progress?: boolean;
@@ -210,14 +216,37 @@ export async function scanMany(
   };
   const concurrency = Math.min(context.transport.policy.concurrency, files.length);
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return frames.length === 1 ? frames[0] : pl.concat(frames, { how: "diagonalRelaxed" });
+  if (frames.length === 1) return frames[0];
+  // concat reads the frames' plans; the result is guarded by every pin they held.
+  return guardFrame(
+    pl.concat(frames, { how: "diagonalRelaxed" }),
+    frames.flatMap((frame) => pinsOf(frame)),
+    progressFor(context.progress, fileOptions, `${files.length} files`),
+  );
+}
+
+/**
+ * What a range probe learnt: the server's validators for the version it answered.
+ *
+ * @example
+ * ```ts
+ * import type { RangeProbe } from "./scan.ts";
+ * const probe: RangeProbe = { etag: '"xxh64-0-1"' };
+ * ```
+ */
+export interface RangeProbe {
+  /** The `ETag` the server sent, if any. */
+  etag?: string;
+  /** The `Last-Modified` the server sent, if any. */
+  lastModified?: string;
 }
 
 /**
  * Whether `url` answers byte ranges correctly for a Parquet file of `size` bytes: a request for
- * its first 4 bytes must come back `206` with `Content-Range: bytes 0-3/<size>` and `PAR1`. A
- * server that ignores `Range` (a `200` with the whole body) is found out after its headers: the
- * body is cancelled, not read.
+ * its first 4 bytes must come back `206` with `Content-Range: bytes 0-3/<size>` and `PAR1`. The
+ * answer is the server's validators, or `undefined` when it does not. A server that ignores
+ * `Range` (a `200` with the whole body) is found out after its headers: the body is cancelled,
+ * not read.
  *
  * @example
  * ```ts
@@ -228,30 +257,38 @@ export async function scanMany(
  * await using store = await exampleStore();
  * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet");
  * const { publicUrl } = await file.manifest();
- * assert.equal(await probeRanges(publicUrl!, (await file.stat()).size), true);
- * assert.equal(await probeRanges(publicUrl!, 1), false); // another size: another version
+ * const probe = await probeRanges(publicUrl!, (await file.stat()).size);
+ * assert.match(probe?.etag ?? "", /^"xxh64-/);
+ * assert.equal(await probeRanges(publicUrl!, 1), undefined); // another size: another version
  * ```
  */
 export async function probeRanges(
   url: string,
   size: number,
   signal?: AbortSignal,
-): Promise<boolean> {
+): Promise<RangeProbe | undefined> {
   let response: Response;
   try {
     response = await fetch(url, { headers: { range: "bytes=0-3" }, signal });
   } catch (error) {
     if (isAbortError(error) && signal?.aborted) throw error;
-    return false;
+    return undefined;
   }
   const ranged = response.status === 206 &&
     response.headers.get("content-range")?.trim() === `bytes 0-3/${size}`;
   if (!ranged) {
     await response.body?.cancel().catch(() => {});
-    return false;
+    return undefined;
   }
   const head = new Uint8Array(await response.arrayBuffer());
-  return new TextDecoder().decode(head) === PARQUET_MAGIC;
+  if (new TextDecoder().decode(head) !== PARQUET_MAGIC) return undefined;
+  const etag = response.headers.get("etag");
+  const lastModified = response.headers.get("last-modified");
+  return {
+    // A weak tag cannot pin bytes (If-Match compares strongly).
+    ...(etag === null || etag.startsWith("W/") ? {} : { etag }),
+    ...(lastModified === null ? {} : { lastModified }),
+  };
 }
 
 /** A remote scan, or the reason there is none. */
@@ -271,24 +308,41 @@ async function remoteScan(
   const manifest = await getManifest(context.transport, entry.path, { signal: options.signal });
   const url = publicUrlOf(manifest);
   if (url === undefined) return "the file is not public (it has no anonymous URL)";
-  if (!await probeRanges(url, entry.size, options.signal)) {
-    return "its anonymous URL does not answer byte ranges for this version";
-  }
-  const frame = pl.scanParquet(url, { glob: false });
+  const probe = await probeRanges(url, entry.size, options.signal);
+  if (probe === undefined) return "its anonymous URL does not answer byte ranges for this version";
+  const version: FileVersion = { ...versionOfEntry(storeOf(context), entry), ...probe };
+  const admitted = await context.gate?.admit(version, "scan") ?? version;
+  // A lock that pins another version serves it only from the cache.
+  if (!sameVersion(admitted, version)) return "a lock pins another version of it";
+  const pin = pinRemote(url, version);
+  const raw = pl.scanParquet(pin.url, { glob: false });
   try {
     // Reading the footer now makes a server that fails Polars' own range reads fall back here,
     // and a file that is not Parquet fail this call, rather than every later collect().
-    await frame.head(0).collect();
+    await guardFrame(raw, [pin]).head(0).collect();
   } catch (error) {
-    if (OBJECT_STORE_ERROR.test(polarsReason(error))) {
-      return `Polars could not read its anonymous URL (${polarsReason(error)})`;
+    if (error instanceof FileChangedError) throw error;
+    if (error instanceof TernError || OBJECT_STORE_ERROR.test(polarsReason(error))) {
+      return `Polars could not read its anonymous URL (${
+        error instanceof TernError ? error.message : polarsReason(error)
+      })`;
     }
     throw new ParseError(
       `Cannot scan ${JSON.stringify(entry.path)} as Parquet: ${polarsReason(error)}.`,
       { path: entry.path, cause: error },
     );
   }
-  return { frame, route: { url } };
+  context.gate?.record(version, "scan");
+  const report = progressFor(context.progress, options, entry.name);
+  return { frame: guardFrame(raw, [pin], report), route: { url } };
+}
+
+/** The store's base URL without credentials, as a {@linkcode FileVersion} names it. */
+function storeOf(context: DataContext): string {
+  const url = new URL(context.transport.url);
+  url.username = "";
+  url.password = "";
+  return url.href.replace(/\/$/, "");
 }
 
 /** Scans the cached copy (downloading it first when needed). */
@@ -304,7 +358,7 @@ async function localScan(
     ...(signal === undefined ? {} : { signal }),
     ...(onProgress === undefined ? {} : { onProgress }),
     ...(progress === undefined ? {} : { progress }),
-  });
+  }, "scan");
   const detected = detectFormat({
     path: source.path,
     infoType: source.entry?.infoType ?? null,

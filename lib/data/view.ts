@@ -2,12 +2,15 @@
  * Polars DataFrames shown the tern way: {@linkcode frameView} turns a frame into the plain view
  * data of `lib/display/frame.ts` (types as short labels, numbers rounded per column with the
  * exact value kept, integers as integers, dates as dates, nulls marked), and {@linkcode view}
- * wraps a frame so that a notebook renders it as a tern card. Frames tern returns carry the same
- * display already ({@linkcode withFrameDisplay}).
+ * wraps a frame so that a notebook renders it as a tern card. Once tern has loaded Polars, every
+ * frame made by that Polars — read by tern or derived by `filter`, `groupBy`, `join`, … — shows
+ * the same card ({@linkcode installFrameView}), as itables' `init_notebook_mode` does for pandas;
+ * {@linkcode setFrameView} switches back to Polars' own table.
  *
  * @module
  */
 
+import { BadRequestError } from "../client/errors.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { withDisplay } from "../display/attach.ts";
 import {
@@ -19,7 +22,7 @@ import {
   renderFrame,
 } from "../display/frame.ts";
 import { cellText } from "../display/value.ts";
-import type { DataFrame } from "../deps.ts";
+import { type DataFrame, polarsFrameFactory } from "../deps.ts";
 
 /**
  * How much of a frame a view shows.
@@ -28,7 +31,7 @@ import type { DataFrame } from "../deps.ts";
  * ```ts
  * import type { ViewOptions } from "./view.ts";
  *
- * const options: ViewOptions = { rows: 10, title: "penguins.csv", width: 80 };
+ * const options: ViewOptions = { rows: 10, precision: 2, title: "penguins.csv", width: 80 };
  * ```
  */
 export interface ViewOptions {
@@ -42,8 +45,15 @@ export interface ViewOptions {
    * @default 30
    */
   columns?: number;
+  /**
+   * Decimals every float shows (0–15); the exact value stays on hover.
+   * @default up to 6 significant digits and at most 4 decimals, the same for a whole column
+   */
+  precision?: number;
   /** A title above the table (where the frame came from). */
   title?: string;
+  /** Short notes under the title (which columns were parsed as dates, say). */
+  notes?: readonly string[];
   /**
    * Width of the plain-text table in characters.
    * @default 100
@@ -59,6 +69,9 @@ const MAX_DECIMALS = 4;
 
 /** Significant digits a rounded number keeps (fewer when MAX_DECIMALS cuts first). */
 const SIGNIFICANT = 6;
+
+/** Most decimals the `precision` option takes: a float64 holds about 15 significant digits. */
+const MAX_PRECISION = 15;
 
 /**
  * The plain view data of a frame: shape, column names and type labels, and the formatted cells
@@ -78,6 +91,15 @@ const SIGNIFICANT = 6;
  * ```
  */
 export function frameView(frame: DataFrame, options: ViewOptions = {}): FrameView {
+  const precision = options.precision;
+  if (
+    precision !== undefined &&
+    (!Number.isInteger(precision) || precision < 0 || precision > MAX_PRECISION)
+  ) {
+    throw new BadRequestError(
+      `precision must be an integer from 0 to ${MAX_PRECISION}, got ${String(precision)}.`,
+    );
+  }
   const maxRows = Math.max(1, options.rows ?? 20);
   const maxColumns = Math.max(1, options.columns ?? 30);
   const { height, width } = frame.shape;
@@ -97,7 +119,7 @@ export function frameView(frame: DataFrame, options: ViewOptions = {}): FrameVie
     columns.push({ name, type: typeLabel(dtype), kind });
     const top = head.getColumn(name).toArray() as unknown[];
     const bottom = tail === undefined ? [] : tail.getColumn(name).toArray() as unknown[];
-    const cells = formatColumn([...top, ...bottom], kind);
+    const cells = formatColumn([...top, ...bottom], kind, precision);
     cells.forEach((cell, row) => {
       if (row < top.length) headCells[row].push(cell);
       else tailCells[row - top.length].push(cell);
@@ -105,6 +127,7 @@ export function frameView(frame: DataFrame, options: ViewOptions = {}): FrameVie
   });
   return {
     ...(options.title === undefined ? {} : { title: options.title }),
+    ...(options.notes === undefined ? {} : { notes: options.notes }),
     height,
     width,
     columns,
@@ -163,8 +186,8 @@ export function view(frame: DataFrame, options: ViewOptions = {}): FrameDisplay 
 }
 
 /**
- * Gives a frame tern returns the tern view in notebooks (a hidden display method; the frame is
- * otherwise untouched), and returns it.
+ * Gives a frame the tern view in notebooks (a hidden display method; the frame is otherwise
+ * untouched), and returns it. The frame keeps Polars' own display for {@linkcode setFrameView}.
  *
  * @example
  * ```ts
@@ -172,14 +195,110 @@ export function view(frame: DataFrame, options: ViewOptions = {}): FrameDisplay 
  * import { withFrameDisplay } from "./view.ts";
  * import assert from "node:assert/strict";
  *
- * const frame = withFrameDisplay(pl.DataFrame({ a: [1] }));
+ * const frame = withFrameDisplay(pl.DataFrame({ a: [1] }), { title: "a.csv" });
  * const bundle = (frame as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")]();
- * assert.ok(bundle["text/html"].includes("t-frame"));
+ * assert.ok(bundle["text/html"].includes("t-frame") && bundle["text/html"].includes("a.csv"));
  * ```
  */
 export function withFrameDisplay<T extends DataFrame>(frame: T, options: ViewOptions = {}): T {
-  return withDisplay(frame, () => renderFrame(frameView(frame, options), options.width ?? 100));
+  installFrameView();
+  const own = (frame as unknown as Record<symbol, unknown>)[JUPYTER_DISPLAY];
+  if (typeof own === "function" && !polarsDisplays.has(frame)) {
+    polarsDisplays.set(frame, own as () => unknown);
+  }
+  return withDisplay(frame, () => {
+    const polars = polarsDisplays.get(frame);
+    if (mode === "polars" && polars !== undefined) return polars.call(frame) as MediaBundle;
+    return renderFrame(frameView(frame, options), options.width ?? 100);
+  });
 }
+
+/** Each frame's own Polars display method, kept for the "polars" mode. */
+const polarsDisplays = new WeakMap<object, () => unknown>();
+
+/**
+ * How notebooks show Polars frames: `"tern"`, the tern card, or `"polars"`, Polars' own table
+ * (HTML plus `application/vnd.dataresource+json`, for front ends and tools that read the latter).
+ *
+ * @example
+ * ```ts
+ * import type { FrameViewMode } from "./view.ts";
+ *
+ * const mode: FrameViewMode = "polars";
+ * ```
+ */
+export type FrameViewMode = "tern" | "polars";
+
+let mode: FrameViewMode = "tern";
+
+/**
+ * Chooses how notebooks show every frame of tern's Polars — the frames tern returns and those
+ * derived from them or made with `pl` — from now on, including frames made earlier; returns the
+ * mode it replaces. `view(frame)` shows the tern card in either mode.
+ *
+ * @throws {BadRequestError} when `next` is neither `"tern"` nor `"polars"`.
+ *
+ * @example Polars' own table, then the tern card again
+ * ```ts
+ * import pl from "../../polars.ts";
+ * import { setFrameView } from "./view.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const frame = pl.DataFrame({ a: [1.5] });
+ * const show = () => (frame as unknown as Record<symbol, () => Record<string, unknown>>)[Symbol.for("Jupyter.display")]();
+ * assert.equal(setFrameView("polars"), "tern");
+ * assert.ok("application/vnd.dataresource+json" in show());
+ * setFrameView("tern");
+ * assert.ok(String(show()["text/html"]).includes("t-frame"));
+ * ```
+ */
+export function setFrameView(next: FrameViewMode): FrameViewMode {
+  if (next !== "tern" && next !== "polars") {
+    throw new BadRequestError(
+      `setFrameView takes "tern" or "polars", got ${JSON.stringify(next)}.`,
+    );
+  }
+  const previous = mode;
+  mode = next;
+  return previous;
+}
+
+/** Marks the frame factory once wrapped, so a second copy of tern does not wrap it again. */
+const WRAPPED = Symbol.for("tern.frameView");
+
+/**
+ * Makes every frame the loaded nodejs-polars creates from now on show the tern view (tern calls
+ * it once Polars is loaded: loading Polars here would need `--allow-ffi`). Returns whether frames
+ * are covered: false when Polars' files cannot be reached (tern imported from a URL), where only
+ * the frames tern returns show its view.
+ *
+ * @example
+ * ```ts
+ * import { loadPolars } from "./polars.ts";
+ * import { installFrameView } from "./view.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * assert.equal(installFrameView(), true);
+ * const derived = pl.DataFrame({ a: [1, 2] }).filter(pl.col("a").gt(1));
+ * const bundle = (derived as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")]();
+ * assert.ok(bundle["text/html"].includes("t-frame"));
+ * ```
+ */
+export function installFrameView(): boolean {
+  if (installed) return true;
+  const factory = polarsFrameFactory();
+  if (factory === undefined) return false; // not loaded yet, or out of reach: asked again later
+  installed = true;
+  if (WRAPPED in factory._DataFrame) return true;
+  const make = factory._DataFrame;
+  const wrapped = (native: unknown) => withFrameDisplay(make(native));
+  Object.defineProperty(wrapped, WRAPPED, { value: true });
+  factory._DataFrame = wrapped;
+  return true;
+}
+
+let installed = false;
 
 /** The kind of a Polars data type, by its variant name. */
 function kindOf(dtype: unknown): ColumnKind {
@@ -230,13 +349,17 @@ function typeLabel(dtype: unknown): string {
   return full.toLowerCase();
 }
 
-function formatColumn(values: readonly unknown[], kind: ColumnKind): FrameCell[] {
+function formatColumn(
+  values: readonly unknown[],
+  kind: ColumnKind,
+  precision: number | undefined,
+): FrameCell[] {
   if (kind === "number") {
-    const decimals = Math.max(
+    const decimals = precision ?? Math.max(
       0,
       ...values.map((value) => typeof value === "number" ? decimalsOf(value) : 0),
     );
-    return values.map((value) => numberCell(value, decimals));
+    return values.map((value) => numberCell(value, decimals, precision));
   }
   if (kind === "datetime") {
     const dates = values.filter((value): value is Date => value instanceof Date);
@@ -271,14 +394,14 @@ function exponential(value: number): boolean {
   return size >= 1e15 || (size !== 0 && size < 1e-4);
 }
 
-function numberCell(value: unknown, decimals: number): FrameCell {
+function numberCell(value: unknown, decimals: number, precision: number | undefined): FrameCell {
   if (value === null || value === undefined) return NULL;
   if (typeof value !== "number") return { text: cellText(value) };
   const exact = String(value);
   let text: string;
   if (Number.isNaN(value)) text = "NaN";
   else if (!Number.isFinite(value)) text = value > 0 ? "inf" : "-inf";
-  else if (exponential(value)) text = value.toExponential(3);
+  else if (exponential(value)) text = value.toExponential(precision ?? 3);
   else text = value.toFixed(decimals);
   return text === exact ? { text } : { text, exact };
 }

@@ -157,6 +157,38 @@ export function clip(text: string, max: number): { text: string; cut: number } {
   return { text: `${points.slice(0, kept).join("")}…`, cut: points.length - kept };
 }
 
+/**
+ * A cell's text cut to at most `max` characters: a URL or a path (one word holding `/` or `\\`)
+ * loses its middle, so both the host or root and the file name stay readable; other text is cut
+ * at its end ({@linkcode clip}).
+ *
+ * @example
+ * ```ts
+ * import { clipCell } from "./format.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const url = "https://data.cyverse.org/dav-anon/iplant/home/shared/flights/flights_3m.parquet";
+ * assert.equal(clipCell(url, 40).text, "https://data.cyvers…s/flights_3m.parquet");
+ * assert.equal(clipCell("a long phrase of words", 10).text, "a long ph…");
+ * ```
+ */
+export function clipCell(text: string, max: number): { text: string; cut: number } {
+  if (!LOCATION.test(text)) return clip(text, max);
+  const points = Array.from(text);
+  if (points.length <= max) return { text, cut: 0 };
+  const kept = Math.max(0, max - 1);
+  // The end (a file name) usually says more than the middle of a host or a root.
+  const head = Math.floor(kept / 2);
+  const tail = kept - head;
+  return {
+    text: `${points.slice(0, head).join("")}…${tail > 0 ? points.slice(-tail).join("") : ""}`,
+    cut: points.length - kept,
+  };
+}
+
+/** One word holding a slash or backslash: a URL, a data-store path, a local path. */
+const LOCATION = /^[^\s]*[/\\][^\s]*$/;
+
 // Control (Cc) and format (Cf) characters — C0/C1 controls, DEL, the bidirectional marks,
 // embeddings, overrides and isolates ("Trojan Source"), zero-width spaces, the BOM, soft hyphens,
 // invisible tag characters — and the line and paragraph separators. ZWJ and ZWNJ stay: emoji

@@ -11,8 +11,8 @@
  */
 
 import { bundle, type MediaBundle } from "./bundle.ts";
-import { clip, formatCount, oneLine, plural } from "./format.ts";
-import { type Html, markup } from "./html.ts";
+import { clip, clipCell, formatCount, oneLine, plural } from "./format.ts";
+import { type Html, link, markup } from "./html.ts";
 import { bounded, card, facts, moreNote } from "./parts.ts";
 import { type TextColumn, textTable } from "./text.ts";
 
@@ -41,7 +41,7 @@ export type ColumnKind = "integer" | "number" | "text" | "date" | "datetime" | "
 export interface FrameColumn {
   /** Column name. */
   name: string;
-  /** Short type label (`f64`, `str`, `datetime[ms]`). */
+  /** Short type label (`f64`, `str`, `datetime[ms]`); empty for a table of no declared types. */
   type: string;
   /** How values align. */
   kind: ColumnKind;
@@ -65,6 +65,8 @@ export interface FrameCell {
   exact?: string;
   /** The value is null (shown muted and italic, never confused with the text "null"). */
   null?: boolean;
+  /** A link the cell opens (an http(s) URL; anything else is shown as plain text). */
+  href?: string;
 }
 
 /**
@@ -84,6 +86,8 @@ export interface FrameCell {
 export interface FrameView {
   /** A title above the table (the file it came from, say); the shape when absent. */
   title?: string;
+  /** Short notes under the title (which columns were parsed as dates, say). */
+  notes?: readonly string[];
   /** Rows in the whole frame. */
   height: number;
   /** Columns in the whole frame. */
@@ -152,13 +156,16 @@ function cellHtml(cell: FrameCell | undefined, kind: ColumnKind): Html {
       ? markup`<td class="t-null t-num">null</td>`
       : markup`<td class="t-null">null</td>`;
   }
-  const { text, cut } = clip(oneLine(cell.text), MAX_CELL);
+  const { text, cut } = clipCell(oneLine(cell.text), MAX_CELL);
   const full = cell.exact ?? (cut > 0 ? cell.text : undefined);
   const title = full === undefined ? undefined : clip(full, MAX_TITLE).text;
   const align = numeric(kind) ? "t-num" : kind === "text" || kind === "other" ? "" : "t-nowrap";
   const classAttr = align === "" ? "" : markup` class="${align}"`;
   const titleAttr = title === undefined ? "" : markup` title="${title}"`;
-  return markup`<td${classAttr}${titleAttr}><bdi>${text}</bdi></td>`;
+  const shown = markup`<bdi>${text}</bdi>`;
+  return markup`<td${classAttr}${titleAttr}>${
+    cell.href === undefined ? shown : link(cell.href, shown)
+  }</td>`;
 }
 
 /**
@@ -179,7 +186,9 @@ export function frameTable(view: FrameView): Html {
   const head = columns.map((column) =>
     markup`<th class="t-data${numeric(column.kind) ? " t-num" : ""}" title="${column.name}">${
       bounded(column.name, 60)
-    }<div class="t-coltype">${bounded(column.type, 30)}</div></th>`
+    }${
+      column.type === "" ? "" : markup`<div class="t-coltype">${bounded(column.type, 30)}</div>`
+    }</th>`
   );
   const row = (cells: readonly FrameCell[]) =>
     markup`<tr>${columns.map((column, index) => cellHtml(cells[index], column.kind))}</tr>`;
@@ -210,7 +219,7 @@ function frameHtml(view: FrameView): Html {
         ? {}
         : { aside: markup`<span class="t-muted">${shape(view)}</span>` }),
     },
-    frameTable(view),
+    markup`${facts(view.notes?.map((note) => bounded(note, 300)) ?? [])}${frameTable(view)}`,
   );
 }
 
@@ -237,6 +246,7 @@ function frameHtml(view: FrameView): Html {
 export function frameText(view: FrameView, width = 100): string {
   return [
     `DataFrame ${shape(view)}${view.title === undefined ? "" : ` — ${oneLine(view.title)}`}`,
+    ...(view.notes ?? []).map((note) => `  ${clip(oneLine(note), Math.max(20, width - 2)).text}`),
     ...frameTextTable(view, width),
   ].join("\n");
 }

@@ -7,8 +7,9 @@
 
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { oneLine } from "./format.ts";
-import { type Html, link, markup } from "./html.ts";
-import { bounded, card, facts, LIMITS } from "./parts.ts";
+import { frameTable } from "./frame.ts";
+import { type Html, markup } from "./html.ts";
+import { bounded, card, facts } from "./parts.ts";
 import { textPairs } from "./text.ts";
 
 /**
@@ -48,19 +49,29 @@ export function renderManifest(view: ManifestView): MediaBundle {
   return bundle(manifestHtml(view), manifestText(view));
 }
 
+/** URLs shown; the rest are counted. */
+const MAX_URLS = 20;
+
 function isPublic(view: ManifestView): boolean {
   return view.urls.some((url) => url.label === "anonymous");
 }
 
 function manifestHtml(view: ManifestView): Html {
-  const rows = view.urls.slice(0, 20).map((url) =>
-    markup`<tr><td class="t-muted">${bounded(url.label, 40)}</td><td class="t-wrap">${
-      link(url.url, bounded(url.url, LIMITS.name), { className: "t-id" })
-    }</td></tr>`
-  );
-  const urls = rows.length === 0
+  const urls = view.urls.length === 0
     ? markup`<div class="t-note">No public URL: only signed-in users with access can read this file.</div>`
-    : markup`<table class="t-table"><thead><tr><th>label</th><th>url</th></tr></thead><tbody>${rows}</tbody></table>`;
+    : frameTable({
+      height: view.urls.length,
+      width: 2,
+      columns: [
+        { name: "label", type: "", kind: "text" },
+        { name: "url", type: "", kind: "text" },
+      ],
+      head: view.urls.slice(0, MAX_URLS).map((url) => [
+        { text: url.label },
+        { text: url.url, href: url.url },
+      ]),
+      tail: [],
+    });
   const name = view.path === undefined ? "File" : view.path.slice(view.path.lastIndexOf("/") + 1);
   return card(
     { kind: "Manifest", title: name, sub: view.path },
@@ -80,6 +91,6 @@ function manifestText(view: ManifestView): string {
   const head = `Manifest${view.path === undefined ? "" : ` ${oneLine(view.path)}`} — ${
     oneLine(view.contentType)
   }, ${oneLine(view.infoType)}, ${isPublic(view) ? "public" : "not public"}`;
-  const urls = textPairs(view.urls.slice(0, 20).map((url) => [url.label, url.url] as const));
+  const urls = textPairs(view.urls.slice(0, MAX_URLS).map((url) => [url.label, url.url] as const));
   return urls === "" ? head : `${head}\n${urls}`;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { clip, oneLine } from "./format.ts";
+import { clipCell, oneLine } from "./format.ts";
 
 /**
  * A column of {@linkcode textTable}: its heading, and whether numbers align right.
@@ -22,7 +22,10 @@ export interface TextColumn {
   heading: string;
   /** Align right (numbers, sizes). */
   right?: boolean;
-  /** Widest the column may get, in characters (default 48); longer cells are cut with `…`. */
+  /**
+   * Widest the column may get, in characters (default 48); longer cells are cut with `…` (URLs
+   * and paths in the middle).
+   */
   max?: number;
 }
 
@@ -47,7 +50,7 @@ export interface TextColumn {
  */
 export function textTable(columns: readonly TextColumn[], rows: readonly string[][]): string {
   const cells = rows.map((row) =>
-    columns.map((column, index) => clip(oneLine(row[index] ?? ""), column.max ?? 48).text)
+    columns.map((column, index) => clipCell(oneLine(row[index] ?? ""), column.max ?? 48).text)
   );
   const widths = columns.map((column, index) =>
     Math.max(width(column.heading), ...cells.map((row) => width(row[index])))

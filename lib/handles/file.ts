@@ -23,23 +23,33 @@ import {
   TernError,
   type TernErrorDetails,
 } from "../client/errors.ts";
-import { checkIsFile, entryBody, readVerified } from "../data/body.ts";
+import { checkIsFile } from "../data/body.ts";
 import { collect } from "../data/chunks.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { withFrameDisplay } from "../data/view.ts";
+import { datesNote } from "../data/dates.ts";
+import { formatOfName } from "../data/formats.ts";
 import { withDisplay } from "../display/attach.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderFile } from "../display/file.ts";
 import { renderManifest } from "../display/manifest.ts";
 import { progressFor } from "../progress/reporter.ts";
-import { cachedCopy, type FileSource, readBatches, readDataFrame } from "../data/read.ts";
+import {
+  cachedCopy,
+  type FileSource,
+  readBatches,
+  readBytes,
+  readDataFrame,
+  streamBytes,
+} from "../data/read.ts";
 import { scanFile, type ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
 import { fileView } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
+import { placeFile, realFolders } from "./destination.ts";
 
 /**
  * A file's content is not what the method reads: `text()` met bytes that are not UTF-8, or
@@ -253,7 +263,9 @@ export class File extends Handle {
     checkOptions(options);
     const source = await this.#source(options.signal);
     const { frame } = await readDataFrame(this.context, source, options);
-    return withFrameDisplay(frame, { title: source.path.slice(source.path.lastIndexOf("/") + 1) });
+    const title = source.path.slice(source.path.lastIndexOf("/") + 1);
+    const dates = datesNote(frame, options.format ?? formatOfName(title), options);
+    return withFrameDisplay(frame, { title, ...(dates === undefined ? {} : { notes: [dates] }) });
   }
 
   /**
@@ -398,19 +410,6 @@ export class File extends Handle {
   }
 
   /**
-   * The entry reads check the bytes against: a listing's as given, else the file's current one
-   * (one request), the way {@linkcode File.dataframe} does.
-   */
-  #entry(signal?: AbortSignal): Promise<Entry> {
-    return this.stat({ refresh: !this.#fromListing, signal });
-  }
-
-  /** Reads the file's current entry, for the verified body to check before it resumes. */
-  #restat(signal?: AbortSignal): (statSignal?: AbortSignal) => Promise<Entry> {
-    return (statSignal) => this.stat({ refresh: true, signal: statSignal ?? signal });
-  }
-
-  /**
    * The file's bytes as a stream (`fileio/download`), passed on as they arrive. The bytes are
    * counted against the file's size (from the listing the handle came from, else asked for
    * first): a body that breaks, stalls, ends short or runs long is downloaded again, skipping
@@ -434,32 +433,7 @@ export class File extends Handle {
    * ```
    */
   async stream(options: CallOptions = {}): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
-    const entry = await this.#entry(options.signal);
-    // Cancelling the stream ends the request even while a read waits for bytes.
-    const stop = new AbortController();
-    const signal = options.signal === undefined
-      ? stop.signal
-      : AbortSignal.any([options.signal, stop.signal]);
-    const body = entryBody(this.context.transport, entry, {
-      recheck: this.#restat(options.signal),
-      signal,
-    });
-    // Waiting for the first bytes here makes a file that cannot be downloaded fail this call.
-    let first: IteratorResult<Uint8Array, void> | undefined = await body.next();
-    // Typed as ArrayBuffer-backed (as fetch bodies are) so that it pipes into web streams
-    // such as DecompressionStream.
-    return new ReadableStream<Uint8Array<ArrayBuffer>>({
-      async pull(controller) {
-        const next = first ?? await body.next();
-        first = undefined;
-        if (next.done) controller.close();
-        else controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
-      },
-      async cancel() {
-        stop.abort();
-        await body.return().catch(() => {});
-      },
-    }, { highWaterMark: 0 });
+    return await streamBytes(this.context, await this.#source(options.signal), options);
   }
 
   /**
@@ -481,14 +455,20 @@ export class File extends Handle {
    * ```
    */
   async bytes(options: CallOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
-    return await readVerified(
-      {
-        transport: this.context.transport,
-        entry: await this.#entry(options.signal),
-        stat: this.#restat(options.signal),
-        signal: options.signal,
-      },
-      (body, entry) => collect(body, entry.size),
+    return await this.#bytes("bytes", options);
+  }
+
+  async #bytes(
+    operation: "bytes" | "text",
+    options: CallOptions,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const source = await this.#source(options.signal);
+    return await readBytes(
+      this.context,
+      source,
+      operation,
+      options,
+      (chunks, version) => collect(chunks, version.size),
     );
   }
 
@@ -509,7 +489,7 @@ export class File extends Handle {
    * ```
    */
   async text(options: CallOptions = {}): Promise<string> {
-    const bytes = await this.bytes(options);
+    const bytes = await this.#bytes("text", options);
     try {
       return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch {
@@ -636,9 +616,11 @@ export class File extends Handle {
     if (localPath.endsWith("/") || await onDisk(() => isFolder(target))) {
       target = join(target, localName(path));
     }
-    const entry = await this.#entry(options.signal);
+    const source = await this.#source(options.signal);
+    const entry = source.entry ?? await source.stat(options.signal);
     checkIsFile(entry);
-    await onDisk(() => Deno.mkdir(dirname(target), { recursive: true }));
+    // The folder named (or the file's folder) is followed; a symlink at the file is replaced.
+    await onDisk(() => realFolders(dirname(target), dirname(target)));
     const tracker = new ProgressTracker(
       progressFor(this.context.progress, options, basename(path)),
       1,
@@ -649,20 +631,17 @@ export class File extends Handle {
     try {
       const opened = await onDisk(() => Deno.open(temporary, { write: true, createNew: true }));
       file = opened;
-      const size = await readVerified(
-        {
-          transport: this.context.transport,
-          entry,
-          stat: this.#restat(options.signal),
-          signal: options.signal,
-          onBytes: (count) => tracker.bytes(count),
-        },
-        async (body) => {
+      const size = await readBytes(
+        this.context,
+        { ...source, entry },
+        "downloadTo",
+        { signal: options.signal, onBytes: (count) => tracker.bytes(count) },
+        async (chunks) => {
           // A read that starts over (the file changed) writes the new version from the start.
           await onDisk(() => opened.truncate(0));
           await onDisk(() => opened.seek(0, Deno.SeekMode.Start));
           let written = 0;
-          for await (const chunk of body) {
+          for await (const chunk of chunks) {
             await onDisk(() => writeAll(opened, chunk));
             written += chunk.byteLength;
           }
@@ -671,7 +650,7 @@ export class File extends Handle {
       );
       file = undefined;
       opened.close();
-      await onDisk(() => Deno.rename(temporary, target));
+      await onDisk(() => placeFile(temporary, target));
       tracker.fileDone(path, false);
       tracker.done(true);
       return { path: target, size };

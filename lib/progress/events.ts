@@ -37,6 +37,8 @@ export interface ProgressEvent extends ProgressCounts {
   route?: "cache" | "stream" | "file" | "memory";
   /** For `done` events: whether the read succeeded. */
   ok?: boolean;
+  /** For `done` events: the read was stopped by its caller (Ctrl-C, an abort), not failed. */
+  interrupted?: boolean;
 }
 
 /**
@@ -210,17 +212,22 @@ export class ProgressTracker {
    * tracker.done(false); // the read failed
    * tracker.done(true); // ignored: a read ends once
    * assert.deepEqual(outcomes, [false]);
+   *
+   * const stopped: (boolean | undefined)[] = [];
+   * new ProgressTracker((e) => e.kind === "done" && stopped.push(e.interrupted), 1, 0)
+   *   .done("interrupted"); // the caller aborted it
+   * assert.deepEqual(stopped, [true]);
    * ```
    */
-  done(ok: boolean): void {
+  done(ok: boolean | "interrupted"): void {
     if (this.#finished) return;
     this.#finished = true;
-    this.#send("done", { ok });
+    this.#send("done", ok === "interrupted" ? { ok: false, interrupted: true } : { ok });
   }
 
   #send(
     kind: ProgressEvent["kind"],
-    extra: Pick<ProgressEvent, "path" | "ok" | "route"> = {},
+    extra: Pick<ProgressEvent, "path" | "ok" | "interrupted" | "route"> = {},
   ): void {
     if (this.#report === undefined) return;
     const event: ProgressEvent = {

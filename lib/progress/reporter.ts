@@ -272,7 +272,13 @@ function sinkFor(target: "jupyter" | "terminal" | "none"): ProgressSink | undefi
  * ```
  */
 export function viewOf(label: string, event: ProgressEvent | WalkProgress): ProgressView {
-  const state = event.kind !== "done" ? "running" : event.ok === false ? "failed" : "done";
+  const state = event.kind !== "done"
+    ? "running"
+    : "interrupted" in event && event.interrupted === true
+    ? "interrupted"
+    : event.ok === false
+    ? "failed"
+    : "done";
   if (!("totalFiles" in event)) {
     return {
       label,

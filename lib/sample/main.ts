@@ -65,7 +65,9 @@ function summaryLines(s: SampleStoreSummary): string[] {
     `${s.sidecars} metadata/comment sidecars, ${s.folders.toLocaleString("en-US")} folders`,
     `  time:     ${(s.ms / 1000).toFixed(1)} s`,
     `Serve it:   deno task serve --root ${s.dir}`,
-    `Sign in as: ${DEMO_USER.username} (password: see DEMO_USER in lib/sample/constants.ts)`,
+    // The demo user's password is public (docs/server.md): saying it here is the point.
+    `Sign in:    export TERRAIN_USERNAME=${DEMO_USER.username} ` +
+    `TERRAIN_PASSWORD=${DEMO_USER.password}  (the demo user; public data needs none)`,
   ];
 }
 

@@ -162,6 +162,8 @@ export interface HttpOptions {
 
 const encoder = new TextEncoder();
 const HEAD_END = encoder.encode("\r\n\r\n");
+/** The first byte of a TLS handshake record (a ClientHello), never of an HTTP request. */
+const TLS_HANDSHAKE = 0x16;
 
 class Closed extends Error {}
 
@@ -395,6 +397,16 @@ export function serveHttp(
         const count = await c.read(buffer.subarray(filled));
         if (count === null || c.closed) return;
         if (filled === 0 && count > 0) {
+          if (buffer[0] === TLS_HANDSHAKE) {
+            // A TLS client (an https:// URL) would otherwise wait for the headers timeout;
+            // a plain answer tells it at once that this server speaks http://.
+            c.disarm();
+            await c.write(
+              simpleResponse(400, "Bad Request (this server speaks plain HTTP)\n"),
+              1000,
+            );
+            return;
+          }
           c.idle = false;
           c.arm(limits.headersTimeoutMs);
         }

@@ -73,6 +73,12 @@ export interface Cli extends AsyncDisposable {
   run(args: readonly string[], options?: RunOptions): Promise<Run>;
   /** Starts `tern ARGS` with piped streams, for tests that read or signal it while it runs. */
   spawn(args: readonly string[], options?: RunOptions): Deno.ChildProcess;
+  /**
+   * Starts `tern ARGS` on a pseudo-terminal (util-linux's `script`), as a person's shell runs
+   * it: stderr is a terminal, and a 0x03 byte written to stdin is Ctrl-C. stdout carries what
+   * reached the terminal (stdout and stderr together).
+   */
+  spawnOnTerminal(args: readonly string[], options?: RunOptions): Deno.ChildProcess;
 }
 
 /**
@@ -109,6 +115,28 @@ export async function startCli(
         cwd: options.cwd ?? dir,
         env: { TERRAIN_URL: server.url, ...options.env },
       }).spawn(),
+    spawnOnTerminal: (args, options = {}) => {
+      const cwd = options.cwd ?? dir;
+      const line = [
+        Deno.execPath(),
+        ...ternArgs([...(options.noCacheFlag ? [] : ["--cache-dir", cache]), ...args]),
+      ].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
+      return new Deno.Command("script", {
+        args: ["-qfec", line, "/dev/null"],
+        cwd,
+        clearEnv: true,
+        env: {
+          ...baseEnv(cwd),
+          NO_COLOR: "1",
+          TERM: "xterm",
+          TERRAIN_URL: server.url,
+          ...options.env,
+        },
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+    },
     async [Symbol.asyncDispose]() {
       await server.close();
       await Deno.remove(dir, { recursive: true });
@@ -176,7 +204,7 @@ export function ternCommand(
   options: RunOptions & { cwd: string },
 ): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", CONFIG, CLI, ...args],
+    args: ternArgs(args),
     cwd: options.cwd,
     clearEnv: true,
     env: { ...baseEnv(options.cwd), NO_COLOR: "1", ...options.env },
@@ -184,6 +212,11 @@ export function ternCommand(
     stdout: "piped",
     stderr: "piped",
   });
+}
+
+/** Deno's arguments that run `tern ARGS`. */
+function ternArgs(args: readonly string[]): string[] {
+  return ["run", "-A", "--config", CONFIG, CLI, ...args];
 }
 
 /** What Deno needs to run without downloading anything again. */

@@ -1,12 +1,13 @@
 /**
  * Errors that name the real problem, as a new user meets them: a base URL with no Terrain API
- * behind it, a password given as an option, a download into a folder that cannot be created,
- * and `tern cite` on a file.
+ * behind it, `https://` to a server that speaks plain HTTP, a password given as an option, a
+ * private path met anonymously by any command, a download into a folder that cannot be
+ * created, and `tern cite` on a file.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FORMATS_PATH } from "../../lib/sample/mod.ts";
+import { DEMO_USER, FORMATS_PATH } from "../../lib/sample/mod.ts";
 import { assertFailed, assertUsage, startCli } from "./_cli.ts";
 
 Deno.test("tern: errors say what is really wrong", async (t) => {
@@ -40,6 +41,40 @@ Deno.test("tern: errors say what is really wrong", async (t) => {
       "/iplant/home/shared",
     ]);
     assertFailed(page, "ProtocolError", /No Terrain API answers at/);
+  });
+
+  await t.step(
+    "https:// to a plain-HTTP server fails at once, saying it speaks http://",
+    async () => {
+      const https = cli.url.replace(/^http:/, "https:");
+      const run = await cli.run(["--debug", "--url", https, "ls", "/iplant/home/shared"]);
+      assertFailed(
+        run,
+        "TlsError",
+        /127\.0\.0\.1:\d+ answered the TLS handshake .* in plain HTTP: the server speaks http:\/\/, not https:\/\/\. Use http:\/\/127\.0\.0\.1:\d+\/terrain\./,
+      );
+      // One attempt: a handshake that met plain HTTP is not retried.
+      assert.match(run.stderr, /^debug: 1 requests, 0 retries/m);
+    },
+  );
+
+  await t.step("any command meeting a private path anonymously says how to sign in", async () => {
+    const hint = /^hint: sign in with --token TOKEN \(or TERRAIN_TOKEN\), or --username NAME/m;
+    const runs = await Promise.all([
+      cli.run(["ls", DEMO_USER.home]),
+      cli.run(["get", "-r", DEMO_USER.home, "-o", join(cli.dir, "private")]),
+      cli.run(["stat", `${DEMO_USER.home}/notes.txt`]),
+      cli.run(["cat", `${DEMO_USER.home}/notes.txt`]),
+    ]);
+    for (const run of runs) {
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /^error: (SignInRequiredError|PermissionError): /m);
+      assert.match(run.stderr, hint);
+    }
+    // Signed in, a refusal is about the item, not about signing in.
+    const alice = await cli.run(["--token", DEMO_USER.token, "stat", "/iplant/home/alice"]);
+    assert.equal(alice.code, 1, alice.stderr);
+    assert.doesNotMatch(alice.stderr, hint);
   });
 
   await t.step("--password is an unknown option, with how to give a password", async () => {

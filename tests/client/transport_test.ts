@@ -7,6 +7,7 @@ import {
   ProtocolError,
   ResponseTooLargeError,
   ServerError,
+  TlsError,
 } from "../../lib/client/errors.ts";
 import { Transport, type TransportOptions } from "../../lib/client/transport.ts";
 import { VERSION } from "../../lib/client/version.ts";
@@ -210,6 +211,26 @@ Deno.test("Transport: connection refused is a NetworkError after the retries", a
     return true;
   });
   assert.equal(t.requests, 3);
+});
+
+Deno.test("Transport: https:// to a plain-HTTP server is a TlsError at once, never retried", async () => {
+  // Any plain HTTP server answers a ClientHello with a plain 400, which TLS cannot read.
+  await using plain = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("{}"),
+  );
+  const t = transport(`https://127.0.0.1:${plain.addr.port}/terrain`, { retries: 4 });
+  await assert.rejects(t.json(spec), (error: unknown) => {
+    assert.ok(error instanceof TlsError);
+    assert.ok(error instanceof NetworkError);
+    assert.match(
+      error.message,
+      /^127\.0\.0\.1:\d+ answered the TLS handshake for filesystem\/x "\/iplant\/home\/shared" in plain HTTP: the server speaks http:\/\/, not https:\/\/\. Use http:\/\/127\.0\.0\.1:\d+\/terrain\.$/,
+    );
+    return true;
+  });
+  assert.equal(t.requests, 1);
+  assert.equal(t.retries, 0);
 });
 
 Deno.test("Transport (injected fetch): a body longer than Content-Length is a NetworkError", async () => {

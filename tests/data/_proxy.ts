@@ -1,39 +1,34 @@
 /**
- * A real HTTP proxy in front of an embedded server, standing in for a WebDAV front end that does
- * not honour `Range`: every request is forwarded, the `Range` header dropped unless `keepRange`
- * says otherwise (so the answer is `200` with the whole body), and the server's origin in JSON
- * answers (the manifest's anonymous URLs) rewritten to the proxy's, so clients come back here.
+ * Real HTTP proxies in front of an embedded server, standing in for WebDAV front ends that
+ * misbehave: every request is forwarded, the server's origin in JSON answers (the manifest's
+ * anonymous URLs) rewritten to the proxy's, so clients come back here, and hooks may change
+ * the request's headers or replace the answer.
  *
  * @module
  */
 
 /** A running proxy. */
-export interface RangeProxy extends AsyncDisposable {
+export interface FrontProxy extends AsyncDisposable {
   /** The proxy's Terrain base URL (the upstream's path on the proxy's origin). */
   url: string;
-  /** Ranges the proxy dropped. */
-  dropped: number;
 }
 
-/**
- * Starts a proxy to `upstream` (a Terrain base URL) on 127.0.0.1:0. `keepRange` decides which
- * `Range` headers pass (default: none).
- */
-export function rangeIgnoringProxy(
-  upstream: string,
-  keepRange: (range: string) => boolean = () => false,
-): RangeProxy {
+/** What a proxy may change. */
+export interface ProxyHooks {
+  /** Changes the headers forwarded upstream. */
+  request?(headers: Headers): void;
+  /** A replacement for the upstream's (non-JSON) answer, or `undefined` to pass it on. */
+  answer?(request: Request, answer: Response): Promise<Response | undefined>;
+}
+
+/** Starts a proxy to `upstream` (a Terrain base URL) on 127.0.0.1:0. */
+export function frontProxy(upstream: string, hooks: ProxyHooks = {}): FrontProxy {
   const target = new URL(upstream);
-  const state = { dropped: 0 };
   let origin = "";
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
     const url = new URL(request.url);
     const headers = new Headers(request.headers);
-    const range = headers.get("range");
-    if (range !== null && !keepRange(range)) {
-      headers.delete("range");
-      state.dropped++;
-    }
+    hooks.request?.(headers);
     headers.delete("host");
     const answer = await fetch(`${target.origin}${url.pathname}${url.search}`, {
       method: request.method,
@@ -46,7 +41,8 @@ export function rangeIgnoringProxy(
       passed.delete("content-length");
     }
     if (!(answer.headers.get("content-type") ?? "").includes("json")) {
-      return new Response(answer.body, { status: answer.status, headers: passed });
+      const replaced = await hooks.answer?.(request, answer);
+      return replaced ?? new Response(answer.body, { status: answer.status, headers: passed });
     }
     const text = (await answer.text()).replaceAll(target.origin, origin);
     passed.delete("content-length");
@@ -55,11 +51,41 @@ export function rangeIgnoringProxy(
   origin = `http://127.0.0.1:${server.addr.port}`;
   return {
     url: `${origin}${target.pathname}`,
-    get dropped() {
-      return state.dropped;
-    },
     async [Symbol.asyncDispose]() {
       await server.shutdown();
     },
+  };
+}
+
+/** A proxy that drops `Range` headers. */
+export interface RangeProxy extends FrontProxy {
+  /** Ranges the proxy dropped. */
+  dropped: number;
+}
+
+/**
+ * A proxy that does not honour `Range`: the header is dropped unless `keepRange` says otherwise
+ * (so the answer is `200` with the whole body).
+ */
+export function rangeIgnoringProxy(
+  upstream: string,
+  keepRange: (range: string) => boolean = () => false,
+): RangeProxy {
+  const state = { dropped: 0 };
+  const proxy = frontProxy(upstream, {
+    request(headers) {
+      const range = headers.get("range");
+      if (range !== null && !keepRange(range)) {
+        headers.delete("range");
+        state.dropped++;
+      }
+    },
+  });
+  return {
+    url: proxy.url,
+    get dropped() {
+      return state.dropped;
+    },
+    [Symbol.asyncDispose]: () => proxy[Symbol.asyncDispose](),
   };
 }

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
-import { connect, ParseError } from "../../mod.ts";
+import { CacheMissError } from "../../lib/cache/errors.ts";
+import { BadRequestError, connect, ParseError } from "../../mod.ts";
+import type { ReadGate } from "../../lib/data/context.ts";
+import type { FileVersion } from "../../lib/client/file_version.ts";
 import { ensureSampleStore } from "../../lib/sample/mod.ts";
 import { SAMPLE_CASES } from "../../lib/sample/catalog.ts";
 import { scanFile } from "../../lib/data/scan.ts";
@@ -135,4 +138,115 @@ Deno.test("scan: listing.scan() unites the files with their source path as a col
   ]);
   // Both were read in place: nothing was cached.
   assert.equal((await store.cache.info()).height, 0);
+});
+
+/** Runs tests/data/_scan_change.ts SCENARIO in a child (older code aborted the process). */
+async function scanChange(scenario: string) {
+  const script = new URL("./_scan_change.ts", import.meta.url).pathname;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script, scenario],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(stdout).trim();
+  assert.equal(code, 0, `${scenario}: exit ${code}\n${new TextDecoder().decode(stderr)}`);
+  type Outcome = { frame?: "old" | "new" | "neither"; error?: string; message?: string };
+  return JSON.parse(text.slice(text.lastIndexOf("\n") + 1)) as { first: Outcome; again: Outcome };
+}
+
+const VALUES = "/iplant/home/shared/data/values.parquet";
+
+Deno.test("scan: a same-size version renamed in before collect() is refused, never mixed in", async () => {
+  // Older code returned 333,334 rows of the new bytes pruned by the old footer's statistics.
+  const { first, again } = await scanChange("same-size");
+  for (const outcome of [first, again]) {
+    assert.equal(outcome.error, "FileChangedError", JSON.stringify(outcome));
+    assert.ok(outcome.message!.includes(JSON.stringify(VALUES)));
+    assert.match(outcome.message!, /was 8,001,539 bytes, .*now 8,001,539 bytes, .*ETag/);
+  }
+});
+
+Deno.test("scan: a smaller version renamed in before collect() is a FileChangedError, not an abort", async () => {
+  // Older code: a Polars panic, exit 134.
+  const { first, again } = await scanChange("smaller");
+  for (const outcome of [first, again]) {
+    assert.equal(outcome.error, "FileChangedError", JSON.stringify(outcome));
+    assert.match(outcome.message!, /was 8,001,539 bytes, .*now 5,334,430 bytes/);
+  }
+});
+
+Deno.test("scan: a server lying about ranges after the scan gives an IntegrityError, not an abort", async () => {
+  // Older code: a longer body than asked aborted the process (exit 134).
+  const expected: Record<string, RegExp> = {
+    "lie-long": /Content-Length "\d+" \(expected \d+\)/,
+    "lie-short": /Content-Length "\d+" \(expected \d+\)/,
+    "lie-label": /Content-Range "bytes \d+-\d+\/8001539" \(expected "bytes \d+-\d+\/8001539"\)/,
+  };
+  for (const [scenario, message] of Object.entries(expected)) {
+    const { first, again } = await scanChange(scenario);
+    for (const outcome of [first, again]) {
+      assert.equal(outcome.error, "IntegrityError", `${scenario}: ${JSON.stringify(outcome)}`);
+      assert.match(outcome.message!, message, scenario);
+    }
+  }
+});
+
+Deno.test("scan: a server lying about ranges from the start is read through the cache", async () => {
+  const { first, again } = await scanChange("lie-long-early");
+  assert.deepEqual(first, { frame: "old" });
+  assert.deepEqual(again, { frame: "old" });
+});
+
+Deno.test("scan: a remote scan pins the server's ETag, passes the store's gate, refuses collectSync", async () => {
+  await using served = await dataStore({ [PUBLIC]: PENGUINS });
+  const store = served.connect();
+  const file = store.file(PUBLIC);
+  const seen: string[] = [];
+  const gate: ReadGate = {
+    admit: (version, operation) => {
+      seen.push(`admit ${operation} ${version.size} ${version.etag}`);
+      return version;
+    },
+    record: (version, operation) => void seen.push(`record ${operation} ${version.etag}`),
+  };
+  const context = { ...store[STORE_CONTEXT], gate };
+  const source = { path: PUBLIC, stat: (signal?: AbortSignal) => file.stat({ signal }) };
+  const { frame, route } = await scanFile(context, source);
+  assert.match(route.url ?? "", /\/dav-anon\//);
+  const etag = (await fetch(route.url!, { method: "HEAD" })).headers.get("etag");
+  assert.deepEqual(seen, [`admit scan ${PENGUINS.length} ${etag}`, `record scan ${etag}`]);
+  assert.throws(() => frame.collectSync(), BadRequestError);
+  sameFrame(
+    await frame.select("Species").collect(),
+    pl.readParquet(PENGUINS_PATH).select("Species"),
+  );
+  // A lock pinning another version keeps the scan off the network: only a cached copy of that
+  // version could serve it, and there is none.
+  const locked = { ...context, gate: { ...gate, admit: (v: FileVersion) => ({ ...v, size: 1 }) } };
+  await assert.rejects(() => scanFile(locked, source), (error: unknown) => {
+    assert.ok(error instanceof CacheMissError);
+    assert.match(error.message, /pinned to another version/);
+    return true;
+  });
+});
+
+Deno.test("scan: each collect() of a remote scan reports the bytes it reads", async () => {
+  await using served = await dataStore("sample");
+  const events: string[] = [];
+  let bytes = 0;
+  const lazy = await served.connect().file(SAMPLE_CASES.parquetLarge).scan({
+    progress: false,
+    onProgress: (event) => {
+      events.push(event.kind);
+      bytes = event.bytes;
+    },
+  });
+  assert.deepEqual(events, []);
+  const before = served.server.stats().bytesSent;
+  await lazy.select("origin").head(1000).collect();
+  assert.equal(events[0], "start");
+  assert.equal(events.at(-1), "done");
+  // Exactly the bytes the server sent for the ranges the query read.
+  assert.ok(bytes > 0);
+  assert.equal(bytes, served.server.stats().bytesSent - before);
 });

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
-import { frameView, view } from "../../lib/data/view.ts";
+import { frameView, setFrameView, view } from "../../lib/data/view.ts";
+import { BadRequestError } from "../../lib/client/errors.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { checkView } from "../display/_safety.ts";
 
@@ -87,4 +88,96 @@ Deno.test("frames tern returns carry the tern card; walk() dates are Polars date
   const bundle = (csv as unknown as Record<symbol, () => { "text/plain": string }>)
     [JUPYTER_DISPLAY]();
   assert.match(bundle["text/plain"], /^DataFrame 344 rows × \d+ columns — penguins\.csv/);
+});
+
+/** The bundle a notebook gets for `value` (what Deno's kernel calls first). */
+function shown(value: unknown): Record<string, unknown> {
+  const display = (value as Record<symbol, () => Record<string, unknown>>)[JUPYTER_DISPLAY];
+  assert.equal(typeof display, "function");
+  return display.call(value);
+}
+
+function isTernCard(bundle: object): boolean {
+  const fields = bundle as Record<string, unknown>;
+  return Object.keys(fields).sort().join() === "text/html,text/plain" &&
+    String(fields["text/html"]).includes('<table class="t-table t-frame">');
+}
+
+Deno.test("every frame of tern's pl, derived or not, shows the tern card; setFrameView('polars') gives Polars' own", async () => {
+  const left = pl.DataFrame({ species: ["Adelie", "Adelie", "Gentoo"], mass: [3.9, 4.04, 5.1] });
+  const right = pl.DataFrame({ species: ["Adelie", "Gentoo"], island: ["Biscoe", "Dream"] });
+  const frames = {
+    made: left,
+    filtered: left.filter(pl.col("mass").gt(4)),
+    grouped: left.groupBy("species").agg(pl.col("mass").mean()).sort("species"),
+    joined: left.join(right, { on: "species" }),
+    selected: left.select("mass"),
+    read: pl.readCSV("a,b\n1,x\n"),
+    collected: await left.lazy().filter(pl.col("mass").lt(5)).collect(),
+    concatenated: pl.concat([left, left]),
+  };
+  for (const [how, frame] of Object.entries(frames)) assert.ok(isTernCard(shown(frame)), how);
+  // No 16-digit floats: (3.9 + 4.04) / 2 is 3.9699999999999998 in float64, shown rounded.
+  const mean = shown(frames.grouped);
+  assert.match(String(mean["text/plain"]), /Adelie\s+3\.97\n/);
+  assert.ok(String(mean["text/html"]).includes('title="3.9699999999999998"'));
+
+  const previous = setFrameView("polars");
+  try {
+    assert.equal(previous, "tern");
+    for (const [how, frame] of Object.entries(frames)) {
+      const bundle = shown(frame);
+      assert.ok("application/vnd.dataresource+json" in bundle, how);
+      assert.match(String(bundle["text/html"]), /^<table>/, how);
+    }
+    // The frames tern returns follow the same switch.
+    await using store = await exampleStore();
+    const csv = await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv")
+      .dataframe();
+    assert.ok("application/vnd.dataresource+json" in shown(csv));
+    // view() is explicit, so it stays the tern card.
+    assert.ok(isTernCard(view(csv)[JUPYTER_DISPLAY]()));
+  } finally {
+    setFrameView("tern");
+  }
+  assert.ok(isTernCard(shown(frames.joined)));
+  assert.throws(() => setFrameView("html" as never), BadRequestError);
+});
+
+Deno.test("a frame tern returned and the frames derived from it show the tern card", async () => {
+  await using store = await exampleStore();
+  const penguins = await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv")
+    .dataframe();
+  const means = penguins.filter(pl.col("Body Mass (g)").isNotNull())
+    .groupBy("Species")
+    .agg(pl.col("Body Mass (g)").mean().alias("mass"), pl.col("Island").first());
+  const bundle = shown(means);
+  assert.ok(isTernCard(bundle));
+  const { root } = checkView(bundle as { "text/html": string; "text/plain": string });
+  for (const cell of root.querySelectorAll("td.t-num")) {
+    assert.ok((cell.textContent ?? "").length <= 10, `rounded: ${cell.textContent}`);
+  }
+});
+
+Deno.test("view(frame, options): rows, columns and precision", () => {
+  const frame = pl.DataFrame({
+    a: [3.9699999999999998, 4, 1e-7],
+    b: [1, 2, 3],
+    c: ["x", "y", "z"],
+  }).withColumns(pl.col("b").cast(pl.Int64));
+  const text = String(view(frame, { precision: 2, rows: 2, columns: 2 }));
+  const lines = text.split("\n");
+  assert.equal(lines[0], "DataFrame 3 rows × 3 columns");
+  assert.deepEqual(lines.slice(1).map((line) => line.trim().split(/\s+/)), [
+    ["a", "b"],
+    ["f64", "i64"],
+    ["3.97", "1"],
+    ["…", "1", "more", "row"],
+    ["1.00e-7", "3"],
+    ["…", "1", "more", "columns", "not", "shown"],
+  ]);
+  assert.equal(frameView(frame, { precision: 0 }).head[1][0].text, "4");
+  for (const precision of [-1, 1.5, 16, Number.NaN]) {
+    assert.throws(() => view(frame, { precision }).toString(), BadRequestError);
+  }
 });

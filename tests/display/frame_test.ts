@@ -113,3 +113,60 @@ Deno.test("the plain-text table fits its width: text columns narrow first, then 
     "  5076.02  2020",
   ]);
 });
+
+Deno.test("text aligns left and numbers right, in notebooks that right-align every cell", () => {
+  const bundle = renderFrame({
+    height: 1,
+    width: 3,
+    columns,
+    head: [row("Adelie", { text: "3733.09", exact: "3733.0882352941176" }, "2007")],
+    tail: [],
+  });
+  const { root } = checkView(bundle);
+  const [species, mass, year] = [...root.querySelectorAll("tbody td")];
+  assert.equal(species.getAttribute("class") ?? "", "");
+  assert.equal(mass.getAttribute("class"), "t-num");
+  assert.equal(year.getAttribute("class"), "t-num");
+  // JupyterLab's own `td { text-align: right }` loses to the view's more specific rules.
+  const css = root.querySelector("style")!.textContent ?? "";
+  assert.ok(css.includes(".tern .t-table th,.tern .t-table td{text-align:left;"));
+  assert.ok(css.includes(".tern .t-table .t-num{text-align:right;"));
+});
+
+Deno.test("long URLs and paths are cut in the middle, whole (escaped) on hover; phrases at the end", () => {
+  const url = `https://data.example.org/dav-anon/iplant/home/shared/a&b/"quoted"/<deep>/${
+    "x".repeat(40)
+  }/flights_3m.parquet`;
+  const path = `/iplant/home/shared/commons_repo/curated/${
+    "Long_Dataset_Name_".repeat(4)
+  }/data.csv`;
+  const phrase = "a phrase of words that goes on and on past forty-eight characters";
+  const bundle = renderFrame({
+    height: 3,
+    width: 1,
+    columns: columns.slice(0, 1),
+    head: [[{ text: url }], [{ text: path }], [{ text: phrase }]],
+    tail: [],
+  });
+  const { root } = checkView(bundle);
+  const cells = [...root.querySelectorAll("tbody td")];
+  const middle = (value: string) => `${value.slice(0, 23)}…${value.slice(-24)}`;
+  assert.deepEqual(cells.map((cell) => cell.textContent), [
+    middle(url),
+    middle(path),
+    `${phrase.slice(0, 47)}…`,
+  ]);
+  assert.ok(cells[0].textContent!.endsWith("/flights_3m.parquet"));
+  assert.deepEqual(cells.map((cell) => cell.getAttribute("title")), [url, path, phrase]);
+  assert.ok(bundle["text/html"].includes("a&amp;b/&quot;quoted&quot;/&lt;deep&gt;"));
+  assert.ok(!bundle["text/html"].includes("<deep>"));
+  // The plain-text table cuts the same way.
+  const text = frameText({
+    height: 1,
+    width: 1,
+    columns: columns.slice(0, 1),
+    head: [[{ text: path }]],
+    tail: [],
+  });
+  assert.equal(text.split("\n").at(-1), "  /iplant/home/sh…t_Name_/data.csv");
+});

@@ -53,6 +53,35 @@ Deno.test("a finished read keeps a one-line record; a failed one says how far it
   );
 });
 
+Deno.test("no rate for a read shorter than a second: it would measure start-up, not transfer", () => {
+  // A 13.5 kB file read in 0.9 s (mostly loading Polars) is not "15.0 kB/s".
+  const small: ProgressView = {
+    label: "seattle-weather.csv",
+    state: "done",
+    bytes: 13_500,
+    totalBytes: 13_500,
+    files: 1,
+    totalFiles: 1,
+    cachedFiles: 0,
+    rate: 15_000,
+    elapsedMs: 900,
+  };
+  assert.equal(progressLine(small), "✓ seattle-weather.csv · 13.5 kB in 900 ms");
+  assert.equal(
+    progressLine({ ...small, state: "running", bytes: 6_750 }),
+    "50% seattle-weather.csv · 6.75 kB of 13.5 kB · 450 ms left",
+  );
+  // From a second on, the average rate is shown.
+  assert.equal(
+    progressLine({ ...small, elapsedMs: 1000, rate: 13_500 }),
+    "✓ seattle-weather.csv · 13.5 kB in 1.0 s · 13.5 kB/s",
+  );
+  assert.equal(
+    progressLine({ ...small, state: "running", bytes: 6_750, elapsedMs: 1000, rate: 6_750 }),
+    "50% seattle-weather.csv · 6.75 kB of 13.5 kB · 6.75 kB/s · 1.0 s left",
+  );
+});
+
 Deno.test("a walk counts entries and folders, with no bar until it is done", () => {
   const walk: ProgressView = {
     ...running,

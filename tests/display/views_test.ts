@@ -225,3 +225,23 @@ Deno.test("a dataset list flags shared titles, deprecation and gaps", () => {
   const parsed = checkView(hostile);
   for (const value of HOSTILE) assert.ok(parsed.text.includes(value), value);
 });
+
+Deno.test("a manifest's URLs are the frame table: one line each, cut in the middle, whole on hover", () => {
+  const long = `https://data.cyverse.org/dav-anon/iplant/home/shared/${"deep/".repeat(20)}a.csv`;
+  const bundle = renderManifest({
+    path: "/iplant/home/shared/a.csv",
+    contentType: "text/csv",
+    infoType: "csv",
+    urls: [
+      { label: "anonymous", url: long },
+      { label: "<b>dav</b>", url: "https://data.cyverse.org/dav/iplant/home/shared/a.csv" },
+    ],
+  });
+  const { root, hrefs } = checkView(bundle);
+  assert.ok(root.querySelector("table.t-frame") !== null, "the one table renderer");
+  assert.deepEqual(hrefs, [long, "https://data.cyverse.org/dav/iplant/home/shared/a.csv"]);
+  const cell = root.querySelectorAll("tbody td")[1];
+  assert.equal(cell.getAttribute("title"), long);
+  assert.equal(cell.textContent, `${long.slice(0, 23)}…${long.slice(-24)}`);
+  assert.ok(bundle["text/html"].includes("&lt;b&gt;dav&lt;/b&gt;"));
+});

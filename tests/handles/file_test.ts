@@ -139,6 +139,23 @@ Deno.test("downloadTo writes the exact bytes, into a folder or to a file name, c
   }
 });
 
+Deno.test("downloadTo replaces a symlink at the target rather than writing through it", async () => {
+  await using served = await serve();
+  const store = served.demo();
+  const local = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${local}/foreign.csv`, "not mine");
+    await Deno.symlink(`${local}/foreign.csv`, `${local}/table.csv`);
+    const saved = await store.file(PATHS.table).downloadTo(`${local}/`);
+    assert.equal(saved.path, `${local}/table.csv`);
+    assert.ok(!(await Deno.lstat(saved.path)).isSymlink);
+    assert.equal(await Deno.readTextFile(saved.path), TABLE_CSV);
+    assert.equal(await Deno.readTextFile(`${local}/foreign.csv`), "not mine");
+  } finally {
+    await Deno.remove(local, { recursive: true });
+  }
+});
+
 Deno.test("downloadTo is atomic: a dropped body leaves no file and keeps the old one", async () => {
   await using served = await serve({ dropRate: 1 });
   const store = served.demo({ retries: 1 });

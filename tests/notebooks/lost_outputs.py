@@ -3,8 +3,8 @@
 
 Usage: lost_outputs.py RUNS NOTEBOOK.ipynb... [--kernel NAME]
 
-For each notebook: one reference run with run_notebook.py (which keeps listening after the
-kernel reports idle, so it loses nothing), then RUNS plain nbconvert runs. An output is lost when
+For each notebook: one reference run with `tern notebook` (which reads every cell's outputs to
+the end, so it loses nothing), then RUNS plain nbconvert runs. An output is lost when
 a cell's reference has an output of a kind (execute_result, display_data, stream, error) and
 the plain run's cell has none of that kind. Prints one line per notebook and a total.
 """
@@ -18,6 +18,7 @@ import tempfile
 import nbformat
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CLI = os.path.join(HERE, "..", "..", "cli.ts")
 
 
 def kinds(path):
@@ -38,8 +39,8 @@ def main():
         for source in args.notebooks:
             name = os.path.splitext(os.path.basename(source))[0]
             ref = os.path.join(tmp, f"{name}.ref.ipynb")
-            subprocess.run([sys.executable, os.path.join(HERE, "run_notebook.py"), source, ref,
-                            "--kernel", args.kernel], env=env, check=True, capture_output=True)
+            subprocess.run(["deno", "run", "-A", CLI, "notebook", source, "--output", ref,
+                            "--python", sys.executable], env=env, capture_output=True)
             expected = kinds(ref)
             lost_runs, lost_outputs, details = 0, 0, []
             for run in range(args.runs):

@@ -1,7 +1,8 @@
 /**
- * Every notebook in notebooks/ runs headless in real Jupyter with the Deno kernel (this Deno,
- * through a project-local kernelspec), with no error output and the expected outputs, cell by
- * cell; every tern view in them passes the HTML safety checks; and their code type-checks.
+ * Every notebook in notebooks/ runs headless in real Jupyter through `tern notebook` (this Deno
+ * as the kernel), with no error output and the expected outputs, cell by cell; every tern view
+ * in them passes the HTML safety checks; `--html` writes the page; nothing is left in the
+ * temporary folder; and their code type-checks.
  *
  * Skipped, saying what is missing, where Jupyter is not installed (CI's .ci/run installs it).
  */
@@ -9,20 +10,19 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tmpdir } from "node:os";
 import {
   type CellOutput,
   findJupyter,
   joined,
-  makeKernelspec,
   type NotebookCell,
+  notebookEnv,
   output,
   readCells,
-  runNotebook,
 } from "../../notebooks/jupyter.ts";
-import { checkView } from "../display/_safety.ts";
+import { checkView, parseBody } from "../display/_safety.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const POLARS = ["application/vnd.dataresource+json", "text/html"];
 const TERN = ["text/html", "text/plain"];
 
 /** What one code cell must output. */
@@ -40,10 +40,37 @@ interface Expected {
   mayDisplay?: RegExp;
   /** What the cell printed. */
   stream?: RegExp;
+  /** A chart: the result's HTML is an inline SVG with at least `min` marks matching `marks`. */
+  chart?: { marks: string; min: number };
 }
 
 /** Per notebook, per code cell, in order. */
 const EXPECTED: Record<string, Expected[]> = {
+  charts: [
+    { result: TERN, plain: /^Store / },
+    {
+      result: TERN,
+      plain:
+        /^DataFrame 1,461 rows × 6 columns — seattle-weather\.csv\n {2}dates parsed from text: date /,
+      mayDisplay: /seattle-weather\.csv/,
+    },
+    {
+      result: TERN,
+      plain: /^Chart 640 × 400 \(Observable Plot\): line, rule$/,
+      chart: { marks: 'g[aria-label="line"] path', min: 2 },
+    },
+    {
+      result: TERN,
+      plain: /^Chart 640 × 400 \(Observable Plot\): rect, rule$/,
+      chart: { marks: 'g[aria-label="rect"] rect', min: 20 },
+    },
+    {
+      result: TERN,
+      plain: /^Chart 640 × 400 \(Observable Plot\): bar$/,
+      stream: /^Chart 640 × 400 \(Observable Plot\): bar — [\d,]+ characters of SVG/,
+      chart: { marks: 'g[aria-label="bar"] rect', min: 12 },
+    },
+  ],
   quickstart: [
     { result: TERN, plain: /^Store http:\/\/127\.0\.0\.1:\d+\/terrain — signed in with a token/ },
     { result: TERN, plain: /^Folder \/iplant\/home\/shared\/commons_repo\/curated — \d+ entries/ },
@@ -58,7 +85,7 @@ const EXPECTED: Record<string, Expected[]> = {
     { result: TERN, plain: /^Gorman, K\. B\., Williams, T\. D\., & Fraser, W\. R\. \(2020\)/ },
     { result: TERN, plain: /^File \/.*\/penguins\.csv — [\d.]+ kB, csv[\s\S]*first 5 rows/ },
     { result: TERN, plain: /^DataFrame 344 rows × 7 columns — penguins\.csv/ },
-    { result: POLARS },
+    { result: TERN, plain: /^DataFrame / },
     { result: TERN, plain: /^NotFoundError: .*No_Such_Dataset/ },
   ],
   "many-files": [
@@ -77,28 +104,29 @@ const EXPECTED: Record<string, Expected[]> = {
       plain: /height: \d+, width: 6/,
       display: /^✓ many_files · [\d,]+ files · [\d.]+ kB in/,
     },
-    { result: POLARS },
+    { result: TERN, plain: /^DataFrame / },
     { result: ["text/plain"], plain: /^\d+$/, stream: /1000\/1000 files[\s\S]*done in/ },
     { result: TERN, plain: /^Cache \/.* — [\d,]+ files/ },
   ],
   "lazy-scan": [
     { result: TERN, plain: /^Store / },
     { result: TERN, plain: /^Dataset: On-time performance of U\.S\. domestic flights/ },
-    { result: POLARS, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
-    { result: POLARS, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
+    { result: TERN, plain: /^DataFrame /, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
+    { result: TERN, plain: /^DataFrame /, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
     { stream: /scan \+ head: [\d.]+ s\ndataframe\(\): [\d.]+ s \(\d+× longer\)/ },
-    { result: POLARS },
-    { result: POLARS },
+    // Walks of the curated folder: over 0.4 s (so a progress line) only on a busy machine.
+    { result: TERN, plain: /^DataFrame 3 rows × 2 columns/, mayDisplay: /^✓ walk curated · / },
+    { result: TERN, plain: /^DataFrame /, mayDisplay: /^✓ walk curated · / },
     { stream: /^cff-version: "1\.2\.0"\n[\s\S]*ark:\/87946\/p3f2r7/ },
   ],
   metadata: [
     { result: TERN, plain: /^Store / },
-    { result: POLARS },
+    { result: TERN, plain: /^DataFrame / },
     { result: TERN, plain: /^Metadata: Yields of barley varieties/ },
-    { result: POLARS },
+    { result: TERN, plain: /^DataFrame / },
     { result: TERN, plain: /same title as NOAA_SeattleWeather_Daily_2016/ },
-    { result: POLARS },
-    { result: POLARS },
+    { result: TERN, plain: /^DataFrame / },
+    { result: TERN, plain: /^DataFrame / },
   ],
 };
 
@@ -115,29 +143,65 @@ Deno.test({
       .map((entry) => entry.name.replace(/\.ipynb$/, ""))
       .sort();
     assert.deepEqual(names, Object.keys(EXPECTED).sort(), "every notebook has expectations");
-    const { jupyterPath, kernel } = await makeKernelspec();
     const work = await Deno.makeTempDir({ prefix: "tern-notebooks-" });
+    const before = temporaryFolders();
     try {
       // Kernels spend most of their time waiting on each other's loopback traffic: run together.
       const executed = await Promise.all(names.map(async (name) => {
         const target = join(work, `${name}.ipynb`);
-        await runNotebook(join(ROOT, "notebooks", `${name}.ipynb`), target, {
-          python: jupyter.python,
-          jupyterPath,
-          kernel,
-          timeoutSeconds: 120,
-        });
+        const html = join(work, `${name}.html`);
+        const run = await output(Deno.execPath(), [
+          "run",
+          "-A",
+          join(ROOT, "cli.ts"),
+          "notebook",
+          join(ROOT, "notebooks", `${name}.ipynb`),
+          "--output",
+          target,
+          ...(jupyter.nbconvert ? ["--html", html] : []),
+          "--timeout",
+          "120",
+          "--python",
+          jupyter.python,
+        ], notebookEnv());
+        assert.ok(run.ok, `tern notebook ${name}: ${run.stderr}`);
+        assert.match(run.stderr, /^ran \d+ cells in [\d.]+ s → /m);
+        if (jupyter.nbconvert) {
+          assert.match(await Deno.readTextFile(html), /^<!DOCTYPE html>[\s\S]*<div class="tern">/);
+        }
         return [name, await readCells(target)] as const;
       }));
       for (const [name, cells] of executed) {
         await t.step(name, () => checkNotebook(name, cells));
       }
+      // nbconvert 6.5 strips the shapes of image/svg+xml outputs; charts travel as HTML.
+      await t.step({
+        name: "charts keep their marks in nbconvert's HTML export",
+        ignore: !jupyter.nbconvert,
+        async fn() {
+          const page = parseBody(await Deno.readTextFile(join(work, "charts.html")));
+          const count = (selector: string) => page.querySelectorAll(selector).length;
+          assert.ok(count('svg g[aria-label="line"] path') >= 2, "the time series' lines");
+          assert.ok(count('svg g[aria-label="rect"] rect') >= 20, "the histogram's bars");
+          assert.ok(count('svg g[aria-label="bar"] rect') >= 12, "the monthly bars");
+        },
+      });
+      // The notebooks make their caches with Deno.makeTempDir: the kernel's own temporary
+      // folder, removed with it.
+      assert.deepEqual([...temporaryFolders()].filter((name) => !before.has(name)), []);
     } finally {
       await Deno.remove(work, { recursive: true });
-      await Deno.remove(jupyterPath, { recursive: true });
     }
   },
 });
+
+/** The notebooks' cache folders in the temporary folder (only the notebooks make these). */
+function temporaryFolders(): Set<string> {
+  return new Set(
+    [...Deno.readDirSync(tmpdir())].map((entry) => entry.name)
+      .filter((name) => name.startsWith("tern-notebook-cache-")),
+  );
+}
 
 function checkNotebook(name: string, cells: NotebookCell[]): void {
   const code = cells.filter((cell) => cell.cell_type === "code");
@@ -171,6 +235,9 @@ function checkNotebook(name: string, cells: NotebookCell[]): void {
     const streams = outputs.filter((item) => item.output_type === "stream")
       .map((item) => joined(item.text)).join("");
     if (want.stream !== undefined) assert.match(streams, want.stream, where);
+    if (want.chart !== undefined) {
+      checkChart(joined(result?.data?.["text/html"]), want.chart, where);
+    }
     // Whatever tern showed is self-contained, scoped and inert.
     for (const item of [...displays, ...(result ? [result] : [])]) {
       const html = joined(item.data?.["text/html"]);
@@ -179,6 +246,19 @@ function checkNotebook(name: string, cells: NotebookCell[]): void {
       }
     }
   });
+}
+
+/** A chart's HTML: one inline SVG (or a figure holding it) with its marks, and nothing that runs. */
+function checkChart(html: string, chart: { marks: string; min: number }, where: string): void {
+  const body = parseBody(html);
+  assert.equal(body.children.length, 1, `${where}: one element`);
+  assert.ok(["SVG", "FIGURE"].includes(body.children[0].tagName.toUpperCase()), where);
+  const marks = body.querySelectorAll(chart.marks).length;
+  assert.ok(marks >= chart.min, `${where}: ${marks} marks (${chart.marks}), want ≥ ${chart.min}`);
+  for (const element of body.querySelectorAll("*")) {
+    assert.ok(!/^(script|foreignobject|iframe)$/i.test(element.tagName), where);
+    for (const attribute of element.attributes) assert.ok(!/^on/i.test(attribute.name), where);
+  }
 }
 
 Deno.test("the notebooks' code type-checks", async () => {

@@ -4,7 +4,9 @@
  * `http://` URL (the checkout served read-only on loopback, as a git host's raw URL would),
  * starts the embedded server through the public API, and runs the quickstart flow. Every npm
  * dependency, the lazily loaded ones included, must resolve without tern's import map, and the
- * sample store must build from the vega-datasets files wherever tern was loaded from.
+ * sample store must build from the vega-datasets files wherever tern was loaded from. Scripts run
+ * with exactly the permission flags the README lists (read from the README, so they cannot drift),
+ * and a URL import works or fails by the content type the web server sends, as the README says.
  */
 
 import assert from "node:assert/strict";
@@ -14,9 +16,9 @@ import {
   type CellOutput,
   findJupyter,
   joined,
-  makeKernelspec,
   readCells,
   runNotebook,
+  writeNotebook,
 } from "../../notebooks/jupyter.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
@@ -38,13 +40,29 @@ async function outsideFolder(): Promise<{ path: string } & AsyncDisposable> {
   return { path: dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
 }
 
+/** The README's permission flags for a script, and the one it adds for imports by URL. */
+function readmeFlags(): { script: string[]; url: string } {
+  const readme = Deno.readTextFileSync(join(ROOT, "README.md"));
+  const command = readme.match(/^deno run ((?:--allow-[a-z-]+ )+)\S+\.ts$/m);
+  assert.ok(command, "the README shows a `deno run --allow-… script.ts` command");
+  const script = command[1].trim().split(" ");
+  assert.ok(script.includes("--allow-ffi"), "the README's flags cover making a DataFrame");
+  assert.ok(readme.includes("also needs `--allow-import`"), "the README's flag for URL imports");
+  return { script, url: "--allow-import" };
+}
+
+const FLAGS = readmeFlags();
+
+/** How the test's web server sends the checkout's `.ts` files (as TypeScript, unless told). */
 const MEDIA_TYPES: Record<string, string> = {
   ".ts": "application/typescript; charset=utf-8",
   ".json": "application/json; charset=utf-8",
 };
 
 /** The checkout, read-only over loopback, and the paths asked for. */
-function serveCheckout(): { url: string; served: Set<string> } & AsyncDisposable {
+function serveCheckout(
+  tsType = MEDIA_TYPES[".ts"],
+): { url: string; served: Set<string> } & AsyncDisposable {
   const served = new Set<string>();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
@@ -54,7 +72,8 @@ function serveCheckout(): { url: string; served: Set<string> } & AsyncDisposable
       }
       const path = decodeURIComponent(new URL(request.url).pathname);
       const file = resolve(ROOT, `.${path}`);
-      const type = MEDIA_TYPES[file.slice(file.lastIndexOf("."))];
+      const extension = file.slice(file.lastIndexOf("."));
+      const type = extension === ".ts" ? tsType : MEDIA_TYPES[extension];
       if (!file.startsWith(ROOT + sep) || type === undefined) {
         return new Response("not served", { status: 404 });
       }
@@ -116,21 +135,41 @@ console.log(JSON.stringify({
 `;
 }
 
-/** Runs `script.ts` in `dir` (its own working folder, no config) with this Deno. */
-async function runScript(dir: string, script: string): Promise<Record<string, unknown>> {
+/**
+ * Runs `script.ts` in `dir` (its own working folder, no config) with this Deno and exactly the
+ * README's flags (plus `--allow-import` for a script importing tern by URL).
+ */
+async function execScript(
+  dir: string,
+  script: string,
+  byUrl: boolean,
+): Promise<{ success: boolean; stdout: string; stderr: string }> {
   await Deno.writeTextFile(join(dir, "script.ts"), script);
   const result = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "script.ts"],
+    args: ["run", ...FLAGS.script, ...(byUrl ? [FLAGS.url] : []), "script.ts"],
     cwd: dir,
     env: { NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const stdout = new TextDecoder().decode(result.stdout);
-  const stderr = new TextDecoder().decode(result.stderr);
-  assert.ok(result.success, `the script failed:\n${stderr.slice(-4000)}`);
-  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "");
+  const decoder = new TextDecoder();
+  return {
+    success: result.success,
+    stdout: decoder.decode(result.stdout),
+    stderr: decoder.decode(result.stderr),
+  };
+}
+
+/** {@linkcode execScript}, which must succeed, and the JSON its last line printed. */
+async function runScript(
+  dir: string,
+  script: string,
+  byUrl: boolean,
+): Promise<Record<string, unknown>> {
+  const result = await execScript(dir, script, byUrl);
+  assert.ok(result.success, `the script failed:\n${result.stderr.slice(-4000)}`);
+  return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "");
 }
 
 /** What the quickstart must find in the sample store, however tern was imported. */
@@ -156,13 +195,13 @@ function checkQuickstart(found: Record<string, unknown>): void {
 Deno.test("a script outside the checkout imports tern by file path and runs the quickstart", async () => {
   await using dir = await outsideFolder();
   const base = pathToFileURL(ROOT).href;
-  checkQuickstart(await runScript(dir.path, quickstartScript(base)));
+  checkQuickstart(await runScript(dir.path, quickstartScript(base), false));
 });
 
 Deno.test("a script imports tern by http URL, lazily loaded packages and vega-datasets included", async () => {
   await using dir = await outsideFolder();
   await using checkout = serveCheckout();
-  checkQuickstart(await runScript(dir.path, quickstartScript(checkout.url)));
+  checkQuickstart(await runScript(dir.path, quickstartScript(checkout.url), true));
   // tern really came over HTTP: every entry, the dependency list and the lazy loaders' users.
   for (
     const path of [
@@ -178,6 +217,22 @@ Deno.test("a script imports tern by http URL, lazily loaded packages and vega-da
   ) {
     assert.ok(checkout.served.has(path), `${path} was not fetched over HTTP`);
   }
+});
+
+Deno.test("a URL import works when the web server sends .ts as TypeScript or plain text, as the README says", async () => {
+  await using dir = await outsideFolder();
+  const script = (base: string) =>
+    `import { connect } from "${base}/mod.ts";\nconsole.log(JSON.stringify(typeof connect));\n`;
+  // What static servers send: npx http-server (video/mp2t), a git host's raw URL (text/plain).
+  for (const type of ["video/mp2t", "text/plain; charset=utf-8", "text/typescript"]) {
+    await using checkout = serveCheckout(type);
+    assert.equal(await runScript(dir.path, script(checkout.url), true), "function", type);
+  }
+  // python3 -m http.server's type for .ts (Qt Linguist files): Deno refuses the module.
+  await using checkout = serveCheckout("text/vnd.trolltech.linguist");
+  const failed = await execScript(dir.path, script(checkout.url), true);
+  assert.equal(failed.success, false);
+  assert.match(failed.stderr, /identified a Unknown module/);
 });
 
 const jupyter = await findJupyter();
@@ -204,30 +259,10 @@ frame.filter(pl.col("Species").eq(pl.lit("Gentoo"))).height;`,
       `await server.close();`,
     ];
     const notebook = join(dir.path, "mine.ipynb");
-    await Deno.writeTextFile(
-      notebook,
-      JSON.stringify({
-        cells: cells.map((source) => ({
-          cell_type: "code",
-          execution_count: null,
-          metadata: {},
-          outputs: [],
-          source,
-        })),
-        metadata: { kernelspec: { display_name: "Deno", language: "typescript", name: "deno" } },
-        nbformat: 4,
-        nbformat_minor: 5,
-      }),
-    );
-    const { jupyterPath, kernel } = await makeKernelspec();
-    try {
+    await writeNotebook(notebook, cells);
+    {
       const executed = join(dir.path, "mine.out.ipynb");
-      await runNotebook(notebook, executed, {
-        python: jupyter.python,
-        jupyterPath,
-        kernel,
-        timeoutSeconds: 120,
-      });
+      await runNotebook(notebook, executed, { python: jupyter.python, timeoutSeconds: 120 });
       const outputs = (await readCells(executed)).map((cell) => cell.outputs ?? []);
       const errors = outputs.flat().filter((item) => item.output_type === "error");
       assert.deepEqual(errors.map((item) => `${item.ename}: ${item.evalue}`), []);
@@ -236,8 +271,6 @@ frame.filter(pl.col("Species").eq(pl.lit("Gentoo"))).height;`,
       assert.match(plain(outputs[0]), /^Store http:\/\/127\.0\.0\.1:\d+\/terrain — signed in/);
       assert.match(plain(outputs[1]), /^Gorman, K\. B\., Williams, T\. D\., & Fraser, W\. R\./);
       assert.equal(plain(outputs[2]), "124");
-    } finally {
-      await Deno.remove(jupyterPath, { recursive: true });
     }
   },
 });

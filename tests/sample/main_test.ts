@@ -69,7 +69,13 @@ Deno.test("sample-store CLI: builds a store, prints a summary, reuses it with --
     assert.match(built.out, /datasets: 12 published/);
     assert.match(built.out, /files: {4}\d{2},\d{3} \(\d+\.\d MB\)/);
     assert.match(built.out, /time: {5}\d+\.\d s/);
-    assertNoSecrets(built.out + built.err);
+    // How to sign in, with no source to read: the demo user's (public) password, and only it.
+    const signIn = built.out.match(
+      /^Sign in: +export TERRAIN_USERNAME=(\S+) TERRAIN_PASSWORD=(\S+) .*$/m,
+    );
+    assert.ok(signIn, built.out);
+    assert.deepEqual(signIn.slice(1), [DEMO_USER.username, DEMO_USER.password]);
+    assertNoSecrets(built.out.replace(signIn[0], "") + built.err);
     assert.equal(await isSampleStoreCurrent(dir), true);
 
     const stamp = Deno.statSync(join(dir, ".terrain/sample-store.json")).ino;

@@ -182,3 +182,19 @@ Deno.test("a malformed or oversized request head gets 400 or 431 and the connect
     assert.equal(await closedWithin(conn, 2000), true);
   }
 });
+
+Deno.test("a TLS handshake (an https:// URL) gets a plain 400 at once, not the headers timeout", async () => {
+  await using store = await makeStore({});
+  await using server = await startServer({ root: store.root });
+  const port = Number(new URL(server.url).port);
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  // The start of a TLS ClientHello: a handshake record, with no end of request head in sight.
+  await conn.write(new Uint8Array([0x16, 0x03, 0x01, 0x00, 0xf4, 0x01, 0x00, 0x00, 0xf0]));
+  const reply = new Uint8Array(4096);
+  const count = await conn.read(reply);
+  assert.match(
+    new TextDecoder().decode(reply.subarray(0, count ?? 0)),
+    /^HTTP\/1\.1 400 [\s\S]*this server speaks plain HTTP/,
+  );
+  assert.equal(await closedWithin(conn, 2000), true);
+});

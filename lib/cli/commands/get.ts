@@ -171,6 +171,7 @@ async function run(context: CommandContext): Promise<number> {
     try {
       const result = await saveFile(store, item.entry, item.target, {
         force: values.force === true,
+        ...(destination.isFolder ? { root: destination.path } : {}),
         onBytes: (count) => progress?.bytes(count),
         signal: context.signal,
       });
@@ -194,7 +195,8 @@ async function run(context: CommandContext): Promise<number> {
   try {
     await mapConcurrent(unique, store.options.concurrency, save, { signal: context.signal });
   } finally {
-    await progress?.finish(status === 0);
+    // Ctrl-C leaves the bar saying so, never drawn as finished.
+    await progress?.finish(context.signal.aborted ? "interrupted" : status === 0);
   }
   if (!quiet && results.length > 0) stderr.line(summaryLine(results));
   if (!quiet && items.length === 0 && status === 0) {

@@ -10,10 +10,7 @@ import { exclusive, intOption } from "../args.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { jsonLine, safeText, wrap } from "../format.ts";
 import { SUPPORTED_FORMATS } from "../../registry/file_formats.ts";
-import { view } from "../../../mod.ts";
-
-/** Table width when stdout is not a terminal (a pager or a file). */
-const PIPED_WIDTH = 160;
+import { type DataFrame, loadPolarsModule } from "../../deps.ts";
 
 /**
  * `tern head [-n N] [--csv | --json] PATH...`.
@@ -29,7 +26,7 @@ export const head: Command = {
   summary: "preview the first rows of a table file (CSV, Parquet, …)",
   usage: "[-n N] [--csv | --json] PATH...",
   description: [
-    "Reads the first N rows of each file with Polars and prints them as a table.",
+    "Reads the first N rows of each file with Polars and prints them as Polars' table.",
     wrap(
       `Formats: ${SUPPORTED_FORMATS}. Text formats stop downloading once N rows have arrived.`,
       78,
@@ -46,6 +43,24 @@ export const head: Command = {
   ],
   run,
 };
+
+/** Table width when stdout is not a terminal (a pager or a file). */
+const PIPED_WIDTH = 160;
+
+/**
+ * Polars' own table, as Polars users know it (docs/cli.md shows it): every row asked for, as
+ * wide as the terminal, names and values with control characters escaped. Polars keeps its
+ * table settings process-wide, so they are put back at once.
+ */
+async function polarsTable(frame: DataFrame, rows: number, width: number): Promise<string> {
+  const { Config } = (await loadPolarsModule()).default;
+  Config.setTblRows(Math.max(rows, 1)).setTblWidthChars(width);
+  try {
+    return frame.toString().split("\n").map(safeText).join("\n");
+  } finally {
+    Config.setTblRows().setTblWidthChars();
+  }
+}
 
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
@@ -65,10 +80,7 @@ async function run(context: CommandContext): Promise<number> {
     } else if (values.csv === true) {
       out.text(frame.writeCSV().toString());
     } else {
-      // tern's table: fitted to the width, integers as integers, numbers rounded; without the
-      // notebook view's shape line (these are the first rows only) and its two-space indent.
-      const table = String(view(frame, { rows: Math.max(rows, 1), width: width + 2 }));
-      out.line(table.split("\n").slice(1).map((line) => safeText(line.slice(2))).join("\n"));
+      out.line(await polarsTable(frame, rows, width));
     }
     await out.flush();
   });

@@ -9,14 +9,12 @@
 import {
   type Avu,
   type DatasetMetadata,
+  type Entry,
   File,
-  type Folder,
-  normalizeMetadata,
   type RawMetadata,
-  type Store,
 } from "../../../mod.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
-import { fields, isoDate, jsonLine, safeText, wrap } from "../format.ts";
+import { count, fields, humanSize, isoDate, jsonLine, safeText, wrap } from "../format.ts";
 import type { Output } from "../io.ts";
 
 /**
@@ -37,6 +35,9 @@ export const meta: Command = {
     "normalised: every template generation and key spelling mapped to one record, DOIs and",
     "ARKs canonical, the license identified as far as its text allows, and what a complete",
     "citation still lacks. --raw shows the AVUs as stored (nested ones indented).",
+    "",
+    "A file has no dataset record: for a file PATH, meta says so and shows the file's own",
+    "size, date and AVUs (its dataset's metadata is on the dataset's folder).",
   ].join("\n"),
   options: {
     raw: { type: "boolean", help: "the AVUs and iRODS AVUs as stored, not normalised" },
@@ -64,8 +65,21 @@ async function run(context: CommandContext): Promise<number> {
       const raw = await handle.metadata();
       if (json) out.line(jsonLine({ path: raw.path, avus: raw.avus, irodsAvus: raw.irodsAvus }));
       else printRaw(raw, out);
+    } else if (handle instanceof File) {
+      const [entry, raw] = await Promise.all([handle.stat(), handle.metadata()]);
+      if (json) {
+        out.line(jsonLine({
+          path: entry.path,
+          type: "file",
+          id: entry.id,
+          size: entry.size,
+          modified: entry.modified,
+          avus: raw.avus,
+          irodsAvus: raw.irodsAvus,
+        }));
+      } else printFile(entry, raw, out);
     } else {
-      const record = await normalized(store, handle);
+      const record = await store.dataset((await handle.stat()).path).metadata();
       if (json) out.line(jsonLine({ ...record.toJSON(), raw: undefined }));
       else printRecord(record, out, width);
     }
@@ -73,14 +87,28 @@ async function run(context: CommandContext): Promise<number> {
   });
 }
 
-/** A folder's record comes from its dataset handle; a file's AVUs are normalised the same way. */
-async function normalized(store: Store, handle: File | Folder): Promise<DatasetMetadata> {
-  if (!(handle instanceof File)) return await store.dataset((await handle.stat()).path).metadata();
-  const entry = await handle.stat();
-  return await normalizeMetadata(await handle.metadata(), {
-    id: entry.id,
-    folderModified: entry.modified,
-  });
+/**
+ * A file's own metadata: what it is, and its AVUs as stored. Citation fields describe datasets
+ * (folders), so a file is not measured against them.
+ */
+function printFile(entry: Entry, raw: RawMetadata, out: Output): void {
+  const avus: string[] = [];
+  const visit = (list: readonly Avu[], indent: string) => {
+    for (const avu of list) {
+      avus.push(`${indent}${avuLine(avu.attr, avu.value, avu.unit)}`);
+      visit(avu.avus, `${indent}  `);
+    }
+  };
+  visit(raw.avus, "");
+  const irods = raw.irodsAvus.map((avu) => avuLine(avu.attr, avu.value, avu.unit));
+  out.line(fields([
+    ["path", safeText(entry.path)],
+    ["type", "file (its own metadata; a dataset's metadata is on its folder)"],
+    ["size", `${count(entry.size)} bytes (${humanSize(entry.size)})`],
+    ["modified", isoDate(entry.modified) ?? "unknown"],
+    ["AVUs", avus.length === 0 ? "none" : avus.join("\n")],
+    ["iRODS AVUs", irods.length === 0 ? undefined : irods.join("\n")],
+  ]));
 }
 
 /** Where values start in the normalised view ("citation lacks" and two spaces). */

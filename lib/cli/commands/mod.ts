@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree stat meta cite cat head get manifest serve sample-store doctor",
+ *   "ls tree stat meta cite cat head get manifest notebook serve sample-store doctor",
  * );
  * ```
  *
@@ -24,6 +24,7 @@ import { head } from "./head.ts";
 import { ls } from "./ls.ts";
 import { manifest } from "./manifest.ts";
 import { meta } from "./meta.ts";
+import { notebook } from "./notebook.ts";
 import { sampleStore, serve } from "./serve.ts";
 import { stat } from "./stat.ts";
 import { tree } from "./tree.ts";
@@ -50,6 +51,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   head,
   get,
   manifest,
+  notebook,
   serve,
   sampleStore,
   doctor,

@@ -2,11 +2,13 @@
  * File bodies: `display-download` (detected media type, inline or attachment),
  * `fileio/download` (always an `application/octet-stream` attachment) and the anonymous
  * `dav-anon` tree (plain downloads of public files, with single byte-range support as
- * WebDAV servers offer). Bodies stream from disk with `Content-Length` set.
+ * WebDAV servers offer). Bodies stream from disk with `Content-Length` set. All three send a strong
+ * `ETag` and `Last-Modified` and answer conditional requests (see `../conditional.ts`).
  *
  * @module
  */
 
+import { fileValidators, preconditions, rangeAllowed, type Validators } from "../conditional.ts";
 import { badOrMissingField, requestFailed } from "../errors.ts";
 import { detectMediaType, SNIFF_BYTES } from "../media.ts";
 import { ParamCheck } from "../params.ts";
@@ -102,27 +104,59 @@ async function downloadable(call: Call, path: string): Promise<Item> {
   return found.item;
 }
 
+/**
+ * The headers every answer about a file version carries, and the answer its preconditions force
+ * (304 or 412), if any. A forced answer closes `file`.
+ */
+function conditionalStart(
+  call: Call,
+  file: Deno.FsFile,
+  validators: Validators,
+): { headers: Headers; forced?: Reply } {
+  const headers = new Headers({
+    "etag": validators.etag,
+    "last-modified": validators.lastModified,
+  });
+  const outcome = preconditions(call.headers, validators);
+  if (outcome === "proceed") return { headers };
+  file.close();
+  if (outcome === "failed") return { headers, forced: textReply(412, "Precondition Failed\n") };
+  // RFC 9110 §8.6: a 304's Content-Length, if any, is the one a 200 would have had.
+  headers.set("content-length", String(validators.size));
+  return { headers, forced: { status: 304, headers, body: null } };
+}
+
 async function fileReply(
-  store: DiskStore,
+  call: Call,
   item: Item,
   disposition: "attachment" | "inline",
   mediaType: "detect" | "octet-stream",
 ): Promise<Reply> {
-  const { file, size } = await store.open(item);
+  const { file } = await call.store.open(item);
   try {
+    const validators = await fileValidators(file);
+    const { headers, forced } = conditionalStart(call, file, validators);
+    if (forced) return forced;
+    const size = validators.size;
     const type = mediaType === "detect"
       ? detectMediaType(item.name, await sniff(file))
       : "application/octet-stream";
-    const headers = new Headers({
-      "content-type": type,
-      "content-disposition": contentDisposition(disposition, item.name),
-      "content-length": String(size),
-      "content-security-policy": "sandbox",
-    });
+    headers.set("content-type", type);
+    headers.set("content-disposition", contentDisposition(disposition, item.name));
+    headers.set("content-length", String(size));
+    headers.set("content-security-policy", "sandbox");
     return { status: 200, headers, body: { file, start: 0, length: size, size }, download: true };
   } catch (error) {
-    file.close();
+    closeQuietly(file);
     throw error;
+  }
+}
+
+function closeQuietly(file: Deno.FsFile): void {
+  try {
+    file.close();
+  } catch {
+    // Already closed by a forced answer.
   }
 }
 
@@ -144,7 +178,7 @@ export async function displayDownloadHandler(call: Call): Promise<Reply> {
   }
   const item = await downloadable(call, values[0]);
   const attachment = (call.params.get("attachment") ?? "1") === "1";
-  return await fileReply(call.store, item, attachment ? "attachment" : "inline", "detect");
+  return await fileReply(call, item, attachment ? "attachment" : "inline", "detect");
 }
 
 /**
@@ -162,7 +196,7 @@ export async function fileioDownloadHandler(call: Call): Promise<Reply> {
   const path = check.string("path", { required: true, nonBlank: true });
   check.done();
   const item = await downloadable(call, path!);
-  return await fileReply(call.store, item, "attachment", "octet-stream");
+  return await fileReply(call, item, "attachment", "octet-stream");
 }
 
 /**
@@ -226,16 +260,18 @@ export async function davAnonHandler(call: Call): Promise<Reply> {
   const found = await call.store.lookup(segments.join("/"), ANONYMOUS);
   if (found.found !== "item" || found.item.kind !== "file") return notFound();
   const item = found.item;
-  const { file, size } = await call.store.open(item);
+  const { file } = await call.store.open(item);
   try {
-    const type = detectMediaType(item.name, await sniff(file));
-    const headers = new Headers({
-      "content-type": type,
-      "accept-ranges": "bytes",
-      "last-modified": new Date(item.modified).toUTCString(),
-      "content-security-policy": "sandbox",
-    });
-    const range = parseRange(call.headers.get("range"), size);
+    const validators = await fileValidators(file);
+    const { headers, forced } = conditionalStart(call, file, validators);
+    if (forced) return forced;
+    const size = validators.size;
+    headers.set("content-type", detectMediaType(item.name, await sniff(file)));
+    headers.set("accept-ranges", "bytes");
+    headers.set("content-security-policy", "sandbox");
+    // A stale If-Range gets the whole current body: never a range of other bytes.
+    const asked = rangeAllowed(call.headers, validators) ? call.headers.get("range") : null;
+    const range = parseRange(asked, size);
     if (range === "unsatisfiable") {
       file.close();
       headers.set("content-range", `bytes */${size}`);
@@ -253,7 +289,7 @@ export async function davAnonHandler(call: Call): Promise<Reply> {
       download: true,
     };
   } catch (error) {
-    file.close();
+    closeQuietly(file);
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import {
   TERN_SAMPLES_PATH,
 } from "../../../lib/sample/mod.ts";
 import { assertFailed, assertUsage, lines, startCli } from "../_cli.ts";
+import { PTY } from "../../progress/_pty.ts";
 
 /** Every file under `dir` (relative paths), to check that nothing else was written. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -201,4 +202,81 @@ Deno.test("tern get: Ctrl-C stops a download and leaves nothing partial", async 
     assert.deepEqual(left.filter((name) => !name.startsWith(relative(work, cache))), []);
     assert.deepEqual(left.filter((name) => name.endsWith(".parquet")), []);
   });
+});
+
+Deno.test("tern get: symlinks in the destination are replaced, never followed", async (t) => {
+  await using cli = await startCli();
+  const outside = await Deno.makeTempDir({ dir: cli.dir });
+
+  await t.step(
+    "-r into a folder holding a symlink to a folder: nothing lands outside",
+    async () => {
+      const work = await Deno.makeTempDir({ dir: cli.dir });
+      const folder = "Gorman_PalmerPenguins_Morphometrics_2020";
+      await Deno.symlink(outside, join(work, folder));
+      const args = ["get", "-r", "-q", "--glob", "**/*.parquet", SAMPLE_CASES.fullMetadata];
+      const run = await cli.run([...args, "-o", work]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(await filesUnder(outside), []);
+      assert.ok((await Deno.lstat(join(work, folder))).isDirectory);
+      assert.deepEqual(await filesUnder(work), [`${folder}/derived/penguins.parquet`]);
+    },
+  );
+
+  await t.step("a same-size, same-date symlink to a file is not up to date", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const json = SAMPLE_FILES.json;
+    const remote = await Deno.stat(join(cli.root, json));
+    const foreign = join(outside, "foreign.json");
+    await Deno.writeFile(foreign, new Uint8Array(remote.size).fill(120));
+    await Deno.utime(foreign, remote.mtime!, remote.mtime!);
+    await Deno.symlink(foreign, join(work, "penguins.json"));
+    const run = await cli.run(["get", json], { cwd: work });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /1 (downloaded|from the local cache)/);
+    const local = await Deno.lstat(join(work, "penguins.json"));
+    assert.ok(local.isFile && !local.isSymlink);
+    assert.deepEqual(
+      await Deno.readFile(join(work, "penguins.json")),
+      await Deno.readFile(join(cli.root, json)),
+    );
+    // The link's target kept its own bytes.
+    assert.deepEqual(await Deno.readFile(foreign), new Uint8Array(remote.size).fill(120));
+  });
+});
+
+Deno.test({
+  name: "tern get on a terminal: Ctrl-C leaves the bar saying interrupted, never ✓, exit 130",
+  ignore: !PTY,
+  async fn() {
+    await using cli = await startCli({ bandwidth: 2_000_000 });
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const child = cli.spawnOnTerminal(["--no-cache", "get", SAMPLE_CASES.parquetLarge], {
+      cwd: work,
+      noCacheFlag: true,
+    });
+    const stdin = child.stdin.getWriter();
+    let screen = "";
+    let pressed = false;
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      screen += decoder.decode(chunk, { stream: true });
+      // The bar is up with bytes flowing (a percentage), the transfer far from done: Ctrl-C.
+      if (!pressed && /\] \d+% /.test(screen)) {
+        pressed = true;
+        await stdin.write(new Uint8Array([0x03]));
+      }
+    }
+    await stdin.close().catch(() => {});
+    await child.stderr.cancel();
+    const status = await child.status;
+    assert.ok(pressed, `no progress bar was drawn:\n${screen}`);
+    assert.equal(status.code, 130, screen);
+    const last = screen.split("\r\x1b[2K").at(-1) ?? "";
+    // The last redraw (cut to the terminal's 80 columns).
+    assert.match(last, /^\[#*·+\] ✗ flights_3m\.parquet · interrupted · 0 of 1 files · /);
+    assert.doesNotMatch(screen, /✓/);
+    assert.match(screen, /^interrupted\r?$/m);
+    assert.deepEqual(await filesUnder(work), []);
+  },
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { SAMPLE_CASES } from "../../../lib/sample/mod.ts";
+import { FORMATS_PATH, SAMPLE_CASES } from "../../../lib/sample/mod.ts";
 import { assertFailed, assertUsage, lines, startCli } from "../_cli.ts";
 
 /** The template AVUs of a sidecar on disk, in either of its two forms. */
@@ -61,10 +61,35 @@ Deno.test("tern meta: normalised records, raw AVUs, JSON", async (t) => {
     assert.match(text.stdout, /^ {2}title = Palmer Archipelago .*\n {4}xml:lang = en$/m);
   });
 
-  await t.step("a file's AVUs are normalised too", async () => {
-    const run = await cli.run(["meta", "--json", SAMPLE_CASES.fileWithMetadata]);
+  await t.step("a file: says it is a file and shows its own metadata, no citation", async () => {
+    const file = SAMPLE_CASES.fileWithMetadata;
+    const stored = await sidecarAvus(
+      join(cli.root, file.replace(/[^/]+$/, (name) => `.${name}.avus.json`)),
+    );
+    const run = await cli.run(["meta", file]);
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(JSON.parse(run.stdout).path, SAMPLE_CASES.fileWithMetadata);
+    assert.deepEqual(lines(run).slice(0, 5), [
+      `path      ${file}`,
+      "type      file (its own metadata; a dataset's metadata is on its folder)",
+      "size      13,487 bytes (13.5 kB)",
+      "modified  2020-07-16T17:43:00.000Z",
+      `AVUs      ${stored[0].attr} = ${stored[0].value}`,
+    ]);
+    assert.equal(lines(run).length, 4 + stored.length);
+    assert.doesNotMatch(run.stdout, /citation lacks/);
+
+    const record = JSON.parse((await cli.run(["meta", "--json", file])).stdout);
+    assert.equal(record.path, file);
+    assert.equal(record.type, "file");
+    assert.equal(record.size, 13_487);
+    assert.deepEqual(
+      record.avus.map((avu: { attr: string; value: string }) => [avu.attr, avu.value]),
+      stored.map((avu) => [avu.attr, avu.value]),
+    );
+    assert.equal("missing" in record, false);
+
+    const bare = await cli.run(["meta", `${FORMATS_PATH}/penguins.csv`]);
+    assert.match(bare.stdout, /^AVUs {6}none$/m);
   });
 
   await t.step("errors: missing dataset, no PATH", async () => {

@@ -286,3 +286,125 @@ Deno.test("a large download streams with flat memory and the right length", asyn
   assert.ok(growth < 96, `RSS grew by ${growth.toFixed(0)} MiB`);
   assert.equal(server.stats().bytesSent, size);
 });
+
+/** Replaces `path` the way careful writers do: a new file renamed over the old one. */
+async function atomicReplace(path: string, text: string, mtime?: Date): Promise<void> {
+  await Deno.writeTextFile(`${path}.tmp`, text);
+  if (mtime) await Deno.utime(`${path}.tmp`, mtime, mtime);
+  await Deno.rename(`${path}.tmp`, path);
+}
+
+Deno.test("dav-anon: a strong ETag that follows the bytes, also across same-size same-second renames", async () => {
+  await using fixture = await serveStore();
+  const origin = fixture.url.replace(/\/terrain$/, "");
+  const url = `${origin}/dav-anon/iplant/home/shared/project/a.csv`;
+  const disk = `${fixture.root}/iplant/home/shared/project/a.csv`;
+  const first = await bytesOf(url);
+  const etag = first.response.headers.get("etag")!;
+  assert.match(etag, /^"xxh64-[0-9a-f]{16}-12"$/);
+  assert.equal((await bytesOf(url)).response.headers.get("etag"), etag);
+  const modified = first.response.headers.get("last-modified")!;
+  // Same size, same modification time to the second (kept, as rsync -t or cp -p do).
+  await atomicReplace(disk, "x,y\n9,9\n8,8\n", new Date(Date.parse(modified)));
+  const second = await bytesOf(url);
+  assert.equal(second.response.headers.get("last-modified"), modified);
+  assert.notEqual(second.response.headers.get("etag"), etag);
+  // Written back to the old bytes: the old tag is valid again.
+  await atomicReplace(disk, "x,y\n1,2\n3,4\n", new Date(Date.parse(modified)));
+  assert.equal((await bytesOf(url)).response.headers.get("etag"), etag);
+});
+
+Deno.test("dav-anon: a resumed download after a change never gets old head + new tail", async () => {
+  await using fixture = await serveStore();
+  const origin = fixture.url.replace(/\/terrain$/, "");
+  const url = `${origin}/dav-anon/iplant/home/shared/project/a.csv`;
+  const disk = `${fixture.root}/iplant/home/shared/project/a.csv`;
+  const head = await bytesOf(url, { range: "bytes=0-3" });
+  assert.equal(head.response.status, 206);
+  const etag = head.response.headers.get("etag")!;
+  const modified = head.response.headers.get("last-modified")!;
+  // Unchanged: If-Range with the tag or the (settled) date resumes with a range.
+  const resumed = await bytesOf(url, { range: "bytes=4-", "if-range": etag });
+  assert.equal(resumed.response.status, 206);
+  assert.equal(new TextDecoder().decode(resumed.bytes), "1,2\n3,4\n");
+  // A date set after writing (the change time is later) cannot pin the bytes.
+  await Deno.utime(disk, new Date(Date.UTC(2020, 0, 1)), new Date(Date.UTC(2020, 0, 1)));
+  const setDate = (await bytesOf(url)).response.headers.get("last-modified")!;
+  const byOldDate = await bytesOf(url, { range: "bytes=4-", "if-range": setDate });
+  assert.equal(byOldDate.response.status, 200);
+  // Written in place, one write sets both times: the date is a strong validator.
+  await Deno.writeTextFile(disk, "x,y\n1,2\n3,4\n");
+  const written = (await bytesOf(url)).response.headers.get("last-modified")!;
+  const byDate = await bytesOf(url, { range: "bytes=4-", "if-range": written });
+  assert.equal(byDate.response.status, 206);
+
+  // Dates cannot tell two versions of one second apart (RFC 9110 §13.1.5 has clients send a date
+  // only when it is 60 s older than the answer's Date); a replacement in a later second that
+  // kept the date is caught by its change time.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await atomicReplace(disk, "x,y\n7,7\n7,7\n", new Date(Date.parse(written)));
+  assert.equal((await bytesOf(url)).response.headers.get("last-modified"), written);
+  for (const validator of [etag, written, modified, `W/${etag}`]) {
+    const stale = await bytesOf(url, { range: "bytes=4-", "if-range": validator });
+    assert.equal(stale.response.status, 200, validator);
+    assert.equal(new TextDecoder().decode(stale.bytes), "x,y\n7,7\n7,7\n", validator);
+    assert.equal(stale.response.headers.get("content-range"), null);
+  }
+  const pinned = await bytesOf(url, { range: "bytes=4-", "if-match": etag });
+  assert.equal(pinned.response.status, 412);
+  const current = (await bytesOf(url)).response.headers.get("etag")!;
+  const fresh = await bytesOf(url, { range: "bytes=4-", "if-match": `"other", ${current}` });
+  assert.equal(fresh.response.status, 206);
+  assert.equal(new TextDecoder().decode(fresh.bytes), "7,7\n7,7\n");
+});
+
+Deno.test("dav-anon and downloads answer conditions in RFC 9110 order", async () => {
+  await using fixture = await serveStore();
+  const origin = fixture.url.replace(/\/terrain$/, "");
+  const dav = `${origin}/dav-anon/iplant/home/shared/project/a.csv`;
+  const fileio = `${fixture.url}/fileio/download?path=${encodeURIComponent(`${PROJECT}/a.csv`)}`;
+  const display = `${fixture.url}/filesystem/display-download?path=${
+    encodeURIComponent(`${PROJECT}/a.csv`)
+  }`;
+  for (const url of [dav, fileio, display]) {
+    const plain = await bytesOf(url);
+    const etag = plain.response.headers.get("etag")!;
+    const modified = plain.response.headers.get("last-modified")!;
+    assert.equal(plain.response.headers.get("etag"), etag, url);
+    const earlier = new Date(Date.parse(modified) - 1000).toUTCString();
+    const cases: [HeadersInit, number][] = [
+      [{ "if-match": etag }, 200],
+      [{ "if-match": "*" }, 200],
+      [{ "if-match": `W/${etag}` }, 412],
+      [{ "if-match": '"nope"' }, 412],
+      [{ "if-match": "not a tag" }, 412],
+      [{ "if-unmodified-since": modified }, 200],
+      [{ "if-unmodified-since": earlier }, 412],
+      [{ "if-unmodified-since": "yesterday" }, 200],
+      // If-Match decides; If-Unmodified-Since is then ignored.
+      [{ "if-match": etag, "if-unmodified-since": earlier }, 200],
+      [{ "if-none-match": etag }, 304],
+      [{ "if-none-match": `W/${etag}` }, 304],
+      [{ "if-none-match": "*" }, 304],
+      [{ "if-none-match": '"nope"' }, 200],
+      [{ "if-modified-since": modified }, 304],
+      [{ "if-modified-since": earlier }, 200],
+      // If-None-Match decides; If-Modified-Since is then ignored.
+      [{ "if-none-match": '"nope"', "if-modified-since": modified }, 200],
+      // A failed If-Match wins over an If-None-Match that would give 304.
+      [{ "if-match": '"nope"', "if-none-match": etag }, 412],
+    ];
+    for (const [headers, status] of cases) {
+      const answer = await bytesOf(url, headers);
+      assert.equal(answer.response.status, status, `${url} ${JSON.stringify(headers)}`);
+      if (status === 304) {
+        assert.equal(answer.bytes.length, 0);
+        assert.equal(answer.response.headers.get("etag"), etag);
+        assert.equal(answer.response.headers.get("content-length"), "12");
+      }
+      if (status === 200) assert.equal(new TextDecoder().decode(answer.bytes), "x,y\n1,2\n3,4\n");
+    }
+    const head = await fetch(url, { method: "HEAD", headers: { "if-none-match": etag } });
+    assert.equal(head.status, 304);
+  }
+});

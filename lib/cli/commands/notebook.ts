@@ -1,0 +1,105 @@
+/**
+ * `tern notebook`: executes a Jupyter notebook headless with the Deno kernel, losing no output
+ * (see notebook_runner.ts for why plain `jupyter nbconvert --execute` does), and writes the
+ * executed notebook and/or its HTML.
+ *
+ * @module
+ */
+
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { intOption, stringOption, UsageError } from "../args.ts";
+import type { Command, CommandContext } from "../command.ts";
+import { plural, safeText } from "../format.ts";
+import { runNotebook } from "../notebook_runner.ts";
+
+/**
+ * `tern notebook IN.ipynb [--output OUT.ipynb] [--html OUT.html]`.
+ *
+ * @example
+ * ```sh
+ * tern notebook analysis.ipynb --html analysis.html
+ * ```
+ */
+export const notebook: Command = {
+  name: "notebook",
+  summary: "run a notebook headless with the Deno kernel, keeping every output",
+  usage: "IN.ipynb [--output OUT.ipynb] [--html OUT.html]",
+  description: [
+    "Executes every cell of IN.ipynb with this Deno as the kernel (its working folder is the",
+    "notebook's), as Jupyter's Run All does, and writes the executed notebook to OUT.ipynb",
+    "(default: IN.executed.ipynb beside IN, unless only --html is given) and/or HTML.",
+    "Cells run on after one fails; the command then exits 1 naming the failed cells.",
+    "Needs Python 3 with nbclient and nbformat (nbconvert for --html).",
+  ].join("\n"),
+  options: {
+    output: { type: "string", short: "o", value: "OUT", help: "the executed notebook" },
+    html: { type: "string", value: "OUT", help: "the executed notebook as HTML" },
+    timeout: {
+      type: "string",
+      value: "SECONDS",
+      help: "longest a cell may run (default: no limit)",
+    },
+    kernel: {
+      type: "string",
+      value: "NAME",
+      help: "an installed kernelspec instead of this Deno",
+    },
+    python: {
+      type: "string",
+      value: "PYTHON",
+      help: "the Python with Jupyter (default: python3, then /usr/bin/python3)",
+    },
+  },
+  examples: [
+    "tern notebook analysis.ipynb",
+    "tern notebook analysis.ipynb --output ran.ipynb --html ran.html",
+  ],
+  run,
+};
+
+async function run(context: CommandContext): Promise<number> {
+  const { values, positionals } = context.args;
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0 ? "missing IN.ipynb" : "tern notebook takes one IN.ipynb",
+    );
+  }
+  const source = resolve(positionals[0]);
+  if (extname(source) !== ".ipynb") {
+    throw new UsageError(`${JSON.stringify(positionals[0])} is not a notebook (.ipynb)`);
+  }
+  const html = stringOption(values, "html");
+  const given = stringOption(values, "output");
+  const output = given ??
+    (html === undefined
+      ? join(dirname(source), `${basename(source, ".ipynb")}.executed.ipynb`)
+      : undefined);
+  const timeout = intOption(values, "timeout", 1);
+  const kernel = stringOption(values, "kernel");
+  const python = stringOption(values, "python");
+  const started = performance.now();
+  const result = await runNotebook(source, {
+    ...(output === undefined ? {} : { output: resolve(output) }),
+    ...(html === undefined ? {} : { html: resolve(html) }),
+    ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
+    ...(kernel === undefined ? {} : { kernel }),
+    ...(python === undefined ? {} : { python }),
+    signal: context.signal,
+  });
+  const stderr = context.io.stderr;
+  const written = [output, html].filter((path) => path !== undefined).map((path) => safeText(path));
+  stderr.line(
+    `ran ${plural(result.cells, "cell")} in ${
+      ((performance.now() - started) / 1000).toFixed(1)
+    } s → ${written.join(", ")}`,
+  );
+  for (const error of result.errors) {
+    stderr.line(
+      `${stderr.style.error("error:")} cell ${error.cell}: ${safeText(error.ename)}: ${
+        safeText(error.evalue.split("\n")[0])
+      }`,
+    );
+  }
+  await stderr.flush();
+  return result.errors.length === 0 ? 0 : 1;
+}

@@ -1,0 +1,99 @@
+/**
+ * A child process for the scan tests whose failure on older code was a process abort (a Polars
+ * panic): scans a Parquet file, then changes it on the server's disk or makes the server lie
+ * about ranges, collects, and prints what happened as one JSON line. Run as
+ * `deno run -A tests/data/_scan_change.ts SCENARIO` with SCENARIO one of `same-size`, `smaller`,
+ * `lie-long`, `lie-short`, `lie-label` (lying only after the scan) and `lie-long-early` (lying
+ * from the start).
+ *
+ * @module
+ */
+
+import pl from "../../polars.ts";
+import { connect } from "../../mod.ts";
+import { DATA, dataStore } from "./_store.ts";
+import { frontProxy } from "./_proxy.ts";
+
+const PATH = `${DATA}/values.parquet`;
+const ROWS = 1_000_000;
+
+/** A Parquet file of `rows` Int64 values from `offset`, in row groups of 333,334. */
+function parquet(rows: number, offset: number): Uint8Array {
+  const values = Array.from({ length: rows }, (_, i) => i + offset);
+  const path = Deno.makeTempFileSync({ suffix: ".parquet" });
+  try {
+    // nodejs-polars 0.25.2 honours rowGroupSize although its types leave it out.
+    const options = { compression: "uncompressed", rowGroupSize: 333_334 } as const;
+    pl.DataFrame({ x: pl.Series("x", values, pl.Int64) }).writeParquet(path, options);
+    return Deno.readFileSync(path);
+  } finally {
+    Deno.removeSync(path);
+  }
+}
+
+/** A proxy in front of `upstream` (a Terrain base URL) that lies about ranges once told to. */
+function lyingProxy(upstream: string, how: string) {
+  const state = { lying: false };
+  const proxy = frontProxy(upstream, {
+    async answer(request, answer) {
+      if (!state.lying || answer.status !== 206) return undefined;
+      if (request.headers.get("range") === "bytes=0-3") return undefined;
+      const headers = new Headers(answer.headers);
+      let body = new Uint8Array(await answer.arrayBuffer());
+      if (how === "long") body = new Uint8Array([...body, ...new Uint8Array(100)]);
+      if (how === "short") body = body.subarray(0, Math.max(0, body.length - 100));
+      if (how === "label") {
+        const shifted = (_: string, a: string, b: string) => `${+a + 1}-${+b + 1}`;
+        headers.set("content-range", headers.get("content-range")!.replace(/(\d+)-(\d+)/, shifted));
+      }
+      headers.set("content-length", String(body.length));
+      return new Response(body, { status: 206, headers });
+    },
+  });
+  return { url: proxy.url, state, close: () => proxy[Symbol.asyncDispose]() };
+}
+
+const scenario = Deno.args[0];
+const before = parquet(ROWS, 0);
+const after = scenario === "smaller"
+  ? parquet(ROWS - 333_334, 5_000_000)
+  : parquet(ROWS, 5_000_000);
+if (scenario === "same-size" && after.length !== before.length) throw new Error("sizes differ");
+await using served = await dataStore({ [PATH]: before });
+const lying = scenario.startsWith("lie-")
+  ? lyingProxy(served.url, scenario.split("-")[1])
+  : undefined;
+if (lying && scenario.endsWith("-early")) lying.state.lying = true;
+const store = connect({
+  url: lying?.url ?? served.url,
+  anonymous: true,
+  cacheDir: served.cacheDir,
+});
+const lazy = await store.file(PATH).scan();
+if (lying) lying.state.lying = true;
+else {
+  const disk = `${served.root}${PATH}`;
+  await Deno.writeFile(`${disk}.new`, after);
+  await Deno.rename(`${disk}.new`, disk);
+}
+
+const filter = pl.col("x").gtEq(pl.lit(666_668).cast(pl.Int64));
+const truth = (bytes: Uint8Array) => pl.readParquet(Buffer.from(bytes)).filter(filter);
+const outcome = async (collect: () => Promise<{ toRecords(): unknown[] }>) => {
+  try {
+    const rows = JSON.stringify((await collect()).toRecords());
+    const which = rows === JSON.stringify(truth(before).toRecords())
+      ? "old"
+      : rows === JSON.stringify(truth(after).toRecords())
+      ? "new"
+      : "neither";
+    return { frame: which };
+  } catch (error) {
+    const { name, message } = error as Error;
+    return { error: name, message };
+  }
+};
+const first = await outcome(() => lazy.filter(filter).collect());
+const again = await outcome(() => lazy.filter(filter).collect());
+await lying?.close();
+console.log(JSON.stringify({ first, again }));
