@@ -171,64 +171,58 @@ async function firstReads(ctx: SuiteContext): Promise<BenchRecord[]> {
       `From printing its frame to its exit tern's process takes ` +
       `${frameToExit(runs).toFixed(0)} ms, the naive one ${frameToExit(naive).toFixed(0)} ms ` +
       `(medians).`;
-    records.push(
+    /** Our runs against the baseline's, both in ms, lower is better. */
+    const compared = (
+      name: string,
+      ours: Run[],
+      baseline: Run[],
+      fields: { against: string; target?: number; note: string },
+    ) =>
       record({
         suite: "first-read",
-        name: "first read of penguins.csv (13.5 kB) in a fresh process",
-        value: ms(small.tern).median,
-        baseline: ms(small.naive).median,
+        name,
+        value: ms(ours).median,
+        baseline: ms(baseline).median,
         unit: "ms",
-        against: "fetch + nodejs-polars (import, fetch → arrayBuffer → pl.readCSV)",
         better: "lower",
+        reps: ours.length,
+        valueRange: rangeOf(ours),
+        baselineRange: rangeOf(baseline),
+        ...fields,
+      });
+    const naive = "naive: import nodejs-polars, fetch → arrayBuffer → pl.readCSV";
+    records.push(
+      compared("first read of penguins.csv (13.5 kB) in a fresh process", small.tern, small.naive, {
+        against: "fetch + nodejs-polars (import, fetch → arrayBuffer → pl.readCSV)",
         target: 1.25,
-        reps: smallReps,
-        valueRange: rangeOf(small.tern),
-        baselineRange: rangeOf(small.naive),
         note: `tern: import mod.ts, connect({ url, anonymous: true, cacheDir: <empty folder> })` +
           `.file(path).dataframe(). ${tail(small.tern, small.naive)} ${context}`,
       }),
-      record({
-        suite: "first-read",
-        name: `first read of the ${(size / 1e6).toFixed(0)} MB CSV in a fresh process`,
-        value: ms(big.tern).median,
-        baseline: ms(big.naive).median,
-        unit: "ms",
-        against: "naive: import nodejs-polars, fetch → arrayBuffer → pl.readCSV",
-        better: "lower",
-        target: 1.1,
-        reps: bigReps,
-        valueRange: rangeOf(big.tern),
-        baselineRange: rangeOf(big.naive),
-        note: `${big.tern[0].rows.toLocaleString("en-US")} rows; cold cache; tern reads the ` +
-          `\`date\` column as Datetime (tryParseDates, the default), the naive path as text. ` +
-          `${tail(big.tern, big.naive)}`,
-      }),
-      record({
-        suite: "first-read",
-        name: `the same, dates kept as text (tryParseDates: false): the naive path's frame`,
-        value: ms(big.ternText).median,
-        baseline: ms(big.naive).median,
-        unit: "ms",
-        against: "naive: import nodejs-polars, fetch → arrayBuffer → pl.readCSV",
-        better: "lower",
-        target: 1.1,
-        reps: bigReps,
-        valueRange: rangeOf(big.ternText),
-        baselineRange: rangeOf(big.naive),
-        note: `The same columns and types as the naive path: what tern adds besides parsing ` +
-          `dates. ${tail(big.ternText, big.naive)}`,
-      }),
-      record({
-        suite: "first-read",
-        name: "import mod.ts alone, fresh process",
-        value: ms(imports.tern).median,
-        baseline: ms(imports.polars).median,
-        unit: "ms",
+      compared(
+        `first read of the ${(size / 1e6).toFixed(0)} MB CSV in a fresh process`,
+        big.tern,
+        big.naive,
+        {
+          against: naive,
+          target: 1.1,
+          note: `${big.tern[0].rows.toLocaleString("en-US")} rows; cold cache; tern reads the ` +
+            `\`date\` column as Datetime (tryParseDates, the default), the naive path as text. ` +
+            `${tail(big.tern, big.naive)}`,
+        },
+      ),
+      compared(
+        "the same, dates kept as text (tryParseDates: false): the naive path's frame",
+        big.ternText,
+        big.naive,
+        {
+          against: naive,
+          target: 1.1,
+          note: `The same columns and types as the naive path: what tern adds besides parsing ` +
+            `dates. ${tail(big.ternText, big.naive)}`,
+        },
+      ),
+      compared("import mod.ts alone, fresh process", imports.tern, imports.polars, {
         against: "import nodejs-polars alone",
-        better: "lower",
-        reps: smallReps,
-        valueRange: rangeOf(imports.tern),
-        baselineRange: rangeOf(imports.polars),
         note: `Both include the ${empty.toFixed(0)} ms of an empty script.`,
       }),
     );
