@@ -50,8 +50,30 @@ export {
   type SavedFile,
 } from "./lib/handles/file.ts";
 export { Dataset } from "./lib/handles/dataset.ts";
+export {
+  DataChangedError,
+  type Lock,
+  type LockedDataset,
+  type LockedFile,
+  LockError,
+  readLock,
+} from "./lib/handles/lock.ts";
+export {
+  Provenance,
+  type ProvenanceDataset,
+  type ProvenanceRead,
+  type ReadStatus,
+} from "./lib/handles/provenance.ts";
+export {
+  Bibliography,
+  type BibliographyEntry,
+  type CitedBy,
+  makeBibliography,
+} from "./lib/handles/bibliography.ts";
+export type { OnChange } from "./lib/handles/store_gate.ts";
+export { type LockCheck, verifyLock, type VerifyLockOptions } from "./lib/handles/lock_verify.ts";
 export { Folder } from "./lib/handles/folder.ts";
-export { AmbiguousNameError } from "./lib/handles/resolve.ts";
+export { AmbiguousNameError, OtherStoreError } from "./lib/handles/resolve.ts";
 export {
   type CatalogOptions,
   type DatasetListing,
@@ -69,6 +91,7 @@ export {
   DatasetMetadata,
   doiUrl,
   type Funding,
+  joinCitations,
   type License,
   type LicenseConfidence,
   type MetadataField,
@@ -97,6 +120,7 @@ export {
   type Roots,
   type SearchDocumentation,
   Store,
+  type StoreReading,
   type StoreSettings,
 } from "./lib/handles/store.ts";
 export { type Entry, type EntryType, type Permission } from "./lib/client/entry.ts";
@@ -118,6 +142,7 @@ export {
   NotFoundError,
   PermissionError,
   ProtocolError,
+  RequestTooLargeError,
   ResponseTooLargeError,
   ServerError,
   SignInRequiredError,

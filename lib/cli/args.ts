@@ -7,6 +7,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { quoteInput } from "../client/errors.ts";
 
 /**
  * A mistake in the command line: an unknown command or option, a missing or bad value. The CLI
@@ -331,7 +332,7 @@ export function intOption(
   if (raw === undefined) return undefined;
   const value = Number(raw.trim());
   if (raw.trim() === "" || !Number.isSafeInteger(value) || value < min) {
-    throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+    throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${quoteInput(raw)}`);
   }
   return value;
 }
@@ -359,7 +360,7 @@ export function choiceOption<T extends string>(
   if ((choices as readonly string[]).includes(raw)) return raw as T;
   const close = closest(raw, choices);
   throw new UsageError(
-    `--${name} must be one of ${choices.join(", ")}, got ${JSON.stringify(raw)}` +
+    `--${name} must be one of ${choices.join(", ")}, got ${quoteInput(raw)}` +
       (close === undefined ? "" : ` (did you mean ${close}?)`),
   );
 }

@@ -9,6 +9,7 @@ import { BadRequestError, type Store, TernError } from "../../mod.ts";
 import { type OptionSpecs, type ParsedArgs, UsageError } from "./args.ts";
 import type { CliIo } from "./io.ts";
 import { parseDataName } from "../handles/resolve.ts";
+import { quoteInput } from "../client/errors.ts";
 
 /**
  * What a command runs with.
@@ -66,9 +67,10 @@ export interface CommandContext {
   readonly signal: AbortSignal;
   /**
    * The store the global options describe, opened on first call (may prompt for a password).
-   * `progress` lets the library show its own progress lines on a terminal (off by default).
+   * `progress` lets the library show its own progress lines on a terminal (off by default);
+   * `url` is the store the command's input names (a lock's), used unless `--url` is given.
    */
-  store(options?: { progress?: boolean }): Promise<Store>;
+  store(options?: { progress?: boolean; url?: string }): Promise<Store>;
   /**
    * Reports a failure that should not stop the command (one of several paths could not be
    * read) exactly as a fatal one would be, so the command can go on and exit 1 at the end.
@@ -146,13 +148,13 @@ export function checkRef(value: string): string {
   const problem = value.trim() === ""
     ? "an empty PATH was given"
     : !value.startsWith("/")
-    ? `${JSON.stringify(value)} is not a data-store path: paths are absolute, e.g. ` +
+    ? `${quoteInput(value)} is not a data-store path: paths are absolute, e.g. ` +
       "/iplant/home/shared/data.csv; also accepted are an item id (UUID), a dav or dav-anon " +
       "URL, a Discovery Environment data link, a DOI and an ARK"
     : value.includes("\0")
-    ? `${JSON.stringify(value)} contains a NUL byte`
+    ? `${quoteInput(value)} contains a NUL byte`
     : value.split("/").some((segment) => segment === "." || segment === "..")
-    ? `${JSON.stringify(value)} has a "." or ".." segment: give the path without them`
+    ? `${quoteInput(value)} has a "." or ".." segment: give the path without them`
     : undefined;
   if (problem !== undefined) throw new UsageError(problem);
   return value;

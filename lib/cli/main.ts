@@ -16,6 +16,7 @@ import { commandHelp, mainHelp, usageLine } from "./help.ts";
 import { type CliIo, OutputClosedError, processIo } from "./io.ts";
 import { describeFailure, EXIT } from "./report.ts";
 import { openStore, storeFlags } from "./session.ts";
+import { quoteInput } from "../client/errors.ts";
 
 /**
  * Runs `tern` as a program: the process's arguments and streams, then exits with the status.
@@ -102,7 +103,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       if (before.length > 0) parseOptions(before, {});
       const close = closest(name, COMMANDS.map((candidate) => candidate.name));
       throw new UsageError(
-        `unknown command ${JSON.stringify(name)}${
+        `unknown command ${quoteInput(name)}${
           close === undefined ? "" : ` (did you mean "${close}"?)`
         }`,
       );
@@ -161,7 +162,11 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       signal: interrupt.signal,
       store: (options = {}) => {
         opening ??= openStore(
-          storeFlags(parsed.values),
+          // A command may know the store from its input (a lock): --url still wins.
+          {
+            ...(options.url === undefined ? {} : { url: options.url }),
+            ...storeFlags(parsed.values),
+          },
           io,
           interrupt.signal,
           options.progress === true,
@@ -187,7 +192,7 @@ async function helpOnly(args: readonly string[], asked: boolean, io: CliIo): Pro
     if (command === undefined || rest.length > 0) {
       throw new UsageError(
         command === undefined
-          ? `no help for ${JSON.stringify(topic)}: not a command`
+          ? `no help for ${quoteInput(topic)}: not a command`
           : "help takes one COMMAND",
       );
     }

@@ -11,6 +11,7 @@ import { type ParsedArgs, stringOption, UsageError } from "./args.ts";
 import type { CliIo } from "./io.ts";
 import { redactUrl } from "../client/auth.ts";
 import { safeText } from "./format.ts";
+import { quoteInput } from "../client/errors.ts";
 
 /**
  * The store options given on the command line.
@@ -136,7 +137,7 @@ export async function openStore(
 async function askPassword(username: string, url: string | undefined, io: CliIo): Promise<string> {
   if (!io.interactive) {
     throw new UsageError(
-      `signing in as ${JSON.stringify(username)} needs a password: set TERRAIN_PASSWORD, or run ` +
+      `signing in as ${quoteInput(username)} needs a password: set TERRAIN_PASSWORD, or run ` +
         "tern in a terminal to be asked for it",
     );
   }

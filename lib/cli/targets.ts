@@ -10,6 +10,7 @@
 import { resolve } from "node:path";
 import { BadRequestError, type Entry } from "../../mod.ts";
 import { UsageError } from "./args.ts";
+import { quoteInput } from "../client/errors.ts";
 
 /**
  * Where downloads go: a folder, or (for a single file) a file path.
@@ -58,7 +59,7 @@ export async function destinationOf(
   if (singleFile) return { path, isFolder: false };
   if (existing !== undefined) {
     throw new UsageError(
-      `-o ${JSON.stringify(output)} is a file, but several files are downloaded: give a folder`,
+      `-o ${quoteInput(output)} is a file, but several files are downloaded: give a folder`,
     );
   }
   return { path, isFolder: true };
@@ -133,7 +134,7 @@ export function targetUnder(
   const prefix = `${folder.path}/`;
   if (!entry.path.startsWith(prefix)) {
     throw new BadRequestError(
-      `The server listed ${JSON.stringify(entry.path)} under ${JSON.stringify(folder.path)}; ` +
+      `The server listed ${quoteInput(entry.path)} under ${quoteInput(folder.path)}; ` +
         "refusing to save it.",
       { path: entry.path },
     );
@@ -157,7 +158,7 @@ export function targetUnder(
 export function localName(name: string): string {
   if (name === "" || name === "." || name === ".." || /[\/\\\0]/.test(name)) {
     throw new BadRequestError(
-      `Refusing to save an entry named ${JSON.stringify(name)}: not a safe local file name.`,
+      `Refusing to save an entry named ${quoteInput(name)}: not a safe local file name.`,
     );
   }
   return name;

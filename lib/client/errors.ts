@@ -9,6 +9,8 @@
  * @module
  */
 
+import { visibleText } from "../registry/visible_text.ts";
+
 /**
  * Context attached to every {@linkcode TernError}.
  *
@@ -242,6 +244,23 @@ export class ProtocolError extends TernError {}
 export class ResponseTooLargeError extends ProtocolError {}
 
 /**
+ * The server refused a request as too large (HTTP 413, 414 or 431: a path, query or header
+ * longer than it accepts), or the request was too large to send at all (a URL longer than
+ * fetch carries). Not retried: the same request would be refused again.
+ *
+ * @example
+ * ```ts
+ * import { BadRequestError, RequestTooLargeError } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const err = new RequestTooLargeError("The request was too large.", { status: 431 });
+ * assert.ok(err instanceof BadRequestError);
+ * assert.equal(err.name, "RequestTooLargeError");
+ * ```
+ */
+export class RequestTooLargeError extends BadRequestError {}
+
+/**
  * The error an aborted operation rejects with: the signal's reason when it is already an
  * `AbortError` DOMException, otherwise a new `AbortError` whose cause is that reason.
  *
@@ -384,8 +403,9 @@ export function isTokenProblem(status: number, body: unknown): boolean {
  * `ERR_NOT_READABLE` and non-token 403 → {@linkcode PermissionError}; 401 and token 403 →
  * {@linkcode AuthError} (or {@linkcode SignInRequiredError} when no credentials were sent);
  * 400, `ERR_ILLEGAL_ARGUMENT`, `ERR_BAD_OR_MISSING_FIELD`, `ERR_NOT_A_FOLDER`, `ERR_NOT_A_FILE` →
- * {@linkcode BadRequestError}; the downloads' `ERR_REQUEST_FAILED` → not found (or wrong kind
- * when the downstream said "bad request"); other 5xx and 429 → {@linkcode ServerError}.
+ * {@linkcode BadRequestError}; 413, 414 and 431 → {@linkcode RequestTooLargeError}; the
+ * downloads' `ERR_REQUEST_FAILED` → not found (or wrong kind when the downstream said "bad
+ * request"); other 5xx and 429 → {@linkcode ServerError}.
  *
  * @example
  * ```ts
@@ -407,13 +427,13 @@ export function errorFromResponse(failed: FailedResponse): TernError {
   const code = errorCodeOf(body);
   const path = pathOf(body) ?? failed.subject;
   const details: TernErrorDetails = { status, code, path, endpoint };
-  const where = path === undefined ? "" : ` ${quote(path)}`;
+  const where = path === undefined ? "" : ` ${quoteInput(path)}`;
   const via = ` (${endpoint}${status ? `, HTTP ${status}` : ""}${code ? ` ${code}` : ""})`;
   const reason = reasonOf(body);
   const user = isRecord(body) && typeof body.user === "string" ? body.user : undefined;
 
   if (unrouted(failed, reason)) {
-    const base = failed.baseUrl === undefined ? "this base URL" : quote(failed.baseUrl);
+    const base = failed.baseUrl === undefined ? "this base URL" : quoteInput(failed.baseUrl);
     return new ProtocolError(
       `No Terrain API answers at ${base}: the server does not know the ${endpoint} route` +
         `${via}. Check the base URL; Terrain's ends in /terrain (for CyVerse, ` +
@@ -428,7 +448,7 @@ export function errorFromResponse(failed: FailedResponse): TernError {
     return new BadRequestError(`${label(path)} is a folder, not a file${via}.`, details);
   }
   if (code === "ERR_NOT_READABLE" || (code === "ERR_NOT_AUTHORIZED" && status !== 401)) {
-    const who = user === undefined ? "You are" : `User ${quote(user)} is`;
+    const who = user === undefined ? "You are" : `User ${quoteInput(user)} is`;
     return new PermissionError(
       `${who} not allowed to read${where || " this item"}${via}.`,
       details,
@@ -448,6 +468,18 @@ export function errorFromResponse(failed: FailedResponse): TernError {
     }
     return new NotFoundError(
       `${label(path)} does not exist or you may not read it${via}.`,
+      details,
+    );
+  }
+  if (status === 413 || status === 414 || status === 431) {
+    const what = status === 414
+      ? "URL"
+      : status === 431
+      ? "request head (URL and headers)"
+      : "request";
+    return new RequestTooLargeError(
+      `The request${where} was too large for the server: its ${what} is longer than the ` +
+        `server accepts${via}. Use a shorter path or name.`,
       details,
     );
   }
@@ -527,12 +559,55 @@ export function truncate(text: string, max = 120): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-function label(path: string | undefined): string {
-  return path === undefined ? "The item" : quote(path);
+/** Most characters of an input an error message shows. */
+const QUOTED_CHARS = 200;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * An input (a path, a name, a URL) quoted for an error message: in double quotes with JSON's
+ * escapes, at most 200 visible characters of it (a longer one is cut with `…` and its length
+ * said), and bidirectional controls, zero-width and other invisible characters shown as escapes
+ * (`\u{202e}`, by the one rule of `visibleText`), so the message shows what the input really
+ * holds and cannot be reordered or padded by it. Every message that echoes an input quotes it with this. A value that is not
+ * a string is shown as JSON writes it, unquoted.
+ *
+ * @example
+ * ```ts
+ * import { quoteInput } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(quoteInput("/iplant/home/shared/a.csv"), '"/iplant/home/shared/a.csv"');
+ * assert.equal(quoteInput("evil\u202Egnp.exe"), '"evil\\u{202e}gnp.exe"');
+ * assert.equal(quoteInput("x".repeat(500_000)), `"${"x".repeat(200)}…" (500000 characters)`);
+ * assert.equal(quoteInput(undefined), "undefined");
+ * ```
+ */
+export function quoteInput(value: unknown, max = QUOTED_CHARS): string {
+  // Not a string (a wrong argument): shown as JSON would write it, without the quotes a string
+  // gets, under the same limits.
+  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  let kept = "";
+  let count = 0;
+  let cut = false;
+  // Only the part shown is segmented: inputs may be megabytes long.
+  for (const { segment } of graphemes.segment(text.slice(0, max * 16))) {
+    if (count === max) {
+      cut = true;
+      break;
+    }
+    kept += segment;
+    count++;
+  }
+  if (!cut && kept.length < text.length) cut = true;
+  const quoted = visibleText(typeof value === "string" ? JSON.stringify(kept) : kept);
+  if (!cut) return quoted;
+  const open = typeof value === "string" ? `${quoted.slice(0, -1)}…"` : `${quoted}…`;
+  return `${open} (${text.length} characters)`;
 }
 
-function quote(text: string): string {
-  return JSON.stringify(truncate(text, 300));
+function label(path: string | undefined): string {
+  return path === undefined ? "The item" : quoteInput(path);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

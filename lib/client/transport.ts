@@ -16,6 +16,8 @@ import {
   isTokenProblem,
   NetworkError,
   ProtocolError,
+  quoteInput,
+  RequestTooLargeError,
   ResponseTooLargeError,
   ServerError,
   TernError,
@@ -220,6 +222,13 @@ export interface TransportStats {
 
 const MAX_RETRY_AFTER_MS = 60_000;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * Longest URL sent. Deno's fetch refuses longer ones outright (its HTTP client's limit), and
+ * servers refuse far shorter ones (414 or 431); either way the request is too large, not the
+ * server out of reach.
+ */
+const MAX_URL_CHARS = 65_534;
 const NEVER_ABORTED = new AbortController().signal;
 const UTF8 = new TextDecoder();
 
@@ -399,7 +408,7 @@ export class Transport {
       if (bytes === undefined) {
         throw new ResponseTooLargeError(
           `${spec.endpoint} answered with more than ${max} bytes of JSON` +
-            `${spec.subject === undefined ? "" : ` for ${JSON.stringify(spec.subject)}`}; ` +
+            `${spec.subject === undefined ? "" : ` for ${quoteInput(spec.subject)}`}; ` +
             "reading stopped there (raise maxJsonBytes if the server is trusted).",
           { endpoint: spec.endpoint, path: spec.subject },
         );
@@ -411,9 +420,7 @@ export class Transport {
         const shown = text.trim() === "" ? "an empty body" : JSON.stringify(truncate(text, 80));
         throw new ProtocolError(
           `${spec.endpoint} answered with something that is not JSON` +
-            `${
-              spec.subject === undefined ? "" : ` for ${JSON.stringify(spec.subject)}`
-            }: ${shown}.`,
+            `${spec.subject === undefined ? "" : ` for ${quoteInput(spec.subject)}`}: ${shown}.`,
           { endpoint: spec.endpoint, path: spec.subject },
         );
       }
@@ -518,6 +525,15 @@ export class Transport {
       if (!headers.has("accept")) headers.set("accept", "application/json, */*;q=0.5");
       if (authorization !== undefined) headers.set("authorization", authorization);
       const url = this.#urlFor(spec);
+      if (url.length > MAX_URL_CHARS) {
+        throw new RequestTooLargeError(
+          `The request for ${spec.endpoint}${
+            spec.subject === undefined ? "" : ` ${quoteInput(spec.subject)}`
+          } was not sent: its URL would be ${url.length} characters, more than any server ` +
+            `accepts (at most ${MAX_URL_CHARS}). Use a shorter path or name.`,
+          { endpoint: spec.endpoint, path: spec.subject },
+        );
+      }
 
       const attempt = new AbortController();
       const onAbort = () => attempt.abort(signal.reason);
@@ -534,7 +550,7 @@ export class Transport {
       } catch (error) {
         if (signal.aborted) throw abortError(signal);
         const where = `${spec.endpoint}${
-          spec.subject === undefined ? "" : ` ${JSON.stringify(spec.subject)}`
+          spec.subject === undefined ? "" : ` ${quoteInput(spec.subject)}`
         }`;
         const message = timedOut
           ? `No answer from ${this.#host} for ${where} within ${formatMs(this.policy.timeoutMs)}.`

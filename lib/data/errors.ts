@@ -104,7 +104,13 @@ export class FileChangedError extends TernError {
    * ```
    */
   constructor(expected: FileVersion, actual: FileVersion | undefined, when = "while it was read") {
-    const now = actual === undefined ? "gone or unreadable" : describeVersion(actual);
+    let now = actual === undefined ? "gone or unreadable" : describeVersion(actual);
+    // Versions that read alike differ in what the description leaves out: say which.
+    if (actual !== undefined && actual.id !== expected.id) {
+      now += ` (item id ${JSON.stringify(actual.id)}, was ${JSON.stringify(expected.id)})`;
+    } else if (actual !== undefined && actual.store !== expected.store) {
+      now += ` (on ${actual.store}, was ${expected.store})`;
+    }
     super(
       `${JSON.stringify(expected.path)} changed on the server ${when}: it was ` +
         `${describeVersion(expected)}, it is now ${now}. Nothing was ` +

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { visibleText } from "../registry/visible_text.ts";
+
 const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"] as const;
 
 /**
@@ -189,39 +191,7 @@ export function clipCell(text: string, max: number): { text: string; cut: number
 /** One word holding a slash or backslash: a URL, a data-store path, a local path. */
 const LOCATION = /^[^\s]*[/\\][^\s]*$/;
 
-// Control (Cc) and format (Cf) characters — C0/C1 controls, DEL, the bidirectional marks,
-// embeddings, overrides and isolates ("Trojan Source"), zero-width spaces, the BOM, soft hyphens,
-// invisible tag characters — and the line and paragraph separators. ZWJ and ZWNJ stay: emoji
-// sequences and Persian or Indic words need them, and they cannot reorder text.
-const INVISIBLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/**
- * The one escaping of text for plain output, shared by every `text/plain` view and the CLI:
- * characters that are invisible or act on the display instead of being shown (terminal
- * escapes, bidirectional overrides that make `exe.csv` read as `vsc.exe`, zero-width spaces)
- * become visible escapes — `\n`, `\x1b`, `\u{202e}` — and everything else is unchanged.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { visibleText } from "./format.ts";
- *
- * assert.equal(visibleText("report\u202Efdp.exe"), "report\\u{202e}fdp.exe");
- * assert.equal(visibleText("a\u200Bb\x1b[2J\n"), "a\\u{200b}b\\x1b[2J\\n");
- * assert.equal(visibleText("données 👩‍🔬.csv"), "données 👩‍🔬.csv");
- * ```
- */
-export function visibleText(text: string): string {
-  INVISIBLE.lastIndex = 0;
-  if (!INVISIBLE.test(text)) return text;
-  return text.replace(INVISIBLE, (char) => {
-    const named = NAMED_ESCAPES[char];
-    if (named !== undefined) return named;
-    const code = char.codePointAt(0)!;
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
-  });
-}
+export { visibleText };
 
 /**
  * Text made safe for one line of plain output: line breaks become `↵`, tabs spaces, and every

@@ -10,7 +10,9 @@ import { defaultCacheDir, readEnv } from "../cache/dir.ts";
 import { BadRequestError } from "../client/errors.ts";
 import { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
+import { type Lock, parseLock, readLock } from "./lock.ts";
 import { Store } from "./store.ts";
+import type { OnChange } from "./store_gate.ts";
 
 /**
  * Options of {@linkcode connect}; all optional.
@@ -83,6 +85,22 @@ export interface ConnectOptions {
    * can still pass `onProgress`, and `progress: false` to silence one read.
    */
   progress?: ProgressSetting;
+  /**
+   * A lock written by `store.provenance.save(path)`: its path, or the lock itself (parsed
+   * JSON). Every read of a file it names checks, before it returns data, that the store still
+   * holds the locked version; `onChange` says what happens when it does not. Files it does not
+   * name read normally (and are recorded in `store.provenance`).
+   */
+  lock?: string | Lock;
+  /**
+   * What a read of a locked file that changed on the store does: `"error"` throws a
+   * `DataChangedError` naming the path and both versions; `"warn"` prints one line per path
+   * and reads the new version (marked `changed` in `store.provenance`); `"locked"` reads the
+   * locked version from the local cache while it still holds it (saying so), else throws.
+   *
+   * @default "error"
+   */
+  onChange?: OnChange;
 }
 
 /** The public CyVerse gateway. */
@@ -93,6 +111,7 @@ const DEFAULT_URL = "https://de.cyverse.org/terrain";
  * handle needs the server.
  *
  * @throws {BadRequestError} for a bad URL or option, or incomplete credentials.
+ * @throws {LockError} for a lock that cannot be read, is malformed, or is another store's.
  *
  * @example Anonymous, signed in with a token, or with a username and password
  * ```ts
@@ -140,6 +159,11 @@ export function connect(options: ConnectOptions = {}): Store {
   ) {
     throw new BadRequestError("progress must be true, false, or a function taking events.");
   }
+  const lock = options.lock === undefined
+    ? undefined
+    : typeof options.lock === "string"
+    ? readLock(resolve(options.lock))
+    : parseLock(options.lock);
   const transport = new Transport({
     url,
     token,
@@ -167,6 +191,9 @@ export function connect(options: ConnectOptions = {}): Store {
     cacheMaxBytes: maxBytes,
     offline: options.offline ?? false,
     ...(options.progress === undefined ? {} : { progress: options.progress }),
+  }, {
+    ...(lock === undefined ? {} : { lock }),
+    ...(options.onChange === undefined ? {} : { onChange: options.onChange }),
   });
 }
 

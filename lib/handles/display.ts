@@ -31,6 +31,11 @@ import type { DatasetRow } from "../display/datasets.ts";
 import type { FileView, TablePreview } from "../display/file.ts";
 import { formatBytes, formatDateTime } from "../display/format.ts";
 import type { EntryRow, ListingView } from "../display/listing.ts";
+import type {
+  ProvenanceDatasetView,
+  ProvenanceReadView,
+  ProvenanceView,
+} from "../display/provenance.ts";
 import { type Entry, entryFromItem, folderEntry } from "../client/entry.ts";
 import { type CatalogFailure, titleKey } from "../metadata/catalog.ts";
 import { DatasetMetadata } from "../metadata/dataset_metadata.ts";
@@ -479,6 +484,58 @@ async function previewOf(
     if (error instanceof TernError) return { previewNote: `No preview: ${error.message}` };
     throw error;
   }
+}
+
+/**
+ * The provenance card's view data from what a store's provenance holds: the datasets with
+ * their resolver links (a DOI's, else an ARK's), the first file versions, and the
+ * bibliography in each style.
+ *
+ * @example
+ * ```ts
+ * import { provenanceView } from "./display.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const view = provenanceView({
+ *   store: "http://127.0.0.1:8080/terrain", files: 0, changed: 0, locked: 0, reads: [],
+ *   datasets: [{ path: "/c/x", ark: "ark:/87946/p3x9k1", files: 0, citedBy: "ark" }],
+ *   bibliographies: [],
+ * });
+ * assert.equal(view.datasets[0].url, "https://n2t.net/ark:/87946/p3x9k1");
+ * ```
+ */
+export function provenanceView(data: {
+  store: string;
+  files: number;
+  changed: number;
+  locked: number;
+  reads: readonly ProvenanceReadView[];
+  datasets: readonly Omit<ProvenanceDatasetView, "url">[];
+  bibliographies: readonly { style: string; text: string }[];
+}): ProvenanceView {
+  const inDatasets = data.datasets.reduce((total, dataset) => total + dataset.files, 0);
+  return {
+    store: data.store,
+    files: data.files,
+    outside: data.files - inDatasets,
+    changed: data.changed,
+    locked: data.locked,
+    datasets: data.datasets.map((dataset) => {
+      const links = resolverLinks(dataset);
+      const url = links.doiUrl ?? links.arkUrl;
+      return {
+        path: dataset.path,
+        ...(dataset.title === undefined ? {} : { title: dataset.title }),
+        ...(dataset.doi === undefined ? {} : { doi: dataset.doi }),
+        ...(dataset.ark === undefined ? {} : { ark: dataset.ark }),
+        ...(url === undefined ? {} : { url }),
+        files: dataset.files,
+        citedBy: dataset.citedBy,
+      };
+    }),
+    reads: data.reads.map((read) => ({ ...read, operations: [...read.operations] })),
+    bibliographies: data.bibliographies,
+  };
 }
 
 /**

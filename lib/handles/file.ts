@@ -20,6 +20,7 @@ import {
 import {
   BadRequestError,
   isAbortError,
+  quoteInput,
   TernError,
   type TernErrorDetails,
 } from "../client/errors.ts";
@@ -494,7 +495,7 @@ export class File extends Handle {
       return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch {
       throw new ContentError(
-        `${JSON.stringify(this.path)} is not UTF-8 text (${bytes.length} bytes); use bytes() ` +
+        `${quoteInput(this.path)} is not UTF-8 text (${bytes.length} bytes); use bytes() ` +
           "for binary files.",
         { path: this.path },
       );
@@ -524,7 +525,7 @@ export class File extends Handle {
       return JSON.parse(text);
     } catch (error) {
       throw new ContentError(
-        `${JSON.stringify(this.path)} is not valid JSON: ${(error as Error).message}.`,
+        `${quoteInput(this.path)} is not valid JSON: ${(error as Error).message}.`,
         { path: this.path },
       );
     }
@@ -757,7 +758,7 @@ function localName(path: string): string {
     (Deno.build.os === "windows" && name.includes("\\"));
   if (unsafe) {
     throw new BadRequestError(
-      `Cannot save ${JSON.stringify(path)} into a folder under its name ${JSON.stringify(name)}, ` +
+      `Cannot save ${quoteInput(path)} into a folder under its name ${quoteInput(name)}, ` +
         "which is not a safe local file name; give downloadTo a file path instead.",
       { path },
     );
@@ -815,7 +816,7 @@ export async function localStep<T>(
       passThrough(error)
     ) throw error;
     throw new LocalFileError(
-      `Could not save ${JSON.stringify(path)} to ${JSON.stringify(target)}: ${error.message}.`,
+      `Could not save ${quoteInput(path)} to ${quoteInput(target)}: ${error.message}.`,
       { localPath: target, path, cause: error },
     );
   }

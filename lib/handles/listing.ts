@@ -7,7 +7,7 @@
 
 import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
-import { BadRequestError, ProtocolError, TernError } from "../client/errors.ts";
+import { BadRequestError, ProtocolError, quoteInput, TernError } from "../client/errors.ts";
 import type { DataContext } from "../data/context.ts";
 import { readMany } from "../data/many.ts";
 import { checkOptions, type ManyOptions } from "../data/options.ts";
@@ -616,7 +616,7 @@ export class Listing implements AsyncIterable<Entry> {
     if (page.total !== null) return page.total;
     if (page.folders.length + page.files.length === 0) return 0;
     throw new ProtocolError(
-      `filesystem/paged-directory sent entries for ${JSON.stringify(path)} without a total.`,
+      `filesystem/paged-directory sent entries for ${quoteInput(path)} without a total.`,
       { path, endpoint: "filesystem/paged-directory" },
     );
   }

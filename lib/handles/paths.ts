@@ -5,7 +5,7 @@
  * @module
  */
 
-import { BadRequestError } from "../client/errors.ts";
+import { BadRequestError, quoteInput } from "../client/errors.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -89,7 +89,7 @@ export function normalizePath(value: unknown, what = "A path"): string {
   if (!value.startsWith("/")) {
     throw new BadRequestError(
       `${what} must be an absolute data-store path such as "/iplant/home/shared/data.csv" or an ` +
-        `item id (UUID), got ${JSON.stringify(value)}: relative paths are not supported.`,
+        `item id (UUID), got ${quoteInput(value)}: relative paths are not supported.`,
       { path: value },
     );
   }
@@ -115,14 +115,14 @@ export function normalizeRelative(value: unknown, what = "A name"): string {
   if (typeof value !== "string" || value.trim() === "") {
     throw new BadRequestError(
       `${what} must be a non-empty name such as "data.csv" or "raw/2019", got ${
-        typeof value === "string" ? JSON.stringify(value) : String(value)
+        typeof value === "string" ? quoteInput(value) : String(value)
       }.`,
     );
   }
   if (value.startsWith("/")) {
     throw new BadRequestError(
       `${what} is relative to the folder, so it cannot start with "/": got ` +
-        `${JSON.stringify(value)}. Use store.folder() or store.file() for absolute paths.`,
+        `${quoteInput(value)}. Use store.folder() or store.file() for absolute paths.`,
       { path: value },
     );
   }
@@ -184,7 +184,7 @@ function checkSegments(segments: string[], value: string, what: string): void {
   }
   if (segments.some((segment) => segment === "." || segment === "..")) {
     throw new BadRequestError(
-      `${what} must not contain "." or ".." segments, got ${JSON.stringify(value)}; ` +
+      `${what} must not contain "." or ".." segments, got ${quoteInput(value)}; ` +
         "write the path out in full.",
       { path: value },
     );

@@ -8,7 +8,7 @@
  */
 
 import type { CallOptions } from "../client/endpoints.ts";
-import { BadRequestError, NotFoundError, TernError } from "../client/errors.ts";
+import { BadRequestError, NotFoundError, quoteInput, TernError } from "../client/errors.ts";
 import { normalizeArk } from "../metadata/ark.ts";
 import { normalizeDoi } from "../metadata/doi.ts";
 import { fetchCatalog } from "./dataset_listing.ts";
@@ -81,6 +81,74 @@ export class AmbiguousNameError extends TernError {
   }
 }
 
+/**
+ * A `dav`/`dav-anon` URL or Discovery Environment link that names another host than the
+ * connected store's: the item it names lives in another store, and the same path on this one
+ * would be another item (or none). `host` is the URL's host.
+ *
+ * @example
+ * ```ts
+ * import { OtherStoreError } from "./resolve.ts";
+ * import { BadRequestError } from "../client/errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new OtherStoreError("another store", "other.example");
+ * assert.ok(error instanceof BadRequestError);
+ * assert.equal(error.host, "other.example");
+ * ```
+ */
+export class OtherStoreError extends BadRequestError {
+  /** The host the URL names. */
+  readonly host: string;
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { OtherStoreError } from "./resolve.ts";
+   * import assert from "node:assert/strict";
+   *
+   * assert.equal(new OtherStoreError("x", "other.example").name, "OtherStoreError");
+   * ```
+   */
+  constructor(message: string, host: string) {
+    super(message);
+    this.host = host;
+  }
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** A host and port as compared: loopback names are one host. */
+function hostKey(url: URL): string {
+  const name = LOOPBACK.has(url.hostname) ? "localhost" : url.hostname;
+  return url.port === "" ? name : `${name}:${url.port}`;
+}
+
+/**
+ * The hosts whose `dav`/`dav-anon` URLs and Discovery Environment links name items of the
+ * store whose Terrain gateway is `storeUrl`: the gateway's own host (the embedded server serves
+ * `dav-anon` there), and for a deployment whose gateway is `de.X`, `data.X`, its WebDAV host
+ * (CyVerse: de.cyverse.org and data.cyverse.org). Loopback names count as one host.
+ *
+ * @example
+ * ```ts
+ * import { linkHosts } from "./resolve.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...linkHosts("https://de.cyverse.org/terrain")], ["de.cyverse.org", "data.cyverse.org"]);
+ * assert.deepEqual([...linkHosts("http://127.0.0.1:8080/terrain")], ["localhost:8080"]);
+ * ```
+ */
+export function linkHosts(storeUrl: string): Set<string> {
+  const url = new URL(storeUrl);
+  const own = hostKey(url);
+  const hosts = new Set([own]);
+  if (url.hostname.startsWith("de.")) hosts.add(own.replace(/^de\./, "data."));
+  return hosts;
+}
+
 const ACCEPTED = "a data-store path (/iplant/home/…), an item id (UUID), a dav or dav-anon URL, " +
   "a Discovery Environment data link (https://de.cyverse.org/data/ds/iplant/…), a DOI " +
   "(10.…, doi:10.…, https://doi.org/10.…) or an ARK (ark:/…, https://n2t.net/ark:/…)";
@@ -93,9 +161,12 @@ const PATH_PREFIXES: readonly [string, "dav" | "de-link"][] = [
 ];
 
 /**
- * Reads any of the accepted forms of a name, without a request.
+ * Reads any of the accepted forms of a name, without a request. Given the store's gateway URL,
+ * a `dav`/`dav-anon` URL or Discovery Environment link must name one of its
+ * {@linkcode linkHosts}.
  *
  * @throws {BadRequestError} naming the accepted forms when `value` is none of them.
+ * @throws {OtherStoreError} when a URL names another host than `storeUrl`'s.
  *
  * @example
  * ```ts
@@ -110,13 +181,17 @@ const PATH_PREFIXES: readonly [string, "dav" | "de-link"][] = [
  * assert.deepEqual(parseDataName("https://doi.org/10.25739/4FH7-Y927"), { kind: "doi", doi: "10.25739/4FH7-Y927" });
  * assert.deepEqual(parseDataName("ark:/87946/p3mw27"), { kind: "ark", ark: "ark:/87946/p3mw27" });
  * assert.throws(() => parseDataName("data.csv"), /data-store path/);
+ * assert.throws(
+ *   () => parseDataName("https://other.example/dav/iplant/home/shared/a.csv", "https://de.cyverse.org/terrain"),
+ *   /another store/,
+ * );
  * ```
  */
-export function parseDataName(value: unknown): DataName {
+export function parseDataName(value: unknown, storeUrl?: string): DataName {
   if (typeof value !== "string" || value.trim() === "") {
     throw new BadRequestError(
       `resolve() needs ${ACCEPTED}; got ${
-        typeof value === "string" ? JSON.stringify(value) : String(value)
+        typeof value === "string" ? quoteInput(value) : quoteInput(String(value))
       }.`,
     );
   }
@@ -139,10 +214,18 @@ export function parseDataName(value: unknown): DataName {
       } catch {
         break;
       }
+      if (storeUrl !== undefined && !linkHosts(storeUrl).has(hostKey(url))) {
+        throw new OtherStoreError(
+          `${quoteInput(text)} names an item on ${quoteInput(url.host)}, another store than ` +
+            `the connected one (${quoteInput(new URL(storeUrl).host)}); the same path here ` +
+            "would be another item. Connect to that store, or give the path itself.",
+          url.host,
+        );
+      }
       return { kind: "path", path: normalizePath(segments.join("/")), from };
     }
   }
-  throw new BadRequestError(`Cannot tell what ${JSON.stringify(text)} names: give ${ACCEPTED}.`);
+  throw new BadRequestError(`Cannot tell what ${quoteInput(text)} names: give ${ACCEPTED}.`);
 }
 
 /** What a store's datasets are known by: identifier → dataset paths, and when it was read. */

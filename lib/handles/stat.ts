@@ -7,7 +7,7 @@
  */
 
 import { type CallOptions, getManifest, getPagedDirectory } from "../client/endpoints.ts";
-import { BadRequestError, ProtocolError } from "../client/errors.ts";
+import { BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
 import type { ListingItem } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
 import { type Entry, entryFromItem, folderEntry } from "../client/entry.ts";
@@ -125,7 +125,7 @@ export async function statFile(
     if (page.items.length === 0 || offset + page.items.length >= page.total) break;
   }
   throw new ProtocolError(
-    `${JSON.stringify(path)} exists (filesystem/file/manifest) but its folder's listing does not ` +
+    `${quoteInput(path)} exists (filesystem/file/manifest) but its folder's listing does not ` +
       "show it.",
     { path, endpoint: "filesystem/paged-directory" },
   );

@@ -38,6 +38,9 @@ import {
   parseDataName,
 } from "./resolve.ts";
 import { kindOf } from "./stat.ts";
+import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
+import { Provenance } from "./provenance.ts";
+import { type OnChange, StoreGate } from "./store_gate.ts";
 
 /**
  * A store's settings as resolved by `connect()` — never the token or password.
@@ -84,6 +87,30 @@ export interface StoreSettings {
    * terminal's stderr, `false` never, or a function that receives every event instead.
    */
   readonly progress?: ProgressSetting;
+}
+
+/**
+ * What a store checks its reads against: a lock (see `connect({ lock })`) and what a changed
+ * locked file does.
+ *
+ * @example
+ * ```ts
+ * import type { StoreReading } from "./store.ts";
+ *
+ * const reading: StoreReading = { onChange: "warn" };
+ * ```
+ */
+export interface StoreReading {
+  /** The lock, already read and checked. */
+  readonly lock?: Lock;
+  /**
+   * What a read of a locked file that changed does.
+   *
+   * @default "error"
+   */
+  readonly onChange?: OnChange;
+  /** Where the one line per changed path goes (default `console.warn`). */
+  readonly warn?: (line: string) => void;
 }
 
 /**
@@ -195,6 +222,7 @@ export class Store {
   readonly options: StoreSettings;
   readonly #context: StoreContext;
   readonly #cache: StoreCache;
+  readonly #provenance: Provenance;
 
   /**
    * Wraps a transport; `connect()` is the usual way to get a store.
@@ -212,7 +240,7 @@ export class Store {
    * assert.equal(String(store), "Store(http://127.0.0.1:8080/terrain, anonymous)");
    * ```
    */
-  constructor(transport: Transport, options: StoreSettings) {
+  constructor(transport: Transport, options: StoreSettings, reading: StoreReading = {}) {
     this.options = Object.freeze({ ...options });
     const disk = typeof options.cacheDir === "string"
       ? new DiskCache({ dir: options.cacheDir, maxBytes: options.cacheMaxBytes })
@@ -221,18 +249,33 @@ export class Store {
     if (offline && disk === undefined) {
       throw new BadRequestError("offline: true needs a cache folder to serve files from.");
     }
+    const storeUrl = lockStoreUrl(transport.url);
+    if (reading.lock !== undefined && lockStoreUrl(reading.lock.store) !== storeUrl) {
+      throw new LockError(
+        `was written for the store ${reading.lock.store}, and this store is ${storeUrl}; ` +
+          "connect to that store, or save a new lock for this one",
+        { field: "$.store" },
+      );
+    }
+    // Each store keeps its own provenance; a folder's dataset is looked up through the store.
+    const provenance = new Provenance(
+      storeUrl,
+      (folder, callOptions) => context.dataset({ path: folder }).metadata(callOptions),
+    );
     // Every handle this store makes, directly or through another handle, gets this one object.
     const context: StoreContext = Object.freeze({
       transport,
       cache: disk,
       offline,
       progress: options.progress ?? true,
+      gate: new StoreGate(transport.url, provenance, disk, reading),
       folder: (location: Location) => new Folder(context, location),
       file: (location: Location) => new File(context, location),
       dataset: (location: Location) => new Dataset(context, location),
     });
     this.#context = context;
     this.#cache = new StoreCache(disk, offline);
+    this.#provenance = provenance;
   }
 
   /**
@@ -263,6 +306,25 @@ export class Store {
    */
   get cache(): StoreCache {
     return this.#cache;
+  }
+
+  /**
+   * What this store read: every file version once (path, id, size, date-modified, hash where
+   * tern has one, how it was read), the datasets they belong to, their bibliography in any
+   * style, a lock file (`save(path)`) to check a rerun against (`connect({ lock })`), a
+   * DataFrame, and a notebook card. See {@linkcode Provenance}.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * assert.equal(store.provenance.reads.length, 0);
+   * ```
+   */
+  get provenance(): Provenance {
+    return this.#provenance;
   }
 
   /** Requests sent, retries, token exchanges and requests in flight, for monitoring. */
@@ -339,9 +401,11 @@ export class Store {
    * `https://doi.org/10.…`) or an ARK (`ark:/…`, `https://n2t.net/ark:/…`). Folders directly
    * under the Data Commons' curated folder come back as datasets. DOIs and ARKs are looked up in
    * the curated datasets' metadata, read once per store and read again only when that folder's
-   * modification date moves.
+   * modification date moves. A URL or link must name this store's host (or, for CyVerse, its
+   * WebDAV host `data.cyverse.org`): the same path on another store is another item.
    *
    * @throws {BadRequestError} when `name` is none of these forms.
+   * @throws {OtherStoreError} when a URL or link names another store's host.
    * @throws {NotFoundError} when nothing is there, or no dataset has the DOI or ARK.
    * @throws {AmbiguousNameError} when several datasets have it.
    *
@@ -353,10 +417,15 @@ export class Store {
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
+   * const origin = new URL(store.options.url).origin; // the embedded server's host
    * const csv = await store.resolve(
-   *   "https://de.cyverse.org/data/ds/iplant/home/shared/tern_samples/formats/penguins.csv",
+   *   `${origin}/data/ds/iplant/home/shared/tern_samples/formats/penguins.csv`,
    * );
    * assert.ok(csv instanceof File);
+   * await assert.rejects(
+   *   store.resolve("https://other.example/dav/iplant/home/shared/tern_samples/formats/penguins.csv"),
+   *   { name: "OtherStoreError" },
+   * );
    * const dataset = await store.resolve("https://doi.org/10.25739/9k2v-7q4m");
    * assert.ok(dataset instanceof Dataset);
    * assert.equal(dataset.name, "Gorman_PalmerPenguins_Morphometrics_2020");
@@ -370,7 +439,7 @@ export class Store {
    */
   resolve(name: string, options?: CallOptions): Promise<File | Folder | Dataset>;
   async resolve(name: string, options: CallOptions = {}): Promise<File | Folder | Dataset> {
-    const parsed = parseDataName(name);
+    const parsed = parseDataName(name, this.options.url);
     if (parsed.kind === "doi" || parsed.kind === "ark") {
       const identifier = parsed.kind === "doi" ? `doi:${parsed.doi}` : parsed.ark;
       const paths = await datasetsWith(

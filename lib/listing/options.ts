@@ -6,7 +6,7 @@
  */
 
 import { picomatch } from "../deps.ts";
-import { BadRequestError } from "../client/errors.ts";
+import { BadRequestError, quoteInput } from "../client/errors.ts";
 import type { EntityType, SortColumn, SortDirection } from "../client/endpoints.ts";
 
 /**
@@ -273,7 +273,7 @@ export function compileGlob(pattern: unknown): Glob {
   if (pattern.startsWith("/")) {
     throw new BadRequestError(
       `glob matches paths relative to the listed folder (for example "raw/*.csv"), ` +
-        `so it cannot start with "/": got ${JSON.stringify(pattern)}.`,
+        `so it cannot start with "/": got ${quoteInput(pattern)}.`,
     );
   }
   let matcher: (path: string) => boolean;
@@ -283,7 +283,7 @@ export function compileGlob(pattern: unknown): Glob {
     scan = picomatch.scan(pattern);
   } catch (error) {
     throw new BadRequestError(
-      `glob ${JSON.stringify(pattern)} is not a valid pattern: ${(error as Error).message}.`,
+      `glob ${quoteInput(pattern)} is not a valid pattern: ${(error as Error).message}.`,
     );
   }
   // A negated pattern matches almost everything, so it says nothing about where matches are.

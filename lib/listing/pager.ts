@@ -12,7 +12,7 @@ import {
   type SortColumn,
   type SortDirection,
 } from "../client/endpoints.ts";
-import { abortError, BadRequestError, ProtocolError } from "../client/errors.ts";
+import { abortError, BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
 import type { Limiter } from "../client/limiter.ts";
 import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
@@ -195,7 +195,7 @@ export async function* pageFolder(
       sent++;
     }
   };
-  const where = JSON.stringify(query.path);
+  const where = quoteInput(query.path);
   const details = { path: query.path, endpoint: "filesystem/paged-directory" };
 
   let firstModified: number | undefined;

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ProtocolError } from "../client/errors.ts";
+import { ProtocolError, quoteInput } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import type { Entry } from "../client/entry.ts";
 import type { Glob, ResolvedWalkOptions } from "./options.ts";
@@ -149,14 +149,14 @@ export async function* walkPages(
 function checkSubFolder(folder: string, entry: Entry): void {
   const expected = `${folder === "/" ? "" : folder}/${entry.name}`;
   const why = entry.name === "" || entry.name === "." || entry.name === ".."
-    ? `a sub-folder named ${JSON.stringify(entry.name)}`
+    ? `a sub-folder named ${quoteInput(entry.name)}`
     : entry.path !== expected
-    ? `${JSON.stringify(entry.path)} as its sub-folder ${JSON.stringify(entry.name)}, which ` +
-      `must be ${JSON.stringify(expected)}`
+    ? `${quoteInput(entry.path)} as its sub-folder ${quoteInput(entry.name)}, which ` +
+      `must be ${quoteInput(expected)}`
     : undefined;
   if (why !== undefined) {
     throw new ProtocolError(
-      `filesystem/paged-directory listed ${why} in ${JSON.stringify(folder)}; the walk stops ` +
+      `filesystem/paged-directory listed ${why} in ${quoteInput(folder)}; the walk stops ` +
         "rather than follow it out of the folder.",
       { path: folder, endpoint: "filesystem/paged-directory" },
     );

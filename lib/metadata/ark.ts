@@ -5,6 +5,8 @@
  * @module
  */
 
+import { quoteInput } from "../client/errors.ts";
+
 /** A Name Assigning Authority Number: betanumeric (digits and consonants but `l`). */
 const NAAN = "[0-9bcdfghjkmnpqrstvwxz]{5,9}";
 
@@ -101,6 +103,6 @@ export function normalizeArk(value: string, options: ArkOptions = {}): string | 
  */
 export function arkUrl(ark: string): string {
   const canonical = normalizeArk(ark);
-  if (canonical === undefined) throw new TypeError(`Not an ARK: ${JSON.stringify(ark)}`);
+  if (canonical === undefined) throw new TypeError(`Not an ARK: ${quoteInput(ark)}`);
   return `https://n2t.net/${canonical}`;
 }

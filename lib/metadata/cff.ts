@@ -30,7 +30,8 @@ type CffAuthor = Record<string, string>;
 /**
  * The record as a CFF 1.2.0 object: `cff-version`, `message`, `type: dataset`, `title`,
  * `authors` (people with `family-names`, `given-names`, `name-suffix`, `affiliation`, `orcid`;
- * organisations as `name`), and when known `doi`, `identifiers` (the ARK), `url`, `version`,
+ * organisations as `name`), and when known `doi`, `identifiers` (the ARK; without a DOI or ARK,
+ * the data-store path), `url`, `version`,
  * `abstract`, `keywords`, `license` (an SPDX id) and `license-url`. Only keys CFF 1.2.0
  * allows at the top level are written (its schema forbids others). A record without creators
  * gets the publisher (or "anonymous") as its one author, since CFF requires at least one.
@@ -67,6 +68,10 @@ export function toCff(metadata: Citable): Record<string, unknown> {
     ...(metadata.ark === undefined
       ? []
       : [{ type: "other", value: metadata.ark, description: "ARK" }]),
+    // Without a DOI or ARK the data-store path is all that finds it, as in every other style.
+    ...(metadata.doi !== undefined || metadata.ark !== undefined || metadata.path === ""
+      ? []
+      : [{ type: "other", value: metadata.path, description: "data-store path" }]),
   ];
   if (identifiers.length > 0) cff.identifiers = identifiers;
   const link = linkOf(metadata);

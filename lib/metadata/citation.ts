@@ -6,8 +6,8 @@
  * @module
  */
 
-import { BadRequestError } from "../client/errors.ts";
-import { CITATION_STYLES, type CitationStyle } from "../registry/citation_styles.ts";
+import { BadRequestError, quoteInput } from "../client/errors.ts";
+import { CITATION_STYLES, type CitationStyle, citationStyle } from "../registry/citation_styles.ts";
 import { arkUrl } from "./ark.ts";
 import { cffText } from "./cff.ts";
 import { toJsonLd } from "./jsonld.ts";
@@ -104,6 +104,44 @@ export async function formatCitation(
 }
 
 /**
+ * Several citations in one style as one file, the way the registry says that style joins
+ * them: one JSON array for CSL-JSON (JSON-LD: one value alone, several as an array), YAML
+ * documents separated by `---` for CITATION.cff, a blank line between BibTeX or RIS entries,
+ * one per line otherwise.
+ *
+ * @throws {BadRequestError} for an unknown style.
+ *
+ * @example
+ * ```ts
+ * import { joinCitations } from "./citation.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(joinCitations(["@misc{a}", "@misc{b}"], "bibtex"), "@misc{a}\n\n@misc{b}");
+ * assert.equal(joinCitations(['[{"id":"a"}]', '[{"id":"b"}]'], "csl-json"), '[\n  {\n    "id": "a"\n  },\n  {\n    "id": "b"\n  }\n]');
+ * assert.equal(joinCitations(['{"name":"a"}'], "jsonld"), '{\n  "name": "a"\n}');
+ * ```
+ */
+export function joinCitations(texts: readonly string[], style: CitationStyle): string {
+  checkCitationStyle(style);
+  const { joining } = citationStyle(style);
+  const trimmed = texts.map((text) => text.replace(/\n+$/, ""));
+  switch (joining) {
+    case "json-array":
+    case "json-value": {
+      const items = trimmed.flatMap((text) => [JSON.parse(text)].flat());
+      const value = joining === "json-value" && items.length === 1 ? items[0] : items;
+      return JSON.stringify(value, null, 2);
+    }
+    case "yaml-documents":
+      return trimmed.join("\n---\n");
+    case "blank-line":
+      return trimmed.join("\n\n");
+    case "lines":
+      return trimmed.join("\n");
+  }
+}
+
+/**
  * Checks that a value is a {@linkcode CitationStyle}, before any work is done for it.
  *
  * @throws {BadRequestError} naming the styles there are.
@@ -120,7 +158,7 @@ export async function formatCitation(
 export function checkCitationStyle(style: unknown): asserts style is CitationStyle {
   if (!CITATION_STYLES.includes(style as CitationStyle)) {
     throw new BadRequestError(
-      `Unknown citation style ${JSON.stringify(style)}; use one of ${CITATION_STYLES.join(", ")}.`,
+      `Unknown citation style ${quoteInput(style)}; use one of ${CITATION_STYLES.join(", ")}.`,
     );
   }
 }

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { quoteInput } from "../client/errors.ts";
+
 /** `10.` + a registrant code of 4–9 digits (optionally sub-divided) + `/` + a suffix. */
 const DOI_SHAPE = /^10\.\d{4,9}(?:\.\d+)*\/[^\s\p{Cc}]+$/u;
 
@@ -82,7 +84,7 @@ export function isDoi(value: string): boolean {
  */
 export function doiUrl(doi: string): string {
   const canonical = normalizeDoi(doi);
-  if (canonical === undefined) throw new TypeError(`Not a DOI: ${JSON.stringify(doi)}`);
+  if (canonical === undefined) throw new TypeError(`Not a DOI: ${quoteInput(doi)}`);
   return `https://doi.org/${encodeDoi(canonical)}`;
 }
 

@@ -26,7 +26,7 @@ export type JsonLdNode = { [key: string]: string | string[] | JsonLdNode | JsonL
  * The record as a schema.org `Dataset` node: `@context`, `@type`, `name` (the title, or the
  * folder name in brackets), `description`, `creator` (`Person` with given and family names,
  * affiliation and ORCID, or `Organization`), `datePublished`, `publisher`, `identifier` (the DOI
- * and ARK links), `url`, `keywords`, `license` (a link when one is known), `version`. Fields the
+ * and ARK links; without either, the data-store path), `url`, `keywords`, `license` (a link when one is known), `version`. Fields the
  * record lacks are left out, never empty.
  *
  * @example
@@ -64,6 +64,8 @@ export function toJsonLd(metadata: Citable): JsonLdNode {
     ...(metadata.ark === undefined ? [] : [arkUrl(metadata.ark)]),
   ];
   if (identifiers.length > 0) node.identifier = identifiers;
+  // Without a DOI or ARK the data-store path is all that finds it, as in every other style.
+  else if (metadata.path !== "") node.identifier = [metadata.path];
   const link = linkOf(metadata);
   if (link !== undefined) node.url = link;
   if (metadata.subjects.length > 0) node.keywords = [...metadata.subjects];

@@ -42,6 +42,7 @@ export {
   type CitationStyle,
   dataciteCitation,
   formatCitation,
+  joinCitations,
   toCsl,
 } from "./citation.ts";
 export { CFF_VERSION, cffText, toCff } from "./cff.ts";
@@ -71,11 +72,14 @@ export {
 } from "./license.ts";
 export {
   initials,
+  type NamedParty,
   type NameHints,
   normalizeOrcid,
   orcidCheckDigit,
   type ParsedName,
   parseName,
+  samePerson,
+  uniquePeople,
 } from "./names.ts";
 export {
   type MetadataInput,

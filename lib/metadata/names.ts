@@ -284,6 +284,122 @@ export function orcidCheckDigit(digits: string): string {
   return result === 10 ? "X" : String(result);
 }
 
+/**
+ * A person or organisation as {@linkcode samePerson} compares them: a parsed name and, when
+ * stored, an ORCID iD.
+ *
+ * @example
+ * ```ts
+ * import type { NamedParty } from "./names.ts";
+ *
+ * const party: NamedParty = { name: "Gorman, Kristen B.", family: "Gorman", given: "Kristen B." };
+ * ```
+ */
+export interface NamedParty extends ParsedName {
+  /** ORCID iD, canonical form. */
+  orcid?: string;
+}
+
+/**
+ * Whether two parsed names are one person (or one organisation), however they were written:
+ * the same ORCID iD; else, when neither has a different iD, the same family name and given
+ * names that agree (`Kristen B.`, `Kristen B` and `K. B.` agree; `Kristen` and `Tony` do not,
+ * nor do `K. B.` and `K. D.`); organisations by their whole name. Case, accents, spacing and
+ * punctuation never matter. Two people who share a family name stay two.
+ *
+ * @example
+ * ```ts
+ * import { parseName, samePerson } from "./names.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(samePerson(parseName("Gorman, Kristen B."), parseName("Kristen B. Gorman")));
+ * assert.ok(samePerson(parseName("Gorman, Kristen B."), parseName("Gorman, K. B.")));
+ * assert.ok(!samePerson(parseName("Keeling, Charles D."), parseName("Keeling, Ralph F.")));
+ * assert.ok(!samePerson(
+ *   { ...parseName("Li, Y."), orcid: "0000-0002-1825-0097" },
+ *   { ...parseName("Li, Y."), orcid: "0000-0002-1694-233X" },
+ * ));
+ * ```
+ */
+export function samePerson(a: NamedParty, b: NamedParty): boolean {
+  if (a.orcid !== undefined && b.orcid !== undefined) return a.orcid === b.orcid;
+  if (a.family === undefined || b.family === undefined) {
+    return a.family === b.family && folded(a.name) === folded(b.name);
+  }
+  if (folded(a.family) !== folded(b.family)) return false;
+  if (folded(a.suffix ?? "") !== folded(b.suffix ?? "")) return false;
+  const givenA = givenWords(a.given ?? "");
+  const givenB = givenWords(b.given ?? "");
+  if (givenA.length === 0 || givenB.length === 0) return givenA.length === givenB.length;
+  if (givenA.length !== givenB.length) return false;
+  // Word by word: equal, or one is the other's initial (`K` for `Kristen`).
+  return givenA.every((word, index) => {
+    const other = givenB[index];
+    return word === other || (word.length === 1 && other.startsWith(word)) ||
+      (other.length === 1 && word.startsWith(other));
+  });
+}
+
+/**
+ * One entry per party: later entries that are {@linkcode samePerson} as an earlier one are
+ * folded into it (its place kept; the fuller name, and an affiliation or ORCID iD only the later
+ * one has, taken over).
+ *
+ * @example
+ * ```ts
+ * import { type NamedParty, parseName, uniquePeople } from "./names.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const people = uniquePeople<NamedParty>([
+ *   parseName("Gorman, K. B."),
+ *   parseName("Williams, Tony D."),
+ *   { ...parseName("Kristen B. Gorman"), orcid: "0000-0002-1825-0097" },
+ * ]);
+ * assert.deepEqual(people.map((person) => [person.name, person.orcid]), [
+ *   ["Kristen B. Gorman", "0000-0002-1825-0097"],
+ *   ["Williams, Tony D.", undefined],
+ * ]);
+ * ```
+ */
+export function uniquePeople<P extends NamedParty & { affiliation?: string }>(
+  people: readonly P[],
+): P[] {
+  const kept: P[] = [];
+  for (const person of people) {
+    const index = kept.findIndex((earlier) => samePerson(earlier, person));
+    if (index < 0) {
+      kept.push(person);
+      continue;
+    }
+    const earlier = kept[index];
+    const fuller = (person.given ?? "").length > (earlier.given ?? "").length ? person : earlier;
+    kept[index] = {
+      ...person,
+      ...earlier,
+      name: fuller.name,
+      ...(fuller.given === undefined ? {} : { given: fuller.given }),
+      ...(earlier.affiliation ?? person.affiliation) === undefined
+        ? {}
+        : { affiliation: earlier.affiliation ?? person.affiliation },
+      ...(earlier.orcid ?? person.orcid) === undefined
+        ? {}
+        : { orcid: earlier.orcid ?? person.orcid },
+    };
+  }
+  return kept;
+}
+
+/** Lower case, accents and punctuation dropped, spaces single: what spelling may not change. */
+function folded(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+}
+
+/** Given names as words, initials as single letters (`Kristen B.` → `kristen`, `b`). */
+function givenWords(given: string): string[] {
+  return folded(given.replace(/-/g, " ")).split(" ").filter((word) => word !== "");
+}
+
 function tidy(text: string): string {
   return typeof text === "string" ? text.replace(/\s+/g, " ").trim() : "";
 }

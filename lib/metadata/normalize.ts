@@ -18,7 +18,7 @@ import {
 import { normalizeDoi } from "./doi.ts";
 import { FIELD_KEYS } from "./keys.ts";
 import { type License, loadSpdxCorrect, normalizeLicense, type SpdxCorrect } from "./license.ts";
-import { normalizeOrcid, parseName } from "./names.ts";
+import { normalizeOrcid, parseName, samePerson, uniquePeople } from "./names.ts";
 import { Reader } from "./reader.ts";
 import { relatedIdentifiers } from "./related.ts";
 import { firstYear, parseDate, splitList, tidy } from "./values.ts";
@@ -319,10 +319,29 @@ function readPeople(
     }
   });
   read.source(field, [...attrs, ...affiliations.attrs, ...(types?.attrs ?? [])]);
-  if (field === "creators") {
-    return people.map(({ type: _type, ...creator }) => creator as Creator);
+  // Data Commons records often list a person twice (under `creator` and `datacite.creator`, or
+  // once with an ORCID iD): one person is one creator. Contributors in different roles stay.
+  const once = oncePerRole(people);
+  if (once.length < people.length) {
+    read.note(`${field}: ${people.length - once.length} listed twice; each person kept once`);
   }
-  return people;
+  if (field === "creators") {
+    return once.map(({ type: _type, ...creator }) => creator as Creator);
+  }
+  return once;
+}
+
+/** {@linkcode uniquePeople} within each contributor type: one role of one person is one entry. */
+function oncePerRole(people: readonly Contributor[]): Contributor[] {
+  const kept: Contributor[] = [];
+  for (const person of people) {
+    const index = kept.findIndex((earlier) =>
+      earlier.type === person.type && samePerson(earlier, person)
+    );
+    if (index < 0) kept.push(person);
+    else kept[index] = uniquePeople([kept[index], person])[0];
+  }
+  return kept;
 }
 
 /** ORCID iDs per person: nested `nameIdentifier` (ORCID scheme or shape), or a flat one. */

@@ -360,7 +360,9 @@ async function acquireLock(path: string): Promise<Lock> {
       }
     }
     const info = await Deno.stat(path).catch(() => null);
-    if (info?.mtime && Date.now() - info.mtime.getTime() > LOCK_STALE_MS) {
+    const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
+    // A live holder gets longer (its pid may also have been reused by another process).
+    if (age > 10 * LOCK_STALE_MS || (age > LOCK_STALE_MS && !(await holderAlive(path)))) {
       await Deno.remove(path).catch(() => {});
       continue;
     }
@@ -370,6 +372,22 @@ async function acquireLock(path: string): Promise<Lock> {
       );
     }
     await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+  }
+}
+
+/**
+ * Whether the process named in a lock file still runs, where the system can say (Linux's
+ * `/proc`): a build whose heartbeat was held up by a long synchronous step on a busy machine is
+ * not mistaken for a crashed one. Elsewhere the heartbeat's age alone decides.
+ */
+async function holderAlive(path: string): Promise<boolean> {
+  try {
+    const { pid } = JSON.parse(await Deno.readTextFile(path));
+    if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+    await Deno.stat(`/proc/${pid}`);
+    return (await Deno.stat("/proc/self").then(() => true, () => false));
+  } catch {
+    return false;
   }
 }
 

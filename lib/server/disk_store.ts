@@ -150,6 +150,28 @@ export interface Page {
 }
 
 /**
+ * One page of a folder before its entries are stat'ed: the count over all pages, this page's
+ * entries in order, and {@link PagePlan.items} to stat a slice of them afresh. An answer can
+ * so be built a slice at a time, as the client reads it.
+ *
+ * @example
+ * ```ts
+ * import type { PagePlan } from "./disk_store.ts";
+ * const empty: PagePlan = { total: 0, folders: [], files: [], items: () => Promise.resolve([]) };
+ * ```
+ */
+export interface PagePlan {
+  /** Matching items over all pages. */
+  total: number;
+  /** This page's folders. */
+  folders: readonly FolderEntry[];
+  /** This page's files. */
+  files: readonly FolderEntry[];
+  /** The items of `entries` (a slice of this page), stat'ed now; ones gone meanwhile are left out. */
+  items(entries: readonly FolderEntry[]): Promise<Item[]>;
+}
+
+/**
  * Parsed metadata of an item: its sidecar content and the sidecar's modification time.
  *
  * @example
@@ -446,6 +468,35 @@ export class DiskStore {
    * ```
    */
   async page(folder: Item, user: string, query: PageQuery): Promise<Page> {
+    const plan = await this.pagePlan(folder, user, query);
+    return {
+      total: plan.total,
+      folders: await plan.items(plan.folders),
+      files: await plan.items(plan.files),
+    };
+  }
+
+  /**
+   * {@link DiskStore.page} without stat'ing the page's entries yet (see {@link PagePlan}).
+   *
+   * @example
+   * ```ts
+   * import { DiskStore } from "./disk_store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await DiskStore.open(root, "iplant");
+   * const found = await store.lookup("/iplant/home", "demo");
+   * if (found.found !== "item") throw new Error("expected /iplant/home");
+   * const plan = await store.pagePlan(found.item, "demo", {
+   *   offset: 0, limit: 10, sort: "name", direction: "ASC", entityType: "any", infoTypes: [],
+   * });
+   * assert.deepEqual(plan.folders.map((entry) => entry.name), ["shared"]);
+   * assert.equal((await plan.items(plan.folders))[0].path, "/iplant/home/shared");
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async pagePlan(folder: Item, user: string, query: PageQuery): Promise<PagePlan> {
     const snapshot = await this.#folders.snapshot(folder.disk);
     const order = query.sort === "name" || query.sort === "path"
       ? snapshot
@@ -485,8 +536,9 @@ export class DiskStore {
     );
     return {
       total,
-      folders: await this.#fresh(folder, pageFolders, permissionOf),
-      files: await this.#fresh(folder, pageFiles, permissionOf),
+      folders: pageFolders,
+      files: pageFiles,
+      items: (entries) => this.#fresh(folder, entries, permissionOf),
     };
   }
 

@@ -245,6 +245,26 @@ export function notReadable(key: ItemKey, value: string, user: string): TerrainE
 }
 
 /**
+ * 403 `ERR_NOT_READABLE` for an item looked up by id that the caller may not read. Terrain
+ * answers 500 with the item's path here, which tells whoever holds an id where a private item
+ * lives; this server names only the id the caller already has.
+ *
+ * @example
+ * ```ts
+ * import { notReadableById } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const id = "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804";
+ * const error = notReadableById(id, "demo");
+ * assert.equal(error.status, 403);
+ * assert.deepEqual(error.body, { error_code: "ERR_NOT_READABLE", uuid: id, user: "demo" });
+ * ```
+ */
+export function notReadableById(uuid: string, user: string): TerrainError {
+  return new TerrainError(403, { error_code: "ERR_NOT_READABLE", uuid, user });
+}
+
+/**
  * 500 `ERR_NOT_A_FOLDER` (a folder operation on a file).
  *
  * @example

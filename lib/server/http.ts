@@ -11,12 +11,19 @@
  *   `headersTimeoutMs` from its first byte is closed; a response write that makes no progress
  *   for `sendTimeoutMs` (a client that stopped reading) is cut.
  * - At most `maxConnections` are open. Past that, the connection idle the longest is closed to
- *   make room; if none is idle the newcomer gets `503` and is closed.
+ *   make room; if none is idle, the one whose unfinished request head started the longest ago
+ *   (a slowloris client trickling headers holds its slot that way); only when every slot is
+ *   busy answering does the newcomer get `503` and is closed.
  * - When `accept` fails (no descriptors left), idle connections are shed, one line is logged
  *   per episode, and accepting resumes after a short pause. The server never exits on it.
  * - Request heads are at most {@link MAX_HEAD_BYTES}; a larger or malformed head gets 431/400
- *   and the connection is closed. Request bodies are not read: the server only serves reads,
- *   so a request that announces a body is answered and its connection closed.
+ *   and the connection is closed. Lines end in CRLF: a bare LF in a head is refused with 400 as
+ *   soon as it arrives (rather than waiting for a CRLF CRLF that never comes).
+ * - Methods other than {@link ROUTED_METHODS} get 405 with `Allow: GET, HEAD`.
+ * - Request bodies are not read: the server only serves reads, so a request that announces a
+ *   body is answered and its connection closed. Whenever a connection closes with input left
+ *   unread (a body, the rest of a head too large), the server stops writing and reads on for a
+ *   moment before closing, so the client reads the answer instead of a connection reset.
  *
  * @module
  */
@@ -58,6 +65,33 @@ export interface ConnectionLimits {
  * ```
  */
 export const MAX_HEAD_BYTES = 64 * 1024;
+
+/**
+ * Methods handed to the request handler. Reads are served; HTTP's write methods reach the
+ * handler too, so that they are answered as Terrain answers them (its catch-all route). Any
+ * other method (TRACE, TRACK, CONNECT, OPTIONS, extension methods) gets 405 from the connection
+ * layer: fetch's `Request` cannot even carry some of them.
+ *
+ * @example
+ * ```ts
+ * import { ROUTED_METHODS } from "./http.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(ROUTED_METHODS.has("GET") && !ROUTED_METHODS.has("TRACE"));
+ * ```
+ */
+export const ROUTED_METHODS: ReadonlySet<string> = new Set([
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "DELETE",
+  "PATCH",
+]);
+
+/** How long, and how many bytes, a closing connection reads on to drain unread input. */
+const LINGER_MS = 1000;
+const LINGER_BYTES = 1024 * 1024;
 
 /**
  * Pieces of whole-file bodies. Server CPU per 500 MB download, measured on loopback: 400 ms in
@@ -170,11 +204,17 @@ class Closed extends Error {}
 /** One client connection and its state. */
 class Connection {
   readonly conn: Deno.TcpConn;
-  /** Waiting for a request (nothing of the next request has arrived). */
-  idle = true;
+  /** Kept alive after an answer, waiting for the next request (nothing of it has arrived). */
+  idle = false;
   idleSince = performance.now();
+  /** Waiting for (the rest of) a request head: new, or part of a head arrived. */
+  partial = true;
+  /** When the connection was accepted, or the first byte of an unfinished head arrived. */
+  headSince = performance.now();
   /** Writing a response body. */
   sending = false;
+  /** Has answered a request. */
+  served = false;
   #closed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -206,6 +246,29 @@ class Connection {
     } catch {
       // Already closed by the peer's side of a failed read or write.
     }
+  }
+
+  /**
+   * Closes after draining what the client may still be sending (a body, the rest of a head):
+   * closing with unread input would reset the connection, and the client could lose the answer
+   * written just before.
+   */
+  async linger(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.conn.closeWrite();
+    } catch {
+      return this.close();
+    }
+    this.arm(LINGER_MS);
+    const sink = new Uint8Array(16 * 1024);
+    let drained = 0;
+    while (drained < LINGER_BYTES) {
+      const count = await this.read(sink);
+      if (count === null) break;
+      drained += count;
+    }
+    this.close();
   }
 
   async read(into: Uint8Array): Promise<number | null> {
@@ -277,12 +340,20 @@ function statusLine(status: number): string {
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\n`;
 }
 
-function simpleResponse(status: number, text: string): Uint8Array {
+function simpleResponse(status: number, text: string, extra = ""): Uint8Array {
   const body = encoder.encode(text);
   return encoder.encode(
-    `${statusLine(status)}content-type: text/plain; charset=utf-8\r\n` +
+    `${statusLine(status)}content-type: text/plain; charset=utf-8\r\n${extra}` +
       `content-length: ${body.byteLength}\r\nconnection: close\r\n\r\n${text}`,
   );
+}
+
+/** Whether `bytes[from, to)` holds a line feed not preceded by a carriage return. */
+function hasBareLf(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    if (bytes[i] === 0x0a && (i === 0 || bytes[i - 1] !== 0x0d)) return true;
+  }
+  return false;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -326,6 +397,22 @@ export function serveHttp(
     return Math.min(count, idle.length);
   };
 
+  /**
+   * Makes room for `count` connections: idle kept-alive ones first, then those waiting the
+   * longest for a request head, whether new or part-way through one (a slow head is what a
+   * slowloris client holds a slot with; a genuine client's head arrives at once, so it is
+   * always among the newest). Connections answering a request are kept. Returns how many were
+   * closed.
+   */
+  const shed = (count: number): number => {
+    const closed = shedIdle(count);
+    if (closed === count) return closed;
+    const partial = [...open].filter((c) => c.partial && !c.closed)
+      .sort((a, b) => a.headSince - b.headSince).slice(0, count - closed);
+    for (const c of partial) c.close();
+    return closed + partial.length;
+  };
+
   const accepting = (async () => {
     let pause = 10;
     let loggedAt = -Infinity;
@@ -348,13 +435,13 @@ export function serveHttp(
           loggedAt = performance.now();
           failures = 0;
         }
-        shedIdle(Math.max(1, Math.ceil(open.size / 4)));
+        shed(Math.max(1, Math.ceil(open.size / 4)));
         await sleep(pause);
         pause = Math.min(pause * 2, 1000);
         continue;
       }
       pause = 10;
-      if (open.size >= limits.maxConnections && shedIdle(1) === 0) {
+      if (open.size >= limits.maxConnections && shed(1) === 0) {
         const refused = new Connection(conn);
         refused.write(simpleResponse(503, "Service Unavailable (too many connections)\n"), 1000)
           .catch(() => {}).finally(() => refused.close());
@@ -378,17 +465,32 @@ export function serveHttp(
     let buffer = new Uint8Array(8192);
     let filled = 0;
     while (!closing && !c.closed) {
-      // Wait for a whole request head.
-      c.idle = filled === 0;
+      // Wait for a whole request head. A kept-alive connection is idle until its next request
+      // starts; a new one is already waiting for its first head.
+      c.idle = filled === 0 && c.served;
       c.idleSince = performance.now();
+      c.partial = !c.idle;
+      if (filled > 0) c.headSince = performance.now();
       c.arm(filled === 0 ? limits.idleTimeoutMs : limits.headersTimeoutMs);
       let end = indexOf(buffer.subarray(0, filled), HEAD_END, 0);
-      while (end < 0) {
+      let checked = 0;
+      for (;;) {
+        const headEnd = end < 0 ? filled : end + HEAD_END.byteLength;
+        if (hasBareLf(buffer, checked, headEnd)) {
+          c.disarm();
+          await c.write(
+            simpleResponse(400, "Bad Request (bare LF: lines must end in CRLF)\n"),
+            1000,
+          );
+          return await c.linger();
+        }
+        checked = headEnd;
+        if (end >= 0) break;
         if (filled === buffer.byteLength) {
           if (buffer.byteLength >= MAX_HEAD_BYTES) {
             c.disarm();
             await c.write(simpleResponse(431, "Request Header Fields Too Large\n"), 1000);
-            return;
+            return await c.linger();
           }
           const larger = new Uint8Array(Math.min(buffer.byteLength * 2, MAX_HEAD_BYTES));
           larger.set(buffer);
@@ -407,7 +509,9 @@ export function serveHttp(
             );
             return;
           }
+          if (c.idle) c.headSince = performance.now();
           c.idle = false;
+          c.partial = true;
           c.arm(limits.headersTimeoutMs);
         }
         const searchFrom = filled - HEAD_END.byteLength;
@@ -416,12 +520,18 @@ export function serveHttp(
       }
       c.disarm();
       c.idle = false;
+      c.partial = false;
       const head = parseHead(new TextDecoder().decode(buffer.subarray(0, end)));
       buffer.copyWithin(0, end + HEAD_END.byteLength, filled);
       filled -= end + HEAD_END.byteLength;
       if (typeof head === "string") {
         await c.write(simpleResponse(400, `Bad Request (${head})\n`), 1000);
-        return;
+        return await c.linger();
+      }
+      if (!ROUTED_METHODS.has(head.method)) {
+        const text = `Method Not Allowed (${head.method}; this server serves GET and HEAD)\n`;
+        await c.write(simpleResponse(405, text, "allow: GET, HEAD\r\n"), 1000);
+        return await c.linger();
       }
       const connectionHeader = head.headers.get("connection")?.toLowerCase() ?? "";
       const hasBody = head.headers.has("transfer-encoding") ||
@@ -435,7 +545,7 @@ export function serveHttp(
           : new URL(head.target);
       } catch {
         await c.write(simpleResponse(400, "Bad Request (malformed target)\n"), 1000);
-        return;
+        return await c.linger();
       }
       let response: Response;
       try {
@@ -446,7 +556,8 @@ export function serveHttp(
       c.sending = true;
       await send(c, response, head.method === "HEAD", keepAlive && !closing);
       c.sending = false;
-      if (!keepAlive) return;
+      c.served = true;
+      if (!keepAlive) return hasBody ? await c.linger() : undefined;
     }
   }
 
@@ -488,38 +599,44 @@ export function serveHttp(
         if (bytes.byteLength >= 64 * 1024) await c.write(bytes, timeout);
         return;
       }
-      // Small bodies go out with the head in one write.
+      // Small pieces go out with what precedes them (the head, chunk framing) in one write;
+      // large ones after it, uncopied.
       const reader = response.body.getReader();
-      let pending: Uint8Array | null = encoder.encode(text);
+      let prefix = text;
       let sent = 0;
       const expected = length === null ? undefined : Number(length);
       for (;;) {
-        const next = await reader.read().catch(() => ({ done: true, value: undefined }));
+        let next: ReadableStreamReadResult<Uint8Array>;
+        try {
+          next = await reader.read();
+        } catch {
+          // A body that failed part-way: the client must see a broken transfer, not an end.
+          return c.close();
+        }
         if (next.done || !next.value) break;
         let piece: Uint8Array = next.value;
         if (expected !== undefined) piece = piece.subarray(0, expected - sent);
         sent += piece.byteLength;
         if (chunked) {
           if (piece.byteLength === 0) continue;
-          piece = Buffer.concat([
-            encoder.encode(`${piece.byteLength.toString(16)}\r\n`),
-            piece,
-            CRLF,
-          ]);
+          prefix += `${piece.byteLength.toString(16)}\r\n`;
         }
-        if (pending) {
-          piece = Buffer.concat([pending, piece]);
-          pending = null;
-        }
+        const before = encoder.encode(prefix);
+        prefix = chunked ? "\r\n" : "";
         try {
-          await c.write(piece, timeout);
+          if (piece.byteLength < 16 * 1024) {
+            await c.write(Buffer.concat([before, piece]), timeout);
+          } else {
+            if (before.byteLength > 0) await c.write(before, timeout);
+            await c.write(piece, timeout);
+          }
         } catch (error) {
           reader.cancel().catch(() => {});
           throw error;
         }
       }
-      const tail = chunked ? encoder.encode("0\r\n\r\n") : new Uint8Array();
-      await c.write(pending ? Buffer.concat([pending, tail]) : tail, timeout);
+      const tail = chunked ? `${prefix}0\r\n\r\n` : prefix;
+      if (tail !== "") await c.write(encoder.encode(tail), timeout);
       // A body that ended short of its Content-Length: the client must see a broken transfer.
       if (expected !== undefined && sent < expected) c.close();
     } finally {
@@ -595,5 +712,3 @@ export function serveHttp(
     },
   };
 }
-
-const CRLF = encoder.encode("\r\n");

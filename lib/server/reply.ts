@@ -46,7 +46,8 @@ export interface FileBody {
 }
 
 /**
- * A response before shaping: status, headers and a body of bytes, a file slice, or nothing.
+ * A response before shaping: status, headers and a body of bytes, a file slice, a stream of
+ * bytes produced as the client reads (see {@link jsonStreamReply}), or nothing.
  * `download` marks file bodies that drop-rate shaping may cut.
  *
  * @example
@@ -60,8 +61,8 @@ export interface Reply {
   status: number;
   /** Response headers. */
   headers: Headers;
-  /** Bytes, a file slice, or no body. */
-  body: Uint8Array<ArrayBuffer> | FileBody | null;
+  /** Bytes, a file slice, a pull-driven stream, or no body. */
+  body: Uint8Array<ArrayBuffer> | FileBody | ReadableStream<Uint8Array> | null;
   /** True for file downloads, which drop-rate shaping may cut. */
   download?: boolean;
 }
@@ -128,4 +129,75 @@ export function jsonReply(
  */
 export function textReply(status: number, text: string): Reply {
   return bytesReply(status, encoder.encode(text), "text/plain; charset=utf-8");
+}
+
+/** Text gathered before a streamed JSON answer hands a piece to the connection. */
+const STREAM_PIECE_CHARS = 32 * 1024;
+
+/**
+ * A JSON object whose last keys hold long arrays, streamed (chunked, no `Content-Length`):
+ * `head`'s keys, then each array's key with the values its chunks give. A chunk is asked for
+ * only when the connection has sent what came before, so a client that reads slowly (or not at
+ * all) holds the server's memory to a piece or two, not the whole answer. The text is what
+ * `JSON.stringify` of the whole object gives. A chunk that fails errors the stream, and the
+ * connection is cut rather than ending in a well-formed but short answer.
+ *
+ * @example
+ * ```ts
+ * import { jsonStreamReply } from "./reply.ts";
+ * import assert from "node:assert/strict";
+ *
+ * async function* numbers() {
+ *   yield [1, 2];
+ *   yield [3];
+ * }
+ * const reply = jsonStreamReply({ total: 3 }, [["items", numbers()], ["none", []]]);
+ * const text = await new Response(reply.body as ReadableStream<Uint8Array>).text();
+ * assert.equal(text, JSON.stringify({ total: 3, items: [1, 2, 3], none: [] }));
+ * assert.equal(reply.headers.get("content-length"), null);
+ * ```
+ */
+export function jsonStreamReply(
+  head: object,
+  arrays: readonly (readonly [
+    string,
+    AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
+  ])[],
+  status = 200,
+): Reply {
+  async function* pieces(): AsyncGenerator<string> {
+    const opening = JSON.stringify(head);
+    let separator = opening === "{}" ? "" : ",";
+    yield opening.slice(0, -1);
+    for (const [key, chunks] of arrays) {
+      yield `${separator}${JSON.stringify(key)}:[`;
+      separator = ",";
+      let first = true;
+      for await (const values of chunks) {
+        if (values.length === 0) continue;
+        yield `${first ? "" : ","}${values.map((value) => JSON.stringify(value)).join(",")}`;
+        first = false;
+      }
+      yield "]";
+    }
+    yield "}";
+  }
+  const source = pieces();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let text = "";
+      while (text.length < STREAM_PIECE_CHARS) {
+        const next = await source.next();
+        if (next.done) break;
+        text += next.value;
+      }
+      if (text !== "") controller.enqueue(encoder.encode(text));
+      if (text.length < STREAM_PIECE_CHARS) controller.close();
+    },
+    async cancel() {
+      await source.return(undefined);
+    },
+  }, { highWaterMark: 0 });
+  const headers = new Headers({ "content-type": JSON_TYPE });
+  return { status, headers, body };
 }

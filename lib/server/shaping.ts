@@ -302,6 +302,14 @@ export class Shaper {
     const init = { status: reply.status, headers: reply.headers };
     const body = reply.body;
     if (body === null) return new Response(null, init);
+    if (body instanceof ReadableStream) {
+      if (method === "HEAD" || this.signal.aborted) {
+        body.cancel().catch(() => {});
+        if (method === "HEAD") return new Response(null, init);
+        return this.respond(textReply(503, "Service Unavailable (shutting down)\n"), method);
+      }
+      return new Response(this.#bucket ? this.#stream(body, undefined) : this.#counted(body), init);
+    }
     if (method === "HEAD") {
       if (!(body instanceof Uint8Array)) body.file.close();
       return new Response(null, init);
@@ -348,18 +356,45 @@ export class Shaper {
   }
 
   /**
+   * `body`'s chunks as they are, counted as sent; one is asked for only when the connection
+   * wants more (no copy, no read-ahead).
+   */
+  #counted(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+    const stats = this.#stats;
+    const reader = body.getReader();
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) return controller.close();
+        stats.bytesSent += next.value.byteLength;
+        controller.enqueue(next.value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    }, { highWaterMark: 0 });
+  }
+
+  /**
    * A pull-driven byte stream: reads only when the connection wants more, straight into the
    * chunk the stream allocates, so throttling and the cut-off point apply to what is actually
    * sent. A body that ends early is closed (not errored) while `Content-Length` promises
    * more; the server then aborts the connection, which is what a client sees when a real
    * transfer breaks.
    */
-  #stream(source: Uint8Array | FileBody, dropAt: number | undefined): ReadableStream<Uint8Array> {
+  #stream(
+    source: Uint8Array | FileBody | ReadableStream<Uint8Array>,
+    dropAt: number | undefined,
+  ): ReadableStream<Uint8Array> {
     const stats = this.#stats;
     const bucket = this.#bucket;
     const signal = this.signal;
     const active = this.#active;
-    const reader = source instanceof Uint8Array ? bytesReader(source) : fileReader(source);
+    const reader = source instanceof Uint8Array
+      ? bytesReader(source)
+      : source instanceof ReadableStream
+      ? streamReader(source)
+      : fileReader(source);
     let sent = 0;
     let controller!: ReadableByteStreamController;
     let finished = false;
@@ -402,8 +437,15 @@ export class Shaper {
             return finish();
           }
           if (count === 0) finish();
-        } catch {
-          finish();
+        } catch (error) {
+          // A generated body (no Content-Length) must not end cleanly when it failed: the
+          // connection layer cuts the connection on an errored stream.
+          if (source instanceof ReadableStream && !finished) {
+            finished = true;
+            active.delete(finish);
+            reader.close();
+            c.error(error);
+          } else finish();
         }
       },
       cancel() {
@@ -429,6 +471,36 @@ function bytesReader(bytes: Uint8Array): ChunkReader {
       return Promise.resolve(piece.byteLength);
     },
     close() {},
+  };
+}
+
+/**
+ * Reads a stream's chunks into the pieces asked for, asking the stream for its next chunk only
+ * once the last one is used up. A stream that errors fails the read (the body is then ended
+ * and the connection cut).
+ */
+function streamReader(stream: ReadableStream<Uint8Array>): ChunkReader {
+  const reader = stream.getReader();
+  let pending: Uint8Array = new Uint8Array(0);
+  let closed = false;
+  return {
+    async readInto(into) {
+      while (pending.byteLength === 0) {
+        if (closed) return 0;
+        const next = await reader.read();
+        if (next.done) return 0;
+        pending = next.value;
+      }
+      const count = Math.min(into.byteLength, pending.byteLength);
+      into.set(pending.subarray(0, count));
+      pending = pending.subarray(count);
+      return count;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      reader.cancel().catch(() => {});
+    },
   };
 }
 

@@ -13,9 +13,12 @@ Deno.test("tern: every command taking a PATH also takes URLs, links, DOIs and AR
     const byDoi = await cli.run(["stat", "--json", "https://doi.org/10.25739/9k2v-7q4m"]);
     assert.equal(byDoi.code, 0, byDoi.stderr);
     assert.equal(JSON.parse(byDoi.stdout).path, byPath.path);
-    const link = `https://de.cyverse.org/data/ds${SAMPLE_FILES.csv}`;
+    const link = `${origin}/data/ds${SAMPLE_FILES.csv}`;
     const byLink = await cli.run(["stat", "--json", link]);
     assert.equal(JSON.parse(byLink.stdout).path, SAMPLE_FILES.csv);
+    // A link to another store is refused rather than read from this one.
+    const other = await cli.run(["stat", `https://de.cyverse.org/data/ds${SAMPLE_FILES.csv}`]);
+    assertFailed(other, "OtherStoreError");
   });
 
   await t.step("head of a file named by its dav-anon URL", async () => {

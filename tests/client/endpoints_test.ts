@@ -391,6 +391,23 @@ Deno.test("getMetadata: template AVUs with nesting, anonymously; unknown ids are
   );
 });
 
+Deno.test("getMetadata: another user's private item is a PermissionError that names only its id", async () => {
+  await using served = await serveStore();
+  const { anonymous, demo, alice } = clients(served.url);
+  const home = await getPagedDirectory(alice, { path: "/iplant/home/alice", limit: 10 });
+  const privateId = home.files.find((file) => file.path === PATHS.alicePrivate)!.id;
+  for (const transport of [demo, anonymous]) {
+    const error = await rejectsWith(
+      getMetadata(transport, privateId),
+      PermissionError,
+      "filesystem/{id}/metadata",
+      privateId,
+    );
+    assert.equal(error.status, 403);
+    assert.doesNotMatch(error.message, /alice|private/);
+  }
+});
+
 Deno.test("getSavedSearches: stored JSON verbatim, {} when none, sign-in needed", async () => {
   await using served = await serveStore();
   const { anonymous, demo, alice } = clients(served.url);

@@ -11,6 +11,8 @@ import {
   NotFoundError,
   PermissionError,
   ProtocolError,
+  quoteInput,
+  RequestTooLargeError,
   ServerError,
   SignInRequiredError,
   TernError,
@@ -255,4 +257,60 @@ Deno.test("abortError: keeps an AbortError reason, wraps any other", () => {
 Deno.test("truncate: leaves short text alone", () => {
   assert.equal(truncate("short"), "short");
   assert.equal(truncate("abcdef", 4), "abc…");
+});
+
+Deno.test("quoteInput: at most 200 visible characters, its length said when cut", () => {
+  const huge = "ab".repeat(250_000);
+  const quoted = quoteInput(huge);
+  assert.equal(quoted, `"${huge.slice(0, 200)}…" (500000 characters)`);
+  assert.equal(quoteInput("x".repeat(200)), `"${"x".repeat(200)}"`);
+  // Characters, not UTF-16 units: a family emoji or an accented letter counts once.
+  const family = "👨‍👩‍👧";
+  assert.equal(
+    quoteInput(family.repeat(300)),
+    `"${family.repeat(200)}…" (${family.length * 300} characters)`,
+  );
+  assert.equal(quoteInput("e\u0301".repeat(10)), `"${"e\u0301".repeat(10)}"`);
+});
+
+Deno.test("quoteInput: bidi controls and invisible characters are shown as escapes", () => {
+  for (
+    const char of [
+      "\u202E",
+      "\u2066",
+      "\u2069",
+      "\u200B",
+      "\u200E",
+      "\uFEFF",
+      "\u061C",
+      "\u2028",
+      "\u{E0041}",
+    ]
+  ) {
+    const quoted = quoteInput(`a${char}b`);
+    assert.equal(quoted, `"a\\u{${char.codePointAt(0)!.toString(16)}}b"`, quoted);
+    assert.ok(!quoted.includes(char));
+  }
+  assert.equal(quoteInput('say "hi"\n\u0007\u0085'), '"say \\"hi\\"\\n\\u0007\\x85"');
+  // Joiners stay: emoji sequences and Persian or Indic words need them.
+  assert.equal(quoteInput("👨‍👩‍👧"), '"👨‍👩‍👧"');
+  assert.equal(quoteInput("می\u200Cخواهم"), '"می\u200Cخواهم"');
+});
+
+Deno.test("errorFromResponse: 413, 414 and 431 are RequestTooLargeError and quote the path briefly", () => {
+  for (const status of [413, 414, 431]) {
+    const error = errorFromResponse({
+      status,
+      body: "Request Header Fields Too Large\n",
+      endpoint: "filesystem/file/manifest",
+      subject: `/iplant/home/shared/${"\u202E".repeat(70_000)}`,
+      authenticated: false,
+    });
+    assert.ok(error instanceof RequestTooLargeError, String(status));
+    assert.equal(error.status, status);
+    assert.match(error.message, /too large for the server/);
+    // 200 characters of the path, each an escape of 8 characters here.
+    assert.ok(error.message.length < 2_000, `${error.message.length} characters`);
+    assert.ok(!error.message.includes("\u202E"));
+  }
 });

@@ -5,6 +5,7 @@ import {
   NetworkError,
   NotFoundError,
   ProtocolError,
+  RequestTooLargeError,
   ResponseTooLargeError,
   ServerError,
   TlsError,
@@ -695,4 +696,25 @@ Deno.test("Transport (double): maxJsonBytes is an option; an announced length pa
     assert.ok(error.endpoint !== undefined && error.message.startsWith(error.endpoint));
     return true;
   });
+});
+
+Deno.test("a request too large is a RequestTooLargeError, whether the server answers 431 or fetch cannot send it", async () => {
+  await using served = await serveStore();
+  const transport = new Transport({ url: served.url, retries: 2, retryBaseMs: 1 });
+  // Short enough for fetch, longer than the server's 64 KiB request head: the server says 431.
+  const long = `/iplant/home/shared/${"a".repeat(65_400)}`;
+  const answered = await getManifest(transport, long).catch((error) => error);
+  assert.ok(answered instanceof RequestTooLargeError, String(answered));
+  assert.ok(answered instanceof BadRequestError);
+  assert.equal(answered.status, 431);
+  assert.match(answered.message, /too large/);
+  assert.ok(answered.message.length < 600, "the path is quoted, not echoed whole");
+  assert.equal(transport.stats.requests, 1, "not retried");
+  // Longer than any URL fetch sends: refused before sending, not "Could not reach".
+  const longer = `/iplant/home/shared/${"é".repeat(35_000)}`;
+  const unsent = await getManifest(transport, longer).catch((error) => error);
+  assert.ok(unsent instanceof RequestTooLargeError, String(unsent));
+  assert.match(unsent.message, /was not sent/);
+  assert.ok(unsent.message.length < 600);
+  assert.equal(transport.stats.requests, 1, "nothing sent");
 });

@@ -7,6 +7,7 @@ import {
   File,
   Folder,
   NotFoundError,
+  OtherStoreError,
 } from "../../mod.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { SAMPLE_CASES } from "../../lib/sample/catalog.ts";
@@ -20,6 +21,7 @@ Deno.test("resolve: every form of a file's name gives the same file", async () =
   const { id } = await store.file(PENGUINS_CSV).stat();
   const { publicUrl } = await store.file(PENGUINS_CSV).manifest();
   const dav = publicUrl!.replace("/dav-anon/", "/dav/");
+  const origin = new URL(store.options.url).origin;
   const forms = [
     PENGUINS_CSV,
     `${PENGUINS_CSV}/`,
@@ -27,8 +29,8 @@ Deno.test("resolve: every form of a file's name gives the same file", async () =
     id.toUpperCase(),
     publicUrl!,
     dav,
-    `https://data.cyverse.org/dav-anon${PENGUINS_CSV}`,
-    `https://de.cyverse.org/data/ds${PENGUINS_CSV}?type=file`,
+    `${origin}/data/ds${PENGUINS_CSV}?type=file`,
+    `${origin.replace("127.0.0.1", "localhost")}/dav-anon${PENGUINS_CSV}`,
   ];
   for (const form of forms) {
     const item = await store.resolve(form);
@@ -43,7 +45,8 @@ Deno.test("resolve: names with escapes and folders", async () => {
     { kind: "path", path: "/iplant/home/shared/my data/a+b.csv", from: "de-link" },
   );
   await using store = await exampleStore({ anonymous: true });
-  const folder = await store.resolve(`https://de.cyverse.org/data/ds/iplant/home/shared`);
+  const origin = new URL(store.options.url).origin;
+  const folder = await store.resolve(`${origin}/data/ds/iplant/home/shared`);
   assert.ok(folder instanceof Folder && !(folder instanceof Dataset));
   // A curated dataset's folder comes back as a Dataset.
   const dataset = await store.resolve(SAMPLE_CASES.fullMetadata);
@@ -123,3 +126,61 @@ function avus(doi: string): string {
     },
   ]);
 }
+
+Deno.test("resolve: a URL naming another store's host is refused, not read here", async () => {
+  await using store = await exampleStore({ anonymous: true });
+  const port = new URL(store.options.url).port;
+  for (
+    const url of [
+      `https://other.example/dav/iplant/home/shared/tern_samples/formats/penguins.csv`,
+      `https://other.example/dav-anon${PENGUINS_CSV}`,
+      `https://de.cyverse.org/data/ds${PENGUINS_CSV}`,
+      `https://data.cyverse.org/dav-anon${PENGUINS_CSV}`,
+      `http://127.0.0.1:${Number(port) + 1}/dav-anon${PENGUINS_CSV}`,
+    ]
+  ) {
+    const before = store.stats.requests;
+    const error = await store.resolve(url).catch((caught) => caught);
+    assert.ok(error instanceof OtherStoreError, `${url}: ${error}`);
+    assert.ok(error instanceof BadRequestError);
+    assert.equal(error.host, new URL(url).host);
+    assert.match(error.message, /another store/);
+    assert.equal(store.stats.requests, before, "refused before any request");
+  }
+  // DOIs and ARKs go through their resolvers as before.
+  const dataset = await store.resolve("https://doi.org/10.25739/9k2v-7q4m");
+  assert.ok(dataset instanceof Dataset);
+});
+
+Deno.test("resolve: CyVerse's links belong to a store connected to CyVerse", () => {
+  const cyverse = "https://de.cyverse.org/terrain";
+  for (
+    const url of [
+      `https://data.cyverse.org/dav-anon${PENGUINS_CSV}`,
+      `https://de.cyverse.org/data/ds${PENGUINS_CSV}`,
+    ]
+  ) {
+    assert.deepEqual(parseDataName(url, cyverse), {
+      kind: "path",
+      path: PENGUINS_CSV,
+      from: url.includes("/dav-anon/") ? "dav" : "de-link",
+    });
+  }
+  assert.throws(
+    () => parseDataName(`https://data.example.org/dav${PENGUINS_CSV}`, cyverse),
+    OtherStoreError,
+  );
+});
+
+Deno.test("resolve: an error echoes at most 200 characters of the name, invisible ones escaped", async () => {
+  const store = connect({ url: "http://127.0.0.1:9/terrain", anonymous: true, cacheDir: false });
+  for (const size of [100_000, 500_000]) {
+    const name = `x\u202E\u200B${"y".repeat(size)}`;
+    const error = await store.resolve(name).catch((caught) => caught);
+    assert.ok(error instanceof BadRequestError);
+    assert.ok(error.message.length < 1_000, `${error.message.length} characters`);
+    assert.ok(!/[\u202E\u200B]/.test(error.message));
+    assert.match(error.message, /x\\u\{202e\}\\u\{200b\}y/);
+    assert.match(error.message, new RegExp(`\\(${name.length} characters\\)`));
+  }
+});

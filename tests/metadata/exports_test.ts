@@ -54,7 +54,13 @@ Deno.test("jsonld: a schema.org Dataset with its required and recommended fields
       if (creator.sameAs !== undefined) assert.match(creator.sameAs, /^https:\/\/orcid\.org\//);
     }
     if (node.datePublished !== undefined) assert.match(node.datePublished, /^\d{4}$/);
-    for (const id of node.identifier ?? []) assert.match(id, /^https:\/\/(doi\.org|n2t\.net)\//);
+    // A resolver link, or, for a dataset with neither a DOI nor an ARK, its data-store path.
+    for (const id of node.identifier ?? []) {
+      assert.match(id, /^https:\/\/(doi\.org|n2t\.net)\/|^\/iplant\//);
+    }
+    if (record.doi === undefined && record.ark === undefined) {
+      assert.deepEqual(node.identifier, [record.path]);
+    }
     if (record.doi !== undefined) assert.equal(node.url, `https://doi.org/${record.doi}`);
     if (node.keywords !== undefined) assert.deepEqual(node.keywords, [...record.subjects]);
   }

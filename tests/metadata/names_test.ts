@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { initials, normalizeOrcid, orcidCheckDigit, parseName } from "../../lib/metadata/names.ts";
+import {
+  initials,
+  normalizeOrcid,
+  orcidCheckDigit,
+  parseName,
+  samePerson,
+} from "../../lib/metadata/names.ts";
 
 /** A capitalised name word, Latin letters with some accents, apostrophes and hyphens. */
 const nameWord = fc.tuple(
@@ -196,4 +202,41 @@ Deno.test("property: changing one digit of an ORCID iD is always caught", () => 
     digits[position] = String((Number(digits[position]) + bump) % 10);
     assert.equal(normalizeOrcid(digits.join("")), undefined);
   }));
+});
+
+Deno.test("samePerson: spellings of one person agree; namesakes and other iDs do not", () => {
+  const same: [string, string][] = [
+    ["Gorman, Kristen B.", "Kristen B. Gorman"],
+    ["Gorman, Kristen B.", "gorman,  kristen b"],
+    ["Gorman, Kristen B.", "Gorman, K. B."],
+    ["Gazitúa, M. Consuelo", "Gazitua, M. Consuelo"],
+    ["Li, Yueh-Fen", "Yueh Fen Li"],
+    ["Gapminder Foundation", "gapminder foundation"],
+    ["King, Martin Luther, Jr.", "Martin Luther King Jr."],
+  ];
+  for (const [a, b] of same) assert.ok(samePerson(parseName(a), parseName(b)), `${a} = ${b}`);
+  const different: [string, string][] = [
+    ["Keeling, Charles D.", "Keeling, Ralph F."],
+    ["Gorman, Kristen B.", "Gorman, Kristen"],
+    ["Gorman, K. B.", "Gorman, K. D."],
+    ["Li, Yueh-Fen", "Li, Changying"],
+    ["King, Martin Luther, Jr.", "King, Martin Luther"],
+    ["Gapminder Foundation", "Gapminder"],
+  ];
+  for (const [a, b] of different) assert.ok(!samePerson(parseName(a), parseName(b)), `${a} ≠ ${b}`);
+  const withId = { ...parseName("Li, Y."), orcid: "0000-0002-1825-0097" };
+  assert.ok(samePerson(withId, parseName("Li, Yueh-Fen")) === false); // initials count differs
+  assert.ok(samePerson(withId, { ...parseName("Yan Li"), orcid: "0000-0002-1825-0097" }));
+  assert.ok(!samePerson(withId, { ...parseName("Li, Y."), orcid: "0000-0002-1694-233X" }));
+});
+
+Deno.test("samePerson: property: a person equals every spelling of themself", () => {
+  fc.assert(
+    fc.property(nameWord, givenNames, (family, given) => {
+      const written = parseName(`${family}, ${given}`);
+      fc.pre(written.family !== undefined);
+      return samePerson(written, parseName(`${family.toUpperCase()}, ${given}`)) &&
+        samePerson(written, parseName(`${family},   ${given.replace(/\./g, "")}`));
+    }),
+  );
 });

@@ -521,3 +521,71 @@ Deno.test("the record: frozen, raw kept as served, raw-metadata fields, JSON and
   assert.match(shown, /raw: "\[2 AVUs, 1 iRODS AVUs\]"/);
   assert.ok(!shown.includes("field-7"));
 });
+
+Deno.test("one person, one creator: listed under two keys, reformatted, or with an ORCID iD", async () => {
+  // As Data Commons records have them: the DataCite 4 `creator` entries, the 3.1 flat
+  // `datacite.creator` ones left behind by a template migration, and a repeat with an ORCID iD.
+  const metadata = await normalize([
+    a("title", "Palmer penguins"),
+    a("creator", "Gorman, Kristen B.", a("affiliation", "Palmer Station Antarctica LTER")),
+    a("creator", "Williams, Tony D."),
+    a("datacite.creator", "Kristen B. Gorman"),
+    a("datacite.creator", "Williams, Tony D."),
+    a(
+      "creator",
+      "GORMAN, K. B.",
+      a("nameIdentifier", "0000-0002-1825-0097", a("nameIdentifierScheme", "ORCID")),
+    ),
+    a("creator", "Fraser, William R."),
+    // Two people sharing a family name stay two, as do the same initials with other iDs.
+    a("creator", "Keeling, Charles D."),
+    a("creator", "Keeling, Ralph F."),
+    a("creator", "Gorman, Kristen"),
+    a("publicationYear", "2020"),
+    a("publisher", "CyVerse Data Commons"),
+    a("identifier", "10.25739/9k2v-7q4m", a("identifierType", "DOI")),
+  ]);
+  assert.deepEqual(metadata.creators.map((creator) => creator.name), [
+    "Gorman, Kristen B.",
+    "Williams, Tony D.",
+    "Fraser, William R.",
+    "Keeling, Charles D.",
+    "Keeling, Ralph F.",
+    "Gorman, Kristen",
+  ]);
+  assert.deepEqual(metadata.creators[0], {
+    name: "Gorman, Kristen B.",
+    family: "Gorman",
+    given: "Kristen B.",
+    affiliation: "Palmer Station Antarctica LTER",
+    orcid: "0000-0002-1825-0097",
+  });
+  assert.ok(metadata.notes.includes("creators: 3 listed twice; each person kept once"));
+  for (const style of ["datacite", "apa", "bibtex", "ris", "csl-json", "jsonld", "cff"] as const) {
+    // The citation key (BibTeX, CSL-JSON) names the first creator too: not a creator entry.
+    const text = (await metadata.citation(style)).replaceAll("Gorman2020Palmer", "");
+    // A style names each creator entry the same number of times (JSON-LD twice: name and
+    // familyName): two Gormans, two Keelings, one Williams.
+    const times = (name: string) => text.match(new RegExp(name, "g"))?.length ?? 0;
+    assert.ok(times("Williams") > 0, style);
+    assert.equal(times("Gorman"), 2 * times("Williams"), style);
+    assert.equal(times("Keeling"), 2 * times("Williams"), style);
+  }
+});
+
+Deno.test("one person, one contributor per role; other roles and namesakes stay", async () => {
+  const metadata = await normalize([
+    a("contributor", "Okafor, Chidi", a("contributorType", "DataManager")),
+    a("datacite.contributor", "Chidi Okafor", a("contributorType", "DataManager")),
+    a("contributor", "Okafor, Chidi", a("contributorType", "ContactPerson")),
+    a("contributor", "Okafor, Ada", a("contributorType", "DataManager")),
+  ]);
+  assert.deepEqual(
+    metadata.contributors.map((person) => `${person.name} (${person.type})`),
+    [
+      "Okafor, Chidi (DataManager)",
+      "Okafor, Chidi (ContactPerson)",
+      "Okafor, Ada (DataManager)",
+    ],
+  );
+});

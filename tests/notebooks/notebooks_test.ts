@@ -114,10 +114,37 @@ const EXPECTED: Record<string, Expected[]> = {
     { result: TERN, plain: /^DataFrame /, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
     { result: TERN, plain: /^DataFrame /, stream: /^[\d,]+ of 13,493,022 bytes sent/ },
     { stream: /scan \+ head: [\d.]+ s\ndataframe\(\): [\d.]+ s \(\d+× longer\)/ },
-    // Walks of the curated folder: over 0.4 s (so a progress line) only on a busy machine.
-    { result: TERN, plain: /^DataFrame 3 rows × 2 columns/, mayDisplay: /^✓ walk curated · / },
-    { result: TERN, plain: /^DataFrame /, mayDisplay: /^✓ walk curated · / },
+    // The walk of the curated folder and the scans' collect show a progress line only past
+    // 0.4 s: on a busy machine.
+    {
+      result: TERN,
+      plain: /^DataFrame 3 rows × 2 columns/,
+      mayDisplay: /^✓ (walk curated|3 files) · /,
+    },
+    { result: TERN, plain: /^DataFrame /, mayDisplay: /^✓ (walk curated|\d+ files) · / },
     { stream: /^cff-version: "1\.2\.0"\n[\s\S]*ark:\/87946\/p3f2r7/ },
+  ],
+  reproducible: [
+    { result: TERN, plain: /^Store / },
+    {
+      result: ["text/plain"],
+      plain: /^\[ 344, 120, "One table, every format" \]$/,
+      mayDisplay: /^✓ /,
+    },
+    {
+      result: TERN,
+      plain:
+        /^This notebook read 3 files from 2 datasets \(1 outside any dataset\)\.[\s\S]*10\.25739\/9k2v-7q4m[\s\S]*Bibliography \(DataCite\):\nGorman, K\. B\./,
+    },
+    { stream: /^\{\n {2}"lock": "tern lock",\n {2}"format": 1,[\s\S]*… 3 files, 2 datasets\n$/ },
+    {
+      result: TERN,
+      plain: /^This notebook read 3 files from 2 datasets/,
+      stream:
+        /^unchanged {2}\/.*\/penguins\.csv\nunchanged {2}\/.*\/barley\.csv\nunchanged {2}\/.*\/README\.txt\n$/,
+      mayDisplay: /^✓ /,
+    },
+    { stream: /^@misc\{Gorman2020Palmer,[\s\S]*\n\n@misc\{Immer2018Yields,/ },
   ],
   metadata: [
     { result: TERN, plain: /^Store / },

@@ -36,6 +36,29 @@ async function openIdle(port: number, count: number): Promise<Deno.Conn[]> {
   return conns;
 }
 
+/**
+ * The first bytes the server sends on `conn` (empty when it closes without any, or sends nothing
+ * within a generous hang guard).
+ */
+async function readSome(conn: Deno.Conn, guardMs = 20_000): Promise<Uint8Array> {
+  const reply = new Uint8Array(4096);
+  const guard = setTimeout(() => {
+    try {
+      conn.close();
+    } catch {
+      // Closed meanwhile.
+    }
+  }, guardMs);
+  try {
+    const count = await conn.read(reply);
+    return reply.subarray(0, count ?? 0);
+  } catch {
+    return new Uint8Array();
+  } finally {
+    clearTimeout(guard);
+  }
+}
+
 function closeAll(conns: Deno.Conn[]): void {
   for (const conn of conns) {
     try {
@@ -141,23 +164,46 @@ Deno.test("idle connections, and ones that never finish a request head, are clos
   assert.equal(await closedWithin(conn, 5000), true);
 });
 
-Deno.test("the connection cap: the longest-idle connection makes room, busy ones are not dropped", async () => {
+Deno.test("the connection cap: the longest-waiting connection makes room, busy ones are not dropped", async () => {
   await using store = await makeStore({});
   await using server = await startServer({ root: store.root, maxConnections: 4 });
   const port = Number(new URL(server.url).port);
   const idle = await openIdle(port, 4);
   await new Promise((resolve) => setTimeout(resolve, 100));
-  // A fifth connection is served; the oldest idle one was closed to make room.
+  // A fifth connection is served; the oldest waiting one was closed to make room.
   assert.equal(await health(server.url), HEALTH);
   assert.equal(await closedWithin(idle[0], 2000), true);
   closeAll(idle);
-  // Four connections in the middle of a request head are busy: a fifth is refused with 503.
+  // Four connections in the middle of a request head (slowloris) do not lock others out: the
+  // one whose head started first is closed to make room.
+  const slow = await openIdle(port, 4);
+  for (const conn of slow) {
+    await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\n"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal(await health(server.url), HEALTH);
+  assert.equal(await closedWithin(slow[0], 2000), true);
+  closeAll(slow);
+});
+
+Deno.test("the connection cap: when every connection is being answered, a newcomer gets 503", async () => {
+  await using store = await makeStore({});
+  // Each answer waits before it goes out, so the four requests stay being answered.
+  await using server = await startServer({ root: store.root, maxConnections: 4, latencyMs: 3000 });
+  const port = Number(new URL(server.url).port);
   const busy = await openIdle(port, 4);
-  for (const conn of busy) await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\n"));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const conn of busy) {
+    await conn.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
   const refused = await fetch(`${server.url}/`);
   assert.equal(refused.status, 503);
   assert.match(await refused.text(), /too many connections/);
+  // The busy ones were not dropped: each gets its answer.
+  for (const conn of busy) {
+    const reply = new TextDecoder().decode(await readSome(conn));
+    assert.match(reply, /^HTTP\/1\.1 200 OK/);
+  }
   closeAll(busy);
 });
 
@@ -197,4 +243,50 @@ Deno.test("a TLS handshake (an https:// URL) gets a plain 400 at once, not the h
     /^HTTP\/1\.1 400 [\s\S]*this server speaks plain HTTP/,
   );
   assert.equal(await closedWithin(conn, 2000), true);
+});
+
+Deno.test("a request with bare LF line endings is refused at once, not left to time out", async () => {
+  await using store = await makeStore({});
+  // A head timeout far beyond the test's own guard: only an immediate answer passes.
+  await using server = await startServer({ root: store.root, headersTimeoutMs: 600_000 });
+  const port = Number(new URL(server.url).port);
+  for (const request of ["GET / HTTP/1.1\n\n", "GET / HTTP/1.1\r\nhost: x\n\r\n"]) {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(new TextEncoder().encode(request));
+    const reply = new TextDecoder().decode(await readSome(conn));
+    assert.match(reply, /^HTTP\/1\.1 400 /, JSON.stringify(request));
+    assert.match(reply, /bare LF/);
+    assert.equal(await closedWithin(conn, 5000), true);
+  }
+});
+
+Deno.test("methods the server does not serve get 405 with Allow", async () => {
+  await using store = await makeStore({});
+  await using server = await startServer({ root: store.root });
+  const port = Number(new URL(server.url).port);
+  for (const method of ["TRACE", "TRACK", "CONNECT", "OPTIONS", "BREW"]) {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(new TextEncoder().encode(`${method} /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n`));
+    const reply = new TextDecoder().decode(await readSome(conn));
+    assert.match(reply, /^HTTP\/1\.1 405 Method Not Allowed\r\n/, method);
+    assert.match(reply, /\r\nallow: GET, HEAD\r\n/, method);
+    assert.equal(await closedWithin(conn, 5000), true);
+  }
+  // Other methods a fetch client can send are answered through the router.
+  const options = await fetch(`${server.url}/`, { method: "OPTIONS" });
+  await options.body?.cancel();
+  assert.equal(options.status, 405);
+  assert.equal(options.headers.get("allow"), "GET, HEAD");
+});
+
+Deno.test("a head too large is answered 431 to a client still sending it, not reset", async () => {
+  await using store = await makeStore({});
+  await using server = await startServer({ root: store.root });
+  // (fetch itself refuses URLs much longer than 64 KB, so part of the head is a header.)
+  const url = `${server.url}/filesystem/paged-directory?path=/${"a".repeat(60_000)}`;
+  for (let i = 0; i < 5; i++) {
+    const response = await fetch(url, { headers: { "x-pad": "b".repeat(10_000) } });
+    await response.body?.cancel();
+    assert.equal(response.status, 431);
+  }
 });

@@ -5,14 +5,22 @@
  * @module
  */
 
-import { BadRequestError, CITATION_STYLES, type CitationStyle, TernError } from "../../../mod.ts";
-import { choiceOption } from "../args.ts";
-import { citationStyle } from "../../registry/citation_styles.ts";
+import {
+  BadRequestError,
+  CITATION_STYLES,
+  type CitationStyle,
+  joinCitations,
+  makeBibliography,
+  readLock,
+  TernError,
+} from "../../../mod.ts";
+import { choiceOption, stringOption, UsageError } from "../args.ts";
 import { layoutText } from "../../display/format.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
+import { quoteInput } from "../../client/errors.ts";
 
 /**
- * `tern cite [--style STYLE] PATH...`.
+ * `tern cite [--style STYLE] PATH...` and `tern cite --lock FILE [--style STYLE]`.
  *
  * @example
  * ```sh
@@ -24,10 +32,13 @@ export const cite: Command = {
   summary: `cite a dataset: ${CITATION_STYLES.slice(0, -1).join(", ")} or ${
     CITATION_STYLES.at(-1)
   }`,
-  usage: "[--style STYLE] PATH...",
+  usage: "[--style STYLE] PATH... | --lock FILE",
   description: [
     "Prints the citation of each dataset folder PATH. Parts the metadata lacks are left out",
     '("tern meta" lists them). Several PATHs give one BibTeX or RIS file, or one CSL-JSON array.',
+    "With --lock, prints the bibliography of the datasets a lock file (store.provenance.save)",
+    "names, from the lock alone: one citation per dataset, in a stable order; datasets without",
+    "a DOI are cited by their ARK or path, and named on stderr.",
   ].join("\n"),
   options: {
     style: {
@@ -36,10 +47,12 @@ export const cite: Command = {
       value: "STYLE",
       help: `${CITATION_STYLES.join(", ")} (default: datacite)`,
     },
+    lock: { type: "string", value: "FILE", help: "cite the datasets of a lock file" },
   },
   examples: [
     "tern cite /iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
     "tern cite --style bibtex PATH1 PATH2 >> refs.bib",
+    "tern cite --lock tern.lock.json --style bibtex > data.bib",
   ],
   run,
 };
@@ -47,36 +60,52 @@ export const cite: Command = {
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   const style: CitationStyle = choiceOption(values, "style", CITATION_STYLES) ?? "datacite";
-  const { joining } = citationStyle(style);
+  const lockFile = stringOption(values, "lock");
+  if (lockFile !== undefined) return await citeLock(context, lockFile, style);
   checkRefs(positionals);
   const store = await context.store();
-  const out = context.io.stdout;
-  // JSON styles: several are merged into one array so the output stays one JSON value.
-  const json = joining === "json-array" || joining === "json-value";
-  const items: unknown[] = [];
-  const status = await eachPath(context, positionals, async (path, index) => {
-    const citation = await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
-      throw error instanceof TernError && error.code === "ERR_NOT_A_FOLDER"
-        ? new BadRequestError(
-          `tern cite needs a dataset folder, and ${JSON.stringify(error.path ?? path)} is a ` +
-            "file; cite the folder that holds it (its metadata carries the citation).",
-          { ...(error.path === undefined ? {} : { path: error.path }), code: error.code },
-        )
-        : error;
-    });
-    if (json) {
-      items.push(...[JSON.parse(citation)].flat());
-      return;
-    }
-    if (index > 0 && joining === "blank-line") out.line();
-    if (index > 0 && joining === "yaml-documents") out.line("---");
-    out.line(layoutText(citation.replace(/\n+$/, "")));
-    await out.flush();
+  const citations: string[] = [];
+  const status = await eachPath(context, positionals, async (path) => {
+    citations.push(
+      await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
+        throw error instanceof TernError && error.code === "ERR_NOT_A_FOLDER"
+          ? new BadRequestError(
+            `tern cite needs a dataset folder, and ${quoteInput(error.path ?? path)} is a ` +
+              "file; cite the folder that holds it (its metadata carries the citation).",
+            { ...(error.path === undefined ? {} : { path: error.path }), code: error.code },
+          )
+          : error;
+      }),
+    );
   });
-  if (json && items.length > 0) {
-    const value = joining === "json-value" && items.length === 1 ? items[0] : items;
-    out.line(JSON.stringify(value, null, 2));
-    await out.flush();
+  if (citations.length > 0) {
+    // One file in the style's own way (one JSON array, BibTeX entries a blank line apart, …).
+    context.io.stdout.line(layoutText(joinCitations(citations, style)));
+    await context.io.stdout.flush();
   }
   return status;
+}
+
+/** The bibliography of a lock's datasets; no store needed. */
+async function citeLock(
+  context: CommandContext,
+  file: string,
+  style: CitationStyle,
+): Promise<number> {
+  if (context.args.positionals.length > 0) {
+    throw new UsageError("tern cite --lock FILE takes no PATH: it cites the lock's datasets");
+  }
+  const bibliography = await makeBibliography(readLock(file).datasets, style);
+  if (bibliography.entries.length > 0) context.io.stdout.line(layoutText(bibliography.text));
+  await context.io.stdout.flush();
+  for (const entry of bibliography.flagged) {
+    context.io.stderr.line(
+      `note: ${layoutText(entry.title ?? entry.path)} has no DOI; it is cited by its ${
+        entry.citedBy === "ark" ? "ARK" : "data-store path"
+      }`,
+    );
+  }
+  if (bibliography.entries.length === 0) context.io.stderr.line("note: the lock names no dataset");
+  await context.io.stderr.flush();
+  return 0;
 }

@@ -23,6 +23,7 @@ import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets
 import { saveFile, type SaveResult } from "../transfer.ts";
 import { mapConcurrent } from "../../client/map_concurrent.ts";
 import { localStep } from "../../handles/file.ts";
+import { quoteInput } from "../../client/errors.ts";
 
 /**
  * `tern get [options] PATH... [-o DEST]`.
@@ -103,7 +104,7 @@ async function run(context: CommandContext): Promise<number> {
       const entry = await handle.stat();
       if (!(handle instanceof File) && values.recursive !== true) {
         throw new BadRequestError(
-          `${JSON.stringify(entry.path)} is a folder; use -r to download it with everything ` +
+          `${quoteInput(entry.path)} is a folder; use -r to download it with everything ` +
             "under it.",
           { path: entry.path },
         );

@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree stat meta cite cat head get manifest notebook serve sample-store doctor",
+ *   "ls tree stat meta cite lock cat head get manifest notebook serve sample-store doctor",
  * );
  * ```
  *
@@ -21,6 +21,7 @@ import { cite } from "./cite.ts";
 import { doctor } from "./doctor.ts";
 import { get } from "./get.ts";
 import { head } from "./head.ts";
+import { lock } from "./lock.ts";
 import { ls } from "./ls.ts";
 import { manifest } from "./manifest.ts";
 import { meta } from "./meta.ts";
@@ -47,6 +48,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   stat,
   meta,
   cite,
+  lock,
   cat,
   head,
   get,

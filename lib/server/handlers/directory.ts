@@ -7,11 +7,21 @@
 
 import { doesNotExist, notAFolder, notReadable } from "../errors.ts";
 import { ParamCheck } from "../params.ts";
-import { jsonReply, type Reply } from "../reply.ts";
-import type { Item } from "../disk_store.ts";
+import { jsonReply, jsonStreamReply, type Reply } from "../reply.ts";
+import type { Item, PageQuery } from "../disk_store.ts";
 import type { Call } from "./call.ts";
-import { folderObject } from "./render.ts";
+import { folderObject, renderedSlices, STREAM_ABOVE } from "./render.ts";
 import { rootFolders } from "./root.ts";
+
+/** Every sub-folder the caller can read, by name. */
+const ALL_FOLDERS: PageQuery = {
+  offset: 0,
+  limit: Number.MAX_SAFE_INTEGER,
+  sort: "name",
+  direction: "ASC",
+  entityType: "folder",
+  infoTypes: [],
+};
 
 async function withSubfolders(call: Call, folder: Item) {
   const { store, user } = call;
@@ -23,7 +33,8 @@ async function withSubfolders(call: Call, folder: Item) {
 }
 
 /**
- * Answers the folder-only listing.
+ * Answers the folder-only listing; a folder with more than {@link STREAM_ABOVE} sub-folders is
+ * streamed, built as the client reads it.
  *
  * @example
  * ```ts
@@ -50,5 +61,12 @@ export async function directoryHandler(call: Call): Promise<Reply> {
   if (found.found === "missing") throw doesNotExist("paths", found.path);
   if (found.found === "unreadable") throw notReadable("paths", found.path, call.user);
   if (found.item.kind !== "folder") throw notAFolder("paths", found.item.path);
-  return jsonReply(await withSubfolders(call, found.item));
+  const { store, user } = call;
+  const plan = await store.pagePlan(found.item, user, ALL_FOLDERS);
+  const head = folderObject(store, user, found.item);
+  const render = (items: Item[]) => items.map((child) => folderObject(store, user, child));
+  if (plan.folders.length > STREAM_ABOVE) {
+    return jsonStreamReply(head, [["folders", renderedSlices(plan, plan.folders, render)]]);
+  }
+  return jsonReply({ ...head, folders: render(await plan.items(plan.folders)) });
 }

@@ -201,7 +201,9 @@ export async function fileioDownloadHandler(call: Call): Promise<Reply> {
 
 /**
  * The single byte range a `Range` header asks for, `"unsatisfiable"`, or `undefined` when the
- * header is absent, malformed or asks for several ranges (then the whole file is sent).
+ * header is absent, malformed or asks for several ranges (then the whole file is sent). The
+ * unit is case-insensitive and whitespace around `=` and `-` is allowed, as RFC 9110's list
+ * syntax and real clients have it (`Bytes=0-9`, `bytes= 0-9`).
  *
  * @example
  * ```ts
@@ -211,13 +213,14 @@ export async function fileioDownloadHandler(call: Call): Promise<Reply> {
  * assert.deepEqual(parseRange("bytes=0-9", 100), { start: 0, end: 9 });
  * assert.deepEqual(parseRange("bytes=-10", 100), { start: 90, end: 99 });
  * assert.equal(parseRange("bytes=200-", 100), "unsatisfiable");
+ * assert.deepEqual(parseRange("Bytes= 0 - 9", 100), { start: 0, end: 9 });
  * ```
  */
 export function parseRange(
   header: string | null,
   size: number,
 ): { start: number; end: number } | "unsatisfiable" | undefined {
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
+  const match = /^bytes[ \t]*=[ \t]*(\d*)[ \t]*-[ \t]*(\d*)$/i.exec(header?.trim() ?? "");
   if (!match || (match[1] === "" && match[2] === "")) return undefined;
   if (match[1] === "") {
     const suffix = Number(match[2]);

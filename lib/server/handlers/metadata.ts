@@ -5,7 +5,7 @@
  * @module
  */
 
-import { doesNotExist, illegalArgument, notReadable, uncheckedException } from "../errors.ts";
+import { doesNotExist, illegalArgument, notReadableById, uncheckedException } from "../errors.ts";
 import { isUuid } from "../ids.ts";
 import { echo } from "../params.ts";
 import { jsonReply, type Reply } from "../reply.ts";
@@ -15,7 +15,8 @@ import type { Call } from "./call.ts";
 
 /**
  * Answers the metadata request. A malformed sidecar is reported as a 500
- * `ERR_UNCHECKED_EXCEPTION` naming the sidecar by its data-store path.
+ * `ERR_UNCHECKED_EXCEPTION` naming the sidecar by its data-store path. An item the caller may
+ * not read is a 403 naming only its id (see {@link notReadableById}).
  *
  * @example
  * ```ts
@@ -34,7 +35,7 @@ export async function metadataHandler(call: Call): Promise<Reply> {
   }
   const found = await store.lookupId(id, user);
   if (found.found === "missing") throw doesNotExist("uuid", id);
-  if (found.found === "unreadable") throw notReadable("path", found.path, user);
+  if (found.found === "unreadable") throw notReadableById(id, user);
   const item = found.item;
   let metadata;
   try {

@@ -11,10 +11,10 @@ import { anonymousNotAuthorized, doesNotExist, notAFolder, notReadable } from ".
 import { INFO_TYPES } from "../../registry/file_formats.ts";
 import { ParamCheck } from "../params.ts";
 import { folderLabel, isBadName } from "../permissions.ts";
-import { jsonReply, type Reply } from "../reply.ts";
+import { jsonReply, jsonStreamReply, type Reply } from "../reply.ts";
 import type { PageQuery, SortColumn } from "../disk_store.ts";
 import type { Call } from "./call.ts";
-import { listingItems } from "./render.ts";
+import { listingItems, renderedSlices, STREAM_ABOVE } from "./render.ts";
 
 const SORT_COLUMNS: readonly SortColumn[] = [
   "name",
@@ -58,7 +58,8 @@ function readQuery(call: Call): { path: string; query: PageQuery } {
 
 /**
  * Answers the paged listing. Anonymous callers may only list paths that start with the
- * community folder's path (a plain string-prefix test, as in Terrain).
+ * community folder's path (a plain string-prefix test, as in Terrain). A large page is
+ * streamed, so the memory it costs follows what the client has read.
  *
  * @example
  * ```ts
@@ -78,8 +79,9 @@ export async function pagedDirectoryHandler(call: Call): Promise<Reply> {
   if (found.found === "unreadable") throw notReadable("path", found.path, user);
   const folder = found.item;
   if (folder.kind !== "folder") throw notAFolder("path", folder.path);
-  const page = await store.page(folder, user, query);
-  return jsonReply({
+  const plan = await store.pagePlan(folder, user, query);
+  const count = plan.folders.length + plan.files.length;
+  const head = {
     id: store.idOf(folder.path),
     path: folder.path,
     label: folderLabel(store.paths, user, folder.path),
@@ -91,9 +93,18 @@ export async function pagedDirectoryHandler(call: Call): Promise<Reply> {
     "date-modified": folder.modified,
     "file-size": 0,
     hasSubDirs: true,
-    total: page.folders.length + page.files.length === 0 ? null : page.total,
+    total: count === 0 ? null : plan.total,
     totalBad: 0,
-    folders: await listingItems(store, user, page.folders),
-    files: await listingItems(store, user, page.files),
+  };
+  if (count > STREAM_ABOVE) {
+    return jsonStreamReply(head, [
+      ["folders", renderedSlices(plan, plan.folders, (items) => listingItems(store, user, items))],
+      ["files", renderedSlices(plan, plan.files, (items) => listingItems(store, user, items))],
+    ]);
+  }
+  return jsonReply({
+    ...head,
+    folders: await listingItems(store, user, await plan.items(plan.folders)),
+    files: await listingItems(store, user, await plan.items(plan.files)),
   });
 }

@@ -6,7 +6,8 @@
  */
 
 import { folderLabel, isBadName } from "../permissions.ts";
-import type { DiskStore, Item } from "../disk_store.ts";
+import type { DiskStore, Item, PagePlan } from "../disk_store.ts";
+import type { FolderEntry } from "../folder_cache.ts";
 
 /**
  * A folder as `directory` and `root` show it (no `folders` key; callers add one where the
@@ -147,4 +148,57 @@ export async function listingItems(
     "date-modified": item.modified,
     "file-size": item.kind === "file" ? item.size : 0,
   }));
+}
+
+/**
+ * Listings of more items than this are streamed, a slice at a time as the client reads them
+ * ({@link renderedSlices}); smaller ones go out whole, with a `Content-Length` (a page of this
+ * many is about 300 KB).
+ *
+ * @example
+ * ```ts
+ * import { STREAM_ABOVE } from "./render.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(STREAM_ABOVE, 1000);
+ * ```
+ */
+export const STREAM_ABOVE = 1000;
+
+/** Items stat'ed and rendered at a time in a streamed listing. */
+const SLICE = 100;
+
+/**
+ * `entries` of a page plan, stat'ed and rendered a slice at a time, each slice only when the
+ * answer's reader asks for it (see `jsonStreamReply`).
+ *
+ * @example
+ * ```ts
+ * import { renderedSlices } from "./render.ts";
+ * import { DiskStore } from "../disk_store.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const store = await DiskStore.open(root, "iplant");
+ * const found = await store.lookup("/iplant/home", "demo");
+ * if (found.found !== "item") throw new Error("expected /iplant/home");
+ * const plan = await store.pagePlan(found.item, "demo", {
+ *   offset: 0, limit: 10, sort: "name", direction: "ASC", entityType: "any", infoTypes: [],
+ * });
+ * const names = [];
+ * for await (const slice of renderedSlices(plan, plan.folders, (items) => items.map((i) => i.name))) {
+ *   names.push(...slice);
+ * }
+ * assert.deepEqual(names, ["shared"]);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function* renderedSlices<T>(
+  plan: PagePlan,
+  entries: readonly FolderEntry[],
+  render: (items: Item[]) => T[] | Promise<T[]>,
+): AsyncGenerator<T[]> {
+  for (let start = 0; start < entries.length; start += SLICE) {
+    yield await render(await plan.items(entries.slice(start, start + SLICE)));
+  }
 }

@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { ALICE, assertShape, bearer, DEMO, get, serveStore } from "../_store.ts";
+import { startServer } from "../../../server.ts";
+import {
+  ALICE,
+  assertShape,
+  bearer,
+  DEMO,
+  fastTempParent,
+  get,
+  makeStore,
+  serveStore,
+  standardTree,
+} from "../_store.ts";
 
 const FOLDER_SHAPE = {
   id: "string",
@@ -99,4 +110,30 @@ Deno.test("directory errors use the plural paths key", async () => {
     (await get(`${fixture.url}/secured/filesystem/directory?path=/iplant/home`)).status,
     401,
   );
+});
+
+Deno.test("a folder with many sub-folders is streamed, folders in name order", async () => {
+  const { ".terrain/users.json": users } = standardTree();
+  await using store = await makeStore({ ".terrain/users.json": users }, fastTempParent());
+  const dir = `${store.root}/iplant/home/shared/wide`;
+  for (let i = 0; i < 1_200; i++) {
+    await Deno.mkdir(`${dir}/d-${String(i).padStart(4, "0")}`, { recursive: true });
+  }
+  await Deno.writeTextFile(`${dir}/a-file.csv`, "x\n");
+  await using server = await startServer({ root: store.root, quiet: true });
+  const response = await fetch(
+    `${server.url}/secured/filesystem/directory?path=/iplant/home/shared/wide`,
+    { headers: bearer(DEMO.token) },
+  );
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-length"), null, "streamed, not sized up front");
+  const json = await response.json();
+  assert.equal(json.path, "/iplant/home/shared/wide");
+  assert.deepEqual(
+    json.folders.map((folder: { label: string }) => folder.label),
+    Array.from({ length: 1_200 }, (_, i) => `d-${String(i).padStart(4, "0")}`),
+  );
+  for (const folder of json.folders.slice(0, 3)) assertShape(folder, FOLDER_SHAPE);
+  const { folders: _, ...head } = json;
+  assertShape(head, FOLDER_SHAPE);
 });

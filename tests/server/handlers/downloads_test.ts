@@ -34,6 +34,15 @@ Deno.test("parseRange understands single ranges and ignores the rest", () => {
   assert.equal(parseRange(null, 10), undefined);
 });
 
+Deno.test("parseRange: the unit in any case, whitespace around = and -", () => {
+  for (const header of ["Bytes=2-4", "BYTES=2-4", "bytes= 2-4", "bytes =2-4", "bytes=2 - 4"]) {
+    assert.deepEqual(parseRange(header, 10), { start: 2, end: 4 }, header);
+  }
+  assert.deepEqual(parseRange("Bytes= -3", 10), { start: 7, end: 9 });
+  assert.equal(parseRange("bytes=2-4x", 10), undefined);
+  assert.equal(parseRange("bytes2-4", 10), undefined);
+});
+
 Deno.test("fileio/download streams the exact bytes as an octet-stream attachment", async () => {
   await using fixture = await serveStore();
   const onDisk = await Deno.readFile(`${fixture.root}/iplant/home/shared/project/café.csv`);
@@ -231,6 +240,11 @@ Deno.test("dav-anon serves public files plainly, with single byte ranges", async
     range: "bytes=-4",
   });
   assert.equal(new TextDecoder().decode(tail.bytes), "3,4\n");
+  const lenient = await bytesOf(`${origin}/dav-anon/iplant/home/shared/project/a.csv`, {
+    range: "Bytes= 4-6",
+  });
+  assert.equal(lenient.response.status, 206);
+  assert.equal(new TextDecoder().decode(lenient.bytes), "1,2");
   const beyond = await bytesOf(`${origin}/dav-anon/iplant/home/shared/project/a.csv`, {
     range: "bytes=99-",
   });

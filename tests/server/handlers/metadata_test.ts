@@ -103,13 +103,14 @@ Deno.test("metadata errors: bad UUID, unknown id, unreadable item", async () => 
     `${fixture.url}/secured/filesystem/${privateId}/metadata`,
     bearer(DEMO.token),
   );
-  assert.deepEqual(hidden.json, {
-    error_code: "ERR_NOT_READABLE",
-    path: "/iplant/home/alice/private.csv",
-    user: "demo",
-  });
+  // Refused without saying where the private item lives.
+  assert.equal(hidden.status, 403);
+  assert.deepEqual(hidden.json, { error_code: "ERR_NOT_READABLE", uuid: privateId, user: "demo" });
+  assert.doesNotMatch(hidden.text, /alice|private/);
   const anonymous = await get(`${fixture.url}/filesystem/${privateId}/metadata`);
+  assert.equal(anonymous.status, 403);
   assert.equal(anonymous.json.user, "anonymous");
+  assert.doesNotMatch(anonymous.text, /alice|private/);
 });
 
 Deno.test("a malformed sidecar fails its item's metadata but never the listing", async () => {

@@ -423,3 +423,36 @@ Deno.test("a 100,000-file folder pages to the end quickly and completely", async
     `100k folder: first page sorted by size ${(performance.now() - started).toFixed(0)} ms`,
   );
 });
+
+Deno.test("a large page is streamed, and says the same as the small pages it spans", async () => {
+  await using store = await makeStore({}, fastTempParent());
+  const dir = `${store.root}/iplant/home/shared/big`;
+  await Deno.mkdir(`${dir}/sub`, { recursive: true });
+  for (let i = 0; i < 2500; i++) {
+    Deno.writeFileSync(`${dir}/f-${String(i).padStart(4, "0")}.csv`, new Uint8Array(i % 7));
+  }
+  await using server = await startServer({ root: store.root, quiet: true });
+  const query = "path=/iplant/home/shared/big&sort-col=size&sort-dir=DESC";
+  const whole = await fetch(listingUrl(server.url, `${query}&limit=3000`, false));
+  assert.equal(whole.status, 200);
+  assert.equal(whole.headers.get("content-length"), null, "streamed, not sized up front");
+  assert.equal(whole.headers.get("content-type"), "application/json; charset=utf-8");
+  const streamed = await whole.json();
+  const parts = [];
+  for (let offset = 0; offset < 2501; offset += 500) {
+    const part = await fetch(listingUrl(server.url, `${query}&limit=500&offset=${offset}`, false));
+    assert.ok(Number(part.headers.get("content-length")) > 0);
+    parts.push(await part.json());
+  }
+  const { folders: _f, files: _g, ...head } = streamed;
+  const { folders: _h, files: _i, ...partHead } = parts[0];
+  assert.deepEqual(head, partHead);
+  assert.deepEqual(streamed.folders, parts.flatMap((part) => part.folders));
+  assert.deepEqual(streamed.files, parts.flatMap((part) => part.files));
+  assert.equal(streamed.files.length, 2500);
+  const head2 = await fetch(listingUrl(server.url, `${query}&limit=3000`, false), {
+    method: "HEAD",
+  });
+  assert.equal(head2.status, 200);
+  assert.equal((await head2.arrayBuffer()).byteLength, 0);
+});

@@ -1,0 +1,553 @@
+/**
+ * The lock file: which versions of which files a notebook read, from which store, with the
+ * datasets they belong to and what citing them needs. {@linkcode lockText} writes it (JSON, keys
+ * in a fixed order, entries sorted, so the same reads give the same bytes); {@linkcode parseLock}
+ * and {@linkcode readLock} read one back, checking every field; {@linkcode DataChangedError} is
+ * what a locked read raises when the store changed.
+ *
+ * @module
+ */
+
+import { z } from "../deps.ts";
+import { BadRequestError, TernError } from "../client/errors.ts";
+import {
+  describeVersion,
+  type FileVersion,
+  READ_OPERATIONS,
+  type ReadOperation,
+} from "../client/file_version.ts";
+import type { Citable } from "../metadata/citation.ts";
+
+/** The lock format this tern writes and reads. */
+export const LOCK_FORMAT = 1;
+
+/** The marker of a tern lock (its first key), so a stray JSON file is told apart. */
+export const LOCK_KIND = "tern lock";
+
+/**
+ * One file version in a lock.
+ *
+ * @example
+ * ```ts
+ * import type { LockedFile } from "./lock.ts";
+ *
+ * const file: LockedFile = {
+ *   path: "/iplant/home/shared/a.csv", id: "6a1b2c3d", size: 2048,
+ *   modified: "2016-07-28T09:33:22.000Z", operations: ["dataframe"],
+ * };
+ * ```
+ */
+export interface LockedFile {
+  /** Data-store path when it was read. */
+  readonly path: string;
+  /** Item id. */
+  readonly id: string;
+  /** Size in bytes. */
+  readonly size: number;
+  /** Date-modified, ISO 8601 (UTC, milliseconds). */
+  readonly modified: string;
+  /** Content hash `<algorithm>:<hex>`, when tern had one. */
+  readonly hash?: string;
+  /** The path of the dataset it belongs to, when it is in one. */
+  readonly dataset?: string;
+  /** How it was read (`dataframe`, `text`, …), sorted. */
+  readonly operations: readonly ReadOperation[];
+}
+
+/**
+ * A dataset in a lock: what citing it needs, and nothing else (no abstract, no raw AVUs).
+ *
+ * @example
+ * ```ts
+ * import type { LockedDataset } from "./lock.ts";
+ *
+ * const dataset: LockedDataset = {
+ *   path: "/iplant/home/shared/commons_repo/curated/Barley", title: "Barley yields",
+ *   creators: [{ name: "Immer, F. R.", family: "Immer", given: "F. R." }],
+ *   publicationYear: 1934, doi: "10.7946/P2C35G",
+ * };
+ * ```
+ */
+export type LockedDataset =
+  & Pick<Citable, "path" | "creators">
+  & Partial<
+    Pick<
+      Citable,
+      | "title"
+      | "publicationYear"
+      | "publisher"
+      | "version"
+      | "doi"
+      | "ark"
+      | "resourceTypeGeneral"
+      | "license"
+    >
+  >;
+
+/**
+ * A lock: the tern version that wrote it, the store (its URL, never with credentials), the
+ * datasets and the file versions.
+ *
+ * @example
+ * ```ts
+ * import type { Lock } from "./lock.ts";
+ *
+ * const lock: Lock = {
+ *   lock: "tern lock", format: 1, tern: "0.1.0", store: "https://de.cyverse.org/terrain",
+ *   datasets: [], files: [],
+ * };
+ * ```
+ */
+export interface Lock {
+  /** Always `tern lock`. */
+  readonly lock: typeof LOCK_KIND;
+  /** The format, {@linkcode LOCK_FORMAT}. */
+  readonly format: typeof LOCK_FORMAT;
+  /** The tern version that wrote it. */
+  readonly tern: string;
+  /** The store's base URL, without credentials. */
+  readonly store: string;
+  /** The datasets the files belong to, by path. */
+  readonly datasets: readonly LockedDataset[];
+  /** One entry per file version, by path then date-modified. */
+  readonly files: readonly LockedFile[];
+}
+
+/**
+ * A lock that cannot be used: not JSON, a field missing or wrong (named by its JSON path, as
+ * `$.files[3].size`), written for another store, or in a newer format.
+ *
+ * @example
+ * ```ts
+ * import { LockError } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new LockError("size must be a number", { field: "$.files[0].size", source: "tern.lock.json" });
+ * assert.equal(error.field, "$.files[0].size");
+ * assert.ok(error.message.startsWith("tern.lock.json: $.files[0].size: "));
+ * ```
+ */
+export class LockError extends BadRequestError {
+  /** The JSON path of the field at fault, when one is. */
+  readonly field?: string;
+  /** Where the lock came from (its file), when it came from a file. */
+  readonly source?: string;
+
+  /**
+   * @param problem What is wrong.
+   * @param where The field (JSON path) and the lock's file.
+   *
+   * @example
+   * ```ts
+   * import { LockError } from "./lock.ts";
+   * import assert from "node:assert/strict";
+   *
+   * assert.equal(new LockError("not JSON").message, "The lock: not JSON");
+   * ```
+   */
+  constructor(problem: string, where: { field?: string; source?: string } = {}) {
+    const prefix = [where.source ?? "The lock", where.field].filter((part) => part !== undefined)
+      .join(": ");
+    super(`${prefix}: ${problem}`, { code: "ERR_BAD_LOCK" });
+    if (where.field !== undefined) this.field = where.field;
+    if (where.source !== undefined) this.source = where.source;
+  }
+}
+
+/**
+ * A read of a locked file found another version on the store than the lock's (and the store
+ * was not told to read the locked one, or the cache no longer holds it). Names the path, both
+ * versions (size, date-modified, hash when known) and how to update the lock.
+ *
+ * @example
+ * ```ts
+ * import { DataChangedError } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const locked = { store: "s", path: "/p/a.csv", id: "i", size: 10, modified: 0 };
+ * const error = new DataChangedError(locked, { ...locked, size: 12, modified: 1000 });
+ * assert.equal(error.path, "/p/a.csv");
+ * assert.match(error.message, /locked: 10 bytes, modified 1970-01-01T00:00:00\.000Z/);
+ * assert.match(error.message, /now: 12 bytes, modified 1970-01-01T00:00:01\.000Z/);
+ * ```
+ */
+export class DataChangedError extends TernError {
+  /** The version the lock names. */
+  readonly locked: FileVersion;
+  /** The version on the store now. */
+  readonly current: FileVersion;
+
+  /**
+   * @param locked The lock's version.
+   * @param current The store's version now.
+   * @param reason Why the locked version could not be read instead, when that was asked for.
+   *
+   * @example
+   * ```ts
+   * import { DataChangedError } from "./lock.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const locked = { store: "s", path: "/p", id: "i", size: 1, modified: 0 };
+   * const error = new DataChangedError(locked, { ...locked, size: 2 }, "it is not in the cache");
+   * assert.match(error.message, /it is not in the cache/);
+   * ```
+   */
+  constructor(locked: FileVersion, current: FileVersion, reason?: string) {
+    const renamed = locked.path === current.path ? "" : ` (locked as ${locked.path})`;
+    super(
+      `${current.path}${renamed} changed since the lock was written — locked: ${
+        describeVersion(locked)
+      }; now: ${describeVersion(current)}.${
+        reason === undefined ? "" : ` The locked version cannot be read: ${reason}.`
+      } To use the new version, connect without the lock (or with onChange: "warn"), rerun, ` +
+        `and save a new lock with store.provenance.save(…); to keep the locked version, use ` +
+        `onChange: "locked" while the local cache still holds it.`,
+      { path: current.path, code: "ERR_DATA_CHANGED" },
+    );
+    this.locked = locked;
+    this.current = current;
+  }
+}
+
+const HASH = /^[a-z0-9]+:[0-9a-f]+$/;
+
+const creatorSchema = z.object({
+  name: z.string().min(1),
+  given: z.string().optional(),
+  family: z.string().optional(),
+  suffix: z.string().optional(),
+  affiliation: z.string().optional(),
+  orcid: z.string().optional(),
+});
+
+const datasetSchema = z.object({
+  path: z.string().startsWith("/"),
+  title: z.string().optional(),
+  creators: z.array(creatorSchema),
+  publicationYear: z.number().int().optional(),
+  publisher: z.string().optional(),
+  version: z.string().optional(),
+  doi: z.string().optional(),
+  ark: z.string().optional(),
+  resourceTypeGeneral: z.string().optional(),
+  license: z.object({
+    id: z.string().optional(),
+    name: z.string(),
+    url: z.string().optional(),
+    confidence: z.enum(["exact", "alias", "guess", "unknown"]),
+  }).optional(),
+});
+
+const fileSchema = z.object({
+  path: z.string().startsWith("/"),
+  id: z.string().min(1),
+  size: z.number().int().nonnegative(),
+  modified: z.iso.datetime({ offset: true }),
+  hash: z.string().regex(HASH, "must be <algorithm>:<lowercase hex>").optional(),
+  dataset: z.string().startsWith("/").optional(),
+  operations: z.array(z.enum(READ_OPERATIONS)).min(1),
+});
+
+const lockSchema = z.object({
+  lock: z.literal(LOCK_KIND),
+  format: z.literal(LOCK_FORMAT),
+  tern: z.string().min(1),
+  store: z.url({ protocol: /^https?$/ }).refine(
+    (url) => !hasCredentials(url),
+    "must not contain a username or password",
+  ),
+  datasets: z.array(datasetSchema),
+  files: z.array(fileSchema),
+});
+
+/**
+ * Checks a parsed lock and returns it in tern's own shape (keys in order, entries sorted).
+ *
+ * @param value The parsed JSON.
+ * @param source Where it came from, for messages.
+ * @throws {LockError} naming the first field at fault by its JSON path.
+ *
+ * @example
+ * ```ts
+ * import { LockError, parseLock } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lock = parseLock({
+ *   lock: "tern lock", format: 1, tern: "0.1.0", store: "http://127.0.0.1:8080/terrain",
+ *   datasets: [],
+ *   files: [{ path: "/a.csv", id: "i", size: 3, modified: "2020-01-01T00:00:00.000Z", operations: ["text"] }],
+ * });
+ * assert.equal(lock.files[0].size, 3);
+ * assert.throws(
+ *   () => parseLock({ ...lock, files: [{ ...lock.files[0], size: "3" }] }),
+ *   (error: unknown) => error instanceof LockError && error.field === "$.files[0].size",
+ * );
+ * ```
+ */
+export function parseLock(value: unknown, source?: string): Lock {
+  const where = source === undefined ? {} : { source };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new LockError("is not a JSON object", where);
+  }
+  const kind = (value as { lock?: unknown }).lock;
+  const format = (value as { format?: unknown }).format;
+  if (kind === LOCK_KIND && typeof format === "number" && format > LOCK_FORMAT) {
+    throw new LockError(
+      `is in lock format ${format}; this tern reads format ${LOCK_FORMAT}: update tern`,
+      { ...where, field: "$.format" },
+    );
+  }
+  const parsed = lockSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = jsonPath(issue.path);
+    const got = issue.path.length === 0 ? undefined : valueAt(value, issue.path);
+    // A URL with credentials is never echoed.
+    const shown = field === "$.store" ? "" : got === undefined ? "" : ` (got ${preview(got)})`;
+    throw new LockError(`${issue.message}${shown}`, { ...where, field });
+  }
+  return orderedLock(parsed.data as Lock);
+}
+
+/**
+ * Reads and checks a lock file.
+ *
+ * @throws {LockError} when the file is missing, not JSON or not a lock.
+ *
+ * @example
+ * ```ts
+ * import { LockError, readLock } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const file = await Deno.makeTempFile({ suffix: ".json" });
+ * await Deno.writeTextFile(file, "{ not json");
+ * assert.throws(() => readLock(file), LockError);
+ * await Deno.remove(file);
+ * ```
+ */
+export function readLock(path: string): Lock {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    const reason = error instanceof Deno.errors.NotFound ? "no such file" : String(error);
+    throw new LockError(`cannot be read (${reason})`, { source: path });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new LockError(`is not JSON (${(error as Error).message})`, { source: path });
+  }
+  return parseLock(value, path);
+}
+
+/**
+ * The lock as text: JSON with two-space indents, keys in a fixed order, datasets by path, files
+ * by path then date-modified, a final newline. The same lock gives the same bytes.
+ *
+ * @example
+ * ```ts
+ * import { lockText, parseLock } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = lockText({
+ *   files: [{ operations: ["text"], modified: "2020-01-01T00:00:00.000Z", size: 3, id: "i", path: "/a" }],
+ *   datasets: [], store: "http://127.0.0.1:8080/terrain", tern: "0.1.0", format: 1, lock: "tern lock",
+ * });
+ * assert.ok(text.startsWith('{\n  "lock": "tern lock",\n  "format": 1,'));
+ * assert.equal(lockText(parseLock(JSON.parse(text))), text);
+ * ```
+ */
+export function lockText(lock: Lock): string {
+  return `${JSON.stringify(orderedLock(lock), null, 2)}\n`;
+}
+
+/**
+ * Writes a lock atomically: into a temporary file beside `path`, renamed over it once complete,
+ * so a reader never sees half a lock.
+ *
+ * @example
+ * ```ts
+ * import { readLock, writeLock } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const folder = await Deno.makeTempDir();
+ * const lock = {
+ *   lock: "tern lock", format: 1, tern: "0.1.0", store: "http://127.0.0.1:8080/terrain",
+ *   datasets: [], files: [],
+ * } as const;
+ * await writeLock(`${folder}/tern.lock.json`, lock);
+ * assert.deepEqual(readLock(`${folder}/tern.lock.json`), lock);
+ * await Deno.remove(folder, { recursive: true });
+ * ```
+ */
+export async function writeLock(path: string, lock: Lock): Promise<void> {
+  const text = lockText(lock);
+  const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tern-partial`;
+  try {
+    await Deno.writeTextFile(temporary, text);
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * The {@linkcode FileVersion} a lock entry names.
+ *
+ * @example
+ * ```ts
+ * import { lockedVersion } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const version = lockedVersion("http://x/terrain", {
+ *   path: "/a", id: "i", size: 3, modified: "1970-01-01T00:00:01.000Z", operations: ["text"],
+ * });
+ * assert.equal(version.modified, 1000);
+ * ```
+ */
+export function lockedVersion(store: string, file: LockedFile): FileVersion {
+  return {
+    store,
+    path: file.path,
+    id: file.id,
+    size: file.size,
+    modified: Date.parse(file.modified),
+    ...(file.hash === undefined ? {} : { hash: file.hash }),
+  };
+}
+
+/**
+ * A URL as a lock stores it: no username or password, no trailing slash.
+ *
+ * @example
+ * ```ts
+ * import { lockStoreUrl } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(lockStoreUrl("https://demo:secret@de.cyverse.org/terrain/"), "https://de.cyverse.org/terrain");
+ * ```
+ */
+export function lockStoreUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.href.replace(/\/+$/, "");
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, "//").replace(/\/+$/, "");
+  }
+}
+
+/** The same lock with keys in the documented order and entries sorted. */
+function orderedLock(lock: Lock): Lock {
+  const datasets = [...lock.datasets].map(lockedDataset).sort((a, b) => compare(a.path, b.path));
+  const files = [...lock.files].map(orderedFile).sort((a, b) =>
+    compare(a.path, b.path) || compare(a.modified, b.modified) || compare(a.id, b.id)
+  );
+  return {
+    lock: LOCK_KIND,
+    format: LOCK_FORMAT,
+    tern: lock.tern,
+    store: lock.store,
+    datasets,
+    files,
+  };
+}
+
+function orderedFile(file: LockedFile): LockedFile {
+  return {
+    path: file.path,
+    id: file.id,
+    size: file.size,
+    modified: new Date(Date.parse(file.modified)).toISOString(),
+    ...(file.hash === undefined ? {} : { hash: file.hash }),
+    ...(file.dataset === undefined ? {} : { dataset: file.dataset }),
+    operations: [...new Set(file.operations)].sort(),
+  };
+}
+
+/**
+ * What a lock keeps of a dataset record (a normalised `DatasetMetadata` or a lock's entry): the
+ * fields citing it needs, keys in a fixed order, nothing else.
+ *
+ * @example
+ * ```ts
+ * import { lockedDataset } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const kept = lockedDataset({ doi: "10.1234/x", path: "/c/x", creators: [], description: "long" } as never);
+ * assert.deepEqual(Object.keys(kept), ["path", "creators", "doi"]);
+ * ```
+ */
+export function lockedDataset(dataset: LockedDataset): LockedDataset {
+  const keep = <K extends keyof LockedDataset>(key: K) =>
+    dataset[key] === undefined ? {} : { [key]: dataset[key] };
+  return {
+    path: dataset.path,
+    ...keep("title"),
+    creators: dataset.creators.map((creator) => ({
+      name: creator.name,
+      ...(creator.family === undefined ? {} : { family: creator.family }),
+      ...(creator.given === undefined ? {} : { given: creator.given }),
+      ...(creator.suffix === undefined ? {} : { suffix: creator.suffix }),
+      ...(creator.affiliation === undefined ? {} : { affiliation: creator.affiliation }),
+      ...(creator.orcid === undefined ? {} : { orcid: creator.orcid }),
+    })),
+    ...keep("publicationYear"),
+    ...keep("publisher"),
+    ...keep("version"),
+    ...keep("doi"),
+    ...keep("ark"),
+    ...keep("resourceTypeGeneral"),
+    ...(dataset.license === undefined ? {} : {
+      license: {
+        ...(dataset.license.id === undefined ? {} : { id: dataset.license.id }),
+        name: dataset.license.name,
+        ...(dataset.license.url === undefined ? {} : { url: dataset.license.url }),
+        confidence: dataset.license.confidence,
+      },
+    }),
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== "" || parsed.password !== "";
+  } catch {
+    return false;
+  }
+}
+
+function jsonPath(path: readonly PropertyKey[]): string {
+  return `$${
+    path.map((key) =>
+      typeof key === "number"
+        ? `[${key}]`
+        : /^[A-Za-z_$][\w$]*$/.test(String(key))
+        ? `.${String(key)}`
+        : `[${JSON.stringify(String(key))}]`
+    ).join("")
+  }`;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let here = value;
+  for (const key of path) {
+    if (typeof here !== "object" || here === null) return undefined;
+    here = (here as Record<PropertyKey, unknown>)[key];
+  }
+  return here;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}

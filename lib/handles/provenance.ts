@@ -1,0 +1,609 @@
+/**
+ * {@linkcode Provenance}: what a store read — every file version once, how it was read, and
+ * the dataset it belongs to — with the datasets' bibliography, a lock file and a notebook card.
+ *
+ * @module
+ */
+
+import type { CallOptions } from "../client/endpoints.ts";
+import { AuthError, NotFoundError, PermissionError } from "../client/errors.ts";
+import {
+  type FileVersion,
+  READ_OPERATIONS,
+  type ReadOperation,
+  sameVersion,
+} from "../client/file_version.ts";
+import { VERSION } from "../client/version.ts";
+import { loadPolars } from "../data/polars.ts";
+import type { DataFrame } from "../deps.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderProvenance } from "../display/provenance.ts";
+import { CITATION_STYLES, type CitationStyle } from "../metadata/citation.ts";
+import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
+import { type Bibliography, type CitedBy, makeBibliography } from "./bibliography.ts";
+import { provenanceView } from "./display.ts";
+import {
+  type Lock,
+  LOCK_FORMAT,
+  LOCK_KIND,
+  type LockedDataset,
+  lockedDataset,
+  lockStoreUrl,
+  writeLock,
+} from "./lock.ts";
+import { parentPath } from "./paths.ts";
+
+/**
+ * How a read stands against the store's lock: `read` (not locked, or the locked version),
+ * `changed` (differs from the lock and was read anyway: `onChange: "warn"`) or `locked` (the
+ * store had changed; the lock's version was read from the cache: `onChange: "locked"`).
+ *
+ * @example
+ * ```ts
+ * import type { ReadStatus } from "./provenance.ts";
+ *
+ * const status: ReadStatus = "changed";
+ * ```
+ */
+export type ReadStatus = "read" | "changed" | "locked";
+
+/** Statuses by their stored number. */
+const STATUSES: readonly ReadStatus[] = ["read", "changed", "locked"];
+
+/**
+ * One file version a store read.
+ *
+ * @example
+ * ```ts
+ * import type { ProvenanceRead } from "./provenance.ts";
+ *
+ * const read: ProvenanceRead = {
+ *   path: "/iplant/home/shared/a.csv", id: "6a1b2c3d", size: 2048, modified: new Date(0),
+ *   operations: ["dataframe"], firstRead: new Date(), status: "read",
+ * };
+ * ```
+ */
+export interface ProvenanceRead {
+  /** Data-store path (the first one it was read at). */
+  readonly path: string;
+  /** Item id: a file read by id and by path is one entry. */
+  readonly id: string;
+  /** Size in bytes. */
+  readonly size: number;
+  /** Date-modified. */
+  readonly modified: Date;
+  /** Content hash `<algorithm>:<hex>`, where tern had one. */
+  readonly hash?: string;
+  /** How it was read (`dataframe`, `text`, `scan`, …), in {@linkcode READ_OPERATIONS} order. */
+  readonly operations: readonly ReadOperation[];
+  /** When it was first read. */
+  readonly firstRead: Date;
+  /** How it stands against the lock. */
+  readonly status: ReadStatus;
+  /**
+   * The dataset it belongs to (its folder's path), once looked up: `datasets()`,
+   * `bibliography()`, `save()`, `toDataFrame()` and the card look datasets up.
+   */
+  readonly dataset?: string;
+}
+
+/**
+ * A dataset the store read files from: what citing it needs, how many files were read, and
+ * what its citation points to.
+ *
+ * @example
+ * ```ts
+ * import type { ProvenanceDataset } from "./provenance.ts";
+ *
+ * const dataset: ProvenanceDataset = {
+ *   path: "/iplant/home/shared/commons_repo/curated/Barley", title: "Barley", creators: [],
+ *   doi: "10.7946/P2C35G", files: 2, citedBy: "doi",
+ * };
+ * ```
+ */
+export type ProvenanceDataset = LockedDataset & {
+  /** File versions read from it. */
+  readonly files: number;
+  /** `doi`, else `ark`, else `path` (flagged: a dataset should be cited by its DOI). */
+  readonly citedBy: CitedBy;
+};
+
+/** One file version, compactly: folders interned, operations as bits, times as numbers. */
+interface Record {
+  readonly id: string;
+  /** Index into the folder table. */
+  readonly folder: number;
+  readonly name: string;
+  readonly size: number;
+  readonly modified: number;
+  hash: string | undefined;
+  operations: number;
+  readonly at: number;
+  status: number;
+  /** The previous version of the same id, or -1. */
+  readonly previous: number;
+}
+
+/**
+ * The folder-to-dataset lookup a {@linkcode Provenance} uses: the dataset whose metadata a
+ * folder holds, or `undefined` when it holds none.
+ *
+ * @example
+ * ```ts
+ * import type { DatasetLookup } from "./provenance.ts";
+ *
+ * const none: DatasetLookup = () => Promise.resolve(undefined);
+ * ```
+ */
+export type DatasetLookup = (
+  folder: string,
+  options: CallOptions,
+) => Promise<DatasetMetadata | undefined>;
+
+/**
+ * The key under which a provenance hands its compact records to tern's tests (to bound their
+ * size). Not exported by `mod.ts`.
+ *
+ * @example
+ * ```ts
+ * import { PROVENANCE_RECORDS } from "./provenance.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(typeof PROVENANCE_RECORDS, "symbol");
+ * ```
+ */
+export const PROVENANCE_RECORDS: unique symbol = Symbol("tern.provenanceRecords");
+
+/**
+ * What a store read: every file version once — path, id, size, date-modified, content hash
+ * where tern has one, how it was read, when, and how it stands against the store's lock — and
+ * the datasets those files belong to (the nearest folder with dataset metadata, looked up once
+ * per folder, when first asked for). Each store keeps its own, as `store.provenance`.
+ *
+ * @example
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const folder = "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020";
+ * await store.file(`${folder}/penguins.csv`).text();
+ * const [read] = store.provenance.reads;
+ * assert.equal(read.path, `${folder}/penguins.csv`);
+ * assert.deepEqual(read.operations, ["text"]);
+ * const [dataset] = await store.provenance.datasets();
+ * assert.equal(dataset.doi, "10.25739/9k2v-7q4m");
+ * assert.match(String(await store.provenance.bibliography("apa")), /^Gorman, K\. B\./);
+ * ```
+ */
+export class Provenance {
+  readonly #store: string;
+  readonly #lookup: DatasetLookup;
+  readonly #records: Record[] = [];
+  /** The latest record of each id. */
+  readonly #latest = new Map<string, number>();
+  readonly #folders: string[] = [];
+  readonly #folderIndex = new Map<string, number>();
+  /** Each folder's dataset (itself or an ancestor), looked up once. */
+  readonly #datasetOf = new Map<string, Promise<LockedDataset | undefined>>();
+  /** Folders whose dataset is known: the dataset's folder index, or -1 for none. */
+  readonly #known = new Map<number, number>();
+  readonly #datasets = new Map<string, LockedDataset>();
+
+  /**
+   * An empty provenance; a store makes its own.
+   *
+   * @param store The store's URL (credentials, if any, are dropped).
+   * @param lookup Reads a folder's dataset metadata.
+   *
+   * @example
+   * ```ts
+   * import { Provenance } from "./provenance.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const provenance = new Provenance("http://127.0.0.1:8080/terrain", () => Promise.resolve(undefined));
+   * provenance.record({ store: "http://127.0.0.1:8080/terrain", path: "/a/b/c.csv", id: "i", size: 3, modified: 0 }, "text");
+   * provenance.record({ store: "http://127.0.0.1:8080/terrain", path: "/a/b/c.csv", id: "i", size: 3, modified: 0 }, "bytes");
+   * assert.equal(provenance.reads.length, 1);
+   * assert.deepEqual(provenance.reads[0].operations, ["text", "bytes"]);
+   * ```
+   */
+  constructor(store: string, lookup: DatasetLookup) {
+    this.#store = lockStoreUrl(store);
+    this.#lookup = lookup;
+  }
+
+  /**
+   * Records a read of `version` by `operation`: a version already recorded (by id, whatever
+   * the path) gains the operation, and its hash when it had none; another version of the same
+   * file is a new entry.
+   *
+   * @param status How the read stands against the lock.
+   *
+   * @example
+   * ```ts
+   * import { Provenance } from "./provenance.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const provenance = new Provenance("http://x/terrain", () => Promise.resolve(undefined));
+   * const version = { store: "http://x/terrain", path: "/a/c.csv", id: "i", size: 3, modified: 0 };
+   * provenance.record(version, "text");
+   * provenance.record({ ...version, path: "/a/renamed.csv", hash: "xxh64:00ff" }, "dataframe");
+   * provenance.record({ ...version, size: 4, modified: 1 }, "text");
+   * assert.deepEqual(provenance.reads.map((read) => [read.path, read.size, read.hash]), [
+   *   ["/a/c.csv", 3, "xxh64:00ff"],
+   *   ["/a/c.csv", 4, undefined],
+   * ]);
+   * ```
+   */
+  record(version: FileVersion, operation: ReadOperation, status: ReadStatus = "read"): void {
+    const bit = 1 << READ_OPERATIONS.indexOf(operation);
+    const statusCode = Math.max(0, STATUSES.indexOf(status));
+    const latest = this.#latest.get(version.id);
+    for (let index = latest ?? -1; index >= 0; index = this.#records[index].previous) {
+      const record = this.#records[index];
+      if (!sameVersion(this.#versionOf(record, version.store), version)) continue;
+      record.operations |= bit;
+      record.hash ??= version.hash;
+      record.status = Math.max(record.status, statusCode);
+      return;
+    }
+    const folder = parentPath(version.path);
+    let folderIndex = this.#folderIndex.get(folder);
+    if (folderIndex === undefined) {
+      folderIndex = this.#folders.push(folder) - 1;
+      this.#folderIndex.set(folder, folderIndex);
+    }
+    this.#latest.set(version.id, this.#records.length);
+    this.#records.push({
+      id: version.id,
+      folder: folderIndex,
+      name: version.path.slice(folder === "/" ? 1 : folder.length + 1),
+      size: version.size,
+      modified: version.modified,
+      hash: version.hash,
+      operations: bit,
+      at: Date.now(),
+      status: statusCode,
+      previous: latest ?? -1,
+    });
+  }
+
+  /** How many file versions were read. */
+  get size(): number {
+    return this.#records.length;
+  }
+
+  /** Every file version read, in the order first read. */
+  get reads(): ProvenanceRead[] {
+    return this.#records.map((record) => this.#readOf(record));
+  }
+
+  /**
+   * The distinct datasets the files read belong to, with what citing them needs, in path
+   * order. Looks up each folder read from (and its parents, up to the first with dataset
+   * metadata) once per store: two requests per folder.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").bytes();
+   * assert.deepEqual(await store.provenance.datasets(), []);
+   * ```
+   */
+  async datasets(options: CallOptions = {}): Promise<ProvenanceDataset[]> {
+    await this.#resolve(options);
+    const counts = new Map<number, number>();
+    for (const record of this.#records) {
+      const dataset = this.#known.get(record.folder) ?? -1;
+      if (dataset >= 0) counts.set(dataset, (counts.get(dataset) ?? 0) + 1);
+    }
+    return [...counts].map(([folder, files]) => {
+      const dataset = this.#datasets.get(this.#folders[folder])!;
+      return {
+        ...dataset,
+        files,
+        citedBy: dataset.doi !== undefined ? "doi" : dataset.ark !== undefined ? "ark" : "path",
+      } satisfies ProvenanceDataset;
+    }).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * One citation per dataset read, in `style` (default `datacite`; any of `CITATION_STYLES`),
+   * deduplicated and in a stable order; datasets without a DOI are flagged (`flagged`).
+   *
+   * @throws {BadRequestError} for an unknown style.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const curated = "/iplant/home/shared/commons_repo/curated";
+   * await store.file(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`).bytes();
+   * const bibtex = await store.provenance.bibliography("bibtex");
+   * assert.equal(bibtex.text.split("\n")[0], "@misc{Gorman2020Palmer,");
+   * assert.deepEqual(bibtex.flagged, []);
+   * ```
+   */
+  async bibliography(
+    style: CitationStyle = "datacite",
+    options: CallOptions = {},
+  ): Promise<Bibliography> {
+    return await makeBibliography(await this.datasets(options), style);
+  }
+
+  /**
+   * The lock of what was read: the tern version, the store's URL (never with credentials),
+   * the datasets with what citing them needs, and one entry per file version.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
+   * const lock = await store.provenance.lock();
+   * assert.equal(lock.store, store.options.url);
+   * assert.equal(lock.files[0].path, "/iplant/home/shared/tern_samples/formats/README.txt");
+   * ```
+   */
+  async lock(options: CallOptions = {}): Promise<Lock> {
+    const datasets = await this.datasets(options);
+    return {
+      lock: LOCK_KIND,
+      format: LOCK_FORMAT,
+      tern: VERSION,
+      store: this.#store,
+      datasets: datasets.map(({ files: _files, citedBy: _citedBy, ...dataset }) => dataset),
+      files: this.#records.map((record) => {
+        const read = this.#readOf(record);
+        return {
+          path: read.path,
+          id: read.id,
+          size: read.size,
+          modified: read.modified.toISOString(),
+          ...(read.hash === undefined ? {} : { hash: read.hash }),
+          ...(read.dataset === undefined ? {} : { dataset: read.dataset }),
+          operations: read.operations,
+        };
+      }),
+    };
+  }
+
+  /**
+   * Writes the lock (see {@linkcode Provenance.lock}) to `path` as JSON — keys in a fixed
+   * order, entries sorted, so the same reads give the same file — atomically (a reader never
+   * sees half of it). Returns the lock written. Pass it to `connect({ lock })` to check a rerun
+   * reads the same data; `tern lock verify` checks it against the store.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
+   * const folder = await Deno.makeTempDir();
+   * await store.provenance.save(`${folder}/tern.lock.json`);
+   * const saved = JSON.parse(await Deno.readTextFile(`${folder}/tern.lock.json`));
+   * assert.equal(saved.files.length, 1);
+   * await Deno.remove(folder, { recursive: true });
+   * ```
+   */
+  async save(path: string, options: CallOptions = {}): Promise<Lock> {
+    const lock = await this.lock(options);
+    await writeLock(path, lock);
+    return lock;
+  }
+
+  /**
+   * Every file version read as a DataFrame: `path`, `id`, `size`, `modified`, `hash`,
+   * `operations` (comma-separated), `status`, `firstRead`, `dataset` (its folder), `title`,
+   * `doi`, `ark`.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
+   * const frame = await store.provenance.toDataFrame();
+   * assert.equal(frame.height, 1);
+   * assert.equal(frame.getColumn("operations").get(0), "text");
+   * ```
+   */
+  async toDataFrame(options: CallOptions = {}): Promise<DataFrame> {
+    await this.#resolve(options);
+    const pl = await loadPolars();
+    const reads = this.reads;
+    const datasetOf = (read: ProvenanceRead) =>
+      read.dataset === undefined ? undefined : this.#datasets.get(read.dataset);
+    const text = (name: string, values: (string | undefined)[]) =>
+      pl.Series(name, values.map((value) => value ?? null), pl.Utf8);
+    return pl.DataFrame([
+      text("path", reads.map((read) => read.path)),
+      text("id", reads.map((read) => read.id)),
+      pl.Series("size", reads.map((read) => read.size), pl.Int64),
+      pl.Series("modified", reads.map((read) => read.modified), pl.Datetime("ms", "UTC")),
+      text("hash", reads.map((read) => read.hash)),
+      text("operations", reads.map((read) => read.operations.join(","))),
+      text("status", reads.map((read) => read.status)),
+      pl.Series("firstRead", reads.map((read) => read.firstRead), pl.Datetime("ms", "UTC")),
+      text("dataset", reads.map((read) => read.dataset)),
+      text("title", reads.map((read) => datasetOf(read)?.title)),
+      text("doi", reads.map((read) => datasetOf(read)?.doi)),
+      text("ark", reads.map((read) => datasetOf(read)?.ark)),
+    ]);
+  }
+
+  /** `Provenance: 3 files from 1 dataset` (datasets once looked up). */
+  toString(): string {
+    const datasets = new Set(
+      this.#records.map((record) => this.#known.get(record.folder) ?? -1).filter((i) => i >= 0),
+    );
+    return `Provenance: ${this.#records.length} file${this.#records.length === 1 ? "" : "s"}${
+      datasets.size === 0 ? "" : ` from ${datasets.size} dataset${datasets.size === 1 ? "" : "s"}`
+    } read`;
+  }
+
+  /** Same as `toString()`, for `Deno.inspect` and `console.log`. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.toString();
+  }
+
+  /**
+   * The notebook card: "this notebook read N files from M datasets", the datasets, the file
+   * versions, and the bibliography in every style (one `<details>` per style, no script).
+   *
+   * @example
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const curated = "/iplant/home/shared/commons_repo/curated";
+   * await store.file(`${curated}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`).bytes();
+   * const card = await store.provenance[JUPYTER_DISPLAY]();
+   * assert.equal(card["text/plain"].split("\n")[0], "This notebook read 1 file from 1 dataset.");
+   * ```
+   */
+  async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
+    const datasets = await this.datasets();
+    const bibliographies = await Promise.all(
+      CITATION_STYLES.map(async (style) => ({
+        style,
+        text: (await makeBibliography(datasets, style)).text,
+      })),
+    );
+    return renderProvenance(provenanceView({
+      store: this.#store,
+      reads: this.#records.length <= 200
+        ? this.reads
+        : this.#records.slice(0, 200).map((record) => this.#readOf(record)),
+      files: this.#records.length,
+      changed: this.#records.filter((record) => STATUSES[record.status] === "changed").length,
+      locked: this.#records.filter((record) => STATUSES[record.status] === "locked").length,
+      datasets,
+      bibliographies,
+    }));
+  }
+
+  /**
+   * The compact records and folder table, for tern's tests.
+   *
+   * @ignore not exported by `mod.ts`.
+   */
+  get [PROVENANCE_RECORDS](): { records: readonly object[]; folders: readonly string[] } {
+    return { records: this.#records, folders: this.#folders };
+  }
+
+  #pathOf(record: Record): string {
+    const folder = this.#folders[record.folder];
+    return folder === "/" ? `/${record.name}` : `${folder}/${record.name}`;
+  }
+
+  #versionOf(record: Record, store: string): FileVersion {
+    return {
+      store,
+      path: this.#pathOf(record),
+      id: record.id,
+      size: record.size,
+      modified: record.modified,
+      ...(record.hash === undefined ? {} : { hash: record.hash }),
+    };
+  }
+
+  #readOf(record: Record): ProvenanceRead {
+    const dataset = this.#known.get(record.folder) ?? -1;
+    return {
+      path: this.#pathOf(record),
+      id: record.id,
+      size: record.size,
+      modified: new Date(record.modified),
+      ...(record.hash === undefined ? {} : { hash: record.hash }),
+      operations: READ_OPERATIONS.filter((_, bit) => (record.operations & (1 << bit)) !== 0),
+      firstRead: new Date(record.at),
+      status: STATUSES[record.status],
+      ...(dataset < 0 ? {} : { dataset: this.#folders[dataset] }),
+    };
+  }
+
+  /** Looks up the dataset of every folder read from that is not known yet. */
+  async #resolve(options: CallOptions): Promise<void> {
+    const pending = new Set<number>();
+    for (const record of this.#records) {
+      if (!this.#known.has(record.folder)) pending.add(record.folder);
+    }
+    for (const folder of pending) {
+      const dataset = await this.#datasetOfFolder(this.#folders[folder], options);
+      let index = -1;
+      if (dataset !== undefined) {
+        this.#datasets.set(dataset.path, dataset);
+        index = this.#folderIndex.get(dataset.path) ?? -1;
+        if (index < 0) {
+          index = this.#folders.push(dataset.path) - 1;
+          this.#folderIndex.set(dataset.path, index);
+        }
+      }
+      this.#known.set(folder, index);
+    }
+  }
+
+  /** The folder's dataset: its own metadata, else its parent's (never above `/zone/home`). */
+  #datasetOfFolder(folder: string, options: CallOptions): Promise<LockedDataset | undefined> {
+    let found = this.#datasetOf.get(folder);
+    if (found === undefined) {
+      found = (async () => {
+        const depth = folder.split("/").filter((part) => part !== "").length;
+        if (depth <= 2) return undefined;
+        const own = await this.#lookup(folder, options).catch((error) => {
+          // A folder the user may not read cannot name the dataset; its parents still may.
+          if (
+            error instanceof NotFoundError || error instanceof PermissionError ||
+            error instanceof AuthError
+          ) return undefined;
+          throw error;
+        });
+        const dataset = own === undefined ? undefined : lockedDatasetOf(own, folder);
+        if (dataset !== undefined) return dataset;
+        return await this.#datasetOfFolder(parentPath(folder), options);
+      })();
+      // A failed lookup (the network) is tried again next time.
+      found.catch(() => this.#datasetOf.delete(folder));
+      this.#datasetOf.set(folder, found);
+    }
+    return found;
+  }
+}
+
+/**
+ * What a lock keeps of a dataset's metadata: what citing it needs. A folder whose metadata has
+ * no title, DOI or ARK holds no dataset.
+ *
+ * @example
+ * ```ts
+ * import { lockedDatasetOf } from "./provenance.ts";
+ * import { normalizeMetadata } from "../metadata/normalize.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const metadata = await normalizeMetadata([{ attr: "title", value: "Maize" }]);
+ * assert.deepEqual(lockedDatasetOf(metadata, "/c/Maize"), { path: "/c/Maize", title: "Maize", creators: [] });
+ * ```
+ */
+export function lockedDatasetOf(
+  metadata: DatasetMetadata,
+  path: string,
+): LockedDataset | undefined {
+  if (metadata.title === undefined && metadata.doi === undefined && metadata.ark === undefined) {
+    return undefined;
+  }
+  return lockedDataset({ ...metadata, path: metadata.path === "" ? path : metadata.path });
+}

@@ -1,0 +1,42 @@
+/**
+ * Which characters are invisible or act on the display instead of being shown, and how they are
+ * made visible: one rule for every plain-text view, the CLI and the client's error messages.
+ *
+ * A leaf module: it imports nothing.
+ *
+ * @module
+ */
+
+// Control (Cc) and format (Cf) characters — C0/C1 controls, DEL, the bidirectional marks,
+// embeddings, overrides and isolates ("Trojan Source"), zero-width spaces, the BOM, soft hyphens,
+// invisible tag characters — and the line and paragraph separators. ZWJ and ZWNJ stay: emoji
+// sequences and Persian or Indic words need them, and they cannot reorder text.
+const INVISIBLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * The one escaping of text for plain output, shared by every `text/plain` view and the CLI:
+ * characters that are invisible or act on the display instead of being shown (terminal
+ * escapes, bidirectional overrides that make `exe.csv` read as `vsc.exe`, zero-width spaces)
+ * become visible escapes — `\n`, `\x1b`, `\u{202e}` — and everything else is unchanged.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { visibleText } from "./visible_text.ts";
+ *
+ * assert.equal(visibleText("report\u202Efdp.exe"), "report\\u{202e}fdp.exe");
+ * assert.equal(visibleText("a\u200Bb\x1b[2J\n"), "a\\u{200b}b\\x1b[2J\\n");
+ * assert.equal(visibleText("données 👩‍🔬.csv"), "données 👩‍🔬.csv");
+ * ```
+ */
+export function visibleText(text: string): string {
+  INVISIBLE.lastIndex = 0;
+  if (!INVISIBLE.test(text)) return text;
+  return text.replace(INVISIBLE, (char) => {
+    const named = NAMED_ESCAPES[char];
+    if (named !== undefined) return named;
+    const code = char.codePointAt(0)!;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+  });
+}

@@ -1,0 +1,135 @@
+import assert from "node:assert/strict";
+import { contentHasher } from "../../../lib/cache/content_hash.ts";
+import { lockText, readLock } from "../../../lib/handles/lock.ts";
+import { CITATION_STYLE_LIST } from "../../../mod.ts";
+import {
+  DEMO,
+  FILES,
+  gatedRead,
+  NOTES,
+  PENGUINS,
+  serveProvenanceStore,
+  WIND,
+} from "../../handles/_provenance.ts";
+import { type Run, runTern } from "../_cli.ts";
+
+async function xxh64(text: string): Promise<string> {
+  const hasher = await contentHasher();
+  hasher.update(new TextEncoder().encode(text));
+  return `xxh64:${hasher.digest()}`;
+}
+
+Deno.test("tern lock verify and tern cite --lock against a store changed on disk", async (t) => {
+  await using served = await serveProvenanceStore();
+  const dir = await Deno.makeTempDir({ prefix: "tern-cli-lock-" });
+  try {
+    const store = served.demo();
+    for (const path of [FILES.penguins, FILES.wind, FILES.notes, FILES.loose]) {
+      await gatedRead(store, path, "text");
+    }
+    const lockFile = `${dir}/tern.lock.json`;
+    await store.provenance.save(lockFile);
+    // Signed in through the environment, with a password: it never shows.
+    const env = { TERRAIN_USERNAME: DEMO.username, TERRAIN_PASSWORD: DEMO.password };
+    const tern = (args: string[]): Promise<Run> =>
+      runTern(["--no-cache", ...args], { cwd: dir, env, secrets: [DEMO.password, DEMO.token] });
+
+    await t.step("all unchanged: exit 0, the store URL taken from the lock", async () => {
+      const run = await tern(["lock", "verify", lockFile]);
+      assert.equal(run.code, 0, run.stderr);
+      const rows = run.stdout.trim().split("\n");
+      assert.match(rows[0], /^status\s+path\s+what differs$/);
+      assert.equal(rows.filter((row) => row.startsWith("unchanged ")).length, 4);
+      assert.equal(rows.at(-1), "4 files: 4 unchanged, 0 changed, 0 missing.");
+    });
+
+    await t.step("changed and missing files: a table and exit 1", async () => {
+      await served.change(FILES.wind, "hour,speed\n0,1\n");
+      await Deno.remove(`${served.root}${FILES.loose}`);
+      const run = await tern(["lock", "verify", lockFile]);
+      assert.equal(run.code, 1, run.stderr);
+      const row = (path: string) => run.stdout.split("\n").find((line) => line.includes(path));
+      assert.match(
+        row(FILES.wind)!,
+        /^changed\s+.*size 23 → 15; modified 2020-07-16T17:43:00\.000Z → 2024-03-01T12:00:00\.000Z$/,
+      );
+      assert.match(row(FILES.loose)!, /^missing\s+.*not on the store$/);
+      assert.match(row(FILES.penguins)!, /^unchanged /);
+      assert.match(run.stdout, /4 files: 2 unchanged, 1 changed, 1 missing\.\n$/);
+    });
+
+    await t.step("--hash: bytes changed behind the same size and date", async () => {
+      const content = "species,mass\nAdelie,3750\nGentoo,5000\n";
+      const lock = readLock(lockFile);
+      const penguins = lock.files.find((file) => file.path === FILES.penguins)!;
+      const withHash = { ...lock, files: [{ ...penguins, hash: await xxh64(content) }] };
+      const hashFile = `${dir}/hashed.lock.json`;
+      await Deno.writeTextFile(hashFile, lockText(withHash));
+      const same = await tern(["lock", "verify", "--hash", hashFile]);
+      assert.equal(same.code, 0, same.stdout + same.stderr);
+      await served.change(
+        FILES.penguins,
+        "species,mass\nAdelie,3751\nGentoo,5000\n",
+        new Date("2020-07-16T17:43:00Z"),
+      );
+      const statOnly = await tern(["lock", "verify", hashFile]);
+      assert.equal(statOnly.code, 0, "a stat cannot see it");
+      const run = await tern(["lock", "verify", "--hash", hashFile]);
+      assert.equal(run.code, 1, run.stdout);
+      assert.match(run.stdout, /^changed\s+.*hash xxh64:[0-9a-f]{16} → xxh64:[0-9a-f]{16}$/m);
+    });
+
+    await t.step("errors: no action, no file, a broken lock", async () => {
+      const none = await tern(["lock"]);
+      assert.equal(none.code, 2);
+      assert.match(none.stderr, /tern lock needs an action: verify FILE/);
+      const missing = await tern(["lock", "verify", `${dir}/nope.json`]);
+      assert.notEqual(missing.code, 0);
+      assert.match(missing.stderr, /nope\.json: cannot be read \(no such file\)/);
+      await Deno.writeTextFile(
+        `${dir}/bad.json`,
+        JSON.stringify({ ...readLock(lockFile), files: [{ path: "/a" }] }),
+      );
+      const bad = await tern(["lock", "verify", `${dir}/bad.json`]);
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /bad\.json: \$\.files\[0\]\.id: /);
+    });
+
+    await t.step(
+      "tern cite --lock: the lock's bibliography in every style, without the store",
+      async () => {
+        for (const { id: style } of CITATION_STYLE_LIST) {
+          const run = await runTern(["cite", "--lock", lockFile, "--style", style], {
+            cwd: dir,
+            env: { TERRAIN_URL: "http://127.0.0.1:9/terrain" }, // nothing listens there
+          });
+          assert.equal(run.code, 0, run.stderr);
+          assert.ok(run.stdout.includes("9k2v-7q4m"), style);
+          assert.ok(run.stdout.includes("p3w1n2"), style);
+          assert.match(run.stderr, /note: Wind speeds has no DOI; it is cited by its ARK/);
+          assert.match(
+            run.stderr,
+            /note: Lab notes has no DOI; it is cited by its data-store path/,
+          );
+        }
+        const bibtex = await runTern(["cite", "--lock", lockFile, "-s", "bibtex"], {
+          cwd: dir,
+          env: {},
+        });
+        assert.equal(bibtex.stdout.match(/^@misc\{/gm)?.length, 3);
+        assert.ok(bibtex.stdout.startsWith("@misc{Gorman2020Palmer,"));
+        const lockOnly = await runTern(["cite", "--lock", lockFile, PENGUINS], {
+          cwd: dir,
+          env: {},
+        });
+        assert.equal(lockOnly.code, 2);
+        assert.match(lockOnly.stderr, /takes no PATH/);
+        assert.ok(
+          [WIND, NOTES].every((path) => readLock(lockFile).datasets.some((d) => d.path === path)),
+        );
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
