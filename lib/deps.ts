@@ -5,11 +5,11 @@
  * tern is imported from notebooks and scripts that have no import map of their own (by file
  * path, by `https:` URL, or as a published package), so every specifier here is a full
  * `npm:name@version`: it resolves without tern's `deno.json`. Every package but picomatch is
- * loaded on first use through the loaders below, so `import { connect } from "tern"` stays cheap
- * and needs no `--allow-ffi` until a frame is made; zod too, with the response schemas, which load
- * with the first answer while its request is on its way. Test-only packages (fast-check, linkedom)
- * live in `deno.json`'s import map, which only tern's own tests read (linkedom is also here, for
- * charts).
+ * loaded through the loaders below, on first use, so `import { connect } from "tern"` stays cheap
+ * and needs no `--allow-ffi` until a frame is made (zod is needed at once by the lock module; the
+ * response schemas load with the first answer, while its request is on its way). Test-only
+ * packages (fast-check, linkedom) live in `deno.json`'s import map, which only tern's own tests
+ * read (linkedom is also here, for charts).
  *
  * @example Every loader gives its package
  * ```ts
