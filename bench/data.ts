@@ -24,7 +24,8 @@ import { Cleanup, startChild, tempDir } from "./_proc.ts";
 
 /** Where fixtures live in their store. */
 const FOLDER = "/iplant/home/shared/bench/data";
-const CSV_PATH = `${FOLDER}/weather.csv`;
+/** The data-store path of the large CSV that {@linkcode ensureCsv} writes. */
+export const CSV_PATH = `${FOLDER}/weather.csv`;
 const MANY_PATH = `${FOLDER}/many`;
 const WORKER = "bench/_data_worker.ts";
 /** The shaped link of measurement 2, bytes per second. */
@@ -85,7 +86,7 @@ const CSV_GENERATOR = "weather csv v1: lcg 1103515245/12345 seed 12345";
  * many tables in research data stores. Written under a temporary name and renamed, with a
  * record of its digest, so an interrupted file is never reused.
  */
-async function ensureCsv(
+export async function ensureCsv(
   ctx: SuiteContext,
   bytes: number,
 ): Promise<{ root: string; local: string }> {
@@ -180,12 +181,21 @@ async function ensureMany(ctx: SuiteContext, count: number): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-interface Server {
+/** A server process started by {@linkcode startServer}. */
+export interface Server {
+  /** Its Terrain base URL (`http://127.0.0.1:PORT/terrain`). */
   url: string;
+  /** Its process id, for CPU figures. */
   pid: number;
 }
 
-async function startServer(cleanup: Cleanup, ctx: SuiteContext, root: string, flags: string[]) {
+/** Starts the embedded server over `root` as a child process, stopped by `cleanup`. */
+export async function startServer(
+  cleanup: Cleanup,
+  ctx: SuiteContext,
+  root: string,
+  flags: string[],
+) {
   const child = await startChild(cleanup, {
     label: `our server (lib/server/main.ts ${flags.join(" ")})`,
     command: Deno.execPath(),
@@ -243,15 +253,15 @@ async function sample(
  * Runs each contender `reps` times after `warmup` unrecorded runs, rotating which goes first
  * each round so drift on the machine falls on all alike. Each sample is checked with `check`.
  */
-async function rounds(
+export async function rounds<S>(
   ctx: SuiteContext,
-  contenders: Record<string, () => Promise<Sample>>,
+  contenders: Record<string, () => Promise<S>>,
   reps: number,
   warmup: number,
-  check: (name: string, sample: Sample) => void,
-): Promise<Record<string, Sample[]>> {
+  check: (name: string, sample: S) => void,
+): Promise<Record<string, S[]>> {
   const names = Object.keys(contenders);
-  const samples: Record<string, Sample[]> = Object.fromEntries(names.map((name) => [name, []]));
+  const samples: Record<string, S[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < warmup + reps; round++) {
     ctx.signal.throwIfAborted();
     for (let k = 0; k < names.length; k++) {
@@ -274,7 +284,7 @@ const ms = (s: Sample) => s.ms;
 const mb = (bytes: number) => bytes / 1e6;
 
 /** The 1-minute load average: the machine is shared, so each phase says how busy it was. */
-async function load(): Promise<string> {
+export async function load(): Promise<string> {
   const text = await Deno.readTextFile("/proc/loadavg").catch(() => "? ");
   return text.split(" ")[0];
 }

@@ -4,11 +4,12 @@
  *
  * tern is imported from notebooks and scripts that have no import map of their own (by file
  * path, by `https:` URL, or as a published package), so every specifier here is a full
- * `npm:name@version`: it resolves without tern's `deno.json`. Heavy or rarely needed packages are
- * loaded on first use through the loaders below, so `import { connect } from "tern"` stays cheap
- * and needs no `--allow-ffi` until a frame is made. Test-only packages (fast-check, linkedom)
- * live in `deno.json`'s import map, which only tern's own tests read (linkedom is also here, for
- * charts).
+ * `npm:name@version`: it resolves without tern's `deno.json`. Every package but picomatch is
+ * loaded through the loaders below, on first use, so `import { connect } from "tern"` stays cheap
+ * and needs no `--allow-ffi` until a frame is made (zod is needed at once by the lock module; the
+ * response schemas load with the first answer, while its request is on its way). Test-only
+ * packages (fast-check, linkedom) live in `deno.json`'s import map, which only tern's own tests
+ * read (linkedom is also here, for charts).
  *
  * @example Every loader gives its package
  * ```ts
@@ -23,8 +24,9 @@
  * @module
  */
 
-export { z } from "npm:zod@4.6.7";
 export { default as picomatch } from "npm:picomatch@4.0.7";
+/** zod's namespace, for types (`z.infer`, `z.ZodType`); {@linkcode loadZodModule} gives its values. */
+export type { z } from "npm:zod@4.6.7";
 import type * as polars from "npm:nodejs-polars@0.25.2";
 
 // The polars types tern's API mentions, declared here (not re-exported) so that documentation of
@@ -117,6 +119,17 @@ export type Series = polars.Series;
 export type PolarsModule = typeof import("npm:nodejs-polars@0.25.2");
 
 /**
+ * Imports an npm package given by a specifier held in a variable. Deno prepares every `npm:`
+ * specifier written out in a module's `import(...)` as soon as that module loads, whether or not
+ * the import ever runs (a few milliseconds each); passed through here, a package costs nothing
+ * until it is used. Its types still come from the `typeof import(...)` annotations, which also
+ * keep every package in the lock file and in `deno install`.
+ */
+function importLater<T>(specifier: string): Promise<T> {
+  return import(specifier);
+}
+
+/**
  * Imports nodejs-polars (a native addon, so only when a frame is first made).
  *
  * @example
@@ -131,7 +144,7 @@ export type PolarsModule = typeof import("npm:nodejs-polars@0.25.2");
 export async function loadPolarsModule(): Promise<PolarsModule> {
   // node:module (for polarsFrameFactory) costs tens of milliseconds to load: only with Polars.
   const [polars, { createRequire }] = await Promise.all([
-    import("npm:nodejs-polars@0.25.2"),
+    importLater<PolarsModule>("npm:nodejs-polars@0.25.2"),
     import("node:module"),
   ]);
   requireFrom = createRequire;
@@ -190,6 +203,23 @@ export interface PolarsFrameFactory {
 }
 
 /**
+ * Imports zod (its `z` namespace). Modules that build schemas await it at their top level, and
+ * are themselves imported only when first needed.
+ *
+ * @example
+ * ```ts
+ * import { loadZodModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const { z } = await loadZodModule();
+ * assert.equal(z.number().parse(3), 3);
+ * ```
+ */
+export function loadZodModule(): Promise<typeof import("npm:zod@4.6.7")> {
+  return importLater("npm:zod@4.6.7");
+}
+
+/**
  * Observable Plot's module, as {@linkcode loadPlotModule} gives it.
  *
  * @example
@@ -215,7 +245,7 @@ export type PlotModule = typeof import("npm:@observablehq/plot@0.6.17");
  * ```
  */
 export function loadPlotModule(): Promise<PlotModule> {
-  return import("npm:@observablehq/plot@0.6.17");
+  return importLater("npm:@observablehq/plot@0.6.17");
 }
 
 /**
@@ -234,7 +264,7 @@ export function loadPlotModule(): Promise<PlotModule> {
  * ```
  */
 export function loadLinkedomModule(): Promise<typeof import("npm:linkedom@0.18.13")> {
-  return import("npm:linkedom@0.18.13");
+  return importLater("npm:linkedom@0.18.13");
 }
 
 /**
@@ -250,7 +280,7 @@ export function loadLinkedomModule(): Promise<typeof import("npm:linkedom@0.18.1
  * ```
  */
 export function loadYamlModule(): Promise<typeof import("npm:yaml@2.9.1")> {
-  return import("npm:yaml@2.9.1");
+  return importLater("npm:yaml@2.9.1");
 }
 
 /**
@@ -266,7 +296,7 @@ export function loadYamlModule(): Promise<typeof import("npm:yaml@2.9.1")> {
  * ```
  */
 export function loadSpdxCorrectModule(): Promise<{ default: unknown }> {
-  return import("npm:spdx-correct@3.2.0");
+  return importLater<typeof import("npm:spdx-correct@3.2.0")>("npm:spdx-correct@3.2.0");
 }
 
 /**
@@ -283,11 +313,19 @@ export function loadSpdxCorrectModule(): Promise<{ default: unknown }> {
  * ```
  */
 export async function loadCitationJsModules(): Promise<unknown> {
-  const core = await import("npm:@citation-js/core@0.8.2");
+  const core = await importLater<typeof import("npm:@citation-js/core@0.8.2")>(
+    "npm:@citation-js/core@0.8.2",
+  );
   await Promise.all([
-    import("npm:@citation-js/plugin-csl@0.8.2"),
-    import("npm:@citation-js/plugin-bibtex@0.8.2"),
-    import("npm:@citation-js/plugin-ris@0.8.2"),
+    importLater<typeof import("npm:@citation-js/plugin-csl@0.8.2")>(
+      "npm:@citation-js/plugin-csl@0.8.2",
+    ),
+    importLater<typeof import("npm:@citation-js/plugin-bibtex@0.8.2")>(
+      "npm:@citation-js/plugin-bibtex@0.8.2",
+    ),
+    importLater<typeof import("npm:@citation-js/plugin-ris@0.8.2")>(
+      "npm:@citation-js/plugin-ris@0.8.2",
+    ),
   ]);
   return core;
 }
@@ -306,7 +344,7 @@ export async function loadCitationJsModules(): Promise<unknown> {
  * ```
  */
 export function loadXxhashModule(): Promise<typeof import("npm:xxhash-wasm@1.1.0")> {
-  return import("npm:xxhash-wasm@1.1.0");
+  return importLater("npm:xxhash-wasm@1.1.0");
 }
 
 /**
@@ -323,6 +361,6 @@ export function loadXxhashModule(): Promise<typeof import("npm:xxhash-wasm@1.1.0
  */
 export async function vegaDatasetsEntryUrl(): Promise<string> {
   // Importing first makes Deno install the package when it is not cached yet.
-  await import("npm:vega-datasets@3.2.1");
+  await importLater<typeof import("npm:vega-datasets@3.2.1")>("npm:vega-datasets@3.2.1");
   return import.meta.resolve("npm:vega-datasets@3.2.1");
 }

@@ -10,7 +10,7 @@
  */
 
 import { abortError, AuthError, TernError } from "./errors.ts";
-import { parseBody, TokenResponse } from "./schemas.ts";
+import type { TokenResponse } from "./schemas.ts";
 
 /**
  * The token route; unsecured and the only one that accepts HTTP Basic. It lives here, not with
@@ -144,14 +144,19 @@ export async function requestToken(
   signal?: AbortSignal,
 ): Promise<TokenResponse> {
   let body: unknown;
+  let schemas: typeof import("./schemas.ts");
   try {
-    body = await send({
-      path: `/${TOKEN_ENDPOINT}`,
-      endpoint: TOKEN_ENDPOINT,
-      authenticate: false,
-      headers: { authorization: basicAuthorization(username, password) },
-      signal,
-    });
+    // The schemas (zod under them) load while the request is on its way.
+    [body, schemas] = await Promise.all([
+      send({
+        path: `/${TOKEN_ENDPOINT}`,
+        endpoint: TOKEN_ENDPOINT,
+        authenticate: false,
+        headers: { authorization: basicAuthorization(username, password) },
+        signal,
+      }),
+      import("./schemas.ts"),
+    ]);
   } catch (error) {
     if (error instanceof AuthError || (error instanceof TernError && error.status === 403)) {
       throw new AuthError(
@@ -162,7 +167,10 @@ export async function requestToken(
     }
     throw error;
   }
-  return parseBody(TokenResponse, body, { endpoint: TOKEN_ENDPOINT, redactValues: true });
+  return schemas.parseBody(schemas.TokenResponse, body, {
+    endpoint: TOKEN_ENDPOINT,
+    redactValues: true,
+  });
 }
 
 /**

@@ -31,17 +31,16 @@ import { INFO_TYPES as REGISTRY_INFO_TYPES } from "../registry/file_formats.ts";
 import { requestToken } from "./auth.ts";
 import { filenameFromDisposition } from "./disposition.ts";
 import { BadRequestError, SignInRequiredError } from "./errors.ts";
-import {
+import type {
   CommentList,
   DirectoryListing,
   DirectoryRoots,
   Manifest,
   MetadataResponse,
   PagedListing,
-  parseBody,
   RootListing,
   SearchDocumentation,
-  type TokenResponse,
+  TokenResponse,
 } from "./schemas.ts";
 import type { Query, Transport } from "./transport.ts";
 import type { z } from "../deps.ts";
@@ -216,7 +215,7 @@ export interface Download {
  */
 export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<RootListing> {
   const endpoint = "filesystem/root";
-  return await getJson(t, endpoint, RootListing, opts);
+  return await getJson(t, endpoint, (s) => s.RootListing, opts);
 }
 
 /**
@@ -248,7 +247,10 @@ export async function getDirectory(
 ): Promise<DirectoryListing> {
   const endpoint = "filesystem/directory";
   checkPath(path, endpoint);
-  return await getJson(t, endpoint, DirectoryListing, opts, { subject: path, query: { path } });
+  return await getJson(t, endpoint, (s) => s.DirectoryListing, opts, {
+    subject: path,
+    query: { path },
+  });
 }
 
 /**
@@ -272,7 +274,7 @@ export async function getDirectoryRoots(
   opts: CallOptions = {},
 ): Promise<DirectoryRoots> {
   const endpoint = "filesystem/directory";
-  return await getJson(t, endpoint, DirectoryRoots, opts);
+  return await getJson(t, endpoint, (s) => s.DirectoryRoots, opts);
 }
 
 /**
@@ -332,7 +334,7 @@ export async function getPagedDirectory(
     "entity-type": checkChoice("entityType", query.entityType, ENTITY_TYPES, endpoint, path),
     "info-type": checkInfoTypes(query.infoType, endpoint, path),
   };
-  return await getJson(t, endpoint, PagedListing, opts, { subject: path, query: params });
+  return await getJson(t, endpoint, (s) => s.PagedListing, opts, { subject: path, query: params });
 }
 
 /**
@@ -444,7 +446,7 @@ export async function getManifest(
 ): Promise<Manifest> {
   const endpoint = "filesystem/file/manifest";
   checkPath(path, endpoint);
-  return await getJson(t, endpoint, Manifest, opts, { subject: path, query: { path } });
+  return await getJson(t, endpoint, (s) => s.Manifest, opts, { subject: path, query: { path } });
 }
 
 /**
@@ -568,7 +570,7 @@ export async function getComments(
 ): Promise<CommentList> {
   const endpoint = "filesystem/entry/{id}/comments";
   checkId(id, endpoint);
-  return await getJson(t, endpoint, CommentList, opts, { subject: id, id });
+  return await getJson(t, endpoint, (s) => s.CommentList, opts, { subject: id, id });
 }
 
 /**
@@ -601,7 +603,7 @@ export async function getMetadata(
 ): Promise<MetadataResponse> {
   const endpoint = "filesystem/{id}/metadata";
   checkId(id, endpoint);
-  return await getJson(t, endpoint, MetadataResponse, opts, { subject: id, id });
+  return await getJson(t, endpoint, (s) => s.MetadataResponse, opts, { subject: id, id });
 }
 
 /**
@@ -648,7 +650,7 @@ export async function getSearchDocumentation(
   opts: CallOptions = {},
 ): Promise<SearchDocumentation> {
   const endpoint = "filesystem/search-documentation";
-  return await getJson(t, endpoint, SearchDocumentation, opts);
+  return await getJson(t, endpoint, (s) => s.SearchDocumentation, opts);
 }
 
 /**
@@ -690,20 +692,24 @@ export async function getToken(
 
 /**
  * GETs an endpoint's JSON answer on the route variant for the transport's credentials and
- * checks it against the endpoint's schema; `id` fills the route's `{id}` segment.
+ * checks it against the endpoint's schema (picked from the schemas module, which is imported
+ * while the first request is on its way); `id` fills the route's `{id}` segment.
  */
 async function getJson<T>(
   t: Transport,
   endpoint: Endpoint,
-  schema: z.ZodType<T, unknown>,
+  schema: (schemas: typeof import("./schemas.ts")) => z.ZodType<T, unknown>,
   opts: CallOptions,
   request: { subject?: string; query?: Query; id?: string } = {},
 ): Promise<T> {
   const { subject, query, id } = request;
   const variant = route(t, endpoint, subject);
   const path = id === undefined ? variant : variant.replace("{id}", encodeURIComponent(id));
-  const body = await t.json({ path, query, endpoint, subject, signal: opts.signal });
-  return parseBody(schema, body, { endpoint, subject });
+  const [body, schemas] = await Promise.all([
+    t.json({ path, query, endpoint, subject, signal: opts.signal }),
+    import("./schemas.ts"),
+  ]);
+  return schemas.parseBody(schema(schemas), body, { endpoint, subject });
 }
 
 /** The route variant for this transport, or a sign-in error for anonymous-only-if-allowed. */

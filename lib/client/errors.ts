@@ -562,7 +562,11 @@ export function truncate(text: string, max = 120): string {
 /** Most characters of an input an error message shows. */
 const QUOTED_CHARS = 200;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/**
+ * Made with the first message that quotes an input: building a segmenter loads ICU's break rules,
+ * which every process would otherwise pay for when it imports tern.
+ */
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * An input (a path, a name, a URL) quoted for an error message: in double quotes with JSON's
@@ -591,6 +595,7 @@ export function quoteInput(value: unknown, max = QUOTED_CHARS): string {
   let count = 0;
   let cut = false;
   // Only the part shown is segmented: inputs may be megabytes long.
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   for (const { segment } of graphemes.segment(text.slice(0, max * 16))) {
     if (count === max) {
       cut = true;

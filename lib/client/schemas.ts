@@ -8,8 +8,10 @@
  * @module
  */
 
-import { z } from "../deps.ts";
+import { loadZodModule, type z as Z } from "../deps.ts";
 import { ProtocolError, truncate } from "./errors.ts";
+
+const { z } = await loadZodModule();
 
 const millis = z.number();
 const permission = z.enum(["read", "write", "own"]);
@@ -54,7 +56,7 @@ export const ListingItem = z.looseObject({
  * const sizes = (items: ListingItem[]) => items.map((item) => item["file-size"]);
  * ```
  */
-export type ListingItem = z.infer<typeof ListingItem>;
+export type ListingItem = Z.infer<typeof ListingItem>;
 
 /**
  * A page of a folder listing: the folder itself, this page's folders and files, and `total`
@@ -96,7 +98,7 @@ export const PagedListing = z.compile(z.looseObject({
  * const entries = (page: PagedListing) => [...page.folders, ...page.files];
  * ```
  */
-export type PagedListing = z.infer<typeof PagedListing>;
+export type PagedListing = Z.infer<typeof PagedListing>;
 
 /**
  * A sub-folder in a folder-only listing (`filesystem/directory`).
@@ -135,7 +137,7 @@ export const DirectoryFolder = z.looseObject({
  * const names = (folders: DirectoryFolder[]) => folders.map((folder) => folder.label);
  * ```
  */
-export type DirectoryFolder = z.infer<typeof DirectoryFolder>;
+export type DirectoryFolder = Z.infer<typeof DirectoryFolder>;
 
 /**
  * A folder with its sub-folders (no files, no paging), from `filesystem/directory?path=…`.
@@ -167,7 +169,7 @@ export const DirectoryListing = z.looseObject({
  * const childPaths = (listing: DirectoryListing) => listing.folders.map((folder) => folder.path);
  * ```
  */
-export type DirectoryListing = z.infer<typeof DirectoryListing>;
+export type DirectoryListing = Z.infer<typeof DirectoryListing>;
 
 /**
  * `filesystem/directory` without a path: home, community data and "shared with me", each with
@@ -192,7 +194,7 @@ export const DirectoryRoots = z.looseObject({ roots: z.array(DirectoryListing) }
  * const rootPaths = (answer: DirectoryRoots) => answer.roots.map((root) => root.path);
  * ```
  */
-export type DirectoryRoots = z.infer<typeof DirectoryRoots>;
+export type DirectoryRoots = Z.infer<typeof DirectoryRoots>;
 
 /**
  * One of the four roots of `filesystem/root`.
@@ -228,7 +230,7 @@ export const RootEntry = z.looseObject({
  * const isHome = (root: RootEntry) => root.permission === "own";
  * ```
  */
-export type RootEntry = z.infer<typeof RootEntry>;
+export type RootEntry = Z.infer<typeof RootEntry>;
 
 /**
  * `filesystem/root`: the user's home, community data, "shared with me" and trash, plus the
@@ -268,7 +270,7 @@ export const RootListing = z.looseObject({
  * const home = (answer: RootListing) => answer["base-paths"].user_home_path;
  * ```
  */
-export type RootListing = z.infer<typeof RootListing>;
+export type RootListing = Z.infer<typeof RootListing>;
 
 /**
  * `filesystem/file/manifest`: detected content type, Terrain info type, and public URLs (one
@@ -298,7 +300,7 @@ export const Manifest = z.looseObject({
  * const publicUrl = (manifest: Manifest) => manifest.urls.find((url) => url.label === "anonymous")?.url;
  * ```
  */
-export type Manifest = z.infer<typeof Manifest>;
+export type Manifest = Z.infer<typeof Manifest>;
 
 /**
  * One comment on a file or folder; retracted comments are still listed.
@@ -332,7 +334,7 @@ export const Comment = z.looseObject({
  * const visible = (comments: Comment[]) => comments.filter((comment) => !comment.retracted);
  * ```
  */
-export type Comment = z.infer<typeof Comment>;
+export type Comment = Z.infer<typeof Comment>;
 
 /**
  * `filesystem/entry/{id}/comments`.
@@ -356,7 +358,7 @@ export const CommentList = z.looseObject({ comments: z.array(Comment) });
  * const count = (answer: CommentList) => answer.comments.length;
  * ```
  */
-export type CommentList = z.infer<typeof CommentList>;
+export type CommentList = Z.infer<typeof CommentList>;
 
 /**
  * A metadata AVU (attribute, value, unit) with its nested AVUs; the DataCite template keeps
@@ -411,7 +413,7 @@ export interface Avu {
  * assert.deepEqual(avu.avus[0].avus, []);
  * ```
  */
-export const Avu: z.ZodType<Avu, unknown> = z.looseObject({
+export const Avu: Z.ZodType<Avu, unknown> = z.looseObject({
   id: z.string(),
   attr: z.string(),
   value: z.string(),
@@ -452,7 +454,7 @@ export const IrodsAvu = z.looseObject({
  * const pairs = (avus: IrodsAvu[]) => avus.map((avu) => [avu.attr, avu.value]);
  * ```
  */
-export type IrodsAvu = z.infer<typeof IrodsAvu>;
+export type IrodsAvu = Z.infer<typeof IrodsAvu>;
 
 /**
  * `filesystem/{id}/metadata`: template AVUs (`avus`, where Data Commons DataCite metadata lives),
@@ -482,7 +484,7 @@ export const MetadataResponse = z.looseObject({
  * const attributes = (answer: MetadataResponse) => answer.avus.map((avu) => avu.attr);
  * ```
  */
-export type MetadataResponse = z.infer<typeof MetadataResponse>;
+export type MetadataResponse = Z.infer<typeof MetadataResponse>;
 
 const ClauseArgument = z.looseObject({ type: z.string(), summary: z.string() });
 
@@ -519,7 +521,7 @@ export const SearchDocumentation = z.looseObject({
  * const clauseNames = (docs: SearchDocumentation) => Object.keys(docs.clauses);
  * ```
  */
-export type SearchDocumentation = z.infer<typeof SearchDocumentation>;
+export type SearchDocumentation = Z.infer<typeof SearchDocumentation>;
 
 /**
  * The Keycloak token answer relayed by `token/keycloak`; only `access_token` and `expires_in`
@@ -554,7 +556,7 @@ export const TokenResponse = z.looseObject({
  * const lifetimeMs = (grant: TokenResponse) => grant.expires_in * 1000;
  * ```
  */
-export type TokenResponse = z.infer<typeof TokenResponse>;
+export type TokenResponse = Z.infer<typeof TokenResponse>;
 
 /**
  * Where a body came from, for {@linkcode parseBody}'s error messages.
@@ -592,7 +594,7 @@ export interface BodyContext {
  * ```
  */
 export function parseBody<T>(
-  schema: z.ZodType<T, unknown>,
+  schema: Z.ZodType<T, unknown>,
   body: unknown,
   context: BodyContext,
 ): T {
@@ -613,7 +615,7 @@ function fail(message: string, context: BodyContext): never {
   throw new ProtocolError(message, { endpoint: context.endpoint, path: context.subject });
 }
 
-function expectation(issue: z.core.$ZodIssue): string {
+function expectation(issue: Z.core.$ZodIssue): string {
   if (issue.code === "invalid_type") return `expected ${issue.expected}`;
   if (issue.code === "invalid_value") {
     return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;

@@ -237,7 +237,7 @@ export async function readDataFrame(
   tracker?: ProgressTracker,
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   checkOptions(options);
-  const pl = await loadPolars();
+  const pl = polarsLoading();
   const progress = tracker ??
     new ProgressTracker(reporterOf(context, options, source), 1, source.entry?.size ?? 0);
   try {
@@ -247,7 +247,7 @@ export async function readDataFrame(
       const stream = frameStream(pl, plan, tracker === undefined);
       let next = await stream.next();
       for (; !next.done; next = await stream.next()) frames.push(next.value);
-      return { frame: limitRows(combineFrames(pl, frames), options.nRows), ...next.value };
+      return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
     });
     if (tracker === undefined) {
       progress.fileDone(source.path, result.fromCache, result.route);
@@ -291,7 +291,7 @@ export function readBatches(
   const rows = options.rows ?? DEFAULT_BATCH_ROWS;
   return {
     async *[Symbol.asyncIterator]() {
-      const pl = await loadPolars();
+      const pl = polarsLoading();
       const reporter = reporterOf(context, options, source);
       const tracker = new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
       const stream = frameStream(pl, { context, source, options, tracker, streaming: true }, true);
@@ -299,7 +299,9 @@ export function readBatches(
         let pending: DataFrame | undefined;
         let next = await stream.next();
         for (; !next.done; next = await stream.next()) {
-          pending = pending === undefined ? next.value : combineFrames(pl, [pending, next.value]);
+          pending = pending === undefined
+            ? next.value
+            : combineFrames(await pl, [pending, next.value]);
           for (; pending.height >= rows; pending = pending.slice(rows, pending.height - rows)) {
             yield pending.slice(0, rows);
           }
@@ -492,6 +494,17 @@ async function restarting<T>(
   }
 }
 
+/**
+ * nodejs-polars, loading from the start of a read while the file's stat and bytes are on their
+ * way (a fresh process spends tens of milliseconds loading it), and awaited only to parse. A read
+ * that fails before then leaves a failed load unreported; the next read tries again.
+ */
+function polarsLoading(): Promise<Polars> {
+  const loading = loadPolars();
+  loading.catch(() => {});
+  return loading;
+}
+
 /** The progress callback of a one-file read: the call's own, plus the store's display. */
 function reporterOf(
   context: DataContext,
@@ -524,7 +537,7 @@ interface Outcome {
  * what was read when the file was read whole (a `head` read, once its rows are in).
  */
 async function* frameStream(
-  pl: Polars,
+  pl: Promise<Polars>,
   plan: Plan,
   single: boolean,
 ): AsyncGenerator<DataFrame, Outcome> {
@@ -545,7 +558,7 @@ async function* frameStream(
     let outcome: Outcome;
     if (found !== undefined && !(found instanceof CopyWriter)) {
       tracker.bytes(version.size);
-      yield* fromCopy(pl, plan, found, infoType);
+      yield* fromCopy(await pl, plan, found, infoType);
       outcome = { fromCache: true, route: "cache", version: checkHash(version, found.version) };
     } else {
       const started = early?.take();
@@ -593,7 +606,7 @@ async function earlyDownload(
  * chunks for row limits and batches of delimited text and JSON Lines.
  */
 async function* fromNetwork(
-  pl: Polars,
+  pl: Promise<Polars>,
   plan: Plan,
   version: FileVersion,
   infoType: string | null,
@@ -610,7 +623,13 @@ async function* fromNetwork(
     const detected = detectFormat({ path: version.path, infoType, head, format: options.format });
     if ((plan.streaming || options.nRows !== undefined) && !isWhole(detected)) {
       const hasher = await contentHasher();
-      const stopped = yield* parseText(pl, plan, infoType, detected, hashing(chunks, hasher));
+      const stopped = yield* parseText(
+        await pl,
+        plan,
+        infoType,
+        detected,
+        hashing(chunks, hasher),
+      );
       const read = stopped ? version : checkHash(version, withHash(version, hasher));
       return { fromCache: false, route: "stream", version: read };
     }
@@ -618,12 +637,12 @@ async function* fromNetwork(
     if (found !== undefined && !(found instanceof CopyWriter)) {
       await chunks.close();
       tracker.bytes(version.size - tracker.received);
-      yield* fromCopy(pl, plan, found, infoType);
+      yield* fromCopy(await pl, plan, found, infoType);
       return { fromCache: true, route: "cache", version: checkHash(version, found.version) };
     }
     const copy = found && await fill(found, chunks, detected.format);
     if (copy !== undefined) {
-      yield* fromCopy(pl, plan, copy, infoType);
+      yield* fromCopy(await pl, plan, copy, infoType);
       return { fromCache: false, route: "file", version: checkHash(version, copy.version) };
     }
     if (found !== undefined) {
@@ -634,7 +653,7 @@ async function* fromNetwork(
     const hasher = version.hash === undefined ? undefined : await contentHasher();
     const bytes = await collect(hasher ? hashing(chunks, hasher) : chunks, version.size);
     const read = hasher ? checkHash(version, withHash(version, hasher)) : version;
-    yield await parseLocal(pl, detected, { bytes }, options, version.path, infoType);
+    yield await parseLocal(await pl, detected, { bytes }, options, version.path, infoType);
     return { fromCache: false, route: "memory", version: read };
   } finally {
     await chunks.close();

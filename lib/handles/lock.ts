@@ -8,7 +8,7 @@
  * @module
  */
 
-import { z } from "../deps.ts";
+import { loadZodModule } from "../deps.ts";
 import { BadRequestError, TernError } from "../client/errors.ts";
 import {
   describeVersion,
@@ -17,6 +17,10 @@ import {
   type ReadOperation,
 } from "../client/file_version.ts";
 import type { Citable } from "../metadata/citation.ts";
+
+// connect({ lock }) checks a lock before it returns, so zod loads with this module (that is, with
+// tern) rather than with the first answer, as the response schemas do.
+const { z } = await loadZodModule();
 
 /** The lock format this tern writes and reads. */
 export const LOCK_FORMAT = 1;

@@ -7,9 +7,11 @@
  * @module
  */
 
-import { z } from "../deps.ts";
+import { loadZodModule, type z as Z } from "../deps.ts";
 import { isUuid, nameUuid } from "./ids.ts";
 import { checkStoreValue, parseStoreJson } from "./store_file.ts";
+
+const { z } = await loadZodModule();
 
 /**
  * The name of an item's sidecar of the given kind, in the folder that holds it (for a file)
@@ -85,7 +87,7 @@ export interface AvuInput {
   modified_on?: number;
 }
 
-const avuInputSchema: z.ZodType<AvuInput> = z.lazy(() =>
+const avuInputSchema: Z.ZodType<AvuInput> = z.lazy(() =>
   z.object({
     attr: z.string(),
     value: z.string(),

@@ -126,7 +126,9 @@ export function parseJsonBytes(bytes: Uint8Array, displayName: string): unknown 
  * @example
  * ```ts
  * import type { Schema } from "./store_file.ts";
- * import { z } from "../deps.ts";
+ * import { loadZodModule } from "../deps.ts";
+ *
+ * const { z } = await loadZodModule();
  * const numbers: Schema<number[]> = z.array(z.number());
  * ```
  */
@@ -148,7 +150,9 @@ export interface Schema<T> {
  * @example
  * ```ts
  * import { checkStoreValue } from "./store_file.ts";
- * import { z } from "../deps.ts";
+ * import { loadZodModule } from "../deps.ts";
+ *
+ * const { z } = await loadZodModule();
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(checkStoreValue([1], z.array(z.number()), "x.json"), [1]);
@@ -172,7 +176,9 @@ export function checkStoreValue<T>(
  * @example
  * ```ts
  * import { parseStoreJson } from "./store_file.ts";
- * import { z } from "../deps.ts";
+ * import { loadZodModule } from "../deps.ts";
+ *
+ * const { z } = await loadZodModule();
  * import assert from "node:assert/strict";
  *
  * const value = parseStoreJson(new TextEncoder().encode("[1]"), z.array(z.number()), "x.json");

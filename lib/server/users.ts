@@ -7,9 +7,11 @@
  */
 
 import { createHash, timingSafeEqual } from "node:crypto";
-import { z } from "../deps.ts";
+import { loadZodModule } from "../deps.ts";
 import { parseStoreJson } from "./store_file.ts";
 import { isJwtShaped } from "./tokens.ts";
+
+const { z } = await loadZodModule();
 
 /**
  * Where users.json lives, relative to the store root (also how errors name it).

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { z } from "../../lib/deps.ts";
+import { loadZodModule, type z as Z } from "../../lib/deps.ts";
 import { getMetadata, getPagedDirectory, getRoot } from "../../lib/client/endpoints.ts";
 import { ProtocolError } from "../../lib/client/errors.ts";
 import {
@@ -19,6 +19,8 @@ import {
 } from "../../lib/client/schemas.ts";
 import { Transport } from "../../lib/client/transport.ts";
 import { serveDouble } from "./_double.ts";
+
+const { z } = await loadZodModule();
 
 // Bodies shaped like the examples of /work/shared/terrain-api.md §2.2 and §4.
 
@@ -155,7 +157,7 @@ Deno.test("PagedListing, compiled, answers exactly as zod's runtime check would"
     null,
   ];
   const context = { endpoint: "filesystem/paged-directory", subject: "/iplant/home/shared" };
-  const outcome = (schema: z.ZodType<unknown, unknown>, body: unknown) => {
+  const outcome = (schema: Z.ZodType<unknown, unknown>, body: unknown) => {
     try {
       return { value: parseBody(schema, structuredClone(body), context) };
     } catch (error) {

@@ -9,6 +9,7 @@ import { Buffer } from "node:buffer";
 import pl, { type DataFrame } from "../../polars.ts";
 import { ParseError, UnsupportedFormatError } from "../../lib/data/errors.ts";
 import { SAMPLE_CASES, SAMPLE_FILES } from "../../lib/sample/mod.ts";
+import { serveSampleStore } from "../../lib/sample/example.ts";
 import { DATA, dataStore, generatedCsv, generatedNdjson, gzip } from "./_store.ts";
 
 const local = (root: string, path: string) => `${root}${path}`;
@@ -370,4 +371,52 @@ Deno.test("a cold read asks for the bytes alongside the stat: one round trip of 
   requests.length = 0;
   await tern.file(`${DATA}/u.csv`).dataframe({ cache: false });
   assert.deepEqual(requests.slice(0, 2).map((line) => line.split(" ")[0]), ["sent", "sent"]);
+});
+
+Deno.test("a read loads Polars beside its requests: without --allow-ffi a missing file is still a NotFoundError, a present one the permission error, and nothing goes unhandled", async () => {
+  await using server = await serveSampleStore();
+  const script = `
+    import { connect } from ${JSON.stringify(new URL("../../mod.ts", import.meta.url).href)};
+    const store = connect({ url: ${JSON.stringify(server.url)}, anonymous: true, cacheDir: false });
+    const formats = ${JSON.stringify(SAMPLE_CASES.formats)};
+    for (const name of ["missing.csv", "penguins.csv"]) {
+      try {
+        await store.file(formats + "/" + name).dataframe();
+        console.log("read");
+      } catch (error) {
+        console.log(error.name);
+      }
+    }
+    // A rejection nobody handled would end the process here, before the last line.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    console.log("end");
+  `;
+  const file = await Deno.makeTempFile({ prefix: "tern-read-test-", suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(file, script);
+    const root = new URL("../../", import.meta.url);
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "--config",
+        "deno.json",
+        "--allow-net",
+        "--allow-read",
+        "--allow-env",
+        "--allow-sys",
+        file,
+      ],
+      cwd: root,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, stderr);
+    const lines = new TextDecoder().decode(output.stdout).trim().split("\n");
+    assert.deepEqual(lines, ["NotFoundError", "NotCapable", "end"], stderr);
+  } finally {
+    await Deno.remove(file);
+  }
 });
