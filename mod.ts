@@ -192,4 +192,11 @@ export { JUPYTER_DISPLAY, type MediaBundle } from "./lib/display/bundle.ts";
 export { escapeHtml } from "./lib/display/html.ts";
 export type { ProgressSetting } from "./lib/progress/reporter.ts";
 export type { ProgressCounts } from "./lib/display/progress.ts";
-export type { DataFrame, DataType } from "./lib/deps.ts";
+export type { DataFrame, DataType, PlotModule } from "./lib/deps.ts";
+export {
+  describeVersion,
+  type FileVersion,
+  READ_OPERATIONS,
+  type ReadOperation,
+  sameVersion,
+} from "./lib/client/file_version.ts";

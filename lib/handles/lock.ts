@@ -104,9 +104,9 @@ export type LockedDataset =
  */
 export interface Lock {
   /** Always `tern lock`. */
-  readonly lock: typeof LOCK_KIND;
+  readonly lock: "tern lock";
   /** The format, {@linkcode LOCK_FORMAT}. */
-  readonly format: typeof LOCK_FORMAT;
+  readonly format: 1;
   /** The tern version that wrote it. */
   readonly tern: string;
   /** The store's base URL, without credentials. */
@@ -138,6 +138,8 @@ export class LockError extends BadRequestError {
   readonly source?: string;
 
   /**
+   * Creates the error; the message starts with the lock's file and the field, where known.
+   *
    * @param problem What is wrong.
    * @param where The field (JSON path) and the lock's file.
    *
@@ -182,6 +184,8 @@ export class DataChangedError extends TernError {
   readonly current: FileVersion;
 
   /**
+   * Creates the error, naming the path, both versions and how to update the lock.
+   *
    * @param locked The lock's version.
    * @param current The store's version now.
    * @param reason Why the locked version could not be read instead, when that was asked for.
