@@ -150,8 +150,6 @@ const USE_RESOLUTION_MS = 60_000;
 const CTIME_GRAIN_MS = 2000;
 /** Copies up to this size are read whole through the verified handle (and hashed each time). */
 const SMALL_COPY_BYTES = 1024 * 1024;
-/** Bytes gathered before one write to the temporary file. */
-const PIECE_BYTES = 4 * 1024 * 1024;
 /** Index lines longer than this are skipped without being held in memory. */
 const MAX_LINE_BYTES = 64 * 1024;
 /** The index is read in pieces of this size. */
@@ -236,6 +234,7 @@ export class DiskCache {
   /** How far the index was read (it only grows between rewrites), and how many lines it has. */
   #indexRead = { ino: -1, offset: 0, lines: 0, junk: false };
   #ready: Promise<boolean> | undefined;
+  /** Uses in this process, more precise than the index's. */
   readonly #used = new Map<string, number>();
 
   /**
@@ -310,15 +309,15 @@ export class DiskCache {
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
     try {
       const [file, hasher] = await Promise.all([
-        Deno.open(temp, { write: true, createNew: true, mode: 0o600 }),
+        Deno.open(temp, { read: true, write: true, createNew: true, mode: 0o600 }),
         contentHasher(),
       ]);
       return new CopyWriter(version.size, hasher, file, {
         publish: (hash, format) => this.#publish(version, temp, file, hash, format),
         report: (error) => this.reportFailure(error),
-        end: () => {
+        end: async () => {
           file.close();
-          Deno.remove(temp).catch(() => {});
+          await Deno.remove(temp).catch(() => {});
         },
       });
     } catch (error) {
@@ -608,9 +607,12 @@ export class DiskCache {
       usedAt: now,
     };
     await this.#append(line);
-    this.#usage = (this.#usage ?? await this.#countUsage()) + version.size;
+    const usage = this.#usage === undefined
+      ? await this.usage().then((found) => found.bytes + found.tempBytes)
+      : this.#usage + version.size;
+    this.#usage = usage;
     const { lines, junk } = this.#indexRead;
-    if (this.#usage > this.maxBytes || junk || lines > 4 * this.#records.size + 256) {
+    if (usage > this.maxBytes || junk || lines > 4 * this.#records.size + 256) {
       await this.#trim(blob);
     }
     return this.#cached(line);
@@ -757,11 +759,6 @@ export class DiskCache {
     return { copies, temps };
   }
 
-  async #countUsage(): Promise<number> {
-    const { copies, temps } = await this.#scan();
-    return [...copies, ...temps].reduce((sum, copy) => sum + copy.size, 0);
-  }
-
   /**
    * The newest valid line of each copy, reading what was appended since the last call in pieces
    * (a line over 64 KiB is skipped, never held). An index that is not a regular file is moved
@@ -855,7 +852,7 @@ export class DiskCache {
     this.#indexRead.lines++;
   }
 
-  /** Notes a use; written to the index at most once a minute per copy. */
+  /** Notes a use; written to the index at most once a minute per copy (the LRU needs no more). */
   #use(line: IndexLine): IndexLine {
     const now = Date.now();
     this.#used.set(line.blob, now);
@@ -886,8 +883,9 @@ export class DiskCache {
  * Writes one copy for a {@linkcode DiskCache}, the cache's only way in: bytes are hashed as they
  * are written to a temporary file beside the copies; {@linkcode CopyWriter.commit} checks the
  * size, publishes and indexes the copy before it returns, or {@linkcode CopyWriter.abort}
- * removes it. A write failure (a full disk) is reported once and makes `commit` return
- * `undefined`, so the read goes on without the cache.
+ * removes it. A write failure (a full disk) is reported once and makes `write` return `false`;
+ * {@linkcode CopyWriter.salvage} then hands back the bytes written so far, so the read goes on
+ * without the cache and without a second download.
  *
  * @example
  * ```ts
@@ -900,8 +898,9 @@ export class DiskCache {
  * const short = await cache.open(version) as CopyWriter;
  * await short.write(new TextEncoder().encode("a,b\n"));
  * assert.equal(await short.commit(), undefined); // 4 bytes of 8: nothing published
+ * assert.equal(new TextDecoder().decode(await short.salvage()), "a,b\n\0\0\0\0");
  * const writer = await cache.open(version) as CopyWriter;
- * await ReadableStream.from(["a,b\n", "1,2\n"]).pipeThrough(new TextEncoderStream()).pipeTo(writer.writable);
+ * await writer.write(new TextEncoder().encode("a,b\n1,2\n"));
  * assert.equal(await Deno.readTextFile((await writer.commit("csv"))!.file), "a,b\n1,2\n");
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -911,10 +910,7 @@ export class CopyWriter {
   readonly #hash: ContentHasher;
   readonly #file: Deno.FsFile;
   readonly #cache: WriterHooks;
-  #parts: Uint8Array[] = [];
-  #buffered = 0;
   #written = 0;
-  #pending: Promise<void> = Promise.resolve();
   #failed = false;
   #done = false;
 
@@ -926,77 +922,59 @@ export class CopyWriter {
     this.#cache = cache;
   }
 
-  /** Whether writing failed (reported; the read goes on without the cache). */
-  get failed(): boolean {
-    return this.#failed;
-  }
-
-  /** The same writes as a stream, for `body.pipeTo(writer.writable)` (it does not commit). */
-  get writable(): WritableStream<Uint8Array> {
-    return new WritableStream({ write: (chunk) => this.write(chunk) });
-  }
-
-  /**
-   * Adds bytes (hashed now, written in pieces of 4 MiB while the next piece gathers).
-   * Resolves once the previous piece is on disk.
-   */
-  write(chunk: Uint8Array): Promise<void> {
-    if (this.#failed || this.#done) return Promise.resolve();
-    this.#hash.update(chunk);
-    this.#parts.push(chunk);
-    this.#buffered += chunk.byteLength;
-    return this.#buffered >= PIECE_BYTES ? this.#flush() : Promise.resolve();
+  /** Hashes and writes `chunk` (the caller may reuse it once this resolves); `false` once writing failed. */
+  async write(chunk: Uint8Array): Promise<boolean> {
+    if (this.#failed || this.#done) return !this.#failed;
+    try {
+      for (let at = 0; at < chunk.byteLength;) at += await this.#file.write(chunk.subarray(at));
+      this.#hash.update(chunk);
+      this.#written += chunk.byteLength;
+    } catch (error) {
+      this.#failed = true;
+      this.#cache.report(error);
+    }
+    return !this.#failed;
   }
 
   /**
-   * Writes what is left, checks the size and publishes the copy, hashed, renamed and indexed.
-   * Returns it, or `undefined` when anything failed (reported once; nothing left behind).
+   * Checks the size and publishes the copy, hashed, renamed and indexed. Returns it, or
+   * `undefined` when anything failed (reported once; `salvage()` still has the bytes).
    */
   async commit(format?: string): Promise<CachedFile | undefined> {
-    if (this.#done) return undefined;
-    await this.#flush();
-    await this.#pending;
-    this.#done = true;
+    if (this.#failed || this.#done) return undefined;
     try {
-      if (this.#failed) return undefined;
       if (this.#written !== this.#size) {
         throw new Error(`the copy has ${this.#written} bytes, expected ${this.#size}`);
       }
-      return await this.#cache.publish(`xxh64:${this.#hash.digest()}`, format);
+      const copy = await this.#cache.publish(`xxh64:${this.#hash.digest()}`, format);
+      await this.abort();
+      return copy;
     } catch (error) {
+      this.#failed = true;
       this.#cache.report(error);
       return undefined;
-    } finally {
-      this.#cache.end();
     }
+  }
+
+  /**
+   * The bytes written so far, read back through the writer's own handle (the temporary file
+   * may be gone from the folder) into a buffer of the copy's size; then discards the copy.
+   */
+  async salvage(): Promise<Uint8Array<ArrayBuffer>> {
+    const bytes = new Uint8Array(this.#size);
+    await this.#file.seek(0, Deno.SeekMode.Start);
+    for (let at = 0; at < this.#written;) {
+      at += await this.#file.read(bytes.subarray(at, this.#written)) ?? this.#written;
+    }
+    await this.abort();
+    return bytes;
   }
 
   /** Discards the copy; nothing is published. */
   async abort(): Promise<void> {
     if (this.#done) return;
     this.#done = true;
-    await this.#pending.catch(() => {});
-    this.#cache.end();
-  }
-
-  /** Queues the gathered bytes after the previous piece; resolves when that one is written. */
-  #flush(): Promise<void> {
-    const previous = this.#pending;
-    if (this.#buffered === 0) return previous;
-    const piece = this.#parts.length === 1 ? this.#parts[0] : Buffer.concat(this.#parts);
-    this.#parts = [];
-    this.#buffered = 0;
-    this.#pending = previous.then(async () => {
-      if (this.#failed) return;
-      try {
-        for (let at = 0; at < piece.byteLength;) at += await this.#file.write(piece.subarray(at));
-        this.#written += piece.byteLength;
-      } catch (error) {
-        this.#failed = true;
-        this.#cache.report(error);
-      }
-    });
-    return previous;
+    await this.#cache.end();
   }
 }
 
@@ -1028,7 +1006,7 @@ interface WriterHooks {
   publish(hash: string, format: string | undefined): Promise<CachedFile>;
   report(error: unknown): void;
   /** Closes and removes the temporary file (gone already once published). */
-  end(): void;
+  end(): Promise<void>;
 }
 
 /** A copy or temporary file found in the folder. */

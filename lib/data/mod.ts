@@ -22,7 +22,7 @@
  * @module
  */
 
-export { type BodyOptions, checkIsFile, MAX_RESTARTS, restartable, verifiedBody } from "./body.ts";
+export { type BodyOptions, checkIsFile, verifiedBody } from "./body.ts";
 export { type DataContext, type ReadGate } from "./context.ts";
 export {
   FileChangedError,
@@ -71,10 +71,4 @@ export {
   type ReadRoute,
   streamBytes,
 } from "./read.ts";
-export {
-  countByte,
-  DEFAULT_BATCH_BYTES,
-  DEFAULT_FIRST_BATCH_BYTES,
-  RecordSplitter,
-  type SplitterOptions,
-} from "./records.ts";
+export { DEFAULT_BATCH_BYTES, RecordSplitter, type SplitterOptions } from "./records.ts";

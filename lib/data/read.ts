@@ -15,7 +15,8 @@
 
 import type { DataFrame } from "../deps.ts";
 import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
-import { type ContentHasher, contentHasher } from "../cache/content_hash.ts";
+import { Buffer } from "node:buffer";
+import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import { type Download, download } from "../client/endpoints.ts";
 import { BadRequestError } from "../client/errors.ts";
@@ -28,8 +29,8 @@ import {
   versionOfEntry,
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import { checkIsFile, MAX_RESTARTS, restartable, verifiedBody } from "./body.ts";
-import { collect, fileChunks, fileHead, gunzip, Peekable } from "./chunks.ts";
+import { checkIsFile, verifiedBody } from "./body.ts";
+import { collect, fileChunks, fileHead, gunzip, peek } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
 import { type DetectedFormat, detectFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
@@ -243,7 +244,7 @@ export async function readDataFrame(
   try {
     const result = await restarting(source, options.signal, async (source) => {
       const frames: DataFrame[] = [];
-      const plan = { context, source, options, tracker: progress, streaming: false };
+      const plan = planOf(context, source, options, progress, false);
       const stream = frameStream(pl, plan, tracker === undefined);
       let next = await stream.next();
       for (; !next.done; next = await stream.next()) frames.push(next.value);
@@ -294,7 +295,7 @@ export function readBatches(
       const pl = await loadPolars();
       const reporter = reporterOf(context, options, source);
       const tracker = new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
-      const stream = frameStream(pl, { context, source, options, tracker, streaming: true }, true);
+      const stream = frameStream(pl, planOf(context, source, options, tracker, true), true);
       try {
         let pending: DataFrame | undefined;
         let next = await stream.next();
@@ -347,7 +348,7 @@ export async function cachedCopy(
   options: Pick<DataFrameOptions, "signal" | "onProgress" | "progress"> = {},
   operation: ReadOperation = "cachedPath",
 ): Promise<string> {
-  const cache = context.cache;
+  const { cache } = context;
   const path = source.path;
   if (cache === undefined) {
     throw new BadRequestError(
@@ -363,19 +364,19 @@ export async function cachedCopy(
       const pinned = await pinVersion(context, source, operation, options.signal);
       tracker.expectBytes(pinned.version.size);
       const found = pinned.copy ?? await cache.open(pinned.version);
-      const copy = found instanceof CopyWriter
-        ? await fill(found, bodyOf(context, source, pinned.version, options.signal, tracker))
-        : found && { ...found, fromCache: true };
-      if (copy === undefined) {
-        throw new BadRequestError(
-          `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
-            `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
-          { path },
-        );
-      }
-      checkHash(pinned.version, copy.version);
-      return copy;
+      if (!(found instanceof CopyWriter)) return found && { ...found, fromCache: true };
+      const fetch = { context, source, signal: options.signal, tracker };
+      const body = bodyOf(fetch, pinned.version, undefined, true);
+      const { copy } = await fetchWhole(body, pinned.version, found, undefined, false);
+      return copy && { ...copy, fromCache: false };
     });
+    if (copy === undefined) {
+      throw new BadRequestError(
+        `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
+          `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+        { path },
+      );
+    }
     context.gate?.record(copy.version, operation);
     tracker.fileDone(path, copy.fromCache);
     tracker.done(true);
@@ -476,6 +477,9 @@ export async function streamBytes(
   }, { highWaterMark: 0 });
 }
 
+/** How many times a read starts over with the file's new version after it changed mid-way. */
+const MAX_RESTARTS = 1;
+
 /** Runs `read`, and once more with the file's current entry when it changed mid-way. */
 async function restarting<T>(
   source: FileSource,
@@ -486,7 +490,7 @@ async function restarting<T>(
     try {
       return await read(source);
     } catch (error) {
-      if (!restartable(error) || restart >= MAX_RESTARTS) throw error;
+      if (!(error instanceof FileChangedError) || restart >= MAX_RESTARTS) throw error;
       source = { ...source, entry: await source.stat(signal) };
     }
   }
@@ -502,14 +506,32 @@ function reporterOf(
   return progressFor(context.progress, options, name);
 }
 
-/** Everything {@linkcode frameStream} needs. */
-interface Plan {
+/** What a download needs besides the version. */
+interface Fetch {
   context: DataContext;
   source: FileSource;
-  options: DataFrameOptions;
+  signal?: AbortSignal;
   tracker: ProgressTracker;
+}
+
+/** Everything {@linkcode frameStream} needs. */
+interface Plan extends Fetch {
+  options: DataFrameOptions;
+  /** The cache the read may use (none with `cache: false`). */
+  cache: DiskCache | undefined;
   /** `batches()`: bounded memory rather than one whole-file parse of text. */
   streaming: boolean;
+}
+
+function planOf(
+  context: DataContext,
+  source: FileSource,
+  options: DataFrameOptions,
+  tracker: ProgressTracker,
+  streaming: boolean,
+): Plan {
+  const cache = options.cache === false ? undefined : context.cache;
+  return { context, source, options, tracker, streaming, cache, signal: options.signal };
 }
 
 /** Where the frames came from. */
@@ -528,17 +550,16 @@ async function* frameStream(
   plan: Plan,
   single: boolean,
 ): AsyncGenerator<DataFrame, Outcome> {
-  const { context, source, options, streaming, tracker } = plan;
+  const { context, source, options, streaming, tracker, cache } = plan;
   const partial = streaming || options.nRows !== undefined;
   const operation = streaming ? "batches" : partial ? "head" : "dataframe";
-  const cache = options.cache === false ? undefined : context.cache;
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = partial ? undefined : await cache?.claim(context.transport.url, source.path);
-  const early = await earlyDownload(context, source, cache, options.signal);
+  const early = await earlyDownload(context, source, cache, plan.signal);
   try {
-    const pinned = await pinVersion(context, source, operation, options.signal, cache);
-    const { version, entry } = pinned;
-    const infoType = entry?.infoType ?? null;
+    const pinned = await pinVersion(context, source, operation, plan.signal, cache);
+    const { version } = pinned;
+    const infoType = pinned.entry?.infoType ?? null;
     if (single) tracker.expectBytes(version.size);
     const found = pinned.copy ??
       (partial ? await cache?.lookup(version) : await cache?.open(version));
@@ -547,9 +568,25 @@ async function* frameStream(
       tracker.bytes(version.size);
       yield* fromCopy(pl, plan, found, infoType);
       outcome = { fromCache: true, route: "cache", version: checkHash(version, found.version) };
+    } else if (partial) {
+      outcome = yield* fromStream(pl, plan, version, infoType, early?.take());
     } else {
-      const started = early?.take();
-      outcome = yield* fromNetwork(pl, plan, version, infoType, found, cache, started);
+      let detected: DetectedFormat | undefined;
+      const detect = (head: Uint8Array) =>
+        (detected = detectFormat({ path: version.path, infoType, head, format: options.format }))
+          .format;
+      const body = bodyOf(plan, version, early?.take(), true);
+      const got = await fetchWhole(body, version, found, detect);
+      if (got.copy !== undefined) yield* fromCopy(pl, plan, got.copy, infoType);
+      else {yield await parseLocal(
+          pl,
+          detected!,
+          { bytes: got.bytes },
+          options,
+          version.path,
+          infoType,
+        );}
+      outcome = { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
     }
     context.gate?.record(outcome.version, operation);
     return outcome;
@@ -588,77 +625,93 @@ async function earlyDownload(
 }
 
 /**
- * Downloads a file and parses it: into the cache copy (`writer`, or one opened once the format
- * is known to be read whole) and read from there; in memory without a cache; from the arriving
- * chunks for row limits and batches of delimited text and JSON Lines.
+ * Reads a file whose bytes arrive as chunks, for row limits and batches: delimited text and
+ * JSON Lines are parsed as the chunks arrive, stop early and fill no cache; a whole format
+ * (Parquet, Arrow, a JSON array) is downloaded whole like `dataframe()` (into the cache copy).
  */
-async function* fromNetwork(
+async function* fromStream(
   pl: Polars,
   plan: Plan,
   version: FileVersion,
   infoType: string | null,
-  writer: CopyWriter | undefined,
-  cache: DiskCache | undefined,
   started?: Promise<Download>,
 ): AsyncGenerator<DataFrame, Outcome> {
-  const { context, source, options, tracker } = plan;
-  const body = (started?: Promise<Download>) =>
-    new Peekable(bodyOf(context, source, version, options.signal, tracker, started));
-  let chunks = body(started);
+  const hasher = await contentHasher();
+  const input = hashing(bodyOf(plan, version, started), hasher);
   try {
-    const head = await chunks.peek(SNIFF_BYTES);
-    const detected = detectFormat({ path: version.path, infoType, head, format: options.format });
-    if ((plan.streaming || options.nRows !== undefined) && !isWhole(detected)) {
-      const hasher = await contentHasher();
-      const stopped = yield* parseText(pl, plan, infoType, detected, hashing(chunks, hasher));
+    const { head, chunks } = await peek(input, SNIFF_BYTES);
+    const detected = detectFormat({
+      path: version.path,
+      infoType,
+      head,
+      format: plan.options.format,
+    });
+    if (!isWhole(detected)) {
+      const stopped = yield* parseText(pl, plan, infoType, detected, chunks);
       const read = stopped ? version : checkHash(version, withHash(version, hasher));
       return { fromCache: false, route: "stream", version: read };
     }
-    const found = writer ?? await cache?.open(version);
-    if (found !== undefined && !(found instanceof CopyWriter)) {
-      await chunks.close();
-      tracker.bytes(version.size - tracker.received);
-      yield* fromCopy(pl, plan, found, infoType);
-      return { fromCache: true, route: "cache", version: checkHash(version, found.version) };
-    }
-    const copy = found && await fill(found, chunks, detected.format);
-    if (copy !== undefined) {
-      yield* fromCopy(pl, plan, copy, infoType);
-      return { fromCache: false, route: "file", version: checkHash(version, copy.version) };
-    }
-    if (found !== undefined) {
-      // The cache could not keep it (a full disk, its folder removed): read it without.
-      await chunks.close();
-      chunks = body();
-    }
-    const hasher = version.hash === undefined ? undefined : await contentHasher();
-    const bytes = await collect(hasher ? hashing(chunks, hasher) : chunks, version.size);
-    const read = hasher ? checkHash(version, withHash(version, hasher)) : version;
-    yield await parseLocal(pl, detected, { bytes }, options, version.path, infoType);
-    return { fromCache: false, route: "memory", version: read };
+    const writer = await plan.cache?.open(version);
+    const got = await fetchWhole(
+      chunks,
+      version,
+      writer instanceof CopyWriter ? writer : undefined,
+    );
+    if (got.copy !== undefined) yield* fromCopy(pl, plan, got.copy, infoType);
+    else {yield await parseLocal(
+        pl,
+        detected,
+        { bytes: got.bytes },
+        plan.options,
+        version.path,
+        infoType,
+      );}
+    return { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
   } finally {
-    await chunks.close();
+    await input.return();
   }
 }
 
 /**
- * Writes every chunk into `writer` and publishes the copy, with the route it took; `undefined`
- * when the cache could not keep it (reported by the cache).
+ * Moves a download into the cache copy through `writer` (published before this returns), or
+ * without one into memory. When the cache fails midway (a full disk, its folder removed), the
+ * bytes it took are read back from the copy's temporary file and the same download goes on in
+ * memory, unless `memory` is false (then nothing is returned). `detect` sees the first bytes
+ * before more are read (it throws for a file that is no table) and names the copy's format.
  */
-async function fill(
-  writer: CopyWriter,
+async function fetchWhole(
   chunks: AsyncIterable<Uint8Array>,
-  format?: string,
-): Promise<(CachedFile & { fromCache: false }) | undefined> {
+  version: FileVersion,
+  writer: CopyWriter | undefined,
+  detect?: (head: Uint8Array) => string,
+  memory = true,
+): Promise<{ copy?: CachedFile; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
+  let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
+  let head = new Uint8Array(0);
+  let format: string | undefined;
+  let at = 0;
   try {
     for await (const chunk of chunks) {
-      await writer.write(chunk);
-      if (writer.failed) return undefined;
+      if (head.byteLength < SNIFF_BYTES) {
+        head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.byteLength)]);
+        if (head.byteLength === SNIFF_BYTES) format = detect?.(head);
+      }
+      if (writer !== undefined && !await writer.write(chunk)) {
+        if (!memory) return { version };
+        [bytes, writer] = [await writer.salvage(), undefined];
+      }
+      bytes?.set(chunk, at);
+      at += chunk.byteLength;
     }
-    const copy = await writer.commit(format);
-    return copy && { ...copy, fromCache: false };
+    if (head.byteLength < SNIFF_BYTES) format = detect?.(head);
+    const copy = await writer?.commit(format);
+    if (copy !== undefined) return { copy, version: checkHash(version, copy.version) };
+    if (writer !== undefined && !memory) return { version };
+    bytes ??= await writer!.salvage();
+    const hash = version.hash && await hashOf(bytes);
+    return { bytes, version: hash ? checkHash(version, { ...version, hash }) : version };
   } finally {
-    await writer.abort();
+    await writer?.abort();
   }
 }
 
@@ -673,15 +726,12 @@ async function* fromCopy(
   const head = copy.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(copy.file, SNIFF_BYTES);
   const detected = detectFormat({ path, infoType, head, format: plan.options.format });
   if (!plan.streaming || isWhole(detected)) {
-    const source = copy.bytes || copy.version.size === 0
+    const local = copy.bytes || copy.version.size === 0
       ? { bytes: copy.bytes ?? new Uint8Array(0) }
       : { file: copy.file };
-    return yield await parseLocal(pl, detected, source, plan.options, path, infoType);
+    return yield await parseLocal(pl, detected, local, plan.options, path, infoType);
   }
-  const chunks = copy.bytes === undefined
-    ? fileChunks(copy.file)
-    : ReadableStream.from([copy.bytes]);
-  yield* parseText(pl, plan, infoType, detected, chunks);
+  yield* parseText(pl, plan, infoType, detected, copyChunks(copy));
 }
 
 /** Parses a whole file or its bytes; gzip is decompressed first (Polars does gzip CSV itself). */
@@ -696,8 +746,8 @@ async function parseLocal(
   if (source.bytes?.byteLength === 0) return pl.DataFrame();
   if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
   const compressed = source.bytes ?? await Deno.readFile(source.file!);
-  const chunks = new Peekable(gunzip([compressed]));
-  const head = await chunks.peek(SNIFF_BYTES).finally(() => chunks.close());
+  const inflated = gunzip([compressed]).values();
+  const { head } = await peek(inflated, SNIFF_BYTES).finally(() => inflated.return?.());
   const inner = innerFormat({ path, infoType, head, format: options.format });
   const bytes = inner.format === "csv" ? compressed : await collect(gunzip([compressed]));
   return await parseWhole(pl, { ...inner, gzip: inner.format === "csv" }, { bytes }, options, path);
@@ -716,12 +766,14 @@ async function* parseText(
 ): AsyncGenerator<DataFrame, boolean> {
   const { options } = plan;
   const path = plan.source.path;
-  const chunks = new Peekable(detected.gzip ? gunzip(source) : source);
+  const inflated = detected.gzip ? gunzip(source).values() : undefined;
   try {
     let format = detected;
-    if (detected.gzip) {
-      const head = await chunks.peek(SNIFF_BYTES);
-      format = innerFormat({ path, infoType, head, format: options.format });
+    let chunks = source;
+    if (inflated !== undefined) {
+      const peeked = await peek(inflated, SNIFF_BYTES);
+      format = innerFormat({ path, infoType, head: peeked.head, format: options.format });
+      chunks = peeked.chunks;
     }
     if (format.format === "json") {
       const bytes = await collect(chunks);
@@ -742,40 +794,38 @@ async function* parseText(
       rows += frame.height;
       return frame;
     };
-    const enough = () => limit !== undefined && rows >= limit;
     for await (const chunk of chunks) {
       // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
       for (let batch = splitter.push(chunk); batch; batch = splitter.push(NO_BYTES)) {
         yield parse(batch);
-        if (enough()) return true;
+        if (limit !== undefined && rows >= limit) return true;
       }
     }
     const rest = splitter.finish();
     if (rest !== undefined) yield parse(rest);
     return false;
   } finally {
-    await chunks.close();
+    await inflated?.return?.();
   }
 }
 
 const NO_BYTES = new Uint8Array(0);
 
-/** The verified body of `version`, reporting bytes to the tracker. */
+/** The verified body of `version`, reporting bytes to the tracker (see `reuse`). */
 function bodyOf(
-  context: DataContext,
-  source: FileSource,
+  fetch: Fetch,
   version: FileVersion,
-  signal: AbortSignal | undefined,
-  tracker: ProgressTracker,
   started?: Promise<Download>,
+  reuse = false,
 ): AsyncGenerator<Uint8Array, void> {
   return verifiedBody({
-    transport: context.transport,
+    transport: fetch.context.transport,
     expected: version,
-    recheck: source.stat,
-    signal,
-    onBytes: (count) => tracker.bytes(count),
-    started,
+    recheck: fetch.source.stat,
+    signal: fetch.signal,
+    onBytes: (count) => fetch.tracker.bytes(count),
+    ...(started === undefined ? {} : { started }),
+    reuse,
   });
 }
 
@@ -789,17 +839,20 @@ async function chunksOf(
   const copy = pinned.copy ?? await context.cache?.lookup(pinned.version);
   if (copy === undefined) {
     const { signal, onBytes } = options;
-    const expected = pinned.version;
     return verifiedBody({
       transport: context.transport,
-      expected,
+      expected: pinned.version,
       recheck: source.stat,
       signal,
       onBytes,
     });
   }
   options.onBytes?.(copy.version.size);
-  return copy.bytes === undefined ? fileChunks(copy.file) : [copy.bytes];
+  return copyChunks(copy);
+}
+
+function copyChunks(copy: CachedFile): AsyncIterable<Uint8Array> {
+  return copy.bytes === undefined ? fileChunks(copy.file) : ReadableStream.from([copy.bytes]);
 }
 
 /** Passes chunks on, hashing them. */
