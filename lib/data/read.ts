@@ -18,7 +18,7 @@ import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
 import { Buffer } from "node:buffer";
 import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
-import { type Download, download } from "../client/endpoints.ts";
+import type { Download } from "../client/endpoints.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import {
@@ -29,7 +29,7 @@ import {
   versionOfEntry,
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import { checkIsFile, verifiedBody } from "./body.ts";
+import { checkIsFile, earlyDownload, verifiedBody } from "./body.ts";
 import { collect, fileChunks, fileHead, gunzip, peek } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
@@ -40,10 +40,9 @@ import {
   type DataFrameOptions,
   DEFAULT_BATCH_ROWS,
 } from "./options.ts";
-import { BatchParser, combineFrames, limitRows, parseWhole, type WholeSource } from "./parse.ts";
+import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
-import { DEFAULT_BATCH_BYTES, RecordSplitter } from "./records.ts";
 import { progressFor } from "../progress/reporter.ts";
 
 /**
@@ -239,10 +238,8 @@ export async function readDataFrame(
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   checkOptions(options);
   const pl = await loadPolars();
-  const progress = tracker ??
-    new ProgressTracker(reporterOf(context, options, source), 1, source.entry?.size ?? 0);
-  try {
-    const result = await restarting(source, options.signal, async (source) => {
+  const read = (progress: ProgressTracker) =>
+    restarting(source, options.signal, async (source) => {
       const frames: DataFrame[] = [];
       const plan = planOf(context, source, options, progress, false);
       const stream = frameStream(pl, plan, tracker === undefined);
@@ -250,15 +247,7 @@ export async function readDataFrame(
       for (; !next.done; next = await stream.next()) frames.push(next.value);
       return { frame: limitRows(combineFrames(pl, frames), options.nRows), ...next.value };
     });
-    if (tracker === undefined) {
-      progress.fileDone(source.path, result.fromCache, result.route);
-      progress.done(true);
-    }
-    return result;
-  } catch (error) {
-    if (tracker === undefined) progress.done(false);
-    throw error;
-  }
+  return tracker ? await read(tracker) : await tracked(context, options, source, read);
 }
 
 /**
@@ -357,36 +346,38 @@ export async function cachedCopy(
       { path },
     );
   }
-  const tracker = new ProgressTracker(reporterOf(context, options, source), 1, 0);
   const release = await cache.claim(context.transport.url, path);
   try {
-    const copy = await restarting(source, options.signal, async (source) => {
-      const pinned = await pinVersion(context, source, operation, options.signal);
-      tracker.expectBytes(pinned.version.size);
-      const found = pinned.copy ?? await cache.open(pinned.version);
-      if (!(found instanceof CopyWriter)) return found && { ...found, fromCache: true };
-      const fetch = { context, source, signal: options.signal, tracker };
-      const body = bodyOf(fetch, pinned.version, undefined, true);
-      const { copy } = await fetchWhole(body, pinned.version, found, undefined, false);
-      return copy && { ...copy, fromCache: false };
-    });
-    if (copy === undefined) {
-      throw new BadRequestError(
-        `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
-          `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
-        { path },
-      );
-    }
+    const copy = await tracked(
+      context,
+      options,
+      source,
+      (tracker) =>
+        restarting(source, options.signal, async (source) => {
+          const pinned = await pinVersion(context, source, operation, options.signal);
+          tracker.expectBytes(pinned.version.size);
+          const found = pinned.copy ?? await cache.open(pinned.version);
+          if (!(found instanceof CopyWriter)) {
+            return { ...(found ?? unkept(path, cache)), fromCache: true };
+          }
+          const body = bodyOf(planOf(context, source, options, tracker), pinned.version, true);
+          const { copy } = await fetchWhole(body, pinned.version, found, undefined, false);
+          return { ...(copy ?? unkept(path, cache)), fromCache: false };
+        }),
+    );
     context.gate?.record(copy.version, operation);
-    tracker.fileDone(path, copy.fromCache);
-    tracker.done(true);
     return copy.file;
-  } catch (error) {
-    tracker.done(false);
-    throw error;
   } finally {
     release();
   }
+}
+
+function unkept(path: string, cache: DiskCache): never {
+  throw new BadRequestError(
+    `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
+      `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+    { path },
+  );
 }
 
 /**
@@ -420,10 +411,8 @@ export async function readBytes<T>(
 ): Promise<T> {
   const { value, version } = await restarting(source, options.signal, async (source) => {
     const pinned = await pinVersion(context, source, operation, options.signal);
-    const hasher = await contentHasher();
-    const chunks = hashing(await chunksOf(context, source, pinned, options), hasher);
-    const value = await consume(chunks, pinned.version);
-    return { value, version: checkHash(pinned.version, withHash(pinned.version, hasher)) };
+    const { chunks, read } = await chunksOf(context, source, pinned, options);
+    return { value: await consume(chunks, pinned.version), version: read() };
   });
   context.gate?.record(version, operation);
   return value;
@@ -458,8 +447,7 @@ export async function streamBytes(
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
   const pinned = await pinVersion(context, source, "stream", signal);
-  const hasher = await contentHasher();
-  const chunks = hashing(await chunksOf(context, source, pinned, { signal }), hasher);
+  const { chunks, read } = await chunksOf(context, source, pinned, { signal });
   let first: IteratorResult<Uint8Array, void> | undefined = await chunks.next();
   // ArrayBuffer-backed (as fetch bodies are), so that it pipes into DecompressionStream.
   return new ReadableStream<Uint8Array<ArrayBuffer>>({
@@ -468,7 +456,7 @@ export async function streamBytes(
       first = undefined;
       if (!next.done) return controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
       controller.close();
-      context.gate?.record(checkHash(pinned.version, withHash(pinned.version, hasher)), "stream");
+      context.gate?.record(read(), "stream");
     },
     async cancel() {
       stop.abort();
@@ -506,16 +494,32 @@ function reporterOf(
   return progressFor(context.progress, options, name);
 }
 
-/** What a download needs besides the version. */
-interface Fetch {
+/** Runs a one-file read under its own progress tracker, which it ends either way. */
+async function tracked<T extends { fromCache: boolean; route?: ReadRoute }>(
+  context: DataContext,
+  options: Pick<DataFrameOptions, "onProgress" | "progress">,
+  source: FileSource,
+  read: (tracker: ProgressTracker) => Promise<T>,
+): Promise<T> {
+  const reporter = reporterOf(context, options, source);
+  const tracker = new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
+  try {
+    const result = await read(tracker);
+    tracker.fileDone(source.path, result.fromCache, result.route);
+    tracker.done(true);
+    return result;
+  } catch (error) {
+    tracker.done(false);
+    throw error;
+  }
+}
+
+/** Everything a read of frames needs. */
+interface Plan {
   context: DataContext;
   source: FileSource;
   signal?: AbortSignal;
-  tracker: ProgressTracker;
-}
-
-/** Everything {@linkcode frameStream} needs. */
-interface Plan extends Fetch {
+  tracker: Pick<ProgressTracker, "bytes" | "expectBytes">;
   options: DataFrameOptions;
   /** The cache the read may use (none with `cache: false`). */
   cache: DiskCache | undefined;
@@ -527,8 +531,8 @@ function planOf(
   context: DataContext,
   source: FileSource,
   options: DataFrameOptions,
-  tracker: ProgressTracker,
-  streaming: boolean,
+  tracker: Plan["tracker"],
+  streaming = false,
 ): Plan {
   const cache = options.cache === false ? undefined : context.cache;
   return { context, source, options, tracker, streaming, cache, signal: options.signal };
@@ -555,7 +559,10 @@ async function* frameStream(
   const operation = streaming ? "batches" : partial ? "head" : "dataframe";
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = partial ? undefined : await cache?.claim(context.transport.url, source.path);
-  const early = await earlyDownload(context, source, cache, plan.signal);
+  const early = !context.offline && source.entry === undefined &&
+      !await cache?.holds(context.transport.url, source.path)
+    ? earlyDownload(context.transport, source.path, plan.signal)
+    : undefined;
   try {
     const pinned = await pinVersion(context, source, operation, plan.signal, cache);
     const { version } = pinned;
@@ -571,22 +578,8 @@ async function* frameStream(
     } else if (partial) {
       outcome = yield* fromStream(pl, plan, version, infoType, early?.take());
     } else {
-      let detected: DetectedFormat | undefined;
-      const detect = (head: Uint8Array) =>
-        (detected = detectFormat({ path: version.path, infoType, head, format: options.format }))
-          .format;
-      const body = bodyOf(plan, version, early?.take(), true);
-      const got = await fetchWhole(body, version, found, detect);
-      if (got.copy !== undefined) yield* fromCopy(pl, plan, got.copy, infoType);
-      else {yield await parseLocal(
-          pl,
-          detected!,
-          { bytes: got.bytes },
-          options,
-          version.path,
-          infoType,
-        );}
-      outcome = { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
+      const body = bodyOf(plan, version, true, early?.take());
+      outcome = yield* fromWhole(pl, plan, body, version, infoType, found);
     }
     context.gate?.record(outcome.version, operation);
     return outcome;
@@ -594,34 +587,6 @@ async function* frameStream(
     early?.drop();
     release?.();
   }
-}
-
-/**
- * The download of a file sent beside its stat, when the stat is needed and the cache holds no
- * copy of the path: a cold read then waits one round trip, not two (half the time of a small
- * file on a link with 50 ms latency). Its bytes are read only once the stat pinned the version
- * and the gate admitted it, and only as that version's (its size is checked like any body's);
- * otherwise it is dropped.
- */
-async function earlyDownload(
-  context: DataContext,
-  source: FileSource,
-  cache: DiskCache | undefined,
-  signal: AbortSignal | undefined,
-): Promise<{ take(): Promise<Download> | undefined; drop(): void } | undefined> {
-  if (context.offline || source.entry !== undefined) return undefined;
-  if (await cache?.holds(context.transport.url, source.path)) return undefined;
-  const stop = new AbortController();
-  const both = AbortSignal.any([stop.signal, ...(signal ? [signal] : [])]);
-  let answer: Promise<Download> | undefined = download(context.transport, source.path, {
-    signal: both,
-  });
-  // A failure reaches whoever takes it; a dropped one is of no interest.
-  answer.catch(() => {});
-  return {
-    take: () => [answer, answer = undefined][0],
-    drop: () => answer !== undefined && stop.abort(),
-  };
 }
 
 /**
@@ -637,39 +602,43 @@ async function* fromStream(
   started?: Promise<Download>,
 ): AsyncGenerator<DataFrame, Outcome> {
   const hasher = await contentHasher();
-  const input = hashing(bodyOf(plan, version, started), hasher);
+  const input = hashing(bodyOf(plan, version, false, started), hasher);
   try {
     const { head, chunks } = await peek(input, SNIFF_BYTES);
-    const detected = detectFormat({
-      path: version.path,
-      infoType,
-      head,
-      format: plan.options.format,
-    });
-    if (!isWhole(detected)) {
-      const stopped = yield* parseText(pl, plan, infoType, detected, chunks);
-      const read = stopped ? version : checkHash(version, withHash(version, hasher));
-      return { fromCache: false, route: "stream", version: read };
+    const detected = detect(plan, version.path, infoType, head);
+    if (isWhole(detected)) {
+      const opened = await plan.cache?.open(version);
+      const writer = opened instanceof CopyWriter ? opened : undefined;
+      return yield* fromWhole(pl, plan, chunks, version, infoType, writer, detected);
     }
-    const writer = await plan.cache?.open(version);
-    const got = await fetchWhole(
-      chunks,
-      version,
-      writer instanceof CopyWriter ? writer : undefined,
-    );
-    if (got.copy !== undefined) yield* fromCopy(pl, plan, got.copy, infoType);
-    else {yield await parseLocal(
-        pl,
-        detected,
-        { bytes: got.bytes },
-        plan.options,
-        version.path,
-        infoType,
-      );}
-    return { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
+    const { options } = plan;
+    const stopped = yield* parseChunks(pl, detected, chunks, options, version.path, infoType);
+    const read = stopped ? version : checkHash(version, withHash(version, hasher));
+    return { fromCache: false, route: "stream", version: read };
   } finally {
     await input.return();
   }
+}
+
+/**
+ * Downloads a file whole with {@linkcode fetchWhole} and parses it once: from its cache copy,
+ * else from memory. `detected` is the format when the first bytes were looked at already.
+ */
+async function* fromWhole(
+  pl: Polars,
+  plan: Plan,
+  chunks: AsyncIterable<Uint8Array>,
+  version: FileVersion,
+  infoType: string | null,
+  writer: CopyWriter | undefined,
+  detected?: DetectedFormat,
+): AsyncGenerator<DataFrame, Outcome> {
+  const path = version.path;
+  const format = (head: Uint8Array) => (detected ??= detect(plan, path, infoType, head)).format;
+  const got = await fetchWhole(chunks, version, writer, format);
+  if (got.copy !== undefined) yield* fromCopy(pl, plan, got.copy, infoType);
+  else yield await parseLocal(pl, detected!, { bytes: got.bytes }, plan.options, path, infoType);
+  return { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
 }
 
 /**
@@ -724,131 +693,52 @@ async function* fromCopy(
 ): AsyncGenerator<DataFrame, void> {
   const path = copy.version.path;
   const head = copy.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(copy.file, SNIFF_BYTES);
-  const detected = detectFormat({ path, infoType, head, format: plan.options.format });
+  const detected = detect(plan, path, infoType, head);
   if (!plan.streaming || isWhole(detected)) {
     const local = copy.bytes || copy.version.size === 0
       ? { bytes: copy.bytes ?? new Uint8Array(0) }
       : { file: copy.file };
     return yield await parseLocal(pl, detected, local, plan.options, path, infoType);
   }
-  yield* parseText(pl, plan, infoType, detected, copyChunks(copy));
+  yield* parseChunks(pl, detected, copyChunks(copy), plan.options, path, infoType);
 }
-
-/** Parses a whole file or its bytes; gzip is decompressed first (Polars does gzip CSV itself). */
-async function parseLocal(
-  pl: Polars,
-  detected: DetectedFormat,
-  source: WholeSource,
-  options: DataFrameOptions,
-  path: string,
-  infoType: string | null,
-): Promise<DataFrame> {
-  if (source.bytes?.byteLength === 0) return pl.DataFrame();
-  if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
-  const compressed = source.bytes ?? await Deno.readFile(source.file!);
-  const inflated = gunzip([compressed]).values();
-  const { head } = await peek(inflated, SNIFF_BYTES).finally(() => inflated.return?.());
-  const inner = innerFormat({ path, infoType, head, format: options.format });
-  const bytes = inner.format === "csv" ? compressed : await collect(gunzip([compressed]));
-  return await parseWhole(pl, { ...inner, gzip: inner.format === "csv" }, { bytes }, options, path);
-}
-
-/**
- * Parses delimited text or JSON Lines (gzip-compressed or not; a gzip-compressed JSON array is
- * collected and read whole) as the chunks arrive. Returns whether it stopped early at `nRows`.
- */
-async function* parseText(
-  pl: Polars,
-  plan: Plan,
-  infoType: string | null,
-  detected: DetectedFormat,
-  source: AsyncIterable<Uint8Array>,
-): AsyncGenerator<DataFrame, boolean> {
-  const { options } = plan;
-  const path = plan.source.path;
-  const inflated = detected.gzip ? gunzip(source).values() : undefined;
-  try {
-    let format = detected;
-    let chunks = source;
-    if (inflated !== undefined) {
-      const peeked = await peek(inflated, SNIFF_BYTES);
-      format = innerFormat({ path, infoType, head: peeked.head, format: options.format });
-      chunks = peeked.chunks;
-    }
-    if (format.format === "json") {
-      const bytes = await collect(chunks);
-      yield await parseWhole(pl, { ...format, gzip: false }, { bytes }, options, path);
-      return false;
-    }
-    const limit = options.nRows;
-    const parser = new BatchParser(pl, format, options, path);
-    const splitter = new RecordSplitter({
-      quote: format.format === "csv" ? options.quoteChar ?? '"' : undefined,
-      batchBytes: DEFAULT_BATCH_BYTES,
-    });
-    let rows = 0;
-    const parse = (batch: Uint8Array): DataFrame => {
-      // Polars' row limit is only approximate when parsing in parallel, hence the slice.
-      const left = limit === undefined ? undefined : Math.max(0, limit - rows);
-      const frame = limitRows(parser.parse(batch, left === 0 ? 1 : left), left);
-      rows += frame.height;
-      return frame;
-    };
-    for await (const chunk of chunks) {
-      // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
-      for (let batch = splitter.push(chunk); batch; batch = splitter.push(NO_BYTES)) {
-        yield parse(batch);
-        if (limit !== undefined && rows >= limit) return true;
-      }
-    }
-    const rest = splitter.finish();
-    if (rest !== undefined) yield parse(rest);
-    return false;
-  } finally {
-    await inflated?.return?.();
-  }
-}
-
-const NO_BYTES = new Uint8Array(0);
 
 /** The verified body of `version`, reporting bytes to the tracker (see `reuse`). */
 function bodyOf(
-  fetch: Fetch,
+  plan: Pick<Plan, "context" | "source" | "signal" | "tracker">,
   version: FileVersion,
+  reuse: boolean,
   started?: Promise<Download>,
-  reuse = false,
 ): AsyncGenerator<Uint8Array, void> {
+  const { context, source, signal, tracker } = plan;
   return verifiedBody({
-    transport: fetch.context.transport,
+    transport: context.transport,
     expected: version,
-    recheck: fetch.source.stat,
-    signal: fetch.signal,
-    onBytes: (count) => fetch.tracker.bytes(count),
-    ...(started === undefined ? {} : { started }),
+    recheck: source.stat,
+    signal,
+    onBytes: (count) => tracker.bytes(count),
+    started,
     reuse,
   });
 }
 
-/** The bytes of a pinned version: its cached copy's when the cache holds it, else downloaded. */
+/**
+ * The bytes of a pinned version (its cached copy's when the cache holds it, else downloaded),
+ * hashed as they pass: once they were read to the end, `read()` is the version they were.
+ */
 async function chunksOf(
   context: DataContext,
   source: FileSource,
   pinned: Pinned,
   options: { signal?: AbortSignal; onBytes?: (count: number) => void },
-): Promise<AsyncIterable<Uint8Array> | Iterable<Uint8Array>> {
+): Promise<{ chunks: AsyncGenerator<Uint8Array, void>; read(): FileVersion }> {
   const copy = pinned.copy ?? await context.cache?.lookup(pinned.version);
-  if (copy === undefined) {
-    const { signal, onBytes } = options;
-    return verifiedBody({
-      transport: context.transport,
-      expected: pinned.version,
-      recheck: source.stat,
-      signal,
-      onBytes,
-    });
-  }
-  options.onBytes?.(copy.version.size);
-  return copyChunks(copy);
+  options.onBytes?.(copy?.version.size ?? 0);
+  const tracker = { bytes: options.onBytes ?? (() => {}), expectBytes: () => {} };
+  const plan = { context, source, signal: options.signal, tracker };
+  const hasher = await contentHasher();
+  const chunks = hashing(copy ? copyChunks(copy) : bodyOf(plan, pinned.version, false), hasher);
+  return { chunks, read: () => checkHash(pinned.version, withHash(pinned.version, hasher)) };
 }
 
 function copyChunks(copy: CachedFile): AsyncIterable<Uint8Array> {
@@ -876,6 +766,16 @@ function checkHash(pinned: FileVersion, actual: FileVersion): FileVersion {
     throw new FileChangedError(pinned, actual, "since its version was pinned");
   }
   return actual;
+}
+
+/** How a file is to be read, from its first bytes (see {@linkcode detectFormat}). */
+function detect(
+  plan: Plan,
+  path: string,
+  infoType: string | null,
+  head: Uint8Array,
+): DetectedFormat {
+  return detectFormat({ path, infoType, head, format: plan.options.format });
 }
 
 function isWhole(format: DetectedFormat): boolean {
