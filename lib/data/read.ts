@@ -30,10 +30,10 @@ import {
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { checkIsFile, earlyDownload, verifiedBody } from "./body.ts";
-import { collect, fileChunks, fileHead, gunzip, peek } from "./chunks.ts";
+import { fileChunks, fileHead, peek } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
-import { type DetectedFormat, detectFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
+import { type DetectedFormat, detectFormat, SNIFF_BYTES } from "./formats.ts";
 import {
   type BatchOptions,
   checkOptions,
