@@ -116,7 +116,10 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
     const answer = await ((attempt === 1 ? options.started : undefined) ??
       download(transport, path, { signal }));
     // A read that failed took the buffer with it.
-    if (options.reuse && !buffer?.byteLength) buffer = new Uint8Array(REUSED_BYTES);
+    if (options.reuse && !buffer?.byteLength) {
+      // A small file needs no more (one byte over shows a body that runs long at once).
+      buffer = new Uint8Array(Math.min(REUSED_BYTES, size + 1));
+    }
     const byob = buffer && answer.body.getReader({ mode: "byob" });
     const reader = byob ?? answer.body.getReader();
     let position = 0;
