@@ -77,8 +77,12 @@ export class CopyWriter {
   async write(chunk: Uint8Array): Promise<boolean> {
     if (this.#failed || this.#done) return !this.#failed;
     try {
-      for (let at = 0; at < chunk.byteLength;) at += await this.#file.write(chunk.subarray(at));
+      // The disk write runs off the JavaScript thread: the hash is taken meanwhile.
+      const written = this.#file.write(chunk);
       this.#hash.update(chunk);
+      for (let at = await written; at < chunk.byteLength;) {
+        at += await this.#file.write(chunk.subarray(at));
+      }
       this.#written += chunk.byteLength;
     } catch (error) {
       this.#failed = true;
