@@ -4,13 +4,60 @@
  *
  * A record boundary is a line feed outside quotes. Whether a line feed is inside quotes depends
  * on the parity of the quote characters before it (RFC 4180 doubles quotes inside quoted
- * fields, which keeps the parity), so every byte is looked at once, by native searches that
- * jump from quote to quote.
+ * fields, which keeps the parity), so every byte is looked at once: quotes are counted four
+ * bytes at a time, which keeps the splitter at a few GB/s on one core.
  *
  * @module
  */
 
 const LINE_FEED = 0x0a;
+
+/**
+ * How many bytes equal to `quote` lie in `bytes[start, end)`.
+ *
+ * @example
+ * ```ts
+ * import { countByte } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new TextEncoder().encode('a,"b ""c""",d\n');
+ * assert.equal(countByte(bytes, 0x22, 0, bytes.length), 6);
+ * ```
+ */
+export function countByte(bytes: Uint8Array, quote: number, start: number, end: number): number {
+  // Many tables quote nothing: one native search settles that without looking at every word.
+  const first = bytes.subarray(start, end).indexOf(quote);
+  if (first < 0) return 0;
+  let count = 0;
+  let i = start + first;
+  // Whole 32-bit words need a 4-aligned start in the underlying buffer.
+  while (i < end && ((bytes.byteOffset + i) & 3) !== 0) {
+    if (bytes[i] === quote) count++;
+    i++;
+  }
+  const words = (end - i) >> 2;
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+    const pattern = quote * 0x01010101;
+    for (let k = 0; k < words; k++) {
+      const x = view[k] ^ pattern; // bytes equal to the quote become zero
+      if (((x - 0x01010101) & ~x & 0x80808080) !== 0) {
+        // Exact count of zero bytes: the high bit of each non-zero byte, counted.
+        const nonZero = ((((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080) >>> 7;
+        count += 4 - bitCount(nonZero);
+      }
+    }
+    i += words * 4;
+  }
+  for (; i < end; i++) if (bytes[i] === quote) count++;
+  return count;
+}
+
+function bitCount(value: number): number {
+  let v = value - ((value >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
 
 /**
  * Options of {@linkcode RecordSplitter}.
@@ -27,26 +74,28 @@ export interface SplitterOptions {
   /** The quote character (one byte), or `undefined` when line feeds always end records. */
   quote?: string;
   /**
-   * Size of the first batch. Later batches grow fourfold up to `batchBytes`, so the first rows
-   * (and the schema) are known early and a row limit can stop the download soon, while large
-   * files are parsed in few calls.
-   * @default {65536}
+   * Size of the first batch (default 64 KiB). Later batches grow fourfold up to `batchBytes`,
+   * so the first rows (and the schema) are known early and a row limit can stop the download
+   * soon, while large files are parsed in few calls.
    */
   firstBatchBytes?: number;
-  /**
-   * Size the batches grow to.
-   * @default {16777216}
-   */
+  /** Size the batches grow to (default 16 MiB). */
   batchBytes?: number;
+  /** Expected total bytes, when known: small inputs then get a buffer of their size. */
+  expectedBytes?: number;
 }
 
 /** Default size batches grow to; see the data benchmark for how it was chosen. */
 export const DEFAULT_BATCH_BYTES = 16 * 1024 * 1024;
+/** Default size of the first batch. */
+export const DEFAULT_FIRST_BATCH_BYTES = 64 * 1024;
 
 /**
  * Accumulates chunks and hands out batches of whole records. Concatenating every batch (and the
- * final rest) gives back the input exactly. A batch is valid until the next call to `push()` or
- * `finish()`.
+ * final rest) gives back the input exactly. A batch is handed out without copying, and is valid
+ * until the next call to `push()` or `finish()`: the splitter alternates between two buffers,
+ * so after the first few batches it allocates nothing (fresh memory costs page faults, which at
+ * these sizes cost as much as the copy itself).
  *
  * @example
  * ```ts
@@ -66,12 +115,13 @@ export class RecordSplitter {
   readonly #quote: number | undefined;
   readonly #batchBytes: number;
   #threshold: number;
-  #buffer = new Uint8Array(0);
+  #buffer: Uint8Array;
+  /** The buffer of the batch handed out last, reused for the one after next. */
+  #spare: Uint8Array = new Uint8Array(0);
   #fill = 0;
-  /** How far the buffer was searched, whether that point is inside quotes, and the last cut. */
+  /** Bytes of the buffer whose quotes are counted in `#quotes`. */
   #scanned = 0;
-  #inside = false;
-  #cut = 0;
+  #quotes = 0;
 
   /**
    * Creates a splitter; see {@linkcode SplitterOptions}.
@@ -86,25 +136,31 @@ export class RecordSplitter {
    * ```
    */
   constructor(options: SplitterOptions = {}) {
-    const { quote, batchBytes = DEFAULT_BATCH_BYTES, firstBatchBytes = 64 * 1024 } = options;
+    const { quote } = options;
     if (quote !== undefined && (quote.length !== 1 || quote.charCodeAt(0) > 0x7f)) {
       throw new RangeError(`the quote must be one ASCII character, got ${JSON.stringify(quote)}`);
     }
-    for (
-      const [name, value] of [["batchBytes", batchBytes], ["firstBatchBytes", firstBatchBytes]]
-    ) {
-      if (!Number.isSafeInteger(value) || (value as number) < 1) {
-        throw new RangeError(`${name} must be a positive integer, got ${value}`);
-      }
-    }
-    this.#quote = quote?.charCodeAt(0);
-    this.#batchBytes = batchBytes;
-    this.#threshold = Math.min(batchBytes, firstBatchBytes);
+    this.#quote = quote === undefined ? undefined : quote.charCodeAt(0);
+    this.#batchBytes = positive("batchBytes", options.batchBytes ?? DEFAULT_BATCH_BYTES);
+    this.#threshold = Math.min(
+      this.#batchBytes,
+      positive("firstBatchBytes", options.firstBatchBytes ?? DEFAULT_FIRST_BATCH_BYTES),
+    );
+    const expected = options.expectedBytes;
+    this.#buffer = new Uint8Array(
+      expected !== undefined && expected >= 0 && expected < this.#threshold
+        ? expected
+        : capacityFor(this.#threshold),
+    );
+  }
+
+  /** Bytes received but not yet handed out. */
+  get buffered(): number {
+    return this.#fill;
   }
 
   /**
-   * Adds a chunk; returns a batch when one became complete (valid until the next call). Pushing
-   * an empty chunk hands out the next batch of what is already buffered, if any.
+   * Adds a chunk; returns a batch when one became complete (valid until the next call).
    *
    * @example
    * ```ts
@@ -116,33 +172,18 @@ export class RecordSplitter {
    * ```
    */
   push(chunk: Uint8Array): Uint8Array | undefined {
-    if (this.#fill + chunk.byteLength > this.#buffer.byteLength) {
-      const grown = new Uint8Array(
-        Math.max(2 * this.#buffer.byteLength, this.#fill + chunk.byteLength, 1024),
-      );
-      grown.set(this.#buffer.subarray(0, this.#fill));
-      this.#buffer = grown;
+    if (chunk.byteLength > 0) {
+      if (this.#fill + chunk.byteLength > this.#buffer.byteLength) {
+        const grown = new Uint8Array(
+          Math.max(this.#buffer.byteLength * 2, capacityFor(this.#fill + chunk.byteLength)),
+        );
+        grown.set(this.#buffer.subarray(0, this.#fill));
+        this.#buffer = grown;
+      }
+      this.#buffer.set(chunk, this.#fill);
+      this.#fill += chunk.byteLength;
     }
-    this.#buffer.set(chunk, this.#fill);
-    this.#fill += chunk.byteLength;
-    if (this.#fill < this.#threshold) return undefined;
-    this.#search();
-    if (this.#cut === 0) {
-      // One record longer than the threshold (or an open quote): wait for twice as much.
-      this.#threshold = Math.max(this.#threshold, this.#fill) * 2;
-      return undefined;
-    }
-    const batch = this.#buffer.subarray(0, this.#cut);
-    const rest = this.#buffer.subarray(this.#cut, this.#fill);
-    this.#threshold = Math.min(this.#batchBytes, this.#threshold * 4);
-    // Room for the next batch and the chunk that crosses its threshold.
-    const room = Math.max(this.#threshold, rest.byteLength);
-    this.#buffer = new Uint8Array(room + (room >> 3) + (1 << 20));
-    this.#buffer.set(rest);
-    this.#fill = rest.byteLength;
-    this.#scanned -= this.#cut;
-    this.#cut = 0;
-    return batch;
+    return this.#fill >= this.#threshold ? this.#cut() : undefined;
   }
 
   /**
@@ -160,28 +201,64 @@ export class RecordSplitter {
    * ```
    */
   finish(): Uint8Array | undefined {
-    const rest = this.#fill === 0 ? undefined : this.#buffer.subarray(0, this.#fill);
+    if (this.#fill === 0) return undefined;
+    const rest = this.#buffer.subarray(0, this.#fill);
     this.#buffer = new Uint8Array(0);
-    this.#fill = this.#scanned = this.#cut = 0;
-    this.#inside = false;
+    this.#spare = new Uint8Array(0);
+    this.#fill = 0;
+    this.#scanned = 0;
+    this.#quotes = 0;
     return rest;
   }
 
-  /** Searches the bytes not searched yet for the last record boundary. */
-  #search(): void {
+  /** Cuts at the last line feed outside quotes; grows the threshold when there is none. */
+  #cut(): Uint8Array | undefined {
     const buffer = this.#buffer;
-    const end = this.#fill;
-    for (let at = this.#scanned; at < end;) {
-      const quote = this.#quote === undefined ? -1 : buffer.subarray(at, end).indexOf(this.#quote);
-      const stop = quote < 0 ? end : at + quote;
-      if (!this.#inside) {
-        const feed = buffer.subarray(at, stop).lastIndexOf(LINE_FEED);
-        if (feed >= 0) this.#cut = at + feed + 1;
+    const fill = this.#fill;
+    const quote = this.#quote;
+    let end = buffer.lastIndexOf(LINE_FEED, fill - 1);
+    let quotesBefore = 0;
+    if (quote !== undefined && end >= 0) {
+      this.#quotes += countByte(buffer, quote, this.#scanned, fill);
+      this.#scanned = fill;
+      // Quotes up to and including the line feed at `end`; step back while that count is odd.
+      quotesBefore = this.#quotes - countByte(buffer, quote, end + 1, fill);
+      while (end >= 0 && (quotesBefore & 1) === 1) {
+        const previous = buffer.lastIndexOf(LINE_FEED, end - 1);
+        quotesBefore -= countByte(buffer, quote, previous + 1, end + 1);
+        end = previous;
       }
-      if (quote < 0) break;
-      this.#inside = !this.#inside;
-      at = stop + 1;
     }
-    this.#scanned = end;
+    if (end < 0) {
+      // One record longer than the threshold (or an open quote): wait for twice as much.
+      this.#threshold = Math.max(this.#threshold, fill) * 2;
+      return undefined;
+    }
+    const cut = end + 1;
+    const rest = fill - cut;
+    this.#threshold = Math.min(this.#batchBytes, this.#threshold * 4);
+    const wanted = capacityFor(Math.max(this.#threshold, rest));
+    const next = this.#spare.byteLength >= wanted ? this.#spare : new Uint8Array(wanted);
+    next.set(buffer.subarray(cut, fill));
+    this.#spare = buffer;
+    this.#buffer = next;
+    this.#fill = rest;
+    if (quote !== undefined) {
+      this.#quotes -= quotesBefore;
+      this.#scanned = rest;
+    }
+    return buffer.subarray(0, cut);
   }
+}
+
+/** Room for a batch plus the chunk that crosses its threshold. */
+function capacityFor(bytes: number): number {
+  return bytes + (bytes >> 3) + 256 * 1024;
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  }
+  return value;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { RecordSplitter } from "../../lib/data/records.ts";
+import { countByte, RecordSplitter } from "../../lib/data/records.ts";
 import { asBuffer, loadPolars } from "../../lib/data/polars.ts";
 
 const encoder = new TextEncoder();
@@ -49,6 +49,28 @@ const csv = fc.array(fc.array(field, { minLength: 3, maxLength: 3 }), {
   maxLength: 60,
 })
   .map((rows) => ["a,b,c", ...rows.map((row) => row.join(","))].join("\n") + "\n");
+
+Deno.test("countByte counts exactly, whatever the alignment and length", () => {
+  fc.assert(
+    fc.property(
+      fc.uint8Array({ maxLength: 300 }),
+      fc.nat(40),
+      fc.nat(40),
+      fc.constantFrom(0x22, 0x27, 0x00, 0xff),
+      (bytes, cutStart, cutEnd, quote) => {
+        const start = Math.min(cutStart, bytes.length);
+        const end = Math.max(start, bytes.length - cutEnd);
+        let expected = 0;
+        for (let i = start; i < end; i++) if (bytes[i] === quote) expected++;
+        // A view that starts at an odd offset exercises the unaligned head.
+        const view = new Uint8Array(bytes.length + 3);
+        view.set(bytes, 3);
+        assert.equal(countByte(view.subarray(3), quote, start, end), expected);
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
 
 Deno.test("batches concatenate back to the input and end outside quotes", () => {
   fc.assert(
