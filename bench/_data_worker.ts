@@ -13,7 +13,7 @@
  * - `raw`: `fetch` and read the body to the end, keeping nothing: the transfer alone.
  * - `tern`: `connect({ url, cacheDir }).file(path).dataframe()` (`--cache-dir none` for no cache);
  *   prints the route the read took (`file`, `stream`, …) as `route`.
- * - `tern-route`: tern's reader forced onto one route (`--route stream|memory`), for comparison.
+ * - `tern-route`: `--route stream`, `file.batches()`: the route of batches and row limits.
  * - `tern-batch`: tern's reader without cache, batches growing to `--batch-mib` MiB.
  * - `many`: `connect({ url, cacheDir, concurrency }).folder(path).list().dataframes()`.
  * - `frame-size`: reads `local` and reports the frame's Arrow IPC size as `rows`' neighbour
@@ -31,8 +31,6 @@ import { Buffer } from "node:buffer";
 import { parseArgs } from "node:util";
 import pl from "../polars.ts";
 import { connect } from "../mod.ts";
-import { readDataFrame } from "../lib/data/read.ts";
-import { STORE_CONTEXT } from "../lib/handles/store_context.ts";
 
 const args = parseArgs({
   args: Deno.args,
@@ -108,24 +106,16 @@ async function run(): Promise<
       return { rows: frame.height, columns: frame.width, route };
     }
     case "tern-route": {
+      if (args.route !== "stream") throw new Error(`unknown route ${args.route}`);
       const store = connect({ url: args.url, anonymous: true, cacheDir });
-      const file = store.file(args.path!);
-      if (args.route === "stream") {
-        // The batch route: parsed from the arriving chunks, bounded memory.
-        let rows = 0;
-        let columns = 0;
-        for await (const batch of file.batches({ rows: 1_000_000 })) {
-          rows += batch.height;
-          columns = batch.width;
-        }
-        return { rows, columns, route: "stream" };
+      // The batch route: parsed from the arriving chunks, bounded memory.
+      let rows = 0;
+      let columns = 0;
+      for await (const batch of store.file(args.path!).batches({ rows: 1_000_000 })) {
+        rows += batch.height;
+        columns = batch.width;
       }
-      const { frame, route } = await readDataFrame(
-        store[STORE_CONTEXT],
-        { path: args.path!, stat: (signal) => file.stat({ refresh: true, signal }) },
-        { cache: false },
-      );
-      return { rows: frame.height, columns: frame.width, route };
+      return { rows, columns, route: "stream" };
     }
     case "tern-batch": {
       const store = connect({ url: args.url, anonymous: true, cacheDir: false });

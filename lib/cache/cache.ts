@@ -28,11 +28,13 @@ import fs from "node:fs";
 import process from "node:process";
 import { join } from "node:path";
 import type { FileVersion } from "../client/file_version.ts";
-import { type ContentHasher, contentHasher, hashHandle } from "./content_hash.ts";
+import { contentHasher, hashHandle } from "./content_hash.ts";
+import { CopyWriter } from "./copy_writer.ts";
 import { CorruptCopyError } from "./errors.ts";
 import { formatOfExtension } from "../registry/file_formats.ts";
 
 export type { FileVersion };
+export { CopyWriter };
 
 /**
  * A verified cached copy.
@@ -150,8 +152,6 @@ const USE_RESOLUTION_MS = 60_000;
 const CTIME_GRAIN_MS = 2000;
 /** Copies up to this size are read whole through the verified handle (and hashed each time). */
 const SMALL_COPY_BYTES = 1024 * 1024;
-/** Bytes gathered before one write to the temporary file. */
-const PIECE_BYTES = 4 * 1024 * 1024;
 /** Index lines longer than this are skipped without being held in memory. */
 const MAX_LINE_BYTES = 64 * 1024;
 /** The index is read in pieces of this size. */
@@ -162,29 +162,16 @@ const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = fs.con
 /** Opens never follow a symlink nor wait on a FIFO. */
 const SAFE = O_NOFOLLOW | O_NONBLOCK;
 
-/** What a copy was on disk right after tern wrote it (any write or replacement changes it). */
-interface Identity {
-  dev: number;
-  ino: number;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-}
-
 /** One line of `index.jsonl`. */
-interface IndexLine {
-  store: string;
-  path: string;
-  id: string;
-  size: number;
-  modified: number;
+interface IndexLine extends FileVersion {
   /** The copy's file name: always {@linkcode copyName} of this line's version. */
   blob: string;
   /** `xxh64:<hex>` of the bytes tern wrote. */
-  hash: string;
+  readonly hash: string;
   format?: string;
   cachedAt: number;
-  identity: Identity;
+  /** What the copy was on disk right after tern wrote it: {@linkcode identityOf}. */
+  identity: string;
   /** Whether a hash taken after the copy's ctime second had passed matched `hash`. */
   confirmed: boolean;
   usedAt?: number;
@@ -236,6 +223,7 @@ export class DiskCache {
   /** How far the index was read (it only grows between rewrites), and how many lines it has. */
   #indexRead = { ino: -1, offset: 0, lines: 0, junk: false };
   #ready: Promise<boolean> | undefined;
+  /** Uses in this process, more precise than the index's. */
   readonly #used = new Map<string, number>();
 
   /**
@@ -310,16 +298,12 @@ export class DiskCache {
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
     try {
       const [file, hasher] = await Promise.all([
-        Deno.open(temp, { write: true, createNew: true, mode: 0o600 }),
+        Deno.open(temp, { read: true, write: true, createNew: true, mode: 0o600 }),
         contentHasher(),
       ]);
-      return new CopyWriter(version.size, hasher, file, {
+      return new CopyWriter(version.size, hasher, file, temp, {
         publish: (hash, format) => this.#publish(version, temp, file, hash, format),
         report: (error) => this.reportFailure(error),
-        end: () => {
-          file.close();
-          Deno.remove(temp).catch(() => {});
-        },
       });
     } catch (error) {
       this.#ready = undefined;
@@ -456,11 +440,7 @@ export class DiskCache {
       if (found.state === "missing") continue;
       result.checked++;
       if (found.state === "valid") result.bytes += line.size;
-      else {result.bad.push({
-          path: line.path,
-          file: join(this.dir, line.blob),
-          reason: found.reason,
-        });}
+      else result.bad.push({ path: line.path, file: this.#fileOf(line), reason: found.reason });
     }
     return result;
   }
@@ -489,7 +469,7 @@ export class DiskCache {
     if (!await this.#usable()) return [];
     const entries: CachedFile[] = [];
     for (const line of (await this.#recordsOf()).values()) {
-      const info = await Deno.lstat(join(this.dir, line.blob)).catch(() => undefined);
+      const info = await Deno.lstat(this.#fileOf(line)).catch(() => undefined);
       if (info?.isFile && info.size === line.size) entries.push(this.#cached(line));
     }
     return entries.sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
@@ -512,13 +492,8 @@ export class DiskCache {
   async usage(): Promise<CacheUsage> {
     await this.#usable();
     const { copies, temps } = await this.#scan();
-    const sum = (found: { size: number }[]) => found.reduce((total, f) => total + f.size, 0);
-    return {
-      files: copies.length,
-      bytes: sum(copies),
-      tempFiles: temps.length,
-      tempBytes: sum(temps),
-    };
+    const [files, tempFiles] = [copies.length, temps.length];
+    return { files, bytes: sizeOf(copies), tempFiles, tempBytes: sizeOf(temps) };
   }
 
   /**
@@ -547,9 +522,8 @@ export class DiskCache {
     if (info !== undefined) await Deno.remove(this.dir, { recursive: info.isDirectory });
     this.#ready = undefined;
     this.#usage = undefined;
-    this.#records = new Map();
-    this.#indexRead = { ino: -1, offset: 0, lines: 0, junk: false };
-    return { files: copies.length, bytes: copies.reduce((sum, copy) => sum + copy.size, 0) };
+    this.#forget();
+    return { files: copies.length, bytes: sizeOf(copies) };
   }
 
   /**
@@ -594,11 +568,11 @@ export class DiskCache {
     await this.#moveAside(target);
     await Deno.chmod(temp, 0o444);
     await Deno.rename(temp, target);
-    const info = await file.stat();
-    if ((await Deno.lstat(target)).ino !== info.ino) throw new Error("the copy was replaced");
+    const info = await fs.promises.lstat(target);
+    if ((await file.stat()).ino !== info.ino) throw new Error("the copy was replaced");
     const now = Date.now();
     const line: IndexLine = {
-      ...key(version),
+      ...versionOf(version),
       blob,
       hash,
       ...(format === undefined ? {} : { format }),
@@ -608,9 +582,12 @@ export class DiskCache {
       usedAt: now,
     };
     await this.#append(line);
-    this.#usage = (this.#usage ?? await this.#countUsage()) + version.size;
+    const usage = this.#usage === undefined
+      ? await this.usage().then((found) => found.bytes + found.tempBytes)
+      : this.#usage + version.size;
+    this.#usage = usage;
     const { lines, junk } = this.#indexRead;
-    if (this.#usage > this.maxBytes || junk || lines > 4 * this.#records.size + 256) {
+    if (usage > this.maxBytes || junk || lines > 4 * this.#records.size + 256) {
       await this.#trim(blob);
     }
     return this.#cached(line);
@@ -639,13 +616,13 @@ export class DiskCache {
         return await this.#bad(blob, `it has ${info.size} bytes, not ${version.size}`);
       }
       let line = this.#records.get(blob);
-      if (line === undefined || !sameIdentity(line.identity, info)) {
+      if (line === undefined || line.identity !== identityOf(info)) {
         // Another process may have written (or confirmed) it since the index was read.
         line = (await this.#recordsOf()).get(blob);
       }
       if (line === undefined) return await this.#bad(blob, "tern has no record of writing it");
       if (version.hash !== undefined && version.hash !== line.hash) return { state: "missing" };
-      const trusted = !deep && line.confirmed && sameIdentity(line.identity, info);
+      const trusted = !deep && line.confirmed && line.identity === identityOf(info);
       if (trusted && info.size > SMALL_COPY_BYTES) return { state: "valid", line: this.#use(line) };
       const started = Date.now();
       const { hash, bytes } = await hashHandle(handle, info.size, info.size <= SMALL_COPY_BYTES);
@@ -716,7 +693,7 @@ export class DiskCache {
   async #trim(keep: string): Promise<void> {
     const { copies, temps } = await this.#scan();
     const records = await this.#recordsOf();
-    let usage = [...copies, ...temps].reduce((sum, copy) => sum + copy.size, 0);
+    let usage = sizeOf(copies) + sizeOf(temps);
     const lastUse = (name: string) => this.#lastUse(records.get(name));
     copies.sort((a, b) => lastUse(a.name) - lastUse(b.name));
     const alive = new Set(copies.map((copy) => copy.name));
@@ -736,8 +713,7 @@ export class DiskCache {
     });
     // A rename replaces whatever stands at the index's name, following nothing.
     await Deno.rename(temp, join(this.dir, INDEX));
-    this.#records = new Map(lines.map((line) => [line.blob, line]));
-    this.#indexRead = { ino: -1, offset: 0, lines: 0, junk: false };
+    this.#forget(lines);
   }
 
   /** The copies and temporary files in the folder (entries of any kind), with sizes. */
@@ -755,11 +731,6 @@ export class DiskCache {
       (isCopy ? copies : temps).push(entry);
     }
     return { copies, temps };
-  }
-
-  async #countUsage(): Promise<number> {
-    const { copies, temps } = await this.#scan();
-    return [...copies, ...temps].reduce((sum, copy) => sum + copy.size, 0);
   }
 
   /**
@@ -783,11 +754,7 @@ export class DiskCache {
         await this.#moveAside(join(this.dir, INDEX));
         return this.#records;
       }
-      const read = this.#indexRead;
-      if (read.ino !== info.ino) {
-        this.#records = new Map();
-        this.#indexRead = { ino: info.ino, offset: 0, lines: 0, junk: false };
-      }
+      if (this.#indexRead.ino !== info.ino) this.#forget([], info.ino);
       await this.#readLines(handle, info.size);
     } finally {
       await handle.close();
@@ -855,7 +822,7 @@ export class DiskCache {
     this.#indexRead.lines++;
   }
 
-  /** Notes a use; written to the index at most once a minute per copy. */
+  /** Notes a use; written to the index at most once a minute per copy (the LRU needs no more). */
   #use(line: IndexLine): IndexLine {
     const now = Date.now();
     this.#used.set(line.blob, now);
@@ -870,133 +837,25 @@ export class DiskCache {
     return Math.max(this.#used.get(line.blob) ?? 0, line.usedAt ?? 0, line.cachedAt);
   }
 
+  /** Drops what was read of the index (it is read again from its start), keeping `lines`. */
+  #forget(lines: IndexLine[] = [], ino = -1): void {
+    this.#records = new Map(lines.map((line) => [line.blob, line]));
+    this.#indexRead = { ino, offset: 0, lines: 0, junk: false };
+  }
+
+  #fileOf(line: IndexLine): string {
+    return join(this.dir, line.blob);
+  }
+
   #cached(line: IndexLine, bytes?: Uint8Array<ArrayBuffer>): CachedFile {
     return {
-      file: join(this.dir, line.blob),
+      file: this.#fileOf(line),
       version: { ...versionOf(line), hash: line.hash },
       ...(line.format === undefined ? {} : { format: line.format }),
       cachedAt: new Date(line.cachedAt),
       lastUsed: new Date(this.#lastUse(line)),
       ...(bytes === undefined ? {} : { bytes }),
     };
-  }
-}
-
-/**
- * Writes one copy for a {@linkcode DiskCache}, the cache's only way in: bytes are hashed as they
- * are written to a temporary file beside the copies; {@linkcode CopyWriter.commit} checks the
- * size, publishes and indexes the copy before it returns, or {@linkcode CopyWriter.abort}
- * removes it. A write failure (a full disk) is reported once and makes `commit` return
- * `undefined`, so the read goes on without the cache.
- *
- * @example
- * ```ts
- * import { CopyWriter, DiskCache } from "./cache.ts";
- * import assert from "node:assert/strict";
- *
- * const dir = await Deno.makeTempDir();
- * const cache = new DiskCache({ dir, warn: () => {} });
- * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 8, modified: 1 };
- * const short = await cache.open(version) as CopyWriter;
- * await short.write(new TextEncoder().encode("a,b\n"));
- * assert.equal(await short.commit(), undefined); // 4 bytes of 8: nothing published
- * const writer = await cache.open(version) as CopyWriter;
- * await ReadableStream.from(["a,b\n", "1,2\n"]).pipeThrough(new TextEncoderStream()).pipeTo(writer.writable);
- * assert.equal(await Deno.readTextFile((await writer.commit("csv"))!.file), "a,b\n1,2\n");
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export class CopyWriter {
-  readonly #size: number;
-  readonly #hash: ContentHasher;
-  readonly #file: Deno.FsFile;
-  readonly #cache: WriterHooks;
-  #parts: Uint8Array[] = [];
-  #buffered = 0;
-  #written = 0;
-  #pending: Promise<void> = Promise.resolve();
-  #failed = false;
-  #done = false;
-
-  /** Made by {@linkcode DiskCache.open}. */
-  constructor(size: number, hasher: ContentHasher, file: Deno.FsFile, cache: WriterHooks) {
-    this.#size = size;
-    this.#hash = hasher;
-    this.#file = file;
-    this.#cache = cache;
-  }
-
-  /** Whether writing failed (reported; the read goes on without the cache). */
-  get failed(): boolean {
-    return this.#failed;
-  }
-
-  /** The same writes as a stream, for `body.pipeTo(writer.writable)` (it does not commit). */
-  get writable(): WritableStream<Uint8Array> {
-    return new WritableStream({ write: (chunk) => this.write(chunk) });
-  }
-
-  /**
-   * Adds bytes (hashed now, written in pieces of 4 MiB while the next piece gathers).
-   * Resolves once the previous piece is on disk.
-   */
-  write(chunk: Uint8Array): Promise<void> {
-    if (this.#failed || this.#done) return Promise.resolve();
-    this.#hash.update(chunk);
-    this.#parts.push(chunk);
-    this.#buffered += chunk.byteLength;
-    return this.#buffered >= PIECE_BYTES ? this.#flush() : Promise.resolve();
-  }
-
-  /**
-   * Writes what is left, checks the size and publishes the copy, hashed, renamed and indexed.
-   * Returns it, or `undefined` when anything failed (reported once; nothing left behind).
-   */
-  async commit(format?: string): Promise<CachedFile | undefined> {
-    if (this.#done) return undefined;
-    await this.#flush();
-    await this.#pending;
-    this.#done = true;
-    try {
-      if (this.#failed) return undefined;
-      if (this.#written !== this.#size) {
-        throw new Error(`the copy has ${this.#written} bytes, expected ${this.#size}`);
-      }
-      return await this.#cache.publish(`xxh64:${this.#hash.digest()}`, format);
-    } catch (error) {
-      this.#cache.report(error);
-      return undefined;
-    } finally {
-      this.#cache.end();
-    }
-  }
-
-  /** Discards the copy; nothing is published. */
-  async abort(): Promise<void> {
-    if (this.#done) return;
-    this.#done = true;
-    await this.#pending.catch(() => {});
-    this.#cache.end();
-  }
-
-  /** Queues the gathered bytes after the previous piece; resolves when that one is written. */
-  #flush(): Promise<void> {
-    const previous = this.#pending;
-    if (this.#buffered === 0) return previous;
-    const piece = this.#parts.length === 1 ? this.#parts[0] : Buffer.concat(this.#parts);
-    this.#parts = [];
-    this.#buffered = 0;
-    this.#pending = previous.then(async () => {
-      if (this.#failed) return;
-      try {
-        for (let at = 0; at < piece.byteLength;) at += await this.#file.write(piece.subarray(at));
-        this.#written += piece.byteLength;
-      } catch (error) {
-        this.#failed = true;
-        this.#cache.report(error);
-      }
-    });
-    return previous;
   }
 }
 
@@ -1023,12 +882,8 @@ export function copyExtension(path: string): string {
     (/^[a-z0-9]{1,10}$/.test(extension) ? `.${extension}` : ".bin");
 }
 
-/** What a {@linkcode CopyWriter} asks of its cache. */
-interface WriterHooks {
-  publish(hash: string, format: string | undefined): Promise<CachedFile>;
-  report(error: unknown): void;
-  /** Closes and removes the temporary file (gone already once published). */
-  end(): void;
+function sizeOf(entries: readonly Entry[]): number {
+  return entries.reduce((sum, entry) => sum + entry.size, 0);
 }
 
 /** A copy or temporary file found in the folder. */
@@ -1048,34 +903,15 @@ function alive(pid: number): boolean {
   }
 }
 
-type Stat = { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number };
-
-function identityOf(info: Stat | Deno.FileInfo): Identity {
-  const deno = info as Deno.FileInfo;
-  const node = info as Stat;
-  return {
-    dev: info.dev,
-    ino: deno.ino ?? node.ino,
-    size: info.size,
-    mtimeMs: deno.mtime?.getTime() ?? node.mtimeMs,
-    ctimeMs: deno.ctime?.getTime() ?? node.ctimeMs,
-  };
+/** What a file is on disk: any write or replacement changes it. */
+function identityOf(info: fs.Stats): string {
+  return [info.dev, info.ino, info.size, info.mtimeMs, info.ctimeMs].join(":");
 }
 
-function sameIdentity(identity: Identity, info: Stat): boolean {
-  const now = identityOf(info);
-  return identity.dev === now.dev && identity.ino === now.ino && identity.size === now.size &&
-    identity.mtimeMs === now.mtimeMs && identity.ctimeMs === now.ctimeMs;
-}
-
-/** The fields of a version that name a copy. */
-function key(version: FileVersion) {
+/** The fields of a version that name a copy (an index line's version). */
+function versionOf(version: FileVersion): FileVersion {
   const { store, path, id, size, modified } = version;
   return { store, path, id, size, modified };
-}
-
-function versionOf(line: IndexLine): FileVersion {
-  return key(line);
 }
 
 /** The file name of a version's copy: hashes of the path and of the version, and extension. */
@@ -1094,8 +930,7 @@ function isIndexLine(value: unknown): value is IndexLine {
     typeof line.path !== "string" || typeof line.id !== "string" ||
     !Number.isSafeInteger(line.size) || !Number.isFinite(line.modified) ||
     typeof line.hash !== "string" || !/^xxh64:[0-9a-f]{16}$/.test(line.hash) ||
-    !Number.isFinite(line.cachedAt) || typeof line.identity !== "object" ||
-    line.identity === null
+    !Number.isFinite(line.cachedAt) || typeof line.identity !== "string"
   ) return false;
   return line.blob === copyName(line as IndexLine);
 }

@@ -2,8 +2,12 @@
  * A watchdog around a response body: it turns a stalled, short, long or broken body into a
  * {@linkcode NetworkError}, honours an abort signal, and reports exactly once when the body is
  * finished (read to the end, failed or cancelled) so the request's limiter slot comes back.
- * {@linkcode guardBody} wraps a body handed to a caller as a stream; {@linkcode readBody} reads
- * one whole (a JSON answer) under the same rules, without a second stream in between.
+ * {@linkcode guardBody} wraps a body handed on as a stream; {@linkcode readBody} reads one
+ * whole (a JSON answer) through the same guard.
+ *
+ * The guarded body is a byte stream: a reader in BYOB mode has the bytes read straight into its
+ * own buffer, as a fetch body's native reads would, and the idle clock is one timer per body,
+ * not one per chunk.
  *
  * @module
  */
@@ -40,6 +44,9 @@ export interface GuardOptions {
   context: { endpoint: string; subject?: string };
 }
 
+/** Bytes read at a time for a reader that brings no buffer of its own. */
+const CHUNK_BYTES = 64 * 1024;
+
 /**
  * Wraps `source` so that (a) no chunk for `idleTimeoutMs` while a read is pending fails with a
  * {@linkcode NetworkError}, (b) a body shorter or longer than `expectedLength` fails with a
@@ -68,17 +75,29 @@ export interface GuardOptions {
 export function guardBody(
   source: ReadableStream<Uint8Array>,
   options: GuardOptions,
-): ReadableStream<Uint8Array> {
+): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { expectedLength, idleTimeoutMs, signal } = options;
   const problems = bodyProblems(options);
-  const reader = source.getReader();
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = source.getReader({ mode: "byob" });
+  } catch {
+    // Not a byte stream: read its chunks as they come.
+  }
+  const plain = byob === undefined ? source.getReader() : undefined;
+  const reader = byob ?? plain!;
   let received = 0;
   let finished = false;
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let stalled = false;
+  /** When the pending read began; `undefined` while the consumer is not waiting. */
+  let waitingSince: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let controller!: ReadableByteStreamController;
 
   const finish = () => {
     if (finished) return;
     finished = true;
+    clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
     options.onFinish();
   };
@@ -93,56 +112,71 @@ export function guardBody(
     finish();
   };
   const onAbort = () => fail(abortError(signal));
+  // One timer per body: when it fires early (the wait began later), it is set again.
+  const watch = () => {
+    timer = undefined;
+    if (waitingSince === undefined || finished) return;
+    const idle = performance.now() - waitingSince;
+    if (idle < idleTimeoutMs) timer = setTimeout(watch, idleTimeoutMs - idle);
+    else {
+      stalled = true;
+      // Cancelling settles the pending read, which lets pull report the stall.
+      reader.cancel().catch(() => {});
+    }
+  };
 
-  const guarded = new ReadableStream<Uint8Array>({
+  return new ReadableStream({
+    type: "bytes",
     start(streamController) {
       controller = streamController;
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
     },
     async pull() {
-      let idle = false;
-      const timer = setTimeout(() => {
-        idle = true;
-        // Cancelling settles the pending read, which lets pull report the stall below.
-        reader.cancel().catch(() => {});
-      }, idleTimeoutMs);
+      waitingSince = performance.now();
+      timer ??= setTimeout(watch, idleTimeoutMs);
+      const request = controller.byobRequest;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        result = await reader.read();
+        result = plain
+          ? await plain.read()
+          : await byob!.read(request?.view as Uint8Array ?? new Uint8Array(CHUNK_BYTES));
       } catch (error) {
         if (signal.aborted) return fail(abortError(signal));
-        return fail(idle ? problems.stalled(received) : problems.broken(received, error));
+        return fail(stalled ? problems.stalled(received) : problems.broken(received, error));
       } finally {
-        clearTimeout(timer);
+        waitingSince = undefined;
       }
       if (finished) return;
-      if (idle) return fail(problems.stalled(received));
+      if (stalled) return fail(problems.stalled(received));
       if (result.done) {
         if (expectedLength !== undefined && received < expectedLength) {
           return fail(problems.short(received));
         }
         controller.close();
+        // A reader's buffer, moved into the source's read, comes back empty with the end.
+        if (byob !== undefined && result.value) request?.respondWithNewView(result.value);
+        else request?.respond(0);
         return finish();
       }
-      received += result.value.byteLength;
+      const chunk = result.value;
+      received += chunk.byteLength;
       if (expectedLength !== undefined && received > expectedLength) return fail(problems.long());
-      controller.enqueue(result.value);
+      // Read into the reader's own buffer, or (from a source that is no byte stream) copied in.
+      if (request !== null && byob !== undefined) request.respondWithNewView(chunk);
+      else controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
     },
     cancel(reason) {
       finish();
       return reader.cancel(reason).catch(() => {});
     },
-  }, { highWaterMark: 0 });
-  return guarded;
+  });
 }
 
 /**
  * Reads a body whole under the rules of {@linkcode guardBody} — no chunk for `idleTimeoutMs`, a
  * length other than `expectedLength`, a broken connection: a {@linkcode NetworkError}; an abort:
- * an `AbortError` — and calls `onFinish` exactly once, by the time it settles. Reading the
- * source directly spares a JSON answer the second stream and the timer per chunk of a guarded
- * one.
+ * an `AbortError` — and calls `onFinish` exactly once, by the time it settles.
  *
  * @param maxBytes Past this many bytes (or when `Content-Length` announces more), the rest is
  *   cancelled and the result is `undefined`.
@@ -170,70 +204,13 @@ export async function readBody(
   options: GuardOptions,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<Uint8Array | undefined> {
-  const { expectedLength, idleTimeoutMs, signal } = options;
-  if (expectedLength !== undefined && expectedLength > maxBytes) {
+  if (options.expectedLength !== undefined && options.expectedLength > maxBytes) {
     // Announced as too large: not a byte of it is read.
     await source.cancel().catch(() => {});
     options.onFinish();
     return undefined;
   }
-  const problems = bodyProblems(options);
-  const reader = source.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  let failure: unknown;
-  // Cancelling settles a pending read, so the loop below sees the failure at once.
-  const stop = (error: unknown) => {
-    failure ??= error;
-    reader.cancel(error).catch(() => {});
-  };
-  const onAbort = () => stop(abortError(signal));
-  // One timer for the whole body, re-armed only when it fires before the idle time has passed
-  // since the last chunk: a chunk costs a clock read, not a timer.
-  let lastChunk = performance.now();
-  const watch = () => {
-    const idle = performance.now() - lastChunk;
-    if (idle >= idleTimeoutMs) stop(problems.stalled(received));
-    else timer = setTimeout(watch, idleTimeoutMs - idle);
-  };
-  let timer = setTimeout(watch, idleTimeoutMs);
-  if (signal.aborted) onAbort();
-  else signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    while (failure === undefined) {
-      let result: ReadableStreamReadResult<Uint8Array>;
-      try {
-        result = await reader.read();
-      } catch (error) {
-        failure ??= signal.aborted ? abortError(signal) : problems.broken(received, error);
-        break;
-      }
-      if (failure !== undefined) break;
-      if (result.done) {
-        if (expectedLength !== undefined && received < expectedLength) {
-          failure = problems.short(received);
-        }
-        break;
-      }
-      lastChunk = performance.now();
-      received += result.value.byteLength;
-      if (expectedLength !== undefined && received > expectedLength) {
-        failure = problems.long();
-      } else if (received > maxBytes) {
-        await reader.cancel();
-        return undefined;
-      } else chunks.push(result.value);
-    }
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener("abort", onAbort);
-    options.onFinish();
-  }
-  if (failure !== undefined) {
-    reader.cancel(failure).catch(() => {});
-    throw failure;
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
+  return await readAll(guardBody(source, options), maxBytes);
 }
 
 /**

@@ -1,163 +1,54 @@
 /**
  * Small helpers over byte streams: looking at the first bytes without losing them, gunzipping,
- * and reading a local file's chunks or first bytes.
+ * collecting, and reading a local file's chunks or first bytes.
  *
  * @module
  */
 
 /**
- * An async iterator of chunks whose first bytes can be inspected before iterating; the
- * inspected chunks are then yielded as usual.
+ * The first `count` bytes of `chunks` (fewer when they are shorter), and every chunk again,
+ * those read to find them first. Whoever calls it closes `chunks` (e.g. with `return()`) when
+ * done, which also ends a download the result was not read to the end of.
  *
  * @example
  * ```ts
- * import { Peekable } from "./chunks.ts";
+ * import { peek } from "./chunks.ts";
  * import assert from "node:assert/strict";
  *
- * async function* source() {
- *   yield new Uint8Array([1, 2]);
- *   yield new Uint8Array([3]);
- * }
- * const chunks = new Peekable(source());
- * assert.deepEqual(await chunks.peek(3), new Uint8Array([1, 2, 3]));
- * let total = 0;
- * for await (const chunk of chunks) total += chunk.byteLength;
- * assert.equal(total, 3);
+ * const source = ReadableStream.from([Uint8Array.of(1, 2), Uint8Array.of(3)]);
+ * const { head, chunks } = await peek(source, 1);
+ * assert.deepEqual(head, Uint8Array.of(1));
+ * const seen: number[][] = [];
+ * for await (const chunk of chunks) seen.push([...chunk]);
+ * assert.deepEqual(seen, [[1, 2], [3]]); // the peeked chunk is not lost
  * ```
  */
-export class Peekable implements AsyncIterable<Uint8Array> {
-  readonly #source: AsyncIterator<Uint8Array>;
-  readonly #queued: Uint8Array[] = [];
-  #ended = false;
-  #closed = false;
-
-  /**
-   * Wraps an iterator (or iterable) of chunks.
-   *
-   * @example
-   * ```ts
-   * import { Peekable } from "./chunks.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const body = ReadableStream.from([new TextEncoder().encode("PAR1"), new Uint8Array(8)]);
-   * const chunks = new Peekable(body);
-   * assert.equal(new TextDecoder().decode(await chunks.peek(4)), "PAR1");
-   * ```
-   */
-  constructor(source: AsyncIterator<Uint8Array> | AsyncIterable<Uint8Array>) {
-    this.#source = Symbol.asyncIterator in source
-      ? (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
-      : source as AsyncIterator<Uint8Array>;
+export async function peek(
+  chunks: AsyncIterable<Uint8Array>,
+  count: number,
+): Promise<{ head: Uint8Array; chunks: AsyncIterable<Uint8Array> }> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let next: IteratorResult<Uint8Array> | undefined;
+  for (
+    let have = 0;
+    have < count && !(next = await iterator.next()).done;
+    have += next.value.length
+  ) {
+    seen.push(next.value);
   }
-
-  /**
-   * Reads ahead until at least `count` bytes are queued (or the stream ends), copying nothing;
-   * returns the bytes queued.
-   *
-   * @example
-   * ```ts
-   * import { Peekable } from "./chunks.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const chunks = new Peekable(ReadableStream.from([Uint8Array.of(1, 2), Uint8Array.of(3)]));
-   * assert.equal(await chunks.fill(2), 2);
-   * assert.equal(await chunks.fill(10), 3); // the stream is shorter
-   * ```
-   */
-  async fill(count: number): Promise<number> {
-    let have = this.#queued.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-    while (have < count && !this.#ended) {
-      const next = await this.#source.next();
-      if (next.done) {
-        this.#ended = true;
-        break;
-      }
-      this.#queued.push(next.value);
-      have += next.value.byteLength;
+  const rest = async function* () {
+    yield* seen;
+    if (next?.done) return;
+    for (let item = await iterator.next(); !item.done; item = await iterator.next()) {
+      yield item.value;
     }
-    return have;
+  };
+  const head = new Uint8Array(Math.min(count, seen.reduce((sum, chunk) => sum + chunk.length, 0)));
+  for (let i = 0, at = 0; at < head.length; at += seen[i++].length) {
+    head.set(seen[i].subarray(0, head.length - at), at);
   }
-
-  /**
-   * The first `count` bytes (fewer when the stream is shorter), as a copy.
-   *
-   * @example
-   * ```ts
-   * import { Peekable } from "./chunks.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const chunks = new Peekable(ReadableStream.from([Uint8Array.of(1, 2), Uint8Array.of(3)]));
-   * const head = await chunks.peek(4096); // the stream is shorter: all of it
-   * assert.deepEqual(head, Uint8Array.of(1, 2, 3));
-   * ```
-   */
-  async peek(count: number): Promise<Uint8Array> {
-    const have = await this.fill(count);
-    const head = new Uint8Array(Math.min(count, have));
-    let offset = 0;
-    for (const chunk of this.#queued) {
-      if (offset >= head.length) break;
-      const piece = chunk.subarray(0, head.length - offset);
-      head.set(piece, offset);
-      offset += piece.byteLength;
-    }
-    return head;
-  }
-
-  /**
-   * Yields the peeked chunks, then the rest of the source.
-   *
-   * @example
-   * ```ts
-   * import { Peekable } from "./chunks.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const chunks = new Peekable(ReadableStream.from([Uint8Array.of(1, 2), Uint8Array.of(3)]));
-   * await chunks.peek(1);
-   * const seen: number[][] = [];
-   * for await (const chunk of chunks) seen.push([...chunk]);
-   * assert.deepEqual(seen, [[1, 2], [3]]); // the peeked chunk is not lost
-   * ```
-   */
-  async *[Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    while (this.#queued.length > 0) yield this.#queued.shift()!;
-    while (!this.#ended) {
-      const next = await this.#source.next();
-      if (next.done) {
-        this.#ended = true;
-        return;
-      }
-      yield next.value;
-    }
-  }
-
-  /**
-   * Stops the source (cancelling a download) unless it already ended.
-   *
-   * @example
-   * ```ts
-   * import { Peekable } from "./chunks.ts";
-   * import assert from "node:assert/strict";
-   *
-   * let stopped = false;
-   * async function* download() {
-   *   try { while (true) yield new Uint8Array(1024); } finally { stopped = true; }
-   * }
-   * const chunks = new Peekable(download()); // an endless body, like a large file
-   * await chunks.peek(10);
-   * await chunks.close();
-   * assert.ok(stopped);
-   * ```
-   */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#queued.length = 0;
-    if (!this.#ended) {
-      this.#ended = true;
-      await this.#source.return?.();
-    }
-  }
+  return { head, chunks: rest() };
 }
 
 /**

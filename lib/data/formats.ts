@@ -240,14 +240,8 @@ function sniffText(head: Uint8Array): Omit<DetectedFormat, "gzip"> | undefined {
     return looksLikeJsonLines(head) ? { format: "ndjson" } : { format: "json" };
   }
   const lines = completeLines(text).slice(0, 20);
-  if (lines.length < 2) return undefined;
-  for (const delimiter of DELIMITERS) {
-    const counts = lines.map((line) => line.split(delimiter).length - 1);
-    if (counts[0] > 0 && counts.every((count) => count === counts[0])) {
-      return { format: "csv", sep: delimiter };
-    }
-  }
-  return undefined;
+  const sep = lines.length < 2 ? undefined : agreedDelimiter(lines);
+  return sep === undefined ? undefined : { format: "csv", sep };
 }
 
 /**
@@ -258,11 +252,15 @@ function sniffText(head: Uint8Array): Omit<DetectedFormat, "gzip"> | undefined {
 function sniffSeparator(head: Uint8Array, expected: string): string {
   const lines = completeLines(decodeHead(head)).slice(0, 20);
   if (lines.length === 0 || lines[0].includes(expected)) return expected;
-  for (const delimiter of DELIMITERS) {
+  return agreedDelimiter(lines) ?? expected;
+}
+
+/** The first delimiter that every line holds as many times as the first (at least once). */
+function agreedDelimiter(lines: string[]): string | undefined {
+  return DELIMITERS.find((delimiter) => {
     const counts = lines.map((line) => line.split(delimiter).length - 1);
-    if (counts[0] > 0 && counts.every((count) => count === counts[0])) return delimiter;
-  }
-  return expected;
+    return counts[0] > 0 && counts.every((count) => count === counts[0]);
+  });
 }
 
 function looksLikeJsonLines(head: Uint8Array): boolean {

@@ -2,7 +2,8 @@
  * Data-store files into nodejs-polars DataFrames: format detection (name, Terrain info type,
  * signature), every read pinned to one file version, whole files read once from their cache
  * copy, batches and row limits parsed while the body arrives, integrity checks with bounded
- * re-downloads, many files into one frame, and progress events.
+ * re-downloads, many files into one frame, and progress events. This entry holds what the
+ * public API re-exports; the readers themselves are in `read.ts`, `many.ts` and `scan.ts`.
  *
  * @example
  * ```ts
@@ -22,59 +23,15 @@
  * @module
  */
 
-export { type BodyOptions, checkIsFile, MAX_RESTARTS, restartable, verifiedBody } from "./body.ts";
-export { type DataContext, type ReadGate } from "./context.ts";
 export {
   FileChangedError,
   IntegrityError,
   ParseError,
-  polarsReason,
   SUPPORTED_FORMATS,
   UnsupportedFormatError,
 } from "./errors.ts";
-export {
-  type DetectedFormat,
-  detectFormat,
-  type FormatClues,
-  innerFormat,
-  SNIFF_BYTES,
-  TABLE_FORMATS,
-  type TableFormat,
-} from "./formats.ts";
-export { readMany } from "./many.ts";
-export {
-  probeRanges,
-  type Scan,
-  scanFile,
-  scanMany,
-  type ScanOptions,
-  type ScanRoute,
-} from "./scan.ts";
-export {
-  type BatchOptions,
-  checkOptions,
-  type DataFrameOptions,
-  DEFAULT_BATCH_ROWS,
-  type ManyOptions,
-} from "./options.ts";
-export { BatchParser, combineFrames, limitRows, parseWhole } from "./parse.ts";
-export { asBuffer, loadPolars, type Polars, stackFrames } from "./polars.ts";
-export { ProgressChannel, type ProgressEvent, ProgressTracker } from "../progress/events.ts";
-export {
-  cachedCopy,
-  type FileSource,
-  type Pinned,
-  pinVersion,
-  readBatches,
-  readBytes,
-  readDataFrame,
-  type ReadRoute,
-  streamBytes,
-} from "./read.ts";
-export {
-  countByte,
-  DEFAULT_BATCH_BYTES,
-  DEFAULT_FIRST_BATCH_BYTES,
-  RecordSplitter,
-  type SplitterOptions,
-} from "./records.ts";
+export { type TableFormat } from "./formats.ts";
+export type { ScanOptions } from "./scan.ts";
+export type { BatchOptions, DataFrameOptions, ManyOptions } from "./options.ts";
+export { ProgressChannel, type ProgressEvent } from "../progress/events.ts";
+export { readDataFrame } from "./read.ts";

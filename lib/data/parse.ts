@@ -16,7 +16,9 @@ import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { dateColumns, dateHint } from "./dates.ts";
 import { ParseError, polarsReason } from "./errors.ts";
-import type { DetectedFormat } from "./formats.ts";
+import { collect, gunzip, peek } from "./chunks.ts";
+import { type DetectedFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
+import { DEFAULT_BATCH_BYTES, RecordSplitter } from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
 import { asBuffer, type Polars, stackFrames } from "./polars.ts";
 
@@ -440,3 +442,120 @@ function hintFor(error: unknown): string {
   }
   return "";
 }
+
+/**
+ * Parses a whole file or its bytes, like {@linkcode parseWhole}; gzip-compressed text is
+ * decompressed first (CSV is left to Polars, which decompresses it itself).
+ *
+ * @throws {ParseError} when Polars cannot read it.
+ * @throws {UnsupportedFormatError} when a gzip file holds no supported text format.
+ *
+ * @example
+ * ```ts
+ * import { parseLocal } from "./parse.ts";
+ * import { loadPolars } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * const bytes = new Uint8Array(await new Response(
+ *   ReadableStream.from([new TextEncoder().encode('{"a":1}\n{"a":2}\n')]).pipeThrough(new CompressionStream("gzip")),
+ * ).arrayBuffer());
+ * const gzip = { format: "csv", gzip: true } as const; // the name's guess; the content decides
+ * const frame = await parseLocal(pl, gzip, { bytes }, {}, "/a/events.gz", null);
+ * assert.deepEqual(frame.getColumn("a").toArray(), [1, 2]);
+ * ```
+ */
+export async function parseLocal(
+  pl: Polars,
+  detected: DetectedFormat,
+  source: WholeSource,
+  options: DataFrameOptions,
+  path: string,
+  infoType: string | null,
+): Promise<DataFrame> {
+  if (source.bytes?.byteLength === 0) return pl.DataFrame();
+  if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
+  const compressed = source.bytes ?? await Deno.readFile(source.file!);
+  const inflated = gunzip([compressed]).values();
+  const { head } = await peek(inflated, SNIFF_BYTES).finally(() => inflated.return?.());
+  const inner = innerFormat({ path, infoType, head, format: options.format });
+  const bytes = inner.format === "csv" ? compressed : await collect(gunzip([compressed]));
+  return await parseWhole(pl, { ...inner, gzip: inner.format === "csv" }, { bytes }, options, path);
+}
+
+/**
+ * Parses delimited text or JSON Lines (gzip-compressed or not; a gzip-compressed JSON array is
+ * collected and read whole) as the chunks arrive, in batches of whole records, stopping once
+ * `options.nRows` rows are in. Returns whether it stopped early. Closing the result early
+ * leaves `source` to its owner to close.
+ *
+ * @throws {ParseError} when Polars cannot parse a batch.
+ *
+ * @example
+ * ```ts
+ * import { parseChunks } from "./parse.ts";
+ * import { loadPolars } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * const chunks = ReadableStream.from(["a,b\n1,", "2\n3,4\n"]).pipeThrough(new TextEncoderStream());
+ * const csv = { format: "csv", gzip: false, sep: "," } as const;
+ * const heights: number[] = [];
+ * for await (const frame of parseChunks(pl, csv, chunks, { nRows: 2 }, "/a/b.csv", null)) {
+ *   heights.push(frame.height);
+ * }
+ * assert.deepEqual(heights, [2]);
+ * ```
+ */
+export async function* parseChunks(
+  pl: Polars,
+  detected: DetectedFormat,
+  source: AsyncIterable<Uint8Array>,
+  options: DataFrameOptions,
+  path: string,
+  infoType: string | null,
+): AsyncGenerator<DataFrame, boolean> {
+  const inflated = detected.gzip ? gunzip(source).values() : undefined;
+  try {
+    let format = detected;
+    let chunks = source;
+    if (inflated !== undefined) {
+      const peeked = await peek(inflated, SNIFF_BYTES);
+      format = innerFormat({ path, infoType, head: peeked.head, format: options.format });
+      chunks = peeked.chunks;
+    }
+    if (format.format === "json") {
+      const bytes = await collect(chunks);
+      yield await parseWhole(pl, { ...format, gzip: false }, { bytes }, options, path);
+      return false;
+    }
+    const limit = options.nRows;
+    const parser = new BatchParser(pl, format, options, path);
+    const splitter = new RecordSplitter({
+      quote: format.format === "csv" ? options.quoteChar ?? '"' : undefined,
+      batchBytes: DEFAULT_BATCH_BYTES,
+    });
+    let rows = 0;
+    const parse = (batch: Uint8Array): DataFrame => {
+      // Polars' row limit is only approximate when parsing in parallel, hence the slice.
+      const left = limit === undefined ? undefined : Math.max(0, limit - rows);
+      const frame = limitRows(parser.parse(batch, left === 0 ? 1 : left), left);
+      rows += frame.height;
+      return frame;
+    };
+    for await (const chunk of chunks) {
+      // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
+      for (let batch = splitter.push(chunk); batch; batch = splitter.push(NO_BYTES)) {
+        yield parse(batch);
+        if (limit !== undefined && rows >= limit) return true;
+      }
+    }
+    const rest = splitter.finish();
+    if (rest !== undefined) yield parse(rest);
+    return false;
+  } finally {
+    await inflated?.return?.();
+  }
+}
+
+const NO_BYTES = new Uint8Array(0);

@@ -51,6 +51,27 @@ export function loadPolars(): Promise<Polars> {
 }
 
 /**
+ * nodejs-polars, loading from the start of a read while the file's stat and bytes are on their
+ * way (a fresh process spends tens of milliseconds loading it), to be awaited only to parse. A
+ * read that fails before then leaves a failed load unreported; the next read tries again.
+ *
+ * @example
+ * ```ts
+ * import { polarsLoading } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const loading = polarsLoading(); // starts now
+ * const pl = await loading; // awaited where a frame is made
+ * assert.equal(pl.DataFrame({ a: [1] }).height, 1);
+ * ```
+ */
+export function polarsLoading(): Promise<Polars> {
+  const loading = loadPolars();
+  loading.catch(() => {});
+  return loading;
+}
+
+/**
  * A node `Buffer` over the same memory as `bytes` (no copy), as the Polars readers require.
  *
  * @example

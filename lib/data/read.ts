@@ -15,9 +15,10 @@
 
 import type { DataFrame } from "../deps.ts";
 import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
-import { type ContentHasher, contentHasher } from "../cache/content_hash.ts";
+import { Buffer } from "node:buffer";
+import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
-import { type Download, download } from "../client/endpoints.ts";
+import type { Download } from "../client/endpoints.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import {
@@ -28,21 +29,20 @@ import {
   versionOfEntry,
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import { checkIsFile, MAX_RESTARTS, restartable, verifiedBody } from "./body.ts";
-import { collect, fileChunks, fileHead, gunzip, Peekable } from "./chunks.ts";
+import { checkIsFile, earlyDownload, verifiedBody } from "./body.ts";
+import { fileChunks, fileHead, peek } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
-import { type DetectedFormat, detectFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
+import { type DetectedFormat, detectFormat, SNIFF_BYTES } from "./formats.ts";
 import {
   type BatchOptions,
   checkOptions,
   type DataFrameOptions,
   DEFAULT_BATCH_ROWS,
 } from "./options.ts";
-import { BatchParser, combineFrames, limitRows, parseWhole, type WholeSource } from "./parse.ts";
-import { loadPolars, type Polars } from "./polars.ts";
+import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
+import { type Polars, polarsLoading } from "./polars.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
-import { DEFAULT_BATCH_BYTES, RecordSplitter } from "./records.ts";
 import { progressFor } from "../progress/reporter.ts";
 
 /**
@@ -238,26 +238,16 @@ export async function readDataFrame(
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   checkOptions(options);
   const pl = polarsLoading();
-  const progress = tracker ??
-    new ProgressTracker(reporterOf(context, options, source), 1, source.entry?.size ?? 0);
-  try {
-    const result = await restarting(source, options.signal, async (source) => {
+  const read = (progress: ProgressTracker) =>
+    restarting(source, options.signal, async (source) => {
       const frames: DataFrame[] = [];
-      const plan = { context, source, options, tracker: progress, streaming: false };
+      const plan = planOf(context, source, options, progress, false);
       const stream = frameStream(pl, plan, tracker === undefined);
       let next = await stream.next();
       for (; !next.done; next = await stream.next()) frames.push(next.value);
       return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
     });
-    if (tracker === undefined) {
-      progress.fileDone(source.path, result.fromCache, result.route);
-      progress.done(true);
-    }
-    return result;
-  } catch (error) {
-    if (tracker === undefined) progress.done(false);
-    throw error;
-  }
+  return tracker ? await read(tracker) : await tracked(context, options, source, read);
 }
 
 /**
@@ -294,7 +284,7 @@ export function readBatches(
       const pl = polarsLoading();
       const reporter = reporterOf(context, options, source);
       const tracker = new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
-      const stream = frameStream(pl, { context, source, options, tracker, streaming: true }, true);
+      const stream = frameStream(pl, planOf(context, source, options, tracker, true), true);
       try {
         let pending: DataFrame | undefined;
         let next = await stream.next();
@@ -349,7 +339,7 @@ export async function cachedCopy(
   options: Pick<DataFrameOptions, "signal" | "onProgress" | "progress"> = {},
   operation: ReadOperation = "cachedPath",
 ): Promise<string> {
-  const cache = context.cache;
+  const { cache } = context;
   const path = source.path;
   if (cache === undefined) {
     throw new BadRequestError(
@@ -358,36 +348,38 @@ export async function cachedCopy(
       { path },
     );
   }
-  const tracker = new ProgressTracker(reporterOf(context, options, source), 1, 0);
   const release = await cache.claim(context.transport.url, path);
   try {
-    const copy = await restarting(source, options.signal, async (source) => {
-      const pinned = await pinVersion(context, source, operation, options.signal);
-      tracker.expectBytes(pinned.version.size);
-      const found = pinned.copy ?? await cache.open(pinned.version);
-      const copy = found instanceof CopyWriter
-        ? await fill(found, bodyOf(context, source, pinned.version, options.signal, tracker))
-        : found && { ...found, fromCache: true };
-      if (copy === undefined) {
-        throw new BadRequestError(
-          `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
-            `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
-          { path },
-        );
-      }
-      checkHash(pinned.version, copy.version);
-      return copy;
-    });
+    const copy = await tracked(
+      context,
+      options,
+      source,
+      (tracker) =>
+        restarting(source, options.signal, async (source) => {
+          const pinned = await pinVersion(context, source, operation, options.signal);
+          tracker.expectBytes(pinned.version.size);
+          const found = pinned.copy ?? await cache.open(pinned.version);
+          if (!(found instanceof CopyWriter)) {
+            return { ...(found ?? unkept(path, cache)), fromCache: true };
+          }
+          const body = bodyOf(planOf(context, source, options, tracker), pinned.version, true);
+          const { copy } = await fetchWhole(body, pinned.version, found, undefined, false);
+          return { ...(copy ?? unkept(path, cache)), fromCache: false };
+        }),
+    );
     context.gate?.record(copy.version, operation);
-    tracker.fileDone(path, copy.fromCache);
-    tracker.done(true);
     return copy.file;
-  } catch (error) {
-    tracker.done(false);
-    throw error;
   } finally {
     release();
   }
+}
+
+function unkept(path: string, cache: DiskCache): never {
+  throw new BadRequestError(
+    `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
+      `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+    { path },
+  );
 }
 
 /**
@@ -421,10 +413,8 @@ export async function readBytes<T>(
 ): Promise<T> {
   const { value, version } = await restarting(source, options.signal, async (source) => {
     const pinned = await pinVersion(context, source, operation, options.signal);
-    const hasher = await contentHasher();
-    const chunks = hashing(await chunksOf(context, source, pinned, options), hasher);
-    const value = await consume(chunks, pinned.version);
-    return { value, version: checkHash(pinned.version, withHash(pinned.version, hasher)) };
+    const { chunks, read } = await chunksOf(context, source, pinned, options);
+    return { value: await consume(chunks, pinned.version), version: read() };
   });
   context.gate?.record(version, operation);
   return value;
@@ -459,8 +449,7 @@ export async function streamBytes(
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
   const pinned = await pinVersion(context, source, "stream", signal);
-  const hasher = await contentHasher();
-  const chunks = hashing(await chunksOf(context, source, pinned, { signal }), hasher);
+  const { chunks, read } = await chunksOf(context, source, pinned, { signal });
   let first: IteratorResult<Uint8Array, void> | undefined = await chunks.next();
   // ArrayBuffer-backed (as fetch bodies are), so that it pipes into DecompressionStream.
   return new ReadableStream<Uint8Array<ArrayBuffer>>({
@@ -469,7 +458,7 @@ export async function streamBytes(
       first = undefined;
       if (!next.done) return controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
       controller.close();
-      context.gate?.record(checkHash(pinned.version, withHash(pinned.version, hasher)), "stream");
+      context.gate?.record(read(), "stream");
     },
     async cancel() {
       stop.abort();
@@ -477,6 +466,9 @@ export async function streamBytes(
     },
   }, { highWaterMark: 0 });
 }
+
+/** How many times a read starts over with the file's new version after it changed mid-way. */
+const MAX_RESTARTS = 1;
 
 /** Runs `read`, and once more with the file's current entry when it changed mid-way. */
 async function restarting<T>(
@@ -488,21 +480,10 @@ async function restarting<T>(
     try {
       return await read(source);
     } catch (error) {
-      if (!restartable(error) || restart >= MAX_RESTARTS) throw error;
+      if (!(error instanceof FileChangedError) || restart >= MAX_RESTARTS) throw error;
       source = { ...source, entry: await source.stat(signal) };
     }
   }
-}
-
-/**
- * nodejs-polars, loading from the start of a read while the file's stat and bytes are on their
- * way (a fresh process spends tens of milliseconds loading it), and awaited only to parse. A read
- * that fails before then leaves a failed load unreported; the next read tries again.
- */
-function polarsLoading(): Promise<Polars> {
-  const loading = loadPolars();
-  loading.catch(() => {});
-  return loading;
 }
 
 /** The progress callback of a one-file read: the call's own, plus the store's display. */
@@ -515,14 +496,48 @@ function reporterOf(
   return progressFor(context.progress, options, name);
 }
 
-/** Everything {@linkcode frameStream} needs. */
+/** Runs a one-file read under its own progress tracker, which it ends either way. */
+async function tracked<T extends { fromCache: boolean; route?: ReadRoute }>(
+  context: DataContext,
+  options: Pick<DataFrameOptions, "onProgress" | "progress">,
+  source: FileSource,
+  read: (tracker: ProgressTracker) => Promise<T>,
+): Promise<T> {
+  const reporter = reporterOf(context, options, source);
+  const tracker = new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
+  try {
+    const result = await read(tracker);
+    tracker.fileDone(source.path, result.fromCache, result.route);
+    tracker.done(true);
+    return result;
+  } catch (error) {
+    tracker.done(false);
+    throw error;
+  }
+}
+
+/** Everything a read of frames needs. */
 interface Plan {
   context: DataContext;
   source: FileSource;
+  signal?: AbortSignal;
+  tracker: Pick<ProgressTracker, "bytes" | "expectBytes">;
   options: DataFrameOptions;
-  tracker: ProgressTracker;
+  /** The cache the read may use (none with `cache: false`). */
+  cache: DiskCache | undefined;
   /** `batches()`: bounded memory rather than one whole-file parse of text. */
   streaming: boolean;
+}
+
+function planOf(
+  context: DataContext,
+  source: FileSource,
+  options: DataFrameOptions,
+  tracker: Plan["tracker"],
+  streaming = false,
+): Plan {
+  const cache = options.cache === false ? undefined : context.cache;
+  return { context, source, options, tracker, streaming, cache, signal: options.signal };
 }
 
 /** Where the frames came from. */
@@ -541,17 +556,19 @@ async function* frameStream(
   plan: Plan,
   single: boolean,
 ): AsyncGenerator<DataFrame, Outcome> {
-  const { context, source, options, streaming, tracker } = plan;
+  const { context, source, options, streaming, tracker, cache } = plan;
   const partial = streaming || options.nRows !== undefined;
   const operation = streaming ? "batches" : partial ? "head" : "dataframe";
-  const cache = options.cache === false ? undefined : context.cache;
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = partial ? undefined : await cache?.claim(context.transport.url, source.path);
-  const early = await earlyDownload(context, source, cache, options.signal);
+  const early = !context.offline && source.entry === undefined &&
+      !await cache?.holds(context.transport.url, source.path)
+    ? earlyDownload(context.transport, source.path, plan.signal)
+    : undefined;
   try {
-    const pinned = await pinVersion(context, source, operation, options.signal, cache);
-    const { version, entry } = pinned;
-    const infoType = entry?.infoType ?? null;
+    const pinned = await pinVersion(context, source, operation, plan.signal, cache);
+    const { version } = pinned;
+    const infoType = pinned.entry?.infoType ?? null;
     if (single) tracker.expectBytes(version.size);
     const found = pinned.copy ??
       (partial ? await cache?.lookup(version) : await cache?.open(version));
@@ -560,9 +577,11 @@ async function* frameStream(
       tracker.bytes(version.size);
       yield* fromCopy(await pl, plan, found, infoType);
       outcome = { fromCache: true, route: "cache", version: checkHash(version, found.version) };
+    } else if (partial) {
+      outcome = yield* fromStream(pl, plan, version, infoType, early?.take());
     } else {
-      const started = early?.take();
-      outcome = yield* fromNetwork(pl, plan, version, infoType, found, cache, started);
+      const body = bodyOf(plan, version, true, early?.take());
+      outcome = yield* fromWhole(pl, plan, body, version, infoType, found);
     }
     context.gate?.record(outcome.version, operation);
     return outcome;
@@ -573,111 +592,104 @@ async function* frameStream(
 }
 
 /**
- * The download of a file sent beside its stat, when the stat is needed and the cache holds no
- * copy of the path: a cold read then waits one round trip, not two (half the time of a small
- * file on a link with 50 ms latency). Its bytes are read only once the stat pinned the version
- * and the gate admitted it, and only as that version's (its size is checked like any body's);
- * otherwise it is dropped.
+ * Reads a file whose bytes arrive as chunks, for row limits and batches: delimited text and
+ * JSON Lines are parsed as the chunks arrive, stop early and fill no cache; a whole format
+ * (Parquet, Arrow, a JSON array) is downloaded whole like `dataframe()` (into the cache copy).
  */
-async function earlyDownload(
-  context: DataContext,
-  source: FileSource,
-  cache: DiskCache | undefined,
-  signal: AbortSignal | undefined,
-): Promise<{ take(): Promise<Download> | undefined; drop(): void } | undefined> {
-  if (context.offline || source.entry !== undefined) return undefined;
-  if (await cache?.holds(context.transport.url, source.path)) return undefined;
-  const stop = new AbortController();
-  const both = AbortSignal.any([stop.signal, ...(signal ? [signal] : [])]);
-  let answer: Promise<Download> | undefined = download(context.transport, source.path, {
-    signal: both,
-  });
-  // A failure reaches whoever takes it; a dropped one is of no interest.
-  answer.catch(() => {});
-  return {
-    take: () => [answer, answer = undefined][0],
-    drop: () => answer !== undefined && stop.abort(),
-  };
-}
-
-/**
- * Downloads a file and parses it: into the cache copy (`writer`, or one opened once the format
- * is known to be read whole) and read from there; in memory without a cache; from the arriving
- * chunks for row limits and batches of delimited text and JSON Lines.
- */
-async function* fromNetwork(
+async function* fromStream(
   pl: Promise<Polars>,
   plan: Plan,
   version: FileVersion,
   infoType: string | null,
-  writer: CopyWriter | undefined,
-  cache: DiskCache | undefined,
   started?: Promise<Download>,
 ): AsyncGenerator<DataFrame, Outcome> {
-  const { context, source, options, tracker } = plan;
-  const body = (started?: Promise<Download>) =>
-    new Peekable(bodyOf(context, source, version, options.signal, tracker, started));
-  let chunks = body(started);
+  const hasher = await contentHasher();
+  const input = hashing(bodyOf(plan, version, false, started), hasher);
   try {
-    const head = await chunks.peek(SNIFF_BYTES);
-    const detected = detectFormat({ path: version.path, infoType, head, format: options.format });
-    if ((plan.streaming || options.nRows !== undefined) && !isWhole(detected)) {
-      const hasher = await contentHasher();
-      const stopped = yield* parseText(
-        await pl,
-        plan,
-        infoType,
-        detected,
-        hashing(chunks, hasher),
-      );
-      const read = stopped ? version : checkHash(version, withHash(version, hasher));
-      return { fromCache: false, route: "stream", version: read };
+    const { head, chunks } = await peek(input, SNIFF_BYTES);
+    const detected = detect(plan, version.path, infoType, head);
+    if (isWhole(detected)) {
+      const opened = await plan.cache?.open(version);
+      const writer = opened instanceof CopyWriter ? opened : undefined;
+      return yield* fromWhole(pl, plan, chunks, version, infoType, writer, detected);
     }
-    const found = writer ?? await cache?.open(version);
-    if (found !== undefined && !(found instanceof CopyWriter)) {
-      await chunks.close();
-      tracker.bytes(version.size - tracker.received);
-      yield* fromCopy(await pl, plan, found, infoType);
-      return { fromCache: true, route: "cache", version: checkHash(version, found.version) };
-    }
-    const copy = found && await fill(found, chunks, detected.format);
-    if (copy !== undefined) {
-      yield* fromCopy(await pl, plan, copy, infoType);
-      return { fromCache: false, route: "file", version: checkHash(version, copy.version) };
-    }
-    if (found !== undefined) {
-      // The cache could not keep it (a full disk, its folder removed): read it without.
-      await chunks.close();
-      chunks = body();
-    }
-    const hasher = version.hash === undefined ? undefined : await contentHasher();
-    const bytes = await collect(hasher ? hashing(chunks, hasher) : chunks, version.size);
-    const read = hasher ? checkHash(version, withHash(version, hasher)) : version;
-    yield await parseLocal(await pl, detected, { bytes }, options, version.path, infoType);
-    return { fromCache: false, route: "memory", version: read };
+    const { options } = plan;
+    const stopped = yield* parseChunks(await pl, detected, chunks, options, version.path, infoType);
+    const read = stopped ? version : checkHash(version, withHash(version, hasher));
+    return { fromCache: false, route: "stream", version: read };
   } finally {
-    await chunks.close();
+    await input.return();
   }
 }
 
 /**
- * Writes every chunk into `writer` and publishes the copy, with the route it took; `undefined`
- * when the cache could not keep it (reported by the cache).
+ * Downloads a file whole with {@linkcode fetchWhole} and parses it once: from its cache copy,
+ * else from memory. `detected` is the format when the first bytes were looked at already.
  */
-async function fill(
-  writer: CopyWriter,
+async function* fromWhole(
+  pl: Promise<Polars>,
+  plan: Plan,
   chunks: AsyncIterable<Uint8Array>,
-  format?: string,
-): Promise<(CachedFile & { fromCache: false }) | undefined> {
+  version: FileVersion,
+  infoType: string | null,
+  writer: CopyWriter | undefined,
+  detected?: DetectedFormat,
+): AsyncGenerator<DataFrame, Outcome> {
+  const path = version.path;
+  const format = (head: Uint8Array) => (detected ??= detect(plan, path, infoType, head)).format;
+  const got = await fetchWhole(chunks, version, writer, format);
+  if (got.copy !== undefined) yield* fromCopy(await pl, plan, got.copy, infoType);
+  else {yield await parseLocal(
+      await pl,
+      detected!,
+      { bytes: got.bytes },
+      plan.options,
+      path,
+      infoType,
+    );}
+  return { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
+}
+
+/**
+ * Moves a download into the cache copy through `writer` (published before this returns), or
+ * without one into memory. When the cache fails midway (a full disk, its folder removed), the
+ * bytes it took are read back from the copy's temporary file and the same download goes on in
+ * memory, unless `memory` is false (then nothing is returned). `detect` sees the first bytes
+ * before more are read (it throws for a file that is no table) and names the copy's format.
+ */
+async function fetchWhole(
+  chunks: AsyncIterable<Uint8Array>,
+  version: FileVersion,
+  writer: CopyWriter | undefined,
+  detect?: (head: Uint8Array) => string,
+  memory = true,
+): Promise<{ copy?: CachedFile; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
+  let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
+  let head = new Uint8Array(0);
+  let format: string | undefined;
+  let at = 0;
   try {
     for await (const chunk of chunks) {
-      await writer.write(chunk);
-      if (writer.failed) return undefined;
+      if (head.byteLength < SNIFF_BYTES) {
+        head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.byteLength)]);
+        if (head.byteLength === SNIFF_BYTES) format = detect?.(head);
+      }
+      if (writer !== undefined && !await writer.write(chunk)) {
+        if (!memory) return { version };
+        [bytes, writer] = [await writer.salvage(), undefined];
+      }
+      bytes?.set(chunk, at);
+      at += chunk.byteLength;
     }
-    const copy = await writer.commit(format);
-    return copy && { ...copy, fromCache: false };
+    if (head.byteLength < SNIFF_BYTES) format = detect?.(head);
+    const copy = await writer?.commit(format);
+    if (copy !== undefined) return { copy, version: checkHash(version, copy.version) };
+    if (writer !== undefined && !memory) return { version };
+    bytes ??= await writer!.salvage();
+    const hash = version.hash && await hashOf(bytes);
+    return { bytes, version: hash ? checkHash(version, { ...version, hash }) : version };
   } finally {
-    await writer.abort();
+    await writer?.abort();
   }
 }
 
@@ -690,104 +702,24 @@ async function* fromCopy(
 ): AsyncGenerator<DataFrame, void> {
   const path = copy.version.path;
   const head = copy.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(copy.file, SNIFF_BYTES);
-  const detected = detectFormat({ path, infoType, head, format: plan.options.format });
+  const detected = detect(plan, path, infoType, head);
   if (!plan.streaming || isWhole(detected)) {
-    const source = copy.bytes || copy.version.size === 0
+    const local = copy.bytes || copy.version.size === 0
       ? { bytes: copy.bytes ?? new Uint8Array(0) }
       : { file: copy.file };
-    return yield await parseLocal(pl, detected, source, plan.options, path, infoType);
+    return yield await parseLocal(pl, detected, local, plan.options, path, infoType);
   }
-  const chunks = copy.bytes === undefined
-    ? fileChunks(copy.file)
-    : ReadableStream.from([copy.bytes]);
-  yield* parseText(pl, plan, infoType, detected, chunks);
+  yield* parseChunks(pl, detected, copyChunks(copy), plan.options, path, infoType);
 }
 
-/** Parses a whole file or its bytes; gzip is decompressed first (Polars does gzip CSV itself). */
-async function parseLocal(
-  pl: Polars,
-  detected: DetectedFormat,
-  source: WholeSource,
-  options: DataFrameOptions,
-  path: string,
-  infoType: string | null,
-): Promise<DataFrame> {
-  if (source.bytes?.byteLength === 0) return pl.DataFrame();
-  if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
-  const compressed = source.bytes ?? await Deno.readFile(source.file!);
-  const chunks = new Peekable(gunzip([compressed]));
-  const head = await chunks.peek(SNIFF_BYTES).finally(() => chunks.close());
-  const inner = innerFormat({ path, infoType, head, format: options.format });
-  const bytes = inner.format === "csv" ? compressed : await collect(gunzip([compressed]));
-  return await parseWhole(pl, { ...inner, gzip: inner.format === "csv" }, { bytes }, options, path);
-}
-
-/**
- * Parses delimited text or JSON Lines (gzip-compressed or not; a gzip-compressed JSON array is
- * collected and read whole) as the chunks arrive. Returns whether it stopped early at `nRows`.
- */
-async function* parseText(
-  pl: Polars,
-  plan: Plan,
-  infoType: string | null,
-  detected: DetectedFormat,
-  source: AsyncIterable<Uint8Array>,
-): AsyncGenerator<DataFrame, boolean> {
-  const { options } = plan;
-  const path = plan.source.path;
-  const chunks = new Peekable(detected.gzip ? gunzip(source) : source);
-  try {
-    let format = detected;
-    if (detected.gzip) {
-      const head = await chunks.peek(SNIFF_BYTES);
-      format = innerFormat({ path, infoType, head, format: options.format });
-    }
-    if (format.format === "json") {
-      const bytes = await collect(chunks);
-      yield await parseWhole(pl, { ...format, gzip: false }, { bytes }, options, path);
-      return false;
-    }
-    const limit = options.nRows;
-    const parser = new BatchParser(pl, format, options, path);
-    const splitter = new RecordSplitter({
-      quote: format.format === "csv" ? options.quoteChar ?? '"' : undefined,
-      batchBytes: DEFAULT_BATCH_BYTES,
-    });
-    let rows = 0;
-    const parse = (batch: Uint8Array): DataFrame => {
-      // Polars' row limit is only approximate when parsing in parallel, hence the slice.
-      const left = limit === undefined ? undefined : Math.max(0, limit - rows);
-      const frame = limitRows(parser.parse(batch, left === 0 ? 1 : left), left);
-      rows += frame.height;
-      return frame;
-    };
-    const enough = () => limit !== undefined && rows >= limit;
-    for await (const chunk of chunks) {
-      // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
-      for (let batch = splitter.push(chunk); batch; batch = splitter.push(NO_BYTES)) {
-        yield parse(batch);
-        if (enough()) return true;
-      }
-    }
-    const rest = splitter.finish();
-    if (rest !== undefined) yield parse(rest);
-    return false;
-  } finally {
-    await chunks.close();
-  }
-}
-
-const NO_BYTES = new Uint8Array(0);
-
-/** The verified body of `version`, reporting bytes to the tracker. */
+/** The verified body of `version`, reporting bytes to the tracker (see `reuse`). */
 function bodyOf(
-  context: DataContext,
-  source: FileSource,
+  plan: Pick<Plan, "context" | "source" | "signal" | "tracker">,
   version: FileVersion,
-  signal: AbortSignal | undefined,
-  tracker: ProgressTracker,
+  reuse: boolean,
   started?: Promise<Download>,
 ): AsyncGenerator<Uint8Array, void> {
+  const { context, source, signal, tracker } = plan;
   return verifiedBody({
     transport: context.transport,
     expected: version,
@@ -795,30 +727,31 @@ function bodyOf(
     signal,
     onBytes: (count) => tracker.bytes(count),
     started,
+    reuse,
   });
 }
 
-/** The bytes of a pinned version: its cached copy's when the cache holds it, else downloaded. */
+/**
+ * The bytes of a pinned version (its cached copy's when the cache holds it, else downloaded),
+ * hashed as they pass: once they were read to the end, `read()` is the version they were.
+ */
 async function chunksOf(
   context: DataContext,
   source: FileSource,
   pinned: Pinned,
   options: { signal?: AbortSignal; onBytes?: (count: number) => void },
-): Promise<AsyncIterable<Uint8Array> | Iterable<Uint8Array>> {
+): Promise<{ chunks: AsyncGenerator<Uint8Array, void>; read(): FileVersion }> {
   const copy = pinned.copy ?? await context.cache?.lookup(pinned.version);
-  if (copy === undefined) {
-    const { signal, onBytes } = options;
-    const expected = pinned.version;
-    return verifiedBody({
-      transport: context.transport,
-      expected,
-      recheck: source.stat,
-      signal,
-      onBytes,
-    });
-  }
-  options.onBytes?.(copy.version.size);
-  return copy.bytes === undefined ? fileChunks(copy.file) : [copy.bytes];
+  options.onBytes?.(copy?.version.size ?? 0);
+  const tracker = { bytes: options.onBytes ?? (() => {}), expectBytes: () => {} };
+  const plan = { context, source, signal: options.signal, tracker };
+  const hasher = await contentHasher();
+  const chunks = hashing(copy ? copyChunks(copy) : bodyOf(plan, pinned.version, false), hasher);
+  return { chunks, read: () => checkHash(pinned.version, withHash(pinned.version, hasher)) };
+}
+
+function copyChunks(copy: CachedFile): AsyncIterable<Uint8Array> {
+  return copy.bytes === undefined ? fileChunks(copy.file) : ReadableStream.from([copy.bytes]);
 }
 
 /** Passes chunks on, hashing them. */
@@ -842,6 +775,16 @@ function checkHash(pinned: FileVersion, actual: FileVersion): FileVersion {
     throw new FileChangedError(pinned, actual, "since its version was pinned");
   }
   return actual;
+}
+
+/** How a file is to be read, from its first bytes (see {@linkcode detectFormat}). */
+function detect(
+  plan: Plan,
+  path: string,
+  infoType: string | null,
+  head: Uint8Array,
+): DetectedFormat {
+  return detectFormat({ path, infoType, head, format: plan.options.format });
 }
 
 function isWhole(format: DetectedFormat): boolean {

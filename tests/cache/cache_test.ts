@@ -77,6 +77,7 @@ Deno.test("a copy is published whole or not at all, and found only for its exact
     const short = (await cache.open(version("/a/short.csv", 10))) as CopyWriter;
     await short.write(encoder.encode("abc"));
     assert.equal(await short.commit(), undefined, "a copy of the wrong size is not published");
+    await short.abort(); // a writer that did not publish is ended by abort() or salvage()
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /cannot write the local cache .*the copy has 3 bytes, expected 10/);
     const aborted = (await cache.open(version("/a/gone.csv", 3))) as CopyWriter;
@@ -315,8 +316,7 @@ Deno.test("temporary files of killed downloads are counted and removed at the ne
     const cache = new DiskCache({ dir });
     const live = (await cache.open(version("/a/live.csv", 5 * 1024 * 1024))) as CopyWriter;
     const piece = 4 * 1024 * 1024;
-    await live.write(new Uint8Array(piece)); // a whole piece: queued for the disk
-    await live.write(new Uint8Array(1)); // waits for that piece's write
+    await live.write(new Uint8Array(piece));
     // A download killed mid-way: its process is gone, its temporary file stays.
     const child = new Deno.Command(Deno.execPath(), {
       args: ["eval", "console.log(Deno.pid)"],
@@ -540,6 +540,47 @@ Deno.test({
       await Deno.remove(cacheDir, { recursive: true });
     }
   },
+});
+
+Deno.test("an injected write error (ENOSPC at the file layer) mid-copy: one warning, one download, a true frame (issue 20)", async () => {
+  // Where no small disk can be mounted, the disk fills at the file layer: the cache's temporary
+  // file refuses writes past 256 KiB with the error a full disk gives. Everything else is real.
+  const text = generatedCsv(40_000); // about 1.8 MB
+  await using store = await dataStore({ [`${DATA}/big.csv`]: text });
+  const realOpen = Deno.open;
+  Deno.open = async (path, options) => {
+    const file = await realOpen(path, options);
+    if (!String(path).includes("/.tmp-")) return file;
+    const write = file.write.bind(file);
+    let written = 0;
+    file.write = (bytes: Uint8Array) => {
+      written += bytes.byteLength;
+      if (written <= 256 * 1024) return write(bytes);
+      return Promise.reject(Object.assign(new Error("No space left on device (os error 28)"), {
+        code: "ENOSPC",
+      }));
+    };
+    return file;
+  };
+  const warnings: string[] = [];
+  const originalWarn = console.warn;
+  console.warn = (message: string) => warnings.push(message);
+  const downloads: string[] = [];
+  try {
+    const tern = store.connect({ fetch: countingFetch(downloads) });
+    const frame = await tern.file(`${DATA}/big.csv`).dataframe();
+    assert.equal(frame.height, 40_000);
+    assert.deepEqual(frame.getColumn("id").toArray().slice(-2), [39_998, 39_999]);
+    assert.deepEqual(downloads, [`${DATA}/big.csv`], "the bytes already received were kept");
+    assert.equal((await tern.cache.info()).height, 0);
+  } finally {
+    Deno.open = realOpen;
+    console.warn = originalWarn;
+  }
+  assert.equal(warnings.length, 1, warnings.join("\n"));
+  assert.match(warnings[0], /cannot write the local cache .*No space left on device/);
+  const left = await names(join(store.cacheDir, "downloads"));
+  assert.deepEqual(left.filter((name) => name.startsWith(".tmp-")), [], "no temporary file left");
 });
 
 Deno.test("clear() from another process during a download gives a true frame or a typed error (issue 20)", async () => {

@@ -1,0 +1,151 @@
+/**
+ * {@linkcode CopyWriter}: the one way a copy enters the {@linkcode DiskCache}.
+ *
+ * @module
+ */
+
+import type { CachedFile } from "./cache.ts";
+import type { ContentHasher } from "./content_hash.ts";
+
+/**
+ * Writes one copy for a {@linkcode DiskCache}, the cache's only way in: bytes are hashed as they
+ * are written to a temporary file beside the copies; {@linkcode CopyWriter.commit} checks the
+ * size, publishes and indexes the copy before it returns, or {@linkcode CopyWriter.abort}
+ * removes it. A write failure (a full disk) is reported once and makes `write` return `false`;
+ * {@linkcode CopyWriter.salvage} then hands back the bytes written so far, so the read goes on
+ * without the cache and without a second download.
+ *
+ * @example
+ * ```ts
+ * import { CopyWriter, DiskCache } from "./cache.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const cache = new DiskCache({ dir, warn: () => {} });
+ * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 8, modified: 1 };
+ * const short = await cache.open(version) as CopyWriter;
+ * await short.write(new TextEncoder().encode("a,b\n"));
+ * assert.equal(await short.commit(), undefined); // 4 bytes of 8: nothing published
+ * assert.equal(new TextDecoder().decode(await short.salvage()), "a,b\n\0\0\0\0");
+ * const writer = await cache.open(version) as CopyWriter;
+ * await writer.write(new TextEncoder().encode("a,b\n1,2\n"));
+ * assert.equal(await Deno.readTextFile((await writer.commit("csv"))!.file), "a,b\n1,2\n");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export class CopyWriter {
+  readonly #size: number;
+  readonly #hash: ContentHasher;
+  readonly #file: Deno.FsFile;
+  readonly #temp: string;
+  readonly #cache: WriterHooks;
+  #written = 0;
+  #failed = false;
+  #done = false;
+
+  /**
+   * Made by {@linkcode DiskCache.open}.
+   *
+   * @example
+   * ```ts
+   * import { CopyWriter, DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 1, modified: 1 };
+   * const writer = await new DiskCache({ dir }).open(version);
+   * assert.ok(writer instanceof CopyWriter);
+   * await writer.abort();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  constructor(
+    size: number,
+    hasher: ContentHasher,
+    file: Deno.FsFile,
+    temp: string,
+    cache: WriterHooks,
+  ) {
+    this.#size = size;
+    this.#hash = hasher;
+    this.#file = file;
+    this.#temp = temp;
+    this.#cache = cache;
+  }
+
+  /** Hashes and writes `chunk` (the caller may reuse it once this resolves); `false` once writing failed. */
+  async write(chunk: Uint8Array): Promise<boolean> {
+    if (this.#failed || this.#done) return !this.#failed;
+    try {
+      // The disk write runs off the JavaScript thread: the hash is taken meanwhile.
+      const written = this.#file.write(chunk);
+      this.#hash.update(chunk);
+      for (let at = await written; at < chunk.byteLength;) {
+        at += await this.#file.write(chunk.subarray(at));
+      }
+      this.#written += chunk.byteLength;
+    } catch (error) {
+      this.#failed = true;
+      this.#cache.report(error);
+    }
+    return !this.#failed;
+  }
+
+  /**
+   * Checks the size and publishes the copy, hashed, renamed and indexed. Returns it, or
+   * `undefined` when anything failed (reported once; `salvage()` still has the bytes).
+   */
+  async commit(format?: string): Promise<CachedFile | undefined> {
+    if (this.#failed || this.#done) return undefined;
+    try {
+      if (this.#written !== this.#size) {
+        throw new Error(`the copy has ${this.#written} bytes, expected ${this.#size}`);
+      }
+      const copy = await this.#cache.publish(`xxh64:${this.#hash.digest()}`, format);
+      await this.abort();
+      return copy;
+    } catch (error) {
+      this.#failed = true;
+      this.#cache.report(error);
+      return undefined;
+    }
+  }
+
+  /**
+   * The bytes written so far, read back through the writer's own handle (the temporary file
+   * may be gone from the folder) into a buffer of the copy's size; then discards the copy.
+   */
+  async salvage(): Promise<Uint8Array<ArrayBuffer>> {
+    const bytes = new Uint8Array(this.#size);
+    await this.#file.seek(0, Deno.SeekMode.Start);
+    for (let at = 0; at < this.#written;) {
+      at += await this.#file.read(bytes.subarray(at, this.#written)) ?? this.#written;
+    }
+    await this.abort();
+    return bytes;
+  }
+
+  /** Discards the copy; nothing is published. */
+  async abort(): Promise<void> {
+    if (this.#done) return;
+    this.#done = true;
+    this.#file.close();
+    // Gone already once published.
+    await Deno.remove(this.#temp).catch(() => {});
+  }
+}
+
+/**
+ * What a {@linkcode CopyWriter} asks of its cache.
+ *
+ * @example
+ * ```ts
+ * import type { WriterHooks } from "./copy_writer.ts";
+ *
+ * const hooks: Pick<WriterHooks, "report"> = { report: (error) => console.warn(error) };
+ * ```
+ */
+export interface WriterHooks {
+  publish(hash: string, format: string | undefined): Promise<CachedFile>;
+  report(error: unknown): void;
+}
