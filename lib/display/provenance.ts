@@ -21,6 +21,7 @@ import {
   section,
 } from "./parts.ts";
 import { textTable } from "./text.ts";
+import { frameTable } from "./frame.ts";
 
 /**
  * How a dataset is cited: by DOI, else ARK, else its path (flagged).
@@ -241,6 +242,31 @@ function statusCounts(view: ProvenanceView): string[] {
   ].filter((text) => text !== undefined);
 }
 
+/** The files read, in the table every frame shows (paths cut in the middle, whole on hover). */
+function readsTable(shown: ProvenanceView["reads"]): Html {
+  return frameTable({
+    height: shown.length,
+    width: 6,
+    columns: [
+      { name: "path", type: "str", kind: "text" },
+      { name: "size", type: "bytes", kind: "number" },
+      { name: "modified (UTC)", type: "datetime", kind: "datetime" },
+      { name: "hash", type: "str", kind: "text" },
+      { name: "read by", type: "str", kind: "text" },
+      { name: "status", type: "str", kind: "text" },
+    ],
+    head: shown.map((read) => [
+      { text: read.path },
+      { text: formatBytes(read.size), exact: `${read.size} bytes` },
+      { text: formatDateTime(read.modified) },
+      read.hash === undefined ? { text: "—" } : { text: read.hash },
+      { text: read.operations.join(", ") },
+      { text: read.status },
+    ]),
+    tail: [],
+  });
+}
+
 function provenanceHtml(view: ProvenanceView): Html {
   const datasetRows = view.datasets.map((dataset) =>
     markup`<tr><td class="t-name"><div><bdi>${
@@ -264,24 +290,9 @@ function provenanceHtml(view: ProvenanceView): Html {
     markup`<table class="t-table"><thead><tr><th>dataset</th><th>identifier</th><th class="t-num">files</th></tr></thead><tbody>${datasetRows}</tbody></table>`,
   );
   const shown = view.reads.slice(0, SHOWN_READS);
-  const readRows = shown.map((read) =>
-    markup`<tr><td class="t-name t-mono"><bdi>${
-      bounded(read.path, LIMITS.name)
-    }</bdi></td><td class="t-num">${formatBytes(read.size)}</td><td class="t-num t-muted">${
-      formatDateTime(read.modified)
-    }</td><td class="t-mono t-muted">${
-      read.hash === undefined ? "—" : bounded(read.hash, 80)
-    }</td><td>${read.operations.join(", ")}</td><td>${
-      read.status === "read"
-        ? markup`<span class="t-muted">read</span>`
-        : markup`<span class="t-flag${
-          read.status === "changed" ? " t-flag-bad" : ""
-        }">${read.status}</span>`
-    }</td></tr>`
-  );
   const files = shown.length === 0
     ? markup`<div class="t-note">Nothing read yet.</div>`
-    : markup`<table class="t-table"><thead><tr><th>path</th><th class="t-num">size</th><th class="t-num">modified (UTC)</th><th>hash</th><th>read by</th><th>status</th></tr></thead><tbody>${readRows}</tbody></table>${
+    : markup`${readsTable(shown)}${
       view.files > shown.length
         ? moreNote(
           `${formatCount(view.files - shown.length)} more files`,

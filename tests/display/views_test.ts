@@ -3,6 +3,7 @@ import { renderCache } from "../../lib/display/cache.ts";
 import { renderCitation } from "../../lib/display/citation.ts";
 import { renderDatasets } from "../../lib/display/datasets.ts";
 import { renderManifest } from "../../lib/display/manifest.ts";
+import { renderProvenance } from "../../lib/display/provenance.ts";
 import { renderRoots } from "../../lib/display/roots.ts";
 import { renderSearchDocs } from "../../lib/display/search_docs.ts";
 import { renderStore } from "../../lib/display/store_view.ts";
@@ -244,4 +245,30 @@ Deno.test("a manifest's URLs are the frame table: one line each, cut in the midd
   assert.equal(cell.getAttribute("title"), long);
   assert.equal(cell.textContent, `${long.slice(0, 23)}…${long.slice(-24)}`);
   assert.ok(bundle["text/html"].includes("&lt;b&gt;dav&lt;/b&gt;"));
+});
+
+Deno.test("the provenance card lists its files in the frame table: paths cut in the middle, whole on hover", () => {
+  const path = `/iplant/home/shared/${"deep/".repeat(20)}<b>a</b>.csv`;
+  const bundle = renderProvenance({
+    store: "https://de.cyverse.org/terrain",
+    files: 1,
+    outside: 1,
+    changed: 0,
+    locked: 0,
+    datasets: [],
+    reads: [{
+      path,
+      size: 2048,
+      modified: new Date(0),
+      hash: "xxh64:0123456789abcdef",
+      operations: ["dataframe"],
+      status: "read",
+    }],
+    bibliographies: [],
+  });
+  const { root } = checkView(bundle);
+  assert.ok(root.querySelector("table.t-frame") !== null, "the one table renderer");
+  const cell = root.querySelectorAll("tbody td")[0];
+  assert.equal(cell.getAttribute("title"), path);
+  assert.match(cell.textContent ?? "", /^\/iplant\/home\/shared\/.*….*\/<b>a<\/b>\.csv$/);
 });
