@@ -345,7 +345,8 @@ async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
       `Polars to the frame); the server is another process on the same ` +
       `${navigator.hardwareConcurrency} cores. Load average ${loadBefore} before, ` +
       `${await load()} after (a shared machine).`;
-    const ternNote = `tern: connect({ url, cacheDir: <empty folder> }).file(path).dataframe() ` +
+    const ternNote = `tern: connect({ url, cacheDir: <empty folder> }).file(path)` +
+      `.dataframe({ tryParseDates: false }), the naive path's frame ` +
       `(route taken: ${routes(one.tern)}). ${rows.toLocaleString("en-US")} rows × ` +
       `${size0.columns} columns. ${machineNote}`;
     records.push(
