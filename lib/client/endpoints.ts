@@ -190,6 +190,8 @@ export interface Download {
   filename?: string;
   /** Media type from `Content-Type` (always `application/octet-stream` for {@linkcode download}). */
   contentType: string;
+  /** The server's strong `ETag` for these bytes, when it sent one. */
+  etag?: string;
 }
 
 /**
@@ -341,6 +343,10 @@ export async function getPagedDirectory(
  * Downloads a file's bytes (`fileio/download`): always `application/octet-stream`, meant for
  * saving or parsing. See {@linkcode displayDownload} for the detected media type.
  *
+ * With `ifMatch` (an `ETag` an earlier answer gave), a server that keeps validators answers only
+ * while the file still has those bytes: otherwise a `412` (a {@linkcode TernError} with that
+ * status), never other bytes.
+ *
  * @throws {NotFoundError} when the file does not exist or is not readable.
  * @throws {BadRequestError} when the path is a folder.
  *
@@ -363,7 +369,7 @@ export async function getPagedDirectory(
 export async function download(
   t: Transport,
   path: string,
-  opts: CallOptions = {},
+  opts: CallOptions & { ifMatch?: string } = {},
 ): Promise<Download> {
   const endpoint = "fileio/download";
   checkPath(path, endpoint);
@@ -372,7 +378,7 @@ export async function download(
     query: { path },
     endpoint,
     subject: path,
-    headers: { accept: "*/*" },
+    headers: { accept: "*/*", ...(opts.ifMatch === undefined ? {} : { "if-match": opts.ifMatch }) },
     signal: opts.signal,
   });
   return toDownload(answer);
@@ -727,7 +733,10 @@ function route(t: Transport, endpoint: Endpoint, subject?: string): string {
 
 function toDownload(answer: Awaited<ReturnType<Transport["stream"]>>): Download {
   const filename = filenameFromDisposition(answer.headers.get("content-disposition"));
+  const etag = answer.headers.get("etag") ?? undefined;
   return {
+    // A weak tag says nothing of the bytes.
+    ...(etag === undefined || etag.startsWith("W/") ? {} : { etag }),
     body: answer.body,
     ...(answer.size === undefined ? {} : { size: answer.size }),
     ...(filename === undefined ? {} : { filename }),

@@ -13,7 +13,7 @@
  */
 
 import { type Download, download } from "../client/endpoints.ts";
-import { BadRequestError, isAbortError, NetworkError, type TernError } from "../client/errors.ts";
+import { BadRequestError, isAbortError, NetworkError, TernError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { backoffDelay, sleep } from "../client/retry.ts";
@@ -103,6 +103,15 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
   const attempts = transport.policy.retries + 1;
   let buffer: Uint8Array<ArrayBuffer> | undefined;
   let delivered = 0;
+  // The first answer's ETag: later attempts ask for those very bytes (If-Match), so a change
+  // the stat cannot see (same size, same second) still never splices two versions.
+  let tag: string | undefined;
+  const changed = async () =>
+    new FileChangedError(
+      expected,
+      options.recheck && versionOfEntry(expected.store, await options.recheck(signal)),
+      "between two attempts to download it (its ETag changed)",
+    );
   for (let attempt = 1;; attempt++) {
     if (attempt > 1) {
       const { retryBaseMs, retryMaxMs } = transport.policy;
@@ -114,7 +123,15 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
     }
     // Failures before the body are the transport's to retry; they end the read here.
     const answer = await ((attempt === 1 ? options.started : undefined) ??
-      download(transport, path, { signal }));
+      download(transport, path, { signal, ...(tag === undefined ? {} : { ifMatch: tag }) })
+        .catch(async (error) => {
+          throw error instanceof TernError && error.status === 412 ? await changed() : error;
+        }));
+    if (attempt === 1) tag = answer.etag;
+    else if (tag !== undefined && answer.etag !== undefined && answer.etag !== tag) {
+      await answer.body.cancel();
+      throw await changed();
+    }
     // A read that failed took the buffer with it.
     if (options.reuse && !buffer?.byteLength) {
       // A small file needs no more (one byte over shows a body that runs long at once).

@@ -7,10 +7,12 @@
 import assert from "node:assert/strict";
 import { NetworkError } from "../../lib/client/errors.ts";
 import { Transport } from "../../lib/client/transport.ts";
+import { connect } from "../../mod.ts";
 import { verifiedBody } from "../../lib/data/body.ts";
 import type { Entry } from "../../lib/client/entry.ts";
 import { FileChangedError, IntegrityError } from "../../lib/data/errors.ts";
 import { DATA, dataStore, generatedCsv } from "./_store.ts";
+import { frontProxy } from "./_proxy.ts";
 
 const PATH = "/iplant/home/shared/x.bin";
 
@@ -173,6 +175,48 @@ Deno.test("a file rewritten after it was listed is read again as its new version
   await Deno.utime(`${store.root}${DATA}/t.csv`, new Date(2030, 0, 1), new Date(2030, 0, 1));
   const frame = await tern.file(entry).dataframe();
   assert.deepEqual(frame.getColumn("a").toArray(), [1, 2, 3, 4, 5]);
+});
+
+Deno.test("a same-size edit within the same second between two attempts is never spliced: If-Match refuses the old tag", async () => {
+  const before = payload(20_000);
+  const after = before.map((byte) => byte ^ 0xff);
+  await using store = await dataStore({ [`${DATA}/x.bin`]: before });
+  const local = `${store.root}${DATA}/x.bin`;
+  const { mtime } = await Deno.stat(local);
+  const downloads: { ifMatch: string | null; status: number }[] = [];
+  // The first download breaks after 8,000 bytes, and the file is rewritten right then: same
+  // size, same modification time, so a stat cannot tell the versions apart.
+  await using proxy = frontProxy(store.url, {
+    async answer(request, answer) {
+      if (!new URL(request.url).pathname.endsWith("/fileio/download")) return;
+      downloads.push({ ifMatch: request.headers.get("if-match"), status: answer.status });
+      if (downloads.length > 1) return;
+      const reader = answer.body!.getReader();
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done || sent >= 8000) {
+            await reader.cancel();
+            await Deno.writeFile(local, after);
+            await Deno.utime(local, mtime!, mtime!);
+            return controller.error(new Error("connection broke"));
+          }
+          const piece = value.subarray(0, 8000 - sent);
+          sent += piece.byteLength;
+          controller.enqueue(piece);
+        },
+      });
+      return new Response(body, { status: answer.status, headers: answer.headers });
+    },
+  });
+  const tern = connect({ url: proxy.url, anonymous: true, cacheDir: false, retryBaseMs: 1 });
+  // The version changed between attempts, so the read starts over and returns the new version
+  // whole; without If-Match the second attempt skipped 8,000 bytes of the new one (a splice).
+  assert.deepEqual(await tern.file(`${DATA}/x.bin`).bytes(), after);
+  assert.equal(downloads[0].ifMatch, null);
+  assert.match(downloads[1].ifMatch ?? "", /^"xxh64-/, "the retry asked for the first bytes' tag");
+  assert.equal(downloads[1].status, 412);
 });
 
 function entryOf(size: number, modified: number, type: "file" | "folder" = "file"): Entry {
