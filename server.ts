@@ -8,8 +8,11 @@
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * await using server = await startServer({ root, quiet: true });
- * assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/); // a free port
+ * {
+ *   await using server = await startServer({ root, quiet: true });
+ *   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/); // a free port
+ * }
+ * await Deno.remove(root, { recursive: true });
  * ```
  *
  * @module

@@ -5,11 +5,10 @@
  * 1. Everything that may share the machine runs with `--parallel`: the unit and integration
  *    tests and every documentation example.
  * 2. Then, alone and one file at a time, the suites whose assertions ride on timing: the
- *    reliability suite (deadlines, retries, throttled and stalling servers, load), the notebooks
- *    (kernels with cell time limits, progress lines that appear only past a delay), and the files
+ *    reliability suite (deadlines, retries, throttled and stalling servers, load), and the files
  *    that bound a duration from above or measure the process's memory. Run beside other work
- *    they fail by chance. (The package tests run in the first run: their one notebook has no
- *    timing in it.)
+ *    they fail by chance. (The notebooks run in the first run: a busy machine only makes their
+ *    progress lines likelier, which they accept, and their cells' time limit is minutes.)
  *
  * The documentation examples' `exampleStore()` connect to one sample-store server started here
  * (its URL in {@linkcode EXAMPLE_SERVER_ENV}) instead of each starting its own; each still gets
@@ -34,7 +33,6 @@ const SERIAL = [
   ...[...Deno.readDirSync(new URL("./reliability/", import.meta.url))]
     .map((entry) => entry.name).filter((name) => name.endsWith("_test.ts")).sort()
     .map((name) => `tests/reliability/${name}`),
-  "tests/notebooks/",
   // A Dask cluster of two worker processes parsing a 41 MB CSV: alone, so it neither starves nor
   // is starved by the parallel run on a small machine.
   "tests/listing/dask_test.ts",

@@ -61,7 +61,9 @@ export interface SampleStoreSummary {
  * import assert from "node:assert/strict";
  *
  * const options: SampleStoreOptions = {};
- * assert.equal(await isSampleStoreCurrent(await Deno.makeTempDir(), options), false);
+ * const empty = await Deno.makeTempDir();
+ * assert.equal(await isSampleStoreCurrent(empty, options), false);
+ * await Deno.remove(empty);
  * ```
  */
 export interface SampleStoreOptions {
@@ -80,6 +82,7 @@ export interface SampleStoreOptions {
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/thesis.tex`, "precious");
  * await assert.rejects(buildSampleStore(dir), SampleStoreError);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class SampleStoreError extends Error {
@@ -416,7 +419,9 @@ async function removeLeftovers(target: string): Promise<void> {
  * import { isSampleStoreCurrent } from "./build.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(await isSampleStoreCurrent(await Deno.makeTempDir()), false);
+ * const empty = await Deno.makeTempDir();
+ * assert.equal(await isSampleStoreCurrent(empty), false);
+ * await Deno.remove(empty);
  * ```
  */
 export async function isSampleStoreCurrent(

@@ -9,22 +9,19 @@
  * metadata at all), a deprecated and a staging dataset, two users' homes, saved searches,
  * comments, one small file per data format and a folder of 20,000 files for paging.
  *
- * @example Build a store, serve it and list a dataset
+ * @example Build (once per machine) a store, serve it and list a dataset
  * ```ts
  * import { DEMO_USER, ensureSampleStore, SAMPLE_CASES } from "./mod.ts";
  * import { startServer } from "../../server.ts";
  * import assert from "node:assert/strict";
  *
- * const parent = await Deno.makeTempDir();
- * const root = await ensureSampleStore(`${parent}/store`); // or ensureSampleStore() to cache it
- * {
- *   await using server = await startServer({ root, port: 0, quiet: true });
- *   const url = `${server.url}/secured/filesystem/paged-directory?limit=10&path=` +
- *     encodeURIComponent(SAMPLE_CASES.fullMetadata);
- *   const res = await fetch(url, { headers: { Authorization: `Bearer ${DEMO_USER.token}` } });
- *   assert.equal((await res.json()).total, 4);
- * }
- * await Deno.remove(parent, { recursive: true });
+ * // Built in the user's cache folder on first use, reused after; pass a folder to choose one.
+ * const root = await ensureSampleStore();
+ * await using server = await startServer({ root, port: 0, quiet: true });
+ * const url = `${server.url}/secured/filesystem/paged-directory?limit=10&path=` +
+ *   encodeURIComponent(SAMPLE_CASES.fullMetadata);
+ * const res = await fetch(url, { headers: { Authorization: `Bearer ${DEMO_USER.token}` } });
+ * assert.equal((await res.json()).total, 4);
  * ```
  *
  * @module

@@ -43,7 +43,9 @@ export interface VegaResource {
  * import { VegaDatasets, VegaDatasetsError } from "./vega.ts";
  * import assert from "node:assert/strict";
  *
- * await assert.rejects(VegaDatasets.open(await Deno.makeTempDir()), VegaDatasetsError);
+ * const empty = await Deno.makeTempDir();
+ * await assert.rejects(VegaDatasets.open(empty), VegaDatasetsError);
+ * await Deno.remove(empty);
  * ```
  */
 export class VegaDatasetsError extends Error {

@@ -11,13 +11,16 @@
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * await using server = await startServer({ root, quiet: true });
- * const response = await fetch(
- *   `${server.url}/filesystem/paged-directory?path=/iplant/home/shared&limit=100`,
- * );
- * const listing = await response.json();
- * assert.equal(listing.label, "Community Data");
- * assert.equal(listing.total, null); // an empty page: Terrain sends no count (a quirk kept)
+ * {
+ *   await using server = await startServer({ root, quiet: true });
+ *   const response = await fetch(
+ *     `${server.url}/filesystem/paged-directory?path=/iplant/home/shared&limit=100`,
+ *   );
+ *   const listing = await response.json();
+ *   assert.equal(listing.label, "Community Data");
+ *   assert.equal(listing.total, null); // an empty page: Terrain sends no count (a quirk kept)
+ * }
+ * await Deno.remove(root, { recursive: true });
  * ```
  *
  * @module
@@ -48,6 +51,7 @@ export type { ServerStats } from "./shaping.ts";
  * assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
  * assert.equal(server.stats().requests, 0);
  * await server.close();
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export interface TerrainServer extends AsyncDisposable {
@@ -77,9 +81,12 @@ function urlHost(hostname: string): string {
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * await using server = await startServer({ root, port: 0, quiet: true, latencyMs: 10 });
- * const health = await fetch(`${server.url}/`);
- * assert.equal(await health.text(), "The infinite is attainable with Terrain!\n");
+ * {
+ *   await using server = await startServer({ root, port: 0, quiet: true, latencyMs: 10 });
+ *   const health = await fetch(`${server.url}/`);
+ *   assert.equal(await health.text(), "The infinite is attainable with Terrain!\n");
+ * }
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export async function startServer(options: ServerOptions): Promise<TerrainServer> {

@@ -3,16 +3,15 @@
  * server over the sample store, and checks what every run must respect: no stack trace without
  * `--debug`, no credential in any output.
  *
- * The sample store takes seconds to build (20,000 files), so the CLI test files share one, in
- * the system's temporary folder, built by the first file that needs it and rebuilt only when
- * the builder changes (`ensureSampleStore` locks, so files running at once wait for it). No test
- * changes it; each file has its own server, cache and working folder.
+ * The sample store takes seconds to build (20,000 files), so the CLI test files share the
+ * default one (`ensureSampleStore()`, in the user's cache folder, which `deno task test` builds
+ * before any test runs and rebuilds only when the builder changes; it locks, so files running at
+ * once wait for it). No test changes it; each file has its own server, cache and working folder.
  *
  * @module
  */
 
 import assert from "node:assert/strict";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, type TerrainServer } from "../../server.ts";
@@ -23,9 +22,6 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const CLI = join(REPO, "cli.ts");
 /** The project configuration (import map of the npm dependencies). */
 export const CONFIG = join(REPO, "deno.json");
-
-/** The sample store shared by the CLI test files (read only). */
-const SHARED_STORE = join(tmpdir(), "tern-cli-tests", "sample-store");
 
 /** Secrets of the sample store that must never appear in any output. */
 export const SECRETS: readonly string[] = [
@@ -94,7 +90,7 @@ export interface Cli extends AsyncDisposable {
 export async function startCli(
   serverOptions: { bandwidth?: number; root?: string } = {},
 ): Promise<Cli> {
-  const root = serverOptions.root ?? await ensureSampleStore(SHARED_STORE);
+  const root = serverOptions.root ?? await ensureSampleStore();
   const dir = await Deno.makeTempDir({ prefix: "tern-cli-" });
   const server = await startServer({ port: 0, quiet: true, ...serverOptions, root });
   const cache = join(dir, "cache");

@@ -26,8 +26,9 @@ export interface SnapshotEntry {
  * ```ts
  * import { snapshot } from "./_tree.ts";
  *
- * const tree = snapshot(await Deno.makeTempDir());
- * console.log(tree.get("")?.type); // "dir"
+ * const empty = await Deno.makeTempDir();
+ * console.log(snapshot(empty).get("")?.type); // "dir"
+ * await Deno.remove(empty);
  * ```
  */
 export function snapshot(root: string): Map<string, SnapshotEntry> {
