@@ -187,10 +187,12 @@ Deno.test("a same-size edit within the same second between two attempts is never
   // The first download breaks after 8,000 bytes, and the file is rewritten right then: same
   // size, same modification time, so a stat cannot tell the versions apart.
   await using proxy = frontProxy(store.url, {
-    async answer(request, answer) {
-      if (!new URL(request.url).pathname.endsWith("/fileio/download")) return;
+    answer(request, answer) {
+      if (!new URL(request.url).pathname.endsWith("/fileio/download")) {
+        return Promise.resolve(undefined);
+      }
       downloads.push({ ifMatch: request.headers.get("if-match"), status: answer.status });
-      if (downloads.length > 1) return;
+      if (downloads.length > 1) return Promise.resolve(undefined);
       const reader = answer.body!.getReader();
       let sent = 0;
       const body = new ReadableStream<Uint8Array>({
@@ -207,7 +209,9 @@ Deno.test("a same-size edit within the same second between two attempts is never
           controller.enqueue(piece);
         },
       });
-      return new Response(body, { status: answer.status, headers: answer.headers });
+      return Promise.resolve(
+        new Response(body, { status: answer.status, headers: answer.headers }),
+      );
     },
   });
   const tern = connect({ url: proxy.url, anonymous: true, cacheDir: false, retryBaseMs: 1 });
