@@ -31,6 +31,7 @@ import { INFO_TYPES as REGISTRY_INFO_TYPES } from "../registry/file_formats.ts";
 import { requestToken } from "./auth.ts";
 import { filenameFromDisposition } from "./disposition.ts";
 import { BadRequestError, SignInRequiredError } from "./errors.ts";
+import { strongETag } from "./file_version.ts";
 import type {
   CommentList,
   DirectoryListing,
@@ -733,10 +734,9 @@ function route(t: Transport, endpoint: Endpoint, subject?: string): string {
 
 function toDownload(answer: Awaited<ReturnType<Transport["stream"]>>): Download {
   const filename = filenameFromDisposition(answer.headers.get("content-disposition"));
-  const etag = answer.headers.get("etag") ?? undefined;
+  const etag = strongETag(answer.headers);
   return {
-    // A weak tag says nothing of the bytes.
-    ...(etag === undefined || etag.startsWith("W/") ? {} : { etag }),
+    ...(etag === undefined ? {} : { etag }),
     body: answer.body,
     ...(answer.size === undefined ? {} : { size: answer.size }),
     ...(filename === undefined ? {} : { filename }),

@@ -105,6 +105,25 @@ export function sameVersion(a: FileVersion, b: FileVersion): boolean {
 }
 
 /**
+ * The strong `ETag` of an answer, if it has one: a weak tag (`W/…`) cannot pin bytes, since
+ * `If-Match` compares strongly.
+ *
+ * @example
+ * ```ts
+ * import { strongETag } from "./file_version.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(strongETag(new Headers({ etag: '"xxh64-1-2"' })), '"xxh64-1-2"');
+ * assert.equal(strongETag(new Headers({ etag: 'W/"1"' })), undefined);
+ * assert.equal(strongETag(new Headers()), undefined);
+ * ```
+ */
+export function strongETag(headers: Headers): string | undefined {
+  const tag = headers.get("etag");
+  return tag === null || tag.startsWith("W/") ? undefined : tag;
+}
+
+/**
  * A short human description for errors and logs: size, date-modified and, when known, the hash
  * and the ETag.
  *

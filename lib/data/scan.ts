@@ -22,7 +22,12 @@ import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
 import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
-import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
+import {
+  type FileVersion,
+  sameVersion,
+  strongETag,
+  versionOfEntry,
+} from "../client/file_version.ts";
 import { formatOfInfoType, tableFormat } from "../registry/file_formats.ts";
 import {
   detectFormat,
@@ -282,11 +287,10 @@ export async function probeRanges(
   }
   const head = new Uint8Array(await response.arrayBuffer());
   if (new TextDecoder().decode(head) !== PARQUET_MAGIC) return undefined;
-  const etag = response.headers.get("etag");
+  const etag = strongETag(response.headers);
   const lastModified = response.headers.get("last-modified");
   return {
-    // A weak tag cannot pin bytes (If-Match compares strongly).
-    ...(etag === null || etag.startsWith("W/") ? {} : { etag }),
+    ...(etag === undefined ? {} : { etag }),
     ...(lastModified === null ? {} : { lastModified }),
   };
 }

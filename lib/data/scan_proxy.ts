@@ -23,7 +23,7 @@
 
 import type { LazyDataFrame } from "../deps.ts";
 import { BadRequestError, NetworkError, type TernError } from "../client/errors.ts";
-import type { FileVersion } from "../client/file_version.ts";
+import { type FileVersion, strongETag } from "../client/file_version.ts";
 import { FileChangedError, IntegrityError } from "./errors.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 
@@ -295,13 +295,13 @@ async function changedError(pin: PinState): Promise<FileChangedError> {
     await head.body?.cancel();
     const length = Number(head.headers.get("content-length") ?? NaN);
     const date = Date.parse(head.headers.get("last-modified") ?? "");
-    const tag = head.headers.get("etag");
+    const tag = strongETag(head.headers);
     if (head.ok && Number.isSafeInteger(length)) {
       current = {
         ...was,
         size: length,
         modified: Number.isNaN(date) ? was.modified : date,
-        ...(tag === null ? {} : { etag: tag }),
+        ...(tag === undefined ? {} : { etag: tag }),
       };
     }
   } catch {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contentHasher } from "../../../lib/cache/content_hash.ts";
+import { hashOf } from "../../../lib/cache/content_hash.ts";
 import { lockText, readLock } from "../../../lib/handles/lock.ts";
 import { CITATION_STYLE_LIST } from "../../../mod.ts";
 import {
@@ -13,10 +13,8 @@ import {
 } from "../../handles/_provenance.ts";
 import { type Run, runTern } from "../_cli.ts";
 
-async function xxh64(text: string): Promise<string> {
-  const hasher = await contentHasher();
-  hasher.update(new TextEncoder().encode(text));
-  return `xxh64:${hasher.digest()}`;
+function xxh64(text: string): Promise<string> {
+  return hashOf(new TextEncoder().encode(text));
 }
 
 Deno.test("tern lock verify and tern cite --lock against a store changed on disk", async (t) => {
