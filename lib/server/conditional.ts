@@ -70,8 +70,12 @@ export interface Validators {
   size: number;
 }
 
+/** The XXH64 WebAssembly, instantiated once (each instance holds its own memory). */
+let xxhash: ReturnType<Awaited<ReturnType<typeof loadXxhashModule>>["default"]> | undefined;
+
 async function hashOpenFile(file: Deno.FsFile, size: number): Promise<string> {
-  const state = (await (await loadXxhashModule()).default()).create64();
+  const state = (await (xxhash ??= loadXxhashModule().then((module) => module.default())))
+    .create64();
   const buffer = new Uint8Array(Math.min(size + 1, READ_BYTES));
   await file.seek(0, Deno.SeekMode.Start);
   while (true) {
