@@ -174,8 +174,8 @@ export {
   setFrameView,
   view,
   type ViewOptions,
-} from "./lib/data/view.ts";
-export { type Chart, loadPlot, type NotebookPlot } from "./lib/data/chart.ts";
+} from "./lib/frames/view.ts";
+export { type Chart, loadPlot, type NotebookPlot } from "./lib/frames/chart.ts";
 export { CITATION_STYLE_LIST } from "./lib/registry/citation_styles.ts";
 export { TABLE_FORMAT_ENTRIES } from "./lib/registry/file_formats.ts";
 export {

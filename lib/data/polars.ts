@@ -8,7 +8,7 @@
 
 import { Buffer } from "node:buffer";
 import { type DataFrame, loadPolarsModule, type PolarsModule } from "../deps.ts";
-import { installFrameView } from "./view.ts";
+import { installFrameView } from "../frames/view.ts";
 
 /**
  * The nodejs-polars namespace (`pl`).

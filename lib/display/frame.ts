@@ -5,7 +5,7 @@
  * sideways inside its card instead of widening the page. The plain-text side fits a given width.
  *
  * The view takes plain, already formatted cells ({@linkcode FrameView}); turning a Polars frame
- * into one is the data layer's job (`lib/data/view.ts`).
+ * into one is the data layer's job (`lib/frames/view.ts`).
  *
  * @module
  */

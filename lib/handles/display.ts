@@ -22,7 +22,7 @@ import { withDisplay } from "../display/attach.ts";
 import { renderMetadata } from "../display/metadata.ts";
 import { CITATION_STYLES, resolverLinks } from "../metadata/citation.ts";
 import { Citation } from "../metadata/cite.ts";
-import { frameView } from "../data/view.ts";
+import { frameView } from "../frames/view.ts";
 import type { DataFrame } from "../deps.ts";
 import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";

@@ -28,7 +28,7 @@ import { checkIsFile } from "../data/body.ts";
 import { collect } from "../data/chunks.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
-import { withFrameDisplay } from "../data/view.ts";
+import { withFrameDisplay } from "../frames/view.ts";
 import { datesNote } from "../data/dates.ts";
 import { formatOfName } from "../data/formats.ts";
 import { withDisplay } from "../display/attach.ts";

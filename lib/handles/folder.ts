@@ -9,7 +9,7 @@
 import type { DataFrame } from "../deps.ts";
 import { type CallOptions, getDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
-import { withFrameDisplay } from "../data/view.ts";
+import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
 import { type Entry, folderEntry } from "../client/entry.ts";

@@ -12,7 +12,7 @@ import type { DataContext } from "../data/context.ts";
 import { readMany } from "../data/many.ts";
 import { checkOptions, type ManyOptions } from "../data/options.ts";
 import { scanMany, type ScanOptions } from "../data/scan.ts";
-import { withFrameDisplay } from "../data/view.ts";
+import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
 import { withEngineSnippets } from "./display.ts";

@@ -274,7 +274,7 @@ const WRAPPED = Symbol.for("tern.frameView");
  *
  * @example
  * ```ts
- * import { loadPolars } from "./polars.ts";
+ * import { loadPolars } from "../data/polars.ts";
  * import { installFrameView } from "./view.ts";
  * import assert from "node:assert/strict";
  *

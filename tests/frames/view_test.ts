@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
-import { frameView, setFrameView, view } from "../../lib/data/view.ts";
+import { frameView, setFrameView, view } from "../../lib/frames/view.ts";
 import { BadRequestError } from "../../lib/client/errors.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { checkView } from "../display/_safety.ts";
