@@ -183,9 +183,9 @@ export {
   type CacheUsage,
   type ClearResult,
   CorruptCopyError,
-  type StoreCache,
   type VerifyResult,
 } from "./lib/cache/mod.ts";
+export type { StoreCache } from "./lib/handles/store_cache.ts";
 export { Citation, type CitationSource } from "./lib/metadata/cite.ts";
 export { JUPYTER_DISPLAY, type MediaBundle } from "./lib/display/bundle.ts";
 // Deno.jupyter.html interpolates values unescaped: notebooks wrapping store values need this.

@@ -1,7 +1,7 @@
 /**
  * The local cache of downloaded files: {@linkcode DiskCache} (keyed by store, path, id,
  * date-modified and size; atomic writes; size-checked reads; least-recently-used cap; safe
- * across processes) and {@linkcode StoreCache}, its face as `store.cache`.
+ * across processes). Its face as `store.cache` is the handle `StoreCache` (lib/handles).
  *
  * @example
  * ```ts
@@ -32,4 +32,3 @@ export {
 export { contentHasher, hashOf } from "./content_hash.ts";
 export { defaultCacheDir } from "./dir.ts";
 export { CacheMissError, CorruptCopyError } from "./errors.ts";
-export { StoreCache } from "./store_cache.ts";

@@ -15,7 +15,7 @@ import { BadRequestError, ProtocolError } from "../client/errors.ts";
 import type { AuthMode } from "../client/auth.ts";
 import type { Transport, TransportStats } from "../client/transport.ts";
 import { DiskCache } from "../cache/cache.ts";
-import { StoreCache } from "../cache/store_cache.ts";
+import { StoreCache } from "./store_cache.ts";
 import { withDisplay } from "../display/attach.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderRoots } from "../display/roots.ts";

@@ -8,7 +8,7 @@
 import type { DataFrame } from "../deps.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderCache } from "../display/cache.ts";
-import type { CacheUsage, ClearResult, DiskCache, VerifyResult } from "./cache.ts";
+import type { CacheUsage, ClearResult, DiskCache, VerifyResult } from "../cache/cache.ts";
 import { loadPolarsModule } from "../deps.ts";
 
 /**
@@ -39,7 +39,7 @@ export class StoreCache {
    *
    * @example
    * ```ts
-   * import { DiskCache } from "./cache.ts";
+   * import { DiskCache } from "../cache/cache.ts";
    * import { StoreCache } from "./store_cache.ts";
    * import assert from "node:assert/strict";
    *
