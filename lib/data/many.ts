@@ -56,7 +56,6 @@ export async function readMany(
   entries: readonly Entry[],
   stat: (path: string, signal?: AbortSignal) => Promise<Entry>,
   options: ManyOptions = {},
-  tuning: { concurrency?: number } = {},
 ): Promise<DataFrame> {
   checkOptions(options);
   const pl = await loadPolars();
@@ -68,7 +67,7 @@ export async function readMany(
     files.reduce((sum, entry) => sum + entry.size, 0),
   );
   const { onProgress: _, source: __, progress: ___, ...fileOptions } = options;
-  const concurrency = tuning.concurrency ?? context.transport.policy.concurrency;
+  const concurrency = context.transport.policy.concurrency;
   try {
     const frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
       const { frame, fromCache, route } = await readDataFrame(
@@ -80,7 +79,7 @@ export async function readMany(
       if (source !== false) checkNoSource(frame, source, entry.path);
       tracker.fileDone(entry.path, fromCache, route);
       return frame;
-    }, options.signal === undefined ? {} : { signal: options.signal });
+    }, { signal: options.signal });
     const rows = frames.length === 0
       ? pl.DataFrame()
       : frames.length === 1

@@ -18,7 +18,7 @@ import { dateColumns, dateHint } from "./dates.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
 import { type DetectedFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
-import { DEFAULT_BATCH_BYTES, RecordSplitter } from "./records.ts";
+import { RecordSplitter } from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
 import { asBuffer, type Polars, stackFrames } from "./polars.ts";
 
@@ -533,7 +533,6 @@ export async function* parseChunks(
     const parser = new BatchParser(pl, format, options, path);
     const splitter = new RecordSplitter({
       quote: format.format === "csv" ? options.quoteChar ?? '"' : undefined,
-      batchBytes: DEFAULT_BATCH_BYTES,
     });
     let rows = 0;
     const parse = (batch: Uint8Array): DataFrame => {

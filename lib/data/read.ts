@@ -467,22 +467,17 @@ export async function streamBytes(
   }, { highWaterMark: 0 });
 }
 
-/** How many times a read starts over with the file's new version after it changed mid-way. */
-const MAX_RESTARTS = 1;
-
 /** Runs `read`, and once more with the file's current entry when it changed mid-way. */
 async function restarting<T>(
   source: FileSource,
   signal: AbortSignal | undefined,
   read: (source: FileSource) => Promise<T>,
 ): Promise<T> {
-  for (let restart = 0;; restart++) {
-    try {
-      return await read(source);
-    } catch (error) {
-      if (!(error instanceof FileChangedError) || restart >= MAX_RESTARTS) throw error;
-      source = { ...source, entry: await source.stat(signal) };
-    }
+  try {
+    return await read(source);
+  } catch (error) {
+    if (!(error instanceof FileChangedError)) throw error;
+    return await read({ ...source, entry: await source.stat(signal) });
   }
 }
 

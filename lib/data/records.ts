@@ -81,8 +81,6 @@ export interface SplitterOptions {
   firstBatchBytes?: number;
   /** Size the batches grow to (default 16 MiB). */
   batchBytes?: number;
-  /** Expected total bytes, when known: small inputs then get a buffer of their size. */
-  expectedBytes?: number;
 }
 
 /** Default size batches grow to; see the data benchmark for how it was chosen. */
@@ -146,17 +144,7 @@ export class RecordSplitter {
       this.#batchBytes,
       positive("firstBatchBytes", options.firstBatchBytes ?? DEFAULT_FIRST_BATCH_BYTES),
     );
-    const expected = options.expectedBytes;
-    this.#buffer = new Uint8Array(
-      expected !== undefined && expected >= 0 && expected < this.#threshold
-        ? expected
-        : capacityFor(this.#threshold),
-    );
-  }
-
-  /** Bytes received but not yet handed out. */
-  get buffered(): number {
-    return this.#fill;
+    this.#buffer = new Uint8Array(capacityFor(this.#threshold));
   }
 
   /**

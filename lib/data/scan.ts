@@ -15,11 +15,13 @@
 
 import type { LazyDataFrame } from "../deps.ts";
 import { getManifest, publicUrlOf } from "../client/endpoints.ts";
+import { mapConcurrent } from "../client/map_concurrent.ts";
 import { BadRequestError, isAbortError, TernError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
+import { checkOptions } from "./options.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
 import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
 import {
@@ -199,28 +201,12 @@ export async function scanMany(
   if (files.length === 0) {
     throw new BadRequestError("There is no file to scan: the listing holds no files.");
   }
-  const frames: LazyDataFrame[] = new Array(files.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (next < files.length && !failed) {
-      const index = next++;
-      const entry = files[index];
-      try {
-        const { frame } = await scanFile(
-          context,
-          { path: entry.path, entry, stat: (signal) => stat(entry.path, signal) },
-          fileOptions,
-        );
-        frames[index] = frame.select(pl.lit(entry.path).alias(column), pl.all());
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
   const concurrency = Math.min(context.transport.policy.concurrency, files.length);
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  const frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
+    const source = { path: entry.path, entry, stat: (s?: AbortSignal) => stat(entry.path, s) };
+    const { frame } = await scanFile(context, source, { ...fileOptions, signal });
+    return frame.select(pl.lit(entry.path).alias(column), pl.all());
+  }, { signal: fileOptions.signal });
   if (frames.length === 1) return frames[0];
   // concat reads the frames' plans; the result is guarded by every pin they held.
   return guardFrame(
@@ -358,16 +344,12 @@ async function localScan(
   reason: string,
 ): Promise<Scan> {
   const { format: forced, signal, onProgress, progress } = options;
-  const local = await cachedCopy(context, source, {
-    ...(signal === undefined ? {} : { signal }),
-    ...(onProgress === undefined ? {} : { onProgress }),
-    ...(progress === undefined ? {} : { progress }),
-  }, "scan");
+  const local = await cachedCopy(context, source, { signal, onProgress, progress }, "scan");
   const detected = detectFormat({
     path: source.path,
     infoType: source.entry?.infoType ?? null,
     head: await fileHead(local, SNIFF_BYTES),
-    ...(forced === undefined ? {} : { format: forced }),
+    format: forced,
   });
   const route = { localPath: local, reason };
   try {
@@ -394,8 +376,8 @@ async function localScan(
   // JSON arrays, gzip and Arrow streams have no lazy reader: read the cached copy whole.
   const { frame } = await readDataFrame(context, source, {
     progress: false,
-    ...(forced === undefined ? {} : { format: forced }),
-    ...(signal === undefined ? {} : { signal }),
+    format: forced,
+    signal,
   });
   return { frame: frame.lazy(), route: { reason } };
 }
@@ -416,14 +398,7 @@ function formatFromName(entry: Entry): TableFormat | undefined {
 }
 
 function checkScanOptions(options: ScanOptions): void {
-  if (typeof options !== "object" || options === null) {
-    throw new BadRequestError("scan() options must be an object.");
-  }
-  if (options.format !== undefined && !TABLE_FORMATS.includes(options.format)) {
-    throw new BadRequestError(
-      `format must be one of ${TABLE_FORMATS.join(", ")}, got ${JSON.stringify(options.format)}.`,
-    );
-  }
+  checkOptions(options);
   if (options.remote !== undefined && typeof options.remote !== "boolean") {
     throw new BadRequestError(`remote must be true or false, got ${String(options.remote)}.`);
   }

@@ -152,12 +152,6 @@ export function pinRemote(upstream: string, version: FileVersion): Pin {
   return pin;
 }
 
-/** 412 to Polars: it fails at once on it (no retries), and the pin holds the real cause. */
-function refuse(pin: PinState, error: TernError): Response {
-  pin.fail(error);
-  return new Response(null, { status: 412 });
-}
-
 async function answer(request: Request, completed: Promise<void>): Promise<Response> {
   const token = new URL(request.url).pathname.split("/")[1] ?? "";
   const pin = pins.get(token)?.deref();
@@ -198,7 +192,9 @@ async function answer(request: Request, completed: Promise<void>): Promise<Respo
   const problem = checkAnswer(pin, upstream, range, length);
   if (problem !== undefined) {
     await upstream.body?.cancel().catch(() => {});
-    return refuse(pin, await problem());
+    pin.fail(await problem());
+    // 412 to Polars: it fails at once on it (no retries), and the pin holds the real cause.
+    return new Response(null, { status: 412 });
   }
   const init = {
     status: asked === null ? 200 : 206,
@@ -215,14 +211,10 @@ async function answer(request: Request, completed: Promise<void>): Promise<Respo
   // loop, which a counting stream would cost (a third more time on loopback).
   // Counted as it starts: progress then never lags behind a collect() that has returned.
   pin.counted(length);
-  completed.catch(() =>
-    pin.fail(new IntegrityError(ended(pin, range), { path: pin.version.path }))
-  );
+  const ended = `The server's answer for bytes ${range.start}-${range.end} of ${quoted(pin)} ` +
+    "ended early.";
+  completed.catch(() => pin.fail(new IntegrityError(ended, { path: pin.version.path })));
   return new Response(upstream.body, init);
-}
-
-function ended(pin: PinState, range: { start: number; end: number }): string {
-  return `The server's answer for bytes ${range.start}-${range.end} of ${quoted(pin)} ended early.`;
 }
 
 /** A single `bytes=a-b` (or `a-`, `-n`) range inside the file, clamped as RFC 9110 says. */
