@@ -633,15 +633,9 @@ async function* fromWhole(
   const path = version.path;
   const format = (head: Uint8Array) => (detected ??= detect(plan, path, infoType, head)).format;
   const got = await fetchWhole(chunks, version, writer, format);
+  const { options } = plan;
   if (got.copy !== undefined) yield* fromCopy(await pl, plan, got.copy, infoType);
-  else {yield await parseLocal(
-      await pl,
-      detected!,
-      { bytes: got.bytes },
-      plan.options,
-      path,
-      infoType,
-    );}
+  else yield await parseLocal(await pl, detected!, { bytes: got.bytes }, options, path, infoType);
   return { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
 }
 
