@@ -196,11 +196,8 @@ export function detectFormat(clues: FormatClues): DetectedFormat {
  * ```
  */
 export function innerFormat(clues: FormatClues): DetectedFormat {
-  const name = (clues.name ?? clues.path.slice(clues.path.lastIndexOf("/") + 1)).replace(
-    /\.gz$/i,
-    "",
-  );
-  const inner = detectFormat({ ...clues, name });
+  const name = clues.name ?? clues.path.slice(clues.path.lastIndexOf("/") + 1);
+  const inner = detectFormat({ ...clues, name: name.replace(/\.gz$/i, "") });
   if (inner.gzip || inner.format === "parquet" || inner.format === "arrow") {
     throw new UnsupportedFormatError(
       clues.path,
@@ -264,9 +261,7 @@ function agreedDelimiter(lines: string[]): string | undefined {
 }
 
 function looksLikeJsonLines(head: Uint8Array): boolean {
-  const lines = completeLines(decodeHead(head)).map((line) => line.trim()).filter((line) =>
-    line !== ""
-  );
+  const lines = completeLines(decodeHead(head)).map((line) => line.trim()).filter(Boolean);
   return lines.length >= 2 && lines.every((line) => line.startsWith("{") && line.endsWith("}"));
 }
 

@@ -42,7 +42,7 @@ import {
 } from "./options.ts";
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
-import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
+import { ProgressTracker } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
 
 /**
@@ -282,8 +282,7 @@ export function readBatches(
   return {
     async *[Symbol.asyncIterator]() {
       const pl = polarsLoading();
-      const reporter = reporterOf(context, options, source);
-      const tracker = new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
+      const tracker = trackerOf(context, options, source);
       const stream = frameStream(pl, planOf(context, source, options, tracker, true), true);
       try {
         let pending: DataFrame | undefined;
@@ -481,14 +480,15 @@ async function restarting<T>(
   }
 }
 
-/** The progress callback of a one-file read: the call's own, plus the store's display. */
-function reporterOf(
+/** The progress tracker of a one-file read (the call's callback, and the store's display). */
+function trackerOf(
   context: DataContext,
   options: Pick<DataFrameOptions, "onProgress" | "progress">,
   source: FileSource,
-): ((event: ProgressEvent) => void) | undefined {
+): ProgressTracker {
   const name = source.path.slice(source.path.lastIndexOf("/") + 1);
-  return progressFor(context.progress, options, name);
+  const reporter = progressFor(context.progress, options, name);
+  return new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
 }
 
 /** Runs a one-file read under its own progress tracker, which it ends either way. */
@@ -498,8 +498,7 @@ async function tracked<T extends { fromCache: boolean; route?: ReadRoute }>(
   source: FileSource,
   read: (tracker: ProgressTracker) => Promise<T>,
 ): Promise<T> {
-  const reporter = reporterOf(context, options, source);
-  const tracker = new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
+  const tracker = trackerOf(context, options, source);
   try {
     const result = await read(tracker);
     tracker.fileDone(source.path, result.fromCache, result.route);
