@@ -5,7 +5,7 @@
  * sideways inside its card instead of widening the page. The plain-text side fits a given width.
  *
  * The view takes plain, already formatted cells ({@linkcode FrameView}); turning a Polars frame
- * into one is the data layer's job (`lib/frames/view.ts`).
+ * into one is `lib/frames/view.ts`'s job.
  *
  * @module
  */
