@@ -300,7 +300,7 @@ async function remoteScan(
   if (url === undefined) return "the file is not public (it has no anonymous URL)";
   const probe = await probeRanges(url, entry.size, options.signal);
   if (probe === undefined) return "its anonymous URL does not answer byte ranges for this version";
-  const version: FileVersion = { ...versionOfEntry(storeOf(context), entry), ...probe };
+  const version: FileVersion = { ...versionOfEntry(context.transport.url, entry), ...probe };
   const admitted = await context.gate?.admit(version, "scan") ?? version;
   // A lock that pins another version serves it only from the cache.
   if (!sameVersion(admitted, version)) return "a lock pins another version of it";
@@ -325,14 +325,6 @@ async function remoteScan(
   context.gate?.record(version, "scan");
   const report = progressFor(context.progress, options, entry.name);
   return { frame: guardFrame(raw, [pin], report), route: { url } };
-}
-
-/** The store's base URL without credentials, as a {@linkcode FileVersion} names it. */
-function storeOf(context: DataContext): string {
-  const url = new URL(context.transport.url);
-  url.username = "";
-  url.password = "";
-  return url.href.replace(/\/$/, "");
 }
 
 /** Scans the cached copy (downloading it first when needed). */
