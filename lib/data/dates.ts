@@ -7,13 +7,19 @@
  * 2 January — a wrong table is worse than a column of text. The decision is made once per read,
  * from the first `inferSchemaLength` rows (100 by default, as for every other type), so every
  * batch of a file gets the same types whichever way it is read; a later value that is not a date
- * is a {@linkcode ParseError} naming it, never a silent null.
+ * is a {@linkcode ParseError} naming it, never a silent null, and a fraction of a second finer than
+ * a microsecond is never cut (such columns stay text).
+ *
+ * Polars' CSV reader parses a column typed `Date`/`Datetime` several times slower than text, so
+ * {@linkcode readDated} reads date columns as text and converts them with the exact format of
+ * the first sampled value; only when some value does not fit that format (another ISO shape, or
+ * no date) does it read again with the types, the reader's own (slower) parse deciding.
  *
  * @module
  */
 
 import type { Buffer } from "node:buffer";
-import type { DataFrame, DataType } from "../deps.ts";
+import type { DataFrame, DataType, Expr } from "../deps.ts";
 import type { DataFrameOptions } from "./options.ts";
 import type { Polars } from "./polars.ts";
 import type { TableFormat } from "./formats.ts";
@@ -23,7 +29,12 @@ const DEFAULT_SAMPLE = 100;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})([T ])(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+/**
+ * A fraction of a second finer than a microsecond (a nonzero digit after the sixth), which a
+ * `Datetime("us")` would cut; Rust regex syntax, for `str.contains`.
+ */
+const SUB_MICROSECOND = "\\.\\d{6}\\d*[1-9]";
 
 /** What one text value is: a date, a datetime with or without an offset, or neither. */
 type Shape = "date" | "local" | "offset" | undefined;
@@ -33,9 +44,21 @@ function shapeOf(value: string): Shape {
   if (date !== null) return validDay(date) ? "date" : undefined;
   const time = DATETIME.exec(value);
   if (time === null || !validDay(time)) return undefined;
-  const [hour, minute, second] = [Number(time[4]), Number(time[5]), Number(time[6] ?? 0)];
+  const [hour, minute, second] = [Number(time[5]), Number(time[6]), Number(time[7] ?? 0)];
   if (hour > 23 || minute > 59 || second > 60) return undefined;
-  return time[7] === undefined ? "local" : "offset";
+  if (new RegExp(SUB_MICROSECOND).test(time[8] ?? "")) return undefined;
+  return time[9] === undefined ? "local" : "offset";
+}
+
+/**
+ * The chrono format that reads exactly `value`'s ISO shape (`%Y-%m-%d %H:%M:%S`, ...): the one
+ * a column is first converted with.
+ */
+function formatOf(value: string): string {
+  const time = DATETIME.exec(value);
+  if (time === null) return "%Y-%m-%d";
+  return `%Y-%m-%d${time[4]}%H:%M${time[7] === undefined ? "" : ":%S"}` +
+    `${time[8] === undefined ? "" : "%.f"}${time[9] === undefined ? "" : "%#z"}`;
 }
 
 /** The calendar has that day (no 2012-02-30). */
@@ -50,7 +73,8 @@ function validDay(match: RegExpExecArray): boolean {
  * The Polars type for a text column whose sampled values are `values` (nulls left out): `Date`
  * when all are dates, `Datetime("us")` when all are datetimes without an offset (dates among
  * them read as midnight), `Datetime("us", "UTC")` when all carry an offset; `undefined` (stay
- * text) for anything else, a mix of offsets and none included, and for no values at all.
+ * text) for anything else, a mix of offsets and none included, a fraction of a second finer
+ * than a microsecond (it would be cut), and for no values at all.
  *
  * @example
  * ```ts
@@ -64,6 +88,7 @@ function validDay(match: RegExpExecArray): boolean {
  * assert.equal(String(dateTypeOf(pl, ["2012-01-01T10:00Z"])), String(pl.Datetime("us", "UTC")));
  * assert.equal(dateTypeOf(pl, ["2013-02-29"]), undefined); // no such day
  * assert.equal(dateTypeOf(pl, ["01/02/2012"]), undefined); // 1 February or 2 January?
+ * assert.equal(dateTypeOf(pl, ["2012-01-01T10:00:00.123456789"]), undefined); // nanoseconds
  * ```
  */
 export function dateTypeOf(pl: Polars, values: readonly string[]): DataType | undefined {
@@ -98,6 +123,26 @@ export interface TextReadOptions {
 }
 
 /**
+ * A column of delimited text read as dates: its Polars type, and the chrono format of its first
+ * sampled value, which {@linkcode readDated} converts the column's text with first.
+ *
+ * @example
+ * ```ts
+ * import { loadPolars } from "./polars.ts";
+ * import type { DateColumn } from "./dates.ts";
+ *
+ * const pl = await loadPolars();
+ * const column: DateColumn = { type: pl.Datetime("us"), format: "%Y-%m-%d %H:%M:%S" };
+ * ```
+ */
+export interface DateColumn {
+  /** `Date`, `Datetime("us")` or `Datetime("us", "UTC")` ({@linkcode dateTypeOf}). */
+  type: DataType;
+  /** The format of the column's first sampled value, such as `%Y-%m-%dT%H:%M:%S%.f%#z`. */
+  format: string;
+}
+
+/**
  * The columns of delimited text to read as dates, with their Polars types: every column whose
  * non-null values among the first `inferSchemaLength` rows (default 100) are all ISO 8601 dates
  * or datetimes ({@linkcode dateTypeOf}), except columns the caller typed with `dtypes`. Empty
@@ -112,8 +157,9 @@ export interface TextReadOptions {
  *
  * const pl = await loadPolars();
  * const csv = Buffer.from("date,temp,note\n2012-01-01,12.8,\n2012-01-02,10.6,2012-01-02 rain\n");
- * const types = dateColumns(pl, csv, { sep: ",", hasHeader: true }, {});
- * assert.deepEqual(Object.keys(types), ["date"]);
+ * const columns = dateColumns(pl, csv, { sep: ",", hasHeader: true }, {});
+ * assert.deepEqual(Object.keys(columns), ["date"]);
+ * assert.equal(columns.date.format, "%Y-%m-%d");
  * assert.deepEqual(dateColumns(pl, csv, { sep: ",", hasHeader: true }, { tryParseDates: false }), {});
  * ```
  */
@@ -122,7 +168,7 @@ export function dateColumns(
   input: string | Buffer,
   read: TextReadOptions,
   options: Pick<DataFrameOptions, "tryParseDates" | "inferSchemaLength" | "dtypes">,
-): Record<string, DataType> {
+): Record<string, DateColumn> {
   if (options.tryParseDates === false) return {};
   const rows = options.inferSchemaLength ?? DEFAULT_SAMPLE;
   // Every column as text: the values are judged here, not by Polars' inference. A file is
@@ -130,14 +176,108 @@ export function dateColumns(
   const sample = typeof input === "string"
     ? pl.scanCSV(input, { ...read, inferSchemaLength: 0 }).head(rows).collectSync()
     : pl.readCSV(input, { ...read, inferSchemaLength: 0, nRows: rows, rechunk: false });
-  const types: Record<string, DataType> = {};
+  const columns: Record<string, DateColumn> = {};
   for (const column of sample.columns) {
     if (options.dtypes !== undefined && column in options.dtypes) continue;
     const values = sample.getColumn(column).dropNulls().toArray() as string[];
     const type = dateTypeOf(pl, values);
-    if (type !== undefined) types[column] = type;
+    if (type !== undefined) columns[column] = { type, format: formatOf(values[0]) };
   }
-  return types;
+  return columns;
+}
+
+/**
+ * Reads delimited text with the `dates` columns as their Date/Datetime types, the fast way:
+ * `read(types)` reads the text with `types` for those columns (to merge into `dtypes` or a
+ * schema). It reads them as text, then converts each with its {@linkcode DateColumn.format},
+ * exactly (the whole value, strictly that shape). When every value fits, that is the frame;
+ * when one does not (another ISO shape, or no date), it reads again with the date types and the
+ * reader's own parse decides, as it always did: other ISO shapes are read, a value that is no
+ * date throws. Either way a fraction of a second finer than a microsecond throws, naming the
+ * value, rather than being cut.
+ *
+ * @throws {Error} the reader's, or one naming a value with a sub-microsecond fraction.
+ *
+ * @example
+ * ```ts
+ * import { Buffer } from "node:buffer";
+ * import { loadPolars } from "./polars.ts";
+ * import { dateColumns, readDated } from "./dates.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * const csv = Buffer.from("at,n\n2012-01-01 10:00:00,1\n2012-01-01T11:30,2\n");
+ * const text = { sep: ",", hasHeader: true };
+ * const dates = dateColumns(pl, csv, text, {});
+ * const frame = readDated(pl, dates, (dtypes) => pl.readCSV(csv, { ...text, dtypes }));
+ * assert.equal(String(frame.getColumn("at").dtype), String(pl.Datetime("us")));
+ * assert.deepEqual(
+ *   (frame.getColumn("at").toArray() as unknown as Date[]).map((d) => d.toISOString()),
+ *   ["2012-01-01T10:00:00.000Z", "2012-01-01T11:30:00.000Z"], // the second in another shape
+ * );
+ * ```
+ */
+export function readDated(
+  pl: Polars,
+  dates: Record<string, DateColumn>,
+  read: (types: Record<string, DataType>) => DataFrame,
+): DataFrame {
+  const names = Object.keys(dates);
+  if (names.length === 0) return read({});
+  const text = read(Object.fromEntries(names.map((name) => [name, pl.String])));
+  const present = names.filter((name) => text.columns.includes(name));
+  if (present.length === 0) return text;
+  const parsed = text.withColumns(...present.map((name) => converted(pl, name, dates[name])));
+  const fits = present.every((name) => {
+    const column = parsed.getColumn(name);
+    return String(column.dtype) === String(dates[name].type) &&
+      column.nullCount() === text.getColumn(name).nullCount();
+  });
+  for (const name of present) {
+    // Either parse cuts what a microsecond cannot hold; only a fraction in the format (or a
+    // value the format did not fit) can hold one.
+    const datetime = String(dates[name].type) !== String(pl.Date);
+    if (datetime && (!fits || dates[name].format.includes("%.f"))) refuseCut(pl, text, name);
+  }
+  return fits ? parsed : read(Object.fromEntries(names.map((name) => [name, dates[name].type])));
+}
+
+/** The native expression methods of nodejs-polars 0.25.2 that {@linkcode converted} calls. */
+interface NativeStringExpr {
+  strToDate(format: string, strict: boolean, exact: boolean, cache: boolean): unknown;
+  strToDatetime(
+    format: string,
+    timeUnit: "us",
+    timeZone: undefined,
+    strict: boolean,
+    exact: boolean,
+    cache: boolean,
+    ambiguous: undefined,
+  ): unknown;
+}
+
+/**
+ * The expression converting text column `name` with `date.format`, null where a value does not
+ * fit. Calls the native methods: nodejs-polars' `str.strptime` matches the format anywhere in
+ * the value (so `2012-01-01 10:00:00 and more` would parse) and infers the time unit.
+ */
+function converted(pl: Polars, name: string, date: DateColumn): Expr {
+  const native = (pl.col(name) as unknown as { _expr: NativeStringExpr })._expr;
+  const expr = String(date.type) === String(pl.Date)
+    ? native.strToDate(date.format, false, true, false)
+    : native.strToDatetime(date.format, "us", undefined, false, true, false, undefined);
+  return (pl.Expr as unknown as (native: unknown) => Expr)(expr);
+}
+
+/** Throws when a value of text column `name` has a fraction a microsecond cannot hold. */
+function refuseCut(pl: Polars, text: DataFrame, name: string): void {
+  const finer = text.select(pl.col(name)).filter(pl.col(name).str.contains(SUB_MICROSECOND));
+  if (finer.height === 0) return;
+  const value = String(finer.getColumn(name).head(1).toArray()[0]);
+  throw new Error(
+    `could not parse \`${value}\` as dtype \`datetime[μs]\` at column '${name}': its fraction ` +
+      "of a second is finer than a microsecond, and would be cut",
+  );
 }
 
 /**

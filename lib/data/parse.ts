@@ -14,7 +14,7 @@
 
 import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import { dateColumns, dateHint } from "./dates.ts";
+import { type DateColumn, dateColumns, dateHint, readDated } from "./dates.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
 import { type DetectedFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
@@ -50,6 +50,7 @@ export class BatchParser {
   readonly #options: DataFrameOptions;
   readonly #path: string;
   #schema: Record<string, DataType> | undefined;
+  #dates: Record<string, DateColumn> = {};
   #projection: string[] | undefined;
   #bytes = 0;
   #rows = 0;
@@ -141,14 +142,21 @@ export class BatchParser {
     if (schema === undefined) {
       const hasHeader = o.hasHeader ?? true;
       const dates = dateColumns(pl, asBuffer(batch), { ...common, hasHeader }, o);
-      const frame = readWidening(pl, (widened) =>
-        pl.readCSV(asBuffer(batch), {
-          ...common,
-          hasHeader,
-          // The caller's types win: a column they fixed is never widened.
-          dtypes: { ...widened, ...dates, ...o.dtypes },
-          ...(o.inferSchemaLength === undefined ? {} : { inferSchemaLength: o.inferSchemaLength }),
-        }));
+      this.#dates = dates;
+      const frame = readWidening(
+        pl,
+        (widened) =>
+          readDated(pl, dates, (types) =>
+            pl.readCSV(asBuffer(batch), {
+              ...common,
+              hasHeader,
+              // The caller's types win: a column they fixed is never widened.
+              dtypes: { ...widened, ...types, ...o.dtypes },
+              ...(o.inferSchemaLength === undefined
+                ? {}
+                : { inferSchemaLength: o.inferSchemaLength }),
+            })),
+      );
       this.#schema = frame.schema;
       this.#projection = projectionOf(frame.columns, o.columns, this.#path);
       return this.#projection === undefined ? frame : frame.select(...this.#projection);
@@ -156,12 +164,13 @@ export class BatchParser {
     let current = schema;
     const frame = readWidening(pl, (widened) => {
       current = { ...schema, ...widened };
-      return pl.readCSV(asBuffer(batch), {
-        ...common,
-        hasHeader: false,
-        schema: current,
-        ...(this.#projection === undefined ? {} : { columns: this.#projection }),
-      });
+      return readDated(pl, this.#dates, (types) =>
+        pl.readCSV(asBuffer(batch), {
+          ...common,
+          hasHeader: false,
+          schema: { ...current, ...types },
+          ...(this.#projection === undefined ? {} : { columns: this.#projection }),
+        }));
     }, (column) => column in schema && !(o.dtypes !== undefined && column in o.dtypes));
     this.#schema = current;
     return frame;
@@ -295,16 +304,20 @@ export async function parseWhole(
           ...(o.nullValues === undefined ? {} : { nullValues: o.nullValues }),
         };
         const dates = dateColumns(pl, input, text, o);
-        const frame = readWidening(pl, (widened) =>
-          pl.readCSV(input, {
-            ...text,
-            rechunk: false,
-            dtypes: { ...widened, ...dates, ...o.dtypes },
-            ...(o.inferSchemaLength === undefined
-              ? {}
-              : { inferSchemaLength: o.inferSchemaLength }),
-            ...(o.nRows === undefined ? {} : { nRows: o.nRows }),
-          }));
+        const frame = readWidening(
+          pl,
+          (widened) =>
+            readDated(pl, dates, (types) =>
+              pl.readCSV(input, {
+                ...text,
+                rechunk: false,
+                dtypes: { ...widened, ...types, ...o.dtypes },
+                ...(o.inferSchemaLength === undefined
+                  ? {}
+                  : { inferSchemaLength: o.inferSchemaLength }),
+                ...(o.nRows === undefined ? {} : { nRows: o.nRows }),
+              })),
+        );
         const projection = projectionOf(frame.columns, o.columns, path);
         return limitRows(projection === undefined ? frame : frame.select(...projection), o.nRows);
       }

@@ -9,7 +9,9 @@
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import fc from "fast-check";
 import pl, { type DataFrame } from "../../polars.ts";
+import { dateColumns } from "../../lib/data/dates.ts";
 import { ParseError } from "../../lib/data/errors.ts";
 import { BatchParser, combineFrames, parseWhole } from "../../lib/data/parse.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
@@ -156,4 +158,191 @@ Deno.test("a later value that is not a date is an error naming it, never a silen
   assert.equal(nulls.getColumn("day").nullCount(), 1);
   const text2 = await file.dataframe({ tryParseDates: false, progress: false });
   assert.equal(text2.getColumn("day").get(250), "n/a");
+});
+
+/** How every value of a generated date column is written, unless it deviates. */
+interface Style {
+  date: boolean;
+  sep: "T" | " ";
+  seconds: boolean;
+  /** Digits of the fraction of a second, 0 for none. */
+  fraction: number;
+  offset: "" | "Z" | "+hh:mm" | "+hhmm" | "+hh";
+}
+
+const style: fc.Arbitrary<Style> = fc.record({
+  date: fc.boolean(),
+  sep: fc.constantFrom("T" as const, " " as const),
+  seconds: fc.boolean(),
+  fraction: fc.constantFrom(0, 0, 1, 3, 6, 6, 9), // 9 digits in the sample: the column stays text
+  offset: fc.constantFrom(
+    "" as const,
+    "" as const,
+    "Z" as const,
+    "+hh:mm" as const,
+    "+hhmm" as const,
+    "+hh" as const,
+  ),
+});
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * One value written in `s`; `odd` adds now and then the leap second and days past a month's end
+ * (2013-02-30: no date, so a column holding one in its first rows stays text).
+ */
+function written(s: Style, odd = false): fc.Arbitrary<string> {
+  return fc.record({
+    year: fc.integer({ min: 1000, max: 2999 }),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: odd ? fc.integer({ min: 1, max: 31 }) : fc.integer({ min: 1, max: 28 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.integer({ min: 0, max: 59 }),
+    second: fc.oneof({ weight: 30, arbitrary: fc.integer({ min: 0, max: 59 }) }, fc.constant(60)),
+    digits: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 9, maxLength: 9 }),
+    sign: fc.constantFrom("+", "-"),
+    offsetHour: fc.integer({ min: 0, max: 14 }),
+    offsetMinute: fc.constantFrom(0, 30, 45),
+  }).map((v) => {
+    const day = `${v.year}-${two(v.month)}-${two(v.day)}`;
+    if (s.date) return day;
+    const fraction = s.seconds && s.fraction > 0
+      ? `.${v.digits.slice(0, s.fraction).join("")}`
+      : "";
+    const offset = {
+      "": "",
+      Z: "Z",
+      "+hh:mm": `${v.sign}${two(v.offsetHour)}:${two(v.offsetMinute)}`,
+      "+hhmm": `${v.sign}${two(v.offsetHour)}${two(v.offsetMinute)}`,
+      "+hh": `${v.sign}${two(v.offsetHour)}`,
+    }[s.offset];
+    return `${day}${s.sep}${two(v.hour)}:${two(v.minute)}` +
+      `${s.seconds ? `:${two(v.second)}` : ""}${fraction}${offset}`;
+  });
+}
+
+/** Values that are no ISO date, or one with something around it. */
+const garbage: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom("n/a", "01/02/2012", "2013-02-29", "2012-01-01 24:00", "2012-13-01", "2012", "x"),
+  style.chain((s) => written(s)).map((v) => `${v}x`),
+  style.chain((s) => written(s)).map((v) => ` ${v}`),
+  style.chain((s) => written(s)).map((v) => `"${v}"`), // quoted: the same value
+);
+
+/**
+ * A CSV of a date column in one style (with gaps) for its first rows, then a tail where values
+ * deviate now and then: another style, the same with nanoseconds, or garbage.
+ */
+const datedCsv: fc.Arbitrary<string> = style.chain((s) => {
+  const gap = { weight: 3, arbitrary: fc.constant("") };
+  const head = fc.array(fc.oneof({ weight: 30, arbitrary: written(s) }, gap), {
+    minLength: 1,
+    maxLength: 120,
+    size: "max", // else fast-check keeps arrays near ten values: no tail after the sample
+  });
+  const tail = fc.array(
+    fc.oneof(
+      { weight: 20, arbitrary: written(s) },
+      { weight: 2, arbitrary: written(s, true) },
+      gap,
+      { weight: 1, arbitrary: style.chain((other) => written(other, true)) },
+      // The same shape with nanoseconds: a fraction a microsecond cannot hold.
+      { weight: 1, arbitrary: written({ ...s, date: false, seconds: true, fraction: 9 }) },
+      { weight: 1, arbitrary: garbage },
+    ),
+    { maxLength: 120, size: "max" },
+  );
+  return fc.tuple(head, tail).map(([h, t]) => [...h, ...t]);
+}).map((values) => `d,n\n${values.map((v, i) => `${v},${i}`).join("\n")}\n`);
+
+const CSV = { format: "csv", gzip: false, sep: "," } as const;
+
+/** The reference: Polars' reader parsing the date columns itself, as tern read before. */
+function referenceRead(bytes: Buffer): DataFrame {
+  const text = { sep: ",", hasHeader: true };
+  const dates = dateColumns(pl, bytes, text, {});
+  const dtypes = Object.fromEntries(Object.entries(dates).map(([name, d]) => [name, d.type]));
+  return pl.readCSV(bytes, { ...text, rechunk: false, dtypes });
+}
+
+/** The first value of a Datetime column with a fraction a microsecond cannot hold. */
+function finerThanMicrosecond(csv: string, frame: DataFrame): string | undefined {
+  if (!String(frame.getColumn("d").dtype).includes("Datetime")) return undefined;
+  return csv.split("\n").slice(1).map((line) => line.slice(0, line.lastIndexOf(",")))
+    .find((value) => /\.\d{6}\d*[1-9]/.test(value));
+}
+
+Deno.test("property: the fast read equals the reader's own date parse, or refuses a cut fraction; batches agree", async () => {
+  await fc.assert(
+    fc.asyncProperty(datedCsv, async (csv) => {
+      const bytes = Buffer.from(csv);
+      let reference: DataFrame | undefined;
+      try {
+        reference = referenceRead(bytes);
+      } catch { /* the fast read must fail too */ }
+      const whole = () => parseWhole(pl, CSV, { bytes }, {}, "/a/d.csv");
+      if (reference === undefined) {
+        await assert.rejects(whole, ParseError);
+        return;
+      }
+      const cut = finerThanMicrosecond(csv, reference);
+      if (cut !== undefined) {
+        await assert.rejects(whole, (error: unknown) => {
+          assert.ok(error instanceof ParseError, String(error));
+          assert.ok(error.message.includes(`\`${cut}\``), error.message);
+          return true;
+        });
+        return;
+      }
+      const frame = await whole();
+      assert.deepEqual(frame.dtypes.map(String), reference.dtypes.map(String));
+      assert.ok(frame.frameEqual(reference, true), `${frame}\n!=\n${reference}`);
+      // Batches: the first holds the sampled rows, so it decides the same types.
+      const [header, ...rows] = csv.trimEnd().split("\n");
+      const half = Math.max(100, 100 + Math.ceil((rows.length - 100) / 2));
+      const parser = new BatchParser(pl, CSV, {}, "/a/d.csv");
+      const batches = [[header, ...rows.slice(0, 100)], rows.slice(100, half), rows.slice(half)]
+        .filter((part) => part.length > 0)
+        .map((part) => parser.parse(new TextEncoder().encode(`${part.join("\n")}\n`)));
+      assert.ok(combineFrames(pl, batches).frameEqual(frame, true));
+    }),
+    // Unshrunk counterexamples: shrinking CSVs of 200 rows takes minutes.
+    { numRuns: 400, endOnFailure: true },
+  );
+});
+
+Deno.test("microseconds and offsets arrive exact through the server; a nanosecond fraction after the sample is an error naming it", async () => {
+  const rows = Array.from(
+    { length: 150 },
+    (_, i) => `2024-03-01T12:00:${two(i % 60)}.${String(i).padStart(6, "0")}+02:00,${i}`,
+  );
+  const fine = `at,n\n${rows.join("\n")}\n`;
+  const finer = `at,n\n${
+    rows.map((row, i) => i === 120 ? "2024-03-01T12:00:00.123456789+02:00,120" : row).join("\n")
+  }\n`;
+  await using store = await dataStore({ [`${DATA}/fine.csv`]: fine, [`${DATA}/finer.csv`]: finer });
+  const frame = await store.connect().file(`${DATA}/fine.csv`).dataframe({ progress: false });
+  const at = frame.getColumn("at");
+  assert.equal(String(at.dtype), String(pl.Datetime("us", "UTC")));
+  const micros = at.cast(pl.Int64).toArray().map(Number);
+  const expected = rows.map((_, i) => Date.UTC(2024, 2, 1, 10, 0, i % 60) * 1000 + i // 12:00 at +02:00 is 10:00 UTC
+  );
+  assert.deepEqual(micros, expected);
+
+  const file = store.connect().file(`${DATA}/finer.csv`);
+  for (
+    const read of [
+      () => file.dataframe({ progress: false }),
+      async () => {
+        for await (const _ of file.batches({ rows: 50, progress: false })) { /* read on */ }
+      },
+    ]
+  ) {
+    await assert.rejects(read, (error: unknown) => {
+      assert.ok(error instanceof ParseError, String(error));
+      assert.match(error.message, /`2024-03-01T12:00:00\.123456789\+02:00`/);
+      assert.match(error.message, /finer than a microsecond/);
+      return true;
+    });
+  }
 });
