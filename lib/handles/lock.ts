@@ -219,54 +219,60 @@ export class DataChangedError extends TernError {
 
 const HASH = /^[a-z0-9]+:[0-9a-f]+$/;
 
-const creatorSchema = z.object({
-  name: z.string().min(1),
-  given: z.string().optional(),
-  family: z.string().optional(),
-  suffix: z.string().optional(),
-  affiliation: z.string().optional(),
-  orcid: z.string().optional(),
-});
+// Built at the first lock read, not with the module: most sessions never read a lock, and building
+// zod schemas is a noticeable part of importing tern.
+function buildLockSchema() {
+  const creatorSchema = z.object({
+    name: z.string().min(1),
+    given: z.string().optional(),
+    family: z.string().optional(),
+    suffix: z.string().optional(),
+    affiliation: z.string().optional(),
+    orcid: z.string().optional(),
+  });
 
-const datasetSchema = z.object({
-  path: z.string().startsWith("/"),
-  title: z.string().optional(),
-  creators: z.array(creatorSchema),
-  publicationYear: z.number().int().optional(),
-  publisher: z.string().optional(),
-  version: z.string().optional(),
-  doi: z.string().optional(),
-  ark: z.string().optional(),
-  resourceTypeGeneral: z.string().optional(),
-  license: z.object({
-    id: z.string().optional(),
-    name: z.string(),
-    url: z.string().optional(),
-    confidence: z.enum(["exact", "alias", "guess", "unknown"]),
-  }).optional(),
-});
+  const datasetSchema = z.object({
+    path: z.string().startsWith("/"),
+    title: z.string().optional(),
+    creators: z.array(creatorSchema),
+    publicationYear: z.number().int().optional(),
+    publisher: z.string().optional(),
+    version: z.string().optional(),
+    doi: z.string().optional(),
+    ark: z.string().optional(),
+    resourceTypeGeneral: z.string().optional(),
+    license: z.object({
+      id: z.string().optional(),
+      name: z.string(),
+      url: z.string().optional(),
+      confidence: z.enum(["exact", "alias", "guess", "unknown"]),
+    }).optional(),
+  });
 
-const fileSchema = z.object({
-  path: z.string().startsWith("/"),
-  id: z.string().min(1),
-  size: z.number().int().nonnegative(),
-  modified: z.iso.datetime({ offset: true }),
-  hash: z.string().regex(HASH, "must be <algorithm>:<lowercase hex>").optional(),
-  dataset: z.string().startsWith("/").optional(),
-  operations: z.array(z.enum(READ_OPERATIONS)).min(1),
-});
+  const fileSchema = z.object({
+    path: z.string().startsWith("/"),
+    id: z.string().min(1),
+    size: z.number().int().nonnegative(),
+    modified: z.iso.datetime({ offset: true }),
+    hash: z.string().regex(HASH, "must be <algorithm>:<lowercase hex>").optional(),
+    dataset: z.string().startsWith("/").optional(),
+    operations: z.array(z.enum(READ_OPERATIONS)).min(1),
+  });
 
-const lockSchema = z.object({
-  lock: z.literal(LOCK_KIND),
-  format: z.literal(LOCK_FORMAT),
-  tern: z.string().min(1),
-  store: z.url({ protocol: /^https?$/ }).refine(
-    (url) => !hasCredentials(url),
-    "must not contain a username or password",
-  ),
-  datasets: z.array(datasetSchema),
-  files: z.array(fileSchema),
-});
+  return z.object({
+    lock: z.literal(LOCK_KIND),
+    format: z.literal(LOCK_FORMAT),
+    tern: z.string().min(1),
+    store: z.url({ protocol: /^https?$/ }).refine(
+      (url) => !hasCredentials(url),
+      "must not contain a username or password",
+    ),
+    datasets: z.array(datasetSchema),
+    files: z.array(fileSchema),
+  });
+}
+
+let lockSchemaMemo: ReturnType<typeof buildLockSchema> | undefined;
 
 /**
  * Checks a parsed lock and returns it in tern's own shape (keys in order, entries sorted).
@@ -305,7 +311,7 @@ export function parseLock(value: unknown, source?: string): Lock {
       { ...where, field: "$.format" },
     );
   }
-  const parsed = lockSchema.safeParse(value);
+  const parsed = (lockSchemaMemo ??= buildLockSchema()).safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = jsonPath(issue.path);
