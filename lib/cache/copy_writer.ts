@@ -102,7 +102,9 @@ export class CopyWriter {
         throw new Error(`the copy has ${this.#written} bytes, expected ${this.#size}`);
       }
       const copy = await this.#cache.publish(`xxh64:${this.#hash.digest()}`, format);
-      await this.abort();
+      // Renamed into place: there is no temporary file left to remove.
+      this.#done = true;
+      this.#file.close();
       return copy;
     } catch (error) {
       this.#failed = true;
@@ -130,7 +132,7 @@ export class CopyWriter {
     if (this.#done) return;
     this.#done = true;
     this.#file.close();
-    // Gone already once published.
+    // clear() from another process may have removed it already.
     await Deno.remove(this.#temp).catch(() => {});
   }
 }

@@ -142,6 +142,9 @@ export interface DateColumn {
   format: string;
 }
 
+/** Files larger than this are sampled with a lazy scan. */
+const SCAN_ABOVE_BYTES = 1024 * 1024;
+
 /**
  * The columns of delimited text to read as dates, with their Polars types: every column whose
  * non-null values among the first `inferSchemaLength` rows (default 100) are all ISO 8601 dates
@@ -171,9 +174,10 @@ export function dateColumns(
 ): Record<string, DateColumn> {
   if (options.tryParseDates === false) return {};
   const rows = options.inferSchemaLength ?? DEFAULT_SAMPLE;
-  // Every column as text: the values are judged here, not by Polars' inference. A file is
-  // scanned for its first rows only (readCSV with nRows still goes through the whole file).
-  const sample = typeof input === "string"
+  // Every column as text: the values are judged here, not by Polars' inference. A large file is
+  // scanned for its first rows only (readCSV with nRows still goes through the whole file); a
+  // small one is read, as a lazy scan costs more than reading it all.
+  const sample = typeof input === "string" && Deno.statSync(input).size > SCAN_ABOVE_BYTES
     ? pl.scanCSV(input, { ...read, inferSchemaLength: 0 }).head(rows).collectSync()
     : pl.readCSV(input, { ...read, inferSchemaLength: 0, nRows: rows, rechunk: false });
   const columns: Record<string, DateColumn> = {};
