@@ -10,7 +10,9 @@
  *    import nodejs-polars, `fetch` → `arrayBuffer` → `pl.readCSV`); target ≤ 1.25×;
  * 2. the 160 MB CSV of the data suite, the same two scripts; target ≤ 1.1×; and tern keeping its
  *    `date` column as text (`tryParseDates: false`), the naive path's frame;
- * 3. importing `mod.ts` alone against importing nodejs-polars alone (context, no target).
+ * 3. importing `mod.ts` alone against importing nodejs-polars alone (context, no target);
+ * 4. for both files, the simpler path (tern without the cache) and the bound (the naive script
+ *    after importing tern's `mod.ts`: no tern read can take less while tern loads its modules).
  *
  * Both servers (the sample store, the data suite's CSV) are other processes, started once.
  * Contenders are interleaved, the order rotating each round.
@@ -139,6 +141,8 @@ async function firstReads(ctx: SuiteContext): Promise<BenchRecord[]> {
       ctx,
       {
         tern: () => ternRead(ctx, cleanup, samples.url, SMALL_PATH),
+        noCache: () => run(ctx, TERN, [samples.url, SMALL_PATH, "none"]),
+        bound: () => run(ctx, NAIVE, [downloadUrl(samples.url, SMALL_PATH), "import-tern"]),
         naive: () => run(ctx, NAIVE, [downloadUrl(samples.url, SMALL_PATH)]),
       },
       smallReps,
@@ -153,6 +157,8 @@ async function firstReads(ctx: SuiteContext): Promise<BenchRecord[]> {
       {
         tern: () => ternRead(ctx, cleanup, data.url, CSV_PATH),
         ternText: () => ternRead(ctx, cleanup, data.url, CSV_PATH, "text"),
+        noCacheText: () => run(ctx, TERN, [data.url, CSV_PATH, "none", "text"]),
+        bound: () => run(ctx, NAIVE, [downloadUrl(data.url, CSV_PATH), "import-tern"]),
         naive: () => run(ctx, NAIVE, [downloadUrl(data.url, CSV_PATH)]),
       },
       bigReps,
@@ -219,6 +225,46 @@ async function firstReads(ctx: SuiteContext): Promise<BenchRecord[]> {
           target: 1.1,
           note: `The same columns and types as the naive path: what tern adds besides parsing ` +
             `dates. ${tail(big.ternText, big.naive)}`,
+        },
+      ),
+      compared(
+        "penguins.csv without the cache (cacheDir: false): the simpler path",
+        small.noCache,
+        small.naive,
+        {
+          against: "fetch + nodejs-polars",
+          note: `The read with nothing kept on disk (no copy, no hash, no index). ` +
+            `${tail(small.noCache, small.naive)}`,
+        },
+      ),
+      compared(
+        "penguins.csv, the least a tern read can take: tern's modules, then the naive read",
+        small.bound,
+        small.naive,
+        {
+          against: "fetch + nodejs-polars",
+          note: "The naive script after importing tern's mod.ts (nothing of it used): the bound " +
+            "of any first read that loads tern's modules as they are.",
+        },
+      ),
+      compared(
+        `the ${(size / 1e6).toFixed(0)} MB CSV as text without the cache: the simpler path`,
+        big.noCacheText,
+        big.naive,
+        {
+          against: naive,
+          note: `tryParseDates: false, cacheDir: false. ${tail(big.noCacheText, big.naive)}`,
+        },
+      ),
+      compared(
+        `the ${
+          (size / 1e6).toFixed(0)
+        } MB CSV, the least a tern read can take: tern's modules, then the naive read`,
+        big.bound,
+        big.naive,
+        {
+          against: naive,
+          note: "The naive script after importing tern's mod.ts (nothing of it used).",
         },
       ),
       compared("import mod.ts alone, fresh process", imports.tern, imports.polars, {
