@@ -346,3 +346,36 @@ Deno.test("microseconds and offsets arrive exact through the server; a nanosecon
     });
   }
 });
+
+Deno.test("a cached copy's dates are sampled the same way small (read whole) or large (scanned)", async () => {
+  // Sampling reads a copy of up to 1 MiB whole and scans a larger one lazily: both must find the
+  // same date column, and a bad value after the sample is an error either way.
+  const rows = (count: number, bad?: number) =>
+    `day,n,note\n${
+      Array.from({ length: count }, (_, i) => {
+        const day = new Date(Date.UTC(1990, 0, 1 + i)).toISOString().slice(0, 10);
+        return `${i === bad ? "soon" : day},${i},${"x".repeat(20)}`;
+      }).join("\n")
+    }\n`;
+  const small = rows(500);
+  const large = rows(40_000);
+  assert.ok(small.length < 1024 * 1024 && large.length > 1024 * 1024);
+  await using store = await dataStore({
+    [`${DATA}/small.csv`]: small,
+    [`${DATA}/large.csv`]: large,
+    [`${DATA}/large_bad.csv`]: rows(40_000, 39_000),
+  });
+  const connected = store.connect();
+  for (const [name, count] of [["small", 500], ["large", 40_000]] as const) {
+    const frame = await connected.file(`${DATA}/${name}.csv`).dataframe({ progress: false });
+    assert.equal(String(frame.getColumn("day").dtype), String(pl.Date), name);
+    assert.equal(String(frame.getColumn("note").dtype), String(pl.String), name);
+    assert.equal(frame.height, count);
+    const last = (frame.getColumn("day").toArray() as unknown as Date[])[count - 1];
+    assert.equal(last.toISOString().slice(0, 10), large.split("\n")[count].slice(0, 10));
+  }
+  await assert.rejects(
+    connected.file(`${DATA}/large_bad.csv`).dataframe({ progress: false }),
+    (error: unknown) => error instanceof ParseError && /`soon`/.test(error.message),
+  );
+});
