@@ -565,7 +565,9 @@ export class DiskCache {
   ): Promise<CachedFile> {
     const blob = copyName(version);
     const target = join(this.dir, blob);
-    await this.#moveAside(target);
+    // The rename replaces a copy another process published meanwhile in one step (a reader of
+    // that path never finds it missing): only what is not a regular file is moved aside first.
+    await this.#moveAside(target, false);
     await Deno.chmod(temp, 0o444);
     await Deno.rename(temp, target);
     const info = await fs.promises.lstat(target);
@@ -676,10 +678,13 @@ export class DiskCache {
     return this.#ready;
   }
 
-  /** Removes what is at `path`; a folder (never entered) is renamed aside. Reported once. */
-  async #moveAside(path: string): Promise<void> {
+  /**
+   * Removes what is at `path` (a regular file only with `files`); a folder (never entered) is
+   * renamed aside. Reported once.
+   */
+  async #moveAside(path: string, files = true): Promise<void> {
     const info = await Deno.lstat(path).catch(() => undefined);
-    if (info === undefined) return;
+    if (info === undefined || (info.isFile && !files)) return;
     if (!info.isFile) {
       const what = info.isSymlink ? "a symlink" : info.isDirectory ? "a folder" : "a special file";
       this.reportFailure(new Error(`${what} stood where ${path} was expected`), "part");

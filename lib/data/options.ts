@@ -126,7 +126,7 @@ export const DEFAULT_BATCH_ROWS = 100_000;
  * try {
  *   checkOptions({ sep: "ab" });
  * } catch (error) {
- *   assert.equal((error as Error).message, 'sep must be one character, got "ab".');
+ *   assert.equal((error as Error).message, 'sep must be one ASCII character, got "ab".');
  * }
  * ```
  */
@@ -142,8 +142,14 @@ export function checkOptions(options: unknown): asserts options is BatchOptions 
   }
   for (const name of ["sep", "quoteChar"]) {
     const value = o[name];
-    if (value !== undefined && (typeof value !== "string" || value.length !== 1)) {
-      throw new BadRequestError(`${name} must be one character, got ${JSON.stringify(value)}.`);
+    // Polars' readers take one byte.
+    if (
+      value !== undefined &&
+      (typeof value !== "string" || value.length !== 1 || value.charCodeAt(0) > 127)
+    ) {
+      throw new BadRequestError(
+        `${name} must be one ASCII character, got ${JSON.stringify(value)}.`,
+      );
     }
   }
   if (o.sep === "\n" || o.sep === "\r") {

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import pl, { type DataFrame } from "../../polars.ts";
 import { ParseError, UnsupportedFormatError } from "../../lib/data/errors.ts";
+import { BadRequestError } from "../../lib/client/errors.ts";
 import { SAMPLE_CASES, SAMPLE_FILES } from "../../lib/sample/mod.ts";
 import { serveSampleStore } from "../../lib/sample/example.ts";
 import { DATA, dataStore, generatedCsv, generatedNdjson, gzip } from "./_store.ts";
@@ -125,6 +126,25 @@ Deno.test("reader options pass through to Polars", async () => {
     },
   );
   await assert.rejects(tern.file(`${DATA}/eu.csv`).dataframe({ sep: ";;" }), /sep must be one/);
+  // Polars' readers take one byte: a wider character is a typed error before any download, in
+  // every read that parses text.
+  const file = tern.file(`${DATA}/eu.csv`);
+  for (
+    const read of [
+      () => file.dataframe({ quoteChar: "«" }),
+      () => file.dataframe({ sep: "é" }),
+      () => file.head(1, { quoteChar: "«" }),
+      async () => {
+        for await (const _ of file.batches({ quoteChar: "«" })) { /* read on */ }
+      },
+    ]
+  ) {
+    await assert.rejects(read, (error: unknown) => {
+      assert.ok(error instanceof BadRequestError, String(error));
+      assert.match(error.message, /must be one ASCII character, got "(«|é)"/);
+      return true;
+    });
+  }
   await assert.rejects(tern.file(`${DATA}/eu.csv`).dataframe({ nRows: -1 }), /nRows must be/);
 });
 
