@@ -43,6 +43,8 @@ export interface DataFrameOptions {
    * datetimes (`2012-01-31 10:00`, `…T10:00:00.5Z`) as `Datetime` (in UTC when they carry an
    * offset), judged from the first `inferSchemaLength` rows; false keeps them as text. Other
    * notations (`01/02/2012`) stay text; a later value that is not a date is a `ParseError`.
+   * Datetimes are in microseconds: a finer fraction is never cut (a column showing one stays
+   * text; one met later is a `ParseError`).
    * @default true
    */
   tryParseDates?: boolean;
