@@ -3,19 +3,24 @@
  * Deno's own format (`ok | N passed (N steps) | N failed (…)`), which CI's `.ci/run` reads.
  *
  * 1. Everything that may share the machine runs with `--parallel`: the unit and integration
- *    tests and every documentation example.
- * 2. Then, alone and one file at a time, the suites whose assertions ride on timing: the
- *    reliability suite (deadlines, retries, throttled and stalling servers, load), and the files
- *    that bound a duration from above or measure the process's memory. Run beside other work
- *    they fail by chance. (The notebooks run in the first run: a busy machine only makes their
- *    progress lines likelier, which they accept, and their cells' time limit is minutes.)
+ *    tests and every documentation example. The examples run as generated test modules, one per
+ *    source file (tests/doc_examples.ts, written to `.doc_examples/` and deleted afterwards, also
+ *    when the run is interrupted), not through `--doc`, which gives every example a module and a
+ *    worker of its own, each loading tern's modules again: that was most of the suite's time.
+ * 2. Then, alone and one file at a time, the suites whose assertions ride on timing or memory:
+ *    the reliability suite (deadlines, retries, expiring tokens, stalling servers, load, memory
+ *    under siege), and the files that bound a duration from above or measure the process's
+ *    memory. Run beside other work they fail by chance. (The notebooks run in the first run: a
+ *    busy machine only makes their progress lines likelier, which they accept, and their cells'
+ *    time limit is minutes.)
  *
  * The documentation examples' `exampleStore()` connect to one sample-store server started here
  * (its URL in {@linkcode EXAMPLE_SERVER_ENV}) instead of each starting its own; each still gets
  * its own connection and cache folder.
  *
  * With arguments, runs just `deno test -A --doc <arguments>` (e.g.
- * `deno task test tests/cache/`), still with the shared server. With `TERN_TEST_JUNIT` set to a
+ * `deno task test tests/cache/`), still with the shared server (`--doc` there: a few files'
+ * examples cost little on their own). With `TERN_TEST_JUNIT` set to a
  * folder, each run also writes a JUnit report there (per-test times: `1.xml`, `2.xml`).
  *
  * @module
@@ -39,6 +44,22 @@ const SERIAL = [
   "tests/client/transport_test.ts",
   // Upper bounds on elapsed time: bandwidth shaping.
   "tests/server/shaping_test.ts",
+];
+/**
+ * The longest-running parallel files (tens of seconds each, mostly waiting on child processes,
+ * Jupyter kernels and many small files), started first so that they do not end the run alone
+ * (`deno test --parallel` takes files in the order given). Only the order changes.
+ */
+const LONGEST = [
+  "tests/package/import_test.ts",
+  "tests/sample/mod_test.ts",
+  "tests/listing/dask_test.ts",
+  "tests/notebooks/notebooks_test.ts",
+  "tests/handles/listing_large_test.ts",
+  "tests/listing/pager_test.ts",
+  "tests/server/handlers/paged_directory_test.ts",
+  "tests/data/scan_test.ts",
+  "tests/cli/commands/get_test.ts",
 ];
 /** The files whose JSDoc examples run: the tests' and every module's. */
 const ALL = ["tests/", "lib/", "mod.ts", "server.ts", "polars.ts", "sample.ts", "cli.ts"];
@@ -71,12 +92,14 @@ async function main(args: string[]): Promise<number> {
     runs.push(await denoTest(["--doc", ...args], env));
   } else {
     await using _examples = await exampleModules();
-    const ignore = `--ignore=${SERIAL.join(",")}`;
     // Most tests wait on sockets, child processes and timers, so twice as many test files as
     // cores keep the cores busier.
     const jobs = Deno.env.get("DENO_JOBS") ?? String(2 * navigator.hardwareConcurrency);
-    // The folder, not its files: Deno 2.9 drops --ignore when given a file inside a dot-folder.
-    const parallel = ["--parallel", ignore, "tests/", `${EXAMPLES}/`];
+    // Every file named, not `tests/` with `--ignore`: Deno 2.9 drops `--ignore` once a file is
+    // named too. The examples' folder last: many short files even out the end.
+    const tests = testFiles("tests").filter((path) => !SERIAL.includes(path));
+    const ordered = [...LONGEST.filter((path) => tests.includes(path)), ...tests];
+    const parallel = ["--parallel", ...new Set(ordered), `${EXAMPLES}/`];
     runs.push(await denoTest(parallel, { ...env, DENO_JOBS: jobs }));
     runs.push(await denoTest(SERIAL, env));
   }
@@ -215,6 +238,17 @@ function summaryLine(total: Counts, ok: boolean, ms: number): string {
 function elapsed(ms: number): string {
   const seconds = Math.round(ms / 1000);
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${seconds % 60}s`;
+}
+
+/** The test files `deno test` would find under `folder` (from the root), sorted. */
+function testFiles(folder: string): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(new URL(`${folder}/`, ROOT))) {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory) found.push(...testFiles(path));
+    else if (/(^|[._])test\.(ts|tsx|mts|js|jsx|mjs)$/.test(entry.name)) found.push(path);
+  }
+  return found.sort();
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));
