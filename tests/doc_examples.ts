@@ -1,6 +1,6 @@
 /**
- * The documentation examples as ordinary test modules: one module per source file holding every
- * example of that file, each example its own `Deno.test`.
+ * The documentation examples as ordinary test modules: one module per source folder holding
+ * every example of that folder's files, each example its own `Deno.test`.
  *
  * `deno test --doc` makes each example a module of its own, and each module runs in a fresh
  * worker that loads tern's module graph again: most of the examples' time went to that. This
@@ -8,7 +8,9 @@
  * of every JSDoc comment, skips those marked `ignore` and other languages (`sh`), strips the
  * comment's `* ` and rustdoc's hidden-line `# `, hoists the imports, drops `export` from
  * declarations, wraps the rest in `Deno.test`, and imports the source file's exports that the
- * example does not import itself — but puts all of one file's examples in one module. Imports
+ * example uses without importing them — but puts all of one folder's examples in one module
+ * (examples of one folder share an isolate, as tests of one file do, so an example that changes
+ * a global puts it back). Imports
  * are deduplicated and their relative specifiers rewritten for the generated module's folder.
  * Examples whose imports disagree (one name, two sources) go to separate modules. `deno test`
  * type-checks the generated modules as it would the examples.
@@ -238,10 +240,21 @@ export interface Module {
   examples: number;
 }
 
+/** One source file and its examples. */
+export interface SourceExamples {
+  /** The file's path from the repository root. */
+  file: string;
+  /** Its text. */
+  source: string;
+  /** Its examples ({@linkcode extractExamples}). */
+  examples: Example[];
+}
+
 /**
- * The test modules for one source file's examples: as few as the examples' imports allow
- * (normally one), to be written at `folder/<file without .ts>_examples[_N]_test.ts` under the
- * repository root `root`.
+ * The test modules for the examples of some source files (one folder's): as few as the
+ * examples' imports allow (normally one), to be written at `folder/<name>[_N]_test.ts` under
+ * the repository root `root`. An example gets the exports of its own file that it mentions
+ * without importing them, as `deno test --doc` gives it all of them.
  *
  * @example
  * ```ts
@@ -252,17 +265,18 @@ export interface Module {
  * const block = (lines: string[]) =>
  *   ["/**", ` * ${fence}ts`, ...lines.map((line) => ` * ${line}`), ` * ${fence}`, " *" + "/"];
  * const source = [
- *   ...block(['import { a } from "./a.ts";', "a();"]),
+ *   ...block(['import { a } from "./a.ts";', "a(one);"]),
  *   ...block(['import { a } from "./a.ts";', 'import assert from "node:assert/strict";', "assert.ok(a);"]),
  *   ...block(['import { a } from "./other.ts";', "a();"]),
  *   "export const one = 1;",
+ *   "export const two = 2;",
  * ].join("\n");
  * const root = "file:///repo/";
  * const examples = extractExamples(`${root}lib/x.ts`, "lib/x.ts", source);
- * const modules = exampleModules(root, ".examples", "lib/x.ts", source, examples);
+ * const modules = exampleModules(root, ".examples", "lib/examples", [{ file: "lib/x.ts", source, examples }]);
  * assert.deepEqual(modules.map((m) => [m.path, m.examples]), [
- *   [".examples/lib/x_examples_test.ts", 2],
- *   [".examples/lib/x_examples_2_test.ts", 1],
+ *   [".examples/lib/examples_test.ts", 2],
+ *   [".examples/lib/examples_2_test.ts", 1],
  * ]);
  * assert.match(modules[0].text, /^import \{ a \} from "\.\.\/\.\.\/lib\/a\.ts";$/m);
  * assert.match(modules[0].text, /^import \{ one \} from "\.\.\/\.\.\/lib\/x\.ts";$/m);
@@ -273,51 +287,53 @@ export interface Module {
 export function exampleModules(
   root: string,
   folder: string,
-  file: string,
-  source: string,
-  examples: Example[],
+  name: string,
+  files: SourceExamples[],
 ): Module[] {
   // First fit: an example joins the first group none of whose names it binds differently.
-  const groups: { examples: Example[]; names: Map<string, string> }[] = [];
-  for (const example of examples) {
-    const names = new Map<string, string>();
-    for (const { source, attributes, bindings } of example.imports) {
-      for (const binding of bindings) {
-        names.set(binding.local, `${source} ${attributes} ${binding.imported}`);
+  const groups: { examples: Example[]; imports: Import[]; names: Map<string, string> }[] = [];
+  for (const { file, source, examples } of files) {
+    const base = new URL(file, root).href;
+    const exported = exportedNames(source);
+    for (const example of examples) {
+      const names = new Map<string, string>();
+      for (const { source, attributes, bindings } of example.imports) {
+        for (const binding of bindings) {
+          names.set(binding.local, `${source} ${attributes} ${binding.imported}`);
+        }
       }
-    }
-    const fits = (group: (typeof groups)[number]) =>
-      [...names].every(([local, origin]) => (group.names.get(local) ?? origin) === origin);
-    const group = groups.find(fits) ?? groups[groups.push({ examples: [], names: new Map() }) - 1];
-    group.examples.push(example);
-    for (const [local, origin] of names) group.names.set(local, origin);
-  }
-  const base = new URL(file, root).href;
-  const exported = exportedNames(source);
-  return groups.map((group, index) => {
-    const path = `${folder}/${file.replace(/\.[^./]+$/, "")}_examples${
-      index === 0 ? "" : `_${index + 1}`
-    }_test.ts`;
-    const here = new URL(path, root);
-    const imports = [...group.examples.flatMap((example) => example.imports)];
-    // The source file's own exports, for examples that use them without importing them.
-    const taken = new Set(group.names.keys());
-    const own = [...exported].filter(([name]) => !taken.has(name));
-    if (own.length > 0) {
-      imports.push({
+      // The file's own exports the example mentions (a word match: a mention in a string only
+      // adds an unused import) and does not import itself.
+      const own = [...exported].filter(([local]) =>
+        !names.has(local) && new RegExp(`(?<![\\w$])${escape(local)}(?![\\w$])`).test(example.body)
+      );
+      for (const [local] of own) names.set(local, `${base}  ${local}`);
+      const imports = own.length === 0 ? example.imports : [...example.imports, {
         source: base,
         attributes: "",
-        bindings: own.map(([name, typeOnly]) => ({ local: name, imported: name, typeOnly })),
-      });
+        bindings: own.map(([local, typeOnly]) => ({ local, imported: local, typeOnly })),
+      }];
+      const fits = (group: (typeof groups)[number]) =>
+        [...names].every(([local, origin]) => (group.names.get(local) ?? origin) === origin);
+      const group = groups.find(fits) ??
+        groups[groups.push({ examples: [], imports: [], names: new Map() }) - 1];
+      group.examples.push(example);
+      group.imports.push(...imports);
+      for (const [local, origin] of names) group.names.set(local, origin);
     }
+  }
+  return groups.map((group, index) => {
+    const path = `${folder}/${name}${index === 0 ? "" : `_${index + 1}`}_test.ts`;
+    const sources = [...new Set(group.examples.map((example) => example.file))];
     const lines = [
-      `// Generated by tests/doc_examples.ts from ${file}'s examples; deleted after the run.`,
-      ...importStatements(imports, here),
+      `// Generated by tests/doc_examples.ts from the examples of ${sources.join(", ")};`,
+      "// deleted after the run.",
+      ...importStatements(group.imports, new URL(path, root)),
       "",
     ];
     for (const example of group.examples) {
       lines.push(
-        `Deno.test(${JSON.stringify(`${file}:${example.line} example`)}, async () => {`,
+        `Deno.test(${JSON.stringify(`${example.file}:${example.line} example`)}, async () => {`,
         example.body,
         "});",
         "",
@@ -325,6 +341,11 @@ export function exampleModules(
     }
     return { path, text: lines.join("\n"), examples: group.examples.length };
   });
+}
+
+/** `text` with the characters special in a regular expression escaped. */
+function escape(text: string): string {
+  return text.replace(/[$]/g, "\\$&");
 }
 
 /** Deduplicated import statements, relative specifiers made relative to `here`. */
@@ -379,7 +400,8 @@ function relativeSpecifier(source: string, here: URL): string {
 
 /**
  * Writes the example modules of every `.ts` file under `paths` (files or folders, from the
- * repository root `root`) into `folder` there, and returns their paths from the root.
+ * repository root `root`) into `folder` there, one module per source folder (more when
+ * imports disagree), and returns their paths from the root.
  *
  * @example
  * ```ts
@@ -396,7 +418,7 @@ function relativeSpecifier(source: string, here: URL): string {
  *   );
  *   await Deno.writeTextFile(`${root}/lib/none.ts`, "export const two = 2;\n");
  *   const written = await writeExampleModules(new URL(`file://${root}/`), ".examples", ["lib/"]);
- *   assert.deepEqual(written, [".examples/lib/one_examples_test.ts"]);
+ *   assert.deepEqual(written, [".examples/lib/examples_test.ts"]);
  *   assert.match(await Deno.readTextFile(`${root}/${written[0]}`), /^import \{ one \} from "\.\.\/\.\.\/lib\/one\.ts";$/m);
  * } finally {
  *   await Deno.remove(root, { recursive: true });
@@ -410,13 +432,18 @@ export async function writeExampleModules(
 ): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) await collect(root, path.replace(/\/$/, ""), files);
-  const written: string[] = [];
+  // One module per folder: each module is a worker loading tern's modules again.
+  const byFolder = new Map<string, SourceExamples[]>();
   for (const file of files.sort()) {
-    const url = new URL(file, root).href;
     const source = await Deno.readTextFile(new URL(file, root));
-    const examples = extractExamples(url, file, source);
+    const examples = extractExamples(new URL(file, root).href, file, source);
     if (examples.length === 0) continue;
-    for (const module of exampleModules(root.href, folder, file, source, examples)) {
+    const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
+    byFolder.set(dir, [...byFolder.get(dir) ?? [], { file, source, examples }]);
+  }
+  const written: string[] = [];
+  for (const [dir, sources] of byFolder) {
+    for (const module of exampleModules(root.href, folder, `${dir}examples`, sources)) {
       const target = new URL(module.path, root);
       await Deno.mkdir(new URL(".", target), { recursive: true });
       await Deno.writeTextFile(target, module.text);

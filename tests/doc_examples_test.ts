@@ -56,8 +56,8 @@ Deno.test("a file's examples become modules that deno test runs, one test each",
     await Deno.writeTextFile(join(root, "lib", "other.ts"), OTHER);
     const paths = await writeExampleModules(pathToFileURL(`${root}/`), ".examples", ["lib/"]);
     assert.deepEqual(paths, [
-      ".examples/lib/fixture_examples_test.ts",
-      ".examples/lib/fixture_examples_2_test.ts",
+      ".examples/lib/examples_test.ts",
+      ".examples/lib/examples_2_test.ts",
     ]);
     const output = await new Deno.Command(Deno.execPath(), {
       args: ["test", "--no-config", "--allow-read", ...paths],
@@ -112,6 +112,8 @@ Deno.test("a fence outside a JSDoc comment is no example; lines are numbered as 
   assert.equal(only.line, 4);
   assert.equal(only.end, 8);
   assert.equal(only.body, "private;\nconst a = 1;");
-  const modules = exampleModules("file:///r/", "e", "x.ts", source, [only]);
+  const modules = exampleModules("file:///r/", "e", "examples", [
+    { file: "x.ts", source, examples: [only] },
+  ]);
   assert.equal(modules.length, 1);
 });
