@@ -3,25 +3,31 @@
  * Deno's own format (`ok | N passed (N steps) | N failed (…)`), which CI's `.ci/run` reads.
  *
  * 1. Everything that may share the machine runs with `--parallel`: the unit and integration
- *    tests and every documentation example.
- * 2. Then, alone and one file at a time, the suites whose assertions ride on timing: the
- *    reliability suite (deadlines, retries, throttled and stalling servers, load), and the files
- *    that bound a duration from above or measure the process's memory. Run beside other work
- *    they fail by chance. (The notebooks run in the first run: a busy machine only makes their
- *    progress lines likelier, which they accept, and their cells' time limit is minutes.)
+ *    tests and every documentation example. The examples run as generated test modules, one per
+ *    source file (tests/doc_examples.ts, written to `.doc_examples/` and deleted afterwards, also
+ *    when the run is interrupted), not through `--doc`, which gives every example a module and a
+ *    worker of its own, each loading tern's modules again: that was most of the suite's time.
+ * 2. Then, alone and one file at a time, the suites whose assertions ride on timing or memory:
+ *    the reliability suite (deadlines, retries, expiring tokens, stalling servers, load, memory
+ *    under siege), and the files that bound a duration from above or measure the process's
+ *    memory. Run beside other work they fail by chance. (The notebooks run in the first run: a
+ *    busy machine only makes their progress lines likelier, which they accept, and their cells'
+ *    time limit is minutes.)
  *
  * The documentation examples' `exampleStore()` connect to one sample-store server started here
  * (its URL in {@linkcode EXAMPLE_SERVER_ENV}) instead of each starting its own; each still gets
  * its own connection and cache folder.
  *
  * With arguments, runs just `deno test -A --doc <arguments>` (e.g.
- * `deno task test tests/cache/`), still with the shared server. With `TERN_TEST_JUNIT` set to a
+ * `deno task test tests/cache/`), still with the shared server (`--doc` there: a few files'
+ * examples cost little on their own). With `TERN_TEST_JUNIT` set to a
  * folder, each run also writes a JUnit report there (per-test times: `1.xml`, `2.xml`).
  *
  * @module
  */
 
 import { EXAMPLE_SERVER_ENV, serveSampleStore } from "../lib/sample/example.ts";
+import { writeExampleModules } from "./doc_examples.ts";
 
 /**
  * Run alone after the rest, one file at a time (paths from the repository root): suites whose
@@ -29,22 +35,36 @@ import { EXAMPLE_SERVER_ENV, serveSampleStore } from "../lib/sample/example.ts";
  * every parallel test of the process).
  */
 const SERIAL = [
-  // The suites themselves; their helpers' examples (`_fixtures.ts`, `_html.ts`) run in parallel.
+  // The suites themselves (each step under a deadline; the load test bounds its p99, the siege
+  // its server's memory); their helpers' examples (`_fixtures.ts`, `_html.ts`) run in parallel.
   ...[...Deno.readDirSync(new URL("./reliability/", import.meta.url))]
     .map((entry) => entry.name).filter((name) => name.endsWith("_test.ts")).sort()
     .map((name) => `tests/reliability/${name}`),
-  // A Dask cluster of two worker processes parsing a 41 MB CSV: alone, so it neither starves nor
-  // is starved by the parallel run on a small machine.
-  "tests/listing/dask_test.ts",
-  // RSS growth of a large download or body.
+  // RSS growth of a large body, and a retry's elapsed time bounded.
   "tests/client/transport_test.ts",
-  "tests/server/handlers/downloads_test.ts",
-  // Upper bounds on elapsed time: latency and bandwidth shaping.
-  "tests/server/handlers/paged_directory_test.ts",
+  // Upper bounds on elapsed time: bandwidth shaping.
   "tests/server/shaping_test.ts",
 ];
-/** What `deno test --doc` covers: the tests and every module's examples. */
+/**
+ * The longest-running parallel files (tens of seconds each, mostly waiting on child processes,
+ * Jupyter kernels and many small files), started first so that they do not end the run alone
+ * (`deno test --parallel` takes files in the order given). Only the order changes.
+ */
+const LONGEST = [
+  "tests/package/import_test.ts",
+  "tests/sample/mod_test.ts",
+  "tests/listing/dask_test.ts",
+  "tests/notebooks/notebooks_test.ts",
+  "tests/handles/listing_large_test.ts",
+  "tests/listing/pager_test.ts",
+  "tests/server/handlers/paged_directory_test.ts",
+  "tests/data/scan_test.ts",
+  "tests/cli/commands/get_test.ts",
+];
+/** The files whose JSDoc examples run: the tests' and every module's. */
 const ALL = ["tests/", "lib/", "mod.ts", "server.ts", "polars.ts", "sample.ts", "cli.ts"];
+/** Where the examples' test modules are written (git-ignored), from the repository root. */
+const EXAMPLES = ".doc_examples";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -60,6 +80,8 @@ export interface Run {
 }
 
 let runCount = 0;
+/** The `deno test` child running now, to pass a signal on to. */
+let running: Deno.ChildProcess | undefined;
 
 async function main(args: string[]): Promise<number> {
   const started = performance.now();
@@ -69,17 +91,67 @@ async function main(args: string[]): Promise<number> {
   if (args.length > 0) {
     runs.push(await denoTest(["--doc", ...args], env));
   } else {
-    const ignore = `--ignore=${SERIAL.join(",")}`;
+    await using _examples = await exampleModules();
     // Most tests wait on sockets, child processes and timers, so twice as many test files as
-    // cores keep the cores busier: 2 min 16 s → 1 min 55 s for this run on 2 cores.
+    // cores keep the cores busier.
     const jobs = Deno.env.get("DENO_JOBS") ?? String(2 * navigator.hardwareConcurrency);
-    runs.push(await denoTest(["--doc", "--parallel", ignore, ...ALL], { ...env, DENO_JOBS: jobs }));
-    runs.push(await denoTest(["--doc", ...SERIAL], env));
+    // Every file named, not `tests/` with `--ignore`: Deno 2.9 drops `--ignore` once a file is
+    // named too. The examples' folder last: many short files even out the end.
+    const tests = testFiles("tests").filter((path) => !SERIAL.includes(path));
+    const ordered = [...LONGEST.filter((path) => tests.includes(path)), ...tests];
+    const parallel = ["--parallel", ...new Set(ordered), `${EXAMPLES}/`];
+    runs.push(await denoTest(parallel, { ...env, DENO_JOBS: jobs }));
+    runs.push(await denoTest(SERIAL, env));
   }
   const crashed = runs.filter((run) => run.counts === undefined).length;
   if (crashed > 0) console.log(`${crashed} of ${runs.length} test runs ended without a summary`);
   console.log(`\n${combinedSummary(runs, performance.now() - started)}\n`);
   return runs.every((run) => run.ok) ? 0 : 1;
+}
+
+/**
+ * Writes the examples' test modules (tests/doc_examples.ts) and deletes them when disposed, or
+ * when the run is interrupted (the `deno test` child gets the same signal from the terminal;
+ * it is sent it here too, for a signal sent to this process alone).
+ */
+async function exampleModules(): Promise<AsyncDisposable> {
+  const folder = new URL(`${EXAMPLES}/`, ROOT);
+  const remove = () => {
+    try {
+      Deno.removeSync(folder, { recursive: true });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  };
+  // A run killed outright (SIGKILL) leaves the folder; the next run starts clean.
+  remove();
+  const signals = (["SIGINT", "SIGTERM"] as const).map((signal) => {
+    const listener = () => {
+      try {
+        running?.kill(signal);
+      } catch {
+        // It has ended already.
+      }
+      remove();
+      Deno.exit(signal === "SIGINT" ? 130 : 143);
+    };
+    Deno.addSignalListener(signal, listener);
+    return () => Deno.removeSignalListener(signal, listener);
+  });
+  try {
+    await writeExampleModules(ROOT, EXAMPLES, ALL);
+    return {
+      [Symbol.asyncDispose]: () => {
+        for (const stop of signals) stop();
+        remove();
+        return Promise.resolve();
+      },
+    };
+  } catch (error) {
+    for (const stop of signals) stop();
+    remove();
+    throw error;
+  }
 }
 
 /**
@@ -112,6 +184,7 @@ async function denoTest(args: string[], env: Record<string, string>): Promise<Ru
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
+  running = child;
   // Keep only the end: the summary is the last line.
   let tail = "";
   const decoder = new TextDecoder();
@@ -120,6 +193,7 @@ async function denoTest(args: string[], env: Record<string, string>): Promise<Ru
     tail = (tail + decoder.decode(chunk, { stream: true })).slice(-4096);
   }
   const status = await child.status;
+  running = undefined;
   return { ok: status.success, counts: parseSummary(tail) };
 }
 
@@ -164,6 +238,17 @@ function summaryLine(total: Counts, ok: boolean, ms: number): string {
 function elapsed(ms: number): string {
   const seconds = Math.round(ms / 1000);
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${seconds % 60}s`;
+}
+
+/** The test files `deno test` would find under `folder` (from the root), sorted. */
+function testFiles(folder: string): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(new URL(`${folder}/`, ROOT))) {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory) found.push(...testFiles(path));
+    else if (/(^|[._])test\.(ts|tsx|mts|js|jsx|mjs)$/.test(entry.name)) found.push(path);
+  }
+  return found.sort();
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));
