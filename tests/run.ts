@@ -8,11 +8,12 @@
  *    when the run is interrupted), not through `--doc`, which gives every example a module and a
  *    worker of its own, each loading tern's modules again: that was most of the suite's time.
  * 2. Then, alone and one file at a time, the suites whose assertions ride on timing or memory:
- *    the reliability suite (deadlines, retries, expiring tokens, stalling servers, load, memory
- *    under siege), and the files that bound a duration from above or measure the process's
- *    memory. Run beside other work they fail by chance. (The notebooks run in the first run: a
- *    busy machine only makes their progress lines likelier, which they accept, and their cells'
- *    time limit is minutes.)
+ *    the reliability suites of faults, load, expiring tokens and memory under siege, and the
+ *    files that bound a duration from above or measure the process's memory. Run beside other
+ *    work they fail by chance. (The notebooks run in the first run: a busy machine only makes
+ *    their progress lines likelier, which they accept, and their cells' time limit is minutes.
+ *    So do the hostile-input suites: their deadlines only catch hangs, and stand far above what
+ *    their cases take beside the heaviest suites.)
  *
  * The documentation examples' `exampleStore()` connect to one sample-store server started here
  * (its URL in {@linkcode EXAMPLE_SERVER_ENV}) instead of each starting its own; each still gets
@@ -35,11 +36,13 @@ import { writeExampleModules } from "./doc_examples.ts";
  * every parallel test of the process).
  */
 const SERIAL = [
-  // The suites themselves (each step under a deadline; the load test bounds its p99, the siege
-  // its server's memory); their helpers' examples (`_fixtures.ts`, `_html.ts`) run in parallel.
-  ...[...Deno.readDirSync(new URL("./reliability/", import.meta.url))]
-    .map((entry) => entry.name).filter((name) => name.endsWith("_test.ts")).sort()
-    .map((name) => `tests/reliability/${name}`),
+  // Reliability: a password sign-in must list within a token's one-second lifetime; hundreds
+  // of CPU-bound reads under faults within a deadline a busy machine would approach; the load
+  // test bounds its p99; the siege measures its server's memory.
+  "tests/reliability/credentials_test.ts",
+  "tests/reliability/faults_test.ts",
+  "tests/reliability/load_test.ts",
+  "tests/reliability/siege_test.ts",
   // RSS growth of a large body, and a retry's elapsed time bounded.
   "tests/client/transport_test.ts",
   // Upper bounds on elapsed time: bandwidth shaping.
@@ -101,7 +104,9 @@ async function main(args: string[]): Promise<number> {
     const ordered = [...LONGEST.filter((path) => tests.includes(path)), ...tests];
     const parallel = ["--parallel", ...new Set(ordered), `${EXAMPLES}/`];
     runs.push(await denoTest(parallel, { ...env, DENO_JOBS: jobs }));
-    runs.push(await denoTest(SERIAL, env));
+    // Type-checked in the first run (see `serialTypes`): checked again on their own they
+    // would cost a second pass over most of tern's modules.
+    runs.push(await denoTest(["--no-check", ...SERIAL], env));
   }
   const crashed = runs.filter((run) => run.counts === undefined).length;
   if (crashed > 0) console.log(`${crashed} of ${runs.length} test runs ended without a summary`);
@@ -140,6 +145,7 @@ async function exampleModules(): Promise<AsyncDisposable> {
   });
   try {
     await writeExampleModules(ROOT, EXAMPLES, ALL);
+    await Deno.writeTextFile(new URL(`${EXAMPLES}/serial_types_test.ts`, ROOT), serialTypes());
     return {
       [Symbol.asyncDispose]: () => {
         for (const stop of signals) stop();
@@ -152,6 +158,17 @@ async function exampleModules(): Promise<AsyncDisposable> {
     remove();
     throw error;
   }
+}
+
+/**
+ * A module of the first run that imports the serial files for their types only: `deno test`
+ * type-checks it with everything else, and runs none of their tests.
+ */
+function serialTypes(): string {
+  const imports = SERIAL.map((path) => `import type {} from "../${path}";\n`);
+  return `// Written by tests/run.ts: type-checks the serial run's files in the first run.\n${
+    imports.join("")
+  }`;
 }
 
 /**
