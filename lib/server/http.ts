@@ -167,7 +167,10 @@ export interface HttpServer {
   readonly addr: Deno.NetAddr;
   /** Connections open now. */
   readonly connections: number;
-  /** Stops accepting, closes idle connections, cuts bodies being sent, waits for the rest. */
+  /**
+   * Stops accepting, closes idle connections and those waiting for a request head, cuts bodies
+   * being sent, waits for the rest.
+   */
   close(): Promise<void>;
 }
 
@@ -703,9 +706,11 @@ export function serveHttp(
         }
         await accepting;
         shedIdle(open.size);
-        // Bodies being sent are cut; answers still being prepared go out, then their
-        // connections close.
-        for (const c of open) if (c.sending) c.close();
+        // Bodies being sent are cut, and connections still waiting for a whole request head
+        // (new ones included: nothing of a request has been answered) are closed rather than
+        // left to their timeout; answers still being prepared go out, then their connections
+        // close.
+        for (const c of open) if (c.sending || c.partial) c.close();
         await Promise.all([...running]);
       })();
       return closed;

@@ -164,6 +164,29 @@ Deno.test("idle connections, and ones that never finish a request head, are clos
   assert.equal(await closedWithin(conn, 5000), true);
 });
 
+Deno.test("close() closes connections that have not sent a whole request head, not only idle ones", async () => {
+  // Timeouts far beyond the guard: only close() can end these connections in time.
+  await using store = await makeStore({});
+  const server = await startServer({
+    root: store.root,
+    idleTimeoutMs: 120_000,
+    headersTimeoutMs: 120_000,
+  });
+  const port = Number(new URL(server.url).port);
+  const fresh = await openIdle(port, 3);
+  const partial = await openIdle(port, 2);
+  for (const conn of partial) await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\n"));
+  const kept = await Deno.connect({ hostname: "127.0.0.1", port });
+  await kept.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
+  assert.match(new TextDecoder().decode(await readSome(kept)), /^HTTP\/1\.1 200 OK/);
+  const closing = server.close();
+  const closed = await Promise.all(
+    [...fresh, ...partial, kept].map((conn) => closedWithin(conn, 20_000)),
+  );
+  assert.deepEqual(closed, [true, true, true, true, true, true]);
+  await closing;
+});
+
 Deno.test("the connection cap: the longest-waiting connection makes room, busy ones are not dropped", async () => {
   await using store = await makeStore({});
   await using server = await startServer({ root: store.root, maxConnections: 4 });
