@@ -150,7 +150,7 @@ async function execScript(
   const result = await new Deno.Command(Deno.execPath(), {
     args: ["run", ...FLAGS.script, ...(byUrl ? [FLAGS.url] : []), "script.ts"],
     cwd: dir,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...(byUrl ? { DENO_DIR: await urlDenoDir(dir) } : {}) },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -161,6 +161,29 @@ async function execScript(
     stdout: decoder.decode(result.stdout),
     stderr: decoder.decode(result.stderr),
   };
+}
+
+/**
+ * A Deno cache folder inside `dir` for a script importing tern by URL: each test server has a
+ * new port, so tern's modules would pile up in the user's cache under a new URL every run. npm
+ * packages still come from the user's cache (a link to it), so nothing is downloaded again.
+ */
+async function urlDenoDir(dir: string): Promise<string> {
+  const denoDir = join(dir, ".deno");
+  await Deno.mkdir(denoDir, { recursive: true });
+  await Deno.symlink(await npmCache(), join(denoDir, "npm")).catch((error) => {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  });
+  return denoDir;
+}
+
+let npmCacheFolder: Promise<string> | undefined;
+
+/** The npm cache of the Deno running the tests (`deno info --json`'s `npmCache`). */
+function npmCache(): Promise<string> {
+  npmCacheFolder ??= new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output()
+    .then((output) => JSON.parse(new TextDecoder().decode(output.stdout)).npmCache as string);
+  return npmCacheFolder;
 }
 
 /** {@linkcode execScript}, which must succeed, and the JSON its last line printed. */
@@ -221,6 +244,13 @@ Deno.test("a script imports tern by http URL, lazily loaded packages and vega-da
   ) {
     assert.ok(checkout.served.has(path), `${path} was not fetched over HTTP`);
   }
+  // …into the test's own cache folder: the user's Deno cache gains nothing under this URL.
+  const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+  const modules = JSON.parse(new TextDecoder().decode(info.stdout)).modulesCache as string;
+  const port = new URL(checkout.url).port;
+  const kept = await Deno.stat(join(modules, "http", `127.0.0.1_PORT${port}`)).then(() => true)
+    .catch(() => false);
+  assert.equal(kept, false, `tern's modules were cached in ${modules}`);
 });
 
 Deno.test("a URL import works when the web server sends .ts as TypeScript or plain text, as the README says", async () => {
