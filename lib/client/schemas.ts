@@ -9,6 +9,7 @@
  */
 
 import { loadZodModule, type z as Z } from "../deps.ts";
+import { valueAt } from "./value_at.ts";
 import { ProtocolError, truncate } from "./errors.ts";
 
 const { z } = await loadZodModule();
@@ -628,15 +629,6 @@ function formatPath(path: readonly PropertyKey[]): string {
   return path.map((key, index) =>
     typeof key === "number" ? `[${key}]` : `${index === 0 ? "" : "."}${String(key)}`
   ).join("");
-}
-
-function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
-  let current = body;
-  for (const key of path) {
-    if (typeof current !== "object" || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
 }
 
 function describe(value: unknown): string {

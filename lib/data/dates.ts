@@ -35,6 +35,7 @@ const DATETIME =
  * `Datetime("us")` would cut; Rust regex syntax, for `str.contains`.
  */
 const SUB_MICROSECOND = "\\.\\d{6}\\d*[1-9]";
+const SUB_MICROSECOND_JS = new RegExp(SUB_MICROSECOND);
 
 /** What one text value is: a date, a datetime with or without an offset, or neither. */
 type Shape = "date" | "local" | "offset" | undefined;
@@ -46,7 +47,7 @@ function shapeOf(value: string): Shape {
   if (time === null || !validDay(time)) return undefined;
   const [hour, minute, second] = [Number(time[5]), Number(time[6]), Number(time[7] ?? 0)];
   if (hour > 23 || minute > 59 || second > 60) return undefined;
-  if (new RegExp(SUB_MICROSECOND).test(time[8] ?? "")) return undefined;
+  if (SUB_MICROSECOND_JS.test(time[8] ?? "")) return undefined;
   return time[9] === undefined ? "local" : "offset";
 }
 

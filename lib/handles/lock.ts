@@ -10,6 +10,7 @@
 
 import { loadZodModule } from "../deps.ts";
 import { BadRequestError, TernError } from "../client/errors.ts";
+import { valueAt } from "../client/value_at.ts";
 import {
   describeVersion,
   type FileVersion,
@@ -550,15 +551,6 @@ function jsonPath(path: readonly PropertyKey[]): string {
         : `[${JSON.stringify(String(key))}]`
     ).join("")
   }`;
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let here = value;
-  for (const key of path) {
-    if (typeof here !== "object" || here === null) return undefined;
-    here = (here as Record<PropertyKey, unknown>)[key];
-  }
-  return here;
 }
 
 function preview(value: unknown): string {
