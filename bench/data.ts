@@ -517,26 +517,47 @@ async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
       {
         floor: () => sample(ctx, undefined, { ...base, mode: "floor" }),
         cached: () => sample(ctx, server, { ...base, mode: "tern", "cache-dir": warm }),
+        bound: () => sample(ctx, server, { ...base, mode: "stat-floor" }),
       },
       p.reps,
       p.warmup,
       check,
     );
-    records.push(record({
-      suite: "data",
-      name: `cached re-read of the ${sizeMb} MB CSV`,
-      value: median(four.cached, ms),
-      baseline: median(four.floor, ms),
-      unit: "ms",
-      against: "pl.readCSV of the local file",
-      better: "lower",
-      target: 1.1,
-      reps: p.reps,
-      valueRange: range(four.cached, ms),
-      baselineRange: range(four.floor, ms),
-      note: "tern: a new process, file(path).dataframe() with the cache already holding the " +
-        "file: one stat request (is the copy current?), then Polars reads the cached copy by path.",
-    }));
+    records.push(
+      record({
+        suite: "data",
+        name: `cached re-read of the ${sizeMb} MB CSV`,
+        value: median(four.cached, ms),
+        baseline: median(four.floor, ms),
+        unit: "ms",
+        against: "pl.readCSV of the local file",
+        better: "lower",
+        target: 1.1,
+        reps: p.reps,
+        valueRange: range(four.cached, ms),
+        baselineRange: range(four.floor, ms),
+        note: "tern: a new process, file(path).dataframe() with the cache already holding the " +
+          "file: one stat request (is the copy current?), then Polars reads the cached copy by path.",
+      }),
+      record({
+        suite: "data",
+        name: `cached re-read of the ${sizeMb} MB CSV, the least it can take`,
+        value: median(four.bound, ms),
+        baseline: median(four.floor, ms),
+        unit: "ms",
+        against: "pl.readCSV of the local file",
+        better: "lower",
+        reps: p.reps,
+        valueRange: range(four.bound, ms),
+        baselineRange: range(four.floor, ms),
+        note: "The bound of any re-read that must know its copy is current: the one listing " +
+          "request tern's stat makes (fetch and JSON.parse, no schema), then pl.readCSV of the " +
+          `local file. tern's re-read is ${
+            (median(four.cached, ms) / median(four.bound, ms)).toFixed(2)
+          }× this bound; the rest is what a new process does at its first call (zod and the ` +
+          "response schemas, the cache's index, tern's options and checks).",
+      }),
+    );
 
     // The batch size sweep, without the cache so only the parse pipeline differs.
     if (p.sweep.length > 0) {
