@@ -62,6 +62,21 @@ function downloadUrl(): string {
   return `${args.url}/fileio/download?path=${encodeURIComponent(args.path!)}`;
 }
 
+/** The request tern's stat makes for a file (its parent's file listing), fetched and parsed. */
+async function statRequest(): Promise<void> {
+  const parent = args.path!.slice(0, args.path!.lastIndexOf("/"));
+  const query = new URLSearchParams({
+    path: parent,
+    limit: "1000",
+    offset: "0",
+    "entity-type": "file",
+    "sort-col": "name",
+    "sort-dir": "ASC",
+  });
+  const listing = await (await fetch(`${args.url}/filesystem/paged-directory?${query}`)).json();
+  if (!Array.isArray(listing.files)) throw new Error("the listing has no files");
+}
+
 const cacheDir = args["cache-dir"] === undefined || args["cache-dir"] === "none"
   ? false
   : args["cache-dir"];
@@ -82,21 +97,17 @@ async function run(): Promise<
     }
     case "stat-floor": {
       // The least a cached re-read can take in a new process: the one request that tells
-      // whether the copy is still the server's version (the parent's file listing, as tern's
-      // stat asks it), then Polars reading a local file.
-      const parent = args.path!.slice(0, args.path!.lastIndexOf("/"));
-      const query = new URLSearchParams({
-        path: parent,
-        limit: "1000",
-        offset: "0",
-        "entity-type": "file",
-        "sort-col": "name",
-        "sort-dir": "ASC",
-      });
-      const listing = await (await fetch(`${args.url}/filesystem/paged-directory?${query}`))
-        .json();
-      if (!Array.isArray(listing.files)) throw new Error("the listing has no files");
+      // whether the copy is still the server's version, then Polars reading a local file.
+      await statRequest();
       const frame = pl.readCSV(args.local!);
+      return { rows: frame.height, columns: frame.width };
+    }
+    case "stat-naive": {
+      // The least a read that pins its version can take without a cache: that request, then
+      // the naive path.
+      await statRequest();
+      const bytes = await (await fetch(downloadUrl())).arrayBuffer();
+      const frame = pl.readCSV(Buffer.from(bytes));
       return { rows: frame.height, columns: frame.width };
     }
     case "naive": {

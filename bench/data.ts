@@ -316,7 +316,7 @@ async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
       }
     };
-    ctx.log(`data: ${sizeMb} MB CSV, ${p.warmup} warm-up + ${p.reps} rounds of 7 contenders`);
+    ctx.log(`data: ${sizeMb} MB CSV, ${p.warmup} warm-up + ${p.reps} rounds of 8 contenders`);
     const loadBefore = await load();
     const one = await rounds(
       ctx,
@@ -326,6 +326,7 @@ async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         simple: () => sample(ctx, server, { ...base, mode: "simple" }),
         tern: () => fresh({ ...base, mode: "tern" }),
         ternNoCache: () => sample(ctx, server, { ...base, mode: "tern", "cache-dir": "none" }),
+        statNaive: () => sample(ctx, server, { ...base, mode: "stat-naive" }),
         ternStream: () => fresh({ ...base, mode: "tern-route", route: "stream" }),
         raw: () => sample(ctx, server, { ...base, mode: "raw" }),
       },
@@ -408,6 +409,22 @@ async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         baselineRange: range(one.naive, ms),
         note: `connect({ cacheDir: false }) (route taken: ${routes(one.ternNoCache)}: the ` +
           `body read into one buffer of the listed size, checked, and parsed once).`,
+      }),
+      record({
+        suite: "data",
+        name: `${sizeMb} MB CSV without the cache, the least a pinned read can take`,
+        value: median(one.statNaive, ms),
+        baseline: naive,
+        unit: "ms",
+        against: "fetch → arrayBuffer → pl.readCSV",
+        better: "lower",
+        reps: p.reps,
+        valueRange: range(one.statNaive, ms),
+        baselineRange: range(one.naive, ms),
+        note: "A read that pins the version it reads must learn it (size, date-modified) " +
+          "before the bytes: the one listing request tern's stat makes (fetch and JSON.parse, " +
+          "no schema), then the naive path. tern without the cache is " +
+          `${(median(one.ternNoCache, ms) / median(one.statNaive, ms)).toFixed(2)}× this.`,
       }),
       record({
         suite: "data",
