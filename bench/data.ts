@@ -768,7 +768,9 @@ async function manyFiles(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         unit: "files/s",
         against: "the same read one file at a time",
         better: "higher",
-        target: 3,
+        // The target is for a notebook's link (10 ms); without latency the row shows
+        // what concurrency adds when every request costs only CPU (see the ceiling below).
+        ...(latency === 0 ? {} : { target: 3 }),
         reps: p.manyReps,
         valueRange: range(many.concurrent, rate),
         baselineRange: range(many.sequential, rate),
