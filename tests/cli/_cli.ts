@@ -63,6 +63,8 @@ export interface RunOptions {
   noCacheFlag?: boolean;
   /** Secrets besides the sample store's that must not appear in the output. */
   secrets?: readonly string[];
+  /** Interrupts an in-process run as Ctrl-C would (CliIo's `interrupt`). */
+  interrupt?: AbortSignal;
 }
 
 /** A sample store, its server and a scratch folder, shared by the tests of one file. */
@@ -173,6 +175,7 @@ export async function runTern(
     readSecret: () => Promise.reject(new PromptCancelledError()),
     env: environmentOf(options),
     cwd: options.cwd,
+    ...(options.interrupt === undefined ? {} : { interrupt: options.interrupt }),
   };
   const code = await runCli(args, io);
   const bytes = concat(stdout);

@@ -47,6 +47,13 @@ Deno.test("tern: help, usage errors, exit statuses, sign-in and credentials", as
     },
   );
 
+  await t.step("an embedding's interrupt stops the command as Ctrl-C does: 130", async () => {
+    const run = await cli.run(["ls", FORMATS_PATH], { interrupt: AbortSignal.abort() });
+    assert.equal(run.code, 130, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /^interrupted$/m);
+  });
+
   await t.step("no command: the help on stderr, exit 2", async () => {
     const run = await cli.run([]);
     assert.equal(run.code, 2);
