@@ -160,9 +160,9 @@ export async function runTern(
   args: readonly string[],
   options: RunOptions & { cwd: string },
 ): Promise<Run> {
-  const stdout: Uint8Array[] = [];
-  const stderr: Uint8Array[] = [];
-  const keep = (chunks: Uint8Array[]) => ({
+  const stdout: Uint8Array<ArrayBuffer>[] = [];
+  const stderr: Uint8Array<ArrayBuffer>[] = [];
+  const keep = (chunks: Uint8Array<ArrayBuffer>[]) => ({
     write(bytes: Uint8Array) {
       chunks.push(bytes.slice());
       return Promise.resolve(bytes.length);
@@ -178,11 +178,11 @@ export async function runTern(
     ...(options.interrupt === undefined ? {} : { interrupt: options.interrupt }),
   };
   const code = await runCli(args, io);
-  const bytes = concat(stdout);
+  const bytes = await whole(stdout);
   const run = {
     code,
     stdout: new TextDecoder().decode(bytes),
-    stderr: new TextDecoder().decode(concat(stderr)),
+    stderr: new TextDecoder().decode(await whole(stderr)),
     bytes,
   };
   assertClean(run, args.includes("--debug"), options.secrets ?? []);
@@ -211,16 +211,6 @@ export async function runTernProcess(
   };
   assertClean(run, args.includes("--debug"), options.secrets ?? []);
   return run;
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return whole;
 }
 
 /**
@@ -266,6 +256,11 @@ export function ternCommand(
     stdout: "piped",
     stderr: "piped",
   });
+}
+
+/** The chunks a stream was given, as one array. */
+async function whole(chunks: Uint8Array<ArrayBuffer>[]): Promise<Uint8Array> {
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 /** A run's whole environment: {@linkcode baseEnv}, no colour, then the test's `env`. */
