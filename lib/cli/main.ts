@@ -62,13 +62,16 @@ const VERSION_OPTION: OptionSpecs = {
  *     return Promise.resolve(bytes.length);
  *   },
  * };
+ * // The command's own environment and folder: the process's are neither read nor changed.
  * const io = {
  *   stdout: new Output(sink, false),
  *   stderr: new Output(sink, false),
  *   interactive: false,
  *   readSecret: () => Promise.reject(new PromptCancelledError()),
+ *   env: { TERRAIN_URL: url },
+ *   cwd: "/",
  * };
- * const status = await runCli(["ls", "-l", "--url", url, "--anonymous", "--no-cache", formats], io);
+ * const status = await runCli(["ls", "-l", "--anonymous", "--no-cache", formats], io);
  * assert.equal(status, 0);
  * assert.match(written, /13\.5 kB {2}2024-01-10 09:00 {2}csv +penguins\.csv\n/);
  * ```
