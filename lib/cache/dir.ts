@@ -9,7 +9,8 @@ import { isAbsolute, join } from "node:path";
 
 /**
  * The default cache folder, or `undefined` when neither `XDG_CACHE_HOME` nor `HOME` can be read
- * (no `--allow-env`, or unset): the store then works without a cache.
+ * (no `--allow-env`, or unset): the store then works without a cache. `read` reads the
+ * variables (the process's by default; the command line passes its own environment's).
  *
  * @example
  * ```ts
@@ -17,12 +18,16 @@ import { isAbsolute, join } from "node:path";
  * import assert from "node:assert/strict";
  *
  * assert.match(defaultCacheDir()!, /\/tern$/); // e.g. "/home/me/.cache/tern"
+ * const env: Record<string, string> = { HOME: "/home/me" };
+ * assert.equal(defaultCacheDir((name) => env[name]), "/home/me/.cache/tern");
  * ```
  */
-export function defaultCacheDir(): string | undefined {
-  const xdg = readEnv("XDG_CACHE_HOME");
+export function defaultCacheDir(
+  read: (name: string) => string | undefined = readEnv,
+): string | undefined {
+  const xdg = read("XDG_CACHE_HOME");
   if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, "tern");
-  const home = readEnv("HOME") ?? readEnv("USERPROFILE");
+  const home = read("HOME") ?? read("USERPROFILE");
   return home === undefined ? undefined : join(home, ".cache", "tern");
 }
 

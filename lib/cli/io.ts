@@ -6,6 +6,7 @@
  * @module
  */
 
+import { resolve } from "node:path";
 import { type Styles, styles } from "./format.ts";
 
 /**
@@ -298,6 +299,99 @@ export interface CliIo {
   readonly interactive: boolean;
   /** Asks for a secret on the terminal without echoing it; only when `interactive`. */
   readSecret(question: string): Promise<string>;
+  /**
+   * The whole environment the command sees: the `TERRAIN_*` variables, `XDG_CACHE_HOME` and
+   * `HOME` for the default cache, `PATH` for `doctor`, and what `notebook` hands to Jupyter.
+   * Given, the process's own environment is never read, so commands run side by side in one
+   * process (an embedding, a test) each see their own.
+   *
+   * @default the process's environment
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The folder relative local paths (`get -o`, `--cache-dir`, `cite --lock`, `lock verify`,
+   * `notebook`) are resolved against.
+   *
+   * @default the process's working folder
+   */
+  readonly cwd?: string;
+  /**
+   * Interrupts the command as Ctrl-C does (it stops, cleans up and exits 130). Given, the
+   * process's SIGINT is not listened to.
+   *
+   * @default the process's SIGINT; a second one exits the process at once
+   */
+  readonly interrupt?: AbortSignal;
+}
+
+/**
+ * An environment variable as the command sees it ({@linkcode CliIo.env}, else the process's):
+ * `undefined` when unset, blank, or not readable.
+ *
+ * @example
+ * ```ts
+ * import { envVar, Output } from "./io.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const out = new Output({ write: (bytes) => Promise.resolve(bytes.length) }, false);
+ * const io = {
+ *   stdout: out,
+ *   stderr: out,
+ *   interactive: false,
+ *   readSecret: () => Promise.resolve(""),
+ *   env: { TERRAIN_URL: "http://127.0.0.1:8080/terrain", HOME: " " },
+ * };
+ * assert.equal(envVar(io, "TERRAIN_URL"), "http://127.0.0.1:8080/terrain");
+ * assert.equal(envVar(io, "HOME"), undefined); // blank
+ * assert.equal(envVar(io, "TERRAIN_TOKEN"), undefined); // the process's is not read
+ * ```
+ */
+export function envVar(io: CliIo, name: string): string | undefined {
+  let value: string | undefined;
+  try {
+    value = io.env === undefined ? Deno.env.get(name) : io.env[name];
+  } catch {
+    return undefined;
+  }
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+/**
+ * The whole environment the command sees, for a program it starts.
+ *
+ * @example
+ * ```ts
+ * import { environment, Output } from "./io.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const out = new Output({ write: (bytes) => Promise.resolve(bytes.length) }, false);
+ * const env = { PATH: "/usr/bin" };
+ * const io = { stdout: out, stderr: out, interactive: false, readSecret: () => Promise.resolve(""), env };
+ * assert.deepEqual(environment(io), { PATH: "/usr/bin" });
+ * ```
+ */
+export function environment(io: CliIo): Record<string, string> {
+  return { ...(io.env ?? Deno.env.toObject()) };
+}
+
+/**
+ * A local path given on the command line, made absolute against {@linkcode CliIo.cwd} (else
+ * the process's working folder).
+ *
+ * @example
+ * ```ts
+ * import { localPath, Output } from "./io.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const out = new Output({ write: (bytes) => Promise.resolve(bytes.length) }, false);
+ * const io = { stdout: out, stderr: out, interactive: false, readSecret: () => Promise.resolve(""), cwd: "/home/me/project" };
+ * assert.equal(localPath(io, "data/penguins.csv"), "/home/me/project/data/penguins.csv");
+ * assert.equal(localPath(io, "/tmp/x.csv"), "/tmp/x.csv");
+ * assert.equal(localPath(io), "/home/me/project");
+ * ```
+ */
+export function localPath(io: CliIo, path = "."): string {
+  return resolve(io.cwd ?? Deno.cwd(), path);
 }
 
 /**

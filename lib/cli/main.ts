@@ -62,13 +62,16 @@ const VERSION_OPTION: OptionSpecs = {
  *     return Promise.resolve(bytes.length);
  *   },
  * };
+ * // The command's own environment and folder: the process's are neither read nor changed.
  * const io = {
  *   stdout: new Output(sink, false),
  *   stderr: new Output(sink, false),
  *   interactive: false,
  *   readSecret: () => Promise.reject(new PromptCancelledError()),
+ *   env: { TERRAIN_URL: url },
+ *   cwd: "/",
  * };
- * const status = await runCli(["ls", "-l", "--url", url, "--anonymous", "--no-cache", formats], io);
+ * const status = await runCli(["ls", "-l", "--anonymous", "--no-cache", formats], io);
  * assert.equal(status, 0);
  * assert.match(written, /13\.5 kB {2}2024-01-10 09:00 {2}csv +penguins\.csv\n/);
  * ```
@@ -123,7 +126,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     if (parsed.values.help === true) return await print(io, commandHelp(command));
     const flags = storeFlags(parsed.values);
     url = flags.url;
-    removeSignals = onInterrupt(interrupt);
+    removeSignals = onInterrupt(interrupt, io.interrupt);
     const context = contextFor(parsed, after);
     const status = await command.run(context);
     await io.stdout.flush();
@@ -221,13 +224,20 @@ async function print(io: CliIo, text: string): Promise<number> {
 
 /**
  * Ctrl-C aborts the command (downloads clean up, the exit status is 130); a second Ctrl-C exits
- * at once. Returns the function that removes the listener.
+ * at once. With `given` ({@linkcode CliIo.interrupt}), that signal does it instead and the
+ * process's SIGINT is left alone. Returns the function that removes the listener.
  */
-function onInterrupt(controller: AbortController): () => void {
+function onInterrupt(controller: AbortController, given?: AbortSignal): () => void {
+  const stop = () => controller.abort(new DOMException("Interrupted by the user.", "AbortError"));
+  if (given !== undefined) {
+    if (given.aborted) stop();
+    given.addEventListener("abort", stop, { once: true });
+    return () => given.removeEventListener("abort", stop);
+  }
   if (Deno.build.os === "windows") return () => {};
   const listener = () => {
     if (controller.signal.aborted) Deno.exit(EXIT.interrupted);
-    controller.abort(new DOMException("Interrupted by the user.", "AbortError"));
+    stop();
   };
   try {
     Deno.addSignalListener("SIGINT", listener);

@@ -8,7 +8,9 @@
 
 import { BadRequestError, connect, type ConnectOptions, type Store } from "../../mod.ts";
 import { type ParsedArgs, stringOption, UsageError } from "./args.ts";
-import type { CliIo } from "./io.ts";
+import { type CliIo, envVar, localPath } from "./io.ts";
+import { DEFAULT_URL } from "../handles/connect.ts";
+import { defaultCacheDir } from "../cache/dir.ts";
 import { redactUrl } from "../client/auth.ts";
 import { safeText } from "./format.ts";
 import { quoteInput } from "../client/errors.ts";
@@ -83,7 +85,9 @@ export function storeFlags(values: ParsedArgs["values"]): StoreFlags {
  * Opens the store. Credentials, first found wins: `--anonymous`; `--token`; `--username` with
  * `TERRAIN_PASSWORD` or, on a terminal, a prompt that does not echo; then the environment as
  * `connect()` reads it (`TERRAIN_TOKEN`, else `TERRAIN_USERNAME` with `TERRAIN_PASSWORD` or the
- * prompt); else anonymous. Sends nothing: a password is checked by the first request.
+ * prompt); else anonymous. The environment is the command's ({@linkcode CliIo.env}, else the
+ * process's), and so is the folder a relative `--cache-dir` is taken from. Sends nothing: a
+ * password is checked by the first request.
  * `progress` lets the library draw its own progress lines on a terminal's stderr.
  *
  * @throws {UsageError} for a bad URL, or a username without a password where nobody can be
@@ -107,12 +111,22 @@ export async function openStore(
   signal: AbortSignal,
   progress = false,
 ): Promise<Store> {
+  const env = (name: string) => envVar(io, name);
+  // Everything `connect()` would read from the process's environment is settled here from the
+  // command's own (io.env), so that nothing is read from the process behind its back.
   // The library's own progress lines are off unless a command wants them: `get` draws one bar
-  // for all its files, and most commands finish before a bar would be worth drawing.
-  const options: ConnectOptions = { signal, progress };
-  if (flags.url !== undefined) options.url = flags.url;
-  if (flags.noCache) options.cacheDir = false;
-  if (flags.cacheDir !== undefined) options.cacheDir = flags.cacheDir;
+  // for all its files, and most commands finish before a bar would be worth drawing. They go to
+  // the process's stderr, so only when that is the command's terminal.
+  const options: ConnectOptions = {
+    signal,
+    progress: progress && io.stderr.isTerminal,
+    url: flags.url ?? env("TERRAIN_URL") ?? DEFAULT_URL,
+    cacheDir: flags.noCache
+      ? false
+      : flags.cacheDir !== undefined
+      ? localPath(io, flags.cacheDir)
+      : defaultCacheDir(env) ?? false,
+  };
   if (flags.anonymous) {
     options.anonymous = true;
   } else if (flags.token !== undefined) {
@@ -124,6 +138,12 @@ export async function openStore(
       options.username = username;
       options.password = env("TERRAIN_PASSWORD") ??
         await askPassword(username, flags.url ?? env("TERRAIN_URL"), io);
+    } else if (env("TERRAIN_TOKEN") !== undefined) {
+      options.token = env("TERRAIN_TOKEN");
+    } else if (env("TERRAIN_PASSWORD") !== undefined) {
+      throw new UsageError("TERRAIN_PASSWORD is set but TERRAIN_USERNAME is not");
+    } else {
+      options.anonymous = true;
     }
   }
   try {
@@ -145,14 +165,4 @@ async function askPassword(username: string, url: string | undefined, io: CliIo)
   const password = await io.readSecret(`Password for ${username}${where}: `);
   if (password === "") throw new UsageError("no password was entered");
   return password;
-}
-
-/** A variable's value, or `undefined` when unset, blank or not readable. */
-function env(name: string): string | undefined {
-  try {
-    const value = Deno.env.get(name);
-    return value === undefined || value.trim() === "" ? undefined : value;
-  } catch {
-    return undefined;
-  }
 }

@@ -30,7 +30,8 @@ export interface Destination {
 }
 
 /**
- * Reads `-o DEST`: absent means the current folder; an existing folder, or a path ending in
+ * Reads `-o DEST` (relative to `cwd`, by default the process's working folder): absent means
+ * the current folder; an existing folder, or a path ending in
  * `/`, is a folder; anything else names the file when exactly one file is downloaded, and a
  * folder to create otherwise.
  *
@@ -48,9 +49,10 @@ export interface Destination {
 export async function destinationOf(
   output: string | undefined,
   singleFile: boolean,
+  cwd: string = Deno.cwd(),
 ): Promise<Destination> {
-  if (output === undefined) return { path: Deno.cwd(), isFolder: true };
-  const path = resolve(output);
+  if (output === undefined) return { path: cwd, isFolder: true };
+  const path = resolve(cwd, output);
   const existing = await Deno.stat(path).catch((error) => {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;

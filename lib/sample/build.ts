@@ -248,14 +248,25 @@ async function swapIn(tmp: string, target: string): Promise<void> {
  * The output is deterministic: the same builder version and vega-datasets version give the
  * same paths, bytes and modification times.
  *
- * @example Build into a temporary directory
- * ```ts
+ * @example Build into a folder (20,000 files; tests/sample/mod_test.ts builds and checks one)
+ * ```ts ignore
  * import { buildSampleStore } from "./build.ts";
+ *
+ * const summary = await buildSampleStore("./store");
+ * console.log(summary.datasets, summary.files); // 12 20077
+ * ```
+ *
+ * @example A folder that holds anything else is refused and left as it was
+ * ```ts
+ * import { buildSampleStore, SampleStoreError } from "./build.ts";
  * import assert from "node:assert/strict";
  *
  * const parent = await Deno.makeTempDir();
- * const summary = await buildSampleStore(`${parent}/store`);
- * assert.equal(summary.datasets, 12);
+ * await Deno.writeTextFile(`${parent}/notes.txt`, "mine");
+ * await assert.rejects(buildSampleStore(parent), (error) =>
+ *   error instanceof SampleStoreError && /is not empty and is not a tern sample store/.test(error.message));
+ * assert.equal(await Deno.readTextFile(`${parent}/notes.txt`), "mine");
+ * assert.deepEqual([...Deno.readDirSync(parent)].map((entry) => entry.name), ["notes.txt"]);
  * await Deno.remove(parent, { recursive: true });
  * ```
  */

@@ -1,7 +1,15 @@
 /**
- * Runs `tern` as users do — `deno run -A cli.ts …` in a child process — against the embedded
- * server over the sample store, and checks what every run must respect: no stack trace without
- * `--debug`, no credential in any output.
+ * Runs `tern` against the embedded server over the sample store, and checks what every run
+ * must respect: no stack trace without `--debug`, no credential in any output.
+ *
+ * `Cli.run` (and {@linkcode runTern}) run the command line in this process, through
+ * `runCli(args, io)` with streams that keep what was written, an environment of the test's
+ * own and the test's working folder (CliIo's `env` and `cwd`): what a process gives back (exit
+ * status, stdout's bytes, stderr's text) without starting Deno and compiling tern again for
+ * every run. Nothing process-wide is read or changed, so test files may run side by side.
+ * `Cli.spawn`, `Cli.spawnOnTerminal` and {@linkcode runTernProcess} run the real program —
+ * `deno run -A cli.ts …` in a child process — for what only a process shows: signals, Ctrl-C
+ * on a terminal, exit statuses of the entry point.
  *
  * The sample store takes seconds to build (20,000 files), so the CLI test files share the
  * default one (`ensureSampleStore()`, in the user's cache folder, which `deno task test` builds
@@ -15,6 +23,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, type TerrainServer } from "../../server.ts";
+import { type CliIo, Output, runCli } from "../../cli.ts";
+import { PromptCancelledError } from "../../lib/cli/io.ts";
 import { ALICE_USER, DEMO_USER, ensureSampleStore } from "../../lib/sample/mod.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -53,6 +63,8 @@ export interface RunOptions {
   noCacheFlag?: boolean;
   /** Secrets besides the sample store's that must not appear in the output. */
   secrets?: readonly string[];
+  /** Interrupts an in-process run as Ctrl-C would (CliIo's `interrupt`). */
+  interrupt?: AbortSignal;
 }
 
 /** A sample store, its server and a scratch folder, shared by the tests of one file. */
@@ -65,8 +77,10 @@ export interface Cli extends AsyncDisposable {
   readonly dir: string;
   /** The server, for its stats. */
   readonly server: TerrainServer;
-  /** Runs `tern ARGS` and checks that no stack trace or secret leaked. */
+  /** Runs `tern ARGS` in this process and checks that no stack trace or secret leaked. */
   run(args: readonly string[], options?: RunOptions): Promise<Run>;
+  /** The same as {@linkcode Cli.run}, by the real program in a child process. */
+  runProcess(args: readonly string[], options?: RunOptions): Promise<Run>;
   /** Starts `tern ARGS` with piped streams, for tests that read or signal it while it runs. */
   spawn(args: readonly string[], options?: RunOptions): Deno.ChildProcess;
   /**
@@ -94,40 +108,31 @@ export async function startCli(
   const dir = await Deno.makeTempDir({ prefix: "tern-cli-" });
   const server = await startServer({ port: 0, quiet: true, ...serverOptions, root });
   const cache = join(dir, "cache");
+  /** A run's arguments and options: this file's cache, folder and server unless given. */
+  const prepared = (
+    args: readonly string[],
+    options: RunOptions,
+  ): [string[], RunOptions & { cwd: string }] => [
+    [...(options.noCacheFlag ? [] : ["--cache-dir", cache]), ...args],
+    { ...options, cwd: options.cwd ?? dir, env: { TERRAIN_URL: server.url, ...options.env } },
+  ];
   return {
     url: server.url,
     root,
     dir,
     server,
-    run: (args, options = {}) =>
-      runTern([...(options.noCacheFlag ? [] : ["--cache-dir", cache]), ...args], {
-        ...options,
-        cwd: options.cwd ?? dir,
-        env: { TERRAIN_URL: server.url, ...options.env },
-      }),
-    spawn: (args, options = {}) =>
-      ternCommand([...(options.noCacheFlag ? [] : ["--cache-dir", cache]), ...args], {
-        ...options,
-        cwd: options.cwd ?? dir,
-        env: { TERRAIN_URL: server.url, ...options.env },
-      }).spawn(),
+    run: (args, options = {}) => runTern(...prepared(args, options)),
+    runProcess: (args, options = {}) => runTernProcess(...prepared(args, options)),
+    spawn: (args, options = {}) => ternCommand(...prepared(args, options)).spawn(),
     spawnOnTerminal: (args, options = {}) => {
-      const cwd = options.cwd ?? dir;
-      const line = [
-        Deno.execPath(),
-        ...ternArgs([...(options.noCacheFlag ? [] : ["--cache-dir", cache]), ...args]),
-      ].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
+      const [words, withDefaults] = prepared(args, options);
+      const line = [Deno.execPath(), ...ternArgs(words)]
+        .map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
       return new Deno.Command("script", {
         args: ["-qfec", line, "/dev/null"],
-        cwd,
+        cwd: withDefaults.cwd,
         clearEnv: true,
-        env: {
-          ...baseEnv(cwd),
-          NO_COLOR: "1",
-          TERM: "xterm",
-          TERRAIN_URL: server.url,
-          ...options.env,
-        },
+        env: { ...environmentOf(withDefaults), TERM: "xterm", ...options.env },
         stdin: "piped",
         stdout: "piped",
         stderr: "piped",
@@ -141,9 +146,10 @@ export async function startCli(
 }
 
 /**
- * Runs the CLI with a clean environment: only what Deno needs to find its cache, plus `env`,
- * so TERRAIN_* variables of the machine running the tests never leak in. `XDG_CACHE_HOME`
- * points into the scratch folder, so tern's default cache is a temporary one.
+ * Runs the CLI in this process (see the module's documentation) with a clean environment: only
+ * what Deno needs, plus `env`, so TERRAIN_* variables of the machine running the tests never
+ * leak in. `XDG_CACHE_HOME` points into the scratch folder, so tern's default cache is a
+ * temporary one. Nobody can answer a prompt, as with a child whose stdin is not a terminal.
  *
  * @example
  * ```ts ignore
@@ -151,6 +157,48 @@ export async function startCli(
  * ```
  */
 export async function runTern(
+  args: readonly string[],
+  options: RunOptions & { cwd: string },
+): Promise<Run> {
+  const stdout: Uint8Array<ArrayBuffer>[] = [];
+  const stderr: Uint8Array<ArrayBuffer>[] = [];
+  const keep = (chunks: Uint8Array<ArrayBuffer>[]) => ({
+    write(bytes: Uint8Array) {
+      chunks.push(bytes.slice());
+      return Promise.resolve(bytes.length);
+    },
+  });
+  const io: CliIo = {
+    stdout: new Output(keep(stdout), false, false),
+    stderr: new Output(keep(stderr), false, false),
+    interactive: false,
+    readSecret: () => Promise.reject(new PromptCancelledError()),
+    env: environmentOf(options),
+    cwd: options.cwd,
+    ...(options.interrupt === undefined ? {} : { interrupt: options.interrupt }),
+  };
+  const code = await runCli(args, io);
+  const bytes = await whole(stdout);
+  const run = {
+    code,
+    stdout: new TextDecoder().decode(bytes),
+    stderr: new TextDecoder().decode(await whole(stderr)),
+    bytes,
+  };
+  assertClean(run, args.includes("--debug"), options.secrets ?? []);
+  return run;
+}
+
+/**
+ * Runs the real program, `deno run -A cli.ts ARGS`, in a child process with the same clean
+ * environment as {@linkcode runTern}, and checks its output the same way.
+ *
+ * @example
+ * ```ts ignore
+ * const run = await runTernProcess(["--version"], { cwd: Deno.cwd(), env: {} });
+ * ```
+ */
+export async function runTernProcess(
   args: readonly string[],
   options: RunOptions & { cwd: string },
 ): Promise<Run> {
@@ -203,11 +251,21 @@ export function ternCommand(
     args: ternArgs(args),
     cwd: options.cwd,
     clearEnv: true,
-    env: { ...baseEnv(options.cwd), NO_COLOR: "1", ...options.env },
+    env: environmentOf(options),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
   });
+}
+
+/** The chunks a stream was given, as one array. */
+async function whole(chunks: Uint8Array<ArrayBuffer>[]): Promise<Uint8Array> {
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
+}
+
+/** A run's whole environment: {@linkcode baseEnv}, no colour, then the test's `env`. */
+function environmentOf(options: RunOptions & { cwd: string }): Record<string, string> {
+  return { ...baseEnv(options.cwd), NO_COLOR: "1", ...options.env };
 }
 
 /** Deno's arguments that run `tern ARGS`. */

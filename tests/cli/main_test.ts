@@ -28,6 +28,32 @@ Deno.test("tern: help, usage errors, exit statuses, sign-in and credentials", as
     assert.match(flag.stdout, /--glob GLOB/);
   });
 
+  await t.step(
+    "the real program (deno run cli.ts) gives what runCli gives: 0, 1 and 2",
+    async () => {
+      const args = [
+        ["ls", FORMATS_PATH],
+        ["ls", `${FORMATS_PATH}/nope`],
+        ["lss"],
+      ];
+      const [listed, missing, unknown] = await Promise.all(
+        args.map((each) => cli.runProcess(each)),
+      );
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(listed, await cli.run(args[0]));
+      assertFailed(missing, "NotFoundError");
+      assert.equal(missing.stderr, (await cli.run(args[1])).stderr);
+      assertUsage(unknown, /unknown command "lss"/);
+    },
+  );
+
+  await t.step("an embedding's interrupt stops the command as Ctrl-C does: 130", async () => {
+    const run = await cli.run(["ls", FORMATS_PATH], { interrupt: AbortSignal.abort() });
+    assert.equal(run.code, 130, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /^interrupted$/m);
+  });
+
   await t.step("no command: the help on stderr, exit 2", async () => {
     const run = await cli.run([]);
     assert.equal(run.code, 2);

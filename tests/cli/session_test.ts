@@ -3,7 +3,7 @@ import { UsageError } from "../../lib/cli/args.ts";
 import { type CliIo, Output } from "../../lib/cli/io.ts";
 import { openStore, storeFlags } from "../../lib/cli/session.ts";
 import { DEMO_USER } from "../../lib/sample/mod.ts";
-import { CLI, CONFIG, startCli } from "./_cli.ts";
+import { CLI, CONFIG, runTern, startCli } from "./_cli.ts";
 
 function fakeIo(interactive: boolean, answer = ""): CliIo & { asked: string[] } {
   const sink = { write: (bytes: Uint8Array) => Promise.resolve(bytes.length) };
@@ -152,16 +152,16 @@ Deno.test("a password in --url or TERRAIN_URL is never printed, with or without 
       env: {},
     },
   ];
-  for (const run of runs) {
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--config", CONFIG, CLI, ...run.args],
-      env: { ...run.env, TERRAIN_PASSWORD: "", NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
-    assert.equal(output.code, 2, text);
-    assert.ok(!text.includes("hunter2"), `${run.args.join(" ")} printed: ${text}`);
-    assert.match(text, /http:\/\/\*\*\*@127\.0\.0\.1/);
+  const cwd = await Deno.makeTempDir({ prefix: "tern-cli-" });
+  try {
+    for (const run of runs) {
+      const output = await runTern(run.args, { cwd, env: { ...run.env, TERRAIN_PASSWORD: "" } });
+      const text = output.stdout + output.stderr;
+      assert.equal(output.code, 2, text);
+      assert.ok(!text.includes("hunter2"), `${run.args.join(" ")} printed: ${text}`);
+      assert.match(text, /http:\/\/\*\*\*@127\.0\.0\.1/);
+    }
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
   }
 });

@@ -6,21 +6,32 @@ import {
   isSampleStoreCurrent,
   SAMPLE_TOKEN_SECRET,
 } from "../../lib/sample/mod.ts";
+import { sampleStoreMain } from "../../lib/sample/main.ts";
 
 const MAIN = new URL("../../lib/sample/main.ts", import.meta.url).pathname;
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 const REPO = new URL("../../", import.meta.url).pathname;
 
 /**
- * Runs the real CLI in a child process, as `deno task sample-store` does: in the project folder,
- * with the folder the user typed the command in as `INIT_CWD` (`caller`, when given).
+ * Runs the command in this process (`sampleStoreMain` with lines kept), for what needs no
+ * process of its own: arguments, help, refusals, reuse.
  */
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return await cliFrom(undefined, ...args);
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await sampleStoreMain(args, {
+    out: (line) => out.push(`${line}\n`),
+    err: (line) => err.push(`${line}\n`),
+  });
+  return { code, out: out.join(""), err: err.join("") };
 }
 
+/**
+ * Runs the real CLI in a child process, as `deno task sample-store` does: in the project folder,
+ * with the folder the user typed the command in as `INIT_CWD`.
+ */
 async function cliFrom(
-  caller: string | undefined,
+  caller: string,
   ...args: string[]
 ): Promise<{ code: number; out: string; err: string }> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
@@ -28,7 +39,7 @@ async function cliFrom(
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", ...(caller === undefined ? {} : { INIT_CWD: caller }) },
+    env: { NO_COLOR: "1", INIT_CWD: caller },
   }).output();
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code, out: decode(stdout), err: decode(stderr) };

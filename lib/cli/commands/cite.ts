@@ -18,6 +18,7 @@ import { choiceOption, stringOption, UsageError } from "../args.ts";
 import { layoutText } from "../../display/format.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { quoteInput } from "../../client/errors.ts";
+import { localPath } from "../io.ts";
 
 /**
  * `tern cite [--style STYLE] PATH...` and `tern cite --lock FILE [--style STYLE]`.
@@ -95,7 +96,10 @@ async function citeLock(
   if (context.args.positionals.length > 0) {
     throw new UsageError("tern cite --lock FILE takes no PATH: it cites the lock's datasets");
   }
-  const bibliography = await makeBibliography(readLock(file).datasets, style);
+  const bibliography = await makeBibliography(
+    readLock(localPath(context.io, file)).datasets,
+    style,
+  );
   if (bibliography.entries.length > 0) context.io.stdout.line(layoutText(bibliography.text));
   await context.io.stdout.flush();
   for (const entry of bibliography.flagged) {

@@ -18,6 +18,7 @@ import {
   TernError,
 } from "../../../mod.ts";
 import type { Command, CommandContext } from "../command.ts";
+import { type CliIo, environment, envVar } from "../io.ts";
 import { humanSize, safeText } from "../format.ts";
 
 /**
@@ -71,9 +72,9 @@ export const doctor: Command = {
 
 async function run(context: CommandContext): Promise<number> {
   const out = context.io.stdout;
-  const deno = await checkDeno();
-  const jupyter = await checkJupyter();
-  const findings = [deno, jupyter.finding, await checkKernelspec(jupyter.specs)];
+  const deno = await checkDeno(context.io);
+  const jupyter = await checkJupyter(context.io);
+  const findings = [deno, jupyter.finding, await checkKernelspec(jupyter.specs, context.io)];
   let store: Store | undefined;
   try {
     store = await context.store({ progress: false });
@@ -114,10 +115,10 @@ export function inNpxCache(path: string): boolean {
   return /[\\/]_npx[\\/]/.test(path);
 }
 
-/** The first executable called `name` on PATH. */
-function onPath(name: string): string | undefined {
+/** The first executable called `name` on the command's PATH. */
+function onPath(name: string, io: CliIo): string | undefined {
   const names = Deno.build.os === "windows" ? [`${name}.exe`, `${name}.cmd`] : [name];
-  for (const dir of (Deno.env.get("PATH") ?? "").split(delimiter)) {
+  for (const dir of (envVar(io, "PATH") ?? "").split(delimiter)) {
     for (const candidate of names) {
       const path = join(dir, candidate);
       try {
@@ -130,10 +131,12 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-async function capture(command: string, args: string[]): Promise<string | undefined> {
+async function capture(command: string, args: string[], io: CliIo): Promise<string | undefined> {
   try {
     const { success, stdout } = await new Deno.Command(command, {
       args,
+      env: environment(io),
+      clearEnv: true,
       stdout: "piped",
       stderr: "null",
       stdin: "null",
@@ -152,14 +155,14 @@ function realPath(path: string): string {
   }
 }
 
-async function checkDeno(): Promise<Finding> {
-  const found = onPath("deno");
+async function checkDeno(io: CliIo): Promise<Finding> {
+  const found = onPath("deno", io);
   if (found === undefined) {
     return { name: "Deno", status: "fail", detail: "no deno on PATH", fix: DURABLE_DENO };
   }
   const real = realPath(found);
   // "deno 2.9.6 (stable, release, x86_64-unknown-linux-gnu)": the version is enough.
-  const version = (await capture(found, ["--version"]))?.split("\n")[0]?.replace(/\s*\(.*$/, "")
+  const version = (await capture(found, ["--version"], io))?.split("\n")[0]?.replace(/\s*\(.*$/, "")
     .trim() || "version unknown";
   const where = real === found ? found : `${found} → ${real}`;
   return inNpxCache(real)
@@ -176,8 +179,8 @@ interface KernelSpecs {
   [name: string]: { resource_dir: string; spec: { argv?: string[] } };
 }
 
-async function checkJupyter(): Promise<{ finding: Finding; specs?: KernelSpecs }> {
-  const found = onPath("jupyter");
+async function checkJupyter(io: CliIo): Promise<{ finding: Finding; specs?: KernelSpecs }> {
+  const found = onPath("jupyter", io);
   if (found === undefined) {
     return {
       finding: {
@@ -188,7 +191,7 @@ async function checkJupyter(): Promise<{ finding: Finding; specs?: KernelSpecs }
       },
     };
   }
-  const listed = await capture(found, ["kernelspec", "list", "--json"]);
+  const listed = await capture(found, ["kernelspec", "list", "--json"], io);
   let specs: KernelSpecs | undefined;
   try {
     specs = listed === undefined ? undefined : JSON.parse(listed).kernelspecs as KernelSpecs;
@@ -199,17 +202,21 @@ async function checkJupyter(): Promise<{ finding: Finding; specs?: KernelSpecs }
 }
 
 /** Where `deno jupyter --install` writes when Jupyter itself cannot be asked. */
-function defaultKernelDirs(): string[] {
-  const home = homedir();
-  const data = Deno.env.get("XDG_DATA_HOME") ?? join(home, ".local", "share");
+function defaultKernelDirs(io: CliIo): string[] {
+  // The home folder from the command's own environment when it has one (see CliIo.env).
+  const home = envVar(io, "HOME") ?? envVar(io, "USERPROFILE") ??
+    (io.env === undefined ? homedir() : undefined);
+  const data = envVar(io, "XDG_DATA_HOME") ??
+    (home === undefined ? undefined : join(home, ".local", "share"));
+  const appData = envVar(io, "APPDATA") ?? home;
   return [
-    join(data, "jupyter", "kernels", "deno"),
-    join(home, "Library", "Jupyter", "kernels", "deno"),
-    join(Deno.env.get("APPDATA") ?? home, "jupyter", "kernels", "deno"),
-  ];
+    data === undefined ? undefined : join(data, "jupyter", "kernels", "deno"),
+    home === undefined ? undefined : join(home, "Library", "Jupyter", "kernels", "deno"),
+    appData === undefined ? undefined : join(appData, "jupyter", "kernels", "deno"),
+  ].filter((dir) => dir !== undefined);
 }
 
-async function checkKernelspec(specs: KernelSpecs | undefined): Promise<Finding> {
+async function checkKernelspec(specs: KernelSpecs | undefined, io: CliIo): Promise<Finding> {
   const install = "deno jupyter --install --force (with a durably installed deno)";
   let dir: string | undefined;
   let argv: string[] | undefined;
@@ -217,7 +224,7 @@ async function checkKernelspec(specs: KernelSpecs | undefined): Promise<Finding>
     dir = specs.deno.resource_dir;
     argv = specs.deno.spec.argv;
   } else {
-    for (const candidate of defaultKernelDirs()) {
+    for (const candidate of defaultKernelDirs(io)) {
       try {
         argv = JSON.parse(await Deno.readTextFile(join(candidate, "kernel.json"))).argv;
         dir = candidate;
@@ -234,7 +241,7 @@ async function checkKernelspec(specs: KernelSpecs | undefined): Promise<Finding>
   if (typeof program !== "string") {
     return { name: "kernelspec", status: "fail", detail: `${dir} has no argv`, fix: install };
   }
-  const resolved = program.includes("/") || program.includes("\\") ? program : onPath(program);
+  const resolved = program.includes("/") || program.includes("\\") ? program : onPath(program, io);
   if (resolved === undefined || !exists(resolved)) {
     return {
       name: "kernelspec",

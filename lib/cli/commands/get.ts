@@ -7,9 +7,10 @@
  * @module
  */
 
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import { BadRequestError, type Entry, File } from "../../../mod.ts";
 import { stringOption, UsageError } from "../args.ts";
+import { localPath } from "../io.ts";
 import {
   asUsage,
   checkRefs,
@@ -118,8 +119,8 @@ async function run(context: CommandContext): Promise<number> {
   // A destination under a file (or unreadable) is a LocalFileError naming both paths.
   const destination = await localStep(
     sources[0]?.entry.path ?? "",
-    resolve(output ?? "."),
-    () => destinationOf(output, single),
+    localPath(context.io, output),
+    () => destinationOf(output, single, localPath(context.io)),
     (error) => error instanceof UsageError,
   );
   for (const source of sources) {
@@ -179,7 +180,9 @@ async function run(context: CommandContext): Promise<number> {
       results.push(result);
       progress?.fileDone(item.entry.path, result.source !== "downloaded");
       // Files already here only count in the summary, as rsync does; the rest get a line.
-      if (result.source !== "up-to-date") progress?.note(statusLine(result, stderr.style.dim));
+      if (result.source !== "up-to-date") {
+        progress?.note(statusLine(result, stderr.style.dim, localPath(context.io)));
+      }
       if (values.json === true) {
         context.io.stdout.line(jsonLine({
           path: item.entry.path,
@@ -207,16 +210,16 @@ async function run(context: CommandContext): Promise<number> {
   return status;
 }
 
-function statusLine(result: SaveResult, dim: (text: string) => string): string {
+function statusLine(result: SaveResult, dim: (text: string) => string, cwd: string): string {
   const [verb, detail] = result.source === "downloaded"
     ? ["downloaded", humanSize(result.size)]
     : ["from cache", `${humanSize(result.size)}, no download`];
-  return `${verb}  ${safeText(shortLocal(result.local))} ${dim(`(${detail})`)}`;
+  return `${verb}  ${safeText(shortLocal(result.local, cwd))} ${dim(`(${detail})`)}`;
 }
 
 /** A local path as short as it can be said: relative to the current folder when under it. */
-function shortLocal(path: string): string {
-  const shorter = relative(Deno.cwd(), path);
+function shortLocal(path: string, cwd: string): string {
+  const shorter = relative(cwd, path);
   return shorter !== "" && !shorter.startsWith("..") && !isAbsolute(shorter) ? shorter : path;
 }
 

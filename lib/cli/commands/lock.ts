@@ -10,6 +10,7 @@ import { textTable } from "../../display/text.ts";
 import { UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { count, plural, safeText } from "../format.ts";
+import { localPath } from "../io.ts";
 
 /**
  * `tern lock verify [--hash] FILE`.
@@ -50,7 +51,7 @@ async function run(context: CommandContext): Promise<number> {
   if (file === undefined || rest.length > 0) {
     throw new UsageError("tern lock verify takes one FILE");
   }
-  const locked = readLock(file);
+  const locked = readLock(localPath(context.io, file));
   const store = await context.store({ url: locked.store });
   const checks = await verifyLock(store, locked, {
     hash: context.args.values.hash === true,

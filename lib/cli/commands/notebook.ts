@@ -6,10 +6,11 @@
  * @module
  */
 
-import { basename, dirname, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { intOption, stringOption, UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { plural, safeText } from "../format.ts";
+import { environment, localPath } from "../io.ts";
 import { runNotebook } from "../notebook_runner.ts";
 
 /**
@@ -64,7 +65,7 @@ async function run(context: CommandContext): Promise<number> {
       positionals.length === 0 ? "missing IN.ipynb" : "tern notebook takes one IN.ipynb",
     );
   }
-  const source = resolve(positionals[0]);
+  const source = localPath(context.io, positionals[0]);
   if (extname(source) !== ".ipynb") {
     throw new UsageError(`${JSON.stringify(positionals[0])} is not a notebook (.ipynb)`);
   }
@@ -79,11 +80,15 @@ async function run(context: CommandContext): Promise<number> {
   const python = stringOption(values, "python");
   const started = performance.now();
   const result = await runNotebook(source, {
-    ...(output === undefined ? {} : { output: resolve(output) }),
-    ...(html === undefined ? {} : { html: resolve(html) }),
+    ...(output === undefined ? {} : { output: localPath(context.io, output) }),
+    ...(html === undefined ? {} : { html: localPath(context.io, html) }),
     ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
     ...(kernel === undefined ? {} : { kernel }),
-    ...(python === undefined ? {} : { python }),
+    // A path (not a name looked up on PATH) is the user's, relative to their folder.
+    ...(python === undefined
+      ? {}
+      : { python: /[\\/]/.test(python) ? localPath(context.io, python) : python }),
+    env: environment(context.io),
     signal: context.signal,
   });
   const stderr = context.io.stderr;

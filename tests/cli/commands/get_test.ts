@@ -139,7 +139,8 @@ Deno.test("tern get: downloads, up-to-date skips, cache copies, folders, errors"
   await t.step("under deno task (INIT_CWD), files land where the command was typed", async () => {
     const typedIn = await Deno.makeTempDir({ dir: cli.dir });
     const project = await Deno.makeTempDir({ dir: cli.dir });
-    const run = await cli.run(["get", SAMPLE_FILES.text, "-o", "notes/"], {
+    // The real program: going back to INIT_CWD is what its entry point does.
+    const run = await cli.runProcess(["get", SAMPLE_FILES.text, "-o", "notes/"], {
       cwd: project,
       env: { INIT_CWD: typedIn },
     });
