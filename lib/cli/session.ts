@@ -6,11 +6,10 @@
  * @module
  */
 
-import { BadRequestError, connect, type ConnectOptions, type Store } from "../../mod.ts";
+import { BadRequestError, type ConnectOptions, type Store } from "../../mod.ts";
 import { type ParsedArgs, stringOption, UsageError } from "./args.ts";
 import { type CliIo, envVar, localPath } from "./io.ts";
-import { DEFAULT_URL } from "../handles/connect.ts";
-import { defaultCacheDir } from "../cache/dir.ts";
+import { connectIn } from "../handles/connect.ts";
 import { redactUrl } from "../client/auth.ts";
 import { safeText } from "./format.ts";
 import { quoteInput } from "../client/errors.ts";
@@ -112,21 +111,13 @@ export async function openStore(
   progress = false,
 ): Promise<Store> {
   const env = (name: string) => envVar(io, name);
-  // Everything `connect()` would read from the process's environment is settled here from the
-  // command's own (io.env), so that nothing is read from the process behind its back.
   // The library's own progress lines are off unless a command wants them: `get` draws one bar
   // for all its files, and most commands finish before a bar would be worth drawing. They go to
   // the process's stderr, so only when that is the command's terminal.
-  const options: ConnectOptions = {
-    signal,
-    progress: progress && io.stderr.isTerminal,
-    url: flags.url ?? env("TERRAIN_URL") ?? DEFAULT_URL,
-    cacheDir: flags.noCache
-      ? false
-      : flags.cacheDir !== undefined
-      ? localPath(io, flags.cacheDir)
-      : defaultCacheDir(env) ?? false,
-  };
+  const options: ConnectOptions = { signal, progress: progress && io.stderr.isTerminal };
+  if (flags.url !== undefined) options.url = flags.url;
+  if (flags.noCache) options.cacheDir = false;
+  else if (flags.cacheDir !== undefined) options.cacheDir = localPath(io, flags.cacheDir);
   if (flags.anonymous) {
     options.anonymous = true;
   } else if (flags.token !== undefined) {
@@ -138,16 +129,12 @@ export async function openStore(
       options.username = username;
       options.password = env("TERRAIN_PASSWORD") ??
         await askPassword(username, flags.url ?? env("TERRAIN_URL"), io);
-    } else if (env("TERRAIN_TOKEN") !== undefined) {
-      options.token = env("TERRAIN_TOKEN");
-    } else if (env("TERRAIN_PASSWORD") !== undefined) {
-      throw new UsageError("TERRAIN_PASSWORD is set but TERRAIN_USERNAME is not");
-    } else {
-      options.anonymous = true;
     }
   }
   try {
-    return connect(options);
+    // The rest of the environment (URL, token, the cache folder) is read as connect() reads
+    // it, from the command's own environment.
+    return connectIn(env, options);
   } catch (error) {
     if (error instanceof BadRequestError) throw new UsageError(error.message.replace(/\.$/, ""));
     throw error;

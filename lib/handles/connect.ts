@@ -103,19 +103,8 @@ export interface ConnectOptions {
   onChange?: OnChange;
 }
 
-/**
- * The public CyVerse gateway: the store `connect()` opens when neither `url` nor `TERRAIN_URL`
- * names one.
- *
- * @example
- * ```ts
- * import { DEFAULT_URL } from "./connect.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(new URL(DEFAULT_URL).hostname, "de.cyverse.org");
- * ```
- */
-export const DEFAULT_URL = "https://de.cyverse.org/terrain";
+/** The public CyVerse gateway. */
+const DEFAULT_URL = "https://de.cyverse.org/terrain";
 
 /**
  * Opens a store: checks the options and reads the environment, but sends nothing until a
@@ -138,11 +127,37 @@ export const DEFAULT_URL = "https://de.cyverse.org/terrain";
  * ```
  */
 export function connect(options: ConnectOptions = {}): Store {
+  return connectIn(readEnv, options);
+}
+
+/**
+ * {@linkcode connect}, with the environment (`TERRAIN_URL`, `TERRAIN_TOKEN`, `TERRAIN_USERNAME`,
+ * `TERRAIN_PASSWORD`, and `XDG_CACHE_HOME`/`HOME` for the default cache folder) read through
+ * `read` instead of from the process: for a caller that runs with an environment of its own,
+ * such as the command line run from code.
+ *
+ * @throws {BadRequestError} for a bad URL or option, or incomplete credentials.
+ *
+ * @example
+ * ```ts
+ * import { connectIn } from "./connect.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const env: Record<string, string> = { TERRAIN_URL: "http://127.0.0.1:8080/terrain", TERRAIN_TOKEN: "eyJh.eyJw.c2ln" };
+ * const store = connectIn((name) => env[name], { cacheDir: false });
+ * assert.equal(store.options.url, "http://127.0.0.1:8080/terrain");
+ * assert.equal(store.options.auth, "token");
+ * ```
+ */
+export function connectIn(
+  read: (name: string) => string | undefined,
+  options: ConnectOptions = {},
+): Store {
   if (typeof options !== "object" || options === null) {
     throw new BadRequestError("connect() takes an options object, e.g. connect({ token }).");
   }
-  const { token, username, password } = credentialsOf(options);
-  const url = options.url ?? readEnv("TERRAIN_URL") ?? DEFAULT_URL;
+  const { token, username, password } = credentialsOf(options, read);
+  const url = options.url ?? read("TERRAIN_URL") ?? DEFAULT_URL;
   if (
     options.cacheDir !== undefined && options.cacheDir !== false &&
     (typeof options.cacheDir !== "string" || options.cacheDir.trim() === "")
@@ -159,7 +174,7 @@ export function connect(options: ConnectOptions = {}): Store {
   const cacheDir = options.cacheDir === false
     ? false
     : options.cacheDir === undefined
-    ? defaultCacheDir() ?? false
+    ? defaultCacheDir(read) ?? false
     : resolve(options.cacheDir);
   if (options.offline === true && cacheDir === false) {
     throw new BadRequestError("offline: true needs a cache folder; cacheDir is false or unknown.");
@@ -210,6 +225,7 @@ export function connect(options: ConnectOptions = {}): Store {
 
 function credentialsOf(
   options: ConnectOptions,
+  read: (name: string) => string | undefined,
 ): { token?: string; username?: string; password?: string } {
   const { token, username, password } = options;
   if (token !== undefined || username !== undefined || password !== undefined) {
@@ -219,10 +235,10 @@ function credentialsOf(
     return { token, username, password };
   }
   if (options.anonymous === true) return {};
-  const envToken = readEnv("TERRAIN_TOKEN");
+  const envToken = read("TERRAIN_TOKEN");
   if (envToken !== undefined) return { token: envToken };
-  const envUser = readEnv("TERRAIN_USERNAME");
-  const envPassword = readEnv("TERRAIN_PASSWORD");
+  const envUser = read("TERRAIN_USERNAME");
+  const envPassword = read("TERRAIN_PASSWORD");
   if (envUser !== undefined && envPassword === undefined) {
     throw new BadRequestError("TERRAIN_USERNAME is set but TERRAIN_PASSWORD is not.");
   }
