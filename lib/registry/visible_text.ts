@@ -9,9 +9,10 @@
 
 // Control (Cc) and format (Cf) characters — C0/C1 controls, DEL, the bidirectional marks,
 // embeddings, overrides and isolates ("Trojan Source"), zero-width spaces, the BOM, soft hyphens,
-// invisible tag characters — and the line and paragraph separators. ZWJ and ZWNJ stay: emoji
-// sequences and Persian or Indic words need them, and they cannot reorder text.
-const INVISIBLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+// the whole block of invisible tag characters (its unassigned code points too: a font may draw
+// them as nothing) — and the line and paragraph separators. ZWJ and ZWNJ stay: emoji sequences
+// and Persian or Indic words need them, and they cannot reorder text.
+const INVISIBLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u2028\u2029\u{e0000}-\u{e007f}]/gu;
 const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /**
