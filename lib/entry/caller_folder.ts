@@ -18,15 +18,18 @@
  * import assert from "node:assert/strict";
  *
  * const here = Deno.cwd();
- * const elsewhere = await Deno.makeTempDir();
+ * const elsewhere = await Deno.realPath(await Deno.makeTempDir());
+ * // Set and restored with no await between: the folder and environment are the process's.
  * Deno.env.set("INIT_CWD", elsewhere);
+ * let moved: string;
  * try {
- *   assert.equal(returnToCallerFolder(), await Deno.realPath(elsewhere));
+ *   moved = returnToCallerFolder();
  * } finally {
  *   Deno.chdir(here);
  *   Deno.env.delete("INIT_CWD");
- *   await Deno.remove(elsewhere);
  * }
+ * assert.equal(moved, elsewhere);
+ * await Deno.remove(elsewhere);
  * ```
  */
 export function returnToCallerFolder(): string {
