@@ -30,9 +30,10 @@ import {
   strongETag,
   versionOfEntry,
 } from "../client/file_version.ts";
-import { formatOfInfoType, tableFormat } from "../registry/file_formats.ts";
+import { tableFormat } from "../registry/file_formats.ts";
 import {
   detectFormat,
+  formatOfInfo,
   formatOfName,
   SNIFF_BYTES,
   TABLE_FORMATS,
@@ -143,7 +144,7 @@ export async function scanFile(
   source: FileSource,
   options: ScanOptions = {},
 ): Promise<Scan> {
-  checkScanOptions(options);
+  checkOptions(options);
   const pl = await loadPolars();
   let reason = "the store is offline";
   if (!context.offline) {
@@ -192,7 +193,7 @@ export async function scanMany(
   options: ScanOptions & { source?: string } = {},
 ): Promise<LazyDataFrame> {
   const { source: column = "source", ...fileOptions } = options;
-  checkScanOptions(fileOptions);
+  checkOptions(fileOptions);
   if (typeof column !== "string" || column === "") {
     throw new BadRequestError(`source must be a non-empty column name, got ${String(column)}.`);
   }
@@ -383,15 +384,5 @@ async function checked(frame: LazyDataFrame, route: ScanRoute): Promise<Scan> {
 /** The format the name (or Terrain's info type) promises; gzip is never read in part. */
 function formatFromName(entry: Entry): TableFormat | undefined {
   if (entry.name.toLowerCase().endsWith(".gz")) return undefined;
-  return formatOfName(entry.name) ??
-    (entry.infoType === null
-      ? undefined
-      : formatOfInfoType(entry.infoType)?.table?.reader as TableFormat | undefined);
-}
-
-function checkScanOptions(options: ScanOptions): void {
-  checkOptions(options);
-  if (options.remote !== undefined && typeof options.remote !== "boolean") {
-    throw new BadRequestError(`remote must be true or false, got ${String(options.remote)}.`);
-  }
+  return formatOfName(entry.name) ?? formatOfInfo(entry.infoType);
 }
