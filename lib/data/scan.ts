@@ -39,7 +39,7 @@ import {
   TABLE_FORMATS,
   type TableFormat,
 } from "./formats.ts";
-import { loadPolars, type Polars } from "./polars.ts";
+import { defined, loadPolars, type Polars } from "./polars.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
@@ -274,12 +274,8 @@ export async function probeRanges(
   }
   const head = new Uint8Array(await response.arrayBuffer());
   if (new TextDecoder().decode(head) !== PARQUET_MAGIC) return undefined;
-  const etag = strongETag(response.headers);
-  const lastModified = response.headers.get("last-modified");
-  return {
-    ...(etag === undefined ? {} : { etag }),
-    ...(lastModified === null ? {} : { lastModified }),
-  };
+  const lastModified = response.headers.get("last-modified") ?? undefined;
+  return defined({ etag: strongETag(response.headers), lastModified });
 }
 
 /** A remote scan, or the reason there is none. */
