@@ -5,7 +5,9 @@
  * {@linkcode guardBody} wraps a body handed on as a stream; {@linkcode readBody} reads one
  * whole (a JSON answer) through the same guard.
  *
- * The idle clock is one timer per body, not one per chunk.
+ * The guarded body is a byte stream: a reader in BYOB mode has the bytes read straight into its
+ * own buffer, as a fetch body's native reads would, and the idle clock is one timer per body,
+ * not one per chunk.
  *
  * @module
  */
@@ -42,6 +44,9 @@ export interface GuardOptions {
   context: { endpoint: string; subject?: string };
 }
 
+/** Bytes read at a time for a reader that brings no buffer of its own. */
+const CHUNK_BYTES = 64 * 1024;
+
 /**
  * Wraps `source` so that (a) no chunk for `idleTimeoutMs` while a read is pending fails with a
  * {@linkcode NetworkError}, (b) a body shorter or longer than `expectedLength` fails with a
@@ -73,14 +78,21 @@ export function guardBody(
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { expectedLength, idleTimeoutMs, signal } = options;
   const problems = bodyProblems(options);
-  const reader = source.getReader();
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = source.getReader({ mode: "byob" });
+  } catch {
+    // Not a byte stream: read its chunks as they come.
+  }
+  const plain = byob === undefined ? source.getReader() : undefined;
+  const reader = byob ?? plain!;
   let received = 0;
   let finished = false;
   let stalled = false;
   /** When the pending read began; `undefined` while the consumer is not waiting. */
   let waitingSince: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let controller!: ReadableStreamDefaultController<Uint8Array<ArrayBuffer>>;
+  let controller!: ReadableByteStreamController;
 
   const finish = () => {
     if (finished) return;
@@ -113,7 +125,8 @@ export function guardBody(
     }
   };
 
-  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+  return new ReadableStream({
+    type: "bytes",
     start(streamController) {
       controller = streamController;
       if (signal.aborted) onAbort();
@@ -122,9 +135,12 @@ export function guardBody(
     async pull() {
       waitingSince = performance.now();
       timer ??= setTimeout(watch, idleTimeoutMs);
+      const request = controller.byobRequest;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        result = await reader.read();
+        result = plain
+          ? await plain.read()
+          : await byob!.read(request?.view as Uint8Array ?? new Uint8Array(CHUNK_BYTES));
       } catch (error) {
         if (signal.aborted) return fail(abortError(signal));
         return fail(stalled ? problems.stalled(received) : problems.broken(received, error));
@@ -138,19 +154,23 @@ export function guardBody(
           return fail(problems.short(received));
         }
         controller.close();
+        // A reader's buffer, moved into the source's read, comes back empty with the end.
+        if (byob !== undefined && result.value) request?.respondWithNewView(result.value);
+        else request?.respond(0);
         return finish();
       }
       const chunk = result.value;
       received += chunk.byteLength;
       if (expectedLength !== undefined && received > expectedLength) return fail(problems.long());
-      controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
+      // Read into the reader's own buffer, or (from a source that is no byte stream) copied in.
+      if (request !== null && byob !== undefined) request.respondWithNewView(chunk);
+      else controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
     },
     cancel(reason) {
       finish();
       return reader.cancel(reason).catch(() => {});
     },
-    // Nothing is read ahead: the idle clock runs only while the consumer waits.
-  }, { highWaterMark: 0 });
+  });
 }
 
 /**

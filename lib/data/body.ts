@@ -59,7 +59,16 @@ export interface BodyOptions {
   onBytes?: (count: number) => void;
   /** A download of the file already sent (beside its stat); the first attempt reads it. */
   started?: Promise<Download>;
+  /**
+   * Read every chunk into one buffer, each valid only until the next is asked for: no memory
+   * is allocated per chunk, for a consumer that copies or writes each chunk at once.
+   * @default {false}
+   */
+  reuse?: boolean;
 }
+
+/** Bytes read at a time into a reused buffer. */
+const REUSED_BYTES = 1024 * 1024;
 
 /**
  * Yields the bytes of `expected` in order, exactly `expected.size` of them, re-downloading (and
@@ -92,6 +101,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
   const { transport, expected, signal } = options;
   const { path, size } = expected;
   const attempts = transport.policy.retries + 1;
+  let buffer: Uint8Array<ArrayBuffer> | undefined;
   let delivered = 0;
   // The first answer's ETag: later attempts ask for those very bytes (If-Match), so a change
   // the stat cannot see (same size, same second) still never splices two versions.
@@ -122,15 +132,24 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       await answer.body.cancel();
       throw await changed();
     }
-    const reader = answer.body.getReader();
+    // A read that failed took the buffer with it.
+    if (options.reuse && !buffer?.byteLength) {
+      // A small file needs no more (one byte over shows a body that runs long at once).
+      buffer = new Uint8Array(Math.min(REUSED_BYTES, size + 1));
+    }
+    const byob = buffer && answer.body.getReader({ mode: "byob" });
+    const reader = byob ?? answer.body.getReader();
     let position = 0;
     try {
       while (true) {
-        const { done, value } = await reader.read();
+        const { done, value } = byob
+          ? await byob.read(buffer!)
+          : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+        if (byob && value) buffer = new Uint8Array(value.buffer as ArrayBuffer);
         if (done) break;
         // Bytes delivered by an earlier attempt are skipped, not delivered twice.
-        const piece = value.subarray(Math.max(0, Math.min(delivered - position, value.length)));
-        position += value.byteLength;
+        const piece = value!.subarray(Math.max(0, Math.min(delivered - position, value!.length)));
+        position += value!.byteLength;
         if (position > size) {
           const problem = `${JSON.stringify(path)} sent more than its listed ${size} bytes.`;
           throw new IntegrityError(problem, { path, endpoint: "fileio/download" });

@@ -361,7 +361,7 @@ export async function cachedCopy(
           if (!(found instanceof CopyWriter)) {
             return { ...(found ?? unkept(path, cache)), fromCache: true };
           }
-          const body = bodyOf(planOf(context, source, options, tracker), pinned.version);
+          const body = bodyOf(planOf(context, source, options, tracker), pinned.version, true);
           const { copy } = await fetchWhole(body, pinned.version, found, undefined, false);
           return { ...(copy ?? unkept(path, cache)), fromCache: false };
         }),
@@ -574,7 +574,7 @@ async function* frameStream(
     } else if (partial) {
       outcome = yield* fromStream(pl, plan, version, infoType, early?.take());
     } else {
-      const body = bodyOf(plan, version, early?.take());
+      const body = bodyOf(plan, version, true, early?.take());
       outcome = yield* fromWhole(pl, plan, body, version, infoType, found);
     }
     context.gate?.record(outcome.version, operation);
@@ -598,7 +598,7 @@ async function* fromStream(
   started?: Promise<Download>,
 ): AsyncGenerator<DataFrame, Outcome> {
   const hasher = await contentHasher();
-  const input = hashing(bodyOf(plan, version, started), hasher);
+  const input = hashing(bodyOf(plan, version, false, started), hasher);
   try {
     const { head, chunks } = await peek(input, SNIFF_BYTES);
     const detected = detect(plan, version.path, infoType, head);
@@ -700,10 +700,11 @@ async function* fromCopy(
   yield* parseChunks(pl, detected, copyChunks(copy), plan.options, path, infoType);
 }
 
-/** The verified body of `version`, reporting bytes to the tracker. */
+/** The verified body of `version`, reporting bytes to the tracker (see `reuse`). */
 function bodyOf(
   plan: Pick<Plan, "context" | "source" | "signal" | "tracker">,
   version: FileVersion,
+  reuse: boolean,
   started?: Promise<Download>,
 ): AsyncGenerator<Uint8Array, void> {
   const { context, source, signal, tracker } = plan;
@@ -714,6 +715,7 @@ function bodyOf(
     signal,
     onBytes: (count) => tracker.bytes(count),
     started,
+    reuse,
   });
 }
 
@@ -732,7 +734,7 @@ async function chunksOf(
   const tracker = { bytes: options.onBytes ?? (() => {}), expectBytes: () => {} };
   const plan = { context, source, signal: options.signal, tracker };
   const hasher = await contentHasher();
-  const chunks = hashing(copy ? copyChunks(copy) : bodyOf(plan, pinned.version), hasher);
+  const chunks = hashing(copy ? copyChunks(copy) : bodyOf(plan, pinned.version, false), hasher);
   return { chunks, read: () => checkHash(pinned.version, withHash(pinned.version, hasher)) };
 }
 
