@@ -150,7 +150,7 @@ export function detectFormat(clues: FormatClues): DetectedFormat {
   if (gzip) {
     // A first guess from the name; the reader decides with innerFormat() once it has the
     // decompressed first bytes.
-    const inner = forced ?? named ?? textFormatFromName(clues.infoType) ?? "csv";
+    const inner = forced ?? named ?? formatOfInfo(clues.infoType) ?? "csv";
     return { gzip: true, ...textFormat(inner) };
   }
   if (!looksLikeText(head)) {
@@ -162,7 +162,7 @@ export function detectFormat(clues: FormatClues): DetectedFormat {
   }
   if (forced !== undefined) return { gzip: false, ...textFormat(forced, head) };
   if (named !== undefined) return { gzip: false, ...textFormat(named, head) };
-  const typed = textFormatFromName(clues.infoType);
+  const typed = formatOfInfo(clues.infoType);
   if (typed !== undefined) return { gzip: false, ...textFormat(typed, head) };
   if (!PLAIN_TEXT_EXTENSIONS.has(extension)) {
     throw new UnsupportedFormatError(
@@ -219,8 +219,19 @@ function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat
   return { format };
 }
 
-/** The table format Terrain's info type names (it types CSV and TSV). */
-function textFormatFromName(infoType: string | null | undefined): TableFormat | undefined {
+/**
+ * The table format Terrain's info type names (it types CSV and TSV), if any.
+ *
+ * @example
+ * ```ts
+ * import { formatOfInfo } from "./formats.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(formatOfInfo("tsv"), "tsv");
+ * assert.equal(formatOfInfo(null), undefined);
+ * ```
+ */
+export function formatOfInfo(infoType: string | null | undefined): TableFormat | undefined {
   if (infoType === null || infoType === undefined) return undefined;
   return formatOfInfoType(infoType)?.table?.reader as TableFormat | undefined;
 }

@@ -115,7 +115,7 @@ export interface ManyOptions extends DataFrameOptions {
 export const DEFAULT_BATCH_ROWS = 100_000;
 
 /**
- * Checks reader options; nothing is sent when they are wrong.
+ * Checks reader options (a scan's `remote` too); nothing is sent when they are wrong.
  *
  * @throws {BadRequestError} naming the first bad option.
  *
@@ -170,9 +170,9 @@ export function checkOptions(options: unknown): asserts options is BatchOptions 
   ) {
     throw new BadRequestError("dtypes must map column names to Polars types, e.g. { a: pl.Utf8 }.");
   }
-  for (const name of ["hasHeader", "tryParseDates", "cache", "progress"]) {
+  for (const name of ["hasHeader", "tryParseDates", "cache", "progress", "remote"]) {
     if (o[name] !== undefined && typeof o[name] !== "boolean") {
-      throw new BadRequestError(`${name} must be true or false.`);
+      throw new BadRequestError(`${name} must be true or false, got ${String(o[name])}.`);
     }
   }
   checkNullValues(o.nullValues);

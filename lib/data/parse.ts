@@ -20,7 +20,7 @@ import { collect, gunzip, peek } from "./chunks.ts";
 import { type DetectedFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
 import { RecordSplitter } from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
-import { asBuffer, type Polars, stackFrames } from "./polars.ts";
+import { asBuffer, defined, type Polars, stackFrames } from "./polars.ts";
 
 /**
  * Parses batches of one file in order. For delimited text the first batch fixes the schema
@@ -131,32 +131,11 @@ export class BatchParser {
   #delimited(batch: Uint8Array, limit?: number): DataFrame {
     const pl = this.#pl;
     const o = this.#options;
-    const common = {
-      sep: o.sep ?? this.#format.sep ?? ",",
-      ...(o.quoteChar === undefined ? {} : { quoteChar: o.quoteChar }),
-      ...(o.nullValues === undefined ? {} : { nullValues: o.nullValues }),
-      ...(limit === undefined ? {} : { nRows: limit }),
-      rechunk: false,
-    };
+    const input = asBuffer(batch);
     const schema = this.#schema;
     if (schema === undefined) {
-      const hasHeader = o.hasHeader ?? true;
-      const dates = dateColumns(pl, asBuffer(batch), { ...common, hasHeader }, o);
+      const { frame, dates } = readDelimited(pl, input, this.#format, o, limit);
       this.#dates = dates;
-      const frame = readWidening(
-        pl,
-        (widened) =>
-          readDated(pl, dates, (types) =>
-            pl.readCSV(asBuffer(batch), {
-              ...common,
-              hasHeader,
-              // The caller's types win: a column they fixed is never widened.
-              dtypes: { ...widened, ...types, ...o.dtypes },
-              ...(o.inferSchemaLength === undefined
-                ? {}
-                : { inferSchemaLength: o.inferSchemaLength }),
-            })),
-      );
       this.#schema = frame.schema;
       this.#projection = projectionOf(frame.columns, o.columns, this.#path);
       return this.#projection === undefined ? frame : frame.select(...this.#projection);
@@ -165,11 +144,11 @@ export class BatchParser {
     const frame = readWidening(pl, (widened) => {
       current = { ...schema, ...widened };
       return readDated(pl, this.#dates, (types) =>
-        pl.readCSV(asBuffer(batch), {
-          ...common,
-          hasHeader: false,
+        pl.readCSV(input, {
+          ...textOptions(this.#format, o, false),
+          rechunk: false,
           schema: { ...current, ...types },
-          ...(this.#projection === undefined ? {} : { columns: this.#projection }),
+          ...defined({ nRows: limit, columns: this.#projection }),
         }));
     }, (column) => column in schema && !(o.dtypes !== undefined && column in o.dtypes));
     this.#schema = current;
@@ -181,6 +160,37 @@ export class BatchParser {
     const frame = readJsonText(this.#pl, asBuffer(batch), "lines", o.inferSchemaLength);
     return shape(this.#pl, frame, o, this.#path);
   }
+}
+
+/** How delimited text is read (its sample for dates too). */
+function textOptions(format: DetectedFormat, o: DataFrameOptions, hasHeader: boolean) {
+  const { quoteChar, nullValues } = o;
+  return { sep: o.sep ?? format.sep ?? ",", hasHeader, ...defined({ quoteChar, nullValues }) };
+}
+
+/**
+ * Reads delimited text with its header (when it has one): types from the first rows, an
+ * integer column that meets a decimal value widened to Float64, dates recognised, and the
+ * caller's `dtypes` over all of them (a column they fixed is never widened).
+ */
+function readDelimited(
+  pl: Polars,
+  input: string | ReturnType<typeof asBuffer>,
+  format: DetectedFormat,
+  o: DataFrameOptions,
+  nRows: number | undefined,
+): { frame: DataFrame; dates: Record<string, DateColumn> } {
+  const text = textOptions(format, o, o.hasHeader ?? true);
+  const dates = dateColumns(pl, input, text, o);
+  const frame = readWidening(pl, (widened) =>
+    readDated(pl, dates, (types) =>
+      pl.readCSV(input, {
+        ...text,
+        rechunk: false,
+        dtypes: { ...widened, ...types, ...o.dtypes },
+        ...defined({ inferSchemaLength: o.inferSchemaLength, nRows }),
+      })));
+  return { frame, dates };
 }
 
 /**
@@ -297,27 +307,7 @@ export async function parseWhole(
     switch (format.format) {
       case "csv":
       case "tsv": {
-        const text = {
-          sep: o.sep ?? format.sep ?? ",",
-          hasHeader: o.hasHeader ?? true,
-          ...(o.quoteChar === undefined ? {} : { quoteChar: o.quoteChar }),
-          ...(o.nullValues === undefined ? {} : { nullValues: o.nullValues }),
-        };
-        const dates = dateColumns(pl, input, text, o);
-        const frame = readWidening(
-          pl,
-          (widened) =>
-            readDated(pl, dates, (types) =>
-              pl.readCSV(input, {
-                ...text,
-                rechunk: false,
-                dtypes: { ...widened, ...types, ...o.dtypes },
-                ...(o.inferSchemaLength === undefined
-                  ? {}
-                  : { inferSchemaLength: o.inferSchemaLength }),
-                ...(o.nRows === undefined ? {} : { nRows: o.nRows }),
-              })),
-        );
+        const { frame } = readDelimited(pl, input, format, o, o.nRows);
         const projection = projectionOf(frame.columns, o.columns, path);
         return limitRows(projection === undefined ? frame : frame.select(...projection), o.nRows);
       }
@@ -329,10 +319,7 @@ export async function parseWhole(
       }
       case "parquet":
       case "arrow": {
-        const pushed = {
-          ...(o.columns === undefined ? {} : { columns: o.columns }),
-          ...(o.nRows === undefined ? {} : { nRows: o.nRows }),
-        };
+        const pushed = defined({ columns: o.columns, nRows: o.nRows });
         const frame = format.format === "parquet"
           ? pl.readParquet(input, pushed)
           : format.arrowStream

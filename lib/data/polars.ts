@@ -115,3 +115,23 @@ export function stackFrames(pl: Polars, frames: readonly DataFrame[]): DataFrame
   }
   return level[0];
 }
+
+/**
+ * `fields` without the ones that are `undefined`: Polars takes a key that is present as a
+ * value given, so an option not given must be left out, not set to `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { defined } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(defined({ nRows: 10, columns: undefined }), { nRows: 10 });
+ * ```
+ */
+export function defined<T extends Record<string, unknown>>(
+  fields: T,
+): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}

@@ -30,15 +30,16 @@ import {
   strongETag,
   versionOfEntry,
 } from "../client/file_version.ts";
-import { formatOfInfoType, tableFormat } from "../registry/file_formats.ts";
+import { tableFormat } from "../registry/file_formats.ts";
 import {
   detectFormat,
+  formatOfInfo,
   formatOfName,
   SNIFF_BYTES,
   TABLE_FORMATS,
   type TableFormat,
 } from "./formats.ts";
-import { loadPolars, type Polars } from "./polars.ts";
+import { defined, loadPolars, type Polars } from "./polars.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
@@ -143,7 +144,7 @@ export async function scanFile(
   source: FileSource,
   options: ScanOptions = {},
 ): Promise<Scan> {
-  checkScanOptions(options);
+  checkOptions(options);
   const pl = await loadPolars();
   let reason = "the store is offline";
   if (!context.offline) {
@@ -192,7 +193,7 @@ export async function scanMany(
   options: ScanOptions & { source?: string } = {},
 ): Promise<LazyDataFrame> {
   const { source: column = "source", ...fileOptions } = options;
-  checkScanOptions(fileOptions);
+  checkOptions(fileOptions);
   if (typeof column !== "string" || column === "") {
     throw new BadRequestError(`source must be a non-empty column name, got ${String(column)}.`);
   }
@@ -273,12 +274,8 @@ export async function probeRanges(
   }
   const head = new Uint8Array(await response.arrayBuffer());
   if (new TextDecoder().decode(head) !== PARQUET_MAGIC) return undefined;
-  const etag = strongETag(response.headers);
-  const lastModified = response.headers.get("last-modified");
-  return {
-    ...(etag === undefined ? {} : { etag }),
-    ...(lastModified === null ? {} : { lastModified }),
-  };
+  const lastModified = response.headers.get("last-modified") ?? undefined;
+  return defined({ etag: strongETag(response.headers), lastModified });
 }
 
 /** A remote scan, or the reason there is none. */
@@ -383,15 +380,5 @@ async function checked(frame: LazyDataFrame, route: ScanRoute): Promise<Scan> {
 /** The format the name (or Terrain's info type) promises; gzip is never read in part. */
 function formatFromName(entry: Entry): TableFormat | undefined {
   if (entry.name.toLowerCase().endsWith(".gz")) return undefined;
-  return formatOfName(entry.name) ??
-    (entry.infoType === null
-      ? undefined
-      : formatOfInfoType(entry.infoType)?.table?.reader as TableFormat | undefined);
-}
-
-function checkScanOptions(options: ScanOptions): void {
-  checkOptions(options);
-  if (options.remote !== undefined && typeof options.remote !== "boolean") {
-    throw new BadRequestError(`remote must be true or false, got ${String(options.remote)}.`);
-  }
+  return formatOfName(entry.name) ?? formatOfInfo(entry.infoType);
 }
