@@ -4,8 +4,8 @@
  *
  * A record boundary is a line feed outside quotes. Whether a line feed is inside quotes depends
  * on the parity of the quote characters before it (RFC 4180 doubles quotes inside quoted
- * fields, which keeps the parity), so the quotes of every byte are counted once (a native
- * search steps from quote to quote: far faster than any link to the data store).
+ * fields, which keeps the parity), so every byte is looked at once: quotes are counted four
+ * bytes at a time, which keeps the splitter at a few GB/s on one core.
  *
  * @module
  */
@@ -25,10 +25,38 @@ const LINE_FEED = 0x0a;
  * ```
  */
 export function countByte(bytes: Uint8Array, quote: number, start: number, end: number): number {
-  const range = bytes.subarray(start, end);
+  // Many tables quote nothing: one native search settles that without looking at every word.
+  const first = bytes.subarray(start, end).indexOf(quote);
+  if (first < 0) return 0;
   let count = 0;
-  for (let i = range.indexOf(quote); i >= 0; i = range.indexOf(quote, i + 1)) count++;
+  let i = start + first;
+  // Whole 32-bit words need a 4-aligned start in the underlying buffer.
+  while (i < end && ((bytes.byteOffset + i) & 3) !== 0) {
+    if (bytes[i] === quote) count++;
+    i++;
+  }
+  const words = (end - i) >> 2;
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+    const pattern = quote * 0x01010101;
+    for (let k = 0; k < words; k++) {
+      const x = view[k] ^ pattern; // bytes equal to the quote become zero
+      if (((x - 0x01010101) & ~x & 0x80808080) !== 0) {
+        // Exact count of zero bytes: the high bit of each non-zero byte, counted.
+        const nonZero = ((((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080) >>> 7;
+        count += 4 - bitCount(nonZero);
+      }
+    }
+    i += words * 4;
+  }
+  for (; i < end; i++) if (bytes[i] === quote) count++;
   return count;
+}
+
+function bitCount(value: number): number {
+  let v = value - ((value >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /**
@@ -62,8 +90,10 @@ export const DEFAULT_FIRST_BATCH_BYTES = 64 * 1024;
 
 /**
  * Accumulates chunks and hands out batches of whole records. Concatenating every batch (and the
- * final rest) gives back the input exactly. A batch is handed out without copying; only the
- * incomplete record after it is copied into the next batch's buffer.
+ * final rest) gives back the input exactly. A batch is handed out without copying, and is valid
+ * until the next call to `push()` or `finish()`: the splitter alternates between two buffers,
+ * so after the first few batches it allocates nothing (fresh memory costs page faults, which at
+ * these sizes cost as much as the copy itself).
  *
  * @example
  * ```ts
@@ -84,6 +114,8 @@ export class RecordSplitter {
   readonly #batchBytes: number;
   #threshold: number;
   #buffer: Uint8Array;
+  /** The buffer of the batch handed out last, reused for the one after next. */
+  #spare: Uint8Array = new Uint8Array(0);
   #fill = 0;
   /** Bytes of the buffer whose quotes are counted in `#quotes`. */
   #scanned = 0;
@@ -112,11 +144,11 @@ export class RecordSplitter {
       this.#batchBytes,
       positive("firstBatchBytes", options.firstBatchBytes ?? DEFAULT_FIRST_BATCH_BYTES),
     );
-    this.#buffer = new Uint8Array(2 * this.#threshold);
+    this.#buffer = new Uint8Array(capacityFor(this.#threshold));
   }
 
   /**
-   * Adds a chunk; returns a batch when one became complete.
+   * Adds a chunk; returns a batch when one became complete (valid until the next call).
    *
    * @example
    * ```ts
@@ -128,13 +160,17 @@ export class RecordSplitter {
    * ```
    */
   push(chunk: Uint8Array): Uint8Array | undefined {
-    if (this.#fill + chunk.byteLength > this.#buffer.byteLength) {
-      const grown = new Uint8Array(2 * (this.#fill + chunk.byteLength));
-      grown.set(this.#buffer.subarray(0, this.#fill));
-      this.#buffer = grown;
+    if (chunk.byteLength > 0) {
+      if (this.#fill + chunk.byteLength > this.#buffer.byteLength) {
+        const grown = new Uint8Array(
+          Math.max(this.#buffer.byteLength * 2, capacityFor(this.#fill + chunk.byteLength)),
+        );
+        grown.set(this.#buffer.subarray(0, this.#fill));
+        this.#buffer = grown;
+      }
+      this.#buffer.set(chunk, this.#fill);
+      this.#fill += chunk.byteLength;
     }
-    this.#buffer.set(chunk, this.#fill);
-    this.#fill += chunk.byteLength;
     return this.#fill >= this.#threshold ? this.#cut() : undefined;
   }
 
@@ -156,7 +192,10 @@ export class RecordSplitter {
     if (this.#fill === 0) return undefined;
     const rest = this.#buffer.subarray(0, this.#fill);
     this.#buffer = new Uint8Array(0);
-    this.#fill = this.#scanned = this.#quotes = 0;
+    this.#spare = new Uint8Array(0);
+    this.#fill = 0;
+    this.#scanned = 0;
+    this.#quotes = 0;
     return rest;
   }
 
@@ -186,9 +225,11 @@ export class RecordSplitter {
     const cut = end + 1;
     const rest = fill - cut;
     this.#threshold = Math.min(this.#batchBytes, this.#threshold * 4);
-    // Room for the next batch and the chunk that crosses its threshold.
-    this.#buffer = new Uint8Array(2 * Math.max(this.#threshold, rest));
-    this.#buffer.set(buffer.subarray(cut, fill));
+    const wanted = capacityFor(Math.max(this.#threshold, rest));
+    const next = this.#spare.byteLength >= wanted ? this.#spare : new Uint8Array(wanted);
+    next.set(buffer.subarray(cut, fill));
+    this.#spare = buffer;
+    this.#buffer = next;
     this.#fill = rest;
     if (quote !== undefined) {
       this.#quotes -= quotesBefore;
@@ -196,6 +237,11 @@ export class RecordSplitter {
     }
     return buffer.subarray(0, cut);
   }
+}
+
+/** Room for a batch plus the chunk that crosses its threshold. */
+function capacityFor(bytes: number): number {
+  return bytes + (bytes >> 3) + 256 * 1024;
 }
 
 function positive(name: string, value: number): number {
