@@ -99,18 +99,20 @@ function serveCheckout(
 
 /**
  * The quickstart, as a user's script: `base` is where tern is (a `file:` or `http:` URL of the
- * checkout). It prints what it found as JSON. With `freshStore`, it builds a sample store of its
- * own in `dir/store`, so vega-datasets is read through however tern was loaded; without, it
- * serves the machine's cached one (`deno task test` builds it first), as the README's does.
+ * checkout). It prints what it found as JSON. It serves the machine's cached sample store
+ * (`deno task test` builds it first), as the README's does. With `vega`, it also opens
+ * vega-datasets as a sample-store build finds it (a package resolved lazily, the hardest to find
+ * through a URL import), without building a store of 20,000 files to get there.
  */
-function quickstartScript(base: string, freshStore: boolean): string {
-  return `import { Citation, connect } from "${base}/mod.ts";
+function quickstartScript(base: string, vega: boolean): string {
+  return `${vega ? `import { VegaDatasets } from "${base}/lib/sample/vega.ts";\n` : ""}` +
+    `import { Citation, connect } from "${base}/mod.ts";
 import { startServer } from "${base}/server.ts";
 import pl from "${base}/polars.ts";
 import { DEMO_USER, ensureSampleStore, FORMATS_PATH, MANY_FILES_PATH, SAMPLE_CASES } from "${base}/sample.ts";
 
 const here = new URL(".", import.meta.url).pathname;
-const root = await ensureSampleStore(${freshStore ? `here + "store"` : ""});
+const root = await ensureSampleStore();
 await using server = await startServer({ root, port: 0, quiet: true });
 const store = connect({ url: server.url, token: DEMO_USER.token, cacheDir: here + "cache", progress: false });
 
@@ -124,7 +126,15 @@ const gentoo = frame.filter(pl.col("Species").eq(pl.lit("Gentoo"))).height;
 const dataset = store.dataset(SAMPLE_CASES.fullMetadata);
 const metadata = await dataset.metadata();
 const apa = await Citation.of(dataset, "apa");
+${
+      vega
+        ? `const vega = await VegaDatasets.open();
+const penguinBytes = (await vega.bytes("penguins.json")).byteLength;`
+        : "const vega = undefined, penguinBytes = undefined;"
+    }
 console.log(JSON.stringify({
+  vega: vega?.version,
+  penguinBytes,
   pages,
   rows: frame.height,
   columns: frame.columns,
@@ -226,9 +236,10 @@ Deno.test("a script outside the checkout imports tern by file path and runs the 
 Deno.test("a script imports tern by http URL, lazily loaded packages and vega-datasets included", async () => {
   await using dir = await outsideFolder();
   await using checkout = serveCheckout();
-  // The store built here: 20,000 files take seconds, so only this import (the harder one for
-  // finding vega-datasets) builds one.
-  checkQuickstart(await runScript(dir.path, quickstartScript(checkout.url, true), true));
+  const found = await runScript(dir.path, quickstartScript(checkout.url, true), true);
+  checkQuickstart(found);
+  assert.equal(found.vega, "3.2.1");
+  assert.ok((found.penguinBytes as number) > 10_000, "vega-datasets' penguins.json was read");
   // tern really came over HTTP: every entry, the dependency list and the lazy loaders' users.
   for (
     const path of [
