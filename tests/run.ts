@@ -27,8 +27,11 @@
  * @module
  */
 
+import { basename } from "node:path";
+import { fileURLToPath } from "node:url";
 import { EXAMPLE_SERVER_ENV, serveSampleStore } from "../lib/sample/example.ts";
 import { writeExampleModules } from "./doc_examples.ts";
+import { NOTEBOOK_MODULES_ENV, writeNotebookModules } from "./notebooks/_code.ts";
 
 /**
  * Run alone after the rest, one file at a time (paths from the repository root): suites whose
@@ -104,8 +107,11 @@ async function main(args: string[]): Promise<number> {
     const tests = testFiles("tests").filter((path) => !SERIAL.includes(path));
     const ordered = [...LONGEST.filter((path) => tests.includes(path)), ...tests];
     const parallel = ["--parallel", ...new Set(ordered), `${EXAMPLES}/`];
-    runs.push(await denoTest(parallel, { ...env, DENO_JOBS: jobs }));
-    // Type-checked in the first run (see `serialTypes`): checked again on their own they
+    const notebooks = fileURLToPath(new URL(`${EXAMPLES}/notebooks/`, ROOT));
+    runs.push(
+      await denoTest(parallel, { ...env, DENO_JOBS: jobs, [NOTEBOOK_MODULES_ENV]: notebooks }),
+    );
+    // Type-checked in the first run (see `typesOnly`): checked again on their own they
     // would cost a second pass over most of tern's modules.
     runs.push(await denoTest(["--no-check", ...SERIAL], env));
   }
@@ -146,7 +152,13 @@ async function exampleModules(): Promise<AsyncDisposable> {
   });
   try {
     await writeExampleModules(ROOT, EXAMPLES, ALL);
-    await Deno.writeTextFile(new URL(`${EXAMPLES}/serial_types_test.ts`, ROOT), serialTypes());
+    const notebooks = await writeNotebookModules(
+      fileURLToPath(new URL(`${EXAMPLES}/notebooks/`, ROOT)),
+    );
+    await Deno.writeTextFile(
+      new URL(`${EXAMPLES}/types_only_test.ts`, ROOT),
+      typesOnly(notebooks.map((file) => `./notebooks/${basename(file)}`)),
+    );
     return {
       [Symbol.asyncDispose]: () => {
         for (const stop of signals) stop();
@@ -162,12 +174,15 @@ async function exampleModules(): Promise<AsyncDisposable> {
 }
 
 /**
- * A module of the first run that imports the serial files for their types only: `deno test`
- * type-checks it with everything else, and runs none of their tests.
+ * A module of the first run that imports, for their types only, the serial files and the
+ * notebooks' code (tests/notebooks/_code.ts): `deno test` type-checks them with everything
+ * else in its one check, and runs none of them. Checked on their own, each would cost a second
+ * pass over most of tern's modules.
  */
-function serialTypes(): string {
-  const imports = SERIAL.map((path) => `import type {} from "../${path}";\n`);
-  return `// Written by tests/run.ts: type-checks the serial run's files in the first run.\n${
+function typesOnly(notebooks: string[]): string {
+  const imports = [...SERIAL.map((path) => `../${path}`), ...notebooks]
+    .map((path) => `import type {} from "${path}";\n`);
+  return `// Written by tests/run.ts: type-checks the serial run's files and the notebooks' code.\n${
     imports.join("")
   }`;
 }

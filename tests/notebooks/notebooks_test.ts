@@ -3,7 +3,9 @@
  * as the kernel), with no error output and the expected outputs, cell by cell; every tern view
  * in them passes the HTML safety checks; `--html` writes the page (for two of them: an export
  * costs a Python process's CPU); nothing is left in the temporary folder; and their code
- * type-checks (while the kernels run).
+ * type-checks: in `deno task test`'s one type-check of the first run (tests/run.ts writes the
+ * notebooks' code as modules beside the examples', and this test checks they are current), or,
+ * when this file runs alone, by `deno check` while the kernels run.
  *
  * The runs are skipped, saying what is missing, where Jupyter is not installed (CI's .ci/run
  * installs it); the type-check is not.
@@ -23,6 +25,12 @@ import {
   readCells,
 } from "../../notebooks/jupyter.ts";
 import { checkView, parseBody } from "../display/_safety.ts";
+import {
+  NOTEBOOK_MODULES_ENV,
+  notebookModule,
+  notebookNames,
+  writeNotebookModules,
+} from "./_code.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TERN = ["text/html", "text/plain"];
@@ -166,6 +174,8 @@ const EXPECTED: Record<string, Expected[]> = {
 const HTML = ["charts", "quickstart"];
 
 const jupyter = await findJupyter();
+/** The folder of the notebooks' modules the run type-checked (tests/run.ts), if it did. */
+const checkedByRun = Deno.env.get(NOTEBOOK_MODULES_ENV);
 if ("missing" in jupyter) console.warn(`notebook tests skipped: ${jupyter.missing}`);
 
 Deno.test("every notebook runs in Jupyter with the Deno kernel, with the expected outputs, and its code type-checks", async (t) => {
@@ -180,19 +190,27 @@ Deno.test("every notebook runs in Jupyter with the Deno kernel, with the expecte
   } finally {
     await typeCheck.catch(() => {});
   }
-  await t.step("the notebooks' code type-checks", async () => {
-    const checked = await typeCheck;
-    assert.ok(checked.ok, checked.stderr);
-  });
+  await t.step(
+    checkedByRun === undefined
+      ? "the notebooks' code type-checks"
+      : "the notebooks' code type-checks (in the run's type-check: its modules are current)",
+    async () => {
+      if (checkedByRun !== undefined) {
+        for (const name of notebookNames()) {
+          const written = await Deno.readTextFile(join(checkedByRun, `${name}.ts`));
+          assert.equal(written, await notebookModule(name), `${name}: the checked code is stale`);
+        }
+      }
+      const checked = await typeCheck;
+      assert.ok(checked.ok, checked.stderr);
+    },
+  );
 });
 
 /** Runs every notebook through `tern notebook` and checks what they wrote. */
 async function runNotebooks(t: Deno.TestContext): Promise<void> {
   if (!("python" in jupyter)) return;
-  const names = [...Deno.readDirSync(join(ROOT, "notebooks"))]
-    .filter((entry) => entry.name.endsWith(".ipynb"))
-    .map((entry) => entry.name.replace(/\.ipynb$/, ""))
-    .sort();
+  const names = notebookNames();
   assert.deepEqual(names, Object.keys(EXPECTED).sort(), "every notebook has expectations");
   const work = await Deno.makeTempDir({ prefix: "tern-notebooks-" });
   const before = temporaryFolders();
@@ -311,22 +329,12 @@ function checkChart(html: string, chart: { marks: string; min: number }, where: 
   }
 }
 
-/** `deno check` of every notebook's code, as one module per notebook. */
+/** `deno check` of the notebooks' code, unless the run type-checked it already. */
 async function typeCheckNotebooks(): Promise<{ ok: boolean; stderr: string }> {
+  if (checkedByRun !== undefined) return { ok: true, stderr: "" };
   const work = await Deno.makeTempDir({ prefix: "tern-notebooks-check-" });
   try {
-    const files: string[] = [];
-    for (const name of Object.keys(EXPECTED)) {
-      const cells = await readCells(join(ROOT, "notebooks", `${name}.ipynb`));
-      const source = cells.filter((cell) => cell.cell_type === "code")
-        .map((cell) => joined(cell.source))
-        .join("\n")
-        // The notebooks import the checkout by relative path from notebooks/.
-        .replaceAll('from "../', `from "${new URL("../../", import.meta.url).href}`);
-      const file = join(work, `${name}.ts`);
-      await Deno.writeTextFile(file, `${source}\n`);
-      files.push(file);
-    }
+    const files = await writeNotebookModules(work);
     return await output(Deno.execPath(), [
       "check",
       "--quiet",
