@@ -4,16 +4,19 @@
  *
  * 1. Everything that may share the machine runs with `--parallel`: the unit and integration
  *    tests and every documentation example. The examples run as generated test modules, one per
- *    source file (tests/doc_examples.ts, written to `.doc_examples/` and deleted afterwards, also
- *    when the run is interrupted), not through `--doc`, which gives every example a module and a
- *    worker of its own, each loading tern's modules again: that was most of the suite's time.
+ *    source folder (tests/doc_examples.ts, written to `.doc_examples/` and deleted afterwards,
+ *    also when the run is interrupted), not through `--doc`, which gives every example a module
+ *    and a worker of its own, each loading tern's modules again: that was most of the suite's
+ *    time. One `deno check` of all of it (the serial files and the notebooks' code included)
+ *    runs beside these tests rather than before them.
  * 2. Then, alone and one file at a time, the suites whose assertions ride on timing or memory:
- *    the reliability suites of faults, load, expiring tokens and memory under siege, and the
- *    files that bound a duration from above or measure the process's memory. Run beside other
- *    work they fail by chance. (The notebooks run in the first run: a busy machine only makes
- *    their progress lines likelier, which they accept, and their cells' time limit is minutes.
- *    So do the hostile-input suites: their deadlines only catch hangs, and stand far above what
- *    their cases take beside the heaviest suites.)
+ *    the reliability suites of faults, load and expiring tokens, and the files that bound a
+ *    duration from above or measure the process's memory. Run beside other work they fail by
+ *    chance. (The notebooks run in the first run: a busy machine only makes their progress
+ *    lines likelier, which they accept, and their cells' time limit is minutes. So do the
+ *    hostile-input suites and the siege: their deadlines only catch hangs, and stand far above
+ *    what their cases take beside the heaviest suites; the siege's memory is its own server
+ *    process's.)
  *
  * The documentation examples' `exampleStore()` connect to one sample-store server started here
  * (its URL in {@linkcode EXAMPLE_SERVER_ENV}) instead of each starting its own; each still gets
@@ -22,7 +25,7 @@
  * With arguments, runs just `deno test -A --doc <arguments>` (e.g.
  * `deno task test tests/cache/`), still with the shared server (`--doc` there: a few files'
  * examples cost little on their own). With `TERN_TEST_JUNIT` set to a
- * folder, each run also writes a JUnit report there (per-test times: `1.xml`, `2.xml`).
+ * folder, each test run also writes a JUnit report there (per-test times: `1.xml`, `2.xml`).
  *
  * @module
  */
@@ -41,11 +44,11 @@ import { NOTEBOOK_MODULES_ENV, writeNotebookModules } from "./notebooks/_code.ts
 const SERIAL = [
   // Reliability: a password sign-in must list within a token's one-second lifetime; hundreds
   // of CPU-bound reads under faults within a deadline a busy machine would approach; the load
-  // test bounds its p99; the siege measures its server's memory.
+  // test bounds its p99. (The siege runs with the rest: it measures the memory of a server
+  // process of its own and counts answers, with deadlines of minutes.)
   "tests/reliability/credentials_test.ts",
   "tests/reliability/faults_test.ts",
   "tests/reliability/load_test.ts",
-  "tests/reliability/siege_test.ts",
   // RSS growth of a large body, and a retry's elapsed time bounded.
   "tests/client/transport_test.ts",
   // Upper bounds on elapsed time: bandwidth shaping.
@@ -57,6 +60,7 @@ const SERIAL = [
  * (`deno test --parallel` takes files in the order given). Only the order changes.
  */
 const LONGEST = [
+  "tests/reliability/siege_test.ts",
   "tests/package/import_test.ts",
   "tests/sample/mod_test.ts",
   "tests/listing/dask_test.ts",
@@ -87,8 +91,8 @@ export interface Run {
 }
 
 let runCount = 0;
-/** The `deno test` child running now, to pass a signal on to. */
-let running: Deno.ChildProcess | undefined;
+/** The children running now (`deno test`, `deno check`), to pass a signal on to. */
+const running = new Set<Deno.ChildProcess>();
 
 async function main(args: string[]): Promise<number> {
   const started = performance.now();
@@ -106,13 +110,20 @@ async function main(args: string[]): Promise<number> {
     // named too. The examples' folder last: many short files even out the end.
     const tests = testFiles("tests").filter((path) => !SERIAL.includes(path));
     const ordered = [...LONGEST.filter((path) => tests.includes(path)), ...tests];
-    const parallel = ["--parallel", ...new Set(ordered), `${EXAMPLES}/`];
+    const files = [...new Set(ordered), `${EXAMPLES}/`];
     const notebooks = fileURLToPath(new URL(`${EXAMPLES}/notebooks/`, ROOT));
+    // The type-check (one pass, on one core) runs beside the tests instead of before them: the
+    // tests keep both cores busy from the start. Its files include the serial run's and the
+    // notebooks' code (see `typesOnly`), so the serial run needs no check of its own.
+    const checked = denoCheck(files);
     runs.push(
-      await denoTest(parallel, { ...env, DENO_JOBS: jobs, [NOTEBOOK_MODULES_ENV]: notebooks }),
+      await denoTest(["--no-check", "--parallel", ...files], {
+        ...env,
+        DENO_JOBS: jobs,
+        [NOTEBOOK_MODULES_ENV]: notebooks,
+      }),
     );
-    // Type-checked in the first run (see `typesOnly`): checked again on their own they
-    // would cost a second pass over most of tern's modules.
+    runs.push(await checked);
     runs.push(await denoTest(["--no-check", ...SERIAL], env));
   }
   const crashed = runs.filter((run) => run.counts === undefined).length;
@@ -139,10 +150,12 @@ async function exampleModules(): Promise<AsyncDisposable> {
   remove();
   const signals = (["SIGINT", "SIGTERM"] as const).map((signal) => {
     const listener = () => {
-      try {
-        running?.kill(signal);
-      } catch {
-        // It has ended already.
+      for (const child of running) {
+        try {
+          child.kill(signal);
+        } catch {
+          // It has ended already.
+        }
       }
       remove();
       Deno.exit(signal === "SIGINT" ? 130 : 143);
@@ -217,7 +230,7 @@ async function denoTest(args: string[], env: Record<string, string>): Promise<Ru
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  running = child;
+  running.add(child);
   // Keep only the end: the summary is the last line.
   let tail = "";
   const decoder = new TextDecoder();
@@ -226,8 +239,26 @@ async function denoTest(args: string[], env: Record<string, string>): Promise<Ru
     tail = (tail + decoder.decode(chunk, { stream: true })).slice(-4096);
   }
   const status = await child.status;
-  running = undefined;
+  running.delete(child);
   return { ok: status.success, counts: parseSummary(tail) };
+}
+
+/**
+ * Type-checks `files` with `deno check` (its errors go to stderr): a run with no tests, or,
+ * when the check failed, one that ended without a summary (counted as a failure).
+ */
+async function denoCheck(files: string[]): Promise<Run> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", ...files],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  running.add(child);
+  const status = await child.status;
+  running.delete(child);
+  if (!status.success) console.log("the type-check of the test files failed (see above)");
+  return { ok: status.success, ...(status.success ? { counts: {} } : {}) };
 }
 
 async function writeAll(bytes: Uint8Array): Promise<void> {
