@@ -4,8 +4,8 @@
  *
  * tern is imported from notebooks and scripts that have no import map of their own (by file
  * path, by `https:` URL, or as a published package), so every specifier here is a full
- * `npm:name@version`: it resolves without tern's `deno.json`. Every package but picomatch is
- * loaded through the loaders below, on first use, so `import { connect } from "tern"` stays cheap
+ * `npm:name@version`: it resolves without tern's `deno.json`. Every package is loaded through
+ * the loaders below, on first use, so `import { connect } from "tern"` stays cheap
  * and needs no `--allow-ffi` until a frame is made (zod is needed at once by the lock module; the
  * response schemas load with the first answer, while its request is on its way). Test-only
  * packages (fast-check, linkedom) live in `deno.json`'s import map, which only tern's own tests
@@ -24,7 +24,24 @@
  * @module
  */
 
-export { default as picomatch } from "npm:picomatch@4.0.7";
+/** picomatch's matcher factory (with its `scan`). */
+export type Picomatch = typeof import("npm:picomatch@4.0.7").default;
+
+/**
+ * Imports picomatch (glob matching; only when a listing with a glob is first read).
+ *
+ * @example
+ * ```ts
+ * import { loadPicomatch } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const picomatch = await loadPicomatch();
+ * assert.ok(picomatch("*.csv")("a.csv"));
+ * ```
+ */
+export async function loadPicomatch(): Promise<Picomatch> {
+  return (await importLater<typeof import("npm:picomatch@4.0.7")>("npm:picomatch@4.0.7")).default;
+}
 /** zod's namespace, for types (`z.infer`, `z.ZodType`); {@linkcode loadZodModule} gives its values. */
 export type { z } from "npm:zod@4.6.7";
 import type * as polars from "npm:nodejs-polars@0.25.2";

@@ -574,6 +574,7 @@ export class Listing implements AsyncIterable<Entry> {
       }
       const { options } = plan;
       const glob = applyGlob ? options.glob : undefined;
+      await glob?.ready();
       const pages = pageFolder(plan.context.transport, {
         path,
         entityType: options.entityType,

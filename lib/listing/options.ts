@@ -5,7 +5,7 @@
  * @module
  */
 
-import { picomatch } from "../deps.ts";
+import { loadPicomatch } from "../deps.ts";
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import type { EntityType, SortColumn, SortDirection } from "../client/endpoints.ts";
 
@@ -142,8 +142,9 @@ export interface ResolvedWalkOptions extends ResolvedListOptions {
 }
 
 /**
- * A compiled glob: the matcher, plus what it implies about where matches can be, so a walk can
- * skip folders that cannot hold any.
+ * A glob: the matcher, plus what it implies about where matches can be, so a walk can skip
+ * folders that cannot hold any. The matcher (picomatch) is loaded by `ready()`, which a listing
+ * awaits before its first entry: a script that lists without a glob never loads it.
  *
  * @example
  * ```ts
@@ -151,6 +152,7 @@ export interface ResolvedWalkOptions extends ResolvedListOptions {
  * import assert from "node:assert/strict";
  *
  * const glob = compileGlob("raw/*.csv");
+ * await glob.ready();
  * assert.ok(glob.matches("raw/a.csv"));
  * assert.equal(glob.base, "raw");
  * assert.equal(glob.depth, 2);
@@ -159,6 +161,12 @@ export interface ResolvedWalkOptions extends ResolvedListOptions {
 export interface Glob {
   /** The pattern as given. */
   readonly pattern: string;
+  /**
+   * Loads the matcher; the members below may be used once it resolved.
+   *
+   * @throws {BadRequestError} for a pattern picomatch cannot compile.
+   */
+  ready(): Promise<void>;
   /** Whether a relative path matches. */
   matches(relativePath: string): boolean;
   /** Leading literal folders every match lies under (`""` when none). */
@@ -252,16 +260,20 @@ export function resolveWalkOptions(
 }
 
 /**
- * Compiles a glob over relative paths (picomatch, dotfiles included).
+ * A glob over relative paths (picomatch, dotfiles included), checked at once and compiled by
+ * its `ready()`.
  *
- * @throws {BadRequestError} for a pattern that is empty, absolute, or not a valid glob.
+ * @throws {BadRequestError} for a pattern that is empty or absolute; `ready()` throws one for a
+ * pattern that is not a valid glob.
  *
  * @example
  * ```ts
  * import { compileGlob } from "./options.ts";
  * import assert from "node:assert/strict";
  *
- * assert.ok(compileGlob("20??/**").matches("2019/july/a.csv"));
+ * const glob = compileGlob("20??/**");
+ * await glob.ready();
+ * assert.ok(glob.matches("2019/july/a.csv"));
  * ```
  */
 export function compileGlob(pattern: unknown): Glob {
@@ -276,23 +288,41 @@ export function compileGlob(pattern: unknown): Glob {
         `so it cannot start with "/": got ${quoteInput(pattern)}.`,
     );
   }
-  let matcher: (path: string) => boolean;
-  let scan: { base: string; negated: boolean };
-  try {
-    matcher = picomatch(pattern, { dot: true });
-    scan = picomatch.scan(pattern);
-  } catch (error) {
-    throw new BadRequestError(
-      `glob ${quoteInput(pattern)} is not a valid pattern: ${(error as Error).message}.`,
-    );
-  }
-  // A negated pattern matches almost everything, so it says nothing about where matches are.
-  const fixedDepth = !scan.negated && !/\*\*|[{}()]/.test(pattern);
+  let compiled: Omit<Glob, "pattern" | "ready"> | undefined;
+  const loaded = () => {
+    if (compiled === undefined) throw new Error(`glob ${quoteInput(pattern)}: await ready() first`);
+    return compiled;
+  };
   return {
     pattern,
-    matches: (path) => matcher(path),
-    base: scan.negated ? "" : scan.base,
-    depth: fixedDepth ? pattern.split("/").length : Infinity,
+    async ready() {
+      if (compiled !== undefined) return;
+      const picomatch = await loadPicomatch();
+      let matcher: (path: string) => boolean;
+      let scan: { base: string; negated: boolean };
+      try {
+        matcher = picomatch(pattern, { dot: true });
+        scan = picomatch.scan(pattern);
+      } catch (error) {
+        throw new BadRequestError(
+          `glob ${quoteInput(pattern)} is not a valid pattern: ${(error as Error).message}.`,
+        );
+      }
+      // A negated pattern matches almost everything, so it says nothing about where matches are.
+      const fixedDepth = !scan.negated && !/\*\*|[{}()]/.test(pattern);
+      compiled = {
+        matches: (path) => matcher(path),
+        base: scan.negated ? "" : scan.base,
+        depth: fixedDepth ? pattern.split("/").length : Infinity,
+      };
+    },
+    matches: (path) => loaded().matches(path),
+    get base() {
+      return loaded().base;
+    },
+    get depth() {
+      return loaded().depth;
+    },
   };
 }
 

@@ -83,6 +83,7 @@ export async function* walkPages(
   options: ResolvedWalkOptions,
 ): AsyncGenerator<Page, void, undefined> {
   const { glob } = options;
+  await glob?.ready();
   const maxDepth = Math.min(options.maxDepth, glob?.depth ?? Infinity);
   const queue: Job[] = [{ path: context.root, relative: "", depth: 1 }];
   const ahead: Cursor[] = [];

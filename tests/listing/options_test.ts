@@ -73,22 +73,53 @@ Deno.test("bad options are BadRequestErrors naming the option and the value", ()
   }
 });
 
-Deno.test("a compiled glob matches relative paths, dotfiles included, and knows its scope", () => {
-  const csv = compileGlob("*.csv");
+Deno.test("a compiled glob matches relative paths, dotfiles included, and knows its scope", async () => {
+  const compiled = async (pattern: string) => {
+    const glob = compileGlob(pattern);
+    await glob.ready();
+    return glob;
+  };
+  const csv = await compiled("*.csv");
   assert.ok(csv.matches("a.csv") && csv.matches(".hidden.csv"));
   assert.ok(!csv.matches("sub/a.csv"));
   assert.equal(csv.depth, 1);
   assert.equal(csv.base, "");
-  const nested = compileGlob("raw/2019/*.tif");
+  const nested = await compiled("raw/2019/*.tif");
   assert.equal(nested.base, "raw/2019");
   assert.equal(nested.depth, 3);
-  const any = compileGlob("raw/**/*.tif");
+  const any = await compiled("raw/**/*.tif");
   assert.equal(any.base, "raw");
   assert.equal(any.depth, Infinity);
   assert.ok(any.matches("raw/a/b/c.tif") && !any.matches("cooked/c.tif"));
-  assert.equal(compileGlob("{a,b/c}/*.csv").depth, Infinity);
-  const negated = compileGlob("!*.tmp");
+  assert.equal((await compiled("{a,b/c}/*.csv")).depth, Infinity);
+  const negated = await compiled("!*.tmp");
   assert.equal(negated.base, "");
   assert.equal(negated.depth, Infinity);
   assert.ok(negated.matches("a/b.csv") && !negated.matches("x.tmp"));
+});
+
+Deno.test("a glob loads its matcher only when asked: checked at once, compiled by ready()", async () => {
+  const glob = compileGlob("*.csv");
+  assert.throws(() => glob.matches("a.csv"), /await ready\(\) first/);
+  // picomatch refuses patterns over 65,536 characters: a typed error once the matcher loads.
+  const huge = compileGlob("a".repeat(70_000));
+  await assert.rejects(huge.ready(), (error: unknown) => {
+    assert.ok(error instanceof BadRequestError, String(error));
+    assert.match(error.message, /is not a valid pattern/);
+    return true;
+  });
+});
+
+Deno.test("importing tern loads no glob matcher: picomatch comes with the first glob", async () => {
+  const script = `import "${new URL("../../mod.ts", import.meta.url).href}";\n` +
+    `import { createRequire } from "node:module";\n` +
+    `const cache = createRequire(import.meta.url).cache;\n` +
+    `console.log(Object.keys(cache).some((path) => path.includes("picomatch")));\n`;
+  const { stdout, success, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+  assert.equal(new TextDecoder().decode(stdout).trim(), "false");
 });
