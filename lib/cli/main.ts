@@ -119,6 +119,9 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       if (given.length > 0) {
         throw new UsageError(`tern ${command.name} does not take --${given[0]}`);
       }
+      // A delegated command listens to the process's signals itself; an embedding's interrupt
+      // reaches it through the context's signal.
+      if (io.interrupt !== undefined) removeSignals = onInterrupt(interrupt, io.interrupt);
       return await command.run(contextFor({ values: {}, positionals: [] }, after));
     }
     const parsed = parseOptions([...before, ...after], command.options);

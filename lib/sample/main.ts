@@ -5,6 +5,7 @@
  * @module
  */
 
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
   buildSampleStore,
@@ -47,6 +48,11 @@ export interface CliIo {
   out(line: string): void;
   /** Receives error messages, one line per call. */
   err(line: string): void;
+  /**
+   * The folder a relative DIR is taken from.
+   * @default {Deno.cwd()}
+   */
+  cwd?: string;
 }
 
 const consoleIo: CliIo = {
@@ -113,14 +119,15 @@ export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Pr
     io.err(USAGE);
     return 2;
   }
+  const target = io.cwd === undefined ? dir : resolve(io.cwd, dir);
   try {
     if (parsed.values.reuse) {
       const started = performance.now();
-      const path = await ensureSampleStore(dir);
+      const path = await ensureSampleStore(target);
       io.out(`Sample store ready at ${path} (${Math.round(performance.now() - started)} ms)`);
       return 0;
     }
-    for (const line of summaryLines(await buildSampleStore(dir))) io.out(line);
+    for (const line of summaryLines(await buildSampleStore(target))) io.out(line);
     return 0;
   } catch (e) {
     io.err(

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startServer } from "./mod.ts";
 import { type ServerOptions, ServerOptionsError } from "./options.ts";
@@ -58,6 +59,17 @@ export interface ServeIo {
   stderr?: (line: string) => void;
   /** Stops the server like SIGINT does. */
   signal?: AbortSignal;
+  /**
+   * The folder a relative `--root` is taken from.
+   * @default {Deno.cwd()}
+   */
+  cwd?: string;
+  /**
+   * Whether the process's SIGINT and SIGTERM stop the server too (an embedding that stops it
+   * through `signal` leaves the process's signals alone).
+   * @default {true}
+   */
+  processSignals?: boolean;
 }
 
 class UsageError extends Error {}
@@ -166,14 +178,16 @@ export async function serveMain(args: string[], io: ServeIo = {}): Promise<numbe
   }
   let server;
   try {
-    server = await startServer(options);
+    server = await startServer(
+      io.cwd === undefined ? options : { ...options, root: resolve(io.cwd, options.root) },
+    );
   } catch (error) {
     stderr(`error: ${(error as Error).message}`);
     return error instanceof ServerOptionsError ? 2 : 1;
   }
   const stopped = Promise.withResolvers<void>();
   const stop = () => stopped.resolve();
-  const removeSignals = onStopSignals(stop);
+  const removeSignals = io.processSignals === false ? () => {} : onStopSignals(stop);
   io.signal?.addEventListener("abort", stop, { once: true });
   if (io.signal?.aborted) stop();
   stdout(server.url);

@@ -1,7 +1,8 @@
 /**
  * `tern serve` and `tern sample-store`: the embedded Terrain-compatible server and the demo
  * store builder, run exactly as `deno task serve` and `deno task sample-store` run them. Their
- * arguments are handed over untouched; only the program name in their help changes.
+ * arguments are handed over untouched (relative folders taken from the command's own folder);
+ * only the program name in their help changes.
  *
  * @module
  */
@@ -9,6 +10,7 @@
 import { sampleStoreMain } from "../../sample/main.ts";
 import { serveMain } from "../../server/main.ts";
 import type { Command, CommandContext } from "../command.ts";
+import { localPath } from "../io.ts";
 
 /**
  * `tern serve --root DIR [options]`: serves a folder as a data store until Ctrl-C.
@@ -30,6 +32,9 @@ export const serve: Command = {
       stdout: lineWriter(context, "stdout"),
       stderr: lineWriter(context, "stderr"),
       signal: context.signal,
+      cwd: localPath(context.io),
+      // An embedding's interrupt (CliIo.interrupt) stops it; the process's signals are its own.
+      processSignals: context.io.interrupt === undefined,
     }),
 };
 
@@ -52,6 +57,7 @@ export const sampleStore: Command = {
     await sampleStoreMain([...context.rawArgs], {
       out: lineWriter(context, "stdout"),
       err: lineWriter(context, "stderr"),
+      cwd: localPath(context.io),
     }),
 };
 

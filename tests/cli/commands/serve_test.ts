@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { basename, dirname } from "node:path";
+import { Output, runCli } from "../../../cli.ts";
 import { FORMATS_PATH } from "../../../lib/sample/mod.ts";
 import { assertUsage, lines, startCli } from "../_cli.ts";
 
@@ -34,6 +36,57 @@ Deno.test("tern serve and tern sample-store: delegated, with tern's name in thei
     ]);
     assert.equal(status.code, 0);
   });
+
+  await t.step(
+    "from code: a relative --root from CliIo.cwd, stopped by CliIo.interrupt",
+    async () => {
+      const url = Promise.withResolvers<string>();
+      const stop = new AbortController();
+      const text = new TextDecoder();
+      const out = new Output(
+        {
+          write: (bytes) => {
+            const line = text.decode(bytes).trim();
+            if (line.startsWith("http")) url.resolve(line);
+            return Promise.resolve(bytes.length);
+          },
+        },
+        false,
+        false,
+      );
+      const running = runCli(["serve", "--root", basename(cli.root), "--port", "0", "--quiet"], {
+        stdout: out,
+        stderr: out,
+        interactive: false,
+        readSecret: () => Promise.resolve(""),
+        env: {},
+        cwd: dirname(cli.root),
+        interrupt: stop.signal,
+      });
+      const served = await Promise.race([url.promise, running.then((code) => `exit ${code}`)]);
+      assert.match(served, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
+      const run = await cli.run(["--url", served, "ls", "--type", "file", FORMATS_PATH]);
+      assert.ok(lines(run).includes("penguins.csv"), run.stderr);
+      stop.abort();
+      // A deadline that only turns a server that never stops into a failure rather than a hang.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const hung = new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve("still serving a minute after the interrupt"), 60_000);
+      });
+      assert.equal(await Promise.race([running, hung]), 0);
+      clearTimeout(timer);
+      // sample-store takes its DIR from the same folder.
+      const reuse = await runCli(["sample-store", "--reuse", basename(cli.root)], {
+        stdout: out,
+        stderr: out,
+        interactive: false,
+        readSecret: () => Promise.resolve(""),
+        env: {},
+        cwd: dirname(cli.root),
+      });
+      assert.equal(reuse, 0);
+    },
+  );
 
   await t.step("serve's own help and usage errors, named for tern", async () => {
     const [help, port, flag] = await Promise.all([
