@@ -54,15 +54,19 @@ Deno.test("tern serve and tern sample-store: delegated, with tern's name in thei
         false,
         false,
       );
-      const running = runCli(["serve", "--root", basename(cli.root), "--port", "0", "--quiet"], {
+      // The store's folder named relative to its parent, as the command's own folder.
+      const io = {
         stdout: out,
         stderr: out,
         interactive: false,
         readSecret: () => Promise.resolve(""),
         env: {},
         cwd: dirname(cli.root),
-        interrupt: stop.signal,
-      });
+      };
+      const running = runCli(
+        ["serve", "--root", basename(cli.root), "--port", "0", "--quiet"],
+        { ...io, interrupt: stop.signal },
+      );
       const served = await Promise.race([url.promise, running.then((code) => `exit ${code}`)]);
       assert.match(served, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
       const run = await cli.run(["--url", served, "ls", "--type", "file", FORMATS_PATH]);
@@ -76,15 +80,7 @@ Deno.test("tern serve and tern sample-store: delegated, with tern's name in thei
       assert.equal(await Promise.race([running, hung]), 0);
       clearTimeout(timer);
       // sample-store takes its DIR from the same folder.
-      const reuse = await runCli(["sample-store", "--reuse", basename(cli.root)], {
-        stdout: out,
-        stderr: out,
-        interactive: false,
-        readSecret: () => Promise.resolve(""),
-        env: {},
-        cwd: dirname(cli.root),
-      });
-      assert.equal(reuse, 0);
+      assert.equal(await runCli(["sample-store", "--reuse", basename(cli.root)], io), 0);
     },
   );
 
