@@ -78,6 +78,8 @@ const ALL = ["tests/", "lib/", "mod.ts", "server.ts", "polars.ts", "sample.ts", 
 const EXAMPLES = ".doc_examples";
 
 const ROOT = new URL("../", import.meta.url);
+/** Where the notebooks' code is written as modules for the type-check (see `typesOnly`). */
+const NOTEBOOK_MODULES = fileURLToPath(new URL(`${EXAMPLES}/notebooks/`, ROOT));
 
 /** The counts of one summary line, by label ("passed", "failed", "ignored", …). */
 export interface Counts {
@@ -111,7 +113,6 @@ async function main(args: string[]): Promise<number> {
     const tests = testFiles("tests").filter((path) => !SERIAL.includes(path));
     const ordered = [...LONGEST.filter((path) => tests.includes(path)), ...tests];
     const files = [...new Set(ordered), `${EXAMPLES}/`];
-    const notebooks = fileURLToPath(new URL(`${EXAMPLES}/notebooks/`, ROOT));
     // The type-check (one pass, on one core) runs beside the tests instead of before them: the
     // tests keep both cores busy from the start. Its files include the serial run's and the
     // notebooks' code (see `typesOnly`), so the serial run needs no check of its own.
@@ -120,7 +121,7 @@ async function main(args: string[]): Promise<number> {
       await denoTest(["--no-check", "--parallel", ...files], {
         ...env,
         DENO_JOBS: jobs,
-        [NOTEBOOK_MODULES_ENV]: notebooks,
+        [NOTEBOOK_MODULES_ENV]: NOTEBOOK_MODULES,
       }),
     );
     runs.push(await checked);
@@ -165,9 +166,7 @@ async function exampleModules(): Promise<AsyncDisposable> {
   });
   try {
     await writeExampleModules(ROOT, EXAMPLES, ALL);
-    const notebooks = await writeNotebookModules(
-      fileURLToPath(new URL(`${EXAMPLES}/notebooks/`, ROOT)),
-    );
+    const notebooks = await writeNotebookModules(NOTEBOOK_MODULES);
     await Deno.writeTextFile(
       new URL(`${EXAMPLES}/types_only_test.ts`, ROOT),
       typesOnly(notebooks.map((file) => `./notebooks/${basename(file)}`)),
