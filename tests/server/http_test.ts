@@ -153,8 +153,9 @@ Deno.test("idle connections, and ones that never finish a request head, are clos
   assert.deepEqual(idleClosed, idle.map(() => true));
   const slowClosed = await Promise.all(slow.map((conn) => closedWithin(conn, 5000)));
   assert.deepEqual(slowClosed, slow.map(() => true));
+  // Not before the timeouts (a lower bound no load can break); closedWithin catches a hang.
   const elapsed = performance.now() - started;
-  assert.ok(elapsed >= 200 && elapsed < 4500, `closed after ${elapsed.toFixed(0)} ms`);
+  assert.ok(elapsed >= 200, `closed after ${elapsed.toFixed(0)} ms`);
   // A kept-alive connection is closed too once its client stops asking.
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   await conn.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
