@@ -22,7 +22,6 @@ import type { Buffer } from "node:buffer";
 import type { DataFrame, DataType, Expr } from "../deps.ts";
 import type { DataFrameOptions } from "./options.ts";
 import type { Polars } from "./polars.ts";
-import type { TableFormat } from "./formats.ts";
 
 /** Rows Polars infers types from by default; the same rows decide which columns are dates. */
 const DEFAULT_SAMPLE = 100;
@@ -305,41 +304,4 @@ export function dateHint(error: unknown): string | undefined {
     "was read as dates, and this value is not one: pass nullValues for a placeholder such as " +
     '"n/a", dtypes: { column: pl.String } for that column, or tryParseDates: false to keep ' +
     "every column as text.";
-}
-
-/**
- * What a frame's card says about dates: the columns of a delimited-text file that tern read as
- * dates or datetimes, and how to keep them as text; `undefined` when there are none (or the
- * format has types of its own).
- *
- * @example
- * ```ts
- * import { loadPolars } from "./polars.ts";
- * import { datesNote } from "./dates.ts";
- * import assert from "node:assert/strict";
- *
- * const pl = await loadPolars();
- * const frame = pl.DataFrame({ day: [new Date(0)], n: [1] }).withColumns(pl.col("day").cast(pl.Date));
- * assert.equal(datesNote(frame, "csv", {}), "dates parsed from text: day (tryParseDates: false keeps text)");
- * assert.equal(datesNote(frame, "parquet", {}), undefined);
- * ```
- */
-export function datesNote(
-  frame: DataFrame,
-  format: TableFormat | undefined,
-  options: Pick<DataFrameOptions, "tryParseDates" | "dtypes">,
-): string | undefined {
-  if (format !== "csv" && format !== "tsv") return undefined;
-  if (options.tryParseDates === false) return undefined;
-  const parsed = frame.columns.filter((column, index) =>
-    /^(Date|Datetime)/.test(variantOf(frame.dtypes[index])) &&
-    !(options.dtypes !== undefined && column in options.dtypes)
-  );
-  if (parsed.length === 0) return undefined;
-  return `dates parsed from text: ${parsed.join(", ")} (tryParseDates: false keeps text)`;
-}
-
-function variantOf(dtype: unknown): string {
-  const variant = (dtype as { variant?: unknown } | null)?.variant;
-  return typeof variant === "string" ? variant : String(dtype).replace(/^DataType\(/, "");
 }

@@ -13,7 +13,13 @@
 
 import { type CallOptions, getMetadata, getPagedDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
-import { extensionOf, formatOfExtension, formatOfInfoType } from "../registry/file_formats.ts";
+import {
+  extensionOf,
+  formatOfExtension,
+  formatOfInfoType,
+  type TableFormat,
+} from "../registry/file_formats.ts";
+import type { DataFrameOptions } from "../data/options.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderCitation } from "../display/citation.ts";
 import { renderError } from "../display/error.ts";
@@ -572,4 +578,40 @@ export function withEngineSnippets<T extends DataFrame>(frame: T): T {
       ? withEngines(await (table as () => MediaBundle | Promise<MediaBundle>).call(frame), view)
       : renderEngines(view);
   });
+}
+
+/**
+ * What a frame's card says about dates: the columns of a delimited-text file that tern read as
+ * dates or datetimes, and how to keep them as text; `undefined` when there are none (or the
+ * format has types of its own).
+ *
+ * @example
+ * ```ts
+ * import pl from "../../polars.ts";
+ * import { datesNote } from "./display.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const frame = pl.DataFrame({ day: [new Date(0)], n: [1] }).withColumns(pl.col("day").cast(pl.Date));
+ * assert.equal(datesNote(frame, "csv", {}), "dates parsed from text: day (tryParseDates: false keeps text)");
+ * assert.equal(datesNote(frame, "parquet", {}), undefined);
+ * ```
+ */
+export function datesNote(
+  frame: DataFrame,
+  format: TableFormat | undefined,
+  options: Pick<DataFrameOptions, "tryParseDates" | "dtypes">,
+): string | undefined {
+  if (format !== "csv" && format !== "tsv") return undefined;
+  if (options.tryParseDates === false) return undefined;
+  const parsed = frame.columns.filter((column, index) =>
+    /^(Date|Datetime)/.test(variantOf(frame.dtypes[index])) &&
+    !(options.dtypes !== undefined && column in options.dtypes)
+  );
+  if (parsed.length === 0) return undefined;
+  return `dates parsed from text: ${parsed.join(", ")} (tryParseDates: false keeps text)`;
+}
+
+function variantOf(dtype: unknown): string {
+  const variant = (dtype as { variant?: unknown } | null)?.variant;
+  return typeof variant === "string" ? variant : String(dtype).replace(/^DataType\(/, "");
 }

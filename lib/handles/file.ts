@@ -29,8 +29,7 @@ import { collect } from "../data/chunks.ts";
 import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { withFrameDisplay } from "../frames/view.ts";
-import { datesNote } from "../data/dates.ts";
-import { formatOfName } from "../data/formats.ts";
+import { formatOfName } from "../registry/format_detection.ts";
 import { withDisplay } from "../display/attach.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderFile } from "../display/file.ts";
@@ -46,7 +45,7 @@ import {
 } from "../data/read.ts";
 import { scanFile, type ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
-import { fileView } from "./display.ts";
+import { datesNote, fileView } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";

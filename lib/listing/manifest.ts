@@ -13,7 +13,7 @@ import { loadPolarsModule } from "../deps.ts";
 import { type Access, type CallOptions, getManifest, readUrlOf } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
-import { formatOfName } from "../data/formats.ts";
+import { formatOfName } from "../registry/format_detection.ts";
 import type { Entry } from "../client/entry.ts";
 
 /**

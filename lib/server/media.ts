@@ -7,9 +7,6 @@
 
 import { formatOfContent, formatOfFileName, looksLikeText } from "../registry/file_formats.ts";
 
-/** How many leading bytes content sniffing looks at. */
-export const SNIFF_BYTES = 4096;
-
 /**
  * The Terrain `infoType` for a file name, or `"unknown"` when the name says nothing.
  *

@@ -10,7 +10,8 @@
 
 import { fileValidators, preconditions, rangeAllowed, type Validators } from "../conditional.ts";
 import { badOrMissingField, requestFailed } from "../errors.ts";
-import { detectMediaType, SNIFF_BYTES } from "../media.ts";
+import { detectMediaType } from "../media.ts";
+import { SNIFF_BYTES } from "../../registry/format_detection.ts";
 import { ParamCheck } from "../params.ts";
 import { ANONYMOUS } from "../permissions.ts";
 import { type Reply, textReply } from "../reply.ts";

@@ -1,0 +1,315 @@
+/**
+ * Which table reader a file needs: from the reader a caller insists on, the file name, Terrain's
+ * info type and the first bytes, all read from the format table in `file_formats.ts`.
+ * Signatures win over names for binary formats (a `.csv` that starts with `PAR1` is Parquet, one
+ * that starts with gzip's magic is compressed); names and info types decide between the text
+ * formats; text with an uninformative name is sniffed.
+ *
+ * A leaf module like the table it reads: a file that is no table is an
+ * {@linkcode UnsupportedFormat} answer, which the data readers raise as their typed error.
+ *
+ * @module
+ */
+
+import {
+  extensionOf,
+  formatOfContent,
+  formatOfExtension,
+  formatOfInfoType,
+  looksLikeText,
+  startsWithBytes as startsWith,
+  type TableFormat,
+  tableFormat,
+} from "./file_formats.ts";
+
+/**
+ * How a file is to be read.
+ *
+ * @example
+ * ```ts
+ * import type { DetectedFormat } from "./format_detection.ts";
+ *
+ * const gzippedCsv: DetectedFormat = { format: "csv", gzip: true, sep: "," };
+ * ```
+ */
+export interface DetectedFormat {
+  /** The table format (of the decompressed bytes, for gzip). */
+  format: TableFormat;
+  /** Whether the bytes are gzip-compressed. */
+  gzip: boolean;
+  /** Field separator for delimited text, when known from the name or the content. */
+  sep?: string;
+  /** Arrow only: the IPC stream format (no file footer) rather than the file format. */
+  arrowStream?: boolean;
+}
+
+/**
+ * Why a file cannot be read as a table: `unsupported` completes "Cannot read … as a table: ";
+ * `hint`, when there is one, says what to do.
+ *
+ * @example
+ * ```ts
+ * import type { UnsupportedFormat } from "./format_detection.ts";
+ *
+ * const binary: UnsupportedFormat = { unsupported: "its content is binary, not text" };
+ * ```
+ */
+export interface UnsupportedFormat {
+  /** What the file is found to be. */
+  unsupported: string;
+  /** A sentence on how to read it anyway, when there is a way. */
+  hint?: string;
+}
+
+/**
+ * What {@linkcode detectTableFormat} looks at.
+ *
+ * @example
+ * ```ts
+ * import type { FormatClues } from "./format_detection.ts";
+ *
+ * const clues: FormatClues = { path: "/a/b.csv", infoType: "csv", head: new Uint8Array() };
+ * ```
+ */
+export interface FormatClues {
+  /** The data-store path (its name's extensions are clues). */
+  path: string;
+  /** The name to take extensions from, when not the path's (the name without `.gz`). */
+  name?: string;
+  /** Terrain's info type, when known. */
+  infoType?: string | null;
+  /** The first bytes of the file (up to {@linkcode SNIFF_BYTES}; fewer for small files). */
+  head: Uint8Array;
+  /** A format the caller insists on. */
+  format?: TableFormat;
+}
+
+/**
+ * How many leading bytes format detection wants when it can have them (the embedded server
+ * sniffs media types from as many).
+ *
+ * @example
+ * ```ts
+ * import { SNIFF_BYTES } from "./format_detection.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(SNIFF_BYTES, 4096);
+ * ```
+ */
+export const SNIFF_BYTES = 4096;
+
+const [GZIP] = formatOfExtension("gz")!.magic!;
+const [PARQUET] = tableFormat("parquet").magic!;
+const [ARROW_FILE] = tableFormat("arrow").magic!;
+/** Not a signature (the message length's continuation marker): trusted only once the name or
+ * the caller says Arrow. */
+const ARROW_STREAM = [0xff, 0xff, 0xff, 0xff];
+/** Names that often hold delimited text but do not say which delimiter. */
+const PLAIN_TEXT_EXTENSIONS = new Set(["", ...formatOfExtension("txt")!.extensions]);
+const DELIMITERS = [",", "\t", ";", "|"];
+const FORCE_HINT = 'Pass format: "csv" (or "tsv", "json", "ndjson") to read it anyway.';
+
+/** The table format an extension (without `.gz`) names. */
+function tableFormatOf(extension: string): TableFormat | undefined {
+  return formatOfExtension(extension)?.table?.reader as TableFormat | undefined;
+}
+
+/**
+ * The table format a file's name promises (`x.csv.gz` → `csv`), before any byte is read, or
+ * `undefined` when the name does not say.
+ *
+ * @example
+ * ```ts
+ * import { formatOfName } from "./format_detection.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(formatOfName("flights.PARQUET"), "parquet");
+ * assert.equal(formatOfName("penguins.csv.gz"), "csv");
+ * assert.equal(formatOfName("README.txt"), undefined);
+ * ```
+ */
+export function formatOfName(name: string): TableFormat | undefined {
+  return tableFormatOf(extensionOf(name.toLowerCase().replace(/\.gz$/, "")));
+}
+
+/**
+ * The table format Terrain's info type names (it types CSV and TSV), if any.
+ *
+ * @example
+ * ```ts
+ * import { formatOfInfo } from "./format_detection.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(formatOfInfo("tsv"), "tsv");
+ * assert.equal(formatOfInfo(null), undefined);
+ * ```
+ */
+export function formatOfInfo(infoType: string | null | undefined): TableFormat | undefined {
+  if (infoType === null || infoType === undefined) return undefined;
+  return formatOfInfoType(infoType)?.table?.reader as TableFormat | undefined;
+}
+
+/**
+ * Decides how to read a file, or says why it cannot be read as a table.
+ *
+ * @example
+ * ```ts
+ * import { detectTableFormat } from "./format_detection.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const head = new TextEncoder().encode("a\tb\n1\t2\n");
+ * assert.deepEqual(
+ *   detectTableFormat({ path: "/x/table.txt", head }),
+ *   { gzip: false, format: "csv", sep: "\t" },
+ * );
+ * const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+ * assert.deepEqual(detectTableFormat({ path: "/x/plot.csv", head: png }), {
+ *   unsupported: "it is a PNG image",
+ * });
+ * ```
+ */
+export function detectTableFormat(clues: FormatClues): DetectedFormat | UnsupportedFormat {
+  const { path, head } = clues;
+  const name = (clues.name ?? path.slice(path.lastIndexOf("/") + 1)).toLowerCase();
+  const gzip = startsWith(head, GZIP);
+  // For x.csv.gz the format is in the extension before ".gz".
+  const extension = extensionOf(name.replace(/\.gz$/, ""));
+  const named = tableFormatOf(extension);
+
+  if (startsWith(head, PARQUET)) return { format: "parquet", gzip: false };
+  if (startsWith(head, ARROW_FILE)) return { format: "arrow", gzip: false };
+  const forced = clues.format;
+  if (forced === "parquet" || named === "parquet") {
+    return { unsupported: "it does not start with Parquet's signature (PAR1)" };
+  }
+  if (forced === "arrow" || named === "arrow") {
+    if (startsWith(head, ARROW_STREAM)) return { format: "arrow", gzip: false, arrowStream: true };
+    return {
+      unsupported:
+        "it starts with neither the Arrow IPC file signature (ARROW1) nor an IPC stream message",
+    };
+  }
+  const signed = formatOfContent(head);
+  if (signed !== undefined && signed.id !== "gzip") {
+    const hint = signed.hint === undefined ? "" : ` (${signed.hint})`;
+    return { unsupported: `it is ${withArticle(signed.label)}${hint}` };
+  }
+  if (gzip) {
+    // A first guess from the name; the reader decides with innerTableFormat() once it has the
+    // decompressed first bytes.
+    const inner = forced ?? named ?? formatOfInfo(clues.infoType) ?? "csv";
+    return { gzip: true, ...textFormat(inner) };
+  }
+  if (!looksLikeText(head)) {
+    return {
+      unsupported: "its content is binary, not text",
+      hint:
+        'If it is a table in another format, convert it first; if it is text, pass format: "csv".',
+    };
+  }
+  const chosen = forced ?? named ?? formatOfInfo(clues.infoType);
+  if (chosen !== undefined) return { gzip: false, ...textFormat(chosen, head) };
+  if (!PLAIN_TEXT_EXTENSIONS.has(extension)) {
+    return { unsupported: `its name (.${extension}) does not say it is a table`, hint: FORCE_HINT };
+  }
+  const sniffed = sniffText(head);
+  return "unsupported" in sniffed ? sniffed : { gzip: false, ...sniffed };
+}
+
+/**
+ * The format inside a gzip file, decided like {@linkcode detectTableFormat} from the name
+ * without `.gz` and the first decompressed bytes.
+ *
+ * @example
+ * ```ts
+ * import { innerTableFormat } from "./format_detection.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const head = new TextEncoder().encode('{"a":1}\n{"a":2}\n');
+ * assert.deepEqual(innerTableFormat({ path: "/x/events.gz", head }), { gzip: true, format: "ndjson" });
+ * const parquet = new TextEncoder().encode("PAR1");
+ * assert.deepEqual(innerTableFormat({ path: "/x/t.gz", head: parquet }), {
+ *   unsupported: "the gzip file holds parquet, not text",
+ * });
+ * ```
+ */
+export function innerTableFormat(clues: FormatClues): DetectedFormat | UnsupportedFormat {
+  const name = clues.name ?? clues.path.slice(clues.path.lastIndexOf("/") + 1);
+  const inner = detectTableFormat({ ...clues, name: name.replace(/\.gz$/i, "") });
+  if ("unsupported" in inner) return inner;
+  if (inner.gzip || inner.format === "parquet" || inner.format === "arrow") {
+    return {
+      unsupported: `the gzip file holds ${
+        inner.gzip ? "another gzip file" : inner.format
+      }, not text`,
+    };
+  }
+  return { ...inner, gzip: true };
+}
+
+function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat, "gzip"> {
+  if (format === "tsv") return { format: "csv", sep: "\t" };
+  if (format === "csv") {
+    return { format: "csv", ...(head === undefined ? {} : { sep: sniffSeparator(head, ",") }) };
+  }
+  // A ".json" file holding one object per line is JSON Lines.
+  if (format === "json" && head !== undefined && looksLikeJsonLines(head)) {
+    return { format: "ndjson" };
+  }
+  return { format };
+}
+
+/** "a PNG image", "an xz file", "an HDF5 file": the article follows the label's sound. */
+function withArticle(label: string): string {
+  return `${/^(?:[aeiouAEIOU]|x[a-z]|[FHLMNRSX][A-Z0-9])/.test(label) ? "an" : "a"} ${label}`;
+}
+
+function sniffText(head: Uint8Array): Omit<DetectedFormat, "gzip"> | UnsupportedFormat {
+  const text = decodeHead(head).trimStart();
+  if (text.startsWith("[")) return { format: "json" };
+  if (text.startsWith("{")) {
+    return looksLikeJsonLines(head) ? { format: "ndjson" } : { format: "json" };
+  }
+  const lines = completeLines(text).slice(0, 20);
+  const sep = lines.length < 2 ? undefined : agreedDelimiter(lines);
+  if (sep !== undefined) return { format: "csv", sep };
+  return {
+    unsupported: "it looks like plain text, not a delimited table or JSON",
+    hint: FORCE_HINT,
+  };
+}
+
+/**
+ * A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
+ * decimal mark is a comma) or tabs exist: when the header has none of the expected separator
+ * and the first lines agree on another one, that one is used.
+ */
+function sniffSeparator(head: Uint8Array, expected: string): string {
+  const lines = completeLines(decodeHead(head)).slice(0, 20);
+  if (lines.length === 0 || lines[0].includes(expected)) return expected;
+  return agreedDelimiter(lines) ?? expected;
+}
+
+/** The first delimiter that every line holds as many times as the first (at least once). */
+function agreedDelimiter(lines: string[]): string | undefined {
+  return DELIMITERS.find((delimiter) => {
+    const counts = lines.map((line) => line.split(delimiter).length - 1);
+    return counts[0] > 0 && counts.every((count) => count === counts[0]);
+  });
+}
+
+function looksLikeJsonLines(head: Uint8Array): boolean {
+  const lines = completeLines(decodeHead(head)).map((line) => line.trim()).filter(Boolean);
+  return lines.length >= 2 && lines.every((line) => line.startsWith("{") && line.endsWith("}"));
+}
+
+/** The lines of `text` that end before its last line feed (the last may be cut off). */
+function completeLines(text: string): string[] {
+  const end = text.lastIndexOf("\n");
+  if (end < 0) return text === "" ? [] : [text];
+  return text.slice(0, end).split("\n").map((line) => line.replace(/\r$/, ""));
+}
+
+function decodeHead(head: Uint8Array): string {
+  return new TextDecoder().decode(head).replace(/^\uFEFF/, "");
+}
