@@ -221,7 +221,8 @@ function checkAnswer(
   if (status === 412 || status === 404 || status === 410) return CHANGED;
   const contentRange = headers.get("content-range")?.trim();
   const total = /\/(\d+)$/.exec(contentRange ?? "")?.[1];
-  if (status === 206 && total !== undefined && Number(total) !== version.size) return CHANGED;
+  // A 206, or a 416 (`bytes */<size>`), naming another size is another version.
+  if (total !== undefined && Number(total) !== version.size) return CHANGED;
   // The ETag where the version has one, else the date.
   const pinned = version.etag ?? version.lastModified;
   const answered = headers.get(version.etag !== undefined ? "etag" : "last-modified");
