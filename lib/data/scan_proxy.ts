@@ -73,10 +73,7 @@ const forgotten = new FinalizationRegistry<string>((token) => {
 });
 
 function startProxy(): { server: Deno.HttpServer; origin: string } {
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    answer,
-  );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, answer);
   // A notebook or script ends when its own work does, not when the proxy would.
   server.unref();
   return { server, origin: `http://127.0.0.1:${server.addr.port}` };
@@ -154,12 +151,11 @@ async function answer(request: Request): Promise<Response> {
     // 412 to Polars: it fails at once on it (no retries), and the pin holds the real cause.
     return new Response(null, { status: 412 });
   }
-  if (etag === undefined && lastModified === undefined) {
-    const lastModified = upstream.headers.get("last-modified") ?? undefined;
-    pin.version = {
-      ...pin.version,
-      ...defined({ etag: strongETag(upstream.headers), lastModified }),
-    };
+  // Read again: another answer may have fixed them while this one was on its way.
+  if (pin.version.etag === undefined && pin.version.lastModified === undefined) {
+    const date = upstream.headers.get("last-modified") ?? undefined;
+    const validators = defined({ etag: strongETag(upstream.headers), lastModified: date });
+    pin.version = { ...pin.version, ...validators };
   }
   // Only the bytes of the range reach Polars: a body that runs long, ends early or breaks fails,
   // and Polars with it, while the pin says why (recorded as the pipe fails, before Polars can).
