@@ -4,9 +4,9 @@
  * measurements, as issue 16 asks:
  *
  * 1. `file.scan()` then `select("origin").head(1000)`: bytes the server sent (counted by the
- *    embedded server, probes and footer included) against the file's size; target ≤ 5%;
- * 2. the same query over a link shaped to 20 MB/s, timed from a fresh store (manifest, probe,
- *    footer and chunks included), against `file.dataframe()` of the whole file with no cache;
+ *    embedded server, manifest and footer included) against the file's size; target ≤ 5%;
+ * 2. the same query over a link shaped to 20 MB/s, timed from a fresh store (manifest, footer
+ *    and chunks included), against `file.dataframe()` of the whole file with no cache;
  *    target ≥ 10× faster;
  * 3. a predicate on the sorted `date` column (the last week of the six months, a typed datetime
  *    literal; every column of the matching rows), bytes sent against the file's size: row
@@ -74,7 +74,7 @@ export const scanSuite: Suite = {
         against: "file size",
         better: "lower",
         target: 0.05,
-        note: "manifest, range probe and footer check included",
+        note: "manifest and footer read included",
       }));
 
       let rows = 0;
@@ -122,7 +122,7 @@ export const scanSuite: Suite = {
         reps,
         valueRange: [stats.ours.min, stats.ours.max],
         baselineRange: [stats.baseline.min, stats.baseline.max],
-        note: "server in-process; fresh store per run (manifest, probe, footer included)",
+        note: "server in-process; fresh store per run (manifest and footer included)",
       }));
     } finally {
       await shaped.close();

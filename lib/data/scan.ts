@@ -16,7 +16,7 @@
 import type { LazyDataFrame } from "../deps.ts";
 import { getManifest, publicUrlOf } from "../client/endpoints.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
-import { BadRequestError, isAbortError, TernError } from "../client/errors.ts";
+import { BadRequestError, TernError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
@@ -24,14 +24,10 @@ import type { DataContext } from "./context.ts";
 import { checkOptions } from "./options.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
 import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
-import {
-  type FileVersion,
-  sameVersion,
-  strongETag,
-  versionOfEntry,
-} from "../client/file_version.ts";
+import { sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import {
+  type DetectedFormat,
   detectFormat,
   formatOfInfo,
   formatOfName,
@@ -39,7 +35,7 @@ import {
   TABLE_FORMATS,
   type TableFormat,
 } from "./formats.ts";
-import { defined, loadPolars, type Polars } from "./polars.ts";
+import { loadPolars, type Polars } from "./polars.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
@@ -69,7 +65,7 @@ export interface ScanOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** Show progress for this call (default: the store's setting). */
   progress?: boolean;
-  /** Cancels the probes and the cache copy. */
+  /** Cancels the requests before the footer read and the cache copy. */
   signal?: AbortSignal;
 }
 
@@ -109,15 +105,9 @@ export interface Scan {
   route: ScanRoute;
 }
 
-/** The first bytes of every Parquet file, which the range probe asks for. */
-const PARQUET_MAGIC = "PAR1";
-
-/** Polars' error for an object-store server that sent `200` with the whole body to a range. */
-const OBJECT_STORE_ERROR = /object-store error|range request not supported/i;
-
 /**
  * Scans one file lazily: public Parquet in place over its anonymous URL when the server answers
- * byte ranges (checked with a 4-byte request and by reading the footer), anything else from the
+ * byte ranges (checked by reading the footer through the pinning proxy), anything else from the
  * store's cached copy (downloaded once, verified against the listed size).
  *
  * @throws {UnsupportedFormatError} when the file is not a table format.
@@ -150,7 +140,7 @@ export async function scanFile(
   if (!context.offline) {
     const entry = source.entry ?? await source.stat(options.signal);
     checkIsFile(entry);
-    const remote = await remoteScan(pl, context, entry, options);
+    const remote = await remoteScan(pl, context, source, entry, options);
     if (typeof remote !== "string") return remote;
     reason = remote;
     // The cache copy below is checked against this entry rather than asking again.
@@ -163,7 +153,7 @@ export async function scanFile(
  * Scans every file among `entries` (folders are skipped) as one LazyFrame with a `source`
  * column (first) holding each row's data-store path. Columns are united across files and types
  * widened (Polars' relaxed diagonal concatenation). Each file takes the route
- * {@linkcode scanFile} would give it; the probes run `concurrency` at a time.
+ * {@linkcode scanFile} would give it; the footer reads run `concurrency` at a time.
  *
  * @throws {BadRequestError} when there is no file to scan.
  *
@@ -209,79 +199,18 @@ export async function scanMany(
     return frame.select(pl.lit(entry.path).alias(column), pl.all());
   }, { signal: fileOptions.signal });
   if (frames.length === 1) return frames[0];
+  const all = pl.concat(frames, { how: "diagonalRelaxed" });
   // concat reads the frames' plans; the result is guarded by every pin they held.
-  return guardFrame(
-    pl.concat(frames, { how: "diagonalRelaxed" }),
-    frames.flatMap((frame) => pinsOf(frame)),
-    progressFor(context.progress, fileOptions, `${files.length} files`),
-  );
-}
-
-/**
- * What a range probe learnt: the server's validators for the version it answered.
- *
- * @example
- * ```ts
- * import type { RangeProbe } from "./scan.ts";
- * const probe: RangeProbe = { etag: '"xxh64-0-1"' };
- * ```
- */
-export interface RangeProbe {
-  /** The `ETag` the server sent, if any. */
-  etag?: string;
-  /** The `Last-Modified` the server sent, if any. */
-  lastModified?: string;
-}
-
-/**
- * Whether `url` answers byte ranges correctly for a Parquet file of `size` bytes: a request for
- * its first 4 bytes must come back `206` with `Content-Range: bytes 0-3/<size>` and `PAR1`. The
- * answer is the server's validators, or `undefined` when it does not. A server that ignores
- * `Range` (a `200` with the whole body) is found out after its headers: the body is cancelled,
- * not read.
- *
- * @example
- * ```ts
- * import { probeRanges } from "./scan.ts";
- * import { exampleStore } from "../sample/example.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const file = store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet");
- * const { publicUrl } = await file.manifest();
- * const probe = await probeRanges(publicUrl!, (await file.stat()).size);
- * assert.match(probe?.etag ?? "", /^"xxh64-/);
- * assert.equal(await probeRanges(publicUrl!, 1), undefined); // another size: another version
- * ```
- */
-export async function probeRanges(
-  url: string,
-  size: number,
-  signal?: AbortSignal,
-): Promise<RangeProbe | undefined> {
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: { range: "bytes=0-3" }, signal });
-  } catch (error) {
-    if (isAbortError(error) && signal?.aborted) throw error;
-    return undefined;
-  }
-  const ranged = response.status === 206 &&
-    response.headers.get("content-range")?.trim() === `bytes 0-3/${size}`;
-  if (!ranged) {
-    await response.body?.cancel().catch(() => {});
-    return undefined;
-  }
-  const head = new Uint8Array(await response.arrayBuffer());
-  if (new TextDecoder().decode(head) !== PARQUET_MAGIC) return undefined;
-  const lastModified = response.headers.get("last-modified") ?? undefined;
-  return defined({ etag: strongETag(response.headers), lastModified });
+  const pins = frames.flatMap((frame) => pinsOf(frame));
+  const report = progressFor(context.progress, fileOptions, `${files.length} files`);
+  return pins.length === 0 ? all : guardFrame(all, pins, report);
 }
 
 /** A remote scan, or the reason there is none. */
 async function remoteScan(
   pl: Polars,
   context: DataContext,
+  source: FileSource,
   entry: Entry,
   options: ScanOptions,
 ): Promise<Scan | string> {
@@ -295,31 +224,29 @@ async function remoteScan(
   const manifest = await getManifest(context.transport, entry.path, { signal: options.signal });
   const url = publicUrlOf(manifest);
   if (url === undefined) return "the file is not public (it has no anonymous URL)";
-  const probe = await probeRanges(url, entry.size, options.signal);
-  if (probe === undefined) return "its anonymous URL does not answer byte ranges for this version";
-  const version: FileVersion = { ...versionOfEntry(context.transport.url, entry), ...probe };
-  const admitted = await context.gate?.admit(version, "scan") ?? version;
-  // A lock that pins another version serves it only from the cache.
-  if (!sameVersion(admitted, version)) return "a lock pins another version of it";
-  const pin = pinRemote(url, version);
+  const store = context.transport.url;
+  const recheck = async () => versionOfEntry(store, await source.stat());
+  const pin = pinRemote(url, versionOfEntry(store, entry), recheck);
   const raw = pl.scanParquet(pin.url, { glob: false });
   try {
-    // Reading the footer now makes a server that fails Polars' own range reads fall back here,
-    // and a file that is not Parquet fail this call, rather than every later collect().
+    // Reading the footer now fixes the server's validators on the pin, makes a server that
+    // answers ranges wrongly fall back here, and a file that is not Parquet fail this call,
+    // rather than every later collect().
     await guardFrame(raw, [pin]).head(0).collect();
   } catch (error) {
     if (error instanceof FileChangedError) throw error;
-    if (error instanceof TernError || OBJECT_STORE_ERROR.test(polarsReason(error))) {
-      return `Polars could not read its anonymous URL (${
-        error instanceof TernError ? error.message : polarsReason(error)
-      })`;
+    if (error instanceof TernError) {
+      return `its anonymous URL does not answer byte ranges correctly (${error.message})`;
     }
     throw new ParseError(
       `Cannot scan ${JSON.stringify(entry.path)} as Parquet: ${polarsReason(error)}.`,
       { path: entry.path, cause: error },
     );
   }
-  context.gate?.record(version, "scan");
+  const admitted = await context.gate?.admit(pin.version, "scan") ?? pin.version;
+  // A lock that pins another version serves it only from the cache.
+  if (!sameVersion(admitted, pin.version)) return "a lock pins another version of it";
+  context.gate?.record(pin.version, "scan");
   const report = progressFor(context.progress, options, entry.name);
   return { frame: guardFrame(raw, [pin], report), route: { url } };
 }
@@ -340,41 +267,39 @@ async function localScan(
     head: await fileHead(local, SNIFF_BYTES),
     format: forced,
   });
-  const route = { localPath: local, reason };
+  let frame: LazyDataFrame | undefined;
   try {
-    if (!detected.gzip) {
-      switch (detected.format) {
-        case "parquet":
-          return await checked(pl.scanParquet(local, { glob: false }), route);
-        case "csv":
-        case "tsv":
-          return await checked(pl.scanCSV(local, { sep: detected.sep ?? "," }), route);
-        case "ndjson":
-          return await checked(pl.scanJson(local), route);
-        case "arrow":
-          if (!detected.arrowStream) return await checked(pl.scanIPC(local), route);
-      }
-    }
+    frame = lazyScan(pl, local, detected);
+    // Reading the schema now makes a file Polars cannot read fail the scan, not `collect()`.
+    await frame?.head(0).collect();
   } catch (error) {
-    if (error instanceof TernError || isAbortError(error)) throw error;
     throw new ParseError(
       `Cannot scan ${JSON.stringify(source.path)} as ${detected.format}: ${polarsReason(error)}.`,
       { path: source.path, cause: error },
     );
   }
+  if (frame !== undefined) return { frame, route: { localPath: local, reason } };
   // JSON arrays, gzip and Arrow streams have no lazy reader: read the cached copy whole.
-  const { frame } = await readDataFrame(context, source, {
-    progress: false,
-    format: forced,
-    signal,
-  });
-  return { frame: frame.lazy(), route: { reason } };
+  const whole = await readDataFrame(context, source, { progress: false, format: forced, signal });
+  return { frame: whole.frame.lazy(), route: { reason } };
 }
 
-/** Reads the schema now, so a file Polars cannot read fails the scan rather than `collect()`. */
-async function checked(frame: LazyDataFrame, route: ScanRoute): Promise<Scan> {
-  await frame.head(0).collect();
-  return { frame, route };
+/** A lazy reader of the local copy at `path`, or `undefined` for a format read only whole. */
+function lazyScan(pl: Polars, path: string, detected: DetectedFormat): LazyDataFrame | undefined {
+  if (detected.gzip) return undefined;
+  switch (detected.format) {
+    case "parquet":
+      return pl.scanParquet(path, { glob: false });
+    case "csv":
+    case "tsv":
+      return pl.scanCSV(path, { sep: detected.sep ?? "," });
+    case "ndjson":
+      return pl.scanJson(path);
+    case "arrow":
+      return detected.arrowStream ? undefined : pl.scanIPC(path);
+    default:
+      return undefined;
+  }
 }
 
 /** The format the name (or Terrain's info type) promises; gzip is never read in part. */

@@ -9,11 +9,12 @@
  * notebook kernel dies). So Polars is given `http://127.0.0.1:PORT/<random>/<name>` instead, and
  * this proxy forwards each range upstream with the pinned validator (`If-Match` with the `ETag`,
  * else `If-Unmodified-Since` with `Last-Modified`), checks the status, `Content-Range`, length and
- * validators of the answer, and passes on exactly the bytes asked for, counted. Anything else
- * becomes a 412 to Polars, which fails cleanly on it (it retries 5xx answers and aborts on a
- * long body), while the real cause, a {@linkcode FileChangedError} naming both versions or an
- * {@linkcode IntegrityError}, is kept on the {@linkcode Pin} for the frame's `collect()` to throw
- * (see {@linkcode guardFrame}).
+ * validators of the answer, and passes on exactly the bytes asked for, counted. The first answer
+ * that passes these checks fixes the validators (the version's size comes from the store's
+ * listing). Anything else becomes a 412 to Polars, which fails cleanly on it (it retries 5xx
+ * answers and aborts on a long body), while the real cause, a {@linkcode FileChangedError} naming
+ * both versions or an {@linkcode IntegrityError}, is kept on the {@linkcode Pin} for the frame's
+ * `collect()` to throw (see {@linkcode guardFrame}).
  *
  * One proxy serves the whole process. It starts with the first pinned scan, does not keep the
  * process alive (`unref`), and closes once every pinned frame has been garbage-collected.
@@ -26,10 +27,11 @@ import { BadRequestError, NetworkError, type TernError } from "../client/errors.
 import { type FileVersion, strongETag } from "../client/file_version.ts";
 import { FileChangedError, IntegrityError } from "./errors.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
+import { defined } from "./polars.ts";
 
 /**
- * One pinned remote file: the version scanned, its anonymous URL, the bytes passed to Polars, and
- * the failures the proxy recorded (the newest is what a failed `collect()` throws).
+ * One pinned remote file: the version scanned, its anonymous URL, and what the proxy does with
+ * each range Polars reads through it.
  *
  * @example
  * ```ts
@@ -37,67 +39,30 @@ import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
  * import assert from "node:assert/strict";
  *
  * const version = { store: "s", path: "/p/a.parquet", id: "i", size: 8, modified: 0 };
- * const pin = pinRemote("http://127.0.0.1:9/a.parquet", version);
+ * const pin = pinRemote("http://127.0.0.1:9/a.parquet", version, () => Promise.resolve(version));
  * assert.match(pin.url, /^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f-]+\/a\.parquet$/);
- * assert.equal(pin.bytes, 0);
+ * assert.deepEqual(pin.failures, []);
  * ```
  */
 export interface Pin {
-  /** The version every range must belong to. */
-  readonly version: FileVersion;
+  /** The version every range must belong to; its `etag` or `lastModified` is taken from the
+   * first answer that passes the checks, when the listing gave none. */
+  version: FileVersion;
   /** The upstream (anonymous) URL. */
   readonly upstream: string;
   /** The loopback URL Polars reads. */
   readonly url: string;
-  /** Bytes passed to Polars so far. */
-  readonly bytes: number;
-  /** How many failures were recorded so far (a mark to tell newer ones apart). */
-  readonly failureCount: number;
-  /** The newest failure recorded after `mark` failures, if any. */
-  failureSince(mark: number): TernError | undefined;
-  /** Calls `listener` with the size of each chunk passed to Polars until the returned stop. */
-  listen(listener: (count: number) => void): () => void;
-}
-
-class PinState implements Pin {
-  readonly version: FileVersion;
-  readonly upstream: string;
-  readonly url: string;
-  bytes = 0;
-  failureCount = 0;
-  #lastFailure: TernError | undefined;
-  #listeners = new Set<(count: number) => void>();
-
-  constructor(version: FileVersion, upstream: string, url: string) {
-    this.version = version;
-    this.upstream = upstream;
-    this.url = url;
-  }
-
-  failureSince(mark: number): TernError | undefined {
-    return this.failureCount > mark ? this.#lastFailure : undefined;
-  }
-
-  fail(error: TernError): void {
-    this.failureCount++;
-    this.#lastFailure = error;
-  }
-
-  listen(listener: (count: number) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  counted(count: number): void {
-    this.bytes += count;
-    // A progress tracker never throws: a broken display never breaks the read.
-    for (const listener of this.#listeners) listener(count);
-  }
+  /** Asks the store what the file is now, to name the new version in a {@linkcode FileChangedError}. */
+  readonly recheck: () => Promise<FileVersion>;
+  /** The failures recorded, oldest first: a failed `collect()` throws the newest of its own. */
+  readonly failures: TernError[];
+  /** Called with the size of each chunk passed to Polars. */
+  readonly readers: Set<(bytes: number) => void>;
 }
 
 /** The running proxy, its pins by token (weakly: a pin lives as long as a frame holds it). */
 let proxy: { server: Deno.HttpServer; origin: string } | undefined;
-const pins = new Map<string, WeakRef<PinState>>();
+const pins = new Map<string, WeakRef<Pin>>();
 const forgotten = new FinalizationRegistry<string>((token) => {
   pins.delete(token);
   if (pins.size === 0 && proxy) {
@@ -108,18 +73,15 @@ const forgotten = new FinalizationRegistry<string>((token) => {
 });
 
 function startProxy(): { server: Deno.HttpServer; origin: string } {
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (request, info) => answer(request, info.completed),
-  );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, answer);
   // A notebook or script ends when its own work does, not when the proxy would.
   server.unref();
   return { server, origin: `http://127.0.0.1:${server.addr.port}` };
 }
 
 /**
- * Pins `upstream` (an anonymous URL answering byte ranges) at `version` (with its `etag` or
- * `lastModified` when the server sent them) and returns the pin, whose `url` Polars reads.
+ * Pins `upstream` (an anonymous URL) at `version` and returns the pin, whose `url` Polars reads.
+ * `recheck` asks the store for the file's current version when an answer shows it changed.
  *
  * @example
  * ```ts
@@ -127,30 +89,33 @@ function startProxy(): { server: Deno.HttpServer; origin: string } {
  * import assert from "node:assert/strict";
  *
  * const version = { store: "s", path: "/p/a.parquet", id: "i", size: 8, modified: 0 };
- * const pin = pinRemote("http://127.0.0.1:9/a.parquet", version);
+ * const pin = pinRemote("http://127.0.0.1:9/a.parquet", version, () => Promise.resolve(version));
  * const head = await fetch(pin.url, { method: "HEAD" });
  * assert.equal(head.headers.get("content-length"), "8");
  * ```
  */
-export function pinRemote(upstream: string, version: FileVersion): Pin {
+export function pinRemote(
+  upstream: string,
+  version: FileVersion,
+  recheck: () => Promise<FileVersion>,
+): Pin {
   proxy ??= startProxy();
   const token = crypto.randomUUID();
   const name = encodeURIComponent(version.path.slice(version.path.lastIndexOf("/") + 1));
-  const pin = new PinState(version, upstream, `${proxy.origin}/${token}/${name}`);
+  const url = `${proxy.origin}/${token}/${name}`;
+  const pin: Pin = { version, upstream, url, recheck, failures: [], readers: new Set() };
   pins.set(token, new WeakRef(pin));
   forgotten.register(pin, token);
   return pin;
 }
 
-async function answer(request: Request, completed: Promise<void>): Promise<Response> {
+async function answer(request: Request): Promise<Response> {
   const token = new URL(request.url).pathname.split("/")[1] ?? "";
   const pin = pins.get(token)?.deref();
   if (!pin) return new Response(null, { status: 404 });
-  const { size, etag } = pin.version;
+  const { size, etag, lastModified, path } = pin.version;
   if (request.method === "HEAD") {
-    const headers = new Headers({ "content-length": String(size), "accept-ranges": "bytes" });
-    if (etag !== undefined) headers.set("etag", etag);
-    return new Response(null, { headers });
+    return new Response(null, { headers: { "content-length": String(size) } });
   }
   if (request.method !== "GET") return new Response(null, { status: 405 });
   const asked = request.headers.get("range");
@@ -161,68 +126,65 @@ async function answer(request: Request, completed: Promise<void>): Promise<Respo
   const length = range.end - range.start + 1;
   const headers = new Headers({ range: `bytes=${range.start}-${range.end}` });
   if (etag !== undefined) headers.set("if-match", etag);
-  else if (pin.version.lastModified !== undefined) {
-    headers.set("if-unmodified-since", pin.version.lastModified);
-  }
+  else if (lastModified !== undefined) headers.set("if-unmodified-since", lastModified);
   let upstream: Response;
   try {
     // Polars going away cancels the body below, and with it the upstream read.
     upstream = await fetch(pin.upstream, { headers });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    pin.fail(
-      new NetworkError(`Could not read ${quoted(pin)} from the server (${reason}).`, {
-        path: pin.version.path,
-        cause: error,
-      }),
-    );
+    const message = `Could not read ${JSON.stringify(path)} from the server (${reason}).`;
+    pin.failures.push(new NetworkError(message, { path, cause: error }));
     // A 503 lets Polars retry a passing network failure.
     return new Response(null, { status: 503 });
   }
-  const problem = checkAnswer(pin, upstream, range, length);
+  const problem = checkAnswer(pin.version, upstream, range, length);
   if (problem !== undefined) {
     await upstream.body?.cancel().catch(() => {});
-    pin.fail(await problem());
+    pin.failures.push(
+      problem === CHANGED ? await changedError(pin, upstream) : new IntegrityError(
+        `The server answered bytes ${range.start}-${range.end} of ${JSON.stringify(path)} ` +
+          `with ${problem}; nothing of it was used.`,
+        { path, status: upstream.status },
+      ),
+    );
     // 412 to Polars: it fails at once on it (no retries), and the pin holds the real cause.
     return new Response(null, { status: 412 });
   }
-  const init = {
-    status: asked === null ? 200 : 206,
-    headers: {
-      "content-length": String(length),
-      "content-range": `bytes ${range.start}-${range.end}/${size}`,
-    },
-  };
-  // A declared length was checked above, and fetch fails a body that ends before it (and never
-  // reads past it), so such a body goes through untouched: Deno then moves it without a
-  // JavaScript loop, which a counting stream would cost (about 5 % more time over a 100 MB/s
-  // link). It is counted as it starts: progress then never lags behind a returned collect().
-  const declared = upstream.headers.get("content-length") !== null;
-  if (declared) pin.counted(length);
+  // Read again: another answer may have fixed them while this one was on its way.
+  if (pin.version.etag === undefined && pin.version.lastModified === undefined) {
+    const date = upstream.headers.get("last-modified") ?? undefined;
+    const validators = defined({ etag: strongETag(upstream.headers), lastModified: date });
+    pin.version = { ...pin.version, ...validators };
+  }
+  // Only the bytes of the range reach Polars: a body that runs long, ends early or breaks fails,
+  // and Polars with it, while the pin says why (recorded as the pipe fails, before Polars can).
   let passed = 0;
   const counted = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       passed += chunk.byteLength;
       if (passed > length) throw new RangeError("the answer is longer than its range");
-      pin.counted(chunk.byteLength);
+      // A progress tracker never throws: a broken display never breaks the read.
+      for (const reader of pin.readers) reader(chunk.byteLength);
       controller.enqueue(chunk);
     },
     flush() {
       if (passed < length) throw new RangeError("the answer is shorter than its range");
     },
   });
-  // An answer that broke, ended early or ran long never reached Polars whole: Polars fails,
-  // and the pin says why.
-  completed.catch(() => {
-    const sent = declared
-      ? "fewer than the"
-      : passed > length
-      ? "more than the"
-      : `${passed.toLocaleString("en-US")} of`;
-    const problem = `The server sent ${sent} bytes for a range of ${length} of ${quoted(pin)}.`;
-    pin.fail(new IntegrityError(problem, { path: pin.version.path }));
+  upstream.body!.pipeTo(counted.writable).catch(() => {
+    const sent = passed > length ? "more than" : `${passed.toLocaleString("en-US")} of`;
+    const problem = `The server sent ${sent} the ${length.toLocaleString("en-US")} bytes of a ` +
+      `range of ${JSON.stringify(path)}.`;
+    pin.failures.push(new IntegrityError(problem, { path }));
   });
-  return new Response(declared ? upstream.body : upstream.body!.pipeThrough(counted), init);
+  return new Response(counted.readable, {
+    status: asked === null ? 200 : 206,
+    headers: {
+      "content-length": String(length),
+      "content-range": `bytes ${range.start}-${range.end}/${size}`,
+    },
+  });
 }
 
 /** A single `bytes=a-b` (or `a-`, `-n`) range inside the file, clamped as RFC 9110 says. */
@@ -237,80 +199,51 @@ function exactRange(header: string, size: number): { start: number; end: number 
   return start <= end ? { start, end } : undefined;
 }
 
-function quoted(pin: PinState): string {
-  return JSON.stringify(pin.version.path);
-}
+/** What {@linkcode checkAnswer} says of an answer showing the file is another version now. */
+const CHANGED = "changed";
 
 /**
- * What is wrong with an upstream answer to a pinned range, as a function making the error (it
- * may ask the server what the file is now), or `undefined` when status, `Content-Range`,
- * `Content-Length` and validators are exactly right.
+ * What is wrong with an upstream answer to a pinned range: {@linkcode CHANGED}, what else it
+ * was sent with, or `undefined` when status, `Content-Range`, `Content-Length` and validators
+ * are exactly right.
  */
 function checkAnswer(
-  pin: PinState,
+  version: FileVersion,
   upstream: Response,
   range: { start: number; end: number },
   length: number,
-): (() => Promise<TernError>) | undefined {
-  const { size, etag, lastModified } = pin.version;
-  const status = upstream.status;
-  const changed = () => changedError(pin);
-  if (status === 412 || status === 404 || status === 410) return changed;
-  const contentRange = upstream.headers.get("content-range")?.trim();
+): string | undefined {
+  const { status, headers } = upstream;
+  if (status === 412 || status === 404 || status === 410) return CHANGED;
+  const contentRange = headers.get("content-range")?.trim();
   const total = /\/(\d+)$/.exec(contentRange ?? "")?.[1];
-  if (status === 206 && total !== undefined && Number(total) !== size) return changed;
-  const answeredTag = upstream.headers.get("etag");
-  if (etag !== undefined && answeredTag !== null && answeredTag !== etag) return changed;
-  const answeredDate = upstream.headers.get("last-modified");
-  if (
-    etag === undefined && lastModified !== undefined && answeredDate !== null &&
-    answeredDate !== lastModified
-  ) return changed;
-  const wrong = (what: string) => () =>
-    Promise.resolve(
-      new IntegrityError(
-        `The server answered bytes ${range.start}-${range.end} of ${quoted(pin)} with ${what}; ` +
-          "nothing of it was used.",
-        { path: pin.version.path, status },
-      ),
-    );
-  if (status !== 206) return wrong(`status ${status} instead of 206 Partial Content`);
-  const expected = `bytes ${range.start}-${range.end}/${size}`;
+  // A 206, or a 416 (`bytes */<size>`), naming another size is another version.
+  if (total !== undefined && Number(total) !== version.size) return CHANGED;
+  // The ETag where the version has one, else the date.
+  const pinned = version.etag ?? version.lastModified;
+  const answered = headers.get(version.etag !== undefined ? "etag" : "last-modified");
+  if (pinned !== undefined && answered !== null && answered !== pinned) return CHANGED;
+  if (status !== 206) return `status ${status} instead of 206 Partial Content`;
+  const expected = `bytes ${range.start}-${range.end}/${version.size}`;
   if (contentRange !== expected) {
-    return wrong(`Content-Range ${JSON.stringify(contentRange ?? null)} (expected "${expected}")`);
+    return `Content-Range ${JSON.stringify(contentRange ?? null)} (expected "${expected}")`;
   }
-  const declared = upstream.headers.get("content-length");
+  const declared = headers.get("content-length");
   if (declared !== null && Number(declared) !== length) {
-    return wrong(`Content-Length ${JSON.stringify(declared)} (expected ${length})`);
+    return `Content-Length ${JSON.stringify(declared)} (expected ${length})`;
   }
   return undefined;
 }
 
-/** The file changed: asks the server what it is now, to name both versions. */
-async function changedError(pin: PinState): Promise<FileChangedError> {
-  const was = pin.version;
-  let current: FileVersion | undefined;
-  try {
-    const head = await fetch(pin.upstream, { method: "HEAD" });
-    await head.body?.cancel();
-    const length = Number(head.headers.get("content-length") ?? NaN);
-    const date = Date.parse(head.headers.get("last-modified") ?? "");
-    const tag = strongETag(head.headers);
-    if (head.ok && Number.isSafeInteger(length)) {
-      current = {
-        ...was,
-        size: length,
-        modified: Number.isNaN(date) ? was.modified : date,
-        ...(tag === undefined ? {} : { etag: tag }),
-      };
-    }
-  } catch {
-    // The server cannot say: the message says what is known.
-  }
+/** The file changed: asks the store what it is now, to name both versions. */
+async function changedError(pin: Pin, upstream: Response): Promise<FileChangedError> {
+  const now = await pin.recheck().catch(() => undefined);
+  // The answer's ETag tells versions apart that the listing's size and date do not.
+  const etag = strongETag(upstream.headers);
   return new FileChangedError(
-    was,
-    current,
-    "after it was scanned (nothing of the new version was mixed in)",
+    pin.version,
+    now && etag !== undefined ? { ...now, etag } : now,
+    "since scan() pinned it (nothing of the new version was mixed in)",
   );
 }
 
@@ -327,12 +260,15 @@ const GUARDED = Symbol("tern.pins");
  * @example
  * ```ts
  * import pl from "../../polars.ts";
- * import { guardFrame, pinsOf } from "./scan_proxy.ts";
+ * import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
  * import assert from "node:assert/strict";
  *
- * const lazy = guardFrame(pl.DataFrame({ a: [1, 2] }).lazy(), []);
+ * const version = { store: "s", path: "/p/a.parquet", id: "i", size: 8, modified: 0 };
+ * const pin = pinRemote("http://127.0.0.1:9/a.parquet", version, () => Promise.resolve(version));
+ * const lazy = guardFrame(pl.DataFrame({ a: [1, 2] }).lazy(), [pin]);
  * assert.equal((await lazy.filter(pl.col("a").gt(1)).collect()).height, 1);
- * assert.deepEqual(pinsOf(lazy.select("a")), []);
+ * assert.deepEqual(pinsOf(lazy.select("a")), [pin]);
+ * assert.throws(() => lazy.collectSync());
  * ```
  */
 export function guardFrame(
@@ -345,7 +281,7 @@ export function guardFrame(
       if (property === GUARDED) return held;
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
-      if (property === "collectSync" && held.length > 0) {
+      if (property === "collectSync") {
         return () => {
           throw new BadRequestError(
             "A remote scan is collected with `await lazy.collect()`: its bytes pass through " +
@@ -355,20 +291,21 @@ export function guardFrame(
       }
       if (property === "collect") {
         return async (...args: unknown[]) => {
-          const marks = held.map((pin) => pin.failureCount);
+          const marks = held.map((pin) => pin.failures.length);
           // How much of the files a query reads is known only once it is done.
-          const tracker = held.length > 0 ? new ProgressTracker(report, held.length, 0) : undefined;
-          const stops = held.map((pin) => pin.listen((count) => tracker?.bytes(count)));
+          const tracker = new ProgressTracker(report, held.length, 0);
+          const reader = (bytes: number) => tracker.bytes(bytes);
+          for (const pin of held) pin.readers.add(reader);
           let ok = false;
           try {
             const result = await Reflect.apply(value, target, args);
             ok = true;
             return result;
           } catch (error) {
-            throw recorded(held, marks) ?? error;
+            throw held.find((pin, i) => pin.failures.length > marks[i])?.failures.at(-1) ?? error;
           } finally {
-            for (const stop of stops) stop();
-            tracker?.done(ok);
+            for (const pin of held) pin.readers.delete(reader);
+            tracker.done(ok);
           }
         };
       }
@@ -380,14 +317,6 @@ export function guardFrame(
       };
     },
   });
-}
-
-function recorded(held: readonly Pin[], marks: number[]): TernError | undefined {
-  for (const [index, pin] of held.entries()) {
-    const failure = pin.failureSince(marks[index]);
-    if (failure) return failure;
-  }
-  return undefined;
 }
 
 /**

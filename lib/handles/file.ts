@@ -359,9 +359,9 @@ export class File extends Handle {
    *
    * - **Public Parquet is scanned in place** over the file's anonymous (`dav-anon`) URL, which
    *   the manifest gives, with byte-range reads: a projection, a predicate on a column with
-   *   statistics, or `head(n)` fetch only the footer and the chunks they need. The server is
-   *   probed first (a 4-byte range must come back `206` with the right `Content-Range`), and
-   *   the footer read once; a server that ignores `Range` never yields a wrong frame.
+   *   statistics, or `head(n)` fetch only the footer and the chunks they need. The footer is
+   *   read at once, through a local proxy that checks every range answer and pins the version
+   *   (see docs/data.md); a server that ignores `Range` never yields a wrong frame.
    * - **Everything else goes through the cache copy**: private files, servers without range
    *   support, offline stores and the other formats (CSV, TSV, NDJSON and Arrow files are
    *   scanned lazily from the copy; JSON arrays, gzip and Arrow streams are read whole). Polars
@@ -370,7 +370,7 @@ export class File extends Handle {
    *
    * Integer and date predicates keep row-group pruning only with a typed literal
    * (`pl.lit(2023).cast(pl.Int32)`, not a plain JS number, which becomes Float64). Progress
-   * shows for the cache copy; a remote scan moves its bytes in `collect()`, inside Polars.
+   * shows for the cache copy, and for each `collect()` of a remote scan.
    *
    * @throws {UnsupportedFormatError} when the file is not a table format.
    * @throws {ParseError} when Polars cannot read the file's footer or header.

@@ -3,8 +3,8 @@
  * panic): scans a Parquet file, then changes it on the server's disk or makes the server lie
  * about ranges, collects, and prints what happened as one JSON line. Run as
  * `deno run -A tests/data/_scan_change.ts SCENARIO` with SCENARIO one of `same-size`, `smaller`,
- * `lie-long`, `lie-short`, `lie-label` (lying only after the scan) and `lie-long-early` (lying
- * from the start).
+ * `lie-long`, `lie-short`, `lie-label`, `lie-chunked` (a long body without `Content-Length`)
+ * (lying only after the scan) and `lie-long-early` (lying from the start).
  *
  * @module
  */
@@ -35,9 +35,8 @@ function parquet(rows: number, offset: number): Uint8Array {
 function lyingProxy(upstream: string, how: string) {
   const state = { lying: false };
   const proxy = frontProxy(upstream, {
-    async answer(request, answer) {
+    async answer(_request, answer) {
       if (!state.lying || answer.status !== 206) return undefined;
-      if (request.headers.get("range") === "bytes=0-3") return undefined;
       const headers = new Headers(answer.headers);
       let body = new Uint8Array(await answer.arrayBuffer());
       if (how === "long") body = new Uint8Array([...body, ...new Uint8Array(100)]);
@@ -45,6 +44,12 @@ function lyingProxy(upstream: string, how: string) {
       if (how === "label") {
         const shifted = (_: string, a: string, b: string) => `${+a + 1}-${+b + 1}`;
         headers.set("content-range", headers.get("content-range")!.replace(/(\d+)-(\d+)/, shifted));
+      }
+      if (how === "chunked") {
+        // A longer body with no Content-Length: only counting the bytes finds it out.
+        headers.delete("content-length");
+        const long = new Uint8Array([...body, ...new Uint8Array(100)]);
+        return new Response(ReadableStream.from([long]), { status: 206, headers });
       }
       headers.set("content-length", String(body.length));
       return new Response(body, { status: 206, headers });

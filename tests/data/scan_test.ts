@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
 import { CacheMissError } from "../../lib/cache/errors.ts";
-import { BadRequestError, connect, ParseError } from "../../mod.ts";
+import { BadRequestError, connect, FileChangedError, ParseError } from "../../mod.ts";
 import type { ReadGate } from "../../lib/data/context.ts";
 import type { FileVersion } from "../../lib/client/file_version.ts";
 import { ensureSampleStore } from "../../lib/sample/mod.ts";
@@ -67,17 +67,29 @@ Deno.test("scan: a server that ignores Range gives the right frame through the c
   sameFrame(await (await file.scan()).collect(), pl.readParquet(PENGUINS_PATH));
 });
 
-Deno.test("scan: when Polars' own range reads fail after the probe passed, it falls back", async () => {
+Deno.test("scan: a file that changed since it was listed is a FileChangedError naming both versions", async () => {
   await using served = await dataStore({ [PUBLIC]: PENGUINS });
-  // Only the probe's 4-byte range is honoured; Polars' footer reads get the whole body.
-  await using proxy = rangeIgnoringProxy(served.url, (range) => range === "bytes=0-3");
-  const store = connect({ url: proxy.url, anonymous: true, cacheDir: served.cacheDir });
+  const store = served.connect();
   const file = store.file(PUBLIC);
-  const source = { path: PUBLIC, stat: (signal?: AbortSignal) => file.stat({ signal }) };
-  const { frame, route } = await scanFile(store[STORE_CONTEXT], source);
-  assert.equal(route.url, undefined);
-  assert.match(route.reason ?? "", /Polars could not read/);
-  sameFrame(await frame.collect(), pl.readParquet(PENGUINS_PATH));
+  const disk = `${served.root}${PUBLIC}`;
+  // Versions renamed in after the listing: the first range answer names another size (a larger
+  // file answers the range, a much smaller one answers 416).
+  for (
+    const next of [new Uint8Array([...PENGUINS, ...new Uint8Array(100)]), PENGUINS.slice(0, 9)]
+  ) {
+    await Deno.writeFile(disk, PENGUINS);
+    const listed = await file.stat({ refresh: true });
+    await Deno.writeFile(`${disk}.new`, next);
+    await Deno.rename(`${disk}.new`, disk);
+    const source = { path: PUBLIC, entry: listed, stat: () => file.stat({ refresh: true }) };
+    await assert.rejects(() => scanFile(store[STORE_CONTEXT], source), (error: unknown) => {
+      assert.ok(error instanceof FileChangedError, String(error));
+      assert.equal(error.expected.size, PENGUINS.length);
+      assert.equal(error.actual?.size, next.length);
+      assert.match(error.message, new RegExp(`${JSON.stringify(PUBLIC)} changed on the server`));
+      return true;
+    });
+  }
 });
 
 Deno.test("scan: a private file has no anonymous URL and is scanned from the cache", async () => {
@@ -162,7 +174,12 @@ Deno.test("scan: a same-size version renamed in before collect() is refused, nev
   for (const outcome of [first, again]) {
     assert.equal(outcome.error, "FileChangedError", JSON.stringify(outcome));
     assert.ok(outcome.message!.includes(JSON.stringify(VALUES)));
-    assert.match(outcome.message!, /was 8,001,539 bytes, .*now 8,001,539 bytes, .*ETag/);
+    // Both versions named: the pinned one with its ETag, the new one as the store lists it now.
+    const versions =
+      /was 8,001,539 bytes, modified (\S+), ETag .*now 8,001,539 bytes, modified (\S+)\./
+        .exec(outcome.message!);
+    assert.ok(versions, outcome.message);
+    assert.notEqual(versions[1], versions[2]);
   }
 });
 
@@ -181,6 +198,7 @@ Deno.test("scan: a server lying about ranges after the scan gives an IntegrityEr
     "lie-long": /Content-Length "\d+" \(expected \d+\)/,
     "lie-short": /Content-Length "\d+" \(expected \d+\)/,
     "lie-label": /Content-Range "bytes \d+-\d+\/8001539" \(expected "bytes \d+-\d+\/8001539"\)/,
+    "lie-chunked": /sent more than the [\d,]+ bytes of a range of "\/iplant/,
   };
   for (const [scenario, message] of Object.entries(expected)) {
     const { first, again } = await scanChange(scenario);
@@ -220,7 +238,7 @@ Deno.test("scan: a remote scan pins the server's ETag, passes the store's gate, 
     await frame.select("Species").collect(),
     pl.readParquet(PENGUINS_PATH).select("Species"),
   );
-  // A lock pinning another version keeps the scan off the network: only a cached copy of that
+  // A lock pinning another version sends the scan to the cache: only a cached copy of that
   // version could serve it, and there is none.
   const locked = { ...context, gate: { ...gate, admit: (v: FileVersion) => ({ ...v, size: 1 }) } };
   await assert.rejects(() => scanFile(locked, source), (error: unknown) => {
