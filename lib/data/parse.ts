@@ -20,7 +20,7 @@ import { collect, gunzip, peek } from "./chunks.ts";
 import { type DetectedFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
 import { RecordSplitter } from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
-import { asBuffer, type CsvOptions, defined, type Polars } from "./polars.ts";
+import { asBuffer, defined, type Polars } from "./polars.ts";
 
 /**
  * Parses one file, whole or in batches in order, stopping at `nRows`. For delimited text the
@@ -50,13 +50,11 @@ export class BatchParser {
   readonly #format: DetectedFormat;
   readonly #options: DataFrameOptions;
   readonly #path: string;
-  /** What the first batch of delimited text fixed for the later ones. */
-  #first?: {
-    schema: Record<string, DataType>;
-    dates: Record<string, DateColumn>;
-    columns?: string[];
-  };
-  /** Integer columns widened to Float64 so far. */
+  // Delimited text: what the first batch fixed for the later ones, and the integer columns
+  // widened to Float64 so far.
+  #schema?: Record<string, DataType>;
+  #dates?: Record<string, DateColumn>;
+  #columns?: string[];
   readonly #widened: Record<string, DataType> = {};
   #bytes = 0;
   #rows = 0;
@@ -138,62 +136,44 @@ export class BatchParser {
     }
   }
 
+  /**
+   * Reads delimited text with the date columns as dates ({@linkcode readDated}); while Polars
+   * reports an integer column that met a decimal value, reads again with that column as
+   * Float64, kept so for the later batches. Each retry widens one more column, so it ends; a
+   * column the caller typed with `dtypes` is never widened.
+   */
   #delimited(input: string | ReturnType<typeof asBuffer>, nRows: number | undefined): DataFrame {
     const pl = this.#pl;
     const o = this.#options;
-    if (this.#first === undefined) {
-      const text = textOptions(this.#format, o, o.hasHeader ?? true);
-      const dates = dateColumns(pl, input, text, o);
-      const frame = readText(pl, input, o, dates, this.#widened, (types) => ({
+    const [schema, columns, widened] = [this.#schema, this.#columns, this.#widened];
+    const text = {
+      sep: o.sep ?? this.#format.sep ?? ",",
+      hasHeader: schema === undefined && (o.hasHeader ?? true),
+      ...defined({ quoteChar: o.quoteChar, nullValues: o.nullValues }),
+    };
+    const dates = this.#dates ??= dateColumns(pl, input, text, o);
+    const read = (types: Record<string, DataType>) =>
+      pl.readCSV(input, {
         ...text,
-        dtypes: { ...types, ...o.dtypes },
-        ...defined({ inferSchemaLength: o.inferSchemaLength, nRows }),
-      }));
-      const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
-      this.#first = { schema: frame.schema, dates, columns: o.columns && shaped.columns };
-      return shaped;
-    }
-    const { schema, dates, columns } = this.#first;
-    return readText(pl, input, o, dates, this.#widened, (types) => ({
-      ...textOptions(this.#format, o, false),
-      schema: { ...schema, ...types },
-      ...defined({ nRows, columns }),
-    }));
-  }
-}
-
-/** How delimited text is read (its sample for dates too). */
-function textOptions(format: DetectedFormat, o: DataFrameOptions, hasHeader: boolean) {
-  const { quoteChar, nullValues } = o;
-  return { sep: o.sep ?? format.sep ?? ",", hasHeader, ...defined({ quoteChar, nullValues }) };
-}
-
-/**
- * Reads delimited text with the `dates` columns as dates ({@linkcode readDated}) and the reader
- * options `csv` gives for the column types it is passed; while Polars reports an integer column
- * that met a decimal value, reads again with that column as Float64, kept in `widened` for the
- * later batches. Each retry widens one more column, so it ends; a column the caller typed with
- * `dtypes` is never widened.
- */
-function readText(
-  pl: Polars,
-  input: string | ReturnType<typeof asBuffer>,
-  o: DataFrameOptions,
-  dates: Record<string, DateColumn>,
-  widened: Record<string, DataType>,
-  csv: (types: Record<string, DataType>) => CsvOptions,
-): DataFrame {
-  while (true) {
-    try {
-      return readDated(
-        pl,
-        dates,
-        (types) => pl.readCSV(input, { rechunk: false, ...csv({ ...widened, ...types }) }),
-      );
-    } catch (error) {
-      const column = integerMeetingDecimal(error);
-      if (column === undefined || column in widened || column in (o.dtypes ?? {})) throw error;
-      widened[column] = pl.Float64;
+        rechunk: false,
+        ...(schema === undefined
+          ? { dtypes: { ...widened, ...types, ...o.dtypes } }
+          : { schema: { ...schema, ...widened, ...types } }),
+        ...defined({ inferSchemaLength: o.inferSchemaLength, nRows, columns }),
+      });
+    while (true) {
+      try {
+        const frame = readDated(pl, dates, read);
+        if (schema !== undefined) return frame;
+        // The first batch: its schema and columns fix those of the later ones.
+        const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
+        [this.#schema, this.#columns] = [frame.schema, o.columns && shaped.columns];
+        return shaped;
+      } catch (error) {
+        const column = integerMeetingDecimal(error);
+        if (column === undefined || column in widened || column in (o.dtypes ?? {})) throw error;
+        widened[column] = pl.Float64;
+      }
     }
   }
 }
