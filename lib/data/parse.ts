@@ -43,6 +43,8 @@ import { asBuffer, defined, type Polars } from "./polars.ts";
  * const second = parser.parse(new TextEncoder().encode("3,4\n5.5,6\n")); // no header: same schema
  * assert.deepEqual(second.columns, first.columns);
  * assert.deepEqual(second.getColumn("x").toArray(), [3, 5.5]); // widened to Float64 by 5.5
+ * const third = parser.parse(new TextEncoder().encode("7,8\n"));
+ * assert.equal(String(third.getColumn("x").dtype), String(pl.Float64)); // and so it stays
  * ```
  */
 export class BatchParser {
