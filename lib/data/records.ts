@@ -4,8 +4,9 @@
  *
  * A record boundary is a line feed outside quotes. Whether a line feed is inside quotes depends
  * on the parity of the quote characters before it (RFC 4180 doubles quotes inside quoted
- * fields, which keeps the parity), so every byte is looked at once: quotes are counted four
- * bytes at a time, which keeps the splitter at a few GB/s on one core.
+ * fields, which keeps the parity), so each batch's quotes are counted when it is cut (only the
+ * short rest carried into the next batch is counted again), four bytes at a time, which keeps
+ * the splitter at a few GB/s on one core.
  *
  * @module
  */
