@@ -21,52 +21,34 @@
 import type { Buffer } from "node:buffer";
 import type { DataFrame, DataType, Expr } from "../deps.ts";
 import type { DataFrameOptions } from "./options.ts";
-import type { Polars } from "./polars.ts";
+import type { CsvOptions, Polars } from "./polars.ts";
 
 /** Rows Polars infers types from by default; the same rows decide which columns are dates. */
 const DEFAULT_SAMPLE = 100;
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})([T ])(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 /**
- * A fraction of a second finer than a microsecond (a nonzero digit after the sixth), which a
- * `Datetime("us")` would cut; Rust regex syntax, for `str.contains`.
+ * An ISO 8601 date, or datetime to the minute or second with an optional fraction (none finer
+ * than a microsecond: a nonzero seventh digit would be cut) and offset.
  */
+const ISO =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(\d{2})(?:([T ])(?:[01]\d|2[0-3]):[0-5]\d(:(?:[0-5]\d|60)(\.\d{1,6}0{0,3})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+/** A fraction of a second finer than a microsecond; Rust regex syntax, for `str.contains`. */
 const SUB_MICROSECOND = "\\.\\d{6}\\d*[1-9]";
-const SUB_MICROSECOND_JS = new RegExp(SUB_MICROSECOND);
-
-/** What one text value is: a date, a datetime with or without an offset, or neither. */
-type Shape = "date" | "local" | "offset" | undefined;
-
-function shapeOf(value: string): Shape {
-  const date = DATE.exec(value);
-  if (date !== null) return validDay(date) ? "date" : undefined;
-  const time = DATETIME.exec(value);
-  if (time === null || !validDay(time)) return undefined;
-  const [hour, minute, second] = [Number(time[5]), Number(time[6]), Number(time[7] ?? 0)];
-  if (hour > 23 || minute > 59 || second > 60) return undefined;
-  if (SUB_MICROSECOND_JS.test(time[8] ?? "")) return undefined;
-  return time[9] === undefined ? "local" : "offset";
-}
 
 /**
- * The chrono format that reads exactly `value`'s ISO shape (`%Y-%m-%d %H:%M:%S`, ...): the one
- * a column is first converted with.
+ * The chrono format that reads exactly `value`'s ISO shape (`%Y-%m-%d %H:%M:%S`, ...), or
+ * `undefined` when it is no ISO date or datetime of a day the calendar has (no 2012-02-30).
  */
-function formatOf(value: string): string {
-  const time = DATETIME.exec(value);
-  if (time === null) return "%Y-%m-%d";
-  return `%Y-%m-%d${time[4]}%H:%M${time[7] === undefined ? "" : ":%S"}` +
-    `${time[8] === undefined ? "" : "%.f"}${time[9] === undefined ? "" : "%#z"}`;
-}
-
-/** The calendar has that day (no 2012-02-30). */
-function validDay(match: RegExpExecArray): boolean {
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day;
+function isoFormat(value: string): string | undefined {
+  const iso = ISO.exec(value);
+  // Date parses 2012-02-30 as 1 March.
+  if (iso === null || new Date(`${value.slice(0, 10)}T00:00Z`).getUTCDate() !== Number(iso[1])) {
+    return undefined;
+  }
+  const [, , separator, seconds, fraction, offset] = iso;
+  if (separator === undefined) return "%Y-%m-%d";
+  return `%Y-%m-%d${separator}%H:%M${seconds === undefined ? "" : ":%S"}` +
+    `${fraction === undefined ? "" : "%.f"}${offset === undefined ? "" : "%#z"}`;
 }
 
 /**
@@ -92,34 +74,12 @@ function validDay(match: RegExpExecArray): boolean {
  * ```
  */
 export function dateTypeOf(pl: Polars, values: readonly string[]): DataType | undefined {
-  if (values.length === 0) return undefined;
-  const shapes = new Set(values.map(shapeOf));
-  if (shapes.has(undefined)) return undefined;
-  if (shapes.size === 1 && shapes.has("date")) return pl.Date;
-  if (shapes.has("offset")) return shapes.size === 1 ? pl.Datetime("us", "UTC") : undefined;
-  return pl.Datetime("us");
-}
-
-/**
- * Options of `pl.readCSV` that shape the rows and values read (the sample is read with the same
- * ones, so its column names and nulls are those of the real read).
- *
- * @example
- * ```ts
- * import type { TextReadOptions } from "./dates.ts";
- *
- * const options: TextReadOptions = { sep: ";", hasHeader: true, nullValues: "NA" };
- * ```
- */
-export interface TextReadOptions {
-  /** Field separator. */
-  sep: string;
-  /** The first line names the columns. */
-  hasHeader: boolean;
-  /** Quote character. */
-  quoteChar?: string;
-  /** Values read as null. */
-  nullValues?: string | string[] | Record<string, string>;
+  const formats = values.map(isoFormat);
+  if (formats.length === 0 || formats.includes(undefined)) return undefined;
+  if (formats.every((format) => format === "%Y-%m-%d")) return pl.Date;
+  const offsets = formats.filter((format) => format!.endsWith("%#z")).length;
+  if (offsets === 0) return pl.Datetime("us");
+  return offsets === formats.length ? pl.Datetime("us", "UTC") : undefined;
 }
 
 /**
@@ -169,7 +129,7 @@ const SCAN_ABOVE_BYTES = 1024 * 1024;
 export function dateColumns(
   pl: Polars,
   input: string | Buffer,
-  read: TextReadOptions,
+  read: CsvOptions,
   options: Pick<DataFrameOptions, "tryParseDates" | "inferSchemaLength" | "dtypes">,
 ): Record<string, DateColumn> {
   if (options.tryParseDates === false) return {};
@@ -185,7 +145,7 @@ export function dateColumns(
     if (options.dtypes !== undefined && column in options.dtypes) continue;
     const values = sample.getColumn(column).dropNulls().toArray() as string[];
     const type = dateTypeOf(pl, values);
-    if (type !== undefined) columns[column] = { type, format: formatOf(values[0]) };
+    if (type !== undefined) columns[column] = { type, format: isoFormat(values[0])! };
   }
   return columns;
 }

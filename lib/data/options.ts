@@ -117,7 +117,7 @@ export const DEFAULT_BATCH_ROWS = 100_000;
 /**
  * Checks reader options (a scan's `remote` too); nothing is sent when they are wrong.
  *
- * @throws {BadRequestError} naming the first bad option.
+ * @throws {BadRequestError} naming the first bad option, what it was and what it must be.
  *
  * @example
  * ```ts
@@ -125,85 +125,74 @@ export const DEFAULT_BATCH_ROWS = 100_000;
  * import assert from "node:assert/strict";
  *
  * checkOptions({ sep: "\t", nRows: 10 }); // fine
- * try {
- *   checkOptions({ sep: "ab" });
- * } catch (error) {
- *   assert.equal((error as Error).message, 'sep must be one ASCII character, got "ab".');
- * }
+ * assert.throws(() => checkOptions({ quoteChar: "ab" }), {
+ *   name: "BadRequestError",
+ *   message: 'quoteChar must be one ASCII character, got "ab".',
+ * });
  * ```
  */
 export function checkOptions(options: unknown): asserts options is BatchOptions & ManyOptions {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+  if (!isObject(options)) {
     throw new BadRequestError("Reader options must be an object, e.g. { sep: ';' }.");
   }
-  const o = options as Record<string, unknown>;
-  if (o.format !== undefined && !TABLE_FORMATS.includes(o.format as TableFormat)) {
-    throw new BadRequestError(
-      `format must be one of ${TABLE_FORMATS.join(", ")}, got ${JSON.stringify(o.format)}.`,
-    );
-  }
-  for (const name of ["sep", "quoteChar"]) {
-    const value = o[name];
-    // Polars' readers take one byte.
-    if (
-      value !== undefined &&
-      (typeof value !== "string" || value.length !== 1 || value.charCodeAt(0) > 127)
-    ) {
-      throw new BadRequestError(
-        `${name} must be one ASCII character, got ${JSON.stringify(value)}.`,
-      );
+  for (const [name, [valid, expected]] of Object.entries(RULES)) {
+    const value = options[name];
+    if (value !== undefined && !valid(value)) {
+      const shown = Deno.inspect(value, { depth: 1, iterableLimit: 5, strAbbreviateSize: 40 });
+      throw new BadRequestError(`${name} must be ${expected}, got ${shown}.`);
     }
-  }
-  if (o.sep === "\n" || o.sep === "\r") {
-    throw new BadRequestError("sep cannot be a line break.");
-  }
-  if (
-    o.columns !== undefined &&
-    (!Array.isArray(o.columns) || o.columns.length === 0 ||
-      o.columns.some((column) => typeof column !== "string"))
-  ) {
-    throw new BadRequestError("columns must be a non-empty array of column names.");
-  }
-  if (
-    o.dtypes !== undefined &&
-    (typeof o.dtypes !== "object" || o.dtypes === null || Array.isArray(o.dtypes))
-  ) {
-    throw new BadRequestError("dtypes must map column names to Polars types, e.g. { a: pl.Utf8 }.");
-  }
-  for (const name of ["hasHeader", "tryParseDates", "cache", "progress", "remote"]) {
-    if (o[name] !== undefined && typeof o[name] !== "boolean") {
-      throw new BadRequestError(`${name} must be true or false, got ${String(o[name])}.`);
-    }
-  }
-  checkNullValues(o.nullValues);
-  for (const [name, min] of [["nRows", 0], ["inferSchemaLength", 1], ["rows", 1]] as const) {
-    const value = o[name];
-    if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < min)) {
-      throw new BadRequestError(`${name} must be an integer ≥ ${min}, got ${String(value)}.`);
-    }
-  }
-  if (o.onProgress !== undefined && typeof o.onProgress !== "function") {
-    throw new BadRequestError("onProgress must be a function.");
-  }
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) {
-    throw new BadRequestError("signal must be an AbortSignal.");
-  }
-  if (
-    o.source !== undefined && o.source !== false &&
-    (typeof o.source !== "string" || o.source === "")
-  ) {
-    throw new BadRequestError("source must be a column name, or false for no source column.");
   }
 }
 
-function checkNullValues(value: unknown): void {
-  if (value === undefined || typeof value === "string") return;
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return;
-  if (
-    typeof value === "object" && value !== null && !Array.isArray(value) &&
-    Object.values(value).every((item) => typeof item === "string")
-  ) return;
-  throw new BadRequestError(
-    "nullValues must be a string, an array of strings, or an object of column name to string.",
-  );
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+const isString = (value: unknown): value is string => typeof value === "string";
+// Polars' readers take one byte.
+const oneAscii = (value: unknown) =>
+  isString(value) && value.length === 1 && value.charCodeAt(0) < 0x80;
+const boolean = [(value: unknown) => typeof value === "boolean", "true or false"] as const;
+const integer = (min: number) =>
+  [
+    (value: unknown) => Number.isSafeInteger(value) && value as number >= min,
+    `an integer ≥ ${min}`,
+  ] as const;
+
+/** Each option's check, and what the message says the option must be when it fails. */
+const RULES: Record<string, readonly [(value: unknown) => boolean, string]> = {
+  format: [
+    (value) => TABLE_FORMATS.includes(value as TableFormat),
+    `one of ${TABLE_FORMATS.join(", ")}`,
+  ],
+  sep: [
+    (value) => oneAscii(value) && value !== "\n" && value !== "\r",
+    "one ASCII character, not a line break",
+  ],
+  quoteChar: [oneAscii, "one ASCII character"],
+  columns: [
+    (value) => Array.isArray(value) && value.length > 0 && value.every(isString),
+    "a non-empty array of column names",
+  ],
+  dtypes: [isObject, "an object of column name to Polars type, e.g. { a: pl.Utf8 }"],
+  hasHeader: boolean,
+  tryParseDates: boolean,
+  cache: boolean,
+  progress: boolean,
+  remote: boolean,
+  nullValues: [
+    (value) =>
+      isString(value) ||
+      (Array.isArray(value) || isObject(value)) && Object.values(value).every(isString),
+    "a string, an array of strings, or an object of column name to string",
+  ],
+  nRows: integer(0),
+  inferSchemaLength: integer(1),
+  rows: integer(1),
+  onProgress: [(value) => typeof value === "function", "a function"],
+  signal: [(value) => value instanceof AbortSignal, "an AbortSignal"],
+  source: [
+    (value) => value === false || isString(value) && value !== "",
+    "a column name, or false for no source column",
+  ],
+};

@@ -20,15 +20,16 @@ import { collect, gunzip, peek } from "./chunks.ts";
 import { type DetectedFormat, innerFormat, SNIFF_BYTES } from "./formats.ts";
 import { RecordSplitter } from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
-import { asBuffer, defined, type Polars, stackFrames } from "./polars.ts";
+import { asBuffer, defined, type Polars } from "./polars.ts";
 
 /**
- * Parses batches of one file in order. For delimited text the first batch fixes the schema
- * (column names and types, from the header and the first `inferSchemaLength` rows, with `dtypes`
- * applied), and every later batch is parsed with exactly that schema, so the frames stack
- * without copies; an integer column that meets a decimal value is widened to Float64 from that
- * batch on (joining the frames then widens the earlier ones). JSON Lines batches take their
- * types from all their rows, and frames of different types are joined with common supertypes.
+ * Parses one file, whole or in batches in order, stopping at `nRows`. For delimited text the
+ * first batch fixes the schema (column names and types, from the header and the first
+ * `inferSchemaLength` rows, with `dtypes` applied), and every later batch is parsed with exactly
+ * that schema, so the frames stack without copies; an integer column that meets a decimal value
+ * is widened to Float64 from that batch on (joining the frames then widens the earlier ones).
+ * JSON Lines batches take their types from all their rows, and frames of different types are
+ * joined with common supertypes.
  *
  * @example
  * ```ts
@@ -42,6 +43,8 @@ import { asBuffer, defined, type Polars, stackFrames } from "./polars.ts";
  * const second = parser.parse(new TextEncoder().encode("3,4\n5.5,6\n")); // no header: same schema
  * assert.deepEqual(second.columns, first.columns);
  * assert.deepEqual(second.getColumn("x").toArray(), [3, 5.5]); // widened to Float64 by 5.5
+ * const third = parser.parse(new TextEncoder().encode("7,8\n"));
+ * assert.equal(String(third.getColumn("x").dtype), String(pl.Float64)); // and so it stays
  * ```
  */
 export class BatchParser {
@@ -49,9 +52,12 @@ export class BatchParser {
   readonly #format: DetectedFormat;
   readonly #options: DataFrameOptions;
   readonly #path: string;
-  #schema: Record<string, DataType> | undefined;
-  #dates: Record<string, DateColumn> = {};
-  #projection: string[] | undefined;
+  // Delimited text: what the first batch fixed for the later ones, and the integer columns
+  // widened to Float64 so far.
+  #schema?: Record<string, DataType>;
+  #dates?: Record<string, DateColumn>;
+  #columns?: string[];
+  readonly #widened: Record<string, DataType> = {};
   #bytes = 0;
   #rows = 0;
 
@@ -59,7 +65,7 @@ export class BatchParser {
    * Creates a parser for one file.
    *
    * @param pl nodejs-polars.
-   * @param format How the file was detected (`csv` or `ndjson`).
+   * @param format How the file was detected (`csv`, `ndjson`, or `json` read whole).
    * @param options The reader options.
    * @param path The data-store path, for error messages.
    *
@@ -83,13 +89,14 @@ export class BatchParser {
     this.#path = path;
   }
 
-  /** Rows parsed so far (before any row limit is applied). */
-  get rows(): number {
-    return this.#rows;
+  /** Whether `nRows` rows are in. */
+  get done(): boolean {
+    return this.#rows >= (this.#options.nRows ?? Infinity);
   }
 
   /**
-   * Parses one batch of whole records. `limit` asks Polars to stop after that many rows.
+   * Parses one batch of whole records (a local file's path: all of it), keeping at most the
+   * rows `nRows` still wants.
    *
    * @throws {ParseError} when Polars cannot parse it.
    *
@@ -100,117 +107,75 @@ export class BatchParser {
    * import assert from "node:assert/strict";
    *
    * const pl = await loadPolars();
-   * const parser = new BatchParser(pl, { format: "csv", gzip: false, sep: "," }, {}, "/a/b.csv");
-   * const batch = new TextEncoder().encode("x\n1\n2\n3\n");
-   * assert.equal(parser.parse(batch, 2).height, 2);
+   * const csv = { format: "csv", gzip: false, sep: "," } as const;
+   * const parser = new BatchParser(pl, csv, { nRows: 2 }, "/a/b.csv");
+   * assert.equal(parser.parse(new TextEncoder().encode("x\n1\n2\n3\n")).height, 2);
+   * assert.ok(parser.done);
    * ```
    */
-  parse(batch: Uint8Array, limit?: number): DataFrame {
+  parse(batch: Uint8Array | string): DataFrame {
+    const { format, gzip } = this.#format;
+    const o = this.#options;
+    const input = typeof batch === "string" ? batch : asBuffer(batch);
     const at = this.#bytes;
-    this.#bytes += batch.byteLength;
-    let frame: DataFrame;
+    this.#bytes += typeof input === "string" ? 0 : input.length;
+    // Polars' row limit is only approximate when parsing in parallel, hence the slice.
+    const left = o.nRows === undefined ? undefined : o.nRows - this.#rows;
     try {
-      frame = this.#format.format === "ndjson"
-        ? this.#jsonLines(batch)
-        : this.#delimited(batch, limit);
+      const frame = format === "json" || format === "ndjson"
+        ? shape(this.#pl, readJsonText(this.#pl, input, format, o.inferSchemaLength), o, this.#path)
+        : this.#delimited(input, left === 0 ? 1 : left);
+      const kept = limitRows(frame, left);
+      this.#rows += kept.height;
+      return kept;
     } catch (error) {
-      if (error instanceof ParseError) throw error;
-      throw new ParseError(
-        `Could not parse ${JSON.stringify(this.#path)} as ${formatName(this.#format)} ` +
-          `(bytes ${at}–${at + batch.byteLength} of the ${
-            this.#format.gzip ? "decompressed " : ""
-          }` +
-          `file, after ${this.#rows} rows): ${polarsReason(error)}.${hintFor(error)}`,
-        { path: this.#path, cause: error },
+      throw parseError(
+        error,
+        this.#path,
+        `Could not parse ${JSON.stringify(this.#path)} as ${formatName(this.#format)} (from byte ` +
+          `${at} of the ${gzip ? "decompressed " : ""}file, after ${this.#rows} rows)`,
       );
     }
-    this.#rows += frame.height;
-    return frame;
   }
 
-  #delimited(batch: Uint8Array, limit?: number): DataFrame {
+  /**
+   * Reads delimited text with the date columns as dates ({@linkcode readDated}); while Polars
+   * reports an integer column that met a decimal value, reads again with that column as
+   * Float64, kept so for the later batches. Each retry widens one more column, so it ends; a
+   * column the caller typed with `dtypes` is never widened.
+   */
+  #delimited(input: string | ReturnType<typeof asBuffer>, nRows: number | undefined): DataFrame {
     const pl = this.#pl;
     const o = this.#options;
-    const input = asBuffer(batch);
-    const schema = this.#schema;
-    if (schema === undefined) {
-      const { frame, dates } = readDelimited(pl, input, this.#format, o, limit);
-      this.#dates = dates;
-      this.#schema = frame.schema;
-      this.#projection = projectionOf(frame.columns, o.columns, this.#path);
-      return this.#projection === undefined ? frame : frame.select(...this.#projection);
-    }
-    let current = schema;
-    const frame = readWidening(pl, (widened) => {
-      current = { ...schema, ...widened };
-      return readDated(pl, this.#dates, (types) =>
-        pl.readCSV(input, {
-          ...textOptions(this.#format, o, false),
-          rechunk: false,
-          schema: { ...current, ...types },
-          ...defined({ nRows: limit, columns: this.#projection }),
-        }));
-    }, (column) => column in schema && !(o.dtypes !== undefined && column in o.dtypes));
-    this.#schema = current;
-    return frame;
-  }
-
-  #jsonLines(batch: Uint8Array): DataFrame {
-    const o = this.#options;
-    const frame = readJsonText(this.#pl, asBuffer(batch), "lines", o.inferSchemaLength);
-    return shape(this.#pl, frame, o, this.#path);
-  }
-}
-
-/** How delimited text is read (its sample for dates too). */
-function textOptions(format: DetectedFormat, o: DataFrameOptions, hasHeader: boolean) {
-  const { quoteChar, nullValues } = o;
-  return { sep: o.sep ?? format.sep ?? ",", hasHeader, ...defined({ quoteChar, nullValues }) };
-}
-
-/**
- * Reads delimited text with its header (when it has one): types from the first rows, an
- * integer column that meets a decimal value widened to Float64, dates recognised, and the
- * caller's `dtypes` over all of them (a column they fixed is never widened).
- */
-function readDelimited(
-  pl: Polars,
-  input: string | ReturnType<typeof asBuffer>,
-  format: DetectedFormat,
-  o: DataFrameOptions,
-  nRows: number | undefined,
-): { frame: DataFrame; dates: Record<string, DateColumn> } {
-  const text = textOptions(format, o, o.hasHeader ?? true);
-  const dates = dateColumns(pl, input, text, o);
-  const frame = readWidening(pl, (widened) =>
-    readDated(pl, dates, (types) =>
+    const [schema, columns, widened] = [this.#schema, this.#columns, this.#widened];
+    const text = {
+      sep: o.sep ?? this.#format.sep ?? ",",
+      hasHeader: schema === undefined && (o.hasHeader ?? true),
+      ...defined({ quoteChar: o.quoteChar, nullValues: o.nullValues }),
+    };
+    const dates = this.#dates ??= dateColumns(pl, input, text, o);
+    const read = (types: Record<string, DataType>) =>
       pl.readCSV(input, {
         ...text,
         rechunk: false,
-        dtypes: { ...widened, ...types, ...o.dtypes },
-        ...defined({ inferSchemaLength: o.inferSchemaLength, nRows }),
-      })));
-  return { frame, dates };
-}
-
-/**
- * Runs `read` with no columns widened, then — while Polars reports an integer column that met
- * a decimal value — again with that column read as Float64. Each retry widens one more column,
- * so it ends. `widenable` says which columns may be widened (by default any).
- */
-function readWidening(
-  pl: Polars,
-  read: (widened: Record<string, DataType>) => DataFrame,
-  widenable: (column: string) => boolean = () => true,
-): DataFrame {
-  const widened: Record<string, DataType> = {};
-  while (true) {
-    try {
-      return read(widened);
-    } catch (error) {
-      const column = integerMeetingDecimal(error);
-      if (column === undefined || column in widened || !widenable(column)) throw error;
-      widened[column] = pl.Float64;
+        ...(schema === undefined
+          ? { dtypes: { ...widened, ...types, ...o.dtypes } }
+          : { schema: { ...schema, ...widened, ...types } }),
+        ...defined({ inferSchemaLength: o.inferSchemaLength, nRows, columns }),
+      });
+    while (true) {
+      try {
+        const frame = readDated(pl, dates, read);
+        if (schema !== undefined) return frame;
+        // The first batch: its schema and columns fix those of the later ones.
+        const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
+        [this.#schema, this.#columns] = [frame.schema, o.columns && shaped.columns];
+        return shaped;
+      } catch (error) {
+        const column = integerMeetingDecimal(error);
+        if (column === undefined || column in widened || column in (o.dtypes ?? {})) throw error;
+        widened[column] = pl.Float64;
+      }
     }
   }
 }
@@ -238,14 +203,15 @@ function integerMeetingDecimal(error: unknown): string | undefined {
 function readJsonText(
   pl: Polars,
   input: string | ReturnType<typeof asBuffer>,
-  format: "json" | "lines",
+  format: "json" | "ndjson",
   inferSchemaLength: number | undefined,
 ): DataFrame {
+  const options = { format: format === "json" ? "json" : "lines" } as const;
   try {
-    return pl.readJSON(input, { format, inferSchemaLength: inferSchemaLength ?? null });
+    return pl.readJSON(input, { ...options, inferSchemaLength: inferSchemaLength ?? null });
   } catch (error) {
     if (inferSchemaLength === undefined) throw error;
-    return pl.readJSON(input, { format, inferSchemaLength: null });
+    return pl.readJSON(input, { ...options, inferSchemaLength: null });
   }
 }
 
@@ -298,50 +264,37 @@ export async function parseWhole(
   options: DataFrameOptions,
   path: string,
 ): Promise<DataFrame> {
-  const byPath = source.file !== undefined && !format.gzip &&
-    tableFormat(format.format).table.byPath &&
-    source.file.endsWith(tableFormat(format.format).table.copyExtension);
-  const input = byPath ? source.file! : asBuffer(source.bytes ?? await Deno.readFile(source.file!));
+  const { byPath, copyExtension } = tableFormat(format.format).table;
+  const input = source.file !== undefined && !format.gzip && byPath &&
+      source.file.endsWith(copyExtension)
+    ? source.file
+    : source.bytes ?? await Deno.readFile(source.file!);
+  if (format.format !== "parquet" && format.format !== "arrow") {
+    return new BatchParser(pl, format, options, path).parse(input);
+  }
   const o = options;
+  const buffer = typeof input === "string" ? input : asBuffer(input);
   try {
-    switch (format.format) {
-      case "csv":
-      case "tsv": {
-        const { frame } = readDelimited(pl, input, format, o, o.nRows);
-        const projection = projectionOf(frame.columns, o.columns, path);
-        return limitRows(projection === undefined ? frame : frame.select(...projection), o.nRows);
-      }
-      case "json":
-      case "ndjson": {
-        const lines = format.format === "ndjson" ? "lines" : "json";
-        const frame = readJsonText(pl, input, lines, o.inferSchemaLength);
-        return limitRows(shape(pl, frame, o, path), o.nRows);
-      }
-      case "parquet":
-      case "arrow": {
-        const pushed = defined({ columns: o.columns, nRows: o.nRows });
-        const frame = format.format === "parquet"
-          ? pl.readParquet(input, pushed)
-          : format.arrowStream
-          ? pl.readIPCStream(input, pushed)
-          : pl.readIPC(input, pushed);
-        return limitRows(shape(pl, frame, { dtypes: o.dtypes }, path), o.nRows);
-      }
-    }
+    const pushed = defined({ columns: o.columns, nRows: o.nRows });
+    const frame = format.format === "parquet"
+      ? pl.readParquet(buffer, pushed)
+      : format.arrowStream
+      ? pl.readIPCStream(buffer, pushed)
+      : pl.readIPC(buffer, pushed);
+    return limitRows(shape(pl, frame, { dtypes: o.dtypes }, path), o.nRows);
   } catch (error) {
-    if (error instanceof ParseError) throw error;
-    throw new ParseError(
-      `Could not read ${JSON.stringify(path)} as ${formatName(format)}: ${polarsReason(error)}.` +
-        hintFor(error),
-      { path, cause: error },
+    throw parseError(
+      error,
+      path,
+      `Could not read ${JSON.stringify(path)} as ${formatName(format)}`,
     );
   }
 }
 
 /**
- * Joins the frames of one read: stacked without copies when they share a schema (the batches
- * of one CSV file), else concatenated with Polars' relaxed diagonal rule (union of the columns,
- * common supertypes), as JSON Lines batches or many files may need.
+ * Joins the frames of one read with Polars' relaxed diagonal rule (union of the columns, common
+ * supertypes), as JSON Lines batches or many files may need; frames of one schema (the batches
+ * of one CSV file) are stacked without copies, one chunk each.
  *
  * @example
  * ```ts
@@ -358,9 +311,7 @@ export async function parseWhole(
  */
 export function combineFrames(pl: Polars, frames: readonly DataFrame[]): DataFrame {
   if (frames.length === 0) return pl.DataFrame();
-  if (frames.length === 1) return frames[0];
-  const first = schemaKey(frames[0]);
-  if (frames.every((frame) => schemaKey(frame) === first)) return stackFrames(pl, frames);
+  // Not the default "vertical": it stacks the frames one by one, quadratic in their number.
   return pl.concat([...frames], { how: "diagonalRelaxed", rechunk: false });
 }
 
@@ -383,47 +334,32 @@ export function limitRows(frame: DataFrame, nRows: number | undefined): DataFram
   return nRows !== undefined && frame.height > nRows ? frame.slice(0, nRows) : frame;
 }
 
-function schemaKey(frame: DataFrame): string {
-  return `${frame.columns.join("\u0000")}\u0001${frame.dtypes.map(String).join("\u0000")}`;
-}
-
-/** The requested columns in the file's order, checking each exists. */
-function projectionOf(
-  available: string[],
-  wanted: string[] | undefined,
-  path: string,
-): string[] | undefined {
-  if (wanted === undefined) return undefined;
-  const missing = wanted.filter((column) => !available.includes(column));
-  if (missing.length > 0) {
-    throw new ParseError(
-      `${JSON.stringify(path)} has no column${missing.length > 1 ? "s" : ""} ` +
-        `${missing.map((column) => JSON.stringify(column)).join(", ")}; it has ` +
-        `${available.map((column) => JSON.stringify(column)).join(", ")}.`,
-      { path },
-    );
-  }
-  const set = new Set(wanted);
-  return available.filter((column) => set.has(column));
-}
-
-/** Applies `columns` and `dtypes` to a frame read without them. */
+/**
+ * Applies `columns` (kept in the file's order, each checked to exist) and `dtypes` to a frame
+ * read without them.
+ */
 function shape(
   pl: Polars,
   frame: DataFrame,
   options: Pick<DataFrameOptions, "columns" | "dtypes">,
   path: string,
 ): DataFrame {
-  let result = frame;
-  const projection = projectionOf(result.columns, options.columns, path);
-  if (projection !== undefined) result = result.select(...projection);
-  if (options.dtypes !== undefined) {
-    const casts = Object.entries(options.dtypes)
-      .filter(([column]) => result.columns.includes(column))
-      .map(([column, type]) => pl.col(column).cast(type));
-    if (casts.length > 0) result = result.withColumns(...casts);
+  const { columns, dtypes = {} } = options;
+  const missing = (columns ?? []).filter((column) => !frame.columns.includes(column));
+  if (missing.length > 0) {
+    const list = (names: string[]) => names.map((name) => JSON.stringify(name)).join(", ");
+    throw new ParseError(
+      `${JSON.stringify(path)} has no column${missing.length > 1 ? "s" : ""} ${list(missing)}; ` +
+        `it has ${list(frame.columns)}.`,
+      { path },
+    );
   }
-  return result;
+  const kept = columns === undefined
+    ? frame
+    : frame.select(...frame.columns.filter((column) => columns.includes(column)));
+  const casts = Object.entries(dtypes).filter(([column]) => kept.columns.includes(column));
+  if (casts.length === 0) return kept;
+  return kept.withColumns(...casts.map(([column, type]) => pl.col(column).cast(type)));
 }
 
 function formatName(format: DetectedFormat): string {
@@ -431,17 +367,17 @@ function formatName(format: DetectedFormat): string {
   return `${format.gzip ? "gzip-compressed " : ""}${tableFormat(reader).label}`;
 }
 
-function hintFor(error: unknown): string {
-  const dates = dateHint(error);
-  if (dates !== undefined) return dates;
+/** A Polars failure as a {@linkcode ParseError}: `what` failed, why, and what may help. */
+function parseError(error: unknown, path: string, what: string): ParseError {
+  if (error instanceof ParseError) return error;
   const text = error instanceof Error ? error.message : String(error);
-  if (/could not parse .* as dtype/i.test(text)) {
-    return " Column types come from the first rows (an integer column meeting a decimal widens " +
-      "to Float64 by itself, but no other change of type); pass dtypes (e.g. " +
-      "{ column: pl.String }) or a larger inferSchemaLength.";
-  }
-  return "";
+  const hint = dateHint(error) ?? (/could not parse .* as dtype/i.test(text) ? TYPE_HINT : "");
+  return new ParseError(`${what}: ${polarsReason(error)}.${hint}`, { path, cause: error });
 }
+
+const TYPE_HINT = " Column types come from the first rows (an integer column meeting a decimal " +
+  "widens to Float64 by itself, but no other change of type); pass dtypes (e.g. " +
+  "{ column: pl.String }) or a larger inferSchemaLength.";
 
 /**
  * Parses a whole file or its bytes, like {@linkcode parseWhole}; gzip-compressed text is
@@ -524,33 +460,23 @@ export async function* parseChunks(
       format = innerFormat({ path, infoType, head: peeked.head, format: options.format });
       chunks = peeked.chunks;
     }
+    const parser = new BatchParser(pl, format, options, path);
     if (format.format === "json") {
-      const bytes = await collect(chunks);
-      yield await parseWhole(pl, { ...format, gzip: false }, { bytes }, options, path);
+      yield parser.parse(await collect(chunks));
       return false;
     }
-    const limit = options.nRows;
-    const parser = new BatchParser(pl, format, options, path);
-    const splitter = new RecordSplitter({
-      quote: format.format === "csv" ? options.quoteChar ?? '"' : undefined,
-    });
-    let rows = 0;
-    const parse = (batch: Uint8Array): DataFrame => {
-      // Polars' row limit is only approximate when parsing in parallel, hence the slice.
-      const left = limit === undefined ? undefined : Math.max(0, limit - rows);
-      const frame = limitRows(parser.parse(batch, left === 0 ? 1 : left), left);
-      rows += frame.height;
-      return frame;
-    };
+    const splitter = new RecordSplitter(
+      format.format === "csv" ? options.quoteChar ?? '"' : undefined,
+    );
     for await (const chunk of chunks) {
       // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
       for (let batch = splitter.push(chunk); batch; batch = splitter.push(NO_BYTES)) {
-        yield parse(batch);
-        if (limit !== undefined && rows >= limit) return true;
+        yield parser.parse(batch);
+        if (parser.done) return true;
       }
     }
     const rest = splitter.finish();
-    if (rest !== undefined) yield parse(rest);
+    if (rest !== undefined) yield parser.parse(rest);
     return false;
   } finally {
     await inflated?.return?.();

@@ -7,7 +7,7 @@
  */
 
 import { Buffer } from "node:buffer";
-import { type DataFrame, loadPolarsModule, type PolarsModule } from "../deps.ts";
+import { loadPolarsModule, type PolarsModule } from "../deps.ts";
 import { installFrameView } from "../frames/view.ts";
 
 /**
@@ -88,33 +88,16 @@ export function asBuffer(bytes: Uint8Array): Buffer {
 }
 
 /**
- * Stacks frames of the same schema vertically without copying data: a balanced tree of
- * `vstack`s, so n frames cost O(n log n) chunk references. (`pl.concat(frames)` stacks them
- * one by one, which is quadratic: about 10 s for 2,000 small frames.) The result keeps one
- * chunk per input frame; call `rechunk()` on it when contiguous columns matter.
+ * Options of `pl.readCSV`.
  *
  * @example
  * ```ts
- * import { loadPolars, stackFrames } from "./polars.ts";
- * import assert from "node:assert/strict";
+ * import type { CsvOptions } from "./polars.ts";
  *
- * const pl = await loadPolars();
- * const frame = stackFrames(pl, [pl.readCSV("a\n1\n"), pl.readCSV("a\n2\n"), pl.readCSV("a\n3\n")]);
- * assert.deepEqual(frame.getColumn("a").toArray(), [1, 2, 3]);
+ * const options: CsvOptions = { sep: ";", hasHeader: true, nullValues: "NA" };
  * ```
  */
-export function stackFrames(pl: Polars, frames: readonly DataFrame[]): DataFrame {
-  if (frames.length === 0) return pl.DataFrame();
-  let level = [...frames];
-  while (level.length > 1) {
-    const next: DataFrame[] = [];
-    for (let i = 0; i < level.length; i += 2) {
-      next.push(i + 1 < level.length ? level[i].vstack(level[i + 1]) : level[i]);
-    }
-    level = next;
-  }
-  return level[0];
-}
+export type CsvOptions = NonNullable<Parameters<Polars["readCSV"]>[1]>;
 
 /**
  * `fields` without the ones that are `undefined`: Polars takes a key that is present as a

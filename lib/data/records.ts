@@ -4,8 +4,9 @@
  *
  * A record boundary is a line feed outside quotes. Whether a line feed is inside quotes depends
  * on the parity of the quote characters before it (RFC 4180 doubles quotes inside quoted
- * fields, which keeps the parity), so every byte is looked at once: quotes are counted four
- * bytes at a time, which keeps the splitter at a few GB/s on one core.
+ * fields, which keeps the parity), so each batch's quotes are counted when it is cut (only the
+ * short rest carried into the next batch is counted again), four bytes at a time, which keeps
+ * the splitter at a few GB/s on one core.
  *
  * @module
  */
@@ -60,35 +61,6 @@ function bitCount(value: number): number {
 }
 
 /**
- * Options of {@linkcode RecordSplitter}.
- *
- * @example
- * ```ts
- * import type { SplitterOptions } from "./records.ts";
- *
- * const csv: SplitterOptions = { quote: '"', firstBatchBytes: 64 * 1024, batchBytes: 16 << 20 };
- * const jsonLines: SplitterOptions = { quote: undefined };
- * ```
- */
-export interface SplitterOptions {
-  /** The quote character (one byte), or `undefined` when line feeds always end records. */
-  quote?: string;
-  /**
-   * Size of the first batch (default 64 KiB). Later batches grow fourfold up to `batchBytes`,
-   * so the first rows (and the schema) are known early and a row limit can stop the download
-   * soon, while large files are parsed in few calls.
-   */
-  firstBatchBytes?: number;
-  /** Size the batches grow to (default 16 MiB). */
-  batchBytes?: number;
-}
-
-/** Default size batches grow to; see the data benchmark for how it was chosen. */
-export const DEFAULT_BATCH_BYTES = 16 * 1024 * 1024;
-/** Default size of the first batch. */
-export const DEFAULT_FIRST_BATCH_BYTES = 64 * 1024;
-
-/**
  * Accumulates chunks and hands out batches of whole records. Concatenating every batch (and the
  * final rest) gives back the input exactly. A batch is handed out without copying, and is valid
  * until the next call to `push()` or `finish()`: the splitter alternates between two buffers,
@@ -100,7 +72,7 @@ export const DEFAULT_FIRST_BATCH_BYTES = 64 * 1024;
  * import { RecordSplitter } from "./records.ts";
  * import assert from "node:assert/strict";
  *
- * const splitter = new RecordSplitter({ quote: '"', firstBatchBytes: 8, batchBytes: 8 });
+ * const splitter = new RecordSplitter('"', 8, 8);
  * const text = new TextEncoder();
  * const decode = (bytes?: Uint8Array) => bytes && new TextDecoder().decode(bytes);
  * const first = splitter.push(text.encode('id,note\n1,"two\nlines"\n2,x'));
@@ -117,33 +89,29 @@ export class RecordSplitter {
   /** The buffer of the batch handed out last, reused for the one after next. */
   #spare: Uint8Array = new Uint8Array(0);
   #fill = 0;
-  /** Bytes of the buffer whose quotes are counted in `#quotes`. */
-  #scanned = 0;
-  #quotes = 0;
 
   /**
-   * Creates a splitter; see {@linkcode SplitterOptions}.
+   * Creates a splitter. Batches start at `firstBatchBytes` and grow fourfold up to
+   * `batchBytes`, so the first rows (and the schema) are known early and a row limit can stop
+   * the download soon, while large files are parsed in few calls.
    *
-   * @throws {RangeError} for a quote that is not one ASCII character, or bad sizes.
+   * @param quote The quote character (one ASCII character), or `undefined` when line feeds
+   * always end records (JSON Lines).
+   * @param firstBatchBytes Size of the first batch.
+   * @param batchBytes Size the batches grow to; see the data benchmark for how it was chosen.
    *
    * @example
    * ```ts
    * import { RecordSplitter } from "./records.ts";
    *
-   * const splitter = new RecordSplitter({ quote: "'" });
+   * const csv = new RecordSplitter("'");
+   * const jsonLines = new RecordSplitter(undefined, 1024, 1024 * 1024);
    * ```
    */
-  constructor(options: SplitterOptions = {}) {
-    const { quote } = options;
-    if (quote !== undefined && (quote.length !== 1 || quote.charCodeAt(0) > 0x7f)) {
-      throw new RangeError(`the quote must be one ASCII character, got ${JSON.stringify(quote)}`);
-    }
-    this.#quote = quote === undefined ? undefined : quote.charCodeAt(0);
-    this.#batchBytes = positive("batchBytes", options.batchBytes ?? DEFAULT_BATCH_BYTES);
-    this.#threshold = Math.min(
-      this.#batchBytes,
-      positive("firstBatchBytes", options.firstBatchBytes ?? DEFAULT_FIRST_BATCH_BYTES),
-    );
+  constructor(quote?: string, firstBatchBytes = 64 * 1024, batchBytes = 16 * 1024 * 1024) {
+    this.#quote = quote?.charCodeAt(0);
+    this.#batchBytes = batchBytes;
+    this.#threshold = Math.min(batchBytes, firstBatchBytes);
     this.#buffer = new Uint8Array(capacityFor(this.#threshold));
   }
 
@@ -155,7 +123,7 @@ export class RecordSplitter {
    * import { RecordSplitter } from "./records.ts";
    * import assert from "node:assert/strict";
    *
-   * const splitter = new RecordSplitter({ firstBatchBytes: 4 });
+   * const splitter = new RecordSplitter(undefined, 4);
    * assert.equal(splitter.push(new TextEncoder().encode("a\nb\nc"))?.length, 4);
    * ```
    */
@@ -176,7 +144,7 @@ export class RecordSplitter {
 
   /**
    * Hands out whatever is left (the last record may lack its line feed), or `undefined` when
-   * nothing is.
+   * nothing is. The splitter takes no more chunks after.
    *
    * @example
    * ```ts
@@ -189,14 +157,7 @@ export class RecordSplitter {
    * ```
    */
   finish(): Uint8Array | undefined {
-    if (this.#fill === 0) return undefined;
-    const rest = this.#buffer.subarray(0, this.#fill);
-    this.#buffer = new Uint8Array(0);
-    this.#spare = new Uint8Array(0);
-    this.#fill = 0;
-    this.#scanned = 0;
-    this.#quotes = 0;
-    return rest;
+    return this.#fill === 0 ? undefined : this.#buffer.subarray(0, this.#fill);
   }
 
   /** Cuts at the last line feed outside quotes; grows the threshold when there is none. */
@@ -205,15 +166,12 @@ export class RecordSplitter {
     const fill = this.#fill;
     const quote = this.#quote;
     let end = buffer.lastIndexOf(LINE_FEED, fill - 1);
-    let quotesBefore = 0;
     if (quote !== undefined && end >= 0) {
-      this.#quotes += countByte(buffer, quote, this.#scanned, fill);
-      this.#scanned = fill;
       // Quotes up to and including the line feed at `end`; step back while that count is odd.
-      quotesBefore = this.#quotes - countByte(buffer, quote, end + 1, fill);
-      while (end >= 0 && (quotesBefore & 1) === 1) {
+      let quotes = countByte(buffer, quote, 0, end + 1);
+      while (end >= 0 && (quotes & 1) === 1) {
         const previous = buffer.lastIndexOf(LINE_FEED, end - 1);
-        quotesBefore -= countByte(buffer, quote, previous + 1, end + 1);
+        quotes -= countByte(buffer, quote, previous + 1, end + 1);
         end = previous;
       }
     }
@@ -231,10 +189,6 @@ export class RecordSplitter {
     this.#spare = buffer;
     this.#buffer = next;
     this.#fill = rest;
-    if (quote !== undefined) {
-      this.#quotes -= quotesBefore;
-      this.#scanned = rest;
-    }
     return buffer.subarray(0, cut);
   }
 }
@@ -242,11 +196,4 @@ export class RecordSplitter {
 /** Room for a batch plus the chunk that crosses its threshold. */
 function capacityFor(bytes: number): number {
   return bytes + (bytes >> 3) + 256 * 1024;
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${value}`);
-  }
-  return value;
 }

@@ -10,9 +10,9 @@ const decoder = new TextDecoder();
 function split(
   bytes: Uint8Array,
   sizes: number[],
-  options: ConstructorParameters<typeof RecordSplitter>[0],
+  options: ConstructorParameters<typeof RecordSplitter>,
 ) {
-  const splitter = new RecordSplitter(options);
+  const splitter = new RecordSplitter(...options);
   const batches: Uint8Array[] = [];
   let offset = 0;
   let turn = 0;
@@ -80,11 +80,11 @@ Deno.test("batches concatenate back to the input and end outside quotes", () => 
       fc.integer({ min: 1, max: 64 }),
       (text, sizes, batchBytes) => {
         const bytes = encoder.encode(text);
-        const { batches, rest } = split(bytes, sizes, {
-          quote: '"',
-          firstBatchBytes: Math.max(1, batchBytes >> 2),
+        const { batches, rest } = split(bytes, sizes, [
+          '"',
+          Math.max(1, batchBytes >> 2),
           batchBytes,
-        });
+        ]);
         const joined = [...batches, ...(rest ? [rest] : [])].map((b) => decoder.decode(b)).join("");
         assert.equal(joined, text);
         for (const batch of batches) {
@@ -99,10 +99,11 @@ Deno.test("batches concatenate back to the input and end outside quotes", () => 
 });
 
 Deno.test("without a quote character every line feed ends a record (JSON Lines)", () => {
-  const { batches, rest } = split(encoder.encode('{"a":"x\\"\\n"}\n{"a":2}\n{"a":3}'), [5], {
-    firstBatchBytes: 10,
-    batchBytes: 10,
-  });
+  const { batches, rest } = split(encoder.encode('{"a":"x\\"\\n"}\n{"a":2}\n{"a":3}'), [5], [
+    undefined,
+    10,
+    10,
+  ]);
   assert.deepEqual(batches.map((b) => decoder.decode(b)), ['{"a":"x\\"\\n"}\n', '{"a":2}\n']);
   assert.equal(decoder.decode(rest), '{"a":3}');
 });
@@ -110,11 +111,7 @@ Deno.test("without a quote character every line feed ends a record (JSON Lines)"
 Deno.test("a record longer than the batch size waits for its end instead of being cut", () => {
   const long = `"${"x\n".repeat(100)}"`;
   const text = `h\n${long}\nnext\n`;
-  const { batches, rest } = split(encoder.encode(text), [7], {
-    quote: '"',
-    firstBatchBytes: 8,
-    batchBytes: 8,
-  });
+  const { batches, rest } = split(encoder.encode(text), [7], ['"', 8, 8]);
   assert.ok(batches.length >= 1);
   for (const batch of batches) assert.ok(quotesOutside(decoder.decode(batch)));
   assert.equal([...batches, ...(rest ? [rest] : [])].map((b) => decoder.decode(b)).join(""), text);
@@ -123,7 +120,7 @@ Deno.test("a record longer than the batch size waits for its end instead of bein
 Deno.test("batches grow from the first batch size to the batch size", () => {
   const line = "0123456789abcde\n"; // 16 bytes
   const bytes = encoder.encode(line.repeat(4096)); // 64 KiB
-  const { batches } = split(bytes, [1024], { firstBatchBytes: 256, batchBytes: 16384 });
+  const { batches } = split(bytes, [1024], [undefined, 256, 16384]);
   const sizes = batches.map((b) => b.length);
   assert.ok(sizes[0] >= 256 && sizes[0] < 1024 + 256, `first batch ${sizes[0]}`);
   assert.ok(sizes[1] >= 1024 && sizes[1] < 4096, `second batch ${sizes[1]}`);
@@ -135,11 +132,7 @@ Deno.test("batches parsed one by one with the first batch's schema equal one who
   fc.assert(
     fc.property(csv, fc.integer({ min: 8, max: 200 }), (text, batchBytes) => {
       const whole = pl.readCSV(asBuffer(encoder.encode(text)), { inferSchemaLength: 0 });
-      const { batches, rest } = split(encoder.encode(text), [13], {
-        quote: '"',
-        firstBatchBytes: batchBytes,
-        batchBytes,
-      });
+      const { batches, rest } = split(encoder.encode(text), [13], ['"', batchBytes, batchBytes]);
       const parts = [...batches, ...(rest ? [rest] : [])];
       let schema: Record<string, unknown> | undefined;
       const frames = parts.map((part, index) => {
