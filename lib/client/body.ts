@@ -6,8 +6,8 @@
  * whole (a JSON answer) through the same guard.
  *
  * The guarded body is a byte stream: a reader in BYOB mode has the bytes read straight into its
- * own buffer, as a fetch body's native reads would, and the idle clock is one timer per body,
- * not one per chunk.
+ * own buffer, as a fetch body's native reads would (a few large chunks rather than many small
+ * ones: each chunk costs its consumer a write and a hash step).
  *
  * @module
  */
@@ -88,16 +88,11 @@ export function guardBody(
   const reader = byob ?? plain!;
   let received = 0;
   let finished = false;
-  let stalled = false;
-  /** When the pending read began; `undefined` while the consumer is not waiting. */
-  let waitingSince: number | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let controller!: ReadableByteStreamController;
 
   const finish = () => {
     if (finished) return;
     finished = true;
-    clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
     options.onFinish();
   };
@@ -112,18 +107,6 @@ export function guardBody(
     finish();
   };
   const onAbort = () => fail(abortError(signal));
-  // One timer per body: when it fires early (the wait began later), it is set again.
-  const watch = () => {
-    timer = undefined;
-    if (waitingSince === undefined || finished) return;
-    const idle = performance.now() - waitingSince;
-    if (idle < idleTimeoutMs) timer = setTimeout(watch, idleTimeoutMs - idle);
-    else {
-      stalled = true;
-      // Cancelling settles the pending read, which lets pull report the stall.
-      reader.cancel().catch(() => {});
-    }
-  };
 
   return new ReadableStream({
     type: "bytes",
@@ -133,8 +116,12 @@ export function guardBody(
       else signal.addEventListener("abort", onAbort, { once: true });
     },
     async pull() {
-      waitingSince = performance.now();
-      timer ??= setTimeout(watch, idleTimeoutMs);
+      let stalled = false;
+      // Cancelling settles the pending read, which lets the stall be reported.
+      const timer = setTimeout(() => {
+        stalled = true;
+        reader.cancel().catch(() => {});
+      }, idleTimeoutMs);
       const request = controller.byobRequest;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
@@ -145,7 +132,7 @@ export function guardBody(
         if (signal.aborted) return fail(abortError(signal));
         return fail(stalled ? problems.stalled(received) : problems.broken(received, error));
       } finally {
-        waitingSince = undefined;
+        clearTimeout(timer);
       }
       if (finished) return;
       if (stalled) return fail(problems.stalled(received));

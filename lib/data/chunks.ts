@@ -7,8 +7,9 @@
 
 /**
  * The first `count` bytes of `chunks` (fewer when they are shorter), and every chunk again,
- * those read to find them first. Whoever calls it closes `chunks` (e.g. with `return()`) when
- * done, which also ends a download the result was not read to the end of.
+ * those read to find them first (copied: a source may reuse its buffer). Whoever calls it
+ * closes `chunks` (e.g. with `return()`) when done, which also ends a download the result was
+ * not read to the end of.
  *
  * @example
  * ```ts
@@ -35,7 +36,7 @@ export async function peek(
     have < count && !(next = await iterator.next()).done;
     have += next.value.length
   ) {
-    seen.push(next.value);
+    seen.push(next.value.slice());
   }
   const rest = async function* () {
     yield* seen;
