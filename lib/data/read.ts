@@ -15,7 +15,6 @@
 
 import type { DataFrame } from "../deps.ts";
 import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
-import { Buffer } from "node:buffer";
 import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import type { Download } from "../client/endpoints.ts";
