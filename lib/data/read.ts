@@ -187,9 +187,8 @@ export async function pinVersion(
   }
   const admitted = await context.gate?.admit(current.version, operation) ?? current.version;
   if (sameVersion(admitted, current.version)) {
-    return admitted.hash === current.version.hash
-      ? current
-      : { ...current, version: { ...current.version, hash: admitted.hash } };
+    const hash = admitted.hash ?? current.version.hash;
+    return { ...current, version: { ...current.version, hash } };
   }
   const copy = await cache?.lookup(admitted);
   if (copy === undefined) {
@@ -241,13 +240,8 @@ export async function readDataFrame(
   const read = (progress: ProgressTracker) =>
     restarting(source, options.signal, async (source) => {
       const frames: DataFrame[] = [];
-      const own = tracker === undefined;
-      const stream = frameStream(
-        pl,
-        { context, source, options, tracker: progress },
-        operation,
-        own,
-      );
+      const which = { context, source, options, tracker: progress };
+      const stream = frameStream(pl, which, operation, tracker === undefined);
       let next = await stream.next();
       for (; !next.done; next = await stream.next()) frames.push(next.value);
       return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
@@ -352,37 +346,27 @@ export async function cachedCopy(
       { path },
     );
   }
+  const keep = (tracker: ProgressTracker) =>
+    restarting(source, options.signal, async (source) => {
+      const pinned = await pinVersion(context, source, operation, options.signal);
+      const { version } = pinned;
+      tracker.expectBytes(version.size);
+      const found = pinned.copy ?? await cache.open(version);
+      const fresh = found instanceof CopyWriter;
+      const body = () => bodyOf({ context, source, options, tracker }, version, true);
+      const copy = fresh ? (await fetchWhole(body(), version, found, false)).copy : found;
+      if (copy === undefined) {
+        throw new BadRequestError(
+          `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
+            `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+          { path },
+        );
+      }
+      return { ...copy, fromCache: !fresh };
+    });
   const release = await cache.claim(context.transport.url, path);
   try {
-    const copy = await tracked(
-      context,
-      options,
-      source,
-      (tracker) =>
-        restarting(source, options.signal, async (source) => {
-          const pinned = await pinVersion(context, source, operation, options.signal);
-          tracker.expectBytes(pinned.version.size);
-          const found = pinned.copy ?? await cache.open(pinned.version);
-          const fetched = found instanceof CopyWriter;
-          const copy = fetched
-            ? (await fetchWhole(
-              bodyOf({ context, source, options, tracker }, pinned.version, true),
-              pinned.version,
-              found,
-              undefined,
-              false,
-            )).copy
-            : found;
-          if (copy === undefined) {
-            throw new BadRequestError(
-              `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its ` +
-                `cap of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
-              { path },
-            );
-          }
-          return { ...copy, fromCache: !fetched };
-        }),
-    );
+    const copy = await tracked(context, options, source, keep);
     context.gate?.record(copy.version, operation);
     return copy.file;
   } finally {
@@ -568,9 +552,8 @@ async function* frameStream(
     if (found !== undefined && !(found instanceof CopyWriter)) {
       tracker.bytes(version.size);
       const local = localOf(found);
-      const detected = detect(
-        local.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(found.file, SNIFF_BYTES),
-      );
+      const head = local.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(found.file, SNIFF_BYTES);
+      const detected = detect(head);
       if (operation === "batches" && isStreamed(detected)) {
         yield* parseChunks(await pl, detected, copyChunks(found), options, path, infoType);
       } else yield await parseLocal(await pl, detected, local, options, path, infoType);
@@ -589,7 +572,7 @@ async function* frameStream(
       } else {
         const opened = whole ? found : await cache?.open(version);
         const writer = opened instanceof CopyWriter ? opened : undefined;
-        const got = await fetchWhole(chunks, version, writer, detected.format);
+        const got = await fetchWhole(chunks, version, writer, true, detected.format);
         const local = got.copy ? localOf(got.copy) : { bytes: got.bytes! };
         yield await parseLocal(await pl, detected, local, options, path, infoType);
         outcome = { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
@@ -614,8 +597,8 @@ async function fetchWhole(
   chunks: AsyncIterable<Uint8Array>,
   version: FileVersion,
   writer: CopyWriter | undefined,
+  memory: boolean,
   format?: string,
-  memory = true,
 ): Promise<{ copy?: CachedFile; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
   let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
   let at = 0;
@@ -671,12 +654,8 @@ async function bytesOf(
   operation: ReadOperation,
   options: { signal?: AbortSignal; onBytes?: (count: number) => void },
 ): Promise<{ chunks: AsyncGenerator<Uint8Array, void>; pinned: FileVersion; read(): FileVersion }> {
-  const { version, copy = await context.cache?.lookup(version) } = await pinVersion(
-    context,
-    source,
-    operation,
-    options.signal,
-  );
+  const pinned = await pinVersion(context, source, operation, options.signal);
+  const { version, copy = await context.cache?.lookup(version) } = pinned;
   options.onBytes?.(copy?.version.size ?? 0);
   const tracker = { bytes: (count: number) => options.onBytes?.(count), expectBytes() {} };
   const hasher = await contentHasher();
