@@ -547,9 +547,9 @@ async function* frameStream(
     const detect = (head: Uint8Array) =>
       detectFormat({ path, infoType, head, format: options.format });
     if (own) tracker.expectBytes(version.size);
-    const found = pinned.copy ?? await (whole ? cache?.open(version) : cache?.lookup(version));
+    const found = pinned.copy ?? await cache?.lookup(version);
     let outcome: Outcome;
-    if (found !== undefined && !(found instanceof CopyWriter)) {
+    if (found !== undefined) {
       tracker.bytes(version.size);
       const local = localOf(found);
       const head = local.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(found.file, SNIFF_BYTES);
@@ -567,10 +567,11 @@ async function* frameStream(
       const detected = detect(head);
       if (!whole && isStreamed(detected)) {
         const stopped = yield* parseChunks(await pl, detected, chunks, options, path, infoType);
-        const read = stopped ? version : checkHash(version, withHash(version, hasher));
-        outcome = { fromCache: false, route: "stream", version: read };
+        const hashed = stopped ? version : checkHash(version, withHash(version, hasher));
+        outcome = { fromCache: false, route: "stream", version: hashed };
       } else {
-        const opened = whole ? found : await cache?.open(version);
+        // Opened once the first bytes showed a table: a refused file leaves nothing behind.
+        const opened = await cache?.open(version);
         const writer = opened instanceof CopyWriter ? opened : undefined;
         const got = await fetchWhole(chunks, version, writer, true, detected.format);
         const local = got.copy ? localOf(got.copy) : { bytes: got.bytes! };

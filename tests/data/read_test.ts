@@ -378,6 +378,16 @@ Deno.test("files that are not tables are refused before they are downloaded whol
   }
   assert.equal(tern.stats.inFlight, 0);
   assert.equal((await tern.cache.info()).height, 0);
+  // Nor is a temporary copy left open in the cache folder.
+  const left: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for await (const item of Deno.readDir(dir)) {
+      if (item.isDirectory) await walk(`${dir}/${item.name}`);
+      else if (item.name.startsWith(".tmp-")) left.push(item.name);
+    }
+  };
+  await walk(store.cacheDir);
+  assert.deepEqual(left, []);
 });
 
 Deno.test("a cold read asks for the bytes alongside the stat: one round trip of latency, not two", async () => {
