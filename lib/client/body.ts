@@ -6,14 +6,14 @@
  * whole (a JSON answer) through the same guard.
  *
  * The guarded body is a byte stream: a reader in BYOB mode has the bytes read straight into its
- * own buffer, as a fetch body's native reads would, and the idle clock is one timer per body,
- * not one per chunk.
+ * own buffer, as a fetch body's native reads would (a few large chunks rather than many small
+ * ones: each chunk costs its consumer a write and a hash step).
  *
  * @module
  */
 
 import { Buffer } from "node:buffer";
-import { abortError, NetworkError, type TernErrorDetails } from "./errors.ts";
+import { abortError, NetworkError } from "./errors.ts";
 
 /**
  * Options of {@linkcode guardBody}.
@@ -76,8 +76,7 @@ export function guardBody(
   source: ReadableStream<Uint8Array>,
   options: GuardOptions,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
-  const { expectedLength, idleTimeoutMs, signal } = options;
-  const problems = bodyProblems(options);
+  const { expectedLength, idleTimeoutMs, signal, context } = options;
   let byob: ReadableStreamBYOBReader | undefined;
   try {
     byob = source.getReader({ mode: "byob" });
@@ -88,16 +87,11 @@ export function guardBody(
   const reader = byob ?? plain!;
   let received = 0;
   let finished = false;
-  let stalled = false;
-  /** When the pending read began; `undefined` while the consumer is not waiting. */
-  let waitingSince: number | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let controller!: ReadableByteStreamController;
 
   const finish = () => {
     if (finished) return;
     finished = true;
-    clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
     options.onFinish();
   };
@@ -112,18 +106,16 @@ export function guardBody(
     finish();
   };
   const onAbort = () => fail(abortError(signal));
-  // One timer per body: when it fires early (the wait began later), it is set again.
-  const watch = () => {
-    timer = undefined;
-    if (waitingSince === undefined || finished) return;
-    const idle = performance.now() - waitingSince;
-    if (idle < idleTimeoutMs) timer = setTimeout(watch, idleTimeoutMs - idle);
-    else {
-      stalled = true;
-      // Cancelling settles the pending read, which lets pull report the stall.
-      reader.cancel().catch(() => {});
-    }
-  };
+  const about = context.subject === undefined
+    ? `the answer of ${context.endpoint}`
+    : `the body of ${JSON.stringify(context.subject)} (${context.endpoint})`;
+  const broken = (message: string, cause?: unknown) =>
+    fail(new NetworkError(message, { endpoint: context.endpoint, path: context.subject, cause }));
+  const stalledAt = () =>
+    broken(
+      `The server stopped sending ${about}: no data for ${formatMs(idleTimeoutMs)} ` +
+        `after ${received} bytes.`,
+    );
 
   return new ReadableStream({
     type: "bytes",
@@ -133,8 +125,12 @@ export function guardBody(
       else signal.addEventListener("abort", onAbort, { once: true });
     },
     async pull() {
-      waitingSince = performance.now();
-      timer ??= setTimeout(watch, idleTimeoutMs);
+      let stalled = false;
+      // Cancelling settles the pending read, which lets the stall be reported.
+      const timer = setTimeout(() => {
+        stalled = true;
+        reader.cancel().catch(() => {});
+      }, idleTimeoutMs);
       const request = controller.byobRequest;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
@@ -143,15 +139,22 @@ export function guardBody(
           : await byob!.read(request?.view as Uint8Array ?? new Uint8Array(CHUNK_BYTES));
       } catch (error) {
         if (signal.aborted) return fail(abortError(signal));
-        return fail(stalled ? problems.stalled(received) : problems.broken(received, error));
+        if (stalled) return stalledAt();
+        const of = expectedLength === undefined ? "" : ` of ${expectedLength}`;
+        return broken(
+          `The connection broke while reading ${about}, after ${received} bytes${of}.`,
+          error,
+        );
       } finally {
-        waitingSince = undefined;
+        clearTimeout(timer);
       }
       if (finished) return;
-      if (stalled) return fail(problems.stalled(received));
+      if (stalled) return stalledAt();
       if (result.done) {
         if (expectedLength !== undefined && received < expectedLength) {
-          return fail(problems.short(received));
+          return broken(
+            `The server closed ${about} early: ${received} of ${expectedLength} bytes arrived.`,
+          );
         }
         controller.close();
         // A reader's buffer, moved into the source's read, comes back empty with the end.
@@ -159,12 +162,15 @@ export function guardBody(
         else request?.respond(0);
         return finish();
       }
-      const chunk = result.value;
-      received += chunk.byteLength;
-      if (expectedLength !== undefined && received > expectedLength) return fail(problems.long());
+      received += result.value.byteLength;
+      if (expectedLength !== undefined && received > expectedLength) {
+        return broken(
+          `The server sent more than the ${expectedLength} bytes it announced for ${about}.`,
+        );
+      }
       // Read into the reader's own buffer, or (from a source that is no byte stream) copied in.
-      if (request !== null && byob !== undefined) request.respondWithNewView(chunk);
-      else controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
+      if (request !== null && byob !== undefined) request.respondWithNewView(result.value);
+      else controller.enqueue(result.value as Uint8Array<ArrayBuffer>);
     },
     cancel(reason) {
       finish();
@@ -233,16 +239,11 @@ export async function readAll(
 ): Promise<Uint8Array | undefined> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = body.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
+  // Leaving the loop early cancels the rest.
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk);
   }
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
@@ -260,41 +261,4 @@ export async function readAll(
  */
 export function formatMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
-}
-
-/** The errors of one body, worded once for {@linkcode guardBody} and {@linkcode readBody}. */
-function bodyProblems(options: GuardOptions) {
-  const { expectedLength, idleTimeoutMs, context } = options;
-  const details = (cause?: unknown): TernErrorDetails => ({
-    endpoint: context.endpoint,
-    path: context.subject,
-    cause,
-  });
-  const about = context.subject === undefined
-    ? `the answer of ${context.endpoint}`
-    : `the body of ${JSON.stringify(context.subject)} (${context.endpoint})`;
-  return {
-    stalled: (received: number) =>
-      new NetworkError(
-        `The server stopped sending ${about}: no data for ${formatMs(idleTimeoutMs)} ` +
-          `after ${received} bytes.`,
-        details(),
-      ),
-    broken: (received: number, cause: unknown) =>
-      new NetworkError(
-        `The connection broke while reading ${about}, after ${received} bytes` +
-          `${expectedLength === undefined ? "" : ` of ${expectedLength}`}.`,
-        details(cause),
-      ),
-    short: (received: number) =>
-      new NetworkError(
-        `The server closed ${about} early: ${received} of ${expectedLength} bytes arrived.`,
-        details(),
-      ),
-    long: () =>
-      new NetworkError(
-        `The server sent more than the ${expectedLength} bytes it announced for ${about}.`,
-        details(),
-      ),
-  };
 }

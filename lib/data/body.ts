@@ -101,7 +101,6 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
   const { transport, expected, signal } = options;
   const { path, size } = expected;
   const attempts = transport.policy.retries + 1;
-  let buffer: Uint8Array<ArrayBuffer> | undefined;
   let delivered = 0;
   // The first answer's ETag: later attempts ask for those very bytes (If-Match), so a change
   // the stat cannot see (same size, same second) still never splices two versions.
@@ -132,11 +131,9 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       await answer.body.cancel();
       throw await changed();
     }
-    // A read that failed took the buffer with it.
-    if (options.reuse && !buffer?.byteLength) {
-      // A small file needs no more (one byte over shows a body that runs long at once).
-      buffer = new Uint8Array(Math.min(REUSED_BYTES, size + 1));
-    }
+    // One buffer per attempt (a failed read takes it with it); a small file needs no more than
+    // its size and one byte over, which shows a body that runs long at once.
+    let buffer = options.reuse ? new Uint8Array(Math.min(REUSED_BYTES, size + 1)) : undefined;
     const byob = buffer && answer.body.getReader({ mode: "byob" });
     const reader = byob ?? answer.body.getReader();
     let position = 0;
@@ -145,11 +142,11 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
         const { done, value } = byob
           ? await byob.read(buffer!)
           : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
-        if (byob && value) buffer = new Uint8Array(value.buffer as ArrayBuffer);
         if (done) break;
+        if (byob) buffer = new Uint8Array(value.buffer as ArrayBuffer);
         // Bytes delivered by an earlier attempt are skipped, not delivered twice.
-        const piece = value!.subarray(Math.max(0, Math.min(delivered - position, value!.length)));
-        position += value!.byteLength;
+        const piece = value.subarray(Math.max(0, Math.min(delivered - position, value.length)));
+        position += value.byteLength;
         if (position > size) {
           const problem = `${JSON.stringify(path)} sent more than its listed ${size} bytes.`;
           throw new IntegrityError(problem, { path, endpoint: "fileio/download" });
@@ -167,11 +164,8 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       }
       return;
     } catch (error) {
-      if (
-        isAbortError(error) || !(error instanceof NetworkError || error instanceof IntegrityError)
-      ) {
-        throw error;
-      }
+      const retried = error instanceof NetworkError || error instanceof IntegrityError;
+      if (!retried || isAbortError(error)) throw error;
       if (attempt >= attempts) throw gaveUp(error, attempts);
     } finally {
       // Ends the download when the consumer stopped early or the body failed.
@@ -237,10 +231,9 @@ export function earlyDownload(
  * ```
  */
 export function checkIsFile(entry: Entry): void {
+  const { path } = entry;
   if (entry.type !== "file") {
-    throw new BadRequestError(`${JSON.stringify(entry.path)} is a folder, not a file.`, {
-      path: entry.path,
-    });
+    throw new BadRequestError(`${JSON.stringify(path)} is a folder, not a file.`, { path });
   }
 }
 

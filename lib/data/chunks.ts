@@ -7,8 +7,9 @@
 
 /**
  * The first `count` bytes of `chunks` (fewer when they are shorter), and every chunk again,
- * those read to find them first. Whoever calls it closes `chunks` (e.g. with `return()`) when
- * done, which also ends a download the result was not read to the end of.
+ * those read to find them first (copied: a source may reuse its buffer). Whoever calls it
+ * closes `chunks` (e.g. with `return()`) when done, which also ends a download the result was
+ * not read to the end of.
  *
  * @example
  * ```ts
@@ -35,7 +36,7 @@ export async function peek(
     have < count && !(next = await iterator.next()).done;
     have += next.value.length
   ) {
-    seen.push(next.value);
+    seen.push(next.value.slice());
   }
   const rest = async function* () {
     yield* seen;
@@ -73,7 +74,7 @@ export function gunzip(
 }
 
 /**
- * A local file's chunks, read through one handle.
+ * A local file's chunks, read through one handle (closed at the end, or when the caller stops).
  *
  * @example
  * ```ts
@@ -89,12 +90,7 @@ export function gunzip(
  * ```
  */
 export async function* fileChunks(path: string): AsyncGenerator<Uint8Array, void> {
-  using file = await Deno.open(path, { read: true });
-  const buffer = new Uint8Array(1 << 20);
-  for (let count = await file.read(buffer); count !== null; count = await file.read(buffer)) {
-    // Copied: the buffer is reused, and a parser may hold chunks until a batch is full.
-    if (count > 0) yield buffer.slice(0, count);
-  }
+  yield* (await Deno.open(path)).readable;
 }
 
 /**
@@ -113,15 +109,12 @@ export async function* fileChunks(path: string): AsyncGenerator<Uint8Array, void
  * ```
  */
 export async function fileHead(path: string, count: number): Promise<Uint8Array> {
-  using file = await Deno.open(path, { read: true });
-  const head = new Uint8Array(count);
-  let filled = 0;
-  while (filled < count) {
-    const read = await file.read(head.subarray(filled));
-    if (read === null) break;
-    filled += read;
+  const chunks = fileChunks(path);
+  try {
+    return (await peek(chunks, count)).head;
+  } finally {
+    await chunks.return();
   }
-  return head.subarray(0, filled);
 }
 
 /**

@@ -8,8 +8,6 @@ import { TernError, type TernErrorDetails } from "../client/errors.ts";
 import { describeVersion, type FileVersion } from "../client/file_version.ts";
 import { SUPPORTED_FORMATS } from "../registry/file_formats.ts";
 
-export { SUPPORTED_FORMATS };
-
 /**
  * The file is not in a format the readers support, or its content contradicts its name (a
  * `.parquet` file without Parquet's signature).

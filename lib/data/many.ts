@@ -12,7 +12,7 @@ import { mapConcurrent } from "../client/map_concurrent.ts";
 import type { Entry } from "../client/entry.ts";
 import type { DataContext } from "./context.ts";
 import { checkOptions, type ManyOptions } from "./options.ts";
-import { limitRows } from "./parse.ts";
+import { combineFrames, limitRows } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { ProgressTracker } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
@@ -80,11 +80,7 @@ export async function readMany(
       tracker.fileDone(entry.path, fromCache, route);
       return frame;
     }, { signal: options.signal });
-    const rows = frames.length === 0
-      ? pl.DataFrame()
-      : frames.length === 1
-      ? frames[0]
-      : pl.concat(typedByRows(frames), { how: "diagonalRelaxed", rechunk: false });
+    const rows = combineFrames(pl, typedByRows(frames));
     const frame = source === false || frames.length === 0
       ? rows
       : pl.concat([sourceColumn(pl, source, files, frames), rows], { how: "horizontal" });

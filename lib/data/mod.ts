@@ -23,13 +23,8 @@
  * @module
  */
 
-export {
-  FileChangedError,
-  IntegrityError,
-  ParseError,
-  SUPPORTED_FORMATS,
-  UnsupportedFormatError,
-} from "./errors.ts";
+export { FileChangedError, IntegrityError, ParseError, UnsupportedFormatError } from "./errors.ts";
+export { SUPPORTED_FORMATS } from "../registry/file_formats.ts";
 export { type TableFormat } from "./formats.ts";
 export type { ScanOptions } from "./scan.ts";
 export type { BatchOptions, DataFrameOptions, ManyOptions } from "./options.ts";

@@ -15,7 +15,6 @@
 
 import type { DataFrame } from "../deps.ts";
 import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
-import { Buffer } from "node:buffer";
 import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import type { Download } from "../client/endpoints.ts";
@@ -188,9 +187,8 @@ export async function pinVersion(
   }
   const admitted = await context.gate?.admit(current.version, operation) ?? current.version;
   if (sameVersion(admitted, current.version)) {
-    return admitted.hash === current.version.hash
-      ? current
-      : { ...current, version: { ...current.version, hash: admitted.hash } };
+    const hash = admitted.hash ?? current.version.hash;
+    return { ...current, version: { ...current.version, hash } };
   }
   const copy = await cache?.lookup(admitted);
   if (copy === undefined) {
@@ -238,11 +236,12 @@ export async function readDataFrame(
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   checkOptions(options);
   const pl = polarsLoading();
+  const operation = options.nRows === undefined ? "dataframe" : "head";
   const read = (progress: ProgressTracker) =>
     restarting(source, options.signal, async (source) => {
       const frames: DataFrame[] = [];
-      const plan = planOf(context, source, options, progress, false);
-      const stream = frameStream(pl, plan, tracker === undefined);
+      const which = { context, source, options, tracker: progress };
+      const stream = frameStream(pl, which, operation, tracker === undefined);
       let next = await stream.next();
       for (; !next.done; next = await stream.next()) frames.push(next.value);
       return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
@@ -283,7 +282,7 @@ export function readBatches(
     async *[Symbol.asyncIterator]() {
       const pl = polarsLoading();
       const tracker = trackerOf(context, options, source);
-      const stream = frameStream(pl, planOf(context, source, options, tracker, true), true);
+      const stream = frameStream(pl, { context, source, options, tracker }, "batches", true);
       try {
         let pending: DataFrame | undefined;
         let next = await stream.next();
@@ -347,38 +346,32 @@ export async function cachedCopy(
       { path },
     );
   }
+  const keep = (tracker: ProgressTracker) =>
+    restarting(source, options.signal, async (source) => {
+      const pinned = await pinVersion(context, source, operation, options.signal);
+      const { version } = pinned;
+      tracker.expectBytes(version.size);
+      const found = pinned.copy ?? await cache.open(version);
+      const fresh = found instanceof CopyWriter;
+      const body = () => bodyOf({ context, source, options, tracker }, version, true);
+      const copy = fresh ? (await fetchWhole(body(), version, found, false)).copy : found;
+      if (copy === undefined) {
+        throw new BadRequestError(
+          `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
+            `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+          { path },
+        );
+      }
+      return { ...copy, fromCache: !fresh };
+    });
   const release = await cache.claim(context.transport.url, path);
   try {
-    const copy = await tracked(
-      context,
-      options,
-      source,
-      (tracker) =>
-        restarting(source, options.signal, async (source) => {
-          const pinned = await pinVersion(context, source, operation, options.signal);
-          tracker.expectBytes(pinned.version.size);
-          const found = pinned.copy ?? await cache.open(pinned.version);
-          if (!(found instanceof CopyWriter)) {
-            return { ...(found ?? unkept(path, cache)), fromCache: true };
-          }
-          const body = bodyOf(planOf(context, source, options, tracker), pinned.version, true);
-          const { copy } = await fetchWhole(body, pinned.version, found, undefined, false);
-          return { ...(copy ?? unkept(path, cache)), fromCache: false };
-        }),
-    );
+    const copy = await tracked(context, options, source, keep);
     context.gate?.record(copy.version, operation);
     return copy.file;
   } finally {
     release();
   }
-}
-
-function unkept(path: string, cache: DiskCache): never {
-  throw new BadRequestError(
-    `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
-      `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
-    { path },
-  );
 }
 
 /**
@@ -411,9 +404,8 @@ export async function readBytes<T>(
   consume: (chunks: AsyncIterable<Uint8Array>, version: FileVersion) => Promise<T>,
 ): Promise<T> {
   const { value, version } = await restarting(source, options.signal, async (source) => {
-    const pinned = await pinVersion(context, source, operation, options.signal);
-    const { chunks, read } = await chunksOf(context, source, pinned, options);
-    return { value: await consume(chunks, pinned.version), version: read() };
+    const { chunks, pinned, read } = await bytesOf(context, source, operation, options);
+    return { value: await consume(chunks, pinned), version: read() };
   });
   context.gate?.record(version, operation);
   return value;
@@ -447,8 +439,7 @@ export async function streamBytes(
   // Cancelling the stream ends the request even while a read waits for bytes.
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
-  const pinned = await pinVersion(context, source, "stream", signal);
-  const { chunks, read } = await chunksOf(context, source, pinned, { signal });
+  const { chunks, read } = await bytesOf(context, source, "stream", { signal });
   let first: IteratorResult<Uint8Array, void> | undefined = await chunks.next();
   // ArrayBuffer-backed (as fetch bodies are), so that it pipes into DecompressionStream.
   return new ReadableStream<Uint8Array<ArrayBuffer>>({
@@ -510,28 +501,12 @@ async function tracked<T extends { fromCache: boolean; route?: ReadRoute }>(
   }
 }
 
-/** Everything a read of frames needs. */
-interface Plan {
+/** What a read of one file has to go on. */
+interface Read {
   context: DataContext;
   source: FileSource;
-  signal?: AbortSignal;
-  tracker: Pick<ProgressTracker, "bytes" | "expectBytes">;
   options: DataFrameOptions;
-  /** The cache the read may use (none with `cache: false`). */
-  cache: DiskCache | undefined;
-  /** `batches()`: bounded memory rather than one whole-file parse of text. */
-  streaming: boolean;
-}
-
-function planOf(
-  context: DataContext,
-  source: FileSource,
-  options: DataFrameOptions,
-  tracker: Plan["tracker"],
-  streaming = false,
-): Plan {
-  const cache = options.cache === false ? undefined : context.cache;
-  return { context, source, options, tracker, streaming, cache, signal: options.signal };
+  tracker: Pick<ProgressTracker, "bytes" | "expectBytes">;
 }
 
 /** Where the frames came from. */
@@ -542,126 +517,94 @@ interface Outcome {
 }
 
 /**
- * The frames of one file, in order; together they hold at most `nRows` rows. Tells the gate
- * what was read when the file was read whole (a `head` read, once its rows are in).
+ * The frames of one file, in order; together they hold at most `nRows` rows. A whole read
+ * (`dataframe`) moves the body into the cache copy (else memory) and parses it once; `head` and
+ * `batches` parse delimited text and JSON Lines as the chunks arrive and cache nothing partial
+ * (a whole format is downloaded whole all the same). Tells the gate what was read once it was
+ * read (a `head` read, once its rows are in). `own`: the tracker is told the file's size.
  */
 async function* frameStream(
   pl: Promise<Polars>,
-  plan: Plan,
-  single: boolean,
+  read: Read,
+  operation: "dataframe" | "head" | "batches",
+  own: boolean,
 ): AsyncGenerator<DataFrame, Outcome> {
-  const { context, source, options, streaming, tracker, cache } = plan;
-  const partial = streaming || options.nRows !== undefined;
-  const operation = streaming ? "batches" : partial ? "head" : "dataframe";
+  const { context, source, options, tracker } = read;
+  const cache = options.cache === false ? undefined : context.cache;
+  const whole = operation === "dataframe";
   // A whole read waits for another of the same path in this process, then uses its copy.
-  const release = partial ? undefined : await cache?.claim(context.transport.url, source.path);
+  const release = whole ? await cache?.claim(context.transport.url, source.path) : undefined;
   const early = !context.offline && source.entry === undefined &&
       !await cache?.holds(context.transport.url, source.path)
-    ? earlyDownload(context.transport, source.path, plan.signal)
+    ? earlyDownload(context.transport, source.path, options.signal)
     : undefined;
+  let body: AsyncGenerator<Uint8Array, void> | undefined;
   try {
-    const pinned = await pinVersion(context, source, operation, plan.signal, cache);
+    const pinned = await pinVersion(context, source, operation, options.signal, cache);
     const { version } = pinned;
+    const { path } = version;
     const infoType = pinned.entry?.infoType ?? null;
-    if (single) tracker.expectBytes(version.size);
-    const found = pinned.copy ??
-      (partial ? await cache?.lookup(version) : await cache?.open(version));
+    const detect = (head: Uint8Array) =>
+      detectFormat({ path, infoType, head, format: options.format });
+    if (own) tracker.expectBytes(version.size);
+    const found = pinned.copy ?? await cache?.lookup(version);
     let outcome: Outcome;
-    if (found !== undefined && !(found instanceof CopyWriter)) {
+    if (found !== undefined) {
       tracker.bytes(version.size);
-      yield* fromCopy(await pl, plan, found, infoType);
+      const local = localOf(found);
+      const head = local.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(found.file, SNIFF_BYTES);
+      const detected = detect(head);
+      if (operation === "batches" && isStreamed(detected)) {
+        yield* parseChunks(await pl, detected, copyChunks(found), options, path, infoType);
+      } else yield await parseLocal(await pl, detected, local, options, path, infoType);
       outcome = { fromCache: true, route: "cache", version: checkHash(version, found.version) };
-    } else if (partial) {
-      outcome = yield* fromStream(pl, plan, version, infoType, early?.take());
     } else {
-      const body = bodyOf(plan, version, true, early?.take());
-      outcome = yield* fromWhole(pl, plan, body, version, infoType, found);
+      // A whole read is hashed by the cache copy it goes into.
+      const hasher = await contentHasher();
+      const download = bodyOf(read, version, whole, early?.take());
+      body = whole ? download : hashing(download, hasher);
+      const { head, chunks } = await peek(body, SNIFF_BYTES);
+      const detected = detect(head);
+      if (!whole && isStreamed(detected)) {
+        const stopped = yield* parseChunks(await pl, detected, chunks, options, path, infoType);
+        const hashed = stopped ? version : checkHash(version, withHash(version, hasher));
+        outcome = { fromCache: false, route: "stream", version: hashed };
+      } else {
+        // Opened once the first bytes showed a table: a refused file leaves nothing behind.
+        const opened = await cache?.open(version);
+        const writer = opened instanceof CopyWriter ? opened : undefined;
+        const got = await fetchWhole(chunks, version, writer, true, detected.format);
+        const local = got.copy ? localOf(got.copy) : { bytes: got.bytes! };
+        yield await parseLocal(await pl, detected, local, options, path, infoType);
+        outcome = { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
+      }
     }
     context.gate?.record(outcome.version, operation);
     return outcome;
   } finally {
+    await body?.return();
     early?.drop();
     release?.();
   }
 }
 
 /**
- * Reads a file whose bytes arrive as chunks, for row limits and batches: delimited text and
- * JSON Lines are parsed as the chunks arrive, stop early and fill no cache; a whole format
- * (Parquet, Arrow, a JSON array) is downloaded whole like `dataframe()` (into the cache copy).
- */
-async function* fromStream(
-  pl: Promise<Polars>,
-  plan: Plan,
-  version: FileVersion,
-  infoType: string | null,
-  started?: Promise<Download>,
-): AsyncGenerator<DataFrame, Outcome> {
-  const hasher = await contentHasher();
-  const input = hashing(bodyOf(plan, version, false, started), hasher);
-  try {
-    const { head, chunks } = await peek(input, SNIFF_BYTES);
-    const detected = detect(plan, version.path, infoType, head);
-    if (isWhole(detected)) {
-      const opened = await plan.cache?.open(version);
-      const writer = opened instanceof CopyWriter ? opened : undefined;
-      return yield* fromWhole(pl, plan, chunks, version, infoType, writer, detected);
-    }
-    const { options } = plan;
-    const stopped = yield* parseChunks(await pl, detected, chunks, options, version.path, infoType);
-    const read = stopped ? version : checkHash(version, withHash(version, hasher));
-    return { fromCache: false, route: "stream", version: read };
-  } finally {
-    await input.return();
-  }
-}
-
-/**
- * Downloads a file whole with {@linkcode fetchWhole} and parses it once: from its cache copy,
- * else from memory. `detected` is the format when the first bytes were looked at already.
- */
-async function* fromWhole(
-  pl: Promise<Polars>,
-  plan: Plan,
-  chunks: AsyncIterable<Uint8Array>,
-  version: FileVersion,
-  infoType: string | null,
-  writer: CopyWriter | undefined,
-  detected?: DetectedFormat,
-): AsyncGenerator<DataFrame, Outcome> {
-  const path = version.path;
-  const format = (head: Uint8Array) => (detected ??= detect(plan, path, infoType, head)).format;
-  const got = await fetchWhole(chunks, version, writer, format);
-  const { options } = plan;
-  if (got.copy !== undefined) yield* fromCopy(await pl, plan, got.copy, infoType);
-  else yield await parseLocal(await pl, detected!, { bytes: got.bytes }, options, path, infoType);
-  return { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
-}
-
-/**
- * Moves a download into the cache copy through `writer` (published before this returns), or
- * without one into memory. When the cache fails midway (a full disk, its folder removed), the
- * bytes it took are read back from the copy's temporary file and the same download goes on in
- * memory, unless `memory` is false (then nothing is returned). `detect` sees the first bytes
- * before more are read (it throws for a file that is no table) and names the copy's format.
+ * Moves a download into the cache copy through `writer` (published before this returns, as
+ * `format`), or without one into memory. When the cache fails midway (a full disk, its folder
+ * removed), the bytes it took are read back from the copy's temporary file and the same
+ * download goes on in memory, unless `memory` is false (then nothing is returned).
  */
 async function fetchWhole(
   chunks: AsyncIterable<Uint8Array>,
   version: FileVersion,
   writer: CopyWriter | undefined,
-  detect?: (head: Uint8Array) => string,
-  memory = true,
+  memory: boolean,
+  format?: string,
 ): Promise<{ copy?: CachedFile; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
   let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
-  let head = new Uint8Array(0);
-  let format: string | undefined;
   let at = 0;
   try {
     for await (const chunk of chunks) {
-      if (head.byteLength < SNIFF_BYTES) {
-        head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.byteLength)]);
-        if (head.byteLength === SNIFF_BYTES) format = detect?.(head);
-      }
       if (writer !== undefined && !await writer.write(chunk)) {
         if (!memory) return { version };
         [bytes, writer] = [await writer.salvage(), undefined];
@@ -669,10 +612,9 @@ async function fetchWhole(
       bytes?.set(chunk, at);
       at += chunk.byteLength;
     }
-    if (head.byteLength < SNIFF_BYTES) format = detect?.(head);
     const copy = await writer?.commit(format);
     if (copy !== undefined) return { copy, version: checkHash(version, copy.version) };
-    if (writer !== undefined && !memory) return { version };
+    if (!memory) return { version };
     bytes ??= await writer!.salvage();
     const hash = version.hash && await hashOf(bytes);
     return { bytes, version: hash ? checkHash(version, { ...version, hash }) : version };
@@ -681,61 +623,53 @@ async function fetchWhole(
   }
 }
 
-/** Reads a verified cached copy: whole by Polars, or (for `batches()`) parsed in batches. */
-async function* fromCopy(
-  pl: Polars,
-  plan: Plan,
-  copy: CachedFile,
-  infoType: string | null,
-): AsyncGenerator<DataFrame, void> {
-  const path = copy.version.path;
-  const head = copy.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(copy.file, SNIFF_BYTES);
-  const detected = detect(plan, path, infoType, head);
-  if (!plan.streaming || isWhole(detected)) {
-    const local = copy.bytes || copy.version.size === 0
-      ? { bytes: copy.bytes ?? new Uint8Array(0) }
-      : { file: copy.file };
-    return yield await parseLocal(pl, detected, local, plan.options, path, infoType);
-  }
-  yield* parseChunks(pl, detected, copyChunks(copy), plan.options, path, infoType);
-}
-
-/** The verified body of `version`, reporting bytes to the tracker (see `reuse`). */
+/**
+ * The verified body of `version`, reporting bytes to the tracker; `reuse` for a consumer that
+ * is done with each chunk before it asks for the next (see {@linkcode verifiedBody}).
+ */
 function bodyOf(
-  plan: Pick<Plan, "context" | "source" | "signal" | "tracker">,
+  read: Read,
   version: FileVersion,
   reuse: boolean,
   started?: Promise<Download>,
 ): AsyncGenerator<Uint8Array, void> {
-  const { context, source, signal, tracker } = plan;
   return verifiedBody({
-    transport: context.transport,
+    transport: read.context.transport,
     expected: version,
-    recheck: source.stat,
-    signal,
-    onBytes: (count) => tracker.bytes(count),
+    recheck: read.source.stat,
+    signal: read.options.signal,
+    onBytes: (count) => read.tracker.bytes(count),
     started,
     reuse,
   });
 }
 
 /**
- * The bytes of a pinned version (its cached copy's when the cache holds it, else downloaded),
- * hashed as they pass: once they were read to the end, `read()` is the version they were.
+ * Pins the version a byte read reads, and its bytes: its cached copy's when the cache holds
+ * it, else downloaded; hashed as they pass: once they were read to the end, `read()` is the
+ * version they were.
  */
-async function chunksOf(
+async function bytesOf(
   context: DataContext,
   source: FileSource,
-  pinned: Pinned,
+  operation: ReadOperation,
   options: { signal?: AbortSignal; onBytes?: (count: number) => void },
-): Promise<{ chunks: AsyncGenerator<Uint8Array, void>; read(): FileVersion }> {
-  const copy = pinned.copy ?? await context.cache?.lookup(pinned.version);
+): Promise<{ chunks: AsyncGenerator<Uint8Array, void>; pinned: FileVersion; read(): FileVersion }> {
+  const pinned = await pinVersion(context, source, operation, options.signal);
+  const { version, copy = await context.cache?.lookup(version) } = pinned;
   options.onBytes?.(copy?.version.size ?? 0);
-  const tracker = { bytes: options.onBytes ?? (() => {}), expectBytes: () => {} };
-  const plan = { context, source, signal: options.signal, tracker };
+  const tracker = { bytes: (count: number) => options.onBytes?.(count), expectBytes() {} };
   const hasher = await contentHasher();
-  const chunks = hashing(copy ? copyChunks(copy) : bodyOf(plan, pinned.version, false), hasher);
-  return { chunks, read: () => checkHash(pinned.version, withHash(pinned.version, hasher)) };
+  const download = () => bodyOf({ context, source, options, tracker }, version, false);
+  const chunks = hashing(copy ? copyChunks(copy) : download(), hasher);
+  return { chunks, pinned: version, read: () => checkHash(version, withHash(version, hasher)) };
+}
+
+/** A verified copy as Polars is to read it: its bytes when the cache read them, else its file. */
+function localOf(copy: CachedFile): { bytes: Uint8Array } | { file: string; bytes?: undefined } {
+  return copy.bytes || copy.version.size === 0
+    ? { bytes: copy.bytes ?? new Uint8Array(0) }
+    : { file: copy.file };
 }
 
 function copyChunks(copy: CachedFile): AsyncIterable<Uint8Array> {
@@ -744,7 +678,7 @@ function copyChunks(copy: CachedFile): AsyncIterable<Uint8Array> {
 
 /** Passes chunks on, hashing them. */
 async function* hashing(
-  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  chunks: AsyncIterable<Uint8Array>,
   hasher: ContentHasher,
 ): AsyncGenerator<Uint8Array, void> {
   for await (const chunk of chunks) {
@@ -765,16 +699,7 @@ function checkHash(pinned: FileVersion, actual: FileVersion): FileVersion {
   return actual;
 }
 
-/** How a file is to be read, from its first bytes (see {@linkcode detectFormat}). */
-function detect(
-  plan: Plan,
-  path: string,
-  infoType: string | null,
-  head: Uint8Array,
-): DetectedFormat {
-  return detectFormat({ path, infoType, head, format: plan.options.format });
-}
-
-function isWhole(format: DetectedFormat): boolean {
-  return !tableFormat(format.format).table.streamed;
+/** Whether a format is parsed from the arriving chunks (delimited text, JSON Lines). */
+function isStreamed(format: DetectedFormat): boolean {
+  return tableFormat(format.format).table.streamed;
 }

@@ -66,6 +66,33 @@ Deno.test("a multi-batch CSV with quoted line breaks equals pl.readCSV of the fi
   assert.ok(frame.getColumn("note").toArray().some((note) => String(note).includes("\n")));
 });
 
+Deno.test("a body arriving in pieces smaller than the format sniff reads whole, into the copy and in memory", async () => {
+  // The whole route reads into one reused buffer: the first pieces, kept to detect the format
+  // while later ones arrive, must not be overwritten by them.
+  const path = `${DATA}/pieces.csv`;
+  await using store = await dataStore({ [path]: generatedCsv(2000) });
+  const pieces: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (!String(input instanceof Request ? input.url : input).includes("fileio/download")) {
+      return response;
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    let at = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at >= bytes.length) return controller.close();
+        controller.enqueue(bytes.slice(at, at += 100));
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+  const tern = store.connect({ fetch: pieces });
+  const expected = pl.readCSV(local(store.root, path), { dtypes: { day: pl.Date } });
+  assertFrameEqual(await tern.file(path).dataframe(), expected, "into the copy");
+  assertFrameEqual(await tern.file(path).dataframe({ cache: false }), expected, "in memory");
+  assertFrameEqual(await tern.file(path).dataframe(), expected, "from the copy");
+});
+
 Deno.test("gzip-compressed CSV and JSON Lines stream through the decompressor", async () => {
   const csv = generatedCsv(20_000);
   const lines = generatedNdjson(20_000);
@@ -351,6 +378,16 @@ Deno.test("files that are not tables are refused before they are downloaded whol
   }
   assert.equal(tern.stats.inFlight, 0);
   assert.equal((await tern.cache.info()).height, 0);
+  // Nor is a temporary copy left open in the cache folder.
+  const left: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for await (const item of Deno.readDir(dir)) {
+      if (item.isDirectory) await walk(`${dir}/${item.name}`);
+      else if (item.name.startsWith(".tmp-")) left.push(item.name);
+    }
+  };
+  await walk(store.cacheDir);
+  assert.deepEqual(left, []);
 });
 
 Deno.test("a cold read asks for the bytes alongside the stat: one round trip of latency, not two", async () => {
