@@ -17,18 +17,7 @@
  * @module
  */
 
-export {
-  type CachedFile,
-  type CacheUsage,
-  type ClearResult,
-  copyExtension,
-  CopyWriter,
-  DEFAULT_CACHE_BYTES,
-  DiskCache,
-  type DiskCacheOptions,
-  type FileVersion,
-  type VerifyResult,
-} from "./cache.ts";
+export * from "./cache.ts";
 export { contentHasher, hashOf } from "./content_hash.ts";
 export { defaultCacheDir } from "./dir.ts";
 export { CacheMissError, CorruptCopyError } from "./errors.ts";

@@ -15,15 +15,6 @@ import {
 } from "../registry/format_detection.ts";
 import { UnsupportedFormatError } from "./errors.ts";
 
-export {
-  type DetectedFormat,
-  type FormatClues,
-  formatOfInfo,
-  formatOfName,
-  SNIFF_BYTES,
-} from "../registry/format_detection.ts";
-export { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
-
 /**
  * Decides how to read a file (see `detectTableFormat` in the registry).
  *

@@ -24,8 +24,7 @@
  */
 
 export { FileChangedError, IntegrityError, ParseError, UnsupportedFormatError } from "./errors.ts";
-export { SUPPORTED_FORMATS } from "../registry/file_formats.ts";
-export { type TableFormat } from "./formats.ts";
+export { SUPPORTED_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 export type { ScanOptions } from "./scan.ts";
 export type { BatchOptions, DataFrameOptions, ManyOptions } from "./options.ts";
 export { ProgressChannel, type ProgressEvent } from "../progress/events.ts";

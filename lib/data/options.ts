@@ -7,7 +7,7 @@
 
 import type { DataType } from "../deps.ts";
 import { BadRequestError } from "../client/errors.ts";
-import { TABLE_FORMATS, type TableFormat } from "./formats.ts";
+import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 
 /**

@@ -32,7 +32,8 @@ import { checkIsFile, earlyDownload, verifiedBody } from "./body.ts";
 import { fileChunks, fileHead, peek } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
-import { type DetectedFormat, detectFormat, SNIFF_BYTES } from "./formats.ts";
+import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
+import { detectFormat } from "./formats.ts";
 import {
   type BatchOptions,
   checkOptions,

@@ -25,16 +25,14 @@ import { checkOptions } from "./options.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
 import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
 import { sameVersion, versionOfEntry } from "../client/file_version.ts";
-import { tableFormat } from "../registry/file_formats.ts";
+import { TABLE_FORMATS, type TableFormat, tableFormat } from "../registry/file_formats.ts";
 import {
   type DetectedFormat,
-  detectFormat,
   formatOfInfo,
   formatOfName,
   SNIFF_BYTES,
-  TABLE_FORMATS,
-  type TableFormat,
-} from "./formats.ts";
+} from "../registry/format_detection.ts";
+import { detectFormat } from "./formats.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
