@@ -159,6 +159,8 @@ async function answer(request: Request): Promise<Response> {
   }
   // Only the bytes of the range reach Polars: a body that runs long, ends early or breaks fails,
   // and Polars with it, while the pin says why (recorded as the pipe fails, before Polars can).
+  // Bodies with a declared length are counted too: passed through untouched (faster), one the
+  // server cut short reaches Polars as a complete answer, and fails there untyped.
   let passed = 0;
   const counted = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {

@@ -3,7 +3,8 @@
  * panic): scans a Parquet file, then changes it on the server's disk or makes the server lie
  * about ranges, collects, and prints what happened as one JSON line. Run as
  * `deno run -A tests/data/_scan_change.ts SCENARIO` with SCENARIO one of `same-size`, `smaller`,
- * `lie-long`, `lie-short`, `lie-label`, `lie-chunked` (a long body without `Content-Length`)
+ * `lie-long`, `lie-short`, `lie-label`, `lie-chunked` (a long body without `Content-Length`),
+ * `lie-cut` (the right `Content-Length`, then the connection breaks halfway)
  * (lying only after the scan) and `lie-long-early` (lying from the start).
  *
  * @module
@@ -44,6 +45,17 @@ function lyingProxy(upstream: string, how: string) {
       if (how === "label") {
         const shifted = (_: string, a: string, b: string) => `${+a + 1}-${+b + 1}`;
         headers.set("content-range", headers.get("content-range")!.replace(/(\d+)-(\d+)/, shifted));
+      }
+      if (how === "cut") {
+        // The right Content-Length, then the connection breaks halfway through the body.
+        const half = body.subarray(0, body.length >> 1);
+        const cut = new ReadableStream({
+          start(controller) {
+            controller.enqueue(half);
+            controller.error(new Error("connection cut"));
+          },
+        });
+        return new Response(cut, { status: 206, headers });
       }
       if (how === "chunked") {
         // A longer body with no Content-Length: only counting the bytes finds it out.
