@@ -59,6 +59,14 @@ async function readSome(conn: Deno.Conn, guardMs = 20_000): Promise<Uint8Array> 
   }
 }
 
+/** A connection that asked for the API root once and got its answer, kept alive. */
+async function answeredConnection(port: number): Promise<Deno.Conn> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
+  assert.match(new TextDecoder().decode(await readSome(conn)), /^HTTP\/1\.1 200 OK/);
+  return conn;
+}
+
 function closeAll(conns: Deno.Conn[]): void {
   for (const conn of conns) {
     try {
@@ -157,11 +165,7 @@ Deno.test("idle connections, and ones that never finish a request head, are clos
   const elapsed = performance.now() - started;
   assert.ok(elapsed >= 200, `closed after ${elapsed.toFixed(0)} ms`);
   // A kept-alive connection is closed too once its client stops asking.
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  await conn.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
-  const reply = new Uint8Array(4096);
-  const count = await conn.read(reply);
-  assert.match(new TextDecoder().decode(reply.subarray(0, count ?? 0)), /^HTTP\/1\.1 200 OK/);
+  const conn = await answeredConnection(port);
   assert.equal(await closedWithin(conn, 5000), true);
 });
 
@@ -177,9 +181,7 @@ Deno.test("close() closes connections that have not sent a whole request head, n
   const fresh = await openIdle(port, 3);
   const partial = await openIdle(port, 2);
   for (const conn of partial) await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\n"));
-  const kept = await Deno.connect({ hostname: "127.0.0.1", port });
-  await kept.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
-  assert.match(new TextDecoder().decode(await readSome(kept)), /^HTTP\/1\.1 200 OK/);
+  const kept = await answeredConnection(port);
   const closing = server.close();
   const closed = await Promise.all(
     [...fresh, ...partial, kept].map((conn) => closedWithin(conn, 20_000)),
