@@ -265,10 +265,14 @@ function referenceRead(bytes: Buffer): DataFrame {
   return pl.readCSV(bytes, { ...text, rechunk: false, dtypes });
 }
 
-/** The first value of a Datetime column with a fraction a microsecond cannot hold. */
+/**
+ * The first value of a Datetime column with a fraction a microsecond cannot hold, as the reader
+ * sees it (a quoted field without its quotes).
+ */
 function finerThanMicrosecond(csv: string, frame: DataFrame): string | undefined {
   if (!String(frame.getColumn("d").dtype).includes("Datetime")) return undefined;
   return csv.split("\n").slice(1).map((line) => line.slice(0, line.lastIndexOf(",")))
+    .map((field) => field.replace(/^"(.*)"$/, "$1"))
     .find((value) => /\.\d{6}\d*[1-9]/.test(value));
 }
 
