@@ -27,5 +27,6 @@ export { FileChangedError, IntegrityError, ParseError, UnsupportedFormatError } 
 export { SUPPORTED_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 export type { ScanOptions } from "./scan.ts";
 export type { BatchOptions, DataFrameOptions, ManyOptions } from "./options.ts";
-export { ProgressChannel, type ProgressEvent } from "../progress/events.ts";
+export { ProgressChannel } from "../progress/channel.ts";
+export type { ProgressEvent } from "../progress/events.ts";
 export { readDataFrame } from "./read.ts";

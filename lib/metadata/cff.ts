@@ -6,7 +6,7 @@
  */
 
 import { loadYamlModule } from "../deps.ts";
-import { type Citable, linkOf, titleOf } from "./citation.ts";
+import { type Citable, linkOf, titleOf } from "./citable.ts";
 
 /**
  * The CFF version written.

@@ -9,41 +9,14 @@
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { CITATION_STYLES, type CitationStyle, citationStyle } from "../registry/citation_styles.ts";
 import { arkUrl } from "./ark.ts";
+import { type Citable, linkOf, titleOf } from "./citable.ts";
 import { cffText } from "./cff.ts";
 import { toJsonLd } from "./jsonld.ts";
 import { type CslItem, loadCitationJs } from "./citejs.ts";
-import type { DatasetMetadata } from "./dataset_metadata.ts";
 import { doiUrl } from "./doi.ts";
 import { initials } from "./names.ts";
 
-export { CITATION_STYLES, type CitationStyle };
-
-/**
- * The fields a citation is made from.
- *
- * @example
- * ```ts
- * import type { Citable } from "./citation.ts";
- *
- * const minimal: Citable = { path: "/iplant/home/shared/x", creators: [], subjects: [] };
- * ```
- */
-export type Citable =
-  & Pick<DatasetMetadata, "path" | "creators" | "subjects">
-  & Partial<
-    Pick<
-      DatasetMetadata,
-      | "title"
-      | "publicationYear"
-      | "publisher"
-      | "doi"
-      | "ark"
-      | "version"
-      | "description"
-      | "license"
-      | "resourceTypeGeneral"
-    >
-  >;
+export { type Citable, CITATION_STYLES, type CitationStyle, linkOf, titleOf };
 
 /**
  * A dataset's citation in `style` (default `datacite`). Links the DOI, else the ARK (N2T), else
@@ -315,43 +288,8 @@ function personForCitation(creator: Citable["creators"][number]): string {
   return given === "" ? `${creator.family}${suffix}` : `${creator.family}, ${given}${suffix}`;
 }
 
-/**
- * The title, or the folder name in square brackets when there is none.
- *
- * @example
- * ```ts
- * import { titleOf } from "./citation.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(titleOf({ path: "/a/Barley_2018", creators: [], subjects: [] }), "[Barley_2018]");
- * ```
- */
-export function titleOf(metadata: Citable): string | undefined {
-  if (metadata.title !== undefined) return metadata.title;
-  const folder = metadata.path.split("/").filter((part) => part !== "").at(-1);
-  return folder === undefined ? undefined : `[${folder}]`;
-}
-
 function versionText(version: string): string {
   return /^v(?:ersion)?\.?\s*\d/i.test(version) ? version : `Version ${version}`;
-}
-
-/**
- * The resolver link of the record: its DOI's, else its ARK's.
- *
- * @example
- * ```ts
- * import { linkOf } from "./citation.ts";
- * import assert from "node:assert/strict";
- *
- * const record = { path: "", creators: [], subjects: [], ark: "ark:/87946/p3f2r7" };
- * assert.equal(linkOf(record), "https://n2t.net/ark:/87946/p3f2r7");
- * ```
- */
-export function linkOf(metadata: Citable): string | undefined {
-  if (metadata.doi !== undefined) return doiUrl(metadata.doi);
-  if (metadata.ark !== undefined) return arkUrl(metadata.ark);
-  return undefined;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import { arkUrl } from "./ark.ts";
-import { type Citable, linkOf, titleOf } from "./citation.ts";
+import { type Citable, linkOf, titleOf } from "./citable.ts";
 import { doiUrl } from "./doi.ts";
 
 /**

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
 import { UnsupportedFormatError } from "../../lib/data/errors.ts";
-import { ProgressChannel, type ProgressEvent } from "../../lib/progress/events.ts";
+import { ProgressChannel } from "../../lib/progress/channel.ts";
+import type { ProgressEvent } from "../../lib/progress/events.ts";
 import { DATA, dataStore } from "./_store.ts";
 
 function partCsv(index: number): string {

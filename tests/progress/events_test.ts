@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ProgressChannel, type ProgressEvent, ProgressTracker } from "../../lib/progress/events.ts";
+import { type ProgressEvent, ProgressTracker } from "../../lib/progress/events.ts";
 
 Deno.test("the tracker throttles byte events, reports every file and one done", async () => {
   const events: ProgressEvent[] = [];
@@ -31,30 +31,4 @@ Deno.test("a throwing progress callback does not break the read", () => {
   tracker.bytes(10);
   tracker.done(true);
   assert.equal(tracker.received, 10);
-});
-
-Deno.test("the channel yields events in order, collapses queued byte events, and ends at done", async () => {
-  const channel = new ProgressChannel();
-  const base = {
-    bytes: 0,
-    totalBytes: 9,
-    files: 0,
-    totalFiles: 1,
-    cachedFiles: 0,
-    rate: 0,
-    elapsedMs: 0,
-  };
-  channel.report({ ...base, kind: "start" });
-  channel.report({ ...base, kind: "bytes", bytes: 3 });
-  channel.report({ ...base, kind: "bytes", bytes: 6 });
-  const seen: string[] = [];
-  const reading = (async () => {
-    for await (const event of channel) seen.push(`${event.kind}:${event.bytes}`);
-  })();
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  channel.report({ ...base, kind: "file", bytes: 9, files: 1 });
-  channel.report({ ...base, kind: "done", bytes: 9, files: 1, ok: true });
-  channel.report({ ...base, kind: "bytes", bytes: 99 });
-  await reading;
-  assert.deepEqual(seen, ["start:0", "bytes:6", "file:9", "done:9"]);
 });

@@ -1,0 +1,84 @@
+/**
+ * {@linkcode Citable}, the fields every citation format is made from, and the two facts each
+ * format asks of them first: the title (or a stand-in) and the resolver link.
+ *
+ * @module
+ */
+
+import { arkUrl } from "./ark.ts";
+import { doiUrl } from "./doi.ts";
+import type { License } from "./license.ts";
+import type { Creator } from "./record_parts.ts";
+
+/**
+ * The fields a citation is made from: a `DatasetMetadata` record or any part of one
+ * that has at least its path, creators and subjects.
+ *
+ * @example
+ * ```ts
+ * import type { Citable } from "./citable.ts";
+ *
+ * const minimal: Citable = { path: "/iplant/home/shared/x", creators: [], subjects: [] };
+ * ```
+ */
+export interface Citable {
+  /** The dataset folder's data-store path. */
+  readonly path: string;
+  /** Creators, in citation order. */
+  readonly creators: readonly Creator[];
+  /** Subjects. */
+  readonly subjects: readonly string[];
+  /** Title. */
+  readonly title?: string;
+  /** Publication year. */
+  readonly publicationYear?: number;
+  /** Publisher. */
+  readonly publisher?: string;
+  /** DOI, canonical `10.x/y`. */
+  readonly doi?: string;
+  /** ARK, canonical `ark:/NAAN/name`. */
+  readonly ark?: string;
+  /** Version. */
+  readonly version?: string;
+  /** Description. */
+  readonly description?: string;
+  /** Licence. */
+  readonly license?: License;
+  /** DataCite `resourceTypeGeneral`. */
+  readonly resourceTypeGeneral?: string;
+}
+
+/**
+ * The title, or the folder name in square brackets when there is none.
+ *
+ * @example
+ * ```ts
+ * import { titleOf } from "./citable.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(titleOf({ path: "/a/Barley_2018", creators: [], subjects: [] }), "[Barley_2018]");
+ * ```
+ */
+export function titleOf(metadata: Citable): string | undefined {
+  if (metadata.title !== undefined) return metadata.title;
+  const folder = metadata.path.split("/").filter((part) => part !== "").at(-1);
+  return folder === undefined ? undefined : `[${folder}]`;
+}
+
+/**
+ * The resolver link of the record: its DOI's, else its ARK's.
+ *
+ * @example
+ * ```ts
+ * import { linkOf } from "./citable.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const record = { path: "", creators: [], subjects: [], ark: "ark:/87946/p3f2r7" };
+ * assert.equal(linkOf(record), "https://n2t.net/ark:/87946/p3f2r7");
+ * ```
+ */
+export function linkOf(metadata: Citable): string | undefined {
+  if (metadata.doi !== undefined) return doiUrl(metadata.doi);
+  if (metadata.ark !== undefined) return arkUrl(metadata.ark);
+  return undefined;
+}
