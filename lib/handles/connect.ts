@@ -103,8 +103,19 @@ export interface ConnectOptions {
   onChange?: OnChange;
 }
 
-/** The public CyVerse gateway. */
-const DEFAULT_URL = "https://de.cyverse.org/terrain";
+/**
+ * The store `connect()` opens when neither `url` nor `TERRAIN_URL` names one: the public
+ * CyVerse gateway. Credentials from the environment are for it then.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_URL } from "./connect.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DEFAULT_URL, "https://de.cyverse.org/terrain");
+ * ```
+ */
+export const DEFAULT_URL = "https://de.cyverse.org/terrain";
 
 /**
  * Opens a store: checks the options and reads the environment, but sends nothing until a

@@ -12,6 +12,7 @@ import {
   WIND,
 } from "../../handles/_provenance.ts";
 import { type Run, runTern } from "../_cli.ts";
+import { serveCapture } from "../../_capture.ts";
 
 function xxh64(text: string): Promise<string> {
   return hashOf(new TextEncoder().encode(text));
@@ -27,8 +28,12 @@ Deno.test("tern lock verify and tern cite --lock against a store changed on disk
     }
     const lockFile = `${dir}/tern.lock.json`;
     await store.provenance.save(lockFile);
-    // Signed in through the environment, with a password: it never shows.
-    const env = { TERRAIN_USERNAME: DEMO.username, TERRAIN_PASSWORD: DEMO.password };
+    // Signed in through the environment, with a password, for the lock's store: it never shows.
+    const env = {
+      TERRAIN_URL: served.url,
+      TERRAIN_USERNAME: DEMO.username,
+      TERRAIN_PASSWORD: DEMO.password,
+    };
     const tern = (args: string[]): Promise<Run> =>
       runTern(["--no-cache", ...args], { cwd: dir, env, secrets: [DEMO.password, DEMO.token] });
 
@@ -127,6 +132,97 @@ Deno.test("tern lock verify and tern cite --lock against a store changed on disk
         );
       },
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tern lock verify: credentials go only to the store they are for, never to a lock's (issue 29)", async (t) => {
+  await using served = await serveProvenanceStore();
+  // The lock's store: answers like Terrain (it passes requests on to the served store) and
+  // records what reached it.
+  await using capture = serveCapture(served.url);
+  const dir = await Deno.makeTempDir({ prefix: "tern-cli-lock-creds-" });
+  try {
+    const store = served.demo();
+    for (const path of [FILES.penguins, FILES.wind, FILES.loose]) {
+      await gatedRead(store, path, "text");
+    }
+    const lock = { ...await store.provenance.lock(), store: capture.url };
+    const lockFile = `${dir}/supplement.lock.json`;
+    await Deno.writeTextFile(lockFile, lockText(lock));
+    const secrets = [DEMO.password, DEMO.token, btoa(`${DEMO.username}:${DEMO.password}`)];
+    const verify = async (flags: string[], env: Record<string, string>): Promise<Run> => {
+      capture.clear();
+      return await runTern(["--no-cache", ...flags, "lock", "verify", lockFile], {
+        cwd: dir,
+        env,
+        secrets,
+      });
+    };
+    const token = { TERRAIN_TOKEN: DEMO.token };
+    const password = { TERRAIN_USERNAME: DEMO.username, TERRAIN_PASSWORD: DEMO.password };
+
+    const withheld: [string, string[], Record<string, string>][] = [
+      ["TERRAIN_TOKEN, no TERRAIN_URL (the default store)", [], token],
+      ["TERRAIN_TOKEN for the user's own store", [], { ...token, TERRAIN_URL: served.url }],
+      ["--token", ["--token", DEMO.token], { TERRAIN_URL: served.url }],
+      ["TERRAIN_USERNAME and TERRAIN_PASSWORD", [], { ...password, TERRAIN_URL: served.url }],
+      ["--username", ["--username", DEMO.username], { TERRAIN_PASSWORD: DEMO.password }],
+    ];
+    for (const [name, flags, env] of withheld) {
+      await t.step(`${name}: the lock's store sees no credentials`, async () => {
+        const run = await verify(flags, env);
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stdout, /3 files: 3 unchanged, 0 changed, 0 missing\.\n$/);
+        assert.ok(capture.requests.length >= 3, "the public files were checked there");
+        assert.deepEqual(capture.authorizations(), []);
+        assert.deepEqual(capture.tokenRequests(), []);
+        assert.match(
+          run.stderr,
+          /^note: the lock ".*supplement\.lock\.json" names the store http:\/\/127\.0\.0\.1:\d+\/terrain, not the one your credentials are for \(.*\): reading it anonymously \(public data only\)\. To sign in there, pass --url http:\/\/127\.0\.0\.1:\d+\/terrain\.$/m,
+        );
+      });
+    }
+
+    await t.step("no credentials at all: checked anonymously, without a note", async () => {
+      const run = await verify([], {});
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stderr, "");
+      assert.deepEqual(capture.authorizations(), []);
+    });
+
+    await t.step("TERRAIN_URL names the lock's store: the token is used there", async () => {
+      const run = await verify([], { ...token, TERRAIN_URL: `${capture.url}/` });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stderr, "");
+      assert.ok(capture.authorizations().length >= 3);
+      assert.ok(capture.authorizations().every((header) => header === `Bearer ${DEMO.token}`));
+    });
+
+    await t.step("--url names the lock's store: the password is exchanged there", async () => {
+      const run = await verify(["--url", capture.url], { ...password, TERRAIN_URL: served.url });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stderr, "");
+      assert.equal(capture.tokenRequests().length, 1);
+      assert.equal(
+        capture.tokenRequests()[0].authorization,
+        `Basic ${btoa(`${DEMO.username}:${DEMO.password}`)}`,
+      );
+      assert.ok(capture.authorizations().slice(1).every((header) => header.startsWith("Bearer ")));
+    });
+
+    await t.step("--url names another store: refused before any request to either", async () => {
+      const before = served.server.stats().requests;
+      const run = await verify(["--url", served.url], token);
+      assert.equal(run.code, 1);
+      assert.match(
+        run.stderr,
+        /\$\.store: was written for the store "http:\/\/127\.0\.0\.1:\d+\/terrain", not "http:\/\/127\.0\.0\.1:\d+\/terrain"; nothing was checked/,
+      );
+      assert.equal(capture.requests.length, 0);
+      assert.equal(served.server.stats().requests, before);
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
