@@ -268,11 +268,12 @@ function identifierProblem(
   value: string,
   canonical: string | undefined,
   kind: string,
+  form: string,
 ): string | undefined {
   if (canonical === value) return undefined;
   return canonical === undefined
-    ? `must be ${kind}`
-    : `must be ${kind} as tern writes it: ${quoteInput(canonical)}`;
+    ? `must be ${kind} (${form})`
+    : `must be ${kind} in the form tern writes: ${quoteInput(canonical)}`;
 }
 
 // Built at the first lock read, not with the module: most sessions never read a lock, and building
@@ -293,7 +294,7 @@ function buildLockSchema() {
     suffix: z.string().optional(),
     affiliation: z.string().optional(),
     orcid: checked((value) =>
-      identifierProblem(value, normalizeOrcid(value), "an ORCID iD (0000-0000-0000-0000)")
+      identifierProblem(value, normalizeOrcid(value), "an ORCID iD", "0000-0000-0000-0000")
     ).optional(),
   });
 
@@ -305,10 +306,10 @@ function buildLockSchema() {
     publisher: z.string().optional(),
     version: z.string().optional(),
     doi: checked((value) =>
-      identifierProblem(value, normalizeDoi(value), "a DOI (10.<registrant>/<suffix>)")
+      identifierProblem(value, normalizeDoi(value), "a DOI", "10.<registrant>/<suffix>")
     ).optional(),
     ark: checked((value) =>
-      identifierProblem(value, normalizeArk(value), "an ARK (ark:/<NAAN>/<name>)")
+      identifierProblem(value, normalizeArk(value), "an ARK", "ark:/<NAAN>/<name>")
     ).optional(),
     resourceTypeGeneral: z.string().optional(),
     license: z.object({
