@@ -11,7 +11,7 @@ import {
   serveProvenanceStore,
   WIND,
 } from "../../handles/_provenance.ts";
-import { type Run, runTern } from "../_cli.ts";
+import { type Run, runTern, ternCommand } from "../_cli.ts";
 import { serveCapture } from "../../_capture.ts";
 
 function xxh64(text: string): Promise<string> {
@@ -223,6 +223,152 @@ Deno.test("tern lock verify: credentials go only to the store they are for, neve
       assert.equal(capture.requests.length, 0);
       assert.equal(served.server.stats().requests, before);
     });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tern cite --lock and tern lock verify: a hostile lock is a LockError, never an internal error (issue 29)", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "tern-cli-lock-hostile-" });
+  try {
+    const dataset = { path: PENGUINS, creators: [{ name: "Gorman, K. B." }], title: "Penguins" };
+    const file = {
+      path: FILES.penguins,
+      id: "i",
+      size: 3,
+      modified: "2020-01-01T00:00:00.000Z",
+      operations: ["text"],
+    };
+    const lock = {
+      lock: "tern lock",
+      format: 1,
+      tern: "0.1.0",
+      store: "http://127.0.0.1:9/terrain",
+    };
+    const cases: [string, unknown, string, RegExp][] = [
+      [
+        "a javascript: DOI",
+        { ...lock, datasets: [{ ...dataset, doi: "javascript:alert(1)" }], files: [] },
+        "$.datasets[0].doi",
+        /must be a DOI \(10\.<registrant>\/<suffix>\) \(got "javascript:alert\(1\)"\)/,
+      ],
+      [
+        "a DOI with a newline",
+        { ...lock, datasets: [{ ...dataset, doi: "10.25739/9k2v\n-7q4m" }], files: [] },
+        "$.datasets[0].doi",
+        /\(got "10\.25739\/9k2v\\n-7q4m"\)/,
+      ],
+      [
+        "a DOI at another resolver",
+        {
+          ...lock,
+          datasets: [{ ...dataset, doi: "https://evil.example/10.25739/9k2v-7q4m" }],
+          files: [],
+        },
+        "$.datasets[0].doi",
+        /must be a DOI .*\(got "https:\/\/evil\.example\/10\.25739\/9k2v-7q4m"\)/,
+      ],
+      [
+        "an ARK with ESC",
+        { ...lock, datasets: [{ ...dataset, ark: "ark:/87946/p3\u001b[2Jw1n2" }], files: [] },
+        "$.datasets[0].ark",
+        /must be an ARK \(ark:\/<NAAN>\/<name>\) \(got "ark:\/87946\/p3\\u001b\[2Jw1n2"\)/,
+      ],
+      [
+        "an ARK URL with a script",
+        { ...lock, datasets: [{ ...dataset, ark: "javascript:ark:/87946/x" }], files: [] },
+        "$.datasets[0].ark",
+        /must be an ARK/,
+      ],
+      [
+        "a ../ dataset path",
+        { ...lock, datasets: [{ ...dataset, path: "/iplant/home/shared/../alice" }], files: [] },
+        "$.datasets[0].path",
+        /must not contain "\." or "\.\." segments/,
+      ],
+      [
+        "a ../ file path",
+        {
+          ...lock,
+          datasets: [],
+          files: [{ ...file, path: "/iplant/home/shared/../../etc/passwd" }],
+        },
+        "$.files[0].path",
+        /must not contain "\." or "\.\." segments/,
+      ],
+      [
+        "a path with a newline",
+        { ...lock, datasets: [], files: [{ ...file, path: "/iplant/home/shared/a\nb.csv" }] },
+        "$.files[0].path",
+        /must not contain control characters/,
+      ],
+    ];
+    for (const [name, value, field, message] of cases) {
+      await t.step(name, async () => {
+        const path = `${dir}/hostile.lock.json`;
+        await Deno.writeTextFile(path, JSON.stringify(value));
+        for (const args of [["cite", "--lock", path], ["lock", "verify", path]]) {
+          const run = await runTern(["--no-cache", ...args], { cwd: dir, env: {} });
+          assert.equal(run.code, 1, run.stderr);
+          assert.equal(run.stdout, "");
+          assert.doesNotMatch(run.stderr, /internal error|bug in tern/);
+          assert.ok(run.stderr.startsWith(`error: LockError: ${path}: ${field}: `), run.stderr);
+          assert.match(run.stderr, message);
+          // Line ends only: every control character of the value is shown escaped.
+          assert.doesNotMatch(run.stderr.replaceAll("\n", ""), /\p{Cc}/u);
+        }
+      });
+    }
+
+    await t.step(
+      "/dev/zero, a folder and an oversized lock are refused without being read",
+      async () => {
+        const large = `${dir}/large.lock.json`;
+        await Deno.writeTextFile(large, "{}");
+        await Deno.truncate(large, 16 * 1024 * 1024 + 1);
+        const refusals: [string, RegExp][] = [
+          [
+            "/dev/zero",
+            /^error: LockError: \/dev\/zero: is not a regular file \(it is a device\)$/m,
+          ],
+          [dir, /is not a regular file \(it is a folder\)$/m],
+          [large, /is 16777217 bytes, more than the 16777216 a lock may be$/m],
+        ];
+        for (const [path, message] of refusals) {
+          for (const args of [["cite", "--lock", path], ["lock", "verify", path]]) {
+            const run = await runTern(["--no-cache", ...args], { cwd: dir, env: {} });
+            assert.equal(run.code, 1, run.stderr);
+            assert.match(run.stderr, message);
+          }
+        }
+      },
+    );
+
+    await t.step(
+      "a FIFO is refused at once, by the real program (a watchdog catches a hang)",
+      async () => {
+        const fifo = `${dir}/lock.fifo`;
+        const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+        assert.ok(made.success, "mkfifo");
+        for (const args of [["cite", "--lock", fifo], ["lock", "verify", fifo]]) {
+          const child = ternCommand(["--no-cache", ...args], { cwd: dir, env: {} }).spawn();
+          // Generous: only a hang (the read blocking for a writer that never comes) reaches it.
+          let hung = false;
+          const watchdog = setTimeout(() => {
+            hung = true;
+            child.kill("SIGKILL");
+          }, 120_000);
+          const output = await child.output();
+          clearTimeout(watchdog);
+          assert.ok(!hung, `tern ${args.join(" ")} hung on a FIFO`);
+          assert.equal(output.code, 1);
+          assert.match(
+            new TextDecoder().decode(output.stderr),
+            /^error: LockError: .*lock\.fifo: is not a regular file \(it is a FIFO\)$/m,
+          );
+        }
+      },
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
