@@ -8,6 +8,7 @@
 import { BadRequestError, type Store, TernError } from "../../mod.ts";
 import { type OptionSpecs, type ParsedArgs, UsageError } from "./args.ts";
 import type { CliIo } from "./io.ts";
+import type { OpenStoreOptions } from "./session.ts";
 import { parseDataName } from "../handles/resolve.ts";
 import { quoteInput } from "../client/errors.ts";
 
@@ -68,9 +69,10 @@ export interface CommandContext {
   /**
    * The store the global options describe, opened on first call (may prompt for a password).
    * `progress` lets the library show its own progress lines on a terminal (off by default);
-   * `url` is the store the command's input names (a lock's), used unless `--url` is given.
+   * `named` is the store the command's input names (a lock's), used unless `--url` is given,
+   * and with the caller's credentials only when it is the store they are for.
    */
-  store(options?: { progress?: boolean; url?: string }): Promise<Store>;
+  store(options?: OpenStoreOptions): Promise<Store>;
   /**
    * Reports a failure that should not stop the command (one of several paths could not be
    * read) exactly as a fatal one would be, so the command can go on and exit 1 at the end.

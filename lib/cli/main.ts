@@ -167,19 +167,11 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       io,
       signal: interrupt.signal,
       store: (options = {}) => {
-        opening ??= openStore(
-          // A command may know the store from its input (a lock): --url still wins.
-          {
-            ...(options.url === undefined ? {} : { url: options.url }),
-            ...storeFlags(parsed.values),
-          },
-          io,
-          interrupt.signal,
-          options.progress === true,
-        ).then((opened) => {
-          store = opened;
-          return opened;
-        });
+        opening ??= openStore(storeFlags(parsed.values), io, interrupt.signal, options)
+          .then((opened) => {
+            store = opened;
+            return opened;
+          });
         return opening;
       },
       report: async (error) => {

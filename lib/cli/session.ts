@@ -9,7 +9,8 @@
 import { BadRequestError, type ConnectOptions, type Store } from "../../mod.ts";
 import { type ParsedArgs, stringOption, UsageError } from "./args.ts";
 import { type CliIo, envVar, localPath } from "./io.ts";
-import { connectIn } from "../handles/connect.ts";
+import { connectIn, DEFAULT_URL } from "../handles/connect.ts";
+import { sameStore } from "../client/same_store.ts";
 import { redactUrl } from "../client/auth.ts";
 import { safeText } from "./format.ts";
 import { quoteInput } from "../client/errors.ts";
@@ -81,13 +82,60 @@ export function storeFlags(values: ParsedArgs["values"]): StoreFlags {
 }
 
 /**
+ * A store that a command's input names rather than the user (a lock's `store`), and what named
+ * it, for the note that says why credentials were not sent there.
+ *
+ * @example
+ * ```ts
+ * import type { NamedStore } from "./session.ts";
+ *
+ * const named: NamedStore = { url: "https://de.cyverse.org/terrain", by: 'the lock "tern.lock.json"' };
+ * ```
+ */
+export interface NamedStore {
+  /** The store's URL, as the input gives it. */
+  url: string;
+  /** What named it, as a note says it (`the lock "tern.lock.json"`). */
+  by: string;
+}
+
+/**
+ * Options of {@linkcode openStore}.
+ *
+ * @example
+ * ```ts
+ * import type { OpenStoreOptions } from "./session.ts";
+ *
+ * const options: OpenStoreOptions = { progress: true };
+ * ```
+ */
+export interface OpenStoreOptions {
+  /**
+   * Let the library draw its own progress lines on a terminal's stderr.
+   *
+   * @default false
+   */
+  progress?: boolean;
+  /**
+   * The store the command's input names, opened instead of `TERRAIN_URL`'s unless `--url` is
+   * given. It gets the caller's credentials only when it is the store they are for (`--url`,
+   * else `TERRAIN_URL`, else the default gateway); any other is opened anonymously, with a note
+   * on stderr saying so and how to sign in there (`--url`).
+   *
+   * @default undefined
+   */
+  named?: NamedStore;
+}
+
+/**
  * Opens the store. Credentials, first found wins: `--anonymous`; `--token`; `--username` with
  * `TERRAIN_PASSWORD` or, on a terminal, a prompt that does not echo; then the environment as
  * `connect()` reads it (`TERRAIN_TOKEN`, else `TERRAIN_USERNAME` with `TERRAIN_PASSWORD` or the
- * prompt); else anonymous. The environment is the command's ({@linkcode CliIo.env}, else the
- * process's), and so is the folder a relative `--cache-dir` is taken from. Sends nothing: a
- * password is checked by the first request.
- * `progress` lets the library draw its own progress lines on a terminal's stderr.
+ * prompt); else anonymous. They are for the store the user configured, and go nowhere else: a
+ * store named by the command's input (`options.named`) that is another is opened anonymously.
+ * The environment is the command's ({@linkcode CliIo.env}, else the process's), and so is the
+ * folder a relative `--cache-dir` is taken from. Sends nothing: a password is checked by the
+ * first request.
  *
  * @throws {UsageError} for a bad URL, or a username without a password where nobody can be
  * asked for one.
@@ -102,13 +150,50 @@ export function storeFlags(values: ParsedArgs["values"]): StoreFlags {
  * const flags = storeFlags({ url, anonymous: true, "no-cache": true });
  * const store = await openStore(flags, processIo(), new AbortController().signal);
  * assert.equal(String(store), "Store(http://127.0.0.1:8080/terrain, anonymous)");
+ *
+ * // A store named by the input (a lock), with no credentials to withhold: opened as asked.
+ * const named = { url: "http://127.0.0.1:9/terrain", by: "the lock" };
+ * const locked = await openStore(storeFlags({ "no-cache": true }), { ...processIo(), env: {} }, new AbortController().signal, { named });
+ * assert.equal(String(locked), "Store(http://127.0.0.1:9/terrain, anonymous)");
  * ```
  */
 export async function openStore(
   flags: StoreFlags,
   io: CliIo,
   signal: AbortSignal,
-  progress = false,
+  options: OpenStoreOptions = {},
+): Promise<Store> {
+  const env = (name: string) => envVar(io, name);
+  const { named } = options;
+  const progress = options.progress === true;
+  if (named === undefined || flags.url !== undefined) {
+    return await connectWith(flags, io, signal, progress);
+  }
+  // The credentials are for TERRAIN_URL's store (or the default one), and for no other.
+  const configured = env("TERRAIN_URL") ?? DEFAULT_URL;
+  if (sameStore(named.url, configured)) {
+    return await connectWith({ ...flags, url: named.url }, io, signal, progress);
+  }
+  const signedIn = !flags.anonymous &&
+    [flags.token, flags.username, env("TERRAIN_TOKEN"), env("TERRAIN_USERNAME")]
+      .some((value) => value !== undefined);
+  if (signedIn) {
+    io.stderr.line(
+      `note: ${named.by} names the store ${safeText(named.url)}, not the one your ` +
+        `credentials are for (${safeText(redactUrl(configured))}): reading it anonymously ` +
+        `(public data only). To sign in there, pass --url ${safeText(named.url)}.`,
+    );
+    await io.stderr.flush();
+  }
+  const { token: _token, username: _username, ...rest } = flags;
+  return await connectWith({ ...rest, url: named.url, anonymous: true }, io, signal, progress);
+}
+
+async function connectWith(
+  flags: StoreFlags,
+  io: CliIo,
+  signal: AbortSignal,
+  progress: boolean,
 ): Promise<Store> {
   const env = (name: string) => envVar(io, name);
   // The library's own progress lines are off unless a command wants them: `get` draws one bar

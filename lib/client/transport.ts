@@ -67,7 +67,10 @@ export interface TransportOptions {
   retryMaxMs?: number;
   /** Aborts every request of this transport (for example when a notebook closes the store). */
   signal?: AbortSignal;
-  /** The fetch to use (default: the global one). */
+  /**
+   * The fetch to use (default: the global one). It must follow redirects as the global one does:
+   * without `Authorization` to another origin.
+   */
   fetch?: typeof fetch;
   /** Product token sent before tern's own `User-Agent`, e.g. `my-notebook/1.0`. */
   userAgent?: string;
@@ -546,6 +549,9 @@ export class Transport {
       let response: Response;
       this.#requests++;
       try {
+        // fetch follows redirects, and drops Authorization when one leads to another origin
+        // (the Fetch standard; tests/client/transport_test.ts holds Deno to it): credentials
+        // never follow a redirect away from the store.
         response = await this.#fetch(url, { headers, signal: attempt.signal });
       } catch (error) {
         if (signal.aborted) throw abortError(signal);

@@ -63,7 +63,10 @@ export interface ConnectOptions {
   maxJsonBytes?: number;
   /** Aborts every request of the store, e.g. when a notebook cell is stopped. */
   signal?: AbortSignal;
-  /** The fetch to use (default: the global one), e.g. to add a proxy or log traffic. */
+  /**
+   * The fetch to use (default: the global one), e.g. to add a proxy or log traffic. It must
+   * follow redirects as the global one does: without `Authorization` to another origin.
+   */
   fetch?: typeof fetch;
   /**
    * Local cache folder for downloaded files (default `$XDG_CACHE_HOME/tern`, else
@@ -89,7 +92,10 @@ export interface ConnectOptions {
    * A lock written by `store.provenance.save(path)`: its path, or the lock itself (parsed
    * JSON). Every read of a file it names checks, before it returns data, that the store still
    * holds the locked version; `onChange` says what happens when it does not. Files it does not
-   * name read normally (and are recorded in `store.provenance`).
+   * name read normally (and are recorded in `store.provenance`). The lock's own `store` is never
+   * used to connect: it must be this store (`url`, else `TERRAIN_URL`, else the default), or
+   * the lock is refused before any request, so a lock from someone else cannot make tern send
+   * your credentials to its store.
    */
   lock?: string | Lock;
   /**
@@ -103,8 +109,19 @@ export interface ConnectOptions {
   onChange?: OnChange;
 }
 
-/** The public CyVerse gateway. */
-const DEFAULT_URL = "https://de.cyverse.org/terrain";
+/**
+ * The store `connect()` opens when neither `url` nor `TERRAIN_URL` names one: the public
+ * CyVerse gateway. Credentials from the environment are for it then.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_URL } from "./connect.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DEFAULT_URL, "https://de.cyverse.org/terrain");
+ * ```
+ */
+export const DEFAULT_URL = "https://de.cyverse.org/terrain";
 
 /**
  * Opens a store: checks the options and reads the environment, but sends nothing until a

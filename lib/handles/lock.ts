@@ -8,8 +8,9 @@
  * @module
  */
 
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { loadZodModule } from "../deps.ts";
-import { BadRequestError, TernError } from "../client/errors.ts";
+import { BadRequestError, quoteInput, TernError } from "../client/errors.ts";
 import { valueAt } from "../client/value_at.ts";
 import {
   describeVersion,
@@ -18,6 +19,10 @@ import {
   type ReadOperation,
 } from "../client/file_version.ts";
 import type { Citable } from "../metadata/citation.ts";
+import { normalizeArk } from "../metadata/ark.ts";
+import { normalizeDoi } from "../metadata/doi.ts";
+import { normalizeOrcid } from "../metadata/names.ts";
+import { normalizePath } from "./paths.ts";
 
 // connect({ lock }) checks a lock before it returns, so zod loads with this module (that is, with
 // tern) rather than with the first answer, as the response schemas do.
@@ -220,27 +225,92 @@ export class DataChangedError extends TernError {
 
 const HASH = /^[a-z0-9]+:[0-9a-f]+$/;
 
+/**
+ * The largest lock tern reads or writes: 16 MiB, about 40,000 locked files. A lock is read whole
+ * before it is checked, so the cap bounds what a hostile file (`/dev/zero`, a huge download) can
+ * make tern hold.
+ *
+ * @example
+ * ```ts
+ * import { MAX_LOCK_BYTES } from "./lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(MAX_LOCK_BYTES, 16 * 1024 * 1024);
+ * ```
+ */
+export const MAX_LOCK_BYTES = 16 * 1024 * 1024;
+
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * What is wrong with a data-store path in a lock, or `undefined` when it is one tern writes:
+ * absolute and normalised (no `.`, `..` or empty segments, no trailing slash), no control
+ * characters. A lock is input like any other: it may come from someone else.
+ */
+function pathProblem(path: string): string | undefined {
+  if (CONTROL.test(path)) return "must not contain control characters";
+  let normal: string;
+  try {
+    normal = normalizePath(path);
+  } catch {
+    return path.startsWith("/")
+      ? 'must not contain "." or ".." segments'
+      : 'must be an absolute data-store path (starting with "/")';
+  }
+  return normal === path ? undefined : `must be normalised (no empty segments or trailing "/")`;
+}
+
+/**
+ * What is wrong with an identifier in a lock (tern writes each in its canonical form), or
+ * `undefined` when it is canonical; a value that is the identifier in another form is named.
+ */
+function identifierProblem(
+  value: string,
+  canonical: string | undefined,
+  kind: string,
+  form: string,
+): string | undefined {
+  if (canonical === value) return undefined;
+  return canonical === undefined
+    ? `must be ${kind} (${form})`
+    : `must be ${kind} in the form tern writes: ${quoteInput(canonical)}`;
+}
+
 // Built at the first lock read, not with the module: most sessions never read a lock, and building
 // zod schemas is a noticeable part of importing tern.
 function buildLockSchema() {
+  /** A string `problem` finds nothing wrong with. */
+  const checked = (problem: (value: string) => string | undefined) =>
+    z.string().superRefine((value, context) => {
+      const message = problem(value);
+      if (message !== undefined) context.addIssue({ code: "custom", message });
+    });
+  const storePath = checked(pathProblem);
+
   const creatorSchema = z.object({
     name: z.string().min(1),
     given: z.string().optional(),
     family: z.string().optional(),
     suffix: z.string().optional(),
     affiliation: z.string().optional(),
-    orcid: z.string().optional(),
+    orcid: checked((value) =>
+      identifierProblem(value, normalizeOrcid(value), "an ORCID iD", "0000-0000-0000-0000")
+    ).optional(),
   });
 
   const datasetSchema = z.object({
-    path: z.string().startsWith("/"),
+    path: storePath,
     title: z.string().optional(),
     creators: z.array(creatorSchema),
     publicationYear: z.number().int().optional(),
     publisher: z.string().optional(),
     version: z.string().optional(),
-    doi: z.string().optional(),
-    ark: z.string().optional(),
+    doi: checked((value) =>
+      identifierProblem(value, normalizeDoi(value), "a DOI", "10.<registrant>/<suffix>")
+    ).optional(),
+    ark: checked((value) =>
+      identifierProblem(value, normalizeArk(value), "an ARK", "ark:/<NAAN>/<name>")
+    ).optional(),
     resourceTypeGeneral: z.string().optional(),
     license: z.object({
       id: z.string().optional(),
@@ -251,12 +321,12 @@ function buildLockSchema() {
   });
 
   const fileSchema = z.object({
-    path: z.string().startsWith("/"),
+    path: storePath,
     id: z.string().min(1),
     size: z.number().int().nonnegative(),
     modified: z.iso.datetime({ offset: true }),
     hash: z.string().regex(HASH, "must be <algorithm>:<lowercase hex>").optional(),
-    dataset: z.string().startsWith("/").optional(),
+    dataset: storePath.optional(),
     operations: z.array(z.enum(READ_OPERATIONS)).min(1),
   });
 
@@ -267,6 +337,9 @@ function buildLockSchema() {
     store: z.url({ protocol: /^https?$/ }).refine(
       (url) => !hasCredentials(url),
       "must not contain a username or password",
+    ).refine(
+      (url) => !/[?#]/.test(url),
+      "must be the gateway's base URL, without a query or fragment",
     ),
     datasets: z.array(datasetSchema),
     files: z.array(fileSchema),
@@ -325,9 +398,12 @@ export function parseLock(value: unknown, source?: string): Lock {
 }
 
 /**
- * Reads and checks a lock file.
+ * Reads and checks a lock file: a regular file (a FIFO, a device or a folder is refused without
+ * being read, so nothing blocks) of at most {@linkcode MAX_LOCK_BYTES}, UTF-8 JSON, every field
+ * as {@linkcode parseLock} checks it.
  *
- * @throws {LockError} when the file is missing, not JSON or not a lock.
+ * @throws {LockError} when the file is missing, not a regular file, too large, not JSON or not a
+ * lock.
  *
  * @example
  * ```ts
@@ -338,23 +414,68 @@ export function parseLock(value: unknown, source?: string): Lock {
  * await Deno.writeTextFile(file, "{ not json");
  * assert.throws(() => readLock(file), LockError);
  * await Deno.remove(file);
+ * assert.throws(() => readLock("/dev/zero"), /not a regular file/);
  * ```
  */
 export function readLock(path: string): Lock {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch (error) {
-    const reason = error instanceof Deno.errors.NotFound ? "no such file" : String(error);
-    throw new LockError(`cannot be read (${reason})`, { source: path });
-  }
+  const bytes = readLockBytes(path);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (error) {
-    throw new LockError(`is not JSON (${(error as Error).message})`, { source: path });
+    const reason = error instanceof SyntaxError ? error.message : "not UTF-8 text";
+    throw new LockError(`is not JSON (${reason})`, { source: path });
   }
   return parseLock(value, path);
+}
+
+/** The bytes of a lock file, refusing what is not a regular file of at most the cap. */
+function readLockBytes(path: string): Uint8Array {
+  let fd: number;
+  try {
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, for ever, and
+    // a blocked synchronous call keeps even Ctrl-C's handler from running.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const reason = code === "ENOENT"
+      ? "no such file"
+      : code === "EACCES"
+      ? "permission denied"
+      : String(error);
+    throw new LockError(`cannot be read (${reason})`, { source: path });
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      const kind = stat.isDirectory()
+        ? "a folder"
+        : stat.isFIFO()
+        ? "a FIFO"
+        : stat.isCharacterDevice() || stat.isBlockDevice()
+        ? "a device"
+        : "a special file";
+      throw new LockError(`is not a regular file (it is ${kind})`, { source: path });
+    }
+    if (stat.size > MAX_LOCK_BYTES) {
+      throw new LockError(
+        `is ${stat.size} bytes, more than the ${MAX_LOCK_BYTES} a lock may be`,
+        { source: path },
+      );
+    }
+    // One byte more than its size tells a file that grew since fstat (and so past any check).
+    const buffer = new Uint8Array(stat.size + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > stat.size) throw new LockError("grew while it was read", { source: path });
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -380,7 +501,10 @@ export function lockText(lock: Lock): string {
 
 /**
  * Writes a lock atomically: into a temporary file beside `path`, renamed over it once complete,
- * so a reader never sees half a lock.
+ * so a reader never sees half a lock. The lock is checked first as {@linkcode readLock} will
+ * check it (fields, {@linkcode MAX_LOCK_BYTES}): tern never writes a lock it would refuse.
+ *
+ * @throws {LockError} naming the field at fault, or when the lock is too large.
  *
  * @example
  * ```ts
@@ -398,7 +522,15 @@ export function lockText(lock: Lock): string {
  * ```
  */
 export async function writeLock(path: string, lock: Lock): Promise<void> {
-  const text = lockText(lock);
+  const text = lockText(parseLock(lock, path));
+  const size = new TextEncoder().encode(text).length;
+  if (size > MAX_LOCK_BYTES) {
+    throw new LockError(
+      `would be ${size} bytes, more than the ${MAX_LOCK_BYTES} a lock may be: save the ` +
+        "provenance of fewer files",
+      { source: path },
+    );
+  }
   const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tern-partial`;
   try {
     await Deno.writeTextFile(temporary, text);
@@ -553,7 +685,7 @@ function jsonPath(path: readonly PropertyKey[]): string {
   }`;
 }
 
+/** A bad value as a message shows it: escaped (controls, invisible characters), cut short. */
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  return quoteInput(value, 60);
 }

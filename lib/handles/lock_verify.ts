@@ -8,9 +8,10 @@
 import { createHash } from "node:crypto";
 import { contentHasher } from "../cache/content_hash.ts";
 import type { CallOptions } from "../client/endpoints.ts";
-import { BadRequestError, NotFoundError } from "../client/errors.ts";
+import { BadRequestError, NotFoundError, quoteInput } from "../client/errors.ts";
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
+import { sameStore } from "../client/same_store.ts";
 import { type Lock, lockedVersion, LockError, lockStoreUrl } from "./lock.ts";
 import type { Store } from "./store.ts";
 
@@ -64,7 +65,8 @@ export interface VerifyLockOptions extends CallOptions {
  * time); with `hash: true`, files the lock has a hash for are also downloaded and hashed with
  * the lock's algorithm (`xxh64`, `sha256` or `md5`). Results are in the lock's order.
  *
- * @throws {LockError} when the lock is another store's.
+ * @throws {LockError} when the lock is another store's (by {@linkcode sameStore}: origin and
+ * base path), before any request.
  *
  * @example
  * ```ts
@@ -91,9 +93,11 @@ export async function verifyLock(
   options: VerifyLockOptions = {},
 ): Promise<LockCheck[]> {
   const url = store.options.url;
-  if (lockStoreUrl(lock.store) !== lockStoreUrl(url)) {
+  if (!sameStore(lock.store, url)) {
     throw new LockError(
-      `was written for the store ${lock.store}, not ${lockStoreUrl(url)}`,
+      `was written for the store ${quoteInput(lock.store)}, not ${
+        quoteInput(lockStoreUrl(url))
+      }; nothing was checked`,
       { field: "$.store" },
     );
   }

@@ -11,7 +11,8 @@ import {
   getSavedSearches,
   getSearchDocumentation,
 } from "../client/endpoints.ts";
-import { BadRequestError, ProtocolError } from "../client/errors.ts";
+import { BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
+import { sameStore } from "../client/same_store.ts";
 import type { AuthMode } from "../client/auth.ts";
 import type { Transport, TransportStats } from "../client/transport.ts";
 import { DiskCache } from "../cache/cache.ts";
@@ -250,10 +251,14 @@ export class Store {
       throw new BadRequestError("offline: true needs a cache folder to serve files from.");
     }
     const storeUrl = lockStoreUrl(transport.url);
-    if (reading.lock !== undefined && lockStoreUrl(reading.lock.store) !== storeUrl) {
+    // The lock's store is never contacted from here: a lock may come from anyone (a paper's
+    // supplement), and this store carries the caller's credentials.
+    if (reading.lock !== undefined && !sameStore(reading.lock.store, storeUrl)) {
       throw new LockError(
-        `was written for the store ${reading.lock.store}, and this store is ${storeUrl}; ` +
-          "connect to that store, or save a new lock for this one",
+        `was written for the store ${quoteInput(reading.lock.store)}, not this one ` +
+          `(${quoteInput(storeUrl)}); nothing was sent to either. To read the lock's store, ` +
+          `connect({ url: ${quoteInput(reading.lock.store)}, lock }): your credentials then go ` +
+          "there (anonymous: true for its public data only)",
         { field: "$.store" },
       );
     }

@@ -14,6 +14,7 @@ import { Transport, type TransportOptions } from "../../lib/client/transport.ts"
 import { VERSION } from "../../lib/client/version.ts";
 import { download, getManifest, getPagedDirectory } from "../../lib/client/endpoints.ts";
 import { serveDouble, shortResponse, stallingResponse } from "./_double.ts";
+import { serveCapture } from "../_capture.ts";
 import { bigBytes, PATHS, serveStore } from "./_store.ts";
 import { connect } from "../../mod.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
@@ -721,4 +722,58 @@ Deno.test("a request too large is a RequestTooLargeError, whether the server ans
   assert.match(unsent.message, /was not sent/);
   assert.ok(unsent.message.length < 600);
   assert.equal(transport.stats.requests, 1, "nothing sent");
+});
+
+Deno.test("Transport (double): a redirect to another origin carries no Authorization; the same origin keeps it (issue 29)", async (t) => {
+  // Where redirects lead: answers like Terrain (a token grant, or a JSON body) and records.
+  await using away = serveCapture(() =>
+    Response.json({ ok: true, access_token: "away.token.value", expires_in: 300 })
+  );
+  let origin = "";
+  await using terrain = serveDouble((request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/terrain/final") return Response.json({ ok: true });
+    if (pathname === "/terrain/same") return Response.redirect(`${origin}/terrain/final`, 302);
+    // Another origin on the same server: the host name alone differs.
+    if (pathname === "/terrain/alias") {
+      return Response.redirect(`${origin.replace("127.0.0.1", "localhost")}/terrain/final`, 307);
+    }
+    return Response.redirect(`${new URL(away.url).origin}${pathname}`, 302);
+  });
+  origin = new URL(terrain.url).origin;
+  const get = (t: Transport, path: string) => t.json({ path, endpoint: path.slice(1) });
+  const authorizationAt = (path: string) =>
+    terrain.seen.filter((seen) => seen.url.pathname === path)
+      .map((seen) => seen.headers.get("authorization"));
+
+  await t.step("a token", async () => {
+    const token = transport(terrain.url, { token: "static.token-Secret" });
+    assert.deepEqual(await get(token, "/away"), {
+      ok: true,
+      access_token: "away.token.value",
+      expires_in: 300,
+    });
+    assert.deepEqual(authorizationAt("/terrain/away"), ["Bearer static.token-Secret"]);
+    assert.deepEqual(away.requests.map((request) => request.path), ["/terrain/away"]);
+    assert.deepEqual(away.authorizations(), []);
+
+    await get(token, "/same");
+    assert.deepEqual(authorizationAt("/terrain/final"), ["Bearer static.token-Secret"]);
+    await get(token, "/alias");
+    assert.deepEqual(authorizationAt("/terrain/final"), ["Bearer static.token-Secret", null]);
+  });
+
+  await t.step("a password: the Basic header never follows the token route away", async () => {
+    away.clear();
+    const password = transport(terrain.url, { username: "demo", password: "pw-Secret" });
+    await get(password, "/data");
+    assert.deepEqual(authorizationAt("/terrain/token/keycloak"), [
+      `Basic ${btoa("demo:pw-Secret")}`,
+    ]);
+    assert.deepEqual(away.requests.map((request) => request.path), [
+      "/terrain/token/keycloak",
+      "/terrain/data",
+    ]);
+    assert.deepEqual(away.authorizations(), []);
+  });
 });

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { connect, DataChangedError, LockError } from "../../mod.ts";
-import { type Lock, lockText, parseLock, readLock } from "../../lib/handles/lock.ts";
+import { connectIn } from "../../lib/handles/connect.ts";
+import {
+  type Lock,
+  lockText,
+  MAX_LOCK_BYTES,
+  parseLock,
+  readLock,
+  writeLock,
+} from "../../lib/handles/lock.ts";
+import { serveCapture } from "../_capture.ts";
 import { DEMO, FILES, gatedRead, PENGUINS, serveProvenanceStore } from "./_provenance.ts";
 
 async function tempDir(): Promise<string> {
@@ -138,7 +147,7 @@ Deno.test("connect({ lock }): a path or the object; another store's lock, a miss
       () => connect({ ...options, url: "http://127.0.0.1:9/terrain", lock: path }),
       (error: unknown) =>
         error instanceof LockError && error.field === "$.store" &&
-        /written for the store http:\/\/127\.0\.0\.1:8080\/terrain, and this store is http:\/\/127\.0\.0\.1:9\/terrain/
+        /written for the store "http:\/\/127\.0\.0\.1:8080\/terrain", not this one \("http:\/\/127\.0\.0\.1:9\/terrain"\)/
           .test(error.message),
     );
     assert.throws(() => connect({ ...options, lock: `${folder}/none.json` }), /no such file/);
@@ -185,4 +194,246 @@ Deno.test("DataChangedError names the path, both versions with hashes, and how t
   assert.match(error.message, /now: 4,096 bytes, modified 1970-01-02T00:00:00\.000Z, xxh64:0a0b/);
   assert.match(error.message, /store\.provenance\.save/);
   assert.equal(error.locked, locked);
+});
+
+Deno.test("lock: hostile field values are LockErrors naming the field and the value, escaped (issue 29)", () => {
+  const dataset = GOOD.datasets[0];
+  const file = GOOD.files[0];
+  const cases: [unknown, string, RegExp][] = [
+    [
+      { ...GOOD, datasets: [{ ...dataset, doi: "javascript:alert(1)" }] },
+      "$.datasets[0].doi",
+      /must be a DOI \(10\.<registrant>\/<suffix>\) \(got "javascript:alert\(1\)"\)/,
+    ],
+    [
+      { ...GOOD, datasets: [{ ...dataset, doi: "10.1234/ab\ncd" }] },
+      "$.datasets[0].doi",
+      /must be a DOI .*\(got "10\.1234\/ab\\ncd"\)/,
+    ],
+    [
+      { ...GOOD, datasets: [{ ...dataset, doi: " 10.1234/AB " }] },
+      "$.datasets[0].doi",
+      /must be a DOI in the form tern writes: "10\.1234\/AB"/,
+    ],
+    [
+      { ...GOOD, datasets: [{ ...dataset, ark: "ark:/87946/x\u001b[31m" }] },
+      "$.datasets[0].ark",
+      /must be an ARK .*\(got "ark:\/87946\/x\\u001b\[31m"\)/,
+    ],
+    [
+      { ...GOOD, datasets: [{ ...dataset, ark: "ark:/87946/a/../b" }] },
+      "$.datasets[0].ark",
+      /must be an ARK/,
+    ],
+    [
+      { ...GOOD, datasets: [{ ...dataset, ark: "https://n2t.net/ark:/87946/x" }] },
+      "$.datasets[0].ark",
+      /in the form tern writes: "ark:\/87946\/x"/,
+    ],
+    [
+      { ...GOOD, datasets: [{ ...dataset, creators: [{ name: "A", orcid: "javascript:x" }] }] },
+      "$.datasets[0].creators[0].orcid",
+      /must be an ORCID iD/,
+    ],
+    [
+      { ...GOOD, datasets: [{ ...dataset, path: "/iplant/home/shared/../../../etc" }] },
+      "$.datasets[0].path",
+      /must not contain "\." or "\.\." segments \(got "\/iplant\/home\/shared\/\.\.\/\.\.\/\.\.\/etc"\)/,
+    ],
+    [
+      { ...GOOD, files: [{ ...file, path: "/iplant/home/shared/x/../../alice/a.csv" }] },
+      "$.files[0].path",
+      /"\." or "\.\."/,
+    ],
+    [
+      { ...GOOD, files: [{ ...file, path: "/iplant/./home/a.csv" }] },
+      "$.files[0].path",
+      /"\." or "\.\."/,
+    ],
+    [
+      { ...GOOD, files: [{ ...file, path: "/iplant//home/a.csv" }] },
+      "$.files[0].path",
+      /must be normalised/,
+    ],
+    [
+      { ...GOOD, files: [{ ...file, path: "/iplant/home/" }] },
+      "$.files[0].path",
+      /must be normalised/,
+    ],
+    [{ ...GOOD, files: [{ ...file, path: "../a.csv" }] }, "$.files[0].path", /absolute/],
+    [
+      { ...GOOD, files: [{ ...file, path: "/iplant/a\u0000b" }] },
+      "$.files[0].path",
+      /control characters \(got "\/iplant\/a\\u0000b"\)/,
+    ],
+    [
+      { ...GOOD, files: [{ ...file, path: "/iplant/a\nb.csv" }] },
+      "$.files[0].path",
+      /control characters/,
+    ],
+    [
+      { ...GOOD, files: [{ ...file, dataset: "/iplant/home/shared/x/.." }] },
+      "$.files[0].dataset",
+      /"\." or "\.\."/,
+    ],
+    [
+      { ...GOOD, store: "http://127.0.0.1:8080/terrain?token=x" },
+      "$.store",
+      /without a query or fragment/,
+    ],
+  ];
+  for (const [value, field, message] of cases) {
+    assert.throws(
+      () => parseLock(value, "supplement.lock.json"),
+      (error: unknown) => {
+        if (!(error instanceof LockError)) throw error;
+        assert.equal(error.field, field);
+        assert.match(error.message, message);
+        assert.ok(error.message.startsWith(`supplement.lock.json: ${field}: `), error.message);
+        assert.doesNotMatch(error.message, /\p{Cc}/u, "control characters are shown escaped");
+        return true;
+      },
+      `${field}: ${message}`,
+    );
+  }
+  // What tern writes still reads: canonical identifiers and paths.
+  const fine = {
+    ...GOOD,
+    datasets: [{
+      ...dataset,
+      doi: "10.25739/9k2v-7q4m",
+      ark: "ark:/87946/p3w1n2",
+      creators: [{ name: "A", orcid: "0000-0002-1825-0097" }],
+    }],
+  };
+  assert.deepEqual(parseLock(fine), fine);
+  assert.equal(
+    parseLock({ ...GOOD, files: [{ ...file, path: "/a b/ü…/x.csv" }] }).files[0].path,
+    "/a b/ü…/x.csv",
+  );
+});
+
+Deno.test("readLock: devices, folders and oversized files are refused before they are read (issue 29)", async () => {
+  const folder = await tempDir();
+  try {
+    const refused = (path: string, message: RegExp) =>
+      assert.throws(
+        () => readLock(path),
+        (error: unknown) =>
+          error instanceof LockError && error.source === path &&
+          message.test(error.message),
+        path,
+      );
+    // /dev/zero never ends: read whole it took gigabytes before failing.
+    const before = Deno.memoryUsage().rss;
+    refused("/dev/zero", /^\/dev\/zero: is not a regular file \(it is a device\)$/);
+    assert.ok(Deno.memoryUsage().rss - before < 64 * 1024 * 1024, "memory stays bounded");
+    refused(folder, /is not a regular file \(it is a folder\)$/);
+    // A sparse file one byte over the cap: refused by its size, not read.
+    const large = `${folder}/large.lock.json`;
+    await Deno.writeTextFile(large, lockText(GOOD));
+    await Deno.truncate(large, MAX_LOCK_BYTES + 1);
+    refused(
+      large,
+      new RegExp(`is ${MAX_LOCK_BYTES + 1} bytes, more than the ${MAX_LOCK_BYTES} a lock may be`),
+    );
+    assert.throws(() => connect({ anonymous: true, cacheDir: false, lock: large }), LockError);
+    // Not UTF-8: a LockError, not a decoded guess.
+    const binary = `${folder}/binary.lock.json`;
+    await Deno.writeFile(binary, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]));
+    refused(binary, /is not JSON \(not UTF-8 text\)/);
+    // A lock one byte under the cap reads (it is not valid JSON here, which says it was read).
+    await Deno.truncate(large, MAX_LOCK_BYTES);
+    refused(large, /is not JSON/);
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("writeLock: tern never writes a lock it would refuse", async () => {
+  const folder = await tempDir();
+  try {
+    const path = `${folder}/tern.lock.json`;
+    const bad = { ...GOOD, files: [{ ...GOOD.files[0], path: "/iplant/a\u001bb" }] };
+    await assert.rejects(
+      writeLock(path, bad),
+      (error: unknown) => error instanceof LockError && error.field === "$.files[0].path",
+    );
+    const many = Array.from({ length: 50_000 }, (_, index) => ({
+      ...GOOD.files[0],
+      path: `/iplant/home/shared/many_files/${"long-name-".repeat(20)}${index}.csv`,
+    }));
+    await assert.rejects(
+      writeLock(path, { ...GOOD, files: many }),
+      /would be \d+ bytes, more than the 16777216 a lock may be/,
+    );
+    assert.deepEqual([...Deno.readDirSync(folder)], [], "nothing was written");
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("connect({ lock }): the lock's store never gets the caller's credentials (issue 29)", async (t) => {
+  await using served = await serveProvenanceStore();
+  await using capture = serveCapture(served.url);
+  const folder = await tempDir();
+  try {
+    const store = served.demo();
+    await gatedRead(store, FILES.penguins, "text");
+    const path = `${folder}/supplement.lock.json`;
+    await Deno.writeTextFile(
+      path,
+      lockText({ ...await store.provenance.lock(), store: capture.url }),
+    );
+    const before = served.server.stats().requests;
+
+    await t.step("another store configured: a LockError naming both, nothing sent", () => {
+      const refusals = [
+        () => connect({ url: served.url, token: DEMO.token, cacheDir: false, lock: path }),
+        () =>
+          connect({
+            url: served.url,
+            username: DEMO.username,
+            password: DEMO.password,
+            cacheDir: false,
+            lock: path,
+          }),
+        // No url: the environment's store (here the default gateway) is the configured one.
+        () =>
+          connectIn((name) => ({ TERRAIN_TOKEN: DEMO.token } as Record<string, string>)[name], {
+            cacheDir: false,
+            lock: path,
+          }),
+      ];
+      for (const open of refusals) {
+        assert.throws(open, (error: unknown) => {
+          assert.ok(error instanceof LockError, String(error));
+          assert.equal(error.field, "$.store");
+          assert.match(error.message, /nothing was sent to either/);
+          assert.ok(error.message.includes(`connect({ url: "${capture.url}", lock })`));
+          return true;
+        });
+      }
+      assert.equal(capture.requests.length, 0);
+      assert.equal(served.server.stats().requests, before);
+    });
+
+    await t.step("the lock's store configured: the credentials go there", async () => {
+      const locked = connect({
+        url: `${capture.url}/`,
+        token: DEMO.token,
+        cacheDir: false,
+        progress: false,
+        lock: path,
+      });
+      assert.equal(
+        await locked.file(FILES.penguins).text(),
+        "species,mass\nAdelie,3750\nGentoo,5000\n",
+      );
+      assert.ok(capture.authorizations().length > 0);
+      assert.ok(capture.authorizations().every((header) => header === `Bearer ${DEMO.token}`));
+    });
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
 });

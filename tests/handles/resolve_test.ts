@@ -13,6 +13,7 @@ import { exampleStore } from "../../lib/sample/example.ts";
 import { SAMPLE_CASES } from "../../lib/sample/catalog.ts";
 import { DATA_COMMONS_DATASETS, parseDataName } from "../../lib/handles/resolve.ts";
 import { dataStore } from "../data/_store.ts";
+import { serveCapture } from "../_capture.ts";
 
 const PENGUINS_CSV = "/iplant/home/shared/tern_samples/formats/penguins.csv";
 
@@ -147,7 +148,7 @@ Deno.test("resolve: a URL naming another store's host is refused, not read here"
     assert.match(error.message, /another store/);
     assert.equal(store.stats.requests, before, "refused before any request");
   }
-  // DOIs and ARKs go through their resolvers as before.
+  // DOIs and ARKs are looked up in the store's own datasets (no resolver is asked).
   const dataset = await store.resolve("https://doi.org/10.25739/9k2v-7q4m");
   assert.ok(dataset instanceof Dataset);
 });
@@ -183,4 +184,38 @@ Deno.test("resolve: an error echoes at most 200 characters of the name, invisibl
     assert.match(error.message, /x\\u\{202e\}\\u\{200b\}y/);
     assert.match(error.message, new RegExp(`\\(${name.length} characters\\)`));
   }
+});
+
+Deno.test("resolve: links, DOIs and ARKs send a signed-in store's requests to that store only (issue 29)", async () => {
+  // A store named by a link: it must see nothing, credentials least of all.
+  await using capture = serveCapture(() => Response.json({}));
+  const sent: string[] = [];
+  await using store = await exampleStore({
+    fetch: (input, init) => {
+      sent.push(input instanceof Request ? input.url : String(input));
+      return fetch(input, init);
+    },
+  });
+  assert.equal(store.options.auth, "token");
+  const own = new URL(store.options.url).origin;
+  const meta = await store.dataset(SAMPLE_CASES.fullMetadata).metadata();
+  const { publicUrl } = await store.file(PENGUINS_CSV).manifest();
+  for (
+    const name of [
+      `https://doi.org/${meta.doi}`,
+      `http://dx.doi.org/${meta.doi}`,
+      `https://n2t.net/${meta.ark}`,
+      publicUrl!,
+      `${own}/data/ds${PENGUINS_CSV}`,
+    ]
+  ) {
+    await store.resolve(name);
+  }
+  const elsewhere = new URL(capture.url).host;
+  for (const link of [`http://${elsewhere}/dav${PENGUINS_CSV}`, `http://${elsewhere}/data/ds/x`]) {
+    await assert.rejects(store.resolve(link), OtherStoreError);
+  }
+  assert.ok(sent.length > 0);
+  assert.deepEqual(sent.filter((url) => new URL(url).origin !== own), []);
+  assert.equal(capture.requests.length, 0);
 });

@@ -11,6 +11,7 @@ import { UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { count, plural, safeText } from "../format.ts";
 import { localPath } from "../io.ts";
+import { quoteInput } from "../../client/errors.ts";
 
 /**
  * `tern lock verify [--hash] FILE`.
@@ -29,8 +30,11 @@ export const lock: Command = {
     "store it names: one stat per file, comparing id, size and date-modified; --hash also",
     "downloads each file the lock has a hash for and compares the hash of its bytes. Prints",
     "a table (unchanged, changed, missing) and exits 0 when every file is unchanged, 1",
-    "otherwise. The store's URL comes from the lock (--url overrides it); credentials come",
-    "from the options or the environment as for every command.",
+    "otherwise. The store's URL comes from the lock (--url overrides it). Credentials (from",
+    "the options or the environment, as for every command) are sent only to the store they",
+    "are for: --url, else TERRAIN_URL, else the default. A lock naming another store is",
+    "checked anonymously (public files only), with a note; pass --url with the lock's store",
+    "to sign in there.",
   ].join("\n"),
   options: {
     hash: { type: "boolean", help: "also download and compare the hash of each file's bytes" },
@@ -52,7 +56,9 @@ async function run(context: CommandContext): Promise<number> {
     throw new UsageError("tern lock verify takes one FILE");
   }
   const locked = readLock(localPath(context.io, file));
-  const store = await context.store({ url: locked.store });
+  const store = await context.store({
+    named: { url: locked.store, by: `the lock ${quoteInput(file)}` },
+  });
   const checks = await verifyLock(store, locked, {
     hash: context.args.values.hash === true,
     signal: context.signal,

@@ -11,7 +11,8 @@ import {
   serveProvenanceStore,
   WIND,
 } from "../../handles/_provenance.ts";
-import { type Run, runTern } from "../_cli.ts";
+import { type Run, runTern, ternCommand } from "../_cli.ts";
+import { serveCapture } from "../../_capture.ts";
 
 function xxh64(text: string): Promise<string> {
   return hashOf(new TextEncoder().encode(text));
@@ -27,8 +28,12 @@ Deno.test("tern lock verify and tern cite --lock against a store changed on disk
     }
     const lockFile = `${dir}/tern.lock.json`;
     await store.provenance.save(lockFile);
-    // Signed in through the environment, with a password: it never shows.
-    const env = { TERRAIN_USERNAME: DEMO.username, TERRAIN_PASSWORD: DEMO.password };
+    // Signed in through the environment, with a password, for the lock's store: it never shows.
+    const env = {
+      TERRAIN_URL: served.url,
+      TERRAIN_USERNAME: DEMO.username,
+      TERRAIN_PASSWORD: DEMO.password,
+    };
     const tern = (args: string[]): Promise<Run> =>
       runTern(["--no-cache", ...args], { cwd: dir, env, secrets: [DEMO.password, DEMO.token] });
 
@@ -125,6 +130,243 @@ Deno.test("tern lock verify and tern cite --lock against a store changed on disk
         assert.ok(
           [WIND, NOTES].every((path) => readLock(lockFile).datasets.some((d) => d.path === path)),
         );
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tern lock verify: credentials go only to the store they are for, never to a lock's (issue 29)", async (t) => {
+  await using served = await serveProvenanceStore();
+  // The lock's store: answers like Terrain (it passes requests on to the served store) and
+  // records what reached it.
+  await using capture = serveCapture(served.url);
+  const dir = await Deno.makeTempDir({ prefix: "tern-cli-lock-creds-" });
+  try {
+    const store = served.demo();
+    for (const path of [FILES.penguins, FILES.wind, FILES.loose]) {
+      await gatedRead(store, path, "text");
+    }
+    const lock = { ...await store.provenance.lock(), store: capture.url };
+    const lockFile = `${dir}/supplement.lock.json`;
+    await Deno.writeTextFile(lockFile, lockText(lock));
+    const secrets = [DEMO.password, DEMO.token, btoa(`${DEMO.username}:${DEMO.password}`)];
+    const verify = async (flags: string[], env: Record<string, string>): Promise<Run> => {
+      capture.clear();
+      return await runTern(["--no-cache", ...flags, "lock", "verify", lockFile], {
+        cwd: dir,
+        env,
+        secrets,
+      });
+    };
+    const token = { TERRAIN_TOKEN: DEMO.token };
+    const password = { TERRAIN_USERNAME: DEMO.username, TERRAIN_PASSWORD: DEMO.password };
+
+    const withheld: [string, string[], Record<string, string>][] = [
+      ["TERRAIN_TOKEN, no TERRAIN_URL (the default store)", [], token],
+      ["TERRAIN_TOKEN for the user's own store", [], { ...token, TERRAIN_URL: served.url }],
+      ["--token", ["--token", DEMO.token], { TERRAIN_URL: served.url }],
+      ["TERRAIN_USERNAME and TERRAIN_PASSWORD", [], { ...password, TERRAIN_URL: served.url }],
+      ["--username", ["--username", DEMO.username], { TERRAIN_PASSWORD: DEMO.password }],
+    ];
+    for (const [name, flags, env] of withheld) {
+      await t.step(`${name}: the lock's store sees no credentials`, async () => {
+        const run = await verify(flags, env);
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stdout, /3 files: 3 unchanged, 0 changed, 0 missing\.\n$/);
+        assert.ok(capture.requests.length >= 3, "the public files were checked there");
+        assert.deepEqual(capture.authorizations(), []);
+        assert.deepEqual(capture.tokenRequests(), []);
+        assert.match(
+          run.stderr,
+          /^note: the lock ".*supplement\.lock\.json" names the store http:\/\/127\.0\.0\.1:\d+\/terrain, not the one your credentials are for \(.*\): reading it anonymously \(public data only\)\. To sign in there, pass --url http:\/\/127\.0\.0\.1:\d+\/terrain\.$/m,
+        );
+      });
+    }
+
+    await t.step("no credentials at all: checked anonymously, without a note", async () => {
+      const run = await verify([], {});
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stderr, "");
+      assert.deepEqual(capture.authorizations(), []);
+    });
+
+    await t.step("TERRAIN_URL names the lock's store: the token is used there", async () => {
+      const run = await verify([], { ...token, TERRAIN_URL: `${capture.url}/` });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stderr, "");
+      assert.ok(capture.authorizations().length >= 3);
+      assert.ok(capture.authorizations().every((header) => header === `Bearer ${DEMO.token}`));
+    });
+
+    await t.step("--url names the lock's store: the password is exchanged there", async () => {
+      const run = await verify(["--url", capture.url], { ...password, TERRAIN_URL: served.url });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stderr, "");
+      assert.equal(capture.tokenRequests().length, 1);
+      assert.equal(
+        capture.tokenRequests()[0].authorization,
+        `Basic ${btoa(`${DEMO.username}:${DEMO.password}`)}`,
+      );
+      assert.ok(capture.authorizations().slice(1).every((header) => header.startsWith("Bearer ")));
+    });
+
+    await t.step("--url names another store: refused before any request to either", async () => {
+      const before = served.server.stats().requests;
+      const run = await verify(["--url", served.url], token);
+      assert.equal(run.code, 1);
+      assert.match(
+        run.stderr,
+        /\$\.store: was written for the store "http:\/\/127\.0\.0\.1:\d+\/terrain", not "http:\/\/127\.0\.0\.1:\d+\/terrain"; nothing was checked/,
+      );
+      assert.equal(capture.requests.length, 0);
+      assert.equal(served.server.stats().requests, before);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tern cite --lock and tern lock verify: a hostile lock is a LockError, never an internal error (issue 29)", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "tern-cli-lock-hostile-" });
+  try {
+    const dataset = { path: PENGUINS, creators: [{ name: "Gorman, K. B." }], title: "Penguins" };
+    const file = {
+      path: FILES.penguins,
+      id: "i",
+      size: 3,
+      modified: "2020-01-01T00:00:00.000Z",
+      operations: ["text"],
+    };
+    const lock = {
+      lock: "tern lock",
+      format: 1,
+      tern: "0.1.0",
+      store: "http://127.0.0.1:9/terrain",
+    };
+    const cases: [string, unknown, string, RegExp][] = [
+      [
+        "a javascript: DOI",
+        { ...lock, datasets: [{ ...dataset, doi: "javascript:alert(1)" }], files: [] },
+        "$.datasets[0].doi",
+        /must be a DOI \(10\.<registrant>\/<suffix>\) \(got "javascript:alert\(1\)"\)/,
+      ],
+      [
+        "a DOI with a newline",
+        { ...lock, datasets: [{ ...dataset, doi: "10.25739/9k2v\n-7q4m" }], files: [] },
+        "$.datasets[0].doi",
+        /\(got "10\.25739\/9k2v\\n-7q4m"\)/,
+      ],
+      [
+        "a DOI at another resolver",
+        {
+          ...lock,
+          datasets: [{ ...dataset, doi: "https://evil.example/10.25739/9k2v-7q4m" }],
+          files: [],
+        },
+        "$.datasets[0].doi",
+        /must be a DOI .*\(got "https:\/\/evil\.example\/10\.25739\/9k2v-7q4m"\)/,
+      ],
+      [
+        "an ARK with ESC",
+        { ...lock, datasets: [{ ...dataset, ark: "ark:/87946/p3\u001b[2Jw1n2" }], files: [] },
+        "$.datasets[0].ark",
+        /must be an ARK \(ark:\/<NAAN>\/<name>\) \(got "ark:\/87946\/p3\\u001b\[2Jw1n2"\)/,
+      ],
+      [
+        "an ARK URL with a script",
+        { ...lock, datasets: [{ ...dataset, ark: "javascript:ark:/87946/x" }], files: [] },
+        "$.datasets[0].ark",
+        /must be an ARK/,
+      ],
+      [
+        "a ../ dataset path",
+        { ...lock, datasets: [{ ...dataset, path: "/iplant/home/shared/../alice" }], files: [] },
+        "$.datasets[0].path",
+        /must not contain "\." or "\.\." segments/,
+      ],
+      [
+        "a ../ file path",
+        {
+          ...lock,
+          datasets: [],
+          files: [{ ...file, path: "/iplant/home/shared/../../etc/passwd" }],
+        },
+        "$.files[0].path",
+        /must not contain "\." or "\.\." segments/,
+      ],
+      [
+        "a path with a newline",
+        { ...lock, datasets: [], files: [{ ...file, path: "/iplant/home/shared/a\nb.csv" }] },
+        "$.files[0].path",
+        /must not contain control characters/,
+      ],
+    ];
+    for (const [name, value, field, message] of cases) {
+      await t.step(name, async () => {
+        const path = `${dir}/hostile.lock.json`;
+        await Deno.writeTextFile(path, JSON.stringify(value));
+        for (const args of [["cite", "--lock", path], ["lock", "verify", path]]) {
+          const run = await runTern(["--no-cache", ...args], { cwd: dir, env: {} });
+          assert.equal(run.code, 1, run.stderr);
+          assert.equal(run.stdout, "");
+          assert.doesNotMatch(run.stderr, /internal error|bug in tern/);
+          assert.ok(run.stderr.startsWith(`error: LockError: ${path}: ${field}: `), run.stderr);
+          assert.match(run.stderr, message);
+          // Line ends only: every control character of the value is shown escaped.
+          assert.doesNotMatch(run.stderr.replaceAll("\n", ""), /\p{Cc}/u);
+        }
+      });
+    }
+
+    await t.step(
+      "/dev/zero, a folder and an oversized lock are refused without being read",
+      async () => {
+        const large = `${dir}/large.lock.json`;
+        await Deno.writeTextFile(large, "{}");
+        await Deno.truncate(large, 16 * 1024 * 1024 + 1);
+        const refusals: [string, RegExp][] = [
+          [
+            "/dev/zero",
+            /^error: LockError: \/dev\/zero: is not a regular file \(it is a device\)$/m,
+          ],
+          [dir, /is not a regular file \(it is a folder\)$/m],
+          [large, /is 16777217 bytes, more than the 16777216 a lock may be$/m],
+        ];
+        for (const [path, message] of refusals) {
+          for (const args of [["cite", "--lock", path], ["lock", "verify", path]]) {
+            const run = await runTern(["--no-cache", ...args], { cwd: dir, env: {} });
+            assert.equal(run.code, 1, run.stderr);
+            assert.match(run.stderr, message);
+          }
+        }
+      },
+    );
+
+    await t.step(
+      "a FIFO is refused at once, by the real program (a watchdog catches a hang)",
+      async () => {
+        const fifo = `${dir}/lock.fifo`;
+        const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+        assert.ok(made.success, "mkfifo");
+        for (const args of [["cite", "--lock", fifo], ["lock", "verify", fifo]]) {
+          const child = ternCommand(["--no-cache", ...args], { cwd: dir, env: {} }).spawn();
+          // Generous: only a hang (the read blocking for a writer that never comes) reaches it.
+          let hung = false;
+          const watchdog = setTimeout(() => {
+            hung = true;
+            child.kill("SIGKILL");
+          }, 120_000);
+          const output = await child.output();
+          clearTimeout(watchdog);
+          assert.ok(!hung, `tern ${args.join(" ")} hung on a FIFO`);
+          assert.equal(output.code, 1);
+          assert.match(
+            new TextDecoder().decode(output.stderr),
+            /^error: LockError: .*lock\.fifo: is not a regular file \(it is a FIFO\)$/m,
+          );
+        }
       },
     );
   } finally {
