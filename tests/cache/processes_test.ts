@@ -49,8 +49,8 @@ const ALL_OK = Array.from({ length: FILES }, (_, i) => `ok f${i}.csv`);
 async function readsAll(store: DataStore, cacheDir: string): Promise<void> {
   const { success, stdout, stderr } = await reader(store, cacheDir).output();
   const errors = new TextDecoder().decode(stderr);
+  assert.deepEqual(new TextDecoder().decode(stdout).trim().split("\n"), ALL_OK, errors);
   assert.ok(success, errors);
-  assert.deepEqual(new TextDecoder().decode(stdout).trim().split("\n"), ALL_OK);
   // e.g. "tern: cannot write the local cache … (the copy was replaced)"
   assert.doesNotMatch(errors, /tern:/);
 }
