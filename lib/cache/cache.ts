@@ -557,8 +557,8 @@ export class DiskCache {
   }
 
   /**
-   * Publishes a writer's finished temporary file (see {@linkcode CopyWriter.commit}): renames it
-   * into place, records its identity and hash in the index, and keeps the cache under its cap.
+   * Publishes a writer's finished temporary file (see {@linkcode CopyWriter.commit}): records its
+   * identity and hash in the index, renames it into place, and keeps the cache under its cap.
    */
   async #publish(
     version: FileVersion,

@@ -29,10 +29,12 @@ const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 /**
  * A copy the cache returned, held open while it is read. Another process may remove or replace
  * the copy's name at any moment (the cap's eviction, `clear()`, a download of the same version
- * renaming over it), and the cache takes no lock against that; an open file keeps its bytes. So
- * the head and the chunks are read through the handle, and a reader given the path
- * ({@linkcode OpenCopy.read}) that fails once the name no longer holds this file runs again on
- * the bytes read through it. A small copy comes with its bytes and holds nothing open.
+ * renaming over it). A lock would make processes wait on each other, and a name kept for each
+ * reader would have to be cleaned up after a crash; an open file simply keeps its bytes whatever
+ * happens to its name. So the head and the chunks are read through the handle, and a reader given
+ * the path ({@linkcode OpenCopy.read}: Polars reads a file faster than bytes) that fails once the
+ * name no longer holds this file runs again on the bytes read through it. A small copy comes with
+ * its bytes and holds nothing open.
  *
  * @example
  * ```ts

@@ -149,11 +149,8 @@ async function largeCsv() {
     offline,
   });
   const path = `${DATA}/big.csv`;
-  const source = {
-    path,
-    stat: (signal?: AbortSignal) => statFile(context(cache).transport, path, { signal }),
-  };
-  const cache = new DiskCache({ dir: store.cacheDir });
+  const { transport } = tern[STORE_CONTEXT];
+  const source = { path, stat: (signal?: AbortSignal) => statFile(transport, path, { signal }) };
   const expected = await tern.file(path).dataframe();
   return { store, csv, downloads, context, source, expected, [Symbol.asyncDispose]: store.close };
 }
@@ -182,8 +179,10 @@ Deno.test("a copy removed right after it was written is read all the same (issue
   await using big = await largeCsv();
   await Deno.remove(big.store.cacheDir, { recursive: true });
   const written = big.context(new RemovedAfter(big.store.cacheDir, "commit"));
-  const { frame } = await readDataFrame(written, big.source);
+  const { frame, route } = await readDataFrame(written, big.source);
   assert.ok(frame.frameEqual(big.expected));
+  assert.equal(route, "memory");
+  assert.equal(big.downloads.length, 3, "downloaded again, into memory");
 });
 
 Deno.test("offline, a copy removed between its lookup and its read is a CacheMissError (issue 29)", async () => {
