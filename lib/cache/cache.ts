@@ -8,7 +8,11 @@
  * `index.jsonl` holds one line per copy made or confirmed: its version, its XXH64 and what the
  * file was on disk right after tern wrote it. There is one way in ({@linkcode CopyWriter}):
  * bytes go to a temporary file in that folder and are hashed as they go; `commit()` checks the
- * size, renames the file into place and indexes it, before it returns. Nothing runs after.
+ * size, indexes the file and renames it into place, before it returns. Nothing runs after.
+ * Several processes share one folder without locks: a name appears only once its line is
+ * written and only ever holds a whole copy, and a copy is removed only when proven not tern's
+ * (or by the cap and `clear()`), never for a missing line. A reader holds what it reads open
+ * (`OpenCopy`), so a removal never fails it.
  *
  * A lookup opens the copy without following links (`O_NOFOLLOW`, `O_NONBLOCK`), checks the open
  * file (a regular file of the right size), and trusts it only when the index line that names it
@@ -302,7 +306,7 @@ export class DiskCache {
         contentHasher(),
       ]);
       return new CopyWriter(version.size, hasher, file, temp, {
-        publish: (hash, format) => this.#publish(version, temp, file, hash, format),
+        publish: (hash, format) => this.#publish(version, temp, hash, format),
         report: (error) => this.reportFailure(error),
       });
     } catch (error) {
@@ -553,25 +557,18 @@ export class DiskCache {
   }
 
   /**
-   * Publishes a writer's finished temporary file (see {@linkcode CopyWriter.commit}): renames it
-   * into place, records its identity and hash in the index, and keeps the cache under its cap.
+   * Publishes a writer's finished temporary file (see {@linkcode CopyWriter.commit}): records its
+   * identity and hash in the index, renames it into place, and keeps the cache under its cap.
    */
   async #publish(
     version: FileVersion,
     temp: string,
-    file: Deno.FsFile,
     hash: string,
     format: string | undefined,
   ): Promise<CachedFile> {
     const blob = copyName(version);
     const target = join(this.dir, blob);
-    // The rename replaces a copy another process published meanwhile in one step (a reader of
-    // that path never finds it missing): only what is not a regular file is moved aside first.
-    await this.#moveAside(target, false);
     await Deno.chmod(temp, 0o444);
-    await Deno.rename(temp, target);
-    const info = await fs.promises.lstat(target);
-    if ((await file.stat()).ino !== info.ino) throw new Error("the copy was replaced");
     const now = Date.now();
     const line: IndexLine = {
       ...versionOf(version),
@@ -579,11 +576,18 @@ export class DiskCache {
       hash,
       ...(format === undefined ? {} : { format }),
       cachedAt: now,
-      identity: identityOf(info),
+      // Unconfirmed, so never trusted without a hash: the rename may change the ctime.
+      identity: identityOf(await fs.promises.lstat(temp)),
       confirmed: false,
       usedAt: now,
     };
+    // Line first, then name: another process never meets a copy tern has no record of (it would
+    // pass it over), and the rename may replace a copy of this version that another process
+    // published meanwhile, in one step: whole copies of one version hold the same bytes, and a
+    // reader that opened the old one keeps it. Only what is not a regular file is moved aside.
     await this.#append(line);
+    await this.#moveAside(target, false);
+    await Deno.rename(temp, target);
     const usage = this.#usage === undefined
       ? await this.usage().then((found) => found.bytes + found.tempBytes)
       : this.#usage + version.size;
@@ -622,7 +626,10 @@ export class DiskCache {
         // Another process may have written (or confirmed) it since the index was read.
         line = (await this.#recordsOf()).get(blob);
       }
-      if (line === undefined) return await this.#bad(blob, "tern has no record of writing it");
+      // Passed over, not removed: its line may have been lost to another process's index
+      // rewrite while that process reads it. A download of this version renames over it; the
+      // cap evicts it first.
+      if (line === undefined) return { state: "missing" };
       if (version.hash !== undefined && version.hash !== line.hash) return { state: "missing" };
       const trusted = !deep && line.confirmed && line.identity === identityOf(info);
       if (trusted && info.size > SMALL_COPY_BYTES) return { state: "valid", line: this.#use(line) };

@@ -10,7 +10,7 @@ import type { ContentHasher } from "./content_hash.ts";
 /**
  * Writes one copy for a {@linkcode DiskCache}, the cache's only way in: bytes are hashed as they
  * are written to a temporary file beside the copies; {@linkcode CopyWriter.commit} checks the
- * size, publishes and indexes the copy before it returns, or {@linkcode CopyWriter.abort}
+ * size, indexes and publishes the copy before it returns, or {@linkcode CopyWriter.abort}
  * removes it. A write failure (a full disk) is reported once and makes `write` return `false`;
  * {@linkcode CopyWriter.salvage} then hands back the bytes written so far, so the read goes on
  * without the cache and without a second download.
@@ -92,7 +92,7 @@ export class CopyWriter {
   }
 
   /**
-   * Checks the size and publishes the copy, hashed, renamed and indexed. Returns it, or
+   * Checks the size and publishes the copy, hashed, indexed and renamed. Returns it, or
    * `undefined` when anything failed (reported once; `salvage()` still has the bytes).
    */
   async commit(format?: string): Promise<CachedFile | undefined> {

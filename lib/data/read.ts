@@ -17,6 +17,7 @@ import type { DataFrame } from "../deps.ts";
 import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
 import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
+import { type LocalCopy, OpenCopy } from "../cache/open_copy.ts";
 import type { Download } from "../client/endpoints.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
@@ -29,7 +30,7 @@ import {
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { checkIsFile, earlyDownload, verifiedBody } from "./body.ts";
-import { fileChunks, fileHead, peek } from "./chunks.ts";
+import { peek } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
@@ -549,16 +550,20 @@ async function* frameStream(
       detectFormat({ path, infoType, head, format: options.format });
     if (own) tracker.expectBytes(version.size);
     const found = pinned.copy ?? await cache?.lookup(version);
+    // Held open while it is read: another process may remove its name meanwhile (when it did
+    // already, the file is downloaded again).
+    await using copy = found && await OpenCopy.open(found);
+    if (pinned.copy !== undefined && copy === undefined) throw copyRemoved(path);
+    const parse = async (detected: DetectedFormat, local: LocalCopy) =>
+      await parseLocal(await pl, detected, local, options, path, infoType);
     let outcome: Outcome;
-    if (found !== undefined) {
+    if (copy !== undefined) {
       tracker.bytes(version.size);
-      const local = localOf(found);
-      const head = local.bytes?.subarray(0, SNIFF_BYTES) ?? await fileHead(found.file, SNIFF_BYTES);
-      const detected = detect(head);
+      const detected = detect(await copy.head(SNIFF_BYTES));
       if (operation === "batches" && isStreamed(detected)) {
-        yield* parseChunks(await pl, detected, copyChunks(found), options, path, infoType);
-      } else yield await parseLocal(await pl, detected, local, options, path, infoType);
-      outcome = { fromCache: true, route: "cache", version: checkHash(version, found.version) };
+        yield* parseChunks(await pl, detected, copy.chunks(), options, path, infoType);
+      } else yield await copy.read((local) => parse(detected, local));
+      outcome = { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
     } else {
       // A whole read is hashed by the cache copy it goes into.
       const hasher = await contentHasher();
@@ -575,9 +580,18 @@ async function* frameStream(
         const opened = await cache?.open(version);
         const writer = opened instanceof CopyWriter ? opened : undefined;
         const got = await fetchWhole(chunks, version, writer, true, detected.format);
-        const local = got.copy ? localOf(got.copy) : { bytes: got.bytes! };
-        yield await parseLocal(await pl, detected, local, options, path, infoType);
-        outcome = { fromCache: false, route: got.copy ? "file" : "memory", version: got.version };
+        await using published = got.copy && await OpenCopy.open(got.copy);
+        let bytes = got.bytes;
+        if (got.copy !== undefined && published === undefined) {
+          // Removed before it could be opened (another process's clear()): downloaded again.
+          const again = bodyOf(read, got.version, true);
+          bytes = (await fetchWhole(again, got.version, undefined, true)).bytes;
+        }
+        yield published
+          ? await published.read((local) => parse(detected, local))
+          : await parse(detected, { bytes: bytes! });
+        const route = published ? "file" : "memory";
+        outcome = { fromCache: false, route, version: got.version };
       }
     }
     context.gate?.record(outcome.version, operation);
@@ -662,19 +676,35 @@ async function bytesOf(
   const tracker = { bytes: (count: number) => options.onBytes?.(count), expectBytes() {} };
   const hasher = await contentHasher();
   const download = () => bodyOf({ context, source, options, tracker }, version, false);
-  const chunks = hashing(copy ? copyChunks(copy) : download(), hasher);
+  const chunks = hashing(
+    copy ? copyChunks(copy, pinned.copy ? undefined : download) : download(),
+    hasher,
+  );
   return { chunks, pinned: version, read: () => checkHash(version, withHash(version, hasher)) };
 }
 
-/** A verified copy as Polars is to read it: its bytes when the cache read them, else its file. */
-function localOf(copy: CachedFile): { bytes: Uint8Array } | { file: string; bytes?: undefined } {
-  return copy.bytes || copy.version.size === 0
-    ? { bytes: copy.bytes ?? new Uint8Array(0) }
-    : { file: copy.file };
+/**
+ * A verified copy's bytes, read through it held open; when another process removed it since it
+ * was looked up, `download`'s, or without one (offline, pinned by a lock) a typed error.
+ */
+async function* copyChunks(
+  copy: CachedFile,
+  download?: () => AsyncGenerator<Uint8Array, void>,
+): AsyncGenerator<Uint8Array, void> {
+  await using open = await OpenCopy.open(copy);
+  if (open !== undefined) yield* open.chunks();
+  else if (download !== undefined) yield* download();
+  else throw copyRemoved(copy.version.path);
 }
 
-function copyChunks(copy: CachedFile): AsyncIterable<Uint8Array> {
-  return copy.bytes === undefined ? fileChunks(copy.file) : ReadableStream.from([copy.bytes]);
+/** A copy that only the cache could serve was removed (a clear() or eviction elsewhere). */
+function copyRemoved(path: string): CacheMissError {
+  return new CacheMissError(
+    `The cached copy of ${JSON.stringify(path)} was removed while it was read (another process ` +
+      "cleared or trimmed the cache), and this read may take that version only from the cache " +
+      "(the store is offline, or a lock pins it).",
+    { path },
+  );
 }
 
 /** Passes chunks on, hashing them. */
