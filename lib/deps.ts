@@ -164,16 +164,16 @@ export function loadPolarsModule(): Promise<PolarsModule> {
 }
 
 /**
- * The URL of the installed nodejs-polars package's entry module: a `file:` URL with a local
- * `node_modules` or Deno's global npm cache, another scheme when tern itself was imported from a
- * URL. `lib/polars/adapter.ts` reaches the package's files from it.
+ * The URL of the installed nodejs-polars package's entry module (a `file:` URL, with a local
+ * `node_modules` and with Deno's global npm cache alike, also when tern itself was imported by
+ * URL). `lib/polars/adapter.ts` reaches the package's files from it.
  *
  * @example
  * ```ts
  * import { polarsEntryUrl } from "./deps.ts";
  * import assert from "node:assert/strict";
  *
- * assert.match(polarsEntryUrl(), /nodejs-polars/);
+ * assert.match(polarsEntryUrl(), /^file:.*nodejs-polars/);
  * ```
  */
 export function polarsEntryUrl(): string {

@@ -293,8 +293,8 @@ export function setFrameView(next: FrameViewMode): FrameViewMode {
  * itables' `init_notebook_mode` does for pandas: frames tern reads, and those derived from any
  * frame (`filter`, `groupBy`, `join`, …) or made with `pl`. tern's entry points (`mod.ts`,
  * `polars.ts`) call it; calling it again does nothing. It loads nothing: when Polars is not
- * loaded yet, the view is put in place as it loads. Where Polars' files cannot be reached (tern
- * imported from a URL), only the frames tern returns show its view.
+ * loaded yet, the view is put in place as it loads. Should Polars' files be out of reach (its
+ * package resolved to no `file:` URL), only the frames tern returns show its view.
  *
  * @example
  * ```ts

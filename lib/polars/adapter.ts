@@ -80,7 +80,7 @@ const WRAPPED = Symbol.for("tern.frameView");
 
 /** The load in progress or done; a failed load is forgotten, so that the next call tries again. */
 let loading: Promise<Polars> | undefined;
-/** The factory, once Polars is loaded and its files can be reached (not when tern came by URL). */
+/** The factory, once Polars is loaded (`undefined` should its files be out of reach). */
 let factory: FrameFactory | undefined;
 /** The hook set by {@linkcode hookFrames}; the first one set stays. */
 let hook: FrameHook | undefined;
@@ -143,8 +143,8 @@ function wrapFactory(): void {
  * Sets what every frame nodejs-polars makes from now on passes through: at once when Polars is
  * loaded, else as soon as {@linkcode loadPolars} loads it. Idempotent: given a hook of the class
  * of the one already set, it keeps and returns that one; a hook of another class is refused, as
- * two hooks would each see the other's frames. Where Polars' files cannot be reached (tern
- * imported from a URL) no frame passes through it.
+ * two hooks would each see the other's frames. Should Polars' files be out of reach (its package
+ * resolved to no `file:` URL), no frame passes through it.
  *
  * @throws {Error} when a hook of another class is set already.
  *
