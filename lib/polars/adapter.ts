@@ -107,7 +107,7 @@ export function loadPolars(): Promise<Polars> {
     import("node:module"),
   ]).then(([polars, { createRequire }]) => {
     factory = frameFactory(createRequire);
-    if (hook !== undefined) wrapFactory();
+    wrapFactory(); // the hook, when one was set before Polars loaded
     return polars.default;
   }).catch((error) => {
     loading = undefined;
