@@ -40,6 +40,12 @@
  * @module
  */
 
+import { installFrameView } from "./lib/frames/view.ts";
+
+// The one step importing tern takes: every frame Polars makes, derived ones included, shows the
+// tern view in notebooks (put in place when Polars loads; nothing is loaded here).
+installFrameView();
+
 export { connect, type ConnectOptions } from "./lib/handles/connect.ts";
 export {
   ContentError,

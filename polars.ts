@@ -36,6 +36,10 @@
 
 import type { PolarsModule } from "./lib/deps.ts";
 import { loadPolars } from "./lib/data/polars.ts";
+import { installFrameView } from "./lib/frames/view.ts";
+
+// Every frame this `pl` makes, derived ones included, shows the tern view in notebooks.
+installFrameView();
 
 /**
  * The type of the nodejs-polars namespace (`typeof pl`), for code that passes it around.

@@ -147,7 +147,8 @@ function importLater<T>(specifier: string): Promise<T> {
 }
 
 /**
- * Imports nodejs-polars (a native addon, so only when a frame is first made).
+ * Imports nodejs-polars (a native addon, so only when a frame is first made). tern loads it
+ * through `loadPolars` of `lib/polars/adapter.ts`, which also puts the frame hook in place.
  *
  * @example
  * ```ts
@@ -158,65 +159,25 @@ function importLater<T>(specifier: string): Promise<T> {
  * assert.deepEqual(pl.DataFrame({ x: ["a"] }).columns, ["x"]);
  * ```
  */
-export async function loadPolarsModule(): Promise<PolarsModule> {
-  // node:module (for polarsFrameFactory) costs tens of milliseconds to load: only with Polars.
-  const [polars, { createRequire }] = await Promise.all([
-    importLater<PolarsModule>("npm:nodejs-polars@0.25.2"),
-    import("node:module"),
-  ]);
-  requireFrom = createRequire;
-  return polars;
+export function loadPolarsModule(): Promise<PolarsModule> {
+  return importLater("npm:nodejs-polars@0.25.2");
 }
 
-/** Node's `createRequire`, once {@linkcode loadPolarsModule} has loaded it. */
-let requireFrom: ((from: string) => (id: string) => unknown) | undefined;
-
 /**
- * The factory every nodejs-polars DataFrame is made by, in the module instance `pl` uses:
- * `DataFrame`, the readers, `collect()` and every derived frame (`filter`, `groupBy().agg`,
- * `join`, `select`, ...) call it through this very object, so a wrapper set here sees every frame
- * (nodejs-polars' frames are plain objects behind a Proxy, with no shared prototype to extend).
- * `undefined` before {@linkcode loadPolarsModule} has loaded Polars, and when the package's files
- * cannot be reached from here (tern imported from a URL).
- * The pinned version is what makes reaching into `bin/dataframe.js` safe; its test fails first
- * when an upgrade moves it.
+ * The URL of the installed nodejs-polars package's entry module (a `file:` URL, with a local
+ * `node_modules` and with Deno's global npm cache alike, also when tern itself was imported by
+ * URL). `lib/polars/adapter.ts` reaches the package's files from it.
  *
  * @example
  * ```ts
- * import { loadPolarsModule, polarsFrameFactory } from "./deps.ts";
+ * import { polarsEntryUrl } from "./deps.ts";
  * import assert from "node:assert/strict";
  *
- * const pl = (await loadPolarsModule()).default;
- * const factory = polarsFrameFactory();
- * assert.equal(typeof factory?._DataFrame, "function");
- * assert.equal(factory?._DataFrame(pl.DataFrame({ a: [1] })._df).height, 1);
+ * assert.match(polarsEntryUrl(), /^file:.*nodejs-polars/);
  * ```
  */
-export function polarsFrameFactory(): PolarsFrameFactory | undefined {
-  if (requireFrom === undefined) return undefined;
-  try {
-    const entry = import.meta.resolve("npm:nodejs-polars@0.25.2");
-    if (!entry.startsWith("file:")) return undefined;
-    const factory = requireFrom(entry)("./dataframe") as Partial<PolarsFrameFactory>;
-    return typeof factory._DataFrame === "function" ? factory as PolarsFrameFactory : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The exports of nodejs-polars' `bin/dataframe.js` that {@linkcode polarsFrameFactory} gives.
- *
- * @example
- * ```ts
- * import type { PolarsFrameFactory } from "./deps.ts";
- *
- * const wrap = (factory: PolarsFrameFactory) => factory._DataFrame;
- * ```
- */
-export interface PolarsFrameFactory {
-  /** Wraps a native frame into the DataFrame object users see. */
-  _DataFrame: (native: unknown) => DataFrame;
+export function polarsEntryUrl(): string {
+  return import.meta.resolve("npm:nodejs-polars@0.25.2");
 }
 
 /**

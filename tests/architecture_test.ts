@@ -171,3 +171,111 @@ Deno.test("lib/ has no folder cycle and no import the table in docs/architecture
   }
   assert.deepEqual(forbidden, [], "imports docs/architecture.md does not allow");
 });
+
+/**
+ * Module-level state that can change, by name: top-level `let`/`var`, and a top-level `Map`,
+ * `Set`, `WeakMap` or `WeakSet` unless typed `ReadonlyMap`/`ReadonlySet` (a constant table).
+ * Top level is column 0, as `deno fmt` indents everything nested.
+ */
+export function moduleState(source: string): string[] {
+  const names: string[] = [];
+  for (const match of source.matchAll(/^(?:export\s+)?(?:let|var)\s+([A-Za-z_$][\w$]*)/gm)) {
+    names.push(match[1]);
+  }
+  const collections =
+    /^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*(?::\s*([^=]+?))?\s*=\s*new\s+(?:Weak)?(?:Map|Set)\b/gm;
+  for (const match of source.matchAll(collections)) {
+    if (!(match[2] ?? "").trim().startsWith("Readonly")) names.push(match[1]);
+  }
+  return names;
+}
+
+/**
+ * Where lib/ may keep module-level state that can change, and why; everywhere else state that
+ * changes belongs to an object (a store, a server). A name listed here that is no longer there
+ * fails too, so the list only shrinks with the code.
+ */
+const MODULE_STATE_ALLOWED: Record<string, { names: string[]; why: string }> = {
+  "lib/polars/adapter.ts": {
+    names: ["loading", "factory", "hook"],
+    why:
+      "the Polars adapter: Polars loaded once per process, and the frame hook (docs/architecture.md)",
+  },
+  "lib/cache/content_hash.ts": {
+    names: ["xxhash"],
+    why: "a lazily built immutable singleton (the XXH64 WebAssembly)",
+  },
+  "lib/client/errors.ts": {
+    names: ["graphemes"],
+    why: "a lazily built immutable singleton (a grapheme segmenter)",
+  },
+  "lib/handles/lock.ts": {
+    names: ["lockSchemaMemo"],
+    why: "a lazily built immutable singleton (the lock file's schema)",
+  },
+  "lib/metadata/citejs.ts": {
+    names: ["loading"],
+    why: "a lazily built immutable singleton (citation-js, loaded once)",
+  },
+  "lib/metadata/license.ts": {
+    names: ["loading"],
+    why: "a lazily built immutable singleton (spdx-correct, loaded once)",
+  },
+  "lib/data/scan_proxy.ts": {
+    names: ["proxy", "pins"],
+    why: "the scan proxy, being rewritten apart from this check (issue 30)",
+  },
+  "lib/server/http.ts": {
+    names: ["fileBodies", "byteBodies"],
+    why: "the connection layer, being changed apart from this check (issue 30)",
+  },
+};
+
+Deno.test("the module-state finder sees top-level let, var and mutable collections, not constant tables", () => {
+  const source = [
+    "let loading: Promise<X> | undefined;",
+    "export let mode = 1;",
+    "var old = 0;",
+    "const cache = new Map<string, string>();",
+    "const seen = new WeakMap<object, number>();",
+    "export const names = new Set([1]);",
+    "const TABLE: ReadonlyMap<string, number> = new Map([['a', 1]]);",
+    "const WORDS: ReadonlySet<string> = new Set(['a']);",
+    "const encoder = new TextEncoder();",
+    "function f() {",
+    "  let inside = 1;",
+    "  const local = new Map();",
+    "}",
+  ].join("\n");
+  assert.deepEqual(moduleState(source).sort(), [
+    "cache",
+    "loading",
+    "mode",
+    "names",
+    "old",
+    "seen",
+  ]);
+});
+
+Deno.test("lib/ keeps no module-level mutable state outside the adapter and the allowed singletons", async () => {
+  const found: string[] = [];
+  const stale: string[] = [];
+  for (const file of (await sources(LIB)).sort()) {
+    const path = relative(ROOT, file).replaceAll("\\", "/");
+    const names = moduleState(await Deno.readTextFile(file));
+    const allowed = MODULE_STATE_ALLOWED[path]?.names ?? [];
+    found.push(
+      ...names.filter((name) => !allowed.includes(name)).map((name) => `${path}: ${name}`),
+    );
+    stale.push(
+      ...allowed.filter((name) => !names.includes(name)).map((name) => `${path}: ${name}`),
+    );
+  }
+  assert.deepEqual(
+    found,
+    [],
+    "module-level state that changes: give it to an object (the store, the server), or make a " +
+      "constant table Readonly",
+  );
+  assert.deepEqual(stale, [], "MODULE_STATE_ALLOWED names state that is gone: take it off");
+});

@@ -33,6 +33,10 @@ export interface ContentHasher {
   digest(): string;
 }
 
+/**
+ * The XXH64 WebAssembly, instantiated on first use: a lazily built singleton, never replaced (its
+ * states, one per hasher, hold what changes).
+ */
 let xxhash: ReturnType<typeof loadXxhash> | undefined;
 
 async function loadXxhash() {

@@ -446,10 +446,10 @@ export class PromptCancelledError extends Error {
   }
 }
 
-const ENTER = new Set([0x0a, 0x0d]);
+const ENTER: ReadonlySet<number> = new Set([0x0a, 0x0d]);
 const CTRL_C = 0x03;
 const CTRL_D = 0x04;
-const BACKSPACE = new Set([0x08, 0x7f]);
+const BACKSPACE: ReadonlySet<number> = new Set([0x08, 0x7f]);
 
 /** Reads a line from the terminal with echo off; the typed text never reaches the screen. */
 async function readSecret(question: string, stderr: Output): Promise<string> {

@@ -332,8 +332,12 @@ export interface FailedResponse {
 /** What Terrain's catch-all route says, before anything else, to a request it cannot route. */
 const UNROUTED_401 = "No user authentication information found in request";
 
-const NOT_FOUND_CODES = new Set(["ERR_DOES_NOT_EXIST", "ERR_NOT_FOUND", "ERR_NOT_A_USER"]);
-const BAD_REQUEST_CODES = new Set([
+const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
+  "ERR_DOES_NOT_EXIST",
+  "ERR_NOT_FOUND",
+  "ERR_NOT_A_USER",
+]);
+const BAD_REQUEST_CODES: ReadonlySet<string> = new Set([
   "ERR_ILLEGAL_ARGUMENT",
   "ERR_BAD_OR_MISSING_FIELD",
   "ERR_MISSING_QUERY_PARAMETER",
@@ -563,8 +567,9 @@ export function truncate(text: string, max = 120): string {
 const QUOTED_CHARS = 200;
 
 /**
- * Made with the first message that quotes an input: building a segmenter loads ICU's break rules,
- * which every process would otherwise pay for when it imports tern.
+ * Made with the first message that quotes an input (a lazily built immutable singleton): building
+ * a segmenter loads ICU's break rules, which every process would otherwise pay for when it
+ * imports tern.
  */
 let graphemes: Intl.Segmenter | undefined;
 

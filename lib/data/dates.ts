@@ -21,6 +21,7 @@
 import type { Buffer } from "node:buffer";
 import type { DataFrame, DataType, Expr } from "../deps.ts";
 import type { DataFrameOptions } from "./options.ts";
+import { exactDates } from "../polars/adapter.ts";
 import type { CsvOptions, Polars } from "./polars.ts";
 
 /** Rows Polars infers types from by default; the same rows decide which columns are dates. */
@@ -206,31 +207,13 @@ export function readDated(
   return fits ? parsed : read(Object.fromEntries(names.map((name) => [name, dates[name].type])));
 }
 
-/** The native expression methods of nodejs-polars 0.25.2 that {@linkcode converted} calls. */
-interface NativeStringExpr {
-  strToDate(format: string, strict: boolean, exact: boolean, cache: boolean): unknown;
-  strToDatetime(
-    format: string,
-    timeUnit: "us",
-    timeZone: undefined,
-    strict: boolean,
-    exact: boolean,
-    cache: boolean,
-    ambiguous: undefined,
-  ): unknown;
-}
-
 /**
  * The expression converting text column `name` with `date.format`, null where a value does not
- * fit. Calls the native methods: nodejs-polars' `str.strptime` matches the format anywhere in
- * the value (so `2012-01-01 10:00:00 and more` would parse) and infers the time unit.
+ * fit the whole value.
  */
 function converted(pl: Polars, name: string, date: DateColumn): Expr {
-  const native = (pl.col(name) as unknown as { _expr: NativeStringExpr })._expr;
-  const expr = String(date.type) === String(pl.Date)
-    ? native.strToDate(date.format, false, true, false)
-    : native.strToDatetime(date.format, "us", undefined, false, true, false, undefined);
-  return (pl.Expr as unknown as (native: unknown) => Expr)(expr);
+  const to = String(date.type) === String(pl.Date) ? "date" : "datetime";
+  return exactDates(pl, { column: name, format: date.format, to });
 }
 
 /** Throws when a value of text column `name` has a fraction a microsecond cannot hold. */

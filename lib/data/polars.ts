@@ -1,54 +1,15 @@
 /**
- * nodejs-polars, loaded on first use. It is a native addon, so importing tern does not need
- * `--allow-ffi` until a frame is made. Its readers take a node `Buffer` (a `Uint8Array` is read
+ * nodejs-polars, loaded on first use (`loadPolars`, from `lib/polars/adapter.ts`). It is a native
+ * addon, so importing tern does not need `--allow-ffi` until a frame is made. Its readers take a node `Buffer` (a `Uint8Array` is read
  * as a path or as inline text), so bytes are always wrapped without copying.
  *
  * @module
  */
 
 import { Buffer } from "node:buffer";
-import { loadPolarsModule, type PolarsModule } from "../deps.ts";
-import { installFrameView } from "../frames/view.ts";
+import { loadPolars, type Polars } from "../polars/adapter.ts";
 
-/**
- * The nodejs-polars namespace (`pl`).
- *
- * @example
- * ```ts
- * import { loadPolars, type Polars } from "./polars.ts";
- * import assert from "node:assert/strict";
- *
- * const pl: Polars = await loadPolars();
- * assert.deepEqual(pl.readCSV("a,b\n1,2\n").shape, { height: 1, width: 2 });
- * ```
- */
-export type Polars = PolarsModule["default"];
-
-let loading: Promise<Polars> | undefined;
-
-/**
- * Loads nodejs-polars once per process and returns its namespace; from then on every frame it
- * makes shows the tern view in notebooks (`installFrameView`).
- *
- * @example
- * ```ts
- * import { loadPolars } from "./polars.ts";
- * import assert from "node:assert/strict";
- *
- * const pl = await loadPolars();
- * assert.equal(await loadPolars(), pl); // loaded once
- * ```
- */
-export function loadPolars(): Promise<Polars> {
-  loading ??= loadPolarsModule().then((module) => {
-    installFrameView();
-    return module.default;
-  }).catch((error) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export { loadPolars, type Polars };
 
 /**
  * nodejs-polars, loading from the start of a read while the file's stat and bytes are on their

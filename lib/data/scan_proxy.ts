@@ -28,6 +28,7 @@ import { type FileVersion, strongETag } from "../client/file_version.ts";
 import { FileChangedError, IntegrityError } from "./errors.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { defined } from "./polars.ts";
+import { isLazyFrame } from "../polars/adapter.ts";
 
 /**
  * One pinned remote file: the version scanned, its anonymous URL, and what the proxy does with
@@ -314,7 +315,7 @@ export function guardFrame(
       return (...args: unknown[]) => {
         const result = Reflect.apply(value, target, args);
         const lazyLike = typeof result === "object" && result !== null &&
-          ("_ldf" in result || typeof (result as { agg?: unknown }).agg === "function");
+          (isLazyFrame(result) || typeof (result as { agg?: unknown }).agg === "function");
         return lazyLike ? guardFrame(result as LazyDataFrame, held, report) : result;
       };
     },

@@ -2,10 +2,11 @@
  * Polars DataFrames shown the tern way: {@linkcode frameView} turns a frame into the plain view
  * data of `lib/display/frame.ts` (types as short labels, numbers rounded per column with the
  * exact value kept, integers as integers, dates as dates, nulls marked), and {@linkcode view}
- * wraps a frame so that a notebook renders it as a tern card. Once tern has loaded Polars, every
- * frame made by that Polars — read by tern or derived by `filter`, `groupBy`, `join`, … — shows
- * the same card ({@linkcode installFrameView}), as itables' `init_notebook_mode` does for pandas;
- * {@linkcode setFrameView} switches back to Polars' own table.
+ * wraps a frame so that a notebook renders it as a tern card. Once an entry point has installed
+ * the frame view ({@linkcode installFrameView}), every frame tern's Polars makes — read by tern
+ * or derived by `filter`, `groupBy`, `join`, … — shows the same card, as itables'
+ * `init_notebook_mode` does for pandas; {@linkcode setFrameView} switches back to Polars' own
+ * table.
  *
  * @module
  */
@@ -22,7 +23,8 @@ import {
   renderFrame,
 } from "../display/frame.ts";
 import { cellText } from "../display/value.ts";
-import { type DataFrame, polarsFrameFactory } from "../deps.ts";
+import type { DataFrame } from "../deps.ts";
+import { type FrameHook, frameHook, hookFrames } from "../polars/adapter.ts";
 
 /**
  * How much of a frame a view shows.
@@ -201,20 +203,25 @@ export function view(frame: DataFrame, options: ViewOptions = {}): FrameDisplay 
  * ```
  */
 export function withFrameDisplay<T extends DataFrame>(frame: T, options: ViewOptions = {}): T {
-  installFrameView();
-  const own = (frame as unknown as Record<symbol, unknown>)[JUPYTER_DISPLAY];
-  if (typeof own === "function" && !polarsDisplays.has(frame)) {
-    polarsDisplays.set(frame, own as () => unknown);
-  }
-  return withDisplay(frame, () => {
-    const polars = polarsDisplays.get(frame);
+  const current = (frame as unknown as Record<symbol, unknown>)[JUPYTER_DISPLAY];
+  // A frame given the tern view before (by the frame view, then with a title by tern) keeps
+  // Polars' own display on tern's display method.
+  const polars = typeof current !== "function"
+    ? undefined
+    : POLARS_DISPLAY in current
+    ? (current as { [POLARS_DISPLAY]: (() => unknown) | undefined })[POLARS_DISPLAY]
+    : current as () => unknown;
+  const render = () => {
+    const mode = installedViewer()?.mode ?? "tern";
     if (mode === "polars" && polars !== undefined) return polars.call(frame) as MediaBundle;
     return renderFrame(frameView(frame, options), options.width ?? 100);
-  });
+  };
+  Object.defineProperty(render, POLARS_DISPLAY, { value: polars });
+  return withDisplay(frame, render);
 }
 
-/** Each frame's own Polars display method, kept for the "polars" mode. */
-const polarsDisplays = new WeakMap<object, () => unknown>();
+/** Where tern's display method of a frame keeps the frame's own Polars display method. */
+const POLARS_DISPLAY = Symbol("tern.polarsDisplay");
 
 /**
  * How notebooks show Polars frames: `"tern"`, the tern card, or `"polars"`, Polars' own table
@@ -229,12 +236,29 @@ const polarsDisplays = new WeakMap<object, () => unknown>();
  */
 export type FrameViewMode = "tern" | "polars";
 
-let mode: FrameViewMode = "tern";
+/**
+ * The frame view as installed: what gives every frame Polars makes the tern view, and the mode
+ * {@linkcode setFrameView} switches. The Polars adapter holds the one instance.
+ */
+class FrameViewer implements FrameHook {
+  mode: FrameViewMode = "tern";
+
+  wrapFrame(frame: DataFrame): DataFrame {
+    return withFrameDisplay(frame);
+  }
+}
+
+/** The installed frame view, if an entry point installed it. */
+function installedViewer(): FrameViewer | undefined {
+  const hook = frameHook();
+  return hook instanceof FrameViewer ? hook : undefined;
+}
 
 /**
  * Chooses how notebooks show every frame of tern's Polars — the frames tern returns and those
  * derived from them or made with `pl` — from now on, including frames made earlier; returns the
- * mode it replaces. `view(frame)` shows the tern card in either mode.
+ * mode it replaces. `view(frame)` shows the tern card in either mode. Installs the frame view
+ * ({@linkcode installFrameView}) when no entry point has.
  *
  * @throws {BadRequestError} when `next` is neither `"tern"` nor `"polars"`.
  *
@@ -258,19 +282,19 @@ export function setFrameView(next: FrameViewMode): FrameViewMode {
       `setFrameView takes "tern" or "polars", got ${JSON.stringify(next)}.`,
     );
   }
-  const previous = mode;
-  mode = next;
+  const viewer = hookFrames(new FrameViewer());
+  const previous = viewer.mode;
+  viewer.mode = next;
   return previous;
 }
 
-/** Marks the frame factory once wrapped, so a second copy of tern does not wrap it again. */
-const WRAPPED = Symbol.for("tern.frameView");
-
 /**
- * Makes every frame the loaded nodejs-polars creates from now on show the tern view (tern calls
- * it once Polars is loaded: loading Polars here would need `--allow-ffi`). Returns whether frames
- * are covered: false when Polars' files cannot be reached (tern imported from a URL), where only
- * the frames tern returns show its view.
+ * Makes every frame nodejs-polars makes from now on show the tern view in notebooks, as
+ * itables' `init_notebook_mode` does for pandas: frames tern reads, and those derived from any
+ * frame (`filter`, `groupBy`, `join`, …) or made with `pl`. tern's entry points (`mod.ts`,
+ * `polars.ts`) call it; calling it again does nothing. It loads nothing: when Polars is not
+ * loaded yet, the view is put in place as it loads. Should Polars' files be out of reach (its
+ * package resolved to no `file:` URL), only the frames tern returns show its view.
  *
  * @example
  * ```ts
@@ -278,27 +302,17 @@ const WRAPPED = Symbol.for("tern.frameView");
  * import { installFrameView } from "./view.ts";
  * import assert from "node:assert/strict";
  *
+ * installFrameView();
+ * installFrameView(); // once is enough; again changes nothing
  * const pl = await loadPolars();
- * assert.equal(installFrameView(), true);
  * const derived = pl.DataFrame({ a: [1, 2] }).filter(pl.col("a").gt(1));
  * const bundle = (derived as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")]();
  * assert.ok(bundle["text/html"].includes("t-frame"));
  * ```
  */
-export function installFrameView(): boolean {
-  if (installed) return true;
-  const factory = polarsFrameFactory();
-  if (factory === undefined) return false; // not loaded yet, or out of reach: asked again later
-  installed = true;
-  if (WRAPPED in factory._DataFrame) return true;
-  const make = factory._DataFrame;
-  const wrapped = (native: unknown) => withFrameDisplay(make(native));
-  Object.defineProperty(wrapped, WRAPPED, { value: true });
-  factory._DataFrame = wrapped;
-  return true;
+export function installFrameView(): void {
+  hookFrames(new FrameViewer());
 }
-
-let installed = false;
 
 /** The kind of a Polars data type, by its variant name. */
 function kindOf(dtype: unknown): ColumnKind {

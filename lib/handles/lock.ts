@@ -346,6 +346,7 @@ function buildLockSchema() {
   });
 }
 
+/** The lock file's schema, built on first use: a lazily built immutable singleton. */
 let lockSchemaMemo: ReturnType<typeof buildLockSchema> | undefined;
 
 /**

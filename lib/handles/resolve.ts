@@ -7,13 +7,9 @@
  * @module
  */
 
-import type { CallOptions } from "../client/endpoints.ts";
 import { BadRequestError, NotFoundError, quoteInput, TernError } from "../client/errors.ts";
 import { normalizeArk } from "../metadata/ark.ts";
 import { normalizeDoi } from "../metadata/doi.ts";
-import { fetchCatalog } from "./dataset_listing.ts";
-import type { StoreContext } from "./store_context.ts";
-import type { Folder } from "./folder.ts";
 import { isId, normalizePath, parentPath } from "./paths.ts";
 
 /**
@@ -118,7 +114,7 @@ export class OtherStoreError extends BadRequestError {
   }
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const LOOPBACK: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** A host and port as compared: loopback names are one host. */
 function hostKey(url: URL): string {
@@ -226,81 +222,6 @@ export function parseDataName(value: unknown, storeUrl?: string): DataName {
     }
   }
   throw new BadRequestError(`Cannot tell what ${quoteInput(text)} names: give ${ACCEPTED}.`);
-}
-
-/** What a store's datasets are known by: identifier → dataset paths, and when it was read. */
-interface DatasetIndex {
-  modified: number;
-  byIdentifier: Map<string, string[]>;
-}
-
-/** Per store (its context) and datasets folder, the last index built. */
-const indexes = new WeakMap<StoreContext, Map<string, Promise<DatasetIndex>>>();
-
-/**
- * The paths of the datasets under `folder` whose DOI or ARK is `identifier` (`doi:…` or
- * `ark:/…`). The datasets' metadata is read once (all of it, `concurrency` at a time) and kept
- * for the life of the store whose `context` is given, keyed by the folder's modification date: one request (the folder's
- * entry) checks it on later calls.
- *
- * @example
- * ```ts
- * import { datasetsWith, DATA_COMMONS_DATASETS } from "./resolve.ts";
- * import { STORE_CONTEXT } from "./store_context.ts";
- * import { exampleStore } from "../sample/example.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const folder = store.folder(DATA_COMMONS_DATASETS);
- * const penguins = (await store.dataset(`${DATA_COMMONS_DATASETS}/Gorman_PalmerPenguins_Morphometrics_2020`).metadata()).doi!;
- * assert.equal((await datasetsWith(store[STORE_CONTEXT], folder, `doi:${penguins}`)).length, 1);
- * const before = store.stats.requests;
- * await datasetsWith(store[STORE_CONTEXT], folder, `doi:${penguins}`);
- * assert.equal(store.stats.requests - before, 1); // only the folder's entry, to check the date
- * ```
- */
-export async function datasetsWith(
-  context: StoreContext,
-  folder: Folder,
-  identifier: string,
-  options: CallOptions = {},
-): Promise<string[]> {
-  const entry = await folder.stat({ refresh: true, ...options });
-  const modified = entry.modified.getTime();
-  let byFolder = indexes.get(context);
-  if (byFolder === undefined) indexes.set(context, byFolder = new Map());
-  let pending = byFolder.get(entry.path);
-  if (pending === undefined || (await pending.catch(() => undefined))?.modified !== modified) {
-    pending = buildIndex(folder, modified, context.transport.policy.concurrency, options);
-    byFolder.set(entry.path, pending);
-    // A failed read is not kept: the next call tries again.
-    pending.catch(() => byFolder.delete(entry.path));
-  }
-  return (await pending).byIdentifier.get(identifier.toLowerCase()) ?? [];
-}
-
-async function buildIndex(
-  folder: Folder,
-  modified: number,
-  concurrency: number,
-  options: CallOptions,
-): Promise<DatasetIndex> {
-  const records = await fetchCatalog(folder.datasets(), {
-    concurrency,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-  const byIdentifier = new Map<string, string[]>();
-  const add = (key: string, path: string) => {
-    const paths = byIdentifier.get(key.toLowerCase()) ?? [];
-    if (!paths.includes(path)) paths.push(path);
-    byIdentifier.set(key.toLowerCase(), paths);
-  };
-  for (const record of records) {
-    if ("error" in record) continue;
-    if (record.doi !== undefined) add(`doi:${record.doi}`, record.path);
-    if (record.ark !== undefined) add(record.ark, record.path);
-  }
-  return { modified, byIdentifier };
 }
 
 /**

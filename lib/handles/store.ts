@@ -31,9 +31,9 @@ import { Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";
 import { STORE_CONTEXT, type StoreContext } from "./store_context.ts";
 import { parseRef } from "./paths.ts";
+import { DatasetIndex } from "./dataset_index.ts";
 import {
   DATA_COMMONS_DATASETS,
-  datasetsWith,
   identifierProblem,
   isDatasetPath,
   parseDataName,
@@ -224,6 +224,7 @@ export class Store {
   readonly #context: StoreContext;
   readonly #cache: StoreCache;
   readonly #provenance: Provenance;
+  readonly #datasets: DatasetIndex;
 
   /**
    * Wraps a transport; `connect()` is the usual way to get a store.
@@ -281,6 +282,7 @@ export class Store {
     this.#context = context;
     this.#cache = new StoreCache(disk, offline);
     this.#provenance = provenance;
+    this.#datasets = new DatasetIndex({ concurrency: transport.policy.concurrency });
   }
 
   /**
@@ -447,8 +449,7 @@ export class Store {
     const parsed = parseDataName(name, this.options.url);
     if (parsed.kind === "doi" || parsed.kind === "ark") {
       const identifier = parsed.kind === "doi" ? `doi:${parsed.doi}` : parsed.ark;
-      const paths = await datasetsWith(
-        this.#context,
+      const paths = await this.#datasets.datasetsWith(
         this.folder(DATA_COMMONS_DATASETS),
         identifier,
         options,

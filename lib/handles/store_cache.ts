@@ -9,7 +9,7 @@ import type { DataFrame } from "../deps.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderCache } from "../display/cache.ts";
 import type { CacheUsage, ClearResult, DiskCache, VerifyResult } from "../cache/cache.ts";
-import { loadPolarsModule } from "../deps.ts";
+import { loadPolars } from "../polars/adapter.ts";
 
 /**
  * A store's local cache, as `store.cache`. A store opened with `cacheDir: false` has a disabled
@@ -91,7 +91,7 @@ export class StoreCache {
    * ```
    */
   async info(): Promise<DataFrame> {
-    const { default: pl } = await loadPolarsModule();
+    const pl = await loadPolars();
     const entries = this.#cache === undefined ? [] : await this.#cache.entries();
     const datetime = pl.Datetime("ms", "UTC");
     return pl.DataFrame([

@@ -7,7 +7,7 @@
 
 import type { DataFrame } from "../deps.ts";
 import type { Entry } from "../client/entry.ts";
-import { loadPolarsModule } from "../deps.ts";
+import { loadPolars } from "../polars/adapter.ts";
 
 /**
  * The columns of {@linkcode entriesToDataFrame}, in order.
@@ -56,7 +56,7 @@ export const ENTRY_COLUMNS: readonly string[] = Object.freeze([
 export async function entriesToDataFrame(
   entries: Iterable<Entry> | AsyncIterable<Entry>,
 ): Promise<DataFrame> {
-  const { default: pl } = await loadPolarsModule();
+  const pl = await loadPolars();
   const columns = {
     path: [] as string[],
     name: [] as string[],

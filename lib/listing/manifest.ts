@@ -9,7 +9,7 @@
  */
 
 import type { DataFrame } from "../deps.ts";
-import { loadPolarsModule } from "../deps.ts";
+import { loadPolars } from "../polars/adapter.ts";
 import { type Access, type CallOptions, getManifest, readUrlOf } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
@@ -102,7 +102,7 @@ export async function fileManifest(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
   if (failure !== undefined) throw failure.error;
-  const { default: pl } = await loadPolarsModule();
+  const pl = await loadPolars();
   return pl.DataFrame([
     pl.Series("path", files.map((entry) => entry.path), pl.Utf8),
     pl.Series("id", files.map((entry) => entry.id), pl.Utf8),

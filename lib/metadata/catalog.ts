@@ -8,7 +8,7 @@
 
 import type { DataFrame } from "../deps.ts";
 import type { DatasetMetadata } from "./dataset_metadata.ts";
-import { loadPolarsModule } from "../deps.ts";
+import { loadPolars } from "../polars/adapter.ts";
 
 /**
  * One catalog row.
@@ -211,7 +211,7 @@ export const CATALOG_COLUMNS: readonly (keyof CatalogRow)[] = Object.freeze([
  * ```
  */
 export async function catalogFrame(rows: readonly CatalogRow[]): Promise<DataFrame> {
-  const { default: pl } = await loadPolarsModule();
+  const pl = await loadPolars();
   const text = (name: keyof CatalogRow) =>
     pl.Series(name, rows.map((row) => row[name] as string | null), pl.Utf8);
   const list = (name: "creators" | "subjects" | "missing") =>

@@ -49,6 +49,7 @@ interface CiteConstructor {
   new (data: unknown): { format(format: string, options?: Record<string, unknown>): unknown };
 }
 
+/** citation-js, loaded once: a lazily built immutable singleton (a failed load is not kept). */
 let loading: Promise<CitationJs> | undefined;
 
 /**

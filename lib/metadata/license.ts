@@ -81,6 +81,7 @@ export interface LicenseHints {
  */
 export type SpdxCorrect = (value: string) => string | null;
 
+/** spdx-correct, loaded once: a lazily built immutable singleton (a failed load is not kept). */
 let loading: Promise<SpdxCorrect> | undefined;
 
 /**
@@ -441,7 +442,7 @@ function ccTokens(text: string): string[] {
     .filter((token) => token !== "");
 }
 
-const CC_FILLERS = new Set([
+const CC_FILLERS: ReadonlySet<string> = new Set([
   "license",
   "licence",
   "licensed",

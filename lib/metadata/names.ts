@@ -50,7 +50,7 @@ export interface NameHints {
 }
 
 /** Words that make a name an organisation's (matched as whole words, any case). */
-const ORGANISATION_WORDS = new Set([
+const ORGANISATION_WORDS: ReadonlySet<string> = new Set([
   "academy",
   "administration",
   "agency",
@@ -129,7 +129,7 @@ const ORGANISATION_WORDS = new Set([
 ]);
 
 /** Lower-case particles that belong to the family name in "Given Family" order. */
-const PARTICLES = new Set([
+const PARTICLES: ReadonlySet<string> = new Set([
   "al",
   "bin",
   "da",

@@ -105,7 +105,10 @@ const [ARROW_FILE] = tableFormat("arrow").magic!;
  * the caller says Arrow. */
 const ARROW_STREAM = [0xff, 0xff, 0xff, 0xff];
 /** Names that often hold delimited text but do not say which delimiter. */
-const PLAIN_TEXT_EXTENSIONS = new Set(["", ...formatOfExtension("txt")!.extensions]);
+const PLAIN_TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
+  "",
+  ...formatOfExtension("txt")!.extensions,
+]);
 const DELIMITERS = [",", "\t", ";", "|"];
 const FORCE_HINT = 'Pass format: "csv" (or "tsv", "json", "ndjson") to read it anyway.';
 

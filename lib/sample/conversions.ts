@@ -6,7 +6,7 @@
  */
 
 import { Buffer } from "node:buffer";
-import { loadPolarsModule } from "../deps.ts";
+import { loadPolars } from "../polars/adapter.ts";
 
 /**
  * A row of a JSON array-of-records file.
@@ -153,7 +153,7 @@ export interface TableOptions {
 // Polars is a native addon; load it only when a binary table is actually produced, so that
 // importing the sample-store constants stays cheap.
 async function readTable(csv: Uint8Array, options: TableOptions) {
-  const { default: pl } = await loadPolarsModule();
+  const pl = await loadPolars();
   return pl.readCSV(Buffer.from(csv), {
     sep: options.separator ?? ",",
     tryParseDates: options.parseDates ?? false,

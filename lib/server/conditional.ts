@@ -19,7 +19,7 @@
  * @module
  */
 
-import { loadXxhashModule } from "../deps.ts";
+import type { FileHashes } from "./file_hashes.ts";
 
 /**
  * How long a file's identity must have stood still before its hash is remembered: longer than the
@@ -35,15 +35,11 @@ import { loadXxhashModule } from "../deps.ts";
  */
 export const SETTLED_MS = 2000;
 
-/** Remembered hashes; oldest first, so the first key is the one to evict. */
-const remembered = new Map<string, string>();
-const REMEMBERED_MAX = 4096;
 /**
  * Files up to this size are tagged by their hash; larger settled ones by their identity alone
  * (hashing 1 GiB from a 500 MB/s disk would hold the first byte back two seconds).
  */
 const HASHED_MAX = 1024 * 1024 * 1024;
-const READ_BYTES = 1024 * 1024;
 
 /**
  * What identifies one version of an open file: its validators and the times conditions compare.
@@ -70,23 +66,6 @@ export interface Validators {
   size: number;
 }
 
-/** The XXH64 WebAssembly, instantiated once (each instance holds its own memory). */
-let xxhash: ReturnType<Awaited<ReturnType<typeof loadXxhashModule>>["default"]> | undefined;
-
-async function hashOpenFile(file: Deno.FsFile, size: number): Promise<string> {
-  const state = (await (xxhash ??= loadXxhashModule().then((module) => module.default())))
-    .create64();
-  const buffer = new Uint8Array(Math.min(size + 1, READ_BYTES));
-  await file.seek(0, Deno.SeekMode.Start);
-  while (true) {
-    const count = await file.read(buffer);
-    if (count === null || count === 0) break;
-    state.update(buffer.subarray(0, count));
-  }
-  await file.seek(0, Deno.SeekMode.Start);
-  return state.digest().toString(16).padStart(16, "0");
-}
-
 function identityOf(info: Deno.FileInfo): string {
   const times = [info.mtime, info.ctime, info.birthtime].map((time) => time?.getTime());
   return [info.dev, info.ino, info.size, ...times].join(":");
@@ -94,24 +73,26 @@ function identityOf(info: Deno.FileInfo): string {
 
 /**
  * The validators of an open file, hashing its bytes through the same descriptor that will serve
- * them (so the tag describes the bytes sent even if the path was replaced meanwhile). Leaves the
+ * them (so the tag describes the bytes sent even if the path was replaced meanwhile), the hash
+ * remembered in `hashes` (the serving store's) once the file's identity has settled. Leaves the
  * file positioned at its start.
  *
  * @example
  * ```ts
  * import { fileValidators } from "./conditional.ts";
+ * import { FileHashes } from "./file_hashes.ts";
  * import assert from "node:assert/strict";
  *
  * const path = await Deno.makeTempFile();
  * await Deno.writeTextFile(path, "a");
  * using file = await Deno.open(path);
- * const validators = await fileValidators(file);
+ * const validators = await fileValidators(file, new FileHashes());
  * assert.equal(validators.etag, '"xxh64-d24ec4f1a98c6e5b-1"');
  * assert.equal(validators.size, 1);
  * await Deno.remove(path);
  * ```
  */
-export async function fileValidators(file: Deno.FsFile): Promise<Validators> {
+export async function fileValidators(file: Deno.FsFile, hashes: FileHashes): Promise<Validators> {
   const started = Date.now();
   const info = await file.stat();
   const modified = info.mtime?.getTime() ?? 0;
@@ -124,17 +105,11 @@ export async function fileValidators(file: Deno.FsFile): Promise<Validators> {
     // this large before its first byte would cost seconds.
     etag = `"f-${identity.replaceAll(":", "-")}"`;
   } else {
-    let hash = remembered.get(identity);
+    let hash = hashes.recall(identity);
     if (hash === undefined) {
-      hash = await hashOpenFile(file, info.size);
+      hash = await hashes.hash(file, info.size);
       // An edit in place while hashing would leave a hash of mixed bytes: never remember that.
-      if (settled && identityOf(await file.stat()) === identity) {
-        if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
-        remembered.set(identity, hash);
-      }
-    } else {
-      remembered.delete(identity);
-      remembered.set(identity, hash);
+      if (settled && identityOf(await file.stat()) === identity) hashes.remember(identity, hash);
     }
     etag = `"xxh64-${hash}-${info.size}"`;
   }

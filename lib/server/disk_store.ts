@@ -15,6 +15,8 @@ import {
   type FolderEntry,
   statMany,
 } from "./folder_cache.ts";
+import { fileValidators, type Validators } from "./conditional.ts";
+import { FileHashes } from "./file_hashes.ts";
 import { IdIndex } from "./ids.ts";
 import { infoTypeFromName } from "./media.ts";
 import {
@@ -261,6 +263,8 @@ export class DiskStore {
   readonly #zoneDir: string;
   readonly #layout: DiskLayout;
   readonly #folders: FolderCache;
+  /** The hashes of the files this store's downloads send (their `ETag`s). */
+  readonly #hashes = new FileHashes();
   /** Parsed AVU sidecars by real path, least recently used first. */
   readonly #sidecars = new Map<string, CachedSidecar>();
   readonly #sidecarBudget: number;
@@ -303,6 +307,30 @@ export class DiskStore {
     await Deno.mkdir(`${realRoot}/${zone}/home/shared`, { recursive: true });
     const zoneDir = await Deno.realPath(`${realRoot}/${zone}`);
     return new DiskStore(realRoot, zoneDir, zone, options.sidecarCacheBytes ?? SIDECAR_CACHE_BYTES);
+  }
+
+  /**
+   * The validators (`ETag`, `Last-Modified`) of a file of this store, opened for its body: the
+   * bytes' hash, remembered by this store once the file has settled (see `conditional.ts`).
+   *
+   * @example
+   * ```ts
+   * import { DiskStore } from "./disk_store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await DiskStore.open(root, "iplant");
+   * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "a");
+   * const found = await store.lookup("/iplant/home/shared/a.txt", "anonymous");
+   * assert.ok(found.found === "item");
+   * const { file } = await store.open(found.item);
+   * assert.equal((await store.validators(file)).etag, '"xxh64-d24ec4f1a98c6e5b-1"');
+   * file.close();
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  validators(file: Deno.FsFile): Promise<Validators> {
+    return fileValidators(file, this.#hashes);
   }
 
   /**

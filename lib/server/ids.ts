@@ -11,8 +11,6 @@ import { createHash } from "node:crypto";
 /** The namespace all tern ids are derived in (a fixed, randomly chosen UUID). */
 const TERN_NAMESPACE = "3b6a1f52-8e0d-4c71-9a45-2ec85d17b063";
 
-const NAMESPACE_BYTES = new Map<string, Uint8Array>();
-
 /**
  * A name-based UUID (RFC 9562 version 5, SHA-1) for `name` in `namespace`.
  *
@@ -26,14 +24,10 @@ const NAMESPACE_BYTES = new Map<string, Uint8Array>();
  * ```
  */
 export function uuidV5(namespace: string, name: string): string {
-  let namespaceBytes = NAMESPACE_BYTES.get(namespace);
-  if (!namespaceBytes) {
-    namespaceBytes = Uint8Array.from(
-      namespace.replaceAll("-", "").match(/../g)!,
-      (pair) => parseInt(pair, 16),
-    );
-    NAMESPACE_BYTES.set(namespace, namespaceBytes);
-  }
+  const namespaceBytes = Uint8Array.from(
+    namespace.replaceAll("-", "").match(/../g)!,
+    (pair) => parseInt(pair, 16),
+  );
   const hex = createHash("sha1").update(namespaceBytes).update(name, "utf8").digest("hex");
   // Version 5 in the high nibble of byte 6; RFC variant (binary 10) in the top bits of byte 8.
   const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);

@@ -196,7 +196,7 @@ export function folderLabel(paths: ZonePaths, user: string, zonePath: string): s
 }
 
 /** Names the Discovery Environment refuses to treat as ordinary folders. */
-const BAD_NAMES = new Set(["cacheServiceTempDir"]);
+const BAD_NAMES: ReadonlySet<string> = new Set(["cacheServiceTempDir"]);
 
 /**
  * Terrain's `badName` flag: the item is one of the protected roots (community data, the

@@ -39,7 +39,7 @@ export const USERS_FILE = ".terrain/users.json";
  */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
 
-const RESERVED_USERNAMES = new Set(["anonymous", "shared", "public"]);
+const RESERVED_USERNAMES: ReadonlySet<string> = new Set(["anonymous", "shared", "public"]);
 
 const userSchema = z.object({
   username: z.string().regex(

@@ -6,6 +6,28 @@ import { BadRequestError } from "../../lib/client/errors.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { checkView } from "../display/_safety.ts";
 
+const ROOT = new URL("../../", import.meta.url).href;
+
+/**
+ * Runs `code` in a fresh Deno (nothing of tern loaded), where `isTern(frame)` says whether a
+ * frame shows the tern card, and returns the JSON its last line printed.
+ */
+async function freshProcess(code: string): Promise<Record<string, boolean>> {
+  const helper = `const isTern = (frame: unknown) => String(
+    (frame as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")]()["text/html"],
+  ).includes("t-frame");\n`;
+  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--ext=ts", helper + code],
+    cwd: new URL(ROOT).pathname,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.ok(success, decoder.decode(stderr));
+  return JSON.parse(decoder.decode(stdout).trim().split("\n").at(-1)!);
+}
+
 Deno.test("frameView: numbers rounded per column with the exact value kept, integers as integers", () => {
   const frame = pl.DataFrame({
     mass: [3733.0882352941176, 39.1, null],
@@ -180,4 +202,28 @@ Deno.test("view(frame, options): rows, columns and precision", () => {
   for (const precision of [-1, 1.5, 16, Number.NaN]) {
     assert.throws(() => view(frame, { precision }).toString(), BadRequestError);
   }
+});
+
+Deno.test("loading Polars installs no view: derived frames show the tern card once an entry point installs it", async () => {
+  const found = await freshProcess(`
+import { loadPolars } from "${ROOT}lib/data/polars.ts";
+const pl = await loadPolars();
+const derived = () => pl.DataFrame({ a: [1, 2] }).filter(pl.col("a").gt(1));
+const before = isTern(derived());
+await import("${ROOT}mod.ts");
+console.log(JSON.stringify({ before, after: isTern(derived()) }));
+`);
+  assert.deepEqual(found, { before: false, after: true });
+});
+
+Deno.test("importing mod.ts before Polars is loaded: the view is in place when Polars loads", async () => {
+  const found = await freshProcess(`
+import { connect } from "${ROOT}mod.ts";
+import { loadPolars } from "${ROOT}lib/data/polars.ts";
+const loaded = typeof connect === "function";
+const pl = await loadPolars();
+const derived = pl.DataFrame({ a: [1, 2] }).groupBy("a").agg(pl.col("a").count().alias("n"));
+console.log(JSON.stringify({ loaded, derived: isTern(derived) }));
+`);
+  assert.deepEqual(found, { loaded: true, derived: true });
 });

@@ -122,7 +122,11 @@ for await (const page of store.folder(MANY_FILES_PATH).list({ type: "file", page
   if (pages.length === 2) break;
 }
 const frame = await store.file(FORMATS_PATH + "/penguins.csv").dataframe();
-const gentoo = frame.filter(pl.col("Species").eq(pl.lit("Gentoo"))).height;
+const gentooFrame = frame.filter(pl.col("Species").eq(pl.lit("Gentoo")));
+const gentoo = gentooFrame.height;
+const ternCard = (value: unknown) => String(
+  (value as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")]()["text/html"],
+).includes("t-frame");
 const dataset = store.dataset(SAMPLE_CASES.fullMetadata);
 const metadata = await dataset.metadata();
 const apa = await Citation.of(dataset, "apa");
@@ -139,6 +143,7 @@ console.log(JSON.stringify({
   rows: frame.height,
   columns: frame.columns,
   gentoo,
+  views: { returned: ternCard(frame), derived: ternCard(gentooFrame) },
   title: metadata.title,
   doi: metadata.doi,
   license: metadata.license?.id,
@@ -207,8 +212,12 @@ async function runScript(
   return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "");
 }
 
-/** What the quickstart must find in the sample store, however tern was imported. */
+/**
+ * What the quickstart must find in the sample store, however tern was imported: a frame tern
+ * returns and one derived from it both show the tern view (the entry points installed it).
+ */
 function checkQuickstart(found: Record<string, unknown>): void {
+  assert.deepEqual(found.views, { returned: true, derived: true });
   assert.deepEqual(found.pages, [
     { offset: 0, entries: 500, total: 20000 },
     { offset: 500, entries: 500, total: 20000 },

@@ -8,6 +8,7 @@ import {
   SETTLED_MS,
   type Validators,
 } from "../../lib/server/conditional.ts";
+import { FileHashes } from "../../lib/server/file_hashes.ts";
 
 Deno.test("an in-place same-size edit keeping the modification time changes the tag", async () => {
   const path = await Deno.makeTempFile();
@@ -15,14 +16,15 @@ Deno.test("an in-place same-size edit keeping the modification time changes the 
     const when = new Date(Date.UTC(2021, 5, 1));
     await Deno.writeTextFile(path, "aaaa");
     await Deno.utime(path, when, when);
+    const hashes = new FileHashes();
     const before = await (async () => {
       using file = await Deno.open(path);
-      return await fileValidators(file);
+      return await fileValidators(file, hashes);
     })();
     await Deno.writeTextFile(path, "bbbb");
     await Deno.utime(path, when, when);
     using file = await Deno.open(path);
-    const after = await fileValidators(file);
+    const after = await fileValidators(file, hashes);
     assert.equal(after.lastModified, before.lastModified);
     assert.notEqual(after.etag, before.etag);
     // The descriptor is left at the start, ready to serve.
@@ -70,9 +72,10 @@ Deno.test("a settled file over 1 GiB is tagged by its identity, which a same-siz
       using file = await Deno.open(`${dir}/${name}`, { write: true, create: true });
       await file.truncate(1024 * 1024 * 1024 + 1); // sparse: nothing is written
     };
+    const hashes = new FileHashes();
     const tagOf = async () => {
       using file = await Deno.open(`${dir}/big.bin`);
-      return (await fileValidators(file)).etag;
+      return (await fileValidators(file, hashes)).etag;
     };
     await make("big.bin");
     await make("next.bin");
@@ -87,6 +90,33 @@ Deno.test("a settled file over 1 GiB is tagged by its identity, which a same-siz
     const second = await tagOf();
     assert.match(second, /^"f-/);
     assert.notEqual(second, first);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("each FileHashes (each served store) remembers settled files' hashes apart, bounded", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const names = ["a", "b", "c"];
+    for (const name of names) await Deno.writeTextFile(`${dir}/${name}`, name);
+    // Hashes are remembered only once a file's identity has stood still for SETTLED_MS.
+    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
+    const tagsWith = async (hashes: FileHashes) => {
+      const tags = [];
+      for (const name of names) {
+        using file = await Deno.open(`${dir}/${name}`);
+        tags.push((await fileValidators(file, hashes)).etag);
+      }
+      return tags;
+    };
+    const first = new FileHashes({ max: 2 });
+    const second = new FileHashes();
+    const tags = await tagsWith(first);
+    assert.equal(first.size, 2, "the least recently used is forgotten past the bound");
+    assert.equal(second.size, 0, "another store's hashes are its own");
+    assert.deepEqual(await tagsWith(second), tags);
+    assert.equal(second.size, 3);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

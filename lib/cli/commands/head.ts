@@ -10,7 +10,8 @@ import { exclusive, intOption } from "../args.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { jsonLine, safeText, wrap } from "../format.ts";
 import { SUPPORTED_FORMATS } from "../../registry/file_formats.ts";
-import { type DataFrame, loadPolarsModule } from "../../deps.ts";
+import type { DataFrame } from "../../deps.ts";
+import { loadPolars } from "../../polars/adapter.ts";
 
 /**
  * `tern head [-n N] [--csv | --json] PATH...`.
@@ -53,7 +54,7 @@ const PIPED_WIDTH = 160;
  * table settings process-wide, so they are put back at once.
  */
 async function polarsTable(frame: DataFrame, rows: number, width: number): Promise<string> {
-  const { Config } = (await loadPolarsModule()).default;
+  const { Config } = await loadPolars();
   Config.setTblRows(Math.max(rows, 1)).setTblWidthChars(width);
   try {
     return frame.toString().split("\n").map(safeText).join("\n");

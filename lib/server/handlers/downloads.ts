@@ -8,7 +8,7 @@
  * @module
  */
 
-import { fileValidators, preconditions, rangeAllowed, type Validators } from "../conditional.ts";
+import { preconditions, rangeAllowed, type Validators } from "../conditional.ts";
 import { badOrMissingField, requestFailed } from "../errors.ts";
 import { detectMediaType } from "../media.ts";
 import { SNIFF_BYTES } from "../../registry/format_detection.ts";
@@ -135,7 +135,7 @@ async function fileReply(
 ): Promise<Reply> {
   const { file } = await call.store.open(item);
   try {
-    const validators = await fileValidators(file);
+    const validators = await call.store.validators(file);
     const { headers, forced } = conditionalStart(call, file, validators);
     if (forced) return forced;
     const size = validators.size;
@@ -266,7 +266,7 @@ export async function davAnonHandler(call: Call): Promise<Reply> {
   const item = found.item;
   const { file } = await call.store.open(item);
   try {
-    const validators = await fileValidators(file);
+    const validators = await call.store.validators(file);
     const { headers, forced } = conditionalStart(call, file, validators);
     if (forced) return forced;
     const size = validators.size;
