@@ -219,10 +219,14 @@ Deno.test("a listing shows its filters and total; a walk shows paths and stops l
   const archived = served.store.folder(MANY_FILES_PATH).walk({ glob: "archive/**/*.csv" });
   const walk = checkView(await archived[JUPYTER_DISPLAY]());
   const names = [...walk.root.querySelectorAll("td.t-name bdi")].map((cell) => cell.textContent);
-  assert.deepEqual(
-    names,
-    (await archived.toArray()).map((entry) => entry.path.slice(MANY_FILES_PATH.length + 1)),
+  const all = (await archived.toArray()).map((entry) =>
+    entry.path.slice(MANY_FILES_PATH.length + 1)
   );
+  // The view looks for at most a few seconds: on a loaded machine it may show fewer rows, but
+  // then says so, and the rows it shows are the walk's first ones.
+  if (/stopped looking/.test(walk.text)) {
+    assert.deepEqual(names, all.slice(0, names.length));
+  } else assert.deepEqual(names, all.slice(0, 25));
 
   before = served.store.stats.requests;
   const nothing = served.store.folder(MANY_FILES_PATH).walk({
