@@ -292,13 +292,16 @@ function checkNotebook(name: string, cells: NotebookCell[]): void {
       }
     }
     const displays = outputs.filter((item) => item.output_type === "display_data");
-    const display = want.display ?? (displays.length > 0 ? want.mayDisplay : undefined);
-    if (display === undefined) {
-      assert.equal(displays.length, 0, `${where}: no display`);
-    } else {
+    if (want.display !== undefined) {
       assert.equal(displays.length, 1, `${where}: one display updated in place`);
-      assert.deepEqual(Object.keys(displays[0].data ?? {}).sort(), TERN, where);
-      assert.match(joined(displays[0].data?.["text/plain"]), display, where);
+    } else if (want.mayDisplay === undefined) {
+      assert.equal(displays.length, 0, `${where}: no display`);
+    }
+    // A cell whose operations may each pass the progress threshold on a busy machine may show
+    // one line per operation; every line shown is a tern progress line.
+    for (const shown of displays) {
+      assert.deepEqual(Object.keys(shown.data ?? {}).sort(), TERN, where);
+      assert.match(joined(shown.data?.["text/plain"]), (want.display ?? want.mayDisplay)!, where);
     }
     const streams = outputs.filter((item) => item.output_type === "stream")
       .map((item) => joined(item.text)).join("");
