@@ -399,9 +399,10 @@ def finish(code, message=None, kept=False):
         end(kept)
         if message is not None:
             print(message.replace("\n", " "), file=sys.stderr)
-    finally:
         sys.stdout.flush()
         sys.stderr.flush()
+    finally:
+        # Also when writing failed: tern, which reads stdout and stderr, may be gone.
         os._exit(code)
 
 
