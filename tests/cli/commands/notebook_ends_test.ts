@@ -26,6 +26,8 @@ const WATCHDOG_MS = 60_000;
 interface Proc {
   pid: number;
   ppid: number;
+  /** Its process group. */
+  group: number;
   args: string;
 }
 
@@ -42,10 +44,15 @@ function runningIn(folder: string): Proc[] {
       if (Deno.readLinkSync(`/proc/${entry.name}/cwd`) !== folder) continue;
       const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
       // After the command name in parentheses (which may hold anything): state, ppid, …
-      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const [state, ppid, group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (state === "Z") continue;
       const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
-      found.push({ pid: Number(entry.name), ppid: Number(ppid), args: args.trim() });
+      found.push({
+        pid: Number(entry.name),
+        ppid: Number(ppid),
+        group: Number(group),
+        args: args.trim(),
+      });
     } catch {
       // Ended meanwhile.
     }
@@ -73,6 +80,12 @@ async function until(
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
+/** This process's process group. */
+function ownGroup(): number {
+  const stat = Deno.readTextFileSync("/proc/self/stat");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+}
+
 /** The `tern-jupyter-*` and `tern-notebook-tmp-*` folders in `tmp`. */
 function ternFolders(tmp: string): string[] {
   return [...Deno.readDirSync(tmp)].map((entry) => entry.name)
@@ -82,6 +95,7 @@ function ternFolders(tmp: string): string[] {
 /** How one run ended. */
 interface Ended {
   output: Deno.CommandOutput;
+  /** What tern wrote to stderr (on a terminal: to the terminal). */
   stderr: string;
   /** The notebook's folder, where the runner and kernel ran (its real path). */
   work: string;
@@ -90,15 +104,20 @@ interface Ended {
 }
 
 /**
- * Runs `tern notebook` on a notebook whose second cell writes the kernel's pid and sleeps. With
- * `stop`, waits until the cell sleeps, checks that the runner and kernel are there to be found,
- * then calls `stop(child)`; without, lets the run end by itself (`--timeout`). Disposing it
+ * Runs `tern notebook` (`terminal`: on a terminal of its own, in a session and process group of
+ * its own) on a notebook whose second cell writes the kernel's pid and sleeps. With `stop`,
+ * waits until the cell sleeps, checks that the runner and kernel are there to be found, then
+ * calls `stop(child, runner)`; without, lets the run end by itself (`--timeout`). Disposing it
  * kills whatever still runs in the notebook's folder, so a failed check leaves nothing either.
  */
 async function runNotebook(
   cli: Cli,
   python: string,
-  options: { stop?: (child: Deno.ChildProcess) => void; args?: readonly string[] },
+  options: {
+    stop?: (child: Deno.ChildProcess, runner: Proc) => Promise<void> | void;
+    args?: readonly string[];
+    terminal?: boolean;
+  },
 ): Promise<Ended & AsyncDisposable> {
   const work = await Deno.realPath(await Deno.makeTempDir({ dir: cli.dir }));
   const tmp = join(work, "tmp");
@@ -111,10 +130,11 @@ async function runNotebook(
     'await Deno.writeTextFile("kernel.pid", String(Deno.pid));\n' +
     "await new Promise((resolve) => setTimeout(resolve, 600_000));",
   ]);
-  const child = cli.spawn(["notebook", source, "--python", python, ...options.args ?? []], {
-    cwd: work,
-    env: { TMPDIR: tmp },
-  });
+  const args = ["notebook", source, "--python", python, ...options.args ?? []];
+  const runOptions = { cwd: work, env: { TMPDIR: tmp } };
+  const child = options.terminal
+    ? cli.spawnOnTerminal(args, runOptions)
+    : cli.spawn(args, runOptions);
   const output = child.output();
   const killLeftovers = async () => {
     try {
@@ -123,6 +143,7 @@ async function runNotebook(
       // Already exited.
     }
     await output.catch(() => {});
+    if (options.terminal) await child.stdin.close().catch(() => {});
     for (const proc of runningIn(work)) {
       // A kernel leads a process group of its own.
       for (const target of [-proc.pid, proc.pid]) {
@@ -143,12 +164,12 @@ async function runNotebook(
       assert.match(kernel?.args ?? "", /\bjupyter --kernel\b/, "the kernel runs in its folder");
       const runner = procs.find((proc) => proc.pid === kernel?.ppid);
       assert.match(runner?.args ?? "", /python/, "the kernel's parent is the Python runner");
-      options.stop(child);
+      await options.stop(child, runner!);
     }
     const ended = await output;
     return {
       output: ended,
-      stderr: decode(ended.stderr),
+      stderr: decode(options.terminal ? ended.stdout : ended.stderr),
       work,
       tmp,
       [Symbol.asyncDispose]: killLeftovers,
@@ -198,6 +219,34 @@ Deno.test({
       });
       assert.equal(ended.output.signal, "SIGKILL", ended.stderr);
       await assertClean(ended, true);
+    });
+
+    await t.step("SIGTERM to the process group (timeout(1)): tern's and the runner's", async () => {
+      await using ended = await runNotebook(cli, python, {
+        terminal: true,
+        stop: (_, runner) => {
+          // The terminal's group, never the test's own.
+          assert.notEqual(runner.group, ownGroup());
+          Deno.kill(-runner.group, "SIGTERM");
+        },
+      });
+      assert.equal(ended.output.code, 143, ended.stderr);
+      await assertClean(ended, true);
+    });
+
+    await t.step("Ctrl-C on a terminal: SIGINT to tern and its runner at once", async () => {
+      await using ended = await runNotebook(cli, python, {
+        terminal: true,
+        stop: async (child) => {
+          const writer = child.stdin.getWriter();
+          await writer.write(new Uint8Array([3]));
+          writer.releaseLock();
+        },
+      });
+      assert.equal(ended.output.code, 130, ended.stderr);
+      // The terminal echoes the Ctrl-C as "^C".
+      assert.match(ended.stderr, /^(\^C)?interrupted\r?$/m);
+      await assertClean(ended, false);
     });
 
     await t.step("SIGINT: tern exits 130 once everything is cleaned up", async () => {
