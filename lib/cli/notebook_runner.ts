@@ -14,6 +14,11 @@
  *   cell's idle the runner sends a silent marker cell that broadcasts through the kernel's same
  *   IOPub queue, and reads until the marker arrives: by then the cell's every output has
  *   arrived, at the cost of one round trip per cell rather than a waiting period.
+ * - **Every end cleans up.** The runner kills the kernel's whole process group and removes the
+ *   run's temporary folders however the run ends: done, failed, a cell past its timeout (named
+ *   with its number and first line), SIGINT, SIGTERM or SIGHUP, or this process gone. It reads
+ *   a pipe from this process that is never written, so even a SIGKILL here, which nothing can
+ *   catch, reaches it as end of file.
  *
  * @module
  */
