@@ -379,14 +379,17 @@ def end(kept):
     km = getattr(client, "km", None)
     # Set from the moment the kernel starts until nbclient has shut it down and waited for it.
     process = getattr(getattr(km, "provisioner", None), "process", None)
-    if process is not None and process.poll() is None:
-        # The kernel leads a session, so a process group, of its own: what its cells started
-        # dies with it. Not reaped yet, so that group id is still the kernel's.
+    # Not Popen's poll() or wait(): a signal may have interrupted this very thread inside one,
+    # holding the lock they take. A return code not yet set means the kernel was not reaped,
+    # so its pid and process group id are still its own.
+    if process is not None and process.returncode is None:
         try:
+            # The kernel leads a session, so a process group, of its own: what its cells
+            # started dies with it.
             os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
+            os.waitpid(process.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
             pass
-        process.wait()
     for path in args.remove:
         shutil.rmtree(path, ignore_errors=True)
     for path in [] if kept else [args.output, args.html]:
