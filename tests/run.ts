@@ -66,6 +66,7 @@ const LONGEST = [
   "tests/listing/dask_test.ts",
   "tests/notebooks/notebooks_test.ts",
   "tests/cli/commands/notebook_test.ts",
+  "tests/cli/commands/notebook_ends_test.ts",
   "tests/handles/listing_large_test.ts",
   "tests/listing/pager_test.ts",
   "tests/server/handlers/paged_directory_test.ts",

@@ -14,6 +14,11 @@
  *   cell's idle the runner sends a silent marker cell that broadcasts through the kernel's same
  *   IOPub queue, and reads until the marker arrives: by then the cell's every output has
  *   arrived, at the cost of one round trip per cell rather than a waiting period.
+ * - **Every end cleans up.** The runner kills the kernel's whole process group and removes the
+ *   run's temporary folders however the run ends: done, failed, a cell past its timeout (named
+ *   with its number and first line), SIGINT, SIGTERM or SIGHUP, or this process gone. It reads
+ *   a pipe from this process that is never written, so even a SIGKILL here, which nothing can
+ *   catch, reaches it as end of file.
  *
  * @module
  */
@@ -180,7 +185,11 @@ export async function denoKernelspec(): Promise<
   return {
     jupyterPath,
     kernel,
-    [Symbol.asyncDispose]: () => Deno.remove(jupyterPath, { recursive: true }),
+    // The notebook runner removes it as well when it ends, so it may be gone already.
+    [Symbol.asyncDispose]: () =>
+      Deno.remove(jupyterPath, { recursive: true }).catch((error) => {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }),
   };
 }
 
@@ -291,22 +300,30 @@ export async function runNotebook(
           : ["--timeout", String(options.timeoutSeconds)]),
         ...(staged[0] === undefined ? [] : ["--output", staged[0]]),
         ...(staged[1] === undefined ? [] : ["--html", staged[1]]),
+        // Removed by the runner too: it outlives this process when this one is killed.
+        ...[scratch, spec?.jupyterPath].flatMap((path) =>
+          path === undefined ? [] : ["--remove", path]
+        ),
       ],
       cwd: dirname(source),
       env,
       clearEnv: true,
-      stdin: "null",
+      // Never written: the runner stops the run when this pipe closes, which it does when this
+      // process stops the run or dies (even by SIGKILL).
+      stdin: "piped",
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    // Python turns SIGINT into KeyboardInterrupt, and nbclient then shuts the kernel down.
-    const stop = () => child.kill("SIGINT");
+    const stop = () => child.stdin.close().catch(() => {});
     options.signal?.addEventListener("abort", stop, { once: true });
     const [status, stdout, stderr] = await Promise.all([
       child.status,
       new Response(child.stdout).text(),
       new Response(child.stderr).text(),
-    ]).finally(() => options.signal?.removeEventListener("abort", stop));
+    ]).finally(() => {
+      options.signal?.removeEventListener("abort", stop);
+      return stop();
+    });
     options.signal?.throwIfAborted();
     if (!status.success) {
       throw new NotebookRunError(
@@ -333,14 +350,92 @@ function lastError(stderr: string): string {
 
 /**
  * The runner's Python source. Arguments: SOURCE [--kernel NAME] [--grace S] [--timeout S]
- * [--output PATH] [--html PATH]; prints the result as one JSON line on stdout.
+ * [--output PATH] [--html PATH] [--remove PATH]…; prints the result as one JSON line on stdout.
+ * It ends its run (kills the kernel, removes the `--remove` folders and any partial output) at
+ * SIGINT, SIGTERM or SIGHUP, and once its stdin reaches end of file: tern holds the other end of
+ * that pipe and writes nothing, so it closes when tern stops the run or dies, even by SIGKILL.
  */
 const RUNNER = String.raw`
-import argparse, asyncio, json, os, queue, sys, time
+import argparse, os, shutil, signal, sys, threading
+
+# Set up before the slow imports below, so that an end at any moment cleans up.
+parser = argparse.ArgumentParser(prog="tern notebook")
+parser.add_argument("source")
+parser.add_argument("--kernel", default="deno")
+parser.add_argument("--grace", type=float, default=0.3)
+parser.add_argument("--timeout", type=int, default=None)
+parser.add_argument("--output")
+parser.add_argument("--html")
+parser.add_argument("--remove", action="append", default=[])
+args = parser.parse_args()
+client = None
+
+
+def end(kept):
+    """Kills the kernel and removes the folders (and the outputs, unless kept).
+
+    Safe to run twice at once (a signal during a stop by the watcher, say): each step is.
+    """
+    km = getattr(client, "km", None)
+    # Set from the moment the kernel starts until nbclient has shut it down and waited for it.
+    process = getattr(getattr(km, "provisioner", None), "process", None)
+    # Not Popen's poll() or wait(): a signal may have interrupted this very thread inside one,
+    # holding the lock they take. A return code not yet set means the kernel was not reaped,
+    # so its pid and process group id are still its own.
+    if process is not None and process.returncode is None:
+        try:
+            # The kernel leads a session, so a process group, of its own: what its cells
+            # started dies with it.
+            os.killpg(process.pid, signal.SIGKILL)
+            os.waitpid(process.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+    for path in args.remove:
+        shutil.rmtree(path, ignore_errors=True)
+    for path in [] if kept else [args.output, args.html]:
+        try:
+            if path:
+                os.remove(path)
+        except FileNotFoundError:
+            pass
+
+
+def finish(code, message=None, kept=False):
+    """Every end of the runner: os._exit, so that no interpreter teardown (nbclient's pending
+    tasks, zmq's sockets) can hang the exit or print after the message."""
+    try:
+        end(kept)
+        if message is not None:
+            print(message.replace("\n", " "), file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        # Also when writing failed: tern, which reads stdout and stderr, may be gone.
+        os._exit(code)
+
+
+for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(stop, lambda sig, _: finish(128 + sig, f"stopped by {signal.Signals(sig).name}"))
+
+
+def watch_parent():
+    # tern holds the other end and writes nothing: end of file means it closed the pipe to
+    # stop the run, or died, even by SIGKILL, which nothing can catch.
+    sys.stdin.buffer.read()
+    finish(1, "stopped: tern closed the runner's input")
+
+
+threading.Thread(target=watch_parent, daemon=True).start()
+
+import asyncio, json, queue, time
 
 import nbformat
 from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionComplete
+from nbclient.exceptions import CellExecutionComplete, CellTimeoutError
+
+
+class Failure(Exception):
+    """A run that failed as a whole, in words fit for the user."""
 
 
 class LateOutputClient(NotebookClient):
@@ -356,6 +451,18 @@ class LateOutputClient(NotebookClient):
     def __init__(self, nb, grace, **kwargs):
         super().__init__(nb, **kwargs)
         self.grace = grace
+
+    async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
+        try:
+            return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
+        except CellTimeoutError:
+            # nbclient's message quotes the whole cell, and is not the last line Python prints.
+            number = sum(1 for c in self.nb.cells[: cell_index + 1] if c.cell_type == "code")
+            lines = [line.strip() for line in cell.source.split("\n") if line.strip()]
+            first = lines[0] if lines else "(empty)"
+            if len(first) > 100:
+                first = first[:99] + "…"
+            raise Failure(f"cell {number} ran past the {self.timeout} s timeout: {first}") from None
 
     async def _async_poll_output_msg(self, parent_msg_id, cell, cell_index):
         marker = None
@@ -394,19 +501,23 @@ class LateOutputClient(NotebookClient):
                 self.process_message(msg, cell, cell_index)
 
 
+class OwnSignalsLoop(asyncio.SelectorEventLoop):
+    """Leaves SIGINT and SIGTERM to the runner's handlers above.
+
+    nbclient's own handlers start a graceful kernel shutdown and let the run go on. It expects
+    RuntimeError here (as on Windows, or off the main thread) and carries on without them.
+    """
+
+    def add_signal_handler(self, sig, callback, *args):
+        raise RuntimeError("the runner handles signals")
+
+    def remove_signal_handler(self, sig):
+        raise RuntimeError("the runner handles signals")
+
+
 FLUSH = 'await Deno.jupyter.broadcast("tern_flush", {});'
 
-
-def main():
-    parser = argparse.ArgumentParser(prog="tern notebook")
-    parser.add_argument("source")
-    parser.add_argument("--kernel", default="deno")
-    parser.add_argument("--grace", type=float, default=0.3)
-    parser.add_argument("--timeout", type=int, default=None)
-    parser.add_argument("--output")
-    parser.add_argument("--html")
-    args = parser.parse_args()
-
+try:
     nb = nbformat.read(args.source, as_version=4)
     client = LateOutputClient(
         nb,
@@ -418,7 +529,7 @@ def main():
         iopub_timeout=30,
         resources={"metadata": {"path": os.path.dirname(os.path.abspath(args.source))}},
     )
-    client.execute()
+    OwnSignalsLoop().run_until_complete(client.async_execute())
     if args.output:
         nbformat.write(nb, args.output)
     if args.html:
@@ -426,23 +537,20 @@ def main():
         body, _ = HTMLExporter().from_notebook_node(nb)
         with open(args.html, "w", encoding="utf-8") as out:
             out.write(body)
-    errors, number = [], 0
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        number += 1
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "error":
-                errors.append({"cell": number, "ename": output.get("ename", ""),
-                               "evalue": output.get("evalue", "")})
-    print(json.dumps({"cells": client.code_cells_executed, "errors": errors}))
-
-
-try:
-    main()
-except KeyboardInterrupt:
-    sys.exit(130)
+except Failure as failure:
+    finish(1, str(failure))
 except Exception as error:
-    print(f"{type(error).__name__}: {error}".replace("\n", " "), file=sys.stderr)
-    sys.exit(1)
+    finish(1, f"{type(error).__name__}: {error}")
+
+errors, number = [], 0
+for cell in nb.cells:
+    if cell.cell_type != "code":
+        continue
+    number += 1
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "error":
+            errors.append({"cell": number, "ename": output.get("ename", ""),
+                           "evalue": output.get("evalue", "")})
+print(json.dumps({"cells": client.code_cells_executed, "errors": errors}))
+finish(0, kept=True)
 `;

@@ -30,6 +30,9 @@ export const notebook: Command = {
     "notebook's), as Jupyter's Run All does, and writes the executed notebook to OUT.ipynb",
     "(default: IN.executed.ipynb beside IN, unless only --html is given) and/or HTML.",
     "Cells run on after one fails; the command then exits 1 naming the failed cells.",
+    "A cell past --timeout ends the run (exit 1, naming the cell). However the run ends",
+    "(Ctrl-C, SIGTERM, a timeout, even tern killed), the kernel is stopped and its",
+    "temporary folders are removed.",
     "Needs Python 3 with nbclient and nbformat (nbconvert for --html).",
   ].join("\n"),
   options: {
