@@ -18,10 +18,10 @@
  *   like one that does until the kernel's socket buffers are full (megabytes); bounding how many
  *   run bounds both, and keeps the event loop free for everyone else's requests.
  * - At most `maxConnections` are open. Past that, the connection idle the longest is closed to
- *   make room; if none is idle, the one whose unfinished request head started the longest ago
- *   (a slowloris client trickling headers holds its slot that way); then the one whose answer
- *   has been stalled the longest; then the one that has waited longest for a lane. Only when
- *   every slot is busy otherwise does the newcomer get `503` and is closed.
+ *   make room; if none is idle, the one stuck the longest: on an unfinished request head (a
+ *   slowloris client trickling headers holds its slot that way), on a client that stopped
+ *   taking its answer (stalled), or waiting for a lane. Only when every slot is busy preparing
+ *   or sending answers that move does the newcomer get `503` and is closed.
  * - When `accept` fails (no descriptors left), idle connections are shed, one line is logged
  *   per episode, and accepting resumes after a short pause. The server never exits on it.
  * - Request heads are at most {@link MAX_HEAD_BYTES}; a larger or malformed head gets 431/400
@@ -470,8 +470,8 @@ export function serveHttp(
   let bigBuffersOut = 0;
   /** Connections sending a long answer. */
   const inLane = new Set<Connection>();
-  /** Connections waiting for a lane, in arrival order, and how to let each go on. */
-  let waiting: { c: Connection; grant: (granted: boolean) => void }[] = [];
+  /** Connections waiting for a lane, in arrival order: since when, and how to let each go on. */
+  let waiting: { c: Connection; since: number; grant: (granted: boolean) => void }[] = [];
   let reclaiming: ReturnType<typeof setTimeout> | undefined;
 
   /** Closes the connections idle the longest, at most `count`; returns how many. */
@@ -482,28 +482,27 @@ export function serveHttp(
   };
 
   /**
-   * Makes room for `count` connections: idle kept-alive ones first, then those waiting the
-   * longest for a request head, whether new or part-way through one (a slow head is what a
-   * slowloris client holds a slot with; a genuine client's head arrives at once, so it is
-   * always among the newest), then those whose client stalled on its answer, the longest
-   * stalled first (the oldest unread answer), then those waiting longest for a lane. Answers
-   * being prepared or taken by their clients are kept. Returns how many were closed.
+   * Makes room for `count` connections: idle kept-alive ones first, then, the one stuck the
+   * longest first, those stuck on someone else: waiting for a request head, new or part-way
+   * through one (a slow head is what a slowloris client holds a slot with), waiting for their
+   * client to take their answer (stalled: the oldest unread answer), or waiting for a lane.
+   * A genuine client's head arrives at once, so it is always among the newest, even when a
+   * busy server has not read it yet. Answers being prepared or taken by their clients are kept.
+   * Returns how many were closed.
    */
   const shed = (count: number): number => {
-    let closed = shedIdle(count);
+    const closed = shedIdle(count);
     if (closed === count) return closed;
     const now = performance.now();
-    const partial = [...open].filter((c) => c.partial && !c.closed)
-      .sort((a, b) => a.headSince - b.headSince);
-    const stalled = [...open].filter((c) => c.stalled(now))
-      .sort((a, b) => a.waitingSince! - b.waitingSince!);
-    for (const c of [...partial, ...stalled, ...waiting.map((w) => w.c)]) {
-      if (closed === count) break;
+    const stuck: { since: number; c: Connection }[] = waiting.filter((w) => !w.c.closed);
+    for (const c of open) {
       if (c.closed) continue;
-      c.close();
-      closed++;
+      if (c.partial) stuck.push({ since: c.headSince, c });
+      else if (c.stalled(now)) stuck.push({ since: c.waitingSince!, c });
     }
-    return closed;
+    stuck.sort((a, b) => a.since - b.since);
+    for (const { c } of stuck.slice(0, count - closed)) c.close();
+    return closed + Math.min(stuck.length, count - closed);
   };
 
   /** Lets the connections waiting longest take the free lanes. */
@@ -522,7 +521,7 @@ export function serveHttp(
    */
   const takeLane = (c: Connection): Promise<boolean> => {
     const { promise, resolve } = Promise.withResolvers<boolean>();
-    waiting.push({ c, grant: resolve });
+    waiting.push({ c, since: performance.now(), grant: resolve });
     c.gone.then(() => resolve(false));
     passOn();
     if (waiting.length > 0 && !closing) reclaiming ??= setTimeout(reclaim, STALL_MS / 4);
