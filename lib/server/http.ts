@@ -22,8 +22,9 @@
  *   slowloris client trickling headers holds its slot that way), on a client that stopped
  *   taking its answer (stalled), or waiting for a lane. Only when every slot is busy preparing
  *   or sending answers that move does the newcomer get `503` and is closed.
- * - When `accept` fails (no descriptors left), idle connections are shed, one line is logged
- *   per episode, and accepting resumes after a short pause. The server never exits on it.
+ * - When `accept` fails (no descriptors left), connections are shed as at the cap, one line
+ *   is logged per episode, and accepting resumes after a short pause. The server never exits
+ *   on it.
  * - Request heads are at most {@link MAX_HEAD_BYTES}; a larger or malformed head gets 431/400
  *   and the connection is closed. Lines end in CRLF: a bare LF in a head is refused with 400 as
  *   soon as it arrives (rather than waiting for a CRLF CRLF that never comes).
