@@ -557,8 +557,13 @@ export class DiskStore {
     }
     const total = folders.length + files.length;
     const end = Math.min(total, query.offset + query.limit);
-    const pageFolders = folders.slice(Math.min(query.offset, folders.length), end);
-    const pageFiles = files.slice(
+    // A page that holds a whole list shares it (often the cached snapshot's own) rather than
+    // copying it: an answer waiting its turn to be sent then holds no copy of a large folder.
+    const part = (entries: readonly FolderEntry[], from: number, to: number) =>
+      from === 0 && to >= entries.length ? entries : entries.slice(from, to);
+    const pageFolders = part(folders, Math.min(query.offset, folders.length), end);
+    const pageFiles = part(
+      files,
       Math.max(0, query.offset - folders.length),
       Math.max(0, end - folders.length),
     );

@@ -10,12 +10,21 @@
  *   response on a kept-alive connection) is closed; one whose request head takes longer than
  *   `headersTimeoutMs` from its first byte is closed; a response write that makes no progress
  *   for `sendTimeoutMs` (a client that stopped reading) is cut.
+ * - At most `maxLongAnswers` long answers (bodies sent in more than one write: streamed
+ *   listings, files larger than one piece) are sent at once; others wait for a lane in turn.
+ *   While any wait, a lane whose client is stalled (took less than {@link STALL_BYTES} in the
+ *   last {@link STALL_MS}) is taken back: that answer is cut, the longest-stalled first. Each
+ *   long answer costs memory and the work of producing it, and a client that never reads looks
+ *   like one that does until the kernel's socket buffers are full (megabytes); bounding how many
+ *   run bounds both, and keeps the event loop free for everyone else's requests.
  * - At most `maxConnections` are open. Past that, the connection idle the longest is closed to
- *   make room; if none is idle, the one whose unfinished request head started the longest ago
- *   (a slowloris client trickling headers holds its slot that way); only when every slot is
- *   busy answering does the newcomer get `503` and is closed.
- * - When `accept` fails (no descriptors left), idle connections are shed, one line is logged
- *   per episode, and accepting resumes after a short pause. The server never exits on it.
+ *   make room; if none is idle, the one stuck the longest: on an unfinished request head (a
+ *   slowloris client trickling headers holds its slot that way), on a client that stopped
+ *   taking its answer (stalled), or waiting for a lane. Only when every slot is busy preparing
+ *   or sending answers that move does the newcomer get `503` and is closed.
+ * - When `accept` fails (no descriptors left), connections are shed as at the cap, one line
+ *   is logged per episode, and accepting resumes after a short pause. The server never exits
+ *   on it.
  * - Request heads are at most {@link MAX_HEAD_BYTES}; a larger or malformed head gets 431/400
  *   and the connection is closed. Lines end in CRLF: a bare LF in a head is refused with 400 as
  *   soon as it arrives (rather than waiting for a CRLF CRLF that never comes).
@@ -39,6 +48,7 @@ import { STATUS_CODES } from "node:http";
  * import type { ConnectionLimits } from "./http.ts";
  * const strict: ConnectionLimits = {
  *   maxConnections: 64, idleTimeoutMs: 1000, headersTimeoutMs: 2000, sendTimeoutMs: 5000,
+ *   maxLongAnswers: 8,
  * };
  * ```
  */
@@ -51,6 +61,8 @@ export interface ConnectionLimits {
   headersTimeoutMs: number;
   /** How long one write of a response may make no progress before the connection is cut. */
   sendTimeoutMs: number;
+  /** Most long answers (bodies sent in more than one write) sent at once; see the module notes. */
+  maxLongAnswers: number;
 }
 
 /**
@@ -88,6 +100,35 @@ export const ROUTED_METHODS: ReadonlySet<string> = new Set([
   "DELETE",
   "PATCH",
 ]);
+
+/**
+ * A client that takes less than this many bytes of an answer in {@link STALL_MS} is stalled.
+ *
+ * @example
+ * ```ts
+ * import { STALL_BYTES } from "./http.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(STALL_BYTES, 64 * 1024);
+ * ```
+ */
+export const STALL_BYTES = 64 * 1024;
+
+/**
+ * How long a client may take to accept {@link STALL_BYTES} of an answer before it counts as
+ * stalled, ms. Stalled answers are cut only when something waits for what they hold (a lane, a
+ * connection slot); otherwise `sendTimeoutMs` applies. A reader this slow (under 64 KiB/s)
+ * would take a minute and a half over a 5.7 MB listing.
+ *
+ * @example
+ * ```ts
+ * import { STALL_MS } from "./http.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(STALL_MS, 1000);
+ * ```
+ */
+export const STALL_MS = 1000;
 
 /** How long, and how many bytes, a closing connection reads on to drain unread input. */
 const LINGER_MS = 1000;
@@ -182,7 +223,10 @@ export interface HttpServer {
  * import type { HttpOptions } from "./http.ts";
  * const options: HttpOptions = {
  *   hostname: "127.0.0.1", port: 0, log: () => {},
- *   limits: { maxConnections: 64, idleTimeoutMs: 5000, headersTimeoutMs: 10000, sendTimeoutMs: 30000 },
+ *   limits: {
+ *     maxConnections: 64, idleTimeoutMs: 5000, headersTimeoutMs: 10000, sendTimeoutMs: 30000,
+ *     maxLongAnswers: 16,
+ *   },
  * };
  * ```
  */
@@ -218,7 +262,13 @@ class Connection {
   sending = false;
   /** Has answered a request. */
   served = false;
+  /**
+   * When the write in progress started waiting for the client (moved on each time the client
+   * takes another {@link STALL_BYTES}); undefined between writes.
+   */
+  waitingSince: number | undefined;
   #closed = false;
+  #gone = Promise.withResolvers<void>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(conn: Deno.TcpConn) {
@@ -227,6 +277,16 @@ class Connection {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** Settles when the connection closes. */
+  get gone(): Promise<void> {
+    return this.#gone.promise;
+  }
+
+  /** Whether the client has taken less than {@link STALL_BYTES} in the last {@link STALL_MS}. */
+  stalled(now: number): boolean {
+    return this.waitingSince !== undefined && now - this.waitingSince >= STALL_MS;
   }
 
   /** Closes the connection after `ms` unless {@link Connection.disarm} comes first. */
@@ -244,6 +304,7 @@ class Connection {
     this.disarm();
     if (this.#closed) return;
     this.#closed = true;
+    this.#gone.resolve();
     try {
       this.conn.close();
     } catch {
@@ -286,17 +347,30 @@ class Connection {
   /** Writes all of `bytes`, cutting the connection if one write stalls past `timeoutMs`. */
   async write(bytes: Uint8Array, timeoutMs: number): Promise<void> {
     let offset = 0;
-    while (offset < bytes.byteLength) {
-      if (this.#closed) throw new Closed();
-      this.arm(timeoutMs);
-      try {
-        offset += await this.conn.write(bytes.subarray(offset));
-      } catch {
-        this.close();
-        throw new Closed();
-      } finally {
-        this.disarm();
+    let taken = 0;
+    this.waitingSince = performance.now();
+    try {
+      while (offset < bytes.byteLength) {
+        if (this.#closed) throw new Closed();
+        this.arm(timeoutMs);
+        let count: number;
+        try {
+          count = await this.conn.write(bytes.subarray(offset));
+        } catch {
+          this.close();
+          throw new Closed();
+        } finally {
+          this.disarm();
+        }
+        offset += count;
+        taken += count;
+        if (taken >= STALL_BYTES) {
+          taken = 0;
+          this.waitingSince = performance.now();
+        }
       }
+    } finally {
+      this.waitingSince = undefined;
     }
   }
 }
@@ -373,7 +447,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * const server = serveHttp({
  *   hostname: "127.0.0.1", port: 0, log: () => {},
- *   limits: { maxConnections: 8, idleTimeoutMs: 1000, headersTimeoutMs: 1000, sendTimeoutMs: 1000 },
+ *   limits: {
+ *     maxConnections: 8, idleTimeoutMs: 1000, headersTimeoutMs: 1000, sendTimeoutMs: 1000,
+ *     maxLongAnswers: 2,
+ *   },
  * }, () => Promise.resolve(new Response("hello")));
  * const response = await fetch(`http://127.0.0.1:${server.addr.port}/`);
  * assert.equal(await response.text(), "hello");
@@ -392,6 +469,11 @@ export function serveHttp(
   let closing = false;
   const spareBuffers: Uint8Array[] = [];
   let bigBuffersOut = 0;
+  /** Connections sending a long answer. */
+  const inLane = new Set<Connection>();
+  /** Connections waiting for a lane, in arrival order: since when, and how to let each go on. */
+  let waiting: { c: Connection; since: number; grant: (granted: boolean) => void }[] = [];
+  let reclaiming: ReturnType<typeof setTimeout> | undefined;
 
   /** Closes the connections idle the longest, at most `count`; returns how many. */
   const shedIdle = (count: number): number => {
@@ -401,19 +483,72 @@ export function serveHttp(
   };
 
   /**
-   * Makes room for `count` connections: idle kept-alive ones first, then those waiting the
-   * longest for a request head, whether new or part-way through one (a slow head is what a
-   * slowloris client holds a slot with; a genuine client's head arrives at once, so it is
-   * always among the newest). Connections answering a request are kept. Returns how many were
-   * closed.
+   * Makes room for `count` connections: idle kept-alive ones first, then, the one stuck the
+   * longest first, those stuck on someone else: waiting for a request head, new or part-way
+   * through one (a slow head is what a slowloris client holds a slot with), waiting for their
+   * client to take their answer (stalled: the oldest unread answer), or waiting for a lane.
+   * A genuine client's head arrives at once, so it is always among the newest, even when a
+   * busy server has not read it yet. Answers being prepared or taken by their clients are kept.
+   * Returns how many were closed.
    */
   const shed = (count: number): number => {
     const closed = shedIdle(count);
     if (closed === count) return closed;
-    const partial = [...open].filter((c) => c.partial && !c.closed)
-      .sort((a, b) => a.headSince - b.headSince).slice(0, count - closed);
-    for (const c of partial) c.close();
-    return closed + partial.length;
+    const now = performance.now();
+    const stuck: { since: number; c: Connection }[] = waiting.filter((w) => !w.c.closed);
+    for (const c of open) {
+      if (c.closed) continue;
+      if (c.partial) stuck.push({ since: c.headSince, c });
+      else if (c.stalled(now)) stuck.push({ since: c.waitingSince!, c });
+    }
+    stuck.sort((a, b) => a.since - b.since);
+    for (const { c } of stuck.slice(0, count - closed)) c.close();
+    return closed + Math.min(stuck.length, count - closed);
+  };
+
+  /** Lets the connections waiting longest take the free lanes. */
+  const passOn = () => {
+    while (inLane.size < limits.maxLongAnswers && waiting.length > 0) {
+      const next = waiting.shift()!;
+      if (next.c.closed) continue;
+      inLane.add(next.c);
+      next.grant(true);
+    }
+  };
+
+  /**
+   * Waits for a lane for `c`'s long answer, in turn; false when `c` closed first. While any
+   * wait, stalled lanes are taken back (see {@link reclaim}).
+   */
+  const takeLane = (c: Connection): Promise<boolean> => {
+    const { promise, resolve } = Promise.withResolvers<boolean>();
+    waiting.push({ c, since: performance.now(), grant: resolve });
+    c.gone.then(() => resolve(false));
+    passOn();
+    if (waiting.length > 0 && !closing) reclaiming ??= setTimeout(reclaim, STALL_MS / 4);
+    return promise;
+  };
+
+  const leaveLane = (c: Connection) => {
+    inLane.delete(c);
+    passOn();
+  };
+
+  /**
+   * While answers wait for a lane, cuts as many stalled lanes as answers wait, the longest
+   * stalled first; a lane whose client keeps taking bytes is never taken back. A waiter thus
+   * holds only its connection, never a lane another needs, and a client that stopped reading
+   * keeps no one waiting much beyond {@link STALL_MS}.
+   */
+  const reclaim = () => {
+    reclaiming = undefined;
+    waiting = waiting.filter((w) => !w.c.closed);
+    if (waiting.length === 0 || closing) return;
+    const now = performance.now();
+    const stalled = [...inLane].filter((c) => c.stalled(now))
+      .sort((a, b) => a.waitingSince! - b.waitingSince!);
+    for (const c of stalled.slice(0, waiting.length)) c.close();
+    reclaiming = setTimeout(reclaim, STALL_MS / 4);
   };
 
   const accepting = (async () => {
@@ -583,7 +718,16 @@ export function serveHttp(
     text += `date: ${new Date().toUTCString()}\r\n`;
     text += keepAlive ? "\r\n" : "connection: close\r\n\r\n";
     const timeout = limits.sendTimeoutMs;
+    // A body sent in more than one write waits for a lane; a whole file that fits in one piece
+    // and a byte body (already in memory, sent as it is) do not.
+    const long = !head && response.body !== null && !byteBodies.has(response) &&
+      (file === undefined || text.length + file.length > SMALL_PIECE);
+    let laned = false;
     try {
+      if (long && !(laned = await takeLane(c))) {
+        if (!file) response.body?.cancel().catch(() => {});
+        return;
+      }
       if (head || response.body === null) {
         await c.write(encoder.encode(text), timeout);
         return;
@@ -643,6 +787,7 @@ export function serveHttp(
       // A body that ended short of its Content-Length: the client must see a broken transfer.
       if (expected !== undefined && sent < expected) c.close();
     } finally {
+      if (laned) leaveLane(c);
       if (file) {
         try {
           file.file.close();
@@ -712,6 +857,7 @@ export function serveHttp(
         // close.
         for (const c of open) if (c.sending || c.partial) c.close();
         await Promise.all([...running]);
+        clearTimeout(reclaiming);
       })();
       return closed;
     },

@@ -5,7 +5,7 @@
  * deno task serve --root DIR [--port N] [--zone iplant] [--hostname H] [--latency-ms N]
  *   [--bandwidth BYTES_PER_S] [--fail-rate F] [--drop-rate F] [--seed N]
  *   [--token-lifetime-seconds N] [--max-connections N] [--idle-timeout-ms N]
- *   [--headers-timeout-ms N] [--send-timeout-ms N] [--quiet]
+ *   [--headers-timeout-ms N] [--send-timeout-ms N] [--max-long-answers N] [--quiet]
  * ```
  *
  * Prints the base URL on stdout, logs requests on stderr (unless `--quiet`), stops cleanly on
@@ -40,6 +40,8 @@ options:
   --idle-timeout-ms N           close a connection idle this long (default 5000)
   --headers-timeout-ms N        close a connection whose request head is slower (default 10000)
   --send-timeout-ms N           cut a response the client stops reading (default 30000)
+  --max-long-answers N          most streamed listings and multi-piece files sent at once;
+                                others wait in turn (default 32)
   --quiet                       no request log on stderr
   -h, --help                    show this help`;
 
@@ -111,6 +113,7 @@ function readArgs(args: string[]): ServerOptions | "help" {
         "idle-timeout-ms": { type: "string" },
         "headers-timeout-ms": { type: "string" },
         "send-timeout-ms": { type: "string" },
+        "max-long-answers": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -136,6 +139,7 @@ function readArgs(args: string[]): ServerOptions | "help" {
     idleTimeoutMs: numberFlag(values, "idle-timeout-ms", true),
     headersTimeoutMs: numberFlag(values, "headers-timeout-ms", true),
     sendTimeoutMs: numberFlag(values, "send-timeout-ms", true),
+    maxLongAnswers: numberFlag(values, "max-long-answers", true),
     quiet: values.quiet ?? false,
   };
 }

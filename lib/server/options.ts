@@ -49,6 +49,12 @@ export interface ServerOptions {
   /** Cut a response whose client accepts no bytes for this long, ms; default 30000. */
   sendTimeoutMs?: number;
   /**
+   * Most long answers (streamed listings, files larger than one 256 KiB piece) sent at once;
+   * others wait in turn, and while they wait, answers whose clients stopped reading are cut.
+   * @default {32}
+   */
+  maxLongAnswers?: number;
+  /**
    * No request log on stderr; default true, so notebooks and tests stay clean (the command
    * line logs unless `--quiet`). Warnings about a malformed users.json edit are always shown.
    */
@@ -241,6 +247,13 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
       idleTimeoutMs: number(options, "idleTimeoutMs", 5000, isPositiveInteger, POSITIVE_MS),
       headersTimeoutMs: number(options, "headersTimeoutMs", 10_000, isPositiveInteger, POSITIVE_MS),
       sendTimeoutMs: number(options, "sendTimeoutMs", 30_000, isPositiveInteger, POSITIVE_MS),
+      maxLongAnswers: number(
+        options,
+        "maxLongAnswers",
+        32,
+        isPositiveInteger,
+        "a positive integer",
+      ),
     },
   };
 }

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { serveHttp } from "../../lib/server/http.ts";
 import { startServer } from "../../lib/server/mod.ts";
 import { makeStore, spawnServe } from "./_store.ts";
 
@@ -315,4 +317,160 @@ Deno.test("a head too large is answered 431 to a client still sending it, not re
     await response.body?.cancel();
     assert.equal(response.status, 431);
   }
+});
+
+/** A file much larger than what loopback socket buffers take from a client that never reads. */
+const BIG_PATH = "iplant/home/shared/big.bin";
+const BIG_BYTES = 24 * 1024 * 1024;
+
+function bigFile(): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(BIG_BYTES);
+  for (let i = 0; i < bytes.byteLength; i += 4096) bytes[i] = (i / 4096) % 251;
+  return bytes;
+}
+
+/**
+ * A raw connection that asks for the big file, reads the start of its answer (so the server is
+ * sending it) and then never reads again.
+ */
+async function askAndStopReading(port: number): Promise<{ conn: Deno.Conn; received: number }> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(
+    new TextEncoder().encode(
+      `GET /dav-anon/${BIG_PATH} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`,
+    ),
+  );
+  const start = await readSome(conn);
+  assert.match(new TextDecoder().decode(start), /^HTTP\/1\.1 200 OK/);
+  return { conn, received: start.byteLength };
+}
+
+/** All that arrives on a connection asked by {@link askAndStopReading}, read to its end. */
+async function received(stuck: { conn: Deno.Conn; received: number }) {
+  const rest = await drain(stuck.conn);
+  return { bytes: stuck.received + rest.bytes, ended: rest.ended };
+}
+
+/**
+ * Reads `conn` to its end: how many bytes arrived, and whether the server ended the connection
+ * (false only when the hang guard closed it).
+ */
+async function drain(
+  conn: Deno.Conn,
+  guardMs = 30_000,
+): Promise<{ bytes: number; ended: boolean }> {
+  let guarded = false;
+  const guard = setTimeout(() => {
+    guarded = true;
+    try {
+      conn.close();
+    } catch {
+      // Closed meanwhile.
+    }
+  }, guardMs);
+  const buffer = new Uint8Array(256 * 1024);
+  let bytes = 0;
+  try {
+    for (;;) {
+      const count = await conn.read(buffer);
+      if (count === null) break;
+      bytes += count;
+    }
+  } catch {
+    // Reset by the server, or closed by the guard.
+  } finally {
+    clearTimeout(guard);
+  }
+  try {
+    conn.close();
+  } catch {
+    // Closed by the guard.
+  }
+  return { bytes, ended: !guarded };
+}
+
+Deno.test("the connection cap: a connection whose client stopped reading its answer makes room, not a 503 (issue 29)", async () => {
+  await using store = await makeStore({ [BIG_PATH]: bigFile() });
+  await using server = await startServer({ root: store.root, maxConnections: 4 });
+  const port = Number(new URL(server.url).port);
+  const stuck = [];
+  for (let i = 0; i < 4; i++) stuck.push(await askAndStopReading(port));
+  // Every slot is busy answering; once those clients have taken nothing for a while, a fifth
+  // client is served (until then it gets 503, which health() retries).
+  assert.equal(await health(server.url), HEALTH);
+  const drained = await Promise.all(stuck.map(received));
+  assert.ok(drained.every((d) => d.ended), "a connection neither finished nor cut");
+  // One answer was cut to make room (it ends where the socket buffers did, megabytes short);
+  // the other three arrive whole once read.
+  assert.equal(drained.filter((d) => d.bytes < BIG_BYTES).length, 1, JSON.stringify(drained));
+});
+
+Deno.test("a long answer waits for a lane; a client that stopped reading loses its lane, readers keep theirs (issue 29)", async () => {
+  const big = bigFile();
+  await using store = await makeStore({ [BIG_PATH]: big });
+  await using server = await startServer({ root: store.root, maxLongAnswers: 1 });
+  const port = Number(new URL(server.url).port);
+  const stuck = await askAndStopReading(port);
+  // Two readers line up behind it: the first gets the lane the stuck client held, the second
+  // the first's once it has read everything.
+  const url = new URL(`/dav-anon/${BIG_PATH}`, server.url);
+  const read = async () => new Uint8Array(await (await fetch(url)).arrayBuffer());
+  const [first, second] = await Promise.all([read(), read()]);
+  assert.equal(Buffer.compare(first, big), 0);
+  assert.equal(Buffer.compare(second, big), 0);
+  const drained = await received(stuck);
+  assert.ok(drained.ended && drained.bytes < BIG_BYTES, JSON.stringify(drained));
+});
+
+Deno.test("close() ends the answers waiting for a lane and the one holding it (issue 29)", async () => {
+  // Bodies that never end, to clients that never read: only close() can end these answers.
+  let calls = 0;
+  let waiterPulled = false;
+  const waiterArrived = Promise.withResolvers<void>();
+  const server = serveHttp({
+    hostname: "127.0.0.1",
+    port: 0,
+    log: () => {},
+    limits: {
+      maxConnections: 8,
+      idleTimeoutMs: 600_000,
+      headersTimeoutMs: 600_000,
+      sendTimeoutMs: 600_000,
+      maxLongAnswers: 1,
+    },
+  }, () => {
+    const call = ++calls;
+    if (call === 2) waiterArrived.resolve();
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (call === 2) waiterPulled = true;
+        controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    }, { highWaterMark: 0 });
+    return Promise.resolve(new Response(body));
+  });
+  const ask = async () => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+    await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nhost: x\r\n\r\n"));
+    return conn;
+  };
+  const holder = await ask();
+  const waiter = await ask();
+  await waiterArrived.promise;
+  // The waiter's answer goes from its handler to the lane's line without any I/O.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  let guard: ReturnType<typeof setTimeout> | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    guard = setTimeout(() => reject(new Error("close() hung")), 20_000);
+  });
+  try {
+    await Promise.race([server.close(), hang]);
+  } finally {
+    clearTimeout(guard);
+  }
+  const drained = await Promise.all([drain(holder), drain(waiter)]);
+  assert.deepEqual(drained.map((d) => d.ended), [true, true]);
+  // The waiter's answer never started.
+  assert.equal(drained[1].bytes, 0);
+  assert.equal(waiterPulled, false);
 });

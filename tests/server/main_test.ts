@@ -16,6 +16,7 @@ Deno.test("serveMain rejects bad arguments with exit status 2 and says why", asy
     [["--root", store.root, "--zone", "a/b"], /"zone"/],
     [["--root", store.root, "--max-connections", "0"], /"maxConnections" must be a positive/],
     [["--root", store.root, "--idle-timeout-ms", "soon"], /--idle-timeout-ms must be an integer/],
+    [["--root", store.root, "--max-long-answers", "0"], /"maxLongAnswers" must be a positive/],
   ];
   for (const [args, pattern] of cases) {
     const lines: string[] = [];

@@ -22,6 +22,8 @@ Deno.test("startServer rejects each bad option with a typed error naming it", as
     [{ idleTimeoutMs: 0 }, "idleTimeoutMs"],
     [{ headersTimeoutMs: 1.5 }, "headersTimeoutMs"],
     [{ sendTimeoutMs: -1 }, "sendTimeoutMs"],
+    [{ maxLongAnswers: 0 }, "maxLongAnswers"],
+    [{ maxLongAnswers: 2.5 }, "maxLongAnswers"],
   ];
   for (const [extra, option] of cases) {
     await assert.rejects(
