@@ -117,7 +117,7 @@ export interface ConnectOptions {
 
 /**
  * What a `User-Agent` may hold: visible ASCII words (`product/version`, `(comments)`) separated by
- * single spaces; anything else would be refused by fetch or split the header.
+ * single spaces; fetch refuses control characters, and servers may misread anything else.
  */
 const PRODUCT = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
@@ -203,11 +203,6 @@ export function connectIn(
   ) {
     throw new BadRequestError("progress must be true, false, or a function taking events.");
   }
-  const lock = options.lock === undefined
-    ? undefined
-    : typeof options.lock === "string"
-    ? readLock(resolve(options.lock))
-    : parseLock(options.lock);
   if (
     options.userAgent !== undefined &&
     (typeof options.userAgent !== "string" || !PRODUCT.test(options.userAgent))
@@ -217,6 +212,11 @@ export function connectIn(
         `got ${quoteInput(options.userAgent)}.`,
     );
   }
+  const lock = options.lock === undefined
+    ? undefined
+    : typeof options.lock === "string"
+    ? readLock(resolve(options.lock))
+    : parseLock(options.lock);
   const transport = new Transport({
     url,
     token,
