@@ -15,6 +15,7 @@ import {
   isAbortError,
   isTokenProblem,
   NetworkError,
+  NotFoundError,
   ProtocolError,
   quoteInput,
   RequestTooLargeError,
@@ -145,6 +146,42 @@ export interface RequestSpec {
 }
 
 /**
+ * One GET of an absolute URL outside the gateway, as {@linkcode Transport.streamUrl} sends it.
+ *
+ * @example
+ * ```ts
+ * import type { UrlRequestSpec } from "./transport.ts";
+ *
+ * const spec: UrlRequestSpec = {
+ *   url: "https://data.cyverse.org/dav-anon/iplant/home/shared/a.parquet",
+ *   endpoint: "dav-anon",
+ *   subject: "/iplant/home/shared/a.parquet",
+ *   headers: { range: "bytes=0-1023", "if-match": '"abc"' },
+ *   answered: [412, 416],
+ * };
+ * ```
+ */
+export interface UrlRequestSpec {
+  /** The absolute `http://` or `https://` URL, such as a file's anonymous `dav-anon` URL. */
+  url: string;
+  /** Name used in errors, for example `dav-anon`. */
+  endpoint: string;
+  /** Data-store path the request concerns, used in errors. */
+  subject?: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Aborts this request. */
+  signal?: AbortSignal;
+  /**
+   * Statuses besides 2xx handed back as an answer instead of an error, and never retried: a
+   * conditional request's `412`, say, whose headers the caller reads itself.
+   *
+   * @default []
+   */
+  answered?: readonly number[];
+}
+
+/**
  * A successful answer whose body is left to the caller.
  *
  * @example
@@ -167,7 +204,7 @@ export interface StreamedResponse {
   body: ReadableStream<Uint8Array>;
   /** Response headers. */
   headers: Headers;
-  /** HTTP status (2xx). */
+  /** HTTP status: 2xx, or one of the request's `answered` statuses. */
   status: number;
   /** Byte length from `Content-Length`, when the server announced it. */
   size?: number;
@@ -238,6 +275,9 @@ const UTF8 = new TextDecoder();
 type Failure =
   | { kind: "network"; error: NetworkError }
   | { kind: "response"; status: number; body: unknown; retryAfterMs?: number };
+
+/** A request as sent: a gateway route, or (from {@linkcode Transport.streamUrl}) a URL of its own. */
+type Outgoing = RequestSpec & { url?: string; answered?: readonly number[] };
 
 type Attempt<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
@@ -452,16 +492,58 @@ export class Transport {
    * ```
    */
   stream(spec: RequestSpec): Promise<StreamedResponse> {
-    return this.#send(spec, (response, body, guard) =>
-      Promise.resolve({
-        body: guardBody(body, guard),
-        headers: response.headers,
-        status: response.status,
-        ...(guard.expectedLength === undefined ? {} : { size: guard.expectedLength }),
-      }));
+    return this.#send(spec, streamed);
   }
 
-  async #send<T>(spec: RequestSpec, accept: Accept<T>): Promise<T> {
+  /**
+   * Sends a GET to an absolute URL outside the gateway (a file's anonymous `dav-anon` URL, which
+   * remote scans read byte ranges from) through this transport like any other request: its
+   * `fetch`, limiter, timeouts, retries, signal and `User-Agent`. It never carries credentials:
+   * those go to the gateway only. The answer is handed on as by {@linkcode Transport.stream}.
+   *
+   * @throws {BadRequestError} when `url` is not an absolute `http(s)` URL.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import { Transport } from "./transport.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+   * const { publicUrl } = await store.file(path).manifest();
+   * const transport = new Transport({ url: store.options.url });
+   * const { status, body } = await transport.streamUrl({
+   *   url: publicUrl!,
+   *   endpoint: "dav-anon",
+   *   subject: path,
+   *   headers: { range: "bytes=0-8" },
+   * });
+   * assert.equal(status, 206);
+   * assert.equal(await new Response(body).text(), "Species,I");
+   * assert.equal(transport.stats.requests, 1);
+   * ```
+   */
+  streamUrl(spec: UrlRequestSpec): Promise<StreamedResponse> {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(spec.url);
+    } catch {
+      // Refused below.
+    }
+    if (parsed?.protocol !== "http:" && parsed?.protocol !== "https:") {
+      throw new BadRequestError(
+        `${spec.endpoint} needs an absolute http(s) URL, got ${
+          quoteInput(redactUrl(String(spec.url)))
+        }.`,
+        { endpoint: spec.endpoint, path: spec.subject },
+      );
+    }
+    const { url, answered, ...rest } = spec;
+    return this.#send({ ...rest, path: "", authenticate: false, url, answered }, streamed);
+  }
+
+  async #send<T>(spec: Outgoing, accept: Accept<T>): Promise<T> {
     const signal = spec.signal === undefined
       ? this.#signal
       : this.#signal === NEVER_ABORTED
@@ -515,7 +597,7 @@ export class Transport {
   }
 
   async #attempt<T>(
-    spec: RequestSpec,
+    spec: Outgoing,
     authorization: string | undefined,
     signal: AbortSignal,
     release: () => void,
@@ -555,14 +637,15 @@ export class Transport {
         response = await this.#fetch(url, { headers, signal: attempt.signal });
       } catch (error) {
         if (signal.aborted) throw abortError(signal);
+        const host = new URL(spec.url ?? this.url).host;
         const where = `${spec.endpoint}${
           spec.subject === undefined ? "" : ` ${quoteInput(spec.subject)}`
         }`;
         const message = timedOut
-          ? `No answer from ${this.#host} for ${where} within ${formatMs(this.policy.timeoutMs)}.`
-          : `Could not reach ${this.#host} for ${where}: ${describeFetchError(error)}.`;
+          ? `No answer from ${host} for ${where} within ${formatMs(this.policy.timeoutMs)}.`
+          : `Could not reach ${host} for ${where}: ${describeFetchError(error)}.`;
         const details = { endpoint: spec.endpoint, path: spec.subject };
-        const tls = timedOut ? undefined : tlsFailure(error, this.url, where);
+        const tls = timedOut ? undefined : tlsFailure(error, spec.url ?? this.url, where);
         return {
           ok: false,
           failure: {
@@ -588,7 +671,7 @@ export class Transport {
       // From here the body's guard gives the slot back, once the body is done with.
       handedOver = true;
 
-      if (!response.ok) {
+      if (!response.ok && !spec.answered?.includes(response.status)) {
         let bytes: Uint8Array | undefined;
         try {
           bytes = await readBody(body, guard, MAX_ERROR_BODY_BYTES);
@@ -624,10 +707,18 @@ export class Transport {
 
   #finalError(
     failure: Failure,
-    spec: RequestSpec,
+    spec: Outgoing,
     authenticated: boolean,
     attempts: number,
   ): TernError {
+    if (failure.kind === "response" && failure.status === 404 && spec.url !== undefined) {
+      // Not the gateway's 404, which can mean a wrong base URL: this URL's own item is missing.
+      return new NotFoundError(
+        `${spec.subject === undefined ? "The item" : quoteInput(spec.subject)} was not found ` +
+          `at its URL (${spec.endpoint}, HTTP 404).`,
+        { status: 404, endpoint: spec.endpoint, path: spec.subject },
+      );
+    }
     if (failure.kind === "response") {
       return errorFromResponse({
         status: failure.status,
@@ -651,7 +742,8 @@ export class Transport {
     );
   }
 
-  #urlFor(spec: RequestSpec): string {
+  #urlFor(spec: Outgoing): string {
+    if (spec.url !== undefined) return spec.url;
     const url = new URL(this.url + spec.path);
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value === undefined) continue;
@@ -659,10 +751,6 @@ export class Transport {
       for (const item of values) url.searchParams.append(key, String(item));
     }
     return url.href;
-  }
-
-  get #host(): string {
-    return new URL(this.url).host;
   }
 
   /** Removes every known secret from an error's message, stack and cause before it leaves. */
@@ -710,6 +798,20 @@ export class Transport {
   [Symbol.for("nodejs.util.inspect.custom")](): string {
     return this.toString();
   }
+}
+
+/** Hands an answer on with its body guarded (the body gives the request's slot back). */
+function streamed(
+  response: Response,
+  body: ReadableStream<Uint8Array>,
+  guard: GuardOptions,
+): Promise<StreamedResponse> {
+  return Promise.resolve({
+    body: guardBody(body, guard),
+    headers: response.headers,
+    status: response.status,
+    ...(guard.expectedLength === undefined ? {} : { size: guard.expectedLength }),
+  });
 }
 
 function credentialsFrom(options: TransportOptions): Credentials {

@@ -10,6 +10,7 @@ import type { DiskCache } from "../cache/cache.ts";
 import type { FileVersion, ReadOperation } from "../client/file_version.ts";
 import type { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
+import type { ScanProxy } from "./scan_proxy.ts";
 
 /**
  * A store's reading context.
@@ -41,6 +42,11 @@ export interface DataContext {
   readonly progress?: ProgressSetting;
   /** What the store does around every read: a lock's check before, provenance after. */
   readonly gate?: ReadGate;
+  /**
+   * The store's loopback proxy for remote scans (closed with the store). Without one, every
+   * scan reads the cached copy.
+   */
+  readonly scans?: ScanProxy;
 }
 
 /**

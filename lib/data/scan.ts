@@ -16,14 +16,14 @@
 import type { LazyDataFrame } from "../deps.ts";
 import { getManifest, publicUrlOf } from "../client/endpoints.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
-import { BadRequestError, TernError } from "../client/errors.ts";
+import { BadRequestError, isAbortError, TernError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { checkOptions } from "./options.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
-import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
+import { guardFrame, pinsOf } from "./scan_proxy.ts";
 import { sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { TABLE_FORMATS, type TableFormat, tableFormat } from "../registry/file_formats.ts";
 import {
@@ -63,7 +63,11 @@ export interface ScanOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** Show progress for this call (default: the store's setting). */
   progress?: boolean;
-  /** Cancels the requests before the footer read and the cache copy. */
+  /**
+   * Cancels the scan's requests: the footer read and the cache copy in `scan()`, and, for a
+   * remote scan, every range read of each later `collect()`, which then rejects with an
+   * `AbortError`.
+   */
   signal?: AbortSignal;
 }
 
@@ -219,12 +223,18 @@ async function remoteScan(
     return `only ${scannable.map((f) => tableFormat(f).label).join(", ")} is read in part over ` +
       `HTTP (this is ${format ?? "not a known format"})`;
   }
-  const manifest = await getManifest(context.transport, entry.path, { signal: options.signal });
+  if (context.scans === undefined) return "the store runs no scan proxy";
+  const { signal } = options;
+  const manifest = await getManifest(context.transport, entry.path, { signal });
   const url = publicUrlOf(manifest);
   if (url === undefined) return "the file is not public (it has no anonymous URL)";
   const store = context.transport.url;
-  const recheck = async () => versionOfEntry(store, await source.stat());
-  const pin = pinRemote(url, versionOfEntry(store, entry), recheck);
+  const pin = context.scans.pin({
+    upstream: url,
+    version: versionOfEntry(store, entry),
+    recheck: async (signal) => versionOfEntry(store, await source.stat(signal)),
+    signal,
+  });
   const raw = pl.scanParquet(pin.url, { glob: false });
   try {
     // Reading the footer now fixes the server's validators on the pin, makes a server that
@@ -232,7 +242,10 @@ async function remoteScan(
     // rather than every later collect().
     await guardFrame(raw, [pin]).head(0).collect();
   } catch (error) {
-    if (error instanceof FileChangedError) throw error;
+    // A change, an abort or a closed store ends the scan; only a server's failure falls back.
+    if (error instanceof FileChangedError || isAbortError(error) || pin.signal.aborted) {
+      throw error;
+    }
     if (error instanceof TernError) {
       return `its anonymous URL does not answer byte ranges correctly (${error.message})`;
     }

@@ -1,34 +1,65 @@
 /**
- * The loopback proxy between Polars and a remote Parquet file, which pins a remote scan to the
- * version it scanned (see docs/data.md, "Remote scans are pinned").
+ * The loopback proxy between Polars and a store's remote Parquet files, which pins a remote scan
+ * to the version it scanned and reads every byte through the store's transport (see
+ * docs/data.md, "Remote scans are pinned").
  *
  * Polars reads a remote Parquet file with ranged GETs: a footer first, column chunks later, in
  * `collect()`, maybe minutes later. Given the anonymous URL directly, it applies the old footer
- * to whatever bytes the server holds by then (a mix of versions, silently), and a range answer of
+ * to whatever bytes the server holds by then (a mix of versions, silently), a range answer of
  * another length than asked panics inside Polars (nodejs-polars 0.25.2 aborts the process: a
- * notebook kernel dies). So Polars is given `http://127.0.0.1:PORT/<random>/<name>` instead, and
- * this proxy forwards each range upstream with the pinned validator (`If-Match` with the `ETag`,
- * else `If-Unmodified-Since` with `Last-Modified`), checks the status, `Content-Range`, length and
- * validators of the answer, and passes on exactly the bytes asked for, counted. The first answer
+ * notebook kernel dies), and its requests leave the store's transport (no timeout, limiter,
+ * `User-Agent` or custom `fetch`). So Polars is given `http://127.0.0.1:PORT/<random>/<name>`
+ * instead, and this proxy reads each range through the store's {@linkcode Transport} with the
+ * pinned validator (`If-Match` with the `ETag`, else `If-Unmodified-Since` with
+ * `Last-Modified`), checks the status, `Content-Range`, length and validators of the answer,
+ * counts its body, and only then passes exactly the bytes asked for to Polars. The first answer
  * that passes these checks fixes the validators (the version's size comes from the store's
- * listing). Anything else becomes a 412 to Polars, which fails cleanly on it (it retries 5xx
- * answers and aborts on a long body), while the real cause, a {@linkcode FileChangedError} naming
- * both versions or an {@linkcode IntegrityError}, is kept on the {@linkcode Pin} for the frame's
- * `collect()` to throw (see {@linkcode guardFrame}).
- *
- * One proxy serves the whole process. It starts with the first pinned scan, does not keep the
- * process alive (`unref`), and closes once every pinned frame has been garbage-collected.
+ * listing). Anything else becomes a 412 to Polars, which fails cleanly on it (no retries: the
+ * transport has retried already), while the real cause, a {@linkcode FileChangedError} naming
+ * both versions, an {@linkcode IntegrityError} or the transport's own error, is kept on the
+ * {@linkcode Pin} for the frame's `collect()` to throw (see {@linkcode guardFrame}).
  *
  * @module
  */
 
 import type { LazyDataFrame } from "../deps.ts";
-import { BadRequestError, NetworkError, type TernError } from "../client/errors.ts";
+import { abortError, BadRequestError, isAbortError, TernError } from "../client/errors.ts";
 import { type FileVersion, strongETag } from "../client/file_version.ts";
+import type { StreamedResponse, Transport } from "../client/transport.ts";
 import { FileChangedError, IntegrityError } from "./errors.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { defined } from "./polars.ts";
 import { isLazyFrame } from "../polars/adapter.ts";
+
+/**
+ * What {@linkcode ScanProxy.pin} pins.
+ *
+ * @example
+ * ```ts
+ * import type { PinOptions } from "./scan_proxy.ts";
+ *
+ * const version = { store: "s", path: "/p/a.parquet", id: "i", size: 8, modified: 0 };
+ * const options: PinOptions = {
+ *   upstream: "https://data.cyverse.org/dav-anon/p/a.parquet",
+ *   version,
+ *   recheck: () => Promise.resolve(version),
+ * };
+ * ```
+ */
+export interface PinOptions {
+  /** The file's anonymous URL. */
+  upstream: string;
+  /** The version every range must belong to (from the store's listing). */
+  version: FileVersion;
+  /** Asks the store what the file is now, to name the new version in a {@linkcode FileChangedError}. */
+  recheck: (signal?: AbortSignal) => Promise<FileVersion>;
+  /**
+   * Aborts the pin's range reads, in `scan()` and in every later `collect()`.
+   *
+   * @default undefined (never aborted)
+   */
+  signal?: AbortSignal;
+}
 
 /**
  * One pinned remote file: the version scanned, its anonymous URL, and what the proxy does with
@@ -36,11 +67,14 @@ import { isLazyFrame } from "../polars/adapter.ts";
  *
  * @example
  * ```ts
- * import { pinRemote } from "./scan_proxy.ts";
+ * import { ScanProxy } from "./scan_proxy.ts";
+ * import { Transport } from "../client/transport.ts";
  * import assert from "node:assert/strict";
  *
+ * await using proxy = new ScanProxy(new Transport({ url: "http://127.0.0.1:9/terrain" }));
  * const version = { store: "s", path: "/p/a.parquet", id: "i", size: 8, modified: 0 };
- * const pin = pinRemote("http://127.0.0.1:9/a.parquet", version, () => Promise.resolve(version));
+ * const recheck = () => Promise.resolve(version);
+ * const pin = proxy.pin({ upstream: "http://127.0.0.1:9/a.parquet", version, recheck });
  * assert.match(pin.url, /^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f-]+\/a\.parquet$/);
  * assert.deepEqual(pin.failures, []);
  * ```
@@ -54,140 +88,271 @@ export interface Pin {
   /** The loopback URL Polars reads. */
   readonly url: string;
   /** Asks the store what the file is now, to name the new version in a {@linkcode FileChangedError}. */
-  readonly recheck: () => Promise<FileVersion>;
-  /** The failures recorded, oldest first: a failed `collect()` throws the newest of its own. */
-  readonly failures: TernError[];
-  /** Called with the size of each chunk passed to Polars. */
+  readonly recheck: (signal?: AbortSignal) => Promise<FileVersion>;
+  /**
+   * Aborted with the scan's signal or when the store closes: every range read then fails at
+   * once, and so does `collect()`.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * The failures recorded, oldest first (tern's errors, or an `AbortError`): a failed
+   * `collect()` throws the newest of its own.
+   */
+  readonly failures: Error[];
+  /** Called with the size of each chunk read for Polars. */
   readonly readers: Set<(bytes: number) => void>;
 }
 
-/** The running proxy, its pins by token (weakly: a pin lives as long as a frame holds it). */
-let proxy: { server: Deno.HttpServer; origin: string } | undefined;
-const pins = new Map<string, WeakRef<Pin>>();
-const forgotten = new FinalizationRegistry<string>((token) => {
-  pins.delete(token);
-  if (pins.size === 0 && proxy) {
-    const { server } = proxy;
-    proxy = undefined;
-    void server.shutdown().catch(() => {});
-  }
-});
-
-function startProxy(): { server: Deno.HttpServer; origin: string } {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, answer);
-  // A notebook or script ends when its own work does, not when the proxy would.
-  server.unref();
-  return { server, origin: `http://127.0.0.1:${server.addr.port}` };
-}
+/** The statuses that say the file is no longer the version pinned (read, not retried). */
+const CHANGED_STATUSES = [404, 410, 412, 416];
 
 /**
- * Pins `upstream` (an anonymous URL) at `version` and returns the pin, whose `url` Polars reads.
- * `recheck` asks the store for the file's current version when an answer shows it changed.
+ * A store's loopback proxy for remote scans. It starts listening with the first pin (on
+ * 127.0.0.1 and a random port, `unref`: an open store never keeps a script alive) and stops
+ * with {@linkcode ScanProxy.close}, which the store's `close()` calls: range reads in flight are
+ * aborted, the port is closed, and frames of its pins no longer collect.
  *
  * @example
  * ```ts
- * import { pinRemote } from "./scan_proxy.ts";
+ * import { ScanProxy } from "./scan_proxy.ts";
+ * import { BadRequestError } from "../client/errors.ts";
+ * import { Transport } from "../client/transport.ts";
  * import assert from "node:assert/strict";
  *
+ * const proxy = new ScanProxy(new Transport({ url: "http://127.0.0.1:9/terrain" }));
  * const version = { store: "s", path: "/p/a.parquet", id: "i", size: 8, modified: 0 };
- * const pin = pinRemote("http://127.0.0.1:9/a.parquet", version, () => Promise.resolve(version));
+ * const recheck = () => Promise.resolve(version);
+ * const pin = proxy.pin({ upstream: "http://127.0.0.1:9/a.parquet", version, recheck });
  * const head = await fetch(pin.url, { method: "HEAD" });
  * assert.equal(head.headers.get("content-length"), "8");
+ * await proxy.close();
+ * assert.ok(pin.signal.aborted);
+ * assert.throws(() => proxy.pin({ upstream: pin.upstream, version, recheck }), BadRequestError);
  * ```
  */
-export function pinRemote(
-  upstream: string,
-  version: FileVersion,
-  recheck: () => Promise<FileVersion>,
-): Pin {
-  proxy ??= startProxy();
-  const token = crypto.randomUUID();
-  const name = encodeURIComponent(version.path.slice(version.path.lastIndexOf("/") + 1));
-  const url = `${proxy.origin}/${token}/${name}`;
-  const pin: Pin = { version, upstream, url, recheck, failures: [], readers: new Set() };
-  pins.set(token, new WeakRef(pin));
-  forgotten.register(pin, token);
-  return pin;
-}
+export class ScanProxy implements AsyncDisposable {
+  readonly #transport: Transport;
+  readonly #pins = new Map<string, Pin>();
+  readonly #closed = new AbortController();
+  #server: Deno.HttpServer<Deno.NetAddr> | undefined;
 
-async function answer(request: Request): Promise<Response> {
-  const token = new URL(request.url).pathname.split("/")[1] ?? "";
-  const pin = pins.get(token)?.deref();
-  if (!pin) return new Response(null, { status: 404 });
-  const { size, etag, lastModified, path } = pin.version;
-  if (request.method === "HEAD") {
-    return new Response(null, { headers: { "content-length": String(size) } });
+  /**
+   * A proxy reading through `transport`; it listens only once something is pinned.
+   *
+   * @example
+   * ```ts
+   * import { ScanProxy } from "./scan_proxy.ts";
+   * import { Transport } from "../client/transport.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using proxy = new ScanProxy(new Transport({ url: "http://127.0.0.1:9/terrain" }));
+   * assert.equal(proxy.port, undefined);
+   * ```
+   */
+  constructor(transport: Transport) {
+    this.#transport = transport;
   }
-  if (request.method !== "GET") return new Response(null, { status: 405 });
-  const asked = request.headers.get("range");
-  const range = asked === null ? { start: 0, end: size - 1 } : exactRange(asked, size);
-  if (range === undefined) {
-    return new Response(null, { status: 416, headers: { "content-range": `bytes */${size}` } });
+
+  /** The loopback port while the proxy listens. */
+  get port(): number | undefined {
+    return this.#server?.addr.port;
   }
-  const length = range.end - range.start + 1;
-  const headers = new Headers({ range: `bytes=${range.start}-${range.end}` });
-  if (etag !== undefined) headers.set("if-match", etag);
-  else if (lastModified !== undefined) headers.set("if-unmodified-since", lastModified);
-  let upstream: Response;
-  try {
-    // Polars going away cancels the body below, and with it the upstream read.
-    upstream = await fetch(pin.upstream, { headers });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const message = `Could not read ${JSON.stringify(path)} from the server (${reason}).`;
-    pin.failures.push(new NetworkError(message, { path, cause: error }));
-    // A 503 lets Polars retry a passing network failure.
-    return new Response(null, { status: 503 });
+
+  /**
+   * Pins `options.upstream` at `options.version` and returns the pin, whose `url` Polars reads.
+   *
+   * @throws {BadRequestError} once the proxy is closed (its store was).
+   *
+   * @example
+   * ```ts
+   * import { ScanProxy } from "./scan_proxy.ts";
+   * import { Transport } from "../client/transport.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using proxy = new ScanProxy(new Transport({ url: "http://127.0.0.1:9/terrain" }));
+   * const version = { store: "s", path: "/p/a b.parquet", id: "i", size: 8, modified: 0 };
+   * const pin = proxy.pin({
+   *   upstream: "http://127.0.0.1:9/a%20b.parquet",
+   *   version,
+   *   recheck: () => Promise.resolve(version),
+   * });
+   * assert.equal(new URL(pin.url).port, String(proxy.port));
+   * assert.ok(pin.url.endsWith("/a%20b.parquet"));
+   * ```
+   */
+  pin(options: PinOptions): Pin {
+    const closed = this.#closed.signal;
+    if (closed.aborted) throw closed.reason;
+    this.#server ??= this.#listen();
+    const token = crypto.randomUUID();
+    const { version, upstream, recheck } = options;
+    const name = encodeURIComponent(version.path.slice(version.path.lastIndexOf("/") + 1));
+    const pin: Pin = {
+      version,
+      upstream,
+      url: `http://127.0.0.1:${this.#server.addr.port}/${token}/${name}`,
+      recheck,
+      signal: options.signal === undefined ? closed : AbortSignal.any([closed, options.signal]),
+      failures: [],
+      readers: new Set(),
+    };
+    this.#pins.set(token, pin);
+    return pin;
   }
-  const problem = checkAnswer(pin.version, upstream, range, length);
-  if (problem !== undefined) {
-    await upstream.body?.cancel().catch(() => {});
-    pin.failures.push(
-      problem === CHANGED ? await changedError(pin, upstream) : new IntegrityError(
+
+  /**
+   * Aborts the range reads in flight, stops listening and forgets every pin; frames of its pins
+   * then fail to collect with a {@linkcode BadRequestError}. Closing again does nothing.
+   *
+   * @example
+   * ```ts
+   * import { ScanProxy } from "./scan_proxy.ts";
+   * import { Transport } from "../client/transport.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const proxy = new ScanProxy(new Transport({ url: "http://127.0.0.1:9/terrain" }));
+   * const version = { store: "s", path: "/p/a.parquet", id: "i", size: 8, modified: 0 };
+   * const pin = proxy.pin({ upstream: "http://127.0.0.1:9/a.parquet", version, recheck: () => Promise.resolve(version) });
+   * await proxy.close();
+   * await assert.rejects(() => fetch(pin.url));
+   * ```
+   */
+  async close(): Promise<void> {
+    if (!this.#closed.signal.aborted) {
+      this.#closed.abort(
+        new BadRequestError(
+          "The store was closed: a remote scan reads its file through the store. Connect " +
+            "again and scan again.",
+        ),
+      );
+    }
+    this.#pins.clear();
+    const server = this.#server;
+    this.#server = undefined;
+    await server?.shutdown();
+  }
+
+  /** Same as {@linkcode ScanProxy.close}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #listen(): Deno.HttpServer<Deno.NetAddr> {
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      (request) => this.#answer(request),
+    );
+    // A notebook or script ends when its own work does, even with its store left open.
+    server.unref();
+    return server;
+  }
+
+  async #answer(request: Request): Promise<Response> {
+    const token = new URL(request.url).pathname.split("/")[1] ?? "";
+    const pin = this.#pins.get(token);
+    if (!pin) return new Response(null, { status: 404 });
+    const { size } = pin.version;
+    if (request.method === "HEAD") {
+      return new Response(null, { headers: { "content-length": String(size) } });
+    }
+    if (request.method !== "GET") return new Response(null, { status: 405 });
+    const asked = request.headers.get("range");
+    const range = asked === null ? { start: 0, end: size - 1 } : exactRange(asked, size);
+    if (range === undefined) {
+      return new Response(null, { status: 416, headers: { "content-range": `bytes */${size}` } });
+    }
+    try {
+      const bytes = await this.#read(pin, range);
+      return new Response(bytes, {
+        status: asked === null ? 200 : 206,
+        headers: {
+          "content-length": String(bytes.byteLength),
+          "content-range": `bytes ${range.start}-${range.end}/${size}`,
+        },
+      });
+    } catch (error) {
+      pin.failures.push(pin.signal.aborted ? stopped(pin.signal) : error as Error);
+      // 412 to Polars: it fails at once on it (the transport has retried already), and the pin
+      // holds the real cause.
+      return new Response(null, { status: 412 });
+    }
+  }
+
+  /**
+   * Reads one range of the pinned version whole, through the store's transport. Its limiter
+   * slot is held only while the bytes arrive from the server, never while Polars takes them:
+   * Polars may wait for one range before it reads another, and the store may allow one request
+   * at a time.
+   */
+  async #read(pin: Pin, range: { start: number; end: number }): Promise<Uint8Array<ArrayBuffer>> {
+    const { path, etag, lastModified } = pin.version;
+    const length = range.end - range.start + 1;
+    const headers: Record<string, string> = {
+      accept: "*/*",
+      range: `bytes=${range.start}-${range.end}`,
+    };
+    if (etag !== undefined) headers["if-match"] = etag;
+    else if (lastModified !== undefined) headers["if-unmodified-since"] = lastModified;
+    const answer = await this.#transport.streamUrl({
+      url: pin.upstream,
+      endpoint: "dav-anon",
+      subject: path,
+      headers,
+      // Not Polars' request's signal: a read Polars gave up on ends within the transport's
+      // timeouts, and its request's signal aborts after every answer too.
+      signal: pin.signal,
+      answered: CHANGED_STATUSES,
+    });
+    const problem = checkAnswer(pin.version, answer, range, length);
+    if (problem !== undefined) {
+      // Cancelling gives the slot back before the store is asked what the file is now.
+      await answer.body.cancel();
+      if (problem === CHANGED) throw await changedError(pin, answer.headers);
+      throw new IntegrityError(
         `The server answered bytes ${range.start}-${range.end} of ${JSON.stringify(path)} ` +
           `with ${problem}; nothing of it was used.`,
-        { path, status: upstream.status },
-      ),
-    );
-    // 412 to Polars: it fails at once on it (no retries), and the pin holds the real cause.
-    return new Response(null, { status: 412 });
-  }
-  // Read again: another answer may have fixed them while this one was on its way.
-  if (pin.version.etag === undefined && pin.version.lastModified === undefined) {
-    const date = upstream.headers.get("last-modified") ?? undefined;
-    const validators = defined({ etag: strongETag(upstream.headers), lastModified: date });
-    pin.version = { ...pin.version, ...validators };
-  }
-  // Only the bytes of the range reach Polars: a body that runs long, ends early or breaks fails,
-  // and Polars with it, while the pin says why (recorded as the pipe fails, before Polars can).
-  // Bodies with a declared length are counted too: passed through untouched (faster), one the
-  // server cut short reaches Polars as a complete answer, and fails there untyped.
-  let passed = 0;
-  const counted = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      passed += chunk.byteLength;
-      if (passed > length) throw new RangeError("the answer is longer than its range");
-      // A progress tracker never throws: a broken display never breaks the read.
-      for (const reader of pin.readers) reader(chunk.byteLength);
-      controller.enqueue(chunk);
-    },
-    flush() {
-      if (passed < length) throw new RangeError("the answer is shorter than its range");
-    },
-  });
-  upstream.body!.pipeTo(counted.writable).catch(() => {
+        { path, status: answer.status },
+      );
+    }
+    // Read again: another answer may have fixed them while this one was on its way.
+    if (pin.version.etag === undefined && pin.version.lastModified === undefined) {
+      const date = answer.headers.get("last-modified") ?? undefined;
+      const validators = defined({ etag: strongETag(answer.headers), lastModified: date });
+      pin.version = { ...pin.version, ...validators };
+    }
+    // Every body is counted: only a range complete to the byte reaches Polars.
+    const bytes = new Uint8Array(length);
+    let passed = 0;
+    let broken: unknown;
+    try {
+      for await (const chunk of answer.body) {
+        if (chunk.byteLength > length - passed) {
+          passed = length + 1;
+          break;
+        }
+        bytes.set(chunk, passed);
+        passed += chunk.byteLength;
+        // A progress tracker never throws: a broken display never breaks the read.
+        for (const reader of pin.readers) reader(chunk.byteLength);
+      }
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+      broken = error;
+    }
+    if (passed === length && broken === undefined) return bytes;
     const sent = passed > length ? "more than" : `${passed.toLocaleString("en-US")} of`;
-    const problem = `The server sent ${sent} the ${length.toLocaleString("en-US")} bytes of a ` +
-      `range of ${JSON.stringify(path)}.`;
-    pin.failures.push(new IntegrityError(problem, { path }));
-  });
-  return new Response(counted.readable, {
-    status: asked === null ? 200 : 206,
-    headers: {
-      "content-length": String(length),
-      "content-range": `bytes ${range.start}-${range.end}/${size}`,
-    },
-  });
+    const why = broken instanceof Error ? ` (${broken.message.replace(/\.$/, "")})` : "";
+    throw new IntegrityError(
+      `The server sent ${sent} the ${length.toLocaleString("en-US")} bytes of a range of ` +
+        `${JSON.stringify(path)}${why}.`,
+      { path, cause: broken },
+    );
+  }
+}
+
+/** Why a pin's reads stop: the store closed (a tern error), or an `AbortError`. */
+function stopped(signal: AbortSignal): Error {
+  return signal.reason instanceof TernError ? signal.reason : abortError(signal);
 }
 
 /** A single `bytes=a-b` (or `a-`, `-n`) range inside the file, clamped as RFC 9110 says. */
@@ -212,7 +377,7 @@ const CHANGED = "changed";
  */
 function checkAnswer(
   version: FileVersion,
-  upstream: Response,
+  upstream: StreamedResponse,
   range: { start: number; end: number },
   length: number,
 ): string | undefined {
@@ -239,10 +404,10 @@ function checkAnswer(
 }
 
 /** The file changed: asks the store what it is now, to name both versions. */
-async function changedError(pin: Pin, upstream: Response): Promise<FileChangedError> {
-  const now = await pin.recheck().catch(() => undefined);
+async function changedError(pin: Pin, headers: Headers): Promise<FileChangedError> {
+  const now = await pin.recheck(pin.signal).catch(() => undefined);
   // The answer's ETag tells versions apart that the listing's size and date do not.
-  const etag = strongETag(upstream.headers);
+  const etag = strongETag(headers);
   return new FileChangedError(
     pin.version,
     now && etag !== undefined ? { ...now, etag } : now,
@@ -254,20 +419,23 @@ const GUARDED = Symbol("tern.pins");
 
 /**
  * Wraps a frame that reads pinned files so that `collect()` throws the cause the proxy recorded
- * (a {@linkcode FileChangedError}, an {@linkcode IntegrityError}) instead of Polars' generic
- * HTTP error, and so that frames derived from it (`filter`, `select`, `groupBy().agg()`, …)
- * carry the same guard. Each `collect()` reports the bytes the proxy passes to `report` (the
- * store's progress display and the call's `onProgress`). `collectSync()` is refused: it would
- * block the thread the proxy answers on.
+ * (a {@linkcode FileChangedError}, an {@linkcode IntegrityError}, the transport's error, or the
+ * `AbortError` of the scan's signal) instead of Polars' generic HTTP error, and so that frames
+ * derived from it (`filter`, `select`, `groupBy().agg()`, …) carry the same guard. Each
+ * `collect()` reports the bytes the proxy reads to `report` (the store's progress display and
+ * the call's `onProgress`). `collectSync()` is refused: it would block the thread the proxy
+ * answers on.
  *
  * @example
  * ```ts
  * import pl from "../../polars.ts";
- * import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
+ * import { guardFrame, pinsOf, ScanProxy } from "./scan_proxy.ts";
+ * import { Transport } from "../client/transport.ts";
  * import assert from "node:assert/strict";
  *
+ * await using proxy = new ScanProxy(new Transport({ url: "http://127.0.0.1:9/terrain" }));
  * const version = { store: "s", path: "/p/a.parquet", id: "i", size: 8, modified: 0 };
- * const pin = pinRemote("http://127.0.0.1:9/a.parquet", version, () => Promise.resolve(version));
+ * const pin = proxy.pin({ upstream: "http://127.0.0.1:9/a.parquet", version, recheck: () => Promise.resolve(version) });
  * const lazy = guardFrame(pl.DataFrame({ a: [1, 2] }).lazy(), [pin]);
  * assert.equal((await lazy.filter(pl.col("a").gt(1)).collect()).height, 1);
  * assert.deepEqual(pinsOf(lazy.select("a")), [pin]);
@@ -294,6 +462,10 @@ export function guardFrame(
       }
       if (property === "collect") {
         return async (...args: unknown[]) => {
+          // Polars may answer from what it read before: an aborted scan or a closed store
+          // still fails every collect().
+          const aborted = held.find((pin) => pin.signal.aborted);
+          if (aborted !== undefined) throw stopped(aborted.signal);
           const marks = held.map((pin) => pin.failures.length);
           // How much of the files a query reads is known only once it is done.
           const tracker = new ProgressTracker(report, held.length, 0);

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { DEFAULT_CACHE_BYTES } from "../cache/cache.ts";
 import { defaultCacheDir, readEnv } from "../cache/dir.ts";
-import { BadRequestError } from "../client/errors.ts";
+import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Lock, parseLock, readLock } from "./lock.ts";
@@ -31,6 +31,7 @@ import type { OnChange } from "./store_gate.ts";
  *   username: "demo",
  *   password: "secret",
  *   concurrency: 2,
+ *   userAgent: "my-lab-notebook/2.0",
  * };
  * ```
  */
@@ -64,10 +65,19 @@ export interface ConnectOptions {
   /** Aborts every request of the store, e.g. when a notebook cell is stopped. */
   signal?: AbortSignal;
   /**
-   * The fetch to use (default: the global one), e.g. to add a proxy or log traffic. It must
-   * follow redirects as the global one does: without `Authorization` to another origin.
+   * The fetch every request of the store goes through, remote scans' range reads included
+   * (default: the global one), e.g. to add a proxy or log traffic. It must follow redirects as
+   * the global one does: without `Authorization` to another origin.
    */
   fetch?: typeof fetch;
+  /**
+   * Your product token, sent before tern's own in every request's `User-Agent` (e.g.
+   * `myapp/1.0` gives `myapp/1.0 tern/0.1.0 (Deno/…)`), so that the data store's operators can
+   * tell your traffic apart.
+   *
+   * @default undefined (tern's own only)
+   */
+  userAgent?: string;
   /**
    * Local cache folder for downloaded files (default `$XDG_CACHE_HOME/tern`, else
    * `~/.cache/tern`; files go in its `downloads/` sub-folder), or `false` for no cache. An
@@ -108,6 +118,12 @@ export interface ConnectOptions {
    */
   onChange?: OnChange;
 }
+
+/**
+ * What a `User-Agent` may hold: visible ASCII words (`product/version`, `(comments)`) separated by
+ * single spaces; fetch refuses control characters, and servers may misread anything else.
+ */
+const PRODUCT = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 /**
  * The store `connect()` opens when neither `url` nor `TERRAIN_URL` names one: the public
@@ -202,6 +218,15 @@ export function connectIn(
   ) {
     throw new BadRequestError("progress must be true, false, or a function taking events.");
   }
+  if (
+    options.userAgent !== undefined &&
+    (typeof options.userAgent !== "string" || !PRODUCT.test(options.userAgent))
+  ) {
+    throw new BadRequestError(
+      `userAgent must be a product token such as "myapp/1.0" (printable ASCII, not empty), ` +
+        `got ${quoteInput(options.userAgent)}.`,
+    );
+  }
   const lock = options.lock === undefined
     ? undefined
     : typeof options.lock === "string"
@@ -219,6 +244,7 @@ export function connectIn(
     maxJsonBytes: options.maxJsonBytes,
     signal: options.signal,
     fetch: options.fetch,
+    userAgent: options.userAgent,
   });
   const fromOptions = options.token !== undefined || options.username !== undefined ||
     options.password !== undefined;

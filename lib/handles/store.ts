@@ -42,6 +42,7 @@ import { kindOf } from "./stat.ts";
 import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
 import { Provenance } from "./provenance.ts";
 import { type OnChange, StoreGate } from "./store_gate.ts";
+import { ScanProxy } from "../data/scan_proxy.ts";
 
 /**
  * A store's settings as resolved by `connect()` — never the token or password.
@@ -275,6 +276,7 @@ export class Store {
       offline,
       progress: options.progress ?? true,
       gate: new StoreGate(transport.url, provenance, disk, reading),
+      scans: new ScanProxy(transport),
       folder: (location: Location) => new Folder(context, location),
       file: (location: Location) => new File(context, location),
       dataset: (location: Location) => new Dataset(context, location),
@@ -617,6 +619,35 @@ export class Store {
       ? this.options.auth
       : `${this.options.auth} ${this.options.username}`;
     return `Store(${this.options.url}, ${who})`;
+  }
+
+  /**
+   * Stops what the store runs beside its requests: the loopback proxy its remote scans read
+   * through (range reads in flight are aborted and its port is closed). Lazy frames of its
+   * remote scans then fail to collect, and a new remote scan, with a `BadRequestError`; other
+   * calls still work. Closing again does nothing; `await using store = connect(…)` closes the
+   * store at the end of the block.
+   *
+   * @example
+   * ```ts
+   * import { BadRequestError } from "../client/errors.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const lazy = await store.file("/iplant/home/shared/tern_samples/formats/penguins.parquet").scan();
+   * assert.equal((await lazy.select("Species").collect()).height, 344);
+   * await store.close();
+   * await assert.rejects(() => lazy.collect(), BadRequestError);
+   * ```
+   */
+  async close(): Promise<void> {
+    await this.#context.scans?.close();
+  }
+
+  /** Same as {@linkcode Store.close}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 
   /** Same as `toString()`, for `Deno.inspect`, `console.log` and notebooks' plain output. */

@@ -1,7 +1,7 @@
 /**
  * A store to run examples against: the sample store, served by the embedded server on a free
  * loopback port, connected as its demo user, with a cache folder of its own. Disposing of it
- * stops the server and removes the cache, so an example leaves nothing behind.
+ * closes the store, stops the server and removes the cache, so an example leaves nothing behind.
  *
  * @example
  * ```ts
@@ -120,12 +120,14 @@ export async function exampleStore(
   const shared = sharedServerUrl();
   const server = shared === undefined ? await serveSampleStore() : undefined;
   const cacheDir = await Deno.makeTempDir({ prefix: "tern-example-cache-" });
+  let store: Store | undefined;
   const close = async () => {
+    await store?.close();
     await server?.close();
     await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
   };
   try {
-    const store = connect({
+    store = connect({
       progress: false,
       ...options,
       url: server?.url ?? shared!,

@@ -49,6 +49,60 @@ Deno.test("Transport (double): sends the identifying User-Agent, credentials and
   assert.equal(t.retries, 0);
 });
 
+Deno.test("Transport (double): streamUrl sends to its own URL without credentials, retried, answered statuses handed back", async () => {
+  const answers = [
+    new Response("busy", { status: 503 }),
+    new Response("abc", { status: 206, headers: { "content-range": "bytes 0-2/9" } }),
+    new Response(null, { status: 412, headers: { etag: '"new"' } }),
+    new Response("gone", { status: 404 }),
+  ];
+  await using double = serveDouble((_request, index) => answers[index]);
+  const t = transport(double.url, { token: "aaa.bbb.ccc", userAgent: "lab/1" });
+  const url = double.url.replace("/terrain", "/dav-anon/iplant/home/shared/a.bin");
+  const request = { url, endpoint: "dav-anon", subject: "/iplant/home/shared/a.bin" };
+  const ok = await t.streamUrl({ ...request, headers: { range: "bytes=0-2" }, answered: [412] });
+  assert.equal(ok.status, 206);
+  assert.equal(await new Response(ok.body).text(), "abc");
+  const changed = await t.streamUrl({ ...request, answered: [412] });
+  assert.equal(changed.status, 412);
+  assert.equal(changed.headers.get("etag"), '"new"');
+  await changed.body.cancel();
+  // A 404 of its own URL says the item is missing, not that the gateway's base URL is wrong.
+  await assert.rejects(() => t.streamUrl(request), (error: unknown) => {
+    assert.ok(error instanceof NotFoundError, String(error));
+    assert.equal(
+      error.message,
+      '"/iplant/home/shared/a.bin" was not found at its URL (dav-anon, HTTP 404).',
+    );
+    return true;
+  });
+  assert.deepEqual(
+    double.seen.map((seen) => seen.url.pathname),
+    Array(4).fill("/dav-anon/iplant/home/shared/a.bin"),
+  );
+  for (const seen of double.seen) {
+    assert.equal(seen.headers.get("authorization"), null);
+    assert.equal(
+      seen.headers.get("user-agent"),
+      `lab/1 tern/${VERSION} (Deno/${Deno.version.deno})`,
+    );
+  }
+  assert.equal(double.seen[1].headers.get("range"), "bytes=0-2");
+  assert.equal(t.stats.retries, 1);
+  assert.equal(t.stats.inFlight, 0);
+  assert.throws(
+    () => t.streamUrl({ ...request, url: "ftp://demo:hunter2@host/a.bin" }),
+    (error: unknown) => {
+      assert.ok(error instanceof BadRequestError);
+      assert.match(
+        error.message,
+        /needs an absolute http\(s\) URL, got "ftp:\/\/\*\*\*@host\/a\.bin"/,
+      );
+      return true;
+    },
+  );
+});
+
 Deno.test("Transport (double): retries 502/503/504 and code-less 500, then succeeds", async () => {
   const failures = [502, 503, 504, 500];
   await using double = serveDouble((_request, index) =>

@@ -89,3 +89,52 @@ export function rangeIgnoringProxy(
     [Symbol.asyncDispose]: () => proxy[Symbol.asyncDispose](),
   };
 }
+
+/** A proxy that stops answering range reads once told to. */
+export interface StallingProxy extends FrontProxy {
+  /** Whether range reads are held now (the embedded server answers; the client never hears). */
+  stalling: boolean;
+  /** Range reads held so far. */
+  readonly held: number;
+  /** Resolves once the next range read is held. */
+  nextHeld(): Promise<void>;
+}
+
+/**
+ * A proxy that, while `stalling`, holds every range read unanswered until it closes: a
+ * `dav-anon` front end that stopped answering, the footer read and the listings before it
+ * having gone through.
+ */
+export function stallingProxy(upstream: string): StallingProxy {
+  const state = { stalling: false, held: 0 };
+  const waiting: (() => void)[] = [];
+  const closing = Promise.withResolvers<void>();
+  const proxy = frontProxy(upstream, {
+    async answer(request, answer) {
+      if (!state.stalling || !request.headers.has("range")) return undefined;
+      await answer.body?.cancel();
+      state.held++;
+      for (const resolve of waiting.splice(0)) resolve();
+      // Held until the proxy closes; by then the client has long given up (or was aborted).
+      await closing.promise;
+      return new Response(null, { status: 503 });
+    },
+  });
+  return {
+    url: proxy.url,
+    get stalling() {
+      return state.stalling;
+    },
+    set stalling(value: boolean) {
+      state.stalling = value;
+    },
+    get held() {
+      return state.held;
+    },
+    nextHeld: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    async [Symbol.asyncDispose]() {
+      closing.resolve();
+      await proxy[Symbol.asyncDispose]();
+    },
+  };
+}

@@ -84,7 +84,7 @@ const lying = scenario.startsWith("lie-")
   ? lyingProxy(served.url, scenario.split("-")[1])
   : undefined;
 if (lying && scenario.endsWith("-early")) lying.state.lying = true;
-const store = connect({
+await using store = connect({
   url: lying?.url ?? served.url,
   anonymous: true,
   cacheDir: served.cacheDir,

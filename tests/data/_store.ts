@@ -23,13 +23,13 @@ export interface DataStore extends AsyncDisposable {
   cacheDir: string;
   /** The running server (its `stats()` count bytes sent). */
   server: TerrainServer;
-  /** An anonymous store using `cacheDir` unless the options say otherwise. */
+  /** An anonymous store using `cacheDir` unless the options say otherwise; closed by `close`. */
   connect(options?: ConnectOptions): Store;
   /** Like `connect`, but retrying after 1-5 ms instead of 250 ms and more, for failure tests. */
   impatient(retries: number): Store;
   /** Writes (or replaces) a file in the store, creating folders. */
   write(path: string, content: string | Uint8Array): Promise<void>;
-  /** Stops the server and removes the folders (not the sample store's). */
+  /** Closes the stores it made, stops the server and removes the folders (not the sample store's). */
   close(): Promise<void>;
 }
 
@@ -57,7 +57,10 @@ export async function dataStore(
     for (const [path, content] of Object.entries(files)) await write(path, content);
   }
   const server = await startServer({ ...options, root, port: 0, quiet: true });
+  const stores: Store[] = [];
+  const opened = (store: Store) => (stores.push(store), store);
   const close = async () => {
+    for (const store of stores) await store.close();
     await server.close();
     await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
     if (owned) await Deno.remove(root, { recursive: true });
@@ -67,16 +70,19 @@ export async function dataStore(
     root,
     cacheDir,
     server,
-    connect: (more = {}) => connect({ url: server.url, anonymous: true, cacheDir, ...more }),
+    connect: (more = {}) =>
+      opened(connect({ url: server.url, anonymous: true, cacheDir, ...more })),
     impatient: (retries) => {
       const transport = new Transport({ url: server.url, retries, retryBaseMs: 1, retryMaxMs: 5 });
-      return new Store(transport, {
-        url: transport.url,
-        auth: "anonymous",
-        credentialsFrom: "none",
-        ...transport.policy,
-        cacheDir,
-      });
+      return opened(
+        new Store(transport, {
+          url: transport.url,
+          auth: "anonymous",
+          credentialsFrom: "none",
+          ...transport.policy,
+          cacheDir,
+        }),
+      );
     },
     write,
     close,

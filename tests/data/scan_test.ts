@@ -56,7 +56,7 @@ Deno.test("scan: a predicate on the sorted date column prunes row groups", async
 Deno.test("scan: a server that ignores Range gives the right frame through the cache", async () => {
   await using served = await dataStore({ [PUBLIC]: PENGUINS });
   await using proxy = rangeIgnoringProxy(served.url);
-  const store = connect({ url: proxy.url, anonymous: true, cacheDir: served.cacheDir });
+  await using store = connect({ url: proxy.url, anonymous: true, cacheDir: served.cacheDir });
   const file = store.file(PUBLIC);
   const source = { path: PUBLIC, stat: (signal?: AbortSignal) => file.stat({ signal }) };
   const { frame, route } = await scanFile(store[STORE_CONTEXT], source);
@@ -97,7 +97,7 @@ Deno.test("scan: a private file has no anonymous URL and is scanned from the cac
     [PRIVATE]: PENGUINS,
     "/.terrain/users.json": usersFile(DEMO, ALICE, 300),
   });
-  const store = connect({ url: served.url, token: DEMO.token, cacheDir: served.cacheDir });
+  await using store = connect({ url: served.url, token: DEMO.token, cacheDir: served.cacheDir });
   const file = store.file(PRIVATE);
   assert.equal((await file.manifest()).publicUrl, undefined);
   const source = { path: PRIVATE, stat: (signal?: AbortSignal) => file.stat({ signal }) };

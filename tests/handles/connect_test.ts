@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { BadRequestError, connect, SignInRequiredError } from "../../mod.ts";
+import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { DEMO, PATHS, serve } from "./_store.ts";
 
 const ENV_NAMES = ["TERRAIN_URL", "TERRAIN_TOKEN", "TERRAIN_USERNAME", "TERRAIN_PASSWORD"];
@@ -142,6 +143,27 @@ Deno.test("connect refuses half-given credentials and contradictory options", as
     assert.throws(() => connect(null as unknown as object), BadRequestError);
     assert.throws(() => connect({ url, retryBaseMs: -1 }), /retryBaseMs/);
   });
+});
+
+Deno.test("connect refuses a userAgent that is not a product token, saying what it got", () => {
+  const url = "http://127.0.0.1:9/terrain";
+  const bad: [unknown, RegExp][] = [
+    [42, /got 42\.$/],
+    ["", /got ""\.$/],
+    ["   ", /got " {3}"\.$/],
+    ["my app\n/1.0", /got "my app\\n\/1\.0"\.$/],
+    ["café/1.0", /got "café\/1\.0"\.$/],
+  ];
+  for (const [userAgent, shown] of bad) {
+    assert.throws(() => connect({ url, userAgent: userAgent as string }), (error: unknown) => {
+      assert.ok(error instanceof BadRequestError, String(error));
+      assert.match(error.message, /^userAgent must be a product token such as "myapp\/1\.0"/);
+      assert.match(error.message, shown);
+      return true;
+    });
+  }
+  const store = connect({ url, userAgent: "myapp/1.0 (lab notebook)" });
+  assert.match(store[STORE_CONTEXT].transport.userAgent, /^myapp\/1\.0 \(lab notebook\) tern\//);
 });
 
 Deno.test("connect defaults to the public CyVerse gateway and anonymous access", async () => {
