@@ -221,10 +221,6 @@ const MODULE_STATE_ALLOWED: Record<string, { names: string[]; why: string }> = {
     names: ["loading"],
     why: "a lazily built immutable singleton (spdx-correct, loaded once)",
   },
-  "lib/server/http.ts": {
-    names: ["fileBodies", "byteBodies"],
-    why: "the connection layer, being changed apart from this check (issue 30)",
-  },
 };
 
 Deno.test("the module-state finder sees top-level let, var and mutable collections, not constant tables", () => {

@@ -144,14 +144,22 @@ const BIG_PIECE = 4 * 1024 * 1024;
 const SMALL_PIECE = 256 * 1024;
 const BIG_BUFFERS = 2;
 
+/** A byte body, written with the head in one write without going through a stream. */
+class BytesResponse extends Response {
+  constructor(readonly content: Uint8Array<ArrayBuffer>, init: ResponseInit) {
+    super(content, init);
+  }
+}
+
 /**
- * A whole file to send as a body, with the `Response` that announces it. The connection layer
- * reads the file itself in large pieces and closes it when done; the `Response`'s own body is
- * never read.
+ * A whole file to send as a body. The connection layer reads the file itself in large pieces
+ * and closes it when done; the `Response`'s own body is never read.
  */
-const fileBodies = new WeakMap<Response, { file: Deno.FsFile; length: number }>();
-/** Byte bodies, written with the head in one write without going through a stream. */
-const byteBodies = new WeakMap<Response, Uint8Array>();
+class FileResponse extends Response {
+  constructor(readonly file: Deno.FsFile, readonly length: number, init: ResponseInit) {
+    super(file.readable, init);
+  }
+}
 
 /**
  * A `Response` whose body is `bytes`, written by the connection layer together with the head
@@ -167,9 +175,7 @@ const byteBodies = new WeakMap<Response, Uint8Array>();
  * ```
  */
 export function bytesResponse(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit): Response {
-  const response = new Response(bytes, init);
-  byteBodies.set(response, bytes);
-  return response;
+  return new BytesResponse(bytes, init);
 }
 
 /**
@@ -189,9 +195,7 @@ export function bytesResponse(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit
  * ```
  */
 export function fileResponse(file: Deno.FsFile, length: number, init: ResponseInit): Response {
-  const response = new Response(file.readable, init);
-  fileBodies.set(response, { file, length });
-  return response;
+  return new FileResponse(file, length, init);
 }
 
 /**
@@ -700,7 +704,7 @@ export function serveHttp(
   }
 
   async function send(c: Connection, response: Response, head: boolean, keepAlive: boolean) {
-    const file = fileBodies.get(response);
+    const file = response instanceof FileResponse ? response : undefined;
     const headers = response.headers;
     let length = headers.get("content-length");
     if (file) length = String(file.length);
@@ -720,7 +724,7 @@ export function serveHttp(
     const timeout = limits.sendTimeoutMs;
     // A body sent in more than one write waits for a lane; a whole file that fits in one piece
     // and a byte body (already in memory, sent as it is) do not.
-    const long = !head && response.body !== null && !byteBodies.has(response) &&
+    const long = !head && response.body !== null && !(response instanceof BytesResponse) &&
       (file === undefined || text.length + file.length > SMALL_PIECE);
     let laned = false;
     try {
@@ -736,7 +740,7 @@ export function serveHttp(
         await sendFile(c, encoder.encode(text), file.file, file.length);
         return;
       }
-      const bytes = byteBodies.get(response);
+      const bytes = response instanceof BytesResponse ? response.content : undefined;
       if (bytes) {
         const out = encoder.encode(text);
         await c.write(
