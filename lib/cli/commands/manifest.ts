@@ -11,6 +11,7 @@
 import { engineSnippets, manifestFormatOf, snippetPlan, writeManifest } from "../../../mod.ts";
 import { stringOption, UsageError } from "../args.ts";
 import { asUsage, checkRef, type Command, resolveArg } from "../command.ts";
+import { localPath } from "../io.ts";
 import { plural, safeText } from "../format.ts";
 
 /** The engines `--code` names, as the option takes them. */
@@ -88,7 +89,7 @@ export const manifest: Command = {
       store.folder(folder).walk({ type: "file", ...(glob === undefined ? {} : { glob }) })
     );
     const frame = await walk.manifest({ signal: context.signal });
-    await writeManifest(frame, output);
+    await writeManifest(frame, localPath(context.io, output));
     if (values.quiet !== true) {
       const access = frame.getColumn("access").toArray() as string[];
       const private_ = access.filter((value) => value === "token").length;
