@@ -193,7 +193,11 @@ Deno.test({
       assert.deepEqual(plan, { manifest: path, store: store.url, public: FORMATS, token: FORMATS });
       const [dask] = engineSnippets(plan);
       assert.ok(dask.tested);
-      const env = { TERRAIN_URL: store.url, TERRAIN_TOKEN: DEMO.token };
+      // TERRAIN_URL as a person may write it: the code compares stores as tern does.
+      const env = {
+        TERRAIN_URL: `${store.url.replace("http:", "HTTP:")}/`,
+        TERRAIN_TOKEN: DEMO.token,
+      };
 
       await t.step("the rows and sums are tern's, TSV's included", async () => {
         const run = await runPython(folder, dask.code, env, { harness: true });
@@ -210,12 +214,12 @@ Deno.test({
         // server answers a range request with the whole file, so more than one partition means
         // ranges); then the TSV, JSON and JSON Lines files, one partition each.
         const rows = result.publicPartitionRows;
+        assert.deepEqual(rows.slice(-3), [small.tsv, small.json, small.ndjson]);
         const [a, b, c] = rows;
         const large = rows.slice(3, -3);
         assert.deepEqual([a, b, c], small.csv);
         assert.ok(large.length >= 2 && large.every((count) => count > 0), `${large}`);
         assert.equal(large.reduce((sum, count) => sum + count, 0), LARGE_ROWS);
-        assert.deepEqual(rows.slice(-3), [small.tsv, small.json, small.ndjson]);
         assert.equal(result.public.partitions, rows.length);
         // Terrain's download answers no ranges: each private file is one partition.
         assert.deepEqual(
@@ -247,15 +251,17 @@ Deno.test({
       });
 
       await t.step("a wrong token: the OSError docs/engines.md explains", async () => {
-        // Terrain refuses the token (403; 401 without one), which fsspec takes for a missing file.
+        // Terrain refuses a token it did not sign (403; 401 without one), which fsspec takes
+        // for a missing file.
+        const wrong = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZW1vIn0.not-the-signature";
         const url = privateManifest.getColumn("url").get(0) as string;
-        const refused = await fetch(url, { headers: { authorization: "Bearer not-a-token" } });
-        await refused.body?.cancel();
+        const refused = await fetch(url, { headers: { authorization: `Bearer ${wrong}` } });
         assert.equal(refused.status, 403);
+        assert.match(await refused.text(), /ERR_FORBIDDEN/);
         const run = await runPython(
           folder,
           dask.code,
-          { ...env, TERRAIN_TOKEN: "not-a-token" },
+          { ...env, TERRAIN_TOKEN: wrong },
           { harness: false },
         );
         assert.ok(!run.success);
