@@ -131,8 +131,10 @@ Deno.test("engines: code holds only what its files need, and reads the token onl
     assert.ok(snippet.code.includes('os.environ["TERRAIN_TOKEN"]'), snippet.engine);
     assert.ok(snippet.code.includes('STORE = "https://de.cyverse.org/terrain"'), snippet.engine);
     assert.ok(
-      snippet.code.includes('configured = os.environ.get("TERRAIN_URL", ' +
-        `"${DEFAULT_URL}")`),
+      snippet.code.includes(
+        'configured = os.environ.get("TERRAIN_URL", ' +
+          `"${DEFAULT_URL}")`,
+      ),
       snippet.engine,
     );
     assert.ok(!snippet.code.includes('"public"'), snippet.engine);
