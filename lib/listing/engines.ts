@@ -272,7 +272,8 @@ const ARROW = "the manifest does not tell an Arrow IPC file from a stream: read 
   "tern, or `tern get` them and use the engine's IPC reader";
 const MANIFEST_COMMENT = "# tern manifest FOLDER -o";
 
-const whole = (read: string): Reader => ({ public: read, token: read, tested: false });
+/** DuckDB: one call for both kinds, on the connection `DB` stands for (the private one downloads whole). */
+const onConnection = (read: string): Reader => ({ public: read, token: read, tested: false });
 
 const DASK: EngineCode = {
   engine: "Dask",
@@ -347,11 +348,11 @@ const DUCKDB: EngineCode = {
   engine: "DuckDB",
   untested: "DuckDB's httpfs extension cannot be installed where they run",
   readers: {
-    csv: whole("DB.read_csv(URLS)"),
-    tsv: whole('DB.read_csv(URLS, sep="\\t")'),
-    json: whole('DB.read_json(URLS, format="array")'),
-    ndjson: whole('DB.read_json(URLS, format="newline_delimited")'),
-    parquet: whole("DB.read_parquet(URLS)"),
+    csv: onConnection("DB.read_csv(URLS)"),
+    tsv: onConnection('DB.read_csv(URLS, sep="\\t")'),
+    json: onConnection('DB.read_json(URLS, format="array")'),
+    ndjson: onConnection('DB.read_json(URLS, format="newline_delimited")'),
+    parquet: onConnection("DB.read_parquet(URLS)"),
     arrow: undefined,
   },
   manifest: {
