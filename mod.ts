@@ -134,6 +134,14 @@ export { ListingChangedError } from "./lib/listing/errors.ts";
 export { Listing } from "./lib/handles/listing.ts";
 export { manifestFormatOf, writeManifest } from "./lib/listing/manifest.ts";
 export {
+  type Engine,
+  type EngineSnippet,
+  engineSnippets,
+  type SnippetPlan,
+  snippetPlan,
+  type SnippetPlanOptions,
+} from "./lib/listing/engines.ts";
+export {
   type ListOptions,
   type SortKey,
   type SortOrder,

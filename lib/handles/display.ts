@@ -547,8 +547,9 @@ export function provenanceView(data: {
 /**
  * Gives a manifest frame (`listing.manifest()`) the engine section below its own view (its
  * table): ready-to-run Dask, DuckDB and Polars code for the manifest written as
- * `manifest.csv`, chosen from its rows' format and access. The code takes the token from
- * `TERRAIN_TOKEN`; the section never holds one. Returns the same frame.
+ * `manifest.csv`, chosen from its rows' formats and access. The code takes the token from
+ * `TERRAIN_TOKEN` and sends it only to `store` (the store the manifest was made for), when
+ * `TERRAIN_URL` names it; the section never holds a token. Returns the same frame.
  *
  * @example
  * ```ts
@@ -556,22 +557,24 @@ export function provenanceView(data: {
  * import { withEngineSnippets } from "./display.ts";
  * import assert from "node:assert/strict";
  *
- * const manifest = withEngineSnippets(pl.DataFrame({ format: ["csv"], access: ["token"] }));
+ * const frame = pl.DataFrame({ format: ["csv"], access: ["token"] });
+ * const manifest = withEngineSnippets(frame, "https://de.cyverse.org/terrain");
  * const show = (manifest as unknown as Record<symbol, () => Promise<Record<string, string>>>)[
  *   Symbol.for("Jupyter.display")
  * ];
  * const html = (await show())["text/html"];
- * assert.ok(html.includes("dd.read_csv(token_urls, blocksize=None, storage_options=auth)"));
+ * assert.ok(html.includes('dd.read_csv(urls(&quot;token&quot;, &quot;csv&quot;), blocksize=None'));
+ * assert.ok(html.includes("STORE = &quot;https://de.cyverse.org/terrain&quot;"));
  * ```
  */
-export function withEngineSnippets<T extends DataFrame>(frame: T): T {
+export function withEngineSnippets<T extends DataFrame>(frame: T, store: string): T {
   const table = (frame as unknown as Record<symbol, unknown>)[JUPYTER_DISPLAY];
   return withDisplay(frame, async () => {
-    const plan = snippetPlan(frame);
+    const plan = snippetPlan(frame, { store });
     const view = {
       manifest: plan.manifest,
       tokenVariable: TOKEN_VARIABLE,
-      token: plan.token,
+      token: plan.token.length > 0,
       snippets: engineSnippets(plan),
     };
     return typeof table === "function"

@@ -392,7 +392,8 @@ export class Listing implements AsyncIterable<Entry> {
    * `file/manifest` request per file, overlapped up to the store's concurrency. Write it with
    * `writeManifest(frame, "manifest.csv")` (or `.parquet`, `.json`); Dask, DuckDB or Polars then
    * read the URLs directly. In a notebook it shows its table and ready-to-run code for those
-   * engines, which takes the token from `TERRAIN_TOKEN` (see `docs/engines.md`).
+   * engines, which takes the token from `TERRAIN_TOKEN` and sends it only to this store's URLs
+   * (see `docs/engines.md`).
    *
    * @example
    * ```ts
@@ -408,9 +409,10 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<DataFrame> {
-    const frame = await fileManifest(this.#plan.context.transport, await this.toArray(), options);
+    const { transport } = this.#plan.context;
+    const frame = await fileManifest(transport, await this.toArray(), options);
     const title = `Manifest: ${this.toString().replace(/^Listing\((.*)\)$/, "$1")}`;
-    return withEngineSnippets(withFrameDisplay(frame, { title }));
+    return withEngineSnippets(withFrameDisplay(frame, { title }), transport.url);
   }
 
   /** `Listing(list /iplant/home/shared, type "file", glob "*.csv")`. */

@@ -1,80 +1,206 @@
 import assert from "node:assert/strict";
-import { engineSnippets, snippetPlan } from "../../lib/listing/engines.ts";
+import {
+  DEFAULT_STORE,
+  engineSnippets,
+  type SnippetPlan,
+  snippetPlan,
+} from "../../lib/listing/engines.ts";
+import { DEFAULT_URL } from "../../lib/handles/connect.ts";
+import { BadRequestError } from "../../lib/client/errors.ts";
+import { TABLE_FORMATS, type TableFormat } from "../../lib/registry/file_formats.ts";
 import pl from "../../polars.ts";
 
-const DOCS = await Deno.readTextFile(new URL("../../docs/engines.md", import.meta.url));
+const ROOT = new URL("../../", import.meta.url);
+const DOCS = await Deno.readTextFile(new URL("docs/engines.md", ROOT));
 
-/** The fenced Python blocks of docs/engines.md, in order. */
-function pythonBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```python\n([^]*?)^```$/gm)].map((match) => match[1]);
+/** The plan whose code docs/engines.md shows: the Dask test's formats, public and private. */
+const DOCS_PLAN: SnippetPlan = {
+  manifest: "manifest.csv",
+  store: "https://de.cyverse.org/terrain",
+  public: ["csv", "tsv", "json", "ndjson"],
+  token: ["csv", "tsv", "json", "ndjson"],
+};
+
+/** The fenced blocks of docs/engines.md in `language`, in order. */
+function blocks(markdown: string, language: string): string[] {
+  return [...markdown.matchAll(new RegExp(`^\`\`\`${language}\\n([^]*?)^\`\`\`$`, "gm"))]
+    .map((match) => match[1]);
 }
 
 Deno.test("engines: docs/engines.md shows the code the Dask test runs, and says the rest is untested", () => {
-  const snippets = engineSnippets({
-    manifest: "manifest.csv",
-    format: "csv",
-    public: true,
-    token: true,
-  });
-  const blocks = pythonBlocks(DOCS);
+  const snippets = engineSnippets(DOCS_PLAN);
+  const python = blocks(DOCS, "python");
   // Dask, DuckDB and Python Polars exactly as tern gives them, then Spark.
-  assert.deepEqual(blocks.slice(0, 3), snippets.map((snippet) => snippet.code));
+  assert.deepEqual(python.slice(0, 3), snippets.map((snippet) => snippet.code));
   assert.deepEqual(snippets.map((snippet) => snippet.tested), [true, false, false]);
-  for (const block of blocks) {
-    if (block !== snippets[0].code) assert.match(block, /^# Untested: no tern test runs this code/);
+  for (const block of python.slice(1)) {
+    assert.match(block, /^# Untested: no tern test runs this code/);
   }
 });
 
-Deno.test("engines: the code for a manifest holds only what its files need, and never a token", () => {
-  const publicOnly = engineSnippets({
+Deno.test("engines: docs/engines.md imports tern from a path that resolves, and names real exports", async () => {
+  const imports = blocks(DOCS, "ts").flatMap((block) => [
+    ...block.matchAll(/^import \{([^}]*)\} from "([^"]+)";/gm),
+  ]);
+  assert.ok(imports.length > 0);
+  for (const [, names, specifier] of imports) {
+    assert.match(specifier, /^\.\//, "a checkout's relative path, as README's step 2 shows");
+    const module = await import(new URL(specifier, ROOT).href);
+    for (const name of names.split(",").map((each) => each.trim())) {
+      assert.ok(name in module, `${specifier} exports ${name}`);
+    }
+  }
+});
+
+Deno.test("engines: the readers table in docs/engines.md is each engine's code for each format", () => {
+  // | CSV (`csv`) | `dask call` | `duckdb call` | `polars call` |, `urls` for the list of URLs.
+  const rows = [...DOCS.matchAll(/^\| [^|]* \(`(\w+)`\) +\|(.*)\|$/gm)];
+  assert.deepEqual(rows.map((row) => row[1]), TABLE_FORMATS);
+  for (const [, format, cells] of rows) {
+    const snippets = engineSnippets({
+      manifest: "m.csv",
+      store: DEFAULT_STORE,
+      public: [format as TableFormat],
+      token: [],
+    });
+    const calls = cells.split("|").map((cell) => /^ *`(.*)` *$/.exec(cell)?.[1]);
+    assert.equal(calls.length, 3);
+    snippets.forEach((snippet, index) => {
+      const call = calls[index];
+      if (call === undefined) {
+        assert.match(snippet.code, /^# Not read here: the public /m, snippet.engine);
+        return;
+      }
+      const code = call.replaceAll("urls", `urls("public", "${format}")`);
+      assert.ok(snippet.code.includes(code), `${snippet.engine} ${format}: ${code}`);
+    });
+  }
+});
+
+Deno.test("engines: every format an engine reads, TSV with a tab, and nothing for a format it does not", () => {
+  const code = (format: TableFormat, access: "public" | "token") =>
+    engineSnippets({
+      manifest: "m.csv",
+      store: DEFAULT_STORE,
+      public: access === "public" ? [format] : [],
+      token: access === "token" ? [format] : [],
+    }).map((snippet) => snippet.code);
+  const [daskTsv, duckdbTsv, polarsTsv] = code("tsv", "public");
+  assert.ok(daskTsv.includes('dd.read_csv(urls("public", "tsv"), sep="\\t", blocksize="16MB")'));
+  assert.ok(duckdbTsv.includes('db.read_csv(urls("public", "tsv"), sep="\\t")'));
+  assert.ok(polarsTsv.includes('pl.scan_csv(urls("public", "tsv"), separator="\\t")'));
+  const [daskPrivateTsv, duckdbPrivateTsv, polarsPrivateTsv] = code("tsv", "token");
+  assert.ok(daskPrivateTsv.includes('sep="\\t", blocksize=None, storage_options=auth)'));
+  assert.ok(duckdbPrivateTsv.includes('private_db.read_csv(urls("token", "tsv"), sep="\\t")'));
+  assert.ok(polarsPrivateTsv.includes('pl.read_csv(fetch(url, headers), separator="\\t")'));
+
+  // Dask reads public Parquet (untested: Debian's Dask has no Parquet engine), not private.
+  const [daskParquet] = code("parquet", "public");
+  assert.match(daskParquet, /^# Untested: .*no Parquet engine/);
+  assert.ok(daskParquet.includes('public = dd.read_parquet(urls("public", "parquet"))'));
+  const [daskPrivateParquet, duckdbPrivateParquet] = code("parquet", "token");
+  assert.match(daskPrivateParquet, /^# Dask reads no file of this manifest/);
+  assert.match(daskPrivateParquet, /private Parquet files \(Parquet readers need byte ranges/);
+  assert.ok(!daskPrivateParquet.includes("TERRAIN_TOKEN"));
+  assert.ok(duckdbPrivateParquet.includes('private_db.read_parquet(urls("token", "parquet"))'));
+  // Arrow: named, not read, by every engine.
+  for (const snippet of code("arrow", "public")) {
+    assert.match(snippet, /^# Not read here: the public Arrow IPC files/m);
+  }
+  // Mixed: what is read is read, and what is not is named.
+  const [mixed] = engineSnippets({
     manifest: "m.csv",
-    format: "csv",
-    public: true,
-    token: false,
+    store: DEFAULT_STORE,
+    public: ["csv", "arrow"],
+    token: [],
   });
+  assert.ok(mixed.code.includes('public = dd.read_csv(urls("public", "csv"), blocksize="16MB")'));
+  assert.match(mixed.code, /# Not read here: the public Arrow IPC files/);
+});
+
+Deno.test("engines: code holds only what its files need, and reads the token only from the environment", () => {
+  const publicOnly = engineSnippets({ ...DOCS_PLAN, manifest: "m.csv", token: [] });
   for (const snippet of publicOnly) {
     assert.ok(!snippet.code.includes("TERRAIN_TOKEN"), snippet.engine);
-    assert.ok(!snippet.code.includes("token_urls"), snippet.engine);
+    assert.ok(!snippet.code.includes("STORE"), snippet.engine);
+    assert.ok(!snippet.code.includes('"token"'), snippet.engine);
     assert.ok(snippet.code.includes('"m.csv"'), snippet.engine);
   }
-  const privateOnly = engineSnippets({
-    manifest: "m.csv",
-    format: "csv",
-    public: false,
-    token: true,
-  });
+  const privateOnly = engineSnippets({ ...DOCS_PLAN, public: [] });
   for (const snippet of privateOnly) {
     assert.ok(snippet.code.includes('os.environ["TERRAIN_TOKEN"]'), snippet.engine);
-    assert.ok(!snippet.code.includes("public_urls"), snippet.engine);
+    assert.ok(snippet.code.includes('STORE = "https://de.cyverse.org/terrain"'), snippet.engine);
+    assert.ok(
+      snippet.code.includes(
+        'configured = os.environ.get("TERRAIN_URL", ' +
+          `"${DEFAULT_URL}")`,
+      ),
+      snippet.engine,
+    );
+    assert.ok(!snippet.code.includes('"public"'), snippet.engine);
   }
-  // Dask reads private Parquet nowhere: it says to stage those files instead.
-  const [parquet] = engineSnippets({
-    manifest: "m.csv",
-    format: "parquet",
-    public: true,
-    token: true,
-  });
-  assert.ok(!parquet.tested);
-  assert.match(parquet.code, /^# Untested/);
-  assert.match(parquet.code, /dd\.read_parquet\(public_urls\)/);
-  assert.match(parquet.code, /tern get -r/);
-  assert.ok(!parquet.code.includes("TERRAIN_TOKEN"));
+  // The check comes before any read: nothing is fetched from a manifest it refuses.
+  for (const snippet of engineSnippets(DOCS_PLAN)) {
+    const check = snippet.code.indexOf("if elsewhere:");
+    const firstRead = snippet.code.search(/(read_|scan_)\w+\(urls\(/);
+    assert.ok(check > 0 && check < firstRead, snippet.engine);
+  }
 });
 
-Deno.test("engines: the plan follows the manifest's main table format and access kinds", () => {
+Deno.test("engines: the manifest is read the way it was written", () => {
+  const first = (manifest: string) => engineSnippets({ ...DOCS_PLAN, manifest });
+  const [dask, duckdb, polars] = first("out/m.json");
+  assert.ok(dask.code.includes('manifest = pd.read_json("out/m.json", orient="records")'));
+  assert.ok(duckdb.code.includes('manifest = db.read_json("out/m.json").df()'));
+  assert.ok(polars.code.includes('manifest = pl.read_json("out/m.json")'));
+  // Only a CSV manifest is what the Dask test reads.
+  assert.equal(dask.tested, false);
+  assert.match(dask.code, /^# Untested: .*the tests write the manifest as CSV/);
+  const [parquet] = first("m.parquet");
+  assert.ok(parquet.code.includes('manifest = pd.read_parquet("m.parquet")'));
+  // A name is quoted as a Python string, whatever it holds.
+  const [odd] = first('we"ird\n.csv');
+  assert.ok(odd.code.includes('pd.read_csv("we\\"ird\\n.csv")'));
+});
+
+Deno.test("engines: the plan follows the manifest's formats and access kinds", () => {
   const manifest = pl.DataFrame({
-    format: ["csv", "csv", "parquet", null],
-    access: ["token", "token", "public", "public"],
+    format: ["csv", "tsv", "parquet", null, "tsv"],
+    access: ["token", "token", "public", "public", "public"],
   });
-  assert.deepEqual(snippetPlan(manifest, "x.csv"), {
+  assert.deepEqual(snippetPlan(manifest, { manifest: "x.csv", store: "HTTP://Example.org/t/" }), {
     manifest: "x.csv",
-    format: "csv",
-    public: false,
-    token: true,
+    store: "http://example.org/t",
+    public: ["tsv", "parquet"],
+    token: ["csv", "tsv"],
   });
-  // Even with no table at all, the code reads public files (it finds none rather than failing).
+  // No table at all: each engine's code says it reads nothing, and no test runs that.
   const none = pl.DataFrame({ format: [null], access: ["public"] }, {
     schema: { format: pl.Utf8, access: pl.Utf8 },
   });
-  assert.equal(engineSnippets(snippetPlan(none))[0].code.includes("public_urls"), true);
+  for (const snippet of engineSnippets(snippetPlan(none, { store: DEFAULT_STORE }))) {
+    assert.match(snippet.code, /^# \w+ reads no file of this manifest/);
+    assert.equal(snippet.tested, false);
+  }
+});
+
+Deno.test("engines: a bad store or manifest name is a BadRequestError that shows no password", () => {
+  const manifest = pl.DataFrame({ format: ["csv"], access: ["public"] });
+  for (const store of ["ftp://example.org/terrain", "not a url", "http://x/t?token=1"]) {
+    assert.throws(() => snippetPlan(manifest, { store }), BadRequestError);
+  }
+  assert.throws(
+    () => snippetPlan(manifest, { store: "https://me:hunter2@example.org/terrain" }),
+    (error: Error) =>
+      error instanceof BadRequestError && !error.message.includes("hunter2") &&
+      error.message.includes("https://***@example.org/terrain"),
+  );
+  assert.throws(
+    () => snippetPlan(manifest, { store: DEFAULT_STORE, manifest: "m.txt" }),
+    /manifest must name a \.csv, \.json or \.parquet file, got "m\.txt"/,
+  );
+});
+
+Deno.test("engines: the default store is connect()'s", () => {
+  assert.equal(DEFAULT_STORE, DEFAULT_URL);
 });

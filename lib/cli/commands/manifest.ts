@@ -1,16 +1,21 @@
 /**
  * `tern manifest`: the manifest of a folder's files (everything under it, or what `--glob`
  * matches) written to a file for another engine — Dask, DuckDB, Polars on another machine —
- * as CSV, JSON or Parquet by its extension. Public files get their anonymous URL; private ones
- * Terrain's download URL, read with the caller's token. No token is written.
+ * as CSV, JSON or Parquet by its extension, and with `--code ENGINE` the Python code that reads
+ * it with that engine, on stdout. Public files get their anonymous URL; private ones Terrain's
+ * download URL, read with the caller's token. No token is written, in the file or the code.
  *
  * @module
  */
 
-import { manifestFormatOf, writeManifest } from "../../../mod.ts";
+import { engineSnippets, manifestFormatOf, snippetPlan, writeManifest } from "../../../mod.ts";
 import { stringOption, UsageError } from "../args.ts";
 import { asUsage, checkRef, type Command, resolveArg } from "../command.ts";
+import { localPath } from "../io.ts";
 import { plural, safeText } from "../format.ts";
+
+/** The engines `--code` names, as the option takes them. */
+const CODE_ENGINES = ["dask", "duckdb", "polars"];
 
 /**
  * `tern manifest [options] FOLDER -o FILE`.
@@ -19,6 +24,7 @@ import { plural, safeText } from "../format.ts";
  * ```sh
  * tern manifest /iplant/home/shared/commons_repo/curated/BTS_FlightDelays_OnTime_2021 -o flights.csv
  * tern manifest --glob '**' + '/*.parquet' /iplant/home/shared/commons_repo -o tables.parquet
+ * tern manifest /iplant/home/shared/commons_repo/curated/BTS_FlightDelays_OnTime_2021 -o flights.csv --code dask > flights.py
  * ```
  */
 export const manifest: Command = {
@@ -31,7 +37,9 @@ export const manifest: Command = {
     "--glob matches paths relative to FOLDER ('**' crosses folders). A public file's url is",
     "its anonymous dav-anon URL (access public); a private file's is Terrain's download URL",
     '(access token): send your token as "Authorization: Bearer ..." to read it. No token is',
-    "written into FILE. docs/engines.md has Dask, DuckDB and Polars code that reads it.",
+    "written into FILE. --code prints Python code that reads FILE's tables with Dask, DuckDB",
+    "or Polars (stdout holds only the code): it reads your token from TERRAIN_TOKEN and sends",
+    "it only to this store's URLs, when TERRAIN_URL names this store. See docs/engines.md.",
   ].join("\n"),
   options: {
     output: {
@@ -41,12 +49,18 @@ export const manifest: Command = {
       help: "where to write: FILE.csv, FILE.json or FILE.parquet",
     },
     glob: { type: "string", value: "GLOB", help: "only files matching GLOB, e.g. '**/*.csv'" },
+    code: {
+      type: "string",
+      value: "ENGINE",
+      help: "also print code that reads FILE: dask, duckdb or polars",
+    },
     quiet: { type: "boolean", short: "q", help: "no summary line, only errors" },
   },
   examples: [
     "tern manifest /iplant/home/shared/commons_repo/curated/BTS_FlightDelays_OnTime_2021 -o flights.csv",
     "tern manifest --glob '**/*.parquet' /iplant/home/shared/commons_repo/curated -o tables.parquet",
     'tern manifest --token "$TERRAIN_TOKEN" /iplant/home/me/project -o mine.json',
+    "tern manifest /iplant/home/shared/commons_repo/curated -o tables.csv --code dask > tables.py",
   ],
   run: async (context) => {
     const { values, positionals } = context.args;
@@ -62,6 +76,12 @@ export const manifest: Command = {
         `-o ${JSON.stringify(output)}: the file name must end in .csv, .json or .parquet`,
       );
     }
+    const code = stringOption(values, "code");
+    if (code !== undefined && !CODE_ENGINES.includes(code)) {
+      throw new UsageError(
+        `--code ${JSON.stringify(code)}: the engine is one of ${CODE_ENGINES.join(", ")}`,
+      );
+    }
     const glob = stringOption(values, "glob");
     const folder = await resolveArg(context, checkRef(positionals[0]));
     const store = await context.store({ progress: true });
@@ -69,7 +89,7 @@ export const manifest: Command = {
       store.folder(folder).walk({ type: "file", ...(glob === undefined ? {} : { glob }) })
     );
     const frame = await walk.manifest({ signal: context.signal });
-    await writeManifest(frame, output);
+    await writeManifest(frame, localPath(context.io, output));
     if (values.quiet !== true) {
       const access = frame.getColumn("access").toArray() as string[];
       const private_ = access.filter((value) => value === "token").length;
@@ -79,6 +99,12 @@ export const manifest: Command = {
           (private_ === 0 ? "" : `; ${private_} private: read with your token as a bearer header`),
       );
       await stderr.flush();
+    }
+    if (code !== undefined) {
+      const plan = snippetPlan(frame, { manifest: output, store: store.options.url });
+      const snippet = engineSnippets(plan).find((each) => each.engine.toLowerCase() === code)!;
+      context.io.stdout.text(snippet.code);
+      await context.io.stdout.flush();
     }
     return 0;
   },

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import pl from "../../../polars.ts";
 import { DEMO_USER, FORMATS_PATH } from "../../../lib/sample/mod.ts";
+import { engineSnippets, snippetPlan } from "../../../mod.ts";
 import { assertUsage, startCli } from "../_cli.ts";
 
-Deno.test("tern manifest: a folder's files as CSV, JSON or Parquet; private files by token", async (t) => {
+Deno.test("tern manifest: a folder's files as CSV, JSON or Parquet; private files by token; --code", async (t) => {
   await using cli = await startCli();
 
   await t.step("--glob picks the files; the format follows the extension", async () => {
@@ -72,6 +73,70 @@ Deno.test("tern manifest: a folder's files as CSV, JSON or Parquet; private file
     }
   });
 
+  await t.step(
+    "--code ENGINE: stdout is only that engine's code for FILE, TSV included",
+    async () => {
+      const expected: Record<string, RegExp[]> = {
+        dask: [
+          /^manifest = pd\.read_csv\("formats\.csv"\)/m,
+          /^ {8}dd\.read_csv\(urls\("public", "tsv"\), sep="\\t", blocksize="16MB"\),$/m,
+          /^ {8}dd\.read_json\(urls\("public", "ndjson"\), orient="records", lines=True,/m,
+          /^ {8}dd\.read_parquet\(urls\("public", "parquet"\)\),$/m,
+        ],
+        duckdb: [
+          /^manifest = db\.read_csv\("formats\.csv"\)\.df\(\)/m,
+          /^public = public\.union\(db\.read_csv\(urls\("public", "tsv"\), sep="\\t"\)\)$/m,
+        ],
+        polars: [
+          /^manifest = pl\.read_csv\("formats\.csv"\)/m,
+          /^ {4}pl\.scan_csv\(urls\("public", "tsv"\), separator="\\t"\),$/m,
+        ],
+      };
+      for (const [engine, patterns] of Object.entries(expected)) {
+        const run = await cli.run([
+          "manifest",
+          FORMATS_PATH,
+          "-o",
+          "formats.csv",
+          "--code",
+          engine,
+        ]);
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stderr, /^wrote \d+ files to formats\.csv\n$/);
+        const frame = pl.readCSV(join(cli.dir, "formats.csv"));
+        const plan = snippetPlan(frame, { manifest: "formats.csv", store: cli.url });
+        assert.deepEqual(plan.public, ["csv", "tsv", "json", "ndjson", "parquet", "arrow"]);
+        const snippet = engineSnippets(plan).find((each) => each.engine.toLowerCase() === engine);
+        assert.equal(run.stdout, snippet?.code);
+        for (const pattern of patterns) assert.match(run.stdout, pattern, engine);
+        // Public files only: no token, and no store to check.
+        assert.ok(!run.stdout.includes("TERRAIN_TOKEN"), engine);
+        assert.match(run.stdout, /^ *# Not read here: the public Arrow IPC files/m, engine);
+      }
+    },
+  );
+
+  await t.step(
+    "--code with private files: the token from the environment, for this store only",
+    async () => {
+      const run = await cli.run(
+        ["manifest", DEMO_USER.home, "--glob", "*.csv", "-o", "mine.json", "--code", "dask", "-q"],
+        { env: { TERRAIN_TOKEN: DEMO_USER.token } },
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stderr, "");
+      assert.match(run.stdout, /^manifest = pd\.read_json\("mine\.json", orient="records"\)/m);
+      assert.ok(run.stdout.includes(`STORE = "${cli.url}"\n`));
+      assert.ok(run.stdout.includes('"Bearer " + os.environ["TERRAIN_TOKEN"]'));
+      assert.ok(
+        run.stdout.includes(
+          'dd.read_csv(urls("token", "csv"), blocksize=None, storage_options=auth)',
+        ),
+      );
+      assert.ok(!run.stdout.includes(DEMO_USER.token));
+    },
+  );
+
   await t.step("usage errors before any request", async () => {
     const before = cli.server.stats().requests;
     assertUsage(await cli.run(["manifest", FORMATS_PATH]), /missing -o FILE/);
@@ -80,6 +145,10 @@ Deno.test("tern manifest: a folder's files as CSV, JSON or Parquet; private file
       /must end in \.csv, \.json or \.parquet/,
     );
     assertUsage(await cli.run(["manifest", "-o", join(cli.dir, "m.csv")]), /missing FOLDER/);
+    assertUsage(
+      await cli.run(["manifest", FORMATS_PATH, "-o", join(cli.dir, "m.csv"), "--code", "spark"]),
+      /--code "spark": the engine is one of dask, duckdb, polars/,
+    );
     assert.equal(cli.server.stats().requests, before);
     assert.ok(!(await Array.fromAsync(Deno.readDir(cli.dir))).some((e) => e.name === "m.csv"));
   });
