@@ -1,9 +1,24 @@
 /**
- * {@linkcode sameStore}: whether two URLs name the same Terrain gateway, the test that decides
- * whether a URL found in data (a lock's store) may get the caller's credentials.
+ * Store URLs: {@linkcode DEFAULT_URL}, the store opened when none is named, and
+ * {@linkcode sameStore}, whether two URLs name the same Terrain gateway, the test that decides
+ * whether a URL found in data (a lock's store, a manifest's row) may get the caller's credentials.
  *
  * @module
  */
+
+/**
+ * The store `connect()` opens when neither `url` nor `TERRAIN_URL` names one: the public
+ * CyVerse gateway. Credentials from the environment are for it then.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_URL } from "./same_store.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DEFAULT_URL, "https://de.cyverse.org/terrain");
+ * ```
+ */
+export const DEFAULT_URL = "https://de.cyverse.org/terrain";
 
 /**
  * Whether `a` and `b` name the same store: the same origin (scheme, host and port as URL parsing

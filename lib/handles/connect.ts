@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { DEFAULT_CACHE_BYTES } from "../cache/cache.ts";
 import { defaultCacheDir, readEnv } from "../cache/dir.ts";
 import { BadRequestError, quoteInput } from "../client/errors.ts";
+import { DEFAULT_URL } from "../client/same_store.ts";
 import { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Lock, parseLock, readLock } from "./lock.ts";
@@ -125,19 +126,7 @@ export interface ConnectOptions {
  */
 const PRODUCT = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
-/**
- * The store `connect()` opens when neither `url` nor `TERRAIN_URL` names one: the public
- * CyVerse gateway. Credentials from the environment are for it then.
- *
- * @example
- * ```ts
- * import { DEFAULT_URL } from "./connect.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(DEFAULT_URL, "https://de.cyverse.org/terrain");
- * ```
- */
-export const DEFAULT_URL = "https://de.cyverse.org/terrain";
+export { DEFAULT_URL };
 
 /**
  * Opens a store: checks the options and reads the environment, but sends nothing until a

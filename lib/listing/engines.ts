@@ -20,6 +20,7 @@
 import type { DataFrame } from "../deps.ts";
 import type { Access } from "../client/endpoints.ts";
 import { BadRequestError } from "../client/errors.ts";
+import { DEFAULT_URL } from "../client/same_store.ts";
 import { TABLE_FORMATS, type TableFormat, tableFormat } from "../registry/file_formats.ts";
 import { manifestFormatOf } from "./manifest.ts";
 
@@ -39,7 +40,7 @@ export const TOKEN_VARIABLE = "TERRAIN_TOKEN";
 
 /**
  * The environment variable that names the store the token is for (the one `connect()` and the
- * CLI read too); unset, it is {@linkcode DEFAULT_STORE}.
+ * CLI read too); unset, it is {@linkcode DEFAULT_URL}.
  *
  * @example
  * ```ts
@@ -50,21 +51,6 @@ export const TOKEN_VARIABLE = "TERRAIN_TOKEN";
  * ```
  */
 export const URL_VARIABLE = "TERRAIN_URL";
-
-/**
- * The store `connect()` opens when `TERRAIN_URL` is unset, which the code takes the token to be
- * for then. (`handles/connect.ts` holds the same value as `DEFAULT_URL`, which this folder may
- * not import; `tests/listing/engines_test.ts` keeps the two equal.)
- *
- * @example
- * ```ts
- * import { DEFAULT_STORE } from "./engines.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(DEFAULT_STORE, "https://de.cyverse.org/terrain");
- * ```
- */
-export const DEFAULT_STORE = "https://de.cyverse.org/terrain";
 
 /**
  * The engines tern writes code for, as their users call them.
@@ -542,7 +528,7 @@ function tokenCheck(plan: SnippetPlan, tokenUrls: string): string[] {
     '    return parts.scheme, parts.hostname, port, parts.path.rstrip("/")',
     "",
     "",
-    `configured = os.environ.get(${py(URL_VARIABLE)}, ${py(DEFAULT_STORE)})`,
+    `configured = os.environ.get(${py(URL_VARIABLE)}, ${py(DEFAULT_URL)})`,
     "if store_key(configured) != store_key(STORE):",
     "    raise ValueError(",
     `        f"Not sending ${TOKEN_VARIABLE}: this manifest was made for {STORE}, but your "`,

@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  DEFAULT_STORE,
-  engineSnippets,
-  type SnippetPlan,
-  snippetPlan,
-} from "../../lib/listing/engines.ts";
-import { DEFAULT_URL } from "../../lib/handles/connect.ts";
+import { engineSnippets, type SnippetPlan, snippetPlan } from "../../lib/listing/engines.ts";
+import { DEFAULT_URL } from "../../lib/client/same_store.ts";
 import { BadRequestError } from "../../lib/client/errors.ts";
 import { TABLE_FORMATS, type TableFormat } from "../../lib/registry/file_formats.ts";
 import pl from "../../polars.ts";
@@ -59,7 +54,7 @@ Deno.test("engines: the readers table in docs/engines.md is each engine's code f
   for (const [, format, cells] of rows) {
     const snippets = engineSnippets({
       manifest: "m.csv",
-      store: DEFAULT_STORE,
+      store: DEFAULT_URL,
       public: [format as TableFormat],
       token: [],
     });
@@ -81,7 +76,7 @@ Deno.test("engines: every format an engine reads, TSV with a tab, and nothing fo
   const code = (format: TableFormat, access: "public" | "token") =>
     engineSnippets({
       manifest: "m.csv",
-      store: DEFAULT_STORE,
+      store: DEFAULT_URL,
       public: access === "public" ? [format] : [],
       token: access === "token" ? [format] : [],
     }).map((snippet) => snippet.code);
@@ -110,7 +105,7 @@ Deno.test("engines: every format an engine reads, TSV with a tab, and nothing fo
   // Mixed: what is read is read, and what is not is named.
   const [mixed] = engineSnippets({
     manifest: "m.csv",
-    store: DEFAULT_STORE,
+    store: DEFAULT_URL,
     public: ["csv", "arrow"],
     token: [],
   });
@@ -178,7 +173,7 @@ Deno.test("engines: the plan follows the manifest's formats and access kinds", (
   const none = pl.DataFrame({ format: [null], access: ["public"] }, {
     schema: { format: pl.Utf8, access: pl.Utf8 },
   });
-  for (const snippet of engineSnippets(snippetPlan(none, { store: DEFAULT_STORE }))) {
+  for (const snippet of engineSnippets(snippetPlan(none, { store: DEFAULT_URL }))) {
     assert.match(snippet.code, /^# \w+ reads no file of this manifest/);
     assert.equal(snippet.tested, false);
   }
@@ -196,11 +191,7 @@ Deno.test("engines: a bad store or manifest name is a BadRequestError that shows
       error.message.includes("https://***@example.org/terrain"),
   );
   assert.throws(
-    () => snippetPlan(manifest, { store: DEFAULT_STORE, manifest: "m.txt" }),
+    () => snippetPlan(manifest, { store: DEFAULT_URL, manifest: "m.txt" }),
     /manifest must name a \.csv, \.json or \.parquet file, got "m\.txt"/,
   );
-});
-
-Deno.test("engines: the default store is connect()'s", () => {
-  assert.equal(DEFAULT_STORE, DEFAULT_URL);
 });
