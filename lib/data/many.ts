@@ -11,7 +11,7 @@ import { BadRequestError } from "../client/errors.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import type { Entry } from "../client/entry.ts";
 import type { DataContext } from "./context.ts";
-import { checkOptions, type ManyOptions } from "./options.ts";
+import type { ManyOptions } from "./options.ts";
 import { combineFrames, limitRows } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { ProgressTracker } from "../progress/events.ts";
@@ -57,7 +57,6 @@ export async function readMany(
   stat: (path: string, signal?: AbortSignal) => Promise<Entry>,
   options: ManyOptions = {},
 ): Promise<DataFrame> {
-  checkOptions(options);
   const pl = await loadPolars();
   const files = entries.filter((entry) => entry.type === "file");
   const source = options.source ?? "source";

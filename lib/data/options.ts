@@ -1,14 +1,27 @@
 /**
- * Options of the dataframe readers, checked before any request so a mistake is a clear
- * {@linkcode BadRequestError} naming the option.
+ * Options of the dataframe readers and the scans, and their schemas: each public call parses its
+ * options once with one of these, so a mistake is a clear {@linkcode BadRequestError} naming the
+ * option before any request, and nothing below checks them again.
  *
  * @module
  */
 
-import type { DataType } from "../deps.ts";
-import { BadRequestError } from "../client/errors.ts";
+import type { DataType, z as Z } from "../deps.ts";
+import {
+  abortSignal,
+  callback,
+  count,
+  defineOptions,
+  filled,
+  flag,
+  oneOf,
+  type OptionRules,
+  type OptionsSchema,
+} from "../client/options.ts";
+import type { CallOptions } from "../client/endpoints.ts";
 import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 import type { ProgressEvent } from "../progress/events.ts";
+import type { ScanOptions } from "./scan.ts";
 
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
@@ -111,88 +124,194 @@ export interface ManyOptions extends DataFrameOptions {
   source?: string | false;
 }
 
-/** Default rows per batch of `file.batches()`. */
-export const DEFAULT_BATCH_ROWS = 100_000;
-
 /**
- * Checks reader options (a scan's `remote` too); nothing is sent when they are wrong.
- *
- * @throws {BadRequestError} naming the first bad option, what it was and what it must be.
+ * Options of `file.cachedPath()` and `file.downloadTo()`: the call's signal and its progress.
  *
  * @example
  * ```ts
- * import { checkOptions } from "./options.ts";
+ * import type { CopyOptions } from "./options.ts";
+ *
+ * const quiet: CopyOptions = { progress: false };
+ * ```
+ */
+export interface CopyOptions extends CallOptions {
+  /** Called with progress events (bytes received, rate); see {@linkcode ProgressEvent}. */
+  onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Show this call's progress; `false` keeps it quiet (`onProgress` is called either way).
+   *
+   * @default the store's `progress` setting
+   */
+  progress?: boolean;
+}
+
+/**
+ * Options of `listing.scan()`: those of `file.scan()` plus the name of the column holding each
+ * row's file.
+ *
+ * @example
+ * ```ts
+ * import type { ScanManyOptions } from "./options.ts";
+ *
+ * const options: ScanManyOptions = { source: "file", remote: false };
+ * ```
+ */
+export interface ScanManyOptions extends ScanOptions {
+  /**
+   * Name of the column with each row's data-store path.
+   *
+   * @default "source"
+   */
+  source?: string;
+}
+
+/** Default rows per batch of `file.batches()`. */
+export const DEFAULT_BATCH_ROWS = 100_000;
+
+// Polars' readers take one byte.
+const oneAscii = (value: string) => value.length === 1 && value.charCodeAt(0) < 0x80;
+
+/** The rules of the options every reader shares. */
+function readerRules(z: typeof Z) {
+  const text = z.string();
+  return {
+    format: oneOf(TABLE_FORMATS),
+    sep: text.refine((value) => oneAscii(value) && value !== "\n" && value !== "\r")
+      .describe("one ASCII character, not a line break"),
+    quoteChar: text.refine(oneAscii).describe("one ASCII character"),
+    columns: z.array(text).min(1).describe("a non-empty array of column names"),
+    dtypes: z.record(
+      text,
+      z.custom<DataType>((value) => typeof value === "object" && value !== null),
+    )
+      .describe("an object of column name to Polars type, e.g. { a: pl.Utf8 }"),
+    hasHeader: flag(),
+    tryParseDates: flag(),
+    cache: flag(),
+    progress: flag(),
+    nullValues: z.union([text, z.array(text), z.record(text, text)])
+      .describe("a string, an array of strings, or an object of column name to string"),
+    nRows: count(0),
+    inferSchemaLength: count(1),
+    onProgress: callback<(event: ProgressEvent) => void>(),
+    signal: abortSignal(),
+  } satisfies OptionRules<DataFrameOptions>;
+}
+
+/**
+ * The options of `file.dataframe()` and `file.head()`.
+ *
+ * @example
+ * ```ts
+ * import { DATAFRAME_OPTIONS } from "./options.ts";
  * import assert from "node:assert/strict";
  *
- * checkOptions({ sep: "\t", nRows: 10 }); // fine
- * assert.throws(() => checkOptions({ quoteChar: "ab" }), {
+ * assert.deepEqual(DATAFRAME_OPTIONS.parse("file.dataframe()", { sep: ";" }), { sep: ";" });
+ * assert.throws(() => DATAFRAME_OPTIONS.parse("file.dataframe()", { seperator: ";" }), {
  *   name: "BadRequestError",
- *   message: 'quoteChar must be one ASCII character, got "ab".',
+ *   message: 'file.dataframe(): unknown option "seperator": did you mean "sep"?',
+ * });
+ * assert.throws(() => DATAFRAME_OPTIONS.parse("file.dataframe()", { quoteChar: "ab" }), {
+ *   message: 'file.dataframe(): quoteChar must be one ASCII character, got "ab".',
  * });
  * ```
  */
-export function checkOptions(options: unknown): asserts options is BatchOptions & ManyOptions {
-  if (!isObject(options)) {
-    throw new BadRequestError("Reader options must be an object, e.g. { sep: ';' }.");
-  }
-  for (const [name, [valid, expected]] of Object.entries(RULES)) {
-    const value = options[name];
-    if (value !== undefined && !valid(value)) {
-      const shown = Deno.inspect(value, { depth: 1, iterableLimit: 5, strAbbreviateSize: 40 });
-      throw new BadRequestError(`${name} must be ${expected}, got ${shown}.`);
-    }
-  }
+export const DATAFRAME_OPTIONS: OptionsSchema<DataFrameOptions> = defineOptions(readerRules);
+
+/**
+ * The options of `file.batches()`.
+ *
+ * @example
+ * ```ts
+ * import { BATCH_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => BATCH_OPTIONS.parse("file.batches()", { rows: 0 }), {
+ *   message: "file.batches(): rows must be an integer ≥ 1, got 0.",
+ * });
+ * ```
+ */
+export const BATCH_OPTIONS: OptionsSchema<BatchOptions> = defineOptions((z) => ({
+  ...readerRules(z),
+  rows: count(1),
+}));
+
+/**
+ * The options of `listing.dataframes()`.
+ *
+ * @example
+ * ```ts
+ * import { MANY_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(MANY_OPTIONS.parse("listing.dataframes()", { source: false }), { source: false });
+ * ```
+ */
+export const MANY_OPTIONS: OptionsSchema<ManyOptions> = defineOptions((z) => ({
+  ...readerRules(z),
+  source: z.union([z.literal(false), z.string().min(1)])
+    .describe("a column name, or false for no source column"),
+}));
+
+/** The rules of `file.scan()`'s options. */
+function scanRules() {
+  return {
+    format: oneOf(TABLE_FORMATS),
+    remote: flag(),
+    onProgress: callback<(event: ProgressEvent) => void>(),
+    progress: flag(),
+    signal: abortSignal(),
+  } satisfies OptionRules<ScanOptions>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/**
+ * The options of `file.scan()`.
+ *
+ * @example
+ * ```ts
+ * import { SCAN_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => SCAN_OPTIONS.parse("file.scan()", { remot: false }), {
+ *   message: 'file.scan(): unknown option "remot": did you mean "remote"?',
+ * });
+ * ```
+ */
+export const SCAN_OPTIONS: OptionsSchema<ScanOptions> = defineOptions(scanRules);
 
-const isString = (value: unknown): value is string => typeof value === "string";
-// Polars' readers take one byte.
-const oneAscii = (value: unknown) =>
-  isString(value) && value.length === 1 && value.charCodeAt(0) < 0x80;
-const boolean = [(value: unknown) => typeof value === "boolean", "true or false"] as const;
-const integer = (min: number) =>
-  [
-    (value: unknown) => Number.isSafeInteger(value) && value as number >= min,
-    `an integer ≥ ${min}`,
-  ] as const;
+/**
+ * The options of `listing.scan()`.
+ *
+ * @example
+ * ```ts
+ * import { SCAN_MANY_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => SCAN_MANY_OPTIONS.parse("listing.scan()", { source: "" }), {
+ *   message: 'listing.scan(): source must be a non-empty column name, got "".',
+ * });
+ * ```
+ */
+export const SCAN_MANY_OPTIONS: OptionsSchema<ScanManyOptions> = defineOptions(() => ({
+  ...scanRules(),
+  source: filled("a non-empty column name"),
+}));
 
-/** Each option's check, and what the message says the option must be when it fails. */
-const RULES: Record<string, readonly [(value: unknown) => boolean, string]> = {
-  format: [
-    (value) => TABLE_FORMATS.includes(value as TableFormat),
-    `one of ${TABLE_FORMATS.join(", ")}`,
-  ],
-  sep: [
-    (value) => oneAscii(value) && value !== "\n" && value !== "\r",
-    "one ASCII character, not a line break",
-  ],
-  quoteChar: [oneAscii, "one ASCII character"],
-  columns: [
-    (value) => Array.isArray(value) && value.length > 0 && value.every(isString),
-    "a non-empty array of column names",
-  ],
-  dtypes: [isObject, "an object of column name to Polars type, e.g. { a: pl.Utf8 }"],
-  hasHeader: boolean,
-  tryParseDates: boolean,
-  cache: boolean,
-  progress: boolean,
-  remote: boolean,
-  nullValues: [
-    (value) =>
-      isString(value) ||
-      (Array.isArray(value) || isObject(value)) && Object.values(value).every(isString),
-    "a string, an array of strings, or an object of column name to string",
-  ],
-  nRows: integer(0),
-  inferSchemaLength: integer(1),
-  rows: integer(1),
-  onProgress: [(value) => typeof value === "function", "a function"],
-  signal: [(value) => value instanceof AbortSignal, "an AbortSignal"],
-  source: [
-    (value) => value === false || isString(value) && value !== "",
-    "a column name, or false for no source column",
-  ],
-};
+/**
+ * The options of `file.cachedPath()` and `file.downloadTo()`.
+ *
+ * @example
+ * ```ts
+ * import { COPY_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => COPY_OPTIONS.parse("file.cachedPath()", { onprogress: () => {} }), {
+ *   message: 'file.cachedPath(): unknown option "onprogress": did you mean "onProgress"?',
+ * });
+ * ```
+ */
+export const COPY_OPTIONS: OptionsSchema<CopyOptions> = defineOptions(() => ({
+  onProgress: callback<(event: ProgressEvent) => void>(),
+  progress: flag(),
+  signal: abortSignal(),
+}));

@@ -21,7 +21,7 @@ import type { Entry } from "../client/entry.ts";
 import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
-import { checkOptions } from "./options.ts";
+import type { ScanManyOptions } from "./options.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
 import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
 import { sameVersion, versionOfEntry } from "../client/file_version.ts";
@@ -132,7 +132,6 @@ export async function scanFile(
   source: FileSource,
   options: ScanOptions = {},
 ): Promise<Scan> {
-  checkOptions(options);
   const pl = await loadPolars();
   let reason = "the store is offline";
   if (!context.offline) {
@@ -178,13 +177,9 @@ export async function scanMany(
   context: DataContext,
   entries: readonly Entry[],
   stat: (path: string, signal?: AbortSignal) => Promise<Entry>,
-  options: ScanOptions & { source?: string } = {},
+  options: ScanManyOptions = {},
 ): Promise<LazyDataFrame> {
   const { source: column = "source", ...fileOptions } = options;
-  checkOptions(fileOptions);
-  if (typeof column !== "string" || column === "") {
-    throw new BadRequestError(`source must be a non-empty column name, got ${String(column)}.`);
-  }
   const pl = await loadPolars();
   const files = entries.filter((entry) => entry.type === "file");
   if (files.length === 0) {

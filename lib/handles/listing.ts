@@ -10,8 +10,14 @@ import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, quoteInput, TernError } from "../client/errors.ts";
 import type { DataContext } from "../data/context.ts";
 import { readMany } from "../data/many.ts";
-import { checkOptions, type ManyOptions } from "../data/options.ts";
-import { scanMany, type ScanOptions } from "../data/scan.ts";
+import {
+  MANY_OPTIONS,
+  type ManyOptions,
+  SCAN_MANY_OPTIONS,
+  type ScanManyOptions,
+} from "../data/options.ts";
+import { CALL_OPTIONS } from "../client/options.ts";
+import { scanMany } from "../data/scan.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
@@ -340,7 +346,7 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
-    checkOptions(options);
+    options = MANY_OPTIONS.parse("listing.dataframes()", options);
     const { context } = this.#plan;
     const entries = await this.toArray();
     return withFrameDisplay(
@@ -374,7 +380,8 @@ export class Listing implements AsyncIterable<Entry> {
    * assert.ok(counts.height >= 1);
    * ```
    */
-  async scan(options: ScanOptions & { source?: string } = {}): Promise<LazyDataFrame> {
+  async scan(options: ScanManyOptions = {}): Promise<LazyDataFrame> {
+    options = SCAN_MANY_OPTIONS.parse("listing.scan()", options);
     const { context } = this.#plan;
     return await scanMany(
       context,
@@ -408,6 +415,7 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<DataFrame> {
+    options = CALL_OPTIONS.parse("listing.manifest()", options);
     const frame = await fileManifest(this.#plan.context.transport, await this.toArray(), options);
     const title = `Manifest: ${this.toString().replace(/^Listing\((.*)\)$/, "$1")}`;
     return withEngineSnippets(withFrameDisplay(frame, { title }));

@@ -12,6 +12,7 @@ import {
   getSearchDocumentation,
 } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError } from "../client/errors.ts";
+import { CALL_OPTIONS } from "../client/options.ts";
 import type { AuthMode } from "../client/auth.ts";
 import type { Transport, TransportStats } from "../client/transport.ts";
 import { DiskCache } from "../cache/cache.ts";
@@ -246,9 +247,6 @@ export class Store {
       ? new DiskCache({ dir: options.cacheDir, maxBytes: options.cacheMaxBytes })
       : undefined;
     const offline = options.offline === true;
-    if (offline && disk === undefined) {
-      throw new BadRequestError("offline: true needs a cache folder to serve files from.");
-    }
     const storeUrl = lockStoreUrl(transport.url);
     if (reading.lock !== undefined && lockStoreUrl(reading.lock.store) !== storeUrl) {
       throw new LockError(
@@ -439,6 +437,7 @@ export class Store {
    */
   resolve(name: string, options?: CallOptions): Promise<File | Folder | Dataset>;
   async resolve(name: string, options: CallOptions = {}): Promise<File | Folder | Dataset> {
+    options = CALL_OPTIONS.parse("store.resolve()", options);
     const parsed = parseDataName(name, this.options.url);
     if (parsed.kind === "doi" || parsed.kind === "ark") {
       const identifier = parsed.kind === "doi" ? `doi:${parsed.doi}` : parsed.ark;
@@ -482,6 +481,7 @@ export class Store {
    * ```
    */
   async entry(ref: string | Entry, options: CallOptions = {}): Promise<File | Folder> {
+    options = CALL_OPTIONS.parse("store.entry()", options);
     if (isEntry(ref)) {
       return ref.type === "file"
         ? this.#context.file({ entry: ref })
@@ -513,6 +513,7 @@ export class Store {
    * ```
    */
   async root(options: CallOptions = {}): Promise<Roots> {
+    options = CALL_OPTIONS.parse("store.root()", options);
     const answer = await getRoot(this.#context.transport, options);
     const base = answer["base-paths"];
     const remaining = [...answer.roots];
@@ -578,6 +579,7 @@ export class Store {
    * ```
    */
   async savedSearches(options: CallOptions = {}): Promise<unknown> {
+    options = CALL_OPTIONS.parse("store.savedSearches()", options);
     const saved = await getSavedSearches(this.#context.transport, options);
     // In a notebook, a table of the searches (the value itself is unchanged).
     return typeof saved === "object" && saved !== null
@@ -600,6 +602,7 @@ export class Store {
    * ```
    */
   async searchDocumentation(options: CallOptions = {}): Promise<SearchDocumentation> {
+    options = CALL_OPTIONS.parse("store.searchDocumentation()", options);
     const docs = await getSearchDocumentation(this.#context.transport, options);
     // In a notebook, the clauses and sort fields as a table (the value itself is unchanged).
     return withDisplay(docs, () => renderSearchDocs(docs));

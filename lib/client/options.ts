@@ -1,0 +1,322 @@
+/**
+ * Options of public calls, read once at the public edge. Each call has one zod schema, built on
+ * its first use, that names every option with what it must be; {@linkcode OptionsSchema.parse}
+ * turns what the caller passed into one plain value that travels down, and nothing below checks
+ * it again. An unknown option or a bad value is a {@linkcode BadRequestError} before any
+ * request, naming the call, the option, the value given and what it must be; an unknown name
+ * also gets the nearest valid one.
+ *
+ * @module
+ */
+
+import { loadZodModule, type z as Z } from "../deps.ts";
+import type { CallOptions } from "./endpoints.ts";
+import { BadRequestError, quoteInput, truncate } from "./errors.ts";
+import { visibleText } from "../registry/visible_text.ts";
+
+// Calls parse their options before doing anything, and some are synchronous (`connect()`,
+// `folder.list()`), so zod must be loaded before the first call: with this module. tern's lock
+// module loads it at import anyway, so this costs no extra import.
+const { z } = await loadZodModule();
+
+/**
+ * The rule of each option of `T`: a zod schema of its value (never `undefined`: every option may
+ * be left out) whose description says what the value must be (`"an integer ≥ 1"`), which is what
+ * an error about it says.
+ *
+ * @example
+ * ```ts
+ * import { flag, type OptionRules } from "./options.ts";
+ *
+ * const rules: OptionRules<{ refresh?: boolean }> = { refresh: flag() };
+ * ```
+ */
+export type OptionRules<T> = { readonly [K in keyof T]-?: Z.ZodType<Exclude<T[K], undefined>> };
+
+/**
+ * The options schema of a public call, made by {@linkcode defineOptions}.
+ *
+ * @example
+ * ```ts
+ * import { defineOptions, flag, type OptionsSchema } from "./options.ts";
+ *
+ * const STAT: OptionsSchema<{ refresh?: boolean }> = defineOptions(() => ({ refresh: flag() }));
+ * ```
+ */
+export interface OptionsSchema<T> {
+  /**
+   * Checks `options` (what the caller passed to `call`) and returns them as one plain value.
+   *
+   * @param call The call as the caller wrote it, e.g. `file.dataframe()`, for the message.
+   * @throws {BadRequestError} for a value that is not an object, an unknown option, or a bad
+   * value, naming `call` and the option.
+   */
+  parse(call: string, options: unknown): T;
+}
+
+/**
+ * Defines a call's options schema from the rules of its options. `rules` runs once, on the first
+ * parse, so a module's schemas cost nothing until their call is made; it gets zod's `z` for rules
+ * the helpers below do not cover.
+ *
+ * @example
+ * ```ts
+ * import { count, defineOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const HEAD = defineOptions<{ rows?: number }>(() => ({ rows: count(1) }));
+ * assert.deepEqual(HEAD.parse("table.head()", { rows: 5 }), { rows: 5 });
+ * assert.throws(() => HEAD.parse("table.head()", { row: 5 }), {
+ *   name: "BadRequestError",
+ *   message: 'table.head(): unknown option "row": did you mean "rows"?',
+ * });
+ * assert.throws(() => HEAD.parse("table.head()", { rows: 0 }), {
+ *   message: "table.head(): rows must be an integer ≥ 1, got 0.",
+ * });
+ * ```
+ */
+export function defineOptions<T extends object>(
+  rules: (zod: typeof Z) => OptionRules<T>,
+): OptionsSchema<T> {
+  let built: { rules: Record<string, Z.ZodType>; schema: Z.ZodType } | undefined;
+  return {
+    parse(call, options) {
+      if (built === undefined) {
+        const given = rules(z) as Record<string, Z.ZodType>;
+        const optional = Object.entries(given).map(([name, rule]) => [name, rule.optional()]);
+        built = { rules: given, schema: z.strictObject(Object.fromEntries(optional)) };
+      }
+      const result = built.schema.safeParse(options);
+      if (result.success) return result.data as T;
+      throw optionsError(call, built.rules, options, result.error.issues);
+    },
+  };
+}
+
+/**
+ * `true` or `false`.
+ *
+ * @example
+ * ```ts
+ * import { flag } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(flag().description, "true or false");
+ * ```
+ */
+export function flag(): Z.ZodType<boolean> {
+  return z.boolean().describe("true or false");
+}
+
+/**
+ * A safe integer of at least `min`.
+ *
+ * @example
+ * ```ts
+ * import { count } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(count(1).safeParse(2 ** 60).success, false);
+ * ```
+ */
+export function count(min: number): Z.ZodType<number> {
+  return z.int().min(min).describe(`an integer ≥ ${min}`);
+}
+
+/**
+ * One of `values`.
+ *
+ * @example
+ * ```ts
+ * import { oneOf } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(oneOf(["asc", "desc"]).description, 'one of "asc", "desc"');
+ * ```
+ */
+export function oneOf<const V extends string>(values: readonly V[]): Z.ZodType<V> {
+  return z.enum(values as [V, ...V[]]).describe(
+    `one of ${values.map((value) => JSON.stringify(value)).join(", ")}`,
+  );
+}
+
+/**
+ * A function (a callback such as `onProgress`).
+ *
+ * @example
+ * ```ts
+ * import { callback } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(callback<() => void>().safeParse(() => {}).success, true);
+ * ```
+ */
+export function callback<F extends (...args: never[]) => unknown>(): Z.ZodType<F> {
+  return z.custom<F>((value) => typeof value === "function").describe("a function");
+}
+
+/**
+ * An `AbortSignal`.
+ *
+ * @example
+ * ```ts
+ * import { abortSignal } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(abortSignal().safeParse({}).success, false);
+ * ```
+ */
+export function abortSignal(): Z.ZodType<AbortSignal> {
+  return z.instanceof(AbortSignal).describe("an AbortSignal");
+}
+
+/**
+ * A string with something in it besides white space.
+ *
+ * @example
+ * ```ts
+ * import { filled } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(filled("a column name").safeParse(" ").success, false);
+ * assert.equal(filled().description, "a non-empty string");
+ * ```
+ */
+export function filled(must = "a non-empty string"): Z.ZodType<string> {
+  return z.string().refine((value) => value.trim() !== "").describe(must);
+}
+
+/**
+ * The options of calls that take only a `signal` ({@linkcode CallOptions}).
+ *
+ * @example
+ * ```ts
+ * import { CALL_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => CALL_OPTIONS.parse("file.text()", { signl: AbortSignal.timeout(1000) }), {
+ *   message: 'file.text(): unknown option "signl": did you mean "signal"?',
+ * });
+ * ```
+ */
+export const CALL_OPTIONS: OptionsSchema<CallOptions> = defineOptions<CallOptions>(() => ({
+  signal: abortSignal(),
+}));
+
+/**
+ * The candidate closest to `word`, for "did you mean" hints: a plausible misspelling (at most two
+ * typos — a wrong, missing, extra or swapped letter — and fewer than half the word, ties going to
+ * the candidate sharing the longest start), else a candidate of three letters or more that holds
+ * the word or is held in it (`separator` for `sep`, `depth` for `maxDepth`). Case is ignored.
+ *
+ * @example
+ * ```ts
+ * import { closest } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(closest("cachedir", ["cacheDir", "cacheMaxBytes"]), "cacheDir");
+ * assert.equal(closest("seperator", ["sep", "format"]), "sep");
+ * assert.equal(closest("zzz", ["ls"]), undefined);
+ * ```
+ */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const typed = word.toLowerCase();
+  let best: string | undefined;
+  let bestScore = [Infinity, 0];
+  for (const candidate of candidates) {
+    const lower = candidate.toLowerCase();
+    const score = [typos(typed, lower), -sharedStart(typed, lower)];
+    if (score[0] < bestScore[0] || (score[0] === bestScore[0] && score[1] < bestScore[1])) {
+      best = candidate;
+      bestScore = score;
+    }
+  }
+  if (bestScore[0] <= 2 && bestScore[0] < Math.max(2, word.length / 2)) return best;
+  // A longer or shorter name for the same thing: `separator` for `sep`, `depth` for `maxDepth`.
+  const spellings = candidates.filter((candidate) => {
+    const lower = candidate.toLowerCase();
+    return Math.min(lower.length, typed.length) >= 3 &&
+      (typed.includes(lower) || lower.includes(typed));
+  });
+  const gap = (candidate: string) => Math.abs(candidate.length - word.length);
+  return spellings.sort((a, b) => gap(a) - gap(b))[0];
+}
+
+/** Edit distance counting a swap of two neighbouring letters as one typo. */
+function typos(a: string, b: string): number {
+  const rows = Array.from(
+    { length: a.length + 1 },
+    (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : j === 0 ? i : 0),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return rows[a.length][b.length];
+}
+
+function sharedStart(a: string, b: string): number {
+  let index = 0;
+  while (index < a.length && index < b.length && a[index] === b[index]) index++;
+  return index;
+}
+
+/** Options whose value may hold a credential: an error says only what kind of value it was. */
+const UNSHOWN = new Set(["token", "password", "url"]);
+
+/** Longest option name compared for a hint: a longer one is nobody's typo. */
+const HINTED_NAME_CHARS = 64;
+
+function optionsError(
+  call: string,
+  rules: Record<string, Z.ZodType>,
+  options: unknown,
+  issues: Z.ZodError["issues"],
+): BadRequestError {
+  const names = Object.keys(rules);
+  const unknown = issues.find((issue) => issue.code === "unrecognized_keys");
+  if (unknown !== undefined) {
+    const [key] = unknown.keys;
+    const near = key.length > HINTED_NAME_CHARS ? undefined : closest(key, names);
+    const hint = near === undefined
+      ? `; the options are ${names.join(", ")}.`
+      : `: did you mean ${JSON.stringify(near)}?`;
+    return new BadRequestError(`${call}: unknown option ${quoteInput(key)}${hint}`);
+  }
+  const [issue] = issues;
+  const key = issue.path[0];
+  if (typeof key !== "string" || !(key in rules)) {
+    return new BadRequestError(`${call} takes an options object, got ${show(options)}.`);
+  }
+  const value = (options as Record<string, unknown>)[key];
+  const must = rules[key].description ?? issue.message;
+  const shown = UNSHOWN.has(key) ? kindOf(value) : show(value);
+  return new BadRequestError(`${call}: ${key} must be ${must}, got ${shown}.`);
+}
+
+/** A value as an error shows it: abbreviated, on one line, invisible characters escaped. */
+function show(value: unknown): string {
+  const text = Deno.inspect(value, {
+    depth: 1,
+    iterableLimit: 5,
+    strAbbreviateSize: 40,
+    breakLength: Infinity,
+    colors: false,
+  });
+  return truncate(visibleText(text), 120);
+}
+
+/** What kind of value was given, without the value: `a string`, `a URL`, `null`. */
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (value === "") return '""';
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const name = Object.getPrototypeOf(value)?.constructor?.name;
+  return typeof name === "string" && name !== "Object" ? `a ${name}` : "an object";
+}
