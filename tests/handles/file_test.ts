@@ -240,42 +240,42 @@ Deno.test("dataframe() and scan() refuse a misspelt or bad option before any req
     fetch: (input, init) => (requests++, fetch(input, init)),
   });
   const file = store.file(PATHS.table);
-  const refused: [Promise<unknown>, string | RegExp][] = [
+  const refused: [() => Promise<unknown>, string | RegExp][] = [
     [
-      file.dataframe({ seperator: ";" } as never),
+      () => file.dataframe({ seperator: ";" } as never),
       'file.dataframe(): unknown option "seperator": did you mean "sep"?',
     ],
     [
-      file.dataframe({ nrows: 2 } as never),
+      () => file.dataframe({ nrows: 2 } as never),
       'file.dataframe(): unknown option "nrows": did you mean "nRows"?',
     ],
     [
-      file.dataframe({ nRows: "2" } as never),
+      () => file.dataframe({ nRows: "2" } as never),
       'file.dataframe(): nRows must be an integer ≥ 0, got "2".',
     ],
     [
-      file.dataframe({ columns: "name" } as never),
+      () => file.dataframe({ columns: "name" } as never),
       'file.dataframe(): columns must be a non-empty array of column names, got "name".',
     ],
     [
-      file.head(2, { header: false } as never),
+      () => file.head(2, { header: false } as never),
       'file.head(): unknown option "header": did you mean "hasHeader"?',
     ],
     [
-      file.scan({ remot: false } as never),
+      () => file.scan({ remot: false } as never),
       'file.scan(): unknown option "remot": did you mean "remote"?',
     ],
     [
-      file.scan({ sep: ";" } as never),
+      () => file.scan({ sep: ";" } as never),
       'file.scan(): unknown option "sep"; the options are format, remote, onProgress, progress, signal.',
     ],
     [
-      file.scan({ format: "xlsx" } as never),
+      () => file.scan({ format: "xlsx" } as never),
       /^file\.scan\(\): format must be one of "csv", .*"parquet".*, got "xlsx"\.$/,
     ],
   ];
-  for (const [promise, message] of refused) {
-    await assert.rejects(promise, (error: unknown) => {
+  for (const [read, message] of refused) {
+    await assert.rejects(read, (error: unknown) => {
       assert.ok(error instanceof BadRequestError, String(error));
       if (typeof message === "string") assert.equal(error.message, message);
       else assert.match(error.message, message);
