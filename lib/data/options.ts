@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { DataType, z as Z } from "../deps.ts";
+import type { DataType } from "../deps.ts";
 import {
   abortSignal,
   callback,
@@ -14,9 +14,12 @@ import {
   defineOptions,
   filled,
   flag,
+  isObject,
+  isString,
   oneOf,
   type OptionRules,
   type OptionsSchema,
+  rule,
 } from "../client/options.ts";
 import type { CallOptions } from "../client/endpoints.ts";
 import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
@@ -169,28 +172,37 @@ export interface ScanManyOptions extends ScanOptions {
 export const DEFAULT_BATCH_ROWS = 100_000;
 
 // Polars' readers take one byte.
-const oneAscii = (value: string) => value.length === 1 && value.charCodeAt(0) < 0x80;
+const oneAscii = (value: unknown): value is string =>
+  isString(value) && value.length === 1 && value.charCodeAt(0) < 0x80;
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every(isString);
 
 /** The rules of the options every reader shares. */
-function readerRules(z: typeof Z) {
-  const text = z.string();
+function readerRules() {
   return {
     format: oneOf(TABLE_FORMATS),
-    sep: text.refine((value) => oneAscii(value) && value !== "\n" && value !== "\r")
-      .describe("one ASCII character, not a line break"),
-    quoteChar: text.refine(oneAscii).describe("one ASCII character"),
-    columns: z.array(text).min(1).describe("a non-empty array of column names"),
-    dtypes: z.record(
-      text,
-      z.custom<DataType>((value) => typeof value === "object" && value !== null),
-    )
-      .describe("an object of column name to Polars type, e.g. { a: pl.Utf8 }"),
+    sep: rule(
+      "one ASCII character, not a line break",
+      (value): value is string => oneAscii(value) && value !== "\n" && value !== "\r",
+    ),
+    quoteChar: rule("one ASCII character", oneAscii),
+    columns: rule(
+      "a non-empty array of column names",
+      (value): value is string[] => isStrings(value) && value.length > 0,
+    ),
+    dtypes: rule(
+      "an object of column name to Polars type, e.g. { a: pl.Utf8 }",
+      (value): value is Record<string, DataType> => isObject(value),
+    ),
     hasHeader: flag(),
     tryParseDates: flag(),
     cache: flag(),
     progress: flag(),
-    nullValues: z.union([text, z.array(text), z.record(text, text)])
-      .describe("a string, an array of strings, or an object of column name to string"),
+    nullValues: rule(
+      "a string, an array of strings, or an object of column name to string",
+      (value): value is string | string[] | Record<string, string> =>
+        isString(value) || isStrings(value) || isObject(value) && isStrings(Object.values(value)),
+    ),
     nRows: count(0),
     inferSchemaLength: count(1),
     onProgress: callback<(event: ProgressEvent) => void>(),
@@ -231,8 +243,8 @@ export const DATAFRAME_OPTIONS: OptionsSchema<DataFrameOptions> = defineOptions(
  * });
  * ```
  */
-export const BATCH_OPTIONS: OptionsSchema<BatchOptions> = defineOptions((z) => ({
-  ...readerRules(z),
+export const BATCH_OPTIONS: OptionsSchema<BatchOptions> = defineOptions(() => ({
+  ...readerRules(),
   rows: count(1),
 }));
 
@@ -247,10 +259,12 @@ export const BATCH_OPTIONS: OptionsSchema<BatchOptions> = defineOptions((z) => (
  * assert.deepEqual(MANY_OPTIONS.parse("listing.dataframes()", { source: false }), { source: false });
  * ```
  */
-export const MANY_OPTIONS: OptionsSchema<ManyOptions> = defineOptions((z) => ({
-  ...readerRules(z),
-  source: z.union([z.literal(false), z.string().min(1)])
-    .describe("a column name, or false for no source column"),
+export const MANY_OPTIONS: OptionsSchema<ManyOptions> = defineOptions(() => ({
+  ...readerRules(),
+  source: rule(
+    "a column name, or false for no source column",
+    (value): value is string | false => value === false || isString(value) && value !== "",
+  ),
 }));
 
 /** The rules of `file.scan()`'s options. */

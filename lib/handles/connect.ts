@@ -15,11 +15,14 @@ import {
   defineOptions,
   filled,
   flag,
+  isFilled,
+  isObject,
   oneOf,
   type OptionsSchema,
+  rule,
+  text,
 } from "../client/options.ts";
 import { Transport } from "../client/transport.ts";
-import type { ProgressEvent } from "../progress/events.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Lock, parseLock, readLock } from "./lock.ts";
 import { Store } from "./store.ts";
@@ -177,13 +180,11 @@ const DEFAULT_URL = "https://de.cyverse.org/terrain";
  * environment's values are checked too (the transport, the credentials), so only their type is
  * checked here; an error about them never shows their value.
  */
-const CONNECT_OPTIONS: OptionsSchema<ConnectOptions> = defineOptions((z) => ({
-  url: z.string().describe(
-    "the gateway's base URL as a string, e.g. https://de.cyverse.org/terrain",
-  ),
-  token: z.string().describe("a string (an access token)"),
-  username: z.string().describe("a string"),
-  password: z.string().describe("a string"),
+const CONNECT_OPTIONS: OptionsSchema<ConnectOptions> = defineOptions(() => ({
+  url: text("the gateway's base URL as a string, e.g. https://de.cyverse.org/terrain"),
+  token: text("a string (an access token)"),
+  username: text("a string"),
+  password: text("a string"),
   anonymous: flag(),
   concurrency: count(1),
   retries: count(0),
@@ -191,20 +192,22 @@ const CONNECT_OPTIONS: OptionsSchema<ConnectOptions> = defineOptions((z) => ({
   timeoutMs: count(1),
   maxJsonBytes: count(1),
   signal: abortSignal(),
-  fetch: callback<typeof fetch>().describe("a function like the global fetch"),
+  fetch: callback<typeof fetch>("a function like the global fetch"),
   userAgent: filled("a non-empty product token such as my-notebook/1.0"),
-  cacheDir: z.union([z.literal(false), filled()]).describe(
+  cacheDir: rule(
     "a folder path, or false for no cache",
+    (value): value is string | false => value === false || isFilled(value),
   ),
   cacheMaxBytes: count(0),
   offline: flag(),
-  progress: z.union([z.boolean(), callback<(event: ProgressEvent) => void>()])
-    .describe("true, false, or a function taking progress events"),
-  lock: z.union([
-    filled(),
-    z.custom<Lock>((value) => typeof value === "object" && value !== null),
-  ])
-    .describe("a lock file's path, or a lock (its parsed JSON)"),
+  progress: rule(
+    "true, false, or a function taking progress events",
+    (value): value is ProgressSetting => typeof value === "boolean" || typeof value === "function",
+  ),
+  lock: rule(
+    "a lock file's path, or a lock (its parsed JSON)",
+    (value): value is string | Lock => isFilled(value) || isObject(value),
+  ),
   onChange: oneOf(ON_CHANGE),
 }));
 

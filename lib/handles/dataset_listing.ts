@@ -68,8 +68,8 @@ export interface CatalogOptions extends DatasetListOptions {
  * });
  * ```
  */
-export const DATASET_LIST_OPTIONS: OptionsSchema<DatasetListOptions> = defineOptions((z) => {
-  const { type: _type, infoType: _infoType, ...rules } = listRules(z);
+export const DATASET_LIST_OPTIONS: OptionsSchema<DatasetListOptions> = defineOptions(() => {
+  const { type: _type, infoType: _infoType, ...rules } = listRules();
   return rules;
 });
 
@@ -86,8 +86,8 @@ export const DATASET_LIST_OPTIONS: OptionsSchema<DatasetListOptions> = defineOpt
  * });
  * ```
  */
-export const CATALOG_OPTIONS: OptionsSchema<CatalogOptions> = defineOptions((z) => {
-  const { type: _type, infoType: _infoType, ...rules } = listRules(z);
+export const CATALOG_OPTIONS: OptionsSchema<CatalogOptions> = defineOptions(() => {
+  const { type: _type, infoType: _infoType, ...rules } = listRules();
   return { ...rules, concurrency: count(1) };
 });
 

@@ -7,16 +7,18 @@
  * @module
  */
 
-import { loadPicomatch, type z as Z } from "../deps.ts";
+import { loadPicomatch } from "../deps.ts";
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import type { EntityType, SortColumn, SortDirection } from "../client/endpoints.ts";
 import {
   abortSignal,
   count,
   defineOptions,
+  isFilled,
   oneOf,
   type OptionRules,
   type OptionsSchema,
+  rule,
 } from "../client/options.ts";
 
 /**
@@ -222,28 +224,27 @@ const SORT_COLUMNS: Record<SortKey, SortColumn> = {
  * @example
  * ```ts
  * import { listRules } from "./options.ts";
- * import { loadZodModule } from "../deps.ts";
  * import assert from "node:assert/strict";
  *
- * const rules = listRules((await loadZodModule()).z);
- * assert.equal(rules.order.description, 'one of "asc", "desc"');
+ * assert.equal(listRules().order.safeParse("up").error?.issues[0].message, 'one of "asc", "desc"');
  * ```
  */
-export function listRules(z: typeof Z) {
-  const typeName = z.string().refine((name) => name.trim() !== "");
+export function listRules() {
   return {
     type: oneOf(["file", "folder", "any"]),
     sort: oneOf(Object.keys(SORT_COLUMNS) as SortKey[]),
     order: oneOf(["asc", "desc"]),
-    infoType: z.union([typeName, z.array(typeName).min(1)]).describe(
+    infoType: rule(
       'a Terrain file type such as "csv", or a non-empty list of them',
+      (value): value is string | string[] =>
+        isFilled(value) || Array.isArray(value) && value.length > 0 && value.every(isFilled),
     ),
     pageSize: count(1),
-    glob: z.string().refine((pattern) => pattern.trim() !== "" && !pattern.startsWith("/"))
-      .describe(
-        'a pattern relative to the listed folder such as "*.csv" or "raw/**/*.tif" ' +
-          '(not empty, not starting with "/")',
-      ),
+    glob: rule(
+      'a pattern relative to the listed folder such as "*.csv" or "raw/**/*.tif" ' +
+        '(not empty, not starting with "/")',
+      (value): value is string => isFilled(value) && !value.startsWith("/"),
+    ),
     signal: abortSignal(),
   } satisfies OptionRules<ListOptions>;
 }
@@ -278,10 +279,12 @@ export const LIST_OPTIONS: OptionsSchema<ListOptions> = defineOptions(listRules)
  * });
  * ```
  */
-export const WALK_OPTIONS: OptionsSchema<WalkOptions> = defineOptions((z) => ({
-  ...listRules(z),
-  maxDepth: z.union([z.literal(Infinity), z.int().min(1)]).describe(
+export const WALK_OPTIONS: OptionsSchema<WalkOptions> = defineOptions(() => ({
+  ...listRules(),
+  maxDepth: rule(
     "an integer ≥ 1, or Infinity",
+    (value): value is number =>
+      value === Infinity || Number.isSafeInteger(value) && (value as number) >= 1,
   ),
   concurrency: count(1),
 }));

@@ -10,6 +10,7 @@ import {
   filled,
   flag,
   oneOf,
+  text,
 } from "../../lib/client/options.ts";
 
 interface Options {
@@ -25,16 +26,16 @@ interface Options {
 }
 
 let built = 0;
-const OPTIONS = defineOptions<Options>((z) => {
+const OPTIONS = defineOptions<Options>(() => {
   built++;
   return {
     name: filled("a name"),
     size: count(1),
     mode: oneOf(["fast", "slow"]),
     quiet: flag(),
-    token: z.string().describe("a string"),
-    password: z.string().describe("a string"),
-    url: z.string().describe("a URL as a string"),
+    token: text("a string"),
+    password: text("a string"),
+    url: text("a URL as a string"),
     onDone: callback<() => void>(),
     signal: abortSignal(),
   };
