@@ -156,6 +156,7 @@ export type { TransportStats } from "./lib/client/transport.ts";
 export { VERSION } from "./lib/client/version.ts";
 export {
   type BatchOptions,
+  type CopyOptions,
   type DataFrameOptions,
   FileChangedError,
   IntegrityError,
@@ -163,6 +164,7 @@ export {
   ParseError,
   ProgressChannel,
   type ProgressEvent,
+  type ScanManyOptions,
   type ScanOptions,
   SUPPORTED_FORMATS,
   type TableFormat,
