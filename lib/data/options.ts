@@ -40,19 +40,47 @@ import type { ScanOptions } from "./scan.ts";
  * ```
  */
 export interface DataFrameOptions {
-  /** Read as this format instead of detecting it (gzip is still detected by its signature). */
+  /**
+   * Read as this format instead of detecting it (gzip is still detected by its signature).
+   *
+   * @default detected from the name, Terrain's info type and the first bytes
+   */
   format?: TableFormat;
-  /** Field separator of delimited text (default: from the name or the first lines). */
+  /**
+   * Field separator of delimited text.
+   *
+   * @default from the name (`,` for `.csv`, a tab for `.tsv`) or the first lines
+   */
   sep?: string;
-  /** Only these columns (in the file's order). */
+  /**
+   * Only these columns (in the file's order).
+   *
+   * @default every column
+   */
   columns?: string[];
-  /** Column types to use instead of inferring them, e.g. `{ id: pl.Utf8 }`. */
+  /**
+   * Column types to use instead of inferring them, e.g. `{ id: pl.Utf8 }`.
+   *
+   * @default inferred (see `inferSchemaLength`)
+   */
   dtypes?: Record<string, DataType>;
-  /** Whether the first line of delimited text names the columns (default true). */
+  /**
+   * Whether the first line of delimited text names the columns.
+   *
+   * @default true
+   */
   hasHeader?: boolean;
-  /** Values read as null: one for all columns, a list, or one per column name. */
+  /**
+   * Values read as null: one for all columns, a list, or one per column name.
+   *
+   * @default none: only empty fields are null
+   */
   nullValues?: string | string[] | Record<string, string>;
-  /** At most this many rows; the download stops as soon as they have arrived. */
+  /**
+   * At most this many rows; the download stops as soon as they have arrived.
+   *
+   * @default every row
+   */
   nRows?: number;
   /**
    * Read delimited-text columns of ISO 8601 dates (`2012-01-31`) as `Date`, and of ISO
@@ -61,31 +89,41 @@ export interface DataFrameOptions {
    * notations (`01/02/2012`) stay text; a later value that is not a date is a `ParseError`.
    * Datetimes are in microseconds: a finer fraction is never cut (a column showing one stays
    * text; one met later is a `ParseError`).
+   *
    * @default true
    */
   tryParseDates?: boolean;
-  /** Quote character of delimited text (default `"`). */
+  /**
+   * Quote character of delimited text.
+   *
+   * @default '"'
+   */
   quoteChar?: string;
   /**
-   * Rows used to infer column types. Delimited text: default 100, as in Polars; types are fixed
-   * by the first batch of rows, except that an integer column meeting a decimal value later is
-   * widened to Float64; any other value that does not fit raises a {@linkcode ParseError}
-   * suggesting `dtypes`. JSON and JSON Lines: default all rows (of each batch of JSON Lines),
-   * since Polars' first 100 would drop keys first seen later; a limit that proves too short
-   * falls back to all rows.
+   * Rows used to infer column types. Delimited text: as in Polars; types are fixed by the first
+   * batch of rows, except that an integer column meeting a decimal value later is widened to
+   * Float64; any other value that does not fit raises a {@linkcode ParseError} suggesting
+   * `dtypes`. JSON and JSON Lines: all rows (of each batch of JSON Lines) unless given, since
+   * Polars' first 100 would drop keys first seen later; a limit that proves too short falls back
+   * to all rows.
+   *
+   * @default 100 for delimited text, all rows for JSON and JSON Lines
    */
   inferSchemaLength?: number;
   /**
-   * Use the store's local cache (default true when the store has one): serve an unchanged file
-   * from it, and keep a downloaded one there.
+   * Use the store's local cache: serve an unchanged file from it, and keep a downloaded one
+   * there.
+   *
+   * @default true when the store has a cache
    */
   cache?: boolean;
   /** Called with progress events (bytes received, rate); see {@linkcode ProgressEvent}. */
   onProgress?: (event: ProgressEvent) => void;
   /**
-   * Show this read's progress (default: the store's `progress` setting, on by default): one
-   * line updated in place in a notebook, a bar on a terminal's stderr. `false` keeps it quiet;
-   * `onProgress` is called either way.
+   * Show this read's progress: one line updated in place in a notebook, a bar on a terminal's
+   * stderr. `false` keeps it quiet; `onProgress` is called either way.
+   *
+   * @default the store's `progress` setting (on unless `connect()` turned it off)
    */
   progress?: boolean;
   /** Aborts the read; the promise rejects with an `AbortError`. */
@@ -103,7 +141,11 @@ export interface DataFrameOptions {
  * ```
  */
 export interface BatchOptions extends DataFrameOptions {
-  /** Rows per batch (default 100,000); the last batch may be smaller. */
+  /**
+   * Rows per batch; the last batch may be smaller.
+   *
+   * @default 100_000
+   */
   rows?: number;
 }
 
@@ -123,7 +165,11 @@ export interface BatchOptions extends DataFrameOptions {
  * ```
  */
 export interface ManyOptions extends DataFrameOptions {
-  /** Name of the column with each row's data-store path (default `source`); false for none. */
+  /**
+   * Name of the column with each row's data-store path; false for none.
+   *
+   * @default "source"
+   */
   source?: string | false;
 }
 

@@ -49,11 +49,17 @@ import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
  * ```
  */
 export interface ScanOptions {
-  /** Read as this format instead of detecting it from the name and the first bytes. */
+  /**
+   * Read as this format instead of detecting it from the name and the first bytes.
+   *
+   * @default detected
+   */
   format?: TableFormat;
   /**
-   * Scan public Parquet files in place over their anonymous URL (default true). With `false`
-   * every file is scanned from its cached copy.
+   * Scan public Parquet files in place over their anonymous URL. With `false` every file is
+   * scanned from its cached copy.
+   *
+   * @default true
    */
   remote?: boolean;
   /**
@@ -61,7 +67,11 @@ export interface ScanOptions {
    * (the bytes it reads; the total is not known beforehand).
    */
   onProgress?: (event: ProgressEvent) => void;
-  /** Show progress for this call (default: the store's setting). */
+  /**
+   * Show progress for this call.
+   *
+   * @default the store's `progress` setting
+   */
   progress?: boolean;
   /** Cancels the requests before the footer read and the cache copy. */
   signal?: AbortSignal;
