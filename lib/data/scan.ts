@@ -21,6 +21,7 @@ import type { Entry } from "../client/entry.ts";
 import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
+import type { ListedFiles } from "./many.ts";
 import type { ScanManyOptions } from "./options.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
 import { guardFrame, pinRemote, pinsOf } from "./scan_proxy.ts";
@@ -157,7 +158,7 @@ export async function scanFile(
 }
 
 /**
- * Scans every file among `entries` (folders are skipped) as one LazyFrame with a `source`
+ * Scans every file among `listed.entries` (folders are skipped) as one LazyFrame with a `source`
  * column (first) holding each row's data-store path. Columns are united across files and types
  * widened (Polars' relaxed diagonal concatenation). Each file takes the route
  * {@linkcode scanFile} would give it; the footer reads run `concurrency` at a time.
@@ -177,7 +178,7 @@ export async function scanFile(
  * const transport = store[STORE_CONTEXT].transport;
  * const entries = await folder.list({ glob: "*.{csv,parquet}" }).toArray();
  * const stat = (path: string, signal?: AbortSignal) => statFile(transport, path, { signal });
- * const lazy = await scanMany(store[STORE_CONTEXT], entries, stat);
+ * const lazy = await scanMany(store[STORE_CONTEXT], { entries, stat });
  * const frame = await lazy.collect();
  * assert.equal(frame.height, 688);
  * assert.equal(frame.columns[0], "source");
@@ -185,13 +186,13 @@ export async function scanFile(
  */
 export async function scanMany(
   context: DataContext,
-  entries: readonly Entry[],
-  stat: (path: string, signal?: AbortSignal) => Promise<Entry>,
+  listed: ListedFiles,
   options: ScanManyOptions = {},
 ): Promise<LazyDataFrame> {
   const { source: column = "source", ...fileOptions } = options;
+  const { stat } = listed;
   const pl = await loadPolars();
-  const files = entries.filter((entry) => entry.type === "file");
+  const files = listed.entries.filter((entry) => entry.type === "file");
   if (files.length === 0) {
     throw new BadRequestError("There is no file to scan: the listing holds no files.");
   }

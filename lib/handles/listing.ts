@@ -9,7 +9,7 @@ import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, quoteInput, TernError } from "../client/errors.ts";
 import type { DataContext } from "../data/context.ts";
-import { readMany } from "../data/many.ts";
+import { type ListedFiles, readMany } from "../data/many.ts";
 import {
   MANY_OPTIONS,
   type ManyOptions,
@@ -347,16 +347,8 @@ export class Listing implements AsyncIterable<Entry> {
    */
   async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
     options = MANY_OPTIONS.parse("listing.dataframes()", options);
-    const { context } = this.#plan;
-    const entries = await this.toArray();
-    return withFrameDisplay(
-      await readMany(
-        context,
-        entries,
-        (path, signal) => statFile(context.transport, path, { signal }),
-        options,
-      ),
-    );
+    const listed = await this.#listed();
+    return withFrameDisplay(await readMany(this.#plan.context, listed, options));
   }
 
   /**
@@ -382,13 +374,16 @@ export class Listing implements AsyncIterable<Entry> {
    */
   async scan(options: ScanManyOptions = {}): Promise<LazyDataFrame> {
     options = SCAN_MANY_OPTIONS.parse("listing.scan()", options);
-    const { context } = this.#plan;
-    return await scanMany(
-      context,
-      await this.toArray(),
-      (path, signal) => statFile(context.transport, path, { signal }),
-      options,
-    );
+    return await scanMany(this.#plan.context, await this.#listed(), options);
+  }
+
+  /** The listing's entries, and how the readers ask for one's current entry again. */
+  async #listed(): Promise<ListedFiles> {
+    const { transport } = this.#plan.context;
+    return {
+      entries: await this.toArray(),
+      stat: (path, signal) => statFile(transport, path, { signal }),
+    };
   }
 
   /**
