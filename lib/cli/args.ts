@@ -8,7 +8,7 @@
 
 import { parseArgs } from "node:util";
 import { quoteInput } from "../client/errors.ts";
-import { closest } from "../client/options.ts";
+import { closest } from "../client/closest.ts";
 
 /**
  * A mistake in the command line: an unknown command or option, a missing or bad value. The CLI
