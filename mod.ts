@@ -170,6 +170,7 @@ export type { TransportStats } from "./lib/client/transport.ts";
 export { VERSION } from "./lib/client/version.ts";
 export {
   type BatchOptions,
+  type CopyOptions,
   type DataFrameOptions,
   FileChangedError,
   IntegrityError,
@@ -177,6 +178,7 @@ export {
   ParseError,
   ProgressChannel,
   type ProgressEvent,
+  type ScanManyOptions,
   type ScanOptions,
   SUPPORTED_FORMATS,
   type TableFormat,

@@ -9,7 +9,8 @@
 import type { Store } from "../../mod.ts";
 import { VERSION } from "../../mod.ts";
 import { returnToCallerFolder } from "../entry/caller_folder.ts";
-import { closest, type OptionSpecs, parseOptions, splitCommand, UsageError } from "./args.ts";
+import { closest } from "../client/closest.ts";
+import { type OptionSpecs, parseOptions, splitCommand, UsageError } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { COMMANDS } from "./commands/mod.ts";
 import { commandHelp, mainHelp, usageLine } from "./help.ts";

@@ -129,8 +129,6 @@ export type EntityType = "any" | "file" | "folder";
  */
 export const INFO_TYPES: readonly string[] = REGISTRY_INFO_TYPES;
 
-const SORT_COLUMNS: readonly SortColumn[] = ["name", "path", "size", "datecreated", "datemodified"];
-const ENTITY_TYPES: readonly EntityType[] = ["any", "file", "folder"];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -313,29 +311,17 @@ export async function getPagedDirectory(
   opts: CallOptions = {},
 ): Promise<PagedListing> {
   const endpoint = "filesystem/paged-directory";
-  if (typeof query !== "object" || query === null) {
-    throw new BadRequestError(`${endpoint} needs a query object with path and limit.`, {
-      endpoint,
-    });
-  }
   const { path } = query;
   checkPath(path, endpoint);
+  // The listing options were checked where the caller passed them (`folder.list()`).
   const params: Query = {
     path,
-    limit: checkCount("limit", query.limit, 1, endpoint, path),
-    offset: query.offset === undefined
-      ? undefined
-      : checkCount("offset", query.offset, 0, endpoint, path),
-    "sort-col": checkChoice("sortCol", query.sortCol, SORT_COLUMNS, endpoint, path),
-    "sort-dir": checkChoice(
-      "sortDir",
-      typeof query.sortDir === "string" ? query.sortDir.toUpperCase() : query.sortDir,
-      ["ASC", "DESC"],
-      endpoint,
-      path,
-    ),
-    "entity-type": checkChoice("entityType", query.entityType, ENTITY_TYPES, endpoint, path),
-    "info-type": checkInfoTypes(query.infoType, endpoint, path),
+    limit: query.limit,
+    offset: query.offset,
+    "sort-col": query.sortCol,
+    "sort-dir": query.sortDir,
+    "entity-type": query.entityType,
+    "info-type": query.infoType,
   };
   return await getJson(t, endpoint, (s) => s.PagedListing, opts, { subject: path, query: params });
 }
@@ -771,61 +757,4 @@ function checkId(id: unknown, endpoint: string): asserts id is string {
       { endpoint, path: typeof id === "string" ? id : undefined },
     );
   }
-}
-
-function checkCount(
-  name: string,
-  value: unknown,
-  min: number,
-  endpoint: string,
-  path: string,
-): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
-    throw new BadRequestError(
-      `${name} must be an integer ≥ ${min} (${endpoint} ${JSON.stringify(path)}), got ${
-        JSON.stringify(value) ?? String(value)
-      }.`,
-      { endpoint, path },
-    );
-  }
-  return value;
-}
-
-function checkChoice<T extends string>(
-  name: string,
-  value: unknown,
-  choices: readonly T[],
-  endpoint: string,
-  path: string,
-): T | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === "string" && (choices as readonly string[]).includes(value)) {
-    return value as T;
-  }
-  throw new BadRequestError(
-    `${name} must be one of ${choices.join(", ")} (${endpoint} ${JSON.stringify(path)}), got ${
-      JSON.stringify(value) ?? String(value)
-    }.`,
-    { endpoint, path },
-  );
-}
-
-function checkInfoTypes(
-  value: unknown,
-  endpoint: string,
-  path: string,
-): readonly string[] | undefined {
-  if (value === undefined) return undefined;
-  const values = typeof value === "string" ? [value] : value;
-  if (
-    !Array.isArray(values) || values.length === 0 ||
-    values.some((item) => typeof item !== "string" || item.trim() === "")
-  ) {
-    throw new BadRequestError(
-      `infoType must be a type name such as "csv" or a non-empty list of them ` +
-        `(${endpoint} ${JSON.stringify(path)}).`,
-      { endpoint, path },
-    );
-  }
-  return values;
 }

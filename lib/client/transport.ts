@@ -334,8 +334,9 @@ export class Transport {
   /**
    * Creates a transport; nothing is sent until the first request.
    *
-   * @param options Base URL, credentials and policy; see {@linkcode TransportOptions}.
-   * @throws {BadRequestError} for an unusable URL or option.
+   * @param options Base URL, credentials and policy (numbers as `connect()` checked them); see
+   * {@linkcode TransportOptions}.
+   * @throws {BadRequestError} for an unusable URL, or credentials given twice or by halves.
    *
    * @example
    * ```ts
@@ -351,23 +352,20 @@ export class Transport {
    */
   constructor(options: TransportOptions) {
     this.url = checkUrl(options.url);
+    // The numbers were checked where the caller gave them (`connect()`).
     this.policy = Object.freeze({
-      concurrency: checkInteger("concurrency", options.concurrency ?? 4, 1),
-      retries: checkInteger("retries", options.retries ?? 4, 0),
-      timeoutMs: checkInteger("timeoutMs", options.timeoutMs ?? 30_000, 1),
-      idleTimeoutMs: checkInteger("idleTimeoutMs", options.idleTimeoutMs ?? 60_000, 1),
-      retryBaseMs: checkInteger("retryBaseMs", options.retryBaseMs ?? 250, 0),
-      retryMaxMs: checkInteger("retryMaxMs", options.retryMaxMs ?? 10_000, 0),
-      maxJsonBytes: checkInteger("maxJsonBytes", options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES, 1),
+      concurrency: options.concurrency ?? 4,
+      retries: options.retries ?? 4,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+      retryBaseMs: options.retryBaseMs ?? 250,
+      retryMaxMs: options.retryMaxMs ?? 10_000,
+      maxJsonBytes: options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES,
     });
     this.limiter = new Limiter(this.policy.concurrency);
     this.userAgent = userAgent(options.userAgent);
     this.#credentials = credentialsFrom(options);
-    const customFetch = options.fetch;
-    if (customFetch !== undefined && typeof customFetch !== "function") {
-      throw new BadRequestError("fetch must be a function like the global fetch.");
-    }
-    this.#fetch = customFetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#signal = options.signal ?? NEVER_ABORTED;
   }
 
@@ -860,13 +858,6 @@ function checkUrl(url: unknown): string {
     );
   }
   return parsed.href.replace(/\/+$/, "");
-}
-
-function checkInteger(name: string, value: unknown, min: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    throw new BadRequestError(`${name} must be an integer ≥ ${min}, got ${String(value)}.`);
-  }
-  return value;
 }
 
 /** The promised body length, unless the body was content-encoded (fetch decodes it). */

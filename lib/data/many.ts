@@ -11,7 +11,7 @@ import { BadRequestError } from "../client/errors.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import type { Entry } from "../client/entry.ts";
 import type { DataContext } from "./context.ts";
-import { checkOptions, type ManyOptions } from "./options.ts";
+import type { ManyOptions } from "./options.ts";
 import { combineFrames, limitRows } from "./parse.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { ProgressTracker } from "../progress/events.ts";
@@ -19,7 +19,27 @@ import { progressFor } from "../progress/reporter.ts";
 import { readDataFrame } from "./read.ts";
 
 /**
- * Reads every file among `entries` (folders are skipped) into one DataFrame with a `source`
+ * The files of a listing, and how to read one's current entry again.
+ *
+ * @example
+ * ```ts
+ * import type { ListedFiles } from "./many.ts";
+ *
+ * const none: ListedFiles = { entries: [], stat: (path) => Promise.reject(new Error(path)) };
+ * ```
+ */
+export interface ListedFiles {
+  /** The listing's entries; folders among them are skipped. */
+  entries: readonly Entry[];
+  /**
+   * Reads a file's current entry, used to check it before re-downloading after a broken
+   * transfer.
+   */
+  stat: (path: string, signal?: AbortSignal) => Promise<Entry>;
+}
+
+/**
+ * Reads every file among `listed.entries` (folders are skipped) into one DataFrame with a `source`
  * column (first) holding each row's data-store path. Files are read `concurrency` at a time
  * (default: the store's), each from the cache when it holds the listed version. Columns are
  * united across files and types widened to a common supertype (Polars' relaxed diagonal
@@ -28,10 +48,7 @@ import { readDataFrame } from "./read.ts";
  * The frame comes back with contiguous columns (one chunk, not one per file). The first
  * failure cancels the other reads and is thrown.
  *
- * @param stat Reads a file's current entry, used to check it before re-downloading after a
- * broken transfer.
- *
- * @throws {BadRequestError} for bad options, or when a file already has the source column.
+ * @throws {BadRequestError} when a file already has the source column.
  *
  * @example
  * ```ts
@@ -46,20 +63,19 @@ import { readDataFrame } from "./read.ts";
  * const transport = store[STORE_CONTEXT].transport;
  * const entries = await folder.list({ glob: "*.{csv,tsv}" }).toArray();
  * const stat = (path: string, signal?: AbortSignal) => statFile(transport, path, { signal });
- * const frame = await readMany(store[STORE_CONTEXT], entries, stat);
+ * const frame = await readMany(store[STORE_CONTEXT], { entries, stat });
  * assert.equal(frame.height, 688);
  * assert.equal(frame.columns[0], "source");
  * ```
  */
 export async function readMany(
   context: DataContext,
-  entries: readonly Entry[],
-  stat: (path: string, signal?: AbortSignal) => Promise<Entry>,
+  listed: ListedFiles,
   options: ManyOptions = {},
 ): Promise<DataFrame> {
-  checkOptions(options);
+  const { stat } = listed;
   const pl = await loadPolars();
-  const files = entries.filter((entry) => entry.type === "file");
+  const files = listed.entries.filter((entry) => entry.type === "file");
   const source = options.source ?? "source";
   const tracker = new ProgressTracker(
     progressFor(context.progress, options, labelOf(files)),

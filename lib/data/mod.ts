@@ -26,7 +26,13 @@
 export { FileChangedError, IntegrityError, ParseError, UnsupportedFormatError } from "./errors.ts";
 export { SUPPORTED_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 export type { ScanOptions } from "./scan.ts";
-export type { BatchOptions, DataFrameOptions, ManyOptions } from "./options.ts";
+export type {
+  BatchOptions,
+  CopyOptions,
+  DataFrameOptions,
+  ManyOptions,
+  ScanManyOptions,
+} from "./options.ts";
 export { ProgressChannel } from "../progress/channel.ts";
 export type { ProgressEvent } from "../progress/events.ts";
 export { readDataFrame } from "./read.ts";

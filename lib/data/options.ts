@@ -1,14 +1,30 @@
 /**
- * Options of the dataframe readers, checked before any request so a mistake is a clear
- * {@linkcode BadRequestError} naming the option.
+ * Options of the dataframe readers and the scans, and their schemas: each public call parses its
+ * options once with one of these, so a mistake is a clear {@linkcode BadRequestError} naming the
+ * option before any request, and nothing below checks them again.
  *
  * @module
  */
 
 import type { DataType } from "../deps.ts";
-import { BadRequestError } from "../client/errors.ts";
+import {
+  abortSignal,
+  callback,
+  count,
+  defineOptions,
+  filled,
+  flag,
+  isObject,
+  isString,
+  oneOf,
+  type OptionRules,
+  type OptionsSchema,
+  rule,
+} from "../client/options.ts";
+import type { CallOptions } from "../client/endpoints.ts";
 import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 import type { ProgressEvent } from "../progress/events.ts";
+import type { ScanOptions } from "./scan.ts";
 
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
@@ -24,19 +40,47 @@ import type { ProgressEvent } from "../progress/events.ts";
  * ```
  */
 export interface DataFrameOptions {
-  /** Read as this format instead of detecting it (gzip is still detected by its signature). */
+  /**
+   * Read as this format instead of detecting it (gzip is still detected by its signature).
+   *
+   * @default detected from the name, Terrain's info type and the first bytes
+   */
   format?: TableFormat;
-  /** Field separator of delimited text (default: from the name or the first lines). */
+  /**
+   * Field separator of delimited text.
+   *
+   * @default from the name (`,` for `.csv`, a tab for `.tsv`) or the first lines
+   */
   sep?: string;
-  /** Only these columns (in the file's order). */
+  /**
+   * Only these columns (in the file's order).
+   *
+   * @default every column
+   */
   columns?: string[];
-  /** Column types to use instead of inferring them, e.g. `{ id: pl.Utf8 }`. */
+  /**
+   * Column types to use instead of inferring them, e.g. `{ id: pl.Utf8 }`.
+   *
+   * @default inferred (see `inferSchemaLength`)
+   */
   dtypes?: Record<string, DataType>;
-  /** Whether the first line of delimited text names the columns (default true). */
+  /**
+   * Whether the first line of delimited text names the columns.
+   *
+   * @default true
+   */
   hasHeader?: boolean;
-  /** Values read as null: one for all columns, a list, or one per column name. */
+  /**
+   * Values read as null: one for all columns, a list, or one per column name.
+   *
+   * @default none: only empty fields are null
+   */
   nullValues?: string | string[] | Record<string, string>;
-  /** At most this many rows; the download stops as soon as they have arrived. */
+  /**
+   * At most this many rows; the download stops as soon as they have arrived.
+   *
+   * @default every row
+   */
   nRows?: number;
   /**
    * Read delimited-text columns of ISO 8601 dates (`2012-01-31`) as `Date`, and of ISO
@@ -45,31 +89,41 @@ export interface DataFrameOptions {
    * notations (`01/02/2012`) stay text; a later value that is not a date is a `ParseError`.
    * Datetimes are in microseconds: a finer fraction is never cut (a column showing one stays
    * text; one met later is a `ParseError`).
+   *
    * @default true
    */
   tryParseDates?: boolean;
-  /** Quote character of delimited text (default `"`). */
+  /**
+   * Quote character of delimited text.
+   *
+   * @default '"'
+   */
   quoteChar?: string;
   /**
-   * Rows used to infer column types. Delimited text: default 100, as in Polars; types are fixed
-   * by the first batch of rows, except that an integer column meeting a decimal value later is
-   * widened to Float64; any other value that does not fit raises a {@linkcode ParseError}
-   * suggesting `dtypes`. JSON and JSON Lines: default all rows (of each batch of JSON Lines),
-   * since Polars' first 100 would drop keys first seen later; a limit that proves too short
-   * falls back to all rows.
+   * Rows used to infer column types. Delimited text: as in Polars; types are fixed by the first
+   * batch of rows, except that an integer column meeting a decimal value later is widened to
+   * Float64; any other value that does not fit raises a {@linkcode ParseError} suggesting
+   * `dtypes`. JSON and JSON Lines: all rows (of each batch of JSON Lines) unless given, since
+   * Polars' first 100 would drop keys first seen later; a limit that proves too short falls back
+   * to all rows.
+   *
+   * @default 100 for delimited text, all rows for JSON and JSON Lines
    */
   inferSchemaLength?: number;
   /**
-   * Use the store's local cache (default true when the store has one): serve an unchanged file
-   * from it, and keep a downloaded one there.
+   * Use the store's local cache: serve an unchanged file from it, and keep a downloaded one
+   * there.
+   *
+   * @default true when the store has a cache
    */
   cache?: boolean;
   /** Called with progress events (bytes received, rate); see {@linkcode ProgressEvent}. */
   onProgress?: (event: ProgressEvent) => void;
   /**
-   * Show this read's progress (default: the store's `progress` setting, on by default): one
-   * line updated in place in a notebook, a bar on a terminal's stderr. `false` keeps it quiet;
-   * `onProgress` is called either way.
+   * Show this read's progress: one line updated in place in a notebook, a bar on a terminal's
+   * stderr. `false` keeps it quiet; `onProgress` is called either way.
+   *
+   * @default the store's `progress` setting (on unless `connect()` turned it off)
    */
   progress?: boolean;
   /** Aborts the read; the promise rejects with an `AbortError`. */
@@ -87,7 +141,11 @@ export interface DataFrameOptions {
  * ```
  */
 export interface BatchOptions extends DataFrameOptions {
-  /** Rows per batch (default 100,000); the last batch may be smaller. */
+  /**
+   * Rows per batch; the last batch may be smaller.
+   *
+   * @default 100_000
+   */
   rows?: number;
 }
 
@@ -107,92 +165,213 @@ export interface BatchOptions extends DataFrameOptions {
  * ```
  */
 export interface ManyOptions extends DataFrameOptions {
-  /** Name of the column with each row's data-store path (default `source`); false for none. */
+  /**
+   * Name of the column with each row's data-store path; false for none.
+   *
+   * @default "source"
+   */
   source?: string | false;
+}
+
+/**
+ * Options of `file.cachedPath()` and `file.downloadTo()`: the call's signal and its progress.
+ *
+ * @example
+ * ```ts
+ * import type { CopyOptions } from "./options.ts";
+ *
+ * const quiet: CopyOptions = { progress: false };
+ * ```
+ */
+export interface CopyOptions extends CallOptions {
+  /** Called with progress events (bytes received, rate); see {@linkcode ProgressEvent}. */
+  onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Show this call's progress; `false` keeps it quiet (`onProgress` is called either way).
+   *
+   * @default the store's `progress` setting
+   */
+  progress?: boolean;
+}
+
+/**
+ * Options of `listing.scan()`: those of `file.scan()` plus the name of the column holding each
+ * row's file.
+ *
+ * @example
+ * ```ts
+ * import type { ScanManyOptions } from "./options.ts";
+ *
+ * const options: ScanManyOptions = { source: "file", remote: false };
+ * ```
+ */
+export interface ScanManyOptions extends ScanOptions {
+  /**
+   * Name of the column with each row's data-store path.
+   *
+   * @default "source"
+   */
+  source?: string;
 }
 
 /** Default rows per batch of `file.batches()`. */
 export const DEFAULT_BATCH_ROWS = 100_000;
 
+// Polars' readers take one byte.
+const oneAscii = (value: unknown): value is string =>
+  isString(value) && value.length === 1 && value.charCodeAt(0) < 0x80;
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every(isString);
+
+/** The rules of the options every reader shares. */
+function readerRules() {
+  return {
+    format: oneOf(TABLE_FORMATS),
+    sep: rule(
+      "one ASCII character, not a line break",
+      (value): value is string => oneAscii(value) && value !== "\n" && value !== "\r",
+    ),
+    quoteChar: rule("one ASCII character", oneAscii),
+    columns: rule(
+      "a non-empty array of column names",
+      (value): value is string[] => isStrings(value) && value.length > 0,
+    ),
+    dtypes: rule(
+      "an object of column name to Polars type, e.g. { a: pl.Utf8 }",
+      (value): value is Record<string, DataType> => isObject(value),
+    ),
+    hasHeader: flag(),
+    tryParseDates: flag(),
+    cache: flag(),
+    progress: flag(),
+    nullValues: rule(
+      "a string, an array of strings, or an object of column name to string",
+      (value): value is string | string[] | Record<string, string> =>
+        isString(value) || isStrings(value) || isObject(value) && isStrings(Object.values(value)),
+    ),
+    nRows: count(0),
+    inferSchemaLength: count(1),
+    onProgress: callback<(event: ProgressEvent) => void>(),
+    signal: abortSignal(),
+  } satisfies OptionRules<DataFrameOptions>;
+}
+
 /**
- * Checks reader options (a scan's `remote` too); nothing is sent when they are wrong.
- *
- * @throws {BadRequestError} naming the first bad option, what it was and what it must be.
+ * The options of `file.dataframe()` and `file.head()`.
  *
  * @example
  * ```ts
- * import { checkOptions } from "./options.ts";
+ * import { DATAFRAME_OPTIONS } from "./options.ts";
  * import assert from "node:assert/strict";
  *
- * checkOptions({ sep: "\t", nRows: 10 }); // fine
- * assert.throws(() => checkOptions({ quoteChar: "ab" }), {
+ * assert.deepEqual(DATAFRAME_OPTIONS.parse("file.dataframe()", { sep: ";" }), { sep: ";" });
+ * assert.throws(() => DATAFRAME_OPTIONS.parse("file.dataframe()", { seperator: ";" }), {
  *   name: "BadRequestError",
- *   message: 'quoteChar must be one ASCII character, got "ab".',
+ *   message: 'file.dataframe(): unknown option "seperator": did you mean "sep"?',
+ * });
+ * assert.throws(() => DATAFRAME_OPTIONS.parse("file.dataframe()", { quoteChar: "ab" }), {
+ *   message: 'file.dataframe(): quoteChar must be one ASCII character, got "ab".',
  * });
  * ```
  */
-export function checkOptions(options: unknown): asserts options is BatchOptions & ManyOptions {
-  if (!isObject(options)) {
-    throw new BadRequestError("Reader options must be an object, e.g. { sep: ';' }.");
-  }
-  for (const [name, [valid, expected]] of Object.entries(RULES)) {
-    const value = options[name];
-    if (value !== undefined && !valid(value)) {
-      const shown = Deno.inspect(value, { depth: 1, iterableLimit: 5, strAbbreviateSize: 40 });
-      throw new BadRequestError(`${name} must be ${expected}, got ${shown}.`);
-    }
-  }
-}
+export const DATAFRAME_OPTIONS: OptionsSchema<DataFrameOptions> = defineOptions(readerRules);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/**
+ * The options of `file.batches()`.
+ *
+ * @example
+ * ```ts
+ * import { BATCH_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => BATCH_OPTIONS.parse("file.batches()", { rows: 0 }), {
+ *   message: "file.batches(): rows must be an integer ≥ 1, got 0.",
+ * });
+ * ```
+ */
+export const BATCH_OPTIONS: OptionsSchema<BatchOptions> = defineOptions(() => ({
+  ...readerRules(),
+  rows: count(1),
+}));
 
-const isString = (value: unknown): value is string => typeof value === "string";
-// Polars' readers take one byte.
-const oneAscii = (value: unknown) =>
-  isString(value) && value.length === 1 && value.charCodeAt(0) < 0x80;
-const boolean = [(value: unknown) => typeof value === "boolean", "true or false"] as const;
-const integer = (min: number) =>
-  [
-    (value: unknown) => Number.isSafeInteger(value) && value as number >= min,
-    `an integer ≥ ${min}`,
-  ] as const;
-
-/** Each option's check, and what the message says the option must be when it fails. */
-const RULES: Record<string, readonly [(value: unknown) => boolean, string]> = {
-  format: [
-    (value) => TABLE_FORMATS.includes(value as TableFormat),
-    `one of ${TABLE_FORMATS.join(", ")}`,
-  ],
-  sep: [
-    (value) => oneAscii(value) && value !== "\n" && value !== "\r",
-    "one ASCII character, not a line break",
-  ],
-  quoteChar: [oneAscii, "one ASCII character"],
-  columns: [
-    (value) => Array.isArray(value) && value.length > 0 && value.every(isString),
-    "a non-empty array of column names",
-  ],
-  dtypes: [isObject, "an object of column name to Polars type, e.g. { a: pl.Utf8 }"],
-  hasHeader: boolean,
-  tryParseDates: boolean,
-  cache: boolean,
-  progress: boolean,
-  remote: boolean,
-  nullValues: [
-    (value) =>
-      isString(value) ||
-      (Array.isArray(value) || isObject(value)) && Object.values(value).every(isString),
-    "a string, an array of strings, or an object of column name to string",
-  ],
-  nRows: integer(0),
-  inferSchemaLength: integer(1),
-  rows: integer(1),
-  onProgress: [(value) => typeof value === "function", "a function"],
-  signal: [(value) => value instanceof AbortSignal, "an AbortSignal"],
-  source: [
-    (value) => value === false || isString(value) && value !== "",
+/**
+ * The options of `listing.dataframes()`.
+ *
+ * @example
+ * ```ts
+ * import { MANY_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(MANY_OPTIONS.parse("listing.dataframes()", { source: false }), { source: false });
+ * ```
+ */
+export const MANY_OPTIONS: OptionsSchema<ManyOptions> = defineOptions(() => ({
+  ...readerRules(),
+  source: rule(
     "a column name, or false for no source column",
-  ],
-};
+    (value): value is string | false => value === false || isString(value) && value !== "",
+  ),
+}));
+
+/** The rules of `file.scan()`'s options. */
+function scanRules() {
+  return {
+    format: oneOf(TABLE_FORMATS),
+    remote: flag(),
+    onProgress: callback<(event: ProgressEvent) => void>(),
+    progress: flag(),
+    signal: abortSignal(),
+  } satisfies OptionRules<ScanOptions>;
+}
+
+/**
+ * The options of `file.scan()`.
+ *
+ * @example
+ * ```ts
+ * import { SCAN_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => SCAN_OPTIONS.parse("file.scan()", { remot: false }), {
+ *   message: 'file.scan(): unknown option "remot": did you mean "remote"?',
+ * });
+ * ```
+ */
+export const SCAN_OPTIONS: OptionsSchema<ScanOptions> = defineOptions(scanRules);
+
+/**
+ * The options of `listing.scan()`.
+ *
+ * @example
+ * ```ts
+ * import { SCAN_MANY_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => SCAN_MANY_OPTIONS.parse("listing.scan()", { source: "" }), {
+ *   message: 'listing.scan(): source must be a non-empty column name, got "".',
+ * });
+ * ```
+ */
+export const SCAN_MANY_OPTIONS: OptionsSchema<ScanManyOptions> = defineOptions(() => ({
+  ...scanRules(),
+  source: filled("a non-empty column name"),
+}));
+
+/**
+ * The options of `file.cachedPath()` and `file.downloadTo()`.
+ *
+ * @example
+ * ```ts
+ * import { COPY_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => COPY_OPTIONS.parse("file.cachedPath()", { onprogress: () => {} }), {
+ *   message: 'file.cachedPath(): unknown option "onprogress": did you mean "onProgress"?',
+ * });
+ * ```
+ */
+export const COPY_OPTIONS: OptionsSchema<CopyOptions> = defineOptions(() => ({
+  onProgress: callback<(event: ProgressEvent) => void>(),
+  progress: flag(),
+  signal: abortSignal(),
+}));

@@ -35,12 +35,7 @@ import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { detectFormat } from "./formats.ts";
-import {
-  type BatchOptions,
-  checkOptions,
-  type DataFrameOptions,
-  DEFAULT_BATCH_ROWS,
-} from "./options.ts";
+import { type BatchOptions, type DataFrameOptions, DEFAULT_BATCH_ROWS } from "./options.ts";
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
 import { ProgressTracker } from "../progress/events.ts";
@@ -236,7 +231,6 @@ export async function readDataFrame(
   options: DataFrameOptions = {},
   tracker?: ProgressTracker,
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
-  checkOptions(options);
   const pl = polarsLoading();
   const operation = options.nRows === undefined ? "dataframe" : "head";
   const read = (progress: ProgressTracker) =>
@@ -278,7 +272,6 @@ export function readBatches(
   source: FileSource,
   options: BatchOptions = {},
 ): AsyncIterable<DataFrame> {
-  checkOptions(options);
   const rows = options.rows ?? DEFAULT_BATCH_ROWS;
   return {
     async *[Symbol.asyncIterator]() {

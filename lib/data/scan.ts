@@ -21,7 +21,8 @@ import type { Entry } from "../client/entry.ts";
 import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
-import { checkOptions } from "./options.ts";
+import type { ListedFiles } from "./many.ts";
+import type { ScanManyOptions } from "./options.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
 import { guardFrame, pinsOf } from "./scan_proxy.ts";
 import { sameVersion, versionOfEntry } from "../client/file_version.ts";
@@ -49,11 +50,17 @@ import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
  * ```
  */
 export interface ScanOptions {
-  /** Read as this format instead of detecting it from the name and the first bytes. */
+  /**
+   * Read as this format instead of detecting it from the name and the first bytes.
+   *
+   * @default detected
+   */
   format?: TableFormat;
   /**
-   * Scan public Parquet files in place over their anonymous URL (default true). With `false`
-   * every file is scanned from its cached copy.
+   * Scan public Parquet files in place over their anonymous URL. With `false` every file is
+   * scanned from its cached copy.
+   *
+   * @default true
    */
   remote?: boolean;
   /**
@@ -61,7 +68,11 @@ export interface ScanOptions {
    * (the bytes it reads; the total is not known beforehand).
    */
   onProgress?: (event: ProgressEvent) => void;
-  /** Show progress for this call (default: the store's setting). */
+  /**
+   * Show progress for this call.
+   *
+   * @default the store's `progress` setting
+   */
   progress?: boolean;
   /**
    * Cancels the scan's requests: the footer read and the cache copy in `scan()`, and, for a
@@ -136,7 +147,6 @@ export async function scanFile(
   source: FileSource,
   options: ScanOptions = {},
 ): Promise<Scan> {
-  checkOptions(options);
   const pl = await loadPolars();
   let reason = "the store is offline";
   if (!context.offline) {
@@ -152,7 +162,7 @@ export async function scanFile(
 }
 
 /**
- * Scans every file among `entries` (folders are skipped) as one LazyFrame with a `source`
+ * Scans every file among `listed.entries` (folders are skipped) as one LazyFrame with a `source`
  * column (first) holding each row's data-store path. Columns are united across files and types
  * widened (Polars' relaxed diagonal concatenation). Each file takes the route
  * {@linkcode scanFile} would give it; the footer reads run `concurrency` at a time.
@@ -172,7 +182,7 @@ export async function scanFile(
  * const transport = store[STORE_CONTEXT].transport;
  * const entries = await folder.list({ glob: "*.{csv,parquet}" }).toArray();
  * const stat = (path: string, signal?: AbortSignal) => statFile(transport, path, { signal });
- * const lazy = await scanMany(store[STORE_CONTEXT], entries, stat);
+ * const lazy = await scanMany(store[STORE_CONTEXT], { entries, stat });
  * const frame = await lazy.collect();
  * assert.equal(frame.height, 688);
  * assert.equal(frame.columns[0], "source");
@@ -180,17 +190,13 @@ export async function scanFile(
  */
 export async function scanMany(
   context: DataContext,
-  entries: readonly Entry[],
-  stat: (path: string, signal?: AbortSignal) => Promise<Entry>,
-  options: ScanOptions & { source?: string } = {},
+  listed: ListedFiles,
+  options: ScanManyOptions = {},
 ): Promise<LazyDataFrame> {
   const { source: column = "source", ...fileOptions } = options;
-  checkOptions(fileOptions);
-  if (typeof column !== "string" || column === "") {
-    throw new BadRequestError(`source must be a non-empty column name, got ${String(column)}.`);
-  }
+  const { stat } = listed;
   const pl = await loadPolars();
-  const files = entries.filter((entry) => entry.type === "file");
+  const files = listed.entries.filter((entry) => entry.type === "file");
   if (files.length === 0) {
     throw new BadRequestError("There is no file to scan: the listing holds no files.");
   }

@@ -7,13 +7,26 @@
 import { resolve } from "node:path";
 import { DEFAULT_CACHE_BYTES } from "../cache/cache.ts";
 import { defaultCacheDir, readEnv } from "../cache/dir.ts";
-import { BadRequestError, quoteInput } from "../client/errors.ts";
+import { BadRequestError } from "../client/errors.ts";
+import {
+  abortSignal,
+  callback,
+  count,
+  defineOptions,
+  flag,
+  isFilled,
+  isObject,
+  oneOf,
+  type OptionsSchema,
+  rule,
+  text,
+} from "../client/options.ts";
 import { DEFAULT_URL } from "../client/same_store.ts";
 import { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Lock, parseLock, readLock } from "./lock.ts";
 import { Store } from "./store.ts";
-import type { OnChange } from "./store_gate.ts";
+import { ON_CHANGE, type OnChange } from "./store_gate.ts";
 
 /**
  * Options of {@linkcode connect}; all optional.
@@ -38,37 +51,74 @@ import type { OnChange } from "./store_gate.ts";
  */
 export interface ConnectOptions {
   /**
-   * Base URL of the Terrain gateway, gateway prefix included. Default: `TERRAIN_URL`, else
-   * `https://de.cyverse.org/terrain`.
+   * Base URL of the Terrain gateway, gateway prefix included.
+   *
+   * @default `TERRAIN_URL`, else `"https://de.cyverse.org/terrain"`
    */
   url?: string;
-  /** An access token obtained elsewhere. Default: `TERRAIN_TOKEN`. */
+  /**
+   * An access token obtained elsewhere.
+   *
+   * @default `TERRAIN_TOKEN`
+   */
   token?: string;
-  /** Username, exchanged with `password` for a token when first needed. Default: `TERRAIN_USERNAME`. */
+  /**
+   * Username, exchanged with `password` for a token when first needed.
+   *
+   * @default `TERRAIN_USERNAME`
+   */
   username?: string;
-  /** Password for `username`. Default: `TERRAIN_PASSWORD`. */
+  /**
+   * Password for `username`.
+   *
+   * @default `TERRAIN_PASSWORD`
+   */
   password?: string;
-  /** Ignore credentials in the environment and stay anonymous. */
+  /**
+   * Ignore credentials in the environment and stay anonymous.
+   *
+   * @default false
+   */
   anonymous?: boolean;
-  /** Requests in flight at once, downloads included (default 4). */
+  /**
+   * Requests in flight at once, downloads included.
+   *
+   * @default 4
+   */
   concurrency?: number;
-  /** Extra attempts after a network error or retryable server answer (default 4). */
+  /**
+   * Extra attempts after a network error or retryable server answer.
+   *
+   * @default 4
+   */
   retries?: number;
   /**
-   * Ceiling of the first wait before a retry, in ms; it doubles per retry, up to 10 s
-   * (default 250). Lower it on a fast, flaky link; raise it for a server that sheds load.
+   * Ceiling of the first wait before a retry, in ms; it doubles per retry, up to 10 s. Lower it
+   * on a fast, flaky link; raise it for a server that sheds load.
+   *
+   * @default 250
    */
   retryBaseMs?: number;
-  /** Longest wait for a response's headers, in ms (default 30 s). */
+  /**
+   * Longest wait for a response's headers, in ms.
+   *
+   * @default 30_000
+   */
   timeoutMs?: number;
-  /** Largest JSON answer read, in bytes (default 64 MiB); past it a `ResponseTooLargeError`. */
+  /**
+   * Largest JSON answer read, in bytes; past it a `ResponseTooLargeError`.
+   *
+   * @default 67_108_864 (64 MiB)
+   */
   maxJsonBytes?: number;
   /** Aborts every request of the store, e.g. when a notebook cell is stopped. */
   signal?: AbortSignal;
   /**
-   * The fetch every request of the store goes through, remote scans' range reads included
-   * (default: the global one), e.g. to add a proxy or log traffic. It must follow redirects as
-   * the global one does: without `Authorization` to another origin.
+   * The fetch every request of the store goes through, remote scans' range reads included,
+   * e.g. to add a proxy or log traffic. It must follow redirects as the global one does: without
+   * `Authorization` to another origin.
+   *
+   * @default the global `fetch`
    */
   fetch?: typeof fetch;
   /**
@@ -76,27 +126,36 @@ export interface ConnectOptions {
    * `myapp/1.0` gives `myapp/1.0 tern/0.1.0 (Deno/…)`), so that the data store's operators can
    * tell your traffic apart.
    *
-   * @default undefined (tern's own only)
+   * @default none: tern's own `User-Agent` only
    */
   userAgent?: string;
   /**
-   * Local cache folder for downloaded files (default `$XDG_CACHE_HOME/tern`, else
-   * `~/.cache/tern`; files go in its `downloads/` sub-folder), or `false` for no cache. An
-   * unchanged file is then read from disk instead of downloaded again.
+   * Local cache folder for downloaded files (files go in its `downloads/` sub-folder), or
+   * `false` for no cache. An unchanged file is then read from disk instead of downloaded again.
+   *
+   * @default `$XDG_CACHE_HOME/tern`, else `~/.cache/tern`
    */
   cacheDir?: string | false;
-  /** Cap on cached bytes (default 5 GB); least recently used files are removed beyond it. */
+  /**
+   * Cap on cached bytes; least recently used files are removed beyond it.
+   *
+   * @default 5_000_000_000 (5 GB)
+   */
   cacheMaxBytes?: number;
   /**
    * Serve files only from the local cache, never downloading (for working without a network);
-   * a file not cached is a `CacheMissError`. Listings still need the server.
+   * a file not cached is a `CacheMissError`. Listings still need the server. Needs a cache.
+   *
+   * @default false
    */
   offline?: boolean;
   /**
-   * How reads, downloads and walks show progress (default `true`): one line updated in place
-   * in a Jupyter notebook, a bar on stderr when it is a terminal, nothing otherwise. `false`
-   * never shows it; a function receives every progress event instead (your own display). Calls
-   * can still pass `onProgress`, and `progress: false` to silence one read.
+   * How reads, downloads and walks show progress: one line updated in place in a Jupyter
+   * notebook, a bar on stderr when it is a terminal, nothing otherwise. `false` never shows it;
+   * a function receives every progress event instead (your own display). Calls can still pass
+   * `onProgress`, and `progress: false` to silence one read.
+   *
+   * @default true
    */
   progress?: ProgressSetting;
   /**
@@ -127,6 +186,45 @@ export interface ConnectOptions {
 const PRODUCT = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 export { DEFAULT_URL };
+
+/**
+ * The options of {@linkcode connect}. What a URL or a credential holds is checked where the
+ * environment's values are checked too (the transport, the credentials), so only their type is
+ * checked here; an error about them never shows their value.
+ */
+const CONNECT_OPTIONS: OptionsSchema<ConnectOptions> = defineOptions(() => ({
+  url: text("the gateway's base URL as a string, e.g. https://de.cyverse.org/terrain"),
+  token: text("a string (an access token)"),
+  username: text("a string"),
+  password: text("a string"),
+  anonymous: flag(),
+  concurrency: count(1),
+  retries: count(0),
+  retryBaseMs: count(0),
+  timeoutMs: count(1),
+  maxJsonBytes: count(1),
+  signal: abortSignal(),
+  fetch: callback<typeof fetch>("a function like the global fetch"),
+  userAgent: rule(
+    'a product token such as "myapp/1.0" (printable ASCII words, not empty)',
+    (value): value is string => typeof value === "string" && PRODUCT.test(value),
+  ),
+  cacheDir: rule(
+    "a folder path, or false for no cache",
+    (value): value is string | false => value === false || isFilled(value),
+  ),
+  cacheMaxBytes: count(0),
+  offline: flag(),
+  progress: rule(
+    "true, false, or a function taking progress events",
+    (value): value is ProgressSetting => typeof value === "boolean" || typeof value === "function",
+  ),
+  lock: rule(
+    "a lock file's path, or a lock (its parsed JSON)",
+    (value): value is string | Lock => isFilled(value) || isObject(value),
+  ),
+  onChange: oneOf(ON_CHANGE),
+}));
 
 /**
  * Opens a store: checks the options and reads the environment, but sends nothing until a
@@ -173,47 +271,20 @@ export function connect(options: ConnectOptions = {}): Store {
  */
 export function connectIn(
   read: (name: string) => string | undefined,
-  options: ConnectOptions = {},
+  given: ConnectOptions = {},
 ): Store {
-  if (typeof options !== "object" || options === null) {
-    throw new BadRequestError("connect() takes an options object, e.g. connect({ token }).");
-  }
+  const options = CONNECT_OPTIONS.parse("connect()", given);
   const { token, username, password } = credentialsOf(options, read);
   const url = options.url ?? read("TERRAIN_URL") ?? DEFAULT_URL;
-  if (
-    options.cacheDir !== undefined && options.cacheDir !== false &&
-    (typeof options.cacheDir !== "string" || options.cacheDir.trim() === "")
-  ) {
-    throw new BadRequestError("cacheDir must be a folder path, or false for no cache.");
-  }
   const maxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
-    throw new BadRequestError(`cacheMaxBytes must be an integer ≥ 0, got ${String(maxBytes)}.`);
-  }
-  if (options.offline !== undefined && typeof options.offline !== "boolean") {
-    throw new BadRequestError("offline must be true or false.");
-  }
   const cacheDir = options.cacheDir === false
     ? false
     : options.cacheDir === undefined
     ? defaultCacheDir(read) ?? false
     : resolve(options.cacheDir);
   if (options.offline === true && cacheDir === false) {
-    throw new BadRequestError("offline: true needs a cache folder; cacheDir is false or unknown.");
-  }
-  if (
-    options.progress !== undefined && typeof options.progress !== "boolean" &&
-    typeof options.progress !== "function"
-  ) {
-    throw new BadRequestError("progress must be true, false, or a function taking events.");
-  }
-  if (
-    options.userAgent !== undefined &&
-    (typeof options.userAgent !== "string" || !PRODUCT.test(options.userAgent))
-  ) {
     throw new BadRequestError(
-      `userAgent must be a product token such as "myapp/1.0" (printable ASCII, not empty), ` +
-        `got ${quoteInput(options.userAgent)}.`,
+      "connect(): offline: true needs a cache folder; cacheDir is false or unknown.",
     );
   }
   const lock = options.lock === undefined

@@ -7,6 +7,7 @@
 
 import type { CallOptions } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
+import { CALL_OPTIONS } from "../client/options.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderDataset } from "../display/dataset.ts";
 import { checkCitationStyle, type CitationStyle } from "../metadata/citation.ts";
@@ -67,8 +68,12 @@ export class Dataset extends Folder {
    * ```
    */
   override async metadata(options: CallOptions = {}): Promise<DatasetMetadata<RawMetadata>> {
-    const entry = await this.stat(options);
-    const raw = await super.metadata(options);
+    return await this.#metadata(CALL_OPTIONS.parse(this.call("metadata"), options));
+  }
+
+  async #metadata(options: CallOptions): Promise<DatasetMetadata<RawMetadata>> {
+    const entry = await this.statEntry(options);
+    const raw = await this.rawMetadata(options);
     return await normalizeMetadata(raw, { id: entry.id, folderModified: entry.modified });
   }
 
@@ -99,7 +104,8 @@ export class Dataset extends Folder {
    */
   async citation(style: CitationStyle = "datacite", options: CallOptions = {}): Promise<string> {
     checkCitationStyle(style);
-    return await (await this.metadata(options)).citation(style);
+    const parsed = CALL_OPTIONS.parse(this.call("citation"), options);
+    return await (await this.#metadata(parsed)).citation(style);
   }
 
   /**

@@ -12,7 +12,8 @@ import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderDatasets } from "../display/datasets.ts";
 import type { Entry } from "../client/entry.ts";
 import type { Listing } from "./listing.ts";
-import type { ListOptions } from "../listing/options.ts";
+import { type ListOptions, listRules } from "../listing/options.ts";
+import { count, defineOptions, type OptionsSchema } from "../client/options.ts";
 import type { CatalogFailure } from "../metadata/catalog.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { datasetRow, sharedTitles } from "./display.ts";
@@ -46,9 +47,49 @@ export type DatasetListOptions = Omit<ListOptions, "type" | "infoType">;
  * ```
  */
 export interface CatalogOptions extends DatasetListOptions {
-  /** Metadata requests in flight at once (default: the store's `concurrency`). */
+  /**
+   * Metadata requests in flight at once.
+   *
+   * @default the store's `concurrency`
+   */
   concurrency?: number;
 }
+
+/**
+ * The options of `folder.datasets()`.
+ *
+ * @example
+ * ```ts
+ * import { DATASET_LIST_OPTIONS } from "./dataset_listing.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => DATASET_LIST_OPTIONS.parse("folder.datasets()", { type: "file" }), {
+ *   message: /^folder\.datasets\(\): unknown option "type"; the options are sort, order, /,
+ * });
+ * ```
+ */
+export const DATASET_LIST_OPTIONS: OptionsSchema<DatasetListOptions> = defineOptions(() => {
+  const { type: _type, infoType: _infoType, ...rules } = listRules();
+  return rules;
+});
+
+/**
+ * The options of `folder.catalog()`.
+ *
+ * @example
+ * ```ts
+ * import { CATALOG_OPTIONS } from "./dataset_listing.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => CATALOG_OPTIONS.parse("folder.catalog()", { concurency: 2 }), {
+ *   message: 'folder.catalog(): unknown option "concurency": did you mean "concurrency"?',
+ * });
+ * ```
+ */
+export const CATALOG_OPTIONS: OptionsSchema<CatalogOptions> = defineOptions(() => {
+  const { type: _type, infoType: _infoType, ...rules } = listRules();
+  return { ...rules, concurrency: count(1) };
+});
 
 /**
  * The sub-folders of a folder as {@linkcode Dataset} handles, fetched lazily page by page (a

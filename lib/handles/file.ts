@@ -26,8 +26,17 @@ import {
 } from "../client/errors.ts";
 import { checkIsFile } from "../data/body.ts";
 import { collect } from "../data/chunks.ts";
-import { type BatchOptions, checkOptions, type DataFrameOptions } from "../data/options.ts";
-import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
+import { CALL_OPTIONS } from "../client/options.ts";
+import {
+  BATCH_OPTIONS,
+  type BatchOptions,
+  COPY_OPTIONS,
+  type CopyOptions,
+  DATAFRAME_OPTIONS,
+  type DataFrameOptions,
+  SCAN_OPTIONS,
+} from "../data/options.ts";
+import { ProgressTracker } from "../progress/events.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { formatOfName } from "../registry/format_detection.ts";
 import { withDisplay } from "../display/attach.ts";
@@ -260,7 +269,10 @@ export class File extends Handle {
    * ```
    */
   async dataframe(options: DataFrameOptions = {}): Promise<DataFrame> {
-    checkOptions(options);
+    return await this.#dataframe(DATAFRAME_OPTIONS.parse("file.dataframe()", options));
+  }
+
+  async #dataframe(options: DataFrameOptions): Promise<DataFrame> {
     const source = await this.#source(options.signal);
     const { frame } = await readDataFrame(this.context, source, options);
     const title = source.path.slice(source.path.lastIndexOf("/") + 1);
@@ -272,7 +284,7 @@ export class File extends Handle {
    * The first `n` rows (default 10): like {@linkcode File.dataframe} with `nRows`, so the
    * download stops as soon as they have arrived and nothing partial is cached.
    *
-   * @throws {BadRequestError} when `n` is not a non-negative integer.
+   * @throws {BadRequestError} when `n` is not a non-negative integer, or for a bad option.
    *
    * @example
    * ```ts
@@ -288,9 +300,9 @@ export class File extends Handle {
    */
   async head(n = 10, options: DataFrameOptions = {}): Promise<DataFrame> {
     if (!Number.isSafeInteger(n) || n < 0) {
-      throw new BadRequestError(`head(n) needs an integer n ≥ 0, got ${String(n)}.`);
+      throw new BadRequestError(`file.head(n) needs an integer n ≥ 0, got ${String(n)}.`);
     }
-    return await this.dataframe({ ...options, nRows: n });
+    return await this.#dataframe({ ...DATAFRAME_OPTIONS.parse("file.head()", options), nRows: n });
   }
 
   /**
@@ -316,12 +328,12 @@ export class File extends Handle {
    * ```
    */
   batches(options: BatchOptions = {}): AsyncIterable<DataFrame> {
-    checkOptions(options);
+    const parsed = BATCH_OPTIONS.parse("file.batches()", options);
     const context = this.context;
     const source = (signal?: AbortSignal) => this.#source(signal);
     return {
       async *[Symbol.asyncIterator]() {
-        yield* readBatches(context, await source(options.signal), options);
+        yield* readBatches(context, await source(parsed.signal), parsed);
       },
     };
   }
@@ -346,12 +358,10 @@ export class File extends Handle {
    * assert.equal((await lazy.select("Species").collect()).height, 344);
    * ```
    */
-  async cachedPath(
-    options: CallOptions & { onProgress?: (event: ProgressEvent) => void } = {},
-  ): Promise<string> {
-    checkOptions(options);
-    const source = await this.#source(options.signal);
-    return await cachedCopy(this.context, source, options);
+  async cachedPath(options: CopyOptions = {}): Promise<string> {
+    const parsed = COPY_OPTIONS.parse("file.cachedPath()", options);
+    const source = await this.#source(parsed.signal);
+    return await cachedCopy(this.context, source, parsed);
   }
 
   /**
@@ -394,18 +404,19 @@ export class File extends Handle {
    * ```
    */
   async scan(options: ScanOptions = {}): Promise<LazyDataFrame> {
-    const source = await this.#source(options.signal);
-    return (await scanFile(this.context, source, options)).frame;
+    const parsed = SCAN_OPTIONS.parse("file.scan()", options);
+    const source = await this.#source(parsed.signal);
+    return (await scanFile(this.context, source, parsed)).frame;
   }
 
   /** What the readers need: the path, the entry when it came from a listing, and a fresh stat. */
   async #source(signal?: AbortSignal): Promise<FileSource> {
     const path = await this.locate(signal);
-    const entry = this.#fromListing ? await this.stat({ signal }) : undefined;
+    const entry = this.#fromListing ? await this.statEntry({ signal }) : undefined;
     return {
       path,
       ...(entry === undefined ? {} : { entry }),
-      stat: (statSignal) => this.stat({ refresh: true, signal: statSignal ?? signal }),
+      stat: (statSignal) => this.statEntry({ refresh: true, signal: statSignal ?? signal }),
     };
   }
 
@@ -433,7 +444,8 @@ export class File extends Handle {
    * ```
    */
   async stream(options: CallOptions = {}): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
-    return await streamBytes(this.context, await this.#source(options.signal), options);
+    const parsed = CALL_OPTIONS.parse("file.stream()", options);
+    return await streamBytes(this.context, await this.#source(parsed.signal), parsed);
   }
 
   /**
@@ -455,7 +467,7 @@ export class File extends Handle {
    * ```
    */
   async bytes(options: CallOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
-    return await this.#bytes("bytes", options);
+    return await this.#bytes("bytes", CALL_OPTIONS.parse("file.bytes()", options));
   }
 
   async #bytes(
@@ -489,6 +501,10 @@ export class File extends Handle {
    * ```
    */
   async text(options: CallOptions = {}): Promise<string> {
+    return await this.#text(CALL_OPTIONS.parse("file.text()", options));
+  }
+
+  async #text(options: CallOptions): Promise<string> {
     const bytes = await this.#bytes("text", options);
     try {
       return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -519,7 +535,7 @@ export class File extends Handle {
    * ```
    */
   async json(options: CallOptions = {}): Promise<unknown> {
-    const text = await this.text(options);
+    const text = await this.#text(CALL_OPTIONS.parse("file.json()", options));
     try {
       return JSON.parse(text);
     } catch (error) {
@@ -552,6 +568,7 @@ export class File extends Handle {
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<FileManifest> {
+    options = CALL_OPTIONS.parse("file.manifest()", options);
     const { transport } = this.context;
     const located = await this.locate(options.signal);
     const answer = await getManifest(transport, located, options);
@@ -580,8 +597,8 @@ export class File extends Handle {
    * file is replaced. Progress shows as for reads (the store's `progress` setting;
    * `progress: false` for this call), and `onProgress` receives the events.
    *
-   * @throws {BadRequestError} when the file is to keep its data-store name in a folder and that
-   * name is not a safe local file name (`..`, `.`, empty, or holding NUL).
+   * @throws {BadRequestError} for a bad option, or when the file is to keep its data-store name
+   * in a folder and that name is not a safe local file name (`..`, `.`, empty, or holding NUL).
    * @throws {LocalFileError} when the local file system refuses a step, naming the local path.
    * @throws {IntegrityError} when the bytes never matched the file's size.
    * @throws {NetworkError} when the transfer kept failing.
@@ -603,13 +620,11 @@ export class File extends Handle {
    * }
    * ```
    */
-  async downloadTo(
-    localPath: string,
-    options: CallOptions & { onProgress?: (event: ProgressEvent) => void; progress?: boolean } = {},
-  ): Promise<SavedFile> {
+  async downloadTo(localPath: string, options: CopyOptions = {}): Promise<SavedFile> {
     if (typeof localPath !== "string" || localPath === "") {
-      throw new BadRequestError("downloadTo needs a local file or folder path.");
+      throw new BadRequestError("file.downloadTo() needs a local file or folder path.");
     }
+    options = COPY_OPTIONS.parse("file.downloadTo()", options);
     const path = await this.locate(options.signal);
     let target = resolve(localPath);
     const onDisk = <T>(step: () => Promise<T>) => localStep(path, target, step);
@@ -682,6 +697,7 @@ export class File extends Handle {
    * ```
    */
   async openInline(options: CallOptions = {}): Promise<InlineFile> {
+    options = CALL_OPTIONS.parse("file.openInline()", options);
     const path = await this.locate(options.signal);
     const answer = await displayDownload(this.context.transport, path, { inline: true }, options);
     return {

@@ -14,15 +14,20 @@ import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
 import { type Entry, folderEntry } from "../client/entry.ts";
 import { Listing } from "./listing.ts";
+import { CALL_OPTIONS } from "../client/options.ts";
 import {
+  LIST_OPTIONS,
   type ListOptions,
   resolveListOptions,
   resolveWalkOptions,
+  WALK_OPTIONS,
   type WalkOptions,
 } from "../listing/options.ts";
 import { catalogFrame, catalogRows } from "../metadata/catalog.ts";
 import {
+  CATALOG_OPTIONS,
   type CatalogOptions,
+  DATASET_LIST_OPTIONS,
   DatasetListing,
   type DatasetListOptions,
   fetchCatalog,
@@ -132,8 +137,9 @@ export class Folder extends Handle {
    * ```
    */
   async folders(options: CallOptions = {}): Promise<Entry[]> {
+    options = CALL_OPTIONS.parse("folder.folders()", options);
     if (this.context.transport.anonymous) {
-      return await this.list({ type: "folder", signal: options.signal }).toArray();
+      return await this.#list({ type: "folder", signal: options.signal }).toArray();
     }
     const listing = await getDirectory(
       this.context.transport,
@@ -166,6 +172,10 @@ export class Folder extends Handle {
    * ```
    */
   list(options: ListOptions = {}): Listing {
+    return this.#list(LIST_OPTIONS.parse("folder.list()", options));
+  }
+
+  #list(options: ListOptions): Listing {
     return new Listing({
       context: this.context,
       folder: (signal) => this.locate(signal),
@@ -201,7 +211,10 @@ export class Folder extends Handle {
       folder: (signal) => this.locate(signal),
       label: this.label,
       mode: "walk",
-      options: resolveWalkOptions(options, this.context.transport.policy.concurrency),
+      options: resolveWalkOptions(
+        WALK_OPTIONS.parse("folder.walk()", options),
+        this.context.transport.policy.concurrency,
+      ),
     });
   }
 
@@ -229,9 +242,12 @@ export class Folder extends Handle {
    * ```
    */
   datasets(options: DatasetListOptions = {}): DatasetListing {
-    const { type: _type, infoType: _infoType, ...listOptions } = options as ListOptions;
+    return this.#datasets(DATASET_LIST_OPTIONS.parse("folder.datasets()", options));
+  }
+
+  #datasets(options: DatasetListOptions): DatasetListing {
     return new DatasetListing(
-      this.list({ ...listOptions, type: "folder" }),
+      this.#list({ ...options, type: "folder" }),
       (entry) => this.context.dataset({ entry }),
       this.context.transport.policy.concurrency,
     );
@@ -263,8 +279,9 @@ export class Folder extends Handle {
    * ```
    */
   async catalog(options: CatalogOptions = {}): Promise<DataFrame> {
+    options = CATALOG_OPTIONS.parse("folder.catalog()", options);
     const { concurrency, ...listOptions } = options;
-    const records = await fetchCatalog(this.datasets(listOptions), {
+    const records = await fetchCatalog(this.#datasets(listOptions), {
       concurrency: concurrency ?? this.context.transport.policy.concurrency,
       signal: options.signal,
     });

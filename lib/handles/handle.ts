@@ -6,6 +6,13 @@
  */
 
 import { type CallOptions, getComments, getMetadata } from "../client/endpoints.ts";
+import {
+  abortSignal,
+  CALL_OPTIONS,
+  defineOptions,
+  flag,
+  type OptionsSchema,
+} from "../client/options.ts";
 import type { Avu as AvuSchema } from "../client/schemas.ts";
 import { withDisplay } from "../display/attach.ts";
 import { renderComments } from "../display/comments.ts";
@@ -25,9 +32,18 @@ import { baseName, joinPath } from "./paths.ts";
  * ```
  */
 export interface StatOptions extends CallOptions {
-  /** Ask the server again even when the handle already knows its entry. */
+  /**
+   * Ask the server again even when the handle already knows its entry.
+   *
+   * @default false
+   */
   refresh?: boolean;
 }
+
+const STAT_OPTIONS: OptionsSchema<StatOptions> = defineOptions(() => ({
+  refresh: flag(),
+  signal: abortSignal(),
+}));
 
 /**
  * A metadata AVU (attribute, value, unit) with its nested AVUs, exactly as stored: the DataCite
@@ -218,6 +234,11 @@ export abstract class Handle {
    * ```
    */
   async stat(options: StatOptions = {}): Promise<Entry> {
+    return await this.statEntry(STAT_OPTIONS.parse(this.call("stat"), options));
+  }
+
+  /** {@linkcode Handle.stat} with its options already parsed, for tern's own calls. */
+  protected async statEntry(options: StatOptions): Promise<Entry> {
     if (this.#entry !== undefined && options.refresh !== true) return this.#entry;
     const path = await this.locate(options.signal);
     const entry = await this.fetchEntry(path, options);
@@ -243,6 +264,11 @@ export abstract class Handle {
    * ```
    */
   async metadata(options: CallOptions = {}): Promise<RawMetadata> {
+    return await this.rawMetadata(CALL_OPTIONS.parse(this.call("metadata"), options));
+  }
+
+  /** {@linkcode Handle.metadata} with its options already parsed, for tern's own calls. */
+  protected async rawMetadata(options: CallOptions): Promise<RawMetadata> {
     const answer = await getMetadata(this.context.transport, await this.itemId(options), options);
     this.#path ??= answer.path;
     const raw: RawMetadata = {
@@ -273,6 +299,7 @@ export abstract class Handle {
    * ```
    */
   async comments(options: CallOptions = {}): Promise<Comment[]> {
+    options = CALL_OPTIONS.parse(this.call("comments"), options);
     const answer = await getComments(this.context.transport, await this.itemId(options), options);
     const comments: Comment[] = answer.comments.map((comment) => ({
       id: comment.id,
@@ -308,6 +335,11 @@ export abstract class Handle {
     return this.toString();
   }
 
+  /** How errors name a call of `method` on this handle: `file.stat()`, `dataset.metadata()`. */
+  protected call(method: string): string {
+    return `${this.constructor.name.toLowerCase()}.${method}()`;
+  }
+
   /** How the handle shows where it points: its path, or what it was made from. */
   protected get label(): string {
     if (this.#path !== undefined) return this.#path;
@@ -326,7 +358,7 @@ export abstract class Handle {
 
   /** The id, stat'ing the handle when it is not known yet. */
   protected async itemId(options: CallOptions): Promise<string> {
-    return this.#id ?? (await this.stat(options)).id;
+    return this.#id ?? (await this.statEntry(options)).id;
   }
 
   /** Reads the entry at `path` from the server (kind-specific). */

@@ -9,9 +9,15 @@ import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, quoteInput, TernError } from "../client/errors.ts";
 import type { DataContext } from "../data/context.ts";
-import { readMany } from "../data/many.ts";
-import { checkOptions, type ManyOptions } from "../data/options.ts";
-import { scanMany, type ScanOptions } from "../data/scan.ts";
+import { type ListedFiles, readMany } from "../data/many.ts";
+import {
+  MANY_OPTIONS,
+  type ManyOptions,
+  SCAN_MANY_OPTIONS,
+  type ScanManyOptions,
+} from "../data/options.ts";
+import { CALL_OPTIONS } from "../client/options.ts";
+import { scanMany } from "../data/scan.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
@@ -340,17 +346,9 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
-    checkOptions(options);
-    const { context } = this.#plan;
-    const entries = await this.toArray();
-    return withFrameDisplay(
-      await readMany(
-        context,
-        entries,
-        (path, signal) => statFile(context.transport, path, { signal }),
-        options,
-      ),
-    );
+    options = MANY_OPTIONS.parse("listing.dataframes()", options);
+    const listed = await this.#listed();
+    return withFrameDisplay(await readMany(this.#plan.context, listed, options));
   }
 
   /**
@@ -374,14 +372,18 @@ export class Listing implements AsyncIterable<Entry> {
    * assert.ok(counts.height >= 1);
    * ```
    */
-  async scan(options: ScanOptions & { source?: string } = {}): Promise<LazyDataFrame> {
-    const { context } = this.#plan;
-    return await scanMany(
-      context,
-      await this.toArray(),
-      (path, signal) => statFile(context.transport, path, { signal }),
-      options,
-    );
+  async scan(options: ScanManyOptions = {}): Promise<LazyDataFrame> {
+    options = SCAN_MANY_OPTIONS.parse("listing.scan()", options);
+    return await scanMany(this.#plan.context, await this.#listed(), options);
+  }
+
+  /** The listing's entries, and how the readers ask for one's current entry again. */
+  async #listed(): Promise<ListedFiles> {
+    const { transport } = this.#plan.context;
+    return {
+      entries: await this.toArray(),
+      stat: (path, signal) => statFile(transport, path, { signal }),
+    };
   }
 
   /**
@@ -409,6 +411,7 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async manifest(options: CallOptions = {}): Promise<DataFrame> {
+    options = CALL_OPTIONS.parse("listing.manifest()", options);
     const { transport } = this.#plan.context;
     const frame = await fileManifest(transport, await this.toArray(), options);
     const title = `Manifest: ${this.toString().replace(/^Listing\((.*)\)$/, "$1")}`;

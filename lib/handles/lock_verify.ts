@@ -12,6 +12,7 @@ import { BadRequestError, NotFoundError, quoteInput } from "../client/errors.ts"
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import { sameStore } from "../client/same_store.ts";
+import { abortSignal, defineOptions, flag, type OptionsSchema } from "../client/options.ts";
 import { type Lock, lockedVersion, LockError, lockStoreUrl } from "./lock.ts";
 import type { Store } from "./store.ts";
 
@@ -60,6 +61,11 @@ export interface VerifyLockOptions extends CallOptions {
   hash?: boolean;
 }
 
+const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() => ({
+  hash: flag(),
+  signal: abortSignal(),
+}));
+
 /**
  * Checks each file of `lock` against `store`: one stat per file (the store's concurrency at a
  * time); with `hash: true`, files the lock has a hash for are also downloaded and hashed with
@@ -92,6 +98,7 @@ export async function verifyLock(
   lock: Lock,
   options: VerifyLockOptions = {},
 ): Promise<LockCheck[]> {
+  options = VERIFY_LOCK_OPTIONS.parse("verifyLock()", options);
   const url = store.options.url;
   if (!sameStore(lock.store, url)) {
     throw new LockError(
@@ -106,13 +113,14 @@ export async function verifyLock(
     const handle = store.file(file.path);
     let current: FileVersion;
     try {
-      current = versionOfEntry(url, await handle.stat({ ...options, refresh: true }));
+      current = versionOfEntry(url, await handle.stat({ refresh: true, signal: options.signal }));
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       return { path: file.path, status: "missing", locked, detail: "not on the store" } as const;
     }
     if (options.hash === true && locked.hash !== undefined && locked.size === current.size) {
-      current = { ...current, hash: await hashOf(await handle.stream(options), locked.hash) };
+      const stream = await handle.stream({ signal: options.signal });
+      current = { ...current, hash: await hashOf(stream, locked.hash) };
     }
     const detail = differences(locked, current);
     return {

@@ -7,6 +7,7 @@
 
 import type { CallOptions } from "../client/endpoints.ts";
 import { AuthError, NotFoundError, PermissionError } from "../client/errors.ts";
+import { CALL_OPTIONS } from "../client/options.ts";
 import {
   type FileVersion,
   READ_OPERATIONS,
@@ -295,6 +296,10 @@ export class Provenance {
    * ```
    */
   async datasets(options: CallOptions = {}): Promise<ProvenanceDataset[]> {
+    return await this.#readDatasets(CALL_OPTIONS.parse("provenance.datasets()", options));
+  }
+
+  async #readDatasets(options: CallOptions): Promise<ProvenanceDataset[]> {
     await this.#resolve(options);
     const counts = new Map<number, number>();
     for (const record of this.#records) {
@@ -334,7 +339,8 @@ export class Provenance {
     style: CitationStyle = "datacite",
     options: CallOptions = {},
   ): Promise<Bibliography> {
-    return await makeBibliography(await this.datasets(options), style);
+    const parsed = CALL_OPTIONS.parse("provenance.bibliography()", options);
+    return await makeBibliography(await this.#readDatasets(parsed), style);
   }
 
   /**
@@ -354,7 +360,11 @@ export class Provenance {
    * ```
    */
   async lock(options: CallOptions = {}): Promise<Lock> {
-    const datasets = await this.datasets(options);
+    return await this.#lock(CALL_OPTIONS.parse("provenance.lock()", options));
+  }
+
+  async #lock(options: CallOptions): Promise<Lock> {
+    const datasets = await this.#readDatasets(options);
     return {
       lock: LOCK_KIND,
       format: LOCK_FORMAT,
@@ -397,7 +407,7 @@ export class Provenance {
    * ```
    */
   async save(path: string, options: CallOptions = {}): Promise<Lock> {
-    const lock = await this.lock(options);
+    const lock = await this.#lock(CALL_OPTIONS.parse("provenance.save()", options));
     await writeLock(path, lock);
     return lock;
   }
@@ -420,7 +430,7 @@ export class Provenance {
    * ```
    */
   async toDataFrame(options: CallOptions = {}): Promise<DataFrame> {
-    await this.#resolve(options);
+    await this.#resolve(CALL_OPTIONS.parse("provenance.toDataFrame()", options));
     const pl = await loadPolars();
     const reads = this.reads;
     const datasetOf = (read: ProvenanceRead) =>
@@ -476,7 +486,7 @@ export class Provenance {
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
-    const datasets = await this.datasets();
+    const datasets = await this.#readDatasets({});
     const bibliographies = await Promise.all(
       CITATION_STYLES.map(async (style) => ({
         style,

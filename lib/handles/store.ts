@@ -12,6 +12,7 @@ import {
   getSearchDocumentation,
 } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
+import { CALL_OPTIONS } from "../client/options.ts";
 import { sameStore } from "../client/same_store.ts";
 import type { AuthMode } from "../client/auth.ts";
 import type { Transport, TransportStats } from "../client/transport.ts";
@@ -249,9 +250,6 @@ export class Store {
       ? new DiskCache({ dir: options.cacheDir, maxBytes: options.cacheMaxBytes })
       : undefined;
     const offline = options.offline === true;
-    if (offline && disk === undefined) {
-      throw new BadRequestError("offline: true needs a cache folder to serve files from.");
-    }
     const storeUrl = lockStoreUrl(transport.url);
     // The lock's store is never contacted from here: a lock may come from anyone (a paper's
     // supplement), and this store carries the caller's credentials.
@@ -448,6 +446,7 @@ export class Store {
    */
   resolve(name: string, options?: CallOptions): Promise<File | Folder | Dataset>;
   async resolve(name: string, options: CallOptions = {}): Promise<File | Folder | Dataset> {
+    options = CALL_OPTIONS.parse("store.resolve()", options);
     const parsed = parseDataName(name, this.options.url);
     if (parsed.kind === "doi" || parsed.kind === "ark") {
       const identifier = parsed.kind === "doi" ? `doi:${parsed.doi}` : parsed.ark;
@@ -490,6 +489,7 @@ export class Store {
    * ```
    */
   async entry(ref: string | Entry, options: CallOptions = {}): Promise<File | Folder> {
+    options = CALL_OPTIONS.parse("store.entry()", options);
     if (isEntry(ref)) {
       return ref.type === "file"
         ? this.#context.file({ entry: ref })
@@ -521,6 +521,7 @@ export class Store {
    * ```
    */
   async root(options: CallOptions = {}): Promise<Roots> {
+    options = CALL_OPTIONS.parse("store.root()", options);
     const answer = await getRoot(this.#context.transport, options);
     const base = answer["base-paths"];
     const remaining = [...answer.roots];
@@ -586,6 +587,7 @@ export class Store {
    * ```
    */
   async savedSearches(options: CallOptions = {}): Promise<unknown> {
+    options = CALL_OPTIONS.parse("store.savedSearches()", options);
     const saved = await getSavedSearches(this.#context.transport, options);
     // In a notebook, a table of the searches (the value itself is unchanged).
     return typeof saved === "object" && saved !== null
@@ -608,6 +610,7 @@ export class Store {
    * ```
    */
   async searchDocumentation(options: CallOptions = {}): Promise<SearchDocumentation> {
+    options = CALL_OPTIONS.parse("store.searchDocumentation()", options);
     const docs = await getSearchDocumentation(this.#context.transport, options);
     // In a notebook, the clauses and sort fields as a table (the value itself is unchanged).
     return withDisplay(docs, () => renderSearchDocs(docs));

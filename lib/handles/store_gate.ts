@@ -6,7 +6,6 @@
  */
 
 import type { DiskCache } from "../cache/cache.ts";
-import { BadRequestError } from "../client/errors.ts";
 import {
   describeVersion,
   type FileVersion,
@@ -134,12 +133,8 @@ export class StoreGate implements ReadGate {
     cache: DiskCache | undefined,
     options: StoreGateOptions = {},
   ) {
+    // onChange was checked where the caller gave it (`connect()`).
     const onChange = options.onChange ?? "error";
-    if (!ON_CHANGE.includes(onChange)) {
-      throw new BadRequestError(
-        `onChange must be "error", "warn" or "locked", got ${JSON.stringify(onChange)}.`,
-      );
-    }
     this.#store = store;
     this.#provenance = provenance;
     this.#cache = cache;

@@ -1,6 +1,8 @@
 /**
- * The options of `folder.list()` and `folder.walk()`, checked up front so that a mistake is a
- * {@linkcode BadRequestError} naming the option before any request is sent.
+ * The options of `folder.list()` and `folder.walk()`, their schemas, and their translation to
+ * Terrain's terms. Each call parses its options once with its schema, so a mistake is a
+ * {@linkcode BadRequestError} naming the option before any request is sent; nothing below checks
+ * them again.
  *
  * @module
  */
@@ -8,6 +10,16 @@
 import { loadPicomatch } from "../deps.ts";
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import type { EntityType, SortColumn, SortDirection } from "../client/endpoints.ts";
+import {
+  abortSignal,
+  count,
+  defineOptions,
+  isFilled,
+  oneOf,
+  type OptionRules,
+  type OptionsSchema,
+  rule,
+} from "../client/options.ts";
 
 /**
  * What a listing is sorted by: `name`, `path`, `size`, `created` or `modified`.
@@ -44,21 +56,35 @@ export type SortOrder = "asc" | "desc";
  * ```
  */
 export interface ListOptions {
-  /** Only files, only folders, or both (`any`, the default). Filtered by the server. */
+  /**
+   * Only files, only folders, or both. Filtered by the server.
+   *
+   * @default "any"
+   */
   type?: "file" | "folder" | "any";
   /**
-   * Sort column (default `name`), applied by the server. Folders always come before files:
-   * that is how Terrain pages a folder.
+   * Sort column, applied by the server. Folders always come before files: that is how Terrain
+   * pages a folder.
+   *
+   * @default "name"
    */
   sort?: SortKey;
-  /** Sort direction (default `asc`). */
+  /**
+   * Sort direction.
+   *
+   * @default "asc"
+   */
   order?: SortOrder;
   /**
    * Keep only files of these Terrain info types (`csv`, `tsv`, `unknown`, …). Filtered by the
    * server; like Terrain, it does not remove folders unless `type` is `file`.
    */
   infoType?: string | readonly string[];
-  /** Entries per request (default 1000; Terrain sets no maximum). */
+  /**
+   * Entries per request (Terrain sets no maximum).
+   *
+   * @default 1000
+   */
   pageSize?: number;
   /**
    * A glob over paths relative to the listed folder (`*.csv`, `raw/*.tif`; `**` crosses folders), matched on the
@@ -83,10 +109,16 @@ export interface ListOptions {
 export interface WalkOptions extends ListOptions {
   /**
    * How deep to go: 1 lists the folder's own entries (like `list()`), 2 adds those of its
-   * sub-folders, and so on (default: no limit).
+   * sub-folders, and so on.
+   *
+   * @default Infinity
    */
   maxDepth?: number;
-  /** Folders listed at once (default: the store's `concurrency`). */
+  /**
+   * Folders listed at once.
+   *
+   * @default the store's `concurrency`
+   */
   concurrency?: number;
 }
 
@@ -187,9 +219,78 @@ const SORT_COLUMNS: Record<SortKey, SortColumn> = {
 };
 
 /**
- * Checks {@linkcode ListOptions} and translates them to Terrain's terms.
+ * The rules of {@linkcode ListOptions}, which the listings of datasets share.
  *
- * @throws {BadRequestError} naming the first bad option.
+ * @example
+ * ```ts
+ * import { listRules } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(listRules().order.safeParse("up").error?.issues[0].message, 'one of "asc", "desc"');
+ * ```
+ */
+export function listRules() {
+  return {
+    type: oneOf(["file", "folder", "any"]),
+    sort: oneOf(Object.keys(SORT_COLUMNS) as SortKey[]),
+    order: oneOf(["asc", "desc"]),
+    infoType: rule(
+      'a Terrain file type such as "csv", or a non-empty list of them',
+      (value): value is string | string[] =>
+        isFilled(value) || Array.isArray(value) && value.length > 0 && value.every(isFilled),
+    ),
+    pageSize: count(1),
+    glob: rule(
+      'a pattern relative to the listed folder such as "*.csv" or "raw/**/*.tif" ' +
+        '(not empty, not starting with "/")',
+      (value): value is string => isFilled(value) && !value.startsWith("/"),
+    ),
+    signal: abortSignal(),
+  } satisfies OptionRules<ListOptions>;
+}
+
+/**
+ * The options of `folder.list()`.
+ *
+ * @example
+ * ```ts
+ * import { LIST_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => LIST_OPTIONS.parse("folder.list()", { sortBy: "size" }), {
+ *   name: "BadRequestError",
+ *   message: 'folder.list(): unknown option "sortBy": did you mean "sort"?',
+ * });
+ * ```
+ */
+export const LIST_OPTIONS: OptionsSchema<ListOptions> = defineOptions(listRules);
+
+/**
+ * The options of `folder.walk()`.
+ *
+ * @example
+ * ```ts
+ * import { WALK_OPTIONS } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(WALK_OPTIONS.parse("folder.walk()", { maxDepth: Infinity }), { maxDepth: Infinity });
+ * assert.throws(() => WALK_OPTIONS.parse("folder.walk()", { maxDepth: 0 }), {
+ *   message: "folder.walk(): maxDepth must be an integer ≥ 1, or Infinity, got 0.",
+ * });
+ * ```
+ */
+export const WALK_OPTIONS: OptionsSchema<WalkOptions> = defineOptions(() => ({
+  ...listRules(),
+  maxDepth: rule(
+    "an integer ≥ 1, or Infinity",
+    (value): value is number =>
+      value === Infinity || Number.isSafeInteger(value) && (value as number) >= 1,
+  ),
+  concurrency: count(1),
+}));
+
+/**
+ * Translates parsed {@linkcode ListOptions} to Terrain's terms.
  *
  * @example
  * ```ts
@@ -200,35 +301,24 @@ const SORT_COLUMNS: Record<SortKey, SortColumn> = {
  * ```
  */
 export function resolveListOptions(options: ListOptions = {}): ResolvedListOptions {
-  if (typeof options !== "object" || options === null) {
-    throw new BadRequestError('Listing options must be an object such as { type: "file" }.');
-  }
-  const type = choice("type", options.type, ["file", "folder", "any"] as const);
-  const sort = choice("sort", options.sort, Object.keys(SORT_COLUMNS) as SortKey[]);
-  const order = choice("order", options.order, ["asc", "desc"] as const);
+  const { type, sort, order, infoType, glob, signal } = options;
   const resolved: ResolvedListOptions = {
     entityType: type ?? "any",
     type: type === "any" ? undefined : type,
-    pageSize: integer("pageSize", options.pageSize, 1) ?? DEFAULT_PAGE_SIZE,
+    pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
   };
   if (sort !== undefined) resolved.sortCol = SORT_COLUMNS[sort];
   if (order !== undefined) resolved.sortDir = order === "asc" ? "ASC" : "DESC";
-  const infoType = infoTypes(options.infoType);
-  if (infoType !== undefined) resolved.infoType = infoType;
-  if (options.glob !== undefined) resolved.glob = compileGlob(options.glob);
-  if (options.signal !== undefined) {
-    if (!(options.signal instanceof AbortSignal)) {
-      throw new BadRequestError("signal must be an AbortSignal.");
-    }
-    resolved.signal = options.signal;
+  if (infoType !== undefined) {
+    resolved.infoType = Object.freeze(typeof infoType === "string" ? [infoType] : [...infoType]);
   }
+  if (glob !== undefined) resolved.glob = compileGlob(glob);
+  if (signal !== undefined) resolved.signal = signal;
   return resolved;
 }
 
 /**
- * Checks {@linkcode WalkOptions}; `concurrency` defaults to the store's.
- *
- * @throws {BadRequestError} naming the first bad option.
+ * Translates parsed {@linkcode WalkOptions}; `concurrency` defaults to the store's.
  *
  * @example
  * ```ts
@@ -246,25 +336,19 @@ export function resolveWalkOptions(
   defaultConcurrency: number,
 ): ResolvedWalkOptions {
   const list = resolveListOptions(options);
-  const maxDepth = options.maxDepth === Infinity
-    ? Infinity
-    : integer("maxDepth", options.maxDepth, 1) ?? Infinity;
   return {
     ...list,
     // A walk needs the folders to descend into, so only a folders-only walk narrows the
     // server's answer; a files-only walk drops folders on the client.
     entityType: list.type === "folder" ? "folder" : "any",
-    maxDepth,
-    concurrency: integer("concurrency", options.concurrency, 1) ?? defaultConcurrency,
+    maxDepth: options.maxDepth ?? Infinity,
+    concurrency: options.concurrency ?? defaultConcurrency,
   };
 }
 
 /**
- * A glob over relative paths (picomatch, dotfiles included), checked at once and compiled by
- * its `ready()`.
- *
- * @throws {BadRequestError} for a pattern that is empty or absolute; `ready()` throws one for a
- * pattern that is not a valid glob.
+ * A glob over relative paths (picomatch, dotfiles included), compiled by its `ready()`. The
+ * pattern is one {@linkcode LIST_OPTIONS} accepted (not empty, not absolute).
  *
  * @example
  * ```ts
@@ -276,18 +360,7 @@ export function resolveWalkOptions(
  * assert.ok(glob.matches("2019/july/a.csv"));
  * ```
  */
-export function compileGlob(pattern: unknown): Glob {
-  if (typeof pattern !== "string" || pattern.trim() === "") {
-    throw new BadRequestError(
-      `glob must be a non-empty pattern such as "*.csv" or "**/*.tif", got ${show(pattern)}.`,
-    );
-  }
-  if (pattern.startsWith("/")) {
-    throw new BadRequestError(
-      `glob matches paths relative to the listed folder (for example "raw/*.csv"), ` +
-        `so it cannot start with "/": got ${quoteInput(pattern)}.`,
-    );
-  }
+export function compileGlob(pattern: string): Glob {
   let compiled: Omit<Glob, "pattern" | "ready"> | undefined;
   const loaded = () => {
     if (compiled === undefined) throw new Error(`glob ${quoteInput(pattern)}: await ready() first`);
@@ -324,51 +397,4 @@ export function compileGlob(pattern: unknown): Glob {
       return loaded().depth;
     },
   };
-}
-
-function choice<T extends string>(
-  name: string,
-  value: unknown,
-  choices: readonly T[],
-): T | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === "string" && (choices as readonly string[]).includes(value)) {
-    return value as T;
-  }
-  throw new BadRequestError(
-    `${name} must be one of ${choices.map((item) => `"${item}"`).join(", ")}, got ${show(value)}.`,
-  );
-}
-
-function integer(name: string, value: unknown, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= min) return value;
-  throw new BadRequestError(`${name} must be an integer ≥ ${min}, got ${show(value)}.`);
-}
-
-function infoTypes(value: unknown): readonly string[] | undefined {
-  if (value === undefined) return undefined;
-  const values = typeof value === "string" ? [value] : value;
-  if (
-    !Array.isArray(values) || values.length === 0 ||
-    values.some((item) => typeof item !== "string" || item.trim() === "")
-  ) {
-    throw new BadRequestError(
-      `infoType must be a Terrain file type such as "csv", or a non-empty list of them, ` +
-        `got ${show(value)}.`,
-    );
-  }
-  return Object.freeze([...values]);
-}
-
-function show(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number" || typeof value === "boolean" || value == null) {
-    return String(value);
-  }
-  try {
-    return JSON.stringify(value) ?? typeof value;
-  } catch {
-    return typeof value;
-  }
 }

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import {
   choiceOption,
-  closest,
   exclusive,
   intOption,
   parseOptions,
@@ -46,12 +45,6 @@ Deno.test("parse errors say what was wrong, suggest, and never echo a value", ()
   assert.equal(message(["--zzzzzz"]), "unknown option --zzzzzz");
   assert.equal(message(["--url"]), "--url needs a value (URL)");
   assert.equal(message(["--long=yes"]), "--long is a switch and takes no value");
-});
-
-Deno.test("closest only suggests plausible misspellings", () => {
-  assert.equal(closest("tre", ["ls", "tree", "stat"]), "tree");
-  assert.equal(closest("cta", ["cat", "cite"]), "cat");
-  assert.equal(closest("download", ["ls", "get"]), undefined);
 });
 
 Deno.test("option value checks", () => {

@@ -234,18 +234,6 @@ Deno.test("endpoints: bad arguments are refused before anything is sent", async 
     [getPagedDirectory(anonymous, { path: "relative/path", limit: 1 }), /absolute data-store path/],
     [getPagedDirectory(anonymous, { path: "  ", limit: 1 }), /must not be blank/],
     [getPagedDirectory(anonymous, { path: "/a\0b", limit: 1 }), /NUL/],
-    [getPagedDirectory(anonymous, { path: "/iplant", limit: 0 }), /limit must be an integer ≥ 1/],
-    [getPagedDirectory(anonymous, { path: "/iplant", limit: 2.5 }), /limit/],
-    [getPagedDirectory(anonymous, { path: "/iplant", limit: 1, offset: -1 }), /offset/],
-    [
-      getPagedDirectory(anonymous, { path: "/iplant", limit: 1, sortCol: "owner" as "name" }),
-      /sortCol must be one of name, path, size, datecreated, datemodified/,
-    ],
-    [
-      getPagedDirectory(anonymous, { path: "/iplant", limit: 1, entityType: "dir" as "any" }),
-      /entityType/,
-    ],
-    [getPagedDirectory(anonymous, { path: "/iplant", limit: 1, infoType: [] }), /infoType/],
     [getMetadata(anonymous, "not-a-uuid"), /needs an item id \(a UUID/],
     [getComments(anonymous, UNKNOWN_ID.slice(1)), /needs an item id/],
     [download(anonymous, ""), /must not be blank/],
@@ -261,7 +249,7 @@ Deno.test("endpoints: bad arguments are refused before anything is sent", async 
   await assert.rejects(getToken(anonymous, "", "x"), BadRequestError);
   await assert.rejects(getToken(anonymous, "demo", ""), BadRequestError);
   await assert.rejects(
-    getPagedDirectory(anonymous, { path: "/iplant", limit: -3 }),
+    getPagedDirectory(anonymous, { path: "relative", limit: 1 }),
     (error: unknown) => error instanceof BadRequestError && error.endpoint === endpoint,
   );
   assert.equal(served.server.stats().requests, 0);

@@ -1,11 +1,31 @@
 import assert from "node:assert/strict";
 import { BadRequestError } from "../../lib/client/errors.ts";
-import { checkOptions } from "../../lib/data/options.ts";
+import {
+  BATCH_OPTIONS,
+  COPY_OPTIONS,
+  DATAFRAME_OPTIONS,
+  MANY_OPTIONS,
+  SCAN_MANY_OPTIONS,
+  SCAN_OPTIONS,
+} from "../../lib/data/options.ts";
 import { loadPolars } from "../../lib/data/polars.ts";
 
-Deno.test("every reader option is checked: the error names it, what was given and what it must be", () => {
+/** Every reader option at once, as the schema that has it parses it. */
+function parse(options: Record<string, unknown>): unknown {
+  const [name] = Object.keys(options);
+  const schema = name === "rows"
+    ? BATCH_OPTIONS
+    : name === "source"
+    ? MANY_OPTIONS
+    : name === "remote"
+    ? SCAN_OPTIONS
+    : DATAFRAME_OPTIONS;
+  return schema.parse("file.read()", options);
+}
+
+Deno.test("every reader option is checked: the error names the call, the option, what was given and what it must be", () => {
   const bad: [Record<string, unknown>, RegExp][] = [
-    [{ format: "xlsx" }, /^format must be one of csv, .*parquet.*, got "xlsx"\.$/],
+    [{ format: "xlsx" }, /^format must be one of "csv", .*"parquet".*, got "xlsx"\.$/],
     [{ sep: ";;" }, /^sep must be one ASCII character, not a line break, got ";;"\.$/],
     [{ sep: "\n" }, /^sep must be .*not a line break, got "\\n"\.$/],
     [{ sep: 59 }, /^sep must be one ASCII character.*, got 59\.$/],
@@ -32,29 +52,70 @@ Deno.test("every reader option is checked: the error names it, what was given an
     [{ source: true }, /^source must be a column name, or false/],
   ];
   for (const [options, message] of bad) {
-    assert.throws(() => checkOptions(options), (error: unknown) => {
+    assert.throws(() => parse(options), (error: unknown) => {
       assert.ok(error instanceof BadRequestError, String(error));
-      assert.match(error.message, message);
+      assert.ok(error.message.startsWith("file.read(): "), error.message);
+      assert.match(error.message.slice("file.read(): ".length), message);
       return true;
     }, JSON.stringify(options));
   }
   for (const options of [null, [], "sep", 3]) {
-    assert.throws(() => checkOptions(options), {
+    assert.throws(() => DATAFRAME_OPTIONS.parse("file.dataframe()", options), {
       name: "BadRequestError",
-      message: /^Reader options must be an object/,
+      message: /^file\.dataframe\(\) takes an options object, got /,
     });
   }
   // A long value is shown shortened, not whole.
-  assert.throws(() => checkOptions({ sep: "x".repeat(10_000) }), (error: unknown) => {
+  assert.throws(() => parse({ sep: "x".repeat(10_000) }), (error: unknown) => {
     assert.ok((error as Error).message.length < 200, (error as Error).message);
     return true;
   });
 });
 
-Deno.test("every well-formed reader option passes", async () => {
+Deno.test("an option a reader does not take is refused, with the nearest name", () => {
+  const cases: [() => unknown, string][] = [
+    [
+      () => DATAFRAME_OPTIONS.parse("file.dataframe()", { seperator: ";" }),
+      'file.dataframe(): unknown option "seperator": did you mean "sep"?',
+    ],
+    [
+      () => DATAFRAME_OPTIONS.parse("file.dataframe()", { n_rows: 5 }),
+      'file.dataframe(): unknown option "n_rows": did you mean "nRows"?',
+    ],
+    [
+      // batches' own option is not a dataframe option, and the other way round.
+      () => DATAFRAME_OPTIONS.parse("file.dataframe()", { rows: 5 }),
+      'file.dataframe(): unknown option "rows": did you mean "nRows"?',
+    ],
+    [
+      () => SCAN_OPTIONS.parse("file.scan()", { sep: ";" }),
+      'file.scan(): unknown option "sep"; the options are format, remote, onProgress, ' +
+      "progress, signal.",
+    ],
+    [
+      () => SCAN_MANY_OPTIONS.parse("listing.scan()", { sources: "file" }),
+      'listing.scan(): unknown option "sources": did you mean "source"?',
+    ],
+    [
+      () => COPY_OPTIONS.parse("file.downloadTo()", { cache: false }),
+      'file.downloadTo(): unknown option "cache"; the options are onProgress, progress, signal.',
+    ],
+  ];
+  for (const [run, message] of cases) {
+    assert.throws(run, (error: unknown) => {
+      assert.ok(error instanceof BadRequestError, String(error));
+      assert.equal(error.message, message);
+      return true;
+    });
+  }
+});
+
+Deno.test("every well-formed reader option passes, and comes back as given", async () => {
   const pl = await loadPolars();
-  checkOptions({});
-  checkOptions({
+  assert.deepEqual(DATAFRAME_OPTIONS.parse("file.dataframe()", {}), {});
+  const signal = new AbortController().signal;
+  const onProgress = () => {};
+  const every = {
     format: "tsv",
     sep: "\t",
     quoteChar: "'",
@@ -64,16 +125,43 @@ Deno.test("every well-formed reader option passes", async () => {
     tryParseDates: false,
     cache: false,
     progress: true,
-    remote: false,
     nullValues: { a: "NA" },
     nRows: 0,
     inferSchemaLength: 1,
+    onProgress,
+    signal,
+  } as const;
+  const parsed = DATAFRAME_OPTIONS.parse("file.dataframe()", every);
+  assert.deepEqual(parsed, every);
+  assert.equal(parsed.signal, signal);
+  assert.equal(parsed.dtypes?.a, pl.Utf8);
+  assert.deepEqual(BATCH_OPTIONS.parse("file.batches()", { ...every, rows: 1 }), {
+    ...every,
     rows: 1,
-    onProgress: () => {},
-    signal: new AbortController().signal,
-    source: false,
-    sources: "unknown options are left to the reader that takes them",
   });
-  for (const nullValues of ["NA", ["NA", ""]]) checkOptions({ nullValues });
-  checkOptions({ source: "file", sep: undefined });
+  assert.deepEqual(MANY_OPTIONS.parse("listing.dataframes()", { ...every, source: false }), {
+    ...every,
+    source: false,
+  });
+  for (const nullValues of ["NA", ["NA", ""]]) {
+    assert.deepEqual(DATAFRAME_OPTIONS.parse("file.dataframe()", { nullValues }), { nullValues });
+  }
+  assert.deepEqual(MANY_OPTIONS.parse("listing.dataframes()", { source: "file", sep: undefined }), {
+    source: "file",
+    sep: undefined,
+  });
+  const scan = { format: "parquet", remote: false, onProgress, progress: false, signal } as const;
+  assert.deepEqual(SCAN_OPTIONS.parse("file.scan()", scan), scan);
+  assert.deepEqual(SCAN_MANY_OPTIONS.parse("listing.scan()", { ...scan, source: "f" }), {
+    ...scan,
+    source: "f",
+  });
+  assert.deepEqual(
+    COPY_OPTIONS.parse("file.cachedPath()", { onProgress, progress: false, signal }),
+    {
+      onProgress,
+      progress: false,
+      signal,
+    },
+  );
 });

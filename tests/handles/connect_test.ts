@@ -3,6 +3,30 @@ import { BadRequestError, connect, SignInRequiredError } from "../../mod.ts";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { DEMO, PATHS, serve } from "./_store.ts";
 
+/** A fetch that counts the requests it sends and keeps their `User-Agent`. */
+function countingFetch(): typeof fetch & { requests: number; agents: (string | null)[] } {
+  const counted = Object.assign(
+    (input: RequestInfo | URL, init?: RequestInit) => {
+      counted.requests++;
+      counted.agents.push(new Headers(init?.headers).get("user-agent"));
+      return fetch(input, init);
+    },
+    { requests: 0, agents: [] as (string | null)[] },
+  );
+  return counted;
+}
+
+/** The message of the BadRequestError `run` throws. */
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof BadRequestError, String(error));
+    return error.message;
+  }
+  assert.fail("no error");
+}
+
 const ENV_NAMES = ["TERRAIN_URL", "TERRAIN_TOKEN", "TERRAIN_USERNAME", "TERRAIN_PASSWORD"];
 
 /** Runs `body` with the given Terrain variables set (others unset), then restores them. */
@@ -216,4 +240,116 @@ Deno.test("connect without --allow-env treats the variables as unset instead of 
   const options = JSON.parse(new TextDecoder().decode(output.stdout));
   assert.equal(options.auth, "anonymous");
   assert.equal(options.url, "https://de.cyverse.org/terrain");
+});
+
+Deno.test("connect refuses a misspelt option before any request, naming it and the nearest name", async () => {
+  await using served = await serve();
+  const fetch = countingFetch();
+  const url = served.url;
+  const misspelt: [Record<string, unknown>, string | RegExp][] = [
+    [{ cachedir: "x" }, 'connect(): unknown option "cachedir": did you mean "cacheDir"?'],
+    [{ tokn: DEMO.token }, 'connect(): unknown option "tokn": did you mean "token"?'],
+    [{ timeout: 5 }, 'connect(): unknown option "timeout": did you mean "timeoutMs"?'],
+    [{ retires: 2 }, 'connect(): unknown option "retires": did you mean "retries"?'],
+    [{ user_agent: "lab/1" }, 'connect(): unknown option "user_agent": did you mean "userAgent"?'],
+    [{ proxy: "http://p" }, /^connect\(\): unknown option "proxy"; the options are url, token, /],
+  ];
+  for (const [extra, message] of misspelt) {
+    const text = refusal(() => connect({ url, token: DEMO.token, fetch, ...extra }));
+    if (typeof message === "string") assert.equal(text, message);
+    else assert.match(text, message);
+    assert.ok(!text.includes(DEMO.token), text);
+  }
+  assert.equal(fetch.requests, 0);
+  assert.equal(served.server.stats().requests, 0);
+});
+
+Deno.test("connect names a bad value and what it must be, never showing a credential", () => {
+  const url = "http://127.0.0.1:9/terrain";
+  const cases: [Record<string, unknown>, string][] = [
+    [{ concurrency: "4" }, 'connect(): concurrency must be an integer ≥ 1, got "4".'],
+    [{ retries: -1 }, "connect(): retries must be an integer ≥ 0, got -1."],
+    [{ timeoutMs: 0.5 }, "connect(): timeoutMs must be an integer ≥ 1, got 0.5."],
+    [{ cacheDir: 7 }, "connect(): cacheDir must be a folder path, or false for no cache, got 7."],
+    [
+      { cacheDir: " " },
+      'connect(): cacheDir must be a folder path, or false for no cache, got " ".',
+    ],
+    [{ offline: "yes" }, 'connect(): offline must be true or false, got "yes".'],
+    [
+      { onChange: "ignore" },
+      'connect(): onChange must be one of "error", "warn", "locked", got "ignore".',
+    ],
+    [
+      { userAgent: "" },
+      'connect(): userAgent must be a non-empty product token such as my-notebook/1.0, got "".',
+    ],
+    [{ fetch: "curl" }, 'connect(): fetch must be a function like the global fetch, got "curl".'],
+    [
+      { token: { value: DEMO.token } },
+      "connect(): token must be a string (an access token), got an object.",
+    ],
+    [{ password: 1234 }, "connect(): password must be a string, got a number."],
+    [
+      { url: new URL(`http://demo:${DEMO.password}@127.0.0.1:9/terrain`) },
+      "connect(): url must be the gateway's base URL as a string, e.g. https://de.cyverse.org/terrain, got a URL.",
+    ],
+  ];
+  for (const [options, message] of cases) {
+    const text = refusal(() => connect({ url, ...options }));
+    assert.equal(text, message);
+    assert.ok(!text.includes(DEMO.token) && !text.includes(DEMO.password), text);
+  }
+});
+
+Deno.test("every connect option still works", async () => {
+  await using served = await serve();
+  const fetch = countingFetch();
+  const events: string[] = [];
+  const cacheDir = await Deno.makeTempDir({ prefix: "tern-connect-options-" });
+  try {
+    const store = connect({
+      url: served.url,
+      token: DEMO.token,
+      anonymous: false,
+      concurrency: 2,
+      retries: 1,
+      retryBaseMs: 5,
+      timeoutMs: 20_000,
+      maxJsonBytes: 1_000_000,
+      signal: new AbortController().signal,
+      fetch,
+      userAgent: "lab-notebook/2.1",
+      cacheDir,
+      cacheMaxBytes: 10_000_000,
+      offline: false,
+      progress: (event) => events.push(event.kind),
+      onChange: "warn",
+    });
+    assert.deepEqual(
+      { ...store.options, progress: typeof store.options.progress },
+      {
+        url: served.url,
+        auth: "token",
+        credentialsFrom: "options",
+        concurrency: 2,
+        retries: 1,
+        timeoutMs: 20_000,
+        cacheDir,
+        cacheMaxBytes: 10_000_000,
+        offline: false,
+        progress: "function",
+      },
+    );
+    assert.equal((await store.file(PATHS.table).dataframe()).height, 3);
+    assert.ok(fetch.requests > 0 && fetch.requests === served.server.stats().requests);
+    assert.ok(fetch.agents.every((agent) => agent?.startsWith("lab-notebook/2.1 tern/")));
+    assert.ok(events.includes("done"), events.join());
+    assert.equal((await store.cache.info()).height, 1);
+    const lock = await store.provenance.lock();
+    const offline = connect({ url: served.url, anonymous: true, cacheDir, offline: true, lock });
+    assert.equal((await offline.file(PATHS.table).dataframe({ progress: false })).height, 3);
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
 });

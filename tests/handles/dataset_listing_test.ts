@@ -136,7 +136,12 @@ Deno.test("a dataset without AVUs, and a _deprecated_ one, are records like the 
 Deno.test("folder.datasets(): sub-folders only, as Dataset handles that know their entries", async () => {
   await withStore(async (served) => {
     const store = served.connect();
-    const listing = store.folder(CURATED).datasets({ type: "file" } as never);
+    // Sub-folders are all it lists: the options about files are not its options.
+    assert.throws(() => store.folder(CURATED).datasets({ type: "file" } as never), {
+      name: "BadRequestError",
+      message: /^folder\.datasets\(\): unknown option "type"; the options are sort, order, /,
+    });
+    const listing = store.folder(CURATED).datasets();
     assert.equal(String(listing), `DatasetListing(list ${CURATED}, type "folder")`);
     assert.equal(await listing.count(), DATASETS.length);
     const datasets: Dataset[] = [];

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import pl from "../../polars.ts";
 import {
   BadRequestError,
   ContentError,
@@ -27,6 +28,11 @@ import {
   TABLE_CSV,
   writeFile,
 } from "./_store.ts";
+
+async function temporaryFolder(): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir({ prefix: "tern-file-test-" });
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
 
 async function listDir(path: string): Promise<string[]> {
   const names: string[] = [];
@@ -224,6 +230,105 @@ Deno.test("dataframe, head and batches read the file as a table; cachedPath give
   } finally {
     await Deno.remove(cacheDir, { recursive: true });
   }
+});
+
+Deno.test("dataframe() and scan() refuse a misspelt or bad option before any request, naming it", async () => {
+  await using served = await serve();
+  let requests = 0;
+  const store = served.demo({
+    cacheDir: false,
+    fetch: (input, init) => (requests++, fetch(input, init)),
+  });
+  const file = store.file(PATHS.table);
+  const refused: [() => Promise<unknown>, string | RegExp][] = [
+    [
+      () => file.dataframe({ seperator: ";" } as never),
+      'file.dataframe(): unknown option "seperator": did you mean "sep"?',
+    ],
+    [
+      () => file.dataframe({ nrows: 2 } as never),
+      'file.dataframe(): unknown option "nrows": did you mean "nRows"?',
+    ],
+    [
+      () => file.dataframe({ nRows: "2" } as never),
+      'file.dataframe(): nRows must be an integer ≥ 0, got "2".',
+    ],
+    [
+      () => file.dataframe({ columns: "name" } as never),
+      'file.dataframe(): columns must be a non-empty array of column names, got "name".',
+    ],
+    [
+      () => file.head(2, { header: false } as never),
+      'file.head(): unknown option "header": did you mean "hasHeader"?',
+    ],
+    [
+      () => file.scan({ remot: false } as never),
+      'file.scan(): unknown option "remot": did you mean "remote"?',
+    ],
+    [
+      () => file.scan({ sep: ";" } as never),
+      'file.scan(): unknown option "sep"; the options are format, remote, onProgress, progress, signal.',
+    ],
+    [
+      () => file.scan({ format: "xlsx" } as never),
+      /^file\.scan\(\): format must be one of "csv", .*"parquet".*, got "xlsx"\.$/,
+    ],
+  ];
+  for (const [read, message] of refused) {
+    await assert.rejects(read, (error: unknown) => {
+      assert.ok(error instanceof BadRequestError, String(error));
+      if (typeof message === "string") assert.equal(error.message, message);
+      else assert.match(error.message, message);
+      return true;
+    });
+  }
+  assert.equal(requests, 0);
+  assert.equal(served.server.stats().requests, 0);
+});
+
+Deno.test("every option of dataframe() and scan() still works", async () => {
+  await using served = await serve();
+  await using cache = await temporaryFolder();
+  const store = served.demo({ cacheDir: cache.path });
+  const file = store.file(PATHS.table);
+  const events: string[] = [];
+  const frame = await file.dataframe({
+    format: "csv",
+    sep: ",",
+    quoteChar: '"',
+    columns: ["id", "value"],
+    dtypes: { id: pl.Utf8 },
+    hasHeader: true,
+    nullValues: { value: "1.5" },
+    nRows: 2,
+    tryParseDates: false,
+    inferSchemaLength: 10,
+    cache: false,
+    onProgress: (event) => events.push(event.kind),
+    progress: false,
+    signal: new AbortController().signal,
+  });
+  assert.deepEqual(frame.toRecords(), [{ id: "1", value: 0.5 }, { id: "2", value: null }]);
+  assert.ok(events.includes("done"), events.join());
+  assert.equal((await store.cache.info()).height, 0, "cache: false kept no copy");
+  const headless = await file.dataframe({ hasHeader: false, nullValues: ["alpha", "beta"] });
+  assert.deepEqual(headless.getColumn(headless.columns[1]).toArray(), [
+    "name",
+    null,
+    null,
+    "gamma",
+  ]);
+  const scanned: string[] = [];
+  const lazy = await file.scan({
+    format: "csv",
+    remote: false,
+    onProgress: (event) => scanned.push(event.kind),
+    progress: false,
+    signal: new AbortController().signal,
+  });
+  assert.equal((await lazy.collect()).height, 3);
+  assert.ok(scanned.includes("done"), scanned.join());
+  assert.equal((await store.cache.info()).height, 1, "the whole read and the scan share one copy");
 });
 
 Deno.test("a path handle asks for the current entry before reading; a listing's handle trusts its entry", async () => {

@@ -54,9 +54,77 @@ Deno.test("list() and walk() reject bad options at once, before any request", as
   assert.throws(() => folder.list({ type: "files" as "file" }), /type must be one of/);
   assert.throws(() => folder.list({ pageSize: 0 }), /pageSize must be an integer ≥ 1/);
   assert.throws(() => folder.walk({ maxDepth: 0 }), /maxDepth must be an integer ≥ 1/);
-  assert.throws(() => folder.walk({ glob: "/abs/*.csv" }), /cannot start with "\/"/);
+  assert.throws(() => folder.walk({ glob: "/abs/*.csv" }), /not starting with "\/"/);
   assert.throws(() => folder.list({ infoType: [] }), BadRequestError);
   assert.equal(store.stats.requests, 0);
+});
+
+Deno.test("list() and walk() refuse a misspelt option before any request, naming the nearest name", async () => {
+  await using served = await serve();
+  let requests = 0;
+  const store = served.demo({ fetch: (input, init) => (requests++, fetch(input, init)) });
+  const folder = store.folder(PATHS.mixed);
+  const refused: [() => unknown, string][] = [
+    [
+      () => folder.list({ sortBy: "size" } as never),
+      'folder.list(): unknown option "sortBy": did you mean "sort"?',
+    ],
+    [
+      () => folder.list({ infotype: "csv" } as never),
+      'folder.list(): unknown option "infotype": did you mean "infoType"?',
+    ],
+    [
+      () => folder.list({ maxDepth: 2 } as never),
+      'folder.list(): unknown option "maxDepth"; the options are type, sort, order, infoType, ' +
+      "pageSize, glob, signal.",
+    ],
+    [
+      () => folder.walk({ depth: 2 } as never),
+      'folder.walk(): unknown option "depth": did you mean "maxDepth"?',
+    ],
+    [
+      () => folder.list({ pageSize: "100" } as never),
+      'folder.list(): pageSize must be an integer ≥ 1, got "100".',
+    ],
+  ];
+  for (const [run, message] of refused) {
+    assert.throws(run, (error: unknown) => {
+      assert.ok(error instanceof BadRequestError, String(error));
+      assert.equal(error.message, message);
+      return true;
+    });
+  }
+  assert.equal(requests, 0);
+  assert.equal(served.server.stats().requests, 0);
+});
+
+Deno.test("every list() and walk() option still works", async () => {
+  await using served = await serve();
+  const folder = served.demo().folder(PATHS.mixed);
+  const names = async (listing: Listing) => (await listing.toArray()).map((entry) => entry.name);
+  const signal = new AbortController().signal;
+  const list = folder.list({
+    type: "file",
+    sort: "size",
+    order: "desc",
+    infoType: ["csv", "tsv"],
+    pageSize: 1,
+    glob: "*.csv",
+    signal,
+  });
+  assert.deepEqual(await names(list), ["e.csv", "a.csv"]);
+  const walk = served.demo().folder(PATHS.tree).walk({
+    type: "file",
+    sort: "name",
+    order: "asc",
+    infoType: "csv",
+    pageSize: 2,
+    glob: "a/**",
+    signal,
+    maxDepth: 2,
+    concurrency: 1,
+  });
+  assert.deepEqual(await names(walk), ["a1.csv"]);
 });
 
 Deno.test("listing errors surface through the iteration: missing, unreadable, not a folder", async () => {

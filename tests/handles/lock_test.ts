@@ -163,7 +163,7 @@ Deno.test("connect({ lock }): a path or the object; another store's lock, a miss
     );
     assert.throws(
       () => connect({ ...options, onChange: "ignore" as never }),
-      /onChange must be "error", "warn" or "locked", got "ignore"/,
+      { message: 'connect(): onChange must be one of "error", "warn", "locked", got "ignore".' },
     );
   } finally {
     await Deno.remove(folder, { recursive: true });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as tern from "../../mod.ts";
+import { PATHS, serve } from "./_store.ts";
 
 Deno.test("mod.ts exports the public API and nothing from the internals", () => {
   assert.deepEqual(
@@ -81,4 +82,75 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
   assert.ok(
     tern.connect({ url: "http://127.0.0.1:9/terrain", anonymous: true }) instanceof tern.Store,
   );
+});
+
+Deno.test("every public call that takes options refuses an unknown one before any request, naming the call", async () => {
+  await using served = await serve();
+  let requests = 0;
+  const store = served.demo({ fetch: (input, init) => (requests++, fetch(input, init)) });
+  const file = store.file(PATHS.table);
+  const folder = store.folder(PATHS.public);
+  const dataset = store.dataset(PATHS.public);
+  const listing = folder.list();
+  const { provenance } = store;
+  const lock: tern.Lock = {
+    lock: "tern lock",
+    format: 1,
+    tern: tern.VERSION,
+    store: store.options.url,
+    datasets: [],
+    files: [],
+  };
+  const bogus = { bogus: 1 } as never;
+  const calls: [string, () => unknown][] = [
+    ["connect()", () => tern.connect({ url: served.url, ...(bogus as object) })],
+    ["file.dataframe()", () => file.dataframe(bogus)],
+    ["file.head()", () => file.head(1, bogus)],
+    ["file.batches()", () => file.batches(bogus)],
+    ["file.cachedPath()", () => file.cachedPath(bogus)],
+    ["file.scan()", () => file.scan(bogus)],
+    ["file.stream()", () => file.stream(bogus)],
+    ["file.bytes()", () => file.bytes(bogus)],
+    ["file.text()", () => file.text(bogus)],
+    ["file.json()", () => file.json(bogus)],
+    ["file.manifest()", () => file.manifest(bogus)],
+    ["file.downloadTo()", () => file.downloadTo(`${served.root}/never.csv`, bogus)],
+    ["file.openInline()", () => file.openInline(bogus)],
+    ["file.stat()", () => file.stat(bogus)],
+    ["file.metadata()", () => file.metadata(bogus)],
+    ["file.comments()", () => file.comments(bogus)],
+    ["folder.folders()", () => folder.folders(bogus)],
+    ["folder.list()", () => folder.list(bogus)],
+    ["folder.walk()", () => folder.walk(bogus)],
+    ["folder.datasets()", () => folder.datasets(bogus)],
+    ["folder.catalog()", () => folder.catalog(bogus)],
+    ["folder.stat()", () => folder.stat(bogus)],
+    ["dataset.metadata()", () => dataset.metadata(bogus)],
+    ["dataset.citation()", () => dataset.citation("apa", bogus)],
+    ["listing.dataframes()", () => listing.dataframes(bogus)],
+    ["listing.scan()", () => listing.scan(bogus)],
+    ["listing.manifest()", () => listing.manifest(bogus)],
+    ["store.resolve()", () => store.resolve(PATHS.table, bogus)],
+    ["store.entry()", () => store.entry(PATHS.table, bogus)],
+    ["store.root()", () => store.root(bogus)],
+    ["store.savedSearches()", () => store.savedSearches(bogus)],
+    ["store.searchDocumentation()", () => store.searchDocumentation(bogus)],
+    ["provenance.datasets()", () => provenance.datasets(bogus)],
+    ["provenance.bibliography()", () => provenance.bibliography("apa", bogus)],
+    ["provenance.lock()", () => provenance.lock(bogus)],
+    ["provenance.save()", () => provenance.save(`${served.root}/never.lock.json`, bogus)],
+    ["provenance.toDataFrame()", () => provenance.toDataFrame(bogus)],
+    ["verifyLock()", () => tern.verifyLock(store, lock, bogus)],
+  ];
+  for (const [call, run] of calls) {
+    const error = await (async () => await run())().then(() => undefined, (error) => error);
+    assert.ok(error instanceof tern.BadRequestError, `${call}: ${error}`);
+    assert.ok(
+      error.message.startsWith(`${call}: unknown option "bogus"; the options are `),
+      error.message,
+    );
+  }
+  assert.equal(requests, 0);
+  assert.equal(served.server.stats().requests, 0);
+  await assert.rejects(Deno.stat(`${served.root}/never.csv`), Deno.errors.NotFound);
 });

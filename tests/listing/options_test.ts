@@ -3,8 +3,10 @@ import { BadRequestError } from "../../lib/client/errors.ts";
 import {
   compileGlob,
   DEFAULT_PAGE_SIZE,
+  LIST_OPTIONS,
   resolveListOptions,
   resolveWalkOptions,
+  WALK_OPTIONS,
 } from "../../lib/listing/options.ts";
 
 Deno.test("list options translate to Terrain's parameters", () => {
@@ -38,31 +40,37 @@ Deno.test("walk options list everything from the server unless only folders are 
   assert.equal(resolveWalkOptions({ maxDepth: 2 }, 3).maxDepth, 2);
 });
 
-Deno.test("bad options are BadRequestErrors naming the option and the value", () => {
+Deno.test("bad options are BadRequestErrors naming the call, the option and the value", () => {
+  const list = (options: unknown) => () => LIST_OPTIONS.parse("folder.list()", options);
+  const walk = (options: unknown) => () => WALK_OPTIONS.parse("folder.walk()", options);
   const cases: [() => unknown, RegExp][] = [
     [
-      () => resolveListOptions({ type: "File" as "file" }),
-      /type must be one of "file", "folder", "any", got "File"/,
+      list({ type: "File" }),
+      /^folder\.list\(\): type must be one of "file", "folder", "any", got "File"\.$/,
+    ],
+    [list({ sort: "date" }), /sort must be one of .*"modified", got "date"/],
+    [list({ order: "DESC" }), /order must be one of "asc", "desc", got "DESC"/],
+    [list({ pageSize: 0 }), /pageSize must be an integer ≥ 1, got 0/],
+    [list({ pageSize: 2.5 }), /pageSize must be an integer ≥ 1, got 2.5/],
+    [list({ infoType: [] }), /infoType must be a Terrain file type .*, got \[\]/],
+    [list({ infoType: [""] }), /infoType must be/],
+    [list({ infoType: 7 }), /infoType must be .*, got 7\.$/],
+    [list({ signal: {} }), /signal must be an AbortSignal/],
+    [list(null), /^folder\.list\(\) takes an options object, got null\.$/],
+    [list({ maxDepth: 2 }), /^folder\.list\(\): unknown option "maxDepth"; the options are type, /],
+    [
+      list({ infotype: "csv" }),
+      /^folder\.list\(\): unknown option "infotype": did you mean "infoType"\?$/,
     ],
     [
-      () => resolveListOptions({ sort: "date" as "name" }),
-      /sort must be one of .*"modified", got "date"/,
+      walk({ maxDepth: 0 }),
+      /^folder\.walk\(\): maxDepth must be an integer ≥ 1, or Infinity, got 0\.$/,
     ],
-    [
-      () => resolveListOptions({ order: "DESC" as "desc" }),
-      /order must be one of "asc", "desc", got "DESC"/,
-    ],
-    [() => resolveListOptions({ pageSize: 0 }), /pageSize must be an integer ≥ 1, got 0/],
-    [() => resolveListOptions({ pageSize: 2.5 }), /pageSize must be an integer ≥ 1, got 2.5/],
-    [() => resolveListOptions({ infoType: [] }), /infoType must be/],
-    [() => resolveListOptions({ infoType: [""] }), /infoType must be/],
-    [() => resolveListOptions({ signal: {} as AbortSignal }), /signal must be an AbortSignal/],
-    [() => resolveListOptions(null as unknown as object), /must be an object/],
-    [() => resolveWalkOptions({ maxDepth: 0 }, 4), /maxDepth must be an integer ≥ 1, got 0/],
-    [() => resolveWalkOptions({ concurrency: -1 }, 4), /concurrency must be an integer ≥ 1/],
-    [() => compileGlob(""), /glob must be a non-empty pattern/],
-    [() => compileGlob(7), /glob must be a non-empty pattern .* got 7/],
-    [() => compileGlob("/iplant/*.csv"), /relative to the listed folder.*cannot start with "\/"/],
+    [walk({ concurrency: -1 }), /concurrency must be an integer ≥ 1/],
+    [walk({ depth: 2 }), /^folder\.walk\(\): unknown option "depth": did you mean "maxDepth"\?$/],
+    [list({ glob: "" }), /glob must be a pattern relative to the listed folder .*, got ""\.$/],
+    [list({ glob: 7 }), /glob must be a pattern .* got 7\.$/],
+    [list({ glob: "/iplant/*.csv" }), /not starting with "\/".*got "\/iplant\/\*\.csv"\.$/],
   ];
   for (const [run, message] of cases) {
     assert.throws(run, (error: unknown) => {
@@ -71,6 +79,24 @@ Deno.test("bad options are BadRequestErrors naming the option and the value", ()
       return true;
     });
   }
+});
+
+Deno.test("every list and walk option passes the schema as given", () => {
+  const signal = new AbortController().signal;
+  const list = {
+    type: "file",
+    sort: "size",
+    order: "desc",
+    infoType: ["csv", "tsv"],
+    pageSize: 10,
+    glob: "raw/*.csv",
+    signal,
+  } as const;
+  assert.deepEqual(LIST_OPTIONS.parse("folder.list()", list), list);
+  assert.deepEqual(LIST_OPTIONS.parse("folder.list()", { infoType: "csv" }), { infoType: "csv" });
+  const walk = { ...list, maxDepth: 3, concurrency: 2 };
+  assert.deepEqual(WALK_OPTIONS.parse("folder.walk()", walk), walk);
+  assert.equal(WALK_OPTIONS.parse("folder.walk()", { maxDepth: Infinity }).maxDepth, Infinity);
 });
 
 Deno.test("a compiled glob matches relative paths, dotfiles included, and knows its scope", async () => {

@@ -139,7 +139,10 @@ Deno.test("tern ls: names, long format, JSON, sorting, filters, paging", async (
     ]);
     assertUsage(limit, /--limit must be an integer ≥ 1, got "0"/);
     assertUsage(mixed, /--json and --long cannot be combined/);
-    assertUsage(glob, /glob matches paths relative to the listed folder/);
+    assertUsage(
+      glob,
+      /glob must be a pattern relative to the listed folder .*got "\/abs\/\*\.csv"/,
+    );
   });
 });
 
