@@ -288,7 +288,7 @@ export const CALL_OPTIONS: OptionsSchema<CallOptions> = defineOptions<CallOption
 }));
 
 /** Options whose value may hold a credential: an error says only what kind of value it was. */
-const UNSHOWN = new Set(["token", "password", "url"]);
+const UNSHOWN: ReadonlySet<string> = new Set(["token", "password", "url"]);
 
 /** Longest option name compared for a hint: a longer one is nobody's typo. */
 const HINTED_NAME_CHARS = 64;

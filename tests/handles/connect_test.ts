@@ -181,7 +181,10 @@ Deno.test("connect refuses a userAgent that is not a product token, saying what 
   for (const [userAgent, shown] of bad) {
     assert.throws(() => connect({ url, userAgent: userAgent as string }), (error: unknown) => {
       assert.ok(error instanceof BadRequestError, String(error));
-      assert.match(error.message, /^userAgent must be a product token such as "myapp\/1\.0"/);
+      assert.match(
+        error.message,
+        /^connect\(\): userAgent must be a product token such as "myapp\/1\.0"/,
+      );
       assert.match(error.message, shown);
       return true;
     });
@@ -282,7 +285,7 @@ Deno.test("connect names a bad value and what it must be, never showing a creden
     ],
     [
       { userAgent: "" },
-      'connect(): userAgent must be a non-empty product token such as my-notebook/1.0, got "".',
+      'connect(): userAgent must be a product token such as "myapp/1.0" (printable ASCII words, not empty), got "".',
     ],
     [{ fetch: "curl" }, 'connect(): fetch must be a function like the global fetch, got "curl".'],
     [
