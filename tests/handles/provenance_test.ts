@@ -112,8 +112,8 @@ Deno.test("provenance: the bibliography in every style, deduplicated, stable, fl
     }
     assert.equal((text.match(/9k2v-7q4m/gi) ?? []).length > 0, true, style);
     assert.ok(text.includes("p3w1n2"), `${style} cites the ARK`);
-    // BibTeX spells the path's underscore as a command.
-    const path = style === "bibtex" ? NOTES.replace("_", "\\textunderscore{}") : NOTES;
+    // BibTeX escapes the path's underscore.
+    const path = style === "bibtex" ? NOTES.replace("_", "\\_") : NOTES;
     assert.ok(text.includes(path), `${style} cites the path`);
     assert.equal(String(await store.provenance.bibliography(style)), text, "stable");
   }
