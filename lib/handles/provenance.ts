@@ -18,7 +18,7 @@ import { loadPolars } from "../data/polars.ts";
 import type { DataFrame } from "../deps.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderProvenance } from "../display/provenance.ts";
-import { CITATION_STYLES, type CitationStyle } from "../metadata/citation.ts";
+import { CITATION_STYLES, type CitationStyle, namesDataset } from "../metadata/citation.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { type Bibliography, type CitedBy, makeBibliography } from "./bibliography.ts";
 import { provenanceView } from "./display.ts";
@@ -602,8 +602,6 @@ export function lockedDatasetOf(
   metadata: DatasetMetadata,
   path: string,
 ): LockedDataset | undefined {
-  if (metadata.title === undefined && metadata.doi === undefined && metadata.ark === undefined) {
-    return undefined;
-  }
+  if (!namesDataset(metadata)) return undefined;
   return lockedDataset({ ...metadata, path: metadata.path === "" ? path : metadata.path });
 }
