@@ -17,11 +17,17 @@ import { VERSION } from "../client/version.ts";
 import { loadPolars } from "../data/polars.ts";
 import type { DataFrame } from "../deps.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
-import { renderProvenance } from "../display/provenance.ts";
+import { withDisplay } from "../display/attach.ts";
+import {
+  renderLock,
+  renderProvenance,
+  renderProvenanceDatasets,
+  renderProvenanceReads,
+} from "../display/provenance.ts";
 import { CITATION_STYLES, type CitationStyle, namesDataset } from "../metadata/citation.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
-import { type Bibliography, type CitedBy, makeBibliography } from "./bibliography.ts";
-import { provenanceView } from "./display.ts";
+import { type Bibliography, type CitedBy, citedByOf, makeBibliography } from "./bibliography.ts";
+import { lockView, provenanceDatasetView, provenanceReadView, provenanceView } from "./display.ts";
 import {
   type Lock,
   LOCK_FORMAT,
@@ -274,9 +280,13 @@ export class Provenance {
     return this.#records.length;
   }
 
-  /** Every file version read, in the order first read. */
+  /**
+   * Every file version read, in the order first read. In a notebook it shows as a table under
+   * a one-line summary.
+   */
   get reads(): ProvenanceRead[] {
-    return this.#records.map((record) => this.#readOf(record));
+    const reads = this.#records.map((record) => this.#readOf(record));
+    return withDisplay(reads, () => renderProvenanceReads(reads.map(provenanceReadView)));
   }
 
   /**
@@ -301,14 +311,14 @@ export class Provenance {
       const dataset = this.#known.get(record.folder) ?? -1;
       if (dataset >= 0) counts.set(dataset, (counts.get(dataset) ?? 0) + 1);
     }
-    return [...counts].map(([folder, files]) => {
+    const datasets = [...counts].map(([folder, files]) => {
       const dataset = this.#datasets.get(this.#folders[folder])!;
-      return {
-        ...dataset,
-        files,
-        citedBy: dataset.doi !== undefined ? "doi" : dataset.ark !== undefined ? "ark" : "path",
-      } satisfies ProvenanceDataset;
+      return { ...dataset, files, citedBy: citedByOf(dataset) } satisfies ProvenanceDataset;
     }).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return withDisplay(
+      datasets,
+      () => renderProvenanceDatasets(datasets.map(provenanceDatasetView)),
+    );
   }
 
   /**
@@ -339,7 +349,8 @@ export class Provenance {
 
   /**
    * The lock of what was read: the tern version, the store's URL (never with credentials),
-   * the datasets with what citing them needs, and one entry per file version.
+   * the datasets with what citing them needs, and one entry per file version. In a notebook it
+   * shows as a summary line over its datasets and files, not as the raw object.
    *
    * @example
    * ```ts
@@ -355,7 +366,7 @@ export class Provenance {
    */
   async lock(options: CallOptions = {}): Promise<Lock> {
     const datasets = await this.datasets(options);
-    return {
+    const lock: Lock = {
       lock: LOCK_KIND,
       format: LOCK_FORMAT,
       tern: VERSION,
@@ -374,13 +385,15 @@ export class Provenance {
         };
       }),
     };
+    return withDisplay(lock, () => renderLock(lockView(lock)));
   }
 
   /**
    * Writes the lock (see {@linkcode Provenance.lock}) to `path` as JSON — keys in a fixed
    * order, entries sorted, so the same reads give the same file — atomically (a reader never
-   * sees half of it). Returns the lock written. Pass it to `connect({ lock })` to check a rerun
-   * reads the same data; `tern lock verify` checks it against the store.
+   * sees half of it). Returns the lock written, which a notebook shows as a summary line (with
+   * the file it went to) over its datasets and files. Pass it (or the file) to `connect({ lock })`
+   * to check a rerun reads the same data; `tern lock verify` checks it against the store.
    *
    * @example
    * ```ts
@@ -399,7 +412,7 @@ export class Provenance {
   async save(path: string, options: CallOptions = {}): Promise<Lock> {
     const lock = await this.lock(options);
     await writeLock(path, lock);
-    return lock;
+    return withDisplay(lock, () => renderLock(lockView(lock, path)));
   }
 
   /**
