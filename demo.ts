@@ -128,11 +128,12 @@ async function main(): Promise<void> {
   );
   show(`.list({ type: "file", sort: "modified", order: "desc" }).take(5)`);
   const newest = await many.list({ type: "file", sort: "modified", order: "desc" }).take(5);
-  await view(pl.DataFrame({
-    name: newest.map((entry) => entry.name),
-    size: newest.map((entry) => entry.size),
-    modified: newest.map((entry) => entry.modified),
-  }));
+  // Typed columns: Polars makes every JS number a Float64, and a size is a whole number.
+  await view(pl.DataFrame([
+    pl.Series("name", newest.map((entry) => entry.name), pl.Utf8),
+    pl.Series("size", newest.map((entry) => entry.size), pl.Int64),
+    pl.Series("modified", newest.map((entry) => entry.modified), pl.Datetime("ms", "UTC")),
+  ]));
   show(`let n = 0; for await (const entry of folder.list({ type: "file", pageSize: 1000 })) n++`);
   requests = store.stats.requests;
   let counted = 0;
@@ -170,12 +171,13 @@ async function main(): Promise<void> {
       missing: metadata.missing.join(", "),
     });
   }
-  await view(pl.readRecords(rows));
+  await view(pl.readRecords(rows).withColumns(pl.col("year").cast(pl.Int32)));
   show(`await store.dataset("${SAMPLE_CASES.flatTemplate}").metadata()`);
   await view(await store.dataset(SAMPLE_CASES.flatTemplate).metadata());
-  show(`await store.folder("${CURATED_PATH}").catalog()`);
+  show(`(await store.folder("${CURATED_PATH}").catalog()).select("path", "title", …)`);
   const catalog = await curated.catalog();
-  await view(catalog.select("title", "year", "doi", "license", "duplicateTitle"));
+  // The path says which dataset a row is, even one whose metadata is all missing.
+  await view(catalog.select("path", "title", "year", "doi", "license", "duplicateTitle"));
 
   section("Citations");
   show(`await dataset.citation()  // DataCite`);

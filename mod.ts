@@ -103,6 +103,7 @@ export {
   type MetadataField,
   type MetadataInput,
   type NameHints,
+  namesDataset,
   normalizeArk,
   normalizeDoi,
   normalizeMetadata,

@@ -127,6 +127,21 @@ export interface Command {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
+ * The names a PATH argument may be besides an absolute data-store path, as help and usage
+ * errors say it: every form {@linkcode checkRef} accepts.
+ *
+ * @example
+ * ```ts
+ * import { OTHER_PATH_FORMS } from "./command.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(OTHER_PATH_FORMS, /a DOI or an ARK$/);
+ * ```
+ */
+export const OTHER_PATH_FORMS =
+  "an item id (UUID), a dav or dav-anon URL, a Discovery Environment data link, a DOI or an ARK";
+
+/**
  * Checks a path argument: an absolute data-store path without `.` or `..` segments or NUL
  * bytes, an item id (UUID), or any other name `store.resolve()` reads — a `dav`/`dav-anon`
  * URL, a Discovery Environment data link, a DOI or an ARK (see {@linkcode resolveArg}).
@@ -151,8 +166,7 @@ export function checkRef(value: string): string {
     ? "an empty PATH was given"
     : !value.startsWith("/")
     ? `${quoteInput(value)} is not a data-store path: paths are absolute, e.g. ` +
-      "/iplant/home/shared/data.csv; also accepted are an item id (UUID), a dav or dav-anon " +
-      "URL, a Discovery Environment data link, a DOI and an ARK"
+      `/iplant/home/shared/data.csv; also accepted: ${OTHER_PATH_FORMS}`
     : value.includes("\0")
     ? `${quoteInput(value)} contains a NUL byte`
     : value.split("/").some((segment) => segment === "." || segment === "..")

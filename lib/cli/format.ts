@@ -7,6 +7,7 @@
 
 import type { Entry } from "../../mod.ts";
 import { visibleText } from "../display/format.ts";
+import { formatOfFileName } from "../registry/file_formats.ts";
 
 /**
  * Text styles for one output stream; each is the identity when colour is off (not a terminal,
@@ -246,8 +247,30 @@ export interface LongOptions {
 }
 
 /**
- * An entry as one `ls -l` line: kind (`d` or `-`), size, date modified (UTC), Terrain's file
- * type, name. Columns have fixed widths, so lines align across pages without buffering.
+ * A file's type as the command line shows it: Terrain's `info-type` when it names one, else
+ * the format the name's extension stands for in tern's registry (Terrain types CSV and TSV but
+ * calls Parquet, JSON and Arrow files `unknown`), else `unknown`; `-` for a folder.
+ *
+ * @example
+ * ```ts
+ * import { fileType } from "./format.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(fileType({ type: "file", name: "a.parquet", infoType: "unknown" }), "parquet");
+ * assert.equal(fileType({ type: "file", name: "a.txt", infoType: "csv" }), "csv");
+ * assert.equal(fileType({ type: "file", name: "a.xyz", infoType: "unknown" }), "unknown");
+ * assert.equal(fileType({ type: "folder", name: "a", infoType: null }), "-");
+ * ```
+ */
+export function fileType(entry: Pick<Entry, "type" | "name" | "infoType">): string {
+  if (entry.type === "folder") return "-";
+  const terrain = entry.infoType ?? "unknown";
+  return terrain !== "unknown" ? terrain : formatOfFileName(entry.name)?.id ?? terrain;
+}
+
+/**
+ * An entry as one `ls -l` line: kind (`d` or `-`), size, date modified (UTC), its
+ * {@linkcode fileType}, name. Columns have fixed widths, so lines align across pages without buffering.
  *
  * @example
  * ```ts
@@ -266,7 +289,7 @@ export function longLine(entry: Entry, style: Styles, options: LongOptions): str
   const folder = entry.type === "folder";
   const size = folder ? "-" : options.bytes ? String(entry.size) : humanSize(entry.size);
   const width = options.bytes ? 13 : 8;
-  const infoType = safeText(folder ? "-" : entry.infoType ?? "-").padEnd(8);
+  const infoType = safeText(fileType(entry)).padEnd(8);
   return `${folder ? "d" : "-"} ${size.padStart(width)}  ${shortDate(entry.modified)}  ` +
     `${infoType}  ${entryName(entry, style, options.fullPath)}`;
 }

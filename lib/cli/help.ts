@@ -7,7 +7,7 @@
 
 import { VERSION } from "../../mod.ts";
 import { GLOBAL_OPTIONS, type OptionSpecs } from "./args.ts";
-import type { Command } from "./command.ts";
+import { type Command, OTHER_PATH_FORMS } from "./command.ts";
 
 /**
  * `usage: tern ls [options] [PATH...]`, or the general one without a command.
@@ -62,7 +62,8 @@ export function mainHelp(commands: readonly Command[]): string {
     "  XDG_CACHE_HOME                       parent of the default cache folder",
     "  NO_COLOR                             no colour on a terminal",
     "",
-    "Paths are absolute data-store paths (/iplant/home/shared/...) or item ids (UUIDs).",
+    "PATH is an absolute data-store path (/iplant/home/shared/...), or",
+    `  ${OTHER_PATH_FORMS}.`,
     "Without credentials tern is anonymous and sees public data (/iplant/home/shared).",
     "Exit status: 0 success, 1 the operation failed, 2 a usage error, 130 interrupted.",
     "",

@@ -1,6 +1,6 @@
 /**
- * {@linkcode closest}: the "did you mean" of an unknown option name, command or value, shared by
- * the public calls' options and the command line.
+ * {@linkcode closest}: the "did you mean" of a misspelt name, shared by the public calls' options,
+ * the command line (commands, flags) and reads of a missing file whose folder was listed.
  *
  * @module
  */

@@ -1,7 +1,9 @@
 /**
  * The provenance card ("this notebook read N files from M datasets": the datasets, the file
- * versions, the bibliography with a style switcher made of `<details>` only, no script) and the
- * bibliography view.
+ * versions, the bibliography with a style switcher made of `<details>` only, no script), the
+ * bibliography view, and the views of its parts: the file versions read
+ * (`store.provenance.reads`), the datasets (`store.provenance.datasets()`) and a lock
+ * (`store.provenance.save()`) — each a one-line summary above the same tables as the card.
  *
  * @module
  */
@@ -127,8 +129,11 @@ export interface ProvenanceReadView {
   hash?: string;
   /** How it was read. */
   operations: readonly string[];
-  /** `read`, `changed` (differs from the lock; read anyway) or `locked` (the lock's version). */
-  status: string;
+  /**
+   * `read`, `changed` (differs from the lock; read anyway) or `locked` (the lock's version);
+   * none for a lock's own entries.
+   */
+  status?: string;
   /** The dataset's path. */
   dataset?: string;
 }
@@ -227,6 +232,165 @@ export function renderProvenance(view: ProvenanceView): MediaBundle {
   return bundle(provenanceHtml(view), provenanceText(view));
 }
 
+/**
+ * Renders the file versions a store read (`store.provenance.reads`): how many, how they stand
+ * against the lock, and the table of the card.
+ *
+ * @example
+ * ```ts
+ * import { renderProvenanceReads } from "./provenance.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const out = renderProvenanceReads([
+ *   { path: "/c/a.csv", size: 10, modified: new Date(0), operations: ["text"], status: "read" },
+ *   { path: "/c/b.csv", size: 20, modified: new Date(0), operations: ["dataframe"], status: "changed" },
+ * ]);
+ * assert.equal(
+ *   out["text/plain"].split("\n")[0],
+ *   "2 file versions read; 1 changed since the lock (read anyway)",
+ * );
+ * ```
+ */
+export function renderProvenanceReads(reads: readonly ProvenanceReadView[]): MediaBundle {
+  const count = (status: string) => reads.filter((read) => read.status === status).length;
+  const summary = [
+    `${plural(reads.length, "file version")} read`,
+    ...statusCounts({ changed: count("changed"), locked: count("locked") }),
+  ].join("; ");
+  return bundle(
+    card(
+      { kind: "Provenance · reads", title: summary },
+      filesHtml(reads, reads.length, "store.provenance.toDataFrame() has them all"),
+    ),
+    [summary, ...(reads.length === 0 ? [] : filesText(reads, reads.length))].join("\n"),
+  );
+}
+
+/**
+ * Renders the datasets a store read files from (`store.provenance.datasets()`): how many, and
+ * how each is cited — by DOI, else by ARK, else (flagged) by its path.
+ *
+ * @example
+ * ```ts
+ * import { renderProvenanceDatasets } from "./provenance.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const out = renderProvenanceDatasets([
+ *   { path: "/c/Barley", title: "Barley", doi: "10.7946/P2C35G", url: "https://doi.org/10.7946/P2C35G", files: 2, citedBy: "doi" },
+ *   { path: "/c/Notes", files: 1, citedBy: "path" },
+ * ]);
+ * assert.equal(
+ *   out["text/plain"].split("\n")[0],
+ *   "2 datasets: 1 with a DOI, 1 with neither DOI nor ARK",
+ * );
+ * ```
+ */
+export function renderProvenanceDatasets(datasets: readonly ProvenanceDatasetView[]): MediaBundle {
+  const summary = datasetsSummary(datasets);
+  return bundle(
+    card(
+      { kind: "Provenance · datasets", title: summary },
+      datasets.length === 0
+        ? markup`<div class="t-note">None of the files read belongs to a dataset.</div>`
+        : datasetsHtml(datasets),
+    ),
+    [summary, ...(datasets.length === 0 ? [] : [datasetsText(datasets)])].join("\n"),
+  );
+}
+
+/** How the datasets are cited, by the identifier their citation points to. */
+const CITED_BY: readonly [CitedByView, string][] = [
+  ["doi", "with a DOI"],
+  ["ark", "with only an ARK"],
+  ["path", "with neither DOI nor ARK"],
+];
+
+function datasetsSummary(datasets: readonly ProvenanceDatasetView[]): string {
+  const ways = CITED_BY.map(([citedBy, how]) => {
+    const count = datasets.filter((dataset) => dataset.citedBy === citedBy).length;
+    return count === 0 ? undefined : `${formatCount(count)} ${how}`;
+  }).filter((way) => way !== undefined);
+  return `${plural(datasets.length, "dataset")}${ways.length === 0 ? "" : `: ${ways.join(", ")}`}`;
+}
+
+/**
+ * What the view of a lock shows.
+ *
+ * @example
+ * ```ts
+ * import type { LockView } from "./provenance.ts";
+ *
+ * const view: LockView = {
+ *   file: "tern.lock.json", store: "https://de.cyverse.org/terrain", tern: "0.1.0",
+ *   datasets: [], files: [],
+ * };
+ * ```
+ */
+export interface LockView {
+  /** The file it was written to, when it was. */
+  file?: string;
+  /** The store's URL (no credentials). */
+  store: string;
+  /** The tern version that wrote it. */
+  tern: string;
+  /** Its datasets, with the files of each. */
+  datasets: readonly ProvenanceDatasetView[];
+  /** Its file versions (no status: a lock's entries are the versions). */
+  files: readonly ProvenanceReadView[];
+}
+
+/**
+ * Renders a lock (the value of `store.provenance.save(path)`): how many file versions from how
+ * many datasets, where it was written, the store and tern version, then the datasets and files.
+ *
+ * @example
+ * ```ts
+ * import { renderLock } from "./provenance.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const out = renderLock({
+ *   file: "tern.lock.json", store: "http://127.0.0.1:8080/terrain", tern: "0.1.0",
+ *   datasets: [{ path: "/c/Barley", title: "Barley", files: 1, citedBy: "path" }],
+ *   files: [
+ *     { path: "/c/Barley/a.csv", size: 10, modified: new Date(0), operations: ["text"], dataset: "/c/Barley" },
+ *     { path: "/c/b.csv", size: 20, modified: new Date(0), operations: ["bytes"] },
+ *   ],
+ * });
+ * assert.equal(
+ *   out["text/plain"].split("\n")[0],
+ *   "Lock of 2 files from 1 dataset (1 outside any dataset), written to tern.lock.json",
+ * );
+ * ```
+ */
+export function renderLock(view: LockView): MediaBundle {
+  const inDatasets = view.files.filter((file) => file.dataset !== undefined).length;
+  const outside = view.files.length - inDatasets;
+  const summary = `Lock of ${plural(view.files.length, "file")} from ${
+    plural(view.datasets.length, "dataset")
+  }${outside === 0 ? "" : ` (${formatCount(outside)} outside any dataset)`}${
+    view.file === undefined ? "" : `, written to ${oneLine(view.file)}`
+  }`;
+  const about = [`store ${view.store}`, `written by tern ${view.tern}`];
+  const html = card(
+    { kind: "Lock", title: summary, sub: view.store },
+    markup`${facts([`written by tern ${view.tern}`])}${
+      view.datasets.length === 0 ? "" : section("Datasets", datasetsHtml(view.datasets))
+    }${
+      section(
+        "Files",
+        filesHtml(view.files, view.files.length, "the lock file lists them all"),
+      )
+    }`,
+  );
+  const text = [
+    summary,
+    ...about.map((line) => `  ${oneLine(line)}`),
+    ...(view.datasets.length === 0 ? [] : ["Datasets:", datasetsText(view.datasets)]),
+    ...(view.files.length === 0 ? [] : ["Files:", ...filesText(view.files, view.files.length)]),
+  ];
+  return bundle(html, text.join("\n"));
+}
+
 function headline(view: ProvenanceView): string {
   const outside = view.outside === 0 ? "" : ` (${formatCount(view.outside)} outside any dataset)`;
   return `This notebook read ${plural(view.files, "file")} from ${
@@ -234,7 +398,7 @@ function headline(view: ProvenanceView): string {
   }${outside}.`;
 }
 
-function statusCounts(view: ProvenanceView): string[] {
+function statusCounts(view: Pick<ProvenanceView, "changed" | "locked">): string[] {
   const { changed, locked } = view;
   return [
     changed === 0 ? undefined : `${formatCount(changed)} changed since the lock (read anyway)`,
@@ -242,18 +406,22 @@ function statusCounts(view: ProvenanceView): string[] {
   ].filter((text) => text !== undefined);
 }
 
-/** The files read, in the table every frame shows (paths cut in the middle, whole on hover). */
-function readsTable(shown: ProvenanceView["reads"]): Html {
+/**
+ * The files read, in the table every frame shows (paths cut in the middle, whole on hover); the
+ * status column only when the reads have one.
+ */
+function readsTable(shown: readonly ProvenanceReadView[]): Html {
+  const status = shown.some((read) => read.status !== undefined);
   return frameTable({
     height: shown.length,
-    width: 6,
+    width: status ? 6 : 5,
     columns: [
       { name: "path", type: "str", kind: "text" },
       { name: "size", type: "bytes", kind: "number" },
       { name: "modified (UTC)", type: "datetime", kind: "datetime" },
       { name: "hash", type: "str", kind: "text" },
       { name: "read by", type: "str", kind: "text" },
-      { name: "status", type: "str", kind: "text" },
+      ...(status ? [{ name: "status", type: "str", kind: "text" as const }] : []),
     ],
     head: shown.map((read) => [
       { text: read.path },
@@ -261,14 +429,24 @@ function readsTable(shown: ProvenanceView["reads"]): Html {
       { text: formatDateTime(read.modified) },
       read.hash === undefined ? { text: "—" } : { text: read.hash },
       { text: read.operations.join(", ") },
-      { text: read.status },
+      ...(status ? [{ text: read.status ?? "—" }] : []),
     ]),
     tail: [],
   });
 }
 
-function provenanceHtml(view: ProvenanceView): Html {
-  const datasetRows = view.datasets.map((dataset) =>
+/** The first file versions in the table, the rest counted. */
+function filesHtml(reads: readonly ProvenanceReadView[], total: number, hint: string): Html {
+  const shown = reads.slice(0, SHOWN_READS);
+  if (shown.length === 0) return markup`<div class="t-note">Nothing read yet.</div>`;
+  return markup`${readsTable(shown)}${
+    total > shown.length ? moreNote(`${formatCount(total - shown.length)} more files`, hint) : ""
+  }`;
+}
+
+/** The datasets' table: title and folder, identifier (a resolver link), files read. */
+function datasetsHtml(datasets: readonly ProvenanceDatasetView[]): Html {
+  const rows = datasets.map((dataset) =>
     markup`<tr><td class="t-name"><div><bdi>${
       dataset.title === undefined
         ? markup`<span class="t-muted">(no title)</span>`
@@ -285,21 +463,52 @@ function provenanceHtml(view: ProvenanceView): Html {
       dataset.citedBy === "ark" ? markup` <span class="t-flag">no DOI</span>` : ""
     }</td><td class="t-num">${formatCount(dataset.files)}</td></tr>`
   );
-  const datasets = view.datasets.length === 0 ? "" : section(
-    "Datasets",
-    markup`<table class="t-table"><thead><tr><th>dataset</th><th>identifier</th><th class="t-num">files</th></tr></thead><tbody>${datasetRows}</tbody></table>`,
+  return markup`<table class="t-table"><thead><tr><th>dataset</th><th>identifier</th><th class="t-num">files</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function datasetsText(datasets: readonly ProvenanceDatasetView[]): string {
+  return textTable(
+    [
+      { heading: "dataset", max: 60 },
+      { heading: "identifier", max: 40 },
+      { heading: "files", right: true },
+    ],
+    datasets.map((dataset) => [
+      dataset.title ?? dataset.path,
+      dataset.doi ?? dataset.ark ?? "no DOI or ARK",
+      formatCount(dataset.files),
+    ]),
   );
-  const shown = view.reads.slice(0, SHOWN_READS);
-  const files = shown.length === 0
-    ? markup`<div class="t-note">Nothing read yet.</div>`
-    : markup`${readsTable(shown)}${
-      view.files > shown.length
-        ? moreNote(
-          `${formatCount(view.files - shown.length)} more files`,
-          "store.provenance.toDataFrame() has them all",
-        )
-        : ""
-    }`;
+}
+
+function filesText(reads: readonly ProvenanceReadView[], total: number): string[] {
+  const shown = reads.slice(0, SHOWN_READS);
+  const status = shown.some((read) => read.status !== undefined);
+  const lines = [textTable(
+    [
+      { heading: "path", max: 80 },
+      { heading: "size", right: true },
+      { heading: "modified (UTC)" },
+      { heading: "read by", max: 40 },
+      ...(status ? [{ heading: "status" }] : []),
+    ],
+    shown.map((read) => [
+      read.path,
+      formatBytes(read.size),
+      formatDateTime(read.modified),
+      read.operations.join(", "),
+      ...(status ? [read.status ?? "—"] : []),
+    ]),
+  )];
+  if (total > shown.length) lines.push(`  … ${formatCount(total - shown.length)} more files`);
+  return lines;
+}
+
+function provenanceHtml(view: ProvenanceView): Html {
+  const datasets = view.datasets.length === 0
+    ? ""
+    : section("Datasets", datasetsHtml(view.datasets));
+  const files = filesHtml(view.reads, view.files, "store.provenance.toDataFrame() has them all");
   // The style switcher: one <details> per style, the default one open; no script.
   const styles = view.bibliographies.map(({ style, text }, index) =>
     collapsible(citationStyleLabel(style), preformatted(text, LIMITS.json), index === 0)
@@ -321,44 +530,8 @@ function provenanceText(view: ProvenanceView): string {
       (line) => `  ${line}`,
     ),
   ];
-  if (view.datasets.length > 0) {
-    lines.push("Datasets:");
-    lines.push(textTable(
-      [
-        { heading: "dataset", max: 60 },
-        { heading: "identifier", max: 40 },
-        { heading: "files", right: true },
-      ],
-      view.datasets.map((dataset) => [
-        dataset.title ?? dataset.path,
-        dataset.doi ?? dataset.ark ?? "no DOI or ARK",
-        formatCount(dataset.files),
-      ]),
-    ));
-  }
-  if (view.reads.length > 0) {
-    const shown = view.reads.slice(0, SHOWN_READS);
-    lines.push("Files read:");
-    lines.push(textTable(
-      [
-        { heading: "path", max: 80 },
-        { heading: "size", right: true },
-        { heading: "modified (UTC)" },
-        { heading: "read by", max: 40 },
-        { heading: "status" },
-      ],
-      shown.map((read) => [
-        read.path,
-        formatBytes(read.size),
-        formatDateTime(read.modified),
-        read.operations.join(", "),
-        read.status,
-      ]),
-    ));
-    if (view.files > shown.length) {
-      lines.push(`  … ${formatCount(view.files - shown.length)} more files`);
-    }
-  }
+  if (view.datasets.length > 0) lines.push("Datasets:", datasetsText(view.datasets));
+  if (view.reads.length > 0) lines.push("Files read:", ...filesText(view.reads, view.files));
   const first = view.bibliographies[0];
   if (first !== undefined && view.datasets.length > 0) {
     lines.push(`Bibliography (${citationStyleLabel(first.style)}):`);

@@ -191,6 +191,18 @@ export async function makeBibliography(
   return new Bibliography(style, entries);
 }
 
-function citedByOf(dataset: LockedDataset): CitedBy {
+/**
+ * What a dataset's citation points to: its DOI, else its ARK, else its path.
+ *
+ * @example
+ * ```ts
+ * import { citedByOf } from "./bibliography.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(citedByOf({ ark: "ark:/87946/p3f2r7" }), "ark");
+ * assert.equal(citedByOf({}), "path");
+ * ```
+ */
+export function citedByOf(dataset: Pick<LockedDataset, "doi" | "ark">): CitedBy {
   return dataset.doi !== undefined ? "doi" : dataset.ark !== undefined ? "ark" : "path";
 }

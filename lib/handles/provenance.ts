@@ -18,11 +18,17 @@ import { VERSION } from "../client/version.ts";
 import { loadPolars } from "../data/polars.ts";
 import type { DataFrame } from "../deps.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
-import { renderProvenance } from "../display/provenance.ts";
-import { CITATION_STYLES, type CitationStyle } from "../metadata/citation.ts";
+import { withDisplay } from "../display/attach.ts";
+import {
+  renderLock,
+  renderProvenance,
+  renderProvenanceDatasets,
+  renderProvenanceReads,
+} from "../display/provenance.ts";
+import { CITATION_STYLES, type CitationStyle, namesDataset } from "../metadata/citation.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
-import { type Bibliography, type CitedBy, makeBibliography } from "./bibliography.ts";
-import { provenanceView } from "./display.ts";
+import { type Bibliography, type CitedBy, citedByOf, makeBibliography } from "./bibliography.ts";
+import { lockView, provenanceDatasetView, provenanceReadView, provenanceView } from "./display.ts";
 import {
   type Lock,
   LOCK_FORMAT,
@@ -275,9 +281,13 @@ export class Provenance {
     return this.#records.length;
   }
 
-  /** Every file version read, in the order first read. */
+  /**
+   * Every file version read, in the order first read. In a notebook it shows as a table under
+   * a one-line summary.
+   */
   get reads(): ProvenanceRead[] {
-    return this.#records.map((record) => this.#readOf(record));
+    const reads = this.#records.map((record) => this.#readOf(record));
+    return withDisplay(reads, () => renderProvenanceReads(reads.map(provenanceReadView)));
   }
 
   /**
@@ -306,14 +316,14 @@ export class Provenance {
       const dataset = this.#known.get(record.folder) ?? -1;
       if (dataset >= 0) counts.set(dataset, (counts.get(dataset) ?? 0) + 1);
     }
-    return [...counts].map(([folder, files]) => {
+    const datasets = [...counts].map(([folder, files]) => {
       const dataset = this.#datasets.get(this.#folders[folder])!;
-      return {
-        ...dataset,
-        files,
-        citedBy: dataset.doi !== undefined ? "doi" : dataset.ark !== undefined ? "ark" : "path",
-      } satisfies ProvenanceDataset;
+      return { ...dataset, files, citedBy: citedByOf(dataset) } satisfies ProvenanceDataset;
     }).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return withDisplay(
+      datasets,
+      () => renderProvenanceDatasets(datasets.map(provenanceDatasetView)),
+    );
   }
 
   /**
@@ -345,7 +355,8 @@ export class Provenance {
 
   /**
    * The lock of what was read: the tern version, the store's URL (never with credentials),
-   * the datasets with what citing them needs, and one entry per file version.
+   * the datasets with what citing them needs, and one entry per file version. In a notebook it
+   * shows as a summary line over its datasets and files, not as the raw object.
    *
    * @example
    * ```ts
@@ -360,7 +371,8 @@ export class Provenance {
    * ```
    */
   async lock(options: CallOptions = {}): Promise<Lock> {
-    return await this.#lock(CALL_OPTIONS.parse("provenance.lock()", options));
+    const lock = await this.#lock(CALL_OPTIONS.parse("provenance.lock()", options));
+    return withDisplay(lock, () => renderLock(lockView(lock)));
   }
 
   async #lock(options: CallOptions): Promise<Lock> {
@@ -389,8 +401,9 @@ export class Provenance {
   /**
    * Writes the lock (see {@linkcode Provenance.lock}) to `path` as JSON — keys in a fixed
    * order, entries sorted, so the same reads give the same file — atomically (a reader never
-   * sees half of it). Returns the lock written. Pass it to `connect({ lock })` to check a rerun
-   * reads the same data; `tern lock verify` checks it against the store.
+   * sees half of it). Returns the lock written, which a notebook shows as a summary line (with
+   * the file it went to) over its datasets and files. Pass it (or the file) to `connect({ lock })`
+   * to check a rerun reads the same data; `tern lock verify` checks it against the store.
    *
    * @example
    * ```ts
@@ -409,7 +422,7 @@ export class Provenance {
   async save(path: string, options: CallOptions = {}): Promise<Lock> {
     const lock = await this.#lock(CALL_OPTIONS.parse("provenance.save()", options));
     await writeLock(path, lock);
-    return lock;
+    return withDisplay(lock, () => renderLock(lockView(lock, path)));
   }
 
   /**
@@ -612,8 +625,6 @@ export function lockedDatasetOf(
   metadata: DatasetMetadata,
   path: string,
 ): LockedDataset | undefined {
-  if (metadata.title === undefined && metadata.doi === undefined && metadata.ark === undefined) {
-    return undefined;
-  }
+  if (!namesDataset(metadata)) return undefined;
   return lockedDataset({ ...metadata, path: metadata.path === "" ? path : metadata.path });
 }

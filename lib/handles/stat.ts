@@ -7,7 +7,8 @@
  */
 
 import { type CallOptions, getManifest, getPagedDirectory } from "../client/endpoints.ts";
-import { BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
+import { closest } from "../client/closest.ts";
+import { BadRequestError, NotFoundError, ProtocolError, quoteInput } from "../client/errors.ts";
 import type { ListingItem } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
 import { type Entry, entryFromItem, folderEntry } from "../client/entry.ts";
@@ -58,7 +59,8 @@ export async function statFolder(
  * the name order says (the server may collate names differently from code-unit order, or the
  * folder changed), one `file/manifest` request says whether it exists at all; if it does, the
  * parent is read page by page until it turns up. Errors are always the precise ones: a folder
- * at that path is a {@linkcode BadRequestError}, a missing file a {@linkcode NotFoundError}.
+ * at that path is a {@linkcode BadRequestError}, a missing file a {@linkcode NotFoundError} —
+ * which, when a file listed on the way has a name one or two typos away, asks "did you mean" it.
  *
  * @example
  * ```ts
@@ -82,6 +84,8 @@ export async function statFile(
 ): Promise<Entry> {
   const parent = parentPath(path);
   const name = baseName(path);
+  /** Names listed on the way: what a "did you mean" picks from. */
+  const listed: string[] = [];
   const files = async (offset: number, limit: number) => {
     const page = await getPagedDirectory(transport, {
       path: parent,
@@ -91,6 +95,7 @@ export async function statFile(
       sortCol: "name",
       sortDir: "ASC",
     }, opts);
+    for (const item of page.files) listed.push(baseName(item.path));
     return { total: page.total ?? 0, items: page.files };
   };
 
@@ -117,7 +122,9 @@ export async function statFile(
 
   // Not where the name order puts it: ask whether it exists before reading the whole folder.
   // This also turns "it is a folder" and "it does not exist" into their precise errors.
-  await getManifest(transport, path, opts);
+  await getManifest(transport, path, opts).catch((error) => {
+    throw error instanceof NotFoundError ? didYouMean(error, parent, closest(name, listed)) : error;
+  });
   for (let offset = 0;; offset += SCAN_PAGE) {
     const page = await files(offset, SCAN_PAGE);
     found = findByName(page.items, name);
@@ -166,4 +173,18 @@ export async function kindOf(
 
 function findByName(items: readonly ListingItem[], name: string): ListingItem | undefined {
   return items.find((item) => baseName(item.path) === name);
+}
+
+/** The error, asking whether `near` (a name in `parent`) was meant, when there is one. */
+function didYouMean(error: NotFoundError, parent: string, near: string | undefined): NotFoundError {
+  if (near === undefined) return error;
+  const { status, code, path, endpoint } = error;
+  const meant = parent === "/" ? `/${near}` : `${parent}/${near}`;
+  return new NotFoundError(`${error.message} Did you mean ${quoteInput(meant)}?`, {
+    ...(status === undefined ? {} : { status }),
+    ...(code === undefined ? {} : { code }),
+    ...(path === undefined ? {} : { path }),
+    ...(endpoint === undefined ? {} : { endpoint }),
+    cause: error,
+  });
 }

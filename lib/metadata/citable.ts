@@ -66,6 +66,25 @@ export function titleOf(metadata: Citable): string | undefined {
 }
 
 /**
+ * Whether a record names a dataset: it has a title, a DOI or an ARK. A folder whose metadata
+ * has none of them holds no dataset metadata — its citation can only stand in the folder's
+ * name for a title and point to its path — so provenance does not count it as a dataset and
+ * `tern cite` warns before citing it.
+ *
+ * @example
+ * ```ts
+ * import { namesDataset } from "./citable.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(namesDataset({ path: "/a/Barley_2018", creators: [], subjects: [] }), false);
+ * assert.equal(namesDataset({ path: "/a/x", creators: [], subjects: [], ark: "ark:/87946/p3f2r7" }), true);
+ * ```
+ */
+export function namesDataset(metadata: Citable): boolean {
+  return metadata.title !== undefined || metadata.doi !== undefined || metadata.ark !== undefined;
+}
+
+/**
  * The resolver link of the record: its DOI's, else its ARK's.
  *
  * @example

@@ -9,14 +9,14 @@
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { CITATION_STYLES, type CitationStyle, citationStyle } from "../registry/citation_styles.ts";
 import { arkUrl } from "./ark.ts";
-import { type Citable, linkOf, titleOf } from "./citable.ts";
+import { type Citable, linkOf, namesDataset, titleOf } from "./citable.ts";
 import { cffText } from "./cff.ts";
 import { toJsonLd } from "./jsonld.ts";
 import { type CslItem, loadCitationJs } from "./citejs.ts";
 import { doiUrl } from "./doi.ts";
 import { initials } from "./names.ts";
 
-export { type Citable, CITATION_STYLES, type CitationStyle, linkOf, titleOf };
+export { type Citable, CITATION_STYLES, type CitationStyle, linkOf, namesDataset, titleOf };
 
 /**
  * A dataset's citation in `style` (default `datacite`). Links the DOI, else the ARK (N2T), else
@@ -67,11 +67,12 @@ export async function formatCitation(
     }
     case "bibtex": {
       const citejs = await loadCitationJs();
-      return String(citejs.format([bibtexItem(metadata)], "bibtex")).replace(/\s+$/, "");
+      return bibtexText(citejs.format([bibtexItem(metadata)], "bibtex", { format: "object" }));
     }
     case "ris": {
       const citejs = await loadCitationJs();
-      return risText(citejs.format([risItem(metadata)], "ris", { format: "object" }));
+      const entries = citejs.format([risItem(metadata)], "ris", { format: "object" });
+      return risText(entries, metadata.subjects);
     }
   }
 }
@@ -333,12 +334,18 @@ function withPeriod(segment: string): string {
   return /[.?!]$/.test(segment) ? segment : `${segment}.`;
 }
 
-/** BibTeX has no version or archive-location field for `@misc`: both go in `note`. */
+/**
+ * The record for citation-js's BibTeX writer. BibTeX has no version or archive-location field
+ * for `@misc`: both go in `note`. citation-js escapes people's names but writes an
+ * organisation's name raw inside braces, so `&`, `_` or `%` there would break LaTeX: those are
+ * escaped here first.
+ */
 function bibtexItem(metadata: Citable): CslItem {
   const item = toCsl(metadata);
-  // Keep the title's capitals: BibTeX styles lower-case titles unless braced.
-  if (typeof item.title === "string" && !/[<>]/.test(item.title)) {
-    item.title = `<span class="nocase">${item.title}</span>`;
+  if (Array.isArray(item.author)) {
+    item.author = item.author.map((name: { literal?: string }) =>
+      name.literal === undefined ? name : { literal: texEscape(name.literal) }
+    );
   }
   const note = [
     metadata.version === undefined ? undefined : versionText(metadata.version),
@@ -348,22 +355,66 @@ function bibtexItem(metadata: Citable): CslItem {
   return item;
 }
 
+/** LaTeX's special characters, as citation-js spells them in the fields it escapes. */
+const TEX_SPECIALS: Readonly<Record<string, string>> = {
+  "\\": "\\textbackslash{}",
+  "{": "\\textbraceleft{}",
+  "}": "\\textbraceright{}",
+  "~": "\\textasciitilde{}",
+  "^": "\\textasciicircum{}",
+  "&": "\\&",
+  "%": "\\%",
+  $: "\\$",
+  "#": "\\#",
+  _: "\\_",
+};
+
+function texEscape(text: string): string {
+  return text.replace(/[\\{}~^&%$#_]/g, (char) => TEX_SPECIALS[char]);
+}
+
+/**
+ * BibTeX text from citation-js's entries (`format: "object"`: fields already escaped), made
+ * readable: `\_` and `\$` for citation-js's `\textunderscore{}` and `\textdollar{}` (its own
+ * `\_`, shadowed by its command table), and the title in one pair of braces — so BibTeX styles
+ * keep its capitals — instead of braces around each capitalised word as well.
+ */
+function bibtexText(entries: unknown): string {
+  return (entries as { type: string; label: string; properties: Record<string, string> }[])
+    .map(({ type, label, properties }) => {
+      const fields = Object.entries(properties).map(([field, value]) => {
+        const text = value.replaceAll("\\textunderscore{}", "\\_")
+          .replaceAll("\\textdollar{}", "\\$");
+        // A brace group of one word that is no command's argument is citation-js's capital
+        // keeper; the title's own braces keep them all.
+        const braced = field === "title"
+          ? `{${text.replace(/(?<!\\[A-Za-z]*)\{(\w+)\}/g, "$1")}}`
+          : text;
+        return `\t${field} = {${braced}},\n`;
+      });
+      return `@${type}{${label},\n${fields.join("")}}`;
+    }).join("\n\n");
+}
+
 /** RIS has no archive-location tag that citation-js writes: the path goes in `N1`. */
 function risItem(metadata: Citable): CslItem {
   const item = toCsl(metadata);
   if (typeof item.archive_location === "string") item.note = item.archive_location;
+  // Written by risText: citation-js would split a subject at its commas.
+  delete item.keyword;
   return item;
 }
 
 /**
- * RIS text from citation-js's tag objects. Written here because citation-js hard-wraps values
- * at 70 characters, which breaks links and abstracts in most importers.
+ * RIS text from citation-js's tag objects, with one `KW` line per subject. Written here because
+ * citation-js hard-wraps values at 70 characters, which breaks links and abstracts in most
+ * importers.
  */
-function risText(entries: unknown): string {
+function risText(entries: unknown, subjects: readonly string[]): string {
   const lines: string[] = [];
   for (const entry of entries as Record<string, unknown>[]) {
     lines.push(`TY  - ${entry.TY}`);
-    for (const [tag, value] of Object.entries(entry)) {
+    for (const [tag, value] of Object.entries({ ...entry, KW: subjects })) {
       if (tag === "TY" || tag === "ER") continue;
       for (const one of [value].flat()) {
         const text = String(one).replace(/\s*[\r\n]+\s*/g, " ").trim();

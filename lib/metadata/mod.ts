@@ -43,6 +43,7 @@ export {
   dataciteCitation,
   formatCitation,
   joinCitations,
+  namesDataset,
   toCsl,
 } from "./citation.ts";
 export { CFF_VERSION, cffText, toCff } from "./cff.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { VERSION } from "../../mod.ts";
-import { DEMO_USER, FORMATS_PATH } from "../../lib/sample/mod.ts";
+import { DEMO_USER, FORMATS_PATH, SAMPLE_CASES } from "../../lib/sample/mod.ts";
 import { assertFailed, assertUsage, lines, startCli } from "./_cli.ts";
 
 Deno.test("tern: help, usage errors, exit statuses, sign-in and credentials", async (t) => {
@@ -14,6 +14,27 @@ Deno.test("tern: help, usage errors, exit statuses, sign-in and credentials", as
     }
     assert.match(run.stdout, /TERRAIN_TOKEN/);
     assert.equal(run.stderr, "");
+  });
+
+  await t.step("--help names every form a PATH may take, and each works", async () => {
+    const help = (await cli.run(["--help"])).stdout;
+    assert.match(
+      help,
+      /^PATH is an absolute data-store path \(\/iplant\/home\/shared\/\.\.\.\), or$/m,
+    );
+    assert.match(
+      help,
+      /^ {2}an item id \(UUID\), a dav or dav-anon URL, a Discovery Environment data link, a DOI or an ARK\.$/m,
+    );
+    const dataset = SAMPLE_CASES.fullMetadata;
+    const [byDoi, byArk] = await Promise.all([
+      cli.run(["stat", "doi:10.25739/9k2v-7q4m"]),
+      cli.run(["stat", "ark:/87946/p3x9k1"]),
+    ]);
+    for (const run of [byDoi, byArk]) {
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, new RegExp(`^path +${dataset}$`, "m"));
+    }
   });
 
   await t.step("--version, and help for one command in both spellings", async () => {

@@ -19,13 +19,24 @@ export interface ProxyHooks {
   request?(headers: Headers): void;
   /** A replacement for the upstream's (non-JSON) answer, or `undefined` to pass it on. */
   answer?(request: Request, answer: Response): Promise<Response | undefined>;
+  /**
+   * Told of an error in the proxy, a replaced answer's body that broke while being sent
+   * included (Deno reports those here, else prints them).
+   */
+  onError?(error: unknown): void;
 }
 
 /** Starts a proxy to `upstream` (a Terrain base URL) on 127.0.0.1:0. */
 export function frontProxy(upstream: string, hooks: ProxyHooks = {}): FrontProxy {
   const target = new URL(upstream);
   let origin = "";
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+  const onError = (error: unknown) => {
+    hooks.onError!(error);
+    return new Response(null, { status: 502 });
+  };
+  const listen = { hostname: "127.0.0.1", port: 0, onListen() {} };
+  const options = hooks.onError === undefined ? listen : { ...listen, onError };
+  const server = Deno.serve(options, async (request) => {
     const url = new URL(request.url);
     const headers = new Headers(request.headers);
     hooks.request?.(headers);

@@ -3,7 +3,12 @@ import { renderCache } from "../../lib/display/cache.ts";
 import { renderCitation } from "../../lib/display/citation.ts";
 import { renderDatasets } from "../../lib/display/datasets.ts";
 import { renderManifest } from "../../lib/display/manifest.ts";
-import { renderProvenance } from "../../lib/display/provenance.ts";
+import {
+  renderLock,
+  renderProvenance,
+  renderProvenanceDatasets,
+  renderProvenanceReads,
+} from "../../lib/display/provenance.ts";
 import { renderRoots } from "../../lib/display/roots.ts";
 import { renderSearchDocs } from "../../lib/display/search_docs.ts";
 import { renderStore } from "../../lib/display/store_view.ts";
@@ -271,4 +276,70 @@ Deno.test("the provenance card lists its files in the frame table: paths cut in 
   const cell = root.querySelectorAll("tbody td")[0];
   assert.equal(cell.getAttribute("title"), path);
   assert.match(cell.textContent ?? "", /^\/iplant\/home\/shared\/.*….*\/<b>a<\/b>\.csv$/);
+});
+
+Deno.test("provenance reads, datasets and a lock: a summary line, the card's tables, every value escaped", () => {
+  const hostile = HOSTILE.join(" ");
+  const reads = HOSTILE.map((text, index) => ({
+    path: `/iplant/home/shared/${text}`,
+    size: index * 1000,
+    modified: when,
+    hash: text,
+    operations: [text],
+    status: index === 0 ? "changed" : "read",
+    dataset: "/iplant/home/shared",
+  }));
+  const datasets = HOSTILE_URLS.map((url, index) => ({
+    path: `/iplant/home/shared/${HOSTILE[index % HOSTILE.length]}`,
+    title: hostile,
+    doi: HOSTILE[index % HOSTILE.length],
+    url,
+    files: index,
+    citedBy: "doi" as const,
+  }));
+  const bundles = [
+    renderProvenanceReads(reads),
+    renderProvenanceDatasets(datasets),
+    renderLock({
+      file: `/tmp/${hostile}.json`,
+      store: "https://de.cyverse.org/terrain",
+      tern: HOSTILE[1],
+      datasets,
+      files: reads.map(({ status: _status, ...read }) => read),
+    }),
+  ];
+  const [reading, citing, locking] = bundles.map((bundle) => bundle["text/plain"].split("\n")[0]);
+  assert.equal(
+    reading,
+    `${HOSTILE.length} file versions read; 1 changed since the lock (read anyway)`,
+  );
+  assert.equal(citing, `${HOSTILE_URLS.length} datasets: ${HOSTILE_URLS.length} with a DOI`);
+  assert.ok(
+    locking.startsWith(
+      `Lock of ${HOSTILE.length} files from ${HOSTILE_URLS.length} datasets, written to /tmp/`,
+    ),
+    locking,
+  );
+  for (const bundle of bundles) {
+    const view = checkView(bundle);
+    assert.deepEqual(view.hrefs, [], "no hostile URL becomes a link");
+    assert.equal(view.root.querySelectorAll("script").length, 0);
+    assert.ok(view.text.includes("<script>alert(1)</script>"), "markup shows as text");
+    assert.ok(!bundle["text/plain"].includes("\u001b"), "control characters escaped");
+    assert.ok(!bundle["text/plain"].includes("\u202E"), "bidi overrides escaped");
+  }
+  // A lock's entries have no status: no status column.
+  assert.doesNotMatch(bundles[2]["text/plain"], /status/);
+  assert.match(bundles[0]["text/plain"], /^ {2}path .* status$/m);
+});
+
+Deno.test("provenance datasets and reads: none is a sentence, not an empty table", () => {
+  const none = [renderProvenanceReads([]), renderProvenanceDatasets([])];
+  assert.deepEqual(none.map((bundle) => bundle["text/plain"]), [
+    "0 file versions read",
+    "0 datasets",
+  ]);
+  for (const bundle of none) {
+    assert.equal(checkView(bundle).root.querySelectorAll("table").length, 0);
+  }
 });

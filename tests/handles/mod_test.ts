@@ -61,6 +61,7 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
       "isAbortError",
       "loadPlot",
       "manifestFormatOf",
+      "namesDataset",
       "normalizeArk",
       "normalizeDoi",
       "normalizeMetadata",

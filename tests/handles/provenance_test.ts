@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { serialize } from "node:v8";
 import { CITATION_STYLE_LIST, CITATION_STYLES, JUPYTER_DISPLAY } from "../../mod.ts";
+import type { MediaBundle } from "../../lib/display/bundle.ts";
 import { loadYamlModule } from "../../lib/deps.ts";
 import { Provenance, PROVENANCE_RECORDS } from "../../lib/handles/provenance.ts";
 import { checkView, HOSTILE } from "../display/_safety.ts";
@@ -112,8 +113,8 @@ Deno.test("provenance: the bibliography in every style, deduplicated, stable, fl
     }
     assert.equal((text.match(/9k2v-7q4m/gi) ?? []).length > 0, true, style);
     assert.ok(text.includes("p3w1n2"), `${style} cites the ARK`);
-    // BibTeX spells the path's underscore as a command.
-    const path = style === "bibtex" ? NOTES.replace("_", "\\textunderscore{}") : NOTES;
+    // BibTeX escapes the path's underscore.
+    const path = style === "bibtex" ? NOTES.replace("_", "\\_") : NOTES;
     assert.ok(text.includes(path), `${style} cites the path`);
     assert.equal(String(await store.provenance.bibliography(style)), text, "stable");
   }
@@ -203,6 +204,117 @@ Deno.test("provenance card: hostile paths, hashes and titles stay text", async (
   assert.ok(view.text.includes("<script>alert(1)</script>"), "markup shows as text");
   assert.ok(!card["text/plain"].includes("\u001b"), "control characters escaped");
   assert.ok(!card["text/plain"].includes("\u202E"), "bidi overrides escaped");
+});
+
+/** A value's notebook view, as Jupyter asks for it. */
+async function shown(value: unknown): Promise<MediaBundle> {
+  const display = (value as Record<symbol, (() => MediaBundle | Promise<MediaBundle>) | undefined>)[
+    JUPYTER_DISPLAY
+  ];
+  assert.equal(typeof display, "function", "the value has a notebook view");
+  return await display!.call(value);
+}
+
+Deno.test("provenance reads, datasets() and save(): tern views with a one-line summary, still plain values", async () => {
+  await using served = await serveProvenanceStore();
+  const store = served.demo();
+  await gatedRead(store, FILES.penguins, "dataframe");
+  await gatedRead(store, FILES.wind, "text");
+  await gatedRead(store, FILES.notes, "text");
+  await gatedRead(store, FILES.loose, "bytes");
+
+  const reads = store.provenance.reads;
+  const readsView = await shown(reads);
+  checkView(readsView);
+  const readLines = readsView["text/plain"].split("\n");
+  assert.equal(readLines[0], "4 file versions read");
+  assert.match(readLines[1], /^ {2}path +size +modified \(UTC\) +read by +status$/);
+  assert.equal(readLines.length, 2 + 4);
+  assert.match(readsView["text/html"], /4 file versions read/);
+  // Still the array it was: iterates, compares and serialises without the view.
+  assert.ok(Array.isArray(reads));
+  assert.equal(reads.length, 4);
+  assert.deepEqual([...reads].map((read) => read.path), [
+    FILES.penguins,
+    FILES.wind,
+    FILES.notes,
+    FILES.loose,
+  ]);
+  assert.deepEqual(JSON.parse(JSON.stringify(reads))[0].operations, ["dataframe"]);
+
+  const datasets = await store.provenance.datasets();
+  const datasetsView = checkView(await shown(datasets));
+  const datasetsText = (await shown(datasets))["text/plain"].split("\n");
+  assert.equal(
+    datasetsText[0],
+    "3 datasets: 1 with a DOI, 1 with only an ARK, 1 with neither DOI nor ARK",
+  );
+  assert.deepEqual(datasetsText.slice(2).map((line) => line.trim().split(/ {2,}/)), [
+    ["Palmer penguins <b>& friends</b>", "10.25739/9k2v-7q4m", "1"],
+    ["Wind speeds", "ark:/87946/p3w1n2", "1"],
+    ["Lab notes", "no DOI or ARK", "1"],
+  ]);
+  assert.ok(datasetsView.hrefs.includes("https://doi.org/10.25739/9k2v-7q4m"));
+  assert.ok(datasetsView.text.includes("Palmer penguins <b>& friends</b>"), "markup stays text");
+  assert.deepEqual(datasets.map((dataset) => dataset.citedBy), ["doi", "ark", "path"]);
+
+  const folder = await Deno.makeTempDir({ prefix: "tern-lock-view-" });
+  try {
+    const file = `${folder}/tern.lock.json`;
+    const lock = await store.provenance.save(file);
+    const lockView = await shown(lock);
+    checkView(lockView);
+    const lockText = lockView["text/plain"].split("\n");
+    assert.equal(
+      lockText[0],
+      `Lock of 4 files from 3 datasets (1 outside any dataset), written to ${file}`,
+    );
+    assert.equal(lockText[1], `  store ${store.options.url}`);
+    // Summary, store, tern, two headings, 2 + 3 dataset lines, 1 + 4 file lines: not a dump.
+    assert.equal(lockText.length, 4 + 1 + 3 + 1 + 1 + 4 + 1 - 1);
+    assert.ok(!lockText.some((line) => line.includes('"lock"')), "no raw object");
+    // The file holds the lock alone, and the value still is it.
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), JSON.parse(JSON.stringify(lock)));
+    assert.equal(lock.files.length, 4);
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("provenance reads, datasets and lock views: hostile paths and titles stay text", async () => {
+  const title = HOSTILE.join(" | ");
+  const metadata = await normalizeMetadata([
+    { attr: "title", value: title },
+    { attr: "identifier", value: "10.1234/abc", avus: [{ attr: "identifierType", value: "DOI" }] },
+  ], { path: "/iplant/home/x" });
+  const provenance = new Provenance(
+    "http://127.0.0.1:1/terrain",
+    (folder) => Promise.resolve(folder === "/iplant/home/x" ? metadata : undefined),
+  );
+  HOSTILE.forEach((hostile, index) =>
+    provenance.record({
+      store: "http://127.0.0.1:1/terrain",
+      path: `/iplant/home/x/${hostile.replaceAll("/", "_")}`,
+      id: `id-${index}`,
+      size: index,
+      modified: 0,
+      hash: "xxh64:00ff",
+    }, "text")
+  );
+  // A lock file refuses control characters in paths, so the lock is shown unsaved.
+  const values = [
+    [provenance.reads, "<script>alert(1)<_script>"],
+    [await provenance.datasets(), "<script>alert(1)</script>"],
+    [await provenance.lock(), "<script>alert(1)<_script>"],
+  ] as const;
+  for (const [value, markup] of values) {
+    const bundle = await shown(value);
+    const view = checkView(bundle);
+    assert.equal(view.root.querySelectorAll("script").length, 0);
+    assert.ok(view.text.includes(markup), "markup shows as text");
+    assert.ok(!bundle["text/plain"].includes("\u001b"), "control characters escaped");
+    assert.ok(!bundle["text/plain"].includes("\u202E"), "bidi overrides escaped");
+  }
 });
 
 Deno.test("provenance: 20,000 versions read through a listing stay compact", () => {

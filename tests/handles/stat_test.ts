@@ -30,6 +30,35 @@ Deno.test("statFile reports a missing file as NotFoundError after one manifest c
   await assert.rejects(statFile(transport, `${PATHS.paged}/dir-3`), /is a folder, not a file/);
 });
 
+Deno.test("statFile: a misspelt name asks whether the nearest file listed on the way was meant", async () => {
+  await using served = await serve();
+  const transport = new Transport({ url: served.url });
+  const missing = async (path: string) => {
+    const error = await statFile(transport, path).then(
+      () => assert.fail(`${path} was found`),
+      (error: unknown) => error,
+    );
+    assert.ok(error instanceof NotFoundError, String(error));
+    assert.equal(error.path, path);
+    assert.equal(error.code, "ERR_DOES_NOT_EXIST");
+    return error.message;
+  };
+  // A letter missing, letters swapped, another case: the listed name is suggested whole.
+  for (const typo of ["tabe.csv", "talbe.csv", "Table.csv"]) {
+    assert.match(
+      await missing(`/iplant/home/shared/public/${typo}`),
+      /does not exist .* Did you mean "\/iplant\/home\/shared\/public\/table\.csv"\?$/,
+    );
+  }
+  // Beyond the first page of a large folder: from the names the probes listed.
+  assert.match(
+    await missing(`${PATHS.paged}/f-001500.tx`),
+    /Did you mean "\/iplant\/home\/shared\/paged\/f-001500\.txt"\?$/,
+  );
+  // Nothing close: no guess.
+  assert.doesNotMatch(await missing("/iplant/home/shared/public/weather.parquet"), /Did you mean/);
+});
+
 Deno.test("statFolder is one request; kindOf tells files from folders with one request", async () => {
   await using served = await serve();
   const transport = new Transport({ url: served.url });

@@ -10,6 +10,7 @@ import {
   toCsl,
 } from "../../lib/metadata/citation.ts";
 import type { Creator } from "../../lib/metadata/dataset_metadata.ts";
+import { loadCitationJsModules } from "../../lib/deps.ts";
 
 const PATH = "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020";
 const GORMAN: Creator = { name: "Gorman, Kristen B.", family: "Gorman", given: "Kristen B." };
@@ -114,7 +115,7 @@ Deno.test("bibtex: @misc with a stable key, braced title, version and path in no
       "\tyear = {2020},",
       "\tnote = {Version 1.0},",
       "\tpublisher = {CyVerse Data Commons},",
-      "\ttitle = {{{Palmer} {Archipelago} ({Antarctica}) penguin size measurements, 2007-2009}},",
+      "\ttitle = {{Palmer Archipelago (Antarctica) penguin size measurements, 2007-2009}},",
       "\turl = {https://doi.org/10.25739/9k2v-7q4m},",
       "}",
     ].join("\n"),
@@ -130,11 +131,102 @@ Deno.test("bibtex: @misc with a stable key, braced title, version and path in no
   );
   // LaTeX needs underscores escaped.
   assert.ok(
-    noIdentifier.includes(`note = {Version 2. ${PATH.replaceAll("_", "\\textunderscore{}")}}`),
+    noIdentifier.includes(`note = {Version 2. ${PATH.replaceAll("_", "\\_")}}`),
     noIdentifier,
   );
   assert.match(noIdentifier, /50\\% done/);
   assert.ok(!noIdentifier.includes("url ="));
+});
+
+/** Creators whose names hold LaTeX's special characters, a suffix and letters beyond ASCII. */
+const AWKWARD: Citable["creators"] = [
+  { name: "Smith & Sons_Ltd {50% #1}" },
+  { name: "Müller, Jürgen", family: "Müller", given: "Jürgen" },
+  { name: "King, Martin Luther, Jr.", family: "King", given: "Martin Luther", suffix: "Jr." },
+  USGS,
+];
+
+/** What citation-js's BibTeX and RIS readers make of a text: its first entry, as CSL. */
+async function readBack(text: string): Promise<Record<string, unknown>> {
+  const { Cite } = await loadCitationJsModules() as {
+    Cite: new (data: string) => { data: Record<string, unknown>[] };
+  };
+  const [entry, ...rest] = new Cite(text).data;
+  assert.deepEqual(rest, [], "one entry");
+  return entry;
+}
+
+/** The text with every escape and command taken out: what LaTeX would find raw. */
+function raw(bibtex: string): string {
+  return bibtex.replace(/\\(?:[A-Za-z]+|[^A-Za-z])/g, "");
+}
+
+Deno.test("bibtex: a folder-name stand-in and awkward names come out escaped, readable, and read back whole", async () => {
+  const noMetadata = await formatCitation({
+    path: "/iplant/home/shared/commons_repo/curated/Whitfield_CountyUnemployment_2017",
+    creators: [],
+    subjects: [],
+  }, "bibtex");
+  assert.equal(
+    noMetadata,
+    [
+      "@misc{WhitfieldCountyUnemployment2017,",
+      "\tnote = {/iplant/home/shared/commons\\_repo/curated/Whitfield\\_CountyUnemployment\\_2017},",
+      "\ttitle = {{[Whitfield\\_CountyUnemployment\\_2017]}},",
+      "}",
+    ].join("\n"),
+  );
+  assert.deepEqual(await readBack(noMetadata), {
+    ...await readBack(noMetadata),
+    title: "[Whitfield_CountyUnemployment_2017]",
+    note: "/iplant/home/shared/commons_repo/curated/Whitfield_CountyUnemployment_2017",
+  });
+
+  const title = "Ørsted's {raw} data_v2: 50% & $5 ~ ^ \\ #1 (USGS)";
+  const bibtex = await formatCitation(
+    { path: PATH, title, creators: AWKWARD, subjects: [], publicationYear: 2020 },
+    "bibtex",
+  );
+  // Nothing LaTeX treats as special is left raw, and braces balance.
+  const body = raw(bibtex);
+  assert.doesNotMatch(body, /[&%$#_~^\\]/, bibtex);
+  let depth = 0;
+  for (const char of body) {
+    depth += char === "{" ? 1 : char === "}" ? -1 : 0;
+    assert.ok(depth >= 0, bibtex);
+  }
+  assert.equal(depth, 0, bibtex);
+  // One pair of braces keeps the title's capitals, not one per word.
+  assert.match(bibtex, /\ttitle = \{\{\\O\{\}rsted's .* \\#1 \(USGS\)\}\},\n/);
+  const back = await readBack(bibtex);
+  assert.equal(back.title, title);
+  assert.deepEqual(back.author, [
+    { family: "Smith & Sons_Ltd {50% #1}" },
+    { family: "Müller", given: "Jürgen" },
+    { family: "King", given: "Martin Luther", suffix: "Jr." },
+    { family: USGS.name },
+  ]);
+});
+
+Deno.test("ris: names, titles and subjects as they are, read back whole; one KW per subject", async () => {
+  const ris = await formatCitation({
+    path: "/iplant/home/shared/commons_repo/curated/Whitfield_CountyUnemployment_2017",
+    title: "[Whitfield_CountyUnemployment_2017] {x} & 50%",
+    creators: AWKWARD.slice(0, 3),
+    subjects: ["Antarctica, Southern Ocean", "sea ice"],
+  }, "ris");
+  const lines = ris.split("\n");
+  assert.deepEqual(lines.filter((line) => line.startsWith("KW")), [
+    "KW  - Antarctica, Southern Ocean",
+    "KW  - sea ice",
+  ]);
+  const back = await readBack(ris);
+  assert.equal(back.title, "[Whitfield_CountyUnemployment_2017] {x} & 50%");
+  assert.deepEqual(back.author, [
+    { literal: "Smith & Sons_Ltd {50% #1}" },
+    { family: "Müller", given: "Jürgen" },
+    { family: "King", given: "Martin Luther", suffix: "Jr." },
+  ]);
 });
 
 Deno.test("ris: one line per tag (no hard wrapping), DO/UR/N1 as available", async () => {

@@ -11,6 +11,7 @@ import {
   type CitationStyle,
   joinCitations,
   makeBibliography,
+  namesDataset,
   readLock,
   TernError,
 } from "../../../mod.ts";
@@ -18,6 +19,7 @@ import { choiceOption, stringOption, UsageError } from "../args.ts";
 import { layoutText } from "../../display/format.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { quoteInput } from "../../client/errors.ts";
+import { safeText } from "../format.ts";
 import { localPath } from "../io.ts";
 
 /**
@@ -33,10 +35,12 @@ export const cite: Command = {
   summary: `cite a dataset: ${CITATION_STYLES.slice(0, -1).join(", ")} or ${
     CITATION_STYLES.at(-1)
   }`,
-  usage: "[--style STYLE] PATH... | --lock FILE",
+  usage: "[--style STYLE] [--allow-missing] PATH... | --lock FILE",
   description: [
     "Prints the citation of each dataset folder PATH. Parts the metadata lacks are left out",
     '("tern meta" lists them). Several PATHs give one BibTeX or RIS file, or one CSL-JSON array.',
+    "A folder without dataset metadata (no title, DOI or ARK) is named on stderr and not cited,",
+    "and the command exits 1; --allow-missing cites it anyway, by its name and path.",
     "With --lock, prints the bibliography of the datasets a lock file (store.provenance.save)",
     "names, from the lock alone: one citation per dataset, in a stable order; datasets without",
     "a DOI are cited by their ARK or path, and named on stderr.",
@@ -47,6 +51,10 @@ export const cite: Command = {
       short: "s",
       value: "STYLE",
       help: `${CITATION_STYLES.join(", ")} (default: datacite)`,
+    },
+    "allow-missing": {
+      type: "boolean",
+      help: "cite folders without dataset metadata by their name and path (exit 0)",
     },
     lock: { type: "string", value: "FILE", help: "cite the datasets of a lock file" },
   },
@@ -64,27 +72,41 @@ async function run(context: CommandContext): Promise<number> {
   const lockFile = stringOption(values, "lock");
   if (lockFile !== undefined) return await citeLock(context, lockFile, style);
   checkRefs(positionals);
+  const allowMissing = values["allow-missing"] === true;
   const store = await context.store();
   const citations: string[] = [];
+  let missing = 0;
   const status = await eachPath(context, positionals, async (path) => {
-    citations.push(
-      await asUsage(() => store.dataset(path)).citation(style).catch((error) => {
-        throw error instanceof TernError && error.code === "ERR_NOT_A_FOLDER"
-          ? new BadRequestError(
-            `tern cite needs a dataset folder, and ${quoteInput(error.path ?? path)} is a ` +
-              "file; cite the folder that holds it (its metadata carries the citation).",
-            { ...(error.path === undefined ? {} : { path: error.path }), code: error.code },
-          )
-          : error;
-      }),
-    );
+    const metadata = await asUsage(() => store.dataset(path)).metadata().catch((error) => {
+      throw error instanceof TernError && error.code === "ERR_NOT_A_FOLDER"
+        ? new BadRequestError(
+          `tern cite needs a dataset folder, and ${quoteInput(error.path ?? path)} is a ` +
+            "file; cite the folder that holds it (its metadata carries the citation).",
+          { ...(error.path === undefined ? {} : { path: error.path }), code: error.code },
+        )
+        : error;
+    });
+    if (!namesDataset(metadata)) {
+      missing++;
+      context.io.stderr.line(
+        `${context.io.stderr.style.warn("warning:")} ${safeText(metadata.path)} has no dataset ` +
+          `metadata (no title, DOI or ARK): ${
+            allowMissing
+              ? "cited by its folder name and path"
+              : "not cited; --allow-missing cites it by its folder name and path"
+          }`,
+      );
+      if (!allowMissing) return;
+    }
+    citations.push(await metadata.citation(style));
   });
+  await context.io.stderr.flush();
   if (citations.length > 0) {
     // One file in the style's own way (one JSON array, BibTeX entries a blank line apart, …).
     context.io.stdout.line(layoutText(joinCitations(citations, style)));
     await context.io.stdout.flush();
   }
-  return status;
+  return missing > 0 && !allowMissing ? 1 : status;
 }
 
 /** The bibliography of a lock's datasets; no store needed. */

@@ -1,7 +1,7 @@
 /**
  * `tern notebook`: executes a Jupyter notebook headless with the Deno kernel, losing no output
  * (see notebook_runner.ts for why plain `jupyter nbconvert --execute` does), and writes the
- * executed notebook and/or its HTML.
+ * executed notebook and, when asked, its HTML.
  *
  * @module
  */
@@ -28,7 +28,7 @@ export const notebook: Command = {
   description: [
     "Executes every cell of IN.ipynb with this Deno as the kernel (its working folder is the",
     "notebook's), as Jupyter's Run All does, and writes the executed notebook to OUT.ipynb",
-    "(default: IN.executed.ipynb beside IN, unless only --html is given) and/or HTML.",
+    "(default: IN.executed.ipynb beside IN) and, with --html, the same as an HTML page.",
     "Cells run on after one fails; the command then exits 1 naming the failed cells.",
     "A cell past --timeout ends the run (exit 1, naming the cell). However the run ends",
     "(Ctrl-C, SIGTERM, a timeout, even tern killed), the kernel is stopped and its",
@@ -73,17 +73,14 @@ async function run(context: CommandContext): Promise<number> {
     throw new UsageError(`${JSON.stringify(positionals[0])} is not a notebook (.ipynb)`);
   }
   const html = stringOption(values, "html");
-  const given = stringOption(values, "output");
-  const output = given ??
-    (html === undefined
-      ? join(dirname(source), `${basename(source, ".ipynb")}.executed.ipynb`)
-      : undefined);
+  const output = stringOption(values, "output") ??
+    join(dirname(source), `${basename(source, ".ipynb")}.executed.ipynb`);
   const timeout = intOption(values, "timeout", 1);
   const kernel = stringOption(values, "kernel");
   const python = stringOption(values, "python");
   const started = performance.now();
   const result = await runNotebook(source, {
-    ...(output === undefined ? {} : { output: localPath(context.io, output) }),
+    output: localPath(context.io, output),
     ...(html === undefined ? {} : { html: localPath(context.io, html) }),
     ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
     ...(kernel === undefined ? {} : { kernel }),
@@ -95,7 +92,7 @@ async function run(context: CommandContext): Promise<number> {
     signal: context.signal,
   });
   const stderr = context.io.stderr;
-  const written = [output, html].filter((path) => path !== undefined).map((path) => safeText(path));
+  const written = [output, ...(html === undefined ? [] : [html])].map((path) => safeText(path));
   stderr.line(
     `ran ${plural(result.cells, "cell")} in ${
       ((performance.now() - started) / 1000).toFixed(1)

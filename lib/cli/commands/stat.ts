@@ -7,7 +7,16 @@
 
 import { File } from "../../../mod.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
-import { count, entryJson, fields, humanSize, isoDate, jsonLine, safeText } from "../format.ts";
+import {
+  count,
+  entryJson,
+  fields,
+  fileType,
+  humanSize,
+  isoDate,
+  jsonLine,
+  safeText,
+} from "../format.ts";
 
 /**
  * `tern stat [options] PATH...`.
@@ -61,7 +70,7 @@ async function run(context: CommandContext): Promise<number> {
         ],
         ["modified", isoDate(entry.modified) ?? "unknown"],
         ["created", isoDate(entry.created) ?? "unknown"],
-        ["file type", entry.infoType === null ? undefined : safeText(entry.infoType)],
+        ["file type", entry.type === "folder" ? undefined : safeText(fileType(entry))],
         ["media type", manifest === undefined ? undefined : safeText(manifest.contentType)],
         ["permission", entry.permission],
         ["id", entry.id],

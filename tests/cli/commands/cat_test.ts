@@ -48,4 +48,13 @@ Deno.test("tern cat: exact bytes, several files, early readers, errors", async (
     assert.deepEqual(missing.bytes, await disk(SAMPLE_FILES.text));
     assertUsage(none, /missing PATH/);
   });
+
+  await t.step("a misspelt name: did you mean the file its folder's listing shows", async () => {
+    const run = await cli.run(["cat", `${FORMATS_PATH}/READM.txt`]);
+    assertFailed(
+      run,
+      "NotFoundError",
+      new RegExp(`Did you mean "${FORMATS_PATH}/README\\.txt"\\?$`, "m"),
+    );
+  });
 });

@@ -65,6 +65,44 @@ Deno.test("tern cite: every style, several datasets, errors", async (t) => {
     assert.equal(items[0].DOI, "10.25739/9k2v-7q4m");
   });
 
+  await t.step(
+    "a folder without dataset metadata: a warning, exit 1, unless --allow-missing",
+    async () => {
+      const bare = SAMPLE_CASES.noMetadata;
+      const warning =
+        `warning: ${bare} has no dataset metadata (no title, DOI or ARK): not cited; ` +
+        "--allow-missing cites it by its folder name and path\n";
+      const [refused, mixed, allowed] = await Promise.all([
+        cli.run(["cite", bare]),
+        cli.run(["cite", "-s", "bibtex", penguins, bare]),
+        cli.run(["cite", "-s", "bibtex", "--allow-missing", bare]),
+      ]);
+      assert.equal(refused.code, 1);
+      assert.equal(refused.stdout, "");
+      assert.equal(refused.stderr, warning);
+      // The others are still cited; the run still fails, so a script notices.
+      assert.equal(mixed.code, 1);
+      assert.equal(mixed.stderr, warning);
+      assert.equal(mixed.stdout.match(/^@misc\{/gm)?.length, 1);
+      assert.match(mixed.stdout, /^@misc\{Gorman2020Palmer,/);
+      assert.equal(allowed.code, 0, allowed.stderr);
+      assert.match(
+        allowed.stderr,
+        /^warning: .* has no dataset metadata .*: cited by its folder name and path\n$/,
+      );
+      assert.equal(
+        allowed.stdout,
+        [
+          "@misc{WhitfieldCountyUnemployment2017,",
+          "\tnote = {/iplant/home/shared/commons\\_repo/curated/Whitfield\\_CountyUnemployment\\_2017},",
+          "\ttitle = {{[Whitfield\\_CountyUnemployment\\_2017]}},",
+          "}",
+          "",
+        ].join("\n"),
+      );
+    },
+  );
+
   await t.step("errors: an unknown style, a file, a missing dataset", async () => {
     const [style, file, missing] = await Promise.all([
       cli.run(["cite", "--style", "mla", penguins]),

@@ -46,6 +46,24 @@ Deno.test("tern ls: names, long format, JSON, sorting, filters, paging", async (
       const [, size, name] = /^- +(\d+) .* (\S+)$/.exec(line)!;
       assert.equal(Number(size), onDisk.get(name)!.size, name);
     }
+    // Terrain types only some formats; the others are named from the extension, not "unknown".
+    const types = new Map(
+      lines(human).map((line) => {
+        const [, type, name] = /^- .* \d\d:\d\d {2}(\S+) +(\S+)$/.exec(line)!;
+        return [name, type];
+      }),
+    );
+    assert.deepEqual(Object.fromEntries(types), {
+      "README.txt": "text",
+      "penguin_body_mass.png": "png",
+      "penguins.arrow": "arrow",
+      "penguins.csv": "csv",
+      "penguins.csv.gz": "gzip",
+      "penguins.json": "json",
+      "penguins.ndjson": "ndjson",
+      "penguins.parquet": "parquet",
+      "penguins.tsv": "tsv",
+    });
     const folders = lines(await cli.run(["ls", "-l", TERN_SAMPLES_PATH]));
     assert.match(folders[0], /^d +- {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}- +formats\/$/);
   });

@@ -79,7 +79,7 @@ Deno.test({
       assert.equal(joined(outputs[2][0].data?.["text/plain"]), "42");
     });
 
-    await t.step("--html alone writes only the page", async () => {
+    await t.step("--html writes the page beside IN.executed.ipynb, as the help says", async () => {
       if (!jupyter.nbconvert) return;
       const work = await Deno.makeTempDir({ dir: cli.dir });
       const source = join(work, "page.ipynb");
@@ -88,9 +88,13 @@ Deno.test({
       assert.equal(run.code, 0, run.stderr);
       assert.match(await Deno.readTextFile(join(work, "page.html")), /<b class="mark">bold<\/b>/);
       assert.deepEqual([...Deno.readDirSync(work)].map((entry) => entry.name).sort(), [
+        "page.executed.ipynb",
         "page.html",
         "page.ipynb",
       ]);
+      assert.match(run.stderr, /→ .*page\.executed\.ipynb, .*page\.html$/m);
+      const [[shown]] = await outputsOf(join(work, "page.executed.ipynb"));
+      assert.match(joined(shown.data?.["text/html"]), /<b class="mark">bold<\/b>/);
     });
 
     await t.step("a file that is not a notebook: exit 1, and nothing written", async () => {
