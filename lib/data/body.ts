@@ -57,8 +57,11 @@ export interface BodyOptions {
   signal?: AbortSignal;
   /** Told how many new bytes were delivered, as they are. */
   onBytes?: (count: number) => void;
-  /** A download of the file already sent (beside its stat); the first attempt reads it. */
-  started?: Promise<Download>;
+  /**
+   * A download of the file sent beside its stat ({@linkcode earlyDownload}): the first attempt
+   * reads it when it came, else downloads as usual.
+   */
+  started?: Promise<Download | undefined>;
   /**
    * Read every chunk into one buffer, each valid only until the next is asked for: no memory
    * is allocated per chunk, for a consumer that copies or writes each chunk at once.
@@ -120,12 +123,13 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
         if (!sameVersion(expected, now)) throw new FileChangedError(expected, now);
       }
     }
+    const early = attempt === 1 ? await options.started : undefined;
     // Failures before the body are the transport's to retry; they end the read here.
-    const answer = await ((attempt === 1 ? options.started : undefined) ??
-      download(transport, path, { signal, ...(tag === undefined ? {} : { ifMatch: tag }) })
+    const answer = early ??
+      await download(transport, path, { signal, ...(tag === undefined ? {} : { ifMatch: tag }) })
         .catch(async (error) => {
           throw error instanceof TernError && error.status === 412 ? await changed() : error;
-        }));
+        });
     if (attempt === 1) tag = answer.etag;
     else if (tag !== undefined && answer.etag !== undefined && answer.etag !== tag) {
       await answer.body.cancel();
@@ -175,11 +179,32 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
 }
 
 /**
+ * Most bytes a download sent beside a stat reads ahead while the stat is under way; past them it
+ * is given up, and the file downloaded once the stat pinned its version.
+ *
+ * @example
+ * ```ts
+ * import { READ_AHEAD_BYTES } from "./body.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(READ_AHEAD_BYTES, 256 * 1024);
+ * ```
+ */
+export const READ_AHEAD_BYTES = 256 * 1024;
+
+/**
  * A download sent beside the stat of a file the cache holds no copy of: a cold read then waits
- * one round trip, not two (half the time of a small file on a link with 50 ms latency). Pass
- * what `take()` returns as the `started` of {@linkcode verifiedBody} once the stat pinned the
- * version and the gate admitted it: its bytes are read only then, and only as that version's.
- * `drop()` cancels it unless it was taken.
+ * one round trip, not two. Pass what `take()` returns as the `started` of
+ * {@linkcode verifiedBody} once the stat pinned the version and the gate admitted it: its bytes
+ * are used only then, and only as that version's. `drop()` cancels it unless it was taken.
+ *
+ * Until it is taken, its body is read into memory as it arrives, never left waiting for the
+ * stat: a request holds its limiter slot until its body is read, and a download that held it
+ * while the stat queued for one could wait on itself for ever (issue 29). (Queueing the stat
+ * first is no cure: a stat may page through a large folder, retry, or renew a token, and each
+ * of those requests queues anew.) A body that passes {@linkcode READ_AHEAD_BYTES} before it is
+ * taken is given up, and one that fails is of no interest: `take()` then gives `undefined`, and
+ * the read downloads as it would have without it.
  *
  * @example
  * ```ts
@@ -188,11 +213,13 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
- * await using store = await exampleStore();
+ * await using store = await exampleStore({ concurrency: 1 });
  * const { transport } = store[STORE_CONTEXT];
  * const early = earlyDownload(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
- * const answer = await early.take()!;
- * assert.equal((await new Response(answer.body).bytes()).byteLength, 13487);
+ * // With the only slot taken by the download, a stat still gets one.
+ * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").stat();
+ * const answer = await early.take();
+ * assert.equal((await new Response(answer!.body).bytes()).byteLength, 13487);
  * early.drop(); // taken: nothing to cancel
  * ```
  */
@@ -200,16 +227,64 @@ export function earlyDownload(
   transport: Transport,
   path: string,
   signal?: AbortSignal,
-): { take(): Promise<Download> | undefined; drop(): void } {
+): { take(): Promise<Download | undefined>; drop(): void } {
   const stop = new AbortController();
   const both = AbortSignal.any([stop.signal, ...(signal ? [signal] : [])]);
-  let answer: Promise<Download> | undefined = download(transport, path, { signal: both });
-  // A failure reaches whoever takes it; a dropped one is of no interest.
-  answer.catch(() => {});
+  let taken = false;
+  const answer = download(transport, path, { signal: both })
+    .then((started) => readAhead(started, () => taken))
+    .catch(() => undefined);
   return {
-    take: () => [answer, answer = undefined][0],
-    drop: () => answer !== undefined && stop.abort(),
+    take() {
+      const first = !taken;
+      taken = true;
+      return first ? answer : Promise.resolve(undefined);
+    },
+    drop: () => taken || stop.abort(),
   };
+}
+
+/**
+ * `answer` with its body read ahead into memory until it is taken or ends, then handed on as
+ * one stream; `undefined`, the body cancelled, once it passed {@linkcode READ_AHEAD_BYTES}
+ * untaken.
+ */
+async function readAhead(answer: Download, taken: () => boolean): Promise<Download | undefined> {
+  const reader = answer.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (!taken()) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > READ_AHEAD_BYTES && !taken()) {
+      await reader.cancel();
+      return undefined;
+    }
+  }
+  // A byte stream, as a fetch body is: a whole read reads it into its own buffer.
+  const body = new ReadableStream({
+    type: "bytes",
+    async pull(controller: ReadableByteStreamController) {
+      // Each pull enqueues bytes or closes: one that did neither would not be repeated.
+      while (true) {
+        const next = chunks.length > 0
+          ? { done: false as const, value: chunks.shift()! }
+          : await reader.read();
+        if (next.done) {
+          controller.close();
+          // A BYOB read waiting on a closed byte stream ends only when told so.
+          return controller.byobRequest?.respond(0);
+        }
+        if (next.value.byteLength > 0) {
+          return controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
+        }
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { ...answer, body };
 }
 
 /**

@@ -535,6 +535,8 @@ async function* frameStream(
   const whole = operation === "dataframe";
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = whole ? await cache?.claim(context.transport.url, source.path) : undefined;
+  // A cold read of a small file asks for its bytes beside the stat: one round trip, not two.
+  // That download never holds its request slot waiting for the stat (see earlyDownload).
   const early = !context.offline && source.entry === undefined &&
       !await cache?.holds(context.transport.url, source.path)
     ? earlyDownload(context.transport, source.path, options.signal)
@@ -632,7 +634,7 @@ function bodyOf(
   read: Read,
   version: FileVersion,
   reuse: boolean,
-  started?: Promise<Download>,
+  started?: Promise<Download | undefined>,
 ): AsyncGenerator<Uint8Array, void> {
   return verifiedBody({
     transport: read.context.transport,
