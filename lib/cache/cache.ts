@@ -225,6 +225,8 @@ export class DiskCache {
   #ready: Promise<boolean> | undefined;
   /** Uses in this process, more precise than the index's. */
   readonly #used = new Map<string, number>();
+  /** Copies this process is publishing: perhaps in place, their index line not yet written. */
+  readonly #publishing = new Set<string>();
 
   /**
    * Creates the cache object; the folder is made when first used.
@@ -565,25 +567,33 @@ export class DiskCache {
   ): Promise<CachedFile> {
     const blob = copyName(version);
     const target = join(this.dir, blob);
-    // The rename replaces a copy another process published meanwhile in one step (a reader of
-    // that path never finds it missing): only what is not a regular file is moved aside first.
-    await this.#moveAside(target, false);
-    await Deno.chmod(temp, 0o444);
-    await Deno.rename(temp, target);
-    const info = await fs.promises.lstat(target);
-    if ((await file.stat()).ino !== info.ino) throw new Error("the copy was replaced");
-    const now = Date.now();
-    const line: IndexLine = {
-      ...versionOf(version),
-      blob,
-      hash,
-      ...(format === undefined ? {} : { format }),
-      cachedAt: now,
-      identity: identityOf(info),
-      confirmed: false,
-      usedAt: now,
-    };
-    await this.#append(line);
+    // A lookup of this version meanwhile (a concurrent text() of the file) must not take the
+    // new copy, not yet in the index, for one tern never wrote, and remove it.
+    this.#publishing.add(blob);
+    let line: IndexLine;
+    try {
+      // The rename replaces a copy another process published meanwhile in one step (a reader of
+      // that path never finds it missing): only what is not a regular file is moved aside first.
+      await this.#moveAside(target, false);
+      await Deno.chmod(temp, 0o444);
+      await Deno.rename(temp, target);
+      const info = await fs.promises.lstat(target);
+      if ((await file.stat()).ino !== info.ino) throw new Error("the copy was replaced");
+      const now = Date.now();
+      line = {
+        ...versionOf(version),
+        blob,
+        hash,
+        ...(format === undefined ? {} : { format }),
+        cachedAt: now,
+        identity: identityOf(info),
+        confirmed: false,
+        usedAt: now,
+      };
+      await this.#append(line);
+    } finally {
+      this.#publishing.delete(blob);
+    }
     const usage = this.#usage === undefined
       ? await this.usage().then((found) => found.bytes + found.tempBytes)
       : this.#usage + version.size;
@@ -622,7 +632,10 @@ export class DiskCache {
         // Another process may have written (or confirmed) it since the index was read.
         line = (await this.#recordsOf()).get(blob);
       }
-      if (line === undefined) return await this.#bad(blob, "tern has no record of writing it");
+      if (line === undefined) {
+        if (this.#publishing.has(blob)) return { state: "missing" };
+        return await this.#bad(blob, "tern has no record of writing it");
+      }
       if (version.hash !== undefined && version.hash !== line.hash) return { state: "missing" };
       const trusted = !deep && line.confirmed && line.identity === identityOf(info);
       if (trusted && info.size > SMALL_COPY_BYTES) return { state: "valid", line: this.#use(line) };
