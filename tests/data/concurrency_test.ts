@@ -70,10 +70,17 @@ interface Truth {
 }
 
 const TABLES = `${DATA}/tables`;
-/** More files than the first request of a file's stat covers (1,000): stats of the last ones
- * take several requests, each queued on the limiter on its own. */
+/**
+ * More files than the first request of a file's stat covers (1,000): a stat of one of the last
+ * takes several requests, each queued on the limiter on its own.
+ */
 const DEEP = `${DATA}/deep`;
 const DEEP_FILES = 1_010;
+
+/** The `i`-th file of {@linkcode DEEP}: its name and text. */
+function deepFile(i: number): [string, string] {
+  return [`d${String(i).padStart(4, "0")}.csv`, generatedCsv(i % 9 + 1)];
+}
 
 function truthOf(folder: string, name: string, text: string): Truth {
   // The ISO dates of `day` arrive as dates (tryParseDates, on by default).
@@ -85,9 +92,7 @@ function truthOf(folder: string, name: string, text: string): Truth {
 function tables(): Truth[] {
   const rows = [1, 3, 20, 150, 1_200, 8_000];
   const shallow = rows.map((n) => truthOf(TABLES, `t${n}.csv`, generatedCsv(n)));
-  const deep = [DEEP_FILES - 2, DEEP_FILES - 1].map((i) =>
-    truthOf(DEEP, `d${String(i).padStart(4, "0")}.csv`, generatedCsv(i % 9 + 1))
-  );
+  const deep = [DEEP_FILES - 2, DEEP_FILES - 1].map((i) => truthOf(DEEP, ...deepFile(i)));
   return [...shallow, ...deep];
 }
 
@@ -115,7 +120,9 @@ interface Read {
 interface Mix {
   concurrency: number;
   cache: boolean;
+  /** Every read reads the file `one` picks, rather than the one its own `file` picks. */
   same: boolean;
+  one: number;
   reads: Read[];
 }
 
@@ -123,6 +130,7 @@ const mixes: fc.Arbitrary<Mix> = fc.record({
   concurrency: fc.integer({ min: 1, max: 8 }),
   cache: fc.boolean(),
   same: fc.boolean(),
+  one: fc.nat(),
   reads: fc.array(
     fc.record({
       file: fc.nat(),
@@ -138,7 +146,8 @@ Deno.test("property: any mix of concurrent reads (1-64, concurrency 1-8, path or
   const files = tables();
   const tree: Record<string, string> = {};
   for (let i = 0; i < DEEP_FILES; i++) {
-    tree[`${DEEP}/d${String(i).padStart(4, "0")}.csv`] = generatedCsv(i % 9 + 1);
+    const [name, text] = deepFile(i);
+    tree[`${DEEP}/${name}`] = text;
   }
   for (const file of files) tree[file.path] = file.text;
   await using store = await dataStore(tree);
@@ -160,7 +169,7 @@ Deno.test("property: any mix of concurrent reads (1-64, concurrency 1-8, path or
         `${mix.reads.length} reads at concurrency ${mix.concurrency}`,
         (signal) =>
           Promise.all(mix.reads.map((read) => {
-            const truth = files[mix.same ? 0 : read.file % files.length];
+            const truth = files[(mix.same ? mix.one : read.file) % files.length];
             return perform(tern, read, truth, entries.get(truth.path)!, mix.cache, signal);
           })),
       );
