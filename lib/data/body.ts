@@ -58,10 +58,10 @@ export interface BodyOptions {
   /** Told how many new bytes were delivered, as they are. */
   onBytes?: (count: number) => void;
   /**
-   * A download of the file sent beside its stat ({@linkcode earlyDownload}): the first attempt
-   * reads it when it came, else downloads as usual.
+   * A download of the file sent beside its stat, as {@linkcode earlyDownload} hands it over: the
+   * first attempt reads it when there is one, else downloads as usual.
    */
-  started?: Promise<Download | undefined>;
+  started?: Promise<EarlyAnswer | undefined>;
   /**
    * Read every chunk into one buffer, each valid only until the next is asked for: no memory
    * is allocated per chunk, for a consumer that copies or writes each chunk at once.
@@ -125,7 +125,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
     }
     const early = attempt === 1 ? await options.started : undefined;
     // Failures before the body are the transport's to retry; they end the read here.
-    const answer = early ??
+    const answer = early?.answer ??
       await download(transport, path, { signal, ...(tag === undefined ? {} : { ifMatch: tag }) })
         .catch(async (error) => {
           throw error instanceof TernError && error.status === 412 ? await changed() : error;
@@ -140,14 +140,19 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
     let buffer = options.reuse ? new Uint8Array(Math.min(REUSED_BYTES, size + 1)) : undefined;
     const byob = buffer && answer.body.getReader({ mode: "byob" });
     const reader = byob ?? answer.body.getReader();
+    // What an early download already read of the body comes first.
+    const ahead = early?.ahead ?? [];
     let position = 0;
     try {
       while (true) {
-        const { done, value } = byob
+        const first = ahead.shift();
+        const { done, value } = first !== undefined
+          ? { done: false, value: first }
+          : byob
           ? await byob.read(buffer!)
           : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
         if (done) break;
-        if (byob) buffer = new Uint8Array(value.buffer as ArrayBuffer);
+        if (byob && first === undefined) buffer = new Uint8Array(value.buffer as ArrayBuffer);
         // Bytes delivered by an earlier attempt are skipped, not delivered twice.
         const piece = value.subarray(Math.max(0, Math.min(delivered - position, value.length)));
         position += value.byteLength;
@@ -193,6 +198,24 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
 export const READ_AHEAD_BYTES = 256 * 1024;
 
 /**
+ * A download sent beside a stat, as {@linkcode earlyDownload} hands it over: the answer, whose
+ * body's reader is released with the rest unread, and the bytes already read from it.
+ *
+ * @example
+ * ```ts
+ * import type { EarlyAnswer } from "./body.ts";
+ *
+ * const readAhead = (early: EarlyAnswer) => early.ahead.reduce((n, bytes) => n + bytes.length, 0);
+ * ```
+ */
+export interface EarlyAnswer {
+  /** The download's answer; its body holds what is not in `ahead`. */
+  answer: Download;
+  /** The first bytes of the body, in order. */
+  ahead: Uint8Array[];
+}
+
+/**
  * A download sent beside the stat of a file the cache holds no copy of: a cold read then waits
  * one round trip, not two. Pass what `take()` returns as the `started` of
  * {@linkcode verifiedBody} once the stat pinned the version and the gate admitted it: its bytes
@@ -208,18 +231,23 @@ export const READ_AHEAD_BYTES = 256 * 1024;
  *
  * @example
  * ```ts
- * import { earlyDownload } from "./body.ts";
+ * import { earlyDownload, verifiedBody } from "./body.ts";
+ * import { versionOfEntry } from "../client/file_version.ts";
  * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore({ concurrency: 1 });
  * const { transport } = store[STORE_CONTEXT];
- * const early = earlyDownload(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
- * // With the only slot taken by the download, a stat still gets one.
- * await store.file("/iplant/home/shared/tern_samples/formats/penguins.csv").stat();
- * const answer = await early.take();
- * assert.equal((await new Response(answer!.body).bytes()).byteLength, 13487);
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const early = earlyDownload(transport, path);
+ * // The download was sent first, to the only slot; its stat gets the slot all the same.
+ * const expected = versionOfEntry(transport.url, await store.file(path).stat());
+ * let received = 0;
+ * for await (const chunk of verifiedBody({ transport, expected, started: early.take() })) {
+ *   received += chunk.byteLength;
+ * }
+ * assert.equal(received, 13487);
  * early.drop(); // taken: nothing to cancel
  * ```
  */
@@ -227,7 +255,7 @@ export function earlyDownload(
   transport: Transport,
   path: string,
   signal?: AbortSignal,
-): { take(): Promise<Download | undefined>; drop(): void } {
+): { take(): Promise<EarlyAnswer | undefined>; drop(): void } {
   const stop = new AbortController();
   const both = AbortSignal.any([stop.signal, ...(signal ? [signal] : [])]);
   let taken = false;
@@ -245,46 +273,25 @@ export function earlyDownload(
 }
 
 /**
- * `answer` with its body read ahead into memory until it is taken or ends, then handed on as
- * one stream; `undefined`, the body cancelled, once it passed {@linkcode READ_AHEAD_BYTES}
- * untaken.
+ * Reads `answer`'s body into memory until it is taken or ends, then releases its reader for the
+ * taker; `undefined`, the body cancelled, once it passed {@linkcode READ_AHEAD_BYTES} untaken.
  */
-async function readAhead(answer: Download, taken: () => boolean): Promise<Download | undefined> {
+async function readAhead(answer: Download, taken: () => boolean): Promise<EarlyAnswer | undefined> {
   const reader = answer.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const ahead: Uint8Array[] = [];
   let size = 0;
   while (!taken()) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
+    ahead.push(value);
     size += value.byteLength;
     if (size > READ_AHEAD_BYTES && !taken()) {
       await reader.cancel();
       return undefined;
     }
   }
-  // A byte stream, as a fetch body is: a whole read reads it into its own buffer.
-  const body = new ReadableStream({
-    type: "bytes",
-    async pull(controller: ReadableByteStreamController) {
-      // Each pull enqueues bytes or closes: one that did neither would not be repeated.
-      while (true) {
-        const next = chunks.length > 0
-          ? { done: false as const, value: chunks.shift()! }
-          : await reader.read();
-        if (next.done) {
-          controller.close();
-          // A BYOB read waiting on a closed byte stream ends only when told so.
-          return controller.byobRequest?.respond(0);
-        }
-        if (next.value.byteLength > 0) {
-          return controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
-        }
-      }
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return { ...answer, body };
+  reader.releaseLock();
+  return { answer, ahead };
 }
 
 /**

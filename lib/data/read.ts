@@ -17,7 +17,6 @@ import type { DataFrame } from "../deps.ts";
 import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
 import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
-import type { Download } from "../client/endpoints.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import {
@@ -28,7 +27,7 @@ import {
   versionOfEntry,
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import { checkIsFile, earlyDownload, verifiedBody } from "./body.ts";
+import { checkIsFile, type EarlyAnswer, earlyDownload, verifiedBody } from "./body.ts";
 import { fileChunks, fileHead, peek } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
@@ -634,7 +633,7 @@ function bodyOf(
   read: Read,
   version: FileVersion,
   reuse: boolean,
-  started?: Promise<Download | undefined>,
+  started?: Promise<EarlyAnswer | undefined>,
 ): AsyncGenerator<Uint8Array, void> {
   return verifiedBody({
     transport: read.context.transport,

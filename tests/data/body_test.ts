@@ -6,10 +6,15 @@
 
 import assert from "node:assert/strict";
 import { NetworkError } from "../../lib/client/errors.ts";
-import { type Download, download } from "../../lib/client/endpoints.ts";
+import { download } from "../../lib/client/endpoints.ts";
 import { Transport } from "../../lib/client/transport.ts";
 import { connect } from "../../mod.ts";
-import { earlyDownload, READ_AHEAD_BYTES, verifiedBody } from "../../lib/data/body.ts";
+import {
+  type EarlyAnswer,
+  earlyDownload,
+  READ_AHEAD_BYTES,
+  verifiedBody,
+} from "../../lib/data/body.ts";
 import type { Entry } from "../../lib/client/entry.ts";
 import { FileChangedError, IntegrityError } from "../../lib/data/errors.ts";
 import { DATA, dataStore, generatedCsv } from "./_store.ts";
@@ -249,7 +254,7 @@ Deno.test("a download sent beside the stat never keeps its slot from the stat: i
     // request had to wait for its slot): every byte, read plainly or into one reused buffer.
     for (const reuse of [false, true]) {
       const [early, late] = [earlyDownload(t, PATH), earlyDownload(t, PATH)];
-      const read = (bytes: Uint8Array, started: Promise<Download | undefined>) =>
+      const read = (bytes: Uint8Array, started: Promise<EarlyAnswer | undefined>) =>
         withDeadline(
           60_000,
           `a read with reuse: ${reuse}`,
