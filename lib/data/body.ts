@@ -57,8 +57,11 @@ export interface BodyOptions {
   signal?: AbortSignal;
   /** Told how many new bytes were delivered, as they are. */
   onBytes?: (count: number) => void;
-  /** A download of the file already sent (beside its stat); the first attempt reads it. */
-  started?: Promise<Download>;
+  /**
+   * A download of the file sent beside its stat, as {@linkcode earlyDownload} hands it over: the
+   * first attempt reads it when there is one, else downloads as usual.
+   */
+  started?: Promise<EarlyAnswer | undefined>;
   /**
    * Read every chunk into one buffer, each valid only until the next is asked for: no memory
    * is allocated per chunk, for a consumer that copies or writes each chunk at once.
@@ -120,12 +123,13 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
         if (!sameVersion(expected, now)) throw new FileChangedError(expected, now);
       }
     }
+    const early = attempt === 1 ? await options.started : undefined;
     // Failures before the body are the transport's to retry; they end the read here.
-    const answer = await ((attempt === 1 ? options.started : undefined) ??
-      download(transport, path, { signal, ...(tag === undefined ? {} : { ifMatch: tag }) })
+    const answer = early?.answer ??
+      await download(transport, path, { signal, ...(tag === undefined ? {} : { ifMatch: tag }) })
         .catch(async (error) => {
           throw error instanceof TernError && error.status === 412 ? await changed() : error;
-        }));
+        });
     if (attempt === 1) tag = answer.etag;
     else if (tag !== undefined && answer.etag !== undefined && answer.etag !== tag) {
       await answer.body.cancel();
@@ -136,14 +140,19 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
     let buffer = options.reuse ? new Uint8Array(Math.min(REUSED_BYTES, size + 1)) : undefined;
     const byob = buffer && answer.body.getReader({ mode: "byob" });
     const reader = byob ?? answer.body.getReader();
+    // What an early download already read of the body comes first.
+    const ahead = early?.ahead ?? [];
     let position = 0;
     try {
       while (true) {
-        const { done, value } = byob
+        const first = ahead.shift();
+        const { done, value } = first !== undefined
+          ? { done: false, value: first }
+          : byob
           ? await byob.read(buffer!)
           : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
         if (done) break;
-        if (byob) buffer = new Uint8Array(value.buffer as ArrayBuffer);
+        if (byob && first === undefined) buffer = new Uint8Array(value.buffer as ArrayBuffer);
         // Bytes delivered by an earlier attempt are skipped, not delivered twice.
         const piece = value.subarray(Math.max(0, Math.min(delivered - position, value.length)));
         position += value.byteLength;
@@ -175,24 +184,70 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
 }
 
 /**
- * A download sent beside the stat of a file the cache holds no copy of: a cold read then waits
- * one round trip, not two (half the time of a small file on a link with 50 ms latency). Pass
- * what `take()` returns as the `started` of {@linkcode verifiedBody} once the stat pinned the
- * version and the gate admitted it: its bytes are read only then, and only as that version's.
- * `drop()` cancels it unless it was taken.
+ * Most bytes a download sent beside a stat reads ahead while the stat is under way; past them it
+ * is given up, and the file downloaded once the stat pinned its version.
  *
  * @example
  * ```ts
- * import { earlyDownload } from "./body.ts";
+ * import { READ_AHEAD_BYTES } from "./body.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(READ_AHEAD_BYTES, 256 * 1024);
+ * ```
+ */
+export const READ_AHEAD_BYTES = 256 * 1024;
+
+/**
+ * A download sent beside a stat, as {@linkcode earlyDownload} hands it over: the answer, whose
+ * body's reader is released with the rest unread, and the bytes already read from it.
+ *
+ * @example
+ * ```ts
+ * import type { EarlyAnswer } from "./body.ts";
+ *
+ * const readAhead = (early: EarlyAnswer) => early.ahead.reduce((n, bytes) => n + bytes.length, 0);
+ * ```
+ */
+export interface EarlyAnswer {
+  /** The download's answer; its body holds what is not in `ahead`. */
+  answer: Download;
+  /** The first bytes of the body, in order. */
+  ahead: Uint8Array[];
+}
+
+/**
+ * A download sent beside the stat of a file the cache holds no copy of: a cold read then waits
+ * one round trip, not two. Pass what `take()` returns as the `started` of
+ * {@linkcode verifiedBody} once the stat pinned the version and the gate admitted it: its bytes
+ * are used only then, and only as that version's. `drop()` cancels it unless it was taken.
+ *
+ * Until it is taken, its body is read into memory as it arrives, never left waiting for the
+ * stat: a request holds its limiter slot until its body is read, and a download that held it
+ * while the stat queued for one could wait on itself for ever (issue 29). (Queueing the stat
+ * first is no cure: a stat may page through a large folder, retry, or renew a token, and each
+ * of those requests queues anew.) A body that passes {@linkcode READ_AHEAD_BYTES} before it is
+ * taken is given up, and one that fails is of no interest: `take()` then gives `undefined`, and
+ * the read downloads as it would have without it.
+ *
+ * @example
+ * ```ts
+ * import { earlyDownload, verifiedBody } from "./body.ts";
+ * import { versionOfEntry } from "../client/file_version.ts";
  * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import { exampleStore } from "../sample/example.ts";
  * import assert from "node:assert/strict";
  *
- * await using store = await exampleStore();
+ * await using store = await exampleStore({ concurrency: 1 });
  * const { transport } = store[STORE_CONTEXT];
- * const early = earlyDownload(transport, "/iplant/home/shared/tern_samples/formats/penguins.csv");
- * const answer = await early.take()!;
- * assert.equal((await new Response(answer.body).bytes()).byteLength, 13487);
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const early = earlyDownload(transport, path);
+ * // The download was sent first, to the only slot; its stat gets the slot all the same.
+ * const expected = versionOfEntry(transport.url, await store.file(path).stat());
+ * let received = 0;
+ * for await (const chunk of verifiedBody({ transport, expected, started: early.take() })) {
+ *   received += chunk.byteLength;
+ * }
+ * assert.equal(received, 13487);
  * early.drop(); // taken: nothing to cancel
  * ```
  */
@@ -200,16 +255,43 @@ export function earlyDownload(
   transport: Transport,
   path: string,
   signal?: AbortSignal,
-): { take(): Promise<Download> | undefined; drop(): void } {
+): { take(): Promise<EarlyAnswer | undefined>; drop(): void } {
   const stop = new AbortController();
   const both = AbortSignal.any([stop.signal, ...(signal ? [signal] : [])]);
-  let answer: Promise<Download> | undefined = download(transport, path, { signal: both });
-  // A failure reaches whoever takes it; a dropped one is of no interest.
-  answer.catch(() => {});
+  let taken = false;
+  const answer = download(transport, path, { signal: both })
+    .then((started) => readAhead(started, () => taken))
+    .catch(() => undefined);
   return {
-    take: () => [answer, answer = undefined][0],
-    drop: () => answer !== undefined && stop.abort(),
+    take() {
+      const first = !taken;
+      taken = true;
+      return first ? answer : Promise.resolve(undefined);
+    },
+    drop: () => taken || stop.abort(),
   };
+}
+
+/**
+ * Reads `answer`'s body into memory until it is taken or ends, then releases its reader for the
+ * taker; `undefined`, the body cancelled, once it passed {@linkcode READ_AHEAD_BYTES} untaken.
+ */
+async function readAhead(answer: Download, taken: () => boolean): Promise<EarlyAnswer | undefined> {
+  const reader = answer.body.getReader();
+  const ahead: Uint8Array[] = [];
+  let size = 0;
+  while (!taken()) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    ahead.push(value);
+    size += value.byteLength;
+    if (size > READ_AHEAD_BYTES && !taken()) {
+      await reader.cancel();
+      return undefined;
+    }
+  }
+  reader.releaseLock();
+  return { answer, ahead };
 }
 
 /**

@@ -18,7 +18,6 @@ import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
 import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import { type LocalCopy, OpenCopy } from "../cache/open_copy.ts";
-import type { Download } from "../client/endpoints.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import {
@@ -29,7 +28,7 @@ import {
   versionOfEntry,
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import { checkIsFile, earlyDownload, verifiedBody } from "./body.ts";
+import { checkIsFile, type EarlyAnswer, earlyDownload, verifiedBody } from "./body.ts";
 import { peek } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
@@ -529,6 +528,8 @@ async function* frameStream(
   const whole = operation === "dataframe";
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = whole ? await cache?.claim(context.transport.url, source.path) : undefined;
+  // A cold read of a small file asks for its bytes beside the stat: one round trip, not two.
+  // That download never holds its request slot waiting for the stat (see earlyDownload).
   const early = !context.offline && source.entry === undefined &&
       !await cache?.holds(context.transport.url, source.path)
     ? earlyDownload(context.transport, source.path, options.signal)
@@ -639,7 +640,7 @@ function bodyOf(
   read: Read,
   version: FileVersion,
   reuse: boolean,
-  started?: Promise<Download>,
+  started?: Promise<EarlyAnswer | undefined>,
 ): AsyncGenerator<Uint8Array, void> {
   return verifiedBody({
     transport: read.context.transport,

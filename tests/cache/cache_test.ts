@@ -180,6 +180,29 @@ Deno.test("concurrent reads of one file share one download", async () => {
   assert.equal(downloads.length, 1);
 });
 
+Deno.test("lookups of a version while it is being published never remove the new copy (issue 29)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    // Each trial looks the version up again and again while its copy is renamed into place and
+    // indexed: a lookup between the two once took the copy for one tern never wrote.
+    for (let i = 0; i < 20; i++) {
+      const v = version(`/a/${i}.csv`, 4);
+      const writer = await cache.open(v);
+      assert.ok(writer instanceof CopyWriter);
+      await writer.write(encoder.encode("a\n1\n"));
+      let published = false;
+      const committing = writer.commit().finally(() => published = true);
+      while (!published) await cache.lookup(v);
+      const copy = await committing;
+      assert.equal(await Deno.readTextFile(copy!.file), "a\n1\n", `trial ${i}`);
+      assert.equal((await cache.lookup(v))?.file, copy!.file);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("offline stores read cached copies without the server, and say when one is missing", async () => {
   const store = await dataStore({
     [`${DATA}/t.parquet`]: new Uint8Array(pl.DataFrame({ x: [1, 2, 3] }).writeParquet()),

@@ -6,13 +6,20 @@
 
 import assert from "node:assert/strict";
 import { NetworkError } from "../../lib/client/errors.ts";
+import { download } from "../../lib/client/endpoints.ts";
 import { Transport } from "../../lib/client/transport.ts";
 import { connect } from "../../mod.ts";
-import { verifiedBody } from "../../lib/data/body.ts";
+import {
+  type EarlyAnswer,
+  earlyDownload,
+  READ_AHEAD_BYTES,
+  verifiedBody,
+} from "../../lib/data/body.ts";
 import type { Entry } from "../../lib/client/entry.ts";
 import { FileChangedError, IntegrityError } from "../../lib/data/errors.ts";
 import { DATA, dataStore, generatedCsv } from "./_store.ts";
 import { frontProxy } from "./_proxy.ts";
+import { withDeadline } from "../reliability/_fixtures.ts";
 
 const PATH = "/iplant/home/shared/x.bin";
 
@@ -226,6 +233,48 @@ Deno.test("a same-size edit within the same second between two attempts is never
   // The break was the proxy's doing, reported to it once (not printed on the run's stderr).
   await proxy[Symbol.asyncDispose]();
   assert.deepEqual(broken, ["Error: connection broke"]);
+});
+
+Deno.test("a download sent beside the stat never keeps its slot from the stat: it reads ahead, and gives way past READ_AHEAD_BYTES untaken", async () => {
+  const small = payload(5000);
+  const large = payload(READ_AHEAD_BYTES + 5000);
+  const [L, S, F] = [{ bytes: large }, { bytes: small }, { bytes: small, fail: true }];
+  // In the order the requests below are sent; at the end, twice: early, late and another.
+  const plans = [L, S, F, S, L, S, S, L, S, S];
+  const double = serveChunked((attempt) => plans[attempt]);
+  try {
+    // One slot, and the download sent first takes it: the next request gets it all the same.
+    const t = new Transport({ url: double.url, concurrency: 1, retries: 1, retryBaseMs: 1 });
+    const untaken = earlyDownload(t, PATH);
+    assert.deepEqual(await readAll((await download(t, PATH)).body), small);
+    assert.equal(await untaken.take(), undefined, "given up past the read-ahead");
+
+    // A broken body never fails the read by itself: it is retried, or not used at all.
+    const broken = earlyDownload(t, PATH);
+    const body = verifiedBody({ transport: t, expected: v(small.length), started: broken.take() });
+    assert.deepEqual(await readAll(body), small);
+    assert.equal(double.attempts(), 4);
+
+    // Taken before its body arrived (large), or after it was read whole (small: the next
+    // request had to wait for its slot): every byte, read plainly or into one reused buffer.
+    for (const reuse of [false, true]) {
+      const [early, late] = [earlyDownload(t, PATH), earlyDownload(t, PATH)];
+      const read = (bytes: Uint8Array, started: Promise<EarlyAnswer | undefined>) =>
+        withDeadline(
+          60_000,
+          `a read with reuse: ${reuse}`,
+          () => readAll(verifiedBody({ transport: t, expected: v(bytes.length), started, reuse })),
+        );
+      assert.deepEqual(await read(large, early.take()), large, `taken early, reuse: ${reuse}`);
+      await download(t, "/iplant/home/shared/other.bin").then((answer) => answer.body.cancel());
+      assert.deepEqual(await read(small, late.take()), small, `taken late, reuse: ${reuse}`);
+      assert.equal(await late.take(), undefined, "taken once");
+    }
+    assert.equal(double.attempts(), plans.length);
+    assert.equal(t.limiter.active, 0);
+  } finally {
+    await double.close();
+  }
 });
 
 function entryOf(size: number, modified: number, type: "file" | "folder" = "file"): Entry {
