@@ -75,7 +75,8 @@ async function run(context: CommandContext): Promise<number> {
       textTable(
         [{ heading: "status" }, { heading: "path", max: 100 }, { heading: "compared by" }, {
           heading: "what differs",
-          max: 120,
+          // Room for two checksums with a size and a date change.
+          max: 240,
         }],
         checks.map((check) => [
           check.status,
