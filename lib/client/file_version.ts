@@ -139,8 +139,8 @@ export function strongETag(headers: Headers): string | undefined {
 }
 
 /**
- * A short human description for errors and logs: size, date-modified and, when known, the store's
- * checksum, the hash and the ETag.
+ * A short human description for errors and logs: size, date-modified and, when known, the hash,
+ * the ETag and the store's checksum.
  *
  * @example
  * ```ts
@@ -156,9 +156,9 @@ export function describeVersion(version: FileVersion): string {
     `${version.size.toLocaleString("en-US")} bytes`,
     `modified ${new Date(version.modified).toISOString()}`,
   ];
-  if (version.checksum !== undefined) parts.push(`store checksum ${version.checksum}`);
   if (version.hash !== undefined) parts.push(version.hash);
   if (version.etag !== undefined) parts.push(`ETag ${version.etag}`);
+  if (version.checksum !== undefined) parts.push(`store checksum ${version.checksum}`);
   return parts.join(", ");
 }
 
