@@ -149,49 +149,53 @@ export async function verifyLock(
   const found = await statPaths(transport, lock.files.map((file) => file.path), signal);
   const missing = new Set(found.missing);
   const unreadable = new Set(found.unreadable);
-  return await mapConcurrent(lock.files, store.options.concurrency, async (file) => {
+  const checks: LockCheck[] = lock.files.map((file) => {
     const locked = lockedVersion(url, file);
     const { path } = file;
-    if (missing.has(path)) {
-      return { path, status: "missing", locked, detail: "not on the store" } as const;
-    }
+    if (missing.has(path)) return { path, status: "missing", locked, detail: "not on the store" };
     if (unreadable.has(path)) {
-      return {
-        path,
-        status: "unverifiable",
-        locked,
-        detail: "you may not read it on the store",
-      } as const;
+      return { path, status: "unverifiable", locked, detail: "you may not read it on the store" };
     }
     const entry = found.entries.get(path)!;
-    let current = versionOfEntry(url, entry);
-    let by: LockComparison = locked.checksum !== undefined && current.checksum !== undefined
+    if (entry.type === "folder") {
+      return { path, status: "changed", locked, detail: "a folder is at this path now" };
+    }
+    const current = versionOfEntry(url, entry);
+    const by = locked.checksum !== undefined && current.checksum !== undefined
       ? "checksum"
       : "size and date";
-    const like = locked.checksum ?? locked.hash;
-    if (
-      options.download === true && by !== "checksum" && entry.type === "file" &&
-      like !== undefined && locked.size === current.size
-    ) {
-      const bytes = await store.file(path).stream(options);
-      current = locked.checksum !== undefined
-        ? { ...current, checksum: await digest(bytes, checksumHasher(locked.checksum)) }
-        : { ...current, hash: await hashOf(bytes, like) };
-      by = "bytes";
-    }
-    const detail = entry.type === "folder"
-      ? "a folder is at this path now"
-      : differences(locked, current);
-    const unchanged = entry.type === "file" && sameVersion(locked, current);
-    return {
-      path,
-      status: unchanged ? "unchanged" : "changed",
-      locked,
-      current,
-      by,
-      detail,
-    } as const;
+    return compared(locked, current, by);
+  });
+  if (options.download !== true) return checks;
+  // Only files the store has no checksum for, whose size still matches and whose lock has
+  // something to compare their bytes with.
+  const toDownload = checks.flatMap((check, index) =>
+    check.by === "size and date" && check.current!.size === check.locked.size &&
+      (check.locked.checksum ?? check.locked.hash) !== undefined
+      ? [index]
+      : []
+  );
+  await mapConcurrent(toDownload, store.options.concurrency, async (index, _, stop) => {
+    const { locked, current } = checks[index];
+    const bytes = await store.file(locked.path).stream({ signal: stop });
+    const hashed = locked.checksum !== undefined
+      ? { ...current!, checksum: await digest(bytes, checksumHasher(locked.checksum)) }
+      : { ...current!, hash: await hashOf(bytes, locked.hash!) };
+    checks[index] = compared(locked, hashed, "bytes");
   }, signal);
+  return checks;
+}
+
+/** The check of a file the store holds a version of. */
+function compared(locked: FileVersion, current: FileVersion, by: LockComparison): LockCheck {
+  return {
+    path: locked.path,
+    status: sameVersion(locked, current) ? "unchanged" : "changed",
+    locked,
+    current,
+    by,
+    detail: differences(locked, current),
+  };
 }
 
 /** Feeds every chunk of `stream` to `hasher` and returns its digest. */

@@ -657,12 +657,47 @@ export class DiskStore {
       const mark = sidecar?.irodsAvus.find((avu) => avu.attr === CHECKSUM_AVU);
       if (mark !== undefined) return mark.value;
     }
+    try {
+      const known = this.#hashes.recallFile(Deno.statSync(item.disk), "md5");
+      if (known !== undefined) return known;
+    } catch {
+      // Gone since it was resolved: opening it says so.
+    }
     const { file } = await this.open(item);
     try {
       return await this.#hashes.of(file, "md5");
     } finally {
       file.close();
     }
+  }
+
+  /**
+   * `item` with `hasAvus` set (as listings know it): whether an AVU sidecar lies beside it, so
+   * that asking for its type and its checksum looks for the sidecar once, not each time.
+   *
+   * @example
+   * ```ts
+   * import { DiskStore } from "./disk_store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await DiskStore.open(root, "iplant");
+   * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "a");
+   * const found = await store.lookup("/iplant/home/shared/a.txt", "demo");
+   * assert.ok(found.found === "item");
+   * assert.equal(store.withSidecarKnown(found.item).hasAvus, false);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  withSidecarKnown(item: Item): Item {
+    if (item.hasAvus !== undefined) return item;
+    let hasAvus = true;
+    try {
+      Deno.lstatSync(this.#sidecarLocation(item, "avus").disk);
+    } catch {
+      hasAvus = false;
+    }
+    return { ...item, hasAvus };
   }
 
   /**

@@ -162,6 +162,14 @@ export class FileHashes {
     return hash;
   }
 
+  /**
+   * The `algorithm` hash remembered for the version of a file `info` (its `stat`) describes, or
+   * `undefined`: a file hashed before is answered without being opened.
+   */
+  recallFile(info: Deno.FileInfo, algorithm: HashAlgorithm): string | undefined {
+    return this.recall(`${algorithm}:${fileIdentity(info)}`);
+  }
+
   /** Remembers `hash` for `identity`, forgetting the least recently used past the bound. */
   remember(identity: string, hash: string): void {
     this.#remembered.delete(identity);

@@ -34,6 +34,9 @@ import { fileMediaType } from "./downloads.ts";
  */
 export const STAT_LIMIT = 1000;
 
+/** Items whose files are read at once. */
+const PARALLEL = 8;
+
 /** What the body asks for, once checked. */
 interface StatRequest {
   paths: readonly string[];
@@ -120,12 +123,13 @@ async function statOf(call: Call, item: Item): Promise<Record<string, unknown>> 
     const counts = await store.childCounts(item, user);
     return { ...common, "file-count": counts.files, "dir-count": counts.folders };
   }
+  const file = store.withSidecarKnown(item);
   return {
     ...common,
-    "file-size": item.size,
-    "content-type": await fileMediaType(store, item),
-    infoType: await store.infoType(item, user),
-    md5: await store.checksum(item, user),
+    "file-size": file.size,
+    "content-type": await fileMediaType(store, file),
+    infoType: await store.infoType(file, user),
+    md5: await store.checksum(file, user),
   };
 }
 
@@ -172,9 +176,16 @@ export async function statHandler(call: Call): Promise<Reply> {
     ...request.paths.map((path, i) => ({ key: path, into: answer.paths, found: byPath[i] })),
     ...request.ids.map((id, i) => ({ key: id, into: answer.ids, found: byId[i] })),
   ];
-  // One item at a time: a checksum asked for the first time reads the whole file.
-  for (const { key, into, found } of items) {
-    if (found.found === "item" && !(key in into)) into[key] = await statOf(call, found.item);
+  // A few items at a time, so their file reads overlap (a checksum asked for the first time
+  // reads the whole file), in order.
+  for (let start = 0; start < items.length; start += PARALLEL) {
+    const slice = items.slice(start, start + PARALLEL);
+    const stats = await Promise.all(
+      slice.map(({ found }) => found.found === "item" ? statOf(call, found.item) : undefined),
+    );
+    slice.forEach(({ key, into }, i) => {
+      if (!(key in into)) into[key] = stats[i];
+    });
   }
   return jsonReply(answer);
 }
