@@ -98,8 +98,10 @@ Deno.test("onChange error: a rewrite that kept the size and the date differs by 
     // One stat, no download: the change was caught before any data was read.
     assert.equal(served.server.stats().requests - before, 1);
     assert.equal(store.provenance.reads.length, 0);
-    // The other locked file is untouched and still reads.
+    // The other locked file is untouched and still reads, recorded with the store's checksum.
     assert.equal(await store.file(FILES.wind).text(), "hour,speed\n0,3.5\n1,4.0\n");
+    const wind = locked.find((file: { path: string }) => file.path === FILES.wind);
+    assert.equal(store.provenance.reads[0].checksum, wind.checksum);
   });
 });
 

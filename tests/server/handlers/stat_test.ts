@@ -369,6 +369,26 @@ Deno.test("a stat body sent in pieces is read whole, and the connection stays op
   assert.match(await readAnswer(conn), /^HTTP\/1\.1 200 /);
 });
 
+Deno.test("a body over 4 MiB, or chunked, is not read: the stat sees none, and the connection is closed", async () => {
+  await using fixture = await serveStore();
+  const { hostname, port } = new URL(fixture.url);
+  for (
+    const framing of [`content-length: ${4 * 1024 * 1024 + 1}`, "transfer-encoding: chunked"]
+  ) {
+    using conn = await Deno.connect({ hostname, port: Number(port) });
+    await conn.write(
+      new TextEncoder().encode(
+        `POST /terrain/filesystem/stat HTTP/1.1\r\nhost: ${hostname}\r\n` +
+          `content-type: application/json\r\n${framing}\r\n\r\n{"paths": [`,
+      ),
+    );
+    const answer = await readAnswer(conn);
+    assert.match(answer, /^HTTP\/1\.1 400 /, framing);
+    assert.match(answer, /\r\nconnection: close\r\n/i, framing);
+    assert.ok(answer.endsWith('"reason":"(not (map? nil))"}'), answer);
+  }
+});
+
 /** Reads one answer with a Content-Length from `conn`, with a generous guard against hangs. */
 async function readAnswer(conn: Deno.Conn): Promise<string> {
   const decoder = new TextDecoder();
