@@ -77,7 +77,13 @@ export {
   makeBibliography,
 } from "./lib/handles/bibliography.ts";
 export type { OnChange } from "./lib/handles/store_gate.ts";
-export { type LockCheck, verifyLock, type VerifyLockOptions } from "./lib/handles/lock_verify.ts";
+export {
+  type LockCheck,
+  type LockComparison,
+  type LockStatus,
+  verifyLock,
+  type VerifyLockOptions,
+} from "./lib/handles/lock_verify.ts";
 export { Folder } from "./lib/handles/folder.ts";
 export { AmbiguousNameError, OtherStoreError } from "./lib/handles/resolve.ts";
 export {

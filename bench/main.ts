@@ -24,11 +24,19 @@ import { Cleanup, output } from "./_proc.ts";
 import { dataSuite } from "./data.ts";
 import { firstReadSuite } from "./first_read.ts";
 import { listingSuite } from "./listing.ts";
+import { lockSuite } from "./lock.ts";
 import { scanSuite } from "./scan.ts";
 import { serverSuite } from "./server.ts";
 
 /** Every suite, in the order a full run executes them. */
-const SUITES: Suite[] = [serverSuite, listingSuite, dataSuite, firstReadSuite, scanSuite];
+const SUITES: Suite[] = [
+  serverSuite,
+  listingSuite,
+  dataSuite,
+  firstReadSuite,
+  scanSuite,
+  lockSuite,
+];
 
 const USAGE = `usage: deno task bench [SUITE...] [--quick] [--reps N]
 

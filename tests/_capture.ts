@@ -78,9 +78,12 @@ function passOn(origin: string): (request: Request) => Promise<Response> {
     const url = new URL(request.url);
     const headers = new Headers(request.headers);
     headers.delete("host");
+    const reads = request.method === "GET" || request.method === "HEAD";
     const answer = await fetch(`${origin}${url.pathname}${url.search}`, {
       method: request.method,
       headers,
+      // A stat's POST carries its paths.
+      body: reads ? undefined : await request.arrayBuffer(),
       redirect: "manual",
     });
     // fetch decoded any content encoding, so the length and encoding no longer apply.

@@ -41,6 +41,7 @@ import type {
   PagedListing,
   RootListing,
   SearchDocumentation,
+  StatAnswer,
   TokenResponse,
 } from "./schemas.ts";
 import type { Query, Transport } from "./transport.ts";
@@ -76,6 +77,7 @@ const ROUTES = {
   "filesystem/entry/{id}/comments": { path: "/filesystem/entry/{id}/comments", anonymous: false },
   "filesystem/{id}/metadata": { path: "/filesystem/{id}/metadata", anonymous: true },
   "saved-searches": { path: "/saved-searches", anonymous: false },
+  "filesystem/stat": { path: "/filesystem/stat", anonymous: true },
 } as const;
 
 type Endpoint = keyof typeof ROUTES;
@@ -409,6 +411,103 @@ export async function displayDownload(
     signal: opts.signal,
   });
   return toDownload(answer);
+}
+
+/**
+ * Most items (paths and ids together) one {@linkcode statItems} asks for: Terrain's limit.
+ *
+ * @example
+ * ```ts
+ * import { STAT_BATCH } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(STAT_BATCH, 1000);
+ * ```
+ */
+export const STAT_BATCH = 1000;
+
+/**
+ * What {@linkcode statItems} asks for: paths, ids, or both.
+ *
+ * @example
+ * ```ts
+ * import type { StatQuery } from "./endpoints.ts";
+ *
+ * const query: StatQuery = { paths: ["/iplant/home/shared/a.csv"] };
+ * ```
+ */
+export interface StatQuery {
+  /** Absolute data-store paths. */
+  paths?: readonly string[];
+  /** Item ids (UUIDs). */
+  ids?: readonly string[];
+}
+
+/**
+ * The current state of up to {@linkcode STAT_BATCH} items at once (`filesystem/stat`, one POST):
+ * each file's id, size, dates, info type and **the store's checksum** (`md5`; `""` before the
+ * store computed it), each folder's counts, under the path or id it was asked by. Anonymous
+ * transports may ask by path under `/iplant/home/shared` only (Terrain's rule). For more items,
+ * `statPaths` (`stat_many.ts`) splits them into batches.
+ *
+ * @throws {BadRequestError} for a bad path or id, or more than {@linkcode STAT_BATCH} items,
+ * before anything is sent.
+ * @throws {NotFoundError} when items do not exist (its `items` names every one).
+ * @throws {PermissionError} when the caller may not read items (`items` names them).
+ * @throws {SignInRequiredError} for an anonymous transport asking by id, or outside the
+ * community folder.
+ *
+ * @example
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
+ * import { statItems } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
+ * const answer = await statItems(store[STORE_CONTEXT].transport, { paths: [path] });
+ * const info = answer.paths[path];
+ * assert.equal(info.type === "file" && info["file-size"], 13487);
+ * assert.match(info.type === "file" ? info.md5 : "", /^[0-9a-f]{32}$/);
+ * ```
+ */
+export async function statItems(
+  t: Transport,
+  query: StatQuery,
+  opts: CallOptions = {},
+): Promise<StatAnswer> {
+  const endpoint = "filesystem/stat";
+  const paths = query?.paths ?? [];
+  const ids = query?.ids ?? [];
+  if (!Array.isArray(paths) || !Array.isArray(ids)) {
+    throw new BadRequestError(`${endpoint} needs lists of paths or ids.`, { endpoint });
+  }
+  for (const path of paths) checkPath(path, endpoint);
+  for (const id of ids) checkId(id, endpoint);
+  const count = paths.length + ids.length;
+  if (count > STAT_BATCH) {
+    throw new BadRequestError(
+      `${endpoint} answers at most ${STAT_BATCH} items at once, got ${count}; ` +
+        "statPaths splits more into batches.",
+      { endpoint },
+    );
+  }
+  const only = count === 1 ? [...paths, ...ids][0] : undefined;
+  const [body, schemas] = await Promise.all([
+    t.json({
+      path: route(t, endpoint, only),
+      endpoint,
+      subject: only,
+      json: {
+        ...(paths.length > 0 ? { paths } : {}),
+        ...(ids.length > 0 ? { ids } : {}),
+      },
+      signal: opts.signal,
+    }),
+    import("./schemas.ts"),
+  ]);
+  return schemas.parseBody(schemas.StatAnswer, body, { endpoint, subject: only });
 }
 
 /**

@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { ListingItem } from "./schemas.ts";
+import { storeChecksum } from "./checksum.ts";
+import type { ListingItem, StatInfo } from "./schemas.ts";
 
 /**
  * Whether an entry is a file or a folder.
@@ -61,6 +62,12 @@ export interface Entry {
   readonly infoType: string | null;
   /** The caller's permission on the item. */
   readonly permission: Permission;
+  /**
+   * The store's checksum of a file's bytes (`md5:<hex>` or `sha2:<base64>`, see `checksum.ts`),
+   * when a stat gave one. Listings carry none, and a file the store has not checksummed yet has
+   * none: then it is unknown, and absent.
+   */
+  readonly checksum?: string;
 }
 
 /**
@@ -130,6 +137,46 @@ export function folderEntry(folder: {
     modified: new Date(folder["date-modified"]),
     infoType: null,
     permission: folder.permission,
+  };
+}
+
+/**
+ * Converts an item of a `filesystem/stat` answer to an {@linkcode Entry}, with the store's
+ * checksum of a file when it has one.
+ *
+ * @example
+ * ```ts
+ * import { entryFromStat } from "./entry.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const entry = entryFromStat({
+ *   id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/a.csv", type: "file",
+ *   "date-created": 0, "date-modified": 1469698402000, permission: "read", "file-size": 2048,
+ *   infoType: "csv", md5: "0CC175B9C0F1B6A831C399E269772661",
+ * });
+ * assert.equal(entry.checksum, "md5:0cc175b9c0f1b6a831c399e269772661");
+ * assert.equal(entry.size, 2048);
+ * assert.equal(entryFromStat({ ...entry, type: "file", "date-created": 0, "date-modified": 0,
+ *   "file-size": 1, infoType: null, md5: "" }).checksum, undefined);
+ * ```
+ */
+export function entryFromStat(info: StatInfo): Entry {
+  const base = {
+    id: info.id,
+    path: info.path,
+    name: baseName(info.path),
+    created: new Date(info["date-created"]),
+    modified: new Date(info["date-modified"]),
+    permission: info.permission,
+  };
+  if (info.type === "dir") return { ...base, type: "folder", size: 0, infoType: null };
+  const checksum = storeChecksum(info.md5);
+  return {
+    ...base,
+    type: "file",
+    size: info["file-size"],
+    infoType: info.infoType,
+    ...(checksum === undefined ? {} : { checksum }),
   };
 }
 

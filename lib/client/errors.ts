@@ -30,6 +30,8 @@ export interface TernErrorDetails {
   path?: string;
   /** Terrain endpoint that failed, for example `filesystem/paged-directory`. */
   endpoint?: string;
+  /** Every path or id the answer named, when it named a list (a `stat` names each one). */
+  items?: readonly string[];
   /** The underlying error; never holds credentials. */
   cause?: unknown;
 }
@@ -57,6 +59,8 @@ export class TernError extends Error {
   readonly path?: string;
   /** Terrain endpoint that failed. */
   readonly endpoint?: string;
+  /** Every path or id the answer named, when it named a list (a `stat` names each one). */
+  readonly items?: readonly string[];
 
   /**
    * Creates an error; fields left out of `details` stay `undefined`.
@@ -80,6 +84,7 @@ export class TernError extends Error {
     if (details.code !== undefined) this.code = details.code;
     if (details.path !== undefined) this.path = details.path;
     if (details.endpoint !== undefined) this.endpoint = details.endpoint;
+    if (details.items !== undefined) this.items = details.items;
   }
 
   /** A plain object for logs and JSON output (no cause, no stack). */
@@ -91,6 +96,7 @@ export class TernError extends Error {
       code: this.code,
       path: this.path,
       endpoint: this.endpoint,
+      items: this.items,
     };
   }
 }
@@ -245,8 +251,9 @@ export class ResponseTooLargeError extends ProtocolError {}
 
 /**
  * The server refused a request as too large (HTTP 413, 414 or 431: a path, query or header
- * longer than it accepts), or the request was too large to send at all (a URL longer than
- * fetch carries). Not retried: the same request would be refused again.
+ * longer than it accepts; `ERR_TOO_MANY_RESULTS`: a `stat` of more items than it answers at
+ * once), or the request was too large to send at all (a URL longer than fetch carries). Not
+ * retried: the same request would be refused again.
  *
  * @example
  * ```ts
@@ -429,9 +436,11 @@ export function isTokenProblem(status: number, body: unknown): boolean {
 export function errorFromResponse(failed: FailedResponse): TernError {
   const { status, body, endpoint } = failed;
   const code = errorCodeOf(body);
-  const path = pathOf(body) ?? failed.subject;
-  const details: TernErrorDetails = { status, code, path, endpoint };
-  const where = path === undefined ? "" : ` ${quoteInput(path)}`;
+  const items = itemsOf(body);
+  const path = items?.[0] ?? pathOf(body) ?? failed.subject;
+  const details: TernErrorDetails = { status, code, path, endpoint, ...(items && { items }) };
+  const more = items !== undefined && items.length > 1 ? ` (and ${items.length - 1} more)` : "";
+  const where = path === undefined ? "" : ` ${quoteInput(path)}${more}`;
   const via = ` (${endpoint}${status ? `, HTTP ${status}` : ""}${code ? ` ${code}` : ""})`;
   const reason = reasonOf(body);
   const user = isRecord(body) && typeof body.user === "string" ? body.user : undefined;
@@ -460,7 +469,17 @@ export function errorFromResponse(failed: FailedResponse): TernError {
   }
   if (code !== undefined && NOT_FOUND_CODES.has(code)) {
     return new NotFoundError(
-      `${label(path)} does not exist or is not visible to you${via}.`,
+      `${label(path)}${more} ${more ? "do" : "does"} not exist or ${
+        more ? "are" : "is"
+      } not visible to you${via}.`,
+      details,
+    );
+  }
+  if (code === "ERR_TOO_MANY_RESULTS") {
+    const record = isRecord(body) ? body : {};
+    return new RequestTooLargeError(
+      `The server answers at most ${String(record.limit)} items at once and was asked for ` +
+        `${String(record.count)}${via}: ask in smaller batches.`,
       details,
     );
   }
@@ -622,6 +641,14 @@ function label(path: string | undefined): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The paths or ids a Terrain error body lists (`paths`, or a stat's `ids`), if it lists any. */
+function itemsOf(body: unknown): string[] | undefined {
+  if (!isRecord(body)) return undefined;
+  const list = Array.isArray(body.paths) ? body.paths : Array.isArray(body.ids) ? body.ids : [];
+  const items = list.filter((item): item is string => typeof item === "string" && item !== "");
+  return items.length === 0 ? undefined : items;
 }
 
 /** The data-store path or id named by a Terrain error body (`path`, `paths[0]` or `uuid`). */

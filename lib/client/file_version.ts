@@ -39,9 +39,19 @@ export interface FileVersion {
   /** Date-modified, epoch milliseconds. */
   readonly modified: number;
   /**
-   * Content hash, when known, as `<algorithm>:<lowercase hex>` (`xxh64:…`, `md5:…`, `sha256:…`).
+   * Content hash tern computed from the bytes it read, when known, as
+   * `<algorithm>:<lowercase hex>` (`xxh64:…`, `md5:…`, `sha256:…`).
    */
   readonly hash?: string;
+  /**
+   * The store's own checksum of the bytes — the one iRODS computed when the file was written, from
+   * a `filesystem/stat` — as `md5:<32 lowercase hex>` or `sha2:<base64>` (`checksum.ts`).
+   * Absent when unknown: the version came from a listing (listings carry none), or the store has
+   * not checksummed the file yet. Where two versions both know it, it decides with the rest
+   * ({@linkcode sameVersion}), so a rewrite that kept the size and the date is another version;
+   * a read can check its bytes against it as they stream.
+   */
+  readonly checksum?: string;
   /** The server's strong validator for the bytes (`ETag`), when it sent one. */
   readonly etag?: string;
   /** The server's `Last-Modified`, when it sent one. */
@@ -49,8 +59,8 @@ export interface FileVersion {
 }
 
 /**
- * The version a listing or stat entry describes (no hash or validator yet: those come from the
- * bytes or the download's headers).
+ * The version a listing or stat entry describes, with the store's checksum when the entry has one
+ * (no hash or validator yet: those come from the bytes or the download's headers).
  *
  * @param store The store's base URL (without credentials).
  * @param entry A file entry from a listing or a stat.
@@ -77,13 +87,14 @@ export function versionOfEntry(store: string, entry: Entry): FileVersion {
     id: entry.id,
     size: entry.size,
     modified: entry.modified.getTime(),
+    ...(entry.checksum === undefined ? {} : { checksum: entry.checksum }),
   };
 }
 
 /**
  * Whether two values name the same bytes: same store, id, size and date-modified, and, where
- * both know them, the same hash and ETag. The path is not compared (a renamed file keeps its
- * bytes and its id).
+ * both know them, the same store checksum, hash and ETag. The path is not compared (a renamed
+ * file keeps its bytes and its id).
  *
  * @example
  * ```ts
@@ -94,14 +105,18 @@ export function versionOfEntry(store: string, entry: Entry): FileVersion {
  * assert.ok(sameVersion(a, { ...a, hash: "xxh64:00" }));
  * assert.ok(!sameVersion(a, { ...a, modified: 6 }));
  * assert.ok(!sameVersion({ ...a, hash: "xxh64:01" }, { ...a, hash: "xxh64:02" }));
+ * const md5 = (digit: string) => `md5:${digit.repeat(32)}`;
+ * assert.ok(sameVersion({ ...a, checksum: md5("0") }, a)); // unknown on one side
+ * assert.ok(!sameVersion({ ...a, checksum: md5("0") }, { ...a, checksum: md5("1") }));
  * ```
  */
 export function sameVersion(a: FileVersion, b: FileVersion): boolean {
   if (a.store !== b.store || a.id !== b.id || a.size !== b.size || a.modified !== b.modified) {
     return false;
   }
-  if (a.hash !== undefined && b.hash !== undefined && a.hash !== b.hash) return false;
-  return a.etag === undefined || b.etag === undefined || a.etag === b.etag;
+  const differ = (x: string | undefined, y: string | undefined) =>
+    x !== undefined && y !== undefined && x !== y;
+  return !differ(a.checksum, b.checksum) && !differ(a.hash, b.hash) && !differ(a.etag, b.etag);
 }
 
 /**
@@ -124,8 +139,8 @@ export function strongETag(headers: Headers): string | undefined {
 }
 
 /**
- * A short human description for errors and logs: size, date-modified and, when known, the hash
- * and the ETag.
+ * A short human description for errors and logs: size, date-modified and, when known, the hash,
+ * the ETag and the store's checksum.
  *
  * @example
  * ```ts
@@ -143,6 +158,7 @@ export function describeVersion(version: FileVersion): string {
   ];
   if (version.hash !== undefined) parts.push(version.hash);
   if (version.etag !== undefined) parts.push(`ETag ${version.etag}`);
+  if (version.checksum !== undefined) parts.push(`store checksum ${version.checksum}`);
   return parts.join(", ");
 }
 

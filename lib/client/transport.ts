@@ -114,7 +114,7 @@ export type Query = Record<
 >;
 
 /**
- * One GET request, as the endpoint functions describe it.
+ * One request, as the endpoint functions describe it: a GET, or a POST of `json`.
  *
  * @example
  * ```ts
@@ -141,6 +141,11 @@ export interface RequestSpec {
   authenticate?: boolean;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /**
+   * A body to POST as JSON (`stat` reads many items this way; like every request it only reads,
+   * so it is retried as a GET is).
+   */
+  json?: unknown;
   /** Aborts this request. */
   signal?: AbortSignal;
 }
@@ -292,7 +297,8 @@ type Accept<T> = (
 ) => Promise<T>;
 
 /**
- * Sends GET requests to one Terrain gateway on behalf of one store.
+ * Sends requests to one Terrain gateway on behalf of one store: GETs, and the POSTs that only
+ * read (`stat`).
  *
  * Retries network failures, timeouts, broken JSON bodies, 502/503/504 and 500 without a Terrain
  * `error_code`, with exponential backoff and full jitter; 429 and 503 honour `Retry-After`. Other
@@ -420,7 +426,7 @@ export class Transport {
   }
 
   /**
-   * Sends a GET and returns the JSON body, read whole and parsed.
+   * Sends a GET (a POST with `spec.json`) and returns the JSON body, read whole and parsed.
    *
    * @throws {TernError} a subclass matching the failure; `AbortError` when aborted.
    *
@@ -604,6 +610,8 @@ export class Transport {
     let handedOver = false;
     try {
       const headers = new Headers(spec.headers);
+      const sent = spec.json === undefined ? undefined : JSON.stringify(spec.json);
+      if (sent !== undefined) headers.set("content-type", "application/json");
       headers.set("user-agent", this.userAgent);
       if (!headers.has("accept")) headers.set("accept", "application/json, */*;q=0.5");
       if (authorization !== undefined) headers.set("authorization", authorization);
@@ -632,7 +640,12 @@ export class Transport {
         // fetch follows redirects, and drops Authorization when one leads to another origin
         // (the Fetch standard; tests/client/transport_test.ts holds Deno to it): credentials
         // never follow a redirect away from the store.
-        response = await this.#fetch(url, { headers, signal: attempt.signal });
+        response = await this.#fetch(url, {
+          method: sent === undefined ? "GET" : "POST",
+          headers,
+          body: sent,
+          signal: attempt.signal,
+        });
       } catch (error) {
         if (signal.aborted) throw abortError(signal);
         const host = new URL(spec.url ?? this.url).host;

@@ -736,7 +736,8 @@ export class File extends Handle {
   }
 
   /**
-   * Finds the file in its parent's listing; see {@linkcode statFile} for the request count.
+   * One `filesystem/stat` request ({@linkcode statFile}): the entry carries the store's checksum
+   * when it has one.
    *
    * @example
    * ```ts

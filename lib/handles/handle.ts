@@ -219,7 +219,9 @@ export abstract class Handle {
 
   /**
    * The item's {@linkcode Entry}. A handle that knows it already (made from a listing entry, or
-   * stat'ed before) answers without a request unless `refresh` is set.
+   * stat'ed before) answers without a request unless `refresh` is set. A file's entry from the
+   * server carries the store's checksum (`checksum`, `md5:<hex>`) when the store has computed
+   * one; a listing's entry carries none.
    *
    * @example
    * ```ts
@@ -231,6 +233,7 @@ export abstract class Handle {
    * const entry = await file.stat();
    * assert.equal(entry.size, 13487);
    * assert.equal(entry.infoType, "csv");
+   * assert.match(entry.checksum ?? "", /^md5:[0-9a-f]{32}$/);
    * ```
    */
   async stat(options: StatOptions = {}): Promise<Entry> {

@@ -388,10 +388,11 @@ export class Listing implements AsyncIterable<Entry> {
 
   /**
    * The listing's files as a manifest for other engines: a DataFrame with `path`, `id`, `size`,
-   * `modified` (UTC datetime), `format` (from the name), `contentType`, `url` and `access` (the
-   * public `dav-anon` URL the server gives, `public`; for a private file Terrain's download URL,
-   * `token`: read with the caller's token as a bearer header). No token is ever in it. One
-   * `file/manifest` request per file, overlapped up to the store's concurrency. Write it with
+   * `modified` (UTC datetime), `checksum` (the store's), `format` (from the name), `contentType`,
+   * `url` and `access` (the public `dav-anon` URL the server gives, `public`; for a private file
+   * Terrain's download URL, `token`: read with the caller's token as a bearer header). No token is
+   * ever in it. One `file/manifest` request per file, overlapped up to the store's concurrency,
+   * and one `filesystem/stat` per 1,000 files. Write it with
    * `writeManifest(frame, "manifest.csv")` (or `.parquet`, `.json`); Dask, DuckDB or Polars then
    * read the URLs directly. In a notebook it shows its table and ready-to-run code for those
    * engines, which takes the token from `TERRAIN_TOKEN` and sends it only to this store's URLs

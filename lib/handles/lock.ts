@@ -10,6 +10,7 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { loadZodModule } from "../deps.ts";
+import { STORE_CHECKSUM } from "../client/checksum.ts";
 import { BadRequestError, quoteInput, TernError } from "../client/errors.ts";
 import { valueAt } from "../client/value_at.ts";
 import {
@@ -56,6 +57,11 @@ export interface LockedFile {
   readonly size: number;
   /** Date-modified, ISO 8601 (UTC, milliseconds). */
   readonly modified: string;
+  /**
+   * The store's own checksum of the bytes (`md5:<32 hex>` or `sha2:<base64>`), when the store
+   * had one: what `tern lock verify` and `connect({ lock })` compare without downloading.
+   */
+  readonly checksum?: string;
   /** Content hash `<algorithm>:<hex>`, when tern had one. */
   readonly hash?: string;
   /** The path of the dataset it belongs to, when it is in one. */
@@ -325,6 +331,10 @@ function buildLockSchema() {
     id: z.string().min(1),
     size: z.number().int().nonnegative(),
     modified: z.iso.datetime({ offset: true }),
+    checksum: z.string().regex(
+      STORE_CHECKSUM,
+      "must be md5:<32 lowercase hex digits> or sha2:<base64 of a SHA-256 digest>",
+    ).optional(),
     hash: z.string().regex(HASH, "must be <algorithm>:<lowercase hex>").optional(),
     dataset: storePath.optional(),
     operations: z.array(z.enum(READ_OPERATIONS)).min(1),
@@ -563,6 +573,7 @@ export function lockedVersion(store: string, file: LockedFile): FileVersion {
     id: file.id,
     size: file.size,
     modified: Date.parse(file.modified),
+    ...(file.checksum === undefined ? {} : { checksum: file.checksum }),
     ...(file.hash === undefined ? {} : { hash: file.hash }),
   };
 }
@@ -611,6 +622,7 @@ function orderedFile(file: LockedFile): LockedFile {
     id: file.id,
     size: file.size,
     modified: new Date(Date.parse(file.modified)).toISOString(),
+    ...(file.checksum === undefined ? {} : { checksum: file.checksum }),
     ...(file.hash === undefined ? {} : { hash: file.hash }),
     ...(file.dataset === undefined ? {} : { dataset: file.dataset }),
     operations: [...new Set(file.operations)].sort(),

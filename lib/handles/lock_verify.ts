@@ -1,20 +1,52 @@
 /**
- * {@linkcode verifyLock}: every file version a lock names, checked against the store — by its
- * size, date-modified and id (one stat each), and, when asked, by the hash of its bytes.
+ * {@linkcode verifyLock}: every file version a lock names, checked against the store by batched
+ * stats alone — the store's checksum where both the lock and the store have one, else id, size
+ * and date-modified — and, when asked, by downloading and hashing the files the store has no
+ * checksum for.
  *
  * @module
  */
 
 import { createHash } from "node:crypto";
 import { contentHasher } from "../cache/content_hash.ts";
+import { checksumHasher } from "../client/checksum.ts";
 import type { CallOptions } from "../client/endpoints.ts";
-import { BadRequestError, NotFoundError, quoteInput } from "../client/errors.ts";
+import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import { sameStore } from "../client/same_store.ts";
 import { abortSignal, defineOptions, flag, type OptionsSchema } from "../client/options.ts";
+import { statPaths } from "../client/stat_many.ts";
 import { type Lock, lockedVersion, LockError, lockStoreUrl } from "./lock.ts";
 import type { Store } from "./store.ts";
+import { STORE_CONTEXT } from "./store_context.ts";
+
+/**
+ * How a locked file stands on the store now: `unchanged`; `changed` (another version is there);
+ * `missing` (nothing is there, or nothing the caller can see); `unverifiable` (something is there
+ * that the caller may not read).
+ *
+ * @example
+ * ```ts
+ * import type { LockStatus } from "./lock_verify.ts";
+ *
+ * const status: LockStatus = "unverifiable";
+ * ```
+ */
+export type LockStatus = "unchanged" | "changed" | "missing" | "unverifiable";
+
+/**
+ * How a locked file was compared: by the store's `checksum` (the lock and the store both had one),
+ * by its `bytes` (downloaded and hashed, `download: true`), or by `size and date` (and id) alone.
+ *
+ * @example
+ * ```ts
+ * import type { LockComparison } from "./lock_verify.ts";
+ *
+ * const by: LockComparison = "checksum";
+ * ```
+ */
+export type LockComparison = "checksum" | "bytes" | "size and date";
 
 /**
  * How a locked file stands on the store now.
@@ -32,13 +64,18 @@ import type { Store } from "./store.ts";
 export interface LockCheck {
   /** The locked path. */
   readonly path: string;
-  /** `unchanged`, `changed` (another version is there) or `missing` (nothing is there). */
-  readonly status: "unchanged" | "changed" | "missing";
+  /** How it stands; see {@linkcode LockStatus}. */
+  readonly status: LockStatus;
   /** The lock's version. */
   readonly locked: FileVersion;
-  /** The store's version, when there is one (with the hash of its bytes under `hash: true`). */
+  /**
+   * The store's version, when the caller may read one (with the hash or checksum of its bytes
+   * when they were downloaded).
+   */
   readonly current?: FileVersion;
-  /** What differs, in words (empty when unchanged). */
+  /** How the versions were compared, when there was one to compare. */
+  readonly by?: LockComparison;
+  /** What differs, or why it could not be checked, in words (empty when unchanged). */
   readonly detail: string;
 }
 
@@ -49,27 +86,31 @@ export interface LockCheck {
  * ```ts
  * import type { VerifyLockOptions } from "./lock_verify.ts";
  *
- * const options: VerifyLockOptions = { hash: true };
+ * const options: VerifyLockOptions = { download: true };
  * ```
  */
 export interface VerifyLockOptions extends CallOptions {
   /**
-   * Also download every file whose lock entry has a hash and compare the hash of its bytes.
+   * Also download the files the store has no checksum for, when the lock has a checksum or a hash
+   * to compare their bytes with (files with a store checksum are never downloaded).
    *
    * @default false
    */
-  hash?: boolean;
+  download?: boolean;
 }
 
 const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() => ({
-  hash: flag(),
+  download: flag(),
   signal: abortSignal(),
 }));
 
 /**
- * Checks each file of `lock` against `store`: one stat per file (the store's concurrency at a
- * time); with `hash: true`, files the lock has a hash for are also downloaded and hashed with
- * the lock's algorithm (`xxh64`, `sha256` or `md5`). Results are in the lock's order.
+ * Checks each file of `lock` against `store` with batched stats (at most 1,000 files a request,
+ * the store's concurrency at a time; no content is downloaded): a file is unchanged when its id,
+ * size and date-modified match and, where the lock and the store both have the store's checksum,
+ * that matches too — the rule `connect({ lock })` applies, so a rewrite that kept the size and
+ * the date is a change. With `download: true`, files the store has no checksum for are downloaded
+ * and hashed with the lock's checksum (or hash) algorithm. Results are in the lock's order.
  *
  * @throws {LockError} when the lock is another store's (by {@linkcode sameStore}: origin and
  * base path), before any request.
@@ -83,14 +124,16 @@ const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() =
  * await using store = await exampleStore();
  * const path = "/iplant/home/shared/tern_samples/formats/README.txt";
  * const entry = await store.file(path).stat();
+ * const modified = entry.modified.toISOString();
  * const checks = await verifyLock(store, {
  *   lock: "tern lock", format: 1, tern: "0.1.0", store: store.options.url, datasets: [],
  *   files: [
- *     { path, id: entry.id, size: entry.size, modified: entry.modified.toISOString(), operations: ["text"] },
- *     { path: `${path}.gone`, id: "x", size: 1, modified: entry.modified.toISOString(), operations: ["text"] },
+ *     { path, id: entry.id, size: entry.size, modified, checksum: entry.checksum, operations: ["text"] },
+ *     { path: `${path}.gone`, id: "x", size: 1, modified, operations: ["text"] },
  *   ],
  * });
  * assert.deepEqual(checks.map((check) => check.status), ["unchanged", "missing"]);
+ * assert.equal(checks[0].by, "checksum");
  * ```
  */
 export async function verifyLock(
@@ -108,54 +151,87 @@ export async function verifyLock(
       { field: "$.store" },
     );
   }
-  return await mapConcurrent(lock.files, store.options.concurrency, async (file) => {
+  const signal = options.signal === undefined ? {} : { signal: options.signal };
+  const { transport } = store[STORE_CONTEXT];
+  const found = await statPaths(transport, lock.files.map((file) => file.path), signal);
+  const missing = new Set(found.missing);
+  const unreadable = new Set(found.unreadable);
+  const checks: LockCheck[] = lock.files.map((file) => {
     const locked = lockedVersion(url, file);
-    const handle = store.file(file.path);
-    let current: FileVersion;
-    try {
-      current = versionOfEntry(url, await handle.stat({ refresh: true, signal: options.signal }));
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-      return { path: file.path, status: "missing", locked, detail: "not on the store" } as const;
+    const { path } = file;
+    if (missing.has(path)) return { path, status: "missing", locked, detail: "not on the store" };
+    if (unreadable.has(path)) {
+      return { path, status: "unverifiable", locked, detail: "you may not read it on the store" };
     }
-    if (options.hash === true && locked.hash !== undefined && locked.size === current.size) {
-      const stream = await handle.stream({ signal: options.signal });
-      current = { ...current, hash: await hashOf(stream, locked.hash) };
+    const entry = found.entries.get(path)!;
+    if (entry.type === "folder") {
+      return { path, status: "changed", locked, detail: "a folder is at this path now" };
     }
-    const detail = differences(locked, current);
-    return {
-      path: file.path,
-      status: sameVersion(locked, current) ? "unchanged" : "changed",
-      locked,
-      current,
-      detail,
-    } as const;
-  }, options.signal === undefined ? {} : { signal: options.signal });
+    const current = versionOfEntry(url, entry);
+    const by = locked.checksum !== undefined && current.checksum !== undefined
+      ? "checksum"
+      : "size and date";
+    return compared(locked, current, by);
+  });
+  if (options.download !== true) return checks;
+  // Only files the store has no checksum for, whose size still matches and whose lock has
+  // something to compare their bytes with.
+  const toDownload = checks.flatMap((check, index) =>
+    check.by === "size and date" && check.current!.size === check.locked.size &&
+      (check.locked.checksum ?? check.locked.hash) !== undefined
+      ? [index]
+      : []
+  );
+  await mapConcurrent(toDownload, store.options.concurrency, async (index, _, stop) => {
+    const { locked, current } = checks[index];
+    const bytes = await store.file(locked.path).stream({ signal: stop });
+    const hashed = locked.checksum !== undefined
+      ? { ...current!, checksum: await digest(bytes, checksumHasher(locked.checksum)) }
+      : { ...current!, hash: await hashOf(bytes, locked.hash!) };
+    checks[index] = compared(locked, hashed, "bytes");
+  }, signal);
+  return checks;
+}
+
+/** The check of a file the store holds a version of. */
+function compared(locked: FileVersion, current: FileVersion, by: LockComparison): LockCheck {
+  return {
+    path: locked.path,
+    status: sameVersion(locked, current) ? "unchanged" : "changed",
+    locked,
+    current,
+    by,
+    detail: differences(locked, current),
+  };
+}
+
+/** Feeds every chunk of `stream` to `hasher` and returns its digest. */
+async function digest(
+  stream: ReadableStream<Uint8Array>,
+  hasher: { update(bytes: Uint8Array): void; digest(): string },
+): Promise<string> {
+  for await (const chunk of stream) hasher.update(chunk);
+  return hasher.digest();
 }
 
 /** The hash of a stream's bytes with the algorithm `like` names (`xxh64:…`). */
 async function hashOf(stream: ReadableStream<Uint8Array>, like: string): Promise<string> {
   const algorithm = like.slice(0, like.indexOf(":"));
-  let update: (bytes: Uint8Array) => void;
-  let digest: () => string;
   if (algorithm === "xxh64") {
     const hasher = await contentHasher();
-    update = (bytes) => hasher.update(bytes);
-    digest = () => hasher.digest();
-  } else if (algorithm === "sha256" || algorithm === "md5") {
-    const hasher = createHash(algorithm);
-    update = (bytes) => void hasher.update(bytes);
-    digest = () => hasher.digest("hex");
-  } else {
-    await stream.cancel();
-    throw new BadRequestError(
-      `The lock's hash ${
-        JSON.stringify(like)
-      } uses ${algorithm}; tern checks xxh64, sha256 and md5.`,
-    );
+    return `xxh64:${await digest(stream, hasher)}`;
   }
-  for await (const chunk of stream) update(chunk);
-  return `${algorithm}:${digest()}`;
+  if (algorithm === "sha256" || algorithm === "md5") {
+    const hash = createHash(algorithm);
+    return `${algorithm}:${await digest(stream, {
+      update: (bytes) => void hash.update(bytes),
+      digest: () => hash.digest("hex"),
+    })}`;
+  }
+  await stream.cancel();
+  throw new BadRequestError(
+    `The lock's hash ${JSON.stringify(like)} uses ${algorithm}; tern checks xxh64, sha256 and md5.`,
+  );
 }
 
 function differences(locked: FileVersion, current: FileVersion): string {
@@ -171,8 +247,15 @@ function differences(locked: FileVersion, current: FileVersion): string {
       }`,
     );
   }
-  if (locked.hash !== undefined && current.hash !== undefined && locked.hash !== current.hash) {
-    parts.push(`hash ${locked.hash} → ${current.hash}`);
+  const pairs = [["checksum", locked.checksum, current.checksum], [
+    "hash",
+    locked.hash,
+    current.hash,
+  ]] as const;
+  for (const [what, before, now] of pairs) {
+    if (before !== undefined && now !== undefined && before !== now) {
+      parts.push(`${what} ${before} → ${now}`);
+    }
   }
   return parts.join("; ");
 }

@@ -79,6 +79,8 @@ export interface ProvenanceRead {
   readonly size: number;
   /** Date-modified. */
   readonly modified: Date;
+  /** The store's own checksum (`md5:<hex>` or `sha2:<base64>`), where the store gave one. */
+  readonly checksum?: string;
   /** Content hash `<algorithm>:<hex>`, where tern had one. */
   readonly hash?: string;
   /** How it was read (`dataframe`, `text`, `scan`, …), in {@linkcode READ_OPERATIONS} order. */
@@ -123,6 +125,7 @@ interface Record {
   readonly name: string;
   readonly size: number;
   readonly modified: number;
+  checksum: string | undefined;
   hash: string | undefined;
   operations: number;
   readonly at: number;
@@ -162,8 +165,9 @@ export type DatasetLookup = (
 export const PROVENANCE_RECORDS: unique symbol = Symbol("tern.provenanceRecords");
 
 /**
- * What a store read: every file version once — path, id, size, date-modified, content hash
- * where tern has one, how it was read, when, and how it stands against the store's lock — and
+ * What a store read: every file version once — path, id, size, date-modified, the store's
+ * checksum where it gave one, content hash where tern has one, how it was read, when, and how it
+ * stands against the store's lock — and
  * the datasets those files belong to (the nearest folder with dataset metadata, looked up once
  * per folder, when first asked for). Each store keeps its own, as `store.provenance`.
  *
@@ -222,8 +226,8 @@ export class Provenance {
 
   /**
    * Records a read of `version` by `operation`: a version already recorded (by id, whatever
-   * the path) gains the operation, and its hash when it had none; another version of the same
-   * file is a new entry.
+   * the path) gains the operation, and its store checksum and hash when it had none; another
+   * version of the same file is a new entry.
    *
    * @param status How the read stands against the lock.
    *
@@ -251,6 +255,7 @@ export class Provenance {
       const record = this.#records[index];
       if (!sameVersion(this.#versionOf(record, version.store), version)) continue;
       record.operations |= bit;
+      record.checksum ??= version.checksum;
       record.hash ??= version.hash;
       record.status = Math.max(record.status, statusCode);
       return;
@@ -268,6 +273,7 @@ export class Provenance {
       name: version.path.slice(folder === "/" ? 1 : folder.length + 1),
       size: version.size,
       modified: version.modified,
+      checksum: version.checksum,
       hash: version.hash,
       operations: bit,
       at: Date.now(),
@@ -390,6 +396,7 @@ export class Provenance {
           id: read.id,
           size: read.size,
           modified: read.modified.toISOString(),
+          ...(read.checksum === undefined ? {} : { checksum: read.checksum }),
           ...(read.hash === undefined ? {} : { hash: read.hash }),
           ...(read.dataset === undefined ? {} : { dataset: read.dataset }),
           operations: read.operations,
@@ -426,7 +433,8 @@ export class Provenance {
   }
 
   /**
-   * Every file version read as a DataFrame: `path`, `id`, `size`, `modified`, `hash`,
+   * Every file version read as a DataFrame: `path`, `id`, `size`, `modified`, `checksum` (the
+   * store's), `hash`,
    * `operations` (comma-separated), `status`, `firstRead`, `dataset` (its folder), `title`,
    * `doi`, `ark`.
    *
@@ -455,6 +463,7 @@ export class Provenance {
       text("id", reads.map((read) => read.id)),
       pl.Series("size", reads.map((read) => read.size), pl.Int64),
       pl.Series("modified", reads.map((read) => read.modified), pl.Datetime("ms", "UTC")),
+      text("checksum", reads.map((read) => read.checksum)),
       text("hash", reads.map((read) => read.hash)),
       text("operations", reads.map((read) => read.operations.join(","))),
       text("status", reads.map((read) => read.status)),
@@ -540,6 +549,7 @@ export class Provenance {
       id: record.id,
       size: record.size,
       modified: record.modified,
+      ...(record.checksum === undefined ? {} : { checksum: record.checksum }),
       ...(record.hash === undefined ? {} : { hash: record.hash }),
     };
   }
@@ -551,6 +561,7 @@ export class Provenance {
       id: record.id,
       size: record.size,
       modified: new Date(record.modified),
+      ...(record.checksum === undefined ? {} : { checksum: record.checksum }),
       ...(record.hash === undefined ? {} : { hash: record.hash }),
       operations: READ_OPERATIONS.filter((_, bit) => (record.operations & (1 << bit)) !== 0),
       firstRead: new Date(record.at),

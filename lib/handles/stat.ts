@@ -1,25 +1,21 @@
 /**
- * Terrain has no read-only stat endpoint for clients, so entries are read from listings with as
- * few requests as possible: a folder from a one-entry page of its own listing, a file from its
- * parent's name-sorted file listing, searched by halving.
+ * One item's entry with one request each: a file's from `filesystem/stat` (which alone carries the
+ * store's checksum), a folder's from a one-entry page of its own listing, and whether a path is a
+ * file or a folder from its manifest.
  *
  * @module
  */
 
-import { type CallOptions, getManifest, getPagedDirectory } from "../client/endpoints.ts";
+import {
+  type CallOptions,
+  getManifest,
+  getPagedDirectory,
+  statItems,
+} from "../client/endpoints.ts";
 import { closest } from "../client/closest.ts";
 import { BadRequestError, NotFoundError, ProtocolError, quoteInput } from "../client/errors.ts";
-import type { ListingItem } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
-import { type Entry, entryFromItem, folderEntry } from "../client/entry.ts";
-import { baseName, parentPath } from "./paths.ts";
-
-/** Entries in the first request for a file: most folders fit, so one request is enough. */
-const FIRST_PAGE = 1000;
-/** Entries per probe while halving a larger folder. */
-const PROBE = 100;
-/** Entries per request when falling back to reading the whole parent listing. */
-const SCAN_PAGE = 1000;
+import { type Entry, entryFromStat, folderEntry } from "../client/entry.ts";
 
 /**
  * The entry of a folder, from one request: a paged listing of the folder with `limit=1`, whose
@@ -52,15 +48,14 @@ export async function statFolder(
 }
 
 /**
- * The entry of a file, found in its parent's listing of files sorted by name.
+ * The entry of a file, with the store's checksum when it has one, from one `filesystem/stat`
+ * request.
  *
- * Requests: one when the parent holds at most 1,000 files (the usual case); for larger folders,
- * about log2(files / 100) more small probes that halve the name range. If the file is not where
- * the name order says (the server may collate names differently from code-unit order, or the
- * folder changed), one `file/manifest` request says whether it exists at all; if it does, the
- * parent is read page by page until it turns up. Errors are always the precise ones: a folder
- * at that path is a {@linkcode BadRequestError}, a missing file a {@linkcode NotFoundError} —
- * which, when a file listed on the way has a name one or two typos away, asks "did you mean" it.
+ * @throws {BadRequestError} when the path is a folder.
+ * @throws {NotFoundError} when nothing is there (or nothing the caller can see); when a file of
+ * the same folder (among its first 1,000 by name) is one or two typos away, it asks "did you
+ * mean" that one, at the cost of one listing request made only then.
+ * @throws {PermissionError} when the caller may not read it.
  *
  * @example
  * ```ts
@@ -75,6 +70,7 @@ export async function statFolder(
  * const entry = await statFile(transport, path);
  * assert.equal(entry.size, 13487);
  * assert.equal(entry.infoType, "csv");
+ * assert.match(entry.checksum ?? "", /^md5:[0-9a-f]{32}$/);
  * ```
  */
 export async function statFile(
@@ -82,60 +78,25 @@ export async function statFile(
   path: string,
   opts: CallOptions = {},
 ): Promise<Entry> {
-  const parent = parentPath(path);
-  const name = baseName(path);
-  /** Names listed on the way: what a "did you mean" picks from. */
-  const listed: string[] = [];
-  const files = async (offset: number, limit: number) => {
-    const page = await getPagedDirectory(transport, {
-      path: parent,
-      limit,
-      offset,
-      entityType: "file",
-      sortCol: "name",
-      sortDir: "ASC",
-    }, opts);
-    for (const item of page.files) listed.push(baseName(item.path));
-    return { total: page.total ?? 0, items: page.files };
-  };
-
-  const first = await files(0, FIRST_PAGE);
-  let found = findByName(first.items, name);
-  if (found !== undefined) return entryFromItem(found, "file");
-
-  let low = first.items.length;
-  let high = first.total;
-  const last = first.items.at(-1);
-  // Within (or before) the first page's name range but not in it: not in name order at all.
-  if (last !== undefined && name < baseName(last.path)) high = low;
-  while (low < high) {
-    const start = Math.max(low, Math.min(high - PROBE, low + Math.floor((high - low - PROBE) / 2)));
-    const probe = await files(start, Math.min(PROBE, high - start));
-    if (probe.items.length === 0) break;
-    found = findByName(probe.items, name);
-    if (found !== undefined) return entryFromItem(found, "file");
-    if (name < baseName(probe.items[0].path)) high = start;
-    else if (name > baseName(probe.items[probe.items.length - 1].path)) {
-      low = start + probe.items.length;
-    } else break;
-  }
-
-  // Not where the name order puts it: ask whether it exists before reading the whole folder.
-  // This also turns "it is a folder" and "it does not exist" into their precise errors.
-  await getManifest(transport, path, opts).catch((error) => {
-    throw error instanceof NotFoundError ? didYouMean(error, parent, closest(name, listed)) : error;
+  const endpoint = "filesystem/stat";
+  const answer = await statItems(transport, { paths: [path] }, opts).catch(async (error) => {
+    throw error instanceof NotFoundError ? await didYouMean(transport, error, path, opts) : error;
   });
-  for (let offset = 0;; offset += SCAN_PAGE) {
-    const page = await files(offset, SCAN_PAGE);
-    found = findByName(page.items, name);
-    if (found !== undefined) return entryFromItem(found, "file");
-    if (page.items.length === 0 || offset + page.items.length >= page.total) break;
+  const info = answer.paths[path];
+  if (info === undefined) {
+    throw new ProtocolError(`${endpoint} answered without ${quoteInput(path)}.`, {
+      endpoint,
+      path,
+    });
   }
-  throw new ProtocolError(
-    `${quoteInput(path)} exists (filesystem/file/manifest) but its folder's listing does not ` +
-      "show it.",
-    { path, endpoint: "filesystem/paged-directory" },
-  );
+  if (info.type !== "file") {
+    throw new BadRequestError(`${quoteInput(path)} is a folder, not a file (${endpoint}).`, {
+      endpoint,
+      path,
+      code: "ERR_NOT_A_FILE",
+    });
+  }
+  return entryFromStat(info);
 }
 
 /**
@@ -171,19 +132,37 @@ export async function kindOf(
   }
 }
 
-function findByName(items: readonly ListingItem[], name: string): ListingItem | undefined {
-  return items.find((item) => baseName(item.path) === name);
-}
-
-/** The error, asking whether `near` (a name in `parent`) was meant, when there is one. */
-function didYouMean(error: NotFoundError, parent: string, near: string | undefined): NotFoundError {
+/**
+ * The error, asking whether a file of `path`'s folder one or two typos away was meant, when
+ * there is one (the folder unreadable or gone: the error as it was).
+ */
+async function didYouMean(
+  transport: Transport,
+  error: NotFoundError,
+  path: string,
+  opts: CallOptions,
+): Promise<NotFoundError> {
+  const slash = path.lastIndexOf("/");
+  const parent = path.slice(0, slash) || "/";
+  const names = await getPagedDirectory(transport, {
+    path: parent,
+    limit: 1000,
+    offset: 0,
+    entityType: "file",
+    sortCol: "name",
+    sortDir: "ASC",
+  }, opts).then(
+    (page) => page.files.map((item) => item.path.slice(item.path.lastIndexOf("/") + 1)),
+    () => [],
+  );
+  const near = closest(path.slice(slash + 1), names);
   if (near === undefined) return error;
-  const { status, code, path, endpoint } = error;
+  const { status, code, endpoint } = error;
   const meant = parent === "/" ? `/${near}` : `${parent}/${near}`;
   return new NotFoundError(`${error.message} Did you mean ${quoteInput(meant)}?`, {
     ...(status === undefined ? {} : { status }),
     ...(code === undefined ? {} : { code }),
-    ...(path === undefined ? {} : { path }),
+    path: error.path ?? path,
     ...(endpoint === undefined ? {} : { endpoint }),
     cause: error,
   });

@@ -148,7 +148,9 @@ export class StoreGate implements ReadGate {
 
   /**
    * The version to read: `current` when the lock does not name the file or names this
-   * version; otherwise what `onChange` says.
+   * version (`sameVersion`: id, size, date-modified, and the store's checksum where the lock and
+   * `current` both have one, so a rewrite that kept the size and the date is a change); otherwise
+   * what `onChange` says.
    *
    * @throws {DataChangedError} when the file changed and `onChange` is `error`, or is `locked`
    * and the cache no longer holds the locked version.

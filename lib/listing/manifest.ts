@@ -1,6 +1,6 @@
 /**
- * A listing's manifest: one row per file with its path, id, size, date, table format, URL and
- * how to read that URL — what another engine (Dask, DuckDB, Polars on another machine) needs to
+ * A listing's manifest: one row per file with its path, id, size, date, the store's checksum,
+ * table format, URL and how to read that URL — what another engine (Dask, DuckDB, Polars on another machine) needs to
  * read the same files without tern. A public file's URL is the anonymous one the server's
  * manifest endpoint gives; a private file's is Terrain's download URL, read with the caller's
  * token. No credential is ever written into a manifest.
@@ -11,14 +11,16 @@
 import type { DataFrame } from "../deps.ts";
 import { loadPolars } from "../polars/adapter.ts";
 import { type Access, type CallOptions, getManifest, readUrlOf } from "../client/endpoints.ts";
-import { BadRequestError, isAbortError } from "../client/errors.ts";
+import { BadRequestError, isAbortError, SignInRequiredError } from "../client/errors.ts";
+import { statPaths } from "../client/stat_many.ts";
 import type { Transport } from "../client/transport.ts";
 import { formatOfName } from "../registry/format_detection.ts";
 import type { Entry } from "../client/entry.ts";
 
 /**
  * The columns of a manifest, in order: `path`, `id`, `size` (bytes), `modified` (UTC datetime),
- * `format` (the table format the name promises, null for other files), `contentType` (the media
+ * `checksum` (the store's own, `md5:<hex>` or `sha2:<base64>`; null where the store has none
+ * yet, or an anonymous caller may not stat the file), `format` (the table format the name promises, null for other files), `contentType` (the media
  * type the server detected), `url` (where another engine reads the file: the anonymous
  * `dav-anon` URL of a public file, Terrain's `fileio/download` URL of a private one) and `access`
  * (`public`: read the URL with no credentials; `token`: send the caller's access token as an
@@ -29,7 +31,10 @@ import type { Entry } from "../client/entry.ts";
  * import { MANIFEST_COLUMNS } from "./manifest.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(MANIFEST_COLUMNS.join(","), "path,id,size,modified,format,contentType,url,access");
+ * assert.equal(
+ *   MANIFEST_COLUMNS.join(","),
+ *   "path,id,size,modified,checksum,format,contentType,url,access",
+ * );
  * ```
  */
 export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
@@ -37,6 +42,7 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
   "id",
   "size",
   "modified",
+  "checksum",
   "format",
   "contentType",
   "url",
@@ -45,8 +51,8 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
 
 /**
  * The manifest of `entries` (folders are skipped), in their order: one `file/manifest` request
- * per file, `concurrency` at a time (default: the store's). The first failure cancels the rest
- * and is thrown.
+ * per file, `concurrency` at a time (default: the store's), and the store's checksums from one
+ * `filesystem/stat` per 1,000 files. The first failure cancels the rest and is thrown.
  *
  * @throws {BadRequestError} when `concurrency` is not an integer ≥ 1.
  *
@@ -63,6 +69,7 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
  * const manifest = await fileManifest(store[STORE_CONTEXT].transport, entries);
  * assert.equal(manifest.getColumn("format").get(0), "parquet");
  * assert.ok(manifest.getColumn("url").get(0).includes("/dav-anon/"));
+ * assert.match(manifest.getColumn("checksum").get(0), /^md5:[0-9a-f]{32}$/);
  * ```
  */
 export async function fileManifest(
@@ -100,7 +107,16 @@ export async function fileManifest(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  const [stats] = await Promise.all([
+    checksums(transport, files, signal).catch((error) => {
+      if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
+        failure = { error };
+        stop.abort();
+      }
+      return new Map<string, string>();
+    }),
+    Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker)),
+  ]);
   if (failure !== undefined) throw failure.error;
   const pl = await loadPolars();
   return pl.DataFrame([
@@ -108,11 +124,34 @@ export async function fileManifest(
     pl.Series("id", files.map((entry) => entry.id), pl.Utf8),
     pl.Series("size", files.map((entry) => entry.size), pl.Int64),
     pl.Series("modified", files.map((entry) => entry.modified), pl.Datetime("ms", "UTC")),
+    pl.Series("checksum", files.map((entry) => stats.get(entry.path) ?? null), pl.Utf8),
     pl.Series("format", files.map((entry) => formatOfName(entry.name) ?? null), pl.Utf8),
     pl.Series("contentType", answers.map((answer) => answer.contentType), pl.Utf8),
     pl.Series("url", answers.map((answer) => answer.url), pl.Utf8),
     pl.Series("access", answers.map((answer) => answer.access), pl.Utf8),
   ]);
+}
+
+/**
+ * The store's checksum of each file that has one, by path (a path missing or unreadable by now
+ * has none: its `file/manifest` request says what became of it). An anonymous caller may stat
+ * only community paths: outside them, no checksums.
+ */
+async function checksums(
+  transport: Transport,
+  files: readonly Entry[],
+  signal: AbortSignal,
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  try {
+    const { entries } = await statPaths(transport, files.map((entry) => entry.path), { signal });
+    for (const [path, entry] of entries) {
+      if (entry.checksum !== undefined) found.set(path, entry.checksum);
+    }
+  } catch (error) {
+    if (!(error instanceof SignInRequiredError)) throw error;
+  }
+  return found;
 }
 
 /**

@@ -8,7 +8,7 @@
  * system's timestamp grain, or a copy that kept the old modification time. Hashing costs one read
  * of the file (XXH64 runs at several GB/s), paid once per file version: the hash is remembered
  * under the version's identity on disk (device, inode, size, modification, change and birth
- * times), but only when that identity had been stable for {@link SETTLED_MS} before hashing
+ * times), but only when that identity had been stable for two seconds (`file_hashes.ts`) before hashing
  * began. A change made later always moves the change time (ctime) past what was recorded, so a
  * remembered hash is never reused for other bytes; a file changed moments ago is hashed again on
  * each request (git's "racily clean" rule). For the same reason a settled identity is a strong
@@ -19,21 +19,7 @@
  * @module
  */
 
-import type { FileHashes } from "./file_hashes.ts";
-
-/**
- * How long a file's identity must have stood still before its hash is remembered: longer than the
- * coarsest timestamp grain of the file systems served (Deno reports ctime in whole seconds).
- *
- * @example
- * ```ts
- * import { SETTLED_MS } from "./conditional.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(SETTLED_MS, 2000);
- * ```
- */
-export const SETTLED_MS = 2000;
+import { type FileHashes, fileIdentity, isSettled } from "./file_hashes.ts";
 
 /**
  * Files up to this size are tagged by their hash; larger settled ones by their identity alone
@@ -66,11 +52,6 @@ export interface Validators {
   size: number;
 }
 
-function identityOf(info: Deno.FileInfo): string {
-  const times = [info.mtime, info.ctime, info.birthtime].map((time) => time?.getTime());
-  return [info.dev, info.ino, info.size, ...times].join(":");
-}
-
 /**
  * The validators of an open file, hashing its bytes through the same descriptor that will serve
  * them (so the tag describes the bytes sent even if the path was replaced meanwhile), the hash
@@ -97,22 +78,11 @@ export async function fileValidators(file: Deno.FsFile, hashes: FileHashes): Pro
   const info = await file.stat();
   const modified = info.mtime?.getTime() ?? 0;
   const changed = Math.max(modified, info.ctime?.getTime() ?? started);
-  const identity = identityOf(info);
-  const settled = started - changed >= SETTLED_MS && info.ino !== null;
-  let etag: string;
-  if (settled && info.size > HASHED_MAX) {
-    // A settled identity is itself a strong validator (see the module doc), and reading a file
-    // this large before its first byte would cost seconds.
-    etag = `"f-${identity.replaceAll(":", "-")}"`;
-  } else {
-    let hash = hashes.recall(identity);
-    if (hash === undefined) {
-      hash = await hashes.hash(file, info.size);
-      // An edit in place while hashing would leave a hash of mixed bytes: never remember that.
-      if (settled && identityOf(await file.stat()) === identity) hashes.remember(identity, hash);
-    }
-    etag = `"xxh64-${hash}-${info.size}"`;
-  }
+  // A settled identity is itself a strong validator (see the module doc), and reading a file
+  // this large before its first byte would cost seconds.
+  const etag = isSettled(info, started) && info.size > HASHED_MAX
+    ? `"f-${fileIdentity(info).replaceAll(":", "-")}"`
+    : `"xxh64-${await hashes.of(file, "xxh64", info)}-${info.size}"`;
   const shownModified = Math.min(modified, started);
   return {
     etag,

@@ -193,6 +193,9 @@ const STAT_COLUMN: Record<"size" | "datecreated" | "datemodified", keyof EntrySt
   datemodified: "modified",
 };
 
+/** The iRODS AVU that sets a file's checksum (see {@linkcode DiskStore.checksum}). */
+const CHECKSUM_AVU = "ipc-checksum";
+
 /** How recently changed a folder must be for its modification time not to be trusted yet. */
 const RACY_MS = 2000;
 
@@ -599,6 +602,125 @@ export class DiskStore {
       ? snapshot.folders.filter((entry) => permissionOf(entry) !== "none")
       : snapshot.folders;
     return await this.#fresh(folder, readable, permissionOf);
+  }
+
+  /**
+   * How many files and folders in `folder` `user` can read (what `stat` reports as
+   * `file-count` and `dir-count`).
+   *
+   * @example
+   * ```ts
+   * import { DiskStore } from "./disk_store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await DiskStore.open(root, "iplant");
+   * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "a");
+   * await Deno.mkdir(`${root}/iplant/home/shared/b`);
+   * const shared = await store.lookup("/iplant/home/shared", "demo");
+   * if (shared.found !== "item") throw new Error("expected /iplant/home/shared");
+   * assert.deepEqual(await store.childCounts(shared.item, "demo"), { files: 1, folders: 1 });
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async childCounts(folder: Item, user: string): Promise<{ files: number; folders: number }> {
+    const snapshot = await this.#folders.snapshot(folder.disk);
+    const permissionOf = this.#childPermissions(folder, user, snapshot.hasSymlinks);
+    const readable = (entries: readonly FolderEntry[]) =>
+      permissionOf
+        ? entries.filter((entry) => permissionOf(entry) !== "none").length
+        : entries.length;
+    return { files: readable(snapshot.files), folders: readable(snapshot.folders) };
+  }
+
+  /**
+   * The checksum the store holds for a file, as `stat` reports it in `md5`: the MD5 of its bytes
+   * in lowercase hex, computed when first asked for and remembered per file version (a server
+   * over a large folder hashes nothing at start), unless the file's AVU sidecar has an
+   * `ipc-checksum` iRODS AVU, whose value stands instead: `""` marks a file not checksummed yet
+   * (as iRODS leaves a fresh upload until its delayed rule runs), anything else is returned as
+   * written (a zone's `sha2:<base64>`, or a stale checksum). A malformed sidecar is ignored here.
+   *
+   * @example
+   * ```ts
+   * import { DiskStore } from "./disk_store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await DiskStore.open(root, "iplant");
+   * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "a");
+   * const found = await store.lookup("/iplant/home/shared/a.txt", "demo");
+   * assert.ok(found.found === "item");
+   * assert.equal(await store.checksum(found.item, "demo"), "0cc175b9c0f1b6a831c399e269772661");
+   * assert.equal(store.filesHashed, 1);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async checksum(item: Item, user: string): Promise<string> {
+    if (item.hasAvus !== false) {
+      const sidecar = await this.#avuSidecar(item, user).catch(() => undefined);
+      const mark = sidecar?.irodsAvus.find((avu) => avu.attr === CHECKSUM_AVU);
+      if (mark !== undefined) return mark.value;
+    }
+    try {
+      const known = this.#hashes.recallFile(Deno.statSync(item.disk), "md5");
+      if (known !== undefined) return known;
+    } catch {
+      // Gone since it was resolved: opening it says so.
+    }
+    const { file } = await this.open(item);
+    try {
+      return await this.#hashes.of(file, "md5");
+    } finally {
+      file.close();
+    }
+  }
+
+  /**
+   * `item` with `hasAvus` set (as listings know it): whether an AVU sidecar lies beside it, so
+   * that asking for its type and its checksum looks for the sidecar once, not each time.
+   *
+   * @example
+   * ```ts
+   * import { DiskStore } from "./disk_store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const store = await DiskStore.open(root, "iplant");
+   * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "a");
+   * const found = await store.lookup("/iplant/home/shared/a.txt", "demo");
+   * assert.ok(found.found === "item");
+   * assert.equal(store.withSidecarKnown(found.item).hasAvus, false);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  withSidecarKnown(item: Item): Item {
+    if (item.hasAvus !== undefined) return item;
+    let hasAvus = true;
+    try {
+      Deno.lstatSync(this.#sidecarLocation(item, "avus").disk);
+    } catch {
+      hasAvus = false;
+    }
+    return { ...item, hasAvus };
+  }
+
+  /**
+   * How many times this store read a file's bytes to hash them (an `ETag` or a checksum); a
+   * version hashed before and remembered reads none.
+   *
+   * @example
+   * ```ts
+   * import { DiskStore } from "./disk_store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * assert.equal((await DiskStore.open(root, "iplant")).filesHashed, 0);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  get filesHashed(): number {
+    return this.#hashes.computed;
   }
 
   /**

@@ -165,7 +165,7 @@ export function unrecognizedPath(): TerrainError {
  * });
  * ```
  */
-export function illegalArgument(reason: string | Record<string, string>): TerrainError {
+export function illegalArgument(reason: string | Record<string, unknown>): TerrainError {
   return new TerrainError(400, { error_code: "ERR_ILLEGAL_ARGUMENT", reason });
 }
 
@@ -192,7 +192,7 @@ export function badOrMissingField(field: string): TerrainError {
 
 /**
  * Which key names the item in a data error: `path` (paged listing, metadata), `paths`
- * (directory, manifest) or `uuid` (metadata and comments by id).
+ * (directory, manifest, stat), `uuid` (metadata and comments by id) or `ids` (stat by id).
  *
  * @example
  * ```ts
@@ -200,10 +200,12 @@ export function badOrMissingField(field: string): TerrainError {
  * const key: ItemKey = "paths";
  * ```
  */
-export type ItemKey = "path" | "paths" | "uuid";
+export type ItemKey = "path" | "paths" | "uuid" | "ids";
 
-function itemField(key: ItemKey, value: string): Record<string, unknown> {
-  return { [key]: key === "paths" ? [value] : value };
+/** The item field of an error body: a list under the plural keys, one value under the others. */
+function itemField(key: ItemKey, value: string | readonly string[]): Record<string, unknown> {
+  const values = typeof value === "string" ? [value] : value;
+  return { [key]: key === "paths" || key === "ids" ? values : values[0] };
 }
 
 /**
@@ -219,7 +221,7 @@ function itemField(key: ItemKey, value: string): Record<string, unknown> {
  * });
  * ```
  */
-export function doesNotExist(key: ItemKey, value: string): TerrainError {
+export function doesNotExist(key: ItemKey, value: string | readonly string[]): TerrainError {
   return new TerrainError(500, { error_code: "ERR_DOES_NOT_EXIST", ...itemField(key, value) });
 }
 
@@ -236,7 +238,11 @@ export function doesNotExist(key: ItemKey, value: string): TerrainError {
  * });
  * ```
  */
-export function notReadable(key: ItemKey, value: string, user: string): TerrainError {
+export function notReadable(
+  key: ItemKey,
+  value: string | readonly string[],
+  user: string,
+): TerrainError {
   return new TerrainError(500, {
     error_code: "ERR_NOT_READABLE",
     ...itemField(key, value),
@@ -312,6 +318,44 @@ export function notAFile(key: ItemKey, path: string): TerrainError {
  */
 export function notFoundById(uuid: string): TerrainError {
   return new TerrainError(500, { error_code: "ERR_NOT_FOUND", uuid });
+}
+
+/**
+ * 500 `ERR_TOO_MANY_RESULTS`: a `stat` of more items than the service answers at once.
+ *
+ * @example
+ * ```ts
+ * import { tooManyResults } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(tooManyResults(1001, 1000).body, {
+ *   error_code: "ERR_TOO_MANY_RESULTS", count: 1001, limit: 1000,
+ * });
+ * ```
+ */
+export function tooManyResults(count: number, limit: number): TerrainError {
+  return new TerrainError(500, { error_code: "ERR_TOO_MANY_RESULTS", count, limit });
+}
+
+/**
+ * 400 for a JSON request body that does not parse, worded as compojure-api words it.
+ *
+ * @example
+ * ```ts
+ * import { malformedJson } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(malformedJson().body, {
+ *   type: "compojure.api.exception/request-parsing",
+ *   message: "Malformed application/json request.",
+ * });
+ * ```
+ */
+export function malformedJson(): TerrainError {
+  return new TerrainError(400, {
+    type: "compojure.api.exception/request-parsing",
+    message: "Malformed application/json request.",
+  });
 }
 
 /**

@@ -3,7 +3,9 @@
  * then `/secured/...`, which authenticates before routing and ends in a 404; then the
  * optionally authenticated routes (anonymous allowed); and finally a catch-all that demands
  * authentication before saying 404. Paths are accepted with or without the `/terrain` prefix.
- * The anonymous WebDAV-like `/dav-anon/...` tree is served beside Terrain.
+ * The anonymous WebDAV-like `/dav-anon/...` tree is served beside Terrain. Routes answer `GET`
+ * (and `HEAD`), except `filesystem/stat`, which answers `POST`; a method a path has no route for
+ * falls to the catch-all, as in Terrain.
  *
  * Every answer, including unexpected failures, is a well-formed reply: the last-resort handler
  * answers 500 `ERR_UNCHECKED_EXCEPTION` with a short reason that never includes a stack trace
@@ -27,6 +29,7 @@ import { metadataHandler } from "./handlers/metadata.ts";
 import { pagedDirectoryHandler } from "./handlers/paged_directory.ts";
 import { rootHandler } from "./handlers/root.ts";
 import { savedSearchesHandler } from "./handlers/saved_searches.ts";
+import { statHandler } from "./handlers/stat.ts";
 import { tokenHandler } from "./handlers/token.ts";
 import { ANONYMOUS } from "./permissions.ts";
 import type { Prng } from "./prng.ts";
@@ -56,11 +59,22 @@ const searchDocumentationHandler: Handler = (call) =>
 interface Route {
   segments: string[];
   handler: Handler;
-  requiresUser?: boolean;
+  requiresUser: boolean;
+  /** `GET` routes also answer `HEAD`. */
+  method: "GET" | "POST";
 }
 
-function route(pattern: string, handler: Handler, requiresUser = false): Route {
-  return { segments: pattern.split("/").slice(1), handler, requiresUser };
+function route(
+  pattern: string,
+  handler: Handler,
+  options: { requiresUser?: boolean; method?: "POST" } = {},
+): Route {
+  return {
+    segments: pattern.split("/").slice(1),
+    handler,
+    requiresUser: options.requiresUser ?? false,
+    method: options.method ?? "GET",
+  };
 }
 
 /** Routes under `/terrain/secured`; authentication happens before these are tried. */
@@ -75,17 +89,19 @@ const SECURED_ROUTES: Route[] = [
   route("/filesystem/entry/:entry-id/comments", commentsHandler),
   route("/filesystem/:data-id/metadata", metadataHandler),
   route("/fileio/download", fileioDownloadHandler),
+  route("/filesystem/stat", statHandler, { method: "POST" }),
 ];
 
 /** Routes without `/secured`: anonymous callers allowed unless `requiresUser`. */
 const OPTIONAL_ROUTES: Route[] = [
-  route("/saved-searches", savedSearchesHandler, true),
+  route("/saved-searches", savedSearchesHandler, { requiresUser: true }),
   route("/filesystem/paged-directory", pagedDirectoryHandler),
   route("/filesystem/display-download", displayDownloadHandler),
   route("/filesystem/file/manifest", manifestHandler),
   route("/filesystem/search-documentation", searchDocumentationHandler),
   route("/filesystem/:data-id/metadata", metadataHandler),
   route("/fileio/download", fileioDownloadHandler),
+  route("/filesystem/stat", statHandler, { method: "POST" }),
 ];
 
 function decodeSegment(segment: string): string {
@@ -98,11 +114,13 @@ function decodeSegment(segment: string): string {
 
 function match(
   routes: readonly Route[],
+  method: string,
   path: string,
 ): { route: Route; pathParams: Record<string, string> } | undefined {
   const parts = path.split("/").slice(1);
+  const wanted = method === "HEAD" ? "GET" : method;
   for (const candidate of routes) {
-    if (candidate.segments.length !== parts.length) continue;
+    if (candidate.method !== wanted || candidate.segments.length !== parts.length) continue;
     const pathParams: Record<string, string> = {};
     const fits = candidate.segments.every((segment, i) => {
       if (segment.startsWith(":")) {
@@ -194,6 +212,7 @@ export function createRouter(
       origin: parts.origin(),
       prng: parts.prng,
       pathParams,
+      body: () => request.text(),
     });
 
     if (url.pathname === "/dav-anon" || url.pathname.startsWith("/dav-anon/")) {
@@ -220,13 +239,13 @@ export function createRouter(
     if (path === "/secured" || path.startsWith("/secured/")) {
       const user = identify(request.headers, table);
       if (user === undefined) throw notAuthorized();
-      const found = readOnly ? match(SECURED_ROUTES, path.slice("/secured".length)) : undefined;
+      const found = match(SECURED_ROUTES, request.method, path.slice("/secured".length));
       if (!found) throw unrecognizedPath();
       return await found.route.handler(call(user, found.pathParams));
     }
 
     const user = identify(request.headers, table);
-    const found = readOnly ? match(OPTIONAL_ROUTES, path) : undefined;
+    const found = match(OPTIONAL_ROUTES, request.method, path);
     if (found && !(found.route.requiresUser && user === undefined)) {
       return await found.route.handler(call(user, found.pathParams));
     }

@@ -41,9 +41,12 @@ export function frontProxy(upstream: string, hooks: ProxyHooks = {}): FrontProxy
     const headers = new Headers(request.headers);
     hooks.request?.(headers);
     headers.delete("host");
+    const reads = request.method === "GET" || request.method === "HEAD";
     const answer = await fetch(`${target.origin}${url.pathname}${url.search}`, {
       method: request.method,
       headers,
+      // A stat's POST carries its paths.
+      body: reads ? undefined : await request.arrayBuffer(),
     });
     // fetch has decoded any content encoding, so the length and encoding no longer apply.
     const passed = new Headers(answer.headers);

@@ -76,6 +76,18 @@ export function pageAnswer(
   });
 }
 
+/**
+ * A `filesystem/stat` answer for the files `items` (listing items), keyed by their paths, with
+ * the checksum `md5` (`""`: not computed yet) for each.
+ */
+export function statAnswer(items: ReturnType<typeof item>[], md5 = ""): Response {
+  const paths = Object.fromEntries(items.map((entry) => {
+    const { label: _label, isFavorite: _favorite, badName: _bad, ...rest } = entry;
+    return [entry.path, { ...rest, type: "file", md5 }];
+  }));
+  return Response.json({ paths, ids: {} });
+}
+
 /** The offset and limit of a paged-directory request. */
 export function window(url: URL): { offset: number; limit: number } {
   return {

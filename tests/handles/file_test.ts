@@ -16,7 +16,7 @@ import {
 import { quoteInput } from "../../lib/client/errors.ts";
 import { Transport } from "../../lib/client/transport.ts";
 import { LocalFileError } from "../../lib/handles/file.ts";
-import { item, pageAnswer, serveDouble } from "./_double.ts";
+import { item, pageAnswer, serveDouble, statAnswer } from "./_double.ts";
 import {
   bigBytes,
   delay,
@@ -386,6 +386,7 @@ function fileDouble(name: string, size: number, body: (attempt: number) => Respo
   return serveDouble((url) => {
     if (url.pathname.endsWith("/fileio/download")) return body(downloads++);
     const entry = { ...item(`${DOUBLE_FOLDER}/${name}`, "file", 1), "file-size": size };
+    if (url.pathname.endsWith("/filesystem/stat")) return statAnswer([entry]);
     return pageAnswer(DOUBLE_FOLDER, [entry], 1);
   });
 }

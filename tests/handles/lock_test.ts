@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import assert from "node:assert/strict";
 import { connect, DataChangedError, LockError } from "../../mod.ts";
 import { connectIn } from "../../lib/handles/connect.ts";
@@ -49,8 +50,15 @@ Deno.test("lock: a round trip gives the same bytes; keys in a fixed order; no cr
       "id",
       "size",
       "modified",
+      "checksum",
       "dataset",
       "operations",
+    ]);
+    // Each file carries the store's own checksum of its bytes (the server's MD5).
+    const md5 = (text: string) => `md5:${createHash("md5").update(text).digest("hex")}`;
+    assert.deepEqual(files.map((file: { checksum: string }) => file.checksum), [
+      md5("species,mass\nAdelie,3750\nGentoo,5000\n"),
+      md5("hour,speed\n0,3.5\n1,4.0\n"),
     ]);
     assert.deepEqual(files.map((file: { path: string }) => file.path), [
       FILES.penguins,
@@ -100,6 +108,18 @@ Deno.test("lock: a malformed lock is a LockError naming the field by its JSON pa
       /datetime/,
     ],
     [{ ...GOOD, files: [{ ...GOOD.files[0], hash: "XXH:zz" }] }, "$.files[0].hash", /algorithm/],
+    ...[
+      "0cc175b9c0f1b6a831c399e269772661", // no algorithm
+      "md5:0CC175B9C0F1B6A831C399E269772661", // not lowercase
+      "md5:0cc175b9", // too short
+      "sha2:not base64!",
+      "sha256:ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs=",
+      "",
+    ].map((checksum): [unknown, string, RegExp] => [
+      { ...GOOD, files: [{ ...GOOD.files[0], checksum }] },
+      "$.files[0].checksum",
+      /must be md5:<32 lowercase hex digits> or sha2:<base64 of a SHA-256 digest>/,
+    ]),
     [
       { ...GOOD, files: [{ ...GOOD.files[0], operations: ["eat"] }] },
       "$.files[0].operations[0]",
@@ -122,6 +142,15 @@ Deno.test("lock: a malformed lock is a LockError naming the field by its JSON pa
     );
   }
   assert.deepEqual(parseLock(structuredClone(GOOD)), GOOD);
+  for (
+    const checksum of [
+      "md5:0cc175b9c0f1b6a831c399e269772661",
+      "sha2:ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs=",
+    ]
+  ) {
+    const withChecksum = { ...GOOD, files: [{ ...GOOD.files[0], checksum }] };
+    assert.equal(parseLock(structuredClone(withChecksum)).files[0].checksum, checksum);
+  }
 });
 
 Deno.test("lock: a store URL with a username and password is refused without showing them", () => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import assert from "node:assert/strict";
 import { serialize } from "node:v8";
 import { CITATION_STYLE_LIST, CITATION_STYLES, JUPYTER_DISPLAY } from "../../mod.ts";
@@ -136,6 +137,7 @@ Deno.test("provenance: toDataFrame has one row per version with its dataset", as
     "id",
     "size",
     "modified",
+    "checksum",
     "hash",
     "operations",
     "status",
@@ -150,6 +152,7 @@ Deno.test("provenance: toDataFrame has one row per version with its dataset", as
   assert.equal(rows[0].doi, "10.25739/9k2v-7q4m");
   assert.equal(rows[1].dataset, null);
   assert.equal((rows[0].modified as unknown as Date).toISOString(), "2020-07-16T17:43:00.000Z");
+  assert.equal(rows[1].checksum, `md5:${createHash("md5").update("x\n1\n").digest("hex")}`);
 });
 
 Deno.test("provenance card: N files from M datasets, a style switcher without scripts, every value escaped", async () => {

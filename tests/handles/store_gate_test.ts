@@ -70,6 +70,41 @@ Deno.test("onChange error (the default): a file changed on the server's disk is 
   });
 });
 
+Deno.test("onChange error: a rewrite that kept the size and the date differs by the store's checksum, and is refused before any data", async () => {
+  await using served = await serveProvenanceStore();
+  await withFolder(async (folder) => {
+    const lock = await firstRun(served, folder);
+    const locked = JSON.parse(await Deno.readTextFile(lock)).files;
+    assert.ok(locked.every((file: { checksum?: string }) => /^md5:/.test(file.checksum ?? "")));
+    // Same length, same date-modified (2020-07-16T17:43:00Z, as the lock has it): other bytes.
+    await served.change(
+      FILES.penguins,
+      "species,mass\nAdelie,3751\nGentoo,5000\n",
+      new Date("2020-07-16T17:43:00Z"),
+    );
+    const before = served.server.stats().requests;
+    const store = served.demo({ lock, onChange: "error" });
+    await assert.rejects(() => store.file(FILES.penguins).text(), (error: unknown) => {
+      assert.ok(error instanceof DataChangedError, String(error));
+      assert.equal(error.locked.size, error.current.size);
+      assert.equal(error.locked.modified, error.current.modified);
+      assert.notEqual(error.locked.checksum, error.current.checksum);
+      assert.match(
+        error.message,
+        /locked: 37 bytes, .*store checksum md5:[0-9a-f]{32}; now: 37 bytes/,
+      );
+      return true;
+    });
+    // One stat, no download: the change was caught before any data was read.
+    assert.equal(served.server.stats().requests - before, 1);
+    assert.equal(store.provenance.reads.length, 0);
+    // The other locked file is untouched and still reads, recorded with the store's checksum.
+    assert.equal(await store.file(FILES.wind).text(), "hour,speed\n0,3.5\n1,4.0\n");
+    const wind = locked.find((file: { path: string }) => file.path === FILES.wind);
+    assert.equal(store.provenance.reads[0].checksum, wind.checksum);
+  });
+});
+
 Deno.test("onChange warn: one line per path, the new version read and marked changed", async () => {
   await using served = await serveProvenanceStore();
   await withFolder(async (folder) => {

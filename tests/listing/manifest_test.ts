@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
 import { BadRequestError, connect, writeManifest } from "../../mod.ts";
@@ -30,7 +31,7 @@ async function parquetManifest(store: Awaited<ReturnType<typeof served>>) {
   return { manifest, folder: await Deno.makeTempDir() };
 }
 
-Deno.test("manifest: path, id, size, date, format, media type and public URL per file", async () => {
+Deno.test("manifest: path, id, size, date, the store's checksum, format, media type and public URL per file", async () => {
   await using store = await served();
   const tern = store.connect();
   const listing = tern.folder("/iplant/home/shared/data").walk({ type: "file" });
@@ -44,6 +45,15 @@ Deno.test("manifest: path, id, size, date, format, media type and public URL per
   const rows = manifest.toRecords();
   const notes = rows.find((row) => String(row.path).endsWith("notes.txt"))!;
   assert.equal(notes.format, null);
+  // The store's own checksum of each file, from one stat for all of them.
+  const md5 = (bytes: Uint8Array | string) =>
+    `md5:${createHash("md5").update(bytes).digest("hex")}`;
+  assert.equal(notes.checksum, md5("not a table\n"));
+  assert.ok(
+    rows.filter((row) => String(row.path).endsWith(".parquet")).every((row) =>
+      row.checksum === md5(PENGUINS)
+    ),
+  );
   for (const row of rows) {
     assert.equal(row.url, `${new URL(store.url).origin}/dav-anon${row.path}`);
   }

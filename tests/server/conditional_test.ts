@@ -5,10 +5,9 @@ import {
   parseHttpDate,
   preconditions,
   rangeAllowed,
-  SETTLED_MS,
   type Validators,
 } from "../../lib/server/conditional.ts";
-import { FileHashes } from "../../lib/server/file_hashes.ts";
+import { FileHashes, SETTLED_MS } from "../../lib/server/file_hashes.ts";
 
 Deno.test("an in-place same-size edit keeping the modification time changes the tag", async () => {
   const path = await Deno.makeTempFile();

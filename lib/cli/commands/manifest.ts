@@ -32,8 +32,9 @@ export const manifest: Command = {
   summary: "write a folder's files as a manifest of URLs for other engines",
   usage: "[options] FOLDER -o FILE",
   description: [
-    "Writes one row per file under FOLDER (path, id, size, modified, format, contentType,",
-    "url, access) to FILE, as CSV, JSON or Parquet by its extension (.csv, .json, .parquet).",
+    "Writes one row per file under FOLDER (path, id, size, modified, checksum, format,",
+    "contentType, url, access) to FILE, as CSV, JSON or Parquet by its extension (.csv, .json,",
+    ".parquet).",
     "--glob matches paths relative to FOLDER ('**' crosses folders). A public file's url is",
     "its anonymous dav-anon URL (access public); a private file's is Terrain's download URL",
     '(access token): send your token as "Authorization: Bearer ..." to read it. No token is',

@@ -40,6 +40,8 @@ export interface Call {
   prng: Prng;
   /** Values captured from the route path (`data-id`, `entry-id`). */
   pathParams: Record<string, string>;
+  /** The request body as text (empty when there is none; read once). */
+  body: () => Promise<string>;
 }
 
 /**

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { hashOf } from "../../../lib/cache/content_hash.ts";
 import { lockText, readLock } from "../../../lib/handles/lock.ts";
 import { CITATION_STYLE_LIST } from "../../../mod.ts";
 import {
@@ -13,10 +12,6 @@ import {
 } from "../../handles/_provenance.ts";
 import { type Run, runTern, ternCommand } from "../_cli.ts";
 import { serveCapture } from "../../_capture.ts";
-
-function xxh64(text: string): Promise<string> {
-  return hashOf(new TextEncoder().encode(text));
-}
 
 Deno.test("tern lock verify and tern cite --lock against a store changed on disk", async (t) => {
   await using served = await serveProvenanceStore();
@@ -41,9 +36,9 @@ Deno.test("tern lock verify and tern cite --lock against a store changed on disk
       const run = await tern(["lock", "verify", lockFile]);
       assert.equal(run.code, 0, run.stderr);
       const rows = run.stdout.trim().split("\n");
-      assert.match(rows[0], /^status\s+path\s+what differs$/);
-      assert.equal(rows.filter((row) => row.startsWith("unchanged ")).length, 4);
-      assert.equal(rows.at(-1), "4 files: 4 unchanged, 0 changed, 0 missing.");
+      assert.match(rows[0], /^status\s+path\s+compared by\s+what differs$/);
+      assert.equal(rows.filter((row) => /^unchanged .* checksum\s*$/.test(row)).length, 4);
+      assert.equal(rows.at(-1), "4 files: 4 unchanged, 0 changed, 0 missing, 0 unverifiable.");
     });
 
     await t.step("changed and missing files: a table and exit 1", async () => {
@@ -54,32 +49,11 @@ Deno.test("tern lock verify and tern cite --lock against a store changed on disk
       const row = (path: string) => run.stdout.split("\n").find((line) => line.includes(path));
       assert.match(
         row(FILES.wind)!,
-        /^changed\s+.*size 23 → 15; modified 2020-07-16T17:43:00\.000Z → 2024-03-01T12:00:00\.000Z$/,
+        /^changed\s+.*checksum\s+size 23 → 15; modified 2020-07-16T17:43:00\.000Z → 2024-03-01T12:00:00\.000Z; checksum md5:[0-9a-f]{32} → md5:[0-9a-f]{32}$/,
       );
-      assert.match(row(FILES.loose)!, /^missing\s+.*not on the store$/);
+      assert.match(row(FILES.loose)!, /^missing\s+.*—\s+not on the store$/);
       assert.match(row(FILES.penguins)!, /^unchanged /);
-      assert.match(run.stdout, /4 files: 2 unchanged, 1 changed, 1 missing\.\n$/);
-    });
-
-    await t.step("--hash: bytes changed behind the same size and date", async () => {
-      const content = "species,mass\nAdelie,3750\nGentoo,5000\n";
-      const lock = readLock(lockFile);
-      const penguins = lock.files.find((file) => file.path === FILES.penguins)!;
-      const withHash = { ...lock, files: [{ ...penguins, hash: await xxh64(content) }] };
-      const hashFile = `${dir}/hashed.lock.json`;
-      await Deno.writeTextFile(hashFile, lockText(withHash));
-      const same = await tern(["lock", "verify", "--hash", hashFile]);
-      assert.equal(same.code, 0, same.stdout + same.stderr);
-      await served.change(
-        FILES.penguins,
-        "species,mass\nAdelie,3751\nGentoo,5000\n",
-        new Date("2020-07-16T17:43:00Z"),
-      );
-      const statOnly = await tern(["lock", "verify", hashFile]);
-      assert.equal(statOnly.code, 0, "a stat cannot see it");
-      const run = await tern(["lock", "verify", "--hash", hashFile]);
-      assert.equal(run.code, 1, run.stdout);
-      assert.match(run.stdout, /^changed\s+.*hash xxh64:[0-9a-f]{16} → xxh64:[0-9a-f]{16}$/m);
+      assert.match(run.stdout, /4 files: 2 unchanged, 1 changed, 1 missing, 0 unverifiable\.\n$/);
     });
 
     await t.step("errors: no action, no file, a broken lock", async () => {
@@ -137,6 +111,100 @@ Deno.test("tern lock verify and tern cite --lock against a store changed on disk
   }
 });
 
+Deno.test("tern lock verify checks by stat alone: a same-size, same-date rewrite exits 1 with no content sent; an uncomputed checksum verifies by size and date; --download hashes only those files", async (t) => {
+  await using served = await serveProvenanceStore();
+  // The lock names this proxy of the store, which records every request that reaches it.
+  await using capture = serveCapture(served.url);
+  const dir = await Deno.makeTempDir({ prefix: "tern-cli-lock-checksum-" });
+  try {
+    const store = served.demo();
+    for (const path of [FILES.penguins, FILES.wind, FILES.loose]) {
+      await gatedRead(store, path, "text");
+    }
+    const lockFile = `${dir}/tern.lock.json`;
+    await Deno.writeTextFile(
+      lockFile,
+      lockText({ ...await store.provenance.lock(), store: capture.url }),
+    );
+    const env = { TERRAIN_URL: capture.url, TERRAIN_TOKEN: DEMO.token };
+    const verify = async (...flags: string[]) => {
+      capture.clear();
+      const run = await runTern(["--no-cache", "lock", "verify", ...flags, lockFile], {
+        cwd: dir,
+        env,
+      });
+      const row = (path: string) => run.stdout.split("\n").find((line) => line.includes(path));
+      const downloads = capture.requests.filter((request) =>
+        /\/(fileio\/download|display-download)|^\/dav-anon\//.test(request.path)
+      );
+      return { ...run, row, downloads, requests: capture.requests };
+    };
+    const old = new Date("2020-07-16T17:43:00Z");
+
+    await t.step(
+      "unchanged: exit 0, compared by the store's checksum, one stat request",
+      async () => {
+        const run = await verify();
+        assert.equal(run.code, 0, run.stdout + run.stderr);
+        assert.match(run.row(FILES.penguins)!, /^unchanged\s+.*\schecksum\s*$/);
+        assert.deepEqual(
+          run.requests.map((request) => `${request.method} ${request.path}`),
+          ["POST /terrain/secured/filesystem/stat"],
+        );
+      },
+    );
+
+    await t.step(
+      "a rewrite that kept the size and the date: exit 1 naming it, no content sent",
+      async () => {
+        await served.change(FILES.penguins, "species,mass\nAdelie,3751\nGentoo,5000\n", old);
+        const run = await verify();
+        assert.equal(run.code, 1, run.stdout + run.stderr);
+        assert.match(
+          run.row(FILES.penguins)!,
+          /^changed\s+.*\schecksum\s+checksum md5:[0-9a-f]{32} → md5:[0-9a-f]{32}$/,
+        );
+        assert.match(run.stdout, /3 files: 2 unchanged, 1 changed, 0 missing, 0 unverifiable\.\n$/);
+        assert.deepEqual(run.downloads, [], "no file content was asked for");
+        assert.equal(run.requests.length, 1);
+        await served.change(FILES.penguins, "species,mass\nAdelie,3750\nGentoo,5000\n", old);
+        assert.equal((await verify()).code, 0, "the same bytes again: unchanged");
+      },
+    );
+
+    await t.step("a file the store has not checksummed yet verifies by size and date", async () => {
+      await Deno.writeTextFile(
+        `${served.root}/iplant/home/shared/lab/.loose.csv.avus.json`,
+        JSON.stringify({ "irods-avus": [{ attr: "ipc-checksum", value: "", unit: "" }] }),
+      );
+      const run = await verify();
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(run.row(FILES.loose)!, /^unchanged\s+.*\ssize and date\s*$/);
+      assert.deepEqual(run.downloads, []);
+    });
+
+    await t.step(
+      "--download: only files without a store checksum are downloaded and hashed",
+      async () => {
+        await served.change(FILES.loose, "x\n2\n", old);
+        const statOnly = await verify();
+        assert.equal(statOnly.code, 0, "size and date cannot see it");
+        const run = await verify("--download");
+        assert.equal(run.code, 1, run.stdout + run.stderr);
+        assert.match(
+          run.row(FILES.loose)!,
+          /^changed\s+.*\sbytes\s+checksum md5:[0-9a-f]{32} → md5:[0-9a-f]{32}$/,
+        );
+        assert.match(run.row(FILES.penguins)!, /^unchanged\s+.*\schecksum\s*$/);
+        assert.equal(run.downloads.length, 1);
+        assert.ok(run.downloads[0].path.includes(encodeURIComponent(FILES.loose)));
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("tern lock verify: credentials go only to the store they are for, never to a lock's (issue 29)", async (t) => {
   await using served = await serveProvenanceStore();
   // The lock's store: answers like Terrain (it passes requests on to the served store) and
@@ -174,8 +242,12 @@ Deno.test("tern lock verify: credentials go only to the store they are for, neve
       await t.step(`${name}: the lock's store sees no credentials`, async () => {
         const run = await verify(flags, env);
         assert.equal(run.code, 0, run.stderr);
-        assert.match(run.stdout, /3 files: 3 unchanged, 0 changed, 0 missing\.\n$/);
-        assert.ok(capture.requests.length >= 3, "the public files were checked there");
+        assert.match(run.stdout, /3 files: 3 unchanged, 0 changed, 0 missing, 0 unverifiable\.\n$/);
+        assert.deepEqual(
+          capture.requests.map((request) => `${request.method} ${request.path}`),
+          ["POST /terrain/filesystem/stat"],
+          "the public files were checked there, in one stat",
+        );
         assert.deepEqual(capture.authorizations(), []);
         assert.deepEqual(capture.tokenRequests(), []);
         assert.match(
@@ -196,7 +268,7 @@ Deno.test("tern lock verify: credentials go only to the store they are for, neve
       const run = await verify([], { ...token, TERRAIN_URL: `${capture.url}/` });
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stderr, "");
-      assert.ok(capture.authorizations().length >= 3);
+      assert.equal(capture.authorizations().length, 1);
       assert.ok(capture.authorizations().every((header) => header === `Bearer ${DEMO.token}`));
     });
 
