@@ -53,8 +53,8 @@ export async function statFolder(
  *
  * @throws {BadRequestError} when the path is a folder.
  * @throws {NotFoundError} when nothing is there (or nothing the caller can see); when a file of
- * the same folder (among its first 1,000 by name) is one or two typos away, it asks "did you
- * mean" that one, at the cost of one listing request made only then.
+ * the same folder (one of at most 1,000 files) is one or two typos away, it asks "did you mean"
+ * that one, at the cost of one listing request made only then.
  * @throws {PermissionError} when the caller may not read it.
  *
  * @example
@@ -152,7 +152,12 @@ async function didYouMean(
     sortCol: "name",
     sortDir: "ASC",
   }, opts).then(
-    (page) => page.files.map((item) => item.path.slice(item.path.lastIndexOf("/") + 1)),
+    // Only a whole folder: among the first 1,000 names of a larger one the nearest may be a
+    // sibling of the name meant, never the name itself.
+    (page) =>
+      page.files.length < (page.total ?? Infinity)
+        ? []
+        : page.files.map((item) => item.path.slice(item.path.lastIndexOf("/") + 1)),
     () => [],
   );
   const near = closest(path.slice(slash + 1), names);
