@@ -27,11 +27,13 @@ import { metadataHandler } from "./handlers/metadata.ts";
 import { pagedDirectoryHandler } from "./handlers/paged_directory.ts";
 import { rootHandler } from "./handlers/root.ts";
 import { savedSearchesHandler } from "./handlers/saved_searches.ts";
+import { searchHandler } from "./handlers/search.ts";
 import { tokenHandler } from "./handlers/token.ts";
 import { ANONYMOUS } from "./permissions.ts";
 import type { Prng } from "./prng.ts";
 import { jsonReply, type Reply, textReply } from "./reply.ts";
 import { searchDocumentation } from "./search_documentation.ts";
+import type { Searcher } from "./search/searcher.ts";
 import type { Shaper } from "./shaping.ts";
 import type { DiskStore } from "./disk_store.ts";
 import { StoreFileError } from "./store_file.ts";
@@ -56,11 +58,22 @@ const searchDocumentationHandler: Handler = (call) =>
 interface Route {
   segments: string[];
   handler: Handler;
-  requiresUser?: boolean;
+  requiresUser: boolean;
+  /** `GET` routes also answer `HEAD`. */
+  method: "GET" | "POST";
 }
 
-function route(pattern: string, handler: Handler, requiresUser = false): Route {
-  return { segments: pattern.split("/").slice(1), handler, requiresUser };
+function route(
+  pattern: string,
+  handler: Handler,
+  options: { requiresUser?: boolean; method?: "POST" } = {},
+): Route {
+  return {
+    segments: pattern.split("/").slice(1),
+    handler,
+    requiresUser: options.requiresUser ?? false,
+    method: options.method ?? "GET",
+  };
 }
 
 /** Routes under `/terrain/secured`; authentication happens before these are tried. */
@@ -72,6 +85,7 @@ const SECURED_ROUTES: Route[] = [
   route("/filesystem/display-download", displayDownloadHandler),
   route("/filesystem/file/manifest", manifestHandler),
   route("/filesystem/search-documentation", searchDocumentationHandler),
+  route("/filesystem/search", searchHandler, { method: "POST" }),
   route("/filesystem/entry/:entry-id/comments", commentsHandler),
   route("/filesystem/:data-id/metadata", metadataHandler),
   route("/fileio/download", fileioDownloadHandler),
@@ -79,11 +93,12 @@ const SECURED_ROUTES: Route[] = [
 
 /** Routes without `/secured`: anonymous callers allowed unless `requiresUser`. */
 const OPTIONAL_ROUTES: Route[] = [
-  route("/saved-searches", savedSearchesHandler, true),
+  route("/saved-searches", savedSearchesHandler, { requiresUser: true }),
   route("/filesystem/paged-directory", pagedDirectoryHandler),
   route("/filesystem/display-download", displayDownloadHandler),
   route("/filesystem/file/manifest", manifestHandler),
   route("/filesystem/search-documentation", searchDocumentationHandler),
+  route("/filesystem/search", searchHandler, { method: "POST" }),
   route("/filesystem/:data-id/metadata", metadataHandler),
   route("/fileio/download", fileioDownloadHandler),
 ];
@@ -98,11 +113,13 @@ function decodeSegment(segment: string): string {
 
 function match(
   routes: readonly Route[],
+  method: string,
   path: string,
 ): { route: Route; pathParams: Record<string, string> } | undefined {
   const parts = path.split("/").slice(1);
+  const wanted = method === "HEAD" ? "GET" : method;
   for (const candidate of routes) {
-    if (candidate.segments.length !== parts.length) continue;
+    if (candidate.method !== wanted || candidate.segments.length !== parts.length) continue;
     const pathParams: Record<string, string> = {};
     const fits = candidate.segments.every((segment, i) => {
       if (segment.startsWith(":")) {
@@ -129,6 +146,8 @@ function match(
 export interface RouterParts {
   /** The store being served. */
   store: DiskStore;
+  /** The store's search; `undefined` answers searches 403 (a deployment without search). */
+  search?: Searcher;
   /** The store's accounts. */
   users: UserDirectory;
   /** Traffic shaping and counters. */
@@ -185,6 +204,7 @@ export function createRouter(
     const readOnly = request.method === "GET" || request.method === "HEAD";
     const call = (user: string | undefined, pathParams: Record<string, string> = {}): Call => ({
       store,
+      search: parts.search,
       users: parts.users,
       url,
       params: url.searchParams,
@@ -194,6 +214,7 @@ export function createRouter(
       origin: parts.origin(),
       prng: parts.prng,
       pathParams,
+      body: () => request.text(),
     });
 
     if (url.pathname === "/dav-anon" || url.pathname.startsWith("/dav-anon/")) {
@@ -220,13 +241,13 @@ export function createRouter(
     if (path === "/secured" || path.startsWith("/secured/")) {
       const user = identify(request.headers, table);
       if (user === undefined) throw notAuthorized();
-      const found = readOnly ? match(SECURED_ROUTES, path.slice("/secured".length)) : undefined;
+      const found = match(SECURED_ROUTES, request.method, path.slice("/secured".length));
       if (!found) throw unrecognizedPath();
       return await found.route.handler(call(user, found.pathParams));
     }
 
     const user = identify(request.headers, table);
-    const found = readOnly ? match(OPTIONAL_ROUTES, path) : undefined;
+    const found = match(OPTIONAL_ROUTES, request.method, path);
     if (found && !(found.route.requiresUser && user === undefined)) {
       return await found.route.handler(call(user, found.pathParams));
     }
