@@ -194,8 +194,9 @@ export class Searcher {
       );
     }
     const docs = await this.index.docs();
+    // The query first: it rejects most entries, and cheaply when they carry no metadata.
     const hits = docs.filter((doc) =>
-      permissionFor(this.#store.paths, user, doc.path) !== "none" && request.matches(doc)
+      request.matches(doc) && permissionFor(this.#store.paths, user, doc.path) !== "none"
     );
     if (request.sort.length > 0) this.#sort(hits, request.sort);
     if (request.scrollMs === undefined) {
