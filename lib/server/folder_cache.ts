@@ -204,7 +204,21 @@ function byName(a: FolderEntry, b: FolderEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-function folderVersion(info: Deno.FileInfo): string {
+/**
+ * A folder's version: its mtime, ctime, inode and size, which adding, removing or renaming an
+ * entry changes.
+ *
+ * @example
+ * ```ts
+ * import { folderVersion } from "./folder_cache.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const before = folderVersion(await Deno.stat(dir));
+ * assert.equal(folderVersion(await Deno.stat(dir)), before);
+ * await Deno.remove(dir);
+ * ```
+ */
+export function folderVersion(info: Deno.FileInfo): string {
   return `${info.mtime?.getTime()}:${info.ctime?.getTime()}:${info.ino}:${info.size}`;
 }
 

@@ -5,7 +5,7 @@
  * deno task serve --root DIR [--port N] [--zone iplant] [--hostname H] [--latency-ms N]
  *   [--bandwidth BYTES_PER_S] [--fail-rate F] [--drop-rate F] [--seed N]
  *   [--token-lifetime-seconds N] [--max-connections N] [--idle-timeout-ms N]
- *   [--headers-timeout-ms N] [--send-timeout-ms N] [--max-long-answers N] [--quiet]
+ *   [--headers-timeout-ms N] [--send-timeout-ms N] [--max-long-answers N] [--no-search] [--quiet]
  * ```
  *
  * Prints the base URL on stdout, logs requests on stderr (unless `--quiet`), stops cleanly on
@@ -42,6 +42,7 @@ options:
   --send-timeout-ms N           cut a response the client stops reading (default 30000)
   --max-long-answers N          most streamed listings and multi-piece files sent at once;
                                 others wait in turn (default 32)
+  --no-search                   answer searches 403, as a deployment without search
   --quiet                       no request log on stderr
   -h, --help                    show this help`;
 
@@ -114,6 +115,7 @@ function readArgs(args: string[]): ServerOptions | "help" {
         "headers-timeout-ms": { type: "string" },
         "send-timeout-ms": { type: "string" },
         "max-long-answers": { type: "string" },
+        "no-search": { type: "boolean" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -140,6 +142,7 @@ function readArgs(args: string[]): ServerOptions | "help" {
     headersTimeoutMs: numberFlag(values, "headers-timeout-ms", true),
     sendTimeoutMs: numberFlag(values, "send-timeout-ms", true),
     maxLongAnswers: numberFlag(values, "max-long-answers", true),
+    search: !values["no-search"],
     quiet: values.quiet ?? false,
   };
 }

@@ -30,6 +30,7 @@ import { type HttpServer, serveHttp } from "./http.ts";
 import { resolveOptions, type ServerOptions, ServerOptionsError } from "./options.ts";
 import { Prng } from "./prng.ts";
 import { createRouter } from "./router.ts";
+import { Searcher } from "./search/searcher.ts";
 import { type ServerStats, Shaper } from "./shaping.ts";
 import { DiskStore } from "./disk_store.ts";
 import { StoreFileError } from "./store_file.ts";
@@ -116,6 +117,7 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
   let origin = "";
   const handler = createRouter({
     store,
+    search: resolved.search ? new Searcher(store) : undefined,
     users,
     shaper,
     prng: new Prng(resolved.seed, 2),

@@ -55,6 +55,12 @@ export interface ServerOptions {
    */
   maxLongAnswers?: number;
   /**
+   * Answer `POST .../filesystem/search`; `false` answers it 403 "Data search is not enabled",
+   * as a deployment without Elasticsearch does.
+   * @default {true}
+   */
+  search?: boolean;
+  /**
    * No request log on stderr; default true, so notebooks and tests stay clean (the command
    * line logs unless `--quiet`). Warnings about a malformed users.json edit are always shown.
    */
@@ -91,6 +97,8 @@ export interface ResolvedOptions {
   seed: number;
   /** Lifetime of minted tokens, when overridden. */
   tokenLifetimeSeconds: number | undefined;
+  /** Whether searches are answered. */
+  search: boolean;
   /** Whether the request log is off. */
   quiet: boolean;
   /** Connection limits and timeouts. */
@@ -222,6 +230,9 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (options.quiet !== undefined && typeof options.quiet !== "boolean") {
     throw new ServerOptionsError("quiet", "must be true or false");
   }
+  if (options.search !== undefined && typeof options.search !== "boolean") {
+    throw new ServerOptionsError("search", "must be true or false");
+  }
   return {
     root: options.root,
     port: number(
@@ -239,6 +250,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     dropRate: number(options, "dropRate", 0, isFraction, "a fraction from 0 to 1"),
     seed: number(options, "seed", 1, Number.isInteger, "an integer"),
     tokenLifetimeSeconds: lifetime,
+    search: options.search ?? true,
     quiet: options.quiet ?? true,
     limits: {
       maxConnections: options.maxConnections === undefined

@@ -29,12 +29,14 @@ import { metadataHandler } from "./handlers/metadata.ts";
 import { pagedDirectoryHandler } from "./handlers/paged_directory.ts";
 import { rootHandler } from "./handlers/root.ts";
 import { savedSearchesHandler } from "./handlers/saved_searches.ts";
+import { searchHandler } from "./handlers/search.ts";
 import { statHandler } from "./handlers/stat.ts";
 import { tokenHandler } from "./handlers/token.ts";
 import { ANONYMOUS } from "./permissions.ts";
 import type { Prng } from "./prng.ts";
 import { jsonReply, type Reply, textReply } from "./reply.ts";
 import { searchDocumentation } from "./search_documentation.ts";
+import type { Searcher } from "./search/searcher.ts";
 import type { Shaper } from "./shaping.ts";
 import type { DiskStore } from "./disk_store.ts";
 import { StoreFileError } from "./store_file.ts";
@@ -86,6 +88,7 @@ const SECURED_ROUTES: Route[] = [
   route("/filesystem/display-download", displayDownloadHandler),
   route("/filesystem/file/manifest", manifestHandler),
   route("/filesystem/search-documentation", searchDocumentationHandler),
+  route("/filesystem/search", searchHandler, { method: "POST" }),
   route("/filesystem/entry/:entry-id/comments", commentsHandler),
   route("/filesystem/:data-id/metadata", metadataHandler),
   route("/fileio/download", fileioDownloadHandler),
@@ -99,6 +102,7 @@ const OPTIONAL_ROUTES: Route[] = [
   route("/filesystem/display-download", displayDownloadHandler),
   route("/filesystem/file/manifest", manifestHandler),
   route("/filesystem/search-documentation", searchDocumentationHandler),
+  route("/filesystem/search", searchHandler, { method: "POST" }),
   route("/filesystem/:data-id/metadata", metadataHandler),
   route("/fileio/download", fileioDownloadHandler),
   route("/filesystem/stat", statHandler, { method: "POST" }),
@@ -147,6 +151,8 @@ function match(
 export interface RouterParts {
   /** The store being served. */
   store: DiskStore;
+  /** The store's search; `undefined` answers searches 403 (a deployment without search). */
+  search?: Searcher;
   /** The store's accounts. */
   users: UserDirectory;
   /** Traffic shaping and counters. */
@@ -203,6 +209,7 @@ export function createRouter(
     const readOnly = request.method === "GET" || request.method === "HEAD";
     const call = (user: string | undefined, pathParams: Record<string, string> = {}): Call => ({
       store,
+      search: parts.search,
       users: parts.users,
       url,
       params: url.searchParams,

@@ -6,6 +6,7 @@
  */
 
 import type { Prng } from "../prng.ts";
+import type { Searcher } from "../search/searcher.ts";
 import type { Reply } from "../reply.ts";
 import type { DiskStore } from "../disk_store.ts";
 import type { UserDirectory } from "../users.ts";
@@ -22,6 +23,8 @@ import type { UserDirectory } from "../users.ts";
 export interface Call {
   /** The store being served. */
   store: DiskStore;
+  /** The store's search; `undefined` when the server runs without search. */
+  search: Searcher | undefined;
   /** The store's accounts. */
   users: UserDirectory;
   /** The request URL. */
