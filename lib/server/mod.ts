@@ -50,6 +50,8 @@ export type { ServerStats } from "./shaping.ts";
  * const server: TerrainServer = await startServer({ root, quiet: true });
  * assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
  * assert.equal(server.stats().requests, 0);
+ * server.unref(); // the process may now end while it serves
+ * assert.equal(await (await fetch(`${server.url}/`)).text(), "The infinite is attainable with Terrain!\n");
  * await server.close();
  * await Deno.remove(root, { recursive: true });
  * ```
@@ -61,6 +63,15 @@ export interface TerrainServer extends AsyncDisposable {
   stats(): ServerStats;
   /** Stops listening, cuts bodies still being sent, and waits for the server to finish. */
   close(): Promise<void>;
+  /**
+   * Lets the process end while the server runs, as `Deno.serve`'s `unref()`: its listener,
+   * connections and timers no longer keep the event loop alive, so a script whose last line has
+   * run exits (a notebook's kernel keeps running, and the server with it). A request from the
+   * same process still gets its answer, since the client waits for it.
+   */
+  unref(): void;
+  /** Undoes {@linkcode TerrainServer.unref}: the server keeps the process alive (the default). */
+  ref(): void;
 }
 
 function urlHost(hostname: string): string {
@@ -146,6 +157,8 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     url: `${origin}/terrain`,
     stats: () => shaper.stats(),
     close,
+    unref: () => server.unref(),
+    ref: () => server.ref(),
     [Symbol.asyncDispose]: close,
   };
 }
