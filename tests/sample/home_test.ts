@@ -45,7 +45,7 @@ await server.close();
   );
   const inherited = Object.entries(Deno.env.toObject())
     .filter(([name]) => !name.startsWith("TERRAIN_") && !name.startsWith("TERN_"));
-  const output = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", script],
     cwd,
     clearEnv: true,
@@ -53,7 +53,10 @@ await server.close();
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  // Only turns a script that never ends into a failure rather than a hang.
+  const watchdog = setTimeout(() => child.kill("SIGKILL"), 90_000);
+  const output = await child.output().finally(() => clearTimeout(watchdog));
   await Deno.remove(script);
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
   return JSON.parse(new TextDecoder().decode(output.stdout));
