@@ -60,6 +60,7 @@ export function mainHelp(commands: readonly Command[]): string {
     "  TERRAIN_TOKEN                        an access token, as --token",
     "  TERRAIN_USERNAME, TERRAIN_PASSWORD   sign in with a password",
     "  XDG_CACHE_HOME                       parent of the default cache folder",
+    "  TERN_SAMPLE_STORE                    where the sample store lives",
     "  NO_COLOR                             no colour on a terminal",
     "",
     "PATH is an absolute data-store path (/iplant/home/shared/...), or",

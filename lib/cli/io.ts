@@ -301,7 +301,8 @@ export interface CliIo {
   readSecret(question: string): Promise<string>;
   /**
    * The whole environment the command sees: the `TERRAIN_*` variables, `XDG_CACHE_HOME` and
-   * `HOME` for the default cache, `PATH` for `doctor`, and what `notebook` hands to Jupyter.
+   * `HOME` for the default cache, `TERN_SAMPLE_STORE` for `sample-store`, `PATH` for `doctor`,
+   * and what `notebook` hands to Jupyter.
    * Given, the process's own environment is never read, so commands run side by side in one
    * process (an embedding, a test) each see their own.
    *

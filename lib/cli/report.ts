@@ -66,7 +66,8 @@ export interface Failure {
  *
  * - A {@linkcode UsageError}: `error: <what>` (the caller adds the usage line); status 2.
  * - The library's typed errors: `error: NotFoundError: <message>` and, where a common fix
- *   exists, a `hint:` (how to sign in, wherever an `anonymous` caller was refused); status 1.
+ *   exists, a `hint:` (how to sign in, wherever an `anonymous` caller was refused, and, outside
+ *   the community folder, that the path may not exist at all); status 1.
  * - An interruption (Ctrl-C): `interrupted`; status 130.
  * - Local file errors (a destination that cannot be written): their message; status 1.
  * - Anything else is a bug in tern: `error: internal error: <message>`; status 1.
@@ -77,7 +78,7 @@ export interface Failure {
  * ```ts
  * import { describeFailure } from "./report.ts";
  * import { styles } from "./format.ts";
- * import { NotFoundError, PermissionError } from "../../mod.ts";
+ * import { NotFoundError, PermissionError, SignInRequiredError } from "../../mod.ts";
  * import assert from "node:assert/strict";
  *
  * const failure = describeFailure(new NotFoundError('"/iplant/home/x" does not exist.'), {
@@ -94,6 +95,13 @@ export interface Failure {
  *   anonymous: true,
  * });
  * assert.match(refused.lines[1], /^hint: sign in with --token/);
+ *
+ * // Outside the community folder, a refusal may as well mean "not there".
+ * const outside = describeFailure(
+ *   new SignInRequiredError("Sign-in needed.", { path: "/measurements.csv" }),
+ *   { debug: false, style: styles(false), anonymous: true },
+ * );
+ * assert.match(outside.lines[1], /the path may not exist at all/);
  * ```
  */
 export function describeFailure(
@@ -137,16 +145,27 @@ export function describeFailure(
   return failure;
 }
 
+/** The community folder, the only place anonymous callers may list. */
+const COMMUNITY_DATA = "/iplant/home/shared";
+
 function hintFor(
   error: TernError,
   url: string | undefined,
   anonymous: boolean,
 ): string | undefined {
   // Terrain refuses an anonymous caller with 401, 403 or ERR_NOT_READABLE depending on the
-  // endpoint; whichever it was, signing in is the fix.
+  // endpoint; whichever it was, signing in is the fix, unless the path is not there at all:
+  // outside the community folder Terrain refuses anonymous callers whether it exists or not.
   if (error instanceof SignInRequiredError || (anonymous && error instanceof PermissionError)) {
-    return "sign in with --token TOKEN (or TERRAIN_TOKEN), or --username NAME (password from " +
-      "TERRAIN_PASSWORD or a prompt)";
+    const signIn = "sign in with --token TOKEN (or TERRAIN_TOKEN), or --username NAME " +
+      "(password from TERRAIN_PASSWORD or a prompt)";
+    const path = error.path;
+    if (path === undefined || !path.startsWith("/") || path.startsWith(`${COMMUNITY_DATA}/`)) {
+      return signIn;
+    }
+    return `${signIn}; or the path may not exist at all: outside ${COMMUNITY_DATA}, Terrain ` +
+      `refuses anonymous callers whether a path exists or not ("tern ls ${COMMUNITY_DATA}" ` +
+      "shows the public data)";
   }
   if (error instanceof AuthError) {
     return error.endpoint?.startsWith("token") === true

@@ -308,8 +308,28 @@ export async function buildSampleStore(
 }
 
 /**
- * Default store location: `$XDG_CACHE_HOME/tern/sample-store`, else
- * `~/.cache/tern/sample-store` (`%LOCALAPPDATA%\tern\sample-store` on Windows).
+ * The environment variable naming the sample store's folder, for {@linkcode defaultSampleStoreDir}
+ * (and so `serveSampleStore()`, `exampleStore()` and `tern sample-store --reset`). A relative path
+ * is taken from the current folder (the command's, for `tern`).
+ *
+ * @example
+ * ```ts
+ * import { SAMPLE_STORE_ENV } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(SAMPLE_STORE_ENV, "TERN_SAMPLE_STORE");
+ * ```
+ */
+export const SAMPLE_STORE_ENV = "TERN_SAMPLE_STORE";
+
+/**
+ * Where the sample store lives unless a folder is given: `$TERN_SAMPLE_STORE`, else
+ * `$XDG_CACHE_HOME/tern/sample-store`, else `~/.cache/tern/sample-store`
+ * (`%LOCALAPPDATA%\tern\sample-store` on Windows). Every process of the user shares it. `read`
+ * reads the variables (the process's by default; blank ones count as unset). A relative
+ * `TERN_SAMPLE_STORE` is returned as it is, for the caller to take from its current folder.
+ *
+ * @throws {SampleStoreError} when none of the variables is set.
  *
  * @example
  * ```ts
@@ -317,18 +337,29 @@ export async function buildSampleStore(
  * import assert from "node:assert/strict";
  *
  * assert.ok(defaultSampleStoreDir().endsWith("sample-store"));
+ * const env: Record<string, string> = { HOME: "/home/me", TERN_SAMPLE_STORE: "/scratch/sample" };
+ * assert.equal(defaultSampleStoreDir((name) => env[name]), "/scratch/sample");
+ * assert.equal(defaultSampleStoreDir((name) => ({ HOME: "/home/me" })[name]), "/home/me/.cache/tern/sample-store");
  * ```
  */
-export function defaultSampleStoreDir(): string {
-  const xdg = Deno.env.get("XDG_CACHE_HOME");
+export function defaultSampleStoreDir(
+  read: (name: string) => string | undefined = (name) => Deno.env.get(name),
+): string {
+  const env = (name: string) => {
+    const value = read(name);
+    return value === undefined || value.trim() === "" ? undefined : value;
+  };
+  const chosen = env(SAMPLE_STORE_ENV);
+  if (chosen !== undefined) return chosen;
+  const xdg = env("XDG_CACHE_HOME");
   if (xdg && isAbsolute(xdg)) return join(xdg, "tern", "sample-store");
-  const local = Deno.build.os === "windows" ? Deno.env.get("LOCALAPPDATA") : undefined;
+  const local = Deno.build.os === "windows" ? env("LOCALAPPDATA") : undefined;
   if (local) return join(local, "tern", "sample-store");
-  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  const home = env("HOME") ?? env("USERPROFILE");
   if (!home) {
     throw new SampleStoreError(
-      "Cannot choose a default sample store directory: neither XDG_CACHE_HOME nor HOME is " +
-        "set. Pass a directory explicitly.",
+      `Cannot choose a default sample store directory: none of ${SAMPLE_STORE_ENV}, ` +
+        "XDG_CACHE_HOME and HOME is set. Pass a directory explicitly.",
     );
   }
   return join(home, ".cache", "tern", "sample-store");
@@ -475,4 +506,52 @@ export async function ensureSampleStore(
     await lock.release();
   }
   return target;
+}
+
+/**
+ * Builds the sample store in `dir` afresh (by default where it lives, see
+ * {@linkcode defaultSampleStoreDir}), undoing every edit made to it since it was built, and
+ * returns a summary. Like {@linkcode ensureSampleStore} it waits for a build another process is
+ * running on `dir`; like {@linkcode buildSampleStore} it refuses a folder holding anything but a
+ * sample store, and swaps the new store in whole, so a server still serving `dir` sees either
+ * the old store or the new one.
+ *
+ * @example Edits undone (tests/sample/home_test.ts resets a built one)
+ * ```ts ignore
+ * import { resetSampleStore } from "./build.ts";
+ *
+ * const summary = await resetSampleStore(); // where the sample store lives
+ * console.log(summary.dir); // e.g. /home/me/.cache/tern/sample-store
+ * ```
+ *
+ * @example A folder that holds anything else is refused and left as it was
+ * ```ts
+ * import { resetSampleStore, SampleStoreError } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/notes.txt`, "mine");
+ * await assert.rejects(resetSampleStore(dir), SampleStoreError);
+ * assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "mine");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function resetSampleStore(
+  dir: string = defaultSampleStoreDir(),
+  options: SampleStoreOptions = {},
+): Promise<SampleStoreSummary> {
+  if (typeof dir !== "string" || dir.trim() === "") {
+    throw new SampleStoreError("The sample store directory must be a non-empty path.");
+  }
+  const target = resolve(dir);
+  // Refused before taking the lock, so a wrong folder gets no lock file beside it.
+  await assertReplaceable(target);
+  await Deno.mkdir(dirname(target), { recursive: true });
+  const lock = await acquireLock(`${target}.lock`);
+  try {
+    await removeLeftovers(target);
+    return await buildSampleStore(target, options);
+  } finally {
+    await lock.release();
+  }
 }

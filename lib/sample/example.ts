@@ -19,26 +19,41 @@
 import { connect, type ConnectOptions } from "../handles/connect.ts";
 import type { Store } from "../handles/store.ts";
 import { type ServerOptions, startServer, type TerrainServer } from "../server/mod.ts";
-import { ensureSampleStore } from "./build.ts";
+import { ensureSampleStore, SampleStoreError } from "./build.ts";
 import { DEMO_USER } from "./constants.ts";
 
 /**
- * What {@linkcode serveSampleStore} passes on to the embedded server; `root` is the sample
- * store's folder (default: the shared one in the user's cache folder).
+ * Where {@linkcode serveSampleStore} keeps the sample store, and what it passes on to the
+ * embedded server (its `root` is the sample store's folder, `dir`).
  *
  * @example
  * ```ts
  * import type { ServeSampleStoreOptions } from "./example.ts";
  *
- * const options: ServeSampleStoreOptions = { latencyMs: 20 };
+ * const options: ServeSampleStoreOptions = { dir: "/scratch/tern-sample-store", latencyMs: 20 };
  * ```
  */
-export type ServeSampleStoreOptions = Partial<ServerOptions>;
+export interface ServeSampleStoreOptions extends Omit<Partial<ServerOptions>, "root"> {
+  /**
+   * The sample store's folder: built there when it holds no up-to-date sample store (a folder
+   * holding anything else is refused), reused otherwise.
+   * @default {the `TERN_SAMPLE_STORE` environment variable, else `$XDG_CACHE_HOME/tern/sample-store`, else `~/.cache/tern/sample-store`}
+   */
+  dir?: string;
+}
 
 /**
- * Builds the sample store when `root` has no up-to-date one (by default the shared one in the
- * user's cache folder) and serves it with the embedded server, by default on a free 127.0.0.1
- * port and without a request log. Sign in as {@linkcode DEMO_USER}; close the server when done.
+ * Builds the sample store when `dir` holds no up-to-date one (by default the one named by
+ * `TERN_SAMPLE_STORE`, else the one in the user's cache folder, shared by every process of the
+ * user) and serves it with the embedded server, by default on a free 127.0.0.1 port and without a request log. Sign in as
+ * {@linkcode DEMO_USER}.
+ *
+ * The server does not keep the process alive (see `TerrainServer.unref`): a script ends after
+ * its last line, and a notebook's kernel keeps it serving. `await using` (or `close()`) stops it
+ * sooner; `server.ref()` keeps a script serving until it is closed.
+ *
+ * @throws {SampleStoreError} when `dir` is not a folder name, or holds something else than a
+ * sample store.
  *
  * @example Serve it and connect as the demo user
  * ```ts
@@ -52,12 +67,39 @@ export type ServeSampleStoreOptions = Partial<ServerOptions>;
  * const formats = await store.folder("/iplant/home/shared/tern_samples/formats").list().count();
  * assert.ok(formats > 0);
  * ```
+ *
+ * @example A folder that is no sample store is refused, and left as it was
+ * ```ts
+ * import { serveSampleStore } from "./example.ts";
+ * import { SampleStoreError } from "./build.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/thesis.tex`, "mine");
+ * await assert.rejects(serveSampleStore({ dir }), SampleStoreError);
+ * assert.equal(await Deno.readTextFile(`${dir}/thesis.tex`), "mine");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
  */
 export async function serveSampleStore(
   options: ServeSampleStoreOptions = {},
 ): Promise<TerrainServer> {
-  const root = await ensureSampleStore(options.root);
-  return await startServer({ port: 0, hostname: "127.0.0.1", quiet: true, ...options, root });
+  const { dir, ...serverOptions } = options;
+  if (dir !== undefined && (typeof dir !== "string" || dir.trim() === "")) {
+    throw new SampleStoreError(
+      `serveSampleStore's "dir" must name a folder (got ${JSON.stringify(dir)}).`,
+    );
+  }
+  const root = await ensureSampleStore(dir);
+  const server = await startServer({
+    port: 0,
+    hostname: "127.0.0.1",
+    quiet: true,
+    ...serverOptions,
+    root,
+  });
+  server.unref();
+  return server;
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * Command line: `deno task sample-store DIR [--reuse]` builds the demo store in DIR and prints
- * a short summary. Exit codes: 0 done, 1 build failed, 2 bad arguments.
+ * a short summary; `--reset` rebuilds the sample store where it lives (undoing edits), and
+ * `--reuse` alone makes sure it is built there. Exit codes: 0 done, 1 build failed, 2 bad
+ * arguments.
  *
  * @module
  */
@@ -9,7 +11,10 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
   buildSampleStore,
+  defaultSampleStoreDir,
   ensureSampleStore,
+  resetSampleStore,
+  SAMPLE_STORE_ENV,
   SampleStoreError,
   type SampleStoreSummary,
 } from "./build.ts";
@@ -19,13 +24,20 @@ import { humanSize } from "./readme.ts";
 import { returnToCallerFolder } from "../entry/caller_folder.ts";
 
 const USAGE = `Usage: deno task sample-store DIR [--reuse]
+       deno task sample-store --reset [DIR]
+       deno task sample-store --reuse
 
 Builds the tern demo data store (CyVerse Data Commons-style datasets made from the
 vega-datasets package) in DIR. An existing sample store in DIR is replaced; any other
 non-empty directory is refused.
 
+With --reset or --reuse, DIR defaults to where the sample store lives, the folder
+serveSampleStore() serves: $${SAMPLE_STORE_ENV}, else $XDG_CACHE_HOME/tern/sample-store,
+else ~/.cache/tern/sample-store. Every process of the user shares it.
+
 Options:
   --reuse    keep DIR if it already holds an up-to-date sample store
+  --reset    build it afresh, undoing every edit (after a build another process runs)
   -h, --help show this help
 
 Serve it afterwards with: deno task serve --root DIR`;
@@ -53,6 +65,12 @@ export interface CliIo {
    * @default {Deno.cwd()}
    */
   cwd?: string;
+  /**
+   * The environment the default DIR is read from (`TERN_SAMPLE_STORE`, `XDG_CACHE_HOME`,
+   * `HOME`); given, the process's own is not read.
+   * @default {the process's environment}
+   */
+  env?: Readonly<Record<string, string>>;
 }
 
 const consoleIo: CliIo = {
@@ -97,7 +115,11 @@ export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Pr
       args,
       allowPositionals: true,
       strict: true,
-      options: { reuse: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        reuse: { type: "boolean" },
+        reset: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (e) {
     io.err(`sample-store: ${(e as Error).message}`);
@@ -108,26 +130,33 @@ export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Pr
     io.out(USAGE);
     return 0;
   }
+  const { reuse, reset } = parsed.values;
   const [dir, ...extra] = parsed.positionals;
-  if (dir === undefined || dir.trim() === "" || extra.length > 0) {
-    io.err(
-      dir === undefined || dir.trim() === ""
-        ? "sample-store: missing DIR (where to build the store)"
-        : `sample-store: expected one DIR, got ${parsed.positionals.length}: ` +
-          parsed.positionals.join(" "),
-    );
+  let problem: string | undefined;
+  if (reuse && reset) problem = "--reuse and --reset exclude each other";
+  else if (extra.length > 0) {
+    problem = `expected one DIR, got ${parsed.positionals.length}: ${parsed.positionals.join(" ")}`;
+  } else if (dir === undefined ? !reuse && !reset : dir.trim() === "") {
+    problem = "missing DIR (where to build the store; --reset rebuilds the sample store where " +
+      "it lives)";
+  }
+  if (problem !== undefined) {
+    io.err(`sample-store: ${problem}`);
     io.err(USAGE);
     return 2;
   }
-  const target = io.cwd === undefined ? dir : resolve(io.cwd, dir);
   try {
-    if (parsed.values.reuse) {
+    const named = dir ??
+      defaultSampleStoreDir(io.env === undefined ? undefined : (name) => io.env?.[name]);
+    const target = resolve(io.cwd ?? Deno.cwd(), named);
+    if (reuse) {
       const started = performance.now();
       const path = await ensureSampleStore(target);
       io.out(`Sample store ready at ${path} (${Math.round(performance.now() - started)} ms)`);
       return 0;
     }
-    for (const line of summaryLines(await buildSampleStore(target))) io.out(line);
+    const summary = reset ? await resetSampleStore(target) : await buildSampleStore(target);
+    for (const line of summaryLines(summary)) io.out(line);
     return 0;
   } catch (e) {
     io.err(

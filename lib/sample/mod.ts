@@ -32,6 +32,8 @@ export {
   defaultSampleStoreDir,
   ensureSampleStore,
   isSampleStoreCurrent,
+  resetSampleStore,
+  SAMPLE_STORE_ENV,
   SampleStoreError,
   type SampleStoreOptions,
   type SampleStoreSummary,

@@ -13,6 +13,7 @@ import {
   entryStat,
   FolderCache,
   type FolderEntry,
+  type FolderSnapshot,
   statMany,
 } from "./folder_cache.ts";
 import { fileValidators, type Validators } from "./conditional.ts";
@@ -37,6 +38,7 @@ import {
 } from "./sidecars.ts";
 import { StoreFileError } from "./store_file.ts";
 import {
+  baseName,
   DiskLayout,
   formatZonePath,
   isServableName,
@@ -227,17 +229,25 @@ function displayRaw(raw: string): string {
 }
 
 /**
- * Tuning of a {@link DiskStore}.
+ * How a {@link DiskStore} serves its folder.
  *
  * @example
  * ```ts
  * import type { DiskStoreOptions } from "./disk_store.ts";
  * const small: DiskStoreOptions = { sidecarCacheBytes: 4 * 1024 * 1024 };
+ * const plain: DiskStoreOptions = { mount: "/iplant/home/shared" };
  * ```
  */
 export interface DiskStoreOptions {
   /** Bound of the parsed-sidecar cache in bytes of sidecar files; default 32 MiB. */
   sidecarCacheBytes?: number;
+  /**
+   * Serve the folder as a plain one at this data-store path (already checked: in the zone,
+   * servable names) instead of as a store's root holding `<zone>/home/...`. The folders above
+   * it are the store's, each holding only the next one; nothing is created on disk.
+   * @default {undefined: the folder is a store's root}
+   */
+  mount?: string;
 }
 
 /**
@@ -263,7 +273,12 @@ export class DiskStore {
   /** Id ↔ path index. */
   readonly ids: IdIndex;
   readonly #root: string;
-  readonly #zoneDir: string;
+  /** The real path of the folder served as {@link DiskStore.#base}. */
+  readonly #baseDir: string;
+  /** The data-store path of the served folder: `/<zone>`, or where a plain folder is mounted. */
+  readonly #base: string;
+  /** The folders above `#base` (none for a store's root), each with the one child it holds. */
+  readonly #above: ReadonlyMap<string, string>;
   readonly #layout: DiskLayout;
   readonly #folders: FolderCache;
   /** The hashes of the files this store's downloads send (their `ETag`s). */
@@ -276,20 +291,32 @@ export class DiskStore {
   readonly #walkedFolders = new Map<string, { path: string; mtime: number | undefined }>();
   #foldersWalked = 0;
 
-  private constructor(root: string, zoneDir: string, zone: string, sidecarBudget: number) {
+  private constructor(
+    root: string,
+    baseDir: string,
+    base: string,
+    zone: string,
+    sidecarBudget: number,
+  ) {
     this.#sidecarBudget = sidecarBudget;
     this.zone = zone;
     this.paths = new ZonePaths(zone);
     this.#root = root;
-    this.#zoneDir = zoneDir;
-    this.#layout = new DiskLayout(zoneDir, zone);
+    this.#baseDir = baseDir;
+    this.#base = base;
+    const segments = base.split("/").slice(1);
+    this.#above = new Map(
+      segments.slice(1).map((child, i) => [formatZonePath(segments.slice(0, i + 1)), child]),
+    );
+    this.#layout = new DiskLayout(baseDir, base);
     this.#folders = new FolderCache((link) => this.#resolveSymlink(link));
     this.ids = new IdIndex((visit) => this.#walk(visit));
   }
 
   /**
    * Opens the store at `root` (an existing folder), creating `ROOT/<zone>/home/shared` when
-   * missing so that an empty folder can be served at once.
+   * missing so that an empty folder can be served at once; or, with `mount`, serves `root` as
+   * a plain folder at that path, creating nothing.
    *
    * @example
    * ```ts
@@ -300,6 +327,20 @@ export class DiskStore {
    * assert.equal(store.root, await Deno.realPath(root));
    * await Deno.remove(root, { recursive: true });
    * ```
+   *
+   * @example A plain folder, served as the community folder
+   * ```ts
+   * import { DiskStore } from "./disk_store.ts";
+   * import assert from "node:assert/strict";
+   * const root = await Deno.makeTempDir();
+   * await Deno.writeTextFile(`${root}/a.csv`, "x\n1\n");
+   * const store = await DiskStore.open(root, "iplant", { mount: "/iplant/home/shared" });
+   * assert.equal((await store.lookup("/iplant/home/shared/a.csv", "anonymous")).found, "item");
+   * assert.equal((await store.lookup("/iplant/home", "anonymous")).found, "item");
+   * assert.equal((await store.lookup("/iplant/home/demo", "demo")).found, "missing");
+   * assert.deepEqual([...Deno.readDirSync(root)].map((entry) => entry.name), ["a.csv"]);
+   * await Deno.remove(root, { recursive: true });
+   * ```
    */
   static async open(
     root: string,
@@ -307,9 +348,13 @@ export class DiskStore {
     options: DiskStoreOptions = {},
   ): Promise<DiskStore> {
     const realRoot = await Deno.realPath(root);
+    const budget = options.sidecarCacheBytes ?? SIDECAR_CACHE_BYTES;
+    if (options.mount !== undefined) {
+      return new DiskStore(realRoot, realRoot, options.mount, zone, budget);
+    }
     await Deno.mkdir(`${realRoot}/${zone}/home/shared`, { recursive: true });
     const zoneDir = await Deno.realPath(`${realRoot}/${zone}`);
-    return new DiskStore(realRoot, zoneDir, zone, options.sidecarCacheBytes ?? SIDECAR_CACHE_BYTES);
+    return new DiskStore(realRoot, zoneDir, `/${zone}`, zone, budget);
   }
 
   /**
@@ -399,12 +444,15 @@ export class DiskStore {
     if (!segments) return { found: "missing", path: displayRaw(raw) };
     const path = formatZonePath(segments);
     const missing: Lookup = { found: "missing", path };
+    if (this.#above.has(path)) return this.#aboveItem(path, user);
+    const disk = this.#layout.toDisk(segments);
+    if (disk === undefined) return missing;
     let real: string;
     let info: Deno.FileInfo;
     try {
       // Synchronous on purpose, like all per-request metadata calls of the store: on a local
       // disk they take microseconds, a round trip through the runtime's blocking pool ~40 µs.
-      real = Deno.realPathSync(this.#layout.toDisk(segments));
+      real = Deno.realPathSync(disk);
       info = Deno.statSync(real);
     } catch {
       return missing;
@@ -420,7 +468,7 @@ export class DiskStore {
     let sidecarDir = real;
     if (info.isFile) {
       try {
-        sidecarDir = Deno.realPathSync(this.#layout.toDisk(segments.slice(0, -1)));
+        sidecarDir = Deno.realPathSync(this.#layout.toDisk(segments.slice(0, -1))!);
       } catch {
         return missing;
       }
@@ -436,6 +484,34 @@ export class DiskStore {
         permission,
         ...entryStat(info),
         nameType: infoTypeFromName(name),
+      },
+    };
+  }
+
+  /**
+   * A folder above a plain folder's mount point: it holds only the next folder down, and has
+   * the mounted folder's dates and no metadata.
+   */
+  #aboveItem(path: string, user: string): Lookup {
+    const permission = permissionFor(this.paths, user, path);
+    if (permission === "none") return { found: "unreadable", path };
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(this.#baseDir);
+    } catch {
+      return { found: "missing", path };
+    }
+    return {
+      found: "item",
+      item: {
+        path,
+        name: baseName(path),
+        kind: "folder",
+        disk: this.#baseDir,
+        sidecarDir: this.#baseDir,
+        permission,
+        ...entryStat(info),
+        nameType: infoTypeFromName(baseName(path)),
       },
     };
   }
@@ -528,7 +604,9 @@ export class DiskStore {
    * ```
    */
   async pagePlan(folder: Item, user: string, query: PageQuery): Promise<PagePlan> {
-    const snapshot = await this.#folders.snapshot(folder.disk);
+    const snapshot = this.#above.has(folder.path)
+      ? this.#aboveSnapshot(folder)
+      : await this.#folders.snapshot(folder.disk);
     const order = query.sort === "name" || query.sort === "path"
       ? snapshot
       : await this.#folders.orderBy(snapshot, STAT_COLUMN[query.sort]);
@@ -596,7 +674,9 @@ export class DiskStore {
    * ```
    */
   async subfolders(folder: Item, user: string): Promise<Item[]> {
-    const snapshot = await this.#folders.snapshot(folder.disk);
+    const snapshot = this.#above.has(folder.path)
+      ? this.#aboveSnapshot(folder)
+      : await this.#folders.snapshot(folder.disk);
     const permissionOf = this.#childPermissions(folder, user, snapshot.hasSymlinks);
     const readable = permissionOf
       ? snapshot.folders.filter((entry) => permissionOf(entry) !== "none")
@@ -787,6 +867,7 @@ export class DiskStore {
    * ```
    */
   async comments(item: Item, user: string): Promise<Comment[]> {
+    if (this.#above.has(item.path)) return [];
     const { disk, display } = this.#sidecarLocation(item, "comments");
     const real = this.#sidecarTarget(disk, display, user);
     const bytes = real && await this.#readSidecarBytes(real, display);
@@ -837,9 +918,12 @@ export class DiskStore {
     const segments = parseZonePath(path, this.zone);
     if (!segments) throw new RangeError(`not a folder of zone ${this.zone}: ${path}`);
     for (let depth = segments.length; depth >= 1; depth--) {
+      const disk = this.#layout.toDisk(segments.slice(0, depth));
+      // Outside a plain folder's mount: nothing there is on disk, nor may be created.
+      if (disk === undefined) return;
       let real: string;
       try {
-        real = await Deno.realPath(this.#layout.toDisk(segments.slice(0, depth)));
+        real = await Deno.realPath(disk);
       } catch (error) {
         if (error instanceof Deno.errors.NotFound) continue;
         throw error;
@@ -848,7 +932,7 @@ export class DiskStore {
         throw new Error(`${formatZonePath(segments.slice(0, depth))} leads out of the store`);
       }
       if (depth < segments.length) {
-        await Deno.mkdir(this.#layout.toDisk(segments), { recursive: true });
+        await Deno.mkdir(this.#layout.toDisk(segments)!, { recursive: true });
       }
       return;
     }
@@ -902,7 +986,7 @@ export class DiskStore {
    * ```
    */
   redact(message: string): string {
-    return message.replaceAll(this.#zoneDir, `/${this.zone}`).replaceAll(this.#root, "");
+    return message.replaceAll(this.#baseDir, this.#base).replaceAll(this.#root, "");
   }
 
   /**
@@ -916,7 +1000,9 @@ export class DiskStore {
   ): ((entry: FolderEntry) => Permission) | undefined {
     // A folder reached through a symlink lies elsewhere: its children are judged both where
     // they are shown and where they really are (as a lookup of each one would judge them).
-    const real = this.#layout.toZonePath(folder.disk) ?? folder.path;
+    const real = this.#above.has(folder.path)
+      ? folder.path
+      : this.#layout.toZonePath(folder.disk) ?? folder.path;
     const inherit = childrenInherit(this.paths, folder.path) &&
       (real === folder.path || childrenInherit(this.paths, real));
     if (inherit && !hasSymlinks) return undefined;
@@ -928,6 +1014,26 @@ export class DiskStore {
       return entry.target === undefined
         ? own
         : weakest(own, permissionFor(this.paths, user, entry.target));
+    };
+  }
+
+  /** The listing of a folder above a plain folder's mount point: the next folder down. */
+  #aboveSnapshot(folder: Item): FolderSnapshot {
+    const name = this.#above.get(folder.path)!;
+    return {
+      folders: [
+        {
+          name,
+          kind: "folder",
+          disk: this.#baseDir,
+          nameType: infoTypeFromName(name),
+          hasAvus: false,
+        },
+      ],
+      files: [],
+      hasSymlinks: false,
+      version: "",
+      racy: true,
     };
   }
 
@@ -981,6 +1087,7 @@ export class DiskStore {
   }
 
   async #avuSidecar(item: SidecarOwner, user: string): Promise<ItemMetadata | undefined> {
+    if (this.#above.has(item.path)) return undefined;
     const { disk, display } = this.#sidecarLocation(item, "avus");
     const real = this.#sidecarTarget(disk, display, user);
     let info: Deno.FileInfo | undefined;
@@ -1111,8 +1218,9 @@ export class DiskStore {
     const folders = this.#walkedFolders;
     const pending: { disk: string; path: string }[] = [];
     if (folders.size === 0) {
-      visit(`/${this.zone}`);
-      pending.push({ disk: this.#zoneDir, path: `/${this.zone}` });
+      for (const above of this.#above.keys()) visit(above);
+      visit(this.#base);
+      pending.push({ disk: this.#baseDir, path: this.#base });
     } else {
       let checked = 0;
       for (const [disk, seen] of folders) {

@@ -233,6 +233,14 @@ export interface HttpServer {
    * being sent, waits for the rest.
    */
   close(): Promise<void>;
+  /**
+   * Lets the process end while the server runs: its listener, connections and timers no longer
+   * keep the event loop alive (as `Deno.serve`'s `unref()`). A request in progress still does
+   * when its client is in the same process, since the client waits for the answer.
+   */
+  unref(): void;
+  /** Undoes {@link HttpServer.unref}: the server keeps the process alive again (the default). */
+  ref(): void;
 }
 
 /**
@@ -290,6 +298,7 @@ class Connection {
   #closed = false;
   #gone = Promise.withResolvers<void>();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #held = true;
 
   constructor(conn: Deno.TcpConn) {
     this.conn = conn;
@@ -313,6 +322,18 @@ class Connection {
   arm(ms: number): void {
     this.disarm();
     this.#timer = setTimeout(() => this.close(), ms);
+    if (!this.#held) Deno.unrefTimer(this.#timer);
+  }
+
+  /** Whether the connection's reads and timer keep the process alive (see `HttpServer.unref`). */
+  hold(held: boolean): void {
+    this.#held = held;
+    if (held) this.conn.ref();
+    else this.conn.unref();
+    if (this.#timer !== undefined) {
+      if (held) Deno.refTimer(this.#timer);
+      else Deno.unrefTimer(this.#timer);
+    }
   }
 
   disarm(): void {
@@ -453,8 +474,6 @@ function hasBareLf(bytes: Uint8Array, from: number, to: number): boolean {
   return false;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Serves `handler` over HTTP/1.1 with the limits in `options` (see the module notes).
  *
@@ -494,6 +513,24 @@ export function serveHttp(
   /** Connections waiting for a lane, in arrival order: since when, and how to let each go on. */
   let waiting: { c: Connection; since: number; grant: (granted: boolean) => void }[] = [];
   let reclaiming: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the server keeps the process alive (see {@link HttpServer.unref}). */
+  let held = true;
+  /** A timer that keeps the process alive only while the server does. */
+  const later = (run: () => void, ms: number) => {
+    const timer = setTimeout(run, ms);
+    if (!held) Deno.unrefTimer(timer);
+    return timer;
+  };
+  const hold = (value: boolean) => {
+    held = value;
+    if (value) listener.ref();
+    else listener.unref();
+    for (const c of open) c.hold(value);
+    if (reclaiming !== undefined) {
+      if (value) Deno.refTimer(reclaiming);
+      else Deno.unrefTimer(reclaiming);
+    }
+  };
 
   /** Closes the connections idle the longest, at most `count`; returns how many. */
   const shedIdle = (count: number): number => {
@@ -545,7 +582,7 @@ export function serveHttp(
     waiting.push({ c, since: performance.now(), grant: resolve });
     c.gone.then(() => resolve(false));
     passOn();
-    if (waiting.length > 0 && !closing) reclaiming ??= setTimeout(reclaim, STALL_MS / 4);
+    if (waiting.length > 0 && !closing) reclaiming ??= later(reclaim, STALL_MS / 4);
     return promise;
   };
 
@@ -568,7 +605,7 @@ export function serveHttp(
     const stalled = [...inLane].filter((c) => c.stalled(now))
       .sort((a, b) => a.waitingSince! - b.waitingSince!);
     for (const c of stalled.slice(0, waiting.length)) c.close();
-    reclaiming = setTimeout(reclaim, STALL_MS / 4);
+    reclaiming = later(reclaim, STALL_MS / 4);
   };
 
   const accepting = (async () => {
@@ -594,18 +631,20 @@ export function serveHttp(
           failures = 0;
         }
         shed(Math.max(1, Math.ceil(open.size / 4)));
-        await sleep(pause);
+        await new Promise<void>((resolve) => later(resolve, pause));
         pause = Math.min(pause * 2, 1000);
         continue;
       }
       pause = 10;
       if (open.size >= limits.maxConnections && shed(1) === 0) {
         const refused = new Connection(conn);
+        if (!held) refused.hold(false);
         refused.write(simpleResponse(503, "Service Unavailable (too many connections)\n"), 1000)
           .catch(() => {}).finally(() => refused.close());
         continue;
       }
       const connection = new Connection(conn);
+      if (!held) connection.hold(false);
       // Heads and bodies go out in separate writes; Nagle's algorithm would hold the second
       // one back until the client's delayed acknowledgement (40 ms on Linux).
       conn.setNoDelay(true);
@@ -885,9 +924,14 @@ export function serveHttp(
     get connections() {
       return open.size;
     },
+    unref: () => hold(false),
+    ref: () => hold(true),
     close() {
       closed ??= (async () => {
         closing = true;
+        // What close() waits for (the accept loop, reads cut short) must keep the process
+        // alive until it settles, or an unreferenced server's close() would never return.
+        hold(true);
         try {
           listener.close();
         } catch {

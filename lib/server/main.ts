@@ -2,14 +2,15 @@
  * Command line: serve a store folder until interrupted.
  *
  * ```sh
- * deno task serve --root DIR [--port N] [--zone iplant] [--hostname H] [--latency-ms N]
+ * deno task serve --root DIR [--mount PATH] [--port N] [--zone iplant] [--hostname H] [--latency-ms N]
  *   [--bandwidth BYTES_PER_S] [--fail-rate F] [--drop-rate F] [--seed N]
  *   [--token-lifetime-seconds N] [--max-connections N] [--idle-timeout-ms N]
  *   [--headers-timeout-ms N] [--send-timeout-ms N] [--max-long-answers N] [--no-search] [--quiet]
  * ```
  *
- * Prints the base URL on stdout, logs requests on stderr (unless `--quiet`), stops cleanly on
- * SIGINT or SIGTERM. Bad arguments exit with status 2 and a message saying what was wrong.
+ * Prints the base URL on stdout, and on stderr how a plain folder is served and the requests
+ * (unless `--quiet`); stops cleanly on SIGINT or SIGTERM. Bad arguments exit with status 2 and
+ * a message saying what was wrong.
  *
  * @module
  */
@@ -23,9 +24,13 @@ import { returnToCallerFolder } from "../entry/caller_folder.ts";
 const USAGE = `usage: deno task serve --root DIR [options]
 
 Serves DIR as a Terrain-compatible data store (DIR/iplant/home/... is /iplant/home/...).
+A plain folder (no iplant/ in it) is served as /iplant/home/shared, readable by everyone.
 
 options:
-  --root DIR                    store folder (required)
+  --root DIR                    store folder, or a plain folder (required)
+  --mount PATH                  serve DIR as a plain folder at PATH, /iplant/home/shared or
+                                a folder under it (default for a plain folder:
+                                /iplant/home/shared)
   --port N                      TCP port, 0 picks a free one (default 0)
   --hostname H                  interface to listen on (default 127.0.0.1)
   --zone NAME                   zone name (default iplant)
@@ -101,6 +106,7 @@ function readArgs(args: string[]): ServerOptions | "help" {
       allowPositionals: false,
       options: {
         root: { type: "string" },
+        mount: { type: "string" },
         port: { type: "string" },
         hostname: { type: "string" },
         zone: { type: "string" },
@@ -128,6 +134,7 @@ function readArgs(args: string[]): ServerOptions | "help" {
   if (values.root === undefined) throw new UsageError("--root DIR is required");
   return {
     root: values.root,
+    mount: values.mount,
     port: numberFlag(values, "port", true),
     hostname: values.hostname,
     zone: values.zone,
@@ -197,6 +204,17 @@ export async function serveMain(args: string[], io: ServeIo = {}): Promise<numbe
   const removeSignals = io.processSignals === false ? () => {} : onStopSignals(stop);
   io.signal?.addEventListener("abort", stop, { once: true });
   if (io.signal?.aborted) stop();
+  if (server.mount !== undefined) {
+    stderr(
+      `serving ${options.root} as ${server.mount}` +
+        (options.mount === undefined
+          ? `: a plain folder, not laid out as a store (DIR/${
+            options.zone ?? "iplant"
+          }/home/...); ` +
+            "anyone may read it (--mount PATH serves it deeper)"
+          : ": a plain folder; anyone may read it"),
+    );
+  }
   stdout(server.url);
   await stopped.promise;
   removeSignals();

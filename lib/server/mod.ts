@@ -51,6 +51,8 @@ export type { ServerStats } from "./shaping.ts";
  * const server: TerrainServer = await startServer({ root, quiet: true });
  * assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
  * assert.equal(server.stats().requests, 0);
+ * server.unref(); // the process may now end while it serves
+ * assert.equal(await (await fetch(`${server.url}/`)).text(), "The infinite is attainable with Terrain!\n");
  * await server.close();
  * await Deno.remove(root, { recursive: true });
  * ```
@@ -58,10 +60,24 @@ export type { ServerStats } from "./shaping.ts";
 export interface TerrainServer extends AsyncDisposable {
   /** Base URL of the Terrain API, e.g. `http://127.0.0.1:PORT/terrain`. */
   readonly url: string;
+  /**
+   * The data-store path the root folder is served as when it is a plain folder
+   * (`/iplant/home/shared` unless the `mount` option said); `undefined` for a store's folder.
+   */
+  readonly mount: string | undefined;
   /** A snapshot of the request and traffic counters. */
   stats(): ServerStats;
   /** Stops listening, cuts bodies still being sent, and waits for the server to finish. */
   close(): Promise<void>;
+  /**
+   * Lets the process end while the server runs, as `Deno.serve`'s `unref()`: its listener,
+   * connections and timers no longer keep the event loop alive, so a script whose last line has
+   * run exits (a notebook's kernel keeps running, and the server with it). A request from the
+   * same process still gets its answer, since the client waits for it.
+   */
+  unref(): void;
+  /** Undoes {@linkcode TerrainServer.unref}: the server keeps the process alive (the default). */
+  ref(): void;
 }
 
 function urlHost(hostname: string): string {
@@ -71,10 +87,33 @@ function urlHost(hostname: string): string {
 }
 
 /**
- * Starts serving the store folder `options.root`.
+ * Where a plain folder is served (see `ServerOptions.root`), or `undefined` for a store's
+ * folder: one holding `<zone>/`, or nothing but `.terrain/` (accounts, before any data), or
+ * nothing at all (the store's folders are then created in it).
+ */
+async function plainMount(root: string, zone: string, mount: string | undefined) {
+  const names = new Set<string>();
+  for await (const entry of Deno.readDir(root)) names.add(entry.name);
+  const store = names.has(zone) || [...names].every((name) => name === ".terrain");
+  if (mount === undefined && store) return undefined;
+  if (names.has(".terrain")) {
+    // Served as plain data, the accounts in it would be published to everyone.
+    throw new ServerOptionsError(
+      "root",
+      `holds .terrain/ (a store's accounts) but ${
+        mount === undefined ? `no ${zone}/ folder` : "is to be served as a plain folder"
+      }: lay its data out as ${zone}/home/..., or move .terrain/ out of it: ${root}`,
+    );
+  }
+  return mount ?? `/${zone}/home/shared`;
+}
+
+/**
+ * Starts serving the folder `options.root`: a store's folder as the store, a plain folder as
+ * `/<zone>/home/shared` (or `options.mount`).
  *
- * @throws {ServerOptionsError} for a bad option, a missing root folder, or a malformed
- * `ROOT/.terrain/users.json`.
+ * @throws {ServerOptionsError} for a bad option, a missing root folder, a malformed
+ * `ROOT/.terrain/users.json`, or a plain folder holding `.terrain/`.
  *
  * @example
  * ```ts
@@ -101,15 +140,18 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     throw new ServerOptionsError("root", `names no folder: ${resolved.root}`);
   }
   if (!info.isDirectory) throw new ServerOptionsError("root", `is not a folder: ${resolved.root}`);
+  let mount: string | undefined;
   let store: DiskStore;
   let users: UserDirectory;
   try {
-    store = await DiskStore.open(resolved.root, resolved.zone);
-    users = await UserDirectory.open(store.root, {
+    mount = await plainMount(resolved.root, resolved.zone, resolved.mount);
+    store = await DiskStore.open(resolved.root, resolved.zone, { mount });
+    users = mount !== undefined ? UserDirectory.none() : await UserDirectory.open(store.root, {
       tokenLifetimeSeconds: resolved.tokenLifetimeSeconds,
       warn,
     });
   } catch (error) {
+    if (error instanceof ServerOptionsError) throw error;
     if (error instanceof StoreFileError) throw new ServerOptionsError("root", error.message);
     throw new ServerOptionsError("root", `cannot be served: ${(error as Error).message}`);
   }
@@ -146,8 +188,11 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
   };
   return {
     url: `${origin}/terrain`,
+    mount,
     stats: () => shaper.stats(),
     close,
+    unref: () => server.unref(),
+    ref: () => server.ref(),
     [Symbol.asyncDispose]: close,
   };
 }

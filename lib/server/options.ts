@@ -6,6 +6,7 @@
  */
 
 import type { ConnectionLimits } from "./http.ts";
+import { formatZonePath, parseZonePath } from "./zone_path.ts";
 
 /**
  * How to start the server. Only `root` is required.
@@ -17,8 +18,19 @@ import type { ConnectionLimits } from "./http.ts";
  * ```
  */
 export interface ServerOptions {
-  /** The store folder: `ROOT/<zone>/home/...` is served as `/<zone>/home/...`. */
+  /**
+   * The folder to serve. A store's folder, holding `<zone>/` (or nothing but `.terrain/`, or
+   * nothing at all), is served as the store: `ROOT/<zone>/home/...` as `/<zone>/home/...`. Any
+   * other folder is a plain one, served as `mount`.
+   */
   root: string;
+  /**
+   * Serve `root` as a plain folder at this data-store path, the community folder or a folder
+   * under it (readable by everyone, anonymous callers included), whatever it holds. A plain
+   * folder has no accounts: its files are all data.
+   * @default {`/<zone>/home/shared` for a folder that is not laid out as a store}
+   */
+  mount?: string;
   /** TCP port; 0 (the default) picks a free one. */
   port?: number;
   /** Interface to listen on; default `127.0.0.1`. */
@@ -79,6 +91,8 @@ export interface ServerOptions {
 export interface ResolvedOptions {
   /** The store folder. */
   root: string;
+  /** Where `root` is served as a plain folder, when asked. */
+  mount: string | undefined;
   /** TCP port (0 = any free one). */
   port: number;
   /** Interface to listen on. */
@@ -220,6 +234,21 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
       "must be 1-64 letters, digits, '_' or '-', starting with a letter or digit",
     );
   }
+  let mount: string | undefined;
+  if (options.mount !== undefined) {
+    const community = `/${zone}/home/shared`;
+    const segments = typeof options.mount === "string"
+      ? parseZonePath(options.mount, zone)
+      : undefined;
+    mount = segments && formatZonePath(segments);
+    if (mount === undefined || !(mount === community || mount.startsWith(`${community}/`))) {
+      throw new ServerOptionsError(
+        "mount",
+        `must be ${community} or a folder under it, where everyone may read (got ` +
+          `${JSON.stringify(options.mount)})`,
+      );
+    }
+  }
   const lifetime = options.tokenLifetimeSeconds;
   if (lifetime !== undefined && (!Number.isInteger(lifetime) || lifetime <= 0)) {
     throw new ServerOptionsError(
@@ -235,6 +264,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   }
   return {
     root: options.root,
+    mount,
     port: number(
       options,
       "port",

@@ -170,7 +170,8 @@ function randomSecret(): string {
  * ```
  */
 export class UserDirectory {
-  readonly #file: string;
+  /** users.json, or `undefined` for a store without accounts. */
+  readonly #file: string | undefined;
   readonly #lifetimeOverride: number | undefined;
   readonly #warn: (message: string) => void;
   readonly #randomSecret = randomSecret();
@@ -179,10 +180,10 @@ export class UserDirectory {
   #pending: Promise<UserTable> | undefined;
 
   private constructor(
-    root: string,
+    root: string | undefined,
     options: { tokenLifetimeSeconds?: number; warn?: (message: string) => void },
   ) {
-    this.#file = `${root}/${USERS_FILE}`;
+    this.#file = root === undefined ? undefined : `${root}/${USERS_FILE}`;
     this.#lifetimeOverride = options.tokenLifetimeSeconds;
     this.#warn = options.warn ?? (() => {});
   }
@@ -208,6 +209,31 @@ export class UserDirectory {
     const version = await directory.#fileVersion();
     directory.#table = await directory.#read(version);
     directory.#version = version;
+    return directory;
+  }
+
+  /**
+   * A directory without accounts, reading no file: every request is anonymous (a plain folder
+   * served as is, whose files are all data, `.terrain/` included).
+   *
+   * @example
+   * ```ts
+   * import { UserDirectory } from "./users.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const table = await UserDirectory.none().current();
+   * assert.equal(table.users.size, 0);
+   * ```
+   */
+  static none(): UserDirectory {
+    const directory = new UserDirectory(undefined, {});
+    directory.#table = {
+      users: new Map(),
+      staticTokens: new Map(),
+      secret: directory.#randomSecret,
+      tokenLifetimeSeconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
+    };
+    directory.#version = "absent";
     return directory;
   }
 
@@ -240,6 +266,7 @@ export class UserDirectory {
   }
 
   #fileVersion(): string {
+    if (this.#file === undefined) return "absent";
     try {
       // Checked on every request, so synchronous: microseconds on a local disk.
       const info = Deno.statSync(this.#file);
@@ -251,7 +278,7 @@ export class UserDirectory {
   }
 
   async #read(version: string): Promise<UserTable> {
-    const bytes = version === "absent" ? undefined : await readIfPresent(this.#file);
+    const bytes = version === "absent" ? undefined : await readIfPresent(this.#file!);
     const parsed = bytes === undefined ? {} : parseStoreJson(bytes, usersFileSchema, USERS_FILE);
     const users = new Map<string, StoreUser>();
     const staticTokens = new Map<string, string>();

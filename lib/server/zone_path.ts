@@ -122,80 +122,88 @@ export function parentPath(zonePath: string): string {
 }
 
 /**
- * Maps between data-store paths and absolute paths under the store's zone folder on disk.
- * Built from the zone folder's real path, so containment checks compare like with like.
+ * Maps between data-store paths and absolute paths under the folder on disk that serves them:
+ * the zone folder (`ROOT/<zone>` served as `/<zone>`), or a plain folder served as a path
+ * deeper down (`/iplant/home/shared`). Built from the folder's real path, so containment
+ * checks compare like with like.
  *
  * @example
  * ```ts
  * import { DiskLayout } from "./zone_path.ts";
  * import assert from "node:assert/strict";
  *
- * const layout = new DiskLayout("/srv/store/iplant", "iplant");
+ * const layout = new DiskLayout("/srv/store/iplant", "/iplant");
  * assert.equal(layout.toDisk(["iplant", "home", "x.csv"]), "/srv/store/iplant/home/x.csv");
  * assert.equal(layout.toZonePath("/srv/store/iplant/home"), "/iplant/home");
  * assert.equal(layout.toZonePath("/etc/passwd"), undefined);
+ * const plain = new DiskLayout("/data/flat", "/iplant/home/shared");
+ * assert.equal(plain.toDisk(["iplant", "home", "shared", "a.csv"]), "/data/flat/a.csv");
+ * assert.equal(plain.toDisk(["iplant", "home"]), undefined); // above the folder: not on disk
  * ```
  */
 export class DiskLayout {
-  readonly #zoneDir: string;
-  readonly #zone: string;
+  readonly #dir: string;
+  readonly #base: readonly string[];
   readonly #separator: string;
 
   /**
-   * Creates a layout for the zone folder at `zoneDir`.
+   * Creates a layout for the folder at `dir`, served as the data-store path `base`.
    *
-   * @param zoneDir the real (symlink-free) absolute path of `ROOT/<zone>`.
-   * @param zone the zone name, the first segment of every data-store path.
+   * @param dir the real (symlink-free) absolute path of the folder.
+   * @param base the data-store path it is served as (`/<zone>` for a store's zone folder).
    *
    * @example
    * ```ts
    * import { DiskLayout } from "./zone_path.ts";
    * import assert from "node:assert/strict";
-   * const layout = new DiskLayout("/srv/store/iplant/", "iplant"); // a trailing separator is dropped
+   * const layout = new DiskLayout("/srv/store/iplant/", "/iplant"); // a trailing separator is dropped
    * assert.equal(layout.toDisk(["iplant", "home", "shared"]), "/srv/store/iplant/home/shared");
    * ```
    */
-  constructor(zoneDir: string, zone: string) {
+  constructor(dir: string, base: string) {
     this.#separator = IS_WINDOWS ? "\\" : "/";
-    this.#zoneDir = zoneDir.endsWith(this.#separator) ? zoneDir.slice(0, -1) : zoneDir;
-    this.#zone = zone;
+    this.#dir = dir.endsWith(this.#separator) ? dir.slice(0, -1) : dir;
+    this.#base = base.split("/").filter((segment) => segment !== "");
   }
 
   /**
-   * The absolute disk path for already-validated segments (from {@link parseZonePath}).
+   * The absolute disk path for already-validated segments (from {@link parseZonePath}), or
+   * `undefined` when they name no place at or under the folder.
    *
    * @example
    * ```ts
    * import { DiskLayout } from "./zone_path.ts";
    * import assert from "node:assert/strict";
    *
-   * const layout = new DiskLayout("/srv/store/iplant", "iplant");
+   * const layout = new DiskLayout("/srv/store/iplant", "/iplant");
    * assert.equal(layout.toDisk(["iplant"]), "/srv/store/iplant");
+   * assert.equal(layout.toDisk(["other", "x"]), undefined);
    * ```
    */
-  toDisk(segments: readonly string[]): string {
-    if (segments[0] !== this.#zone) throw new RangeError("path is outside the zone");
-    return [this.#zoneDir, ...segments.slice(1)].join(this.#separator);
+  toDisk(segments: readonly string[]): string | undefined {
+    if (segments.length < this.#base.length) return undefined;
+    if (this.#base.some((segment, i) => segments[i] !== segment)) return undefined;
+    return [this.#dir, ...segments.slice(this.#base.length)].join(this.#separator);
   }
 
   /**
-   * The data-store path of a real disk path, or `undefined` when it lies outside the zone
-   * folder (a symlink pointing elsewhere).
+   * The data-store path of a real disk path, or `undefined` when it lies outside the folder
+   * (a symlink pointing elsewhere).
    *
    * @example
    * ```ts
    * import { DiskLayout } from "./zone_path.ts";
    * import assert from "node:assert/strict";
    *
-   * const layout = new DiskLayout("/srv/store/iplant", "iplant");
+   * const layout = new DiskLayout("/srv/store/iplant", "/iplant");
    * assert.equal(layout.toZonePath("/srv/store/iplantX/a"), undefined);
    * ```
    */
   toZonePath(realPath: string): string | undefined {
-    if (realPath === this.#zoneDir) return `/${this.#zone}`;
-    if (!realPath.startsWith(this.#zoneDir + this.#separator)) return undefined;
-    const rest = realPath.slice(this.#zoneDir.length + 1).split(this.#separator);
+    if (realPath === this.#dir) return formatZonePath(this.#base);
+    if (!realPath.startsWith(this.#dir + this.#separator)) return undefined;
+    const rest = realPath.slice(this.#dir.length + 1).split(this.#separator);
     if (!rest.every(isServableName)) return undefined;
-    return formatZonePath([this.#zone, ...rest]);
+    return formatZonePath([...this.#base, ...rest]);
   }
 }

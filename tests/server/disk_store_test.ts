@@ -367,3 +367,54 @@ Deno.test("unknown ids cost a stat per folder after the first walk, and new file
   await Deno.remove(`${store.root}/iplant/home/shared/project/sub2/new.txt`);
   assert.equal((await opened.lookupId(id, "demo")).found, "missing");
 });
+
+Deno.test("a plain folder mounted deeper: the folders above hold only the way down", async () => {
+  await using store = await makeStore({
+    "a.csv": "x\n1\n",
+    ".avus.json": JSON.stringify([{ attr: "title", value: "Lab data", unit: "" }]),
+  });
+  const opened = await DiskStore.open(store.root, "iplant", { mount: "/iplant/home/shared/lab" });
+  const query = {
+    offset: 0,
+    limit: 10,
+    sort: "name",
+    direction: "ASC",
+    entityType: "any",
+    infoTypes: [],
+  } as const;
+  const names = async (path: string, user: string) => {
+    const folder = item(await opened.lookup(path, user));
+    const page = await opened.page(folder, user, query);
+    return [...page.folders, ...page.files].map((entry) => entry.path);
+  };
+  assert.deepEqual(await names("/iplant", "demo"), ["/iplant/home"]);
+  assert.deepEqual(await names("/iplant/home", "demo"), ["/iplant/home/shared"]);
+  assert.deepEqual(await names("/iplant/home/shared", "anonymous"), ["/iplant/home/shared/lab"]);
+  assert.deepEqual(await names("/iplant/home/shared/lab", "anonymous"), [
+    "/iplant/home/shared/lab/a.csv",
+  ]);
+  const home = item(await opened.lookup("/iplant/home", "demo"));
+  assert.deepEqual(
+    (await opened.subfolders(home, "demo")).map((entry) => entry.path),
+    ["/iplant/home/shared"],
+  );
+  // The mounted folder's own metadata is its own, not the folders' above it.
+  const lab = item(await opened.lookup("/iplant/home/shared/lab", "anonymous"));
+  assert.equal((await opened.metadata(lab, "anonymous")).avus[0]?.value, "Lab data");
+  const shared = item(await opened.lookup("/iplant/home/shared", "anonymous"));
+  assert.deepEqual((await opened.metadata(shared, "anonymous")).avus, []);
+  assert.deepEqual(await opened.comments(shared, "anonymous"), []);
+  // Nothing else of the zone is there, and ids reach every level.
+  for (const path of ["/iplant/home/demo", "/iplant/trash", "/iplant/home/shared/other"]) {
+    assert.equal((await opened.lookup(path, "demo")).found, "missing", path);
+  }
+  const other = await DiskStore.open(store.root, "iplant", { mount: "/iplant/home/shared/lab" });
+  for (const path of ["/iplant/home", "/iplant/home/shared/lab/a.csv"]) {
+    assert.equal(item(await opened.lookupId(other.idOf(path), "demo")).path, path);
+  }
+  await opened.ensureFolder("/iplant/home/demo");
+  assert.deepEqual([...Deno.readDirSync(store.root)].map((entry) => entry.name).sort(), [
+    ".avus.json",
+    "a.csv",
+  ]);
+});

@@ -76,12 +76,24 @@ Deno.test("path helpers", () => {
 });
 
 Deno.test("DiskLayout maps both ways and refuses places outside the zone folder", () => {
-  const layout = new DiskLayout("/srv/store/iplant/", "iplant");
+  const layout = new DiskLayout("/srv/store/iplant/", "/iplant");
   assert.equal(layout.toDisk(["iplant", "home", "a b"]), "/srv/store/iplant/home/a b");
-  assert.throws(() => layout.toDisk(["other", "x"]), RangeError);
+  assert.equal(layout.toDisk(["other", "x"]), undefined);
   assert.equal(layout.toZonePath("/srv/store/iplant"), "/iplant");
   assert.equal(layout.toZonePath("/srv/store/iplant/home/shared"), "/iplant/home/shared");
   assert.equal(layout.toZonePath("/srv/store/iplant-other/x"), undefined);
   assert.equal(layout.toZonePath("/srv/store"), undefined);
   assert.equal(layout.toZonePath("/srv/store/iplant/home/.x.avus.json"), undefined);
+});
+
+Deno.test("DiskLayout of a plain folder served deeper down: places above it are not on disk", () => {
+  const layout = new DiskLayout("/data/flat", "/iplant/home/shared/lab");
+  assert.equal(layout.toDisk(["iplant", "home", "shared", "lab"]), "/data/flat");
+  assert.equal(layout.toDisk(["iplant", "home", "shared", "lab", "a.csv"]), "/data/flat/a.csv");
+  assert.equal(layout.toDisk(["iplant", "home", "shared"]), undefined);
+  assert.equal(layout.toDisk(["iplant", "home", "shared", "other", "a.csv"]), undefined);
+  assert.equal(layout.toZonePath("/data/flat"), "/iplant/home/shared/lab");
+  assert.equal(layout.toZonePath("/data/flat/x/y.csv"), "/iplant/home/shared/lab/x/y.csv");
+  assert.equal(layout.toZonePath("/data/flatter/y.csv"), undefined);
+  assert.equal(layout.toZonePath("/data"), undefined);
 });

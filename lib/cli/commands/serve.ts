@@ -39,25 +39,28 @@ export const serve: Command = {
 };
 
 /**
- * `tern sample-store DIR [--reuse]`: builds the demo data store.
+ * `tern sample-store DIR [--reuse]`: builds the demo data store; `--reset` rebuilds the one
+ * `serveSampleStore()` serves (in `TERN_SAMPLE_STORE`, else the user's cache folder).
  *
  * @example
  * ```sh
  * tern sample-store ./store && tern serve --root ./store
+ * tern sample-store --reset
  * ```
  */
 export const sampleStore: Command = {
   name: "sample-store",
   summary: "build the demo data store (datasets, 20,000 files, two users)",
-  usage: "DIR [--reuse]",
+  usage: "DIR [--reuse] | --reset [DIR]",
   options: {},
-  examples: ["tern sample-store ./store", "tern serve --root ./store"],
+  examples: ["tern sample-store ./store", "tern serve --root ./store", "tern sample-store --reset"],
   delegates: true,
   run: async (context) =>
     await sampleStoreMain([...context.rawArgs], {
       out: lineWriter(context, "stdout"),
       err: lineWriter(context, "stderr"),
       cwd: localPath(context.io),
+      env: context.io.env,
     }),
 };
 
