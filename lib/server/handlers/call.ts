@@ -5,6 +5,7 @@
  * @module
  */
 
+import { illegalArgument, malformedJson } from "../errors.ts";
 import type { Prng } from "../prng.ts";
 import type { Searcher } from "../search/searcher.ts";
 import type { Reply } from "../reply.ts";
@@ -58,3 +59,36 @@ export interface Call {
  * ```
  */
 export type Handler = (call: Call) => Promise<Reply>;
+
+/**
+ * The request's body as Terrain's JSON endpoints read it (`filesystem/stat`, `filesystem/search`):
+ * without a JSON content type, or empty, it is no map at all; text that does not parse is
+ * compojure-api's 400.
+ *
+ * @throws {TerrainError} 400 `ERR_ILLEGAL_ARGUMENT` `(not (map? nil))`, or the malformed-JSON 400.
+ *
+ * @example
+ * ```ts
+ * import { readJsonBody } from "./call.ts";
+ * import type { Call } from "./call.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const call = {
+ *   headers: new Headers({ "content-type": "application/json" }),
+ *   body: () => Promise.resolve('{"paths": []}'),
+ * } as unknown as Call;
+ * assert.deepEqual(await readJsonBody(call), { paths: [] });
+ * ```
+ */
+export async function readJsonBody(call: Call): Promise<unknown> {
+  const text = await call.body();
+  const type = call.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type.trim()) || text.trim() === "") {
+    throw illegalArgument("(not (map? nil))");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw malformedJson();
+  }
+}

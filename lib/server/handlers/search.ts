@@ -11,7 +11,7 @@ import { forbidden, illegalArgument, TerrainError } from "../errors.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import { compileQuery } from "../search/query.ts";
 import { type SearchRequest, SORT_FIELDS, type SortField } from "../search/searcher.ts";
-import type { Call } from "./call.ts";
+import { type Call, readJsonBody } from "./call.ts";
 
 const KEYS: ReadonlySet<string> = new Set(["query", "size", "from", "sort", "scroll", "scroll_id"]);
 const TIME_UNITS: Record<string, number> = {
@@ -129,21 +129,7 @@ export function parseSearchBody(body: unknown, zone: string): SearchRequest {
  */
 export async function searchHandler(call: Call): Promise<Reply> {
   if (!call.search) throw forbidden("Data search is not enabled in this deployment");
-  const text = await call.body();
-  const type = call.headers.get("content-type") ?? "";
-  // Without a JSON content type Terrain parses no body at all.
-  if (!/^application\/json\s*(;|$)/i.test(type.trim()) || text.trim() === "") {
-    throw illegalArgument("(not (map? nil))");
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new TerrainError(400, {
-      type: "compojure.api.exception/request-parsing",
-      message: "Malformed application/json request.",
-    });
-  }
+  const body = await readJsonBody(call);
   const request = parseSearchBody(body, call.store.zone);
   return jsonReply(await call.search.run(call.user, request));
 }

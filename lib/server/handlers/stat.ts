@@ -11,14 +11,13 @@ import {
   anonymousNotAuthorized,
   doesNotExist,
   illegalArgument,
-  malformedJson,
   notReadable,
   tooManyResults,
 } from "../errors.ts";
 import { isUuid } from "../ids.ts";
 import { folderLabel } from "../permissions.ts";
 import { jsonReply, type Reply } from "../reply.ts";
-import type { Call } from "./call.ts";
+import { type Call, readJsonBody } from "./call.ts";
 import { fileMediaType } from "./downloads.ts";
 
 /**
@@ -57,18 +56,7 @@ function shown(value: unknown): string {
  * else), with its 400 answers: every bad key at once in `reason`, each with the message for its
  * first bad element.
  */
-function readRequest(call: Call, text: string): StatRequest {
-  const type = call.headers.get("content-type") ?? "";
-  // Without a JSON content type Terrain parses no body at all.
-  if (!/^application\/json\s*(;|$)/i.test(type.trim()) || text.trim() === "") {
-    throw illegalArgument("(not (map? nil))");
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw malformedJson();
-  }
+function readRequest(body: unknown): StatRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw illegalArgument(`(not (map? ${shown(body)}))`);
   }
@@ -151,7 +139,7 @@ async function statOf(call: Call, item: Item): Promise<Record<string, unknown>> 
  */
 export async function statHandler(call: Call): Promise<Reply> {
   const { store, user } = call;
-  const request = readRequest(call, await call.body());
+  const request = readRequest(await readJsonBody(call));
   const community = store.paths.community;
   if (
     !call.authenticated &&
