@@ -29,7 +29,7 @@ import type { ScanOptions } from "./scan.ts";
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
  * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`) apply to
- * delimited text only, `inferSchemaLength` to delimited text and JSON; `columns`, `dtypes` and
+ * delimited text only (`hasHeader` to Excel sheets too, and `sheet` only to them), `inferSchemaLength` to delimited text and JSON; `columns`, `dtypes` and
  * `nRows` apply to every format.
  *
  * @example
@@ -93,6 +93,13 @@ export interface DataFrameOptions {
    * @default true
    */
   tryParseDates?: boolean;
+  /**
+   * Excel workbooks: the sheet to read, by name or by position counting from 0 (as pandas'
+   * `sheet_name`); `file.sheets()` lists them.
+   *
+   * @default 0, the first sheet
+   */
+  sheet?: string | number;
   /**
    * Quote character of delimited text.
    *
@@ -239,6 +246,11 @@ function readerRules() {
     dtypes: rule(
       "an object of column name to Polars type, e.g. { a: pl.Utf8 }",
       (value): value is Record<string, DataType> => isObject(value),
+    ),
+    sheet: rule(
+      "a sheet name or a position counting from 0",
+      (value): value is string | number =>
+        isString(value) || Number.isSafeInteger(value) && (value as number) >= 0,
     ),
     hasHeader: flag(),
     tryParseDates: flag(),

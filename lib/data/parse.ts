@@ -18,6 +18,7 @@ import { type DateColumn, dateColumns, dateHint, readDated } from "./dates.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
+import { readSheet } from "./excel.ts";
 import { innerFormat } from "./formats.ts";
 import { RecordSplitter } from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
@@ -270,10 +271,15 @@ export async function parseWhole(
       source.file.endsWith(copyExtension)
     ? source.file
     : source.bytes ?? await Deno.readFile(source.file!);
+  const o = options;
+  if (format.format === "excel") {
+    const bytes = typeof input === "string" ? await Deno.readFile(input) : input;
+    const frame = await readSheet(pl, bytes, o, path);
+    return limitRows(shape(pl, frame, o, path), o.nRows);
+  }
   if (format.format !== "parquet" && format.format !== "arrow") {
     return new BatchParser(pl, format, options, path).parse(input);
   }
-  const o = options;
   const buffer = typeof input === "string" ? input : asBuffer(input);
   try {
     const pushed = defined({ columns: o.columns, nRows: o.nRows });
