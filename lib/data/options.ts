@@ -25,6 +25,7 @@ import type { CallOptions } from "../client/endpoints.ts";
 import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 import type { ScanOptions } from "./scan.ts";
+import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
 
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
@@ -93,6 +94,14 @@ export interface DataFrameOptions {
    * @default true
    */
   tryParseDates?: boolean;
+  /**
+   * JSON files: which of pandas' `to_json` layouts (`orient`) the file is in: `records`,
+   * `columns` (pandas' default), `index`, `split`, `table` or `values`; `auto` tells them apart
+   * by their shape, and refuses a file whose keys do not tell `columns` from `index`.
+   *
+   * @default "auto"
+   */
+  jsonLayout?: JsonLayout;
   /**
    * Excel workbooks: the sheet to read, by name or by position counting from 0 (as pandas'
    * `sheet_name`); `file.sheets()` lists them.
@@ -252,6 +261,7 @@ function readerRules() {
       (value): value is string | number =>
         isString(value) || Number.isSafeInteger(value) && (value as number) >= 0,
     ),
+    jsonLayout: oneOf(JSON_LAYOUTS),
     hasHeader: flag(),
     tryParseDates: flag(),
     cache: flag(),
