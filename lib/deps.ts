@@ -342,3 +342,41 @@ export async function vegaDatasetsEntryUrl(): Promise<string> {
   await importLater<typeof import("npm:vega-datasets@3.2.1")>("npm:vega-datasets@3.2.1");
   return import.meta.resolve("npm:vega-datasets@3.2.1");
 }
+
+/**
+ * Imports fflate (zip and deflate in plain JavaScript, no dependencies), which opens Excel
+ * workbooks (an `.xlsx` is a zip of XML files); only loaded when a workbook is read.
+ *
+ * @example
+ * ```ts
+ * import { loadFflateModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const { unzipSync, zipSync, strToU8, strFromU8 } = await loadFflateModule();
+ * assert.equal(strFromU8(unzipSync(zipSync({ "a.txt": strToU8("hi") }))["a.txt"]), "hi");
+ * ```
+ */
+export function loadFflateModule(): Promise<typeof import("npm:fflate@0.8.3")> {
+  return importLater("npm:fflate@0.8.3");
+}
+
+/**
+ * Imports saxes (a streaming XML parser: it reports tags and text, and builds no objects from
+ * the document's names), which reads the XML inside Excel workbooks; only loaded when a
+ * workbook is read.
+ *
+ * @example
+ * ```ts
+ * import { loadSaxesModule } from "./deps.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const parser = new (await loadSaxesModule()).SaxesParser();
+ * const names: string[] = [];
+ * parser.on("opentag", (tag) => void names.push(tag.name));
+ * parser.write("<a><b/></a>").close();
+ * assert.deepEqual(names, ["a", "b"]);
+ * ```
+ */
+export function loadSaxesModule(): Promise<typeof import("npm:saxes@6.0.0")> {
+  return importLater("npm:saxes@6.0.0");
+}

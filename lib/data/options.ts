@@ -25,11 +25,12 @@ import type { CallOptions } from "../client/endpoints.ts";
 import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 import type { ScanOptions } from "./scan.ts";
+import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
 
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
  * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`) apply to
- * delimited text only, `inferSchemaLength` to delimited text and JSON; `columns`, `dtypes` and
+ * delimited text only (`hasHeader` to Excel sheets too, and `sheet` only to them), `inferSchemaLength` to delimited text and JSON; `columns`, `dtypes` and
  * `nRows` apply to every format.
  *
  * @example
@@ -93,6 +94,21 @@ export interface DataFrameOptions {
    * @default true
    */
   tryParseDates?: boolean;
+  /**
+   * JSON files: which of pandas' `to_json` layouts (`orient`) the file is in: `records`,
+   * `columns` (pandas' default), `index`, `split`, `table` or `values`; `auto` tells them apart
+   * by their shape, and refuses a file whose keys do not tell `columns` from `index`.
+   *
+   * @default "auto"
+   */
+  jsonLayout?: JsonLayout;
+  /**
+   * Excel workbooks: the sheet to read, by name or by position counting from 0 (as pandas'
+   * `sheet_name`); `file.sheets()` lists them.
+   *
+   * @default 0, the first sheet
+   */
+  sheet?: string | number;
   /**
    * Quote character of delimited text.
    *
@@ -240,6 +256,12 @@ function readerRules() {
       "an object of column name to Polars type, e.g. { a: pl.Utf8 }",
       (value): value is Record<string, DataType> => isObject(value),
     ),
+    sheet: rule(
+      "a sheet name or a position counting from 0",
+      (value): value is string | number =>
+        isString(value) || Number.isSafeInteger(value) && (value as number) >= 0,
+    ),
+    jsonLayout: oneOf(JSON_LAYOUTS),
     hasHeader: flag(),
     tryParseDates: flag(),
     cache: flag(),

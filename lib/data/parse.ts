@@ -18,7 +18,9 @@ import { type DateColumn, dateColumns, dateHint, readDated } from "./dates.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
+import { readSheet } from "./excel.ts";
 import { innerFormat } from "./formats.ts";
+import { asRecords } from "./json_layout.ts";
 import { RecordSplitter } from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
 import { asBuffer, defined, type Polars } from "./polars.ts";
@@ -124,7 +126,7 @@ export class BatchParser {
     const left = o.nRows === undefined ? undefined : o.nRows - this.#rows;
     try {
       const frame = format === "json" || format === "ndjson"
-        ? shape(this.#pl, readJsonText(this.#pl, input, format, o.inferSchemaLength), o, this.#path)
+        ? shape(this.#pl, readJsonText(this.#pl, input, format, o, this.#path), o, this.#path)
         : this.#delimited(input, left === 0 ? 1 : left);
       const kept = limitRows(frame, left);
       this.#rows += kept.height;
@@ -203,11 +205,19 @@ function integerMeetingDecimal(error: unknown): string | undefined {
  */
 function readJsonText(
   pl: Polars,
-  input: string | ReturnType<typeof asBuffer>,
+  given: string | ReturnType<typeof asBuffer>,
   format: "json" | "ndjson",
-  inferSchemaLength: number | undefined,
+  { inferSchemaLength, jsonLayout = "auto" }: DataFrameOptions,
+  path: string,
 ): DataFrame {
   const options = { format: format === "json" ? "json" : "lines" } as const;
+  let input = given;
+  if (format === "json") {
+    // A string is a local copy's path; pandas' other layouts are rewritten as records.
+    const bytes = typeof given === "string" ? Deno.readFileSync(given) : given;
+    const records = asRecords(bytes, jsonLayout, path);
+    if (records !== undefined) input = asBuffer(encoder.encode(records));
+  }
   try {
     return pl.readJSON(input, { ...options, inferSchemaLength: inferSchemaLength ?? null });
   } catch (error) {
@@ -270,10 +280,15 @@ export async function parseWhole(
       source.file.endsWith(copyExtension)
     ? source.file
     : source.bytes ?? await Deno.readFile(source.file!);
+  const o = options;
+  if (format.format === "excel") {
+    const bytes = typeof input === "string" ? await Deno.readFile(input) : input;
+    const frame = await readSheet(pl, bytes, o, path);
+    return limitRows(shape(pl, frame, o, path), o.nRows);
+  }
   if (format.format !== "parquet" && format.format !== "arrow") {
     return new BatchParser(pl, format, options, path).parse(input);
   }
-  const o = options;
   const buffer = typeof input === "string" ? input : asBuffer(input);
   try {
     const pushed = defined({ columns: o.columns, nRows: o.nRows });
@@ -485,3 +500,4 @@ export async function* parseChunks(
 }
 
 const NO_BYTES = new Uint8Array(0);
+const encoder = new TextEncoder();

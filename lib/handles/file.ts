@@ -26,6 +26,7 @@ import {
 } from "../client/errors.ts";
 import { checkIsFile } from "../data/body.ts";
 import { collect } from "../data/chunks.ts";
+import { sheetNames } from "../data/excel.ts";
 import { CALL_OPTIONS } from "../client/options.ts";
 import {
   BATCH_OPTIONS,
@@ -278,6 +279,36 @@ export class File extends Handle {
     const title = source.path.slice(source.path.lastIndexOf("/") + 1);
     const dates = datesNote(frame, options.format ?? formatOfName(title), options);
     return withFrameDisplay(frame, { title, ...(dates === undefined ? {} : { notes: [dates] }) });
+  }
+
+  /**
+   * The names of an Excel workbook's sheets, in order: what the `sheet` option of
+   * {@linkcode File.dataframe} takes (a name, or a position counting from 0).
+   *
+   * @throws {ParseError} when the file is not an Excel workbook (`.xlsx`).
+   *
+   * @example
+   * ```ts
+   * import { connect } from "../../mod.ts";
+   * import { startServer } from "../../server.ts";
+   * import { exampleWorkbook } from "../data/excel.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * await Deno.mkdir(`${root}/iplant/home/shared`, { recursive: true });
+   * await Deno.writeFile(`${root}/iplant/home/shared/stations.xlsx`, await exampleWorkbook());
+   * await using server = await startServer({ root, port: 0, quiet: true });
+   * await using store = connect({ url: server.url, anonymous: true, cacheDir: false });
+   * const file = store.file("/iplant/home/shared/stations.xlsx");
+   * assert.deepEqual(await file.sheets(), ["Sheet1"]);
+   * assert.deepEqual((await file.dataframe({ sheet: "Sheet1" })).columns, ["station", "depth"]);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  async sheets(options: CallOptions = {}): Promise<string[]> {
+    const parsed = CALL_OPTIONS.parse("file.sheets()", options);
+    const bytes = await this.#bytes("bytes", parsed);
+    return await sheetNames(bytes, await this.locate(parsed.signal));
   }
 
   /**

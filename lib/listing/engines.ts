@@ -286,6 +286,7 @@ const DASK: EngineCode = {
     },
     parquet: { public: "dd.read_parquet(URLS)", token: { unread: STAGE_PARQUET }, tested: false },
     arrow: undefined,
+    excel: undefined,
   },
   manifest: {
     csv: "pd.read_csv(PATH)",
@@ -340,6 +341,7 @@ const DUCKDB: EngineCode = {
     ndjson: onConnection('DB.read_json(URLS, format="newline_delimited")'),
     parquet: onConnection("DB.read_parquet(URLS)"),
     arrow: undefined,
+    excel: undefined,
   },
   manifest: {
     csv: "db.read_csv(PATH).df()",
@@ -387,6 +389,7 @@ const POLARS: EngineCode = {
     ndjson: polarsReader("pl.scan_ndjson(URLS)", "pl.read_ndjson(BODY)"),
     parquet: polarsReader("pl.scan_parquet(URLS)", "pl.read_parquet(BODY)"),
     arrow: undefined,
+    excel: undefined,
   },
   manifest: {
     csv: "pl.read_csv(PATH)",

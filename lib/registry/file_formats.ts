@@ -177,6 +177,20 @@ export const TABLE_FORMAT_ENTRIES = [
       remoteScan: false,
     },
   },
+  {
+    id: "xlsx",
+    label: "Excel workbook",
+    extensions: ["xlsx", "xlsm"],
+    mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    // A zip (its signature is the zip entry's) holding xl/workbook.xml; one sheet is read whole.
+    table: {
+      reader: "excel",
+      streamed: false,
+      copyExtension: ".xlsx",
+      byPath: false,
+      remoteScan: false,
+    },
+  },
 ] as const;
 
 // The exact-typed table entries are still checked against the interface.
@@ -271,6 +285,15 @@ export const FORMATS: readonly FileFormat[] = Object.freeze([
     extensions: ["jar"],
     mediaType: "application/java-archive",
     infoType: "jar",
+  },
+  {
+    id: "xls",
+    label: "Excel 97-2003 workbook",
+    extensions: ["xls"],
+    mediaType: "application/vnd.ms-excel",
+    magic: [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]], // OLE2 compound file
+    // The one JavaScript reader of .xls (SheetJS) is no longer published to npm with fixes.
+    hint: "save it as .xlsx in Excel or LibreOffice first",
   },
   { id: "tar", label: "tar archive", extensions: ["tar"], mediaType: "application/x-tar" },
   {
@@ -395,7 +418,7 @@ export type TableFormat = (typeof TABLE_FORMAT_ENTRIES)[number]["table"]["reader
  * import { TABLE_FORMATS } from "./file_formats.ts";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(TABLE_FORMATS, ["csv", "tsv", "json", "ndjson", "parquet", "arrow"]);
+ * assert.deepEqual(TABLE_FORMATS, ["csv", "tsv", "json", "ndjson", "parquet", "arrow", "excel"]);
  * ```
  */
 export const TABLE_FORMATS: readonly TableFormat[] = Object.freeze([

@@ -193,6 +193,16 @@ export function detectTableFormat(clues: FormatClues): DetectedFormat | Unsuppor
     };
   }
   const signed = formatOfContent(head);
+  if (signed?.id === "zip" && (forced === "excel" || named === "excel" || isWorkbook(head))) {
+    return { format: "excel", gzip: false };
+  }
+  if (forced === "excel" || named === "excel") {
+    const what = signed === undefined ? "" : ` (it is ${withArticle(signed.label)})`;
+    return {
+      unsupported: `it is not an Excel workbook (.xlsx), which is a zip archive${what}`,
+      ...(signed?.hint === undefined ? {} : { hint: `${capitalize(signed.hint)}.` }),
+    };
+  }
   if (signed !== undefined && signed.id !== "gzip") {
     const hint = signed.hint === undefined ? "" : ` (${signed.hint})`;
     return { unsupported: `it is ${withArticle(signed.label)}${hint}` };
@@ -240,7 +250,7 @@ export function innerTableFormat(clues: FormatClues): DetectedFormat | Unsupport
   const name = clues.name ?? clues.path.slice(clues.path.lastIndexOf("/") + 1);
   const inner = detectTableFormat({ ...clues, name: name.replace(/\.gz$/i, "") });
   if ("unsupported" in inner) return inner;
-  if (inner.gzip || inner.format === "parquet" || inner.format === "arrow") {
+  if (inner.gzip || ["parquet", "arrow", "excel"].includes(inner.format)) {
     return {
       unsupported: `the gzip file holds ${
         inner.gzip ? "another gzip file" : inner.format
@@ -260,6 +270,28 @@ function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat
     return { format: "ndjson" };
   }
   return { format };
+}
+
+/**
+ * Whether a zip's first entries (the local headers within `head`) include a workbook part
+ * (`xl/…`): Excel puts `xl/workbook.xml` among its first entries, other writers at least a
+ * sheet or the styles, and a zip of anything else has no `xl/` folder.
+ */
+function isWorkbook(head: Uint8Array): boolean {
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  for (let at = 0; at + 30 <= head.length && view.getUint32(at, true) === 0x04034b50;) {
+    const nameLength = view.getUint16(at + 26, true);
+    const name = new TextDecoder().decode(head.subarray(at + 30, at + 30 + nameLength));
+    if (name.startsWith("xl/")) return true;
+    // Bit 3: the sizes follow the data, so the next header cannot be found from here.
+    if ((view.getUint16(at + 6, true) & 0x08) !== 0) return false;
+    at += 30 + nameLength + view.getUint16(at + 28, true) + view.getUint32(at + 18, true);
+  }
+  return false;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** "a PNG image", "an xz file", "an HDF5 file": the article follows the label's sound. */

@@ -93,7 +93,9 @@ Deno.test("unsupported and contradictory files get errors that say what they are
     ["/x/blob.bin", bytes(0, 1, 2, 3, 0xfe), /binary, not text/],
     ["/x/t.parquet", text("a,b\n1,2\n"), /Parquet's signature/],
     ["/x/t.feather", text("a,b\n"), /Arrow IPC file signature/],
-    ["/x/t.xlsx", text("a,b\n1,2\n"), /\(\.xlsx\) does not say it is a table/],
+    ["/x/t.docx", text("a,b\n1,2\n"), /\(\.docx\) does not say it is a table/],
+    ["/x/t.xlsx", text("a,b\n1,2\n"), /not an Excel workbook \(\.xlsx\), which is a zip/],
+    ["/x/t.xls", bytes(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1), /save it as \.xlsx/],
   ];
   for (const [path, head, message] of cases) {
     assert.throws(() => detectFormat({ path, head }), (error: unknown) => {

@@ -32,7 +32,7 @@ Deno.test("no two formats share a signature", () => {
 });
 
 Deno.test("table formats: readers, streaming and the copies Polars reads by path", () => {
-  assert.deepEqual(TABLE_FORMATS, ["csv", "tsv", "json", "ndjson", "parquet", "arrow"]);
+  assert.deepEqual(TABLE_FORMATS, ["csv", "tsv", "json", "ndjson", "parquet", "arrow", "excel"]);
   for (const reader of TABLE_FORMATS) {
     const { table } = tableFormat(reader);
     assert.equal(table.reader, reader);
