@@ -138,6 +138,9 @@ export async function exampleWorkbook(): Promise<Uint8Array> {
 /** One cell's value as read: a date is kept apart from a number by its format. */
 type Cell = number | string | boolean | { date: number } | null | undefined;
 
+/** Largest part of a workbook unpacked (a sheet's XML is several times its share of the file). */
+const MAX_PART_BYTES = 1024 ** 3;
+
 interface SheetRef {
   name: string;
   /** The zip entry of its XML. */
@@ -153,13 +156,27 @@ interface Workbook {
 async function openWorkbook(bytes: Uint8Array, path: string): Promise<Workbook> {
   const { unzip } = await loadFflateModule();
   const entries = (wanted: (name: string) => boolean) =>
-    new Promise<Record<string, Uint8Array>>((resolve, reject) =>
+    new Promise<Record<string, Uint8Array>>((resolve, reject) => {
+      // A part's size is as the archive declares it (fflate inflates into a buffer of that
+      // size): a declared size past the cap is a zip bomb or no workbook tern can hold.
+      let tooLarge: string | undefined;
       unzip(
         bytes,
-        { filter: (file) => wanted(file.name) },
-        (error, files) => error ? reject(broken(path, error.message)) : resolve(files),
-      )
-    );
+        {
+          filter: (file) => {
+            if (!wanted(file.name)) return false;
+            if (file.originalSize > MAX_PART_BYTES) tooLarge ??= file.name;
+            return tooLarge === undefined;
+          },
+        },
+        (error, files) =>
+          error
+            ? reject(broken(path, error.message))
+            : tooLarge !== undefined
+            ? reject(broken(path, `its part ${tooLarge} unpacks to more than 1 GiB`))
+            : resolve(files),
+      );
+    });
   const xml = (files: Record<string, Uint8Array>, name: string) =>
     Object.hasOwn(files, name) ? new TextDecoder().decode(files[name]) : undefined;
   const parts = await entries((name) => name === WORKBOOK || name === WORKBOOK_RELS);
