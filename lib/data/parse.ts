@@ -154,7 +154,6 @@ export class BatchParser {
       hasHeader: schema === undefined && (o.hasHeader ?? true),
       ...defined({ quoteChar: o.quoteChar, nullValues: o.nullValues }),
     };
-    const dates = this.#dates ??= dateColumns(pl, input, text, o);
     const read = (types: Record<string, DataType>) =>
       pl.readCSV(input, {
         ...text,
@@ -166,11 +165,17 @@ export class BatchParser {
       });
     while (true) {
       try {
-        const frame = readDated(pl, dates, read);
-        if (schema !== undefined) return frame;
-        // The first batch: its schema and columns fix those of the later ones.
+        if (this.#dates !== undefined) return readDated(pl, this.#dates, read);
+        // The first batch: read with inferred types, its text columns judged for dates, and its
+        // schema and columns fixing those of the later batches.
+        const inferred = read({});
+        const dates = dateColumns(pl, inferred, o);
+        const frame = readDated(pl, dates, read, inferred);
         const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
-        [this.#schema, this.#columns] = [frame.schema, o.columns && shaped.columns];
+        // Built from the dtypes: a wide frame's `schema` getter costs far more.
+        const types = frame.dtypes;
+        this.#schema = Object.fromEntries(frame.columns.map((name, i) => [name, types[i]]));
+        [this.#dates, this.#columns] = [dates, o.columns && shaped.columns];
         return shaped;
       } catch (error) {
         const column = integerMeetingDecimal(error);
