@@ -22,13 +22,21 @@ import { join } from "node:path";
 import { type BenchRecord, formatMarkdown, formatTable, type Suite } from "./_lib.ts";
 import { Cleanup, output } from "./_proc.ts";
 import { dataSuite } from "./data.ts";
+import { shapesSuite } from "./shapes.ts";
 import { firstReadSuite } from "./first_read.ts";
 import { listingSuite } from "./listing.ts";
 import { scanSuite } from "./scan.ts";
 import { serverSuite } from "./server.ts";
 
 /** Every suite, in the order a full run executes them. */
-const SUITES: Suite[] = [serverSuite, listingSuite, dataSuite, firstReadSuite, scanSuite];
+const SUITES: Suite[] = [
+  serverSuite,
+  listingSuite,
+  dataSuite,
+  shapesSuite,
+  firstReadSuite,
+  scanSuite,
+];
 
 const USAGE = `usage: deno task bench [SUITE...] [--quick] [--reps N]
 

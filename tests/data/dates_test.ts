@@ -12,6 +12,7 @@ import { Buffer } from "node:buffer";
 import fc from "fast-check";
 import pl, { type DataFrame } from "../../polars.ts";
 import { dateColumns } from "../../lib/data/dates.ts";
+import { datesNote } from "../../lib/handles/display.ts";
 import { ParseError } from "../../lib/data/errors.ts";
 import { BatchParser, combineFrames, parseWhole } from "../../lib/data/parse.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
@@ -436,4 +437,26 @@ Deno.test("a wide numeric table is read once: the date check looks at its text c
   assert.equal(String(frame.getColumn("note").dtype), String(pl.String));
   assert.ok(numbers.every((name) => String(frame.getColumn(name).dtype) === String(pl.Float64)));
   assert.deepEqual(frame.getColumn("x3").toArray(), [0.5, 1.25, 2, 2.75, 3.5]);
+});
+
+Deno.test("the card's note on parsed dates reads a wide frame's types once, not once a column", () => {
+  const columns = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`x${i}`, [i]]));
+  const frame = pl.DataFrame({ day: [new Date(0)], ...columns })
+    .withColumns(pl.col("day").cast(pl.Date));
+  // The frame as the note sees it, with its reads of the types counted.
+  let reads = 0;
+  const counted = {
+    get columns() {
+      return frame.columns;
+    },
+    get dtypes() {
+      reads++;
+      return frame.dtypes;
+    },
+  } as unknown as DataFrame;
+  assert.equal(
+    datesNote(counted, "csv", {}),
+    "dates parsed from text: day (tryParseDates: false keeps text)",
+  );
+  assert.equal(reads, 1);
 });
