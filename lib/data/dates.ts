@@ -142,10 +142,12 @@ export function dateColumns(
     String(types[i]) === String(pl.String) && !(name in typed)
   );
   if (text.length === 0) return {};
-  const sample = frame.select(...text).head(options.inferSchemaLength ?? DEFAULT_SAMPLE);
+  // Each call into Polars costs more than a small file's parse: none that can be left out.
+  const rows = options.inferSchemaLength ?? DEFAULT_SAMPLE;
+  const sample = (frame.height > rows ? frame.head(rows) : frame).select(...text);
   const columns: Record<string, DateColumn> = {};
   for (const series of sample.getColumns()) {
-    const values = series.dropNulls().toArray() as string[];
+    const values = (series.toArray() as (string | null)[]).filter((value) => value !== null);
     const type = dateTypeOf(pl, values);
     if (type !== undefined) columns[series.name] = { type, format: isoFormat(values[0])! };
   }
