@@ -12,10 +12,13 @@
  *   removed after the clock stops).
  * - `raw`: `fetch` and read the body to the end, keeping nothing: the transfer alone.
  * - `tern`: `connect({ url, cacheDir }).file(path).dataframe()` (`--cache-dir none` for no cache);
- *   prints the route the read took (`file`, `stream`, …) as `route`.
+ *   prints the route the read took (`file`, `stream`, …) as `route`. Dates stay text (the naive
+ *   path's frame) unless `--dates true`.
  * - `tern-route`: `--route stream`, `file.batches()`: the route of batches and row limits.
  * - `tern-batch`: tern's reader without cache, batches growing to `--batch-mib` MiB.
  * - `many`: `connect({ url, cacheDir, concurrency }).folder(path).list().dataframes()`.
+ * - `many-plain`: the folder's listing (pages of 1,000), then `concurrency` loops of `fetch` →
+ *   `arrayBuffer()` → `pl.readCSV`, the frames joined with `pl.concat`: no cache, no checks.
  * - `frame-size`: reads `local` and reports the frame's Arrow IPC size as `rows`' neighbour
  *   `frameBytes` (untimed figure for the notes).
  *
@@ -43,6 +46,7 @@ const args = parseArgs({
     "batch-mib": { type: "string" },
     concurrency: { type: "string" },
     route: { type: "string" },
+    dates: { type: "string" },
   },
 }).values;
 
@@ -133,7 +137,7 @@ async function run(): Promise<
       const frame = await store.file(args.path!).dataframe({
         // The naive path's frame (the date column as text), so both sides do the same work; what
         // parsing it costs is the first-read suite's row.
-        tryParseDates: false,
+        tryParseDates: args.dates === "true",
         onProgress: (event) => route ??= event.route,
       });
       return { rows: frame.height, columns: frame.width, route };
@@ -172,6 +176,32 @@ async function run(): Promise<
         concurrency: Number(args.concurrency ?? 4),
       });
       const frame = await store.folder(args.path!).list({ type: "file" }).dataframes();
+      return { rows: frame.height, columns: frame.width };
+    }
+    case "many-plain": {
+      const paths: string[] = [];
+      for (let offset = 0;; offset += 1000) {
+        const query = new URLSearchParams({
+          path: args.path!,
+          limit: "1000",
+          offset: String(offset),
+          "entity-type": "file",
+        });
+        const page = await (await fetch(`${args.url}/filesystem/paged-directory?${query}`)).json();
+        paths.push(...page.files.map((file: { path: string }) => file.path));
+        if (page.files.length < 1000) break;
+      }
+      const frames: ReturnType<typeof pl.readCSV>[] = new Array(paths.length);
+      let next = 0;
+      const loop = async () => {
+        while (next < paths.length) {
+          const at = next++;
+          const url = `${args.url}/fileio/download?path=${encodeURIComponent(paths[at])}`;
+          frames[at] = pl.readCSV(Buffer.from(await (await fetch(url)).arrayBuffer()));
+        }
+      };
+      await Promise.all(Array.from({ length: Number(args.concurrency ?? 4) }, loop));
+      const frame = pl.concat(frames, { how: "diagonalRelaxed", rechunk: false });
       return { rows: frame.height, columns: frame.width };
     }
     case "frame-size": {

@@ -212,7 +212,8 @@ async function processCpuMs(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-interface Sample {
+/** One contender's run, as bench/_data_worker.ts prints it. */
+export interface Sample {
   ms: number;
   cpuMs: number;
   rows: number;
@@ -226,7 +227,8 @@ interface Sample {
   serverCpuMs: number;
 }
 
-async function sample(
+/** Runs one contender in its own process (bench/_data_worker.ts with `args`). */
+export async function sample(
   ctx: SuiteContext,
   server: Server | undefined,
   args: Record<string, string>,

@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { type BenchRecord, formatMarkdown, formatTable, type Suite } from "./_lib.ts";
 import { Cleanup, output } from "./_proc.ts";
 import { dataSuite } from "./data.ts";
+import { shapesSuite } from "./shapes.ts";
 import { firstReadSuite } from "./first_read.ts";
 import { listingSuite } from "./listing.ts";
 import { lockSuite } from "./lock.ts";
@@ -33,6 +34,7 @@ const SUITES: Suite[] = [
   serverSuite,
   listingSuite,
   dataSuite,
+  shapesSuite,
   firstReadSuite,
   scanSuite,
   lockSuite,

@@ -10,6 +10,9 @@
  * is a {@linkcode ParseError} naming it, never a silent null, and a fraction of a second finer than
  * a microsecond is never cut (such columns stay text).
  *
+ * The decision looks at text columns only, in the frame Polars reads with its own inference
+ * anyway (no sample read of every column as text): numbers are numbers, whatever their width.
+ *
  * Polars' CSV reader parses a column typed `Date`/`Datetime` several times slower than text, so
  * {@linkcode readDated} reads date columns as text and converts them with the exact format of
  * the first sampled value; only when some value does not fit that format (another ISO shape, or
@@ -18,11 +21,10 @@
  * @module
  */
 
-import type { Buffer } from "node:buffer";
 import type { DataFrame, DataType, Expr } from "../deps.ts";
 import type { DataFrameOptions } from "./options.ts";
 import { exactDates } from "../polars/adapter.ts";
-import type { CsvOptions, Polars } from "./polars.ts";
+import type { Polars } from "./polars.ts";
 
 /** Rows Polars infers types from by default; the same rows decide which columns are dates. */
 const DEFAULT_SAMPLE = 100;
@@ -103,14 +105,14 @@ export interface DateColumn {
   format: string;
 }
 
-/** Files larger than this are sampled with a lazy scan. */
-const SCAN_ABOVE_BYTES = 1024 * 1024;
-
 /**
- * The columns of delimited text to read as dates, with their Polars types: every column whose
+ * The columns of delimited text to read as dates, with their Polars types, judged from `frame`,
+ * the text as read with Polars' inference (`tryParseDates` off): every text column whose
  * non-null values among the first `inferSchemaLength` rows (default 100) are all ISO 8601 dates
  * or datetimes ({@linkcode dateTypeOf}), except columns the caller typed with `dtypes`. Empty
- * when `tryParseDates` is false. Reads only those rows, as text.
+ * when `tryParseDates` is false. Only text columns are looked at: inference has made numbers
+ * and booleans of the others, and pulling every column of a wide numeric table into JavaScript
+ * would cost more than reading it.
  *
  * @example
  * ```ts
@@ -121,32 +123,33 @@ const SCAN_ABOVE_BYTES = 1024 * 1024;
  *
  * const pl = await loadPolars();
  * const csv = Buffer.from("date,temp,note\n2012-01-01,12.8,\n2012-01-02,10.6,2012-01-02 rain\n");
- * const columns = dateColumns(pl, csv, { sep: ",", hasHeader: true }, {});
+ * const frame = pl.readCSV(csv);
+ * const columns = dateColumns(pl, frame, {});
  * assert.deepEqual(Object.keys(columns), ["date"]);
  * assert.equal(columns.date.format, "%Y-%m-%d");
- * assert.deepEqual(dateColumns(pl, csv, { sep: ",", hasHeader: true }, { tryParseDates: false }), {});
+ * assert.deepEqual(dateColumns(pl, frame, { tryParseDates: false }), {});
  * ```
  */
 export function dateColumns(
   pl: Polars,
-  input: string | Buffer,
-  read: CsvOptions,
+  frame: DataFrame,
   options: Pick<DataFrameOptions, "tryParseDates" | "inferSchemaLength" | "dtypes">,
 ): Record<string, DateColumn> {
   if (options.tryParseDates === false) return {};
+  const typed = options.dtypes ?? {};
+  const types = frame.dtypes;
+  const text = frame.columns.filter((name, i) =>
+    String(types[i]) === String(pl.String) && !(name in typed)
+  );
+  if (text.length === 0) return {};
+  // Each call into Polars costs more than a small file's parse: none that can be left out.
   const rows = options.inferSchemaLength ?? DEFAULT_SAMPLE;
-  // Every column as text: the values are judged here, not by Polars' inference. A large file is
-  // scanned for its first rows only (readCSV with nRows still goes through the whole file); a
-  // small one is read, as a lazy scan costs more than reading it all.
-  const sample = typeof input === "string" && Deno.statSync(input).size > SCAN_ABOVE_BYTES
-    ? pl.scanCSV(input, { ...read, inferSchemaLength: 0 }).head(rows).collectSync()
-    : pl.readCSV(input, { ...read, inferSchemaLength: 0, nRows: rows, rechunk: false });
+  const sample = (frame.height > rows ? frame.head(rows) : frame).select(...text);
   const columns: Record<string, DateColumn> = {};
-  for (const column of sample.columns) {
-    if (options.dtypes !== undefined && column in options.dtypes) continue;
-    const values = sample.getColumn(column).dropNulls().toArray() as string[];
+  for (const series of sample.getColumns()) {
+    const values = (series.toArray() as (string | null)[]).filter((value) => value !== null);
     const type = dateTypeOf(pl, values);
-    if (type !== undefined) columns[column] = { type, format: isoFormat(values[0])! };
+    if (type !== undefined) columns[series.name] = { type, format: isoFormat(values[0])! };
   }
   return columns;
 }
@@ -154,7 +157,8 @@ export function dateColumns(
 /**
  * Reads delimited text with the `dates` columns as their Date/Datetime types, the fast way:
  * `read(types)` reads the text with `types` for those columns (to merge into `dtypes` or a
- * schema). It reads them as text, then converts each with its {@linkcode DateColumn.format},
+ * schema); `text`, when given, is the text already read with those columns as text. It reads
+ * them as text, then converts each with its {@linkcode DateColumn.format},
  * exactly (the whole value, strictly that shape). When every value fits, that is the frame;
  * when one does not (another ISO shape, or no date), it reads again with the date types and the
  * reader's own parse decides, as it always did: other ISO shapes are read, a value that is no
@@ -172,9 +176,9 @@ export function dateColumns(
  *
  * const pl = await loadPolars();
  * const csv = Buffer.from("at,n\n2012-01-01 10:00:00,1\n2012-01-01T11:30,2\n");
- * const text = { sep: ",", hasHeader: true };
- * const dates = dateColumns(pl, csv, text, {});
- * const frame = readDated(pl, dates, (dtypes) => pl.readCSV(csv, { ...text, dtypes }));
+ * const text = pl.readCSV(csv);
+ * const dates = dateColumns(pl, text, {});
+ * const frame = readDated(pl, dates, (dtypes) => pl.readCSV(csv, { dtypes }), text);
  * assert.equal(String(frame.getColumn("at").dtype), String(pl.Datetime("us")));
  * assert.deepEqual(
  *   (frame.getColumn("at").toArray() as unknown as Date[]).map((d) => d.toISOString()),
@@ -186,11 +190,13 @@ export function readDated(
   pl: Polars,
   dates: Record<string, DateColumn>,
   read: (types: Record<string, DataType>) => DataFrame,
+  text?: DataFrame,
 ): DataFrame {
   const names = Object.keys(dates);
-  if (names.length === 0) return read({});
-  const text = read(Object.fromEntries(names.map((name) => [name, pl.String])));
-  const present = names.filter((name) => text.columns.includes(name));
+  if (names.length === 0) return text ?? read({});
+  text ??= read(Object.fromEntries(names.map((name) => [name, pl.String])));
+  const columns = new Set(text.columns);
+  const present = names.filter((name) => columns.has(name));
   if (present.length === 0) return text;
   const parsed = text.withColumns(...present.map((name) => converted(pl, name, dates[name])));
   const fits = present.every((name) => {

@@ -24,13 +24,14 @@ import {
 import type { CallOptions } from "../client/endpoints.ts";
 import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 import type { ProgressEvent } from "../progress/events.ts";
+import { type Encoding, ENCODINGS } from "./encoding.ts";
 import type { ScanOptions } from "./scan.ts";
 import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
 
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
  * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`) apply to
- * delimited text only (`hasHeader` to Excel sheets too, and `sheet` only to them), `inferSchemaLength` to delimited text and JSON; `columns`, `dtypes` and
+ * delimited text only (`hasHeader` to Excel sheets too, and `sheet` only to them), `inferSchemaLength` and `encoding` to delimited text and JSON; `columns`, `dtypes` and
  * `nRows` apply to every format.
  *
  * @example
@@ -47,6 +48,16 @@ export interface DataFrameOptions {
    * @default detected from the name, Terrain's info type and the first bytes
    */
   format?: TableFormat;
+  /**
+   * The encoding of a text file (delimited text, JSON, JSON Lines): `utf-16` (byte order from
+   * its byte-order mark), `utf-16le`, `utf-16be`, `latin-1` / `iso-8859-1` (read as
+   * `windows-1252`, which agrees but for € and the like at 0x80–0x9F) or `windows-1252`,
+   * decoded as the bytes arrive. Text that is not valid UTF-8 without this option is a
+   * `ParseError` naming the first bad byte's offset.
+   *
+   * @default "utf-8"
+   */
+  encoding?: Encoding;
   /**
    * Field separator of delimited text.
    *
@@ -243,6 +254,7 @@ const isStrings = (value: unknown): value is string[] =>
 function readerRules() {
   return {
     format: oneOf(TABLE_FORMATS),
+    encoding: oneOf(ENCODINGS),
     sep: rule(
       "one ASCII character, not a line break",
       (value): value is string => oneAscii(value) && value !== "\n" && value !== "\r",

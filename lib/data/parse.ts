@@ -12,11 +12,13 @@
  * @module
  */
 
+import { gunzipSync } from "node:zlib";
 import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { type DateColumn, dateColumns, dateHint, readDated } from "./dates.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
+import { decodes, invalidUtf8At, toUtf8, utf8Head, wholeToUtf8 } from "./encoding.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { readSheet } from "./excel.ts";
 import { innerFormat } from "./formats.ts";
@@ -132,6 +134,9 @@ export class BatchParser {
       this.#rows += kept.height;
       return kept;
     } catch (error) {
+      // Polars' readers say "invalid utf-8", "did not contain valid UTF-8" or "InvalidUtf8".
+      const bad = /utf-?8/i.test(String(error)) ? invalidUtf8In(input) : undefined;
+      if (bad !== undefined) throw notUtf8(this.#path, at + bad.at, bad.byte, gzip, error);
       throw parseError(
         error,
         this.#path,
@@ -156,7 +161,6 @@ export class BatchParser {
       hasHeader: schema === undefined && (o.hasHeader ?? true),
       ...defined({ quoteChar: o.quoteChar, nullValues: o.nullValues }),
     };
-    const dates = this.#dates ??= dateColumns(pl, input, text, o);
     const read = (types: Record<string, DataType>) =>
       pl.readCSV(input, {
         ...text,
@@ -168,11 +172,17 @@ export class BatchParser {
       });
     while (true) {
       try {
-        const frame = readDated(pl, dates, read);
-        if (schema !== undefined) return frame;
-        // The first batch: its schema and columns fix those of the later ones.
+        if (this.#dates !== undefined) return readDated(pl, this.#dates, read);
+        // The first batch: read with inferred types, its text columns judged for dates, and its
+        // schema and columns fixing those of the later batches.
+        const inferred = read({});
+        const dates = dateColumns(pl, inferred, o);
+        const frame = readDated(pl, dates, read, inferred);
         const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
-        [this.#schema, this.#columns] = [frame.schema, o.columns && shaped.columns];
+        // Built from the dtypes: a wide frame's `schema` getter costs far more.
+        const types = frame.dtypes;
+        this.#schema = Object.fromEntries(frame.columns.map((name, i) => [name, types[i]]));
+        [this.#dates, this.#columns] = [dates, o.columns && shaped.columns];
         return shaped;
       } catch (error) {
         const column = integerMeetingDecimal(error);
@@ -181,6 +191,31 @@ export class BatchParser {
       }
     }
   }
+}
+
+/**
+ * Where Polars' "invalid utf-8" lies in what it read: a batch's bytes, or a whole file by path
+ * or as gzip-compressed bytes (read again here, as this happens only on the way to an error).
+ */
+function invalidUtf8In(
+  input: string | ReturnType<typeof asBuffer>,
+): { at: number; byte: number } | undefined {
+  const read = typeof input === "string" ? Deno.readFileSync(input) : input;
+  const bytes = read[0] === 0x1f && read[1] === 0x8b ? gunzipSync(read) : read;
+  const at = invalidUtf8At(bytes);
+  return at === undefined ? undefined : { at, byte: bytes[at] };
+}
+
+/** The error for text that is not UTF-8, read without `encoding`. */
+function notUtf8(path: string, at: number, byte: number, gzip: boolean, cause: unknown) {
+  const hex = byte.toString(16).toUpperCase().padStart(2, "0");
+  return new ParseError(
+    `${JSON.stringify(path)} is not UTF-8 text: byte ${at} of the ${
+      gzip ? "decompressed " : ""
+    }file (0x${hex}) is not valid UTF-8. Pass its encoding, e.g. encoding: "latin-1" ` +
+      '(or "windows-1252", "utf-16").',
+    { path, cause },
+  );
 }
 
 /**
@@ -426,6 +461,18 @@ export async function parseLocal(
   infoType: string | null,
 ): Promise<DataFrame> {
   if (source.bytes?.byteLength === 0) return pl.DataFrame();
+  const { encoding } = options;
+  if (decodes(encoding) && TEXT_FORMATS.has(detected.format)) {
+    // Polars reads UTF-8 only: the text is decoded here, whole (and decompressed first).
+    const raw = source.bytes ?? await Deno.readFile(source.file!);
+    const plain = detected.gzip ? await collect(gunzip([raw])) : raw;
+    const head = utf8Head(plain.subarray(0, SNIFF_BYTES), encoding);
+    const inner = detected.gzip
+      ? innerFormat({ path, infoType, head, format: options.format })
+      : detected;
+    const bytes = wholeToUtf8(plain, encoding);
+    return await parseWhole(pl, { ...inner, gzip: false }, { bytes }, options, path);
+  }
   if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
   const compressed = source.bytes ?? await Deno.readFile(source.file!);
   const inflated = gunzip([compressed]).values();
@@ -471,11 +518,14 @@ export async function* parseChunks(
   try {
     let format = detected;
     let chunks = source;
+    const { encoding } = options;
     if (inflated !== undefined) {
       const peeked = await peek(inflated, SNIFF_BYTES);
-      format = innerFormat({ path, infoType, head: peeked.head, format: options.format });
+      const head = utf8Head(peeked.head, encoding);
+      format = innerFormat({ path, infoType, head, format: options.format });
       chunks = peeked.chunks;
     }
+    if (decodes(encoding)) chunks = toUtf8(chunks, encoding);
     const parser = new BatchParser(pl, format, options, path);
     if (format.format === "json") {
       yield parser.parse(await collect(chunks));
@@ -501,3 +551,5 @@ export async function* parseChunks(
 
 const NO_BYTES = new Uint8Array(0);
 const encoder = new TextEncoder();
+/** The formats that are text, read in the `encoding` option's encoding. */
+const TEXT_FORMATS: ReadonlySet<string> = new Set(["csv", "tsv", "json", "ndjson"]);

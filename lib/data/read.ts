@@ -34,6 +34,7 @@ import type { DataContext } from "./context.ts";
 import { FileChangedError } from "./errors.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { detectFormat } from "./formats.ts";
+import { utf8Head } from "./encoding.ts";
 import { type BatchOptions, type DataFrameOptions, DEFAULT_BATCH_ROWS } from "./options.ts";
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
@@ -541,7 +542,12 @@ async function* frameStream(
     const { path } = version;
     const infoType = pinned.entry?.infoType ?? null;
     const detect = (head: Uint8Array) =>
-      detectFormat({ path, infoType, head, format: options.format });
+      detectFormat({
+        path,
+        infoType,
+        head: utf8Head(head, options.encoding),
+        format: options.format,
+      });
     if (own) tracker.expectBytes(version.size);
     const found = pinned.copy ?? await cache?.lookup(version);
     // Held open while it is read: another process may remove its name meanwhile (when it did

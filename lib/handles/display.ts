@@ -687,8 +687,10 @@ export function datesNote(
 ): string | undefined {
   if (format !== "csv" && format !== "tsv") return undefined;
   if (options.tryParseDates === false) return undefined;
+  // Each `dtypes` read builds every column's type: once, not once a column.
+  const types = frame.dtypes;
   const parsed = frame.columns.filter((column, index) =>
-    /^(Date|Datetime)/.test(variantOf(frame.dtypes[index])) &&
+    /^(Date|Datetime)/.test(variantOf(types[index])) &&
     !(options.dtypes !== undefined && column in options.dtypes)
   );
   if (parsed.length === 0) return undefined;

@@ -213,14 +213,22 @@ export function detectTableFormat(clues: FormatClues): DetectedFormat | Unsuppor
     const inner = forced ?? named ?? formatOfInfo(clues.infoType) ?? "csv";
     return { gzip: true, ...textFormat(inner) };
   }
-  if (!looksLikeText(head)) {
+  const chosen = forced ?? named ?? formatOfInfo(clues.infoType);
+  // A format the caller insists on is read as text, whatever the bytes. Text named a table but
+  // not UTF-8 (no NUL bytes) goes on to the reader, which says which byte is not.
+  if (forced === undefined && (chosen === undefined || head.includes(0)) && !looksLikeText(head)) {
+    if (startsWith(head, [0xff, 0xfe]) || startsWith(head, [0xfe, 0xff])) {
+      return {
+        unsupported: "it is UTF-16 text (it starts with a byte-order mark)",
+        hint: 'Pass encoding: "utf-16".',
+      };
+    }
     return {
       unsupported: "its content is binary, not text",
-      hint:
-        'If it is a table in another format, convert it first; if it is text, pass format: "csv".',
+      hint: "If it is a table in another format, convert it first; if it is text, pass " +
+        'format: "csv" and, unless it is UTF-8, its encoding (e.g. encoding: "latin-1").',
     };
   }
-  const chosen = forced ?? named ?? formatOfInfo(clues.infoType);
   if (chosen !== undefined) return { gzip: false, ...textFormat(chosen, head) };
   if (!PLAIN_TEXT_EXTENSIONS.has(extension)) {
     return { unsupported: `its name (.${extension}) does not say it is a table`, hint: FORCE_HINT };

@@ -12,6 +12,7 @@ import { Buffer } from "node:buffer";
 import fc from "fast-check";
 import pl, { type DataFrame } from "../../polars.ts";
 import { dateColumns } from "../../lib/data/dates.ts";
+import { datesNote } from "../../lib/handles/display.ts";
 import { ParseError } from "../../lib/data/errors.ts";
 import { BatchParser, combineFrames, parseWhole } from "../../lib/data/parse.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
@@ -260,7 +261,7 @@ const CSV = { format: "csv", gzip: false, sep: "," } as const;
 /** The reference: Polars' reader parsing the date columns itself, as tern read before. */
 function referenceRead(bytes: Buffer): DataFrame {
   const text = { sep: ",", hasHeader: true };
-  const dates = dateColumns(pl, bytes, text, {});
+  const dates = dateColumns(pl, pl.readCSV(bytes, text), {});
   const dtypes = Object.fromEntries(Object.entries(dates).map(([name, d]) => [name, d.type]));
   return pl.readCSV(bytes, { ...text, rechunk: false, dtypes });
 }
@@ -409,4 +410,53 @@ Deno.test("a cached copy's dates are sampled the same way small (read whole) or 
     connected.file(`${DATA}/large_bad.csv`).dataframe({ progress: false }),
     (error: unknown) => error instanceof ParseError && /`soon`/.test(error.message),
   );
+});
+
+Deno.test("a wide numeric table is read once: the date check looks at its text columns only", () => {
+  // Polars itself, with its reads counted: a sample of every column as text would be a second.
+  const reads: string[] = [];
+  const counted = new Proxy(pl, {
+    get: (target, key, receiver) =>
+      key === "readCSV" || key === "scanCSV"
+        ? (...args: unknown[]) => {
+          reads.push(String(key));
+          return (Reflect.get(target, key, receiver) as (...a: unknown[]) => unknown)(...args);
+        }
+        : Reflect.get(target, key, receiver),
+  });
+  const numbers = Array.from({ length: 2000 }, (_, i) => `x${i}`);
+  const rows = Array.from(
+    { length: 5 },
+    (_, r) =>
+      [`2012-01-0${r + 1}`, `note ${r}`, ...numbers.map((_, i) => r * i / 4 + 0.5)].join(","),
+  );
+  const csv = Buffer.from(`day,note,${numbers.join(",")}\n${rows.join("\n")}\n`);
+  const frame = new BatchParser(counted, CSV, {}, "/a/wide.csv").parse(csv);
+  assert.deepEqual(reads, ["readCSV"]);
+  assert.equal(String(frame.getColumn("day").dtype), String(pl.Date));
+  assert.equal(String(frame.getColumn("note").dtype), String(pl.String));
+  assert.ok(numbers.every((name) => String(frame.getColumn(name).dtype) === String(pl.Float64)));
+  assert.deepEqual(frame.getColumn("x3").toArray(), [0.5, 1.25, 2, 2.75, 3.5]);
+});
+
+Deno.test("the card's note on parsed dates reads a wide frame's types once, not once a column", () => {
+  const columns = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`x${i}`, [i]]));
+  const frame = pl.DataFrame({ day: [new Date(0)], ...columns })
+    .withColumns(pl.col("day").cast(pl.Date));
+  // The frame as the note sees it, with its reads of the types counted.
+  let reads = 0;
+  const counted = {
+    get columns() {
+      return frame.columns;
+    },
+    get dtypes() {
+      reads++;
+      return frame.dtypes;
+    },
+  } as unknown as DataFrame;
+  assert.equal(
+    datesNote(counted, "csv", {}),
+    "dates parsed from text: day (tryParseDates: false keeps text)",
+  );
+  assert.equal(reads, 1);
 });

@@ -1,0 +1,201 @@
+/**
+ * The shapes suite: tables whose shape, not size, used to cost (issue 33, item 3).
+ *
+ * 1. A 200 × 5,001-column numeric CSV → `dataframe()` (default options, dates detected, cold
+ *    cache) against `pl.readCSV` of the local file: the date check must not visit numeric columns.
+ * 2. 10,000 CSV files of about 250 bytes → `list().dataframes()` (default cache) against a plain
+ *    loop with the same concurrency: the listing, then `fetch` → `arrayBuffer()` → `pl.readCSV`
+ *    for each file, the frames joined with `pl.concat`, no cache.
+ *
+ * Every contender runs in its own process (bench/_data_worker.ts); the server is another.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { type BenchRecord, record, type Suite, type SuiteContext, summarize } from "./_lib.ts";
+import { Cleanup, tempDir } from "./_proc.ts";
+import { load, rounds, type Sample, sample, startServer } from "./data.ts";
+
+const FOLDER = "/iplant/home/shared/bench/shapes";
+const WIDE_PATH = `${FOLDER}/wide.csv`;
+const SMALL_PATH = `${FOLDER}/small`;
+const WIDE_ROWS = 200;
+const WIDE_COLUMNS = 5001;
+/** Concurrency of both many-files contenders: the store's default. */
+const CONCURRENCY = 4;
+
+interface Plan {
+  files: number;
+  reps: number;
+}
+
+function plan(ctx: SuiteContext): Plan {
+  const p = ctx.quick ? { files: 1000, reps: 1 } : { files: 10_000, reps: 3 };
+  return ctx.reps === undefined ? p : { ...p, reps: ctx.reps };
+}
+
+/** Writes the fixtures under `cacheDir/shapes-<files>/` once, with a completion marker. */
+async function ensureFixtures(ctx: SuiteContext, files: number): Promise<string> {
+  const root = join(ctx.cacheDir, `shapes-${files}`);
+  const marker = join(root, "complete.json");
+  if (await Deno.stat(marker).then(() => true, () => false)) return root;
+  ctx.log(`shapes: writing a ${WIDE_ROWS} × ${WIDE_COLUMNS} CSV and ${files} small files`);
+  await Deno.remove(root, { recursive: true }).catch(() => {});
+  await Deno.mkdir(join(root, SMALL_PATH), { recursive: true });
+  const lines = [Array.from({ length: WIDE_COLUMNS }, (_, i) => `c${i}`).join(",")];
+  for (let row = 0; row < WIDE_ROWS; row++) {
+    lines.push(Array.from({ length: WIDE_COLUMNS }, (_, i) => ((row * 31 + i) % 1000) / 10).join());
+  }
+  await Deno.writeTextFile(join(root, WIDE_PATH), lines.join("\n") + "\n");
+  for (let file = 0; file < files; file++) {
+    ctx.signal.throwIfAborted();
+    let text = "id,station,temp_c,count\n";
+    for (let row = 0; text.length < 230; row++) {
+      text += `${file * 100 + row},ST${(file + row) % 50},${((file * 7 + row * 13) % 400) / 10},` +
+        `${(file * row) % 997}\n`;
+    }
+    const name = `part-${String(file).padStart(5, "0")}.csv`;
+    await Deno.writeTextFile(join(root, SMALL_PATH, name), text);
+  }
+  await Deno.writeTextFile(marker, JSON.stringify({ files }));
+  return root;
+}
+
+const median = (samples: Sample[], pick: (s: Sample) => number) =>
+  summarize(samples.map(pick)).median;
+const range = (samples: Sample[], pick: (s: Sample) => number): [number, number] => {
+  const s = summarize(samples.map(pick));
+  return [s.min, s.max];
+};
+const ms = (s: Sample) => s.ms;
+
+async function measure(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
+  const root = await ensureFixtures(ctx, p.files);
+  const cleanup = new Cleanup();
+  ctx.cleanup.defer(() => cleanup.run());
+  try {
+    const server = await startServer(cleanup, ctx, root, []);
+    const fresh = async (args: Record<string, string>) => {
+      const cacheDir = await tempDir(cleanup, "tern-bench-cache-");
+      try {
+        return await sample(ctx, server, { url: server.url, ...args, "cache-dir": cacheDir });
+      } finally {
+        await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+      }
+    };
+    const same = (want: Record<string, number>) => (name: string, s: Sample) => {
+      const [key] = Object.keys(want);
+      const expected = want[key] ??= s.rows;
+      if (s.rows !== expected) throw new Error(`${name} read ${s.rows} rows, not ${expected}`);
+    };
+
+    ctx.log(`shapes: wide CSV, ${p.reps} rounds`);
+    const wideLoad = await load();
+    const local = join(root, WIDE_PATH);
+    const wide = await rounds(
+      ctx,
+      {
+        floor: () => sample(ctx, undefined, { mode: "floor", local }),
+        tern: () => fresh({ mode: "tern", path: WIDE_PATH, dates: "true" }),
+        ternNoDates: () => fresh({ mode: "tern", path: WIDE_PATH }),
+      },
+      p.reps,
+      1,
+      same({ rows: WIDE_ROWS }),
+    );
+
+    ctx.log(`shapes: ${p.files} small files, ${p.reps} rounds`);
+    const manyLoad = await load();
+    const many = await rounds(
+      ctx,
+      {
+        tern: () => fresh({ mode: "many", path: SMALL_PATH, concurrency: String(CONCURRENCY) }),
+        ternNoCache: () =>
+          sample(ctx, server, {
+            mode: "many",
+            url: server.url,
+            path: SMALL_PATH,
+            concurrency: String(CONCURRENCY),
+            "cache-dir": "none",
+          }),
+        plain: () =>
+          sample(ctx, server, {
+            mode: "many-plain",
+            url: server.url,
+            path: SMALL_PATH,
+            concurrency: String(CONCURRENCY),
+          }),
+      },
+      p.reps,
+      0,
+      same({}),
+    );
+    const rate = (s: Sample) => p.files / (s.ms / 1000);
+    const files = p.files.toLocaleString("en-US");
+    return [
+      record({
+        suite: "shapes",
+        name: `${WIDE_ROWS} × ${WIDE_COLUMNS.toLocaleString("en-US")}-column numeric CSV → ` +
+          "dataframe(), vs the floor",
+        value: median(wide.tern, ms),
+        baseline: median(wide.floor, ms),
+        unit: "ms",
+        against: "pl.readCSV of the local file",
+        better: "lower",
+        target: 1.5,
+        reps: p.reps,
+        valueRange: range(wide.tern, ms),
+        baselineRange: range(wide.floor, ms),
+        note: `dataframe() with default options (dates detected), cold cache, in a fresh ` +
+          `process timed from a warm Polars. With tryParseDates: false: ` +
+          `${median(wide.ternNoDates, ms).toFixed(0)} ms. Load average ${wideLoad} before.`,
+      }),
+      record({
+        suite: "shapes",
+        name: `${files} CSV files of 250 bytes → list().dataframes(), vs a plain loop`,
+        value: median(many.tern, rate),
+        baseline: median(many.plain, rate),
+        unit: "files/s",
+        against: `the listing, then ${CONCURRENCY} loops of fetch → pl.readCSV, no cache`,
+        better: "higher",
+        target: 0.8,
+        reps: p.reps,
+        valueRange: range(many.tern, rate),
+        baselineRange: range(many.plain, rate),
+        note: `Concurrency ${CONCURRENCY} on both sides; tern with its default cache (an empty ` +
+          `folder each run). Without the cache: ${median(many.ternNoCache, rate).toFixed(0)} ` +
+          `files/s. Load average ${manyLoad} before, ${await load()} after.`,
+      }),
+    ];
+  } finally {
+    await cleanup.run();
+  }
+}
+
+/**
+ * The shapes suite, for bench/main.ts.
+ *
+ * @example
+ * ```ts ignore
+ * import { shapesSuite } from "./shapes.ts";
+ * import { Cleanup } from "./_proc.ts";
+ *
+ * const cleanup = new Cleanup();
+ * const records = await shapesSuite.run({
+ *   quick: true,
+ *   repoRoot: Deno.cwd(),
+ *   cacheDir: "bench/out/cache",
+ *   cleanup,
+ *   signal: new AbortController().signal,
+ *   log: console.error,
+ * });
+ * await cleanup.run();
+ * ```
+ */
+export const shapesSuite: Suite = {
+  name: "shapes",
+  description: "a 200 × 5,001-column numeric CSV vs local pl.readCSV; 10,000 files of 250 " +
+    "bytes vs a plain concurrent fetch + pl.readCSV loop",
+  run: async (ctx) => await measure(ctx, plan(ctx)),
+};
