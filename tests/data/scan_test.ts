@@ -199,6 +199,23 @@ Deno.test("scan: listing.scan() unites the files with their source path as a col
   assert.equal((await store.cache.info()).height, 0);
 });
 
+Deno.test("scan: listing.scan() prunes with a plain number on an integer column all its files share", async () => {
+  const years = yearsParquet(10, 100_000);
+  await using served = await dataStore({
+    "/iplant/home/shared/data/a/years.parquet": years,
+    "/iplant/home/shared/data/b/years.parquet": years,
+  });
+  const lazy = await served.connect().folder("/iplant/home/shared/data").walk({
+    glob: "**/*.parquet",
+  })
+    .scan();
+  const before = served.server.stats().bytesSent;
+  const rows = await lazy.filter(pl.col("year").eq(2024)).collect();
+  const sent = served.server.stats().bytesSent - before;
+  assert.equal(rows.height, 200_000);
+  assert.ok(sent < years.byteLength * 2 / 3, `sent ${sent} of ${years.byteLength * 2} bytes`);
+});
+
 /** Runs tests/data/_scan_change.ts SCENARIO in a child (older code aborted the process). */
 async function scanChange(scenario: string) {
   const script = new URL("./_scan_change.ts", import.meta.url).pathname;
