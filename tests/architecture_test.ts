@@ -197,7 +197,7 @@ export function moduleState(source: string): string[] {
  */
 const MODULE_STATE_ALLOWED: Record<string, { names: string[]; why: string }> = {
   "lib/polars/adapter.ts": {
-    names: ["loading", "factory", "hook"],
+    names: ["loading", "loaded", "factory", "hook"],
     why:
       "the Polars adapter: Polars loaded once per process, and the frame hook (docs/architecture.md)",
   },

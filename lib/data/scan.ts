@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { LazyDataFrame } from "../deps.ts";
+import type { DataType, LazyDataFrame } from "../deps.ts";
 import { getManifest, publicUrlOf } from "../client/endpoints.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import { BadRequestError, isAbortError, TernError } from "../client/errors.ts";
@@ -24,7 +24,7 @@ import type { DataContext } from "./context.ts";
 import type { ListedFiles } from "./many.ts";
 import type { ScanManyOptions } from "./options.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
-import { guardFrame, pinsOf } from "./scan_proxy.ts";
+import { guardFrame, guardOf } from "./scan_proxy.ts";
 import { sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { TABLE_FORMATS, type TableFormat, tableFormat } from "../registry/file_formats.ts";
 import {
@@ -209,9 +209,11 @@ export async function scanMany(
   if (frames.length === 1) return frames[0];
   const all = pl.concat(frames, { how: "diagonalRelaxed" });
   // concat reads the frames' plans; the result is guarded by every pin they held.
-  const pins = frames.flatMap((frame) => pinsOf(frame));
+  const guards = frames.map((frame) => guardOf(frame));
+  const pins = guards.flatMap((guard) => guard?.pins ?? []);
+  if (pins.length === 0) return all;
   const report = progressFor(context.progress, fileOptions, `${files.length} files`);
-  return pins.length === 0 ? all : guardFrame(all, pins, report);
+  return guardFrame(all, { pins, report, schema: commonSchema(guards) });
 }
 
 /** A remote scan, or the reason there is none. */
@@ -242,11 +244,12 @@ async function remoteScan(
     signal,
   });
   const raw = pl.scanParquet(pin.url, { glob: false });
+  let schema: Record<string, DataType>;
   try {
     // Reading the footer now fixes the server's validators on the pin, makes a server that
     // answers ranges wrongly fall back here, and a file that is not Parquet fail this call,
     // rather than every later collect().
-    await guardFrame(raw, [pin]).head(0).collect();
+    schema = (await guardFrame(raw, { pins: [pin] }).head(0).collect()).schema;
   } catch (error) {
     // A change, an abort or a closed store ends the scan; only a server's failure falls back.
     if (error instanceof FileChangedError || isAbortError(error) || pin.signal.aborted) {
@@ -265,7 +268,22 @@ async function remoteScan(
   if (!sameVersion(admitted, pin.version)) return "a lock pins another version of it";
   context.gate?.record(pin.version, "scan");
   const report = progressFor(context.progress, options, entry.name);
-  return { frame: guardFrame(raw, [pin], report), route: { url } };
+  return { frame: guardFrame(raw, { pins: [pin], report, schema }), route: { url } };
+}
+
+/**
+ * The columns every remote scan among `guards` has, of the same type in all of them (a column
+ * the union widens, or one a local scan has, is not typed: its filters are passed on as they are).
+ */
+function commonSchema(
+  guards: readonly ({ schema?: Readonly<Record<string, DataType>> } | undefined)[],
+): Record<string, DataType> {
+  const schemas = guards.map((guard) => guard?.schema ?? {});
+  return Object.fromEntries(
+    Object.entries(schemas[0]).filter(([name, type]) =>
+      schemas.every((schema) => schema[name]?.equals(type))
+    ),
+  );
 }
 
 /** Scans the cached copy (downloading it first when needed). */

@@ -22,14 +22,14 @@
  * @module
  */
 
-import type { LazyDataFrame } from "../deps.ts";
+import type { DataType, LazyDataFrame } from "../deps.ts";
 import { abortError, BadRequestError, isAbortError, TernError } from "../client/errors.ts";
 import { type FileVersion, strongETag } from "../client/file_version.ts";
 import type { StreamedResponse, Transport } from "../client/transport.ts";
 import { FileChangedError, IntegrityError } from "./errors.ts";
 import { type ProgressEvent, ProgressTracker } from "../progress/events.ts";
 import { defined } from "./polars.ts";
-import { isLazyFrame } from "../polars/adapter.ts";
+import { isExpr, isLazyFrame, typedLiterals } from "../polars/adapter.ts";
 
 /**
  * What {@linkcode ScanProxy.pin} pins.
@@ -415,41 +415,74 @@ async function changedError(pin: Pin, headers: Headers): Promise<FileChangedErro
   );
 }
 
-const GUARDED = Symbol("tern.pins");
+const GUARDED = Symbol("tern.guard");
+
+/**
+ * What {@linkcode guardFrame} guards a frame with.
+ *
+ * @example
+ * ```ts
+ * import pl from "../../polars.ts";
+ * import type { FrameGuard } from "./scan_proxy.ts";
+ *
+ * const guard: FrameGuard = { pins: [], schema: { year: pl.Int32 } };
+ * ```
+ */
+export interface FrameGuard {
+  /** The pins of the files the frame reads. */
+  pins: readonly Pin[];
+  /**
+   * Called with the progress events of each `collect()`.
+   *
+   * @default undefined (no progress reported)
+   */
+  report?: (event: ProgressEvent) => void;
+  /**
+   * The scanned files' columns and their types (from the footer): a plain number a `filter`
+   * compares with one of its integer columns is given the column's type (see
+   * {@linkcode typedLiterals}), so that Polars can skip row groups by their statistics.
+   *
+   * @default undefined (filters are passed on as they are)
+   */
+  schema?: Readonly<Record<string, DataType>>;
+}
 
 /**
  * Wraps a frame that reads pinned files so that `collect()` throws the cause the proxy recorded
  * (a {@linkcode FileChangedError}, an {@linkcode IntegrityError}, the transport's error, or the
  * `AbortError` of the scan's signal) instead of Polars' generic HTTP error, and so that frames
  * derived from it (`filter`, `select`, `groupBy().agg()`, …) carry the same guard. Each
- * `collect()` reports the bytes the proxy reads to `report` (the store's progress display and
- * the call's `onProgress`). `collectSync()` is refused: it would block the thread the proxy
- * answers on.
+ * `collect()` reports the bytes the proxy reads to `guard.report` (the store's progress display
+ * and the call's `onProgress`). `collectSync()` is refused: it would block the thread the proxy
+ * answers on. A `filter` comparing an integer column of `guard.schema` with a plain number
+ * (`pl.col("year").eq(2024)`, as pandas users write it) compares with a literal of the column's
+ * type instead, which prunes row groups as `pl.lit(2024).cast(pl.Int32)` does; a number the
+ * type does not hold exactly is left as it is. The schema is the files', also for a derived
+ * frame whose column has another type by then: the number is exact, so the rows are the same.
  *
  * @example
  * ```ts
  * import pl from "../../polars.ts";
- * import { guardFrame, pinsOf, ScanProxy } from "./scan_proxy.ts";
+ * import { guardFrame, guardOf, ScanProxy } from "./scan_proxy.ts";
  * import { Transport } from "../client/transport.ts";
  * import assert from "node:assert/strict";
  *
  * await using proxy = new ScanProxy(new Transport({ url: "http://127.0.0.1:9/terrain" }));
  * const version = { store: "s", path: "/p/a.parquet", id: "i", size: 8, modified: 0 };
  * const pin = proxy.pin({ upstream: "http://127.0.0.1:9/a.parquet", version, recheck: () => Promise.resolve(version) });
- * const lazy = guardFrame(pl.DataFrame({ a: [1, 2] }).lazy(), [pin]);
+ * const frame = pl.DataFrame({ a: pl.Series("a", [1, 2], pl.Int32) });
+ * const lazy = guardFrame(frame.lazy(), { pins: [pin], schema: frame.schema });
  * assert.equal((await lazy.filter(pl.col("a").gt(1)).collect()).height, 1);
- * assert.deepEqual(pinsOf(lazy.select("a")), [pin]);
+ * assert.match(lazy.filter(pl.col("a").eq(2)).describePlan(), /col\("a"\)\) == \(2\)/);
+ * assert.deepEqual(guardOf(lazy.select("a"))?.pins, [pin]);
  * assert.throws(() => lazy.collectSync());
  * ```
  */
-export function guardFrame(
-  frame: LazyDataFrame,
-  held: readonly Pin[],
-  report?: (event: ProgressEvent) => void,
-): LazyDataFrame {
+export function guardFrame(frame: LazyDataFrame, guard: FrameGuard): LazyDataFrame {
+  const { pins: held, report, schema } = guard;
   return new Proxy(frame, {
     get(target, property) {
-      if (property === GUARDED) return held;
+      if (property === GUARDED) return guard;
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       if (property === "collectSync") {
@@ -485,28 +518,31 @@ export function guardFrame(
         };
       }
       return (...args: unknown[]) => {
+        if (property === "filter" && schema !== undefined && isExpr(args[0])) {
+          args = [typedLiterals(args[0], schema), ...args.slice(1)];
+        }
         const result = Reflect.apply(value, target, args);
         const lazyLike = typeof result === "object" && result !== null &&
           (isLazyFrame(result) || typeof (result as { agg?: unknown }).agg === "function");
-        return lazyLike ? guardFrame(result as LazyDataFrame, held, report) : result;
+        return lazyLike ? guardFrame(result as LazyDataFrame, guard) : result;
       };
     },
   });
 }
 
 /**
- * The pins a guarded frame holds (none for another frame), so that a frame built from several
- * (`pl.concat`) can be guarded by all of them.
+ * The guard of a guarded frame (`undefined` for another frame), so that a frame built from
+ * several (`pl.concat`) can be guarded by all of their pins.
  *
  * @example
  * ```ts
  * import pl from "../../polars.ts";
- * import { pinsOf } from "./scan_proxy.ts";
+ * import { guardOf } from "./scan_proxy.ts";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(pinsOf(pl.DataFrame({ a: [1] }).lazy()), []);
+ * assert.equal(guardOf(pl.DataFrame({ a: [1] }).lazy()), undefined);
  * ```
  */
-export function pinsOf(frame: LazyDataFrame): readonly Pin[] {
-  return (frame as unknown as { [GUARDED]?: readonly Pin[] })[GUARDED] ?? [];
+export function guardOf(frame: LazyDataFrame): FrameGuard | undefined {
+  return (frame as unknown as { [GUARDED]?: FrameGuard })[GUARDED];
 }

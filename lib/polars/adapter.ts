@@ -9,7 +9,9 @@
  *   frames too (`filter`, `groupBy().agg`, `join`, `collect()`, …);
  * - a native expression (`expr._expr`) with its `strToDate` / `strToDatetime`, and the wrapper
  *   that makes an `Expr` of one (`pl.Expr(native)`), for {@linkcode exactDates};
- * - the native lazy frame behind a `LazyDataFrame` (`_ldf`), for {@linkcode isLazyFrame}.
+ * - the native lazy frame behind a `LazyDataFrame` (`_ldf`), for {@linkcode isLazyFrame};
+ * - the JSON form of an expression tree (`expr.serialize("json")`, `pl.Expr.deserialize`), whose
+ *   node shapes are Polars' own, for {@linkcode typedLiterals}.
  *
  * This module holds tern's only process-wide Polars state: the loaded module and the frame hook
  * (once set, every frame Polars makes passes through it).
@@ -17,8 +19,10 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import {
   type DataFrame,
+  type DataType,
   type Expr,
   type LazyDataFrame,
   loadPolarsModule,
@@ -80,6 +84,8 @@ const WRAPPED = Symbol.for("tern.frameView");
 
 /** The load in progress or done; a failed load is forgotten, so that the next call tries again. */
 let loading: Promise<Polars> | undefined;
+/** The namespace, once {@linkcode loadPolars} has loaded it. */
+let loaded: Polars | undefined;
 /** The factory, once Polars is loaded (`undefined` should its files be out of reach). */
 let factory: FrameFactory | undefined;
 /** The hook set by {@linkcode hookFrames}; the first one set stays. */
@@ -108,7 +114,8 @@ export function loadPolars(): Promise<Polars> {
   ]).then(([polars, { createRequire }]) => {
     factory = frameFactory(createRequire);
     wrapFactory(); // the hook, when one was set before Polars loaded
-    return polars.default;
+    loaded = polars.default;
+    return loaded;
   }).catch((error) => {
     loading = undefined;
     throw error;
@@ -244,6 +251,24 @@ export function exactDates(pl: Polars, options: ExactDatesOptions): Expr {
 }
 
 /**
+ * Whether `value` is a nodejs-polars expression (`pl.Expr.isExpr`), `false` before
+ * {@linkcode loadPolars} has loaded Polars.
+ *
+ * @example
+ * ```ts
+ * import { isExpr, loadPolars } from "./adapter.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * assert.equal(isExpr(pl.col("a")), true);
+ * assert.equal(isExpr("a"), false);
+ * ```
+ */
+export function isExpr(value: unknown): value is Expr {
+  return loaded?.Expr.isExpr(value) ?? false;
+}
+
+/**
  * Whether `value` is a nodejs-polars `LazyDataFrame` (it holds a native lazy frame); Polars
  * exports no class to test against.
  *
@@ -260,4 +285,84 @@ export function exactDates(pl: Polars, options: ExactDatesOptions): Expr {
  */
 export function isLazyFrame(value: unknown): value is LazyDataFrame {
   return typeof value === "object" && value !== null && "_ldf" in value;
+}
+
+/** The integer types a literal may be given, with the values each holds. */
+const INTEGER_RANGES: ReadonlyMap<string, readonly [number, number]> = new Map([
+  ["Int8", [-128, 127]],
+  ["Int16", [-32_768, 32_767]],
+  ["Int32", [-2_147_483_648, 2_147_483_647]],
+  ["Int64", [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]],
+  ["UInt8", [0, 255]],
+  ["UInt16", [0, 65_535]],
+  ["UInt32", [0, 4_294_967_295]],
+  ["UInt64", [0, Number.MAX_SAFE_INTEGER]],
+]);
+
+/** The comparisons whose literal is given the column's type. */
+const COMPARISONS: ReadonlySet<string> = new Set(["Eq", "NotEq", "Lt", "LtEq", "Gt", "GtEq"]);
+
+/** A node of an expression's JSON form. */
+type ExprNode = { [key: string]: unknown };
+
+/**
+ * `predicate` with every plain number compared with an integer column of `schema`
+ * (`pl.col("year").eq(2024)`, `lt`, `ltEq`, `gt`, `gtEq`, `neq`, on either side) given that
+ * column's type, so that Polars compares the column as it is stored and can skip a Parquet row
+ * group by its statistics. nodejs-polars makes a JS number a `Float64` literal, and Polars then
+ * casts the whole column to `Float64`, which no statistic answers. A number the column's type
+ * does not hold exactly (`2024.5`, `1e10` against an `Int32`) is left as it is, and so is any
+ * number beyond 2^53: for every number changed, comparing as integers gives the same rows as
+ * comparing as floats. The same `predicate` is returned when nothing changed.
+ *
+ * @example The column is compared as stored
+ * ```ts
+ * import { loadPolars, typedLiterals } from "./adapter.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * const frame = pl.DataFrame({ year: pl.Series("year", [2023, 2024], pl.Int32) });
+ * const typed = typedLiterals(pl.col("year").eq(2024), frame.schema);
+ * assert.match(frame.lazy().filter(typed).describeOptimizedPlan(), /col\("year"\)\) == \(2024\)/);
+ * assert.deepEqual(frame.filter(typed).getColumn("year").toArray(), [2024]);
+ * const half = pl.col("year").lt(2024.5);
+ * assert.equal(typedLiterals(half, frame.schema), half); // not an Int32: left as it is
+ * ```
+ */
+export function typedLiterals(predicate: Expr, schema: Readonly<Record<string, DataType>>): Expr {
+  // An expression made without loadPolars() (another copy of the package) is passed on as is.
+  if (loaded === undefined) return predicate;
+  const tree = JSON.parse(predicate.serialize("json").toString()) as unknown;
+  let changed = false;
+  const visit = (node: unknown): void => {
+    if (typeof node !== "object" || node === null) return;
+    const binary = (node as ExprNode).BinaryExpr as ExprNode | undefined;
+    if (binary !== undefined && COMPARISONS.has(binary.op as string)) {
+      for (const [column, literal] of [["left", "right"], ["right", "left"]]) {
+        const name = (binary[column] as ExprNode | undefined)?.Column;
+        const variant = typeof name === "string" ? schema[name]?.variant : undefined;
+        const typed = variant === undefined ? undefined : typedLiteral(binary[literal], variant);
+        if (typed !== undefined) {
+          binary[literal] = typed;
+          changed = true;
+        }
+      }
+    }
+    for (const child of Object.values(node)) visit(child);
+  };
+  visit(tree);
+  if (!changed) return predicate;
+  return loaded.Expr.deserialize(Buffer.from(JSON.stringify(tree)), "json");
+}
+
+/** The literal node of `node`'s number as a `variant` scalar, when `node` is a `Float64` literal that type holds exactly. */
+function typedLiteral(node: unknown, variant: string): ExprNode | undefined {
+  const scalar = ((node as ExprNode | undefined)?.Literal as ExprNode | undefined)?.Scalar as
+    | ExprNode
+    | undefined;
+  const value = scalar?.Float64;
+  const range = INTEGER_RANGES.get(variant);
+  if (typeof value !== "number" || range === undefined || !Number.isInteger(value)) return;
+  if (value < range[0] || value > range[1]) return;
+  return { Literal: { Scalar: { [variant]: value } } };
 }

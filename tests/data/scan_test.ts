@@ -53,6 +53,53 @@ Deno.test("scan: a predicate on the sorted date column prunes row groups", async
   assert.ok(sent < size * 0.25, `sent ${sent} of ${size} bytes`);
 });
 
+/** A Parquet file of `years` × `perYear` rows, sorted by an `Int32` year column from 2015. */
+function yearsParquet(years: number, perYear: number): Uint8Array {
+  const rows = years * perYear;
+  const year = Array.from({ length: rows }, (_, i) => 2015 + Math.floor(i / perYear));
+  // Values that barely compress, so that the bytes a query reads are mostly its row groups'.
+  const value = Array.from({ length: rows }, (_, i) => Math.sin(i) * 1e6);
+  return pl.DataFrame({ year: pl.Series("year", year, pl.Int32), value }).writeParquet();
+}
+
+Deno.test("scan: a filter with a plain number prunes an integer column's row groups as a typed literal does", async () => {
+  // Older code cast the column to Float64 for `pl.col("year").eq(2024)` and fetched every row
+  // group; the typed literal fetched about a tenth of the file.
+  const path = "/iplant/home/shared/data/years.parquet";
+  const perYear = 200_000;
+  await using served = await dataStore({ [path]: yearsParquet(10, perYear) });
+  const file = served.connect().file(path);
+  const size = (await file.stat()).size;
+  const lazy = await file.scan();
+  const sentBy = async (predicate: ReturnType<typeof pl.col>) => {
+    const before = served.server.stats().bytesSent;
+    const rows = await lazy.filter(predicate).collect();
+    return { rows, sent: served.server.stats().bytesSent - before };
+  };
+  const typed = await sentBy(pl.col("year").eq(pl.lit(2024).cast(pl.Int32)));
+  assert.equal(typed.rows.height, perYear);
+  assert.ok(typed.sent < size / 3, `the typed literal sent ${typed.sent} of ${size} bytes`);
+  const cases = [
+    { predicate: pl.col("year").eq(2024), years: [2024] },
+    // The column on either side, and every comparison.
+    { predicate: pl.lit(2016).gtEq(pl.col("year")), years: [2015, 2016] },
+    { predicate: pl.col("year").gt(2023).and(pl.col("year").ltEq(2024)), years: [2024] },
+  ];
+  for (const { predicate, years } of cases) {
+    const plain = await sentBy(predicate);
+    const shown = `${predicate} sent ${plain.sent} of ${size} bytes`;
+    assert.ok(plain.sent <= typed.sent * years.length * 1.2, shown);
+    assert.deepEqual(plain.rows.getColumn("year").unique().sort().toArray(), years);
+    assert.equal(plain.rows.height, perYear * years.length);
+  }
+  sameFrame(await sentBy(pl.col("year").eq(2024)).then(({ rows }) => rows), typed.rows);
+  // A number an Int32 does not hold is compared as it was written, with the same rows.
+  const half = await sentBy(pl.col("year").lt(2015.5));
+  assert.deepEqual(half.rows.getColumn("year").unique().toArray(), [2015]);
+  assert.equal(half.rows.height, perYear);
+  assert.equal((await sentBy(pl.col("year").neq(2024))).rows.height, perYear * 9);
+});
+
 Deno.test("scan: a server that ignores Range gives the right frame through the cache", async () => {
   await using served = await dataStore({ [PUBLIC]: PENGUINS });
   await using proxy = rangeIgnoringProxy(served.url);
@@ -150,6 +197,23 @@ Deno.test("scan: listing.scan() unites the files with their source path as a col
   ]);
   // Both were read in place: nothing was cached.
   assert.equal((await store.cache.info()).height, 0);
+});
+
+Deno.test("scan: listing.scan() prunes with a plain number on an integer column all its files share", async () => {
+  const years = yearsParquet(10, 100_000);
+  await using served = await dataStore({
+    "/iplant/home/shared/data/a/years.parquet": years,
+    "/iplant/home/shared/data/b/years.parquet": years,
+  });
+  const lazy = await served.connect().folder("/iplant/home/shared/data").walk({
+    glob: "**/*.parquet",
+  })
+    .scan();
+  const before = served.server.stats().bytesSent;
+  const rows = await lazy.filter(pl.col("year").eq(2024)).collect();
+  const sent = served.server.stats().bytesSent - before;
+  assert.equal(rows.height, 200_000);
+  assert.ok(sent < years.byteLength * 2 / 3, `sent ${sent} of ${years.byteLength * 2} bytes`);
 });
 
 /** Runs tests/data/_scan_change.ts SCENARIO in a child (older code aborted the process). */

@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +17,7 @@ import {
   hookFrames,
   isLazyFrame,
   loadPolars,
+  typedLiterals,
 } from "../../lib/polars/adapter.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -165,4 +167,68 @@ Deno.test("no module of lib/ but the adapter reaches into Polars or loads it its
   };
   await visit(join(ROOT, "lib"));
   assert.deepEqual(found, [], "Polars internals belong in lib/polars/adapter.ts");
+});
+
+Deno.test("internal: an expression's JSON form has the nodes typedLiterals rewrites", () => {
+  const tree = JSON.parse(pl.col("year").eq(2024).serialize("json").toString());
+  assert.deepEqual(
+    tree,
+    {
+      BinaryExpr: {
+        left: { Column: "year" },
+        op: "Eq",
+        right: { Literal: { Scalar: { Float64: 2024 } } },
+      },
+    },
+    `${UPGRADE}: a comparison with a plain number no longer serializes as typedLiterals reads it`,
+  );
+  const typed = pl.Expr.deserialize(
+    Buffer.from(JSON.stringify({ Literal: { Scalar: { Int32: 2024 } } })),
+    "json",
+  );
+  const frame = pl.DataFrame({}).select(typed.alias("y"));
+  assert.equal(String(frame.getColumn("y").dtype), String(pl.Int32), `${UPGRADE}: a typed literal`);
+});
+
+Deno.test("typedLiterals: each comparison with an integer column gets the column's type, others stay", () => {
+  const schema = { year: pl.Int32, small: pl.UInt8, x: pl.Float64 };
+  const frame = pl.DataFrame({
+    year: pl.Series("year", [2023, 2024, 2025], pl.Int32),
+    small: pl.Series("small", [1, 2, 255], pl.UInt8),
+    x: [0.5, 1.5, 2.5],
+  });
+  const plan = (predicate: ReturnType<typeof pl.col>) =>
+    frame.lazy().filter(typedLiterals(predicate, schema)).describeOptimizedPlan();
+  for (
+    const predicate of [
+      pl.col("year").eq(2024),
+      pl.col("year").neq(2024),
+      pl.col("year").lt(2024),
+      pl.col("year").ltEq(2024),
+      pl.col("year").gt(2024),
+      pl.col("year").gtEq(2024),
+      pl.lit(2024).lt(pl.col("year")),
+      pl.col("x").gt(1).or(pl.col("year").eq(2024)),
+    ]
+  ) {
+    assert.doesNotMatch(plan(predicate), /cast/, String(predicate));
+    assert.deepEqual(
+      frame.filter(typedLiterals(predicate, schema)).toRecords(),
+      frame.filter(predicate).toRecords(),
+      String(predicate),
+    );
+  }
+  // Numbers the type does not hold exactly, and columns that are not integers, stay as written.
+  for (
+    const predicate of [
+      pl.col("year").eq(2024.5),
+      pl.col("small").lt(256),
+      pl.col("small").gt(-1),
+      pl.col("year").eq(2 ** 53),
+      pl.col("x").eq(1),
+      pl.col("other").eq(1),
+    ]
+  ) {
+    assert.equal(typedLiterals(predicate, schema), predicate, String(predicate));
+  }
 });
