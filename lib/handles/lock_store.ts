@@ -12,9 +12,10 @@ import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
 
 /**
  * Refuses `lock` when the store at `url`, which reports the id `storeId` (`undefined`: none), is
- * shown to be another store than the lock's: the lock recorded an id and the store reports
- * another, or reports none at another URL. A lock without an id is not judged here (its URL
- * is its store's identity; see {@linkcode lockUrlNote}).
+ * shown to be another store than the lock's: at another URL than the lock's, the lock recorded
+ * an id and the store reports another or none. At the lock's own URL the store is the lock's; a
+ * lock without an id is not judged here (see {@linkcode lockUrlNote}). Whether the caller may
+ * name another URL at all is the caller's rule (`connect()`: `url` or `TERRAIN_URL`).
  *
  * @throws {LockError} for `$.storeId`, naming both stores by URL and id.
  *
@@ -35,8 +36,7 @@ import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
  * ```
  */
 export function confirmLockStore(lock: Lock, url: string, storeId: string | undefined): void {
-  if (lock.storeId === undefined || lock.storeId === storeId) return;
-  if (storeId === undefined && sameStore(lock.store, url)) return;
+  if (lock.storeId === undefined || lock.storeId === storeId || sameStore(lock.store, url)) return;
   const here = quoteInput(lockStoreUrl(url));
   throw new LockError(
     `was written for the store ${quoteInput(lock.store)} with the id ${

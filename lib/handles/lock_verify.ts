@@ -140,10 +140,9 @@ const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() =
  * the date is a change. With `download: true`, files the store has no checksum for are downloaded
  * and hashed with the lock's checksum (or hash) algorithm. Results are in the lock's order.
  *
- * @throws {LockError} when the lock is another store's, before any stat: it recorded the store's
- * id and `store` reports another (or none, at another URL); or it recorded none and names
- * another URL (by {@linkcode sameStore}: origin and base path) that `named` does not let
- * `store` stand in for.
+ * @throws {LockError} when the lock names another URL than `store`'s (by {@linkcode sameStore}:
+ * origin and base path), before any stat: always unless `named`, and then when the lock recorded
+ * its store's id and `store` reports another or none.
  *
  * @example
  * ```ts
@@ -175,9 +174,7 @@ export async function verifyLock(
   const url = store.options.url;
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const { transport } = store[STORE_CONTEXT];
-  if (lock.storeId !== undefined) {
-    confirmLockStore(lock, url, await fetchStoreId(transport, signal));
-  } else if (!sameStore(lock.store, url)) {
+  if (!sameStore(lock.store, url)) {
     if (options.named !== true) {
       throw new LockError(
         `was written for the store ${quoteInput(lock.store)}, not ${
@@ -186,7 +183,8 @@ export async function verifyLock(
         { field: "$.store" },
       );
     }
-    (options.warn ?? console.warn)(lockUrlNote(lock, url));
+    if (lock.storeId === undefined) (options.warn ?? console.warn)(lockUrlNote(lock, url));
+    else confirmLockStore(lock, url, await fetchStoreId(transport, signal));
   }
   const found = await statPaths(transport, lock.files.map((file) => file.path), signal);
   const missing = new Set(found.missing);

@@ -266,9 +266,20 @@ export class Store {
     const offline = options.offline === true;
     const storeUrl = lockStoreUrl(transport.url);
     const { lock } = reading;
+    // The store's id, asked once (the health answer, no credentials); an offline store asks
+    // nothing, so its locks record no id.
+    let asked: Promise<string | undefined> | undefined;
+    const storeId = offline ? () => Promise.resolve(undefined) : () =>
+      asked ??= fetchStoreId(transport).catch((error) => {
+        asked = undefined;
+        throw error;
+      });
     // The lock's store is never contacted from here: a lock may come from anyone (a paper's
-    // supplement), and this store carries the caller's credentials.
-    if (lock !== undefined && lock.storeId === undefined && !sameStore(lock.store, storeUrl)) {
+    // supplement), and this store carries the caller's credentials. A store the caller named
+    // stands in for the lock's URL: a lock with an id is this store's only if this store reports
+    // that id, which the first read asks; one without is taken at its word, with a note.
+    let confirm: (() => Promise<void>) | undefined;
+    if (lock !== undefined && !sameStore(lock.store, storeUrl)) {
       if (reading.named !== true) {
         throw new LockError(
           `was written for the store ${quoteInput(lock.store)}, not this one ` +
@@ -278,21 +289,12 @@ export class Store {
           { field: "$.store" },
         );
       }
-      (reading.warn ?? console.warn)(lockUrlNote(lock, storeUrl));
+      if (lock.storeId === undefined || offline) {
+        (reading.warn ?? console.warn)(lockUrlNote(lock, storeUrl));
+      } else {
+        confirm = async () => confirmLockStore(lock, storeUrl, await storeId());
+      }
     }
-    // The store's id, asked once (the health answer, no credentials); an offline store asks
-    // nothing, so its locks record no id and its lock is judged by URL alone.
-    let asked: Promise<string | undefined> | undefined;
-    const storeId = offline ? () => Promise.resolve(undefined) : () =>
-      asked ??= fetchStoreId(transport).catch((error) => {
-        asked = undefined;
-        throw error;
-      });
-    // A lock that recorded an id is this store's only if this store reports that id, which the
-    // first read asks.
-    const confirm = lock?.storeId === undefined || offline
-      ? undefined
-      : async () => confirmLockStore(lock, storeUrl, await storeId());
     // Each store keeps its own provenance; a folder's dataset is looked up through the store.
     const provenance = new Provenance(
       storeUrl,
