@@ -71,7 +71,7 @@ export async function fetchStoreId(
   if (!STORE_ID.test(id)) {
     throw new ProtocolError(
       `The store's health answer names it ${quoteInput(id)} in ${STORE_ID_HEADER}, which is not ` +
-        "a store id (1 to 128 letters, digits, \".\", \"_\", \":\" or \"-\").",
+        'a store id (1 to 128 letters, digits, ".", "_", ":" or "-").',
       { endpoint: "health" },
     );
   }

@@ -16,13 +16,7 @@ import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_ve
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import { sameStore } from "../client/same_store.ts";
 import { fetchStoreId } from "../client/store_id.ts";
-import {
-  abortSignal,
-  defineOptions,
-  flag,
-  type OptionsSchema,
-  rule,
-} from "../client/options.ts";
+import { abortSignal, defineOptions, flag, type OptionsSchema, rule } from "../client/options.ts";
 import { statPaths } from "../client/stat_many.ts";
 import { type Lock, lockedVersion, LockError, lockStoreUrl } from "./lock.ts";
 import { confirmLockStore, lockUrlNote } from "./lock_store.ts";

@@ -269,11 +269,13 @@ export class Store {
     // The store's id, asked once (the health answer, no credentials); an offline store asks
     // nothing, so its locks record no id.
     let asked: Promise<string | undefined> | undefined;
-    const storeId = offline ? () => Promise.resolve(undefined) : () =>
-      asked ??= fetchStoreId(transport).catch((error) => {
-        asked = undefined;
-        throw error;
-      });
+    const storeId = offline
+      ? () => Promise.resolve(undefined)
+      : () =>
+        asked ??= fetchStoreId(transport).catch((error) => {
+          asked = undefined;
+          throw error;
+        });
     // The lock's store is never contacted from here: a lock may come from anyone (a paper's
     // supplement), and this store carries the caller's credentials. A store the caller named
     // stands in for the lock's URL: a lock with an id is this store's only if this store reports

@@ -176,7 +176,12 @@ export async function describeSampleStore(vega: VegaDatasets): Promise<StoreTree
   await addCommunityFolders(tree, vega);
   // One id for every sample store: each is built byte for byte the same, so a lock written
   // against one (another process, another machine, after a reset) is the same store's.
-  tree.addFile(".terrain/store-id", new TextEncoder().encode(`${SAMPLE_STORE_ID}\n`), CONFIG_TIME, "config");
+  tree.addFile(
+    ".terrain/store-id",
+    new TextEncoder().encode(`${SAMPLE_STORE_ID}\n`),
+    CONFIG_TIME,
+    "config",
+  );
   tree.addFile(
     STAMP_FILE,
     new TextEncoder().encode(JSON.stringify(stampFor(vega), null, 2) + "\n"),

@@ -450,27 +450,30 @@ Deno.test("connect({ lock }): the lock's store never gets the caller's credentia
       assert.equal(served.server.stats().requests, before);
     });
 
-    await t.step("another store named, with the lock's id: it stands in, the lock's store sees nothing", async () => {
-      for (
-        const credentials of [
-          { token: DEMO.token },
-          { username: DEMO.username, password: DEMO.password },
-        ]
-      ) {
-        const named = connect({
-          url: served.url,
-          ...credentials,
-          cacheDir: false,
-          progress: false,
-          lock: path,
-        });
-        assert.equal(
-          await named.file(FILES.penguins).text(),
-          "species,mass\nAdelie,3750\nGentoo,5000\n",
-        );
-      }
-      assert.equal(capture.requests.length, 0);
-    });
+    await t.step(
+      "another store named, with the lock's id: it stands in, the lock's store sees nothing",
+      async () => {
+        for (
+          const credentials of [
+            { token: DEMO.token },
+            { username: DEMO.username, password: DEMO.password },
+          ]
+        ) {
+          const named = connect({
+            url: served.url,
+            ...credentials,
+            cacheDir: false,
+            progress: false,
+            lock: path,
+          });
+          assert.equal(
+            await named.file(FILES.penguins).text(),
+            "species,mass\nAdelie,3750\nGentoo,5000\n",
+          );
+        }
+        assert.equal(capture.requests.length, 0);
+      },
+    );
 
     await t.step("the lock's store configured: the credentials go there", async () => {
       const locked = connect({

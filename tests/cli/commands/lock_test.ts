@@ -297,28 +297,31 @@ Deno.test("tern lock verify: credentials go only to the store they are for, neve
       assert.ok(capture.authorizations().slice(1).every((header) => header.startsWith("Bearer ")));
     });
 
-    await t.step("--url names a store with another id: refused naming both, nothing checked", async () => {
-      const other = `${dir}/other.lock.json`;
-      await Deno.writeTextFile(other, lockText({ ...lock, storeId: "another-store" }));
-      const before = served.server.stats().requests;
-      capture.clear();
-      const run = await runTern(["--no-cache", "--url", served.url, "lock", "verify", other], {
-        cwd: dir,
-        env: token,
-        secrets,
-      });
-      assert.equal(run.code, 1);
-      assert.match(
-        run.stderr,
-        new RegExp(
-          `\\$\\.storeId: was written for the store "${capture.url}" with the id "another-store", ` +
-            `and the store at "${served.url}" is another one: it reports the id ` +
-            `"${served.server.storeId}", not "another-store"`,
-        ),
-      );
-      assert.equal(capture.requests.length, 0);
-      assert.equal(served.server.stats().requests, before + 1, "its id alone was asked");
-    });
+    await t.step(
+      "--url names a store with another id: refused naming both, nothing checked",
+      async () => {
+        const other = `${dir}/other.lock.json`;
+        await Deno.writeTextFile(other, lockText({ ...lock, storeId: "another-store" }));
+        const before = served.server.stats().requests;
+        capture.clear();
+        const run = await runTern(["--no-cache", "--url", served.url, "lock", "verify", other], {
+          cwd: dir,
+          env: token,
+          secrets,
+        });
+        assert.equal(run.code, 1);
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `\\$\\.storeId: was written for the store "${capture.url}" with the id "another-store", ` +
+              `and the store at "${served.url}" is another one: it reports the id ` +
+              `"${served.server.storeId}", not "another-store"`,
+          ),
+        );
+        assert.equal(capture.requests.length, 0);
+        assert.equal(served.server.stats().requests, before + 1, "its id alone was asked");
+      },
+    );
 
     await t.step("--url and a lock without a store id: checked there, with a note", async () => {
       const older = `${dir}/older.lock.json`;
@@ -331,7 +334,10 @@ Deno.test("tern lock verify: credentials go only to the store they are for, neve
         secrets,
       });
       assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stderr, /^note: the lock was written for the store "http:\/\/127\.0\.0\.1:\d+\/terrain" and records no store id to compare; using the store you named/);
+      assert.match(
+        run.stderr,
+        /^note: the lock was written for the store "http:\/\/127\.0\.0\.1:\d+\/terrain" and records no store id to compare; using the store you named/,
+      );
       assert.equal(capture.requests.length, 0);
     });
   } finally {
