@@ -163,9 +163,13 @@ export interface ConnectOptions {
    * JSON). Every read of a file it names checks, before it returns data, that the store still
    * holds the locked version; `onChange` says what happens when it does not. Files it does not
    * name read normally (and are recorded in `store.provenance`). The lock's own `store` is never
-   * used to connect: it must be this store (`url`, else `TERRAIN_URL`, else the default), or
-   * the lock is refused before any request, so a lock from someone else cannot make tern send
-   * your credentials to its store.
+   * used to connect, so a lock from someone else cannot make tern send your credentials to its
+   * store: the store is `url`, else `TERRAIN_URL`, else the default. A store you named (`url` or
+   * `TERRAIN_URL`) stands in for the lock's URL: when the lock recorded the store's id (tern's
+   * embedded server, the sample store on a new port), the first read checks that this store
+   * reports the same id and refuses it otherwise, naming both; a lock without an id is used
+   * with a note. With the default store, a lock without an id naming another store is refused
+   * before any request.
    */
   lock?: string | Lock;
   /**
@@ -322,6 +326,7 @@ export function connectIn(
     ...(options.progress === undefined ? {} : { progress: options.progress }),
   }, {
     ...(lock === undefined ? {} : { lock }),
+    named: options.url !== undefined || read("TERRAIN_URL") !== undefined,
     ...(options.onChange === undefined ? {} : { onChange: options.onChange }),
   });
 }

@@ -12,6 +12,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { loadZodModule } from "../deps.ts";
 import { STORE_CHECKSUM } from "../client/checksum.ts";
 import { BadRequestError, quoteInput, TernError } from "../client/errors.ts";
+import { STORE_ID } from "../client/store_id.ts";
 import { valueAt } from "../client/value_at.ts";
 import {
   describeVersion,
@@ -123,6 +124,12 @@ export interface Lock {
   readonly tern: string;
   /** The store's base URL, without credentials. */
   readonly store: string;
+  /**
+   * The store's identity as it reported it (tern's embedded server does, the real Terrain does
+   * not): how the store is recognised at another URL, say a sample store on a new port. Locks
+   * without it (older ones, or a store that reports none) are known by their URL.
+   */
+  readonly storeId?: string;
   /** The datasets the files belong to, by path. */
   readonly datasets: readonly LockedDataset[];
   /** One entry per file version, by path then date-modified. */
@@ -351,6 +358,10 @@ function buildLockSchema() {
       (url) => !/[?#]/.test(url),
       "must be the gateway's base URL, without a query or fragment",
     ),
+    storeId: z.string().regex(
+      STORE_ID,
+      'must be a store id: 1 to 128 letters, digits, ".", "_", ":" or "-"',
+    ).optional(),
     datasets: z.array(datasetSchema),
     files: z.array(fileSchema),
   });
@@ -611,6 +622,7 @@ function orderedLock(lock: Lock): Lock {
     format: LOCK_FORMAT,
     tern: lock.tern,
     store: lock.store,
+    ...(lock.storeId === undefined ? {} : { storeId: lock.storeId }),
     datasets,
     files,
   };

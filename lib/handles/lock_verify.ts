@@ -15,9 +15,11 @@ import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import { sameStore } from "../client/same_store.ts";
-import { abortSignal, defineOptions, flag, type OptionsSchema } from "../client/options.ts";
+import { fetchStoreId } from "../client/store_id.ts";
+import { abortSignal, defineOptions, flag, type OptionsSchema, rule } from "../client/options.ts";
 import { statPaths } from "../client/stat_many.ts";
 import { type Lock, lockedVersion, LockError, lockStoreUrl } from "./lock.ts";
+import { confirmLockStore, lockUrlNote } from "./lock_store.ts";
 import type { Store } from "./store.ts";
 import { STORE_CONTEXT } from "./store_context.ts";
 
@@ -97,10 +99,30 @@ export interface VerifyLockOptions extends CallOptions {
    * @default false
    */
   download?: boolean;
+  /**
+   * The caller named `store` (`--url`, `TERRAIN_URL`), so it stands in for the lock's URL: a
+   * lock that recorded the store's id is refused only when `store` reports another id (or none
+   * at another URL); one without an id is checked there with a note. Unnamed, a lock without an
+   * id must name `store`.
+   *
+   * @default false
+   */
+  named?: boolean;
+  /**
+   * Where the note for a lock without a store id checked at another URL goes.
+   *
+   * @default console.warn
+   */
+  warn?: (line: string) => void;
 }
 
 const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() => ({
   download: flag(),
+  named: flag(),
+  warn: rule(
+    "a function",
+    (value): value is (line: string) => void => typeof value === "function",
+  ),
   signal: abortSignal(),
 }));
 
@@ -112,8 +134,9 @@ const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() =
  * the date is a change. With `download: true`, files the store has no checksum for are downloaded
  * and hashed with the lock's checksum (or hash) algorithm. Results are in the lock's order.
  *
- * @throws {LockError} when the lock is another store's (by {@linkcode sameStore}: origin and
- * base path), before any request.
+ * @throws {LockError} when the lock names another URL than `store`'s (by {@linkcode sameStore}:
+ * origin and base path), before any stat: always unless `named`, and then when the lock recorded
+ * its store's id and `store` reports another or none.
  *
  * @example
  * ```ts
@@ -143,16 +166,20 @@ export async function verifyLock(
 ): Promise<LockCheck[]> {
   options = VERIFY_LOCK_OPTIONS.parse("verifyLock()", options);
   const url = store.options.url;
-  if (!sameStore(lock.store, url)) {
-    throw new LockError(
-      `was written for the store ${quoteInput(lock.store)}, not ${
-        quoteInput(lockStoreUrl(url))
-      }; nothing was checked`,
-      { field: "$.store" },
-    );
-  }
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const { transport } = store[STORE_CONTEXT];
+  if (!sameStore(lock.store, url)) {
+    if (options.named !== true) {
+      throw new LockError(
+        `was written for the store ${quoteInput(lock.store)}, not ${
+          quoteInput(lockStoreUrl(url))
+        }; nothing was checked`,
+        { field: "$.store" },
+      );
+    }
+    if (lock.storeId === undefined) (options.warn ?? console.warn)(lockUrlNote(lock, url));
+    else confirmLockStore(lock, url, await fetchStoreId(transport, signal));
+  }
   const found = await statPaths(transport, lock.files.map((file) => file.path), signal);
   const missing = new Set(found.missing);
   const unreadable = new Set(found.unreadable);

@@ -190,6 +190,7 @@ export const PROVENANCE_RECORDS: unique symbol = Symbol("tern.provenanceRecords"
 export class Provenance {
   readonly #store: string;
   readonly #lookup: DatasetLookup;
+  readonly #storeId: () => Promise<string | undefined>;
   readonly #records: Record[] = [];
   /** The latest record of each id. */
   readonly #latest = new Map<string, number>();
@@ -206,6 +207,8 @@ export class Provenance {
    *
    * @param store The store's URL (credentials, if any, are dropped).
    * @param lookup Reads a folder's dataset metadata.
+   * @param storeId Asks the store's id, which a lock records (default: none, the lock names the
+   * store by URL alone).
    *
    * @example
    * ```ts
@@ -219,9 +222,14 @@ export class Provenance {
    * assert.deepEqual(provenance.reads[0].operations, ["text", "bytes"]);
    * ```
    */
-  constructor(store: string, lookup: DatasetLookup) {
+  constructor(
+    store: string,
+    lookup: DatasetLookup,
+    storeId: () => Promise<string | undefined> = () => Promise.resolve(undefined),
+  ) {
     this.#store = lockStoreUrl(store);
     this.#lookup = lookup;
+    this.#storeId = storeId;
   }
 
   /**
@@ -382,12 +390,13 @@ export class Provenance {
   }
 
   async #lock(options: CallOptions): Promise<Lock> {
-    const datasets = await this.#readDatasets(options);
+    const [datasets, storeId] = await Promise.all([this.#readDatasets(options), this.#storeId()]);
     return {
       lock: LOCK_KIND,
       format: LOCK_FORMAT,
       tern: VERSION,
       store: this.#store,
+      ...(storeId === undefined ? {} : { storeId }),
       datasets: datasets.map(({ files: _files, citedBy: _citedBy, ...dataset }) => dataset),
       files: this.#records.map((record) => {
         const read = this.#readOf(record);

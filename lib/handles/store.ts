@@ -14,6 +14,7 @@ import {
 import { BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
 import { CALL_OPTIONS } from "../client/options.ts";
 import { sameStore } from "../client/same_store.ts";
+import { fetchStoreId } from "../client/store_id.ts";
 import type { AuthMode } from "../client/auth.ts";
 import type { Transport, TransportStats } from "../client/transport.ts";
 import { DiskCache } from "../cache/cache.ts";
@@ -41,6 +42,7 @@ import {
 } from "./resolve.ts";
 import { kindOf } from "./stat.ts";
 import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
+import { confirmLockStore, lockUrlNote } from "./lock_store.ts";
 import { Provenance } from "./provenance.ts";
 import { type OnChange, StoreGate } from "./store_gate.ts";
 import { ScanProxy } from "../data/scan_proxy.ts";
@@ -112,8 +114,20 @@ export interface StoreReading {
    * @default "error"
    */
   readonly onChange?: OnChange;
-  /** Where the one line per changed path goes (default `console.warn`). */
+  /**
+   * Where the one line per changed path goes, and the note for a lock without a store id read
+   * from another URL (default `console.warn`).
+   */
   readonly warn?: (line: string) => void;
+  /**
+   * The caller named this store (`connect({ url })` or `TERRAIN_URL`), so it stands in for the
+   * lock's URL; a lock naming another store is then refused only when the store is shown to be
+   * another (by its id), and one without an id is used with a note. Otherwise (the default
+   * gateway) a lock without an id must name this store.
+   *
+   * @default false
+   */
+  readonly named?: boolean;
 }
 
 /**
@@ -251,21 +265,43 @@ export class Store {
       : undefined;
     const offline = options.offline === true;
     const storeUrl = lockStoreUrl(transport.url);
+    const { lock } = reading;
+    // The store's id, asked once (the health answer, no credentials); an offline store asks
+    // nothing, so its locks record no id.
+    let asked: Promise<string | undefined> | undefined;
+    const storeId = offline
+      ? () => Promise.resolve(undefined)
+      : () =>
+        asked ??= fetchStoreId(transport).catch((error) => {
+          asked = undefined;
+          throw error;
+        });
     // The lock's store is never contacted from here: a lock may come from anyone (a paper's
-    // supplement), and this store carries the caller's credentials.
-    if (reading.lock !== undefined && !sameStore(reading.lock.store, storeUrl)) {
-      throw new LockError(
-        `was written for the store ${quoteInput(reading.lock.store)}, not this one ` +
-          `(${quoteInput(storeUrl)}); nothing was sent to either. To read the lock's store, ` +
-          `connect({ url: ${quoteInput(reading.lock.store)}, lock }): your credentials then go ` +
-          "there (anonymous: true for its public data only)",
-        { field: "$.store" },
-      );
+    // supplement), and this store carries the caller's credentials. A store the caller named
+    // stands in for the lock's URL: a lock with an id is this store's only if this store reports
+    // that id, which the first read asks; one without is taken at its word, with a note.
+    let confirm: (() => Promise<void>) | undefined;
+    if (lock !== undefined && !sameStore(lock.store, storeUrl)) {
+      if (reading.named !== true) {
+        throw new LockError(
+          `was written for the store ${quoteInput(lock.store)}, not this one ` +
+            `(${quoteInput(storeUrl)}); nothing was sent to either. To read the lock's store, ` +
+            `connect({ url: ${quoteInput(lock.store)}, lock }): your credentials then go ` +
+            "there (anonymous: true for its public data only)",
+          { field: "$.store" },
+        );
+      }
+      if (lock.storeId === undefined || offline) {
+        (reading.warn ?? console.warn)(lockUrlNote(lock, storeUrl));
+      } else {
+        confirm = async () => confirmLockStore(lock, storeUrl, await storeId());
+      }
     }
     // Each store keeps its own provenance; a folder's dataset is looked up through the store.
     const provenance = new Provenance(
       storeUrl,
       (folder, callOptions) => context.dataset({ path: folder }).metadata(callOptions),
+      storeId,
     );
     // Every handle this store makes, directly or through another handle, gets this one object.
     const context: StoreContext = Object.freeze({
@@ -273,7 +309,10 @@ export class Store {
       cache: disk,
       offline,
       progress: options.progress ?? true,
-      gate: new StoreGate(transport.url, provenance, disk, reading),
+      gate: new StoreGate(transport.url, provenance, disk, {
+        ...reading,
+        ...(confirm === undefined ? {} : { confirm }),
+      }),
       scans: new ScanProxy(transport),
       folder: (location: Location) => new Folder(context, location),
       file: (location: Location) => new File(context, location),

@@ -68,6 +68,13 @@ export interface StoreGateOptions {
   onChange?: OnChange;
   /** Where the one line per changed path goes (default `console.warn`). */
   warn?: (line: string) => void;
+  /**
+   * Shows, before the first read, that the store is the lock's (its id; a `LockError`
+   * otherwise). Asked once; asked again after it failed.
+   *
+   * @default undefined
+   */
+  confirm?: () => Promise<void>;
 }
 
 /**
@@ -103,6 +110,9 @@ export class StoreGate implements ReadGate {
   readonly #cache: DiskCache | undefined;
   readonly #onChange: OnChange;
   readonly #warn: (line: string) => void;
+  readonly #confirm: (() => Promise<void>) | undefined;
+  /** The confirmation under way or done; cleared when it failed, so a later read asks again. */
+  #confirmed: Promise<void> | undefined;
   readonly #byPath = new Map<string, LockedFile[]>();
   readonly #byId = new Map<string, LockedFile[]>();
   /** Paths already warned about. */
@@ -140,6 +150,7 @@ export class StoreGate implements ReadGate {
     this.#cache = cache;
     this.#onChange = onChange;
     this.#warn = options.warn ?? ((line) => console.warn(line));
+    this.#confirm = options.confirm;
     for (const file of options.lock?.files ?? []) {
       add(this.#byPath, file.path, file);
       add(this.#byId, file.id, file);
@@ -152,10 +163,17 @@ export class StoreGate implements ReadGate {
    * `current` both have one, so a rewrite that kept the size and the date is a change); otherwise
    * what `onChange` says.
    *
+   * @throws {LockError} when `confirm` shows the store is not the lock's.
    * @throws {DataChangedError} when the file changed and `onChange` is `error`, or is `locked`
    * and the cache no longer holds the locked version.
    */
   async admit(current: FileVersion, _operation: ReadOperation): Promise<FileVersion> {
+    if (this.#confirm !== undefined) {
+      await (this.#confirmed ??= this.#confirm().catch((error) => {
+        this.#confirmed = undefined;
+        throw error;
+      }));
+    }
     const entries = this.#byPath.get(current.path) ?? this.#byId.get(current.id);
     if (entries === undefined) return current;
     const versions = entries.map((entry) => lockedVersion(this.#store, entry));

@@ -101,6 +101,8 @@ interface Stamp {
 }
 
 const BUILDER = "tern/sample-store";
+/** The sample store's id, as `.terrain/store-id` keeps it and its server reports it. */
+const SAMPLE_STORE_ID = "tern-sample-store";
 const CONFIG_TIME = utc("2024-01-15T12:00:00Z");
 
 function stampFor(vega: VegaDatasets): Stamp {
@@ -172,6 +174,14 @@ export async function describeSampleStore(vega: VegaDatasets): Promise<StoreTree
   for (const spec of [...DATASET_SPECS, marketIndices]) await addDataset(tree, spec, vega);
   await addHomes(tree, vega);
   await addCommunityFolders(tree, vega);
+  // One id for every sample store: each is built byte for byte the same, so a lock written
+  // against one (another process, another machine, after a reset) is the same store's.
+  tree.addFile(
+    ".terrain/store-id",
+    new TextEncoder().encode(`${SAMPLE_STORE_ID}\n`),
+    CONFIG_TIME,
+    "config",
+  );
   tree.addFile(
     STAMP_FILE,
     new TextEncoder().encode(JSON.stringify(stampFor(vega), null, 2) + "\n"),

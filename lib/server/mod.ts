@@ -34,6 +34,7 @@ import { Searcher } from "./search/searcher.ts";
 import { type ServerStats, Shaper } from "./shaping.ts";
 import { DiskStore } from "./disk_store.ts";
 import { StoreFileError } from "./store_file.ts";
+import { storeIdOf } from "./store_id.ts";
 import { UserDirectory } from "./users.ts";
 
 export { type ServerOptions, ServerOptionsError } from "./options.ts";
@@ -65,6 +66,12 @@ export interface TerrainServer extends AsyncDisposable {
    * (`/iplant/home/shared` unless the `mount` option said); `undefined` for a store's folder.
    */
   readonly mount: string | undefined;
+  /**
+   * The store's id (kept in `ROOT/.terrain/store-id`, made once), which the health answer
+   * carries so that a lock recognises the store at another address; `undefined` for a plain
+   * folder, known by its URL alone.
+   */
+  readonly storeId: string | undefined;
   /** A snapshot of the request and traffic counters. */
   stats(): ServerStats;
   /** Stops listening, cuts bodies still being sent, and waits for the server to finish. */
@@ -155,6 +162,8 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     if (error instanceof StoreFileError) throw new ServerOptionsError("root", error.message);
     throw new ServerOptionsError("root", `cannot be served: ${(error as Error).message}`);
   }
+  // A plain folder is the user's own: nothing is written into it, so it is known by its URL.
+  const storeId = mount === undefined ? await storeIdOf(store.root, warn) : undefined;
   const shaper = new Shaper(resolved);
   let origin = "";
   const handler = createRouter({
@@ -165,6 +174,7 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     prng: new Prng(resolved.seed, 2),
     origin: () => origin,
     log,
+    ...(storeId === undefined ? {} : { storeId }),
   });
   let server: HttpServer;
   try {
@@ -189,6 +199,7 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
   return {
     url: `${origin}/terrain`,
     mount,
+    storeId,
     stats: () => shaper.stats(),
     close,
     unref: () => server.unref(),

@@ -38,6 +38,7 @@ import { jsonReply, type Reply, textReply } from "./reply.ts";
 import { searchDocumentation } from "./search_documentation.ts";
 import type { Searcher } from "./search/searcher.ts";
 import type { Shaper } from "./shaping.ts";
+import { STORE_ID_HEADER } from "./store_id.ts";
 import type { DiskStore } from "./disk_store.ts";
 import { StoreFileError } from "./store_file.ts";
 import type { UserDirectory } from "./users.ts";
@@ -163,6 +164,8 @@ export interface RouterParts {
   origin: () => string;
   /** Receives one line per request and reports of unexpected failures. */
   log: (line: string) => void;
+  /** The store's id, sent with the health answer; `undefined` sends none (as Terrain). */
+  storeId?: string;
 }
 
 /**
@@ -235,7 +238,11 @@ export function createRouter(
 
     const full = url.pathname.startsWith("/terrain") ? url.pathname : `/terrain${url.pathname}`;
     const path = full.slice("/terrain".length);
-    if (readOnly && (path === "/" || path === "")) return textReply(200, HEALTH_TEXT);
+    if (readOnly && (path === "/" || path === "")) {
+      const reply = textReply(200, HEALTH_TEXT);
+      if (parts.storeId !== undefined) reply.headers.set(STORE_ID_HEADER, parts.storeId);
+      return reply;
+    }
     const fault = shaper.fault();
     if (fault) return fault;
     if (readOnly && (path === "/token" || path === "/token/keycloak")) {

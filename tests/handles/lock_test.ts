@@ -41,6 +41,7 @@ Deno.test("lock: a round trip gives the same bytes; keys in a fixed order; no cr
       "format",
       "tern",
       "store",
+      "storeId",
       "datasets",
       "files",
     ]);
@@ -172,13 +173,28 @@ Deno.test("connect({ lock }): a path or the object; another store's lock, a miss
     const options = { url: GOOD.store, anonymous: true, cacheDir: false } as const;
     assert.equal(connect({ ...options, lock: path }).provenance.size, 0);
     assert.equal(connect({ ...options, lock: GOOD }).provenance.size, 0);
+    // No store named (the default gateway): a lock for another stays refused.
     assert.throws(
-      () => connect({ ...options, url: "http://127.0.0.1:9/terrain", lock: path }),
+      () => connectIn(() => undefined, { anonymous: true, cacheDir: false, lock: path }),
       (error: unknown) =>
         error instanceof LockError && error.field === "$.store" &&
-        /written for the store "http:\/\/127\.0\.0\.1:8080\/terrain", not this one \("http:\/\/127\.0\.0\.1:9\/terrain"\)/
+        /written for the store "http:\/\/127\.0\.0\.1:8080\/terrain", not this one \("https:\/\/de\.cyverse\.org\/terrain"\)/
           .test(error.message),
     );
+    // A store named by url stands in for a lock without a store id, with a note.
+    const notes: string[] = [];
+    const warn = console.warn;
+    console.warn = (line: string) => notes.push(line);
+    try {
+      connect({ ...options, url: "http://127.0.0.1:9/terrain", lock: path });
+    } finally {
+      console.warn = warn;
+    }
+    assert.deepEqual(notes, [
+      'tern: the lock was written for the store "http://127.0.0.1:8080/terrain" and records no ' +
+      'store id to compare; using the store you named, "http://127.0.0.1:9/terrain", in its ' +
+      "place (its files are checked against the lock as usual).",
+    ]);
     assert.throws(() => connect({ ...options, lock: `${folder}/none.json` }), /no such file/);
     await Deno.writeTextFile(path, "{ not json");
     assert.throws(
@@ -416,36 +432,48 @@ Deno.test("connect({ lock }): the lock's store never gets the caller's credentia
     );
     const before = served.server.stats().requests;
 
-    await t.step("another store configured: a LockError naming both, nothing sent", () => {
-      const refusals = [
-        () => connect({ url: served.url, token: DEMO.token, cacheDir: false, lock: path }),
-        () =>
-          connect({
-            url: served.url,
-            username: DEMO.username,
-            password: DEMO.password,
-            cacheDir: false,
-            lock: path,
-          }),
-        // No url: the environment's store (here the default gateway) is the configured one.
-        () =>
-          connectIn((name) => ({ TERRAIN_TOKEN: DEMO.token } as Record<string, string>)[name], {
-            cacheDir: false,
-            lock: path,
-          }),
-      ];
-      for (const open of refusals) {
-        assert.throws(open, (error: unknown) => {
-          assert.ok(error instanceof LockError, String(error));
-          assert.equal(error.field, "$.store");
-          assert.match(error.message, /nothing was sent to either/);
-          assert.ok(error.message.includes(`connect({ url: "${capture.url}", lock })`));
-          return true;
+    await t.step("no store named: a LockError naming both, nothing sent", () => {
+      // No url: the environment's store (here the default gateway) is the configured one.
+      const open = () =>
+        connectIn((name) => ({ TERRAIN_TOKEN: DEMO.token } as Record<string, string>)[name], {
+          cacheDir: false,
+          lock: path,
         });
-      }
+      assert.throws(open, (error: unknown) => {
+        assert.ok(error instanceof LockError, String(error));
+        assert.equal(error.field, "$.store");
+        assert.match(error.message, /nothing was sent to either/);
+        assert.ok(error.message.includes(`connect({ url: "${capture.url}", lock })`));
+        return true;
+      });
       assert.equal(capture.requests.length, 0);
       assert.equal(served.server.stats().requests, before);
     });
+
+    await t.step(
+      "another store named, with the lock's id: it stands in, the lock's store sees nothing",
+      async () => {
+        for (
+          const credentials of [
+            { token: DEMO.token },
+            { username: DEMO.username, password: DEMO.password },
+          ]
+        ) {
+          const named = connect({
+            url: served.url,
+            ...credentials,
+            cacheDir: false,
+            progress: false,
+            lock: path,
+          });
+          assert.equal(
+            await named.file(FILES.penguins).text(),
+            "species,mass\nAdelie,3750\nGentoo,5000\n",
+          );
+        }
+        assert.equal(capture.requests.length, 0);
+      },
+    );
 
     await t.step("the lock's store configured: the credentials go there", async () => {
       const locked = connect({

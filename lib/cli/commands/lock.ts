@@ -8,10 +8,10 @@
 
 import { type LockStatus, readLock, verifyLock } from "../../../mod.ts";
 import { textTable } from "../../display/text.ts";
-import { UsageError } from "../args.ts";
+import { stringOption, UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { count, plural, safeText } from "../format.ts";
-import { localPath } from "../io.ts";
+import { envVar, localPath } from "../io.ts";
 import { quoteInput } from "../../client/errors.ts";
 
 /**
@@ -33,11 +33,13 @@ export const lock: Command = {
     "date-modified. --download also downloads the files the store has no checksum for and",
     "compares their bytes with the lock's checksum or hash. Prints a table (unchanged, changed,",
     "missing, unverifiable, and how each was compared) and exits 0 when every file is",
-    "unchanged, 1 otherwise. The store's URL comes from the lock (--url overrides it).",
-    "Credentials (from the options or the environment, as for every command) are sent only to",
-    "the store they are for: --url, else TERRAIN_URL, else the default. A lock naming another",
-    "store is checked anonymously (public files only), with a note; pass --url with the lock's",
-    "store to sign in there.",
+    "unchanged, 1 otherwise. The store is --url, else TERRAIN_URL, else the lock's URL. A store",
+    "named by --url or TERRAIN_URL overrides the lock's URL (a sample store on a new port):",
+    "when the lock recorded its store's id, that store must report the same id, or the lock is",
+    "refused naming both; a lock without an id is checked there with a note. Credentials (from",
+    "the options or the environment, as for every command) are sent only to the store they are",
+    "for: --url, else TERRAIN_URL, else the default; a lock's URL that is another store is",
+    "checked anonymously (public files only), with a note.",
   ].join("\n"),
   options: {
     download: {
@@ -62,13 +64,24 @@ async function run(context: CommandContext): Promise<number> {
     throw new UsageError("tern lock verify takes one FILE");
   }
   const locked = readLock(localPath(context.io, file));
-  const store = await context.store({
-    named: { url: locked.store, by: `the lock ${quoteInput(file)}` },
-  });
+  // A store the user named stands in for the lock's URL (the lock's store id, when it has one,
+  // says whether it is the same store); otherwise the lock's URL is opened.
+  const named = stringOption(context.args.values, "url") !== undefined ||
+    envVar(context.io, "TERRAIN_URL") !== undefined;
+  const store = await context.store(
+    named ? {} : { named: { url: locked.store, by: `the lock ${quoteInput(file)}` } },
+  );
+  const notes: string[] = [];
   const checks = await verifyLock(store, locked, {
     download: context.args.values.download === true,
+    named,
+    warn: (line) => notes.push(line),
     signal: context.signal,
   });
+  if (notes.length > 0) {
+    for (const line of notes) context.io.stderr.line(safeText(line.replace(/^tern: /, "note: ")));
+    await context.io.stderr.flush();
+  }
   const out = context.io.stdout;
   if (checks.length > 0) {
     out.line(

@@ -233,11 +233,24 @@ Deno.test("tern lock verify: credentials go only to the store they are for, neve
 
     const withheld: [string, string[], Record<string, string>][] = [
       ["TERRAIN_TOKEN, no TERRAIN_URL (the default store)", [], token],
+      ["--username", ["--username", DEMO.username], { TERRAIN_PASSWORD: DEMO.password }],
+    ];
+    // TERRAIN_URL names the user's own store, which reports the lock's store id: it stands in
+    // for the lock's URL, which gets no request at all.
+    const standIns: [string, string[], Record<string, string>][] = [
       ["TERRAIN_TOKEN for the user's own store", [], { ...token, TERRAIN_URL: served.url }],
       ["--token", ["--token", DEMO.token], { TERRAIN_URL: served.url }],
       ["TERRAIN_USERNAME and TERRAIN_PASSWORD", [], { ...password, TERRAIN_URL: served.url }],
-      ["--username", ["--username", DEMO.username], { TERRAIN_PASSWORD: DEMO.password }],
     ];
+    for (const [name, flags, env] of standIns) {
+      await t.step(`${name}: that store stands in, the lock's store sees nothing`, async () => {
+        const run = await verify(flags, env);
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stdout, /3 files: 3 unchanged, 0 changed, 0 missing, 0 unverifiable\.\n$/);
+        assert.equal(run.stderr, "");
+        assert.deepEqual(capture.requests, []);
+      });
+    }
     for (const [name, flags, env] of withheld) {
       await t.step(`${name}: the lock's store sees no credentials`, async () => {
         const run = await verify(flags, env);
@@ -284,16 +297,48 @@ Deno.test("tern lock verify: credentials go only to the store they are for, neve
       assert.ok(capture.authorizations().slice(1).every((header) => header.startsWith("Bearer ")));
     });
 
-    await t.step("--url names another store: refused before any request to either", async () => {
-      const before = served.server.stats().requests;
-      const run = await verify(["--url", served.url], token);
-      assert.equal(run.code, 1);
+    await t.step(
+      "--url names a store with another id: refused naming both, nothing checked",
+      async () => {
+        const other = `${dir}/other.lock.json`;
+        await Deno.writeTextFile(other, lockText({ ...lock, storeId: "another-store" }));
+        const before = served.server.stats().requests;
+        capture.clear();
+        const run = await runTern(["--no-cache", "--url", served.url, "lock", "verify", other], {
+          cwd: dir,
+          env: token,
+          secrets,
+        });
+        assert.equal(run.code, 1);
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `\\$\\.storeId: was written for the store "${capture.url}" with the id "another-store", ` +
+              `and the store at "${served.url}" is another one: it reports the id ` +
+              `"${served.server.storeId}", not "another-store"`,
+          ),
+        );
+        assert.equal(capture.requests.length, 0);
+        assert.equal(served.server.stats().requests, before + 1, "its id alone was asked");
+      },
+    );
+
+    await t.step("--url and a lock without a store id: checked there, with a note", async () => {
+      const older = `${dir}/older.lock.json`;
+      const { storeId: _id, ...withoutId } = lock;
+      await Deno.writeTextFile(older, lockText(withoutId));
+      capture.clear();
+      const run = await runTern(["--no-cache", "--url", served.url, "lock", "verify", older], {
+        cwd: dir,
+        env: token,
+        secrets,
+      });
+      assert.equal(run.code, 0, run.stderr);
       assert.match(
         run.stderr,
-        /\$\.store: was written for the store "http:\/\/127\.0\.0\.1:\d+\/terrain", not "http:\/\/127\.0\.0\.1:\d+\/terrain"; nothing was checked/,
+        /^note: the lock was written for the store "http:\/\/127\.0\.0\.1:\d+\/terrain" and records no store id to compare; using the store you named/,
       );
       assert.equal(capture.requests.length, 0);
-      assert.equal(served.server.stats().requests, before);
     });
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -1,0 +1,74 @@
+/**
+ * Whether a lock's store is the store at hand: {@linkcode confirmLockStore} compares the id the
+ * lock recorded with the one the store reports; {@linkcode lockUrlNote} is the note for a lock
+ * that recorded none, read from a store the caller named at another URL.
+ *
+ * @module
+ */
+
+import { quoteInput } from "../client/errors.ts";
+import { sameStore } from "../client/same_store.ts";
+import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
+
+/**
+ * Refuses `lock` when the store at `url`, which reports the id `storeId` (`undefined`: none), is
+ * shown to be another store than the lock's: at another URL than the lock's, the lock recorded
+ * an id and the store reports another or none. At the lock's own URL the store is the lock's; a
+ * lock without an id is not judged here (see {@linkcode lockUrlNote}). Whether the caller may
+ * name another URL at all is the caller's rule (`connect()`: `url` or `TERRAIN_URL`).
+ *
+ * @throws {LockError} for `$.storeId`, naming both stores by URL and id.
+ *
+ * @example
+ * ```ts
+ * import { confirmLockStore } from "./lock_store.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lock = {
+ *   lock: "tern lock", format: 1, tern: "0.1.0", store: "http://127.0.0.1:36451/terrain",
+ *   storeId: "tern-sample-store", datasets: [], files: [],
+ * } as const;
+ * confirmLockStore(lock, "http://127.0.0.1:18471/terrain", "tern-sample-store"); // moved: the same
+ * assert.throws(
+ *   () => confirmLockStore(lock, "http://127.0.0.1:18471/terrain", "f00d"),
+ *   /reports the id "f00d", not "tern-sample-store"/,
+ * );
+ * ```
+ */
+export function confirmLockStore(lock: Lock, url: string, storeId: string | undefined): void {
+  if (lock.storeId === undefined || lock.storeId === storeId || sameStore(lock.store, url)) return;
+  const here = quoteInput(lockStoreUrl(url));
+  throw new LockError(
+    `was written for the store ${quoteInput(lock.store)} with the id ${
+      quoteInput(lock.storeId)
+    }, and the store at ${here} is another one: it reports ${
+      storeId === undefined ? "no id" : `the id ${quoteInput(storeId)}`
+    }, not ${quoteInput(lock.storeId)}. Nothing was read against the lock; connect to the ` +
+      "lock's store (or drop the lock to read this one)",
+    { field: "$.storeId" },
+  );
+}
+
+/**
+ * The note for a lock that recorded no store id (an older lock, or a store that reports none,
+ * as the real Terrain) read from the store the caller named at another URL: that store stands in
+ * for the lock's, and nothing can show whether it is the same one.
+ *
+ * @example
+ * ```ts
+ * import { lockUrlNote } from "./lock_store.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lock = {
+ *   lock: "tern lock", format: 1, tern: "0.1.0", store: "http://127.0.0.1:36451/terrain",
+ *   datasets: [], files: [],
+ * } as const;
+ * assert.match(lockUrlNote(lock, "http://127.0.0.1:18471/terrain"), /records no store id/);
+ * ```
+ */
+export function lockUrlNote(lock: Lock, url: string): string {
+  return `tern: the lock was written for the store ${quoteInput(lock.store)} and records no ` +
+    `store id to compare; using the store you named, ${
+      quoteInput(lockStoreUrl(url))
+    }, in its place (its files are checked against the lock as usual).`;
+}
