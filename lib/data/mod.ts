@@ -26,7 +26,10 @@
 export {
   ChecksumMismatchError,
   FileChangedError,
-  IntegrityError, ParseError, UnsupportedFormatError } from "./errors.ts";
+  IntegrityError,
+  ParseError,
+  UnsupportedFormatError,
+} from "./errors.ts";
 export { SUPPORTED_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 export type { ScanOptions } from "./scan.ts";
 export type {

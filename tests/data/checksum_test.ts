@@ -62,7 +62,12 @@ Deno.test("a body with one byte changed is refused by every read after one more 
       }
       assert.equal(proxy.downloads - before, 2, "read once more from the network, not more");
       await tern.close();
-      const offline = connect({ url: store.url, anonymous: true, cacheDir: store.cacheDir, offline: true });
+      const offline = connect({
+        url: store.url,
+        anonymous: true,
+        cacheDir: store.cacheDir,
+        offline: true,
+      });
       await assert.rejects(offline.file(PATH).bytes(), CacheMissError, "nothing was cached");
       await offline.close();
     });
@@ -71,13 +76,16 @@ Deno.test("a body with one byte changed is refused by every read after one more 
     assert.deepEqual([...Deno.readDirSync(work)], []);
     await Deno.remove(work);
   });
-  await t.step("once the bytes arrive whole, the read succeeds and records the checksum", async () => {
-    proxy.corrupting = false;
-    const tern = connect({ url: proxy.url, anonymous: true, cacheDir: store.cacheDir });
-    assert.equal(await tern.file(PATH).text(), CSV);
-    assert.equal(tern.provenance.reads[0].checksum, good);
-    await tern.close();
-  });
+  await t.step(
+    "once the bytes arrive whole, the read succeeds and records the checksum",
+    async () => {
+      proxy.corrupting = false;
+      const tern = connect({ url: proxy.url, anonymous: true, cacheDir: store.cacheDir });
+      assert.equal(await tern.file(PATH).text(), CSV);
+      assert.equal(tern.provenance.reads[0].checksum, good);
+      await tern.close();
+    },
+  );
 });
 
 Deno.test("a cached copy is served only to a read of the checksum it recorded", async () => {

@@ -23,6 +23,8 @@ import { TransferProgress } from "../progress.ts";
 import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets.ts";
 import { saveFile, type SaveResult } from "../transfer.ts";
 import { mapConcurrent } from "../../client/map_concurrent.ts";
+import { statPaths } from "../../client/stat_many.ts";
+import { STORE_CONTEXT } from "../../handles/store_context.ts";
 import { localStep } from "../../handles/file.ts";
 import { quoteInput } from "../../client/errors.ts";
 
@@ -47,8 +49,8 @@ export const get: Command = {
     "A local file with the server's size and date is skipped (counted as up to date); a",
     'file the local cache holds is copied from it ("from cache", no download). Files are',
     "written whole or not at all, and get the server's modification time. A file whose",
-    "store checksum is known (a file named, not one a -r walk lists) is checked against it",
-    'as it is written, and its line says so ("md5 verified"); a mismatch is read once more,',
+    "store checksum is known (one stat per 1,000 files gives them) is checked against it as",
+    'it is written, and its line says so ("md5 verified"); a mismatch is read once more,',
     "then an error, with nothing saved. Progress goes to stderr on a terminal; -q keeps",
     "stderr for errors only.",
   ].join("\n"),
@@ -146,6 +148,16 @@ async function run(context: CommandContext): Promise<number> {
     } catch (error) {
       await fail(error);
     }
+  }
+
+  // A walk's listing carries no checksums: one stat per 1,000 walked files gives them, so each
+  // download is checked against the store's checksum too.
+  const walked = items.filter((item) => item.entry.checksum === undefined);
+  if (walked.length > 0) {
+    const { transport } = store[STORE_CONTEXT];
+    const paths = walked.map((item) => item.entry.path);
+    const { entries } = await statPaths(transport, paths, { signal: context.signal });
+    for (const item of walked) item.entry = entries.get(item.entry.path) ?? item.entry;
   }
 
   // The same local path twice would have one file overwrite the other.

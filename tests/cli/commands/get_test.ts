@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
 import {
   FORMATS_PATH,
@@ -54,7 +55,10 @@ Deno.test("tern get: downloads, up-to-date skips, cache copies, folders, errors"
     await Deno.remove(join(work, "penguins.json"));
     const before = cli.server.stats().bytesSent;
     const cached = await cli.run(["get", json], { cwd: work });
-    assert.match(cached.stderr, /^from cache {2}penguins\.json \(67\.1 kB, no download, md5 verified\)$/m);
+    assert.match(
+      cached.stderr,
+      /^from cache {2}penguins\.json \(67\.1 kB, no download, md5 verified\)$/m,
+    );
     assert.match(cached.stderr, /^1 file \(67\.1 kB\): 1 from the local cache$/m);
     assert.ok(cli.server.stats().bytesSent - before < remote.size, "the file was downloaded again");
     assert.deepEqual(await Deno.readFile(join(work, "penguins.json")), await disk(json));
@@ -91,6 +95,10 @@ Deno.test("tern get: downloads, up-to-date skips, cache copies, folders, errors"
       for (const report of reports) {
         assert.ok(["downloaded", "cache"].includes(report.source), report.source);
         assert.equal(report.local, join(work, "formats", report.path.split("/").pop()));
+        // A walk's files were stat'd in a batch, so each was checked against its checksum.
+        const bytes = await disk(report.path);
+        const md5 = createHash("md5").update(bytes).digest("hex");
+        assert.equal(report.checksum, `md5:${md5}`, report.path);
       }
     },
   );
@@ -287,7 +295,9 @@ Deno.test("tern get: a body with one byte changed is refused after one more down
   await using cli = await startCli();
   await using proxy = corruptingProxy(cli.url, "penguins.json");
   const env = { TERRAIN_URL: proxy.url };
-  const routes: [string, string[]][] = [["through the cache", []], ["straight to disk", ["--no-cache"]]];
+  const routes: [string, string[]][] = [["through the cache", []], ["straight to disk", [
+    "--no-cache",
+  ]]];
   for (const [name, flags] of routes) {
     await t.step(name, async () => {
       proxy.corrupting = true;
