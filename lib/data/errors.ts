@@ -79,7 +79,7 @@ export class IntegrityError extends TernError {}
  * const error = new ChecksumMismatchError("/a/b.csv", md5("0"), md5("1"), 20);
  * assert.ok(error instanceof IntegrityError);
  * assert.equal(error.expected, md5("0"));
- * assert.match(error.message, /"\/a\/b.csv".*md5:0{32}.*md5:1{32}.*20 bytes/);
+ * assert.match(error.message, /"\/a\/b.csv".*20 bytes.*md5:1{32}.*store's md5:0{32}/);
  * ```
  */
 export class ChecksumMismatchError extends IntegrityError {

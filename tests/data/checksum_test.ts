@@ -74,7 +74,7 @@ Deno.test("a body with one byte changed is refused by every read after one more 
       await offline.close();
     });
   }
-  await t.step("downloadTo() left nothing at the target", async () => {
+  await t.step("downloadTo() left nothing at the target", () => {
     assert.deepEqual([...Deno.readDirSync(work)], []);
   });
   await t.step(
