@@ -177,6 +177,7 @@ export type { TransportStats } from "./lib/client/transport.ts";
 export { VERSION } from "./lib/client/version.ts";
 export {
   type BatchOptions,
+  ChecksumMismatchError,
   type CopyOptions,
   type DataFrameOptions,
   FileChangedError,

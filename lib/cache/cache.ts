@@ -5,8 +5,10 @@
  *
  * Layout, in `DIR/downloads/`: each copy is one read-only file named after its version,
  * `<path key>-<version key>.<ext>` (the extension lets Polars read it by path), and
- * `index.jsonl` holds one line per copy made or confirmed: its version, its XXH64 and what the
- * file was on disk right after tern wrote it. There is one way in ({@linkcode CopyWriter}):
+ * `index.jsonl` holds one line per copy made or confirmed: its version (with the store's checksum
+ * its bytes were checked against as they arrived, when the read knew one), its XXH64 and what the
+ * file was on disk right after tern wrote it. A read that knows the store's checksum is served a
+ * copy only when its line records that very checksum. There is one way in ({@linkcode CopyWriter}):
  * bytes go to a temporary file in that folder and are hashed as they go; `commit()` checks the
  * size, indexes the file and renames it into place, before it returns. Nothing runs after.
  * Several processes share one folder without locks: a name appears only once its line is
@@ -31,6 +33,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import process from "node:process";
 import { join } from "node:path";
+import { STORE_CHECKSUM } from "../client/checksum.ts";
 import type { FileVersion } from "../client/file_version.ts";
 import { contentHasher, hashHandle } from "./content_hash.ts";
 import { CopyWriter } from "./copy_writer.ts";
@@ -572,6 +575,7 @@ export class DiskCache {
     const now = Date.now();
     const line: IndexLine = {
       ...versionOf(version),
+      ...(version.checksum === undefined ? {} : { checksum: version.checksum }),
       blob,
       hash,
       ...(format === undefined ? {} : { format }),
@@ -631,6 +635,11 @@ export class DiskCache {
       // cap evicts it first.
       if (line === undefined) return { state: "missing" };
       if (version.hash !== undefined && version.hash !== line.hash) return { state: "missing" };
+      // Served to a version that knows the store's checksum only when its bytes were checked
+      // against that very checksum as they were written (a copy from a listing's read was not).
+      if (version.checksum !== undefined && version.checksum !== line.checksum) {
+        return { state: "missing" };
+      }
       const trusted = !deep && line.confirmed && line.identity === identityOf(info);
       if (trusted && info.size > SMALL_COPY_BYTES) return { state: "valid", line: this.#use(line) };
       const started = Date.now();
@@ -862,7 +871,11 @@ export class DiskCache {
   #cached(line: IndexLine, bytes?: Uint8Array<ArrayBuffer>): CachedFile {
     return {
       file: this.#fileOf(line),
-      version: { ...versionOf(line), hash: line.hash },
+      version: {
+        ...versionOf(line),
+        hash: line.hash,
+        ...(line.checksum === undefined ? {} : { checksum: line.checksum }),
+      },
       ...(line.format === undefined ? {} : { format: line.format }),
       cachedAt: new Date(line.cachedAt),
       lastUsed: new Date(this.#lastUse(line)),
@@ -942,7 +955,9 @@ function isIndexLine(value: unknown): value is IndexLine {
     typeof line.path !== "string" || typeof line.id !== "string" ||
     !Number.isSafeInteger(line.size) || !Number.isFinite(line.modified) ||
     typeof line.hash !== "string" || !/^xxh64:[0-9a-f]{16}$/.test(line.hash) ||
-    !Number.isFinite(line.cachedAt) || typeof line.identity !== "string"
+    !Number.isFinite(line.cachedAt) || typeof line.identity !== "string" ||
+    (line.checksum !== undefined &&
+      (typeof line.checksum !== "string" || !STORE_CHECKSUM.test(line.checksum)))
   ) return false;
   return line.blob === copyName(line as IndexLine);
 }

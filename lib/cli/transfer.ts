@@ -10,6 +10,7 @@
 
 import { basename, dirname, join } from "node:path";
 import {
+  ChecksumMismatchError,
   type Entry,
   FileChangedError,
   IntegrityError,
@@ -48,6 +49,12 @@ export interface SaveResult {
   local: string;
   /** Bytes. */
   size: number;
+  /**
+   * The store's checksum the bytes were checked against as they were written (or as the cached
+   * copy they came from was); absent when the entry carried none (a folder walk's listing, a
+   * file the store has not checksummed yet) or the file was already up to date.
+   */
+  checksum?: string;
 }
 
 /**
@@ -80,9 +87,12 @@ export interface SaveOptions {
  * gives the file the server's modification time so the next run can tell it is current.
  * A local failure (a folder that cannot be created, no permission) is a `LocalFileError`.
  *
- * A file that changed since `entry` was listed is fetched again as it is now (once).
+ * A file that changed since `entry` was listed is fetched again as it is now (once). When `entry`
+ * carries the store's checksum, the bytes are checked against it as they are written; a
+ * mismatch is read once more from the network, then a {@linkcode ChecksumMismatchError} with
+ * nothing saved or cached.
  *
- * @throws {IntegrityError} when the bytes never match the listed size.
+ * @throws {IntegrityError} when the bytes never match the listed size or the store's checksum.
  *
  * @example
  * ```ts
@@ -131,6 +141,8 @@ async function save(
     } catch (error) {
       // The file changed since it was listed: once more, with what the server says now.
       if (!(error instanceof IntegrityError || error instanceof FileChangedError)) throw error;
+      // A read through the cache already read a mismatched body once more.
+      if (error instanceof ChecksumMismatchError && throughCache(store, current)) throw error;
       await Deno.remove(temporary).catch(() => {});
       current = await store.file(entry.path).stat({ refresh: true, signal: options.signal });
       source = await fetchTo(store, current, temporary, options);
@@ -141,7 +153,8 @@ async function save(
       await Deno.utime(temporary, new Date(), current.modified);
     }
     await placeFile(temporary, target);
-    return { source, local: target, size };
+    const { checksum } = current;
+    return { source, local: target, size, ...(checksum === undefined ? {} : { checksum }) };
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});
     throw error;
@@ -155,9 +168,14 @@ function fetchTo(
   temporary: string,
   options: SaveOptions,
 ): Promise<SaveSource> {
-  return store.cache.enabled && entry.size <= store.cache.maxBytes
+  return throughCache(store, entry)
     ? viaCache(store, entry, temporary, options)
     : direct(store, entry, temporary, options);
+}
+
+/** Whether `entry` is saved through the store's cache (it can keep it). */
+function throughCache(store: Store, entry: Entry): boolean {
+  return store.cache.enabled && entry.size <= store.cache.maxBytes;
 }
 
 /** Through the store's cache: its copy when current, else a download that fills it. */

@@ -9,16 +9,21 @@
  * with a {@linkcode FileChangedError}; the new body is read from its start and the bytes already
  * delivered are skipped, so the consumer sees one seamless stream.
  *
+ * When the version carries the store's checksum, the bytes delivered are hashed as they pass and
+ * the body ends with a {@linkcode ChecksumMismatchError} instead of ending when they do not match
+ * it. That is not retried here (the bytes are delivered already): the read starts over.
+ *
  * @module
  */
 
 import { type Download, download } from "../client/endpoints.ts";
 import { BadRequestError, isAbortError, NetworkError, TernError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
+import { checksumHasher } from "../client/checksum.ts";
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { backoffDelay, sleep } from "../client/retry.ts";
 import type { Transport } from "../client/transport.ts";
-import { FileChangedError, IntegrityError } from "./errors.ts";
+import { ChecksumMismatchError, FileChangedError, IntegrityError } from "./errors.ts";
 
 /**
  * Options of {@linkcode verifiedBody}.
@@ -79,6 +84,7 @@ const REUSED_BYTES = 1024 * 1024;
  * most `transport.policy.retries` times. Stopping the iteration early cancels the download.
  *
  * @throws {IntegrityError} when the bytes never matched the version's size.
+ * @throws {ChecksumMismatchError} when the bytes do not match the store's checksum.
  * @throws {NetworkError} when the transfer kept failing.
  * @throws {FileChangedError} when the file changed on the server between attempts.
  *
@@ -105,6 +111,8 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
   const { path, size } = expected;
   const attempts = transport.policy.retries + 1;
   let delivered = 0;
+  // Hashes what is delivered, across attempts: exactly the bytes the consumer got.
+  const hasher = expected.checksum === undefined ? undefined : checksumHasher(expected.checksum);
   // The first answer's ETag: later attempts ask for those very bytes (If-Match), so a change
   // the stat cannot see (same size, same second) still never splices two versions.
   let tag: string | undefined;
@@ -162,6 +170,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
         }
         if (piece.byteLength === 0) continue;
         delivered += piece.byteLength;
+        hasher?.update(piece);
         options.onBytes?.(piece.byteLength);
         yield piece;
       }
@@ -171,7 +180,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
           { path, endpoint: "fileio/download" },
         );
       }
-      return;
+      break;
     } catch (error) {
       const retried = error instanceof NetworkError || error instanceof IntegrityError;
       if (!retried || isAbortError(error)) throw error;
@@ -180,6 +189,10 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       // Ends the download when the consumer stopped early or the body failed.
       reader.cancel().catch(() => {});
     }
+  }
+  const actual = hasher?.digest();
+  if (actual !== undefined && actual !== expected.checksum) {
+    throw new ChecksumMismatchError(path, expected.checksum!, actual, size);
   }
 }
 

@@ -65,6 +65,56 @@ export class UnsupportedFormatError extends TernError {
 export class IntegrityError extends TernError {}
 
 /**
+ * The bytes that arrived have the file's size but not the store's checksum of it (a proxy, a
+ * broken disk, a body padded back to size): an {@linkcode IntegrityError} naming the path, both
+ * checksums and the size. A read raises it only after reading the file once more from the
+ * network; nothing of it is kept in the cache.
+ *
+ * @example
+ * ```ts
+ * import { ChecksumMismatchError, IntegrityError } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const md5 = (digit: string) => `md5:${digit.repeat(32)}`;
+ * const error = new ChecksumMismatchError("/a/b.csv", md5("0"), md5("1"), 20);
+ * assert.ok(error instanceof IntegrityError);
+ * assert.equal(error.expected, md5("0"));
+ * assert.match(error.message, /"\/a\/b.csv".*20 bytes.*md5:1{32}.*store's md5:0{32}/);
+ * ```
+ */
+export class ChecksumMismatchError extends IntegrityError {
+  /** The store's checksum of the file. */
+  readonly expected: string;
+  /** The checksum of the bytes that arrived, in the same algorithm. */
+  readonly actual: string;
+  /** The size in bytes (the same on both sides). */
+  readonly size: number;
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { ChecksumMismatchError } from "./errors.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const md5 = (digit: string) => `md5:${digit.repeat(32)}`;
+   * assert.equal(new ChecksumMismatchError("/a", md5("0"), md5("1"), 2).size, 2);
+   * ```
+   */
+  constructor(path: string, expected: string, actual: string, size: number) {
+    super(
+      `${JSON.stringify(path)} arrived with its ${size.toLocaleString("en-US")} bytes but ` +
+        `checksum ${actual}, not the store's ${expected}; nothing of it was returned or cached.`,
+      { path, endpoint: "fileio/download" },
+    );
+    this.expected = expected;
+    this.actual = actual;
+    this.size = size;
+  }
+}
+
+/**
  * The file is not the version the read pinned: it changed on the server while it was read (its
  * size or date-modified moved), or the version a lock or a cache holds is not the one there now.
  * What was read belongs to neither for sure, so nothing is returned. Names the path and both

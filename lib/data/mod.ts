@@ -23,7 +23,13 @@
  * @module
  */
 
-export { FileChangedError, IntegrityError, ParseError, UnsupportedFormatError } from "./errors.ts";
+export {
+  ChecksumMismatchError,
+  FileChangedError,
+  IntegrityError,
+  ParseError,
+  UnsupportedFormatError,
+} from "./errors.ts";
 export { SUPPORTED_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 export type { ScanOptions } from "./scan.ts";
 export type {

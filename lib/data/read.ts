@@ -31,7 +31,7 @@ import { tableFormat } from "../registry/file_formats.ts";
 import { checkIsFile, type EarlyAnswer, earlyDownload, verifiedBody } from "./body.ts";
 import { peek } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
-import { FileChangedError } from "./errors.ts";
+import { ChecksumMismatchError, FileChangedError } from "./errors.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { detectFormat } from "./formats.ts";
 import { utf8Head } from "./encoding.ts";
@@ -277,26 +277,34 @@ export function readBatches(
     async *[Symbol.asyncIterator]() {
       const pl = polarsLoading();
       const tracker = trackerOf(context, options, source);
-      const stream = frameStream(pl, { context, source, options, tracker }, "batches", true);
-      try {
-        let pending: DataFrame | undefined;
-        let next = await stream.next();
-        for (; !next.done; next = await stream.next()) {
-          pending = pending === undefined
-            ? next.value
-            : combineFrames(await pl, [pending, next.value]);
-          for (; pending.height >= rows; pending = pending.slice(rows, pending.height - rows)) {
-            yield pending.slice(0, rows);
+      let yielded = false;
+      // A mismatch with the store's checksum reads once more, unless a batch was handed over
+      // (it cannot be taken back): then the loop ends with the error.
+      for (let attempt = 1;; attempt++) {
+        const stream = frameStream(pl, { context, source, options, tracker }, "batches", true);
+        try {
+          let pending: DataFrame | undefined;
+          let next = await stream.next();
+          for (; !next.done; next = await stream.next()) {
+            pending = pending === undefined
+              ? next.value
+              : combineFrames(await pl, [pending, next.value]);
+            for (; pending.height >= rows; pending = pending.slice(rows, pending.height - rows)) {
+              yielded = true;
+              yield pending.slice(0, rows);
+            }
           }
+          if (pending !== undefined && pending.height > 0) yield pending;
+          tracker.fileDone(source.path, next.value.fromCache, next.value.route);
+          tracker.done(true);
+          return;
+        } catch (error) {
+          if (error instanceof ChecksumMismatchError && !yielded && attempt === 1) continue;
+          tracker.done(false);
+          throw error;
+        } finally {
+          await stream.return(undefined as never);
         }
-        if (pending !== undefined && pending.height > 0) yield pending;
-        tracker.fileDone(source.path, next.value.fromCache, next.value.route);
-        tracker.done(true);
-      } catch (error) {
-        tracker.done(false);
-        throw error;
-      } finally {
-        await stream.return(undefined as never);
       }
     },
   };
@@ -452,7 +460,10 @@ export async function streamBytes(
   }, { highWaterMark: 0 });
 }
 
-/** Runs `read`, and once more with the file's current entry when it changed mid-way. */
+/**
+ * Runs `read`, and once more: with the file's current entry when it changed mid-way, or from the
+ * network again when its bytes did not match the store's checksum (nothing of them was cached).
+ */
 async function restarting<T>(
   source: FileSource,
   signal: AbortSignal | undefined,
@@ -461,6 +472,7 @@ async function restarting<T>(
   try {
     return await read(source);
   } catch (error) {
+    if (error instanceof ChecksumMismatchError) return await read(source);
     if (!(error instanceof FileChangedError)) throw error;
     return await read({ ...source, entry: await source.stat(signal) });
   }

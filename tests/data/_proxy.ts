@@ -152,3 +152,45 @@ export function stallingProxy(upstream: string): StallingProxy {
     },
   };
 }
+
+/** A proxy that changes one byte of a file's bodies. */
+export interface CorruptingProxy extends FrontProxy {
+  /** Whether bodies are changed now. */
+  corrupting: boolean;
+  /** Bodies of the file that went through (changed or not). */
+  readonly downloads: number;
+}
+
+/**
+ * A proxy that, while `corrupting`, changes one byte of every body of the file whose path ends
+ * with `name`: the last ASCII digit becomes another digit (so a CSV still parses), the size and
+ * every header (its `ETag`, its date) as the server sent them. Stats and listings pass through.
+ */
+export function corruptingProxy(upstream: string, name: string): CorruptingProxy {
+  const state = { corrupting: true, downloads: 0 };
+  const proxy = frontProxy(upstream, {
+    async answer(request, answer) {
+      const url = decodeURIComponent(new URL(request.url).href);
+      if (!url.includes(name) || answer.status >= 300) return undefined;
+      state.downloads++;
+      if (!state.corrupting) return undefined;
+      const bytes = await answer.bytes();
+      const at = bytes.findLastIndex((byte) => byte >= 0x30 && byte <= 0x39);
+      if (at !== -1) bytes[at] ^= 1;
+      return new Response(bytes, { status: answer.status, headers: answer.headers });
+    },
+  });
+  return {
+    url: proxy.url,
+    get corrupting() {
+      return state.corrupting;
+    },
+    set corrupting(value: boolean) {
+      state.corrupting = value;
+    },
+    get downloads() {
+      return state.downloads;
+    },
+    [Symbol.asyncDispose]: () => proxy[Symbol.asyncDispose](),
+  };
+}

@@ -23,6 +23,8 @@ import { TransferProgress } from "../progress.ts";
 import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets.ts";
 import { saveFile, type SaveResult } from "../transfer.ts";
 import { mapConcurrent } from "../../client/map_concurrent.ts";
+import { statPaths } from "../../client/stat_many.ts";
+import { STORE_CONTEXT } from "../../handles/store_context.ts";
 import { localStep } from "../../handles/file.ts";
 import { quoteInput } from "../../client/errors.ts";
 
@@ -46,8 +48,11 @@ export const get: Command = {
     "",
     "A local file with the server's size and date is skipped (counted as up to date); a",
     'file the local cache holds is copied from it ("from cache", no download). Files are',
-    "written whole or not at all, and get the server's modification time. Progress goes to",
-    "stderr on a terminal; -q keeps stderr for errors only.",
+    "written whole or not at all, and get the server's modification time. A file whose",
+    "store checksum is known (one stat per 1,000 files gives them) is checked against it as",
+    'it is written, and its line says so ("md5 verified"); a mismatch is read once more,',
+    "then an error, with nothing saved. Progress goes to stderr on a terminal; -q keeps",
+    "stderr for errors only.",
   ].join("\n"),
   options: {
     output: { type: "string", short: "o", value: "DEST", help: "file or folder to write to" },
@@ -61,7 +66,7 @@ export const get: Command = {
     quiet: { type: "boolean", short: "q", help: "no status lines or progress, only errors" },
     json: {
       type: "boolean",
-      help: "one JSON object per file on stdout: path, local, size, source",
+      help: "one JSON object per file on stdout: path, local, size, source, checksum",
     },
   },
   examples: [
@@ -145,6 +150,16 @@ async function run(context: CommandContext): Promise<number> {
     }
   }
 
+  // A walk's listing carries no checksums: one stat per 1,000 walked files gives them, so each
+  // download is checked against the store's checksum too.
+  const walked = items.filter((item) => item.entry.checksum === undefined);
+  if (walked.length > 0) {
+    const { transport } = store[STORE_CONTEXT];
+    const paths = walked.map((item) => item.entry.path);
+    const { entries } = await statPaths(transport, paths, { signal: context.signal });
+    for (const item of walked) item.entry = entries.get(item.entry.path) ?? item.entry;
+  }
+
   // The same local path twice would have one file overwrite the other.
   const seen = new Map<string, string>();
   const unique = items.filter((item) => {
@@ -189,6 +204,7 @@ async function run(context: CommandContext): Promise<number> {
           local: result.local,
           size: result.size,
           source: result.source,
+          checksum: result.checksum ?? null,
         }));
         await context.io.stdout.flush();
       }
@@ -211,9 +227,11 @@ async function run(context: CommandContext): Promise<number> {
 }
 
 function statusLine(result: SaveResult, dim: (text: string) => string, cwd: string): string {
-  const [verb, detail] = result.source === "downloaded"
+  const [verb, size] = result.source === "downloaded"
     ? ["downloaded", humanSize(result.size)]
     : ["from cache", `${humanSize(result.size)}, no download`];
+  const algorithm = result.checksum?.slice(0, result.checksum.indexOf(":"));
+  const detail = `${size}, ${algorithm ? `${algorithm} verified` : "checksum unknown"}`;
   return `${verb}  ${safeText(shortLocal(result.local, cwd))} ${dim(`(${detail})`)}`;
 }
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
 import {
   FORMATS_PATH,
@@ -8,6 +9,7 @@ import {
 } from "../../../lib/sample/mod.ts";
 import { assertFailed, assertUsage, lines, startCli } from "../_cli.ts";
 import { PTY } from "../../progress/_pty.ts";
+import { corruptingProxy } from "../../data/_proxy.ts";
 
 /** Every file under `dir` (relative paths), to check that nothing else was written. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -39,7 +41,7 @@ Deno.test("tern get: downloads, up-to-date skips, cache copies, folders, errors"
       Math.floor(local.mtime!.getTime() / 1000),
       Math.floor(remote.mtime!.getTime() / 1000),
     );
-    assert.match(run.stderr, /^downloaded {2}penguins\.json \(67\.1 kB\)$/m);
+    assert.match(run.stderr, /^downloaded {2}penguins\.json \(67\.1 kB, md5 verified\)$/m);
     assert.match(run.stderr, /^1 file \(67\.1 kB\): 1 downloaded$/m);
     assert.equal(run.stdout, "");
 
@@ -53,7 +55,10 @@ Deno.test("tern get: downloads, up-to-date skips, cache copies, folders, errors"
     await Deno.remove(join(work, "penguins.json"));
     const before = cli.server.stats().bytesSent;
     const cached = await cli.run(["get", json], { cwd: work });
-    assert.match(cached.stderr, /^from cache {2}penguins\.json \(67\.1 kB, no download\)$/m);
+    assert.match(
+      cached.stderr,
+      /^from cache {2}penguins\.json \(67\.1 kB, no download, md5 verified\)$/m,
+    );
     assert.match(cached.stderr, /^1 file \(67\.1 kB\): 1 from the local cache$/m);
     assert.ok(cli.server.stats().bytesSent - before < remote.size, "the file was downloaded again");
     assert.deepEqual(await Deno.readFile(join(work, "penguins.json")), await disk(json));
@@ -90,6 +95,10 @@ Deno.test("tern get: downloads, up-to-date skips, cache copies, folders, errors"
       for (const report of reports) {
         assert.ok(["downloaded", "cache"].includes(report.source), report.source);
         assert.equal(report.local, join(work, "formats", report.path.split("/").pop()));
+        // A walk's files were stat'd in a batch, so each was checked against its checksum.
+        const bytes = await disk(report.path);
+        const md5 = createHash("md5").update(bytes).digest("hex");
+        assert.equal(report.checksum, `md5:${md5}`, report.path);
       }
     },
   );
@@ -280,4 +289,32 @@ Deno.test({
     assert.match(screen, /^interrupted\r?$/m);
     assert.deepEqual(await filesUnder(work), []);
   },
+});
+
+Deno.test("tern get: a body with one byte changed is refused after one more download, nothing saved or cached", async (t) => {
+  await using cli = await startCli();
+  await using proxy = corruptingProxy(cli.url, "penguins.json");
+  const env = { TERRAIN_URL: proxy.url };
+  const routes: [string, string[]][] = [["through the cache", []], ["straight to disk", [
+    "--no-cache",
+  ]]];
+  for (const [name, flags] of routes) {
+    await t.step(name, async () => {
+      proxy.corrupting = true;
+      const work = await Deno.makeTempDir({ dir: cli.dir });
+      const before = proxy.downloads;
+      const noCacheFlag = flags.length > 0;
+      const options = { cwd: work, env, noCacheFlag };
+      const run = await cli.run(["get", ...flags, SAMPLE_FILES.json], options);
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /penguins\.json.*checksum md5:[0-9a-f]{32}, not the store's md5:/);
+      assert.equal(proxy.downloads - before, 2, "read once more from the network, not more");
+      assert.deepEqual(await filesUnder(work), []);
+      // Nothing was cached: the next run downloads (and says it verified).
+      proxy.corrupting = false;
+      const again = await cli.run(["get", ...flags, SAMPLE_FILES.json], options);
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stderr, /^downloaded {2}penguins\.json \(67\.1 kB, md5 verified\)$/m);
+    });
+  }
 });
