@@ -20,6 +20,7 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
       "CITATION_STYLES",
       "CITATION_STYLE_LIST",
       "CacheMissError",
+      "ChecksumMismatchError",
       "Citation",
       "ContentError",
       "CorruptCopyError",
