@@ -139,6 +139,18 @@ export {
 export { type Entry, type EntryType, type Permission } from "./lib/client/entry.ts";
 export { ListingChangedError } from "./lib/listing/errors.ts";
 export { Listing } from "./lib/handles/listing.ts";
+export { SearchListing, type SearchOptions } from "./lib/handles/search_listing.ts";
+export { type MetadataMatch, search, SearchBuilder } from "./lib/client/search_builder.ts";
+export {
+  checkSearchQuery,
+  type ClauseArgs,
+  type ClauseType,
+  type SearchClause,
+  type SearchQuery,
+} from "./lib/client/search_query.ts";
+export { type SavedSearch, savedSearchQuery } from "./lib/client/saved_search.ts";
+export type { HitAvu, SearchEntry, SearchPage } from "./lib/listing/search_pager.ts";
+export type { SearchSort } from "./lib/client/endpoints.ts";
 export { manifestFormatOf, writeManifest } from "./lib/listing/manifest.ts";
 export {
   type Engine,
@@ -165,6 +177,7 @@ export {
   ProtocolError,
   RequestTooLargeError,
   ResponseTooLargeError,
+  SearchDisabledError,
   ServerError,
   SignInRequiredError,
   TernError,

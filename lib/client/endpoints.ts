@@ -40,10 +40,12 @@ import type {
   MetadataResponse,
   PagedListing,
   RootListing,
+  SearchAnswer,
   SearchDocumentation,
   StatAnswer,
   TokenResponse,
 } from "./schemas.ts";
+import type { SearchQuery } from "./search_query.ts";
 import type { Query, Transport } from "./transport.ts";
 import type { z } from "../deps.ts";
 
@@ -78,6 +80,7 @@ const ROUTES = {
   "filesystem/{id}/metadata": { path: "/filesystem/{id}/metadata", anonymous: true },
   "saved-searches": { path: "/saved-searches", anonymous: false },
   "filesystem/stat": { path: "/filesystem/stat", anonymous: true },
+  "filesystem/search": { path: "/filesystem/search", anonymous: true },
 } as const;
 
 type Endpoint = keyof typeof ROUTES;
@@ -743,6 +746,98 @@ export async function getSearchDocumentation(
 ): Promise<SearchDocumentation> {
   const endpoint = "filesystem/search-documentation";
   return await getJson(t, endpoint, (s) => s.SearchDocumentation, opts);
+}
+
+/**
+ * A sort key of {@linkcode searchData}.
+ *
+ * @example
+ * ```ts
+ * import type { SearchSort } from "./endpoints.ts";
+ *
+ * const newestFirst: SearchSort = { field: "dateModified", order: "descending" };
+ * ```
+ */
+export interface SearchSort {
+  /** A field the search service sorts by. */
+  field: "id" | "label" | "path" | "creator" | "dateCreated" | "dateModified" | "fileSize";
+  /** Direction. @default "ascending" */
+  order?: "ascending" | "descending";
+}
+
+/**
+ * The body of {@linkcode searchData}: a query with its page (`from`, `size`), sort and scroll,
+ * or (`scrollId`) the next page of a scroll.
+ *
+ * @example
+ * ```ts
+ * import type { SearchRequest } from "./endpoints.ts";
+ *
+ * const request: SearchRequest = { query: { all: [] }, size: 100, scroll: "1m" };
+ * ```
+ */
+export type SearchRequest =
+  | {
+    /** The query, checked by `checkSearchQuery` first. */
+    query: SearchQuery;
+    /** Hits per page. */
+    size: number;
+    /** First hit (`from + size` ≤ 10,000). */
+    from?: number;
+    /** Sort keys. */
+    sort?: readonly SearchSort[];
+    /** Opens a scroll kept this long (`"1m"`). */
+    scroll?: string;
+  }
+  | {
+    /** The scroll's id, from the previous page. */
+    scrollId: string;
+    /** How long to keep the scroll. */
+    scroll: string;
+  };
+
+/**
+ * One page of a data search (`filesystem/search`, one POST). The query is sent as given: check
+ * it with `checkSearchQuery` first.
+ *
+ * @throws {BadRequestError} naming the search service's message (a refused query, `from + size`
+ * past 10,000, a scroll past its end: `"EOF"`).
+ * @throws {SearchDisabledError} when the store has no search.
+ *
+ * @example
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
+ * import { searchData } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const answer = await searchData(store[STORE_CONTEXT].transport, {
+ *   query: { all: [{ type: "label", args: { label: "penguins.csv", exact: true } }] },
+ *   size: 10,
+ * });
+ * assert.ok(answer.total.value >= 1);
+ * assert.ok(answer.hits?.every((hit) => hit._source.label === "penguins.csv"));
+ * ```
+ */
+export async function searchData(
+  t: Transport,
+  request: SearchRequest,
+  opts: CallOptions = {},
+): Promise<SearchAnswer> {
+  const endpoint = "filesystem/search";
+  const json = "scrollId" in request ? { scroll_id: request.scrollId, scroll: request.scroll } : {
+    query: request.query,
+    size: request.size,
+    ...(request.from ? { from: request.from } : {}),
+    ...(request.sort?.length ? { sort: request.sort } : {}),
+    ...(request.scroll === undefined ? {} : { scroll: request.scroll }),
+  };
+  const [body, schemas] = await Promise.all([
+    t.json({ path: route(t, endpoint), endpoint, json, signal: opts.signal }),
+    import("./schemas.ts"),
+  ]);
+  return schemas.parseBody(schemas.SearchAnswer, body, { endpoint });
 }
 
 /**

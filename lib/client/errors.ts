@@ -158,6 +158,21 @@ export class AuthError extends TernError {}
 export class SignInRequiredError extends AuthError {}
 
 /**
+ * The store's search is turned off: the deployment answers `filesystem/search` with 403 "Data
+ * search is not enabled in this deployment". Browsing folders still works.
+ *
+ * @example
+ * ```ts
+ * import { PermissionError, SearchDisabledError } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const err = new SearchDisabledError("Search is not enabled on this store.", { status: 403 });
+ * assert.ok(err instanceof PermissionError);
+ * ```
+ */
+export class SearchDisabledError extends PermissionError {}
+
+/**
  * The request was invalid: a bad argument, or the wrong kind of entry (a file where a folder was
  * expected, or the other way round).
  *
@@ -528,6 +543,12 @@ export function errorFromResponse(failed: FailedResponse): TernError {
   if (status === 403) {
     if (isTokenProblem(status, body)) {
       return new AuthError(`The access token was rejected${via}: ${reason}.`, details);
+    }
+    if (/search is not enabled/i.test(reason ?? "")) {
+      return new SearchDisabledError(
+        `Search is not enabled on this store${via}: ${reason}. Browse folders instead.`,
+        details,
+      );
     }
     return new PermissionError(
       `The server forbids this request${where}${via}${reason ? `: ${reason}` : ""}.`,

@@ -606,6 +606,93 @@ export const SearchDocumentation = z.looseObject({
  */
 export type SearchDocumentation = Z.infer<typeof SearchDocumentation>;
 
+const SearchAvu = z.looseObject({
+  attribute: z.string(),
+  value: z.string(),
+  unit: z.string().nullish(),
+});
+
+/**
+ * One hit of `filesystem/search` (Elasticsearch's shape): the indexed document in `_source`.
+ *
+ * @example
+ * ```ts
+ * import { SearchHit } from "./schemas.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const hit = SearchHit.parse({
+ *   _id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364",
+ *   _source: {
+ *     doc_type: "file", id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/a.csv",
+ *     label: "a.csv", creator: "curator#iplant", fileType: "csv", dateCreated: 0, dateModified: 0,
+ *     fileSize: 12, metadata: { irods: null, cyverse: [{ attribute: "subject", value: "maize", unit: "" }] },
+ *   },
+ *   fields: { permission: ["read"] },
+ * });
+ * assert.equal(hit._source.metadata?.cyverse?.[0].value, "maize");
+ * ```
+ */
+export const SearchHit = z.looseObject({
+  _id: z.string(),
+  _source: z.looseObject({
+    doc_type: z.enum(["file", "folder"]),
+    id: z.string(),
+    path: z.string(),
+    label: z.string(),
+    creator: z.string().nullish(),
+    fileType: z.string().nullish(),
+    dateCreated: millis,
+    dateModified: millis,
+    fileSize: z.number(),
+    metadata: z.looseObject({
+      irods: z.array(SearchAvu).nullish(),
+      cyverse: z.array(SearchAvu).nullish(),
+    }).nullish(),
+  }),
+  fields: z.looseObject({ permission: z.array(permission).optional() }).optional(),
+});
+/**
+ * One search hit, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { SearchHit } from "./schemas.ts";
+ *
+ * const pathOf = (hit: SearchHit) => hit._source.path;
+ * ```
+ */
+export type SearchHit = Z.infer<typeof SearchHit>;
+
+/**
+ * The answer of `filesystem/search`: the total (exact, or "at least 10,000"), the page's hits
+ * (absent when none) and, when scrolling, the id of the next page.
+ *
+ * @example
+ * ```ts
+ * import { SearchAnswer } from "./schemas.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const answer = SearchAnswer.parse({ total: { value: 0, relation: "eq" }, max_score: null });
+ * assert.deepEqual(answer.hits, undefined);
+ * ```
+ */
+export const SearchAnswer = z.looseObject({
+  total: z.looseObject({ value: z.number(), relation: z.enum(["eq", "gte"]) }),
+  hits: z.array(SearchHit).optional(),
+  scroll_id: z.string().optional(),
+});
+/**
+ * The answer of `filesystem/search`, as parsed.
+ *
+ * @example
+ * ```ts
+ * import type { SearchAnswer } from "./schemas.ts";
+ *
+ * const count = (answer: SearchAnswer) => answer.hits?.length ?? 0;
+ * ```
+ */
+export type SearchAnswer = Z.infer<typeof SearchAnswer>;
+
 /**
  * The Keycloak token answer relayed by `token/keycloak`; only `access_token` and `expires_in`
  * are needed.

@@ -10,8 +10,9 @@ import {
   getRoot,
   getSavedSearches,
   getSearchDocumentation,
+  type SearchSort,
 } from "../client/endpoints.ts";
-import { BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
+import { BadRequestError, NotFoundError, ProtocolError, quoteInput } from "../client/errors.ts";
 import { CALL_OPTIONS } from "../client/options.ts";
 import { sameStore } from "../client/same_store.ts";
 import { fetchStoreId } from "../client/store_id.ts";
@@ -41,6 +42,10 @@ import {
   parseDataName,
 } from "./resolve.ts";
 import { kindOf } from "./stat.ts";
+import { SearchBuilder } from "../client/search_builder.ts";
+import { checkSearchQuery, type SearchQuery } from "../client/search_query.ts";
+import { SavedSearch, savedSearchQuery } from "../client/saved_search.ts";
+import { SEARCH_OPTIONS, SearchListing, type SearchOptions } from "./search_listing.ts";
 import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
 import { confirmLockStore, lockUrlNote } from "./lock_store.ts";
 import { Provenance } from "./provenance.ts";
@@ -610,10 +615,12 @@ export class Store {
   }
 
   /**
-   * The user's saved searches exactly as stored: opaque JSON (`{}` when none). Needs a
-   * signed-in store.
+   * The user's saved searches: the Discovery Environment's query templates, typed (fields tern
+   * does not know are kept). A stored value that is not a list (`{}` when nothing was saved) gives
+   * an empty list. In a notebook, a table of the searches. Needs a signed-in store.
    *
    * @throws {SignInRequiredError} for an anonymous store.
+   * @throws {ProtocolError} when a stored template has no `label` or a mistyped field.
    *
    * @example
    * ```ts
@@ -622,16 +629,105 @@ export class Store {
    *
    * await using store = await exampleStore();
    * const saved = await store.savedSearches();
-   * assert.equal(Array.isArray(saved) ? saved.length : 0, 4);
+   * assert.deepEqual(saved.map((search) => search.label), [
+   *   "Penguin tables",
+   *   "Large Parquet files",
+   *   "CC0 datasets",
+   *   "My files from 2024",
+   * ]);
+   * assert.equal(saved[0].dirty, false); // a field tern does not know, kept
    * ```
    */
-  async savedSearches(options: CallOptions = {}): Promise<unknown> {
+  async savedSearches(options: CallOptions = {}): Promise<SavedSearch[]> {
     options = CALL_OPTIONS.parse("store.savedSearches()", options);
-    const saved = await getSavedSearches(this.#context.transport, options);
-    // In a notebook, a table of the searches (the value itself is unchanged).
-    return typeof saved === "object" && saved !== null
-      ? withDisplay(saved, () => renderSavedSearches(saved))
-      : saved;
+    const stored = await getSavedSearches(this.#context.transport, options);
+    const { parseBody } = await import("../client/schemas.ts");
+    const saved = Array.isArray(stored)
+      ? parseBody(SavedSearch.array(), stored, { endpoint: "saved-searches" })
+      : [];
+    return withDisplay(saved, () => renderSavedSearches(saved));
+  }
+
+  /**
+   * Searches the store (Terrain's `filesystem/search`): `query` is the search service's query DSL
+   * (`{ all, any, none }` of clauses) or a builder (`search.metadata("subject", "maize")
+   * .under(path)`, see `search_builder.ts`). The query is checked before anything is sent. The
+   * hits come lazily, page by page, as a {@linkcode SearchListing} (the surface of
+   * `folder.list()`).
+   *
+   * @throws {BadRequestError} for a bad query (naming the part by its JSON path) or option, before
+   * any request; for a query the service refuses (its message), when iterated.
+   * @throws {SearchDisabledError} when iterated, if the store has no search.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import { search } from "../client/search_builder.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const cc0 = store.search(search.metadata("rights", "CC0").under("/iplant/home/shared"));
+   * const [first] = await cc0.take(1);
+   * assert.ok(first.metadata.some((avu) => avu.attribute === "rights"));
+   * assert.throws(() => store.search({ all: [{ type: "path", args: {} }] } as never), {
+   *   name: "BadRequestError",
+   *   message: /query\.all\[0\]\.args\.prefix is missing/,
+   * });
+   * ```
+   */
+  search(query: SearchQuery | SearchBuilder, options: SearchOptions = {}): SearchListing {
+    const { sort = [], pageSize = 1000, signal } = SEARCH_OPTIONS.parse("store.search()", options);
+    const checked = checkSearchQuery(query instanceof SearchBuilder ? query.toJSON() : query);
+    return this.#search(checked, "search", { sort, pageSize, signal });
+  }
+
+  /**
+   * Runs a saved search by its name: the template is turned into the query the Discovery
+   * Environment ran for it (see `savedSearchQuery` in `saved_search.ts`; `pathPrefix` is
+   * ignored, as the DE did) and searched like {@linkcode Store.search}.
+   *
+   * @throws {NotFoundError} when no saved search has that name (the message lists them).
+   * @throws {BadRequestError} when the template cannot be translated, naming the field.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const hits = await (await store.runSavedSearch("Penguin tables")).toArray();
+   * assert.ok(hits.length > 0);
+   * assert.ok(hits.every((hit) => hit.name.toLowerCase().includes("penguin")));
+   * ```
+   */
+  async runSavedSearch(name: string, options: SearchOptions = {}): Promise<SearchListing> {
+    const { sort = [], pageSize = 1000, signal } = SEARCH_OPTIONS.parse(
+      "store.runSavedSearch()",
+      options,
+    );
+    const saved = await this.savedSearches({ signal });
+    const template = saved.find((search) => search.label === name);
+    if (template === undefined) {
+      throw new NotFoundError(
+        `No saved search is named ${quoteInput(name)}; the saved searches are ${
+          saved.length === 0 ? "none" : saved.map((search) => quoteInput(search.label)).join(", ")
+        }.`,
+        { endpoint: "saved-searches" },
+      );
+    }
+    const trash = template.includeTrashItems
+      ? (await getRoot(this.#context.transport, { signal }))["base-paths"].base_trash_path
+      : "";
+    const query = checkSearchQuery(savedSearchQuery(template, trash), `saved search ${name}`);
+    return this.#search(query, name, { sort, pageSize, signal });
+  }
+
+  #search(
+    query: SearchQuery,
+    label: string,
+    options: { sort: readonly SearchSort[]; pageSize: number; signal?: AbortSignal },
+  ): SearchListing {
+    return new SearchListing({ context: this.#context, query, label, ...options });
   }
 
   /**

@@ -29,7 +29,10 @@ function json(value: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
 }
 
-/** The old DE UI's saved-search templates (terrain-api.md §4.1), as the demo user left them. */
+/**
+ * The old DE UI's saved-search templates (terrain-api.md §4.1, §4.13), as the demo user left
+ * them; each runs (`store.runSavedSearch(label)`).
+ */
 function demoSavedSearches(): unknown[] {
   const common = { includeTrashItems: false, dirty: false, saved: true, files: [], folders: [] };
   return [
@@ -37,7 +40,7 @@ function demoSavedSearches(): unknown[] {
     {
       label: "Large Parquet files",
       fileQuery: "*.parquet",
-      fileSizeRange: { min: 10, minUnit: "MB" },
+      fileSizeRange: { min: 10, minUnit: { unit: "MB", label: "MB" } },
       ...common,
     },
     {
@@ -51,6 +54,7 @@ function demoSavedSearches(): unknown[] {
       label: "My files from 2024",
       ownedBy: DEMO_USER.username,
       createdWithin: {
+        label: "2024",
         from: String(Date.UTC(2024, 0, 1)),
         to: String(Date.UTC(2024, 11, 31, 23, 59, 59)),
       },

@@ -198,7 +198,7 @@ Deno.test("hostile names, metadata, comments and saved searches never become mar
 
     const saved = await store.savedSearches();
     const table = checkView(
-      await (saved as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY](),
+      await (saved as unknown as { [JUPYTER_DISPLAY](): Promise<never> })[JUPYTER_DISPLAY](),
     );
     for (const value of HOSTILE) assert.ok(table.text.includes(value), value);
   } finally {
