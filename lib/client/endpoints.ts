@@ -834,7 +834,14 @@ export async function searchData(
     ...(request.scroll === undefined ? {} : { scroll: request.scroll }),
   };
   const [body, schemas] = await Promise.all([
-    t.json({ path: route(t, endpoint), endpoint, json, signal: opts.signal }),
+    t.json({
+      path: route(t, endpoint),
+      endpoint,
+      json,
+      // A scroll's next page is asked once: a repeat would skip the page whose answer was lost.
+      once: "scrollId" in request,
+      signal: opts.signal,
+    }),
     import("./schemas.ts"),
   ]);
   return schemas.parseBody(schemas.SearchAnswer, body, { endpoint });

@@ -146,6 +146,13 @@ export interface RequestSpec {
    * so it is retried as a GET is).
    */
   json?: unknown;
+  /**
+   * Never repeated after a failure that may have reached the server: a scroll's next page moves
+   * the server's cursor, so a repeat would answer with the page after the lost one.
+   *
+   * @default false
+   */
+  once?: boolean;
   /** Aborts this request. */
   signal?: AbortSignal;
 }
@@ -577,7 +584,7 @@ export class Transport {
         const retryable = failure.kind === "network"
           ? !(failure.error instanceof TlsError)
           : isRetryableStatus(failure.status, errorCodeOf(failure.body));
-        if (!retryable || retry >= this.policy.retries) {
+        if (!retryable || retry >= this.policy.retries || spec.once === true) {
           throw this.#finalError(failure, spec, authorization !== undefined, retry + 1);
         }
         let delay = backoffDelay(retry, this.policy.retryBaseMs, this.policy.retryMaxMs);

@@ -175,6 +175,27 @@ Deno.test("search: past 10,000 hits a scroll delivers each hit once", async () =
   // The first page, the scroll's first page (which repeats it), then two scroll pages.
   assert.deepEqual(sizes.splice(0), [5000, 5000, "scroll", "scroll"]);
   assert.equal(await hits.count(), many);
+
+  // A scroll page whose answer is lost after the server moved its cursor: asked again, the
+  // server would answer with the page after it. The listing fails instead of skipping hits.
+  let lost = 0;
+  const losing: typeof globalThis.fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    if (!String(init?.body ?? "").includes("scroll_id") || lost++ > 0) return answer;
+    await answer.body?.cancel();
+    return new Response("busy", { status: 503 });
+  };
+  const flaky = connect({ token: DEMO.token, url: served.url, fetch: losing, retryBaseMs: 1 });
+  const seen = new Set<string>();
+  await assert.rejects(async () => {
+    for await (
+      const hit of flaky.search(search.under("/iplant/home/shared/many/"), {
+        pageSize: 5000,
+      })
+    ) seen.add(hit.id);
+  });
+  assert.equal(lost, 1);
+  assert.equal(seen.size, 5000);
 });
 
 Deno.test("search: toDataFrame has the entry columns, creator and one column per attribute", async () => {
