@@ -27,6 +27,7 @@ import { firstReadSuite } from "./first_read.ts";
 import { listingSuite } from "./listing.ts";
 import { lockSuite } from "./lock.ts";
 import { scanSuite } from "./scan.ts";
+import { searchSuite } from "./search.ts";
 import { serverSuite } from "./server.ts";
 
 /** Every suite, in the order a full run executes them. */
@@ -38,6 +39,7 @@ const SUITES: Suite[] = [
   firstReadSuite,
   scanSuite,
   lockSuite,
+  searchSuite,
 ];
 
 const USAGE = `usage: deno task bench [SUITE...] [--quick] [--reps N]

@@ -61,6 +61,8 @@ export interface OptionSpec {
   short?: string;
   /** Placeholder for the value in help (`N`, `PATH`). */
   value?: string;
+  /** A string option that may be given several times; its value is then the list, in order. */
+  multiple?: boolean;
   /** One line of help. */
   help: string;
 }
@@ -126,8 +128,11 @@ export const GLOBAL_OPTIONS: OptionSpecs = Object.freeze({
  * ```
  */
 export interface ParsedArgs {
-  /** Option values; switches are `true` when given, absent options `undefined`. */
-  values: Record<string, string | boolean | undefined>;
+  /**
+   * Option values; switches are `true` when given, `multiple` options a list, absent options
+   * `undefined`.
+   */
+  values: Record<string, string | boolean | string[] | undefined>;
   /** Arguments that are not options, in order. */
   positionals: string[];
 }
@@ -192,9 +197,10 @@ export function parseOptions(args: readonly string[], options: OptionSpecs): Par
       [name, spec],
     ) => [
       name,
-      spec.short === undefined ? { type: spec.type } : {
+      {
         type: spec.type,
-        short: spec.short,
+        ...(spec.short === undefined ? {} : { short: spec.short }),
+        ...(spec.multiple === true ? { multiple: true } : {}),
       },
     ]),
   );
@@ -256,6 +262,23 @@ function describeParseError(error: unknown, options: OptionSpecs): string {
 export function stringOption(values: ParsedArgs["values"], name: string): string | undefined {
   const value = values[name];
   return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * A `multiple` option's values, in the order given (none when absent).
+ *
+ * @example
+ * ```ts
+ * import { listOption } from "./args.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(listOption({ meta: ["subject=maize", "rights"] }, "meta"), ["subject=maize", "rights"]);
+ * assert.deepEqual(listOption({}, "meta"), []);
+ * ```
+ */
+export function listOption(values: ParsedArgs["values"], name: string): string[] {
+  const value = values[name];
+  return Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
 }
 
 /**

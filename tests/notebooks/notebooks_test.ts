@@ -156,6 +156,25 @@ const EXPECTED: Record<string, Expected[]> = {
     },
     { stream: /^@misc\{Gorman2020Palmer,[\s\S]*\n\n@misc\{Immer2018Yields,/ },
   ],
+  search: [
+    { result: TERN, plain: /^Store http:\/\/127\.0\.0\.1:\d+\/terrain — signed in with a token/ },
+    {
+      result: TERN,
+      plain: /^Search search — \{"all":\[\{"type":"label".* — 10 entries\n {2}name +type +size/,
+    },
+    { result: ["text/plain"], plain: /^10$/ },
+    { result: TERN, plain: /^DataFrame 10 rows × \d+ columns\n {2}path +name +type +size/ },
+    { result: TERN, plain: /^Saved searches — 4 searches\n {2}label +fileQuery/ },
+    {
+      result: TERN,
+      plain:
+        /^Search CC0 datasets — .*"rights".* — 2 entries\n[\s\S]*Penguins_Morphometrics_2020\//,
+    },
+    {
+      result: TERN,
+      plain: /^Dataset: Palmer Archipelago \(Antarctica\) penguin size measurements/,
+    },
+  ],
   metadata: [
     { result: TERN, plain: /^Store / },
     { result: TERN, plain: /^DataFrame / },

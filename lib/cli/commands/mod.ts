@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree stat meta cite lock cat head get manifest notebook serve sample-store doctor",
+ *   "ls tree search stat meta cite lock cat head get manifest notebook serve sample-store doctor",
  * );
  * ```
  *
@@ -27,6 +27,7 @@ import { manifest } from "./manifest.ts";
 import { meta } from "./meta.ts";
 import { notebook } from "./notebook.ts";
 import { sampleStore, serve } from "./serve.ts";
+import { search } from "./search.ts";
 import { stat } from "./stat.ts";
 import { tree } from "./tree.ts";
 
@@ -45,6 +46,7 @@ import { tree } from "./tree.ts";
 export const COMMANDS: readonly Command[] = Object.freeze([
   ls,
   tree,
+  search,
   stat,
   meta,
   cite,
