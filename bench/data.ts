@@ -9,6 +9,8 @@
  * 3. 2,000 files of 10 KB read concurrently (the store's default concurrency, 4) against one
  *    at a time, with and without server latency;
  * 4. a cached re-read against `pl.readCSV` of a local file;
+ * 5. what checking a download against the store's checksum costs (issue 31): the 160 MB CSV read
+ *    verified against the same bytes with no store checksum, on loopback and over 100 MB/s;
  *
  * plus the batch size sweep behind tern's default, and the CPU time that bounds measurement 1 on
  * this machine. Every contender runs in its own process (bench/_data_worker.ts), so its time,
@@ -223,6 +225,8 @@ export interface Sample {
   frameBytes?: number;
   /** The route tern's read took (tern modes). */
   route?: string;
+  /** The store checksum tern's read was verified against (`tern` mode), if any. */
+  checksum?: string;
   /** CPU the server spent during the sample, ms. */
   serverCpuMs: number;
 }
@@ -712,6 +716,116 @@ async function shapedLink(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
   }
 }
 
+/** Where {@linkcode uncheckedCopy} puts the CSV the store has no checksum of. */
+const UNCHECKED_PATH = `${FOLDER}/unchecked/weather.csv`;
+
+/**
+ * The large CSV again, at {@linkcode UNCHECKED_PATH}, marked not checksummed yet (the
+ * `ipc-checksum` AVU set to `""`): a read of it is the very same read with nothing to verify.
+ * A hard link, so it is the same bytes on disk and in the page cache.
+ */
+async function uncheckedCopy(root: string): Promise<void> {
+  const local = join(root, UNCHECKED_PATH);
+  const folder = join(local, "..");
+  await Deno.mkdir(folder, { recursive: true });
+  await Deno.remove(local).catch(() => {});
+  await Deno.link(join(root, CSV_PATH), local);
+  await Deno.writeTextFile(
+    join(folder, ".weather.csv.avus.json"),
+    JSON.stringify({ "irods-avus": [{ attr: "ipc-checksum", value: "", unit: "" }] }),
+  );
+}
+
+/**
+ * 5. A cold read verified against the store's checksum against the same read with none to
+ * verify, interleaved, on loopback and over the shaped link; beside them, one MD5 pass over the
+ * bytes in memory, the most verifying can add when nothing overlaps it.
+ */
+async function verification(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
+  const { root, local } = await ensureCsv(ctx, p.csvBytes);
+  await uncheckedCopy(root);
+  const sizeMb = mb((await Deno.stat(local)).size).toFixed(0);
+  const records: BenchRecord[] = [];
+  for (const bandwidth of [0, BANDWIDTH]) {
+    const cleanup = new Cleanup();
+    ctx.cleanup.defer(() => cleanup.run());
+    try {
+      const flags = bandwidth === 0 ? [] : ["--bandwidth", String(bandwidth)];
+      const server = await startServer(cleanup, ctx, root, flags);
+      const cold = (path: string) => async () => {
+        const cacheDir = await tempDir(cleanup, "tern-bench-cache-");
+        try {
+          return await sample(ctx, server, {
+            url: server.url,
+            path,
+            mode: "tern",
+            "cache-dir": cacheDir,
+          });
+        } finally {
+          await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+        }
+      };
+      let rows: number | undefined;
+      const check = (name: string, s: Sample) => {
+        if (name === "md5") return;
+        if (s.rows !== (rows ??= s.rows)) {
+          throw new Error(`${name} read ${s.rows} rows, not ${rows}`);
+        }
+        const verified = s.checksum !== undefined;
+        if (verified !== (name === "verified")) {
+          throw new Error(`${name}: the read was ${verified ? "" : "not "}verified`);
+        }
+      };
+      const link = bandwidth === 0 ? "loopback" : `a ${bandwidth / 1e6} MB/s link`;
+      const reps = bandwidth === 0 ? p.reps : p.shapedReps;
+      ctx.log(`data: verified vs unverified reads over ${link}, ${reps} rounds`);
+      const loadBefore = await load();
+      // One warm-up even in quick mode: the server computes a checksum at its first stat of the
+      // file, as a store does once, when the file is written.
+      const pair = await rounds(
+        ctx,
+        {
+          verified: cold(CSV_PATH),
+          unverified: cold(UNCHECKED_PATH),
+          md5: () => sample(ctx, undefined, { mode: "md5", local }),
+        },
+        reps,
+        Math.max(1, p.warmup),
+        check,
+      );
+      const verified = median(pair.verified, ms);
+      const unverified = median(pair.unverified, ms);
+      const md5 = median(pair.md5, ms);
+      records.push(record({
+        suite: "data",
+        name: `${sizeMb} MB CSV verified against the store's checksum (cold cache), ${link}`,
+        value: verified,
+        baseline: unverified,
+        unit: "ms",
+        against: "the same read of a file with no store checksum",
+        better: "lower",
+        target: 1.05,
+        reps,
+        valueRange: range(pair.verified, ms),
+        baselineRange: range(pair.unverified, ms),
+        note: `tern's default dataframe() with a fresh cache folder, of the file and of a hard ` +
+          `link to it marked not checksummed (ipc-checksum ""): the same stat, download, cache ` +
+          `copy and parse, without the MD5 of the bytes as they stream. One MD5 pass over the ` +
+          `bytes in memory (node:crypto) takes ${md5.toFixed(0)} ms ` +
+          `(${range(pair.md5, ms).map((v) => v.toFixed(0)).join("–")}): the read plus that ` +
+          `pass, the cost if nothing overlapped it, is ` +
+          `${((unverified + md5) / unverified).toFixed(2)}×. Verified reads' CPU (reader + ` +
+          `server) ${median(pair.verified, (s) => s.cpuMs + s.serverCpuMs).toFixed(0)} ms, ` +
+          `unverified ${median(pair.unverified, (s) => s.cpuMs + s.serverCpuMs).toFixed(0)}. ` +
+          `Load average ${loadBefore} before, ${await load()} after.`,
+      }));
+    } finally {
+      await cleanup.run();
+    }
+  }
+  return records;
+}
+
 async function manyFiles(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
   const root = await ensureMany(ctx, p.files);
   const records: BenchRecord[] = [];
@@ -822,13 +936,14 @@ export const dataSuite: Suite = {
   name: "data",
   description: "data-store files into Polars: 160 MB CSV vs local pl.readCSV and the naive " +
     "path, a 100 MB/s link vs its raw transfer, 2,000 small files concurrent vs one at a time, " +
-    "cached re-reads",
+    "cached re-reads, verified vs unverified reads",
   run: async (ctx) => {
     const p = plan(ctx);
     return [
       ...await bigFile(ctx, p),
       ...await shapedLink(ctx, p),
       ...await manyFiles(ctx, p),
+      ...await verification(ctx, p),
     ];
   },
 };
