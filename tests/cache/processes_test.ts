@@ -11,7 +11,7 @@ import { join } from "node:path";
 import {
   type CachedFile,
   CacheMissError,
-  CopyWriter,
+  type CopyWriter,
   DiskCache,
   type FileVersion,
 } from "../../lib/cache/mod.ts";
