@@ -228,10 +228,6 @@ export class DiskCache {
   /** How far the index was read (it only grows between rewrites), and how many lines it has. */
   #indexRead = { ino: -1, offset: 0, lines: 0, junk: false };
   #ready: Promise<boolean> | undefined;
-  /** Index lines waiting for the next append, that append, and the one under way. */
-  #queued: IndexLine[] = [];
-  #nextAppend: Promise<void> | undefined;
-  #appending: Promise<void> | undefined;
   /** Uses in this process, more precise than the index's. */
   readonly #used = new Map<string, number>();
 
@@ -848,25 +844,8 @@ export class DiskCache {
     }
   }
 
-  /**
-   * Appends a line. Lines that come while an append is under way go together in the next one:
-   * an open and a write for many copies, not for each (the index is reopened each time, since
-   * another process's rewrite may have replaced it).
-   */
-  #append(line: IndexLine): Promise<void> {
-    this.#queued.push(line);
-    return this.#nextAppend ??= (async () => {
-      await this.#appending?.catch(() => {});
-      const lines = this.#queued;
-      [this.#queued, this.#nextAppend] = [[], undefined];
-      const written = this.#appendNow(lines);
-      this.#appending = written;
-      await written;
-    })();
-  }
-
-  /** Appends lines in one `O_APPEND` write (lines never interleave), never through a link. */
-  async #appendNow(lines: IndexLine[]): Promise<void> {
+  /** Appends one line (one `O_APPEND` write: lines never interleave), never through a link. */
+  async #append(line: IndexLine): Promise<void> {
     const path = join(this.dir, INDEX);
     let handle: fs.promises.FileHandle;
     try {
@@ -878,12 +857,12 @@ export class DiskCache {
     }
     try {
       if (!(await handle.stat()).isFile()) throw new Error(`${path} is not a regular file`);
-      await handle.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+      await handle.write(`${JSON.stringify(line)}\n`);
     } finally {
       await handle.close();
     }
-    for (const line of lines) this.#records.set(line.blob, line);
-    this.#indexRead.lines += lines.length;
+    this.#records.set(line.blob, line);
+    this.#indexRead.lines++;
   }
 
   /** Notes a use; written to the index at most once a minute per copy (the LRU needs no more). */
