@@ -36,7 +36,7 @@ import { join } from "node:path";
 import { STORE_CHECKSUM } from "../client/checksum.ts";
 import type { FileVersion } from "../client/file_version.ts";
 import { contentHasher, hashHandle } from "./content_hash.ts";
-import { CopyWriter } from "./copy_writer.ts";
+import { CopyWriter, SMALL_COPY_BYTES } from "./copy_writer.ts";
 import { CorruptCopyError } from "./errors.ts";
 import { formatOfExtension } from "../registry/file_formats.ts";
 
@@ -157,8 +157,6 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 const USE_RESOLUTION_MS = 60_000;
 /** Deno reports ctime to the second: a copy's identity is trusted once its second is over. */
 const CTIME_GRAIN_MS = 2000;
-/** Copies up to this size are read whole through the verified handle (and hashed each time). */
-const SMALL_COPY_BYTES = 1024 * 1024;
 /** Index lines longer than this are skipped without being held in memory. */
 const MAX_LINE_BYTES = 64 * 1024;
 /** The index is read in pieces of this size. */
@@ -298,10 +296,34 @@ export class DiskCache {
    * ```
    */
   async open(version: FileVersion): Promise<CachedFile | CopyWriter | undefined> {
-    const blob = copyName(version);
-    const cached = await this.lookup(version);
-    if (cached !== undefined) return cached;
+    return await this.lookup(version) ?? await this.writer(version);
+  }
+
+  /**
+   * A {@linkcode CopyWriter} for `version` without looking for a copy first (for a read that
+   * just did), else `undefined` (larger than the cap, or the cache cannot be written: reported
+   * once). Should another process publish the same version meanwhile, the commit replaces its
+   * copy with the same bytes.
+   *
+   * @example
+   * ```ts
+   * import { CopyWriter, DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const writer = await cache.writer(version);
+   * assert.ok(writer instanceof CopyWriter);
+   * await writer.write(new TextEncoder().encode("a\n1\n"));
+   * const copy = await writer.commit("csv");
+   * assert.deepEqual(copy?.bytes, new TextEncoder().encode("a\n1\n")); // small: kept in memory
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async writer(version: FileVersion): Promise<CopyWriter | undefined> {
     if (version.size > this.maxBytes || !await this.#usable()) return undefined;
+    const blob = copyName(version);
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
     try {
       const [file, hasher] = await Promise.all([

@@ -7,10 +7,14 @@
 import type { CachedFile } from "./cache.ts";
 import type { ContentHasher } from "./content_hash.ts";
 
+/** Copies up to this size are kept in memory too: a reader parses them without reopening. */
+export const SMALL_COPY_BYTES = 1024 * 1024;
+
 /**
  * Writes one copy for a {@linkcode DiskCache}, the cache's only way in: bytes are hashed as they
  * are written to a temporary file beside the copies; {@linkcode CopyWriter.commit} checks the
- * size, indexes and publishes the copy before it returns, or {@linkcode CopyWriter.abort}
+ * size, indexes and publishes the copy before it returns (a small copy with its bytes, kept as
+ * they were written, so that its reader need not open it again), or {@linkcode CopyWriter.abort}
  * removes it. A write failure (a full disk) is reported once and makes `write` return `false`;
  * {@linkcode CopyWriter.salvage} then hands back the bytes written so far, so the read goes on
  * without the cache and without a second download.
@@ -39,6 +43,8 @@ export class CopyWriter {
   readonly #file: Deno.FsFile;
   readonly #temp: string;
   readonly #cache: WriterHooks;
+  /** The bytes of a small copy, as written. */
+  #kept: Uint8Array<ArrayBuffer> | undefined;
   #written = 0;
   #failed = false;
   #done = false;
@@ -71,6 +77,7 @@ export class CopyWriter {
     this.#file = file;
     this.#temp = temp;
     this.#cache = cache;
+    this.#kept = size <= SMALL_COPY_BYTES ? new Uint8Array(size) : undefined;
   }
 
   /** Hashes and writes `chunk` (the caller may reuse it once this resolves); `false` once writing failed. */
@@ -80,6 +87,9 @@ export class CopyWriter {
       // The disk write runs off the JavaScript thread: the hash is taken meanwhile.
       const written = this.#file.write(chunk);
       this.#hash.update(chunk);
+      // Longer than announced: commit refuses it, nothing is kept.
+      if (this.#written + chunk.byteLength > this.#size) this.#kept = undefined;
+      this.#kept?.set(chunk, this.#written);
       for (let at = await written; at < chunk.byteLength;) {
         at += await this.#file.write(chunk.subarray(at));
       }
@@ -105,7 +115,7 @@ export class CopyWriter {
       // Renamed into place: there is no temporary file left to remove.
       this.#done = true;
       this.#file.close();
-      return copy;
+      return this.#kept === undefined ? copy : { ...copy, bytes: this.#kept };
     } catch (error) {
       this.#failed = true;
       this.#cache.report(error);
@@ -114,10 +124,15 @@ export class CopyWriter {
   }
 
   /**
-   * The bytes written so far, read back through the writer's own handle (the temporary file
+   * The bytes written so far (a small copy's as kept, a larger one's read back through the
+   * writer's own handle: the temporary file
    * may be gone from the folder) into a buffer of the copy's size; then discards the copy.
    */
   async salvage(): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.#kept !== undefined) {
+      await this.abort();
+      return this.#kept;
+    }
     const bytes = new Uint8Array(this.#size);
     await this.#file.seek(0, Deno.SeekMode.Start);
     for (let at = 0; at < this.#written;) {

@@ -588,9 +588,9 @@ async function* frameStream(
         const hashed = stopped ? version : checkHash(version, withHash(version, hasher));
         outcome = { fromCache: false, route: "stream", version: hashed };
       } else {
-        // Opened once the first bytes showed a table: a refused file leaves nothing behind.
-        const opened = await cache?.open(version);
-        const writer = opened instanceof CopyWriter ? opened : undefined;
+        // Opened once the first bytes showed a table: a refused file leaves nothing behind. The
+        // lookup above found no copy, and the claim keeps this process from making one since.
+        const writer = await cache?.writer(version);
         const got = await fetchWhole(chunks, version, writer, true, detected.format);
         await using published = got.copy && await OpenCopy.open(got.copy);
         let bytes = got.bytes;

@@ -119,6 +119,42 @@ Deno.test("a copy of many pieces holds every byte in order", async () => {
   }
 });
 
+Deno.test("a small copy comes from its commit with the bytes written; a large one by path only", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    const small = await put(cache, version("/a/small.csv", 4), "a\n1\n");
+    assert.deepEqual(small.bytes, encoder.encode("a\n1\n"));
+    const large = await put(
+      cache,
+      version("/a/large.bin", 1024 * 1024 + 1),
+      new Uint8Array(1024 * 1024 + 1),
+    );
+    assert.equal(large.bytes, undefined);
+    assert.equal((await Deno.stat(large.file)).size, 1024 * 1024 + 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("copies committed at once are all indexed, and found by another cache object", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    const versions = Array.from({ length: 40 }, (_, i) => version(`/a/${i}.csv`, 4));
+    const writers = await Promise.all(versions.map((v) => cache.writer(v)));
+    await Promise.all(writers.map((writer) => writer!.write(encoder.encode("a\n1\n"))));
+    const copies = await Promise.all(writers.map((writer) => writer!.commit("csv")));
+    assert.equal(copies.filter((copy) => copy !== undefined).length, 40);
+    const index = await Deno.readTextFile(join(dir, "downloads", "index.jsonl"));
+    assert.equal(index.split("\n").filter((line) => line !== "").length, 40, "one line each");
+    const other = new DiskCache({ dir });
+    for (const v of versions) assert.equal((await other.lookup(v))?.version.path, v.path);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("copy names carry the extension Polars needs to read them by path", () => {
   assert.equal(copyExtension("/a/b.tsv"), ".csv");
   assert.equal(copyExtension("/a/b.parquet"), ".parquet");

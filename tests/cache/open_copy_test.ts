@@ -15,7 +15,9 @@ Deno.test("an open copy is read through its handle once its name was removed or 
       const version = { store: "http://x/terrain", path, id: "i", size: 4, modified: 1 };
       const writer = await cache.open(version) as CopyWriter;
       await writer.write(new TextEncoder().encode("a\n1\n"));
-      return (await writer.commit())!; // just written: no bytes, read by path
+      // Without the bytes a small copy comes with: handed over by path, as a large one is.
+      const { bytes: _, ...copy } = (await writer.commit())!;
+      return copy;
     };
     const paths: string[] = [];
     /** Reads the copy as Polars would, failing on any bytes but the copy's. */

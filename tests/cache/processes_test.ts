@@ -11,7 +11,7 @@ import { join } from "node:path";
 import {
   type CachedFile,
   CacheMissError,
-  CopyWriter,
+  type CopyWriter,
   DiskCache,
   type FileVersion,
 } from "../../lib/cache/mod.ts";
@@ -113,9 +113,9 @@ class RemovedAfter extends DiskCache {
     return await this.#removed("lookup", await super.latest(store, path));
   }
 
-  override async open(version: FileVersion): Promise<CachedFile | CopyWriter | undefined> {
-    const opened = await super.open(version);
-    if (opened instanceof CopyWriter) {
+  override async writer(version: FileVersion): Promise<CopyWriter | undefined> {
+    const opened = await super.writer(version);
+    if (opened !== undefined) {
       const commit = opened.commit.bind(opened);
       opened.commit = async (format) => await this.#removed("commit", await commit(format));
     }
@@ -132,6 +132,11 @@ class RemovedAfter extends DiskCache {
 async function largeCsv() {
   const csv = generatedCsv(40_000);
   assert.ok(csv.length > 1024 * 1024, "a copy read by path");
+  return await oneCsv(csv);
+}
+
+/** A store with one CSV (`big.csv`, whatever its size), and a reader counting downloads. */
+async function oneCsv(csv: string) {
   const store = await dataStore({ [`${DATA}/big.csv`]: csv });
   const downloads: string[] = [];
   const tern = store.connect({
@@ -190,6 +195,19 @@ Deno.test("a copy removed right after it was written is read all the same (issue
   assert.ok(frame.frameEqual(big.expected));
   assert.equal(route, "memory");
   assert.equal(big.downloads.length, 3, "downloaded again, into memory");
+});
+
+Deno.test("a small copy removed right after it was written is parsed from its bytes, not downloaded again", async () => {
+  await using small = await oneCsv(generatedCsv(100));
+  await Deno.remove(small.store.cacheDir, { recursive: true });
+  const written = small.context(new RemovedAfter(small.store.cacheDir, "commit"));
+  // With its entry known, the read asks for the bytes once, after no stat.
+  const source = { ...small.source, entry: await small.source.stat() };
+  const before = small.downloads.length;
+  const { frame, route } = await readDataFrame(written, source);
+  assert.ok(frame.frameEqual(small.expected));
+  assert.equal(route, "file", "the published copy, from the bytes it was written from");
+  assert.equal(small.downloads.length - before, 1, "not downloaded again");
 });
 
 Deno.test("offline, a copy removed between its lookup and its read is a CacheMissError (issue 29)", async () => {
