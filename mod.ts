@@ -140,7 +140,12 @@ export { type Entry, type EntryType, type Permission } from "./lib/client/entry.
 export { ListingChangedError } from "./lib/listing/errors.ts";
 export { Listing } from "./lib/handles/listing.ts";
 export { SearchListing, type SearchOptions } from "./lib/handles/search_listing.ts";
-export { type MetadataMatch, search, SearchBuilder } from "./lib/client/search_builder.ts";
+export {
+  type DateBound,
+  type MetadataMatch,
+  search,
+  SearchBuilder,
+} from "./lib/client/search_builder.ts";
 export {
   checkSearchQuery,
   type ClauseArgs,
@@ -148,7 +153,12 @@ export {
   type SearchClause,
   type SearchQuery,
 } from "./lib/client/search_query.ts";
-export { type SavedSearch, savedSearchQuery } from "./lib/client/saved_search.ts";
+export {
+  type SavedSearch,
+  savedSearchQuery,
+  type TemplateRange,
+  type TemplateUnit,
+} from "./lib/client/saved_search.ts";
 export type { HitAvu, SearchEntry, SearchPage } from "./lib/listing/search_pager.ts";
 export type { SearchSort } from "./lib/client/endpoints.ts";
 export { manifestFormatOf, writeManifest } from "./lib/listing/manifest.ts";
@@ -193,8 +203,12 @@ export {
   ChecksumMismatchError,
   type CopyOptions,
   type DataFrameOptions,
+  type Encoding,
+  ENCODINGS,
   FileChangedError,
   IntegrityError,
+  JSON_LAYOUTS,
+  type JsonLayout,
   type ManyOptions,
   ParseError,
   ProgressChannel,

@@ -23,16 +23,41 @@ const unit = z.union([
   z.string(),
 ]);
 
-/** A date range of a template (milliseconds, as strings). */
-interface TemplateRange {
+/**
+ * A date range of a saved search template: milliseconds since 1970, as the Discovery Environment
+ * stored them (strings or numbers), with the label it showed.
+ *
+ * @example
+ * ```ts
+ * import type { TemplateRange } from "./saved_search.ts";
+ *
+ * const lastYear: TemplateRange = { label: "2024", from: "1704067200000", to: "1735689599999" };
+ * ```
+ */
+export interface TemplateRange {
+  /** What the Discovery Environment showed ("Last 30 days"); a range without one it ignored. */
   label?: string | null;
+  /** Start, in milliseconds since 1970. */
   from?: string | number | null;
+  /** End, in milliseconds since 1970. */
   to?: string | number | null;
+  /** Fields tern does not know, kept as they came. */
   [field: string]: unknown;
 }
 
-/** A size unit of a template: `{ unit, label }`, or the label alone. */
-type TemplateUnit = { unit?: string | null; label: string; [field: string]: unknown } | string;
+/**
+ * A size unit of a saved search template: `{ unit, label }`, or the label alone.
+ *
+ * @example
+ * ```ts
+ * import type { TemplateUnit } from "./saved_search.ts";
+ *
+ * const mb: TemplateUnit = { unit: "MB", label: "MB" };
+ * ```
+ */
+export type TemplateUnit =
+  | { unit?: string | null; label: string; [field: string]: unknown }
+  | string;
 
 /**
  * A saved search template, as parsed: the fields the Discovery Environment wrote, and any other
@@ -87,14 +112,14 @@ export interface SavedSearch {
  *
  * @example
  * ```ts
- * import { SavedSearch } from "./saved_search.ts";
+ * import { SAVED_SEARCH } from "./saved_search.ts";
  * import assert from "node:assert/strict";
  *
- * const saved = SavedSearch.parse({ label: "csv", fileQuery: "*.csv", colour: "blue" });
+ * const saved = SAVED_SEARCH.parse({ label: "csv", fileQuery: "*.csv", colour: "blue" });
  * assert.equal(saved.colour, "blue");
  * ```
  */
-export const SavedSearch: Z.ZodType<SavedSearch> = z.looseObject({
+export const SAVED_SEARCH: Z.ZodType<SavedSearch> = z.looseObject({
   label: z.string(),
   fileQuery: z.string().nullish(),
   negatedFileQuery: z.string().nullish(),

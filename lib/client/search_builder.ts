@@ -9,8 +9,17 @@
 
 import type { SearchClause, SearchQuery } from "./search_query.ts";
 
-/** A date bound: a `Date`, milliseconds, `YYYY-MM-DD` or an ISO date-time. */
-type DateBound = Date | number | string;
+/**
+ * A date bound of a search: a `Date`, milliseconds since 1970, `YYYY-MM-DD` or an ISO date-time.
+ *
+ * @example
+ * ```ts
+ * import type { DateBound } from "./search_builder.ts";
+ *
+ * const bounds: DateBound[] = [new Date("2024-01-01"), 1704067200000, "2024-01-01"];
+ * ```
+ */
+export type DateBound = Date | number | string;
 
 /**
  * How {@linkcode SearchBuilder.metadata} matches.

@@ -32,6 +32,8 @@ export {
 } from "./errors.ts";
 export { SUPPORTED_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 export type { ScanOptions } from "./scan.ts";
+export { type Encoding, ENCODINGS } from "./encoding.ts";
+export { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
 export type {
   BatchOptions,
   CopyOptions,

@@ -44,7 +44,7 @@ import {
 import { kindOf } from "./stat.ts";
 import { SearchBuilder } from "../client/search_builder.ts";
 import { checkSearchQuery, type SearchQuery } from "../client/search_query.ts";
-import { SavedSearch, savedSearchQuery } from "../client/saved_search.ts";
+import { SAVED_SEARCH, type SavedSearch, savedSearchQuery } from "../client/saved_search.ts";
 import { SEARCH_OPTIONS, SearchListing, type SearchOptions } from "./search_listing.ts";
 import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
 import { confirmLockStore, lockUrlNote } from "./lock_store.ts";
@@ -643,7 +643,7 @@ export class Store {
     const stored = await getSavedSearches(this.#context.transport, options);
     const { parseBody } = await import("../client/schemas.ts");
     const saved = Array.isArray(stored)
-      ? parseBody(SavedSearch.array(), stored, { endpoint: "saved-searches" })
+      ? parseBody(SAVED_SEARCH.array(), stored, { endpoint: "saved-searches" })
       : [];
     return withDisplay(saved, () => renderSavedSearches(saved));
   }

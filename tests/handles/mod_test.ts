@@ -46,6 +46,8 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
       "RequestTooLargeError",
       "ResponseTooLargeError",
       "SUPPORTED_FORMATS",
+      "ENCODINGS",
+      "JSON_LAYOUTS",
       "TABLE_FORMAT_ENTRIES",
       "SearchBuilder",
       "SearchDisabledError",
