@@ -8,55 +8,16 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { connect, LockError } from "../../mod.ts";
 import { lockText, readLock } from "../../lib/handles/lock.ts";
 import { DEMO_USER } from "../../lib/sample/constants.ts";
 import { serveSampleStore } from "../../lib/sample/example.ts";
 import { runTern } from "../cli/_cli.ts";
+import { firstCell, runScript as runIn } from "../_readme_script.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
-const README_CHECKOUT = "/home/me/src/tern/";
+const runScript = (dir: string, script: string) => runIn(dir, script, 120_000);
+
 const PENGUINS = "/iplant/home/shared/tern_samples/formats/penguins.csv";
-
-/** The README's first cell (the fenced `ts` block after "A first cell"), importing this checkout. */
-function firstCell(): string {
-  const readme = Deno.readTextFileSync(join(ROOT, "README.md"));
-  const cell = readme.slice(readme.indexOf("A first cell")).match(/```ts\n([\s\S]*?)```/);
-  assert.ok(cell, 'a ts block follows "A first cell"');
-  assert.ok(cell[1].includes("serveSampleStore()"), "the first cell serves the sample store");
-  assert.ok(cell[1].includes("token: DEMO_USER.token"), "it signs in as the demo user");
-  return cell[1].replaceAll(README_CHECKOUT, `${ROOT}/`);
-}
-
-/** The environment without TERRAIN_* (so the cell takes its sample-store branch). */
-function sampleEnvironment(): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(Deno.env.toObject()).filter(([name]) => !name.startsWith("TERRAIN_")),
-  );
-}
-
-/**
- * Runs `script` as `deno run -A script.ts` in `dir`; returns its stdout. The watchdog only turns
- * a script that never ends into a failure rather than a hang.
- */
-async function runScript(dir: string, script: string): Promise<string> {
-  await Deno.writeTextFile(join(dir, "script.ts"), script);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "script.ts"],
-    cwd: dir,
-    clearEnv: true,
-    env: { ...sampleEnvironment(), NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const watchdog = setTimeout(() => child.kill("SIGKILL"), 120_000);
-  const output = await child.output().finally(() => clearTimeout(watchdog));
-  const err = new TextDecoder().decode(output.stderr);
-  assert.equal(output.code, 0, err);
-  return new TextDecoder().decode(output.stdout);
-}
 
 Deno.test("a lock from the README's first cell verifies and re-runs in another process, on another port", async (t) => {
   // This process's sample store holds its port, so the cell's (another process) gets another.
