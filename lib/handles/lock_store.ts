@@ -1,5 +1,6 @@
 /**
- * Whether a lock's store is the store at hand: {@linkcode confirmLockStore} compares the id the
+ * Whether a lock's store is the store at hand: {@linkcode lockStoreCheck} says what reading a lock
+ * against a store needs, {@linkcode confirmLockStore} compares the id the
  * lock recorded with the one the store reports; {@linkcode lockUrlNote} is the note for a lock
  * that recorded none, read from a store the caller named at another URL.
  *
@@ -9,6 +10,40 @@
 import { quoteInput } from "../client/errors.ts";
 import { sameStore } from "../client/same_store.ts";
 import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
+
+/**
+ * What reading `lock` against the store at `url` needs: nothing (`"same"`: the lock's own URL), a
+ * note ({@linkcode lockUrlNote}: a store the caller named stands in for a lock that recorded no
+ * id), or the store's id compared with the lock's (`"confirm"`: {@linkcode confirmLockStore}).
+ * A lock's URL is never contacted: a store the caller did not name (`named: false`, the default
+ * gateway) is refused for another store's lock, with `refusal` as the message.
+ *
+ * @throws {LockError} for `$.store`, when the lock is another store's and the caller named none.
+ *
+ * @example
+ * ```ts
+ * import { lockStoreCheck } from "./lock_store.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lock = {
+ *   lock: "tern lock", format: 1, tern: "0.1.0", store: "http://127.0.0.1:36451/terrain",
+ *   storeId: "tern-sample-store", datasets: [], files: [],
+ * } as const;
+ * assert.equal(lockStoreCheck(lock, "http://127.0.0.1:36451/terrain/", false, "refused"), "same");
+ * assert.equal(lockStoreCheck(lock, "http://127.0.0.1:18471/terrain", true, "refused"), "confirm");
+ * assert.throws(() => lockStoreCheck(lock, "http://127.0.0.1:18471/terrain", false, "refused"));
+ * ```
+ */
+export function lockStoreCheck(
+  lock: Lock,
+  url: string,
+  named: boolean,
+  refusal: string,
+): "same" | "note" | "confirm" {
+  if (sameStore(lock.store, url)) return "same";
+  if (!named) throw new LockError(refusal, { field: "$.store" });
+  return lock.storeId === undefined ? "note" : "confirm";
+}
 
 /**
  * Refuses `lock` when the store at `url`, which reports the id `storeId` (`undefined`: none), is

@@ -14,12 +14,11 @@ import type { CallOptions } from "../client/endpoints.ts";
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
-import { sameStore } from "../client/same_store.ts";
 import { fetchStoreId } from "../client/store_id.ts";
 import { abortSignal, defineOptions, flag, type OptionsSchema, rule } from "../client/options.ts";
 import { statPaths } from "../client/stat_many.ts";
-import { type Lock, lockedVersion, LockError, lockStoreUrl } from "./lock.ts";
-import { confirmLockStore, lockUrlNote } from "./lock_store.ts";
+import { type Lock, lockedVersion, lockStoreUrl } from "./lock.ts";
+import { confirmLockStore, lockStoreCheck, lockUrlNote } from "./lock_store.ts";
 import type { Store } from "./store.ts";
 import { STORE_CONTEXT } from "./store_context.ts";
 
@@ -134,7 +133,7 @@ const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() =
  * the date is a change. With `download: true`, files the store has no checksum for are downloaded
  * and hashed with the lock's checksum (or hash) algorithm. Results are in the lock's order.
  *
- * @throws {LockError} when the lock names another URL than `store`'s (by {@linkcode sameStore}:
+ * @throws {LockError} when the lock names another URL than `store`'s (by `sameStore`:
  * origin and base path), before any stat: always unless `named`, and then when the lock recorded
  * its store's id and `store` reports another or none.
  *
@@ -168,18 +167,16 @@ export async function verifyLock(
   const url = store.options.url;
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const { transport } = store[STORE_CONTEXT];
-  if (!sameStore(lock.store, url)) {
-    if (options.named !== true) {
-      throw new LockError(
-        `was written for the store ${quoteInput(lock.store)}, not ${
-          quoteInput(lockStoreUrl(url))
-        }; nothing was checked`,
-        { field: "$.store" },
-      );
-    }
-    if (lock.storeId === undefined) (options.warn ?? console.warn)(lockUrlNote(lock, url));
-    else confirmLockStore(lock, url, await fetchStoreId(transport, signal));
-  }
+  const check = lockStoreCheck(
+    lock,
+    url,
+    options.named === true,
+    `was written for the store ${quoteInput(lock.store)}, not ${
+      quoteInput(lockStoreUrl(url))
+    }; nothing was checked`,
+  );
+  if (check === "note") (options.warn ?? console.warn)(lockUrlNote(lock, url));
+  if (check === "confirm") confirmLockStore(lock, url, await fetchStoreId(transport, signal));
   const found = await statPaths(transport, lock.files.map((file) => file.path), signal);
   const missing = new Set(found.missing);
   const unreadable = new Set(found.unreadable);

@@ -14,7 +14,6 @@ import {
 } from "../client/endpoints.ts";
 import { BadRequestError, NotFoundError, ProtocolError, quoteInput } from "../client/errors.ts";
 import { CALL_OPTIONS } from "../client/options.ts";
-import { sameStore } from "../client/same_store.ts";
 import { fetchStoreId } from "../client/store_id.ts";
 import type { AuthMode } from "../client/auth.ts";
 import type { Transport, TransportStats } from "../client/transport.ts";
@@ -46,8 +45,8 @@ import { SearchBuilder } from "../client/search_builder.ts";
 import { checkSearchQuery, type SearchQuery } from "../client/search_query.ts";
 import { SAVED_SEARCH, type SavedSearch, savedSearchQuery } from "../client/saved_search.ts";
 import { SEARCH_OPTIONS, SearchListing, type SearchOptions } from "./search_listing.ts";
-import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
-import { confirmLockStore, lockUrlNote } from "./lock_store.ts";
+import { type Lock, lockStoreUrl } from "./lock.ts";
+import { confirmLockStore, lockStoreCheck, lockUrlNote } from "./lock_store.ts";
 import { Provenance } from "./provenance.ts";
 import { type OnChange, StoreGate } from "./store_gate.ts";
 import { ScanProxy } from "../data/scan_proxy.ts";
@@ -286,21 +285,19 @@ export class Store {
     // stands in for the lock's URL: a lock with an id is this store's only if this store reports
     // that id, which the first read asks; one without is taken at its word, with a note.
     let confirm: (() => Promise<void>) | undefined;
-    if (lock !== undefined && !sameStore(lock.store, storeUrl)) {
-      if (reading.named !== true) {
-        throw new LockError(
-          `was written for the store ${quoteInput(lock.store)}, not this one ` +
-            `(${quoteInput(storeUrl)}); nothing was sent to either. To read the lock's store, ` +
-            `connect({ url: ${quoteInput(lock.store)}, lock }): your credentials then go ` +
-            "there (anonymous: true for its public data only)",
-          { field: "$.store" },
-        );
-      }
-      if (lock.storeId === undefined || offline) {
-        (reading.warn ?? console.warn)(lockUrlNote(lock, storeUrl));
-      } else {
-        confirm = async () => confirmLockStore(lock, storeUrl, await storeId());
-      }
+    const check = lock === undefined ? "same" : lockStoreCheck(
+      lock,
+      storeUrl,
+      reading.named === true,
+      `was written for the store ${quoteInput(lock.store)}, not this one ` +
+        `(${quoteInput(storeUrl)}); nothing was sent to either. To read the lock's store, ` +
+        `connect({ url: ${quoteInput(lock.store)}, lock }): your credentials then go ` +
+        "there (anonymous: true for its public data only)",
+    );
+    if (check === "note" || (check === "confirm" && offline)) {
+      (reading.warn ?? console.warn)(lockUrlNote(lock!, storeUrl));
+    } else if (check === "confirm") {
+      confirm = async () => confirmLockStore(lock!, storeUrl, await storeId());
     }
     // Each store keeps its own provenance; a folder's dataset is looked up through the store.
     const provenance = new Provenance(
