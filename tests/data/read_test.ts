@@ -409,12 +409,10 @@ Deno.test("a cold read asks for the bytes alongside the stat: one round trip of 
     });
   };
   const tern = store.connect({ fetch: recording });
-  const started = performance.now();
   assert.equal((await tern.file(`${DATA}/t.csv`).dataframe()).height, 1);
-  const elapsed = performance.now() - started;
-  // Both requests left before either answer came back.
+  // Both requests left before either answer came back: one round trip, not two (the time it
+  // saves is the bench's to measure, not a test's).
   assert.deepEqual(requests.slice(0, 2).map((line) => line.split(" ")[0]), ["sent", "sent"]);
-  assert.ok(elapsed < 2 * latencyMs, `${elapsed} ms for a cold read at ${latencyMs} ms latency`);
   // A cached copy: the stat decides, nothing is downloaded.
   requests.length = 0;
   await tern.file(`${DATA}/t.csv`).dataframe();
