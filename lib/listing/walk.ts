@@ -5,9 +5,10 @@
  * @module
  */
 
-import { ProtocolError, quoteInput } from "../client/errors.ts";
+import { statItems } from "../client/endpoints.ts";
+import { NotFoundError, ProtocolError, quoteInput } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
-import type { Entry } from "../client/entry.ts";
+import { type Entry, entryFromStat } from "../client/entry.ts";
 import type { Glob, ResolvedWalkOptions } from "./options.ts";
 import { type Page, pageFolder } from "./pager.ts";
 
@@ -55,8 +56,10 @@ export interface WalkContext {
  * of each sub-folder in listing order, then the next level. Up to `concurrency` folders are in
  * progress at once (the one being read, and the next ones fetching their first page), so memory
  * stays bounded by a few pages per folder in progress plus the queue of folder paths still to
- * visit. Folders deeper than `maxDepth`, or where the glob cannot match, are not listed.
- * Entries are filtered by kind and glob; each page keeps its folder's offset and total.
+ * visit. Folders deeper than `maxDepth`, or where the glob cannot match, are not listed: a glob
+ * with literal leading folders (`archive/2023/*.csv`) starts at them, with one stat instead of
+ * listing every folder above (a folder of 20,000 files holding one `archive`). Entries are
+ * filtered by kind and glob; each page keeps its folder's offset and total.
  *
  * @example
  * ```ts
@@ -85,7 +88,22 @@ export async function* walkPages(
   const { glob } = options;
   await glob?.ready();
   const maxDepth = Math.min(options.maxDepth, glob?.depth ?? Infinity);
-  const queue: Job[] = [{ path: context.root, relative: "", depth: 1 }];
+  const queue: Job[] = [];
+  const base = literalBase(glob, options);
+  if (base === undefined) {
+    queue.push({ path: context.root, relative: "", depth: 1 });
+  } else {
+    const depth = base.split("/").length;
+    if (depth > maxDepth) return;
+    const found = await statBase(context, base);
+    if (found === undefined) return;
+    const matches = glob!.matches(base) &&
+      (options.type === undefined || found.type === options.type);
+    yield { folder: parentOf(found.path), offset: 0, total: 1, entries: matches ? [found] : [] };
+    if (found.type === "folder" && depth < maxDepth) {
+      queue.push({ path: found.path, relative: base, depth: depth + 1 });
+    }
+  }
   const ahead: Cursor[] = [];
   let current: Cursor | undefined;
 
@@ -162,6 +180,46 @@ function checkSubFolder(folder: string, entry: Entry): void {
       { path: folder, endpoint: "filesystem/paged-directory" },
     );
   }
+}
+
+/**
+ * The glob's leading literal folders when the walk may start there: plain names only (no escapes,
+ * `.` or `..`), and no `infoType`, whose server-side filter a stat cannot apply.
+ */
+function literalBase(glob: Glob | undefined, options: ResolvedWalkOptions): string | undefined {
+  if (glob === undefined || glob.base === "" || options.infoType !== undefined) return undefined;
+  const segments = glob.base.split("/");
+  const plain = segments.every((part) =>
+    part !== "" && part !== "." && part !== ".." && !part.includes("\\")
+  );
+  return plain ? glob.base : undefined;
+}
+
+/** The entry at the glob's base, or undefined when there is none; checked to be that path. */
+async function statBase(context: WalkContext, base: string): Promise<Entry | undefined> {
+  const path = `${context.root === "/" ? "" : context.root}/${base}`;
+  let info;
+  try {
+    info = (await statItems(context.transport, { paths: [path] }, { signal: context.signal }))
+      .paths[path];
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+  if (info === undefined) return undefined;
+  const entry = entryFromStat(info);
+  if (entry.path !== path) {
+    throw new ProtocolError(
+      `filesystem/stat answered ${quoteInput(entry.path)} for ${quoteInput(path)}; the walk ` +
+        "stops rather than follow it out of the folder.",
+      { path, endpoint: "filesystem/stat" },
+    );
+  }
+  return entry;
+}
+
+function parentOf(path: string): string {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
 }
 
 /** Whether the folder at `relative` can contain paths the glob matches. */

@@ -85,11 +85,7 @@ Deno.test("walk glob matches relative paths (dotfiles too) and skips folders tha
   recorder.folders.length = 0;
   const inA = relative(await tree.walk({ glob: "a/*.csv" }).toArray());
   assert.deepEqual(inA, ["a/a1.csv"]);
-  assert.deepEqual(
-    recorder.folders,
-    [PATHS.tree, `${PATHS.tree}/a`],
-    "only the folders that can match",
-  );
+  assert.deepEqual(recorder.folders, [`${PATHS.tree}/a`], "only the folders that can match");
 
   recorder.folders.length = 0;
   const topLevel = relative(await tree.walk({ glob: "*.txt" }).toArray());
@@ -164,4 +160,53 @@ Deno.test("a walk refuses sub-folders that are not directly inside the folder li
     // A walk that does not go down that far never meets the bad entry.
     assert.equal(await store.folder(root).walk({ maxDepth: 1 }).count(), 2, what);
   }
+});
+
+Deno.test("a glob with literal leading folders starts there with one stat, listing nothing above", async () => {
+  await using served = await serve();
+  const recorder = folderRecorder();
+  const store = served.demo({ fetch: recorder.fetch });
+  const tree = store.folder(PATHS.tree);
+  const expected = (await treeOnDisk(`${served.root}${PATHS.tree}`))
+    .filter((path) => path === "a/deep" || path.startsWith("a/deep/"));
+  recorder.folders.length = 0;
+  const deep = relative(await tree.walk({ glob: "a/deep/**" }).toArray());
+  assert.deepEqual(deep.sort(), expected.sort());
+  assert.ok(
+    !recorder.folders.includes(PATHS.tree) && !recorder.folders.includes(`${PATHS.tree}/a`),
+  );
+  // The folder at the base is an entry too when the glob matches it; a file can be the base.
+  assert.deepEqual(relative(await tree.walk({ glob: "a/deep" }).toArray()), ["a/deep"]);
+  assert.deepEqual(relative(await tree.walk({ glob: "a/a1.csv" }).toArray()), ["a/a1.csv"]);
+  assert.deepEqual(relative(await tree.walk({ glob: "a/deep", type: "file" }).toArray()), []);
+  // A base that is not there matches nothing; one deeper than maxDepth is never asked for.
+  recorder.folders.length = 0;
+  assert.deepEqual(await tree.walk({ glob: "nope/**/*.csv" }).toArray(), []);
+  const requests = store.stats.requests;
+  assert.deepEqual(await tree.walk({ glob: "a/deep/**", maxDepth: 1 }).toArray(), []);
+  assert.equal(store.stats.requests, requests, "nothing asked past maxDepth");
+  assert.deepEqual(recorder.folders, []);
+});
+
+Deno.test("a walk refuses a stat of its glob's base that answers another path (test double)", async () => {
+  const root = "/iplant/home/shared/loop";
+  await using double = serveDouble((url) => {
+    if (!url.pathname.endsWith("/filesystem/stat")) return pageAnswer(root, [], 0);
+    const elsewhere = {
+      ...item("/iplant/home/shared/other", "folder", 1),
+      type: "dir",
+      "file-count": 0,
+      "dir-count": 0,
+    };
+    return Response.json({ paths: { [`${root}/sub`]: elsewhere }, ids: {} });
+  });
+  const store = connect({ url: double.url, anonymous: true, cacheDir: false, progress: false });
+  await assert.rejects(store.folder(root).walk({ glob: "sub/**" }).toArray(), (error: unknown) => {
+    assert.ok(error instanceof ProtocolError, String(error));
+    assert.match(
+      error.message,
+      /answered "\/iplant\/home\/shared\/other" for "\/iplant\/home\/shared\/loop\/sub"/,
+    );
+    return true;
+  });
 });
