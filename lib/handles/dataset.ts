@@ -13,6 +13,12 @@ import { renderDataset } from "../display/dataset.ts";
 import { checkCitationStyle, type CitationStyle } from "../metadata/citation.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { normalizeMetadata } from "../metadata/normalize.ts";
+import {
+  type Croissant,
+  CROISSANT_OPTIONS,
+  type CroissantOptions,
+  gatherCroissant,
+} from "./croissant.ts";
 import { datasetView } from "./display.ts";
 import { Folder } from "./folder.ts";
 import type { RawMetadata } from "./handle.ts";
@@ -106,6 +112,43 @@ export class Dataset extends Folder {
     checkCitationStyle(style);
     const parsed = CALL_OPTIONS.parse(this.call("citation"), options);
     return await (await this.#metadata(parsed)).citation(style);
+  }
+
+  /**
+   * The dataset as Croissant 1.0 JSON-LD (MLCommons' format that ML tooling reads): its
+   * metadata, one `cr:FileObject` per file under the folder (the URL a reader fetches it at —
+   * the public WebDAV URL, or the download URL of a private file, never a token — its size,
+   * media type and the store's checksum), and one `cr:RecordSet` per table file, its
+   * `cr:Field`s typed from the head of the file (a public Parquet file: its footer), never the
+   * whole of a large one. `JSON.stringify` gives the document; a notebook shows it as a card
+   * with a download link. See docs/reproducibility.md.
+   *
+   * @throws {BadRequestError} for a bad option.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const penguins = store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+   * );
+   * const croissant = await penguins.croissant();
+   * assert.equal(croissant.conformsTo, "http://mlcommons.org/croissant/1.0");
+   * assert.deepEqual(croissant.sameAs, ["https://doi.org/10.25739/9k2v-7q4m", "https://n2t.net/ark:/87946/p3x9k1"]);
+   * const csv = croissant.recordSet.find((set) => set.name === "penguins.csv");
+   * assert.ok(csv !== undefined);
+   * ```
+   */
+  async croissant(options: CroissantOptions = {}): Promise<Croissant> {
+    const parsed = CROISSANT_OPTIONS.parse(this.call("croissant"), options);
+    const call = parsed.signal === undefined ? {} : { signal: parsed.signal };
+    const [metadata, files] = await Promise.all([
+      this.#metadata(call),
+      this.walk({ type: "file" }).toArray(),
+    ]);
+    return await gatherCroissant(this.context, metadata, files, parsed);
   }
 
   /**
