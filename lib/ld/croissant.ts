@@ -288,7 +288,6 @@ export function datasetCroissant(input: CroissantInput): CroissantDocument {
     ...(m.ark === undefined ? [] : [arkUrl(m.ark)]),
   ];
   const ids = new Map(input.files.map((file) => [file.name, fileId(file.name)]));
-  const recordSetIds = new Set<string>();
   return {
     "@context": CROISSANT_CONTEXT,
     "@type": "sc:Dataset",
@@ -300,13 +299,10 @@ export function datasetCroissant(input: CroissantInput): CroissantDocument {
     ...(input.citeAs === undefined ? {} : { citeAs: input.citeAs }),
     ...(m.dateModified === undefined ? {} : { dateModified: m.dateModified.toISOString() }),
     distribution: input.files.map((file) => fileObject(file, ids.get(file.name) as string)),
+    // A file's record set is named after the file, whose path is unique in the folder.
     recordSet: input.tables.flatMap((table) => {
       const source = ids.get(table.file);
-      if (source === undefined) return [];
-      let id = `records/${source}`;
-      for (let n = 2; recordSetIds.has(id); n++) id = `records/${source}~${n}`;
-      recordSetIds.add(id);
-      return [recordSet(table, id, source)];
+      return source === undefined ? [] : [recordSet(table, `records/${source}`, source)];
     }),
   };
 }
