@@ -74,7 +74,10 @@ export function renderCroissant(view: CroissantView): MediaBundle {
 }
 
 function dataUrl(json: string): string {
-  return `data:application/ld+json;charset=utf-8,${encodeURIComponent(json)}`;
+  // encodeURIComponent leaves `'` as it is; encoded, no quote of any kind is left in the link.
+  return `data:application/ld+json;charset=utf-8,${
+    encodeURIComponent(json).replaceAll("'", "%27")
+  }`;
 }
 
 function croissantHtml(view: CroissantView): Html {

@@ -21,6 +21,7 @@ export { bundle, JUPYTER_DISPLAY, type MediaBundle } from "./bundle.ts";
 export { type CacheRow, type CacheView, renderCache } from "./cache.ts";
 export { type CitationView, renderCitation } from "./citation.ts";
 export { type CommentRow, type CommentsView, renderComments } from "./comments.ts";
+export { type CroissantView, renderCroissant } from "./croissant.ts";
 export {
   type DatasetCardView,
   type DatasetFields,

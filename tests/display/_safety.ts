@@ -61,7 +61,17 @@ const ELEMENTS = new Set([
   "DD",
 ]);
 
-const ATTRIBUTES = new Set(["class", "href", "target", "rel", "title", "style", "open", "colspan"]);
+const ATTRIBUTES = new Set([
+  "class",
+  "href",
+  "target",
+  "rel",
+  "title",
+  "style",
+  "open",
+  "colspan",
+  "download",
+]);
 
 /** The part of linkedom's DOM the checks use (Deno has no DOM types). */
 export interface DomElement {
@@ -125,7 +135,12 @@ export function checkView(bundle: MediaBundle): ParsedView {
       assert.ok(ATTRIBUTES.has(name), `unexpected attribute ${name} on <${element.tagName}>`);
       if (name === "style") assert.match(attribute.value, /^width:\d+(\.\d)?%$/);
     }
-    if (element.tagName === "A") {
+    if (element.tagName === "A" && element.getAttribute("download") !== null) {
+      // A download of a document the view carries: JSON data, never a page to navigate to.
+      const href = element.getAttribute("href") ?? "";
+      assert.match(href, /^data:application\/ld\+json;charset=utf-8,[^<>"' ]*$/);
+      assert.match(element.getAttribute("download") ?? "", /^[\w.-]+$/);
+    } else if (element.tagName === "A") {
       const href = element.getAttribute("href") ?? "";
       const url = new URL(href);
       assert.ok(url.protocol === "https:" || url.protocol === "http:", `link to ${href}`);
