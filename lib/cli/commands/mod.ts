@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree search stat meta cite lock cat head get manifest notebook serve sample-store doctor",
+ *   "ls tree search stat meta cite croissant lock cat head get manifest notebook serve sample-store doctor",
  * );
  * ```
  *
@@ -18,6 +18,7 @@
 import type { Command } from "../command.ts";
 import { cat } from "./cat.ts";
 import { cite } from "./cite.ts";
+import { croissant } from "./croissant.ts";
 import { doctor } from "./doctor.ts";
 import { get } from "./get.ts";
 import { head } from "./head.ts";
@@ -50,6 +51,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   stat,
   meta,
   cite,
+  croissant,
   lock,
   cat,
   head,
