@@ -57,17 +57,12 @@ export {
 } from "./lib/handles/file.ts";
 export { Dataset } from "./lib/handles/dataset.ts";
 export { type Croissant, type CroissantOptions } from "./lib/handles/croissant.ts";
-export {
-  CROISSANT_1_0,
-  CROISSANT_CONTEXT,
-  type CroissantColumn,
-  croissantDataType,
-  type CroissantDocument,
-  type CroissantFile,
-  type CroissantInput,
-  type CroissantNode,
-  type CroissantTable,
-  datasetCroissant,
+export type {
+  CroissantColumn,
+  CroissantDocument,
+  CroissantFile,
+  CroissantNode,
+  CroissantTable,
 } from "./lib/ld/croissant.ts";
 export {
   DataChangedError,
