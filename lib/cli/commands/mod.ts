@@ -18,6 +18,7 @@
 import type { Command } from "../command.ts";
 import { cat } from "./cat.ts";
 import { cite } from "./cite.ts";
+import { crate } from "./crate.ts";
 import { doctor } from "./doctor.ts";
 import { get } from "./get.ts";
 import { head } from "./head.ts";
@@ -51,6 +52,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   meta,
   cite,
   lock,
+  crate,
   cat,
   head,
   get,
