@@ -427,7 +427,10 @@ export function parseLock(value: unknown, source?: string): Lock {
  * The lock of a crate tern wrote (`store.provenance.crate()`): its pins, every file as read by
  * `bytes` (a crate does not say how each file was read).
  */
-function lockOfCrate(crate: { "@graph": unknown[] }, where: { source?: string }): unknown {
+function lockOfCrate(
+  crate: { readonly "@graph": readonly unknown[] },
+  where: { source?: string },
+): unknown {
   const record = crateRecord(crate, (problem, field) => {
     throw new LockError(`is an RO-Crate tern cannot turn into a lock: ${problem}`, {
       ...where,
@@ -464,7 +467,8 @@ function lockOfCrate(crate: { "@graph": unknown[] }, where: { source?: string })
  * ```
  */
 export function readLock(path: string): Lock {
-  if (isFolder(path)) path = `${path.replace(/\/+$/, "")}/ro-crate-metadata.json`;
+  const crate = `${path.replace(/\/+$/, "")}/ro-crate-metadata.json`;
+  if (isFolder(path) && isFile(crate)) path = crate;
   const bytes = readLockBytes(path);
   let value: unknown;
   try {
@@ -479,6 +483,14 @@ export function readLock(path: string): Lock {
 function isFolder(path: string): boolean {
   try {
     return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
   } catch {
     return false;
   }

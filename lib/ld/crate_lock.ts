@@ -26,7 +26,7 @@ import {
  * assert.ok(!isCrate({ lock: "tern lock" }));
  * ```
  */
-export function isCrate(value: unknown): value is { "@graph": unknown[] } {
+export function isCrate(value: unknown): value is { readonly "@graph": readonly unknown[] } {
   return typeof value === "object" && value !== null &&
     Array.isArray((value as { "@graph"?: unknown })["@graph"]);
 }
@@ -66,7 +66,10 @@ export type CrateProblem = (problem: string, field?: string) => never;
  * assert.throws(() => crateRecord({ "@graph": [] }, fail), /no CreateAction/);
  * ```
  */
-export function crateRecord(crate: { "@graph": unknown[] }, fail: CrateProblem): CrateRecord {
+export function crateRecord(
+  crate: { readonly "@graph": readonly unknown[] },
+  fail: CrateProblem,
+): CrateRecord {
   const graph = crate["@graph"];
   const byId = new Map<string, { entity: CrateEntity; index: number }>();
   graph.forEach((entity, index) => {
