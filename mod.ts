@@ -70,6 +70,8 @@ export {
   type LockedDataset,
   type LockedFile,
   LockError,
+  lockText,
+  parseLock,
   readLock,
 } from "./lib/handles/lock.ts";
 export {
@@ -85,6 +87,12 @@ export {
   makeBibliography,
 } from "./lib/handles/bibliography.ts";
 export type { OnChange } from "./lib/handles/store_gate.ts";
+export {
+  type CrateCallOptions,
+  type CrateDownload,
+  lockCrate,
+  type ProvenanceCrate,
+} from "./lib/handles/crate.ts";
 export {
   type LockCheck,
   type LockComparison,

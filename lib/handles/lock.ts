@@ -25,6 +25,7 @@ import { normalizeArk } from "../metadata/ark.ts";
 import { normalizeDoi } from "../metadata/doi.ts";
 import { normalizeOrcid } from "../metadata/names.ts";
 import { normalizePath } from "./paths.ts";
+import { crateRecord, isCrate } from "../ld/crate_lock.ts";
 
 // connect({ lock }) checks a lock before it returns, so zod loads with this module (that is, with
 // tern) rather than with the first answer, as the response schemas do.
@@ -371,7 +372,9 @@ function buildLockSchema() {
 let lockSchemaMemo: ReturnType<typeof buildLockSchema> | undefined;
 
 /**
- * Checks a parsed lock and returns it in tern's own shape (keys in order, entries sorted).
+ * Checks a parsed lock and returns it in tern's own shape (keys in order, entries sorted). An
+ * RO-Crate tern wrote (`store.provenance.crate()`, told apart by its `@graph`) gives the lock of
+ * its pins, each file read by `bytes`.
  *
  * @param value The parsed JSON.
  * @param source Where it came from, for messages.
@@ -396,6 +399,7 @@ let lockSchemaMemo: ReturnType<typeof buildLockSchema> | undefined;
  */
 export function parseLock(value: unknown, source?: string): Lock {
   const where = source === undefined ? {} : { source };
+  if (isCrate(value)) value = lockOfCrate(value, where);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new LockError("is not a JSON object", where);
   }
@@ -420,12 +424,35 @@ export function parseLock(value: unknown, source?: string): Lock {
 }
 
 /**
+ * The lock of a crate tern wrote (`store.provenance.crate()`): its pins, every file as read by
+ * `bytes` (a crate does not say how each file was read).
+ */
+function lockOfCrate(
+  crate: { readonly "@graph": readonly unknown[] },
+  where: { source?: string },
+): unknown {
+  const record = crateRecord(crate, (problem, field) => {
+    throw new LockError(`is an RO-Crate tern cannot turn into a lock: ${problem}`, {
+      ...where,
+      ...(field === undefined ? {} : { field }),
+    });
+  });
+  const { startTime: _start, endTime: _end, ...pins } = record;
+  return {
+    lock: LOCK_KIND,
+    format: LOCK_FORMAT,
+    ...pins,
+    files: pins.files.map((file) => ({ ...file, operations: ["bytes"] })),
+  };
+}
+
+/**
  * Reads and checks a lock file: a regular file (a FIFO, a device or a folder is refused without
  * being read, so nothing blocks) of at most {@linkcode MAX_LOCK_BYTES}, UTF-8 JSON, every field
  * as {@linkcode parseLock} checks it.
  *
  * @throws {LockError} when the file is missing, not a regular file, too large, not JSON or not a
- * lock.
+ * lock. A folder holding an `ro-crate-metadata.json` (a crate tern wrote) is read as that file.
  *
  * @example
  * ```ts
@@ -440,6 +467,8 @@ export function parseLock(value: unknown, source?: string): Lock {
  * ```
  */
 export function readLock(path: string): Lock {
+  const crate = `${path.replace(/\/+$/, "")}/ro-crate-metadata.json`;
+  if (isFolder(path) && isFile(crate)) path = crate;
   const bytes = readLockBytes(path);
   let value: unknown;
   try {
@@ -449,6 +478,22 @@ export function readLock(path: string): Lock {
     throw new LockError(`is not JSON (${reason})`, { source: path });
   }
   return parseLock(value, path);
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }
 
 /** The bytes of a lock file, refusing what is not a regular file of at most the cap. */

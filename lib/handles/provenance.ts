@@ -39,6 +39,13 @@ import {
   writeLock,
 } from "./lock.ts";
 import { parentPath } from "./paths.ts";
+import {
+  CRATE_OPTIONS,
+  type CrateCallOptions,
+  type CrateDownload,
+  lockCrate,
+  type ProvenanceCrate,
+} from "./crate.ts";
 
 /**
  * How a read stands against the store's lock: `read` (not locked, or the locked version),
@@ -191,6 +198,7 @@ export class Provenance {
   readonly #store: string;
   readonly #lookup: DatasetLookup;
   readonly #storeId: () => Promise<string | undefined>;
+  readonly #download: CrateDownload | undefined;
   readonly #records: Record[] = [];
   /** The latest record of each id. */
   readonly #latest = new Map<string, number>();
@@ -209,6 +217,7 @@ export class Provenance {
    * @param lookup Reads a folder's dataset metadata.
    * @param storeId Asks the store's id, which a lock records (default: none, the lock names the
    * store by URL alone).
+   * @param download Downloads a file's bytes, for a crate's copies (default: none).
    *
    * @example
    * ```ts
@@ -226,10 +235,12 @@ export class Provenance {
     store: string,
     lookup: DatasetLookup,
     storeId: () => Promise<string | undefined> = () => Promise.resolve(undefined),
+    download?: CrateDownload,
   ) {
     this.#store = lockStoreUrl(store);
     this.#lookup = lookup;
     this.#storeId = storeId;
+    this.#download = download;
   }
 
   /**
@@ -439,6 +450,35 @@ export class Provenance {
     const lock = await this.#lock(CALL_OPTIONS.parse("provenance.save()", options));
     await writeLock(path, lock);
     return withDisplay(lock, () => renderLock(lockView(lock, path)));
+  }
+
+  /**
+   * What was read as an RO-Crate 1.1 (Process Run Crate): the lock's pins as the
+   * `ro-crate-metadata.json` object, with `instrument` (the notebook), `outputs` and, with
+   * `dir`, a crate folder holding the inputs (see {@linkcode CrateCallOptions}). In a notebook it
+   * shows as a card of its entities with a download link. `connect({ lock: dir })` and
+   * `tern lock from-crate` read the crate back as a lock.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
+   * const crate = await store.provenance.crate();
+   * const run = crate["@graph"].find((entity) => entity["@type"] === "CreateAction")!;
+   * assert.equal((run.object as unknown[]).length, 1);
+   * ```
+   */
+  async crate(options: CrateCallOptions = {}): Promise<ProvenanceCrate> {
+    const parsed = CRATE_OPTIONS.parse("provenance.crate()", options);
+    const lock = await this.#lock(parsed.signal === undefined ? {} : { signal: parsed.signal });
+    const first = Math.min(...this.#records.map((record) => record.at));
+    const times = this.#records.length === 0
+      ? {}
+      : { startTime: new Date(first).toISOString(), endTime: new Date().toISOString() };
+    return await lockCrate(lock, times, parsed, this.#download);
   }
 
   /**

@@ -6,6 +6,7 @@
 
 import {
   type CallOptions,
+  download,
   getMetadata,
   getRoot,
   getSavedSearches,
@@ -304,6 +305,7 @@ export class Store {
       storeUrl,
       (folder, callOptions) => context.dataset({ path: folder }).metadata(callOptions),
       storeId,
+      async (path, callOptions) => (await download(transport, path, callOptions)).body,
     );
     // Every handle this store makes, directly or through another handle, gets this one object.
     const context: StoreContext = Object.freeze({

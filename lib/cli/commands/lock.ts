@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type LockStatus, readLock, verifyLock } from "../../../mod.ts";
+import { type LockStatus, lockText, readLock, verifyLock } from "../../../mod.ts";
 import { textTable } from "../../display/text.ts";
 import { stringOption, UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
@@ -25,7 +25,7 @@ import { quoteInput } from "../../client/errors.ts";
 export const lock: Command = {
   name: "lock",
   summary: "verify a lock file: are the files a notebook read still the same?",
-  usage: "verify [--download] FILE",
+  usage: "verify [--download] FILE | from-crate CRATE",
   description: [
     "Checks every file version in FILE (a lock saved by store.provenance.save) against the",
     "store it names, by stat alone (a request per 1,000 files, no content downloaded): the",
@@ -40,6 +40,8 @@ export const lock: Command = {
     "the options or the environment, as for every command) are sent only to the store they are",
     "for: --url, else TERRAIN_URL, else the default; a lock's URL that is another store is",
     "checked anonymously (public files only), with a note.",
+    "from-crate CRATE prints the lock of an RO-Crate tern wrote (its folder or its",
+    "ro-crate-metadata.json): the same pins, each file marked as read by bytes.",
   ].join("\n"),
   options: {
     download: {
@@ -47,17 +49,31 @@ export const lock: Command = {
       help: "also download and hash the files the store has no checksum for",
     },
   },
-  examples: ["tern lock verify tern.lock.json", "tern lock verify --download tern.lock.json"],
+  examples: [
+    "tern lock verify tern.lock.json",
+    "tern lock verify --download tern.lock.json",
+    "tern lock from-crate crate > tern.lock.json",
+  ],
   run,
 };
 
 async function run(context: CommandContext): Promise<number> {
   const [action, file, ...rest] = context.args.positionals;
+  if (action === "from-crate") {
+    if (file === undefined || rest.length > 0) {
+      throw new UsageError("tern lock from-crate takes one CRATE (a folder or its metadata file)");
+    }
+    context.io.stdout.line(lockText(readLock(localPath(context.io, file))).trimEnd());
+    await context.io.stdout.flush();
+    return 0;
+  }
   if (action !== "verify") {
     throw new UsageError(
       action === undefined
-        ? "tern lock needs an action: verify FILE"
-        : `unknown action ${JSON.stringify(action)}: use "tern lock verify FILE"`,
+        ? "tern lock needs an action: verify FILE or from-crate CRATE"
+        : `unknown action ${
+          JSON.stringify(action)
+        }: use "tern lock verify FILE" or "tern lock from-crate CRATE"`,
     );
   }
   if (file === undefined || rest.length > 0) {

@@ -18,6 +18,7 @@
 import type { Command } from "../command.ts";
 import { cat } from "./cat.ts";
 import { cite } from "./cite.ts";
+import { crate } from "./crate.ts";
 import { croissant } from "./croissant.ts";
 import { doctor } from "./doctor.ts";
 import { get } from "./get.ts";
@@ -53,6 +54,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   cite,
   croissant,
   lock,
+  crate,
   cat,
   head,
   get,

@@ -1,0 +1,79 @@
+/**
+ * `tern crate`: a lock file as an RO-Crate (RO-Crate 1.1, Process Run Crate): the
+ * `ro-crate-metadata.json` on standard output, or with `-o DIR` a crate folder holding it, its
+ * preview page and a checked copy of every input file.
+ *
+ * @module
+ */
+
+import { lockCrate, readLock } from "../../../mod.ts";
+import { download } from "../../client/endpoints.ts";
+import { quoteInput } from "../../client/errors.ts";
+import { STORE_CONTEXT } from "../../handles/store_context.ts";
+import { stringOption, UsageError } from "../args.ts";
+import type { Command, CommandContext } from "../command.ts";
+import { localPath } from "../io.ts";
+
+/**
+ * `tern crate --lock FILE [-o DIR] [--instrument NOTEBOOK]`.
+ *
+ * @example
+ * ```sh
+ * tern crate --lock tern.lock.json -o crate --instrument analysis.ipynb
+ * ```
+ */
+export const crate: Command = {
+  name: "crate",
+  summary: "turn a lock file into an RO-Crate (the inputs a notebook read, as linked data)",
+  usage: "--lock FILE [-o DIR] [--instrument NOTEBOOK]",
+  description: [
+    "Writes the RO-Crate 1.1 metadata (Process Run Crate profile) of the files a lock pins:",
+    "each file version by its store URL with the store's id, size, date-modified and checksum,",
+    "each dataset by its DOI or ARK with its creators, licence and citation, and tern as the",
+    "software used. Without -o it prints ro-crate-metadata.json. With -o DIR it writes a crate",
+    "folder: ro-crate-metadata.json, ro-crate-preview.html, the notebook (--instrument) and a",
+    "copy of every input file under inputs/, downloaded from the store (--url, else",
+    "TERRAIN_URL, else the lock's URL) and checked against the lock's size and checksum.",
+    "tern lock from-crate DIR (or connect({ lock: DIR })) reads the pins back.",
+  ].join("\n"),
+  options: {
+    lock: { type: "string", value: "FILE", help: "the lock file (store.provenance.save)" },
+    output: { type: "string", short: "o", value: "DIR", help: "write a crate folder there" },
+    instrument: { type: "string", value: "NOTEBOOK", help: "the notebook or script that ran" },
+  },
+  examples: ["tern crate --lock tern.lock.json", "tern crate --lock tern.lock.json -o crate"],
+  run,
+};
+
+async function run(context: CommandContext): Promise<number> {
+  const file = stringOption(context.args.values, "lock");
+  if (file === undefined || context.args.positionals.length > 0) {
+    throw new UsageError("tern crate takes --lock FILE (and -o DIR)");
+  }
+  const locked = readLock(localPath(context.io, file));
+  const dir = stringOption(context.args.values, "output");
+  const instrument = stringOption(context.args.values, "instrument");
+  const options = {
+    ...(dir === undefined ? {} : { dir: localPath(context.io, dir) }),
+    ...(instrument === undefined ? {} : { instrument: localPath(context.io, instrument) }),
+    signal: context.signal,
+  };
+  if (dir === undefined) {
+    const made = await lockCrate(locked, {}, options);
+    context.io.stdout.line(JSON.stringify(made, null, 2));
+  } else {
+    const store = await context.store({
+      named: { url: locked.store, by: `the lock ${quoteInput(file)}` },
+    });
+    const { transport } = store[STORE_CONTEXT];
+    await lockCrate(
+      locked,
+      {},
+      options,
+      async (path, call) => (await download(transport, path, call)).body,
+    );
+    context.io.stdout.line(`Wrote the crate of ${locked.files.length} files to ${dir}.`);
+  }
+  await context.io.stdout.flush();
+  return 0;
+}

@@ -1,0 +1,355 @@
+/**
+ * {@linkcode lockCrate}: a lock (what a notebook read) as an RO-Crate — the metadata built by
+ * `lib/ld`, the notebook and outputs hashed, and, with `dir`, a crate folder holding the metadata,
+ * its preview page, the notebook, the outputs and a copy of every input file. What
+ * `store.provenance.crate()` and `tern crate` make.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import type { CallOptions } from "../client/endpoints.ts";
+import { BadRequestError, quoteInput } from "../client/errors.ts";
+import { checksumHasher } from "../client/checksum.ts";
+import {
+  abortSignal,
+  defineOptions,
+  filled,
+  flag,
+  type OptionsSchema,
+  rule,
+} from "../client/options.ts";
+import { withDisplay } from "../display/attach.ts";
+import type { JUPYTER_DISPLAY, MediaBundle } from "../display/bundle.ts";
+import { cratePreviewPage, type CrateView, renderCrate } from "../display/crate.ts";
+import {
+  type CrateLocalFile,
+  type CrateRecord,
+  fileUrl,
+  provenanceCrate,
+  type RoCrate,
+} from "../ld/crate.ts";
+import { DataChangedError, type Lock, type LockedFile, lockedVersion } from "./lock.ts";
+
+/**
+ * Options of `store.provenance.crate()` and {@linkcode lockCrate}.
+ *
+ * @example
+ * ```ts
+ * import type { CrateCallOptions } from "./crate.ts";
+ *
+ * const options: CrateCallOptions = { instrument: "analysis.ipynb", outputs: ["figure.png"], dir: "crate" };
+ * ```
+ */
+export interface CrateCallOptions extends CallOptions {
+  /**
+   * The crate's name.
+   * @default "Data read by tern"
+   */
+  name?: string;
+  /**
+   * The crate's description.
+   * @default a sentence naming the store and how many files and datasets were read
+   */
+  description?: string;
+  /**
+   * The licence of the crate's metadata (each dataset keeps its own), an http(s) URL.
+   * @default "https://creativecommons.org/publicdomain/zero/1.0/"
+   */
+  license?: string;
+  /**
+   * The notebook or script that ran (a local path): the run's `instrument`, hashed (SHA-256)
+   * when the file exists, and copied into `dir`.
+   * @default none
+   */
+  instrument?: string;
+  /**
+   * Files the run made (local paths): the run's `result`, hashed, and copied into `dir`.
+   * @default []
+   */
+  outputs?: readonly string[];
+  /**
+   * A folder to write the crate to: `ro-crate-metadata.json`, `ro-crate-preview.html`, the
+   * notebook, the outputs and (with `copy`) the input files under `inputs/`.
+   * @default none: the crate is returned, nothing is written
+   */
+  dir?: string;
+  /**
+   * Whether `dir` also holds a copy of every input file (downloaded through the store, checked
+   * against the store's checksum).
+   * @default true
+   */
+  copy?: boolean;
+}
+
+/**
+ * The options schema of `store.provenance.crate()`.
+ *
+ * @example
+ * ```ts
+ * import { CRATE_OPTIONS } from "./crate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => CRATE_OPTIONS.parse("provenance.crate()", { output: [] }), /did you mean "outputs"/);
+ * ```
+ */
+export const CRATE_OPTIONS: OptionsSchema<CrateCallOptions> = defineOptions<CrateCallOptions>(
+  () => ({
+    signal: abortSignal(),
+    name: filled("a non-empty string"),
+    description: filled("a non-empty string"),
+    license: rule("an http(s) URL", isHttpUrl),
+    instrument: filled("a file path"),
+    outputs: rule(
+      "an array of file paths",
+      (value): value is string[] =>
+        Array.isArray(value) && value.every((item) => typeof item === "string" && item !== ""),
+    ),
+    dir: filled("a folder path"),
+    copy: flag(),
+  }),
+);
+
+/**
+ * Downloads the bytes of a store file (the store's own transport, so a token goes only to it).
+ *
+ * @example
+ * ```ts
+ * import type { CrateDownload } from "./crate.ts";
+ *
+ * const none: CrateDownload = () => Promise.reject(new Error("offline"));
+ * ```
+ */
+export type CrateDownload = (
+  path: string,
+  options: CallOptions,
+) => Promise<ReadableStream<Uint8Array>>;
+
+/**
+ * A crate's metadata (plain JSON-LD: `JSON.stringify` gives `ro-crate-metadata.json`), shown in a
+ * notebook as a card of its entities with a download link.
+ *
+ * @example
+ * ```ts
+ * import type { ProvenanceCrate } from "./crate.ts";
+ *
+ * const graph = (crate: ProvenanceCrate) => crate["@graph"];
+ * ```
+ */
+export type ProvenanceCrate = RoCrate & {
+  readonly [JUPYTER_DISPLAY]: () => MediaBundle | Promise<MediaBundle>;
+};
+
+/**
+ * A lock as an RO-Crate (see {@linkcode CrateCallOptions}); with `dir`, writes the crate folder.
+ *
+ * @param times When the reads started and ended, when known (a lock file does not say).
+ * @param download Reads an input's bytes, for `copy`.
+ * @throws {BadRequestError} for an output that is not a file, two files with one name in the
+ * folder, or `copy` without `dir`.
+ * @throws {DataChangedError} when an input copied has changed since the lock.
+ *
+ * @example
+ * ```ts
+ * import { lockCrate } from "./crate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lock = {
+ *   lock: "tern lock", format: 1, tern: "0.1.0", store: "http://127.0.0.1:8080/terrain",
+ *   datasets: [], files: [],
+ * } as const;
+ * const crate = await lockCrate(lock, {}, { name: "Nothing read" });
+ * assert.equal(crate["@graph"][1].name, "Nothing read");
+ * ```
+ */
+export async function lockCrate(
+  lock: Lock,
+  times: Pick<CrateRecord, "startTime" | "endTime">,
+  options: CrateCallOptions,
+  download?: CrateDownload,
+): Promise<ProvenanceCrate> {
+  const dir = options.dir;
+  const copy = dir !== undefined && options.copy !== false;
+  if (options.copy === true && dir === undefined) {
+    throw new BadRequestError("crate(): copy needs dir, the folder to copy the input files into");
+  }
+  const instrument = options.instrument === undefined
+    ? undefined
+    : await localFile(options.instrument, false);
+  const outputs = await Promise.all((options.outputs ?? []).map((path) => localFile(path, true)));
+  const copies = copy
+    ? lock.files.map((file): CrateLocalFile => ({
+      id: `inputs/${file.path.slice(1).split("/").map(encodeURIComponent).join("/")}`,
+      copyOf: fileUrl(lock.store, file.path),
+    }))
+    : [];
+  const ids = [instrument, ...outputs].filter((file) => file !== undefined).map((file) => file.id);
+  const twice = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (twice !== undefined) {
+    throw new BadRequestError(
+      `crate(): two files named ${quoteInput(decodeURIComponent(twice))} would go in the crate`,
+    );
+  }
+  const crate = provenanceCrate({ ...lock, ...times }, {
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.description === undefined ? {} : { description: options.description }),
+    ...(options.license === undefined ? {} : { license: options.license }),
+    ...(instrument === undefined ? {} : { instrument }),
+    outputs,
+    copies,
+  });
+  if (dir !== undefined) {
+    await Deno.mkdir(dir, { recursive: true });
+    if (copy) {
+      if (download === undefined) {
+        throw new BadRequestError("crate(): copy needs a store to download the inputs from");
+      }
+      // One at a time: a crate of many files keeps one download open, not all of them.
+      for (const [index, file] of lock.files.entries()) {
+        await copyInput(
+          lock.store,
+          file,
+          `${dir}/${copies[index].id.split("/").map(decodeURIComponent).join("/")}`,
+          download,
+          options,
+        );
+      }
+    }
+    for (const file of [instrument, ...outputs]) {
+      if (file?.source !== undefined) {
+        await Deno.copyFile(file.source, `${dir}/${decodeURIComponent(file.id)}`);
+      }
+    }
+    const json = `${JSON.stringify(crate, null, 2)}\n`;
+    await Deno.writeTextFile(
+      `${dir}/ro-crate-preview.html`,
+      cratePreviewPage(crateView(crate, json)),
+    );
+    await Deno.writeTextFile(`${dir}/ro-crate-metadata.json`, json);
+  }
+  return withDisplay(
+    crate,
+    () => renderCrate(crateView(crate, `${JSON.stringify(crate, null, 2)}\n`, dir)),
+  ) as ProvenanceCrate;
+}
+
+/**
+ * What the crate card shows of a crate: every entity but the metadata descriptor.
+ *
+ * @example
+ * ```ts
+ * import { crateView } from "./crate.ts";
+ * import { provenanceCrate } from "../ld/crate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const crate = provenanceCrate({ tern: "0.1.0", store: "http://x/terrain", datasets: [], files: [] });
+ * const view = crateView(crate, JSON.stringify(crate));
+ * assert.equal(view.entities[0].id, "./");
+ * ```
+ */
+export function crateView(crate: RoCrate, json: string, dir?: string): CrateView {
+  const root = crate["@graph"].find((entity) => entity["@id"] === "./");
+  return {
+    name: typeof root?.name === "string" ? root.name : "RO-Crate",
+    entities: crate["@graph"].filter((entity) => entity["@id"] !== "ro-crate-metadata.json").map(
+      (entity) => {
+        const type = [entity["@type"]].flat().join(", ");
+        const detail = [
+          typeof entity.contentSize === "string" ? `${entity.contentSize} bytes` : undefined,
+          typeof entity.md5 === "string" ? `md5 ${entity.md5}` : undefined,
+          typeof entity.sha256 === "string" ? `sha256 ${entity.sha256}` : undefined,
+          typeof entity.softwareVersion === "string"
+            ? `version ${entity.softwareVersion}`
+            : undefined,
+          typeof entity.identifier === "string" && type === "CreativeWork"
+            ? entity.identifier
+            : undefined,
+        ].filter((part) => part !== undefined).join(" · ");
+        return {
+          id: entity["@id"],
+          type,
+          ...(typeof entity.name === "string" ? { name: entity.name } : {}),
+          ...(detail === "" ? {} : { detail }),
+        };
+      },
+    ),
+    json,
+    ...(dir === undefined ? {} : { dir }),
+  };
+}
+
+/** A local file as the crate names it: its name (URI-encoded), size and SHA-256 when it exists. */
+async function localFile(
+  path: string,
+  mustExist: boolean,
+): Promise<CrateLocalFile & { source?: string }> {
+  const name = path.replace(/\/+$/, "").split(/[\\/]/).at(-1) ?? path;
+  const id = encodeURIComponent(name);
+  let stat: Deno.FileInfo;
+  try {
+    stat = await Deno.stat(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound) || mustExist) {
+      throw new BadRequestError(
+        `crate(): the output ${quoteInput(path)} cannot be read (${
+          error instanceof Deno.errors.NotFound ? "no such file" : String(error)
+        })`,
+      );
+    }
+    return { id, name };
+  }
+  if (!stat.isFile) {
+    throw new BadRequestError(`crate(): ${quoteInput(path)} is not a file`);
+  }
+  const hash = createHash("sha256");
+  using file = await Deno.open(path);
+  for await (const chunk of file.readable) hash.update(chunk);
+  return { id, name, contentSize: stat.size, sha256: hash.digest("hex"), source: path };
+}
+
+/** Downloads an input into the crate, checking its size and the store's checksum. */
+async function copyInput(
+  store: string,
+  file: LockedFile,
+  target: string,
+  download: CrateDownload,
+  options: CallOptions,
+): Promise<void> {
+  await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+  const hasher = file.checksum === undefined ? undefined : checksumHasher(file.checksum);
+  let size = 0;
+  const body = await download(
+    file.path,
+    options.signal === undefined ? {} : { signal: options.signal },
+  );
+  await Deno.writeFile(
+    target,
+    body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          hasher?.update(chunk);
+          size += chunk.length;
+          controller.enqueue(chunk);
+        },
+      }),
+    ),
+  );
+  const checksum = hasher?.digest();
+  if (size !== file.size || (checksum !== undefined && checksum !== file.checksum)) {
+    await Deno.remove(target).catch(() => {});
+    const locked = lockedVersion(store, file);
+    throw new DataChangedError(locked, {
+      ...locked,
+      size,
+      ...(checksum === undefined ? {} : { checksum }),
+    }, "the crate copies the store's current bytes");
+  }
+}
+
+function isHttpUrl(value: unknown): value is string {
+  try {
+    return typeof value === "string" && /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,228 @@
+import assert from "node:assert/strict";
+import { JUPYTER_DISPLAY, type Lock, LockError, parseLock } from "../../mod.ts";
+import { exampleStore } from "../../lib/sample/example.ts";
+import { DEMO_USER } from "../../lib/sample/constants.ts";
+import type { MediaBundle } from "../../lib/display/bundle.ts";
+import {
+  CHECKSUM_TERMS,
+  provenanceCrate,
+  RO_CRATE_CONTEXT,
+  type RoCrate,
+} from "../../lib/ld/crate.ts";
+
+const CONTEXT_FILE = new URL("../fixtures/ro-crate-1.1-context.jsonld", import.meta.url);
+const CONTEXT = JSON.parse(await Deno.readTextFile(CONTEXT_FILE));
+const TERMS: Record<string, string> = { ...CONTEXT["@context"], ...CHECKSUM_TERMS };
+const CURATED = "/iplant/home/shared/commons_repo/curated";
+
+// The `ro-crate` validator fetches the crate's context with the `fetch` it finds when it loads:
+// before it loads, fetch learns to answer the RO-Crate 1.1 context from the local copy (every
+// other request goes out as before), so nothing reaches the network.
+const realFetch = globalThis.fetch;
+globalThis.fetch =
+  ((input: RequestInfo | URL, init?: RequestInit) =>
+    String(input) === RO_CRATE_CONTEXT
+      ? Promise.resolve(Response.json(CONTEXT))
+      : realFetch(input, init)) as typeof fetch;
+const { jsonld, roCrate } = await import("../_ld_deps.ts");
+
+/** jsonld's document loader: the RO-Crate 1.1 context from its local copy; nothing else. */
+// deno-lint-ignore require-await
+async function documentLoader(url: string) {
+  if (url !== RO_CRATE_CONTEXT) throw new Error(`no network: ${url}`);
+  return { contextUrl: null, documentUrl: url, document: CONTEXT };
+}
+
+/** Every key of every entity survives expansion as the IRI the contexts give it. */
+async function assertNoDroppedTerms(crate: RoCrate): Promise<void> {
+  const base = "http://crate.invalid/";
+  const expanded = await jsonld.expand(structuredClone(crate) as never, {
+    documentLoader,
+    base,
+  }) as { "@id": string; [iri: string]: unknown }[];
+  const byId = new Map(expanded.map((node) => [node["@id"], node]));
+  assert.equal(byId.size, crate["@graph"].length, "one node per entity, none merged");
+  for (const entity of crate["@graph"]) {
+    const node = byId.get(new URL(entity["@id"], base).href);
+    assert.ok(node !== undefined, `${entity["@id"]} expands`);
+    for (const key of Object.keys(entity)) {
+      if (key.startsWith("@")) continue;
+      const iri = TERMS[key];
+      assert.equal(typeof iri, "string", `${entity["@id"]}: ${key} is a term of the contexts`);
+      const expandedIri = iri.startsWith("dct:") ? `http://purl.org/dc/terms/${iri.slice(4)}` : iri;
+      assert.ok(expandedIri in node, `${entity["@id"]}: ${key} survives as ${expandedIri}`);
+    }
+  }
+}
+
+/** One check of the `ro-crate` library's validator. */
+interface Check {
+  id: string;
+  status: "success" | "warning" | "error";
+  message: string;
+}
+
+/** `validate` is in the library's `index.js` but not in its type declarations. */
+const library = roCrate as unknown as {
+  validate(crate: unknown): Promise<Check[]>;
+  ROCrate: { create(json: unknown): Promise<unknown> };
+};
+
+/** The `ro-crate` library's validator, on the crate read with its context resolved. */
+async function validate(crate: RoCrate): Promise<Check[]> {
+  return await library.validate(await library.ROCrate.create(structuredClone(crate)));
+}
+
+/** The lock's pins: all but how each file was read. */
+function pins(lock: Lock) {
+  return {
+    store: lock.store,
+    storeId: lock.storeId,
+    tern: lock.tern,
+    files: lock.files.map(({ operations: _operations, hash: _hash, ...file }) => file),
+    datasets: lock.datasets.map(({ license, ...dataset }) => ({
+      ...dataset,
+      license: license === undefined ? undefined : { ...license, confidence: undefined },
+    })),
+  };
+}
+
+Deno.test("crate: every dataset of the sample store, read through a token-connected store, expands without dropped terms, validates, carries every DOI, ARK, checksum and licence, and round-trips to the same pins", async () => {
+  await using store = await exampleStore();
+  // What the notebooks under notebooks/ read is files of the sample store's datasets and its
+  // tern_samples folder: a file of every dataset, and a sample, is a superset of their reads.
+  for (const folder of await store.folder(CURATED).folders()) {
+    const files = (await store.folder(folder.path).list().toArray())
+      .filter((entry) => entry.type === "file");
+    assert.ok(files.length > 0, folder.path);
+    await store.file(files[0].path).bytes();
+  }
+  await store.file("/iplant/home/shared/tern_samples/formats/README.txt").text();
+  const crate = await store.provenance.crate({ name: "Sample store <datasets>" });
+  const lock = await store.provenance.lock();
+  assert.ok(lock.datasets.length >= 10, "the sample store's datasets were read");
+
+  await assertNoDroppedTerms(crate);
+  const results = await validate(crate);
+  assert.deepEqual(results.filter((result) => result.status === "error"), []);
+  assert.ok(results.some((result) => result.id === "contextName" && result.status === "success"));
+
+  const json = JSON.stringify(crate);
+  const card = await store.provenance[JUPYTER_DISPLAY]();
+  for (const dataset of lock.datasets) {
+    if (dataset.doi !== undefined) assert.ok(json.includes(`https://doi.org/${dataset.doi}`));
+    if (dataset.ark !== undefined) assert.ok(json.includes(dataset.ark));
+    if (dataset.license?.url !== undefined) {
+      assert.ok(json.includes(JSON.stringify(dataset.license.url)));
+    }
+    if (dataset.license !== undefined) {
+      assert.ok(json.includes(JSON.stringify(dataset.license.name)));
+    }
+    // What the provenance card shows of the dataset, the crate carries.
+    if (dataset.doi !== undefined) assert.ok(card["text/html"].includes(dataset.doi));
+  }
+  for (const file of lock.files) {
+    assert.ok(file.checksum?.startsWith("md5:"), `${file.path} has the store's checksum`);
+    assert.ok(json.includes(`"md5":"${file.checksum!.slice(4)}"`), file.path);
+  }
+  const run = crate["@graph"].find((entity) => entity["@type"] === "CreateAction")!;
+  assert.equal((run.object as unknown[]).length, lock.files.length);
+  assert.ok(typeof run.startTime === "string" && typeof run.endTime === "string");
+
+  assert.deepEqual(pins(parseLock(JSON.parse(json))), pins(lock));
+  for (const secret of [DEMO_USER.token, DEMO_USER.password]) {
+    assert.ok(!json.includes(secret));
+    assert.ok(!((await crate[JUPYTER_DISPLAY]()) as MediaBundle)["text/html"].includes(secret));
+  }
+});
+
+Deno.test("crate: a folder holds the metadata, the preview, the notebook, the outputs and checked copies of the inputs; connect({ lock: folder }) reads it back", async () => {
+  await using store = await exampleStore();
+  const penguins = `${CURATED}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`;
+  const bytes = await store.file(penguins).bytes();
+  const work = await Deno.makeTempDir({ prefix: "tern-crate-test-" });
+  try {
+    await Deno.writeTextFile(`${work}/analysis.ipynb`, '{"cells": []}');
+    await Deno.writeTextFile(`${work}/figure <script>&amp;.svg`, "<svg/>");
+    const dir = `${work}/crate`;
+    const crate = await store.provenance.crate({
+      instrument: `${work}/analysis.ipynb`,
+      outputs: [`${work}/figure <script>&amp;.svg`],
+      dir,
+    });
+    const written = JSON.parse(await Deno.readTextFile(`${dir}/ro-crate-metadata.json`));
+    assert.deepEqual(written, JSON.parse(JSON.stringify(crate)));
+    assert.deepEqual(await Deno.readFile(`${dir}/inputs${penguins}`), bytes);
+    assert.equal(await Deno.readTextFile(`${dir}/analysis.ipynb`), '{"cells": []}');
+    assert.equal(await Deno.readTextFile(`${dir}/figure <script>&amp;.svg`), "<svg/>");
+    const notebook = crate["@graph"].find((entity) => entity["@id"] === "analysis.ipynb")!;
+    assert.deepEqual(notebook["@type"], ["File", "SoftwareSourceCode"]);
+    assert.equal(typeof notebook.sha256, "string");
+    const run = crate["@graph"].find((entity) => entity["@type"] === "CreateAction")!;
+    assert.deepEqual(run.result, [{ "@id": "figure%20%3Cscript%3E%26amp%3B.svg" }]);
+
+    const preview = await Deno.readTextFile(`${dir}/ro-crate-preview.html`);
+    assert.equal(preview.match(/<\/script>/g)?.length, 1, "no value closes the JSON-LD script");
+    assert.ok(!preview.includes(DEMO_USER.token));
+    const results = await validate(crate);
+    assert.deepEqual(results.filter((result) => result.status === "error"), []);
+
+    const lock = await store.provenance.lock();
+    const { connect } = await import("../../mod.ts");
+    const again = connect({
+      url: store.options.url,
+      token: DEMO_USER.token,
+      lock: dir,
+      progress: false,
+    });
+    try {
+      assert.deepEqual(await again.file(penguins).bytes(), bytes);
+      assert.deepEqual(
+        pins(await again.provenance.lock()).files,
+        pins(lock).files,
+      );
+    } finally {
+      await again.close();
+    }
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
+Deno.test("crate: a crate tern cannot turn back into pins is refused with a LockError naming what is missing", () => {
+  const crate = provenanceCrate({
+    tern: "0.1.0",
+    store: "http://127.0.0.1:1/terrain",
+    datasets: [],
+    files: [{ path: "/a/b.csv", id: "i", size: 3, modified: "2020-01-01T00:00:00.000Z" }],
+  });
+  const without = (id: string) => ({
+    ...crate,
+    "@graph": crate["@graph"].filter((entity) => entity["@id"] !== id),
+  });
+  assert.throws(() => parseLock(without("#tern-run")), {
+    name: "LockError",
+    message: /RO-Crate tern cannot turn into a lock: no CreateAction "#tern-run"/,
+  });
+  const noSize = {
+    ...crate,
+    "@graph": crate["@graph"].map((entity) =>
+      entity["@type"] === "File" ? { ...entity, contentSize: undefined } : entity
+    ),
+  };
+  assert.throws(
+    () => parseLock(noSize),
+    (error: unknown) =>
+      error instanceof LockError && /\.contentSize$/.test(error.field ?? "") &&
+      /is missing/.test(error.message),
+  );
+  const foreign = {
+    ...crate,
+    "@graph": crate["@graph"].map((entity) =>
+      entity["@type"] === "CreateAction"
+        ? { ...entity, object: [{ "@id": "https://example.org/a.csv" }] }
+        : entity
+    ),
+  };
+  assert.throws(() => parseLock(foreign), /does not describe/);
+});
