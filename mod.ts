@@ -55,7 +55,6 @@ export {
   LocalFileError,
   type SavedFile,
 } from "./lib/handles/file.ts";
-export { Dataset } from "./lib/handles/dataset.ts";
 export {
   DataChangedError,
   type Lock,
@@ -84,7 +83,7 @@ export {
   verifyLock,
   type VerifyLockOptions,
 } from "./lib/handles/lock_verify.ts";
-export { Folder } from "./lib/handles/folder.ts";
+export { Dataset, Folder } from "./lib/handles/folder.ts";
 export { AmbiguousNameError, OtherStoreError } from "./lib/handles/resolve.ts";
 export {
   type CatalogOptions,

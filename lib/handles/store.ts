@@ -28,8 +28,7 @@ import { renderStore } from "../display/store_view.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Entry, folderEntry } from "../client/entry.ts";
 import { File } from "./file.ts";
-import { Dataset } from "./dataset.ts";
-import { Folder } from "./folder.ts";
+import { Dataset, Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";
 import { STORE_CONTEXT, type StoreContext } from "./store_context.ts";
 import { parseRef } from "./paths.ts";
@@ -302,7 +301,7 @@ export class Store {
     // Each store keeps its own provenance; a folder's dataset is looked up through the store.
     const provenance = new Provenance(
       storeUrl,
-      (folder, callOptions) => context.dataset({ path: folder }).metadata(callOptions),
+      (folder, callOptions) => new Dataset(context, { path: folder }).metadata(callOptions),
       storeId,
     );
     // Every handle this store makes, directly or through another handle, gets this one object.
@@ -316,9 +315,6 @@ export class Store {
         ...(confirm === undefined ? {} : { confirm }),
       }),
       scans: new ScanProxy(transport),
-      folder: (location: Location) => new Folder(context, location),
-      file: (location: Location) => new File(context, location),
-      dataset: (location: Location) => new Dataset(context, location),
     });
     this.#context = context;
     this.#cache = new StoreCache(disk, offline);
@@ -396,7 +392,7 @@ export class Store {
    * ```
    */
   folder(ref: string | Entry): Folder {
-    return this.#context.folder(locationOf(ref, "folder", "store.folder()"));
+    return new Folder(this.#context, locationOf(ref, "folder", "store.folder()"));
   }
 
   /**
@@ -415,7 +411,7 @@ export class Store {
    * ```
    */
   file(ref: string | Entry): File {
-    return this.#context.file(locationOf(ref, "file", "store.file()"));
+    return new File(this.#context, locationOf(ref, "file", "store.file()"));
   }
 
   /**
@@ -438,7 +434,7 @@ export class Store {
    * ```
    */
   dataset(ref: string | Entry): Dataset {
-    return this.#context.dataset(locationOf(ref, "folder", "store.dataset()"));
+    return new Dataset(this.#context, locationOf(ref, "folder", "store.dataset()"));
   }
 
   /**
@@ -460,8 +456,7 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { Dataset } from "./dataset.ts";
-   * import { File } from "./file.ts";
+   *    * import { File } from "./file.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
@@ -533,16 +528,16 @@ export class Store {
     options = CALL_OPTIONS.parse("store.entry()", options);
     if (isEntry(ref)) {
       return ref.type === "file"
-        ? this.#context.file({ entry: ref })
-        : this.#context.folder({ entry: ref });
+        ? new File(this.#context, { entry: ref })
+        : new Folder(this.#context, { entry: ref });
     }
     const parsed = parseRef(ref, "The item given to store.entry()");
     const path = parsed.path ??
       (await getMetadata(this.#context.transport, parsed.id!, options)).path;
     const location: Location = { path, ...(parsed.id === undefined ? {} : { id: parsed.id }) };
     return await kindOf(this.#context.transport, path, options) === "file"
-      ? this.#context.file(location)
-      : this.#context.folder(location);
+      ? new File(this.#context, location)
+      : new Folder(this.#context, location);
   }
 
   /**
@@ -574,7 +569,7 @@ export class Store {
           { endpoint: "filesystem/root" },
         );
       }
-      return this.#context.folder({ entry: folderEntry(remaining.splice(index, 1)[0]) });
+      return new Folder(this.#context, { entry: folderEntry(remaining.splice(index, 1)[0]) });
     };
     const home = take("home", (path) => path === base.user_home_path);
     const trash = take("trash", (path) => path === base.user_trash_path);
