@@ -62,27 +62,27 @@ export {
   type LockedFile,
   LockError,
   readLock,
-} from "./lib/handles/lock.ts";
+} from "./lib/reproduce/lock.ts";
 export {
   Provenance,
   type ProvenanceDataset,
   type ProvenanceRead,
   type ReadStatus,
-} from "./lib/handles/provenance.ts";
+} from "./lib/reproduce/provenance.ts";
 export {
   Bibliography,
   type BibliographyEntry,
   type CitedBy,
   makeBibliography,
-} from "./lib/handles/bibliography.ts";
-export type { OnChange } from "./lib/handles/store_gate.ts";
+} from "./lib/reproduce/bibliography.ts";
+export type { OnChange } from "./lib/reproduce/store_gate.ts";
 export {
   type LockCheck,
   type LockComparison,
   type LockStatus,
-  verifyLock,
   type VerifyLockOptions,
-} from "./lib/handles/lock_verify.ts";
+} from "./lib/reproduce/lock_verify.ts";
+export { verifyLock } from "./lib/handles/verify_lock.ts";
 export { Dataset, Folder } from "./lib/handles/folder.ts";
 export { AmbiguousNameError, OtherStoreError } from "./lib/handles/resolve.ts";
 export {

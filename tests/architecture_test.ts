@@ -247,7 +247,7 @@ const MODULE_STATE_ALLOWED: Record<string, { names: string[]; why: string }> = {
     names: ["graphemes"],
     why: "a lazily built immutable singleton (a grapheme segmenter)",
   },
-  "lib/handles/lock.ts": {
+  "lib/reproduce/lock.ts": {
     names: ["lockSchemaMemo"],
     why: "a lazily built immutable singleton (the lock file's schema)",
   },

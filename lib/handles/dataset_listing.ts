@@ -18,7 +18,7 @@ import type { CatalogFailure } from "../metadata/catalog.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { datasetRow, sharedTitles } from "./display.ts";
 import type { RawMetadata } from "./handle.ts";
-import { parentPath } from "./paths.ts";
+import { parentPath } from "../client/paths.ts";
 import type { CallOptions } from "../client/endpoints.ts";
 
 /**

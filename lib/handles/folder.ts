@@ -42,7 +42,7 @@ import { datasetView, folderView } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { File } from "./file.ts";
 import { Handle, type Location, type RawMetadata } from "./handle.ts";
-import { normalizeRelative } from "./paths.ts";
+import { normalizeRelative } from "../client/paths.ts";
 import { statFolder } from "./stat.ts";
 
 /**

@@ -31,7 +31,7 @@ import { File } from "./file.ts";
 import { Dataset, Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";
 import { STORE_CONTEXT, type StoreContext } from "./store_context.ts";
-import { parseRef } from "./paths.ts";
+import { parseRef } from "../client/paths.ts";
 import { DatasetIndex } from "./dataset_index.ts";
 import {
   DATA_COMMONS_DATASETS,
@@ -44,10 +44,10 @@ import { SearchBuilder } from "../client/search_builder.ts";
 import { checkSearchQuery, type SearchQuery } from "../client/search_query.ts";
 import { SAVED_SEARCH, type SavedSearch, savedSearchQuery } from "../client/saved_search.ts";
 import { SEARCH_OPTIONS, SearchListing, type SearchOptions } from "./search_listing.ts";
-import { type Lock, lockStoreUrl } from "./lock.ts";
-import { confirmLockStore, lockStoreCheck, lockUrlNote } from "./lock_store.ts";
-import { Provenance } from "./provenance.ts";
-import { type OnChange, StoreGate } from "./store_gate.ts";
+import { type Lock, lockStoreUrl } from "../reproduce/lock.ts";
+import { confirmLockStore, lockStoreCheck, lockUrlNote } from "../reproduce/lock_store.ts";
+import { Provenance } from "../reproduce/provenance.ts";
+import { type OnChange, StoreGate } from "../reproduce/store_gate.ts";
 import { ScanProxy } from "../data/scan_proxy.ts";
 
 /**

@@ -38,7 +38,7 @@ import {
   lockStoreUrl,
   writeLock,
 } from "./lock.ts";
-import { parentPath } from "./paths.ts";
+import { parentPath } from "../client/paths.ts";
 
 /**
  * How a read stands against the store's lock: `read` (not locked, or the locked version),
