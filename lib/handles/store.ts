@@ -456,7 +456,8 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   *    * import { File } from "./file.ts";
+   * import { Dataset } from "./folder.ts";
+   * import { File } from "./file.ts";
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
