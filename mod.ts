@@ -55,7 +55,6 @@ export {
   LocalFileError,
   type SavedFile,
 } from "./lib/handles/file.ts";
-export { Dataset } from "./lib/handles/dataset.ts";
 export { type Croissant, type CroissantOptions } from "./lib/handles/croissant.ts";
 export type {
   CroissantColumn,
@@ -73,34 +72,34 @@ export {
   lockText,
   parseLock,
   readLock,
-} from "./lib/handles/lock.ts";
+} from "./lib/reproduce/lock.ts";
 export {
   Provenance,
   type ProvenanceDataset,
   type ProvenanceRead,
   type ReadStatus,
-} from "./lib/handles/provenance.ts";
+} from "./lib/reproduce/provenance.ts";
 export {
   Bibliography,
   type BibliographyEntry,
   type CitedBy,
   makeBibliography,
-} from "./lib/handles/bibliography.ts";
-export type { OnChange } from "./lib/handles/store_gate.ts";
+} from "./lib/reproduce/bibliography.ts";
+export type { OnChange } from "./lib/reproduce/store_gate.ts";
 export {
   type CrateCallOptions,
   type CrateDownload,
   lockCrate,
   type ProvenanceCrate,
-} from "./lib/handles/crate.ts";
+} from "./lib/reproduce/crate.ts";
 export {
   type LockCheck,
   type LockComparison,
   type LockStatus,
-  verifyLock,
   type VerifyLockOptions,
-} from "./lib/handles/lock_verify.ts";
-export { Folder } from "./lib/handles/folder.ts";
+} from "./lib/reproduce/lock_verify.ts";
+export { verifyLock } from "./lib/handles/verify_lock.ts";
+export { Dataset, Folder } from "./lib/handles/folder.ts";
 export { AmbiguousNameError, OtherStoreError } from "./lib/handles/resolve.ts";
 export {
   type CatalogOptions,

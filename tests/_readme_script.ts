@@ -2,7 +2,7 @@
  * The README's first cell as a user runs it: its text, importing this checkout, and a script run
  * in a child process (`deno run -A script.ts` in a folder of its own), shared by the tests that
  * prove scripts end (tests/sample/script_end_test.ts) and that locks travel
- * (tests/handles/lock_travel_test.ts).
+ * (tests/reproduce/lock_travel_test.ts).
  */
 
 import assert from "node:assert/strict";

@@ -112,10 +112,48 @@ function cycles(graph: ReadonlyMap<string, Iterable<string>>): string[][] {
         member = stack.pop()!;
         component.push(member);
       } while (member !== node);
-      if (component.length > 1) found.push(component.sort());
+      const selfImport = (graph.get(node) ? [...graph.get(node)!] : []).includes(node);
+      if (component.length > 1 || selfImport) found.push(component.sort());
     }
   };
   for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/** Every import from one file of lib/ to another: `lib/a/x.ts → ["lib/b/y.ts", …]`. */
+async function fileGraph(): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  for (const file of await sources(LIB)) {
+    const targets = importsOf(await Deno.readTextFile(file))
+      .filter((specifier) => specifier.startsWith("."))
+      .map((specifier) => resolve(dirname(file), specifier))
+      .filter((target) => !relative(LIB, target).startsWith(".."));
+    graph.set(libPath(file), targets.map(libPath));
+  }
+  return graph;
+}
+
+function libPath(file: string): string {
+  return relative(ROOT, file).replaceAll("\\", "/");
+}
+
+/**
+ * The imports that run back up inside a folder: a file importing the `mod.ts` of its own folder
+ * or of a folder above it. A `mod.ts` is the folder's face to the outside; inside, files import
+ * the file that holds what they need. A folder's `main.ts` (its command line, run by a task) sits
+ * on top of the folder like the root entry files, so it may import the folder's `mod.ts`.
+ */
+function backwardImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const index = target.endsWith("/mod.ts") ? target.slice(0, -"mod.ts".length) : undefined;
+      const inside = index !== undefined && file !== target && file.startsWith(index);
+      if (inside && file !== `${index}main.ts`) {
+        found.push(`${file} -> ${target}`);
+      }
+    }
+  }
   return found;
 }
 
@@ -209,7 +247,7 @@ const MODULE_STATE_ALLOWED: Record<string, { names: string[]; why: string }> = {
     names: ["graphemes"],
     why: "a lazily built immutable singleton (a grapheme segmenter)",
   },
-  "lib/handles/lock.ts": {
+  "lib/reproduce/lock.ts": {
     names: ["lockSchemaMemo"],
     why: "a lazily built immutable singleton (the lock file's schema)",
   },
@@ -270,4 +308,39 @@ Deno.test("lib/ keeps no module-level mutable state outside the adapter and the 
       "constant table Readonly",
   );
   assert.deepEqual(stale, [], "MODULE_STATE_ALLOWED names state that is gone: take it off");
+});
+
+Deno.test("the cycle finder reports each circle once, a file importing itself included, and not a chain", () => {
+  const graph = new Map([
+    ["a.ts", ["b.ts"]],
+    ["b.ts", ["c.ts"]],
+    ["c.ts", ["a.ts", "d.ts"]],
+    ["d.ts", ["e.ts"]],
+    ["e.ts", []],
+    ["f.ts", ["f.ts"]],
+  ]);
+  assert.deepEqual(cycles(graph), [["a.ts", "b.ts", "c.ts"], ["f.ts"]]);
+});
+
+Deno.test("lib/ has no file-level import cycle, `import type` and re-exports included", async () => {
+  const loops = cycles(await fileGraph());
+  assert.deepEqual(loops, [], "files that import each other, directly or around a circle");
+});
+
+Deno.test("the backward-import finder sees a file importing its own folder's or a parent's mod.ts, not main.ts", () => {
+  const graph = new Map([
+    ["lib/server/router.ts", ["lib/server/mod.ts", "lib/server/options.ts"]],
+    ["lib/server/handlers/files.ts", ["lib/server/mod.ts"]],
+    ["lib/server/mod.ts", ["lib/server/http.ts"]],
+    ["lib/server/main.ts", ["lib/server/mod.ts"]],
+    ["lib/cli/main.ts", ["lib/cli/commands/mod.ts", "lib/data/mod.ts"]],
+  ]);
+  assert.deepEqual(backwardImports(graph), [
+    "lib/server/router.ts -> lib/server/mod.ts",
+    "lib/server/handlers/files.ts -> lib/server/mod.ts",
+  ]);
+});
+
+Deno.test("no file of lib/ imports its own folder's mod.ts or a parent folder's", async () => {
+  assert.deepEqual(backwardImports(await fileGraph()), [], "imports that run back up a folder");
 });

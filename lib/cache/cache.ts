@@ -38,35 +38,11 @@ import type { FileVersion } from "../client/file_version.ts";
 import { contentHasher, hashHandle } from "./content_hash.ts";
 import { CopyWriter, SMALL_COPY_BYTES } from "./copy_writer.ts";
 import { CorruptCopyError } from "./errors.ts";
+import type { CachedFile } from "./cached_file.ts";
 import { formatOfExtension } from "../registry/file_formats.ts";
 
-export type { FileVersion };
+export type { CachedFile, FileVersion };
 export { CopyWriter };
-
-/**
- * A verified cached copy.
- *
- * @example
- * ```ts
- * import type { CachedFile } from "./cache.ts";
- *
- * const describe = (cached: CachedFile) => `${cached.version.path} → ${cached.file}`;
- * ```
- */
-export interface CachedFile {
-  /** Absolute local path of the copy (read-only). */
-  file: string;
-  /** The version it holds, with its content hash (`xxh64:…`). */
-  version: FileVersion;
-  /** The format it was read as, when known (`csv`, `parquet`, …). */
-  format?: string;
-  /** When it was downloaded. */
-  cachedAt: Date;
-  /** When it was last used. */
-  lastUsed: Date;
-  /** The bytes of a small copy, read through the handle that was verified. */
-  bytes?: Uint8Array<ArrayBuffer>;
-}
 
 /**
  * What {@linkcode DiskCache.clear} removed.

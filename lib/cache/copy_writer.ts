@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CachedFile } from "./cache.ts";
+import type { CachedFile } from "./cached_file.ts";
 import type { ContentHasher } from "./content_hash.ts";
 
 /** Copies up to this size are kept in memory too: a reader parses them without reopening. */

@@ -5,7 +5,7 @@
  */
 
 import fs from "node:fs";
-import type { CachedFile } from "./cache.ts";
+import type { CachedFile } from "./cached_file.ts";
 
 /**
  * A copy as a reader is given it: its path (Polars reads a file faster than bytes), or its bytes.

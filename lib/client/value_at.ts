@@ -1,6 +1,6 @@
 /**
  * The value at a path of keys inside parsed JSON, as a schema issue names it: shared by the
- * response checks (`schemas.ts`) and the lock file's (`handles/lock.ts`), whose messages both
+ * response checks (`schemas.ts`) and the lock file's (`reproduce/lock.ts`), whose messages both
  * show what was found where.
  *
  * @module

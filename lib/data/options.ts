@@ -25,7 +25,6 @@ import type { CallOptions } from "../client/endpoints.ts";
 import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 import { type Encoding, ENCODINGS } from "./encoding.ts";
-import type { ScanOptions } from "./scan.ts";
 import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
 
 /**
@@ -219,6 +218,51 @@ export interface CopyOptions extends CallOptions {
    * @default the store's `progress` setting
    */
   progress?: boolean;
+}
+
+/**
+ * Options of `file.scan()` and `listing.scan()`.
+ *
+ * @example
+ * ```ts
+ * import type { ScanOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const localOnly: ScanOptions = { remote: false };
+ * assert.equal(localOnly.remote, false);
+ * ```
+ */
+export interface ScanOptions {
+  /**
+   * Read as this format instead of detecting it from the name and the first bytes.
+   *
+   * @default detected
+   */
+  format?: TableFormat;
+  /**
+   * Scan public Parquet files in place over their anonymous URL. With `false` every file is
+   * scanned from its cached copy.
+   *
+   * @default true
+   */
+  remote?: boolean;
+  /**
+   * Called with progress events: of the cache copy, or, for a remote scan, of each `collect()`
+   * (the bytes it reads; the total is not known beforehand).
+   */
+  onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Show progress for this call.
+   *
+   * @default the store's `progress` setting
+   */
+  progress?: boolean;
+  /**
+   * Cancels the scan's requests: the footer read and the cache copy in `scan()`, and, for a
+   * remote scan, every range read of each later `collect()`, which then rejects with an
+   * `AbortError`.
+   */
+  signal?: AbortSignal;
 }
 
 /**

@@ -22,7 +22,7 @@ import { checkIsFile } from "./body.ts";
 import { fileHead } from "./chunks.ts";
 import type { DataContext } from "./context.ts";
 import type { ListedFiles } from "./many.ts";
-import type { ScanManyOptions } from "./options.ts";
+import type { ScanManyOptions, ScanOptions } from "./options.ts";
 import { FileChangedError, ParseError, polarsReason } from "./errors.ts";
 import { guardFrame, guardOf } from "./scan_proxy.ts";
 import { sameVersion, versionOfEntry } from "../client/file_version.ts";
@@ -35,52 +35,10 @@ import {
 } from "../registry/format_detection.ts";
 import { detectFormat } from "./formats.ts";
 import { loadPolars, type Polars } from "./polars.ts";
-import type { ProgressEvent } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
 
-/**
- * Options of `file.scan()` and `listing.scan()`.
- *
- * @example
- * ```ts
- * import type { ScanOptions } from "./scan.ts";
- *
- * const localOnly: ScanOptions = { remote: false };
- * ```
- */
-export interface ScanOptions {
-  /**
-   * Read as this format instead of detecting it from the name and the first bytes.
-   *
-   * @default detected
-   */
-  format?: TableFormat;
-  /**
-   * Scan public Parquet files in place over their anonymous URL. With `false` every file is
-   * scanned from its cached copy.
-   *
-   * @default true
-   */
-  remote?: boolean;
-  /**
-   * Called with progress events: of the cache copy, or, for a remote scan, of each `collect()`
-   * (the bytes it reads; the total is not known beforehand).
-   */
-  onProgress?: (event: ProgressEvent) => void;
-  /**
-   * Show progress for this call.
-   *
-   * @default the store's `progress` setting
-   */
-  progress?: boolean;
-  /**
-   * Cancels the scan's requests: the footer read and the cache copy in `scan()`, and, for a
-   * remote scan, every range read of each later `collect()`, which then rejects with an
-   * `AbortError`.
-   */
-  signal?: AbortSignal;
-}
+export type { ScanOptions };
 
 /**
  * How a scan reads its file: in place over `url`, or from the local copy at `localPath`.

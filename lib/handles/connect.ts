@@ -24,9 +24,9 @@ import {
 import { DEFAULT_URL } from "../client/same_store.ts";
 import { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
-import { type Lock, parseLock, readLock } from "./lock.ts";
+import { type Lock, parseLock, readLock } from "../reproduce/lock.ts";
 import { Store } from "./store.ts";
-import { ON_CHANGE, type OnChange } from "./store_gate.ts";
+import { ON_CHANGE, type OnChange } from "../reproduce/store_gate.ts";
 
 /**
  * Options of {@linkcode connect}; all optional.

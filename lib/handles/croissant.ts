@@ -26,6 +26,7 @@ import {
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { formatOfName } from "../registry/format_detection.ts";
+import { File } from "./file.ts";
 import type { StoreContext } from "./store_context.ts";
 
 /**
@@ -201,7 +202,7 @@ async function tableOf(
   const reader = formatOfName(entry.name);
   if (reader === undefined) return undefined;
   const reading = tableFormat(reader).table;
-  const file = context.file({ entry });
+  const file = new File(context, { entry });
   let frame: DataFrame;
   let rows: number | undefined = headRows;
   if (reading.streamed) frame = await file.head(headRows, { signal });

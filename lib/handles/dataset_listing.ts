@@ -18,8 +18,34 @@ import type { CatalogFailure } from "../metadata/catalog.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { datasetRow, sharedTitles } from "./display.ts";
 import type { RawMetadata } from "./handle.ts";
-import { parentPath } from "./paths.ts";
-import type { Dataset } from "./dataset.ts";
+import { parentPath } from "../client/paths.ts";
+import type { CallOptions } from "../client/endpoints.ts";
+
+/**
+ * What a dataset listing needs of each dataset it lists; a `Dataset` is one. The listing names
+ * this rather than `Dataset`, as `folder.ts`, which holds `Dataset`, imports the listing.
+ *
+ * @example
+ * ```ts
+ * import type { ListedDataset } from "./dataset_listing.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const penguins: ListedDataset = store.dataset(
+ *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+ * );
+ * assert.equal((await penguins.metadata()).doi, "10.25739/9k2v-7q4m");
+ * ```
+ */
+export interface ListedDataset {
+  /** The dataset folder's path, when known. */
+  readonly path: string | undefined;
+  /** The dataset folder's id, when known. */
+  readonly id: string | undefined;
+  /** The dataset's normalised metadata. */
+  metadata(options?: CallOptions): Promise<DatasetMetadata<RawMetadata>>;
+}
 
 /** Datasets a dataset list's notebook view shows (one metadata request each). */
 const DATASET_ROWS = 20;
@@ -112,9 +138,9 @@ export const CATALOG_OPTIONS: OptionsSchema<CatalogOptions> = defineOptions(() =
  * assert.ok(titles.includes("Monthly atmospheric CO2 concentrations at Mauna Loa Observatory"));
  * ```
  */
-export class DatasetListing implements AsyncIterable<Dataset> {
+export class DatasetListing<D extends ListedDataset = ListedDataset> implements AsyncIterable<D> {
   readonly #folders: Listing;
-  readonly #make: (entry: Entry) => Dataset;
+  readonly #make: (entry: Entry) => D;
   /** Metadata requests in flight at once when the listing shows itself. */
   readonly #concurrency: number;
 
@@ -137,7 +163,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * assert.equal(await datasets.count(), 13);
    * ```
    */
-  constructor(folders: Listing, make: (entry: Entry) => Dataset, concurrency = 4) {
+  constructor(folders: Listing, make: (entry: Entry) => D, concurrency = 4) {
     this.#folders = folders;
     this.#make = make;
     this.#concurrency = concurrency;
@@ -161,7 +187,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * ]);
    * ```
    */
-  async *[Symbol.asyncIterator](): AsyncIterator<Dataset> {
+  async *[Symbol.asyncIterator](): AsyncIterator<D> {
     for await (const entry of this.#folders) yield this.#make(entry);
   }
 
@@ -180,7 +206,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * assert.equal(datasets[0].name, "BTS_FlightDelays_OnTime_2021");
    * ```
    */
-  async toArray(): Promise<Dataset[]> {
+  async toArray(): Promise<D[]> {
     return (await this.#folders.toArray()).map(this.#make);
   }
 
@@ -200,7 +226,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
    * assert.equal(newest.name, "USGS_GAP_SpeciesHabitat_2023");
    * ```
    */
-  async take(n: number): Promise<Dataset[]> {
+  async take(n: number): Promise<D[]> {
     return (await this.#folders.take(n)).map(this.#make);
   }
 
@@ -295,7 +321,7 @@ export class DatasetListing implements AsyncIterable<Dataset> {
  * ```
  */
 export async function fetchCatalog(
-  datasets: Iterable<Dataset> | AsyncIterable<Dataset>,
+  datasets: Iterable<ListedDataset> | AsyncIterable<ListedDataset>,
   options: { concurrency: number; signal?: AbortSignal },
 ): Promise<(DatasetMetadata<RawMetadata> | CatalogFailure)[]> {
   return await mapConcurrent(datasets, options.concurrency, async (dataset, _, signal) => {

@@ -37,19 +37,11 @@ import type { DatasetRow } from "../display/datasets.ts";
 import type { FileView, TablePreview } from "../display/file.ts";
 import { formatBytes, formatDateTime } from "../display/format.ts";
 import type { EntryRow, ListingView } from "../display/listing.ts";
-import type {
-  LockView,
-  ProvenanceDatasetView,
-  ProvenanceReadView,
-  ProvenanceView,
-} from "../display/provenance.ts";
 import { type Entry, entryFromItem, folderEntry } from "../client/entry.ts";
 import { type CatalogFailure, titleKey } from "../metadata/catalog.ts";
 import { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { normalizeMetadata } from "../metadata/normalize.ts";
-import { baseName, parentPath } from "./paths.ts";
-import { citedByOf } from "./bibliography.ts";
-import type { Lock } from "./lock.ts";
+import { baseName, parentPath } from "../client/paths.ts";
 import { engineSnippets, snippetPlan, TOKEN_VARIABLE } from "../listing/engines.ts";
 
 declare module "../client/errors.ts" {
@@ -493,136 +485,6 @@ async function previewOf(
     if (error instanceof TernError) return { previewNote: `No preview: ${error.message}` };
     throw error;
   }
-}
-
-/**
- * The provenance card's view data from what a store's provenance holds: the datasets with
- * their resolver links (a DOI's, else an ARK's), the first file versions, and the
- * bibliography in each style.
- *
- * @example
- * ```ts
- * import { provenanceView } from "./display.ts";
- * import assert from "node:assert/strict";
- *
- * const view = provenanceView({
- *   store: "http://127.0.0.1:8080/terrain", files: 0, changed: 0, locked: 0, reads: [],
- *   datasets: [{ path: "/c/x", ark: "ark:/87946/p3x9k1", files: 0, citedBy: "ark" }],
- *   bibliographies: [],
- * });
- * assert.equal(view.datasets[0].url, "https://n2t.net/ark:/87946/p3x9k1");
- * ```
- */
-export function provenanceView(data: {
-  store: string;
-  files: number;
-  changed: number;
-  locked: number;
-  reads: readonly ProvenanceReadView[];
-  datasets: readonly Omit<ProvenanceDatasetView, "url">[];
-  bibliographies: readonly { style: string; text: string }[];
-}): ProvenanceView {
-  const inDatasets = data.datasets.reduce((total, dataset) => total + dataset.files, 0);
-  return {
-    store: data.store,
-    files: data.files,
-    outside: data.files - inDatasets,
-    changed: data.changed,
-    locked: data.locked,
-    datasets: data.datasets.map(provenanceDatasetView),
-    reads: data.reads.map(provenanceReadView),
-    bibliographies: data.bibliographies,
-  };
-}
-
-/**
- * A provenance's dataset as the views show it: its fields and its resolver link (the DOI's,
- * else the ARK's).
- *
- * @example
- * ```ts
- * import { provenanceDatasetView } from "./display.ts";
- * import assert from "node:assert/strict";
- *
- * const view = provenanceDatasetView({ path: "/c/x", doi: "10.7946/P2C35G", files: 2, citedBy: "doi" });
- * assert.equal(view.url, "https://doi.org/10.7946/P2C35G");
- * ```
- */
-export function provenanceDatasetView(
-  dataset: Omit<ProvenanceDatasetView, "url">,
-): ProvenanceDatasetView {
-  const links = resolverLinks(dataset);
-  const url = links.doiUrl ?? links.arkUrl;
-  return {
-    path: dataset.path,
-    ...(dataset.title === undefined ? {} : { title: dataset.title }),
-    ...(dataset.doi === undefined ? {} : { doi: dataset.doi }),
-    ...(dataset.ark === undefined ? {} : { ark: dataset.ark }),
-    ...(url === undefined ? {} : { url }),
-    files: dataset.files,
-    citedBy: dataset.citedBy,
-  };
-}
-
-/**
- * A file version read, as the views show it: the fields they show, and nothing else.
- *
- * @example
- * ```ts
- * import { provenanceReadView } from "./display.ts";
- * import assert from "node:assert/strict";
- *
- * const read = { path: "/c/a.csv", id: "i", size: 3, modified: new Date(0), operations: ["text"] as const, status: "read" };
- * assert.deepEqual(Object.keys(provenanceReadView(read)), ["path", "size", "modified", "operations", "status"]);
- * ```
- */
-export function provenanceReadView(read: ProvenanceReadView): ProvenanceReadView {
-  return {
-    path: read.path,
-    size: read.size,
-    modified: read.modified,
-    ...(read.hash === undefined ? {} : { hash: read.hash }),
-    operations: [...read.operations],
-    ...(read.status === undefined ? {} : { status: read.status }),
-    ...(read.dataset === undefined ? {} : { dataset: read.dataset }),
-  };
-}
-
-/**
- * A lock as its view shows it: its datasets with the files of each and how each is cited, its
- * file versions, the store, the tern version, and the file it was written to.
- *
- * @example
- * ```ts
- * import { lockView } from "./display.ts";
- * import assert from "node:assert/strict";
- *
- * const view = lockView({
- *   lock: "tern lock", format: 1, tern: "0.1.0", store: "http://127.0.0.1:8080/terrain",
- *   datasets: [{ path: "/c/Barley", creators: [], ark: "ark:/87946/p3f2r7" }],
- *   files: [{ path: "/c/Barley/a.csv", id: "i", size: 3, modified: "2020-01-01T00:00:00.000Z", dataset: "/c/Barley", operations: ["text"] }],
- * }, "tern.lock.json");
- * assert.deepEqual(view.datasets.map((d) => [d.files, d.citedBy]), [[1, "ark"]]);
- * assert.equal(view.files[0].modified.getUTCFullYear(), 2020);
- * ```
- */
-export function lockView(lock: Lock, file?: string): LockView {
-  const files = lock.files.map((entry) =>
-    provenanceReadView({ ...entry, modified: new Date(entry.modified) })
-  );
-  return {
-    ...(file === undefined ? {} : { file }),
-    store: lock.store,
-    tern: lock.tern,
-    datasets: lock.datasets.map((dataset) =>
-      provenanceDatasetView({
-        ...dataset,
-        files: files.filter((entry) => entry.dataset === dataset.path).length,
-        citedBy: citedByOf(dataset),
-      })
-    ),
-    files,
-  };
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * {@linkcode Folder}: a data-store folder — its sub-folders, lazy
  * listings of its entries or of its whole tree, its datasets and their catalog, and handles for
- * what it holds.
+ * what it holds — and {@linkcode Dataset}: a folder that holds a dataset — its normalised
+ * metadata, its citation in every style, and its notebook card. One file, as a folder lists
+ * datasets and a dataset is a folder: apart, the two files would import each other.
  *
  * @module
  */
@@ -11,6 +13,7 @@ import { type CallOptions, getDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+import { renderDataset } from "../display/dataset.ts";
 import { renderListing } from "../display/listing.ts";
 import { type Entry, folderEntry } from "../client/entry.ts";
 import { Listing } from "./listing.ts";
@@ -24,6 +27,9 @@ import {
   type WalkOptions,
 } from "../listing/options.ts";
 import { catalogFrame, catalogRows } from "../metadata/catalog.ts";
+import { checkCitationStyle, type CitationStyle } from "../metadata/citation.ts";
+import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
+import { normalizeMetadata } from "../metadata/normalize.ts";
 import {
   CATALOG_OPTIONS,
   type CatalogOptions,
@@ -32,11 +38,17 @@ import {
   type DatasetListOptions,
   fetchCatalog,
 } from "./dataset_listing.ts";
-import { folderView } from "./display.ts";
+import {
+  type Croissant,
+  CROISSANT_OPTIONS,
+  type CroissantOptions,
+  gatherCroissant,
+} from "./croissant.ts";
+import { datasetView, folderView } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
-import type { File } from "./file.ts";
-import { Handle, type Location } from "./handle.ts";
-import { normalizeRelative } from "./paths.ts";
+import { File } from "./file.ts";
+import { Handle, type Location, type RawMetadata } from "./handle.ts";
+import { normalizeRelative } from "../client/paths.ts";
 import { statFolder } from "./stat.ts";
 
 /**
@@ -96,7 +108,7 @@ export class Folder extends Handle {
    * ```
    */
   folder(relative: string): Folder {
-    return this.context.folder(this.#child(relative, "folder.folder()"));
+    return new Folder(this.context, this.#child(relative, "folder.folder()"));
   }
 
   /**
@@ -115,7 +127,7 @@ export class Folder extends Handle {
    * ```
    */
   file(relative: string): File {
-    return this.context.file(this.#child(relative, "folder.file()"));
+    return new File(this.context, this.#child(relative, "folder.file()"));
   }
 
   /**
@@ -241,14 +253,14 @@ export class Folder extends Handle {
    * assert.deepEqual(years, ["2016", "2019"]);
    * ```
    */
-  datasets(options: DatasetListOptions = {}): DatasetListing {
+  datasets(options: DatasetListOptions = {}): DatasetListing<Dataset> {
     return this.#datasets(DATASET_LIST_OPTIONS.parse("folder.datasets()", options));
   }
 
-  #datasets(options: DatasetListOptions): DatasetListing {
+  #datasets(options: DatasetListOptions): DatasetListing<Dataset> {
     return new DatasetListing(
       this.#list({ ...options, type: "folder" }),
-      (entry) => this.context.dataset({ entry }),
+      (entry) => new Dataset(this.context, { entry }),
       this.context.transport.policy.concurrency,
     );
   }
@@ -342,5 +354,166 @@ export class Folder extends Handle {
     return {
       parent: { folder: this, relative: normalizeRelative(relative, `The path given to ${what}`) },
     };
+  }
+}
+
+/**
+ * A folder that holds a dataset (a Data Commons curated folder, for instance): a
+ * {@linkcode Folder} whose `metadata()` is the normalised record — title, creators, year, DOI,
+ * ARK, licence, … — with the AVUs as served kept in `raw`, and which can cite itself.
+ *
+ * @example
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const penguins = store.dataset(
+ *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+ * );
+ * const metadata = await penguins.metadata();
+ * assert.equal(metadata.doi, "10.25739/9k2v-7q4m");
+ * assert.equal(metadata.license?.id, "CC0-1.0");
+ * assert.deepEqual(metadata.missing, []);
+ * assert.match(await penguins.citation("apa"), /^Gorman, K\. B\., Williams, T\. D\., & Fraser/);
+ * ```
+ */
+export class Dataset extends Folder {
+  /**
+   * The dataset's metadata, normalised (see {@linkcode DatasetMetadata}): one request for the
+   * AVUs, plus one to stat the folder when the handle does not know its entry yet (its
+   * date-modified is the record's `dateModified` unless an attribute gives one). The AVUs as
+   * served are in `raw`; the record also has the raw metadata's `path`, `avus` and `irodsAvus`,
+   * so code written for `handle.metadata()` keeps working. A dataset without AVUs gives an empty
+   * record, not an error.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const barley = store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Immer_BarleyVarietyTrials_Jun2018",
+   * );
+   * const metadata = await barley.metadata();
+   * assert.deepEqual(
+   *   metadata.creators.map((creator) => creator.name),
+   *   ["Immer, F. R.", "Hayes, H. K.", "Powers, LeRoy"],
+   * );
+   * assert.equal(metadata.sources.title, "datacite.title");
+   * assert.equal(metadata.raw.avus.length, 29);
+   * assert.equal(metadata.notes.length, 1);
+   * assert.match(metadata.notes[0], /cannot be paired by position; not assigned$/);
+   * ```
+   */
+  override async metadata(options: CallOptions = {}): Promise<DatasetMetadata<RawMetadata>> {
+    return await this.#metadata(CALL_OPTIONS.parse(this.call("metadata"), options));
+  }
+
+  async #metadata(options: CallOptions): Promise<DatasetMetadata<RawMetadata>> {
+    const entry = await this.statEntry(options);
+    const raw = await this.rawMetadata(options);
+    return await normalizeMetadata(raw, { id: entry.id, folderModified: entry.modified });
+  }
+
+  /**
+   * The dataset's citation (see `DatasetMetadata.citation`): `datacite` by default, or `apa`,
+   * `bibtex`, `ris`, `csl-json`.
+   *
+   * @throws {BadRequestError} for an unknown style.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const penguins = store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+   * );
+   * assert.equal(
+   *   await penguins.citation(),
+   *   "Gorman, K. B., Williams, T. D., Fraser, W. R. (2020). Palmer Archipelago (Antarctica) " +
+   *     "penguin size measurements, 2007-2009. Version 1.0. CyVerse Data Commons. " +
+   *     "https://doi.org/10.25739/9k2v-7q4m",
+   * );
+   * const bibtex = await penguins.citation("bibtex");
+   * assert.equal(bibtex.split("\n")[0], "@misc{Gorman2020Palmer,");
+   * ```
+   */
+  async citation(style: CitationStyle = "datacite", options: CallOptions = {}): Promise<string> {
+    checkCitationStyle(style);
+    const parsed = CALL_OPTIONS.parse(this.call("citation"), options);
+    return await (await this.#metadata(parsed)).citation(style);
+  }
+
+  /**
+   * The dataset as Croissant 1.0 JSON-LD (MLCommons' format that ML tooling reads): its
+   * metadata, one `cr:FileObject` per file under the folder (the URL a reader fetches it at —
+   * the public WebDAV URL, or the download URL of a private file, never a token — its size,
+   * media type and the store's checksum), and one `cr:RecordSet` per table file, its
+   * `cr:Field`s typed from the head of the file (a public Parquet file: its footer), never the
+   * whole of a large one. `JSON.stringify` gives the document; a notebook shows it as a card
+   * with a download link. See docs/reproducibility.md.
+   *
+   * @throws {BadRequestError} for a bad option.
+   *
+   * @example
+   * ```ts
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * const penguins = store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+   * );
+   * const croissant = await penguins.croissant();
+   * assert.equal(croissant.conformsTo, "http://mlcommons.org/croissant/1.0");
+   * assert.deepEqual(croissant.sameAs, ["https://doi.org/10.25739/9k2v-7q4m", "https://n2t.net/ark:/87946/p3x9k1"]);
+   * const csv = croissant.recordSet.find((set) => set.name === "penguins.csv");
+   * assert.ok(csv !== undefined);
+   * ```
+   */
+  async croissant(options: CroissantOptions = {}): Promise<Croissant> {
+    const parsed = CROISSANT_OPTIONS.parse(this.call("croissant"), options);
+    const call = parsed.signal === undefined ? {} : { signal: parsed.signal };
+    const [metadata, files] = await Promise.all([
+      this.#metadata(call),
+      this.walk({ type: "file" }).toArray(),
+    ]);
+    return await gatherCroissant(this.context, metadata, files, parsed);
+  }
+
+  /**
+   * The notebook view, a dataset card: title, creators, year, DOI and ARK as resolver links,
+   * the licence as a badge linking its text, subjects, the description (collapsed), a summary
+   * of the files, the citation as selectable text, and flags for what is wrong — no metadata, a
+   * citation that lacks fields, a deprecated version, a sibling dataset with the same title.
+   * Costs the metadata requests, one listing request, and a few more to compare sibling titles.
+   * A dataset that cannot be read shows its typed error instead.
+   *
+   * @example
+   * ```ts
+   * import { JUPYTER_DISPLAY } from "../display/bundle.ts";
+   * import { exampleStore } from "../sample/example.ts";
+   * import assert from "node:assert/strict";
+   *
+   * await using store = await exampleStore();
+   * // In a notebook, a cell whose last line is this dataset shows its card.
+   * const penguins = store.dataset(
+   *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+   * );
+   * const card = await penguins[JUPYTER_DISPLAY](); // what the notebook asks for
+   * assert.ok(card["text/plain"].includes("https://doi.org/10.25739/9k2v-7q4m"));
+   * ```
+   */
+  override async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
+    try {
+      return renderDataset(await datasetView(this.context.transport, await this.metadata()));
+    } catch (error) {
+      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
+      throw error;
+    }
   }
 }

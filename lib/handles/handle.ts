@@ -19,7 +19,7 @@ import { renderComments } from "../display/comments.ts";
 import { renderRawMetadata } from "../display/metadata.ts";
 import type { Entry, EntryType } from "../client/entry.ts";
 import type { StoreContext } from "./store_context.ts";
-import { baseName, joinPath } from "./paths.ts";
+import { baseName, joinPath } from "../client/paths.ts";
 
 /**
  * Options of {@linkcode Handle.stat}.

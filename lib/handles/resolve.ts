@@ -10,7 +10,7 @@
 import { BadRequestError, NotFoundError, quoteInput, TernError } from "../client/errors.ts";
 import { normalizeArk } from "../metadata/ark.ts";
 import { normalizeDoi } from "../metadata/doi.ts";
-import { isId, normalizePath, parentPath } from "./paths.ts";
+import { isId, normalizePath, parentPath } from "../client/paths.ts";
 
 /**
  * Where the Data Commons' curated datasets live, which DOIs and ARKs resolve to.

@@ -29,11 +29,10 @@ import { renderStore } from "../display/store_view.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import { type Entry, folderEntry } from "../client/entry.ts";
 import { File } from "./file.ts";
-import { Dataset } from "./dataset.ts";
-import { Folder } from "./folder.ts";
+import { Dataset, Folder } from "./folder.ts";
 import type { Location } from "./handle.ts";
 import { STORE_CONTEXT, type StoreContext } from "./store_context.ts";
-import { parseRef } from "./paths.ts";
+import { parseRef } from "../client/paths.ts";
 import { DatasetIndex } from "./dataset_index.ts";
 import {
   DATA_COMMONS_DATASETS,
@@ -46,10 +45,10 @@ import { SearchBuilder } from "../client/search_builder.ts";
 import { checkSearchQuery, type SearchQuery } from "../client/search_query.ts";
 import { SAVED_SEARCH, type SavedSearch, savedSearchQuery } from "../client/saved_search.ts";
 import { SEARCH_OPTIONS, SearchListing, type SearchOptions } from "./search_listing.ts";
-import { type Lock, lockStoreUrl } from "./lock.ts";
-import { confirmLockStore, lockStoreCheck, lockUrlNote } from "./lock_store.ts";
-import { Provenance } from "./provenance.ts";
-import { type OnChange, StoreGate } from "./store_gate.ts";
+import { type Lock, lockStoreUrl } from "../reproduce/lock.ts";
+import { confirmLockStore, lockStoreCheck, lockUrlNote } from "../reproduce/lock_store.ts";
+import { Provenance } from "../reproduce/provenance.ts";
+import { type OnChange, StoreGate } from "../reproduce/store_gate.ts";
 import { ScanProxy } from "../data/scan_proxy.ts";
 
 /**
@@ -303,7 +302,7 @@ export class Store {
     // Each store keeps its own provenance; a folder's dataset is looked up through the store.
     const provenance = new Provenance(
       storeUrl,
-      (folder, callOptions) => context.dataset({ path: folder }).metadata(callOptions),
+      (folder, callOptions) => new Dataset(context, { path: folder }).metadata(callOptions),
       storeId,
       async (path, callOptions) => (await download(transport, path, callOptions)).body,
     );
@@ -318,9 +317,6 @@ export class Store {
         ...(confirm === undefined ? {} : { confirm }),
       }),
       scans: new ScanProxy(transport),
-      folder: (location: Location) => new Folder(context, location),
-      file: (location: Location) => new File(context, location),
-      dataset: (location: Location) => new Dataset(context, location),
     });
     this.#context = context;
     this.#cache = new StoreCache(disk, offline);
@@ -398,7 +394,7 @@ export class Store {
    * ```
    */
   folder(ref: string | Entry): Folder {
-    return this.#context.folder(locationOf(ref, "folder", "store.folder()"));
+    return new Folder(this.#context, locationOf(ref, "folder", "store.folder()"));
   }
 
   /**
@@ -417,7 +413,7 @@ export class Store {
    * ```
    */
   file(ref: string | Entry): File {
-    return this.#context.file(locationOf(ref, "file", "store.file()"));
+    return new File(this.#context, locationOf(ref, "file", "store.file()"));
   }
 
   /**
@@ -440,7 +436,7 @@ export class Store {
    * ```
    */
   dataset(ref: string | Entry): Dataset {
-    return this.#context.dataset(locationOf(ref, "folder", "store.dataset()"));
+    return new Dataset(this.#context, locationOf(ref, "folder", "store.dataset()"));
   }
 
   /**
@@ -462,7 +458,7 @@ export class Store {
    * @example
    * ```ts
    * import { exampleStore } from "../sample/example.ts";
-   * import { Dataset } from "./dataset.ts";
+   * import { Dataset } from "./folder.ts";
    * import { File } from "./file.ts";
    * import assert from "node:assert/strict";
    *
@@ -535,16 +531,16 @@ export class Store {
     options = CALL_OPTIONS.parse("store.entry()", options);
     if (isEntry(ref)) {
       return ref.type === "file"
-        ? this.#context.file({ entry: ref })
-        : this.#context.folder({ entry: ref });
+        ? new File(this.#context, { entry: ref })
+        : new Folder(this.#context, { entry: ref });
     }
     const parsed = parseRef(ref, "The item given to store.entry()");
     const path = parsed.path ??
       (await getMetadata(this.#context.transport, parsed.id!, options)).path;
     const location: Location = { path, ...(parsed.id === undefined ? {} : { id: parsed.id }) };
     return await kindOf(this.#context.transport, path, options) === "file"
-      ? this.#context.file(location)
-      : this.#context.folder(location);
+      ? new File(this.#context, location)
+      : new Folder(this.#context, location);
   }
 
   /**
@@ -576,7 +572,7 @@ export class Store {
           { endpoint: "filesystem/root" },
         );
       }
-      return this.#context.folder({ entry: folderEntry(remaining.splice(index, 1)[0]) });
+      return new Folder(this.#context, { entry: folderEntry(remaining.splice(index, 1)[0]) });
     };
     const home = take("home", (path) => path === base.user_home_path);
     const trash = take("trash", (path) => path === base.user_trash_path);

@@ -1,22 +1,17 @@
 /**
  * {@linkcode StoreContext}: what a store gives every handle and listing it makes — the
- * transport, the cache, the offline flag, how progress shows, and the factories that make the
- * other handles. The store builds one and passes it to each handle's constructor; nothing looks
- * it up elsewhere.
+ * transport, the cache, the offline flag, how progress shows. The store builds one and passes it
+ * to each handle's constructor; nothing looks it up elsewhere.
  *
  * @module
  */
 
 import type { DataContext } from "../data/context.ts";
-import type { File } from "./file.ts";
-import type { Dataset } from "./dataset.ts";
-import type { Folder } from "./folder.ts";
-import type { Location } from "./handle.ts";
 
 /**
- * A store's context: its reading context plus the handle factories. Handles make other handles
- * through it (`folder.file(name)`, `folder.datasets()`), so `folder.ts` never imports
- * `dataset.ts` (whose class extends `Folder`).
+ * A store's context: what its handles read with (the transport, the cache, the offline flag, how
+ * progress shows, the lock gate and the scan proxy). Handles make other handles with `new`,
+ * passing it on; it names no handle, so every handle file may import it.
  *
  * @example
  * ```ts
@@ -28,18 +23,9 @@ import type { Location } from "./handle.ts";
  * const context: StoreContext = store[STORE_CONTEXT];
  * assert.equal(context.offline, false);
  * assert.equal(context.cache?.root, store.cache.dir);
- * const readme = context.file({ path: "/iplant/home/shared/tern_samples/README.txt" });
- * assert.equal(readme.name, "README.txt");
  * ```
  */
-export interface StoreContext extends DataContext {
-  /** A folder handle of this store. */
-  folder(location: Location): Folder;
-  /** A file handle of this store. */
-  file(location: Location): File;
-  /** A dataset handle of this store. */
-  dataset(location: Location): Dataset;
-}
+export type StoreContext = DataContext;
 
 /**
  * The key under which a {@linkcode Store} hands out its context to tern's own layers (tests and

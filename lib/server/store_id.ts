@@ -35,7 +35,7 @@ export const STORE_ID_FILE = ".terrain/store-id";
  */
 export const STORE_ID_HEADER = "tern-store-id";
 
-/** What an id may be: what a lock accepts (`lib/handles/lock.ts`), 1 to 128 plain characters. */
+/** What an id may be: what a lock accepts (`lib/reproduce/lock.ts`), 1 to 128 plain characters. */
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lockText, readLock } from "../../../lib/handles/lock.ts";
+import { lockText, readLock } from "../../../lib/reproduce/lock.ts";
 import { DEMO, FILES, gatedRead, serveProvenanceStore } from "../../handles/_provenance.ts";
 import { runTern } from "../_cli.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lockText, readLock } from "../../../lib/handles/lock.ts";
+import { lockText, readLock } from "../../../lib/reproduce/lock.ts";
 import { CITATION_STYLE_LIST } from "../../../mod.ts";
 import {
   DEMO,
@@ -9,7 +9,7 @@ import {
   PENGUINS,
   serveProvenanceStore,
   WIND,
-} from "../../handles/_provenance.ts";
+} from "../../reproduce/_provenance.ts";
 import { type Run, runTern, ternCommand } from "../_cli.ts";
 import { serveCapture } from "../../_capture.ts";
 

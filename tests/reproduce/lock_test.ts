@@ -9,7 +9,7 @@ import {
   parseLock,
   readLock,
   writeLock,
-} from "../../lib/handles/lock.ts";
+} from "../../lib/reproduce/lock.ts";
 import { serveCapture } from "../_capture.ts";
 import { DEMO, FILES, gatedRead, PENGUINS, serveProvenanceStore } from "./_provenance.ts";
 

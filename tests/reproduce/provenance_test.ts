@@ -4,7 +4,7 @@ import { serialize } from "node:v8";
 import { CITATION_STYLE_LIST, CITATION_STYLES, JUPYTER_DISPLAY } from "../../mod.ts";
 import type { MediaBundle } from "../../lib/display/bundle.ts";
 import { loadYamlModule } from "../../lib/deps.ts";
-import { Provenance, PROVENANCE_RECORDS } from "../../lib/handles/provenance.ts";
+import { Provenance, PROVENANCE_RECORDS } from "../../lib/reproduce/provenance.ts";
 import { checkView, HOSTILE } from "../display/_safety.ts";
 import { normalizeMetadata } from "../../lib/metadata/normalize.ts";
 import {

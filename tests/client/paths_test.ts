@@ -8,7 +8,7 @@ import {
   normalizeRelative,
   parentPath,
   parseRef,
-} from "../../lib/handles/paths.ts";
+} from "../../lib/client/paths.ts";
 
 const ID = "0b8e4f52-7a31-11e5-8f2a-3c4a92e4a804";
 

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { connect, LockError } from "../../mod.ts";
-import { lockText, readLock } from "../../lib/handles/lock.ts";
+import { lockText, readLock } from "../../lib/reproduce/lock.ts";
 import { DEMO_USER } from "../../lib/sample/constants.ts";
 import { serveSampleStore } from "../../lib/sample/example.ts";
 import { runTern } from "../cli/_cli.ts";

@@ -1,5 +1,5 @@
 /**
- * {@linkcode verifyLock}: every file version a lock names, checked against the store by batched
+ * {@linkcode checkLock}: every file version a lock names, checked against the store by batched
  * stats alone — the store's checksum where both the lock and the store have one, else id, size
  * and date-modified — and, when asked, by downloading and hashing the files the store has no
  * checksum for.
@@ -19,8 +19,7 @@ import { abortSignal, defineOptions, flag, type OptionsSchema, rule } from "../c
 import { statPaths } from "../client/stat_many.ts";
 import { type Lock, lockedVersion, lockStoreUrl } from "./lock.ts";
 import { confirmLockStore, lockStoreCheck, lockUrlNote } from "./lock_store.ts";
-import type { Store } from "./store.ts";
-import { STORE_CONTEXT } from "./store_context.ts";
+import type { Transport } from "../client/transport.ts";
 
 /**
  * How a locked file stands on the store now: `unchanged`; `changed` (another version is there);
@@ -81,7 +80,7 @@ export interface LockCheck {
 }
 
 /**
- * Options of {@linkcode verifyLock}.
+ * Options of `verifyLock()` (and so of {@linkcode checkLock}).
  *
  * @example
  * ```ts
@@ -115,7 +114,18 @@ export interface VerifyLockOptions extends CallOptions {
   warn?: (line: string) => void;
 }
 
-const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() => ({
+/**
+ * The schema of {@linkcode VerifyLockOptions}: `verifyLock()` parses its options with it once.
+ *
+ * @example
+ * ```ts
+ * import { VERIFY_LOCK_OPTIONS } from "./lock_verify.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => VERIFY_LOCK_OPTIONS.parse("verifyLock()", { downlaod: true }), /download/);
+ * ```
+ */
+export const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() => ({
   download: flag(),
   named: flag(),
   warn: rule(
@@ -124,6 +134,40 @@ const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() =
   ),
   signal: abortSignal(),
 }));
+
+/**
+ * The store {@linkcode checkLock} checks a lock against: its URL, how many requests it may have
+ * in flight, its transport (for the stats and its id) and a way to read a file's bytes. The
+ * handles' `verifyLock(store, …)` makes one of a `Store`.
+ *
+ * @example
+ * ```ts
+ * import type { LockTarget } from "./lock_verify.ts";
+ * import { exampleStore } from "../sample/example.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const target: LockTarget = {
+ *   url: store.options.url,
+ *   concurrency: store.options.concurrency,
+ *   transport: store[STORE_CONTEXT].transport,
+ *   stream: (path, signal) => store.file(path).stream({ signal }),
+ * };
+ * const stream = await target.stream("/iplant/home/shared/tern_samples/README.txt");
+ * assert.ok((await new Response(stream).text()).length > 0);
+ * ```
+ */
+export interface LockTarget {
+  /** The store's URL, as the lock names it. */
+  readonly url: string;
+  /** Stats and downloads in flight at once. */
+  readonly concurrency: number;
+  /** The store's transport, for the batched stats and the store's id. */
+  readonly transport: Transport;
+  /** The bytes of the file at `path`. */
+  stream(path: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>>;
+}
 
 /**
  * Checks each file of `lock` against `store` with batched stats (at most 1,000 files a request,
@@ -137,36 +181,45 @@ const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() =
  * origin and base path), before any stat: always unless `named`, and then when the lock recorded
  * its store's id and `store` reports another or none.
  *
+ * `options` are parsed already (`verifyLock()`, tern's public face of this, parses them with
+ * {@linkcode VERIFY_LOCK_OPTIONS}).
+ *
  * @example
  * ```ts
- * import { verifyLock } from "./lock_verify.ts";
+ * import { checkLock, type LockTarget } from "./lock_verify.ts";
  * import { exampleStore } from "../sample/example.ts";
+ * import { STORE_CONTEXT } from "../handles/store_context.ts";
  * import assert from "node:assert/strict";
  *
  * await using store = await exampleStore();
+ * const target: LockTarget = {
+ *   url: store.options.url,
+ *   concurrency: 2,
+ *   transport: store[STORE_CONTEXT].transport,
+ *   stream: (path, signal) => store.file(path).stream({ signal }),
+ * };
  * const path = "/iplant/home/shared/tern_samples/formats/README.txt";
  * const entry = await store.file(path).stat();
  * const modified = entry.modified.toISOString();
- * const checks = await verifyLock(store, {
+ * const checks = await checkLock(target, {
  *   lock: "tern lock", format: 1, tern: "0.1.0", store: store.options.url, datasets: [],
  *   files: [
  *     { path, id: entry.id, size: entry.size, modified, checksum: entry.checksum, operations: ["text"] },
  *     { path: `${path}.gone`, id: "x", size: 1, modified, operations: ["text"] },
  *   ],
- * });
+ * }, {});
  * assert.deepEqual(checks.map((check) => check.status), ["unchanged", "missing"]);
  * assert.equal(checks[0].by, "checksum");
  * ```
  */
-export async function verifyLock(
-  store: Store,
+export async function checkLock(
+  store: LockTarget,
   lock: Lock,
-  options: VerifyLockOptions = {},
+  options: VerifyLockOptions,
 ): Promise<LockCheck[]> {
-  options = VERIFY_LOCK_OPTIONS.parse("verifyLock()", options);
-  const url = store.options.url;
+  const url = store.url;
   const signal = options.signal === undefined ? {} : { signal: options.signal };
-  const { transport } = store[STORE_CONTEXT];
+  const { transport } = store;
   const check = lockStoreCheck(
     lock,
     url,
@@ -206,9 +259,9 @@ export async function verifyLock(
       ? [index]
       : []
   );
-  await mapConcurrent(toDownload, store.options.concurrency, async (index, _, stop) => {
+  await mapConcurrent(toDownload, store.concurrency, async (index, _, stop) => {
     const { locked, current } = checks[index];
-    const bytes = await store.file(locked.path).stream({ signal: stop });
+    const bytes = await store.stream(locked.path, stop);
     const hashed = locked.checksum !== undefined
       ? { ...current!, checksum: await digest(bytes, checksumHasher(locked.checksum)) }
       : { ...current!, hash: await hashOf(bytes, locked.hash!) };

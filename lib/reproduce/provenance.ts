@@ -38,7 +38,7 @@ import {
   lockStoreUrl,
   writeLock,
 } from "./lock.ts";
-import { parentPath } from "./paths.ts";
+import { parentPath } from "../client/paths.ts";
 import {
   CRATE_OPTIONS,
   type CrateCallOptions,

@@ -24,7 +24,7 @@ import type { Citable } from "../metadata/citation.ts";
 import { normalizeArk } from "../metadata/ark.ts";
 import { normalizeDoi } from "../metadata/doi.ts";
 import { normalizeOrcid } from "../metadata/names.ts";
-import { normalizePath } from "./paths.ts";
+import { normalizePath } from "../client/paths.ts";
 import { crateRecord, isCrate } from "../ld/crate_lock.ts";
 
 // connect({ lock }) checks a lock before it returns, so zod loads with this module (that is, with
