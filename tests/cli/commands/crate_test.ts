@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { lockText, readLock } from "../../../lib/reproduce/lock.ts";
-import { DEMO, FILES, gatedRead, serveProvenanceStore } from "../../handles/_provenance.ts";
+import { DEMO, FILES, gatedRead, serveProvenanceStore } from "../../reproduce/_provenance.ts";
 import { runTern } from "../_cli.ts";
 
 Deno.test("tern crate --lock writes a crate folder with checked copies; tern lock from-crate gives the same pins back", async () => {
