@@ -53,6 +53,7 @@ import {
   readDataFrame,
   streamBytes,
 } from "../data/read.ts";
+import { progressListener, withProgress } from "../data/read_progress.ts";
 import { scanFile, type ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
 import { datesNote, fileView } from "./display.ts";
@@ -275,7 +276,7 @@ export class File extends Handle {
 
   async #dataframe(options: DataFrameOptions): Promise<DataFrame> {
     const source = await this.#source(options.signal);
-    const { frame } = await readDataFrame(this.context, source, options);
+    const { frame } = await readDataFrame(this.#shown(source, options), source, options);
     const title = source.path.slice(source.path.lastIndexOf("/") + 1);
     const dates = datesNote(frame, options.format ?? formatOfName(title), options);
     return withFrameDisplay(frame, { title, ...(dates === undefined ? {} : { notes: [dates] }) });
@@ -360,11 +361,12 @@ export class File extends Handle {
    */
   batches(options: BatchOptions = {}): AsyncIterable<DataFrame> {
     const parsed = BATCH_OPTIONS.parse("file.batches()", options);
-    const context = this.context;
     const source = (signal?: AbortSignal) => this.#source(signal);
+    const shown = (source: FileSource) => this.#shown(source, parsed);
     return {
       async *[Symbol.asyncIterator]() {
-        yield* readBatches(context, await source(parsed.signal), parsed);
+        const from = await source(parsed.signal);
+        yield* readBatches(shown(from), from, parsed);
       },
     };
   }
@@ -392,7 +394,7 @@ export class File extends Handle {
   async cachedPath(options: CopyOptions = {}): Promise<string> {
     const parsed = COPY_OPTIONS.parse("file.cachedPath()", options);
     const source = await this.#source(parsed.signal);
-    return await cachedCopy(this.context, source, parsed);
+    return await cachedCopy(this.#shown(source, parsed), source, parsed);
   }
 
   /**
@@ -438,6 +440,11 @@ export class File extends Handle {
     const parsed = SCAN_OPTIONS.parse("file.scan()", options);
     const source = await this.#source(parsed.signal);
     return (await scanFile(this.context, source, parsed)).frame;
+  }
+
+  /** The store's context with this call's progress listening to its read. */
+  #shown(source: FileSource, call: CopyOptions): StoreContext {
+    return withProgress(this.context, call, source.path, source.entry?.size);
   }
 
   /** What the readers need: the path, the entry when it came from a listing, and a fresh stat. */
@@ -677,11 +684,12 @@ export class File extends Handle {
     try {
       const opened = await onDisk(() => Deno.open(temporary, { write: true, createNew: true }));
       file = opened;
+      const events = this.context.events.with(progressListener(tracker, false));
       const size = await readBytes(
-        this.context,
+        { ...this.context, events },
         { ...source, entry },
         "downloadTo",
-        { signal: options.signal, onBytes: (count) => tracker.bytes(count) },
+        { signal: options.signal },
         async (chunks) => {
           // A read that starts over (the file changed) writes the new version from the start.
           await onDisk(() => opened.truncate(0));
@@ -697,7 +705,6 @@ export class File extends Handle {
       file = undefined;
       opened.close();
       await onDisk(() => placeFile(temporary, target));
-      tracker.fileDone(path, false);
       tracker.done(true);
       return { path: target, size };
     } catch (error) {

@@ -49,6 +49,7 @@ import { type Lock, lockStoreUrl } from "./lock.ts";
 import { confirmLockStore, lockStoreCheck, lockUrlNote } from "./lock_store.ts";
 import { Provenance } from "./provenance.ts";
 import { type OnChange, StoreGate } from "./store_gate.ts";
+import { ReadEvents } from "../data/read_events.ts";
 import { ScanProxy } from "../data/scan_proxy.ts";
 
 /**
@@ -305,16 +306,23 @@ export class Store {
       (folder, callOptions) => context.dataset({ path: folder }).metadata(callOptions),
       storeId,
     );
+    const gate = new StoreGate(transport.url, provenance, disk, {
+      ...reading,
+      ...(confirm === undefined ? {} : { confirm }),
+    });
+    // Provenance hears every read the store finishes, marked as it stood against the lock.
+    const events = new ReadEvents();
+    events.subscribe((event) => {
+      if (event.kind === "done") gate.record(event.version, event.operation);
+    });
     // Every handle this store makes, directly or through another handle, gets this one object.
     const context: StoreContext = Object.freeze({
       transport,
       cache: disk,
       offline,
       progress: options.progress ?? true,
-      gate: new StoreGate(transport.url, provenance, disk, {
-        ...reading,
-        ...(confirm === undefined ? {} : { confirm }),
-      }),
+      events,
+      gate,
       scans: new ScanProxy(transport),
       folder: (location: Location) => new Folder(context, location),
       file: (location: Location) => new File(context, location),
