@@ -430,33 +430,25 @@ export async function streamBytes(
   // Cancelling the stream ends the request even while a read waits for bytes.
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
-  const { events } = context;
-  const failed = (error: unknown) =>
-    events.publish({ kind: "failed", operation: "stream", path: source.path, error });
-  const opening = async () => {
-    const opened = await bytesOf(context, source, "stream", { signal });
-    return { ...opened, first: await opened.chunks.next() };
-  };
-  const opened = await opening().catch((error) => {
-    failed(error);
-    throw error;
-  });
-  const { chunks, read, fromCache } = opened;
-  let first: IteratorResult<Uint8Array, void> | undefined = opened.first;
+  async function* published(): AsyncGenerator<Uint8Array, void> {
+    try {
+      const { chunks, read, fromCache } = await bytesOf(context, source, "stream", { signal });
+      yield* chunks;
+      context.events.publish({ kind: "done", operation: "stream", version: read(), fromCache });
+    } catch (error) {
+      context.events.publish({ kind: "failed", operation: "stream", path: source.path, error });
+      throw error;
+    }
+  }
+  const chunks = published();
+  let first: IteratorResult<Uint8Array, void> | undefined = await chunks.next();
   // ArrayBuffer-backed (as fetch bodies are), so that it pipes into DecompressionStream.
   return new ReadableStream<Uint8Array<ArrayBuffer>>({
     async pull(controller) {
-      try {
-        const next = first ?? await chunks.next();
-        first = undefined;
-        if (!next.done) return controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
-        const version = read();
-        controller.close();
-        events.publish({ kind: "done", operation: "stream", version, fromCache });
-      } catch (error) {
-        failed(error);
-        throw error;
-      }
+      const next = first ?? await chunks.next();
+      first = undefined;
+      if (!next.done) return controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
+      controller.close();
     },
     async cancel() {
       stop.abort();
@@ -648,18 +640,13 @@ function bodyOf(
   reuse: boolean,
   started?: Promise<EarlyAnswer | undefined>,
 ): AsyncGenerator<Uint8Array, void> {
+  const { context: { events }, operation } = read;
   return verifiedBody({
     transport: read.context.transport,
     expected: version,
     recheck: read.source.stat,
     signal: read.options.signal,
-    onBytes: (count) =>
-      read.context.events.publish({
-        kind: "bytes",
-        operation: read.operation,
-        path: version.path,
-        count,
-      }),
+    onBytes: (count) => events.publish({ kind: "bytes", operation, path: version.path, count }),
     started,
     reuse,
   });

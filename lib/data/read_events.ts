@@ -41,16 +41,13 @@ export type ReadRoute = "cache" | "file" | "stream" | "memory";
  * ```
  */
 export type ReadEvent =
-  | { kind: "pinned"; operation: ReadOperation; version: FileVersion }
-  | { kind: "bytes"; operation: ReadOperation; path: string; count: number }
-  | {
-    kind: "done";
-    operation: ReadOperation;
-    version: FileVersion;
-    fromCache: boolean;
-    route?: ReadRoute;
-  }
-  | { kind: "failed"; operation: ReadOperation; path: string; error: unknown };
+  & { operation: ReadOperation }
+  & (
+    | { kind: "pinned"; version: FileVersion }
+    | { kind: "bytes"; path: string; count: number }
+    | { kind: "done"; version: FileVersion; fromCache: boolean; route?: ReadRoute }
+    | { kind: "failed"; path: string; error: unknown }
+  );
 
 /**
  * A subscriber to read events. It runs inside the read, so it must be quick; what it throws
