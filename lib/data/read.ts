@@ -390,13 +390,8 @@ export async function readBytes<T>(
 ): Promise<T> {
   const read = () =>
     restarting(source, options.signal, async (source) => {
-      const { chunks, pinned, fromCache, read } = await bytesOf(
-        context,
-        source,
-        operation,
-        options,
-      );
-      return { value: await consume(chunks, pinned), version: read(), fromCache };
+      const { chunks, pinned, read } = await bytesOf(context, source, operation, options);
+      return { value: await consume(chunks, pinned), ...read() };
     });
   return (await announced(context.events, operation, source.path, read)).value;
 }
@@ -432,9 +427,9 @@ export async function streamBytes(
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
   async function* published(): AsyncGenerator<Uint8Array, void> {
     try {
-      const { chunks, read, fromCache } = await bytesOf(context, source, "stream", { signal });
+      const { chunks, read } = await bytesOf(context, source, "stream", { signal });
       yield* chunks;
-      context.events.publish({ kind: "done", operation: "stream", version: read(), fromCache });
+      context.events.publish({ kind: "done", operation: "stream", ...read() });
     } catch (error) {
       context.events.publish({ kind: "failed", operation: "stream", path: source.path, error });
       throw error;
@@ -542,11 +537,7 @@ async function* frameStream(
         head: utf8Head(head, options.encoding),
         format: options.format,
       });
-    const found = pinned.copy ?? await cache?.lookup(version);
-    // Held open while it is read: another process may remove its name meanwhile (when it did
-    // already, the file is downloaded again).
-    await using copy = found && await OpenCopy.open(found);
-    if (pinned.copy !== undefined && copy === undefined) throw copyRemoved(path);
+    await using copy = await openCopy(pinned, cache);
     const parse = async (detected: DetectedFormat, local: LocalCopy) =>
       await parseLocal(await pl, detected, local, options, path, infoType);
     let outcome: Outcome;
@@ -655,7 +646,7 @@ function bodyOf(
 /**
  * Pins the version a byte read reads, and its bytes: its cached copy's when the cache holds
  * it, else downloaded; hashed as they pass: once they were read to the end, `read()` is the
- * version they were.
+ * version they were, and whether the cache served them.
  */
 async function bytesOf(
   context: DataContext,
@@ -665,35 +656,40 @@ async function bytesOf(
 ): Promise<{
   chunks: AsyncGenerator<Uint8Array, void>;
   pinned: FileVersion;
-  fromCache: boolean;
-  read(): FileVersion;
+  read(): { version: FileVersion; fromCache: boolean };
 }> {
   const pinned = await pinVersion(context, source, operation, options.signal);
-  const { version, copy = await context.cache?.lookup(version) } = pinned;
-  const { path, size } = version;
-  if (copy !== undefined) context.events.publish({ kind: "bytes", operation, path, count: size });
+  const { version } = pinned;
   const hasher = await contentHasher();
-  const download = () => bodyOf({ context, source, options, operation }, version, false);
-  const chunks = hashing(
-    copy ? copyChunks(copy, pinned.copy ? undefined : download) : download(),
-    hasher,
-  );
-  const read = () => checkHash(version, withHash(version, hasher));
-  return { chunks, pinned: version, fromCache: copy !== undefined, read };
+  let fromCache = false;
+  async function* bytes(): AsyncGenerator<Uint8Array, void> {
+    await using copy = await openCopy(pinned, context.cache);
+    if (copy === undefined) {
+      return yield* bodyOf({ context, source, options, operation }, version, false);
+    }
+    fromCache = true;
+    context.events.publish({ kind: "bytes", operation, path: version.path, count: version.size });
+    yield* copy.chunks();
+  }
+  const read = () => ({ version: checkHash(version, withHash(version, hasher)), fromCache });
+  return { chunks: hashing(bytes(), hasher), pinned: version, read };
 }
 
 /**
- * A verified copy's bytes, read through it held open; when another process removed it since it
- * was looked up, `download`'s, or without one (offline, pinned by a lock) a typed error.
+ * The pinned version's verified cached copy, held open until disposed (another process may
+ * remove its name meanwhile), or `undefined` when its bytes are to come from the network: no
+ * copy, or one removed before it could be opened.
+ *
+ * @throws {CacheMissError} when only the cache may serve it (offline, a lock) and it is gone.
  */
-async function* copyChunks(
-  copy: CachedFile,
-  download?: () => AsyncGenerator<Uint8Array, void>,
-): AsyncGenerator<Uint8Array, void> {
-  await using open = await OpenCopy.open(copy);
-  if (open !== undefined) yield* open.chunks();
-  else if (download !== undefined) yield* download();
-  else throw copyRemoved(copy.version.path);
+async function openCopy(
+  pinned: Pinned,
+  cache: DiskCache | undefined,
+): Promise<OpenCopy | undefined> {
+  const found = pinned.copy ?? await cache?.lookup(pinned.version);
+  const copy = found && await OpenCopy.open(found);
+  if (pinned.copy !== undefined && copy === undefined) throw copyRemoved(pinned.version.path);
+  return copy;
 }
 
 /** A copy that only the cache could serve was removed (a clear() or eviction elsewhere). */
