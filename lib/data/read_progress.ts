@@ -7,6 +7,7 @@
 
 import type { DataContext } from "./context.ts";
 import type { ReadListener } from "./read_events.ts";
+import type { FileSource } from "./read.ts";
 import { ProgressTracker } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
 
@@ -43,10 +44,9 @@ export function progressListener(tracker: ProgressTracker, whole: boolean): Read
 }
 
 /**
- * The context a one-file call reads through when it shows progress: the call's `onProgress`,
- * and the store's display unless `progress` is false (see `progressFor`).
- *
- * @param size The file's size when already known (a listing's entry), else 0 until pinned.
+ * The context a one-file call reads `source` through when it shows progress: the call's
+ * `onProgress`, and the store's display unless `progress` is false (see `progressFor`). The
+ * size expected is the listing entry's, when the source has one, until the read pins a version.
  *
  * @example
  * ```ts
@@ -62,18 +62,18 @@ export function progressListener(tracker: ProgressTracker, whole: boolean): Read
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
  * const kinds: string[] = [];
  * const call = { progress: false, onProgress: (e: { kind: string }) => void kinds.push(e.kind) };
- * await readDataFrame(withProgress(store[STORE_CONTEXT], call, path), source);
+ * await readDataFrame(withProgress(store[STORE_CONTEXT], call, source), source);
  * assert.deepEqual([kinds[0], ...kinds.slice(-2)], ["start", "file", "done"]);
  * ```
  */
 export function withProgress<T extends DataContext>(
   context: T,
   call: Parameters<typeof progressFor>[1],
-  path: string,
-  size = 0,
+  source: Pick<FileSource, "path" | "entry">,
 ): T {
+  const { path } = source;
   const report = progressFor(context.progress, call, path.slice(path.lastIndexOf("/") + 1));
   if (report === undefined) return context;
-  const tracker = new ProgressTracker(report, 1, size);
+  const tracker = new ProgressTracker(report, 1, source.entry?.size ?? 0);
   return { ...context, events: context.events.with(progressListener(tracker, true)) };
 }

@@ -268,13 +268,9 @@ async function remoteScan(
   // A lock that pins another version serves it only from the cache.
   if (!sameVersion(admitted, pin.version)) return "a lock pins another version of it";
   // The scan reads lazily, at each collect(): what it pinned is what it reads.
-  context.events.publish({ kind: "pinned", operation: "scan", version: pin.version });
-  context.events.publish({
-    kind: "done",
-    operation: "scan",
-    version: pin.version,
-    fromCache: false,
-  });
+  const { version } = pin;
+  context.events.publish({ kind: "pinned", operation: "scan", version });
+  context.events.publish({ kind: "done", operation: "scan", version, fromCache: false });
   const report = progressFor(context.progress, options, entry.name);
   return { frame: guardFrame(raw, { pins: [pin], report, schema }), route: { url } };
 }
@@ -303,7 +299,7 @@ async function localScan(
   reason: string,
 ): Promise<Scan> {
   const { format: forced, signal, onProgress, progress } = options;
-  const shown = withProgress(context, { onProgress, progress }, source.path, source.entry?.size);
+  const shown = withProgress(context, { onProgress, progress }, source);
   const local = await cachedCopy(shown, source, { signal }, "scan");
   const detected = detectFormat({
     path: source.path,

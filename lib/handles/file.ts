@@ -276,7 +276,11 @@ export class File extends Handle {
 
   async #dataframe(options: DataFrameOptions): Promise<DataFrame> {
     const source = await this.#source(options.signal);
-    const { frame } = await readDataFrame(this.#shown(source, options), source, options);
+    const { frame } = await readDataFrame(
+      withProgress(this.context, options, source),
+      source,
+      options,
+    );
     const title = source.path.slice(source.path.lastIndexOf("/") + 1);
     const dates = datesNote(frame, options.format ?? formatOfName(title), options);
     return withFrameDisplay(frame, { title, ...(dates === undefined ? {} : { notes: [dates] }) });
@@ -361,12 +365,12 @@ export class File extends Handle {
    */
   batches(options: BatchOptions = {}): AsyncIterable<DataFrame> {
     const parsed = BATCH_OPTIONS.parse("file.batches()", options);
+    const { context } = this;
     const source = (signal?: AbortSignal) => this.#source(signal);
-    const shown = (source: FileSource) => this.#shown(source, parsed);
     return {
       async *[Symbol.asyncIterator]() {
         const from = await source(parsed.signal);
-        yield* readBatches(shown(from), from, parsed);
+        yield* readBatches(withProgress(context, parsed, from), from, parsed);
       },
     };
   }
@@ -394,7 +398,7 @@ export class File extends Handle {
   async cachedPath(options: CopyOptions = {}): Promise<string> {
     const parsed = COPY_OPTIONS.parse("file.cachedPath()", options);
     const source = await this.#source(parsed.signal);
-    return await cachedCopy(this.#shown(source, parsed), source, parsed);
+    return await cachedCopy(withProgress(this.context, parsed, source), source, parsed);
   }
 
   /**
@@ -440,11 +444,6 @@ export class File extends Handle {
     const parsed = SCAN_OPTIONS.parse("file.scan()", options);
     const source = await this.#source(parsed.signal);
     return (await scanFile(this.context, source, parsed)).frame;
-  }
-
-  /** The store's context with this call's progress listening to its read. */
-  #shown(source: FileSource, call: CopyOptions): StoreContext {
-    return withProgress(this.context, call, source.path, source.entry?.size);
   }
 
   /** What the readers need: the path, the entry when it came from a listing, and a fresh stat. */
