@@ -11,6 +11,7 @@ import { detectFormat } from "../../lib/data/formats.ts";
 import { parseLocal } from "../../lib/data/parse.ts";
 import { readDataFrame } from "../../lib/data/read.ts";
 import { type ReadEvent, ReadEvents } from "../../lib/data/read_events.ts";
+import type { ProgressEvent } from "../../lib/progress/events.ts";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import type { Store } from "../../lib/handles/store.ts";
 import { DATA, dataStore, generatedCsv } from "./_store.ts";
@@ -113,6 +114,37 @@ Deno.test("provenance records a read only through the store's events", async () 
   assert.deepEqual(store.provenance.reads.map((read) => [read.path, read.operations]), [
     [CSV, ["dataframe"]],
   ]);
+});
+
+Deno.test("each call's progress listens to its own read only, also when reads overlap", async () => {
+  const other = `${DATA}/other.csv`;
+  const otherText = generatedCsv(500);
+  await using served = await dataStore({ [CSV]: TEXT, [other]: otherText });
+  const store = served.connect({ progress: false });
+  const folder = await Deno.makeTempDir({ prefix: "tern-progress-" });
+  try {
+    const seen: Record<string, ProgressEvent[]> = { frame: [], saved: [] };
+    await Promise.all([
+      store.file(CSV).dataframe({ onProgress: (event) => void seen.frame.push(event) }),
+      store.file(other).downloadTo(`${folder}/`, {
+        onProgress: (event) => void seen.saved.push(event),
+      }),
+    ]);
+    const sizes = { frame: TEXT.length, saved: otherText.length };
+    const paths = { frame: CSV, saved: other };
+    for (const call of ["frame", "saved"] as const) {
+      const events = seen[call];
+      assert.match(events.map((e) => e.kind).join(" "), /^start( bytes)* file done$/, call);
+      assert.equal(events.find((e) => e.kind === "file")?.path, paths[call]);
+      assert.deepEqual(
+        [events.at(-1)?.bytes, events.at(-1)?.totalBytes, events.at(-1)?.ok],
+        [sizes[call], sizes[call], true],
+        call,
+      );
+    }
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
 });
 
 Deno.test("detection and parsing are plain functions of bytes or a path: no store, cache or network", async () => {
