@@ -215,19 +215,15 @@ export async function readDataFrame(
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   const pl = polarsLoading();
   const operation = options.nRows === undefined ? "dataframe" : "head";
-  return await announced(
-    context.events,
-    operation,
-    source.path,
-    () =>
-      restarting(source, options.signal, async (source) => {
-        const frames: DataFrame[] = [];
-        const stream = frameStream(pl, { context, source, options, operation });
-        let next = await stream.next();
-        for (; !next.done; next = await stream.next()) frames.push(next.value);
-        return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
-      }),
-  );
+  const read = () =>
+    restarting(source, options.signal, async (source) => {
+      const frames: DataFrame[] = [];
+      const stream = frameStream(pl, { context, source, options, operation });
+      let next = await stream.next();
+      for (; !next.done; next = await stream.next()) frames.push(next.value);
+      return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
+    });
+  return await announced(context.events, { operation, path: source.path }, read);
 }
 
 /**
@@ -352,7 +348,7 @@ export async function cachedCopy(
     });
   const release = await cache.claim(context.transport.url, path);
   try {
-    return (await announced(context.events, operation, path, keep)).file;
+    return (await announced(context.events, { operation, path }, keep)).file;
   } finally {
     release();
   }
@@ -393,7 +389,7 @@ export async function readBytes<T>(
       const { chunks, pinned, read } = await bytesOf(context, source, operation, options);
       return { value: await consume(chunks, pinned), ...read() };
     });
-  return (await announced(context.events, operation, source.path, read)).value;
+  return (await announced(context.events, { operation, path: source.path }, read)).value;
 }
 
 /**
@@ -473,8 +469,7 @@ async function restarting<T>(
 /** Runs a whole read, publishing `done` with what it read, or `failed` with why not. */
 async function announced<T extends { fromCache: boolean; route?: ReadRoute; version: FileVersion }>(
   events: ReadEvents,
-  operation: ReadOperation,
-  path: string,
+  { operation, path }: { operation: ReadOperation; path: string },
   read: () => Promise<T>,
 ): Promise<T> {
   try {
