@@ -1,7 +1,8 @@
 /**
- * What a read needs from its store besides the file: the transport, the local cache and whether
- * the store is offline. The store builds one and passes it down (handles hold it), so every
- * handle and listing of a store reads through the same cache.
+ * What a read needs from its store besides the file: the transport, the local cache, whether
+ * the store is offline, and the channel its reads publish on. The store builds one and passes it
+ * down (handles hold it), so every handle and listing of a store reads through the same cache
+ * and is heard by the same subscribers.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import type { DiskCache } from "../cache/cache.ts";
 import type { FileVersion, ReadOperation } from "../client/file_version.ts";
 import type { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
+import type { ReadEvents } from "./read_events.ts";
 import type { ScanProxy } from "./scan_proxy.ts";
 
 /**
@@ -18,6 +20,7 @@ import type { ScanProxy } from "./scan_proxy.ts";
  * @example
  * ```ts
  * import type { DataContext } from "./context.ts";
+ * import { ReadEvents } from "./read_events.ts";
  * import { DiskCache } from "../cache/cache.ts";
  * import { Transport } from "../client/transport.ts";
  * import assert from "node:assert/strict";
@@ -27,6 +30,7 @@ import type { ScanProxy } from "./scan_proxy.ts";
  *   transport,
  *   cache: new DiskCache({ dir: "/tmp/tern-cache" }),
  *   offline: true,
+ *   events: new ReadEvents(),
  * };
  * assert.equal(context.cache?.root, "/tmp/tern-cache");
  * ```
@@ -40,7 +44,9 @@ export interface DataContext {
   readonly offline: boolean;
   /** How reads show progress (default `true`: in a notebook or on a terminal's stderr). */
   readonly progress?: ProgressSetting;
-  /** What the store does around every read: a lock's check before, provenance after. */
+  /** Where every read publishes what it pinned, its bytes, and how it ended. */
+  readonly events: ReadEvents;
+  /** The store's say in which version a read reads (a lock's check). */
   readonly gate?: ReadGate;
   /**
    * The store's loopback proxy for remote scans (closed with the store). Without one, every
@@ -50,10 +56,9 @@ export interface DataContext {
 }
 
 /**
- * The store's say in every read. A read first resolves the {@linkcode FileVersion} it will
- * read, asks {@linkcode ReadGate.admit}, reads exactly the version admitted, and tells
- * {@linkcode ReadGate.record} once it returns data (for a stream: once it has been read to the
- * end).
+ * The store's say in which version a read reads. A read first resolves the
+ * {@linkcode FileVersion} it will read, asks {@linkcode ReadGate.admit}, and reads exactly the
+ * version admitted; what was read is heard through the store's events.
  *
  * @example
  * ```ts
@@ -61,15 +66,9 @@ export interface DataContext {
  * import type { FileVersion } from "../client/file_version.ts";
  * import assert from "node:assert/strict";
  *
- * const seen: string[] = [];
- * const gate: ReadGate = {
- *   admit: (version) => version,
- *   record: (version, operation) => void seen.push(`${operation} ${version.path}`),
- * };
+ * const gate: ReadGate = { admit: (version) => version };
  * const version: FileVersion = { store: "s", path: "/p", id: "i", size: 1, modified: 0 };
  * assert.equal(await gate.admit(version, "text"), version);
- * gate.record(version, "text");
- * assert.deepEqual(seen, ["text /p"]);
  * ```
  */
 export interface ReadGate {
@@ -79,6 +78,4 @@ export interface ReadGate {
    * throws (a lock's typed error).
    */
   admit(current: FileVersion, operation: ReadOperation): FileVersion | Promise<FileVersion>;
-  /** After the read returned data of `version` (with its content hash where tern has one). */
-  record(version: FileVersion, operation: ReadOperation): void;
 }

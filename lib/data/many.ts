@@ -17,6 +17,7 @@ import { loadPolars, type Polars } from "./polars.ts";
 import { ProgressTracker } from "../progress/events.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { readDataFrame } from "./read.ts";
+import { progressListener } from "./read_progress.ts";
 
 /**
  * The files of a listing, and how to read one's current entry again.
@@ -84,16 +85,15 @@ export async function readMany(
   );
   const { onProgress: _, source: __, progress: ___, ...fileOptions } = options;
   const concurrency = context.transport.policy.concurrency;
+  const reading = { ...context, events: context.events.with(progressListener(tracker, false)) };
   try {
     const frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
-      const { frame, fromCache, route } = await readDataFrame(
-        context,
+      const { frame } = await readDataFrame(
+        reading,
         { path: entry.path, entry, stat: (s) => stat(entry.path, s) },
         { ...fileOptions, signal },
-        tracker,
       );
       if (source !== false) checkNoSource(frame, source, entry.path);
-      tracker.fileDone(entry.path, fromCache, route);
       return frame;
     }, { signal: options.signal });
     const rows = combineFrames(pl, typedByRows(frames));

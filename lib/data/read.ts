@@ -2,7 +2,9 @@
  * Every read of one data-store file, in one shape: resolve the {@linkcode FileVersion} (the
  * listing's entry or a fresh stat; offline, the cache's newest copy), let the store's gate
  * admit it (a lock may pin another version, then served only from the cache), read exactly that
- * version, and tell the gate what was read, with its content hash.
+ * version, and publish on the store's {@linkcode ReadEvents} what was pinned, the bytes as they
+ * arrive, and what was read (with its content hash) or that the read failed. Progress and
+ * provenance are subscribers; nothing here calls them.
  *
  * Frames come by two routes. A whole read (`dataframe()`) moves the body into the cache copy
  * (hashed as it goes, published before Polars sees it) and Polars reads that file once; without
@@ -38,8 +40,7 @@ import { utf8Head } from "./encoding.ts";
 import { type BatchOptions, type DataFrameOptions, DEFAULT_BATCH_ROWS } from "./options.ts";
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
-import { ProgressTracker } from "../progress/events.ts";
-import { progressFor } from "../progress/reporter.ts";
+import type { ReadEvents, ReadRoute } from "./read_events.ts";
 
 /**
  * The file a read is about.
@@ -77,29 +78,6 @@ export interface FileSource {
 }
 
 /**
- * How a read got its bytes into Polars: `cache`, a verified cached copy; `file`, the body moved
- * into the cache copy, then read once; `stream`, parsed from the chunks as they arrived (row
- * limits, batches); `memory`, collected in memory and parsed once (no cache).
- *
- * @example
- * ```ts
- * import { readDataFrame, type ReadRoute } from "./read.ts";
- * import { STORE_CONTEXT } from "../handles/store_context.ts";
- * import { exampleStore } from "../sample/example.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
- * const file = store.file(path);
- * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const routes: ReadRoute[] = [];
- * for (const _ of [1, 2]) routes.push((await readDataFrame(store[STORE_CONTEXT], source)).route);
- * assert.deepEqual(routes, ["file", "cache"]);
- * ```
- */
-export type ReadRoute = "cache" | "file" | "stream" | "memory";
-
-/**
  * The version a read pinned, as the store's gate admitted it: `copy` when it must be (or is)
  * served from the cache, `entry` when it is the server's current version.
  *
@@ -130,7 +108,8 @@ export interface Pinned {
 /**
  * Resolves the version a read will read and asks the store's gate to admit it. Online, that is
  * the file's current version (its listing entry, else a stat); offline, the newest verified
- * cached copy. A gate that pins another version gets it only from the cache.
+ * cached copy. A gate that pins another version gets it only from the cache. Publishes
+ * `pinned` with the version chosen.
  *
  * @throws {CacheMissError} offline without a copy, or when a pinned version is not cached.
  * @throws {BadRequestError} when the path is a folder, or offline without a cache.
@@ -147,7 +126,7 @@ export interface Pinned {
  * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
  * const file = store.file(path);
  * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const gate = { admit: (v: { size: number }) => ({ ...v, size: 1 }), record: () => {} };
+ * const gate = { admit: (v: { size: number }) => ({ ...v, size: 1 }) };
  * const context = { ...store[STORE_CONTEXT], gate };
  * await assert.rejects(pinVersion(context as never, source, "text"), CacheMissError);
  * ```
@@ -183,20 +162,24 @@ export async function pinVersion(
     current = { version: versionOfEntry(context.transport.url, entry), entry };
   }
   const admitted = await context.gate?.admit(current.version, operation) ?? current.version;
+  let pinned: Pinned;
   if (sameVersion(admitted, current.version)) {
     const hash = admitted.hash ?? current.version.hash;
-    return { ...current, version: { ...current.version, hash } };
+    pinned = { ...current, version: { ...current.version, hash } };
+  } else {
+    const copy = await cache?.lookup(admitted);
+    if (copy === undefined) {
+      throw new CacheMissError(
+        `${JSON.stringify(path)} is pinned to another version (${describeVersion(admitted)}) ` +
+          `than the store's (${describeVersion(current.version)}), and the local cache holds ` +
+          "no verified copy of it.",
+        { path },
+      );
+    }
+    pinned = { version: copy.version, copy };
   }
-  const copy = await cache?.lookup(admitted);
-  if (copy === undefined) {
-    throw new CacheMissError(
-      `${JSON.stringify(path)} is pinned to another version (${describeVersion(admitted)}) ` +
-        `than the store's (${describeVersion(current.version)}), and the local cache holds no ` +
-        "verified copy of it.",
-      { path },
-    );
-  }
-  return { version: copy.version, copy };
+  context.events.publish({ kind: "pinned", operation, version: pinned.version });
+  return pinned;
 }
 
 /**
@@ -229,20 +212,18 @@ export async function readDataFrame(
   context: DataContext,
   source: FileSource,
   options: DataFrameOptions = {},
-  tracker?: ProgressTracker,
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   const pl = polarsLoading();
   const operation = options.nRows === undefined ? "dataframe" : "head";
-  const read = (progress: ProgressTracker) =>
+  const read = () =>
     restarting(source, options.signal, async (source) => {
       const frames: DataFrame[] = [];
-      const which = { context, source, options, tracker: progress };
-      const stream = frameStream(pl, which, operation, tracker === undefined);
+      const stream = frameStream(pl, { context, source, options, operation });
       let next = await stream.next();
       for (; !next.done; next = await stream.next()) frames.push(next.value);
       return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
     });
-  return tracker ? await read(tracker) : await tracked(context, options, source, read);
+  return await announced(context.events, { operation, path: source.path }, read);
 }
 
 /**
@@ -276,12 +257,12 @@ export function readBatches(
   return {
     async *[Symbol.asyncIterator]() {
       const pl = polarsLoading();
-      const tracker = trackerOf(context, options, source);
+      const { events } = context;
       let yielded = false;
       // A mismatch with the store's checksum reads once more, unless a batch was handed over
       // (it cannot be taken back): then the loop ends with the error.
       for (let attempt = 1;; attempt++) {
-        const stream = frameStream(pl, { context, source, options, tracker }, "batches", true);
+        const stream = frameStream(pl, { context, source, options, operation: "batches" });
         try {
           let pending: DataFrame | undefined;
           let next = await stream.next();
@@ -295,12 +276,11 @@ export function readBatches(
             }
           }
           if (pending !== undefined && pending.height > 0) yield pending;
-          tracker.fileDone(source.path, next.value.fromCache, next.value.route);
-          tracker.done(true);
+          events.publish({ kind: "done", operation: "batches", ...next.value });
           return;
         } catch (error) {
           if (error instanceof ChecksumMismatchError && !yielded && attempt === 1) continue;
-          tracker.done(false);
+          events.publish({ kind: "failed", operation: "batches", path: source.path, error });
           throw error;
         } finally {
           await stream.return(undefined as never);
@@ -312,7 +292,7 @@ export function readBatches(
 
 /**
  * Makes sure the pinned version of a file is in the cache (downloading it once if not) and
- * returns the verified copy's path; `operation` is what the gate is told (`scan` for a scan
+ * returns the verified copy's path; `operation` is what its events name (`scan` for a scan
  * of the copy).
  *
  * @throws {BadRequestError} when the store has no cache, or the file cannot be kept in it.
@@ -337,7 +317,7 @@ export function readBatches(
 export async function cachedCopy(
   context: DataContext,
   source: FileSource,
-  options: Pick<DataFrameOptions, "signal" | "onProgress" | "progress"> = {},
+  options: { signal?: AbortSignal } = {},
   operation: ReadOperation = "cachedPath",
 ): Promise<string> {
   const { cache } = context;
@@ -349,14 +329,13 @@ export async function cachedCopy(
       { path },
     );
   }
-  const keep = (tracker: ProgressTracker) =>
+  const keep = () =>
     restarting(source, options.signal, async (source) => {
       const pinned = await pinVersion(context, source, operation, options.signal);
       const { version } = pinned;
-      tracker.expectBytes(version.size);
       const found = pinned.copy ?? await cache.open(version);
       const fresh = found instanceof CopyWriter;
-      const body = () => bodyOf({ context, source, options, tracker }, version, true);
+      const body = () => bodyOf({ context, source, options, operation }, version, true);
       const copy = fresh ? (await fetchWhole(body(), version, found, false)).copy : found;
       if (copy === undefined) {
         throw new BadRequestError(
@@ -369,9 +348,7 @@ export async function cachedCopy(
     });
   const release = await cache.claim(context.transport.url, path);
   try {
-    const copy = await tracked(context, options, source, keep);
-    context.gate?.record(copy.version, operation);
-    return copy.file;
+    return (await announced(context.events, { operation, path }, keep)).file;
   } finally {
     release();
   }
@@ -381,7 +358,8 @@ export async function cachedCopy(
  * Reads the bytes of the pinned version of a file and hands them, in order, to `consume`
  * (which must read them to the end): from the verified cached copy when the cache holds that
  * version, else downloaded and checked. Starts over once with the file's new version when it
- * changed mid-way (`consume` must then start its result afresh). Tells the gate, with the hash.
+ * changed mid-way (`consume` must then start its result afresh). Its `done` event carries the
+ * content hash.
  *
  * @example
  * ```ts
@@ -403,21 +381,22 @@ export async function readBytes<T>(
   context: DataContext,
   source: FileSource,
   operation: ReadOperation,
-  options: { signal?: AbortSignal; onBytes?: (count: number) => void },
+  options: { signal?: AbortSignal },
   consume: (chunks: AsyncIterable<Uint8Array>, version: FileVersion) => Promise<T>,
 ): Promise<T> {
-  const { value, version } = await restarting(source, options.signal, async (source) => {
-    const { chunks, pinned, read } = await bytesOf(context, source, operation, options);
-    return { value: await consume(chunks, pinned), version: read() };
-  });
-  context.gate?.record(version, operation);
-  return value;
+  const read = () =>
+    restarting(source, options.signal, async (source) => {
+      const { chunks, pinned, read } = await bytesOf(context, source, operation, options);
+      return { value: await consume(chunks, pinned), ...read() };
+    });
+  return (await announced(context.events, { operation, path: source.path }, read)).value;
 }
 
 /**
  * The bytes of the pinned version of a file as a stream (from the verified cached copy when
- * the cache holds that version). The gate is told once the stream was read to the end. Waits
- * for the first bytes, so a file that cannot be read fails this call.
+ * the cache holds that version). It is `done` once the stream was read to the end, `failed` when
+ * it errs (a cancelled stream publishes neither). Waits for the first bytes, so a file that
+ * cannot be read fails this call.
  *
  * @example
  * ```ts
@@ -442,7 +421,17 @@ export async function streamBytes(
   // Cancelling the stream ends the request even while a read waits for bytes.
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
-  const { chunks, read } = await bytesOf(context, source, "stream", { signal });
+  async function* published(): AsyncGenerator<Uint8Array, void> {
+    try {
+      const { chunks, read } = await bytesOf(context, source, "stream", { signal });
+      yield* chunks;
+      context.events.publish({ kind: "done", operation: "stream", ...read() });
+    } catch (error) {
+      context.events.publish({ kind: "failed", operation: "stream", path: source.path, error });
+      throw error;
+    }
+  }
+  const chunks = published();
   let first: IteratorResult<Uint8Array, void> | undefined = await chunks.next();
   // ArrayBuffer-backed (as fetch bodies are), so that it pipes into DecompressionStream.
   return new ReadableStream<Uint8Array<ArrayBuffer>>({
@@ -451,7 +440,6 @@ export async function streamBytes(
       first = undefined;
       if (!next.done) return controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
       controller.close();
-      context.gate?.record(read(), "stream");
     },
     async cancel() {
       stop.abort();
@@ -478,32 +466,19 @@ async function restarting<T>(
   }
 }
 
-/** The progress tracker of a one-file read (the call's callback, and the store's display). */
-function trackerOf(
-  context: DataContext,
-  options: Pick<DataFrameOptions, "onProgress" | "progress">,
-  source: FileSource,
-): ProgressTracker {
-  const name = source.path.slice(source.path.lastIndexOf("/") + 1);
-  const reporter = progressFor(context.progress, options, name);
-  return new ProgressTracker(reporter, 1, source.entry?.size ?? 0);
-}
-
-/** Runs a one-file read under its own progress tracker, which it ends either way. */
-async function tracked<T extends { fromCache: boolean; route?: ReadRoute }>(
-  context: DataContext,
-  options: Pick<DataFrameOptions, "onProgress" | "progress">,
-  source: FileSource,
-  read: (tracker: ProgressTracker) => Promise<T>,
+/** Runs a whole read, publishing `done` with what it read, or `failed` with why not. */
+async function announced<T extends { fromCache: boolean; route?: ReadRoute; version: FileVersion }>(
+  events: ReadEvents,
+  { operation, path }: { operation: ReadOperation; path: string },
+  read: () => Promise<T>,
 ): Promise<T> {
-  const tracker = trackerOf(context, options, source);
   try {
-    const result = await read(tracker);
-    tracker.fileDone(source.path, result.fromCache, result.route);
-    tracker.done(true);
+    const result = await read();
+    const { version, fromCache, route } = result;
+    events.publish({ kind: "done", operation, version, fromCache, ...(route && { route }) });
     return result;
   } catch (error) {
-    tracker.done(false);
+    events.publish({ kind: "failed", operation, path, error });
     throw error;
   }
 }
@@ -512,8 +487,8 @@ async function tracked<T extends { fromCache: boolean; route?: ReadRoute }>(
 interface Read {
   context: DataContext;
   source: FileSource;
-  options: DataFrameOptions;
-  tracker: Pick<ProgressTracker, "bytes" | "expectBytes">;
+  options: { signal?: AbortSignal };
+  operation: ReadOperation;
 }
 
 /** Where the frames came from. */
@@ -527,16 +502,13 @@ interface Outcome {
  * The frames of one file, in order; together they hold at most `nRows` rows. A whole read
  * (`dataframe`) moves the body into the cache copy (else memory) and parses it once; `head` and
  * `batches` parse delimited text and JSON Lines as the chunks arrive and cache nothing partial
- * (a whole format is downloaded whole all the same). Tells the gate what was read once it was
- * read (a `head` read, once its rows are in). `own`: the tracker is told the file's size.
+ * (a whole format is downloaded whole all the same).
  */
 async function* frameStream(
   pl: Promise<Polars>,
-  read: Read,
-  operation: "dataframe" | "head" | "batches",
-  own: boolean,
+  read: Read & { options: DataFrameOptions; operation: "dataframe" | "head" | "batches" },
 ): AsyncGenerator<DataFrame, Outcome> {
-  const { context, source, options, tracker } = read;
+  const { context, source, options, operation } = read;
   const cache = options.cache === false ? undefined : context.cache;
   const whole = operation === "dataframe";
   // A whole read waits for another of the same path in this process, then uses its copy.
@@ -560,17 +532,12 @@ async function* frameStream(
         head: utf8Head(head, options.encoding),
         format: options.format,
       });
-    if (own) tracker.expectBytes(version.size);
-    const found = pinned.copy ?? await cache?.lookup(version);
-    // Held open while it is read: another process may remove its name meanwhile (when it did
-    // already, the file is downloaded again).
-    await using copy = found && await OpenCopy.open(found);
-    if (pinned.copy !== undefined && copy === undefined) throw copyRemoved(path);
+    await using copy = await openCopy(pinned, cache);
     const parse = async (detected: DetectedFormat, local: LocalCopy) =>
       await parseLocal(await pl, detected, local, options, path, infoType);
     let outcome: Outcome;
     if (copy !== undefined) {
-      tracker.bytes(version.size);
+      context.events.publish({ kind: "bytes", operation, path, count: version.size });
       const detected = detect(await copy.head(SNIFF_BYTES));
       if (operation === "batches" && isStreamed(detected)) {
         yield* parseChunks(await pl, detected, copy.chunks(), options, path, infoType);
@@ -606,7 +573,6 @@ async function* frameStream(
         outcome = { fromCache: false, route, version: got.version };
       }
     }
-    context.gate?.record(outcome.version, operation);
     return outcome;
   } finally {
     await body?.return();
@@ -651,8 +617,8 @@ async function fetchWhole(
 }
 
 /**
- * The verified body of `version`, reporting bytes to the tracker; `reuse` for a consumer that
- * is done with each chunk before it asks for the next (see {@linkcode verifiedBody}).
+ * The verified body of `version`, publishing its bytes; `reuse` for a consumer that is done
+ * with each chunk before it asks for the next (see {@linkcode verifiedBody}).
  */
 function bodyOf(
   read: Read,
@@ -660,12 +626,13 @@ function bodyOf(
   reuse: boolean,
   started?: Promise<EarlyAnswer | undefined>,
 ): AsyncGenerator<Uint8Array, void> {
+  const { context: { events }, operation } = read;
   return verifiedBody({
     transport: read.context.transport,
     expected: version,
     recheck: read.source.stat,
     signal: read.options.signal,
-    onBytes: (count) => read.tracker.bytes(count),
+    onBytes: (count) => events.publish({ kind: "bytes", operation, path: version.path, count }),
     started,
     reuse,
   });
@@ -674,39 +641,50 @@ function bodyOf(
 /**
  * Pins the version a byte read reads, and its bytes: its cached copy's when the cache holds
  * it, else downloaded; hashed as they pass: once they were read to the end, `read()` is the
- * version they were.
+ * version they were, and whether the cache served them.
  */
 async function bytesOf(
   context: DataContext,
   source: FileSource,
   operation: ReadOperation,
-  options: { signal?: AbortSignal; onBytes?: (count: number) => void },
-): Promise<{ chunks: AsyncGenerator<Uint8Array, void>; pinned: FileVersion; read(): FileVersion }> {
+  options: { signal?: AbortSignal },
+): Promise<{
+  chunks: AsyncGenerator<Uint8Array, void>;
+  pinned: FileVersion;
+  read(): { version: FileVersion; fromCache: boolean };
+}> {
   const pinned = await pinVersion(context, source, operation, options.signal);
-  const { version, copy = await context.cache?.lookup(version) } = pinned;
-  options.onBytes?.(copy?.version.size ?? 0);
-  const tracker = { bytes: (count: number) => options.onBytes?.(count), expectBytes() {} };
+  const { version } = pinned;
   const hasher = await contentHasher();
-  const download = () => bodyOf({ context, source, options, tracker }, version, false);
-  const chunks = hashing(
-    copy ? copyChunks(copy, pinned.copy ? undefined : download) : download(),
-    hasher,
-  );
-  return { chunks, pinned: version, read: () => checkHash(version, withHash(version, hasher)) };
+  let fromCache = false;
+  async function* bytes(): AsyncGenerator<Uint8Array, void> {
+    await using copy = await openCopy(pinned, context.cache);
+    if (copy === undefined) {
+      return yield* bodyOf({ context, source, options, operation }, version, false);
+    }
+    fromCache = true;
+    context.events.publish({ kind: "bytes", operation, path: version.path, count: version.size });
+    yield* copy.chunks();
+  }
+  const read = () => ({ version: checkHash(version, withHash(version, hasher)), fromCache });
+  return { chunks: hashing(bytes(), hasher), pinned: version, read };
 }
 
 /**
- * A verified copy's bytes, read through it held open; when another process removed it since it
- * was looked up, `download`'s, or without one (offline, pinned by a lock) a typed error.
+ * The pinned version's verified cached copy, held open until disposed (another process may
+ * remove its name meanwhile), or `undefined` when its bytes are to come from the network: no
+ * copy, or one removed before it could be opened.
+ *
+ * @throws {CacheMissError} when only the cache may serve it (offline, a lock) and it is gone.
  */
-async function* copyChunks(
-  copy: CachedFile,
-  download?: () => AsyncGenerator<Uint8Array, void>,
-): AsyncGenerator<Uint8Array, void> {
-  await using open = await OpenCopy.open(copy);
-  if (open !== undefined) yield* open.chunks();
-  else if (download !== undefined) yield* download();
-  else throw copyRemoved(copy.version.path);
+async function openCopy(
+  pinned: Pinned,
+  cache: DiskCache | undefined,
+): Promise<OpenCopy | undefined> {
+  const found = pinned.copy ?? await cache?.lookup(pinned.version);
+  const copy = found && await OpenCopy.open(found);
+  if (pinned.copy !== undefined && copy === undefined) throw copyRemoved(pinned.version.path);
+  return copy;
 }
 
 /** A copy that only the cache could serve was removed (a clear() or eviction elsewhere). */

@@ -37,6 +37,7 @@ import { detectFormat } from "./formats.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
+import { withProgress } from "./read_progress.ts";
 
 export type { ScanOptions };
 
@@ -224,7 +225,10 @@ async function remoteScan(
   const admitted = await context.gate?.admit(pin.version, "scan") ?? pin.version;
   // A lock that pins another version serves it only from the cache.
   if (!sameVersion(admitted, pin.version)) return "a lock pins another version of it";
-  context.gate?.record(pin.version, "scan");
+  // The scan reads lazily, at each collect(): what it pinned is what it reads.
+  const { version } = pin;
+  context.events.publish({ kind: "pinned", operation: "scan", version });
+  context.events.publish({ kind: "done", operation: "scan", version, fromCache: false });
   const report = progressFor(context.progress, options, entry.name);
   return { frame: guardFrame(raw, { pins: [pin], report, schema }), route: { url } };
 }
@@ -253,7 +257,8 @@ async function localScan(
   reason: string,
 ): Promise<Scan> {
   const { format: forced, signal, onProgress, progress } = options;
-  const local = await cachedCopy(context, source, { signal, onProgress, progress }, "scan");
+  const shown = withProgress(context, { onProgress, progress }, source);
+  const local = await cachedCopy(shown, source, { signal }, "scan");
   const detected = detectFormat({
     path: source.path,
     infoType: source.entry?.infoType ?? null,
@@ -273,7 +278,7 @@ async function localScan(
   }
   if (frame !== undefined) return { frame, route: { localPath: local, reason } };
   // JSON arrays, gzip and Arrow streams have no lazy reader: read the cached copy whole.
-  const whole = await readDataFrame(context, source, { progress: false, format: forced, signal });
+  const whole = await readDataFrame(context, source, { format: forced, signal });
   return { frame: whole.frame.lazy(), route: { reason } };
 }
 

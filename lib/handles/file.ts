@@ -53,6 +53,7 @@ import {
   readDataFrame,
   streamBytes,
 } from "../data/read.ts";
+import { progressListener, withProgress } from "../data/read_progress.ts";
 import { scanFile, type ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
 import { datesNote, fileView } from "./display.ts";
@@ -275,7 +276,11 @@ export class File extends Handle {
 
   async #dataframe(options: DataFrameOptions): Promise<DataFrame> {
     const source = await this.#source(options.signal);
-    const { frame } = await readDataFrame(this.context, source, options);
+    const { frame } = await readDataFrame(
+      withProgress(this.context, options, source),
+      source,
+      options,
+    );
     const title = source.path.slice(source.path.lastIndexOf("/") + 1);
     const dates = datesNote(frame, options.format ?? formatOfName(title), options);
     return withFrameDisplay(frame, { title, ...(dates === undefined ? {} : { notes: [dates] }) });
@@ -360,11 +365,12 @@ export class File extends Handle {
    */
   batches(options: BatchOptions = {}): AsyncIterable<DataFrame> {
     const parsed = BATCH_OPTIONS.parse("file.batches()", options);
-    const context = this.context;
+    const { context } = this;
     const source = (signal?: AbortSignal) => this.#source(signal);
     return {
       async *[Symbol.asyncIterator]() {
-        yield* readBatches(context, await source(parsed.signal), parsed);
+        const from = await source(parsed.signal);
+        yield* readBatches(withProgress(context, parsed, from), from, parsed);
       },
     };
   }
@@ -392,7 +398,7 @@ export class File extends Handle {
   async cachedPath(options: CopyOptions = {}): Promise<string> {
     const parsed = COPY_OPTIONS.parse("file.cachedPath()", options);
     const source = await this.#source(parsed.signal);
-    return await cachedCopy(this.context, source, parsed);
+    return await cachedCopy(withProgress(this.context, parsed, source), source, parsed);
   }
 
   /**
@@ -677,11 +683,12 @@ export class File extends Handle {
     try {
       const opened = await onDisk(() => Deno.open(temporary, { write: true, createNew: true }));
       file = opened;
+      const events = this.context.events.with(progressListener(tracker, false));
       const size = await readBytes(
-        this.context,
+        { ...this.context, events },
         { ...source, entry },
         "downloadTo",
-        { signal: options.signal, onBytes: (count) => tracker.bytes(count) },
+        { signal: options.signal },
         async (chunks) => {
           // A read that starts over (the file changed) writes the new version from the start.
           await onDisk(() => opened.truncate(0));
@@ -697,7 +704,6 @@ export class File extends Handle {
       file = undefined;
       opened.close();
       await onDisk(() => placeFile(temporary, target));
-      tracker.fileDone(path, false);
       tracker.done(true);
       return { path: target, size };
     } catch (error) {

@@ -49,6 +49,7 @@ import { type Lock, lockStoreUrl } from "../reproduce/lock.ts";
 import { confirmLockStore, lockStoreCheck, lockUrlNote } from "../reproduce/lock_store.ts";
 import { Provenance } from "../reproduce/provenance.ts";
 import { type OnChange, StoreGate } from "../reproduce/store_gate.ts";
+import { ReadEvents } from "../data/read_events.ts";
 import { ScanProxy } from "../data/scan_proxy.ts";
 
 /**
@@ -306,16 +307,23 @@ export class Store {
       storeId,
       async (path, callOptions) => (await download(transport, path, callOptions)).body,
     );
+    const gate = new StoreGate(transport.url, provenance, disk, {
+      ...reading,
+      ...(confirm === undefined ? {} : { confirm }),
+    });
+    // Provenance hears every read the store finishes, marked as it stood against the lock.
+    const events = new ReadEvents();
+    events.subscribe((event) => {
+      if (event.kind === "done") gate.record(event.version, event.operation);
+    });
     // Every handle this store makes, directly or through another handle, gets this one object.
     const context: StoreContext = Object.freeze({
       transport,
       cache: disk,
       offline,
       progress: options.progress ?? true,
-      gate: new StoreGate(transport.url, provenance, disk, {
-        ...reading,
-        ...(confirm === undefined ? {} : { confirm }),
-      }),
+      events,
+      gate,
       scans: new ScanProxy(transport),
     });
     this.#context = context;

@@ -30,7 +30,7 @@ export interface ProgressEvent extends ProgressCounts {
   path?: string;
   /**
    * For `file` events of DataFrame reads: how its bytes reached Polars (`cache`, `stream`,
-   * `file` or `memory`; see `ReadRoute` in read.ts).
+   * `file` or `memory`; see `ReadRoute` in data/read_events.ts).
    */
   route?: "cache" | "stream" | "file" | "memory";
   /** For `done` events: whether the read succeeded. */

@@ -210,7 +210,8 @@ export class StoreGate implements ReadGate {
     return locked;
   }
 
-  /** Records a read in the provenance, marked as it stood against the lock. */
+  /** Records a read in the provenance, marked as it stood against the lock (the store calls
+   * it for each read's `done` event). */
   record(version: FileVersion, operation: ReadOperation): void {
     const mark = this.#marks.get(version.id);
     const status = mark !== undefined && sameVersion(mark.version, version) ? mark.status : "read";

@@ -3,6 +3,7 @@ import pl from "../../polars.ts";
 import { CacheMissError } from "../../lib/cache/errors.ts";
 import { BadRequestError, connect, FileChangedError, ParseError } from "../../mod.ts";
 import type { ReadGate } from "../../lib/data/context.ts";
+import { ReadEvents } from "../../lib/data/read_events.ts";
 import type { FileVersion } from "../../lib/client/file_version.ts";
 import { ensureSampleStore } from "../../lib/sample/mod.ts";
 import { SAMPLE_CASES } from "../../lib/sample/catalog.ts";
@@ -292,9 +293,12 @@ Deno.test("scan: a remote scan pins the server's ETag, passes the store's gate, 
       seen.push(`admit ${operation} ${version.size} ${version.etag}`);
       return version;
     },
-    record: (version, operation) => void seen.push(`record ${operation} ${version.etag}`),
   };
-  const context = { ...store[STORE_CONTEXT], gate };
+  const events = new ReadEvents();
+  events.subscribe((event) => {
+    if (event.kind === "done") seen.push(`record ${event.operation} ${event.version.etag}`);
+  });
+  const context = { ...store[STORE_CONTEXT], gate, events };
   const source = { path: PUBLIC, stat: (signal?: AbortSignal) => file.stat({ signal }) };
   const { frame, route } = await scanFile(context, source);
   assert.match(route.url ?? "", /\/dav-anon\//);

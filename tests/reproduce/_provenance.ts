@@ -95,8 +95,9 @@ export async function serveProvenanceStore(): Promise<ProvenanceStore> {
 
 /**
  * What every read does around its data, without the data: the version of `path` now, admitted
- * by the store's gate, then recorded as `operation`. Lets the gate's tests name any operation
- * and stay independent of the formats; the real reads are tested in store_gate_test.ts.
+ * by the store's gate, then published as `done` (`operation`), which the provenance hears. Lets
+ * the gate's tests name any operation and stay independent of the formats; the real reads are
+ * tested in store_gate_test.ts.
  * Returns the admitted version.
  */
 export async function gatedRead(
@@ -110,6 +111,6 @@ export async function gatedRead(
     versionOfEntry(context.transport.url, entry),
     operation,
   );
-  context.gate!.record(admitted, operation);
+  context.events.publish({ kind: "done", operation, version: admitted, fromCache: false });
   return admitted;
 }
