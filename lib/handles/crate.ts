@@ -22,7 +22,9 @@ import {
 import { withDisplay } from "../display/attach.ts";
 import type { JUPYTER_DISPLAY, MediaBundle } from "../display/bundle.ts";
 import { cratePreviewPage, type CrateView, renderCrate } from "../display/crate.ts";
+import { normalizeOrcid } from "../metadata/names.ts";
 import {
+  type CrateAgent,
   type CrateLocalFile,
   type CrateRecord,
   fileUrl,
@@ -64,6 +66,13 @@ export interface CrateCallOptions extends CallOptions {
    */
   instrument?: string;
   /**
+   * Who ran the notebook: the run's `agent`, a `Person` with a name and, when given, an ORCID iD
+   * (`0000-0002-1825-0097`, hyphens optional, or its `https://orcid.org/` link; its check digit
+   * must hold), which becomes the person's `@id`.
+   * @default none: the crate names no agent
+   */
+  agent?: CrateAgent;
+  /**
    * Files the run made (local paths): the run's `result`, hashed, and copied into `dir`.
    * @default []
    */
@@ -91,6 +100,10 @@ export interface CrateCallOptions extends CallOptions {
  * import assert from "node:assert/strict";
  *
  * assert.throws(() => CRATE_OPTIONS.parse("provenance.crate()", { output: [] }), /did you mean "outputs"/);
+ * assert.throws(
+ *   () => CRATE_OPTIONS.parse("provenance.crate()", { agent: { name: "Ada", orcid: "0000-0002-1825-0098" } }),
+ *   /agent must be a person: \{ name: a non-empty string, orcid\?: an ORCID iD with a valid check digit \}/,
+ * );
  * ```
  */
 export const CRATE_OPTIONS: OptionsSchema<CrateCallOptions> = defineOptions<CrateCallOptions>(
@@ -100,6 +113,10 @@ export const CRATE_OPTIONS: OptionsSchema<CrateCallOptions> = defineOptions<Crat
     description: filled("a non-empty string"),
     license: rule("an http(s) URL", isHttpUrl),
     instrument: filled("a file path"),
+    agent: rule(
+      "a person: { name: a non-empty string, orcid?: an ORCID iD with a valid check digit }",
+      isAgent,
+    ),
     outputs: rule(
       "an array of file paths",
       (value): value is string[] =>
@@ -194,6 +211,7 @@ export async function lockCrate(
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(options.description === undefined ? {} : { description: options.description }),
     ...(options.license === undefined ? {} : { license: options.license }),
+    ...(options.agent === undefined ? {} : { agent: agentOf(options.agent) }),
     ...(instrument === undefined ? {} : { instrument }),
     outputs,
     copies,
@@ -344,6 +362,19 @@ async function copyInput(
       ...(checksum === undefined ? {} : { checksum }),
     }, "the crate copies the store's current bytes");
   }
+}
+
+function isAgent(value: unknown): value is CrateAgent {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { name, orcid, ...rest } = value as Record<string, unknown>;
+  return typeof name === "string" && name.trim() !== "" && Object.keys(rest).length === 0 &&
+    (orcid === undefined || (typeof orcid === "string" && normalizeOrcid(orcid) !== undefined));
+}
+
+/** The agent with its ORCID iD in canonical form (the schema checked it). */
+function agentOf(agent: CrateAgent): CrateAgent {
+  const name = agent.name.trim();
+  return agent.orcid === undefined ? { name } : { name, orcid: normalizeOrcid(agent.orcid)! };
 }
 
 function isHttpUrl(value: unknown): value is string {

@@ -226,3 +226,40 @@ Deno.test("crate: a crate tern cannot turn back into pins is refused with a Lock
   };
   assert.throws(() => parseLock(foreign), /does not describe/);
 });
+
+Deno.test("crate: the agent option names who ran the notebook as a Person (an ORCID iD as its @id, checked by its check digit); an agent who is a creator stays one entity", async () => {
+  await using store = await exampleStore();
+  await store.file(`${CURATED}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`).bytes();
+  const agentOf = (crate: RoCrate) => {
+    const run = crate["@graph"].find((entity) => entity["@type"] === "CreateAction")!;
+    const id = (run.agent as { "@id": string })["@id"];
+    return crate["@graph"].filter((entity) => entity["@id"] === id);
+  };
+  const ada = await store.provenance.crate({
+    agent: { name: " Ada Lovelace ", orcid: "https://orcid.org/0000000218250097" },
+  });
+  assert.deepEqual(agentOf(ada), [{
+    "@id": "https://orcid.org/0000-0002-1825-0097",
+    "@type": "Person",
+    name: "Ada Lovelace",
+  }]);
+  assert.deepEqual((await validate(ada)).filter((result) => result.status === "error"), []);
+  await assertNoDroppedTerms(ada);
+
+  const gorman = await store.provenance.crate({ agent: { name: "Gorman, Kristen B." } });
+  const [person] = agentOf(gorman);
+  assert.equal(person.familyName, "Gorman", "the agent is the dataset's creator entity");
+  const ids = gorman["@graph"].map((entity) => entity["@id"]);
+  assert.equal(new Set(ids).size, ids.length, "no @id twice");
+
+  for (const agent of [{ name: "Ada", orcid: "0000-0002-1825-0098" }, { name: "" }, "Ada"]) {
+    await assert.rejects(
+      () => store.provenance.crate({ agent } as never),
+      {
+        name: "BadRequestError",
+        message:
+          /^provenance\.crate\(\): agent must be a person: \{ name: a non-empty string, orcid\?: an ORCID iD with a valid check digit \}/,
+      },
+    );
+  }
+});
