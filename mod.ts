@@ -89,7 +89,7 @@ export {
 export type { OnChange } from "./lib/handles/store_gate.ts";
 export {
   type CrateCallOptions,
-  type CrateDownload,
+  type CrateInputs,
   lockCrate,
   type ProvenanceCrate,
 } from "./lib/handles/crate.ts";

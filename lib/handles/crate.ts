@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import type { CallOptions } from "../client/endpoints.ts";
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { checksumHasher } from "../client/checksum.ts";
+import { mapConcurrent } from "../client/map_concurrent.ts";
 import {
   abortSignal,
   defineOptions,
@@ -84,8 +85,9 @@ export interface CrateCallOptions extends CallOptions {
    */
   dir?: string;
   /**
-   * Whether `dir` also holds a copy of every input file (downloaded through the store, checked
-   * against the store's checksum).
+   * Whether `dir` also holds a copy of every input file: the store's cached copy when its cache
+   * holds the locked version, else downloaded through the store (a few at a time, the store's
+   * `concurrency`); either way checked against the lock's size and the store's checksum.
    * @default true
    */
   copy?: boolean;
@@ -128,19 +130,23 @@ export const CRATE_OPTIONS: OptionsSchema<CrateCallOptions> = defineOptions<Crat
 );
 
 /**
- * Downloads the bytes of a store file (the store's own transport, so a token goes only to it).
+ * Where a crate's input copies come from: a store's `file(path).stream()` (its cached copy when
+ * the cache holds the file's version, else a download through the store's own transport, so a
+ * token goes only to it), at most `concurrency` at once.
  *
  * @example
  * ```ts
- * import type { CrateDownload } from "./crate.ts";
+ * import type { CrateInputs } from "./crate.ts";
  *
- * const none: CrateDownload = () => Promise.reject(new Error("offline"));
+ * const none: CrateInputs = { read: () => Promise.reject(new Error("offline")), concurrency: 1 };
  * ```
  */
-export type CrateDownload = (
-  path: string,
-  options: CallOptions,
-) => Promise<ReadableStream<Uint8Array>>;
+export interface CrateInputs {
+  /** The bytes of the store file at `path`. */
+  read(path: string, options: CallOptions): Promise<ReadableStream<Uint8Array>>;
+  /** How many inputs are copied at once (the store's `concurrency`). */
+  readonly concurrency: number;
+}
 
 /**
  * A crate's metadata (plain JSON-LD: `JSON.stringify` gives `ro-crate-metadata.json`), shown in a
@@ -161,7 +167,7 @@ export type ProvenanceCrate = RoCrate & {
  * A lock as an RO-Crate (see {@linkcode CrateCallOptions}); with `dir`, writes the crate folder.
  *
  * @param times When the reads started and ended, when known (a lock file does not say).
- * @param download Reads an input's bytes, for `copy`.
+ * @param inputs Where the input copies come from, for `copy`.
  * @throws {BadRequestError} for an output that is not a file, two files with one name in the
  * folder, or `copy` without `dir`.
  * @throws {DataChangedError} when an input copied has changed since the lock.
@@ -183,7 +189,7 @@ export async function lockCrate(
   lock: Lock,
   times: Pick<CrateRecord, "startTime" | "endTime">,
   options: CrateCallOptions,
-  download?: CrateDownload,
+  inputs?: CrateInputs,
 ): Promise<ProvenanceCrate> {
   const dir = options.dir;
   const copy = dir !== undefined && options.copy !== false;
@@ -219,19 +225,14 @@ export async function lockCrate(
   if (dir !== undefined) {
     await Deno.mkdir(dir, { recursive: true });
     if (copy) {
-      if (download === undefined) {
+      if (inputs === undefined) {
         throw new BadRequestError("crate(): copy needs a store to download the inputs from");
       }
-      // One at a time: a crate of many files keeps one download open, not all of them.
-      for (const [index, file] of lock.files.entries()) {
-        await copyInput(
-          lock.store,
-          file,
-          `${dir}/${copies[index].id.split("/").map(decodeURIComponent).join("/")}`,
-          download,
-          options,
-        );
-      }
+      // A few at a time (the store's concurrency), as every pool of reads in tern.
+      await mapConcurrent(lock.files, inputs.concurrency, async (file, index, signal) => {
+        const target = `${dir}/${copies[index].id.split("/").map(decodeURIComponent).join("/")}`;
+        await copyInput(lock.store, file, target, await inputs.read(file.path, { signal }));
+      }, options.signal === undefined ? {} : { signal: options.signal });
     }
     for (const file of [instrument, ...outputs]) {
       if (file?.source !== undefined) {
@@ -325,21 +326,16 @@ async function localFile(
   return { id, name, contentSize: stat.size, sha256: hash.digest("hex"), source: path };
 }
 
-/** Downloads an input into the crate, checking its size and the store's checksum. */
+/** Writes an input's bytes into the crate, checking its size and the store's checksum. */
 async function copyInput(
   store: string,
   file: LockedFile,
   target: string,
-  download: CrateDownload,
-  options: CallOptions,
+  body: ReadableStream<Uint8Array>,
 ): Promise<void> {
   await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
   const hasher = file.checksum === undefined ? undefined : checksumHasher(file.checksum);
   let size = 0;
-  const body = await download(
-    file.path,
-    options.signal === undefined ? {} : { signal: options.signal },
-  );
   await Deno.writeFile(
     target,
     body.pipeThrough(

@@ -6,7 +6,6 @@
 
 import {
   type CallOptions,
-  download,
   getMetadata,
   getRoot,
   getSavedSearches,
@@ -305,7 +304,11 @@ export class Store {
       storeUrl,
       (folder, callOptions) => context.dataset({ path: folder }).metadata(callOptions),
       storeId,
-      async (path, callOptions) => (await download(transport, path, callOptions)).body,
+      // The one way out of the cache: a file's stream reads its cached copy when it has one.
+      {
+        read: (path, callOptions) => context.file({ path }).stream(callOptions),
+        concurrency: transport.policy.concurrency,
+      },
     );
     // Every handle this store makes, directly or through another handle, gets this one object.
     const context: StoreContext = Object.freeze({

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { JUPYTER_DISPLAY, type Lock, LockError, parseLock } from "../../mod.ts";
+import { connect } from "../../mod.ts";
+import { startServer } from "../../server.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { DEMO_USER } from "../../lib/sample/constants.ts";
+import { ensureSampleStore } from "../../lib/sample/mod.ts";
+import { frontProxy } from "../data/_proxy.ts";
 import type { MediaBundle } from "../../lib/display/bundle.ts";
 import {
   CHECKSUM_TERMS,
@@ -261,5 +265,86 @@ Deno.test("crate: the agent option names who ran the notebook as a Person (an OR
           /^provenance\.crate\(\): agent must be a person: \{ name: a non-empty string, orcid\?: an ORCID iD with a valid check digit \}/,
       },
     );
+  }
+});
+
+Deno.test("crate: input copies come from the store's cache when it holds them; the rest are downloaded a few at a time (the store's concurrency), each checked", async () => {
+  await using server = await startServer({ root: await ensureSampleStore(), port: 0, quiet: true });
+  const formats = "/iplant/home/shared/tern_samples/formats";
+  const [cached, downloaded] = [
+    ["penguins.parquet", "penguins.arrow"].map((name) => `${formats}/${name}`),
+    ["penguins.csv", "penguins.tsv", "README.txt"].map((name) => `${formats}/${name}`),
+  ];
+  // Once armed, the first download is held until a second one is asked while it waits: a crate that copied
+  // one at a time would wait here for the watchdog, which only turns a hang into a failure.
+  const asked: string[] = [];
+  let first: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let armed = false;
+  let paired = false;
+  let timedOut = false;
+  let running = 0;
+  let most = 0;
+  await using proxy = frontProxy(server.url, {
+    async answer(request, answer) {
+      const url = new URL(request.url);
+      if (!url.pathname.endsWith("/fileio/download")) return undefined;
+      asked.push(url.searchParams.get("path")!);
+      most = Math.max(most, ++running);
+      try {
+        const body = await answer.arrayBuffer();
+        if (!armed) return new Response(body, { status: answer.status, headers: answer.headers });
+        if (!paired && !timedOut && first === undefined) {
+          await new Promise<void>((resolve) => {
+            first = resolve;
+            timer = setTimeout(() => {
+              timedOut = true;
+              resolve();
+            }, 30_000);
+          });
+        } else if (!paired && !timedOut) {
+          paired = true;
+          clearTimeout(timer);
+          first!();
+        }
+        return new Response(body, { status: answer.status, headers: answer.headers });
+      } finally {
+        running--;
+      }
+    },
+  });
+  const work = await Deno.makeTempDir({ prefix: "tern-crate-cache-test-" });
+  const store = connect({
+    url: proxy.url,
+    token: DEMO_USER.token,
+    cacheDir: `${work}/cache`,
+    concurrency: 2,
+    progress: false,
+  });
+  try {
+    for (const path of cached) await store.file(path).cachedPath();
+    for (const path of downloaded) await store.file(path).text();
+    asked.length = 0;
+    armed = true;
+    await store.provenance.crate({ dir: `${work}/crate` });
+    assert.deepEqual(
+      asked.toSorted(),
+      downloaded.toSorted(),
+      "only the uncached inputs downloaded",
+    );
+    assert.ok(paired && !timedOut, "a second download was asked while the first was held");
+    assert.ok(most <= 2, `at most the store's concurrency, 2 (${most} at once)`);
+    for (const path of [...cached, ...downloaded]) {
+      assert.deepEqual(
+        await Deno.readFile(`${work}/crate/inputs${path}`),
+        await Deno.readFile(
+          `${await ensureSampleStore()}${path}`,
+        ),
+      );
+    }
+  } finally {
+    clearTimeout(timer);
+    await store.close();
+    await Deno.remove(work, { recursive: true });
   }
 });

@@ -8,9 +8,7 @@
 
 import { lockCrate, readLock } from "../../../mod.ts";
 import { CRATE_OPTIONS } from "../../handles/crate.ts";
-import { download } from "../../client/endpoints.ts";
 import { quoteInput } from "../../client/errors.ts";
-import { STORE_CONTEXT } from "../../handles/store_context.ts";
 import { stringOption, UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { localPath } from "../io.ts";
@@ -81,13 +79,10 @@ async function run(context: CommandContext): Promise<number> {
     const store = await context.store({
       named: { url: locked.store, by: `the lock ${quoteInput(file)}` },
     });
-    const { transport } = store[STORE_CONTEXT];
-    await lockCrate(
-      locked,
-      {},
-      options,
-      async (path, call) => (await download(transport, path, call)).body,
-    );
+    await lockCrate(locked, {}, options, {
+      read: (path, call) => store.file(path).stream(call),
+      concurrency: store.options.concurrency,
+    });
     context.io.stdout.line(`Wrote the crate of ${locked.files.length} files to ${dir}.`);
   }
   await context.io.stdout.flush();
