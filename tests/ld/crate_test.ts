@@ -1,95 +1,15 @@
 import assert from "node:assert/strict";
-import { JUPYTER_DISPLAY, type Lock, LockError, parseLock } from "../../mod.ts";
-import { connect } from "../../mod.ts";
+import { connect, JUPYTER_DISPLAY, LockError, parseLock } from "../../mod.ts";
 import { startServer } from "../../server.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { DEMO_USER } from "../../lib/sample/constants.ts";
 import { ensureSampleStore } from "../../lib/sample/mod.ts";
 import { frontProxy } from "../data/_proxy.ts";
 import type { MediaBundle } from "../../lib/display/bundle.ts";
-import {
-  CHECKSUM_TERMS,
-  provenanceCrate,
-  RO_CRATE_CONTEXT,
-  type RoCrate,
-} from "../../lib/ld/crate.ts";
+import { provenanceCrate, type RoCrate } from "../../lib/ld/crate.ts";
+import { assertNoDroppedTerms, pins, validate } from "./_crate.ts";
 
-const CONTEXT_FILE = new URL("../fixtures/ro-crate-1.1-context.jsonld", import.meta.url);
-const CONTEXT = JSON.parse(await Deno.readTextFile(CONTEXT_FILE));
-const TERMS: Record<string, string> = { ...CONTEXT["@context"], ...CHECKSUM_TERMS };
 const CURATED = "/iplant/home/shared/commons_repo/curated";
-
-// The `ro-crate` validator fetches the crate's context with the `fetch` it finds when it loads:
-// before it loads, fetch learns to answer the RO-Crate 1.1 context from the local copy (every
-// other request goes out as before), so nothing reaches the network.
-const realFetch = globalThis.fetch;
-globalThis.fetch =
-  ((input: RequestInfo | URL, init?: RequestInit) =>
-    String(input) === RO_CRATE_CONTEXT
-      ? Promise.resolve(Response.json(CONTEXT))
-      : realFetch(input, init)) as typeof fetch;
-const { jsonld, roCrate } = await import("../_ld_deps.ts");
-
-/** jsonld's document loader: the RO-Crate 1.1 context from its local copy; nothing else. */
-// deno-lint-ignore require-await
-async function documentLoader(url: string) {
-  if (url !== RO_CRATE_CONTEXT) throw new Error(`no network: ${url}`);
-  return { contextUrl: null, documentUrl: url, document: CONTEXT };
-}
-
-/** Every key of every entity survives expansion as the IRI the contexts give it. */
-async function assertNoDroppedTerms(crate: RoCrate): Promise<void> {
-  const base = "http://crate.invalid/";
-  const expanded = await jsonld.expand(structuredClone(crate) as never, {
-    documentLoader,
-    base,
-  }) as { "@id": string; [iri: string]: unknown }[];
-  const byId = new Map(expanded.map((node) => [node["@id"], node]));
-  assert.equal(byId.size, crate["@graph"].length, "one node per entity, none merged");
-  for (const entity of crate["@graph"]) {
-    const node = byId.get(new URL(entity["@id"], base).href);
-    assert.ok(node !== undefined, `${entity["@id"]} expands`);
-    for (const key of Object.keys(entity)) {
-      if (key.startsWith("@")) continue;
-      const iri = TERMS[key];
-      assert.equal(typeof iri, "string", `${entity["@id"]}: ${key} is a term of the contexts`);
-      const expandedIri = iri.startsWith("dct:") ? `http://purl.org/dc/terms/${iri.slice(4)}` : iri;
-      assert.ok(expandedIri in node, `${entity["@id"]}: ${key} survives as ${expandedIri}`);
-    }
-  }
-}
-
-/** One check of the `ro-crate` library's validator. */
-interface Check {
-  id: string;
-  status: "success" | "warning" | "error";
-  message: string;
-}
-
-/** `validate` is in the library's `index.js` but not in its type declarations. */
-const library = roCrate as unknown as {
-  validate(crate: unknown): Promise<Check[]>;
-  ROCrate: { create(json: unknown): Promise<unknown> };
-};
-
-/** The `ro-crate` library's validator, on the crate read with its context resolved. */
-async function validate(crate: RoCrate): Promise<Check[]> {
-  return await library.validate(await library.ROCrate.create(structuredClone(crate)));
-}
-
-/** The lock's pins: all but how each file was read. */
-function pins(lock: Lock) {
-  return {
-    store: lock.store,
-    storeId: lock.storeId,
-    tern: lock.tern,
-    files: lock.files.map(({ operations: _operations, hash: _hash, ...file }) => file),
-    datasets: lock.datasets.map(({ license, ...dataset }) => ({
-      ...dataset,
-      license: license === undefined ? undefined : { ...license, confidence: undefined },
-    })),
-  };
-}
 
 Deno.test("crate: every dataset of the sample store, read through a token-connected store, expands without dropped terms, validates, carries every DOI, ARK, checksum and licence, and round-trips to the same pins", async () => {
   await using store = await exampleStore();
