@@ -88,7 +88,7 @@ export {
 export type { OnChange } from "./lib/reproduce/store_gate.ts";
 export {
   type CrateCallOptions,
-  type CrateDownload,
+  type CrateInputs,
   lockCrate,
   type ProvenanceCrate,
 } from "./lib/reproduce/crate.ts";

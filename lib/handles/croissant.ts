@@ -27,6 +27,8 @@ import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { formatOfName } from "../registry/format_detection.ts";
 import { File } from "./file.ts";
+import { folderUrl } from "../ld/crate.ts";
+import { lockStoreUrl } from "../reproduce/lock.ts";
 import type { StoreContext } from "./store_context.ts";
 
 /**
@@ -154,6 +156,9 @@ export async function gatherCroissant(
       return checksum === undefined ? file : { ...file, checksum };
     }),
     tables: described.flatMap(({ table }) => table === undefined ? [] : [table]),
+    // The manifest gives files their public URLs, never a folder: the folder's is the store's
+    // (as in a crate), which Terrain answers with its listing.
+    url: folderUrl(lockStoreUrl(transport.url), metadata.path),
   });
   return withDisplay(document, () => renderCroissant(croissantView(document, metadata.path)));
 }

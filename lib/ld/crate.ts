@@ -454,7 +454,8 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
       softwareVersion: record.tern,
     },
     ...(instrument === undefined ? [] : [localFile(instrument, ["File", "SoftwareSourceCode"])]),
-    ...(options.agent === undefined ? [] : [{
+    // An agent who is also a creator (the same ORCID iD, or name) is that one Person entity.
+    ...(options.agent === undefined || people.has(agentId(options.agent)) ? [] : [{
       "@id": agentId(options.agent),
       "@type": "Person",
       name: options.agent.name,

@@ -164,6 +164,11 @@ export interface CroissantInput {
   readonly files: readonly CroissantFile[];
   /** The columns of its table files. */
   readonly tables: readonly CroissantTable[];
+  /**
+   * The dataset's `url` when its metadata has no DOI or ARK link (which is its `url` then): the
+   * store's URL of its folder.
+   */
+  readonly url?: string;
 }
 
 /**
@@ -294,6 +299,7 @@ export function datasetCroissant(input: CroissantInput): CroissantDocument {
     conformsTo: CROISSANT_1_0,
     ...described,
     name: titleOf(m) ?? "",
+    ...(described.url === undefined && input.url !== undefined ? { url: input.url } : {}),
     ...(license === undefined ? {} : { license: licenseValue(license as string) }),
     ...(links.length === 0 ? {} : { identifier: links, sameAs: links }),
     ...(input.citeAs === undefined ? {} : { citeAs: input.citeAs }),

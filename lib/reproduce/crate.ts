@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import type { CallOptions } from "../client/endpoints.ts";
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { checksumHasher } from "../client/checksum.ts";
+import { mapConcurrent } from "../client/map_concurrent.ts";
 import {
   abortSignal,
   defineOptions,
@@ -22,7 +23,9 @@ import {
 import { withDisplay } from "../display/attach.ts";
 import type { JUPYTER_DISPLAY, MediaBundle } from "../display/bundle.ts";
 import { cratePreviewPage, type CrateView, renderCrate } from "../display/crate.ts";
+import { normalizeOrcid } from "../metadata/names.ts";
 import {
+  type CrateAgent,
   type CrateLocalFile,
   type CrateRecord,
   fileUrl,
@@ -64,6 +67,13 @@ export interface CrateCallOptions extends CallOptions {
    */
   instrument?: string;
   /**
+   * Who ran the notebook: the run's `agent`, a `Person` with a name and, when given, an ORCID iD
+   * (`0000-0002-1825-0097`, hyphens optional, or its `https://orcid.org/` link; its check digit
+   * must hold), which becomes the person's `@id`.
+   * @default none: the crate names no agent
+   */
+  agent?: CrateAgent;
+  /**
    * Files the run made (local paths): the run's `result`, hashed, and copied into `dir`.
    * @default []
    */
@@ -75,8 +85,9 @@ export interface CrateCallOptions extends CallOptions {
    */
   dir?: string;
   /**
-   * Whether `dir` also holds a copy of every input file (downloaded through the store, checked
-   * against the store's checksum).
+   * Whether `dir` also holds a copy of every input file: the store's cached copy when its cache
+   * holds the locked version, else downloaded through the store (a few at a time, the store's
+   * `concurrency`); either way checked against the lock's size and the store's checksum.
    * @default true
    */
   copy?: boolean;
@@ -91,6 +102,10 @@ export interface CrateCallOptions extends CallOptions {
  * import assert from "node:assert/strict";
  *
  * assert.throws(() => CRATE_OPTIONS.parse("provenance.crate()", { output: [] }), /did you mean "outputs"/);
+ * assert.throws(
+ *   () => CRATE_OPTIONS.parse("provenance.crate()", { agent: { name: "Ada", orcid: "0000-0002-1825-0098" } }),
+ *   /agent must be a person: \{ name: a non-empty string, orcid\?: an ORCID iD with a valid check digit \}/,
+ * );
  * ```
  */
 export const CRATE_OPTIONS: OptionsSchema<CrateCallOptions> = defineOptions<CrateCallOptions>(
@@ -100,6 +115,10 @@ export const CRATE_OPTIONS: OptionsSchema<CrateCallOptions> = defineOptions<Crat
     description: filled("a non-empty string"),
     license: rule("an http(s) URL", isHttpUrl),
     instrument: filled("a file path"),
+    agent: rule(
+      "a person: { name: a non-empty string, orcid?: an ORCID iD with a valid check digit }",
+      isAgent,
+    ),
     outputs: rule(
       "an array of file paths",
       (value): value is string[] =>
@@ -111,19 +130,23 @@ export const CRATE_OPTIONS: OptionsSchema<CrateCallOptions> = defineOptions<Crat
 );
 
 /**
- * Downloads the bytes of a store file (the store's own transport, so a token goes only to it).
+ * Where a crate's input copies come from: a store's `file(path).stream()` (its cached copy when
+ * the cache holds the file's version, else a download through the store's own transport, so a
+ * token goes only to it), at most `concurrency` at once.
  *
  * @example
  * ```ts
- * import type { CrateDownload } from "./crate.ts";
+ * import type { CrateInputs } from "./crate.ts";
  *
- * const none: CrateDownload = () => Promise.reject(new Error("offline"));
+ * const none: CrateInputs = { read: () => Promise.reject(new Error("offline")), concurrency: 1 };
  * ```
  */
-export type CrateDownload = (
-  path: string,
-  options: CallOptions,
-) => Promise<ReadableStream<Uint8Array>>;
+export interface CrateInputs {
+  /** The bytes of the store file at `path`. */
+  read(path: string, options: CallOptions): Promise<ReadableStream<Uint8Array>>;
+  /** How many inputs are copied at once (the store's `concurrency`). */
+  readonly concurrency: number;
+}
 
 /**
  * A crate's metadata (plain JSON-LD: `JSON.stringify` gives `ro-crate-metadata.json`), shown in a
@@ -144,7 +167,7 @@ export type ProvenanceCrate = RoCrate & {
  * A lock as an RO-Crate (see {@linkcode CrateCallOptions}); with `dir`, writes the crate folder.
  *
  * @param times When the reads started and ended, when known (a lock file does not say).
- * @param download Reads an input's bytes, for `copy`.
+ * @param inputs Where the input copies come from, for `copy`.
  * @throws {BadRequestError} for an output that is not a file, two files with one name in the
  * folder, or `copy` without `dir`.
  * @throws {DataChangedError} when an input copied has changed since the lock.
@@ -166,7 +189,7 @@ export async function lockCrate(
   lock: Lock,
   times: Pick<CrateRecord, "startTime" | "endTime">,
   options: CrateCallOptions,
-  download?: CrateDownload,
+  inputs?: CrateInputs,
 ): Promise<ProvenanceCrate> {
   const dir = options.dir;
   const copy = dir !== undefined && options.copy !== false;
@@ -194,6 +217,7 @@ export async function lockCrate(
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(options.description === undefined ? {} : { description: options.description }),
     ...(options.license === undefined ? {} : { license: options.license }),
+    ...(options.agent === undefined ? {} : { agent: agentOf(options.agent) }),
     ...(instrument === undefined ? {} : { instrument }),
     outputs,
     copies,
@@ -201,19 +225,14 @@ export async function lockCrate(
   if (dir !== undefined) {
     await Deno.mkdir(dir, { recursive: true });
     if (copy) {
-      if (download === undefined) {
+      if (inputs === undefined) {
         throw new BadRequestError("crate(): copy needs a store to download the inputs from");
       }
-      // One at a time: a crate of many files keeps one download open, not all of them.
-      for (const [index, file] of lock.files.entries()) {
-        await copyInput(
-          lock.store,
-          file,
-          `${dir}/${copies[index].id.split("/").map(decodeURIComponent).join("/")}`,
-          download,
-          options,
-        );
-      }
+      // A few at a time (the store's concurrency), as every pool of reads in tern.
+      await mapConcurrent(lock.files, inputs.concurrency, async (file, index, signal) => {
+        const target = `${dir}/${copies[index].id.split("/").map(decodeURIComponent).join("/")}`;
+        await copyInput(lock.store, file, target, await inputs.read(file.path, { signal }));
+      }, options.signal === undefined ? {} : { signal: options.signal });
     }
     for (const file of [instrument, ...outputs]) {
       if (file?.source !== undefined) {
@@ -307,21 +326,16 @@ async function localFile(
   return { id, name, contentSize: stat.size, sha256: hash.digest("hex"), source: path };
 }
 
-/** Downloads an input into the crate, checking its size and the store's checksum. */
+/** Writes an input's bytes into the crate, checking its size and the store's checksum. */
 async function copyInput(
   store: string,
   file: LockedFile,
   target: string,
-  download: CrateDownload,
-  options: CallOptions,
+  body: ReadableStream<Uint8Array>,
 ): Promise<void> {
   await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
   const hasher = file.checksum === undefined ? undefined : checksumHasher(file.checksum);
   let size = 0;
-  const body = await download(
-    file.path,
-    options.signal === undefined ? {} : { signal: options.signal },
-  );
   await Deno.writeFile(
     target,
     body.pipeThrough(
@@ -344,6 +358,19 @@ async function copyInput(
       ...(checksum === undefined ? {} : { checksum }),
     }, "the crate copies the store's current bytes");
   }
+}
+
+function isAgent(value: unknown): value is CrateAgent {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { name, orcid, ...rest } = value as Record<string, unknown>;
+  return typeof name === "string" && name.trim() !== "" && Object.keys(rest).length === 0 &&
+    (orcid === undefined || (typeof orcid === "string" && normalizeOrcid(orcid) !== undefined));
+}
+
+/** The agent with its ORCID iD in canonical form (the schema checked it). */
+function agentOf(agent: CrateAgent): CrateAgent {
+  const name = agent.name.trim();
+  return agent.orcid === undefined ? { name } : { name, orcid: normalizeOrcid(agent.orcid)! };
 }
 
 function isHttpUrl(value: unknown): value is string {

@@ -42,7 +42,7 @@ import { parentPath } from "../client/paths.ts";
 import {
   CRATE_OPTIONS,
   type CrateCallOptions,
-  type CrateDownload,
+  type CrateInputs,
   lockCrate,
   type ProvenanceCrate,
 } from "./crate.ts";
@@ -198,7 +198,7 @@ export class Provenance {
   readonly #store: string;
   readonly #lookup: DatasetLookup;
   readonly #storeId: () => Promise<string | undefined>;
-  readonly #download: CrateDownload | undefined;
+  readonly #inputs: CrateInputs | undefined;
   readonly #records: Record[] = [];
   /** The latest record of each id. */
   readonly #latest = new Map<string, number>();
@@ -217,7 +217,7 @@ export class Provenance {
    * @param lookup Reads a folder's dataset metadata.
    * @param storeId Asks the store's id, which a lock records (default: none, the lock names the
    * store by URL alone).
-   * @param download Downloads a file's bytes, for a crate's copies (default: none).
+   * @param inputs Where a crate's input copies come from (default: none, no copies).
    *
    * @example
    * ```ts
@@ -235,12 +235,12 @@ export class Provenance {
     store: string,
     lookup: DatasetLookup,
     storeId: () => Promise<string | undefined> = () => Promise.resolve(undefined),
-    download?: CrateDownload,
+    inputs?: CrateInputs,
   ) {
     this.#store = lockStoreUrl(store);
     this.#lookup = lookup;
     this.#storeId = storeId;
-    this.#download = download;
+    this.#inputs = inputs;
   }
 
   /**
@@ -478,7 +478,7 @@ export class Provenance {
     const times = this.#records.length === 0
       ? {}
       : { startTime: new Date(first).toISOString(), endTime: new Date().toISOString() };
-    return await lockCrate(lock, times, parsed, this.#download);
+    return await lockCrate(lock, times, parsed, this.#inputs);
   }
 
   /**

@@ -1,91 +1,15 @@
 import assert from "node:assert/strict";
-import { JUPYTER_DISPLAY, type Lock, LockError, parseLock } from "../../mod.ts";
+import { connect, JUPYTER_DISPLAY, LockError, parseLock } from "../../mod.ts";
+import { startServer } from "../../server.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { DEMO_USER } from "../../lib/sample/constants.ts";
+import { ensureSampleStore } from "../../lib/sample/mod.ts";
+import { frontProxy } from "../data/_proxy.ts";
 import type { MediaBundle } from "../../lib/display/bundle.ts";
-import {
-  CHECKSUM_TERMS,
-  provenanceCrate,
-  RO_CRATE_CONTEXT,
-  type RoCrate,
-} from "../../lib/ld/crate.ts";
+import { provenanceCrate, type RoCrate } from "../../lib/ld/crate.ts";
+import { assertNoDroppedTerms, pins, validate } from "./_crate.ts";
 
-const CONTEXT_FILE = new URL("../fixtures/ro-crate-1.1-context.jsonld", import.meta.url);
-const CONTEXT = JSON.parse(await Deno.readTextFile(CONTEXT_FILE));
-const TERMS: Record<string, string> = { ...CONTEXT["@context"], ...CHECKSUM_TERMS };
 const CURATED = "/iplant/home/shared/commons_repo/curated";
-
-// The `ro-crate` validator fetches the crate's context with the `fetch` it finds when it loads:
-// before it loads, fetch learns to answer the RO-Crate 1.1 context from the local copy (every
-// other request goes out as before), so nothing reaches the network.
-const realFetch = globalThis.fetch;
-globalThis.fetch =
-  ((input: RequestInfo | URL, init?: RequestInit) =>
-    String(input) === RO_CRATE_CONTEXT
-      ? Promise.resolve(Response.json(CONTEXT))
-      : realFetch(input, init)) as typeof fetch;
-const { jsonld, roCrate } = await import("../_ld_deps.ts");
-
-/** jsonld's document loader: the RO-Crate 1.1 context from its local copy; nothing else. */
-// deno-lint-ignore require-await
-async function documentLoader(url: string) {
-  if (url !== RO_CRATE_CONTEXT) throw new Error(`no network: ${url}`);
-  return { contextUrl: null, documentUrl: url, document: CONTEXT };
-}
-
-/** Every key of every entity survives expansion as the IRI the contexts give it. */
-async function assertNoDroppedTerms(crate: RoCrate): Promise<void> {
-  const base = "http://crate.invalid/";
-  const expanded = await jsonld.expand(structuredClone(crate) as never, {
-    documentLoader,
-    base,
-  }) as { "@id": string; [iri: string]: unknown }[];
-  const byId = new Map(expanded.map((node) => [node["@id"], node]));
-  assert.equal(byId.size, crate["@graph"].length, "one node per entity, none merged");
-  for (const entity of crate["@graph"]) {
-    const node = byId.get(new URL(entity["@id"], base).href);
-    assert.ok(node !== undefined, `${entity["@id"]} expands`);
-    for (const key of Object.keys(entity)) {
-      if (key.startsWith("@")) continue;
-      const iri = TERMS[key];
-      assert.equal(typeof iri, "string", `${entity["@id"]}: ${key} is a term of the contexts`);
-      const expandedIri = iri.startsWith("dct:") ? `http://purl.org/dc/terms/${iri.slice(4)}` : iri;
-      assert.ok(expandedIri in node, `${entity["@id"]}: ${key} survives as ${expandedIri}`);
-    }
-  }
-}
-
-/** One check of the `ro-crate` library's validator. */
-interface Check {
-  id: string;
-  status: "success" | "warning" | "error";
-  message: string;
-}
-
-/** `validate` is in the library's `index.js` but not in its type declarations. */
-const library = roCrate as unknown as {
-  validate(crate: unknown): Promise<Check[]>;
-  ROCrate: { create(json: unknown): Promise<unknown> };
-};
-
-/** The `ro-crate` library's validator, on the crate read with its context resolved. */
-async function validate(crate: RoCrate): Promise<Check[]> {
-  return await library.validate(await library.ROCrate.create(structuredClone(crate)));
-}
-
-/** The lock's pins: all but how each file was read. */
-function pins(lock: Lock) {
-  return {
-    store: lock.store,
-    storeId: lock.storeId,
-    tern: lock.tern,
-    files: lock.files.map(({ operations: _operations, hash: _hash, ...file }) => file),
-    datasets: lock.datasets.map(({ license, ...dataset }) => ({
-      ...dataset,
-      license: license === undefined ? undefined : { ...license, confidence: undefined },
-    })),
-  };
-}
 
 Deno.test("crate: every dataset of the sample store, read through a token-connected store, expands without dropped terms, validates, carries every DOI, ARK, checksum and licence, and round-trips to the same pins", async () => {
   await using store = await exampleStore();
@@ -225,4 +149,122 @@ Deno.test("crate: a crate tern cannot turn back into pins is refused with a Lock
     ),
   };
   assert.throws(() => parseLock(foreign), /does not describe/);
+});
+
+Deno.test("crate: the agent option names who ran the notebook as a Person (an ORCID iD as its @id, checked by its check digit); an agent who is a creator stays one entity", async () => {
+  await using store = await exampleStore();
+  await store.file(`${CURATED}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`).bytes();
+  const agentOf = (crate: RoCrate) => {
+    const run = crate["@graph"].find((entity) => entity["@type"] === "CreateAction")!;
+    const id = (run.agent as { "@id": string })["@id"];
+    return crate["@graph"].filter((entity) => entity["@id"] === id);
+  };
+  const ada = await store.provenance.crate({
+    agent: { name: " Ada Lovelace ", orcid: "https://orcid.org/0000000218250097" },
+  });
+  assert.deepEqual(agentOf(ada), [{
+    "@id": "https://orcid.org/0000-0002-1825-0097",
+    "@type": "Person",
+    name: "Ada Lovelace",
+  }]);
+  assert.deepEqual((await validate(ada)).filter((result) => result.status === "error"), []);
+  await assertNoDroppedTerms(ada);
+
+  const gorman = await store.provenance.crate({ agent: { name: "Gorman, Kristen B." } });
+  const [person] = agentOf(gorman);
+  assert.equal(person.familyName, "Gorman", "the agent is the dataset's creator entity");
+  const ids = gorman["@graph"].map((entity) => entity["@id"]);
+  assert.equal(new Set(ids).size, ids.length, "no @id twice");
+
+  for (const agent of [{ name: "Ada", orcid: "0000-0002-1825-0098" }, { name: "" }, "Ada"]) {
+    await assert.rejects(
+      () => store.provenance.crate({ agent } as never),
+      {
+        name: "BadRequestError",
+        message:
+          /^provenance\.crate\(\): agent must be a person: \{ name: a non-empty string, orcid\?: an ORCID iD with a valid check digit \}/,
+      },
+    );
+  }
+});
+
+Deno.test("crate: input copies come from the store's cache when it holds them; the rest are downloaded a few at a time (the store's concurrency), each checked", async () => {
+  await using server = await startServer({ root: await ensureSampleStore(), port: 0, quiet: true });
+  const formats = "/iplant/home/shared/tern_samples/formats";
+  const [cached, downloaded] = [
+    ["penguins.parquet", "penguins.arrow"].map((name) => `${formats}/${name}`),
+    ["penguins.csv", "penguins.tsv", "README.txt"].map((name) => `${formats}/${name}`),
+  ];
+  // Once armed, the first download is held until a second one is asked while it waits: a crate that copied
+  // one at a time would wait here for the watchdog, which only turns a hang into a failure.
+  const asked: string[] = [];
+  let first: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let armed = false;
+  let paired = false;
+  let timedOut = false;
+  let running = 0;
+  let most = 0;
+  await using proxy = frontProxy(server.url, {
+    async answer(request, answer) {
+      const url = new URL(request.url);
+      if (!url.pathname.endsWith("/fileio/download")) return undefined;
+      asked.push(url.searchParams.get("path")!);
+      most = Math.max(most, ++running);
+      try {
+        const body = await answer.arrayBuffer();
+        if (!armed) return new Response(body, { status: answer.status, headers: answer.headers });
+        if (!paired && !timedOut && first === undefined) {
+          await new Promise<void>((resolve) => {
+            first = resolve;
+            timer = setTimeout(() => {
+              timedOut = true;
+              resolve();
+            }, 30_000);
+          });
+        } else if (!paired && !timedOut) {
+          paired = true;
+          clearTimeout(timer);
+          first!();
+        }
+        return new Response(body, { status: answer.status, headers: answer.headers });
+      } finally {
+        running--;
+      }
+    },
+  });
+  const work = await Deno.makeTempDir({ prefix: "tern-crate-cache-test-" });
+  const store = connect({
+    url: proxy.url,
+    token: DEMO_USER.token,
+    cacheDir: `${work}/cache`,
+    concurrency: 2,
+    progress: false,
+  });
+  try {
+    for (const path of cached) await store.file(path).cachedPath();
+    for (const path of downloaded) await store.file(path).text();
+    asked.length = 0;
+    armed = true;
+    await store.provenance.crate({ dir: `${work}/crate` });
+    assert.deepEqual(
+      asked.toSorted(),
+      downloaded.toSorted(),
+      "only the uncached inputs downloaded",
+    );
+    assert.ok(paired && !timedOut, "a second download was asked while the first was held");
+    assert.ok(most <= 2, `at most the store's concurrency, 2 (${most} at once)`);
+    for (const path of [...cached, ...downloaded]) {
+      assert.deepEqual(
+        await Deno.readFile(`${work}/crate/inputs${path}`),
+        await Deno.readFile(
+          `${await ensureSampleStore()}${path}`,
+        ),
+      );
+    }
+  } finally {
+    clearTimeout(timer);
+    await store.close();
+    await Deno.remove(work, { recursive: true });
+  }
 });

@@ -123,10 +123,20 @@ Deno.test("croissant: every sample dataset expands without loss and keeps the sp
       // whenever the record has it; tern never invents one.
       assert.equal(document.description, metadata.description);
       assert.equal(document.license !== undefined, metadata.license !== undefined);
-      assert.equal(
-        document.url !== undefined,
-        metadata.doi !== undefined || metadata.ark !== undefined,
-      );
+      // url: the DOI's (else the ARK's) link, else the store's URL of the folder, which Terrain
+      // answers with the folder's listing for the reader the store signed in.
+      if (metadata.doi !== undefined) assert.equal(document.url, `https://doi.org/${metadata.doi}`);
+      else if (metadata.ark !== undefined) {
+        assert.equal(document.url, `https://n2t.net/${metadata.ark}`);
+      } else {
+        const url = new URL(String(document.url));
+        assert.equal(url.searchParams.get("path"), path);
+        const listing = await fetch(url, {
+          headers: { authorization: `Bearer ${DEMO_USER.token}` },
+        });
+        assert.equal(listing.status, 200, String(url));
+        assert.equal((await listing.json()).path, path);
+      }
       assert.equal(document.creator !== undefined, metadata.creators.length > 0);
       assert.equal(
         document.datePublished,
@@ -159,6 +169,15 @@ Deno.test("croissant: every sample dataset expands without loss and keeps the sp
         }
       }
       assert.match(String(document.citeAs), /^@misc\{/);
+      // The card names exactly the required properties the record cannot give.
+      const required = ["description", "license", "url", "creator", "datePublished"] as const;
+      const missing = required.filter((key) => document[key] === undefined);
+      assert.ok(!missing.includes("url"), "every dataset has a url");
+      const croissantCard = await document[JUPYTER_DISPLAY]();
+      assert.equal(
+        croissantCard["text/plain"].match(/Missing required: (.*)/)?.[1],
+        missing.length === 0 ? undefined : missing.join(", "),
+      );
 
       // §FileObject: one per file, each with a unique @id, name, contentUrl, contentSize and
       // encodingFormat (a media type); md5 / sha256 (§Checksums) in hex, equal to the store's.

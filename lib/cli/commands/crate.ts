@@ -7,15 +7,14 @@
  */
 
 import { lockCrate, readLock } from "../../../mod.ts";
-import { download } from "../../client/endpoints.ts";
+import { CRATE_OPTIONS } from "../../reproduce/crate.ts";
 import { quoteInput } from "../../client/errors.ts";
-import { STORE_CONTEXT } from "../../handles/store_context.ts";
 import { stringOption, UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { localPath } from "../io.ts";
 
 /**
- * `tern crate --lock FILE [-o DIR] [--instrument NOTEBOOK]`.
+ * `tern crate --lock FILE [-o DIR] [--instrument NOTEBOOK] [--agent NAME [--orcid ID]]`.
  *
  * @example
  * ```sh
@@ -25,7 +24,7 @@ import { localPath } from "../io.ts";
 export const crate: Command = {
   name: "crate",
   summary: "turn a lock file into an RO-Crate (the inputs a notebook read, as linked data)",
-  usage: "--lock FILE [-o DIR] [--instrument NOTEBOOK]",
+  usage: "--lock FILE [-o DIR] [--instrument NOTEBOOK] [--agent NAME [--orcid ID]]",
   description: [
     "Writes the RO-Crate 1.1 metadata (Process Run Crate profile) of the files a lock pins:",
     "each file version by its store URL with the store's id, size, date-modified and checksum,",
@@ -34,14 +33,23 @@ export const crate: Command = {
     "folder: ro-crate-metadata.json, ro-crate-preview.html, the notebook (--instrument) and a",
     "copy of every input file under inputs/, downloaded from the store (--url, else",
     "TERRAIN_URL, else the lock's URL) and checked against the lock's size and checksum.",
+    "--agent names who ran the notebook (the run's agent, a Person), --orcid their ORCID iD",
+    "(its check digit is checked). Input copies come from the local cache when it holds the",
+    "locked version, else from the store, a few at a time.",
     "tern lock from-crate DIR (or connect({ lock: DIR })) reads the pins back.",
   ].join("\n"),
   options: {
     lock: { type: "string", value: "FILE", help: "the lock file (store.provenance.save)" },
     output: { type: "string", short: "o", value: "DIR", help: "write a crate folder there" },
     instrument: { type: "string", value: "NOTEBOOK", help: "the notebook or script that ran" },
+    agent: { type: "string", value: "NAME", help: "who ran it (the run's agent)" },
+    orcid: { type: "string", value: "ID", help: "the agent's ORCID iD" },
   },
-  examples: ["tern crate --lock tern.lock.json", "tern crate --lock tern.lock.json -o crate"],
+  examples: [
+    "tern crate --lock tern.lock.json",
+    "tern crate --lock tern.lock.json -o crate",
+    'tern crate --lock tern.lock.json --agent "Ada Lovelace" --orcid 0000-0002-1825-0097',
+  ],
   run,
 };
 
@@ -53,11 +61,17 @@ async function run(context: CommandContext): Promise<number> {
   const locked = readLock(localPath(context.io, file));
   const dir = stringOption(context.args.values, "output");
   const instrument = stringOption(context.args.values, "instrument");
-  const options = {
+  const name = stringOption(context.args.values, "agent");
+  const orcid = stringOption(context.args.values, "orcid");
+  if (orcid !== undefined && name === undefined) {
+    throw new UsageError("tern crate: --orcid is the ORCID iD of the --agent NAME; give both");
+  }
+  const options = CRATE_OPTIONS.parse("tern crate", {
     ...(dir === undefined ? {} : { dir: localPath(context.io, dir) }),
     ...(instrument === undefined ? {} : { instrument: localPath(context.io, instrument) }),
+    ...(name === undefined ? {} : { agent: { name, ...(orcid === undefined ? {} : { orcid }) } }),
     signal: context.signal,
-  };
+  });
   if (dir === undefined) {
     const made = await lockCrate(locked, {}, options);
     context.io.stdout.line(JSON.stringify(made, null, 2));
@@ -65,13 +79,10 @@ async function run(context: CommandContext): Promise<number> {
     const store = await context.store({
       named: { url: locked.store, by: `the lock ${quoteInput(file)}` },
     });
-    const { transport } = store[STORE_CONTEXT];
-    await lockCrate(
-      locked,
-      {},
-      options,
-      async (path, call) => (await download(transport, path, call)).body,
-    );
+    await lockCrate(locked, {}, options, {
+      read: (path, call) => store.file(path).stream(call),
+      concurrency: store.options.concurrency,
+    });
     context.io.stdout.line(`Wrote the crate of ${locked.files.length} files to ${dir}.`);
   }
   await context.io.stdout.flush();

@@ -41,6 +41,41 @@ Deno.test("tern crate --lock writes a crate folder with checked copies; tern loc
     );
     assert.equal(JSON.parse(back.stdout).store, readLock(lockFile).store);
 
+    const byAda = await tern([
+      "crate",
+      "--lock",
+      lockFile,
+      "--agent",
+      "Ada Lovelace",
+      "--orcid",
+      "https://orcid.org/0000-0002-1825-0097",
+    ]);
+    assert.equal(byAda.code, 0, byAda.stderr);
+    const graph: { "@id": string; [key: string]: unknown }[] = JSON.parse(byAda.stdout)["@graph"];
+    const ada = "https://orcid.org/0000-0002-1825-0097";
+    assert.deepEqual(graph.find((entity) => entity["@type"] === "CreateAction")?.agent, {
+      "@id": ada,
+    });
+    assert.deepEqual(graph.find((entity) => entity["@id"] === ada), {
+      "@id": ada,
+      "@type": "Person",
+      name: "Ada Lovelace",
+    });
+    const badDigit = await tern([
+      "crate",
+      "--lock",
+      lockFile,
+      "--agent",
+      "Ada Lovelace",
+      "--orcid",
+      "0000-0002-1825-0098",
+    ]);
+    assert.notEqual(badDigit.code, 0);
+    assert.match(badDigit.stderr, /tern crate: agent must be a person: .*valid check digit/);
+    const orcidAlone = await tern(["crate", "--lock", lockFile, "--orcid", "0000-0002-1825-0097"]);
+    assert.notEqual(orcidAlone.code, 0);
+    assert.match(orcidAlone.stderr, /--orcid is the ORCID iD of the --agent NAME/);
+
     const notACrate = await tern(["lock", "from-crate", lockFile.replace("tern.lock", "missing")]);
     assert.notEqual(notACrate.code, 0);
   } finally {
