@@ -6,8 +6,8 @@
  * Layout, in `DIR/downloads/`: each copy is one read-only file named after its version,
  * `<path key>-<version key>.<ext>` (the extension lets Polars read it by path), and
  * `index.jsonl` holds one line per copy made or confirmed: its version (with the store's checksum
- * its bytes were checked against as they arrived, when the read knew one), its XXH64 and what the
- * file was on disk right after tern wrote it. A read that knows the store's checksum is served a
+ * its bytes were checked against as they arrived, when the read knew one), its XXH64 and, once a later
+ * hash confirmed it, what the file was on disk then. A read that knows the store's checksum is served a
  * copy only when its line records that very checksum. There is one way in ({@linkcode CopyWriter}):
  * bytes go to a temporary file in that folder and are hashed as they go; `commit()` checks the
  * size, indexes the file and renames it into place, before it returns. Nothing runs after.
@@ -175,7 +175,7 @@ interface IndexLine extends FileVersion {
   readonly hash: string;
   format?: string;
   cachedAt: number;
-  /** What the copy was on disk right after tern wrote it: {@linkcode identityOf}. */
+  /** What the copy was on disk when its hash was confirmed ({@linkcode identityOf}), else "". */
   identity: string;
   /** Whether a hash taken after the copy's ctime second had passed matched `hash`. */
   confirmed: boolean;
@@ -327,7 +327,9 @@ export class DiskCache {
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
     try {
       const [file, hasher] = await Promise.all([
-        Deno.open(temp, { read: true, write: true, createNew: true, mode: 0o600 }),
+        version.size <= SMALL_COPY_BYTES
+          ? undefined
+          : Deno.open(temp, { read: true, write: true, createNew: true, mode: 0o600 }),
         contentHasher(),
       ]);
       return new CopyWriter(version.size, hasher, file, temp, {
@@ -583,7 +585,7 @@ export class DiskCache {
 
   /**
    * Publishes a writer's finished temporary file (see {@linkcode CopyWriter.commit}): records its
-   * identity and hash in the index, renames it into place, and keeps the cache under its cap.
+   * hash in the index, renames it into place, and keeps the cache under its cap.
    */
   async #publish(
     version: FileVersion,
@@ -593,7 +595,6 @@ export class DiskCache {
   ): Promise<CachedFile> {
     const blob = copyName(version);
     const target = join(this.dir, blob);
-    await Deno.chmod(temp, 0o444);
     const now = Date.now();
     const line: IndexLine = {
       ...versionOf(version),
@@ -602,18 +603,22 @@ export class DiskCache {
       hash,
       ...(format === undefined ? {} : { format }),
       cachedAt: now,
-      // Unconfirmed, so never trusted without a hash: the rename may change the ctime.
-      identity: identityOf(await fs.promises.lstat(temp)),
+      // None yet: the rename changes the ctime, so a later check hashes the copy and records
+      // what it is then (a stat of the temporary file would only cost a call).
+      identity: "",
       confirmed: false,
       usedAt: now,
     };
     // Line first, then name: another process never meets a copy tern has no record of (it would
     // pass it over), and the rename may replace a copy of this version that another process
     // published meanwhile, in one step: whole copies of one version hold the same bytes, and a
-    // reader that opened the old one keeps it. Only what is not a regular file is moved aside.
+    // reader that opened the old one keeps it. A rename replaces anything but a folder, never
+    // following a link; a folder in the way is moved aside.
     await this.#append(line);
-    await this.#moveAside(target, false);
-    await Deno.rename(temp, target);
+    await Deno.rename(temp, target).catch(async () => {
+      await this.#moveAside(target, false);
+      await Deno.rename(temp, target);
+    });
     const usage = this.#usage === undefined
       ? await this.usage().then((found) => found.bytes + found.tempBytes)
       : this.#usage + version.size;
