@@ -6,11 +6,12 @@
  * Layout, in `DIR/downloads/`: each copy is one read-only file named after its version,
  * `<path key>-<version key>.<ext>` (the extension lets Polars read it by path), and
  * `index.jsonl` holds one line per copy made or confirmed: its version (with the store's checksum
- * its bytes were checked against as they arrived, when the read knew one), its XXH64 and, once a later
- * hash confirmed it, what the file was on disk then. A read that knows the store's checksum is served a
- * copy only when its line records that very checksum. There is one way in ({@linkcode CopyWriter}):
- * bytes go to a temporary file in that folder and are hashed as they go; `commit()` checks the
- * size, indexes the file and renames it into place, before it returns. Nothing runs after.
+ * its bytes were checked against as they arrived, when the read knew one), its XXH64 and, once a
+ * later hash confirmed it, what the file was on disk then. A read that knows the store's checksum
+ * is served a copy only when its line records that very checksum. There is one way in
+ * ({@linkcode CopyWriter}): bytes go to a temporary file in that folder (a small copy's once
+ * complete) and are hashed as they go; `commit()` checks the size, indexes the file and renames
+ * it into place, before it returns. Nothing runs after.
  * Several processes share one folder without locks: a name appears only once its line is
  * written and only ever holds a whole copy, and a copy is removed only when proven not tern's
  * (or by the cap and `clear()`), never for a missing line. A reader holds what it reads open

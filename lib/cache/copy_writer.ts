@@ -17,9 +17,9 @@ export const SMALL_COPY_BYTES = 1024 * 1024;
  * they were written, so that its reader need not open it again), or {@linkcode CopyWriter.abort}
  * removes it. A small copy (up to 1 MiB) is only kept in memory until `commit`, which writes its
  * temporary file, read-only, in one call: for a file of a few hundred bytes, each file-system
- * call costs more than the bytes. A write failure (a full disk) is reported once and makes `write` return `false`;
- * {@linkcode CopyWriter.salvage} then hands back the bytes written so far, so the read goes on
- * without the cache and without a second download.
+ * call costs more than the bytes. A write failure (a full disk) is reported once and makes
+ * `write` (or `commit`) fail; {@linkcode CopyWriter.salvage} then hands back the bytes written so
+ * far, so the read goes on without the cache and without a second download.
  *
  * @example
  * ```ts
