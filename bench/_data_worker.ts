@@ -22,6 +22,8 @@
  * - `many`: `connect({ url, cacheDir, concurrency }).folder(path).list().dataframes()`.
  * - `many-plain`: the folder's listing (pages of 1,000), then `concurrency` loops of `fetch` →
  *   `arrayBuffer()` → `pl.readCSV`, the frames joined with `pl.concat`: no cache, no checks.
+ * - `many-plain-disk`: the same, each body also written to a new file in `--cache-dir` (one
+ *   `Deno.writeFile`): the least any cache that keeps one file per copy adds.
  * - `frame-size`: reads `local` and reports the frame's Arrow IPC size as `rows`' neighbour
  *   `frameBytes` (untimed figure for the notes).
  *
@@ -195,7 +197,9 @@ async function run(): Promise<
       const frame = await store.folder(args.path!).list({ type: "file" }).dataframes();
       return { rows: frame.height, columns: frame.width };
     }
-    case "many-plain": {
+    case "many-plain":
+    case "many-plain-disk": {
+      const keep = args.mode === "many-plain-disk" ? cacheDir : undefined;
       const paths: string[] = [];
       for (let offset = 0;; offset += 1000) {
         const query = new URLSearchParams({
@@ -214,7 +218,9 @@ async function run(): Promise<
         while (next < paths.length) {
           const at = next++;
           const url = `${args.url}/fileio/download?path=${encodeURIComponent(paths[at])}`;
-          frames[at] = pl.readCSV(Buffer.from(await (await fetch(url)).arrayBuffer()));
+          const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+          if (keep) await Deno.writeFile(`${keep}/${at}.csv`, bytes, { createNew: true });
+          frames[at] = pl.readCSV(Buffer.from(bytes.buffer));
         }
       };
       await Promise.all(Array.from({ length: Number(args.concurrency ?? 4) }, loop));

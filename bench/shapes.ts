@@ -5,7 +5,9 @@
  *    cache) against `pl.readCSV` of the local file: the date check must not visit numeric columns.
  * 2. 10,000 CSV files of about 250 bytes → `list().dataframes()` (default cache) against a plain
  *    loop with the same concurrency: the listing, then `fetch` → `arrayBuffer()` → `pl.readCSV`
- *    for each file, the frames joined with `pl.concat`, no cache.
+ *    for each file, the frames joined with `pl.concat`, no cache. Beside them, tern without its
+ *    cache, and the bound of any cache that keeps one file per copy: the plain loop writing each
+ *    body to a new file too.
  *
  * Every contender runs in its own process (bench/_data_worker.ts); the server is another.
  *
@@ -126,6 +128,8 @@ async function measure(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
             path: SMALL_PATH,
             concurrency: String(CONCURRENCY),
           }),
+        plainDisk: () =>
+          fresh({ mode: "many-plain-disk", path: SMALL_PATH, concurrency: String(CONCURRENCY) }),
       },
       p.reps,
       0,
@@ -164,8 +168,33 @@ async function measure(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         valueRange: range(many.tern, rate),
         baselineRange: range(many.plain, rate),
         note: `Concurrency ${CONCURRENCY} on both sides; tern with its default cache (an empty ` +
-          `folder each run). Without the cache: ${median(many.ternNoCache, rate).toFixed(0)} ` +
-          `files/s. Load average ${manyLoad} before, ${await load()} after.`,
+          `folder each run). Load average ${manyLoad} before, ${await load()} after.`,
+      }),
+      record({
+        suite: "shapes",
+        name: `the same without the cache (cacheDir: false)`,
+        value: median(many.ternNoCache, rate),
+        baseline: median(many.plain, rate),
+        unit: "files/s",
+        against: "the plain loop, as above",
+        better: "higher",
+        reps: p.reps,
+        valueRange: range(many.ternNoCache, rate),
+        baselineRange: range(many.plain, rate),
+      }),
+      record({
+        suite: "shapes",
+        name: `bound: the plain loop writing each file to disk too`,
+        value: median(many.plainDisk, rate),
+        baseline: median(many.plain, rate),
+        unit: "files/s",
+        against: "the plain loop, as above",
+        better: "higher",
+        reps: p.reps,
+        valueRange: range(many.plainDisk, rate),
+        baselineRange: range(many.plain, rate),
+        note: "One Deno.writeFile of each body to a new file in an empty folder: what any " +
+          "cache keeping one file per copy adds at the least.",
       }),
     ];
   } finally {

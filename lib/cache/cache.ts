@@ -6,11 +6,12 @@
  * Layout, in `DIR/downloads/`: each copy is one read-only file named after its version,
  * `<path key>-<version key>.<ext>` (the extension lets Polars read it by path), and
  * `index.jsonl` holds one line per copy made or confirmed: its version (with the store's checksum
- * its bytes were checked against as they arrived, when the read knew one), its XXH64 and what the
- * file was on disk right after tern wrote it. A read that knows the store's checksum is served a
- * copy only when its line records that very checksum. There is one way in ({@linkcode CopyWriter}):
- * bytes go to a temporary file in that folder and are hashed as they go; `commit()` checks the
- * size, indexes the file and renames it into place, before it returns. Nothing runs after.
+ * its bytes were checked against as they arrived, when the read knew one), its XXH64 and, once a
+ * later hash confirmed it, what the file was on disk then. A read that knows the store's checksum
+ * is served a copy only when its line records that very checksum. There is one way in
+ * ({@linkcode CopyWriter}): bytes go to a temporary file in that folder (a small copy's once
+ * complete) and are hashed as they go; `commit()` checks the size, indexes the file and renames
+ * it into place, before it returns. Nothing runs after.
  * Several processes share one folder without locks: a name appears only once its line is
  * written and only ever holds a whole copy, and a copy is removed only when proven not tern's
  * (or by the cap and `clear()`), never for a missing line. A reader holds what it reads open
@@ -151,7 +152,7 @@ interface IndexLine extends FileVersion {
   readonly hash: string;
   format?: string;
   cachedAt: number;
-  /** What the copy was on disk right after tern wrote it: {@linkcode identityOf}. */
+  /** What the copy was on disk when its hash was confirmed ({@linkcode identityOf}), else "". */
   identity: string;
   /** Whether a hash taken after the copy's ctime second had passed matched `hash`. */
   confirmed: boolean;
@@ -303,7 +304,9 @@ export class DiskCache {
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
     try {
       const [file, hasher] = await Promise.all([
-        Deno.open(temp, { read: true, write: true, createNew: true, mode: 0o600 }),
+        version.size <= SMALL_COPY_BYTES
+          ? undefined
+          : Deno.open(temp, { read: true, write: true, createNew: true, mode: 0o600 }),
         contentHasher(),
       ]);
       return new CopyWriter(version.size, hasher, file, temp, {
@@ -559,7 +562,7 @@ export class DiskCache {
 
   /**
    * Publishes a writer's finished temporary file (see {@linkcode CopyWriter.commit}): records its
-   * identity and hash in the index, renames it into place, and keeps the cache under its cap.
+   * hash in the index, renames it into place, and keeps the cache under its cap.
    */
   async #publish(
     version: FileVersion,
@@ -569,7 +572,6 @@ export class DiskCache {
   ): Promise<CachedFile> {
     const blob = copyName(version);
     const target = join(this.dir, blob);
-    await Deno.chmod(temp, 0o444);
     const now = Date.now();
     const line: IndexLine = {
       ...versionOf(version),
@@ -578,18 +580,22 @@ export class DiskCache {
       hash,
       ...(format === undefined ? {} : { format }),
       cachedAt: now,
-      // Unconfirmed, so never trusted without a hash: the rename may change the ctime.
-      identity: identityOf(await fs.promises.lstat(temp)),
+      // None yet: the rename changes the ctime, so a later check hashes the copy and records
+      // what it is then (a stat of the temporary file would only cost a call).
+      identity: "",
       confirmed: false,
       usedAt: now,
     };
     // Line first, then name: another process never meets a copy tern has no record of (it would
     // pass it over), and the rename may replace a copy of this version that another process
     // published meanwhile, in one step: whole copies of one version hold the same bytes, and a
-    // reader that opened the old one keeps it. Only what is not a regular file is moved aside.
+    // reader that opened the old one keeps it. A rename replaces anything but a folder, never
+    // following a link; a folder in the way is moved aside.
     await this.#append(line);
-    await this.#moveAside(target, false);
-    await Deno.rename(temp, target);
+    await Deno.rename(temp, target).catch(async () => {
+      await this.#moveAside(target, false);
+      await Deno.rename(temp, target);
+    });
     const usage = this.#usage === undefined
       ? await this.usage().then((found) => found.bytes + found.tempBytes)
       : this.#usage + version.size;
@@ -820,22 +826,27 @@ export class DiskCache {
     }
   }
 
-  /** Appends one line (one `O_APPEND` write: lines never interleave), never through a link. */
+  /**
+   * Appends one line (one `O_APPEND` write: lines never interleave), never through a link. The
+   * calls are synchronous: appending a line to a file takes less than the trips through the
+   * thread pool that four asynchronous calls make, and nothing is held while they run.
+   */
   async #append(line: IndexLine): Promise<void> {
     const path = join(this.dir, INDEX);
-    let handle: fs.promises.FileHandle;
+    const flags = O_WRONLY | O_APPEND | O_CREAT | SAFE;
+    let fd: number;
     try {
-      handle = await fs.promises.open(path, O_WRONLY | O_APPEND | O_CREAT | SAFE, 0o600);
+      fd = fs.openSync(path, flags, 0o600);
     } catch (error) {
       if ((error as { code?: string }).code === "ENOENT") throw error;
       await this.#moveAside(path);
-      handle = await fs.promises.open(path, O_WRONLY | O_APPEND | O_CREAT | SAFE, 0o600);
+      fd = fs.openSync(path, flags, 0o600);
     }
     try {
-      if (!(await handle.stat()).isFile()) throw new Error(`${path} is not a regular file`);
-      await handle.write(`${JSON.stringify(line)}\n`);
+      if (!fs.fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
+      fs.writeSync(fd, `${JSON.stringify(line)}\n`);
     } finally {
-      await handle.close();
+      fs.closeSync(fd);
     }
     this.#records.set(line.blob, line);
     this.#indexRead.lines++;

@@ -15,9 +15,11 @@ export const SMALL_COPY_BYTES = 1024 * 1024;
  * are written to a temporary file beside the copies; {@linkcode CopyWriter.commit} checks the
  * size, indexes and publishes the copy before it returns (a small copy with its bytes, kept as
  * they were written, so that its reader need not open it again), or {@linkcode CopyWriter.abort}
- * removes it. A write failure (a full disk) is reported once and makes `write` return `false`;
- * {@linkcode CopyWriter.salvage} then hands back the bytes written so far, so the read goes on
- * without the cache and without a second download.
+ * removes it. A small copy (up to 1 MiB) is only kept in memory until `commit`, which writes its
+ * temporary file, read-only, in one call: for a file of a few hundred bytes, each file-system
+ * call costs more than the bytes. A write failure (a full disk) is reported once and makes
+ * `write` (or `commit`) fail; {@linkcode CopyWriter.salvage} then hands back the bytes written so
+ * far, so the read goes on without the cache and without a second download.
  *
  * @example
  * ```ts
@@ -40,7 +42,8 @@ export const SMALL_COPY_BYTES = 1024 * 1024;
 export class CopyWriter {
   readonly #size: number;
   readonly #hash: ContentHasher;
-  readonly #file: Deno.FsFile;
+  /** The open temporary file of a large copy (a small one is written by `commit`). */
+  readonly #file: Deno.FsFile | undefined;
   readonly #temp: string;
   readonly #cache: WriterHooks;
   /** The bytes of a small copy, as written. */
@@ -50,7 +53,7 @@ export class CopyWriter {
   #done = false;
 
   /**
-   * Made by {@linkcode DiskCache.open}.
+   * Made by {@linkcode DiskCache.open}, with the temporary file opened for a large copy.
    *
    * @example
    * ```ts
@@ -68,7 +71,7 @@ export class CopyWriter {
   constructor(
     size: number,
     hasher: ContentHasher,
-    file: Deno.FsFile,
+    file: Deno.FsFile | undefined,
     temp: string,
     cache: WriterHooks,
   ) {
@@ -77,7 +80,7 @@ export class CopyWriter {
     this.#file = file;
     this.#temp = temp;
     this.#cache = cache;
-    this.#kept = size <= SMALL_COPY_BYTES ? new Uint8Array(size) : undefined;
+    this.#kept = file === undefined ? new Uint8Array(size) : undefined;
   }
 
   /** Hashes and writes `chunk` (the caller may reuse it once this resolves); `false` once writing failed. */
@@ -85,13 +88,14 @@ export class CopyWriter {
     if (this.#failed || this.#done) return !this.#failed;
     try {
       // The disk write runs off the JavaScript thread: the hash is taken meanwhile.
-      const written = this.#file.write(chunk);
+      const written = this.#file?.write(chunk);
       this.#hash.update(chunk);
-      // Longer than announced: commit refuses it, nothing is kept.
-      if (this.#written + chunk.byteLength > this.#size) this.#kept = undefined;
-      this.#kept?.set(chunk, this.#written);
-      for (let at = await written; at < chunk.byteLength;) {
-        at += await this.#file.write(chunk.subarray(at));
+      // Longer than announced: commit refuses it, and a small copy keeps only what fits.
+      if (this.#kept !== undefined && this.#written < this.#size) {
+        this.#kept.set(chunk.subarray(0, this.#size - this.#written), this.#written);
+      }
+      for (let at = await written ?? chunk.byteLength; at < chunk.byteLength;) {
+        at += await this.#file!.write(chunk.subarray(at));
       }
       this.#written += chunk.byteLength;
     } catch (error) {
@@ -111,10 +115,13 @@ export class CopyWriter {
       if (this.#written !== this.#size) {
         throw new Error(`the copy has ${this.#written} bytes, expected ${this.#size}`);
       }
+      // Read-only from the start: a copy is never written again.
+      if (this.#kept === undefined) await Deno.chmod(this.#temp, 0o444);
+      else await Deno.writeFile(this.#temp, this.#kept, { createNew: true, mode: 0o444 });
       const copy = await this.#cache.publish(`xxh64:${this.#hash.digest()}`, format);
       // Renamed into place: there is no temporary file left to remove.
       this.#done = true;
-      this.#file.close();
+      this.#file?.close();
       return this.#kept === undefined ? copy : { ...copy, bytes: this.#kept };
     } catch (error) {
       this.#failed = true;
@@ -129,14 +136,15 @@ export class CopyWriter {
    * may be gone from the folder) into a buffer of the copy's size; then discards the copy.
    */
   async salvage(): Promise<Uint8Array<ArrayBuffer>> {
-    if (this.#kept !== undefined) {
+    const file = this.#file;
+    if (file === undefined) {
       await this.abort();
-      return this.#kept;
+      return this.#kept!;
     }
     const bytes = new Uint8Array(this.#size);
-    await this.#file.seek(0, Deno.SeekMode.Start);
+    await file.seek(0, Deno.SeekMode.Start);
     for (let at = 0; at < this.#written;) {
-      at += await this.#file.read(bytes.subarray(at, this.#written)) ?? this.#written;
+      at += await file.read(bytes.subarray(at, this.#written)) ?? this.#written;
     }
     await this.abort();
     return bytes;
@@ -146,8 +154,8 @@ export class CopyWriter {
   async abort(): Promise<void> {
     if (this.#done) return;
     this.#done = true;
-    this.#file.close();
-    // clear() from another process may have removed it already.
+    this.#file?.close();
+    // clear() from another process may have removed it already (or a small one never written).
     await Deno.remove(this.#temp).catch(() => {});
   }
 }

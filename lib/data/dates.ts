@@ -21,6 +21,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import type { DataFrame, DataType, Expr } from "../deps.ts";
 import type { DataFrameOptions } from "./options.ts";
 import { exactDates } from "../polars/adapter.ts";
@@ -152,6 +153,36 @@ export function dateColumns(
     if (type !== undefined) columns[series.name] = { type, format: isoFormat(values[0])! };
   }
   return columns;
+}
+
+/** Text up to this size is searched for a date before any column is sampled. */
+const SEARCHED_BYTES = 1024 * 1024;
+/** How every value {@linkcode isoFormat} accepts begins. */
+const ISO_START = /\d{4}-(?:0[1-9]|1[0-2])-\d{2}/;
+
+/**
+ * Whether delimited text may hold a column of dates: `false` only when `bytes`, the very text
+ * parsed (up to 1 MiB), has nothing shaped like the start of an ISO 8601 date. A value is a
+ * piece of its text with at most quotes taken out, so then no column can be one, and
+ * {@linkcode dateColumns} (several calls into Polars, more than a small file's parse) is left
+ * out. Longer text is always sampled.
+ *
+ * @example
+ * ```ts
+ * import { mayHoldDates } from "./dates.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = (csv: string) => new TextEncoder().encode(csv);
+ * assert.equal(mayHoldDates(text("station,temp\nST1,12.5\n")), false);
+ * assert.equal(mayHoldDates(text('at,temp\n"2012-01-31 10:00",12.5\n')), true);
+ * ```
+ */
+export function mayHoldDates(bytes: Uint8Array): boolean {
+  if (bytes.byteLength > SEARCHED_BYTES) return true;
+  // Digits and "-" are single bytes in UTF-8: a byte-wise decoding finds them exactly.
+  return ISO_START.test(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"),
+  );
 }
 
 /**

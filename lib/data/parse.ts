@@ -15,7 +15,7 @@
 import { gunzipSync } from "node:zlib";
 import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import { type DateColumn, dateColumns, dateHint, readDated } from "./dates.ts";
+import { type DateColumn, dateColumns, dateHint, mayHoldDates, readDated } from "./dates.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
 import { decodes, invalidUtf8At, toUtf8, utf8Head, wholeToUtf8 } from "./encoding.ts";
@@ -176,7 +176,10 @@ export class BatchParser {
         // The first batch: read with inferred types, its text columns judged for dates, and its
         // schema and columns fixing those of the later batches.
         const inferred = read({});
-        const dates = dateColumns(pl, inferred, o);
+        // Compressed bytes (gzip-compressed CSV goes to Polars as it is) are not the text.
+        const dates = typeof input === "string" || this.#format.gzip || mayHoldDates(input)
+          ? dateColumns(pl, inferred, o)
+          : {};
         const frame = readDated(pl, dates, read, inferred);
         const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
         // Built from the dtypes: a wide frame's `schema` getter costs far more.

@@ -403,6 +403,36 @@ Deno.test("temporary files of killed downloads are counted and removed at the ne
   }
 });
 
+Deno.test("a small copy is written whole at the end of its download: no temporary file before (issue 33)", async () => {
+  // Under 1 MiB, slowed to about two seconds: several progress events come while it downloads.
+  const text = generatedCsv(6000);
+  await using store = await dataStore({ [`${DATA}/small.csv`]: text }, { bandwidth: 120_000 });
+  const tern = store.connect();
+  const entry = (await tern.folder(DATA).list().toArray()).find((item) =>
+    item.name === "small.csv"
+  )!;
+  const downloads = join(store.cacheDir, "downloads");
+  const during: string[] = [];
+  let midway = 0;
+  const frame = await tern.file(entry).dataframe({
+    progress: false,
+    onProgress: (event) => {
+      if (event.kind !== "bytes" || event.bytes < entry.size / 2 || event.bytes >= entry.size) {
+        return;
+      }
+      midway++;
+      for (const item of Deno.readDirSync(downloads)) during.push(item.name);
+    },
+  });
+  assert.equal(frame.height, 6000);
+  assert.ok(midway > 0, "no progress event came while the second half downloaded");
+  assert.deepEqual(during.filter((name) => name.startsWith(".tmp-")), []);
+  const [copy] = (await new DiskCache({ dir: store.cacheDir }).entries()).map((c) => c.file);
+  assert.equal(await Deno.readTextFile(copy), text);
+  assert.equal((await Deno.lstat(copy)).mode! & 0o222, 0, "published read-only");
+  assert.deepEqual((await names(downloads)).filter((name) => name.startsWith(".tmp-")), []);
+});
+
 /** The index lines of a cache folder, parsed. */
 async function indexLines(cacheDir: string): Promise<Record<string, unknown>[]> {
   const text = await Deno.readTextFile(join(cacheDir, "downloads", "index.jsonl"));

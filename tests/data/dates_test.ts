@@ -412,6 +412,33 @@ Deno.test("a cached copy's dates are sampled the same way small (read whole) or 
   );
 });
 
+Deno.test("small text is searched for a date before its columns are sampled: quoted and gzip-compressed dates are still found", async () => {
+  const csv =
+    'at,station,day\n"2012-01-31 10:00",ST1,2012-01-31\n"2012-02-01 11:30",ST2,2012-02-01\n';
+  const gzip = new Uint8Array(
+    await new Response(
+      ReadableStream.from([new TextEncoder().encode(csv)]).pipeThrough(
+        new CompressionStream("gzip"),
+      ),
+    ).arrayBuffer(),
+  );
+  await using store = await dataStore({
+    [`${DATA}/dated.csv`]: csv,
+    [`${DATA}/dated.csv.gz`]: gzip,
+    [`${DATA}/plain.csv`]: "station,code\nST1,2012-1\nST2,99-01-01\n",
+  });
+  for (const cacheDir of [undefined, false] as const) {
+    const connected = store.connect(cacheDir === false ? { cacheDir } : {});
+    for (const name of ["dated.csv", "dated.csv.gz"]) {
+      const frame = await connected.file(`${DATA}/${name}`).dataframe({ progress: false });
+      const types = frame.dtypes.map(String);
+      assert.deepEqual(types, [String(pl.Datetime("us")), String(pl.String), String(pl.Date)]);
+    }
+    const plain = await connected.file(`${DATA}/plain.csv`).dataframe({ progress: false });
+    assert.deepEqual(plain.getColumn("code").toArray(), ["2012-1", "99-01-01"]);
+  }
+});
+
 Deno.test("a wide numeric table is read once: the date check looks at its text columns only", () => {
   // Polars itself, with its reads counted: a sample of every column as text would be a second.
   const reads: string[] = [];
