@@ -92,14 +92,7 @@ async function run(context: CommandContext): Promise<number> {
  * (folders), so a file is not measured against them.
  */
 function printFile(entry: Entry, raw: RawMetadata, out: Output): void {
-  const avus: string[] = [];
-  const visit = (list: readonly Avu[], indent: string) => {
-    for (const avu of list) {
-      avus.push(`${indent}${avuLine(avu.attr, avu.value, avu.unit)}`);
-      visit(avu.avus, `${indent}  `);
-    }
-  };
-  visit(raw.avus, "");
+  const avus = avuLines(raw.avus, "");
   const irods = raw.irodsAvus.map((avu) => avuLine(avu.attr, avu.value, avu.unit));
   out.line(fields([
     ["path", safeText(entry.path)],
@@ -213,15 +206,17 @@ function withDetails(main: string, details: readonly (string | undefined)[]): st
 function printRaw(raw: RawMetadata, out: Output): void {
   out.line(`${out.style.bold("path")}  ${safeText(raw.path)}`);
   out.line(out.style.bold(`AVUs (${raw.avus.length})`));
-  const visit = (avus: readonly Avu[], indent: string) => {
-    for (const avu of avus) {
-      out.line(`${indent}${avuLine(avu.attr, avu.value, avu.unit)}`);
-      visit(avu.avus, `${indent}  `);
-    }
-  };
-  visit(raw.avus, "  ");
+  for (const line of avuLines(raw.avus, "  ")) out.line(line);
   out.line(out.style.bold(`iRODS AVUs (${raw.irodsAvus.length})`));
   for (const avu of raw.irodsAvus) out.line(`  ${avuLine(avu.attr, avu.value, avu.unit)}`);
+}
+
+/** One line per AVU, its nested AVUs indented under it. */
+function avuLines(avus: readonly Avu[], indent: string): string[] {
+  return avus.flatMap((avu) => [
+    `${indent}${avuLine(avu.attr, avu.value, avu.unit)}`,
+    ...avuLines(avu.avus, `${indent}  `),
+  ]);
 }
 
 function avuLine(attr: string, value: string, unit: string | undefined): string {
