@@ -8,7 +8,7 @@
 
 import { createHash, timingSafeEqual } from "node:crypto";
 import { loadZodModule } from "../deps.ts";
-import { parseStoreJson } from "./store_file.ts";
+import { ifPresent, parseStoreJson } from "./store_file.ts";
 import { isJwtShaped } from "./tokens.ts";
 
 const { z } = await loadZodModule();
@@ -278,7 +278,7 @@ export class UserDirectory {
   }
 
   async #read(version: string): Promise<UserTable> {
-    const bytes = version === "absent" ? undefined : await readIfPresent(this.#file!);
+    const bytes = version === "absent" ? undefined : await ifPresent(Deno.readFile(this.#file!));
     const parsed = bytes === undefined ? {} : parseStoreJson(bytes, usersFileSchema, USERS_FILE);
     const users = new Map<string, StoreUser>();
     const staticTokens = new Map<string, string>();
@@ -300,14 +300,5 @@ export class UserDirectory {
       tokenLifetimeSeconds: this.#lifetimeOverride ?? parsed.tokenLifetimeSeconds ??
         DEFAULT_TOKEN_LIFETIME_SECONDS,
     };
-  }
-}
-
-async function readIfPresent(file: string): Promise<Uint8Array | undefined> {
-  try {
-    return await Deno.readFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
   }
 }
