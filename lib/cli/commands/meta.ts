@@ -14,7 +14,8 @@ import {
   type RawMetadata,
 } from "../../../mod.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
-import { count, fields, humanSize, isoDate, jsonLine, safeText, wrap } from "../format.ts";
+import { count, fields, humanSize, isoDate, jsonLine, safeText } from "../format.ts";
+import { wrap } from "../../sample/readme.ts";
 import type { Output } from "../io.ts";
 
 /**
@@ -191,7 +192,9 @@ function printRecord(record: DatasetMetadata, out: Output, width: number): void 
       "description",
       record.description === undefined
         ? undefined
-        : wrap(record.description, width - DESCRIPTION_INDENT).split("\n").map(safeText).join("\n"),
+        : wrap(record.description, Math.max(40, width - DESCRIPTION_INDENT)).split("\n").map(
+          safeText,
+        ).join("\n"),
     ],
   ]));
 }
