@@ -442,24 +442,17 @@ function readIdentifiers(read: Reader): { doi?: string; ark?: string } {
       );
     }
   };
-  const primary = read.group.slots(FIELD_KEYS.identifier);
-  const primaryTypes = read.paired(primary, "doi", FIELD_KEYS.identifierType).values;
-  primary.forEach((attribute, index) => {
-    if (attribute.value !== "") consider(attribute, primaryTypes[index][0] ?? "", "identifier");
-  });
-  for (const attribute of read.group.all(FIELD_KEYS.doi)) {
-    consider(attribute, "DOI", "identifier");
-  }
-  for (const attribute of read.group.all(FIELD_KEYS.ark)) {
-    consider(attribute, "ARK", "identifier");
-  }
-  const alternates = read.group.slots(FIELD_KEYS.alternateIdentifier);
-  const alternateTypes = read.paired(alternates, "ark", FIELD_KEYS.alternateIdentifierType).values;
-  alternates.forEach((attribute, index) => {
-    if (attribute.value !== "") {
-      consider(attribute, alternateTypes[index][0] ?? "", "alternateIdentifier");
-    }
-  });
+  const typed = (where: "identifier" | "alternateIdentifier", field: "doi" | "ark") => {
+    const slots = read.group.slots(FIELD_KEYS[where]);
+    const types = read.paired(slots, field, FIELD_KEYS[`${where}Type`]).values;
+    slots.forEach((attribute, index) => {
+      if (attribute.value !== "") consider(attribute, types[index][0] ?? "", where);
+    });
+  };
+  typed("identifier", "doi");
+  for (const attribute of read.group.all(FIELD_KEYS.doi)) consider(attribute, "DOI", "identifier");
+  for (const attribute of read.group.all(FIELD_KEYS.ark)) consider(attribute, "ARK", "identifier");
+  typed("alternateIdentifier", "ark");
   return { ...pickFirst(read, "doi", dois), ...pickFirst(read, "ark", arks) };
 }
 
