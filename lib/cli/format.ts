@@ -344,33 +344,3 @@ export function jsonLine(value: unknown): string {
     return item;
   });
 }
-
-/**
- * Prose folded at word boundaries to at most `width` columns (never less than 40); line feeds
- * in `text` start new paragraphs.
- *
- * @example
- * ```ts
- * import { wrap } from "./format.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(wrap("a ".repeat(30).trim(), 40), `${"a ".repeat(19)}a\n${"a ".repeat(9)}a`);
- * ```
- */
-export function wrap(text: string, width: number): string {
-  const limit = Math.max(40, width);
-  const lines: string[] = [];
-  for (const paragraph of text.split("\n")) {
-    let line = "";
-    for (const word of paragraph.split(/\s+/).filter((part) => part !== "")) {
-      if (line !== "" && line.length + 1 + word.length > limit) {
-        lines.push(line);
-        line = word;
-      } else {
-        line = line === "" ? word : `${line} ${word}`;
-      }
-    }
-    lines.push(line);
-  }
-  return lines.join("\n");
-}

@@ -16,7 +16,7 @@ import { COMMANDS } from "./commands/mod.ts";
 import { commandHelp, mainHelp, usageLine } from "./help.ts";
 import { type CliIo, OutputClosedError, processIo } from "./io.ts";
 import { describeFailure, EXIT } from "./report.ts";
-import { openStore, storeFlags } from "./session.ts";
+import { openStore, type StoreFlags, storeFlags } from "./session.ts";
 import { quoteInput } from "../client/errors.ts";
 
 /**
@@ -123,7 +123,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       // A delegated command listens to the process's signals itself; an embedding's interrupt
       // reaches it through the context's signal.
       if (io.interrupt !== undefined) removeSignals = onInterrupt(interrupt, io.interrupt);
-      return await command.run(contextFor({ values: {}, positionals: [] }, after));
+      return await command.run(contextFor({ values: {}, positionals: [] }, after, storeFlags({})));
     }
     const parsed = parseOptions([...before, ...after], command.options);
     debug = parsed.values.debug === true;
@@ -131,7 +131,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     const flags = storeFlags(parsed.values);
     url = flags.url;
     removeSignals = onInterrupt(interrupt, io.interrupt);
-    const context = contextFor(parsed, after);
+    const context = contextFor(parsed, after, flags);
     const status = await command.run(context);
     await io.stdout.flush();
     return status;
@@ -160,6 +160,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
   function contextFor(
     parsed: CommandContext["args"],
     rawArgs: readonly string[],
+    flags: StoreFlags,
   ): CommandContext {
     let opening: Promise<Store> | undefined;
     return {
@@ -168,7 +169,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       io,
       signal: interrupt.signal,
       store: (options = {}) => {
-        opening ??= openStore(storeFlags(parsed.values), io, interrupt.signal, options)
+        opening ??= openStore(flags, io, interrupt.signal, options)
           .then((opened) => {
             store = opened;
             return opened;

@@ -27,6 +27,7 @@ import {
   facts,
   LIMITS,
   moreNote,
+  personName,
   preformatted,
   section,
 } from "./parts.ts";
@@ -179,18 +180,10 @@ function datasetHtml(view: DatasetCardView): Html {
 
 function creatorsHtml(creators: readonly PersonView[]): Html {
   const shown = creators.slice(0, MAX_CREATORS).map((creator) => {
-    const orcid = creator.orcid === undefined
-      ? ""
-      : markup` ${
-        link(`https://orcid.org/${creator.orcid}`, "ORCID", {
-          className: "t-id",
-          title: `ORCID ${creator.orcid}`,
-        })
-      }`;
     const affiliation = creator.affiliation === undefined
       ? ""
       : markup` <span class="t-muted">(${bounded(creator.affiliation, 120)})</span>`;
-    return markup`<span><bdi>${bounded(creator.name, 120)}</bdi>${orcid}${affiliation}</span>`;
+    return markup`<span>${personName(creator.name, creator.orcid)}${affiliation}</span>`;
   });
   const rest = creators.length > MAX_CREATORS
     ? markup`<span class="t-muted"> and ${formatCount(creators.length - MAX_CREATORS)} more</span>`

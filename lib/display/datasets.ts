@@ -9,7 +9,7 @@
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { clip, formatCount, oneLine, plural } from "./format.ts";
 import { type Html, link, markup } from "./html.ts";
-import { bounded, card, facts, LIMITS, moreNote } from "./parts.ts";
+import { card, datasetCell, facts, moreNote } from "./parts.ts";
 import { textTable } from "./text.ts";
 
 /**
@@ -138,13 +138,7 @@ function countText(view: DatasetsView): string {
 
 function datasetsHtml(view: DatasetsView): Html {
   const rows = view.rows.map((row) =>
-    markup`<tr><td class="t-name"><div><bdi>${
-      row.title === undefined
-        ? markup`<span class="t-muted">(no title)</span>`
-        : bounded(row.title, LIMITS.name)
-    }</bdi></div><div class="t-path"><bdi>${
-      bounded(row.name, LIMITS.name)
-    }</bdi></div></td><td class="t-num">${
+    markup`<tr>${datasetCell(row.title, row.name)}<td class="t-num">${
       row.year === undefined ? "—" : String(row.year)
     }</td><td class="t-nowrap">${identifier(row)}</td><td>${
       row.license === undefined

@@ -10,7 +10,16 @@ import { bundle, type MediaBundle } from "./bundle.ts";
 import { clip, formatCount, formatDate, oneLine, plural } from "./format.ts";
 import { type Html, type HtmlValue, joinHtml, link, markup } from "./html.ts";
 import type { DatasetFields, PersonView } from "./dataset.ts";
-import { bounded, card, chips, collapsible, LIMITS, moreNote, section } from "./parts.ts";
+import {
+  bounded,
+  card,
+  chips,
+  collapsible,
+  LIMITS,
+  moreNote,
+  personName,
+  section,
+} from "./parts.ts";
 import { textTable } from "./text.ts";
 
 /**
@@ -237,7 +246,7 @@ function fieldRows(view: MetadataView): FieldRow[] {
   if (view.creators.length > 0) {
     add(
       "creators",
-      joinHtml(view.creators.slice(0, 50).map(personHtml), "; "),
+      joinHtml(view.creators.slice(0, 50).map((p) => personName(p.name, p.orcid)), "; "),
       view.creators.map((creator) => creator.name).join("; "),
     );
   }
@@ -289,7 +298,7 @@ function fieldRows(view: MetadataView): FieldRow[] {
       "contributors",
       joinHtml(
         view.contributors.slice(0, 50).map((person) =>
-          markup`${personHtml(person)}${
+          markup`${personName(person.name, person.orcid)}${
             person.type === undefined ? "" : markup` <span class="t-muted">(${person.type})</span>`
           }`
         ),
@@ -327,18 +336,6 @@ function fieldRows(view: MetadataView): FieldRow[] {
   }
   add("deprecated", view.deprecated ? "yes" : "no", view.deprecated ? "yes" : "no");
   return rows;
-}
-
-function personHtml(person: ContributorView): Html {
-  const orcid = person.orcid === undefined
-    ? ""
-    : markup` ${
-      link(`https://orcid.org/${person.orcid}`, "ORCID", {
-        className: "t-id",
-        title: `ORCID ${person.orcid}`,
-      })
-    }`;
-  return markup`<bdi>${bounded(person.name, 120)}</bdi>${orcid}`;
 }
 
 function fundingText(funding: FundingView): string {

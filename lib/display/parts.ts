@@ -7,7 +7,7 @@
  */
 
 import { clip, formatCount } from "./format.ts";
-import { type Html, type HtmlValue, markup } from "./html.ts";
+import { type Html, type HtmlValue, link, markup } from "./html.ts";
 
 /**
  * Longest texts shown, in characters; the rest is cut with a visible count, so one huge value
@@ -255,4 +255,47 @@ export function icon(type: "file" | "folder"): Html {
   return type === "folder"
     ? markup`<span class="t-ico t-ico-dir"></span>`
     : markup`<span class="t-ico t-ico-file"></span>`;
+}
+
+/**
+ * A person's name, with a link to their ORCID record when there is one.
+ *
+ * @example
+ * ```ts
+ * import { personName } from "./parts.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(personName("Gorman, Kristen").toString(), "<bdi>Gorman, Kristen</bdi>");
+ * assert.match(
+ *   personName("Gorman, Kristen", "0000-0002-0258-9264").toString(),
+ *   /^<bdi>Gorman, Kristen<\/bdi> <a [^>]*href="https:\/\/orcid.org\/0000-0002-0258-9264"/,
+ * );
+ * ```
+ */
+export function personName(name: string, orcid?: string): Html {
+  const id = orcid === undefined
+    ? ""
+    : markup` ${
+      link(`https://orcid.org/${orcid}`, "ORCID", { className: "t-id", title: `ORCID ${orcid}` })
+    }`;
+  return markup`<bdi>${bounded(name, 120)}</bdi>${id}`;
+}
+
+/**
+ * A table cell naming a dataset: its title (or "(no title)") above its folder.
+ *
+ * @example
+ * ```ts
+ * import { datasetCell } from "./parts.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(datasetCell(undefined, "Gorman_2020").toString(), /\(no title\).*Gorman_2020/);
+ * ```
+ */
+export function datasetCell(title: string | undefined, folder: string): Html {
+  return markup`<td class="t-name"><div><bdi>${
+    title === undefined
+      ? markup`<span class="t-muted">(no title)</span>`
+      : bounded(title, LIMITS.name)
+  }</bdi></div><div class="t-path"><bdi>${bounded(folder, LIMITS.name)}</bdi></div></td>`;
 }

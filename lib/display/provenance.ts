@@ -16,6 +16,7 @@ import {
   bounded,
   card,
   collapsible,
+  datasetCell,
   facts,
   LIMITS,
   moreNote,
@@ -447,13 +448,7 @@ function filesHtml(reads: readonly ProvenanceReadView[], total: number, hint: st
 /** The datasets' table: title and folder, identifier (a resolver link), files read. */
 function datasetsHtml(datasets: readonly ProvenanceDatasetView[]): Html {
   const rows = datasets.map((dataset) =>
-    markup`<tr><td class="t-name"><div><bdi>${
-      dataset.title === undefined
-        ? markup`<span class="t-muted">(no title)</span>`
-        : bounded(dataset.title, LIMITS.name)
-    }</bdi></div><div class="t-path"><bdi>${
-      bounded(dataset.path, LIMITS.name)
-    }</bdi></div></td><td class="t-nowrap">${
+    markup`<tr>${datasetCell(dataset.title, dataset.path)}<td class="t-nowrap">${
       dataset.url === undefined
         ? markup`<span class="t-flag t-flag-bad">no DOI or ARK</span>`
         : link(dataset.url, bounded(dataset.doi ?? dataset.ark ?? dataset.url, LIMITS.name), {

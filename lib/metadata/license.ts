@@ -8,6 +8,7 @@
  */
 
 import { loadSpdxCorrectModule } from "../deps.ts";
+import { tidy } from "./values.ts";
 
 /**
  * How a licence identifier was reached: `exact` (an SPDX identifier as stored), `alias` (a known
@@ -222,7 +223,7 @@ export function normalizeLicense(
 ): License | undefined {
   const text = tidy(value);
   const uri = isHttpUrl(hints.uri) ? hints.uri!.trim() : undefined;
-  const candidates: { id: string; confidence: LicenseConfidence }[] = [];
+  const candidates: Candidate[] = [];
 
   const identifier = tidy(hints.identifier ?? "");
   if (identifier !== "" && /^(?:spdx)?$/i.test(tidy(hints.scheme ?? ""))) {
@@ -282,16 +283,19 @@ export function licenseUrl(id: string): string | undefined {
   return (KNOWN.get(id) ?? ccInfo(id))?.url ?? `https://spdx.org/licenses/${id.trim()}.html`;
 }
 
+type Candidate = { id: string; confidence: LicenseConfidence };
+
 /** The value as a whole: an SPDX id or expression, a known alias, or labelled parts. */
-function wholeValue(
-  text: string,
-  correct: SpdxCorrect,
-): { id: string; confidence: LicenseConfidence } | undefined {
+function wholeValue(text: string, correct: SpdxCorrect): Candidate | undefined {
+  return exactOrAlias(text, correct) ?? labelledParts(text, correct);
+}
+
+/** An SPDX id or expression, else a known alias. */
+function exactOrAlias(text: string, correct: SpdxCorrect): Candidate | undefined {
   const exact = spdxId(text, correct);
   if (exact !== undefined) return { id: exact, confidence: "exact" };
   const alias = aliasOf(text, correct);
-  if (alias !== undefined) return { id: alias, confidence: "alias" };
-  return labelledParts(text, correct);
+  return alias === undefined ? undefined : { id: alias, confidence: "alias" };
 }
 
 /** A known spelling of one licence: Creative Commons or Open Data Commons. */
@@ -303,10 +307,7 @@ function aliasOf(text: string, correct: SpdxCorrect): string | undefined {
 }
 
 /** `data: X, code: Y` with every part resolved → `X AND Y`, at the weakest part's confidence. */
-function labelledParts(
-  text: string,
-  correct: SpdxCorrect,
-): { id: string; confidence: LicenseConfidence } | undefined {
+function labelledParts(text: string, correct: SpdxCorrect): Candidate | undefined {
   const labels = [...text.matchAll(PART_LABEL)];
   if (labels.length < 2 || labels[0].index !== 0) return undefined;
   const ids: string[] = [];
@@ -323,14 +324,9 @@ function labelledParts(
 }
 
 /** One labelled part: an SPDX id, an alias, or a careful spdx-correct repair. */
-function resolvePart(
-  part: string,
-  correct: SpdxCorrect,
-): { id: string; confidence: LicenseConfidence } | undefined {
-  const exact = spdxId(part, correct);
-  if (exact !== undefined) return { id: exact, confidence: "exact" };
-  const alias = aliasOf(part, correct);
-  if (alias !== undefined) return { id: alias, confidence: "alias" };
+function resolvePart(part: string, correct: SpdxCorrect): Candidate | undefined {
+  const found = exactOrAlias(part, correct);
+  if (found !== undefined) return found;
   const repaired = repairShort(part, correct);
   return repaired === undefined ? undefined : { id: repaired, confidence: "guess" };
 }
@@ -540,8 +536,4 @@ function singleUrlIn(text: string): string | undefined {
 
 function isHttpUrl(value: string | undefined): boolean {
   return typeof value === "string" && /^https?:\/\/\S+$/i.test(value.trim());
-}
-
-function tidy(value: string): string {
-  return typeof value === "string" ? value.replace(/\s+/g, " ").trim() : "";
 }

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { tidy } from "./values.ts";
+
 /**
  * A parsed name. People have `family` (and usually `given`); an organisation, or a name that
  * cannot be split with confidence, has only `name`.
@@ -398,10 +400,6 @@ function folded(text: string): string {
 /** Given names as words, initials as single letters (`Kristen B.` → `kristen`, `b`). */
 function givenWords(given: string): string[] {
   return folded(given.replace(/-/g, " ")).split(" ").filter((word) => word !== "");
-}
-
-function tidy(text: string): string {
-  return typeof text === "string" ? text.replace(/\s+/g, " ").trim() : "";
 }
 
 function looksLikeOrganisation(name: string): boolean {

@@ -259,7 +259,7 @@ function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?
 /** The main title (not an alternative, translated or sub-title). */
 function readTitle(read: Reader): string | undefined {
   const titles = read.group.all(FIELD_KEYS.title).filter((a) => a.value !== "");
-  const types = read.paired(titles, FIELD_KEYS.titleType, FIELD_KEYS.titleType, "title").values;
+  const types = read.paired(titles, "title", FIELD_KEYS.titleType).values;
   const main = titles.filter((_, index) => !SECONDARY_TITLE.test(types[index][0] ?? ""));
   const chosen = main[0] ?? titles[0];
   if (chosen === undefined) return undefined;
@@ -282,11 +282,9 @@ function readPeople(
   },
 ): Contributor[] {
   const slots = read.group.slots(keys);
-  const affiliations = read.paired(slots, FIELD_KEYS.affiliation, flat.affiliation, field);
+  const affiliations = read.paired(slots, field, FIELD_KEYS.affiliation, flat.affiliation);
   const identifiers = readOrcids(read, slots, flat.identifier ?? [], field);
-  const types = flat.type === undefined
-    ? undefined
-    : read.paired(slots, flat.type, flat.type, field);
+  const types = flat.type === undefined ? undefined : read.paired(slots, field, flat.type);
   const people: Contributor[] = [];
   const attrs: string[] = [];
   slots.forEach((slot, index) => {
@@ -351,7 +349,7 @@ function readOrcids(
   flatKeys: readonly string[],
   field: MetadataField,
 ): (string | undefined)[] {
-  const flat = read.paired(slots, [], flatKeys, field).values;
+  const flat = read.paired(slots, field, [], flatKeys).values;
   return slots.map((slot, index) => {
     for (const identifier of slot.nested.all(FIELD_KEYS.nameIdentifier)) {
       const scheme = identifier.nested.value(FIELD_KEYS.nameIdentifierScheme) ?? "";
@@ -395,12 +393,7 @@ function readYear(read: Reader): number | undefined {
 /** The abstract when one is marked so, else the first description. */
 function readDescription(read: Reader): string | undefined {
   const all = read.group.all(FIELD_KEYS.description).filter((a) => a.value !== "");
-  const types = read.paired(
-    all,
-    FIELD_KEYS.descriptionType,
-    FIELD_KEYS.descriptionType,
-    "description",
-  );
+  const types = read.paired(all, "description", FIELD_KEYS.descriptionType);
   const index = Math.max(0, types.values.findIndex((t) => /^abstract$/i.test(t[0] ?? "")));
   const chosen = all[index];
   if (chosen === undefined) return undefined;
@@ -449,34 +442,17 @@ function readIdentifiers(read: Reader): { doi?: string; ark?: string } {
       );
     }
   };
-  const primary = read.group.slots(FIELD_KEYS.identifier);
-  const primaryTypes = read.paired(
-    primary,
-    FIELD_KEYS.identifierType,
-    FIELD_KEYS.identifierType,
-    "doi",
-  ).values;
-  primary.forEach((attribute, index) => {
-    if (attribute.value !== "") consider(attribute, primaryTypes[index][0] ?? "", "identifier");
-  });
-  for (const attribute of read.group.all(FIELD_KEYS.doi)) {
-    consider(attribute, "DOI", "identifier");
-  }
-  for (const attribute of read.group.all(FIELD_KEYS.ark)) {
-    consider(attribute, "ARK", "identifier");
-  }
-  const alternates = read.group.slots(FIELD_KEYS.alternateIdentifier);
-  const alternateTypes = read.paired(
-    alternates,
-    FIELD_KEYS.alternateIdentifierType,
-    FIELD_KEYS.alternateIdentifierType,
-    "ark",
-  ).values;
-  alternates.forEach((attribute, index) => {
-    if (attribute.value !== "") {
-      consider(attribute, alternateTypes[index][0] ?? "", "alternateIdentifier");
-    }
-  });
+  const typed = (where: "identifier" | "alternateIdentifier", field: "doi" | "ark") => {
+    const slots = read.group.slots(FIELD_KEYS[where]);
+    const types = read.paired(slots, field, FIELD_KEYS[`${where}Type`]).values;
+    slots.forEach((attribute, index) => {
+      if (attribute.value !== "") consider(attribute, types[index][0] ?? "", where);
+    });
+  };
+  typed("identifier", "doi");
+  for (const attribute of read.group.all(FIELD_KEYS.doi)) consider(attribute, "DOI", "identifier");
+  for (const attribute of read.group.all(FIELD_KEYS.ark)) consider(attribute, "ARK", "identifier");
+  typed("alternateIdentifier", "ark");
   return { ...pickFirst(read, "doi", dois), ...pickFirst(read, "ark", arks) };
 }
 
@@ -514,19 +490,9 @@ function readSubjects(read: Reader): string[] {
 /** The licence from the first rights attribute with content (text, link or identifier). */
 function readLicense(read: Reader, correct: SpdxCorrect): License | undefined {
   const rights = read.group.slots(FIELD_KEYS.rights);
-  const uris = read.paired(rights, FIELD_KEYS.rightsUri, FIELD_KEYS.rightsUri, "license");
-  const ids = read.paired(
-    rights,
-    FIELD_KEYS.rightsIdentifier,
-    FIELD_KEYS.rightsIdentifier,
-    "license",
-  );
-  const schemes = read.paired(
-    rights,
-    FIELD_KEYS.rightsIdentifierScheme,
-    FIELD_KEYS.rightsIdentifierScheme,
-    "license",
-  );
+  const uris = read.paired(rights, "license", FIELD_KEYS.rightsUri);
+  const ids = read.paired(rights, "license", FIELD_KEYS.rightsIdentifier);
+  const schemes = read.paired(rights, "license", FIELD_KEYS.rightsIdentifierScheme);
   const index = rights.findIndex((slot) => !slot.empty);
   if (index < 0) return undefined;
   const license = normalizeLicense(rights[index].value, {
@@ -585,7 +551,7 @@ function readFunding(read: Reader): Funding[] {
     const names = read.group.slots(FIELD_KEYS.funderName);
     const awards = read.group.slots(FIELD_KEYS.awardNumber);
     const parents = names.length > 0 ? names : awards;
-    const pair = (keys: readonly string[]) => read.paired(parents, keys, keys, "funding").values;
+    const pair = (keys: readonly string[]) => read.paired(parents, "funding", keys).values;
     const ids = pair(FIELD_KEYS.funderIdentifier);
     const idTypes = pair(FIELD_KEYS.funderIdentifierType);
     const numbers = names.length > 0 ? pair(FIELD_KEYS.awardNumber) : undefined;
@@ -644,7 +610,7 @@ function readDeprecated(read: Reader, path: string): boolean {
 /** `date` attributes whose `dateType` (nested or paired) is `type`. */
 function datesOfType(read: Reader, type: string): Attribute[] {
   const dates = read.group.slots(FIELD_KEYS.date);
-  const types = read.paired(dates, FIELD_KEYS.dateType, FIELD_KEYS.dateType, "dateModified").values;
+  const types = read.paired(dates, "dateModified", FIELD_KEYS.dateType).values;
   return dates.filter((date, index) =>
     !date.empty && date.value !== "" && (types[index][0] ?? "").toLowerCase() === type
   );

@@ -126,7 +126,8 @@ export class Reader {
 
   /**
    * Values of a sub-property for each parent: nested under the parent, else the parallel
-   * top-level attributes paired by position (all of them when there is one parent). When the
+   * top-level attributes paired by position (all of them when there is one parent). The flat keys
+   * are the nested ones unless given. When the
    * counts do not match the pairing is ambiguous: nothing is assigned and a note says so.
    *
    * @example
@@ -140,14 +141,14 @@ export class Reader {
    *   { attr: "contributorType", value: "Researcher" },
    * ]));
    * const parents = read.group.slots(["contributorname"]);
-   * assert.deepEqual(read.paired(parents, ["contributortype"], ["contributortype"], "contributors").values, [["Researcher"]]);
+   * assert.deepEqual(read.paired(parents, "contributors", ["contributortype"]).values, [["Researcher"]]);
    * ```
    */
   paired(
     parents: readonly Attribute[],
-    nestedKeys: readonly string[],
-    flatKeys: readonly string[],
     field: MetadataField,
+    nestedKeys: readonly string[],
+    flatKeys: readonly string[] = nestedKeys,
   ): Pairing {
     const flat = flatKeys.length === 0 ? [] : this.group.slots(flatKeys);
     const attrs: string[] = [];

@@ -102,9 +102,9 @@ export interface PairingReader {
   /** See `Reader.paired`. */
   paired(
     parents: readonly Attribute[],
-    nestedKeys: readonly string[],
-    flatKeys: readonly string[],
     field: MetadataField,
+    nestedKeys: readonly string[],
+    flatKeys?: readonly string[],
   ): Pairing;
   /** See `Reader.note`. */
   note(text: string): void;
@@ -140,18 +140,8 @@ export function relatedIdentifiers(
   read: PairingReader,
 ): RelatedIdentifier[] {
   const slots = group.slots(FIELD_KEYS.relatedIdentifier);
-  const types = read.paired(
-    slots,
-    FIELD_KEYS.relatedIdentifierType,
-    FIELD_KEYS.relatedIdentifierType,
-    "relatedIdentifiers",
-  );
-  const relations = read.paired(
-    slots,
-    FIELD_KEYS.relationType,
-    FIELD_KEYS.relationType,
-    "relatedIdentifiers",
-  );
+  const types = read.paired(slots, "relatedIdentifiers", FIELD_KEYS.relatedIdentifierType);
+  const relations = read.paired(slots, "relatedIdentifiers", FIELD_KEYS.relationType);
   const related: RelatedIdentifier[] = [];
   const attrs: string[] = [];
   slots.forEach((slot, index) => {

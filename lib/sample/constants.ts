@@ -7,6 +7,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { createHmac } from "node:crypto";
 
 /**
@@ -273,14 +274,8 @@ const TOKEN_ISSUED_AT = Date.UTC(2024, 0, 15) / 1000;
 /** Expiry of the static tokens (2100-01-01): long-lived by design. */
 const TOKEN_EXPIRES_AT = Date.UTC(2100, 0, 1) / 1000;
 
-function base64url(bytes: Uint8Array | string): string {
-  const raw = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
-  let bin = "";
-  for (const b of raw) bin += String.fromCharCode(b);
-  return btoa(bin).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
 function staticToken(user: Omit<SampleUser, "token" | "home">): string {
+  const base64url = (bytes: string | Uint8Array) => Buffer.from(bytes).toString("base64url");
   const header = base64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
   const payload = base64url(JSON.stringify({
     iss: "tern-sample-store",
@@ -296,7 +291,7 @@ function staticToken(user: Omit<SampleUser, "token" | "home">): string {
   }));
   const signature = createHmac("sha256", SAMPLE_TOKEN_SECRET).update(`${header}.${payload}`)
     .digest();
-  return `${header}.${payload}.${base64url(new Uint8Array(signature))}`;
+  return `${header}.${payload}.${base64url(signature)}`;
 }
 
 function sampleUser(u: Omit<SampleUser, "token" | "home">): SampleUser {

@@ -91,13 +91,7 @@ export async function serveSampleStore(
     );
   }
   const root = await ensureSampleStore(dir);
-  const server = await startServer({
-    port: 0,
-    hostname: "127.0.0.1",
-    quiet: true,
-    ...serverOptions,
-    root,
-  });
+  const server = await startServer({ ...serverOptions, root });
   server.unref();
   return server;
 }

@@ -5,34 +5,8 @@
  * @module
  */
 
+import { crc32 } from "node:zlib";
 import { zlib } from "./conversions.ts";
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/**
- * CRC-32 (ISO-HDLC, as used by PNG and gzip) of `bytes`.
- *
- * @example
- * ```ts
- * import { crc32 } from "./png.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(crc32(new TextEncoder().encode("123456789")), 0xcbf43926);
- * ```
- */
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { sidecarName } from "../server/sidecars.ts";
+import { baseName } from "../server/zone_path.ts";
 import { nameUuid } from "./ids.ts";
 
 /**
@@ -229,8 +231,8 @@ export function commentSidecar(rel: string, kind: "file" | "folder"): string {
   return sidecarPath(rel, kind, "comments");
 }
 
-function sidecarPath(rel: string, kind: "file" | "folder", what: string): string {
-  if (kind === "folder") return `${rel}/.${what}.json`;
-  const i = rel.lastIndexOf("/");
-  return `${rel.slice(0, i + 1)}.${rel.slice(i + 1)}.${what}.json`;
+// The server's own naming, so a sample store is always laid out the way the server reads it.
+function sidecarPath(rel: string, kind: "file" | "folder", what: "avus" | "comments"): string {
+  const folder = kind === "folder" ? `${rel}/` : rel.slice(0, rel.lastIndexOf("/") + 1);
+  return `${folder}${sidecarName(baseName(rel), kind, what)}`;
 }

@@ -9,6 +9,7 @@
  */
 
 import { join } from "node:path";
+import { baseName } from "../server/zone_path.ts";
 
 /**
  * What a file in the store is for; only `data` files are visible through the API.
@@ -103,10 +104,6 @@ export function storeRelative(storePath: string): string {
 function parentOf(rel: string): string {
   const i = rel.lastIndexOf("/");
   return i < 0 ? "" : rel.slice(0, i);
-}
-
-function baseName(rel: string): string {
-  return rel.slice(rel.lastIndexOf("/") + 1);
 }
 
 /**

@@ -604,9 +604,7 @@ export class DiskStore {
    * ```
    */
   async pagePlan(folder: Item, user: string, query: PageQuery): Promise<PagePlan> {
-    const snapshot = this.#above.has(folder.path)
-      ? this.#aboveSnapshot(folder)
-      : await this.#folders.snapshot(folder.disk);
+    const snapshot = await this.#snapshot(folder);
     const order = query.sort === "name" || query.sort === "path"
       ? snapshot
       : await this.#folders.orderBy(snapshot, STAT_COLUMN[query.sort]);
@@ -674,14 +672,9 @@ export class DiskStore {
    * ```
    */
   async subfolders(folder: Item, user: string): Promise<Item[]> {
-    const snapshot = this.#above.has(folder.path)
-      ? this.#aboveSnapshot(folder)
-      : await this.#folders.snapshot(folder.disk);
+    const snapshot = await this.#snapshot(folder);
     const permissionOf = this.#childPermissions(folder, user, snapshot.hasSymlinks);
-    const readable = permissionOf
-      ? snapshot.folders.filter((entry) => permissionOf(entry) !== "none")
-      : snapshot.folders;
-    return await this.#fresh(folder, readable, permissionOf);
+    return await this.#fresh(folder, snapshot.folders, permissionOf);
   }
 
   /**
@@ -1017,10 +1010,11 @@ export class DiskStore {
     };
   }
 
-  /** The listing of a folder above a plain folder's mount point: the next folder down. */
-  #aboveSnapshot(folder: Item): FolderSnapshot {
-    const name = this.#above.get(folder.path)!;
-    return {
+  /** A folder's listing; above a plain folder's mount point, the next folder down. */
+  #snapshot(folder: Item): Promise<FolderSnapshot> {
+    const name = this.#above.get(folder.path);
+    if (name === undefined) return this.#folders.snapshot(folder.disk);
+    return Promise.resolve({
       folders: [
         {
           name,
@@ -1034,7 +1028,7 @@ export class DiskStore {
       hasSymlinks: false,
       version: "",
       racy: true,
-    };
+    });
   }
 
   async #fresh(

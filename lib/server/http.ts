@@ -443,15 +443,9 @@ function parseHead(text: string): Head | string {
   return { method: parts[0], target: parts[1], version: parts[2], headers };
 }
 
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-  const last = haystack.byteLength - needle.byteLength;
-  outer: for (let i = Math.max(0, from); i <= last; i++) {
-    for (let j = 0; j < needle.byteLength; j++) {
-      if (haystack[i + j] !== needle[j]) continue outer;
-    }
-    return i;
-  }
-  return -1;
+/** Where the head's blank line starts in the first `filled` bytes, searching from `from`. */
+function findHeadEnd(buffer: Uint8Array, filled: number, from: number): number {
+  return Buffer.from(buffer.buffer, buffer.byteOffset, filled).indexOf(HEAD_END, Math.max(0, from));
 }
 
 function statusLine(status: number): string {
@@ -669,7 +663,7 @@ export function serveHttp(
       c.partial = !c.idle;
       if (filled > 0) c.headSince = performance.now();
       c.arm(filled === 0 ? limits.idleTimeoutMs : limits.headersTimeoutMs);
-      let end = indexOf(buffer.subarray(0, filled), HEAD_END, 0);
+      let end = findHeadEnd(buffer, filled, 0);
       let checked = 0;
       for (;;) {
         const headEnd = end < 0 ? filled : end + HEAD_END.byteLength;
@@ -713,7 +707,7 @@ export function serveHttp(
         }
         const searchFrom = filled - HEAD_END.byteLength;
         filled += count;
-        end = indexOf(buffer.subarray(0, filled), HEAD_END, searchFrom);
+        end = findHeadEnd(buffer, filled, searchFrom);
       }
       c.disarm();
       c.idle = false;

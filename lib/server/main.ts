@@ -82,14 +82,27 @@ export interface ServeIo {
 
 class UsageError extends Error {}
 
-function numberFlag(
-  values: Record<string, string | boolean | undefined>,
-  flag: string,
-  integer: boolean,
-): number | undefined {
-  const raw = values[flag];
-  if (raw === undefined) return undefined;
-  const text = String(raw).trim();
+// Each numeric option's flag is its name in kebab case (`latencyMs` is `--latency-ms`); true marks
+// the ones that take whole numbers.
+const NUMBER_OPTIONS = {
+  port: true,
+  latencyMs: false,
+  bandwidth: false,
+  failRate: false,
+  dropRate: false,
+  seed: true,
+  tokenLifetimeSeconds: true,
+  maxConnections: true,
+  idleTimeoutMs: true,
+  headersTimeoutMs: true,
+  sendTimeoutMs: true,
+  maxLongAnswers: true,
+} as const;
+
+const flagOf = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+function numberFlag(flag: string, raw: string, integer: boolean): number {
+  const text = raw.trim();
   const value = Number(text);
   if (text === "" || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
     throw new UsageError(`--${flag} must be ${integer ? "an integer" : "a number"} (got "${raw}")`);
@@ -98,60 +111,38 @@ function numberFlag(
 }
 
 function readArgs(args: string[]): ServerOptions | "help" {
-  let parsed;
+  const strings = ["root", "mount", "hostname", "zone", ...Object.keys(NUMBER_OPTIONS)];
+  let values;
   try {
-    parsed = parseArgs({
+    values = parseArgs({
       args,
       strict: true,
       allowPositionals: false,
       options: {
-        root: { type: "string" },
-        mount: { type: "string" },
-        port: { type: "string" },
-        hostname: { type: "string" },
-        zone: { type: "string" },
-        "latency-ms": { type: "string" },
-        bandwidth: { type: "string" },
-        "fail-rate": { type: "string" },
-        "drop-rate": { type: "string" },
-        seed: { type: "string" },
-        "token-lifetime-seconds": { type: "string" },
-        "max-connections": { type: "string" },
-        "idle-timeout-ms": { type: "string" },
-        "headers-timeout-ms": { type: "string" },
-        "send-timeout-ms": { type: "string" },
-        "max-long-answers": { type: "string" },
+        ...Object.fromEntries(strings.map((key) => [flagOf(key), { type: "string" as const }])),
         "no-search": { type: "boolean" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
-    });
+    }).values as Record<string, string | boolean | undefined>;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const values = parsed.values;
   if (values.help) return "help";
   if (values.root === undefined) throw new UsageError("--root DIR is required");
-  return {
+  const options: Record<string, unknown> = {
     root: values.root,
     mount: values.mount,
-    port: numberFlag(values, "port", true),
     hostname: values.hostname,
     zone: values.zone,
-    latencyMs: numberFlag(values, "latency-ms", false),
-    bandwidth: numberFlag(values, "bandwidth", false),
-    failRate: numberFlag(values, "fail-rate", false),
-    dropRate: numberFlag(values, "drop-rate", false),
-    seed: numberFlag(values, "seed", true),
-    tokenLifetimeSeconds: numberFlag(values, "token-lifetime-seconds", true),
-    maxConnections: numberFlag(values, "max-connections", true),
-    idleTimeoutMs: numberFlag(values, "idle-timeout-ms", true),
-    headersTimeoutMs: numberFlag(values, "headers-timeout-ms", true),
-    sendTimeoutMs: numberFlag(values, "send-timeout-ms", true),
-    maxLongAnswers: numberFlag(values, "max-long-answers", true),
     search: !values["no-search"],
     quiet: values.quiet ?? false,
   };
+  for (const [key, integer] of Object.entries(NUMBER_OPTIONS)) {
+    const raw = values[flagOf(key)];
+    if (typeof raw === "string") options[key] = numberFlag(flagOf(key), raw, integer);
+  }
+  return options as unknown as ServerOptions;
 }
 
 function onStopSignals(stop: () => void): () => void {

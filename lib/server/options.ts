@@ -31,34 +31,71 @@ export interface ServerOptions {
    * @default {`/<zone>/home/shared` for a folder that is not laid out as a store}
    */
   mount?: string;
-  /** TCP port; 0 (the default) picks a free one. */
+  /**
+   * TCP port; 0 picks a free one.
+   * @default {0}
+   */
   port?: number;
-  /** Interface to listen on; default `127.0.0.1`. */
+  /**
+   * Interface to listen on.
+   * @default {"127.0.0.1"}
+   */
   hostname?: string;
-  /** Zone name, the first segment of every data-store path; default `iplant`. */
+  /**
+   * Zone name, the first segment of every data-store path.
+   * @default {"iplant"}
+   */
   zone?: string;
-  /** Delay before each response, ms; default 0. */
+  /**
+   * Delay before each response, ms.
+   * @default {0}
+   */
   latencyMs?: number;
-  /** Cap on all response bodies together, bytes per second; default 0 (unlimited). */
+  /**
+   * Cap on all response bodies together, bytes per second; 0 is unlimited.
+   * @default {0}
+   */
   bandwidth?: number;
-  /** Fraction of requests answered 503/500 without an error code; default 0. */
+  /**
+   * Fraction of requests answered 503/500 without an error code.
+   * @default {0}
+   */
   failRate?: number;
-  /** Fraction of download bodies cut short; default 0. */
+  /**
+   * Fraction of download bodies cut short.
+   * @default {0}
+   */
   dropRate?: number;
-  /** Seed of all random choices; default 1. */
+  /**
+   * Seed of all random choices.
+   * @default {1}
+   */
   seed?: number;
-  /** Lifetime of minted tokens, overriding users.json; default from users.json, else 300. */
+  /**
+   * Lifetime of minted tokens, overriding users.json.
+   * @default {users.json's, else 300}
+   */
   tokenLifetimeSeconds?: number;
   /**
-   * Most client connections open at once; default half the process's descriptor limit, at
-   * most 1024. Past it the longest-idle connection is closed, or the newcomer gets 503.
+   * Most client connections open at once. Past it the longest-idle connection is closed, or
+   * the newcomer gets 503.
+   * @default {half the process's descriptor limit, at most 1024}
    */
   maxConnections?: number;
-  /** Close a connection that sends no request for this long, ms; default 5000. */
+  /**
+   * Close a connection that sends no request for this long, ms.
+   * @default {5000}
+   */
   idleTimeoutMs?: number;
-  /** Close a connection whose request head takes longer than this to arrive, ms; default 10000. */
+  /**
+   * Close a connection whose request head takes longer than this to arrive, ms.
+   * @default {10000}
+   */
   headersTimeoutMs?: number;
-  /** Cut a response whose client accepts no bytes for this long, ms; default 30000. */
+  /**
+   * Cut a response whose client accepts no bytes for this long, ms.
+   * @default {30000}
+   */
   sendTimeoutMs?: number;
   /**
    * Most long answers (streamed listings, files larger than one 256 KiB piece) sent at once;
@@ -73,8 +110,9 @@ export interface ServerOptions {
    */
   search?: boolean;
   /**
-   * No request log on stderr; default true, so notebooks and tests stay clean (the command
-   * line logs unless `--quiet`). Warnings about a malformed users.json edit are always shown.
+   * No request log on stderr, so notebooks and tests stay clean (the command line logs unless
+   * `--quiet`). Warnings about a malformed users.json edit are always shown.
+   * @default {true}
    */
   quiet?: boolean;
 }

@@ -192,3 +192,23 @@ export function parseStoreJson<T>(
 ): T {
   return checkStoreValue(parseJsonBytes(bytes, displayName), schema, displayName);
 }
+
+/**
+ * What `reading` gives, or `undefined` when the file is not there (any other failure throws).
+ *
+ * @example
+ * ```ts
+ * import { ifPresent } from "./store_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await ifPresent(Deno.readTextFile("/no/such/file")), undefined);
+ * ```
+ */
+export async function ifPresent<T>(reading: Promise<T>): Promise<T | undefined> {
+  try {
+    return await reading;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}

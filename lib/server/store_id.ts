@@ -7,6 +7,7 @@
  */
 
 import { join } from "node:path";
+import { ifPresent } from "./store_file.ts";
 
 /**
  * Where a store's folder keeps its id.
@@ -63,7 +64,7 @@ export async function storeIdOf(
 ): Promise<string | undefined> {
   const file = join(root, STORE_ID_FILE);
   try {
-    let text = await readIfThere(file);
+    let text = await ifPresent(Deno.readTextFile(file));
     if (text === undefined) {
       await Deno.mkdir(join(root, ".terrain"), { recursive: true });
       const partial = `${file}.${crypto.randomUUID().slice(0, 8)}.partial`;
@@ -75,7 +76,7 @@ export async function storeIdOf(
       } finally {
         await Deno.remove(partial);
       }
-      text = (await readIfThere(file)) ?? "";
+      text = (await ifPresent(Deno.readTextFile(file))) ?? "";
     }
     const id = text.trim();
     if (ID.test(id)) return id;
@@ -84,13 +85,4 @@ export async function storeIdOf(
     warn(`the store has no id (${STORE_ID_FILE}: ${(error as Error).message})`);
   }
   return undefined;
-}
-
-async function readIfThere(file: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
 }

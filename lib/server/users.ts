@@ -6,9 +6,9 @@
  * @module
  */
 
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { loadZodModule } from "../deps.ts";
-import { parseStoreJson } from "./store_file.ts";
+import { ifPresent, parseStoreJson } from "./store_file.ts";
 import { isJwtShaped } from "./tokens.ts";
 
 const { z } = await loadZodModule();
@@ -148,11 +148,6 @@ export function passwordMatches(user: StoreUser, password: string): boolean {
   return timingSafeEqual(digest(user.password), digest(password));
 }
 
-function randomSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 /**
  * Loads users.json and keeps it current. The first read must succeed (a malformed file stops
  * the server from starting); later malformed edits keep the previous table and produce one
@@ -174,7 +169,7 @@ export class UserDirectory {
   readonly #file: string | undefined;
   readonly #lifetimeOverride: number | undefined;
   readonly #warn: (message: string) => void;
-  readonly #randomSecret = randomSecret();
+  readonly #randomSecret = randomBytes(32).toString("hex");
   #table!: UserTable;
   #version = "";
   #pending: Promise<UserTable> | undefined;
@@ -278,7 +273,7 @@ export class UserDirectory {
   }
 
   async #read(version: string): Promise<UserTable> {
-    const bytes = version === "absent" ? undefined : await readIfPresent(this.#file!);
+    const bytes = version === "absent" ? undefined : await ifPresent(Deno.readFile(this.#file!));
     const parsed = bytes === undefined ? {} : parseStoreJson(bytes, usersFileSchema, USERS_FILE);
     const users = new Map<string, StoreUser>();
     const staticTokens = new Map<string, string>();
@@ -300,14 +295,5 @@ export class UserDirectory {
       tokenLifetimeSeconds: this.#lifetimeOverride ?? parsed.tokenLifetimeSeconds ??
         DEFAULT_TOKEN_LIFETIME_SECONDS,
     };
-  }
-}
-
-async function readIfPresent(file: string): Promise<Uint8Array | undefined> {
-  try {
-    return await Deno.readFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
   }
 }

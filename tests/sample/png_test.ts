@@ -1,16 +1,12 @@
 import assert from "node:assert/strict";
-import { crc32, encodePng, renderBars, renderGrid, viridis } from "../../lib/sample/png.ts";
+import { crc32 } from "node:zlib";
+import { encodePng, renderBars, renderGrid, viridis } from "../../lib/sample/png.ts";
 
 async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
   const body = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream()
     .pipeThrough(new DecompressionStream("deflate"));
   return new Uint8Array(await new Response(body).arrayBuffer());
 }
-
-Deno.test("crc32 gives the standard check value", () => {
-  assert.equal(crc32(new TextEncoder().encode("123456789")), 0xcbf43926);
-  assert.equal(crc32(new Uint8Array()), 0);
-});
 
 Deno.test("encodePng round-trips pixels through IHDR and IDAT with valid CRCs", async () => {
   const width = 3, height = 2;

@@ -4,7 +4,9 @@ import { IdIndex, isUuid, nameUuid, uuidV5 } from "../../lib/server/ids.ts";
 Deno.test("uuidV5 matches the RFC algorithm's known answers", () => {
   const dns = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
   const url = "6ba7b811-9dad-11d1-80b4-00c04fd430c8";
+  assert.equal(uuidV5(dns, "www.example.com"), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
   assert.equal(uuidV5(dns, "python.org"), "886313e1-3b8a-5372-9b90-0c9aee199e5d");
+  assert.equal(uuidV5(url, "https://www.python.org/"), "5406f80d-92e9-51cd-a176-77445955e733");
   assert.equal(uuidV5(url, "/iplant/home/shared"), "aa421db5-4d5a-50c2-b69c-b16d68f2d8d2");
 });
 

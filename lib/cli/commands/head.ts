@@ -8,7 +8,8 @@
 
 import { exclusive, intOption } from "../args.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
-import { jsonLine, safeText, wrap } from "../format.ts";
+import { jsonLine, safeText } from "../format.ts";
+import { wrap } from "../../sample/readme.ts";
 import { SUPPORTED_FORMATS } from "../../registry/file_formats.ts";
 import type { DataFrame } from "../../deps.ts";
 import { loadPolars } from "../../polars/adapter.ts";
@@ -28,10 +29,7 @@ export const head: Command = {
   usage: "[-n N] [--csv | --json] PATH...",
   description: [
     "Reads the first N rows of each file with Polars and prints them as Polars' table.",
-    wrap(
-      `Formats: ${SUPPORTED_FORMATS}. Text formats stop downloading once N rows have arrived.`,
-      78,
-    ),
+    wrap(`Formats: ${SUPPORTED_FORMATS}. Text formats stop downloading once N rows have arrived.`),
   ].join("\n"),
   options: {
     lines: { type: "string", short: "n", value: "N", help: "rows to show (default 10)" },

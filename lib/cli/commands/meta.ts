@@ -14,7 +14,8 @@ import {
   type RawMetadata,
 } from "../../../mod.ts";
 import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
-import { count, fields, humanSize, isoDate, jsonLine, safeText, wrap } from "../format.ts";
+import { count, fields, humanSize, isoDate, jsonLine, safeText } from "../format.ts";
+import { wrap } from "../../sample/readme.ts";
 import type { Output } from "../io.ts";
 
 /**
@@ -92,14 +93,7 @@ async function run(context: CommandContext): Promise<number> {
  * (folders), so a file is not measured against them.
  */
 function printFile(entry: Entry, raw: RawMetadata, out: Output): void {
-  const avus: string[] = [];
-  const visit = (list: readonly Avu[], indent: string) => {
-    for (const avu of list) {
-      avus.push(`${indent}${avuLine(avu.attr, avu.value, avu.unit)}`);
-      visit(avu.avus, `${indent}  `);
-    }
-  };
-  visit(raw.avus, "");
+  const avus = avuLines(raw.avus, "");
   const irods = raw.irodsAvus.map((avu) => avuLine(avu.attr, avu.value, avu.unit));
   out.line(fields([
     ["path", safeText(entry.path)],
@@ -198,7 +192,9 @@ function printRecord(record: DatasetMetadata, out: Output, width: number): void 
       "description",
       record.description === undefined
         ? undefined
-        : wrap(record.description, width - DESCRIPTION_INDENT).split("\n").map(safeText).join("\n"),
+        : wrap(record.description, Math.max(40, width - DESCRIPTION_INDENT)).split("\n").map(
+          safeText,
+        ).join("\n"),
     ],
   ]));
 }
@@ -213,15 +209,17 @@ function withDetails(main: string, details: readonly (string | undefined)[]): st
 function printRaw(raw: RawMetadata, out: Output): void {
   out.line(`${out.style.bold("path")}  ${safeText(raw.path)}`);
   out.line(out.style.bold(`AVUs (${raw.avus.length})`));
-  const visit = (avus: readonly Avu[], indent: string) => {
-    for (const avu of avus) {
-      out.line(`${indent}${avuLine(avu.attr, avu.value, avu.unit)}`);
-      visit(avu.avus, `${indent}  `);
-    }
-  };
-  visit(raw.avus, "  ");
+  for (const line of avuLines(raw.avus, "  ")) out.line(line);
   out.line(out.style.bold(`iRODS AVUs (${raw.irodsAvus.length})`));
   for (const avu of raw.irodsAvus) out.line(`  ${avuLine(avu.attr, avu.value, avu.unit)}`);
+}
+
+/** One line per AVU, its nested AVUs indented under it. */
+function avuLines(avus: readonly Avu[], indent: string): string[] {
+  return avus.flatMap((avu) => [
+    `${indent}${avuLine(avu.attr, avu.value, avu.unit)}`,
+    ...avuLines(avu.avus, `${indent}  `),
+  ]);
 }
 
 function avuLine(attr: string, value: string, unit: string | undefined): string {
