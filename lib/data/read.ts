@@ -533,14 +533,15 @@ async function* frameStream(
         format: options.format,
       });
     await using copy = await openCopy(pinned, cache);
+    const parsing = { options, path, infoType };
     const parse = async (detected: DetectedFormat, local: LocalCopy) =>
-      await parseLocal(await pl, detected, local, options, path, infoType);
+      await parseLocal({ ...parsing, pl: await pl, detected, source: local });
     let outcome: Outcome;
     if (copy !== undefined) {
       context.events.publish({ kind: "bytes", operation, path, count: version.size });
       const detected = detect(await copy.head(SNIFF_BYTES));
       if (operation === "batches" && isStreamed(detected)) {
-        yield* parseChunks(await pl, detected, copy.chunks(), options, path, infoType);
+        yield* parseChunks({ ...parsing, pl: await pl, detected, chunks: copy.chunks() });
       } else yield await copy.read((local) => parse(detected, local));
       outcome = { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
     } else {
@@ -551,7 +552,7 @@ async function* frameStream(
       const { head, chunks } = await peek(body, SNIFF_BYTES);
       const detected = detect(head);
       if (!whole && isStreamed(detected)) {
-        const stopped = yield* parseChunks(await pl, detected, chunks, options, path, infoType);
+        const stopped = yield* parseChunks({ ...parsing, pl: await pl, detected, chunks });
         const hashed = stopped ? version : checkHash(version, withHash(version, hasher));
         outcome = { fromCache: false, route: "stream", version: hashed };
       } else {
