@@ -1,5 +1,5 @@
 /**
- * What a read needs from its store besides the file: the transport, the local cache, whether
+ * What a read needs from its store besides the file: the transport, its one reader, the local cache, whether
  * the store is offline, and the channel its reads publish on. The store builds one and passes it
  * down (handles hold it), so every handle and listing of a store reads through the same cache
  * and is heard by the same subscribers.
@@ -12,6 +12,7 @@ import type { FileVersion, ReadOperation } from "../client/file_version.ts";
 import type { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import type { ReadEvents } from "./read_events.ts";
+import type { Reader } from "./reader.ts";
 import type { ScanProxy } from "./scan_proxy.ts";
 
 /**
@@ -21,14 +22,17 @@ import type { ScanProxy } from "./scan_proxy.ts";
  * ```ts
  * import type { DataContext } from "./context.ts";
  * import { ReadEvents } from "./read_events.ts";
+ * import { Reader } from "./reader.ts";
  * import { DiskCache } from "../cache/cache.ts";
  * import { Transport } from "../client/transport.ts";
  * import assert from "node:assert/strict";
  *
  * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" }); // sends nothing yet
+ * const cache = new DiskCache({ dir: "/tmp/tern-cache" });
  * const context: DataContext = {
  *   transport,
- *   cache: new DiskCache({ dir: "/tmp/tern-cache" }),
+ *   reader: new Reader(transport, cache),
+ *   cache,
  *   offline: true,
  *   events: new ReadEvents(),
  * };
@@ -38,6 +42,8 @@ import type { ScanProxy } from "./scan_proxy.ts";
 export interface DataContext {
   /** The store's transport. */
   readonly transport: Transport;
+  /** The store's one reader: every read takes its bytes from its `open()`. */
+  readonly reader: Reader;
   /** The local cache, when the store has one. */
   readonly cache: DiskCache | undefined;
   /** Serve only from the cache; never download. */

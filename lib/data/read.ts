@@ -16,10 +16,10 @@
  */
 
 import type { DataFrame } from "../deps.ts";
-import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
-import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
+import type { DiskCache } from "../cache/cache.ts";
+import { type ContentHasher, contentHasher } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
-import { type LocalCopy, OpenCopy } from "../cache/open_copy.ts";
+import type { LocalCopy } from "../cache/open_copy.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import {
@@ -30,17 +30,17 @@ import {
   versionOfEntry,
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import { checkIsFile, type EarlyAnswer, earlyDownload, verifiedBody } from "./body.ts";
-import { peek } from "./chunks.ts";
+import type { DetectedFormat } from "../registry/format_detection.ts";
+import { checkIsFile, earlyDownload } from "./body.ts";
 import type { DataContext } from "./context.ts";
 import { ChecksumMismatchError, FileChangedError } from "./errors.ts";
-import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { detectFormat } from "./formats.ts";
 import { utf8Head } from "./encoding.ts";
 import { type BatchOptions, type DataFrameOptions, DEFAULT_BATCH_ROWS } from "./options.ts";
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
 import type { ReadEvents, ReadRoute } from "./read_events.ts";
+import { checkHash, type Pinned, type ReadCall } from "./reader.ts";
 
 /**
  * The file a read is about.
@@ -75,34 +75,6 @@ export interface FileSource {
   entry?: Entry;
   /** Reads the file's current entry from the server. */
   stat: (signal?: AbortSignal) => Promise<Entry>;
-}
-
-/**
- * The version a read pinned, as the store's gate admitted it: `copy` when it must be (or is)
- * served from the cache, `entry` when it is the server's current version.
- *
- * @example
- * ```ts
- * import { type Pinned, pinVersion } from "./read.ts";
- * import { STORE_CONTEXT } from "../handles/store_context.ts";
- * import { exampleStore } from "../sample/example.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
- * const file = store.file(path);
- * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const pinned: Pinned = await pinVersion(store[STORE_CONTEXT], source, "text");
- * assert.equal(pinned.version.size, 13487);
- * ```
- */
-export interface Pinned {
-  /** The admitted version. */
-  version: FileVersion;
-  /** Its verified cached copy, when it is to be read from the cache (offline, or a lock). */
-  copy?: CachedFile;
-  /** The server's entry of it, when it is the current version. */
-  entry?: Entry;
 }
 
 /**
@@ -329,22 +301,24 @@ export async function cachedCopy(
       { path },
     );
   }
+  const cannotKeep = () =>
+    new BadRequestError(
+      `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
+        `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+      { path },
+    );
   const keep = () =>
     restarting(source, options.signal, async (source) => {
       const pinned = await pinVersion(context, source, operation, options.signal);
-      const { version } = pinned;
-      const found = pinned.copy ?? await cache.open(version);
-      const fresh = found instanceof CopyWriter;
-      const body = () => bodyOf({ context, source, options, operation }, version, true);
-      const copy = fresh ? (await fetchWhole(body(), version, found, false)).copy : found;
-      if (copy === undefined) {
-        throw new BadRequestError(
-          `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
-            `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
-          { path },
-        );
-      }
-      return { ...copy, fromCache: !fresh };
+      const call = { ...callOf(context, source, operation, options.signal), whole: true };
+      await using bytes = await context.reader.open(pinned, call);
+      if (bytes.copy !== undefined) return { ...bytes.copy.copy, fromCache: true };
+      const writer = await cache.writer(pinned.version);
+      if (writer === undefined) throw cannotKeep();
+      const kept = await bytes.whole(writer, { memory: false });
+      await using published = kept.copy;
+      if (published === undefined) throw cannotKeep();
+      return { ...published.copy, fromCache: false };
     });
   const release = await cache.claim(context.transport.url, path);
   try {
@@ -484,13 +458,6 @@ async function announced<T extends { fromCache: boolean; route?: ReadRoute; vers
 }
 
 /** What a read of one file has to go on. */
-interface Read {
-  context: DataContext;
-  source: FileSource;
-  options: { signal?: AbortSignal };
-  operation: ReadOperation;
-}
-
 /** Where the frames came from. */
 interface Outcome {
   fromCache: boolean;
@@ -498,15 +465,30 @@ interface Outcome {
   version: FileVersion;
 }
 
+/** What one call of a read tells the store's reader (see {@linkcode ReadCall}). */
+function callOf(
+  context: DataContext,
+  source: FileSource,
+  operation: ReadOperation,
+  signal: AbortSignal | undefined,
+): ReadCall {
+  return { events: context.events, operation, signal, recheck: source.stat };
+}
+
 /**
- * The frames of one file, in order; together they hold at most `nRows` rows. A whole read
- * (`dataframe`) moves the body into the cache copy (else memory) and parses it once; `head` and
- * `batches` parse delimited text and JSON Lines as the chunks arrive and cache nothing partial
- * (a whole format is downloaded whole all the same).
+ * The frames of one file, in order; together they hold at most `nRows` rows: version → open →
+ * bytes → parse. A whole read (`dataframe`) moves a download into the cache copy (else memory)
+ * and parses it once; `head` and `batches` parse delimited text and JSON Lines as the chunks
+ * arrive and cache nothing partial (a whole format is downloaded whole all the same).
  */
 async function* frameStream(
   pl: Promise<Polars>,
-  read: Read & { options: DataFrameOptions; operation: "dataframe" | "head" | "batches" },
+  read: {
+    context: DataContext;
+    source: FileSource;
+    options: DataFrameOptions;
+    operation: "dataframe" | "head" | "batches";
+  },
 ): AsyncGenerator<DataFrame, Outcome> {
   const { context, source, options, operation } = read;
   const cache = options.cache === false ? undefined : context.cache;
@@ -519,130 +501,53 @@ async function* frameStream(
       !await cache?.holds(context.transport.url, source.path)
     ? earlyDownload(context.transport, source.path, options.signal)
     : undefined;
-  let body: AsyncGenerator<Uint8Array, void> | undefined;
   try {
     const pinned = await pinVersion(context, source, operation, options.signal, cache);
     const { version } = pinned;
     const { path } = version;
     const infoType = pinned.entry?.infoType ?? null;
-    const detect = (head: Uint8Array) =>
-      detectFormat({
-        path,
-        infoType,
-        head: utf8Head(head, options.encoding),
-        format: options.format,
-      });
-    await using copy = await openCopy(pinned, cache);
-    const parsing = { options, path, infoType };
-    const parse = async (detected: DetectedFormat, local: LocalCopy) =>
-      await parseLocal({ ...parsing, pl: await pl, detected, source: local });
-    let outcome: Outcome;
-    if (copy !== undefined) {
-      context.events.publish({ kind: "bytes", operation, path, count: version.size });
-      const detected = detect(await copy.head(SNIFF_BYTES));
-      if (operation === "batches" && isStreamed(detected)) {
-        yield* parseChunks({ ...parsing, pl: await pl, detected, chunks: copy.chunks() });
-      } else yield await copy.read((local) => parse(detected, local));
-      outcome = { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
-    } else {
-      // A whole read is hashed by the cache copy it goes into.
+    const call = {
+      ...callOf(context, source, operation, options.signal),
+      started: early?.take(),
+      whole,
+      cache: cache !== undefined,
+    };
+    await using bytes = await context.reader.open(pinned, call);
+    const { copy } = bytes;
+    const head = utf8Head(await bytes.head(), options.encoding);
+    const detected = detectFormat({ path, infoType, head, format: options.format });
+    const parsing = { options, path, infoType, pl: await pl, detected };
+    const parse = (source: LocalCopy) => parseLocal({ ...parsing, source });
+    const cached = copy && { fromCache: true, route: "cache" as const };
+    if (isStreamed(detected) && (copy ? operation === "batches" : !whole)) {
+      // A download is hashed as it passes; a copy's hash is known.
       const hasher = await contentHasher();
-      const download = bodyOf(read, version, whole, early?.take());
-      body = whole ? download : hashing(download, hasher);
-      const { head, chunks } = await peek(body, SNIFF_BYTES);
-      const detected = detect(head);
-      if (!whole && isStreamed(detected)) {
-        const stopped = yield* parseChunks({ ...parsing, pl: await pl, detected, chunks });
-        const hashed = stopped ? version : checkHash(version, withHash(version, hasher));
-        outcome = { fromCache: false, route: "stream", version: hashed };
-      } else {
-        // Opened once the first bytes showed a table: a refused file leaves nothing behind. The
-        // lookup above found no copy, and the claim keeps this process from making one since.
-        const writer = await cache?.writer(version);
-        const got = await fetchWhole(chunks, version, writer, true, detected.format);
-        await using published = got.copy && await OpenCopy.open(got.copy);
-        let bytes = got.bytes;
-        if (got.copy !== undefined && published === undefined) {
-          // Removed before it could be opened (another process's clear()): downloaded again.
-          const again = bodyOf(read, got.version, true);
-          bytes = (await fetchWhole(again, got.version, undefined, true)).bytes;
-        }
-        yield published
-          ? await published.read((local) => parse(detected, local))
-          : await parse(detected, { bytes: bytes! });
-        const route = published ? "file" : "memory";
-        outcome = { fromCache: false, route, version: got.version };
-      }
+      const chunks = copy ? bytes.chunks() : hashing(bytes.chunks(), hasher);
+      const stopped = yield* parseChunks({ ...parsing, chunks });
+      if (cached) return { ...cached, version: checkHash(version, copy!.copy.version) };
+      const hashed = stopped ? version : checkHash(version, withHash(version, hasher));
+      return { fromCache: false, route: "stream", version: hashed };
     }
-    return outcome;
+    if (cached) {
+      yield await copy!.read(parse);
+      return { ...cached, version: checkHash(version, copy!.copy.version) };
+    }
+    // Opened once the first bytes showed a table: a refused file leaves nothing behind. The
+    // lookup found no copy, and the claim keeps this process from making one since.
+    const kept = await bytes.whole(await cache?.writer(version), { format: detected.format });
+    await using published = kept.copy;
+    yield published ? await published.read(parse) : await parse({ bytes: kept.bytes! });
+    return { fromCache: false, route: published ? "file" : "memory", version: kept.version };
   } finally {
-    await body?.return();
     early?.drop();
     release?.();
   }
 }
 
 /**
- * Moves a download into the cache copy through `writer` (published before this returns, as
- * `format`), or without one into memory. When the cache fails midway (a full disk, its folder
- * removed), the bytes it took are read back from the copy's temporary file and the same
- * download goes on in memory, unless `memory` is false (then nothing is returned).
- */
-async function fetchWhole(
-  chunks: AsyncIterable<Uint8Array>,
-  version: FileVersion,
-  writer: CopyWriter | undefined,
-  memory: boolean,
-  format?: string,
-): Promise<{ copy?: CachedFile; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
-  let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
-  let at = 0;
-  try {
-    for await (const chunk of chunks) {
-      if (writer !== undefined && !await writer.write(chunk)) {
-        if (!memory) return { version };
-        [bytes, writer] = [await writer.salvage(), undefined];
-      }
-      bytes?.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    const copy = await writer?.commit(format);
-    if (copy !== undefined) return { copy, version: checkHash(version, copy.version) };
-    if (!memory) return { version };
-    bytes ??= await writer!.salvage();
-    const hash = version.hash && await hashOf(bytes);
-    return { bytes, version: hash ? checkHash(version, { ...version, hash }) : version };
-  } finally {
-    await writer?.abort();
-  }
-}
-
-/**
- * The verified body of `version`, publishing its bytes; `reuse` for a consumer that is done
- * with each chunk before it asks for the next (see {@linkcode verifiedBody}).
- */
-function bodyOf(
-  read: Read,
-  version: FileVersion,
-  reuse: boolean,
-  started?: Promise<EarlyAnswer | undefined>,
-): AsyncGenerator<Uint8Array, void> {
-  const { context: { events }, operation } = read;
-  return verifiedBody({
-    transport: read.context.transport,
-    expected: version,
-    recheck: read.source.stat,
-    signal: read.options.signal,
-    onBytes: (count) => events.publish({ kind: "bytes", operation, path: version.path, count }),
-    started,
-    reuse,
-  });
-}
-
-/**
- * Pins the version a byte read reads, and its bytes: its cached copy's when the cache holds
- * it, else downloaded; hashed as they pass: once they were read to the end, `read()` is the
- * version they were, and whether the cache served them.
+ * Pins the version a byte read reads, and its bytes through the store's reader, hashed as they
+ * pass: once they were read to the end, `read()` is the version they were, and whether the
+ * cache served them.
  */
 async function bytesOf(
   context: DataContext,
@@ -658,44 +563,15 @@ async function bytesOf(
   const { version } = pinned;
   const hasher = await contentHasher();
   let fromCache = false;
+  // Opened on the first read, so that the copy is closed with the chunks.
   async function* bytes(): AsyncGenerator<Uint8Array, void> {
-    await using copy = await openCopy(pinned, context.cache);
-    if (copy === undefined) {
-      return yield* bodyOf({ context, source, options, operation }, version, false);
-    }
-    fromCache = true;
-    context.events.publish({ kind: "bytes", operation, path: version.path, count: version.size });
-    yield* copy.chunks();
+    const call = callOf(context, source, operation, options.signal);
+    await using bytes = await context.reader.open(pinned, call);
+    fromCache = bytes.copy !== undefined;
+    yield* bytes.chunks();
   }
   const read = () => ({ version: checkHash(version, withHash(version, hasher)), fromCache });
   return { chunks: hashing(bytes(), hasher), pinned: version, read };
-}
-
-/**
- * The pinned version's verified cached copy, held open until disposed (another process may
- * remove its name meanwhile), or `undefined` when its bytes are to come from the network: no
- * copy, or one removed before it could be opened.
- *
- * @throws {CacheMissError} when only the cache may serve it (offline, a lock) and it is gone.
- */
-async function openCopy(
-  pinned: Pinned,
-  cache: DiskCache | undefined,
-): Promise<OpenCopy | undefined> {
-  const found = pinned.copy ?? await cache?.lookup(pinned.version);
-  const copy = found && await OpenCopy.open(found);
-  if (pinned.copy !== undefined && copy === undefined) throw copyRemoved(pinned.version.path);
-  return copy;
-}
-
-/** A copy that only the cache could serve was removed (a clear() or eviction elsewhere). */
-function copyRemoved(path: string): CacheMissError {
-  return new CacheMissError(
-    `The cached copy of ${JSON.stringify(path)} was removed while it was read (another process ` +
-      "cleared or trimmed the cache), and this read may take that version only from the cache " +
-      "(the store is offline, or a lock pins it).",
-    { path },
-  );
 }
 
 /** Passes chunks on, hashing them. */
@@ -714,12 +590,6 @@ function withHash(version: FileVersion, hasher: ContentHasher): FileVersion {
 }
 
 /** `actual`, when its bytes are the ones `pinned` names (where both hashes are known). */
-function checkHash(pinned: FileVersion, actual: FileVersion): FileVersion {
-  if (pinned.hash !== undefined && actual.hash !== undefined && pinned.hash !== actual.hash) {
-    throw new FileChangedError(pinned, actual, "since its version was pinned");
-  }
-  return actual;
-}
 
 /** Whether a format is parsed from the arriving chunks (delimited text, JSON Lines). */
 function isStreamed(format: DetectedFormat): boolean {

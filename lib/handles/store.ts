@@ -51,6 +51,7 @@ import { Provenance } from "../reproduce/provenance.ts";
 import { type OnChange, StoreGate } from "../reproduce/store_gate.ts";
 import { ReadEvents } from "../data/read_events.ts";
 import { ScanProxy } from "../data/scan_proxy.ts";
+import { Reader } from "../data/reader.ts";
 
 /**
  * A store's settings as resolved by `connect()` — never the token or password.
@@ -319,6 +320,7 @@ export class Store {
     // Every handle this store makes, directly or through another handle, gets this one object.
     const context: StoreContext = Object.freeze({
       transport,
+      reader: new Reader(transport, disk),
       cache: disk,
       offline,
       progress: options.progress ?? true,

@@ -18,6 +18,7 @@ import {
 import { collect } from "../../lib/data/chunks.ts";
 import type { DataContext } from "../../lib/data/context.ts";
 import { readBatches, readBytes, readDataFrame } from "../../lib/data/read.ts";
+import { Reader } from "../../lib/data/reader.ts";
 import { statFile } from "../../lib/handles/stat.ts";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { DATA, type DataStore, dataStore, generatedCsv } from "../data/_store.ts";
@@ -148,8 +149,10 @@ async function oneCsv(csv: string) {
       return fetch(input, init);
     },
   });
+  // The store's reader takes its copies from the cache given here, like the rest of the read.
   const context = (cache: DiskCache, offline = false): DataContext => ({
     ...tern[STORE_CONTEXT],
+    reader: new Reader(tern[STORE_CONTEXT].transport, cache),
     cache,
     offline,
   });
