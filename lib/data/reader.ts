@@ -143,28 +143,6 @@ export class Reader {
 }
 
 /**
- * What {@linkcode ByteSource.whole} kept: the published cache copy (held open), or the bytes.
- *
- * @example
- * ```ts
- * import type { Whole } from "./reader.ts";
- * import assert from "node:assert/strict";
- *
- * const version = { store: "s", path: "/p", id: "i", size: 1, modified: 0 };
- * const kept: Whole = { bytes: Uint8Array.of(1), version };
- * assert.equal(kept.copy, undefined);
- * ```
- */
-export interface Whole {
-  /** The copy the download was published as, open. */
-  copy?: OpenCopy;
-  /** The bytes, when they were kept in memory. */
-  bytes?: Uint8Array<ArrayBuffer>;
-  /** The version they are (with its hash, when one was computed). */
-  version: FileVersion;
-}
-
-/**
  * The bytes of one pinned version, from one place: the open cached copy (`copy`), or a verified
  * download through the store's transport, started on the first `head()` or `chunks()`.
  *
@@ -285,18 +263,35 @@ export class ByteSource implements AsyncDisposable {
   async whole(
     writer: CopyWriter | undefined,
     { format, memory = true }: { format?: string; memory?: boolean } = {},
-  ): Promise<Whole> {
+  ): Promise<{ copy?: OpenCopy; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
     const { version } = this;
-    const kept = await keepWhole(this.chunks(), version, writer, memory, format);
-    const copy = kept.copy && await OpenCopy.open(kept.copy);
-    if (kept.copy === undefined || copy !== undefined) return { ...kept, copy };
-    if (!memory) return { version: kept.version };
-    // The early answer was this source's own; the new download asks afresh.
-    await using again = new ByteSource(this.transport, kept.version, {
-      ...this.call,
-      started: undefined,
-    });
-    return await keepWhole(again.chunks(), kept.version, undefined, true) as Whole;
+    let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
+    let at = 0;
+    try {
+      for await (const chunk of this.chunks()) {
+        if (writer !== undefined && !await writer.write(chunk)) {
+          if (!memory) return { version };
+          [bytes, writer] = [await writer.salvage(), undefined];
+        }
+        bytes?.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      const kept = await writer?.commit(format);
+      const copy = kept && await OpenCopy.open(kept);
+      if (copy !== undefined) return { copy, version: checkHash(version, kept!.version) };
+      if (kept !== undefined) {
+        // The early answer was this source's own: the new download asks afresh.
+        const call = { ...this.call, started: undefined };
+        await using again = new ByteSource(this.transport, kept.version, call);
+        return memory ? await again.whole(undefined) : { version: kept.version };
+      }
+      if (!memory) return { version };
+      bytes ??= await writer!.salvage();
+      const hash = version.hash && await hashOf(bytes);
+      return { bytes, version: hash ? checkHash(version, { ...version, hash }) : version };
+    } finally {
+      await writer?.abort();
+    }
   }
 
   /**
@@ -367,36 +362,6 @@ export function checkHash(pinned: FileVersion, actual: FileVersion): FileVersion
     throw new FileChangedError(pinned, actual, "since its version was pinned");
   }
   return actual;
-}
-
-/** The bytes into the cache copy through `writer` (see {@linkcode ByteSource.whole}), else memory. */
-async function keepWhole(
-  chunks: AsyncIterable<Uint8Array>,
-  version: FileVersion,
-  writer: CopyWriter | undefined,
-  memory: boolean,
-  format?: string,
-): Promise<{ copy?: CachedFile; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
-  let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
-  let at = 0;
-  try {
-    for await (const chunk of chunks) {
-      if (writer !== undefined && !await writer.write(chunk)) {
-        if (!memory) return { version };
-        [bytes, writer] = [await writer.salvage(), undefined];
-      }
-      bytes?.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    const copy = await writer?.commit(format);
-    if (copy !== undefined) return { copy, version: checkHash(version, copy.version) };
-    if (!memory) return { version };
-    bytes ??= await writer!.salvage();
-    const hash = version.hash && await hashOf(bytes);
-    return { bytes, version: hash ? checkHash(version, { ...version, hash }) : version };
-  } finally {
-    await writer?.abort();
-  }
 }
 
 /** A copy that only the cache could serve was removed (a clear() or eviction elsewhere). */
