@@ -108,7 +108,7 @@ export async function pinVersion(
   source: FileSource,
   operation: ReadOperation,
   signal?: AbortSignal,
-  cache: DiskCache | undefined = context.cache,
+  cache: DiskCache | undefined = context.reader.cache,
 ): Promise<Pinned> {
   const { path } = source;
   let current: Pinned;
@@ -292,7 +292,7 @@ export async function cachedCopy(
   options: { signal?: AbortSignal } = {},
   operation: ReadOperation = "cachedPath",
 ): Promise<string> {
-  const { cache } = context;
+  const { cache } = context.reader;
   const path = source.path;
   if (cache === undefined) {
     throw new BadRequestError(
@@ -491,7 +491,7 @@ async function* frameStream(
   },
 ): AsyncGenerator<DataFrame, Outcome> {
   const { context, source, options, operation } = read;
-  const cache = options.cache === false ? undefined : context.cache;
+  const cache = options.cache === false ? undefined : context.reader.cache;
   const whole = operation === "dataframe";
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = whole ? await cache?.claim(context.transport.url, source.path) : undefined;

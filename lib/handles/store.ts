@@ -321,7 +321,6 @@ export class Store {
     const context: StoreContext = Object.freeze({
       transport,
       reader: new Reader(transport, disk),
-      cache: disk,
       offline,
       progress: options.progress ?? true,
       events,

@@ -149,11 +149,9 @@ async function oneCsv(csv: string) {
       return fetch(input, init);
     },
   });
-  // The store's reader takes its copies from the cache given here, like the rest of the read.
   const context = (cache: DiskCache, offline = false): DataContext => ({
     ...tern[STORE_CONTEXT],
     reader: new Reader(tern[STORE_CONTEXT].transport, cache),
-    cache,
     offline,
   });
   const path = `${DATA}/big.csv`;
