@@ -17,7 +17,6 @@
 
 import type { DataFrame } from "../deps.ts";
 import type { DiskCache } from "../cache/cache.ts";
-import { type ContentHasher, contentHasher } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import type { LocalCopy } from "../cache/open_copy.ts";
 import { BadRequestError } from "../client/errors.ts";
@@ -40,7 +39,7 @@ import { type BatchOptions, type DataFrameOptions, DEFAULT_BATCH_ROWS } from "./
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
 import type { ReadEvents, ReadRoute } from "./read_events.ts";
-import { checkHash, type Pinned, type ReadCall } from "./reader.ts";
+import { checkHash, type Pinned } from "./reader.ts";
 
 /**
  * The file a read is about.
@@ -310,7 +309,8 @@ export async function cachedCopy(
   const keep = () =>
     restarting(source, options.signal, async (source) => {
       const pinned = await pinVersion(context, source, operation, options.signal);
-      const call = { ...callOf(context, source, operation, options.signal), whole: true };
+      const { events } = context;
+      const call = { events, operation, signal: options.signal, recheck: source.stat, whole: true };
       await using bytes = await context.reader.open(pinned, call);
       if (bytes.copy !== undefined) return { ...bytes.copy.copy, fromCache: true };
       const writer = await cache.writer(pinned.version);
@@ -360,8 +360,13 @@ export async function readBytes<T>(
 ): Promise<T> {
   const read = () =>
     restarting(source, options.signal, async (source) => {
-      const { chunks, pinned, read } = await bytesOf(context, source, operation, options);
-      return { value: await consume(chunks, pinned), ...read() };
+      const { signal } = options;
+      const pinned = await pinVersion(context, source, operation, signal);
+      const call = { events: context.events, operation, signal, recheck: source.stat };
+      await using bytes = await context.reader.open(pinned, call);
+      const value = await consume(bytes.chunks(), pinned.version);
+      const version = checkHash(pinned.version, bytes.hashed());
+      return { value, version, fromCache: bytes.copy !== undefined };
     });
   return (await announced(context.events, { operation, path: source.path }, read)).value;
 }
@@ -397,9 +402,17 @@ export async function streamBytes(
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
   async function* published(): AsyncGenerator<Uint8Array, void> {
     try {
-      const { chunks, read } = await bytesOf(context, source, "stream", { signal });
-      yield* chunks;
-      context.events.publish({ kind: "done", operation: "stream", ...read() });
+      const { events } = context, operation = "stream";
+      const pinned = await pinVersion(context, source, operation, signal);
+      await using bytes = await context.reader.open(pinned, {
+        events,
+        operation,
+        signal,
+        recheck: source.stat,
+      });
+      yield* bytes.chunks();
+      const version = checkHash(pinned.version, bytes.hashed());
+      events.publish({ kind: "done", operation, version, fromCache: bytes.copy !== undefined });
     } catch (error) {
       context.events.publish({ kind: "failed", operation: "stream", path: source.path, error });
       throw error;
@@ -465,16 +478,6 @@ interface Outcome {
   version: FileVersion;
 }
 
-/** What one call of a read tells the store's reader (see {@linkcode ReadCall}). */
-function callOf(
-  context: DataContext,
-  source: FileSource,
-  operation: ReadOperation,
-  signal: AbortSignal | undefined,
-): ReadCall {
-  return { events: context.events, operation, signal, recheck: source.stat };
-}
-
 /**
  * The frames of one file, in order; together they hold at most `nRows` rows: version → open →
  * bytes → parse. A whole read (`dataframe`) moves a download into the cache copy (else memory)
@@ -506,12 +509,9 @@ async function* frameStream(
     const { version } = pinned;
     const { path } = version;
     const infoType = pinned.entry?.infoType ?? null;
-    const call = {
-      ...callOf(context, source, operation, options.signal),
-      started: early?.take(),
-      whole,
-      cache: cache !== undefined,
-    };
+    const { events } = context;
+    const recheck = source.stat, signal = options.signal, started = early?.take();
+    const call = { events, operation, signal, recheck, started, whole, cache: cache !== undefined };
     await using bytes = await context.reader.open(pinned, call);
     const { copy } = bytes;
     const head = utf8Head(await bytes.head(), options.encoding);
@@ -520,12 +520,9 @@ async function* frameStream(
     const parse = (source: LocalCopy) => parseLocal({ ...parsing, source });
     const cached = copy && { fromCache: true, route: "cache" as const };
     if (isStreamed(detected) && (copy ? operation === "batches" : !whole)) {
-      // A download is hashed as it passes; a copy's hash is known.
-      const hasher = await contentHasher();
-      const chunks = copy ? bytes.chunks() : hashing(bytes.chunks(), hasher);
-      const stopped = yield* parseChunks({ ...parsing, chunks });
+      const stopped = yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
       if (cached) return { ...cached, version: checkHash(version, copy!.copy.version) };
-      const hashed = stopped ? version : checkHash(version, withHash(version, hasher));
+      const hashed = stopped ? version : checkHash(version, bytes.hashed());
       return { fromCache: false, route: "stream", version: hashed };
     }
     if (cached) {
@@ -543,53 +540,6 @@ async function* frameStream(
     release?.();
   }
 }
-
-/**
- * Pins the version a byte read reads, and its bytes through the store's reader, hashed as they
- * pass: once they were read to the end, `read()` is the version they were, and whether the
- * cache served them.
- */
-async function bytesOf(
-  context: DataContext,
-  source: FileSource,
-  operation: ReadOperation,
-  options: { signal?: AbortSignal },
-): Promise<{
-  chunks: AsyncGenerator<Uint8Array, void>;
-  pinned: FileVersion;
-  read(): { version: FileVersion; fromCache: boolean };
-}> {
-  const pinned = await pinVersion(context, source, operation, options.signal);
-  const { version } = pinned;
-  const hasher = await contentHasher();
-  let fromCache = false;
-  // Opened on the first read, so that the copy is closed with the chunks.
-  async function* bytes(): AsyncGenerator<Uint8Array, void> {
-    const call = callOf(context, source, operation, options.signal);
-    await using bytes = await context.reader.open(pinned, call);
-    fromCache = bytes.copy !== undefined;
-    yield* bytes.chunks();
-  }
-  const read = () => ({ version: checkHash(version, withHash(version, hasher)), fromCache });
-  return { chunks: hashing(bytes(), hasher), pinned: version, read };
-}
-
-/** Passes chunks on, hashing them. */
-async function* hashing(
-  chunks: AsyncIterable<Uint8Array>,
-  hasher: ContentHasher,
-): AsyncGenerator<Uint8Array, void> {
-  for await (const chunk of chunks) {
-    hasher.update(chunk);
-    yield chunk;
-  }
-}
-
-function withHash(version: FileVersion, hasher: ContentHasher): FileVersion {
-  return { ...version, hash: `xxh64:${hasher.digest()}` };
-}
-
-/** `actual`, when its bytes are the ones `pinned` names (where both hashes are known). */
 
 /** Whether a format is parsed from the arriving chunks (delimited text, JSON Lines). */
 function isStreamed(format: DetectedFormat): boolean {

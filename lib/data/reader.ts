@@ -8,7 +8,7 @@
  */
 
 import type { CachedFile, CopyWriter, DiskCache } from "../cache/cache.ts";
-import { hashOf } from "../cache/content_hash.ts";
+import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import { OpenCopy } from "../cache/open_copy.ts";
 import type { Entry } from "../client/entry.ts";
@@ -138,7 +138,9 @@ export class Reader {
     const found = pinned.copy ?? await cache?.lookup(version);
     const copy = found && await OpenCopy.open(found);
     if (pinned.copy !== undefined && copy === undefined) throw copyRemoved(version.path);
-    return new ByteSource(this.transport, version, call, copy);
+    // What passes a reader whole is hashed by the cache copy it goes into.
+    const hasher = call.whole ? undefined : await contentHasher();
+    return new ByteSource(this.transport, version, call, copy, hasher);
   }
 }
 
@@ -180,6 +182,7 @@ export class ByteSource implements AsyncDisposable {
     readonly version: FileVersion,
     private readonly call: ReadCall,
     readonly copy?: OpenCopy,
+    private readonly hasher?: ContentHasher,
   ) {}
 
   /**
@@ -226,10 +229,29 @@ export class ByteSource implements AsyncDisposable {
    * ```
    */
   chunks(): AsyncIterable<Uint8Array> {
-    if (this.#fromCopy()) return this.copy!.chunks();
-    const rest = this.#rest ?? this.#download();
+    const chunks = this.#fromCopy() ? this.copy!.chunks() : this.#rest ?? this.#download();
     this.#rest = undefined;
-    return rest;
+    return this.hasher === undefined ? chunks : hashing(chunks, this.hasher);
+  }
+
+  /**
+   * The version the bytes `chunks()` gave were, with their content hash (once they were read to
+   * the end; not for a source opened `whole`, whose copy hashes them).
+   *
+   * @example
+   * ```ts
+   * import { Reader } from "./reader.ts";
+   * import { ReadEvents } from "./read_events.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const version = { store: "s", path: "/a.csv", id: "i", size: 0, modified: 1 };
+   * const call = { events: new ReadEvents(), operation: "bytes" } as const;
+   * await using bytes = await new Reader(undefined as never, undefined).open({ version }, call);
+   * assert.equal(bytes.hashed().hash, "xxh64:ef46db3751d8e999"); // no bytes
+   * ```
+   */
+  hashed(): FileVersion {
+    return { ...this.version, hash: `xxh64:${this.hasher!.digest()}` };
   }
 
   /**
@@ -362,6 +384,17 @@ export function checkHash(pinned: FileVersion, actual: FileVersion): FileVersion
     throw new FileChangedError(pinned, actual, "since its version was pinned");
   }
   return actual;
+}
+
+/** Passes chunks on, hashing them. */
+async function* hashing(
+  chunks: AsyncIterable<Uint8Array>,
+  hasher: ContentHasher,
+): AsyncGenerator<Uint8Array, void> {
+  for await (const chunk of chunks) {
+    hasher.update(chunk);
+    yield chunk;
+  }
 }
 
 /** A copy that only the cache could serve was removed (a clear() or eviction elsewhere). */
