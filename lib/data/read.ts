@@ -472,11 +472,7 @@ async function announced<T extends { fromCache: boolean; route?: ReadRoute; vers
 
 /** What a read of one file has to go on. */
 /** Where the frames came from. */
-interface Outcome {
-  fromCache: boolean;
-  route: ReadRoute;
-  version: FileVersion;
-}
+type Outcome = { fromCache: boolean; route: ReadRoute; version: FileVersion };
 
 /**
  * The frames of one file, in order; together they hold at most `nRows` rows: version → open →
@@ -518,16 +514,16 @@ async function* frameStream(
     const detected = detectFormat({ path, infoType, head, format: options.format });
     const parsing = { options, path, infoType, pl: await pl, detected };
     const parse = (source: LocalCopy) => parseLocal({ ...parsing, source });
-    const cached = copy && { fromCache: true, route: "cache" as const };
-    if (isStreamed(detected) && (copy ? operation === "batches" : !whole)) {
+    if (copy !== undefined) {
+      if (operation === "batches" && isStreamed(detected)) {
+        yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
+      } else yield await copy.read(parse);
+      return { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
+    }
+    if (!whole && isStreamed(detected)) {
       const stopped = yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
-      if (cached) return { ...cached, version: checkHash(version, copy!.copy.version) };
       const hashed = stopped ? version : checkHash(version, bytes.hashed());
       return { fromCache: false, route: "stream", version: hashed };
-    }
-    if (cached) {
-      yield await copy!.read(parse);
-      return { ...cached, version: checkHash(version, copy!.copy.version) };
     }
     // Opened once the first bytes showed a table: a refused file leaves nothing behind. The
     // lookup found no copy, and the claim keeps this process from making one since.
