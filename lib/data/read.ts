@@ -364,9 +364,8 @@ export async function readBytes<T>(
       const pinned = await pinVersion(context, source, operation, signal);
       const call = { events: context.events, operation, signal, recheck: source.stat };
       await using bytes = await context.reader.open(pinned, call);
-      const value = await consume(bytes.chunks(), pinned.version);
-      const version = checkHash(pinned.version, bytes.hashed());
-      return { value, version, fromCache: bytes.copy !== undefined };
+      const value = await consume(bytes.chunks(), bytes.version);
+      return { value, version: bytes.hashed(), fromCache: bytes.copy !== undefined };
     });
   return (await announced(context.events, { operation, path: source.path }, read)).value;
 }
@@ -404,15 +403,11 @@ export async function streamBytes(
     try {
       const { events } = context, operation = "stream";
       const pinned = await pinVersion(context, source, operation, signal);
-      await using bytes = await context.reader.open(pinned, {
-        events,
-        operation,
-        signal,
-        recheck: source.stat,
-      });
+      const call = { events, operation, signal, recheck: source.stat } as const;
+      await using bytes = await context.reader.open(pinned, call);
       yield* bytes.chunks();
-      const version = checkHash(pinned.version, bytes.hashed());
-      events.publish({ kind: "done", operation, version, fromCache: bytes.copy !== undefined });
+      const fromCache = bytes.copy !== undefined;
+      events.publish({ kind: "done", operation, version: bytes.hashed(), fromCache });
     } catch (error) {
       context.events.publish({ kind: "failed", operation: "stream", path: source.path, error });
       throw error;
@@ -522,7 +517,7 @@ async function* frameStream(
     }
     if (!whole && isStreamed(detected)) {
       const stopped = yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
-      const hashed = stopped ? version : checkHash(version, bytes.hashed());
+      const hashed = stopped ? version : bytes.hashed();
       return { fromCache: false, route: "stream", version: hashed };
     }
     // Opened once the first bytes showed a table: a refused file leaves nothing behind. The

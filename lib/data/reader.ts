@@ -137,7 +137,14 @@ export class Reader {
     const cache = call.cache === false ? undefined : this.cache;
     const found = pinned.copy ?? await cache?.lookup(version);
     const copy = found && await OpenCopy.open(found);
-    if (pinned.copy !== undefined && copy === undefined) throw copyRemoved(version.path);
+    if (pinned.copy !== undefined && copy === undefined) {
+      throw new CacheMissError(
+        `The cached copy of ${JSON.stringify(version.path)} was removed while it was read ` +
+          "(another process cleared or trimmed the cache), and this read may take that version " +
+          "only from the cache (the store is offline, or a lock pins it).",
+        { path: version.path },
+      );
+    }
     // What passes a reader whole is hashed by the cache copy it goes into.
     const hasher = call.whole ? undefined : await contentHasher();
     return new ByteSource(this.transport, version, call, copy, hasher);
@@ -238,6 +245,8 @@ export class ByteSource implements AsyncDisposable {
    * The version the bytes `chunks()` gave were, with their content hash (once they were read to
    * the end; not for a source opened `whole`, whose copy hashes them).
    *
+   * @throws {FileChangedError} when the pinned version's hash is another.
+   *
    * @example
    * ```ts
    * import { Reader } from "./reader.ts";
@@ -251,7 +260,7 @@ export class ByteSource implements AsyncDisposable {
    * ```
    */
   hashed(): FileVersion {
-    return { ...this.version, hash: `xxh64:${this.hasher!.digest()}` };
+    return checkHash(this.version, { ...this.version, hash: `xxh64:${this.hasher!.digest()}` });
   }
 
   /**
@@ -395,14 +404,4 @@ async function* hashing(
     hasher.update(chunk);
     yield chunk;
   }
-}
-
-/** A copy that only the cache could serve was removed (a clear() or eviction elsewhere). */
-function copyRemoved(path: string): CacheMissError {
-  return new CacheMissError(
-    `The cached copy of ${JSON.stringify(path)} was removed while it was read (another process ` +
-      "cleared or trimmed the cache), and this read may take that version only from the cache " +
-      "(the store is offline, or a lock pins it).",
-    { path },
-  );
 }
