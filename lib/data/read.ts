@@ -186,15 +186,14 @@ export async function readDataFrame(
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   const pl = polarsLoading();
   const operation = options.nRows === undefined ? "dataframe" : "head";
-  const read = () =>
-    restarting(source, options.signal, async (source) => {
-      const frames: DataFrame[] = [];
-      const stream = frameStream(pl, { context, source, options, operation });
-      let next = await stream.next();
-      for (; !next.done; next = await stream.next()) frames.push(next.value);
-      return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
-    });
-  return await announced(context.events, { operation, path: source.path }, read);
+  const { events } = context, { signal } = options;
+  return await announced({ events, source, operation, signal }, async (source) => {
+    const frames: DataFrame[] = [];
+    const stream = frameStream(pl, { context, source, options, operation });
+    let next = await stream.next();
+    for (; !next.done; next = await stream.next()) frames.push(next.value);
+    return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
+  });
 }
 
 /**
@@ -306,23 +305,22 @@ export async function cachedCopy(
         `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
       { path },
     );
-  const keep = () =>
-    restarting(source, options.signal, async (source) => {
-      const pinned = await pinVersion(context, source, operation, options.signal);
-      const { events } = context;
-      const call = { events, operation, signal: options.signal, recheck: source.stat, whole: true };
-      await using bytes = await context.reader.open(pinned, call);
-      if (bytes.copy !== undefined) return { ...bytes.copy.copy, fromCache: true };
-      const writer = await cache.writer(pinned.version);
-      if (writer === undefined) throw cannotKeep();
-      const kept = await bytes.whole(writer, { memory: false });
-      await using published = kept.copy;
-      if (published === undefined) throw cannotKeep();
-      return { ...published.copy, fromCache: false };
-    });
+  const { events } = context, { signal } = options;
+  const keep = async (source: FileSource) => {
+    const pinned = await pinVersion(context, source, operation, signal);
+    const call = { events, operation, signal, recheck: source.stat, whole: true };
+    await using bytes = await context.reader.open(pinned, call);
+    if (bytes.copy !== undefined) return { ...bytes.copy.copy, fromCache: true };
+    const writer = await cache.writer(pinned.version);
+    if (writer === undefined) throw cannotKeep();
+    const kept = await bytes.whole(writer, { memory: false });
+    await using published = kept.copy;
+    if (published === undefined) throw cannotKeep();
+    return { ...published.copy, fromCache: false };
+  };
   const release = await cache.claim(context.transport.url, path);
   try {
-    return (await announced(context.events, { operation, path }, keep)).file;
+    return (await announced({ events, source, operation, signal }, keep)).file;
   } finally {
     release();
   }
@@ -358,16 +356,18 @@ export async function readBytes<T>(
   options: { signal?: AbortSignal },
   consume: (chunks: AsyncIterable<Uint8Array>, version: FileVersion) => Promise<T>,
 ): Promise<T> {
-  const read = () =>
-    restarting(source, options.signal, async (source) => {
-      const { signal } = options;
-      const pinned = await pinVersion(context, source, operation, signal);
-      const call = { events: context.events, operation, signal, recheck: source.stat };
-      await using bytes = await context.reader.open(pinned, call);
-      const value = await consume(bytes.chunks(), bytes.version);
-      return { value, version: bytes.hashed(), fromCache: bytes.copy !== undefined };
+  const { events } = context, { signal } = options;
+  return (await announced({ events, source, operation, signal }, async (source) => {
+    const pinned = await pinVersion(context, source, operation, signal);
+    await using bytes = await context.reader.open(pinned, {
+      events,
+      operation,
+      signal,
+      recheck: source.stat,
     });
-  return (await announced(context.events, { operation, path: source.path }, read)).value;
+    const value = await consume(bytes.chunks(), bytes.version);
+    return { value, version: bytes.hashed(), fromCache: bytes.copy !== undefined };
+  })).value;
 }
 
 /**
@@ -431,36 +431,30 @@ export async function streamBytes(
 }
 
 /**
- * Runs `read`, and once more: with the file's current entry when it changed mid-way, or from the
- * network again when its bytes did not match the store's checksum (nothing of them was cached).
+ * Runs a whole read, and once more: with the file's current entry when it changed mid-way, or
+ * from the network again when its bytes did not match the store's checksum (nothing of them was
+ * cached). Publishes `done` with what it read, or `failed` with why not.
  */
-async function restarting<T>(
-  source: FileSource,
-  signal: AbortSignal | undefined,
+async function announced<T extends { fromCache: boolean; route?: ReadRoute; version: FileVersion }>(
+  { events, source, operation, signal }: {
+    events: ReadEvents;
+    source: FileSource;
+    operation: ReadOperation;
+    signal?: AbortSignal;
+  },
   read: (source: FileSource) => Promise<T>,
 ): Promise<T> {
   try {
-    return await read(source);
-  } catch (error) {
-    if (error instanceof ChecksumMismatchError) return await read(source);
-    if (!(error instanceof FileChangedError)) throw error;
-    return await read({ ...source, entry: await source.stat(signal) });
-  }
-}
-
-/** Runs a whole read, publishing `done` with what it read, or `failed` with why not. */
-async function announced<T extends { fromCache: boolean; route?: ReadRoute; version: FileVersion }>(
-  events: ReadEvents,
-  { operation, path }: { operation: ReadOperation; path: string },
-  read: () => Promise<T>,
-): Promise<T> {
-  try {
-    const result = await read();
+    const result = await read(source).catch(async (error) => {
+      if (error instanceof ChecksumMismatchError) return await read(source);
+      if (!(error instanceof FileChangedError)) throw error;
+      return await read({ ...source, entry: await source.stat(signal) });
+    });
     const { version, fromCache, route } = result;
     events.publish({ kind: "done", operation, version, fromCache, ...(route && { route }) });
     return result;
   } catch (error) {
-    events.publish({ kind: "failed", operation, path, error });
+    events.publish({ kind: "failed", operation, path: source.path, error });
     throw error;
   }
 }
