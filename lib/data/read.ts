@@ -495,7 +495,9 @@ async function* frameStream(
     const { path } = version;
     const infoType = pinned.entry?.infoType ?? null;
     const { events } = context;
-    const recheck = source.stat, signal = options.signal, started = early?.take();
+    const recheck = source.stat, signal = options.signal;
+    // Taken only by a download: one that is not taken is dropped (cancelled) below.
+    const started = early && (() => early.take());
     const call = { events, operation, signal, recheck, started, whole, cache: cache !== undefined };
     await using bytes = await context.reader.open(pinned, call);
     const { copy } = bytes;

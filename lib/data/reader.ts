@@ -42,8 +42,8 @@ export interface ReadCall {
   signal?: AbortSignal;
   /** Reads the file's current entry, asked before a download starts again. */
   recheck?: (signal?: AbortSignal) => Promise<Entry>;
-  /** A download sent beside the stat (see `earlyDownload`), taken by the first attempt. */
-  started?: Promise<EarlyAnswer | undefined>;
+  /** Takes a download sent beside the stat (see `earlyDownload`), when the bytes are downloaded. */
+  started?: () => Promise<EarlyAnswer | undefined>;
   /**
    * The bytes go whole into a file or memory, each chunk copied before the next is asked for:
    * the download then reads into one reused buffer.
@@ -366,7 +366,7 @@ export class ByteSource implements AsyncDisposable {
       recheck,
       signal,
       onBytes: (count) => events.publish({ kind: "bytes", operation, path, count }),
-      started,
+      started: started?.(),
       reuse: whole,
     });
     return this.#body;
