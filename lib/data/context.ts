@@ -1,5 +1,6 @@
 /**
- * What a read needs from its store besides the file: the transport, the local cache, whether
+ * What a read needs from its store besides the file: the transport, its one reader (which owns the
+ * local cache), whether
  * the store is offline, and the channel its reads publish on. The store builds one and passes it
  * down (handles hold it), so every handle and listing of a store reads through the same cache
  * and is heard by the same subscribers.
@@ -7,11 +8,11 @@
  * @module
  */
 
-import type { DiskCache } from "../cache/cache.ts";
 import type { FileVersion, ReadOperation } from "../client/file_version.ts";
 import type { Transport } from "../client/transport.ts";
 import type { ProgressSetting } from "../progress/reporter.ts";
 import type { ReadEvents } from "./read_events.ts";
+import type { Reader } from "./reader.ts";
 import type { ScanProxy } from "./scan_proxy.ts";
 
 /**
@@ -21,6 +22,7 @@ import type { ScanProxy } from "./scan_proxy.ts";
  * ```ts
  * import type { DataContext } from "./context.ts";
  * import { ReadEvents } from "./read_events.ts";
+ * import { Reader } from "./reader.ts";
  * import { DiskCache } from "../cache/cache.ts";
  * import { Transport } from "../client/transport.ts";
  * import assert from "node:assert/strict";
@@ -28,18 +30,18 @@ import type { ScanProxy } from "./scan_proxy.ts";
  * const transport = new Transport({ url: "http://127.0.0.1:8080/terrain" }); // sends nothing yet
  * const context: DataContext = {
  *   transport,
- *   cache: new DiskCache({ dir: "/tmp/tern-cache" }),
+ *   reader: new Reader(transport, new DiskCache({ dir: "/tmp/tern-cache" })),
  *   offline: true,
  *   events: new ReadEvents(),
  * };
- * assert.equal(context.cache?.root, "/tmp/tern-cache");
+ * assert.equal(context.reader.cache?.root, "/tmp/tern-cache");
  * ```
  */
 export interface DataContext {
   /** The store's transport. */
   readonly transport: Transport;
-  /** The local cache, when the store has one. */
-  readonly cache: DiskCache | undefined;
+  /** The store's one reader: every read takes its bytes from its `open()`; it owns the local cache. */
+  readonly reader: Reader;
   /** Serve only from the cache; never download. */
   readonly offline: boolean;
   /** How reads show progress (default `true`: in a notebook or on a terminal's stderr). */

@@ -434,6 +434,44 @@ const TYPE_HINT = " Column types come from the first rows (an integer column mee
   "{ column: pl.String }) or a larger inferSchemaLength.";
 
 /**
+ * What {@linkcode parseLocal} and {@linkcode parseChunks} parse with besides the bytes: plain
+ * values, nothing of a store, its cache or the network.
+ *
+ * @example
+ * ```ts
+ * import type { Parsing } from "./parse.ts";
+ * import { loadPolars } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const parsing: Parsing = {
+ *   pl: await loadPolars(),
+ *   detected: { format: "csv", gzip: false, sep: ";" },
+ *   options: { sep: ";" },
+ *   path: "/iplant/home/shared/a.csv",
+ * };
+ * assert.equal(parsing.infoType, undefined);
+ * ```
+ */
+export interface Parsing {
+  /** The loaded Polars. */
+  pl: Polars;
+  /** The format `detectFormat` found (a gzip file's inner one is found here). */
+  detected: DetectedFormat;
+  /**
+   * The read's options (separator, encoding, row limit, types …).
+   * @default {{}}
+   */
+  options?: DataFrameOptions;
+  /** The file's data-store path: for errors, and a gzip file's inner name. */
+  path: string;
+  /**
+   * The store's info type of the file, a hint to a gzip file's inner format.
+   * @default {null}
+   */
+  infoType?: string | null;
+}
+
+/**
  * Parses a whole file or its bytes, like {@linkcode parseWhole}; gzip-compressed text is
  * decompressed first (CSV is left to Polars, which decompresses it itself).
  *
@@ -451,18 +489,12 @@ const TYPE_HINT = " Column types come from the first rows (an integer column mee
  *   ReadableStream.from([new TextEncoder().encode('{"a":1}\n{"a":2}\n')]).pipeThrough(new CompressionStream("gzip")),
  * ).arrayBuffer());
  * const gzip = { format: "csv", gzip: true } as const; // the name's guess; the content decides
- * const frame = await parseLocal(pl, gzip, { bytes }, {}, "/a/events.gz", null);
+ * const frame = await parseLocal({ pl, detected: gzip, source: { bytes }, path: "/a/events.gz" });
  * assert.deepEqual(frame.getColumn("a").toArray(), [1, 2]);
  * ```
  */
-export async function parseLocal(
-  pl: Polars,
-  detected: DetectedFormat,
-  source: WholeSource,
-  options: DataFrameOptions,
-  path: string,
-  infoType: string | null,
-): Promise<DataFrame> {
+export async function parseLocal(input: Parsing & { source: WholeSource }): Promise<DataFrame> {
+  const { pl, detected, source, options = {}, path, infoType = null } = input;
   if (source.bytes?.byteLength === 0) return pl.DataFrame();
   const { encoding } = options;
   if (decodes(encoding) && TEXT_FORMATS.has(detected.format)) {
@@ -489,7 +521,7 @@ export async function parseLocal(
  * Parses delimited text or JSON Lines (gzip-compressed or not; a gzip-compressed JSON array is
  * collected and read whole) as the chunks arrive, in batches of whole records, stopping once
  * `options.nRows` rows are in. Returns whether it stopped early. Closing the result early
- * leaves `source` to its owner to close.
+ * leaves `chunks` to their owner to close.
  *
  * @throws {ParseError} when Polars cannot parse a batch.
  *
@@ -503,20 +535,17 @@ export async function parseLocal(
  * const chunks = ReadableStream.from(["a,b\n1,", "2\n3,4\n"]).pipeThrough(new TextEncoderStream());
  * const csv = { format: "csv", gzip: false, sep: "," } as const;
  * const heights: number[] = [];
- * for await (const frame of parseChunks(pl, csv, chunks, { nRows: 2 }, "/a/b.csv", null)) {
+ * const options = { nRows: 2 };
+ * for await (const frame of parseChunks({ pl, detected: csv, chunks, options, path: "/a/b.csv" })) {
  *   heights.push(frame.height);
  * }
  * assert.deepEqual(heights, [2]);
  * ```
  */
 export async function* parseChunks(
-  pl: Polars,
-  detected: DetectedFormat,
-  source: AsyncIterable<Uint8Array>,
-  options: DataFrameOptions,
-  path: string,
-  infoType: string | null,
+  input: Parsing & { chunks: AsyncIterable<Uint8Array> },
 ): AsyncGenerator<DataFrame, boolean> {
+  const { pl, detected, chunks: source, options = {}, path, infoType = null } = input;
   const inflated = detected.gzip ? gunzip(source).values() : undefined;
   try {
     let format = detected;

@@ -16,10 +16,9 @@
  */
 
 import type { DataFrame } from "../deps.ts";
-import { type CachedFile, CopyWriter, type DiskCache } from "../cache/cache.ts";
-import { type ContentHasher, contentHasher, hashOf } from "../cache/content_hash.ts";
+import type { DiskCache } from "../cache/cache.ts";
 import { CacheMissError } from "../cache/errors.ts";
-import { type LocalCopy, OpenCopy } from "../cache/open_copy.ts";
+import type { LocalCopy } from "../cache/open_copy.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import {
@@ -30,17 +29,17 @@ import {
   versionOfEntry,
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
-import { checkIsFile, type EarlyAnswer, earlyDownload, verifiedBody } from "./body.ts";
-import { peek } from "./chunks.ts";
+import type { DetectedFormat } from "../registry/format_detection.ts";
+import { checkIsFile, earlyDownload } from "./body.ts";
 import type { DataContext } from "./context.ts";
 import { ChecksumMismatchError, FileChangedError } from "./errors.ts";
-import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { detectFormat } from "./formats.ts";
 import { utf8Head } from "./encoding.ts";
 import { type BatchOptions, type DataFrameOptions, DEFAULT_BATCH_ROWS } from "./options.ts";
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
 import type { ReadEvents, ReadRoute } from "./read_events.ts";
+import { checkHash, type Pinned } from "./reader.ts";
 
 /**
  * The file a read is about.
@@ -78,34 +77,6 @@ export interface FileSource {
 }
 
 /**
- * The version a read pinned, as the store's gate admitted it: `copy` when it must be (or is)
- * served from the cache, `entry` when it is the server's current version.
- *
- * @example
- * ```ts
- * import { type Pinned, pinVersion } from "./read.ts";
- * import { STORE_CONTEXT } from "../handles/store_context.ts";
- * import { exampleStore } from "../sample/example.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const path = "/iplant/home/shared/tern_samples/formats/penguins.csv";
- * const file = store.file(path);
- * const source = { path, stat: (signal?: AbortSignal) => file.stat({ refresh: true, signal }) };
- * const pinned: Pinned = await pinVersion(store[STORE_CONTEXT], source, "text");
- * assert.equal(pinned.version.size, 13487);
- * ```
- */
-export interface Pinned {
-  /** The admitted version. */
-  version: FileVersion;
-  /** Its verified cached copy, when it is to be read from the cache (offline, or a lock). */
-  copy?: CachedFile;
-  /** The server's entry of it, when it is the current version. */
-  entry?: Entry;
-}
-
-/**
  * Resolves the version a read will read and asks the store's gate to admit it. Online, that is
  * the file's current version (its listing entry, else a stat); offline, the newest verified
  * cached copy. A gate that pins another version gets it only from the cache. Publishes
@@ -136,7 +107,7 @@ export async function pinVersion(
   source: FileSource,
   operation: ReadOperation,
   signal?: AbortSignal,
-  cache: DiskCache | undefined = context.cache,
+  cache: DiskCache | undefined = context.reader.cache,
 ): Promise<Pinned> {
   const { path } = source;
   let current: Pinned;
@@ -215,15 +186,14 @@ export async function readDataFrame(
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   const pl = polarsLoading();
   const operation = options.nRows === undefined ? "dataframe" : "head";
-  const read = () =>
-    restarting(source, options.signal, async (source) => {
-      const frames: DataFrame[] = [];
-      const stream = frameStream(pl, { context, source, options, operation });
-      let next = await stream.next();
-      for (; !next.done; next = await stream.next()) frames.push(next.value);
-      return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
-    });
-  return await announced(context.events, { operation, path: source.path }, read);
+  const { events } = context, { signal } = options;
+  return await announced({ events, source, operation, signal }, async (source) => {
+    const frames: DataFrame[] = [];
+    const stream = frameStream(pl, { context, source, options, operation });
+    let next = await stream.next();
+    for (; !next.done; next = await stream.next()) frames.push(next.value);
+    return { frame: limitRows(combineFrames(await pl, frames), options.nRows), ...next.value };
+  });
 }
 
 /**
@@ -320,7 +290,7 @@ export async function cachedCopy(
   options: { signal?: AbortSignal } = {},
   operation: ReadOperation = "cachedPath",
 ): Promise<string> {
-  const { cache } = context;
+  const { cache } = context.reader;
   const path = source.path;
   if (cache === undefined) {
     throw new BadRequestError(
@@ -329,26 +299,28 @@ export async function cachedCopy(
       { path },
     );
   }
-  const keep = () =>
-    restarting(source, options.signal, async (source) => {
-      const pinned = await pinVersion(context, source, operation, options.signal);
-      const { version } = pinned;
-      const found = pinned.copy ?? await cache.open(version);
-      const fresh = found instanceof CopyWriter;
-      const body = () => bodyOf({ context, source, options, operation }, version, true);
-      const copy = fresh ? (await fetchWhole(body(), version, found, false)).copy : found;
-      if (copy === undefined) {
-        throw new BadRequestError(
-          `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
-            `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
-          { path },
-        );
-      }
-      return { ...copy, fromCache: !fresh };
-    });
+  const cannotKeep = () =>
+    new BadRequestError(
+      `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
+        `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+      { path },
+    );
+  const { events } = context, { signal } = options;
+  const keep = async (source: FileSource) => {
+    const pinned = await pinVersion(context, source, operation, signal);
+    const call = { events, operation, signal, recheck: source.stat, whole: true };
+    await using bytes = await context.reader.open(pinned, call);
+    if (bytes.copy !== undefined) return { ...bytes.copy.copy, fromCache: true };
+    const writer = await cache.writer(pinned.version);
+    if (writer === undefined) throw cannotKeep();
+    const kept = await bytes.whole(writer, { memory: false });
+    await using published = kept.copy;
+    if (published === undefined) throw cannotKeep();
+    return { ...published.copy, fromCache: false };
+  };
   const release = await cache.claim(context.transport.url, path);
   try {
-    return (await announced(context.events, { operation, path }, keep)).file;
+    return (await announced({ events, source, operation, signal }, keep)).file;
   } finally {
     release();
   }
@@ -384,12 +356,18 @@ export async function readBytes<T>(
   options: { signal?: AbortSignal },
   consume: (chunks: AsyncIterable<Uint8Array>, version: FileVersion) => Promise<T>,
 ): Promise<T> {
-  const read = () =>
-    restarting(source, options.signal, async (source) => {
-      const { chunks, pinned, read } = await bytesOf(context, source, operation, options);
-      return { value: await consume(chunks, pinned), ...read() };
+  const { events } = context, { signal } = options;
+  return (await announced({ events, source, operation, signal }, async (source) => {
+    const pinned = await pinVersion(context, source, operation, signal);
+    await using bytes = await context.reader.open(pinned, {
+      events,
+      operation,
+      signal,
+      recheck: source.stat,
     });
-  return (await announced(context.events, { operation, path: source.path }, read)).value;
+    const value = await consume(bytes.chunks(), bytes.version);
+    return { value, version: bytes.hashed(), fromCache: bytes.copy !== undefined };
+  })).value;
 }
 
 /**
@@ -423,9 +401,13 @@ export async function streamBytes(
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
   async function* published(): AsyncGenerator<Uint8Array, void> {
     try {
-      const { chunks, read } = await bytesOf(context, source, "stream", { signal });
-      yield* chunks;
-      context.events.publish({ kind: "done", operation: "stream", ...read() });
+      const { events } = context, operation = "stream";
+      const pinned = await pinVersion(context, source, operation, signal);
+      const call = { events, operation, signal, recheck: source.stat } as const;
+      await using bytes = await context.reader.open(pinned, call);
+      yield* bytes.chunks();
+      const fromCache = bytes.copy !== undefined;
+      events.publish({ kind: "done", operation, version: bytes.hashed(), fromCache });
     } catch (error) {
       context.events.publish({ kind: "failed", operation: "stream", path: source.path, error });
       throw error;
@@ -449,67 +431,55 @@ export async function streamBytes(
 }
 
 /**
- * Runs `read`, and once more: with the file's current entry when it changed mid-way, or from the
- * network again when its bytes did not match the store's checksum (nothing of them was cached).
+ * Runs a whole read, and once more: with the file's current entry when it changed mid-way, or
+ * from the network again when its bytes did not match the store's checksum (nothing of them was
+ * cached). Publishes `done` with what it read, or `failed` with why not.
  */
-async function restarting<T>(
-  source: FileSource,
-  signal: AbortSignal | undefined,
+async function announced<T extends { fromCache: boolean; route?: ReadRoute; version: FileVersion }>(
+  { events, source, operation, signal }: {
+    events: ReadEvents;
+    source: FileSource;
+    operation: ReadOperation;
+    signal?: AbortSignal;
+  },
   read: (source: FileSource) => Promise<T>,
 ): Promise<T> {
   try {
-    return await read(source);
-  } catch (error) {
-    if (error instanceof ChecksumMismatchError) return await read(source);
-    if (!(error instanceof FileChangedError)) throw error;
-    return await read({ ...source, entry: await source.stat(signal) });
-  }
-}
-
-/** Runs a whole read, publishing `done` with what it read, or `failed` with why not. */
-async function announced<T extends { fromCache: boolean; route?: ReadRoute; version: FileVersion }>(
-  events: ReadEvents,
-  { operation, path }: { operation: ReadOperation; path: string },
-  read: () => Promise<T>,
-): Promise<T> {
-  try {
-    const result = await read();
+    const result = await read(source).catch(async (error) => {
+      if (error instanceof ChecksumMismatchError) return await read(source);
+      if (!(error instanceof FileChangedError)) throw error;
+      return await read({ ...source, entry: await source.stat(signal) });
+    });
     const { version, fromCache, route } = result;
     events.publish({ kind: "done", operation, version, fromCache, ...(route && { route }) });
     return result;
   } catch (error) {
-    events.publish({ kind: "failed", operation, path, error });
+    events.publish({ kind: "failed", operation, path: source.path, error });
     throw error;
   }
 }
 
 /** What a read of one file has to go on. */
-interface Read {
-  context: DataContext;
-  source: FileSource;
-  options: { signal?: AbortSignal };
-  operation: ReadOperation;
-}
-
 /** Where the frames came from. */
-interface Outcome {
-  fromCache: boolean;
-  route: ReadRoute;
-  version: FileVersion;
-}
+type Outcome = { fromCache: boolean; route: ReadRoute; version: FileVersion };
 
 /**
- * The frames of one file, in order; together they hold at most `nRows` rows. A whole read
- * (`dataframe`) moves the body into the cache copy (else memory) and parses it once; `head` and
- * `batches` parse delimited text and JSON Lines as the chunks arrive and cache nothing partial
- * (a whole format is downloaded whole all the same).
+ * The frames of one file, in order; together they hold at most `nRows` rows: version → open →
+ * bytes → parse. A whole read (`dataframe`) moves a download into the cache copy (else memory)
+ * and parses it once; `head` and `batches` parse delimited text and JSON Lines as the chunks
+ * arrive and cache nothing partial (a whole format is downloaded whole all the same).
  */
 async function* frameStream(
   pl: Promise<Polars>,
-  read: Read & { options: DataFrameOptions; operation: "dataframe" | "head" | "batches" },
+  read: {
+    context: DataContext;
+    source: FileSource;
+    options: DataFrameOptions;
+    operation: "dataframe" | "head" | "batches";
+  },
 ): AsyncGenerator<DataFrame, Outcome> {
   const { context, source, options, operation } = read;
-  const cache = options.cache === false ? undefined : context.cache;
+  const cache = options.cache === false ? undefined : context.reader.cache;
   const whole = operation === "dataframe";
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = whole ? await cache?.claim(context.transport.url, source.path) : undefined;
@@ -519,205 +489,43 @@ async function* frameStream(
       !await cache?.holds(context.transport.url, source.path)
     ? earlyDownload(context.transport, source.path, options.signal)
     : undefined;
-  let body: AsyncGenerator<Uint8Array, void> | undefined;
   try {
     const pinned = await pinVersion(context, source, operation, options.signal, cache);
     const { version } = pinned;
     const { path } = version;
     const infoType = pinned.entry?.infoType ?? null;
-    const detect = (head: Uint8Array) =>
-      detectFormat({
-        path,
-        infoType,
-        head: utf8Head(head, options.encoding),
-        format: options.format,
-      });
-    await using copy = await openCopy(pinned, cache);
-    const parse = async (detected: DetectedFormat, local: LocalCopy) =>
-      await parseLocal(await pl, detected, local, options, path, infoType);
-    let outcome: Outcome;
+    const { events } = context;
+    const recheck = source.stat, signal = options.signal;
+    // Taken only by a download: one that is not taken is dropped (cancelled) below.
+    const started = early && (() => early.take());
+    const call = { events, operation, signal, recheck, started, whole, cache: cache !== undefined };
+    await using bytes = await context.reader.open(pinned, call);
+    const { copy } = bytes;
+    const head = utf8Head(await bytes.head(), options.encoding);
+    const detected = detectFormat({ path, infoType, head, format: options.format });
+    const parsing = { options, path, infoType, pl: await pl, detected };
+    const parse = (source: LocalCopy) => parseLocal({ ...parsing, source });
     if (copy !== undefined) {
-      context.events.publish({ kind: "bytes", operation, path, count: version.size });
-      const detected = detect(await copy.head(SNIFF_BYTES));
       if (operation === "batches" && isStreamed(detected)) {
-        yield* parseChunks(await pl, detected, copy.chunks(), options, path, infoType);
-      } else yield await copy.read((local) => parse(detected, local));
-      outcome = { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
-    } else {
-      // A whole read is hashed by the cache copy it goes into.
-      const hasher = await contentHasher();
-      const download = bodyOf(read, version, whole, early?.take());
-      body = whole ? download : hashing(download, hasher);
-      const { head, chunks } = await peek(body, SNIFF_BYTES);
-      const detected = detect(head);
-      if (!whole && isStreamed(detected)) {
-        const stopped = yield* parseChunks(await pl, detected, chunks, options, path, infoType);
-        const hashed = stopped ? version : checkHash(version, withHash(version, hasher));
-        outcome = { fromCache: false, route: "stream", version: hashed };
-      } else {
-        // Opened once the first bytes showed a table: a refused file leaves nothing behind. The
-        // lookup above found no copy, and the claim keeps this process from making one since.
-        const writer = await cache?.writer(version);
-        const got = await fetchWhole(chunks, version, writer, true, detected.format);
-        await using published = got.copy && await OpenCopy.open(got.copy);
-        let bytes = got.bytes;
-        if (got.copy !== undefined && published === undefined) {
-          // Removed before it could be opened (another process's clear()): downloaded again.
-          const again = bodyOf(read, got.version, true);
-          bytes = (await fetchWhole(again, got.version, undefined, true)).bytes;
-        }
-        yield published
-          ? await published.read((local) => parse(detected, local))
-          : await parse(detected, { bytes: bytes! });
-        const route = published ? "file" : "memory";
-        outcome = { fromCache: false, route, version: got.version };
-      }
+        yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
+      } else yield await copy.read(parse);
+      return { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
     }
-    return outcome;
+    if (!whole && isStreamed(detected)) {
+      const stopped = yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
+      const hashed = stopped ? version : bytes.hashed();
+      return { fromCache: false, route: "stream", version: hashed };
+    }
+    // Opened once the first bytes showed a table: a refused file leaves nothing behind. The
+    // lookup found no copy, and the claim keeps this process from making one since.
+    const kept = await bytes.whole(await cache?.writer(version), { format: detected.format });
+    await using published = kept.copy;
+    yield published ? await published.read(parse) : await parse({ bytes: kept.bytes! });
+    return { fromCache: false, route: published ? "file" : "memory", version: kept.version };
   } finally {
-    await body?.return();
     early?.drop();
     release?.();
   }
-}
-
-/**
- * Moves a download into the cache copy through `writer` (published before this returns, as
- * `format`), or without one into memory. When the cache fails midway (a full disk, its folder
- * removed), the bytes it took are read back from the copy's temporary file and the same
- * download goes on in memory, unless `memory` is false (then nothing is returned).
- */
-async function fetchWhole(
-  chunks: AsyncIterable<Uint8Array>,
-  version: FileVersion,
-  writer: CopyWriter | undefined,
-  memory: boolean,
-  format?: string,
-): Promise<{ copy?: CachedFile; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
-  let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
-  let at = 0;
-  try {
-    for await (const chunk of chunks) {
-      if (writer !== undefined && !await writer.write(chunk)) {
-        if (!memory) return { version };
-        [bytes, writer] = [await writer.salvage(), undefined];
-      }
-      bytes?.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    const copy = await writer?.commit(format);
-    if (copy !== undefined) return { copy, version: checkHash(version, copy.version) };
-    if (!memory) return { version };
-    bytes ??= await writer!.salvage();
-    const hash = version.hash && await hashOf(bytes);
-    return { bytes, version: hash ? checkHash(version, { ...version, hash }) : version };
-  } finally {
-    await writer?.abort();
-  }
-}
-
-/**
- * The verified body of `version`, publishing its bytes; `reuse` for a consumer that is done
- * with each chunk before it asks for the next (see {@linkcode verifiedBody}).
- */
-function bodyOf(
-  read: Read,
-  version: FileVersion,
-  reuse: boolean,
-  started?: Promise<EarlyAnswer | undefined>,
-): AsyncGenerator<Uint8Array, void> {
-  const { context: { events }, operation } = read;
-  return verifiedBody({
-    transport: read.context.transport,
-    expected: version,
-    recheck: read.source.stat,
-    signal: read.options.signal,
-    onBytes: (count) => events.publish({ kind: "bytes", operation, path: version.path, count }),
-    started,
-    reuse,
-  });
-}
-
-/**
- * Pins the version a byte read reads, and its bytes: its cached copy's when the cache holds
- * it, else downloaded; hashed as they pass: once they were read to the end, `read()` is the
- * version they were, and whether the cache served them.
- */
-async function bytesOf(
-  context: DataContext,
-  source: FileSource,
-  operation: ReadOperation,
-  options: { signal?: AbortSignal },
-): Promise<{
-  chunks: AsyncGenerator<Uint8Array, void>;
-  pinned: FileVersion;
-  read(): { version: FileVersion; fromCache: boolean };
-}> {
-  const pinned = await pinVersion(context, source, operation, options.signal);
-  const { version } = pinned;
-  const hasher = await contentHasher();
-  let fromCache = false;
-  async function* bytes(): AsyncGenerator<Uint8Array, void> {
-    await using copy = await openCopy(pinned, context.cache);
-    if (copy === undefined) {
-      return yield* bodyOf({ context, source, options, operation }, version, false);
-    }
-    fromCache = true;
-    context.events.publish({ kind: "bytes", operation, path: version.path, count: version.size });
-    yield* copy.chunks();
-  }
-  const read = () => ({ version: checkHash(version, withHash(version, hasher)), fromCache });
-  return { chunks: hashing(bytes(), hasher), pinned: version, read };
-}
-
-/**
- * The pinned version's verified cached copy, held open until disposed (another process may
- * remove its name meanwhile), or `undefined` when its bytes are to come from the network: no
- * copy, or one removed before it could be opened.
- *
- * @throws {CacheMissError} when only the cache may serve it (offline, a lock) and it is gone.
- */
-async function openCopy(
-  pinned: Pinned,
-  cache: DiskCache | undefined,
-): Promise<OpenCopy | undefined> {
-  const found = pinned.copy ?? await cache?.lookup(pinned.version);
-  const copy = found && await OpenCopy.open(found);
-  if (pinned.copy !== undefined && copy === undefined) throw copyRemoved(pinned.version.path);
-  return copy;
-}
-
-/** A copy that only the cache could serve was removed (a clear() or eviction elsewhere). */
-function copyRemoved(path: string): CacheMissError {
-  return new CacheMissError(
-    `The cached copy of ${JSON.stringify(path)} was removed while it was read (another process ` +
-      "cleared or trimmed the cache), and this read may take that version only from the cache " +
-      "(the store is offline, or a lock pins it).",
-    { path },
-  );
-}
-
-/** Passes chunks on, hashing them. */
-async function* hashing(
-  chunks: AsyncIterable<Uint8Array>,
-  hasher: ContentHasher,
-): AsyncGenerator<Uint8Array, void> {
-  for await (const chunk of chunks) {
-    hasher.update(chunk);
-    yield chunk;
-  }
-}
-
-function withHash(version: FileVersion, hasher: ContentHasher): FileVersion {
-  return { ...version, hash: `xxh64:${hasher.digest()}` };
-}
-
-/** `actual`, when its bytes are the ones `pinned` names (where both hashes are known). */
-function checkHash(pinned: FileVersion, actual: FileVersion): FileVersion {
-  if (pinned.hash !== undefined && actual.hash !== undefined && pinned.hash !== actual.hash) {
-    throw new FileChangedError(pinned, actual, "since its version was pinned");
-  }
-  return actual;
 }
 
 /** Whether a format is parsed from the arriving chunks (delimited text, JSON Lines). */

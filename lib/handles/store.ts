@@ -50,6 +50,7 @@ import { Provenance } from "../reproduce/provenance.ts";
 import { type OnChange, StoreGate } from "../reproduce/store_gate.ts";
 import { ReadEvents } from "../data/read_events.ts";
 import { ScanProxy } from "../data/scan_proxy.ts";
+import { Reader } from "../data/reader.ts";
 
 /**
  * A store's settings as resolved by `connect()` — never the token or password.
@@ -322,7 +323,7 @@ export class Store {
     // Every handle this store makes, directly or through another handle, gets this one object.
     const context: StoreContext = Object.freeze({
       transport,
-      cache: disk,
+      reader: new Reader(transport, disk),
       offline,
       progress: options.progress ?? true,
       events,

@@ -22,7 +22,7 @@ import type { DataContext } from "../data/context.ts";
  * await using store = await exampleStore();
  * const context: StoreContext = store[STORE_CONTEXT];
  * assert.equal(context.offline, false);
- * assert.equal(context.cache?.root, store.cache.dir);
+ * assert.equal(context.reader.cache?.root, store.cache.dir);
  * ```
  */
 export type StoreContext = DataContext;

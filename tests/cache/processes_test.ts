@@ -18,6 +18,7 @@ import {
 import { collect } from "../../lib/data/chunks.ts";
 import type { DataContext } from "../../lib/data/context.ts";
 import { readBatches, readBytes, readDataFrame } from "../../lib/data/read.ts";
+import { Reader } from "../../lib/data/reader.ts";
 import { statFile } from "../../lib/handles/stat.ts";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { DATA, type DataStore, dataStore, generatedCsv } from "../data/_store.ts";
@@ -150,7 +151,7 @@ async function oneCsv(csv: string) {
   });
   const context = (cache: DiskCache, offline = false): DataContext => ({
     ...tern[STORE_CONTEXT],
-    cache,
+    reader: new Reader(tern[STORE_CONTEXT].transport, cache),
     offline,
   });
   const path = `${DATA}/big.csv`;

@@ -151,13 +151,25 @@ Deno.test("detection and parsing are plain functions of bytes or a path: no stor
   const bytes = new TextEncoder().encode("a;b\n1;x\n2;y\n");
   const detected = detectFormat({ path: "/any/where.csv", head: bytes, format: "csv" });
   const options = { sep: ";" };
-  const fromBytes = await parseLocal(pl, detected, { bytes }, options, "/any/where.csv", null);
+  const fromBytes = await parseLocal({
+    pl,
+    detected,
+    source: { bytes },
+    options,
+    path: "/any/where.csv",
+  });
   assert.deepEqual(fromBytes.toRecords(), [{ a: 1, b: "x" }, { a: 2, b: "y" }]);
   const folder = await Deno.makeTempDir({ prefix: "tern-parse-" });
   try {
     await Deno.writeFile(`${folder}/t.csv`, bytes);
     const file = `${folder}/t.csv`;
-    const fromFile = await parseLocal(pl, detected, { file }, options, "/any/where.csv", null);
+    const fromFile = await parseLocal({
+      pl,
+      detected,
+      source: { file },
+      options,
+      path: "/any/where.csv",
+    });
     assert.ok(fromFile.frameEqual(fromBytes));
   } finally {
     await Deno.remove(folder, { recursive: true });

@@ -139,7 +139,7 @@ Deno.test("onChange locked: the locked version is served from the cache, and sai
     assert.match(lines[0], /reading the locked version \(23 bytes, .*\) from the local cache/);
     assert.deepEqual(store.provenance.reads.map((read) => read.status), ["locked"]);
     // The cache holds those very bytes.
-    const cached = await store[STORE_CONTEXT].cache!.lookup(admitted);
+    const cached = await store[STORE_CONTEXT].reader.cache!.lookup(admitted);
     assert.equal(await Deno.readTextFile(cached!.file), "hour,speed\n0,3.5\n1,4.0\n");
     // A file whose locked version is not cached: the error, saying why.
     await served.change(FILES.penguins, "species\nAdelie\n");
