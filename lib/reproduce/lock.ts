@@ -20,11 +20,11 @@ import {
   READ_OPERATIONS,
   type ReadOperation,
 } from "../client/file_version.ts";
-import type { Citable } from "../metadata/citation.ts";
 import { normalizeArk } from "../metadata/ark.ts";
 import { normalizeDoi } from "../metadata/doi.ts";
 import { normalizeOrcid } from "../metadata/names.ts";
 import { normalizePath } from "../client/paths.ts";
+import type { CrateDataset } from "../ld/crate.ts";
 import { crateRecord, isCrate } from "../ld/crate_lock.ts";
 
 // connect({ lock }) checks a lock before it returns, so zod loads with this module (that is, with
@@ -73,7 +73,8 @@ export interface LockedFile {
 }
 
 /**
- * A dataset in a lock: what citing it needs, and nothing else (no abstract, no raw AVUs).
+ * A dataset in a lock: what citing it needs, and nothing else (no abstract, no raw AVUs) — the
+ * same fields a crate gives each dataset, so a crate turns back into a lock.
  *
  * @example
  * ```ts
@@ -86,21 +87,7 @@ export interface LockedFile {
  * };
  * ```
  */
-export type LockedDataset =
-  & Pick<Citable, "path" | "creators">
-  & Partial<
-    Pick<
-      Citable,
-      | "title"
-      | "publicationYear"
-      | "publisher"
-      | "version"
-      | "doi"
-      | "ark"
-      | "resourceTypeGeneral"
-      | "license"
-    >
-  >;
+export type LockedDataset = CrateDataset;
 
 /**
  * A lock: the tern version that wrote it, the store (its URL, never with credentials), the
