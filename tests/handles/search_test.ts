@@ -175,6 +175,11 @@ Deno.test("search: past 10,000 hits a scroll delivers each hit once", async () =
   // The first page, the scroll's first page (which repeats it), then two scroll pages.
   assert.deepEqual(sizes.splice(0), [5000, 5000, "scroll", "scroll"]);
   assert.equal(await hits.count(), many);
+  sizes.splice(0);
+
+  // The first hits of a query past 10,000 hits: one request, no scroll opened.
+  assert.equal((await hits.take(10)).length, 10);
+  assert.deepEqual(sizes.splice(0), [10]);
 
   // A scroll page whose answer is lost after the server moved its cursor: asked again, the
   // server would answer with the page after it. The listing fails instead of skipping hits.
