@@ -194,7 +194,9 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<SearchEntry> {
-    for await (const page of this.#pages()) yield* page.entries;
+    // Not `yield* page.entries`: an async generator delegates to an array through an async
+    // wrapper of its iterator, which takes more promise steps per hit than this loop.
+    for await (const page of this.#pages()) for (const hit of page.entries) yield hit;
   }
 
   /**

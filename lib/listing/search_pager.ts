@@ -156,7 +156,9 @@ export async function* pageSearch(
     }
     return;
   }
-  // Past 10,000 hits: a scroll, whose first hits are the ones already delivered.
+  // Past 10,000 hits: a scroll, whose first hits are the ones already delivered; none is opened
+  // when the first page was all the caller wanted (`take(10)` stays one request).
+  if (offset >= wanted) return;
   const delivered = new Set(page.entries.map((entry) => entry.id));
   let answer = await searchData(
     t,

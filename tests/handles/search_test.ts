@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BadRequestError, search, SearchDisabledError } from "../../mod.ts";
+import { BadRequestError, ProtocolError, search, SearchDisabledError } from "../../mod.ts";
 import type { SearchQuery } from "../../lib/client/search_query.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 import { serveRoot, usersFile, writeFile } from "../_store.ts";
@@ -175,6 +175,11 @@ Deno.test("search: past 10,000 hits a scroll delivers each hit once", async () =
   // The first page, the scroll's first page (which repeats it), then two scroll pages.
   assert.deepEqual(sizes.splice(0), [5000, 5000, "scroll", "scroll"]);
   assert.equal(await hits.count(), many);
+  sizes.splice(0);
+
+  // The first hits of a query past 10,000 hits: one request, no scroll opened.
+  assert.equal((await hits.take(10)).length, 10);
+  assert.deepEqual(sizes.splice(0), [10]);
 
   // A scroll page whose answer is lost after the server moved its cursor: asked again, the
   // server would answer with the page after it. The listing fails instead of skipping hits.
@@ -282,6 +287,29 @@ Deno.test("search: a store without search says so with a typed error", async () 
     assert.ok(error instanceof SearchDisabledError);
     assert.match(error.message, /Search is not enabled on this store/);
     assert.equal(error.status, 403);
+    return true;
+  });
+});
+
+Deno.test("search: an answer with a malformed hit is a ProtocolError naming the field", async () => {
+  await using served = await serve();
+  // The real server's answer, with the second hit's size turned into text on its way.
+  const altering: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.includes("/filesystem/search")) return answer;
+    const body = await answer.json();
+    body.hits[1]._source.fileSize = "12";
+    return Response.json(body, { status: answer.status });
+  };
+  const store = served.demo({ fetch: altering });
+  await assert.rejects(store.search(search.under(`${PATHS.paged}/`)).take(3), (error: unknown) => {
+    assert.ok(error instanceof ProtocolError);
+    assert.equal(
+      error.message,
+      'filesystem/search answered an unexpected body: at "hits[1]._source.fileSize": ' +
+        'expected number, got "12".',
+    );
     return true;
   });
 });
