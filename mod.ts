@@ -92,6 +92,14 @@ export {
   lockCrate,
   type ProvenanceCrate,
 } from "./lib/reproduce/crate.ts";
+export type {
+  CrateAgent,
+  CrateDataset,
+  CrateEntity,
+  CrateFile,
+  CrateRecord,
+  RoCrate,
+} from "./lib/ld/crate.ts";
 export {
   type LockCheck,
   type LockComparison,
@@ -105,6 +113,7 @@ export {
   type CatalogOptions,
   type DatasetListing,
   type DatasetListOptions,
+  type ListedDataset,
 } from "./lib/handles/dataset_listing.ts";
 export {
   type ArkOptions,

@@ -183,7 +183,7 @@ export interface CroissantInput {
  */
 export interface CroissantDocument {
   /** The Croissant 1.0 context ({@linkcode CROISSANT_CONTEXT}). */
-  readonly "@context": typeof CROISSANT_CONTEXT;
+  readonly "@context": Readonly<Record<string, string | Readonly<Record<string, string>>>>;
   /** `sc:Dataset`. */
   readonly "@type": "sc:Dataset";
   /** {@linkcode CROISSANT_1_0}. */

@@ -8,7 +8,7 @@
  *
  * assert.equal(
  *   COMMANDS.map((command) => command.name).join(" "),
- *   "ls tree search stat meta cite croissant lock cat head get manifest notebook serve sample-store doctor",
+ *   "ls tree search stat meta cite croissant lock crate cat head get manifest notebook serve sample-store doctor",
  * );
  * ```
  *
