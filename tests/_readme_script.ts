@@ -1,8 +1,9 @@
 /**
  * The README's first cell as a user runs it: its text, importing this checkout, and a script run
  * in a child process (`deno run -A script.ts` in a folder of its own), shared by the tests that
- * prove scripts end (tests/sample/script_end_test.ts) and that locks travel
- * (tests/reproduce/lock_travel_test.ts).
+ * prove scripts end (tests/sample/script_end_test.ts), that locks travel
+ * (tests/reproduce/lock_travel_test.ts) and that each notebook's reads make a crate
+ * (tests/ld/notebook_crates_test.ts).
  */
 
 import assert from "node:assert/strict";
@@ -35,17 +36,22 @@ function sampleEnvironment(): Record<string, string> {
 }
 
 /**
- * Runs `script` as `deno run -A script.ts` in `dir` and returns its stdout; fails unless it ends
- * by itself with status 0. The watchdog (`watchdogMs`) only turns a script that never ends into a
- * failure rather than a hang.
+ * Runs `script` as `deno run -A script.ts` in `dir` (with `env` added to the environment) and
+ * returns its stdout; fails unless it ends by itself with status 0. The watchdog (`watchdogMs`)
+ * only turns a script that never ends into a failure rather than a hang.
  */
-export async function runScript(dir: string, script: string, watchdogMs: number): Promise<string> {
+export async function runScript(
+  dir: string,
+  script: string,
+  watchdogMs: number,
+  env: Record<string, string> = {},
+): Promise<string> {
   await Deno.writeTextFile(join(dir, "script.ts"), script);
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "script.ts"],
     cwd: dir,
     clearEnv: true,
-    env: { ...sampleEnvironment(), NO_COLOR: "1" },
+    env: { ...sampleEnvironment(), ...env, NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { type Lock, parseLock } from "../../mod.ts";
 import type { RoCrate } from "../../lib/ld/crate.ts";
 import { notebookModule, notebookNames } from "../notebooks/_code.ts";
+import { runScript } from "../_readme_script.ts";
 import { assertNoDroppedTerms, pins, validate } from "./_crate.ts";
 
 const ROOT = new URL("../../", import.meta.url).href;
@@ -53,35 +54,16 @@ async function runNotebooks(dir: string, names: string[]): Promise<Map<string, W
     await Deno.writeTextFile(join(dir, `${name}.ts`), await notebookModule(name) + lastCell(name));
   }
   // One after another: each serves the sample store, which it takes under a file lock. Their
-  // servers and stores stay open, as in a kernel; the run ends once the last one wrote.
-  await Deno.writeTextFile(
-    join(dir, "run.ts"),
+  // servers and stores stay open, as in a kernel; the run ends once the last one wrote. The
+  // notebooks' cache and lock folders go in the test's folder.
+  await Deno.mkdir(join(dir, "tmp"));
+  await runScript(
+    dir,
     `for (const name of ${JSON.stringify(names)}) await import(\`./\${name}.ts\`);\n` +
       "Deno.exit(0);\n",
+    300_000,
+    { TMPDIR: join(dir, "tmp") },
   );
-  await Deno.mkdir(join(dir, "tmp"));
-  const env = Object.fromEntries(
-    Object.entries(Deno.env.toObject()).filter(([key]) => !key.startsWith("TERRAIN_")),
-  );
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "run.ts"],
-    cwd: dir,
-    clearEnv: true,
-    // The notebooks' cache and lock folders go in the test's folder.
-    env: { ...env, TMPDIR: join(dir, "tmp"), NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let ended = true;
-  const watchdog = setTimeout(() => {
-    ended = false;
-    child.kill("SIGKILL");
-  }, 300_000);
-  const output = await child.output().finally(() => clearTimeout(watchdog));
-  const err = new TextDecoder().decode(output.stderr);
-  assert.ok(ended, `the notebooks were still running after 300 s:\n${err}`);
-  assert.equal(output.code, 0, err);
   const written = new Map<string, Written>();
   for (const name of names) {
     written.set(name, JSON.parse(await Deno.readTextFile(join(dir, `${name}.json`))));
