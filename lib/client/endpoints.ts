@@ -749,6 +749,27 @@ export async function getSearchDocumentation(
 }
 
 /**
+ * The fields the search service sorts by (its documentation's `sort` fields).
+ *
+ * @example
+ * ```ts
+ * import { SEARCH_SORT_FIELDS } from "./endpoints.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(SEARCH_SORT_FIELDS.includes("dateModified"));
+ * ```
+ */
+export const SEARCH_SORT_FIELDS = [
+  "id",
+  "label",
+  "path",
+  "creator",
+  "dateCreated",
+  "dateModified",
+  "fileSize",
+] as const;
+
+/**
  * A sort key of {@linkcode searchData}.
  *
  * @example
@@ -760,7 +781,7 @@ export async function getSearchDocumentation(
  */
 export interface SearchSort {
   /** A field the search service sorts by. */
-  field: "id" | "label" | "path" | "creator" | "dateCreated" | "dateModified" | "fileSize";
+  field: typeof SEARCH_SORT_FIELDS[number];
   /** Direction. @default "ascending" */
   order?: "ascending" | "descending";
 }

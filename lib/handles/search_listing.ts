@@ -6,7 +6,7 @@
  */
 
 import type { DataFrame } from "../deps.ts";
-import type { CallOptions, SearchSort } from "../client/endpoints.ts";
+import { type CallOptions, SEARCH_SORT_FIELDS, type SearchSort } from "../client/endpoints.ts";
 import { BadRequestError, TernError } from "../client/errors.ts";
 import {
   abortSignal,
@@ -38,15 +38,7 @@ import { statFile } from "./stat.ts";
 /** Hits a search's notebook view shows. */
 const VIEW_ROWS = 25;
 
-const SORT_FIELDS: readonly string[] = [
-  "id",
-  "label",
-  "path",
-  "creator",
-  "dateCreated",
-  "dateModified",
-  "fileSize",
-];
+const SORT_FIELDS: readonly string[] = SEARCH_SORT_FIELDS;
 
 /**
  * Options of `store.search()`.
