@@ -168,8 +168,8 @@ export type ProvenanceCrate = RoCrate & {
  *
  * @param times When the reads started and ended, when known (a lock file does not say).
  * @param inputs Where the input copies come from, for `copy`.
- * @throws {BadRequestError} for an output that is not a file, two files with one name in the
- * folder, or `copy` without `dir`.
+ * @throws {BadRequestError} for a misspelt or bad option, an output that is not a file, two files
+ * with one name in the folder, or `copy` without `dir`.
  * @throws {DataChangedError} when an input copied has changed since the lock.
  *
  * @example
@@ -186,6 +186,31 @@ export type ProvenanceCrate = RoCrate & {
  * ```
  */
 export async function lockCrate(
+  lock: Lock,
+  times: Pick<CrateRecord, "startTime" | "endTime">,
+  options: CrateCallOptions = {},
+  inputs?: CrateInputs,
+): Promise<ProvenanceCrate> {
+  return await buildCrate(lock, times, CRATE_OPTIONS.parse("lockCrate()", options), inputs);
+}
+
+/**
+ * {@linkcode lockCrate} for options already read by {@linkcode CRATE_OPTIONS} (at
+ * `provenance.crate()` or `tern crate`).
+ *
+ * @example
+ * ```ts
+ * import { buildCrate } from "./crate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lock = {
+ *   lock: "tern lock", format: 1, tern: "0.1.0", store: "http://127.0.0.1:8080/terrain",
+ *   datasets: [], files: [],
+ * } as const;
+ * assert.equal((await buildCrate(lock, {}, {}))["@graph"][1].name, "Data read by tern");
+ * ```
+ */
+export async function buildCrate(
   lock: Lock,
   times: Pick<CrateRecord, "startTime" | "endTime">,
   options: CrateCallOptions,

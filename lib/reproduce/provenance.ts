@@ -40,10 +40,10 @@ import {
 } from "./lock.ts";
 import { parentPath } from "../client/paths.ts";
 import {
+  buildCrate,
   CRATE_OPTIONS,
   type CrateCallOptions,
   type CrateInputs,
-  lockCrate,
   type ProvenanceCrate,
 } from "./crate.ts";
 
@@ -478,7 +478,7 @@ export class Provenance {
     const times = this.#records.length === 0
       ? {}
       : { startTime: new Date(first).toISOString(), endTime: new Date().toISOString() };
-    return await lockCrate(lock, times, parsed, this.#inputs);
+    return await buildCrate(lock, times, parsed, this.#inputs);
   }
 
   /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { connect, JUPYTER_DISPLAY, LockError, parseLock } from "../../mod.ts";
+import { connect, JUPYTER_DISPLAY, lockCrate, LockError, parseLock } from "../../mod.ts";
 import { startServer } from "../../server.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { DEMO_USER } from "../../lib/sample/constants.ts";
@@ -267,4 +267,20 @@ Deno.test("crate: input copies come from the store's cache when it holds them; t
     await store.close();
     await Deno.remove(work, { recursive: true });
   }
+});
+
+Deno.test("lockCrate() reads its options at the public edge: a misspelt name is refused, naming it", async () => {
+  const lock = {
+    lock: "tern lock",
+    format: 1,
+    tern: "0.1.0",
+    store: "http://127.0.0.1:8080/terrain",
+    datasets: [],
+    files: [],
+  } as const;
+  await assert.rejects(
+    lockCrate(lock, {}, { nmae: "x" } as never),
+    /lockCrate\(\): unknown option "nmae": did you mean "name"\?/,
+  );
+  assert.equal((await lockCrate(lock, {}, { name: "Mine" }))["@graph"][1].name, "Mine");
 });

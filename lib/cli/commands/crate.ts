@@ -6,8 +6,8 @@
  * @module
  */
 
-import { lockCrate, readLock } from "../../../mod.ts";
-import { CRATE_OPTIONS } from "../../reproduce/crate.ts";
+import { readLock } from "../../../mod.ts";
+import { buildCrate, CRATE_OPTIONS } from "../../reproduce/crate.ts";
 import { quoteInput } from "../../client/errors.ts";
 import { stringOption, UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
@@ -73,13 +73,13 @@ async function run(context: CommandContext): Promise<number> {
     signal: context.signal,
   });
   if (dir === undefined) {
-    const made = await lockCrate(locked, {}, options);
+    const made = await buildCrate(locked, {}, options);
     context.io.stdout.line(JSON.stringify(made, null, 2));
   } else {
     const store = await context.store({
       named: { url: locked.store, by: `the lock ${quoteInput(file)}` },
     });
-    await lockCrate(locked, {}, options, {
+    await buildCrate(locked, {}, options, {
       read: (path, call) => store.file(path).stream(call),
       concurrency: store.options.concurrency,
     });
