@@ -184,7 +184,7 @@ export {
   type TemplateUnit,
 } from "./lib/client/saved_search.ts";
 export type { HitAvu, SearchEntry, SearchPage } from "./lib/listing/search_pager.ts";
-export type { SearchSort } from "./lib/client/endpoints.ts";
+export { SEARCH_SORT_FIELDS, type SearchSort } from "./lib/client/endpoints.ts";
 export { manifestFormatOf, writeManifest } from "./lib/listing/manifest.ts";
 export {
   type Engine,

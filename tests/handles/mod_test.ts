@@ -21,6 +21,7 @@ Deno.test("mod.ts exports the public API and nothing from the internals", () => 
       "AuthError",
       "BadRequestError",
       "CITATION_STYLES",
+      "SEARCH_SORT_FIELDS",
       "CITATION_STYLE_LIST",
       "CacheMissError",
       "ChecksumMismatchError",
