@@ -28,14 +28,12 @@
  */
 
 import { INFO_TYPES as REGISTRY_INFO_TYPES } from "../registry/file_formats.ts";
-import { requestToken } from "./auth.ts";
 import { filenameFromDisposition } from "./disposition.ts";
 import { BadRequestError, SignInRequiredError } from "./errors.ts";
 import { strongETag } from "./file_version.ts";
 import type {
   CommentList,
   DirectoryListing,
-  DirectoryRoots,
   Manifest,
   MetadataResponse,
   PagedListing,
@@ -43,7 +41,6 @@ import type {
   SearchAnswer,
   SearchDocumentation,
   StatAnswer,
-  TokenResponse,
 } from "./schemas.ts";
 import type { SearchQuery } from "./search_query.ts";
 import type { Query, Transport } from "./transport.ts";
@@ -64,26 +61,23 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** Route of each endpoint, and whether Terrain serves it to anonymous callers. */
-const ROUTES = {
-  "filesystem/root": { path: "/filesystem/root", anonymous: false },
-  "filesystem/directory": { path: "/filesystem/directory", anonymous: false },
-  "filesystem/paged-directory": { path: "/filesystem/paged-directory", anonymous: true },
-  "filesystem/display-download": { path: "/filesystem/display-download", anonymous: true },
-  "fileio/download": { path: "/fileio/download", anonymous: true },
-  "filesystem/file/manifest": { path: "/filesystem/file/manifest", anonymous: true },
-  "filesystem/search-documentation": {
-    path: "/filesystem/search-documentation",
-    anonymous: true,
-  },
-  "filesystem/entry/{id}/comments": { path: "/filesystem/entry/{id}/comments", anonymous: false },
-  "filesystem/{id}/metadata": { path: "/filesystem/{id}/metadata", anonymous: true },
-  "saved-searches": { path: "/saved-searches", anonymous: false },
-  "filesystem/stat": { path: "/filesystem/stat", anonymous: true },
-  "filesystem/search": { path: "/filesystem/search", anonymous: true },
+/** Each endpoint (its route is `/` and its name), and whether Terrain serves it to anonymous callers. */
+const ANONYMOUS = {
+  "filesystem/root": false,
+  "filesystem/directory": false,
+  "filesystem/paged-directory": true,
+  "filesystem/display-download": true,
+  "fileio/download": true,
+  "filesystem/file/manifest": true,
+  "filesystem/search-documentation": true,
+  "filesystem/entry/{id}/comments": false,
+  "filesystem/{id}/metadata": true,
+  "saved-searches": false,
+  "filesystem/stat": true,
+  "filesystem/search": true,
 } as const;
 
-type Endpoint = keyof typeof ROUTES;
+type Endpoint = keyof typeof ANONYMOUS;
 
 /**
  * Sort columns of {@linkcode getPagedDirectory}.
@@ -257,30 +251,6 @@ export async function getDirectory(
     subject: path,
     query: { path },
   });
-}
-
-/**
- * `filesystem/directory` without a path: home, community data and "shared with me", each with
- * its sub-folders. Needs a signed-in transport.
- *
- * @example
- * ```ts
- * import { exampleStore } from "../sample/example.ts";
- * import { STORE_CONTEXT } from "../handles/store_context.ts";
- * import { getDirectoryRoots } from "./endpoints.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const { roots } = await getDirectoryRoots(store[STORE_CONTEXT].transport);
- * assert.equal(roots.length, 3);
- * ```
- */
-export async function getDirectoryRoots(
-  t: Transport,
-  opts: CallOptions = {},
-): Promise<DirectoryRoots> {
-  const endpoint = "filesystem/directory";
-  return await getJson(t, endpoint, (s) => s.DirectoryRoots, opts);
 }
 
 /**
@@ -497,20 +467,13 @@ export async function statItems(
     );
   }
   const only = count === 1 ? [...paths, ...ids][0] : undefined;
-  const [body, schemas] = await Promise.all([
-    t.json({
-      path: route(t, endpoint, only),
-      endpoint,
-      subject: only,
-      json: {
-        ...(paths.length > 0 ? { paths } : {}),
-        ...(ids.length > 0 ? { ids } : {}),
-      },
-      signal: opts.signal,
-    }),
-    import("./schemas.ts"),
-  ]);
-  return schemas.parseBody(schemas.StatAnswer, body, { endpoint, subject: only });
+  return await getJson(t, endpoint, (s) => s.StatAnswer, opts, {
+    subject: only,
+    json: {
+      ...(paths.length > 0 ? { paths } : {}),
+      ...(ids.length > 0 ? { ids } : {}),
+    },
+  });
 }
 
 /**
@@ -854,74 +817,31 @@ export async function searchData(
     ...(request.sort?.length ? { sort: request.sort } : {}),
     ...(request.scroll === undefined ? {} : { scroll: request.scroll }),
   };
-  const [body, schemas] = await Promise.all([
-    t.json({
-      path: route(t, endpoint),
-      endpoint,
-      json,
-      // A scroll's next page is asked once: a repeat would skip the page whose answer was lost.
-      once: "scrollId" in request,
-      signal: opts.signal,
-    }),
-    import("./schemas.ts"),
-  ]);
-  return schemas.parseBody(schemas.SearchAnswer, body, { endpoint });
+  return await getJson(t, endpoint, (s) => s.SearchAnswer, opts, {
+    json,
+    // A scroll's next page is asked once: a repeat would skip the page whose answer was lost.
+    once: "scrollId" in request,
+  });
 }
 
 /**
- * Exchanges a username and password for an access token (`token/keycloak`, HTTP Basic). The
- * transport's own credentials are not used; its retries, timeouts and limiter are. Transports
- * built with a username and password do this themselves when needed.
- *
- * @throws {AuthError} when the username or password is wrong.
- *
- * @example
- * ```ts
- * import { DEMO_USER } from "../sample/constants.ts";
- * import { exampleStore } from "../sample/example.ts";
- * import { getToken } from "./endpoints.ts";
- * import { Transport } from "./transport.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore({ anonymous: true });
- * const transport = new Transport({ url: store.options.url });
- * const grant = await getToken(transport, DEMO_USER.username, DEMO_USER.password);
- * const signedIn = new Transport({ url: transport.url, token: grant.access_token });
- * assert.equal(signedIn.anonymous, false);
- * ```
- */
-export async function getToken(
-  t: Transport,
-  username: string,
-  password: string,
-  opts: CallOptions = {},
-): Promise<TokenResponse> {
-  if (typeof username !== "string" || username === "") {
-    throw new BadRequestError("getToken needs a username.", { endpoint: "token/keycloak" });
-  }
-  if (typeof password !== "string" || password === "") {
-    throw new BadRequestError("getToken needs a password.", { endpoint: "token/keycloak" });
-  }
-  return await requestToken((request) => t.json(request), username, password, opts.signal);
-}
-
-/**
- * GETs an endpoint's JSON answer on the route variant for the transport's credentials and
- * checks it against the endpoint's schema (picked from the schemas module, which is imported
- * while the first request is on its way); `id` fills the route's `{id}` segment.
+ * Asks an endpoint on the route variant for the transport's credentials (a POST when the request
+ * has a `json` body) and checks its JSON answer against the endpoint's schema (picked from the
+ * schemas module, which is imported while the first request is on its way); `id` fills the
+ * route's `{id}` segment.
  */
 async function getJson<T>(
   t: Transport,
   endpoint: Endpoint,
   schema: (schemas: typeof import("./schemas.ts")) => z.ZodType<T, unknown>,
   opts: CallOptions,
-  request: { subject?: string; query?: Query; id?: string } = {},
+  request: { subject?: string; query?: Query; id?: string; json?: unknown; once?: boolean } = {},
 ): Promise<T> {
-  const { subject, query, id } = request;
+  const { subject, id, ...sent } = request;
   const variant = route(t, endpoint, subject);
   const path = id === undefined ? variant : variant.replace("{id}", encodeURIComponent(id));
   const [body, schemas] = await Promise.all([
-    t.json({ path, query, endpoint, subject, signal: opts.signal }),
+    t.json({ ...sent, path, endpoint, subject, signal: opts.signal }),
     import("./schemas.ts"),
   ]);
   return schemas.parseBody(schema(schemas), body, { endpoint, subject });
@@ -929,9 +849,8 @@ async function getJson<T>(
 
 /** The route variant for this transport, or a sign-in error for anonymous-only-if-allowed. */
 function route(t: Transport, endpoint: Endpoint, subject?: string): string {
-  const { path, anonymous } = ROUTES[endpoint];
-  if (!t.anonymous) return `/secured${path}`;
-  if (anonymous) return path;
+  if (!t.anonymous) return `/secured/${endpoint}`;
+  if (ANONYMOUS[endpoint]) return `/${endpoint}`;
   throw new SignInRequiredError(
     `Sign-in needed for ${endpoint}${
       subject === undefined ? "" : ` (${JSON.stringify(subject)})`

@@ -173,31 +173,6 @@ export const DirectoryListing = z.looseObject({
 export type DirectoryListing = Z.infer<typeof DirectoryListing>;
 
 /**
- * `filesystem/directory` without a path: home, community data and "shared with me", each with
- * its sub-folders.
- *
- * @example
- * ```ts
- * import { DirectoryRoots } from "./schemas.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(DirectoryRoots.parse({ roots: [] }).roots, []);
- * ```
- */
-export const DirectoryRoots = z.looseObject({ roots: z.array(DirectoryListing) });
-/**
- * The roots mode of `filesystem/directory`, as parsed.
- *
- * @example
- * ```ts
- * import type { DirectoryRoots } from "./schemas.ts";
- *
- * const rootPaths = (answer: DirectoryRoots) => answer.roots.map((root) => root.path);
- * ```
- */
-export type DirectoryRoots = Z.infer<typeof DirectoryRoots>;
-
-/**
  * One of the four roots of `filesystem/root`.
  *
  * @example

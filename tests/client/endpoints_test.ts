@@ -4,18 +4,15 @@ import {
   download,
   getComments,
   getDirectory,
-  getDirectoryRoots,
   getManifest,
   getMetadata,
   getPagedDirectory,
   getRoot,
   getSavedSearches,
   getSearchDocumentation,
-  getToken,
   INFO_TYPES,
 } from "../../lib/client/endpoints.ts";
 import {
-  AuthError,
   BadRequestError,
   NotFoundError,
   PermissionError,
@@ -94,12 +91,6 @@ Deno.test("getDirectory: sub-folders only; files and other homes are typed error
   const listing = await getDirectory(demo, PATHS.home);
   assert.equal(listing.path, PATHS.home);
   assert.deepEqual(listing.folders.map((folder) => folder.path), [PATHS.homeSub]);
-  const { roots } = await getDirectoryRoots(demo);
-  assert.deepEqual(roots.map((root) => root.path), [
-    PATHS.home,
-    "/iplant/home/shared",
-    "/iplant/home",
-  ]);
   const wrongKind = await rejectsWith(
     getDirectory(demo, PATHS.homeCsv),
     BadRequestError,
@@ -125,12 +116,6 @@ Deno.test("getDirectory: sub-folders only; files and other homes are typed error
     SignInRequiredError,
     "filesystem/directory",
     PATHS.public,
-  );
-  await rejectsWith(
-    getDirectoryRoots(anonymous),
-    SignInRequiredError,
-    "filesystem/directory",
-    undefined,
   );
 });
 
@@ -246,8 +231,6 @@ Deno.test("endpoints: bad arguments are refused before anything is sent", async 
       return true;
     });
   }
-  await assert.rejects(getToken(anonymous, "", "x"), BadRequestError);
-  await assert.rejects(getToken(anonymous, "demo", ""), BadRequestError);
   await assert.rejects(
     getPagedDirectory(anonymous, { path: "relative", limit: 1 }),
     (error: unknown) => error instanceof BadRequestError && error.endpoint === endpoint,
@@ -429,19 +412,6 @@ Deno.test("getSearchDocumentation: nine clauses with summaries, anonymously", as
     "label",
     "path",
   ]);
-});
-
-Deno.test("getToken: a usable token for the right password, AuthError otherwise", async () => {
-  await using served = await serveStore();
-  const { anonymous } = clients(served.url);
-  const grant = await getToken(anonymous, DEMO.username, DEMO.password);
-  assert.ok(grant.expires_in > 0);
-  const signedIn = new Transport({ url: served.url, token: grant.access_token });
-  assert.equal((await getRoot(signedIn))["base-paths"].user_home_path, PATHS.home);
-  const error = await getToken(anonymous, DEMO.username, "wrong-password-xyz").catch((e) => e);
-  assert.ok(error instanceof AuthError);
-  assert.equal(error.status, 401);
-  assert.ok(!error.message.includes("wrong-password-xyz"));
 });
 
 Deno.test("endpoints (double): route variants and the display-download attachment flag", async () => {

@@ -6,7 +6,6 @@ import {
   Avu,
   CommentList,
   DirectoryListing,
-  DirectoryRoots,
   IrodsAvu,
   ListingItem,
   Manifest,
@@ -79,7 +78,6 @@ Deno.test("schemas: accept the documented Terrain bodies", () => {
   PagedListing.parse(page());
   PagedListing.parse(page({ total: null, folders: [], files: [] }));
   DirectoryListing.parse({ ...directoryFolder, folders: [directoryFolder] });
-  DirectoryRoots.parse({ roots: [{ ...directoryFolder, folders: [] }] });
   RootListing.parse({
     roots: [{
       id,
