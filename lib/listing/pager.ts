@@ -12,7 +12,7 @@ import {
   type SortColumn,
   type SortDirection,
 } from "../client/endpoints.ts";
-import { abortError, BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
+import { abortError, ProtocolError, quoteInput } from "../client/errors.ts";
 import type { Limiter } from "../client/limiter.ts";
 import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
@@ -93,13 +93,6 @@ export interface PagerOptions {
    * when asked for.
    */
   wanted?: number;
-  /**
-   * Most pages requested ahead of the page being read (default: the store's `concurrency` − 1,
-   * at most 3, at least 1). The next page is always requested ahead; further ones only once the
-   * caller has had to wait for a page, and only while the store has a request slot to spare
-   * besides them, so that downloads and other calls are not kept waiting behind a listing.
-   */
-  ahead?: number;
   /** Aborts the requests. */
   signal?: AbortSignal;
   /** Told (once) when the folder's modification date moves between pages. */
@@ -110,7 +103,7 @@ export interface PagerOptions {
  * Yields a folder's pages in order, one request each. The first page tells the folder's total;
  * from then on the next page is requested as soon as a page arrives, so that it overlaps the
  * caller's work. When the caller still has to wait for a page, the window widens, one page at a
- * time up to `ahead` pages in flight, so that a server's latency is paid once per window rather
+ * time up to the store's `concurrency` − 1 pages in flight (at most 3, at least 1), so that a server's latency is paid once per window rather
  * than once per page; a caller slower than the server keeps a single page ahead. Pages still
  * come back strictly in order, and none is requested beyond the total or, ahead of time, beyond
  * `wanted`. Stopping early (a `break`, an error, an abort) aborts the requests still in flight;
@@ -125,8 +118,6 @@ export interface PagerOptions {
  * modification date with a steady total (entries replaced) is reported once via `onChange`.
  * Memory: the page being read, at most `ahead` pages requested ahead, and two pages of ids,
  * whatever the folder's size.
- *
- * @throws {BadRequestError} when `ahead` is not a positive integer.
  *
  * @example
  * ```ts
@@ -151,10 +142,7 @@ export async function* pageFolder(
   options: PagerOptions,
 ): AsyncGenerator<Page, void, undefined> {
   const { pageSize, onChange } = options;
-  const ahead = options.ahead ?? defaultAhead(transport);
-  if (!Number.isSafeInteger(ahead) || ahead < 1) {
-    throw new BadRequestError(`ahead must be an integer ≥ 1, got ${String(ahead)}.`);
-  }
+  const ahead = Math.max(1, Math.min(MAX_AHEAD, transport.policy.concurrency - 1));
   const wanted = options.wanted ?? Infinity;
   // Requests still in flight when the caller stops, or when a page proves the listing wrong,
   // are aborted so that they give their slots back at once.
@@ -268,18 +256,13 @@ export async function* pageFolder(
 
       const ids = new Set<string>();
       const entries: Entry[] = [];
-      for (const item of page.folders) {
-        if (previousIds.has(item.id) || ids.has(item.id)) repeats++;
-        else {
-          ids.add(item.id);
-          entries.push(entryFromItem(item, "folder"));
-        }
-      }
-      for (const item of page.files) {
-        if (previousIds.has(item.id) || ids.has(item.id)) repeats++;
-        else {
-          ids.add(item.id);
-          entries.push(entryFromItem(item, "file"));
+      for (const [items, type] of [[page.folders, "folder"], [page.files, "file"]] as const) {
+        for (const item of items) {
+          if (previousIds.has(item.id) || ids.has(item.id)) repeats++;
+          else {
+            ids.add(item.id);
+            entries.push(entryFromItem(item, type));
+          }
         }
       }
       previousIds = ids;
@@ -309,11 +292,6 @@ interface Requested {
   answer: Promise<PagedListing>;
   /** Whether `answer` has settled, i.e. the caller would not wait for it. */
   settled: boolean;
-}
-
-/** The window that leaves one of the store's request slots to other calls. */
-function defaultAhead(transport: Transport): number {
-  return Math.max(1, Math.min(MAX_AHEAD, transport.policy.concurrency - 1));
 }
 
 /**

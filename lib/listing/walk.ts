@@ -9,6 +9,7 @@ import { statItems } from "../client/endpoints.ts";
 import { NotFoundError, ProtocolError, quoteInput } from "../client/errors.ts";
 import type { Transport } from "../client/transport.ts";
 import { type Entry, entryFromStat } from "../client/entry.ts";
+import { parentPath } from "../client/paths.ts";
 import type { Glob, ResolvedWalkOptions } from "./options.ts";
 import { type Page, pageFolder } from "./pager.ts";
 
@@ -99,7 +100,7 @@ export async function* walkPages(
     if (found === undefined) return;
     const matches = glob!.matches(base) &&
       (options.type === undefined || found.type === options.type);
-    yield { folder: parentOf(found.path), offset: 0, total: 1, entries: matches ? [found] : [] };
+    yield { folder: parentPath(found.path), offset: 0, total: 1, entries: matches ? [found] : [] };
     if (found.type === "folder" && depth < maxDepth) {
       queue.push({ path: found.path, relative: base, depth: depth + 1 });
     }
@@ -108,13 +109,11 @@ export async function* walkPages(
   let current: Cursor | undefined;
 
   const start = (job: Job): Cursor => {
-    const pages = pageFolder(context.transport, {
-      path: job.path,
-      entityType: options.entityType,
-      sortCol: options.sortCol,
-      sortDir: options.sortDir,
-      infoType: options.infoType,
-    }, { pageSize: options.pageSize, signal: context.signal, onChange: context.onChange });
+    const pages = pageFolder(context.transport, { ...options, path: job.path }, {
+      pageSize: options.pageSize,
+      signal: context.signal,
+      onChange: context.onChange,
+    });
     const first = pages.next();
     // Errors of folders fetched ahead surface when the walk reaches them, in order.
     first.catch(() => {});
@@ -216,10 +215,6 @@ async function statBase(context: WalkContext, base: string): Promise<Entry | und
     );
   }
   return entry;
-}
-
-function parentOf(path: string): string {
-  return path.slice(0, path.lastIndexOf("/")) || "/";
 }
 
 /** Whether the folder at `relative` can contain paths the glob matches. */
