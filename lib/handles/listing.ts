@@ -21,7 +21,8 @@ import { scanMany } from "../data/scan.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
-import { withEngineSnippets } from "./display.ts";
+import { entryRow, withEngineSnippets } from "./display.ts";
+import { baseName } from "../client/paths.ts";
 import { statFile } from "./stat.ts";
 import { progressReporter } from "../progress/reporter.ts";
 import type { Entry } from "../client/entry.ts";
@@ -415,14 +416,19 @@ export class Listing implements AsyncIterable<Entry> {
     options = CALL_OPTIONS.parse("listing.manifest()", options);
     const { transport } = this.#plan.context;
     const frame = await fileManifest(transport, await this.toArray(), options);
-    const title = `Manifest: ${this.toString().replace(/^Listing\((.*)\)$/, "$1")}`;
+    const title = `Manifest: ${this.#described()}`;
     return withEngineSnippets(withFrameDisplay(frame, { title }), transport.url);
   }
 
   /** `Listing(list /iplant/home/shared, type "file", glob "*.csv")`. */
   toString(): string {
+    return `Listing(${this.#described()})`;
+  }
+
+  /** The mode and folder, then the filters, as toString() says them. */
+  #described(filtersOnly = false): string {
     const { options, mode, label } = this.#plan;
-    const parts = [`${mode} ${label}`];
+    const parts = filtersOnly ? [] : [`${mode} ${label}`];
     if (options.type !== undefined) parts.push(`type "${options.type}"`);
     if (options.infoType !== undefined) parts.push(`infoType ${options.infoType.join("|")}`);
     if (options.sortCol !== undefined) {
@@ -432,7 +438,7 @@ export class Listing implements AsyncIterable<Entry> {
     if (mode === "walk" && this.#plan.options.maxDepth !== Infinity) {
       parts.push(`maxDepth ${this.#plan.options.maxDepth}`);
     }
-    return `Listing(${parts.join(", ")})`;
+    return parts.join(", ");
   }
 
   /** Same as {@linkcode Listing.toString}, for `Deno.inspect` and notebooks' plain output. */
@@ -484,27 +490,21 @@ export class Listing implements AsyncIterable<Entry> {
         }
       }
       const shown = first.slice(0, LISTING_ROWS);
-      // The filters, as toString() says them after "Listing(list /path".
-      const prefix = `Listing(${plan.mode} ${plan.label}`;
-      const text = this.toString();
-      const description = text.startsWith(prefix)
-        ? text.slice(prefix.length, -1).replace(/^, /, "")
-        : "";
+      const description = this.#described(true);
       return renderListing({
         kind: plan.mode === "walk" ? "Walk" : "Listing",
-        title: path.slice(path.lastIndexOf("/") + 1) || path,
+        title: baseName(path),
         path,
         ...(description === "" ? {} : { description }),
         ...(stopped ? { facts: [`stopped looking after ${pages} pages`] } : {}),
-        entries: shown.map((entry) => ({
-          name: plan.mode === "walk" && entry.path.startsWith(`${path}/`)
-            ? entry.path.slice(path.length + 1)
-            : entry.name,
-          type: entry.type,
-          size: entry.size,
-          modified: entry.modified,
-          infoType: entry.infoType,
-        })),
+        entries: shown.map((entry) =>
+          entryRow(
+            entry,
+            plan.mode === "walk" && entry.path.startsWith(`${path}/`)
+              ? entry.path.slice(path.length + 1)
+              : entry.name,
+          )
+        ),
         ...(total === undefined ? {} : { total }),
         more: first.length > LISTING_ROWS || stopped,
         hint: "iterate the listing for every entry",
@@ -543,7 +543,7 @@ export class Listing implements AsyncIterable<Entry> {
         );
         const report = quiet ? undefined : progressReporter({
           setting: plan.context.progress,
-          label: `walk ${path.slice(path.lastIndexOf("/") + 1) || path}`,
+          label: `walk ${baseName(path)}`,
         });
         if (report === undefined) {
           yield* pages;
@@ -581,13 +581,7 @@ export class Listing implements AsyncIterable<Entry> {
       const { options } = plan;
       const glob = applyGlob ? options.glob : undefined;
       await glob?.ready();
-      const pages = pageFolder(plan.context.transport, {
-        path,
-        entityType: options.entityType,
-        sortCol: options.sortCol,
-        sortDir: options.sortDir,
-        infoType: options.infoType,
-      }, {
+      const pages = pageFolder(plan.context.transport, { ...options, path }, {
         pageSize: options.pageSize,
         firstPageSize,
         // Without a glob every entry counts, so take(n) needs exactly n of them.

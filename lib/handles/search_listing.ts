@@ -7,7 +7,7 @@
 
 import type { DataFrame } from "../deps.ts";
 import { type CallOptions, SEARCH_SORT_FIELDS, type SearchSort } from "../client/endpoints.ts";
-import { BadRequestError, TernError } from "../client/errors.ts";
+import { BadRequestError, TernError, truncate } from "../client/errors.ts";
 import {
   abortSignal,
   CALL_OPTIONS,
@@ -32,7 +32,7 @@ import {
   type SearchPage,
 } from "../listing/search_pager.ts";
 import { loadPolars } from "../polars/adapter.ts";
-import { withEngineSnippets } from "./display.ts";
+import { entryRow, withEngineSnippets } from "./display.ts";
 import { statFile } from "./stat.ts";
 
 /** Hits a search's notebook view shows. */
@@ -382,10 +382,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
 
   /** `SearchListing(search {"all":[…]})`. */
   toString(): string {
-    const query = JSON.stringify(this.#plan.query);
-    return `SearchListing(${this.#plan.label} ${
-      query.length > 200 ? `${query.slice(0, 199)}…` : query
-    })`;
+    return `SearchListing(${this.#plan.label} ${truncate(JSON.stringify(this.#plan.query), 200)})`;
   }
 
   /** Same as {@linkcode SearchListing.toString}. */
@@ -417,18 +414,11 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
         break;
       }
       const hits = first?.entries ?? [];
-      const query = JSON.stringify(this.#plan.query);
       return renderListing({
         kind: "Search",
         title: this.#plan.label,
-        description: query.length > 300 ? `${query.slice(0, 299)}…` : query,
-        entries: hits.slice(0, VIEW_ROWS).map((hit) => ({
-          name: hit.path,
-          type: hit.type,
-          size: hit.size,
-          modified: hit.modified,
-          infoType: hit.infoType,
-        })),
+        description: truncate(JSON.stringify(this.#plan.query), 300),
+        entries: hits.slice(0, VIEW_ROWS).map((hit) => entryRow(hit, hit.path)),
         ...(first?.exact ? { total: first.total } : {}),
         more: hits.length > VIEW_ROWS,
         hint: "iterate the search for every hit",

@@ -10,7 +10,6 @@ import {
   getRoot,
   getSavedSearches,
   getSearchDocumentation,
-  type SearchSort,
 } from "../client/endpoints.ts";
 import { BadRequestError, NotFoundError, ProtocolError, quoteInput } from "../client/errors.ts";
 import { CALL_OPTIONS } from "../client/options.ts";
@@ -684,8 +683,14 @@ export class Store {
    */
   search(query: SearchQuery | SearchBuilder, options: SearchOptions = {}): SearchListing {
     const { sort = [], pageSize = 1000, signal } = SEARCH_OPTIONS.parse("store.search()", options);
-    const checked = checkSearchQuery(query instanceof SearchBuilder ? query.toJSON() : query);
-    return this.#search(checked, "search", { sort, pageSize, signal });
+    return new SearchListing({
+      context: this.#context,
+      query: checkSearchQuery(query instanceof SearchBuilder ? query.toJSON() : query),
+      label: "search",
+      sort,
+      pageSize,
+      signal,
+    });
   }
 
   /**
@@ -726,15 +731,14 @@ export class Store {
       ? (await getRoot(this.#context.transport, { signal }))["base-paths"].base_trash_path
       : "";
     const query = checkSearchQuery(savedSearchQuery(template, trash), `saved search ${name}`);
-    return this.#search(query, name, { sort, pageSize, signal });
-  }
-
-  #search(
-    query: SearchQuery,
-    label: string,
-    options: { sort: readonly SearchSort[]; pageSize: number; signal?: AbortSignal },
-  ): SearchListing {
-    return new SearchListing({ context: this.#context, query, label, ...options });
+    return new SearchListing({
+      context: this.#context,
+      query,
+      label: name,
+      sort,
+      pageSize,
+      signal,
+    });
   }
 
   /**
@@ -819,24 +823,14 @@ export class Store {
    */
   [JUPYTER_DISPLAY](): MediaBundle {
     const { options } = this;
-    const stats = this.stats;
     return renderStore({
-      url: options.url,
-      auth: options.auth,
-      ...(options.username === undefined ? {} : { username: options.username }),
-      credentialsFrom: options.credentialsFrom,
-      concurrency: options.concurrency,
-      retries: options.retries,
-      timeoutMs: options.timeoutMs,
-      ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
-      ...(options.cacheMaxBytes === undefined ? {} : { cacheMaxBytes: options.cacheMaxBytes }),
-      ...(options.offline === undefined ? {} : { offline: options.offline }),
+      ...options,
       progress: typeof options.progress === "function"
         ? "your function"
         : options.progress === false
         ? "off"
         : "in notebooks and terminals",
-      stats,
+      stats: this.stats,
     });
   }
 
