@@ -45,12 +45,8 @@ export function sameStore(a: string, b: string): boolean {
 }
 
 function storeKey(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return undefined;
-  }
+  const url = URL.parse(text.trim());
+  if (url === null) return undefined;
   const plain = url.username === "" && url.password === "" && url.search === "" &&
     url.hash === "";
   if (!plain || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;

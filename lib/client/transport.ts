@@ -536,12 +536,7 @@ export class Transport {
    * ```
    */
   streamUrl(spec: UrlRequestSpec): Promise<StreamedResponse> {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(spec.url);
-    } catch {
-      // Refused below.
-    }
+    const parsed = URL.parse(spec.url);
     if (parsed?.protocol !== "http:" && parsed?.protocol !== "https:") {
       throw new BadRequestError(
         `${spec.endpoint} needs an absolute http(s) URL, got ${
@@ -853,12 +848,8 @@ function checkUrl(url: unknown): string {
   // Every message below shows the URL redacted: it may hold a password, valid URL or not.
   // A query may carry a token too: only its presence is shown.
   const shown = JSON.stringify(truncate(redactUrl(url.trim()).replace(/[?#][^]*$/, "?…"), 120));
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    throw new BadRequestError(`url is not a valid URL: ${shown}.`);
-  }
+  const parsed = URL.parse(url.trim());
+  if (parsed === null) throw new BadRequestError(`url is not a valid URL: ${shown}.`);
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new BadRequestError(
       `url must start with http:// or https://, got ${parsed.protocol} in ${shown}.`,
@@ -935,12 +926,9 @@ function emptyStream(): ReadableStream<Uint8Array> {
 
 /** A URL without any user name or password in it, for messages. */
 function withoutCredentials(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    return parsed.href.replace(/\/$/, "");
-  } catch {
-    return "the base URL";
-  }
+  const parsed = URL.parse(url);
+  if (parsed === null) return "the base URL";
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href.replace(/\/$/, "");
 }

@@ -296,20 +296,8 @@ export function connectIn(
     : typeof options.lock === "string"
     ? readLock(resolve(options.lock))
     : parseLock(options.lock);
-  const transport = new Transport({
-    url,
-    token,
-    username,
-    password,
-    concurrency: options.concurrency,
-    retries: options.retries,
-    retryBaseMs: options.retryBaseMs,
-    timeoutMs: options.timeoutMs,
-    maxJsonBytes: options.maxJsonBytes,
-    signal: options.signal,
-    fetch: options.fetch,
-    userAgent: options.userAgent,
-  });
+  // The transport reads its own options (the policy, fetch, signal, userAgent) and no others.
+  const transport = new Transport({ ...options, url, token, username, password });
   const fromOptions = options.token !== undefined || options.username !== undefined ||
     options.password !== undefined;
   return new Store(transport, {

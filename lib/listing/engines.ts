@@ -585,14 +585,9 @@ function py(text: string): string {
 
 /** The store's base URL as tern writes it in a manifest's URLs: parsed, no trailing `/`. */
 function storeUrl(store: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(store);
-  } catch {
-    // Reported below, with what was given.
-  }
+  const url = URL.parse(store);
   if (
-    url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url === null || (url.protocol !== "http:" && url.protocol !== "https:") ||
     url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== ""
   ) {
     throw new BadRequestError(
