@@ -13,6 +13,7 @@
 
 import { type CallOptions, getMetadata, getPagedDirectory } from "../client/endpoints.ts";
 import { TernError } from "../client/errors.ts";
+import { definedOf } from "../client/defined.ts";
 import {
   extensionOf,
   formatOfExtension,
@@ -93,10 +94,7 @@ showInNotebooks(TernError, (error) =>
   renderError({
     name: error.name,
     message: error.message,
-    ...(error.path === undefined ? {} : { path: error.path }),
-    ...(error.code === undefined ? {} : { code: error.code }),
-    ...(error.status === undefined ? {} : { status: error.status }),
-    ...(error.endpoint === undefined ? {} : { endpoint: error.endpoint }),
+    ...definedOf(error, ["path", "code", "status", "endpoint"]),
   }));
 
 showInNotebooks(
@@ -108,8 +106,7 @@ showInNotebooks(Citation, (citation) =>
   renderCitation({
     style: citation.style,
     text: citation.text,
-    ...(citation.title === undefined ? {} : { title: citation.title }),
-    ...(citation.url === undefined ? {} : { url: citation.url }),
+    ...definedOf(citation, ["title", "url"]),
     others: CITATION_STYLES.filter((each) => each !== citation.style)
       .map((each) => [each, citation.formats[each]] as const),
   }));
@@ -342,10 +339,9 @@ export function datasetRow(
   }
   return {
     name,
-    ...(record.title === undefined ? {} : { title: record.title }),
+    ...definedOf(record, ["title"]),
     ...(record.publicationYear === undefined ? {} : { year: record.publicationYear }),
-    ...(record.doi === undefined ? {} : { doi: record.doi }),
-    ...(record.ark === undefined ? {} : { ark: record.ark }),
+    ...definedOf(record, ["doi", "ark"]),
     ...resolverLinks(record),
     ...(record.license === undefined ? {} : { license: record.license.id ?? record.license.name }),
     deprecated: record.deprecated,

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import type { CallOptions } from "../client/endpoints.ts";
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { checksumHasher } from "../client/checksum.ts";
+import { definedOf } from "../client/defined.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import {
   abortSignal,
@@ -239,9 +240,7 @@ export async function buildCrate(
     );
   }
   const crate = provenanceCrate({ ...lock, ...times }, {
-    ...(options.name === undefined ? {} : { name: options.name }),
-    ...(options.description === undefined ? {} : { description: options.description }),
-    ...(options.license === undefined ? {} : { license: options.license }),
+    ...definedOf(options, ["name", "description", "license"]),
     ...(options.agent === undefined ? {} : { agent: agentOf(options.agent) }),
     ...(instrument === undefined ? {} : { instrument }),
     outputs,
@@ -399,9 +398,5 @@ function agentOf(agent: CrateAgent): CrateAgent {
 }
 
 function isHttpUrl(value: unknown): value is string {
-  try {
-    return typeof value === "string" && /^https?:$/.test(new URL(value).protocol);
-  } catch {
-    return false;
-  }
+  return typeof value === "string" && /^https?:$/.test(URL.parse(value)?.protocol ?? "");
 }

@@ -14,6 +14,7 @@ import type {
 import { resolverLinks } from "../metadata/citation.ts";
 import { citedByOf } from "./bibliography.ts";
 import type { Lock } from "./lock.ts";
+import { definedOf } from "../client/defined.ts";
 
 /**
  * The provenance card's view data from what a store's provenance holds: the datasets with
@@ -74,10 +75,7 @@ export function provenanceDatasetView(
   const links = resolverLinks(dataset);
   const url = links.doiUrl ?? links.arkUrl;
   return {
-    path: dataset.path,
-    ...(dataset.title === undefined ? {} : { title: dataset.title }),
-    ...(dataset.doi === undefined ? {} : { doi: dataset.doi }),
-    ...(dataset.ark === undefined ? {} : { ark: dataset.ark }),
+    ...definedOf(dataset, ["path", "title", "doi", "ark"]),
     ...(url === undefined ? {} : { url }),
     files: dataset.files,
     citedBy: dataset.citedBy,
@@ -98,13 +96,9 @@ export function provenanceDatasetView(
  */
 export function provenanceReadView(read: ProvenanceReadView): ProvenanceReadView {
   return {
-    path: read.path,
-    size: read.size,
-    modified: read.modified,
-    ...(read.hash === undefined ? {} : { hash: read.hash }),
+    ...definedOf(read, ["path", "size", "modified", "hash"]),
     operations: [...read.operations],
-    ...(read.status === undefined ? {} : { status: read.status }),
-    ...(read.dataset === undefined ? {} : { dataset: read.dataset }),
+    ...definedOf(read, ["status", "dataset"]),
   };
 }
 

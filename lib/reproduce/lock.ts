@@ -14,6 +14,7 @@ import { STORE_CHECKSUM } from "../client/checksum.ts";
 import { BadRequestError, quoteInput, TernError } from "../client/errors.ts";
 import { STORE_ID } from "../client/store_id.ts";
 import { valueAt } from "../client/value_at.ts";
+import { definedOf } from "../client/defined.ts";
 import {
   describeVersion,
   type FileVersion,
@@ -455,7 +456,7 @@ function lockOfCrate(
  */
 export function readLock(path: string): Lock {
   const crate = `${path.replace(/\/+$/, "")}/ro-crate-metadata.json`;
-  if (isFolder(path) && isFile(crate)) path = crate;
+  if (statOf(path)?.isDirectory && statOf(crate)?.isFile) path = crate;
   const bytes = readLockBytes(path);
   let value: unknown;
   try {
@@ -467,19 +468,11 @@ export function readLock(path: string): Lock {
   return parseLock(value, path);
 }
 
-function isFolder(path: string): boolean {
+function statOf(path: string): Deno.FileInfo | undefined {
   try {
-    return Deno.statSync(path).isDirectory;
+    return Deno.statSync(path);
   } catch {
-    return false;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -612,12 +605,9 @@ export async function writeLock(path: string, lock: Lock): Promise<void> {
 export function lockedVersion(store: string, file: LockedFile): FileVersion {
   return {
     store,
-    path: file.path,
-    id: file.id,
-    size: file.size,
+    ...definedOf(file, ["path", "id", "size"]),
     modified: Date.parse(file.modified),
-    ...(file.checksum === undefined ? {} : { checksum: file.checksum }),
-    ...(file.hash === undefined ? {} : { hash: file.hash }),
+    ...definedOf(file, ["checksum", "hash"]),
   };
 }
 
@@ -633,14 +623,11 @@ export function lockedVersion(store: string, file: LockedFile): FileVersion {
  * ```
  */
 export function lockStoreUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    return parsed.href.replace(/\/+$/, "");
-  } catch {
-    return url.replace(/\/\/[^/@]*@/, "//").replace(/\/+$/, "");
-  }
+  const parsed = URL.parse(url);
+  if (parsed === null) return url.replace(/\/\/[^/@]*@/, "//").replace(/\/+$/, "");
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href.replace(/\/+$/, "");
 }
 
 /** The same lock with keys in the documented order and entries sorted. */
@@ -662,13 +649,9 @@ function orderedLock(lock: Lock): Lock {
 
 function orderedFile(file: LockedFile): LockedFile {
   return {
-    path: file.path,
-    id: file.id,
-    size: file.size,
+    ...definedOf(file, ["path", "id", "size"]),
     modified: new Date(Date.parse(file.modified)).toISOString(),
-    ...(file.checksum === undefined ? {} : { checksum: file.checksum }),
-    ...(file.hash === undefined ? {} : { hash: file.hash }),
-    ...(file.dataset === undefined ? {} : { dataset: file.dataset }),
+    ...definedOf(file, ["checksum", "hash", "dataset"]),
     operations: [...new Set(file.operations)].sort(),
   };
 }
@@ -687,33 +670,22 @@ function orderedFile(file: LockedFile): LockedFile {
  * ```
  */
 export function lockedDataset(dataset: LockedDataset): LockedDataset {
-  const keep = <K extends keyof LockedDataset>(key: K) =>
-    dataset[key] === undefined ? {} : { [key]: dataset[key] };
   return {
-    path: dataset.path,
-    ...keep("title"),
-    creators: dataset.creators.map((creator) => ({
-      name: creator.name,
-      ...(creator.family === undefined ? {} : { family: creator.family }),
-      ...(creator.given === undefined ? {} : { given: creator.given }),
-      ...(creator.suffix === undefined ? {} : { suffix: creator.suffix }),
-      ...(creator.affiliation === undefined ? {} : { affiliation: creator.affiliation }),
-      ...(creator.orcid === undefined ? {} : { orcid: creator.orcid }),
-    })),
-    ...keep("publicationYear"),
-    ...keep("publisher"),
-    ...keep("version"),
-    ...keep("doi"),
-    ...keep("ark"),
-    ...keep("resourceTypeGeneral"),
-    ...(dataset.license === undefined ? {} : {
-      license: {
-        ...(dataset.license.id === undefined ? {} : { id: dataset.license.id }),
-        name: dataset.license.name,
-        ...(dataset.license.url === undefined ? {} : { url: dataset.license.url }),
-        confidence: dataset.license.confidence,
-      },
-    }),
+    ...definedOf(dataset, ["path", "title"]),
+    creators: dataset.creators.map((creator) =>
+      definedOf(creator, ["name", "family", "given", "suffix", "affiliation", "orcid"])
+    ),
+    ...definedOf(dataset, [
+      "publicationYear",
+      "publisher",
+      "version",
+      "doi",
+      "ark",
+      "resourceTypeGeneral",
+    ]),
+    ...(dataset.license === undefined
+      ? {}
+      : { license: definedOf(dataset.license, ["id", "name", "url", "confidence"]) }),
   };
 }
 
@@ -722,12 +694,8 @@ function compare(a: string, b: string): number {
 }
 
 function hasCredentials(url: string): boolean {
-  try {
-    const parsed = new URL(url);
-    return parsed.username !== "" || parsed.password !== "";
-  } catch {
-    return false;
-  }
+  const parsed = URL.parse(url);
+  return parsed !== null && (parsed.username !== "" || parsed.password !== "");
 }
 
 function jsonPath(path: readonly PropertyKey[]): string {

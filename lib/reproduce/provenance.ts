@@ -15,6 +15,7 @@ import {
   sameVersion,
 } from "../client/file_version.ts";
 import { VERSION } from "../client/version.ts";
+import { definedOf } from "../client/defined.ts";
 import { loadPolars } from "../data/polars.ts";
 import type { DataFrame } from "../deps.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
@@ -412,14 +413,9 @@ export class Provenance {
       files: this.#records.map((record) => {
         const read = this.#readOf(record);
         return {
-          path: read.path,
-          id: read.id,
-          size: read.size,
+          ...definedOf(read, ["path", "id", "size"]),
           modified: read.modified.toISOString(),
-          ...(read.checksum === undefined ? {} : { checksum: read.checksum }),
-          ...(read.hash === undefined ? {} : { hash: read.hash }),
-          ...(read.dataset === undefined ? {} : { dataset: read.dataset }),
-          operations: read.operations,
+          ...definedOf(read, ["checksum", "hash", "dataset", "operations"]),
         };
       }),
     };
@@ -595,11 +591,7 @@ export class Provenance {
     return {
       store,
       path: this.#pathOf(record),
-      id: record.id,
-      size: record.size,
-      modified: record.modified,
-      ...(record.checksum === undefined ? {} : { checksum: record.checksum }),
-      ...(record.hash === undefined ? {} : { hash: record.hash }),
+      ...definedOf(record, ["id", "size", "modified", "checksum", "hash"]),
     };
   }
 
@@ -610,8 +602,7 @@ export class Provenance {
       id: record.id,
       size: record.size,
       modified: new Date(record.modified),
-      ...(record.checksum === undefined ? {} : { checksum: record.checksum }),
-      ...(record.hash === undefined ? {} : { hash: record.hash }),
+      ...definedOf(record, ["checksum", "hash"]),
       operations: READ_OPERATIONS.filter((_, bit) => (record.operations & (1 << bit)) !== 0),
       firstRead: new Date(record.at),
       status: STATUSES[record.status],
