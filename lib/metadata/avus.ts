@@ -234,27 +234,3 @@ function toAttribute(avu: AvuLike): Attribute {
   const empty = value === "" && !nested.hasValues;
   return { attr, key: canonicalKey(attr), value, nested, empty };
 }
-
-/**
- * AVUs from a flat `attribute → value | values` record, the shape of many metadata dumps (a
- * list becomes repeated AVUs; `null` and non-string scalars are skipped or stringified).
- *
- * @example
- * ```ts
- * import { avusFromRecord } from "./avus.ts";
- * import assert from "node:assert/strict";
- *
- * const avus = avusFromRecord({ title: "Maize", subject: ["maize", "drought"], year: 2016 });
- * assert.deepEqual(avus.map((a) => a.value), ["Maize", "maize", "drought", "2016"]);
- * ```
- */
-export function avusFromRecord(record: Readonly<Record<string, unknown>>): AvuLike[] {
-  const avus: AvuLike[] = [];
-  for (const [attr, raw] of Object.entries(record)) {
-    for (const value of Array.isArray(raw) ? raw : [raw]) {
-      if (value === null || value === undefined || typeof value === "object") continue;
-      avus.push({ attr, value: String(value), unit: "" });
-    }
-  }
-  return avus;
-}

@@ -180,20 +180,3 @@ export type FieldName =
   | "dateType"
   | "dateModified"
   | "deprecated";
-
-/**
- * Whether an attribute name, in any of its spellings, is one of a field's keys.
- *
- * @example
- * ```ts
- * import { isFieldKey } from "./keys.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(isFieldKey("Identifier Type", "identifierType"));
- * assert.ok(isFieldKey("contributer", "contributor"));
- * assert.ok(!isFieldKey("titleType", "title"));
- * ```
- */
-export function isFieldKey(attr: string, field: FieldName): boolean {
-  return FIELD_KEYS[field].includes(canonicalKey(attr));
-}

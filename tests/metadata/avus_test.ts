@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { attributeGroup, avusFromRecord } from "../../lib/metadata/avus.ts";
+import { attributeGroup } from "../../lib/metadata/avus.ts";
 
 Deno.test("repeated AVUs become lists in stored order; empty values are ignored", () => {
   const group = attributeGroup([
@@ -66,23 +66,4 @@ Deno.test("malformed AVUs from a dump do not break grouping", () => {
   ]);
   assert.equal(group.value(["title"]), undefined);
   assert.equal(group.value(["version"]), "2");
-});
-
-Deno.test("avusFromRecord reads flat attribute → value(s) dumps", () => {
-  const avus = avusFromRecord({
-    title: "Maize",
-    subject: ["maize", "", "drought"],
-    publicationyear: 2016,
-    is_deprecated: false,
-    missing: null,
-    nested: { a: 1 },
-  });
-  assert.deepEqual(avus.map((a) => [a.attr, a.value]), [
-    ["title", "Maize"],
-    ["subject", "maize"],
-    ["subject", ""],
-    ["subject", "drought"],
-    ["publicationyear", "2016"],
-    ["is_deprecated", "false"],
-  ]);
 });
