@@ -94,7 +94,9 @@ export function renderError(view: ErrorView): MediaBundle {
  * ```
  */
 export function errorHtml(view: ErrorView): Html {
-  const hint = hintFor(view.name);
+  const hint = HINTS[view.name];
+  const mono = (text: string | undefined, max: number) =>
+    text === undefined ? undefined : markup`<span class="t-mono">${bounded(text, max)}</span>`;
   return card(
     { kind: "Error", title: view.name },
     markup`<div class="t-desc">${bounded(view.message, LIMITS.long)}</div>${
@@ -105,27 +107,13 @@ export function errorHtml(view: ErrorView): Html {
             ? undefined
             : markup`<span class="t-mono"><bdi>${bounded(view.path, LIMITS.name)}</bdi></span>`,
         ],
-        [
-          "code",
-          view.code === undefined
-            ? undefined
-            : markup`<span class="t-mono">${bounded(view.code, 80)}</span>`,
-        ],
+        ["code", mono(view.code, 80)],
         ["status", view.status === undefined ? undefined : `HTTP ${view.status}`],
-        [
-          "endpoint",
-          view.endpoint === undefined
-            ? undefined
-            : markup`<span class="t-mono">${bounded(view.endpoint, 120)}</span>`,
-        ],
+        ["endpoint", mono(view.endpoint, 120)],
       ])
     }${hint === undefined ? "" : markup`<div class="t-more">${hint}</div>`}`,
     "t-error",
   );
-}
-
-function hintFor(name: string): string | undefined {
-  return HINTS[name];
 }
 
 /**
