@@ -9,7 +9,7 @@
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { oneLine, plainText } from "./format.ts";
 import { type Html, markup } from "./html.ts";
-import { bounded, card, LIMITS, pairs } from "./parts.ts";
+import { bounded, card, LIMITS, mono, pairs } from "./parts.ts";
 import { textPairs } from "./text.ts";
 
 /**
@@ -95,8 +95,6 @@ export function renderError(view: ErrorView): MediaBundle {
  */
 export function errorHtml(view: ErrorView): Html {
   const hint = HINTS[view.name];
-  const mono = (text: string | undefined, max: number) =>
-    text === undefined ? undefined : markup`<span class="t-mono">${bounded(text, max)}</span>`;
   return card(
     { kind: "Error", title: view.name },
     markup`<div class="t-desc">${bounded(view.message, LIMITS.long)}</div>${
