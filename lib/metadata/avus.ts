@@ -91,17 +91,12 @@ export class AttributeGroup {
    * import assert from "node:assert/strict";
    *
    * const none = new AttributeGroup([]);
-   * assert.equal(none.size, 0);
+   * assert.equal(none.hasValues, false);
    * assert.equal(none.value(["datacite.title"]), undefined);
    * ```
    */
   constructor(attributes: readonly Attribute[]) {
     this.#attributes = attributes;
-  }
-
-  /** Number of attributes, empty ones included. */
-  get size(): number {
-    return this.#attributes.length;
   }
 
   /** True when at least one attribute (or one nested under it) has a value. */
@@ -174,21 +169,6 @@ export class AttributeGroup {
   }
 
   /**
-   * The non-empty values of the attributes with one of `keys`.
-   *
-   * @example
-   * ```ts
-   * import { attributeGroup } from "./avus.ts";
-   * import assert from "node:assert/strict";
-   *
-   * assert.deepEqual(attributeGroup([{ attr: "format", value: "csv" }]).values(["format"]), ["csv"]);
-   * ```
-   */
-  values(keys: readonly string[]): string[] {
-    return this.all(keys).map((attribute) => attribute.value).filter((value) => value !== "");
-  }
-
-  /**
    * The first non-empty value of the attributes with one of `keys`.
    *
    * @example
@@ -203,7 +183,7 @@ export class AttributeGroup {
    * ```
    */
   value(keys: readonly string[]): string | undefined {
-    return this.values(keys)[0];
+    return this.all(keys).find((attribute) => attribute.value !== "")?.value;
   }
 }
 
