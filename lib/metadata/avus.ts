@@ -75,7 +75,7 @@ export interface Attribute {
  *   { attr: "subject", value: "" },
  *   { attr: "subject", value: "drought" },
  * ]);
- * assert.deepEqual(group.values(["subject"]), ["maize", "drought"]);
+ * assert.deepEqual(group.all(["subject"]).map((a) => a.value), ["maize", "drought"]);
  * assert.equal(group.slots(["subject"]).length, 3);
  * ```
  */
