@@ -9,7 +9,7 @@
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { oneLine, plainText } from "./format.ts";
 import { type Html, markup } from "./html.ts";
-import { bounded, card, LIMITS, pairs } from "./parts.ts";
+import { bounded, card, LIMITS, mono, pairs } from "./parts.ts";
 import { textPairs } from "./text.ts";
 
 /**
@@ -94,7 +94,7 @@ export function renderError(view: ErrorView): MediaBundle {
  * ```
  */
 export function errorHtml(view: ErrorView): Html {
-  const hint = hintFor(view.name);
+  const hint = HINTS[view.name];
   return card(
     { kind: "Error", title: view.name },
     markup`<div class="t-desc">${bounded(view.message, LIMITS.long)}</div>${
@@ -105,27 +105,13 @@ export function errorHtml(view: ErrorView): Html {
             ? undefined
             : markup`<span class="t-mono"><bdi>${bounded(view.path, LIMITS.name)}</bdi></span>`,
         ],
-        [
-          "code",
-          view.code === undefined
-            ? undefined
-            : markup`<span class="t-mono">${bounded(view.code, 80)}</span>`,
-        ],
+        ["code", mono(view.code, 80)],
         ["status", view.status === undefined ? undefined : `HTTP ${view.status}`],
-        [
-          "endpoint",
-          view.endpoint === undefined
-            ? undefined
-            : markup`<span class="t-mono">${bounded(view.endpoint, 120)}</span>`,
-        ],
+        ["endpoint", mono(view.endpoint, 120)],
       ])
     }${hint === undefined ? "" : markup`<div class="t-more">${hint}</div>`}`,
     "t-error",
   );
-}
-
-function hintFor(name: string): string | undefined {
-  return HINTS[name];
 }
 
 /**

@@ -8,7 +8,7 @@
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { formatBytes, formatCount, formatDateTime, oneLine } from "./format.ts";
 import { type Html, link, markup } from "./html.ts";
-import { bounded, card, facts, LIMITS, moreNote, pairs, section } from "./parts.ts";
+import { bounded, card, facts, LIMITS, mono, moreNote, pairs, section } from "./parts.ts";
 import { frameTable, frameTextTable, type FrameView } from "./frame.ts";
 import { textPairs } from "./text.ts";
 
@@ -130,12 +130,7 @@ function fileHtml(view: FileView): Html {
   ]);
   const details = pairs([
     ["created", view.created === undefined ? undefined : `${formatDateTime(view.created)} UTC`],
-    [
-      "id",
-      view.id === undefined
-        ? undefined
-        : markup`<span class="t-mono">${bounded(view.id, 80)}</span>`,
-    ],
+    ["id", mono(view.id, 80)],
     [
       "public URL",
       view.publicUrl === undefined

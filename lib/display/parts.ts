@@ -142,6 +142,23 @@ export function pairs(rows: readonly (readonly [string, HtmlValue])[]): Html {
 }
 
 /**
+ * Text in the monospace face (an id, a path, an endpoint), bounded; nothing when there is no
+ * text, so that {@linkcode pairs} leaves the row out.
+ *
+ * @example
+ * ```ts
+ * import { mono } from "./parts.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(String(mono("a<b", 80)), '<span class="t-mono">a&lt;b</span>');
+ * assert.equal(mono(undefined), undefined);
+ * ```
+ */
+export function mono(text: string | undefined, max: number = LIMITS.name): Html | undefined {
+  return text === undefined ? undefined : markup`<span class="t-mono">${bounded(text, max)}</span>`;
+}
+
+/**
  * Chips (subjects, sort fields), at most `max`, then a "+N more" chip.
  *
  * @example

@@ -8,7 +8,7 @@
 import { bundle, type MediaBundle } from "./bundle.ts";
 import { formatDateTime, oneLine } from "./format.ts";
 import { type Html, markup } from "./html.ts";
-import { bounded, card, collapsible, icon, LIMITS, pairs } from "./parts.ts";
+import { bounded, card, collapsible, icon, LIMITS, mono, pairs } from "./parts.ts";
 import { textPairs, textTable } from "./text.ts";
 
 /**
@@ -93,18 +93,9 @@ function rootsHtml(view: RootsView): Html {
   const base = collapsible(
     "Base paths",
     pairs([
-      [
-        "user home",
-        markup`<span class="t-mono">${bounded(view.basePaths.userHome, LIMITS.name)}</span>`,
-      ],
-      [
-        "user trash",
-        markup`<span class="t-mono">${bounded(view.basePaths.userTrash, LIMITS.name)}</span>`,
-      ],
-      [
-        "base trash",
-        markup`<span class="t-mono">${bounded(view.basePaths.baseTrash, LIMITS.name)}</span>`,
-      ],
+      ["user home", mono(view.basePaths.userHome)],
+      ["user trash", mono(view.basePaths.userTrash)],
+      ["base trash", mono(view.basePaths.baseTrash)],
     ]),
   );
   return card({ kind: "Roots", title: "Your data store" }, markup`${table}${base}`);

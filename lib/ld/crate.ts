@@ -311,9 +311,7 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
   const datasetIds = new Map(datasets.map((dataset) => [dataset.path, datasetId(record, dataset)]));
 
   const personOf = (creator: CrateDataset["creators"][number]) => {
-    const base = creator.orcid === undefined
-      ? `#person-${slug(creator.name)}`
-      : `https://orcid.org/${creator.orcid}`;
+    const base = agentId(creator);
     const fields = {
       "@type": "Person",
       name: creator.name,
@@ -499,6 +497,7 @@ function checksumTerms(checksum: string | undefined): { md5?: string; sha256?: s
   return { sha256: [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("") };
 }
 
+/** A person's id, creators and the agent alike: their ORCID iD, else their name. */
 function agentId(agent: CrateAgent): string {
   return agent.orcid === undefined
     ? `#person-${slug(agent.name)}`

@@ -175,22 +175,17 @@ function datasetOfEntity(
   };
   const doi = find("https://doi.org/");
   const ark = find("https://n2t.net/");
-  const text = (
-    key: string,
-  ) => (typeof entity[key] === "string" ? entity[key] as string : undefined);
   const license = refs(entity.license).map((id) => byId.get(id)?.entity)[0];
+  const text = (key: string) => textOf(entity, key);
   const year = text("datePublished");
-  const keep = <T>(
-    key: string,
-    value: T | undefined,
-  ) => (value === undefined ? {} : { [key]: value });
+  const keep = <T>(key: string, value: T | undefined) =>
+    value === undefined ? {} : { [key]: value };
   return {
     path,
     ...keep("title", text("name")),
     creators: refs(entity.creator).map((id) => {
       const person = byId.get(id)?.entity ?? { "@id": id, "@type": "Person" };
-      const field = (key: string) =>
-        typeof person[key] === "string" ? person[key] as string : undefined;
+      const field = (key: string) => textOf(person, key);
       return {
         name: field("name") ?? id,
         ...keep("family", field("familyName")),
@@ -212,21 +207,21 @@ function datasetOfEntity(
     ...keep(
       "license",
       license === undefined ? undefined : {
-        ...keep("id", typeof license.identifier === "string" ? license.identifier : undefined),
-        name: typeof license.name === "string" ? license.name : license["@id"],
+        ...keep("id", textOf(license, "identifier")),
+        name: textOf(license, "name") ?? license["@id"],
         ...keep(
           "url",
-          typeof license.url === "string"
-            ? license.url
-            : license["@id"].startsWith("#")
-            ? undefined
-            : license["@id"],
+          textOf(license, "url") ?? (license["@id"].startsWith("#") ? undefined : license["@id"]),
         ),
         // A crate keeps the licence, not how its id was reached from the stored text.
         confidence: typeof license.identifier === "string" ? "exact" : "unknown",
       },
     ),
   } as CrateDataset;
+}
+
+function textOf(entity: CrateEntity, key: string): string | undefined {
+  return typeof entity[key] === "string" ? entity[key] as string : undefined;
 }
 
 function refs(value: unknown): string[] {

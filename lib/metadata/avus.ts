@@ -75,7 +75,7 @@ export interface Attribute {
  *   { attr: "subject", value: "" },
  *   { attr: "subject", value: "drought" },
  * ]);
- * assert.deepEqual(group.values(["subject"]), ["maize", "drought"]);
+ * assert.deepEqual(group.all(["subject"]).map((a) => a.value), ["maize", "drought"]);
  * assert.equal(group.slots(["subject"]).length, 3);
  * ```
  */
@@ -91,17 +91,12 @@ export class AttributeGroup {
    * import assert from "node:assert/strict";
    *
    * const none = new AttributeGroup([]);
-   * assert.equal(none.size, 0);
+   * assert.equal(none.hasValues, false);
    * assert.equal(none.value(["datacite.title"]), undefined);
    * ```
    */
   constructor(attributes: readonly Attribute[]) {
     this.#attributes = attributes;
-  }
-
-  /** Number of attributes, empty ones included. */
-  get size(): number {
-    return this.#attributes.length;
   }
 
   /** True when at least one attribute (or one nested under it) has a value. */
@@ -174,21 +169,6 @@ export class AttributeGroup {
   }
 
   /**
-   * The non-empty values of the attributes with one of `keys`.
-   *
-   * @example
-   * ```ts
-   * import { attributeGroup } from "./avus.ts";
-   * import assert from "node:assert/strict";
-   *
-   * assert.deepEqual(attributeGroup([{ attr: "format", value: "csv" }]).values(["format"]), ["csv"]);
-   * ```
-   */
-  values(keys: readonly string[]): string[] {
-    return this.all(keys).map((attribute) => attribute.value).filter((value) => value !== "");
-  }
-
-  /**
    * The first non-empty value of the attributes with one of `keys`.
    *
    * @example
@@ -203,7 +183,7 @@ export class AttributeGroup {
    * ```
    */
   value(keys: readonly string[]): string | undefined {
-    return this.values(keys)[0];
+    return this.all(keys).find((attribute) => attribute.value !== "")?.value;
   }
 }
 
@@ -233,28 +213,4 @@ function toAttribute(avu: AvuLike): Attribute {
   const attr = typeof avu.attr === "string" ? avu.attr : "";
   const empty = value === "" && !nested.hasValues;
   return { attr, key: canonicalKey(attr), value, nested, empty };
-}
-
-/**
- * AVUs from a flat `attribute → value | values` record, the shape of many metadata dumps (a
- * list becomes repeated AVUs; `null` and non-string scalars are skipped or stringified).
- *
- * @example
- * ```ts
- * import { avusFromRecord } from "./avus.ts";
- * import assert from "node:assert/strict";
- *
- * const avus = avusFromRecord({ title: "Maize", subject: ["maize", "drought"], year: 2016 });
- * assert.deepEqual(avus.map((a) => a.value), ["Maize", "maize", "drought", "2016"]);
- * ```
- */
-export function avusFromRecord(record: Readonly<Record<string, unknown>>): AvuLike[] {
-  const avus: AvuLike[] = [];
-  for (const [attr, raw] of Object.entries(record)) {
-    for (const value of Array.isArray(raw) ? raw : [raw]) {
-      if (value === null || value === undefined || typeof value === "object") continue;
-      avus.push({ attr, value: String(value), unit: "" });
-    }
-  }
-  return avus;
 }

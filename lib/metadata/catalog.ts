@@ -165,36 +165,6 @@ const EMPTY_ROW: CatalogRow = Object.freeze({
 });
 
 /**
- * The columns of {@linkcode catalogFrame}, in order.
- *
- * @example
- * ```ts
- * import { CATALOG_COLUMNS } from "./catalog.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(CATALOG_COLUMNS.slice(0, 4), ["path", "id", "title", "creators"]);
- * assert.equal(CATALOG_COLUMNS.at(-1), "error");
- * ```
- */
-export const CATALOG_COLUMNS: readonly (keyof CatalogRow)[] = Object.freeze([
-  "path",
-  "id",
-  "title",
-  "creators",
-  "year",
-  "doi",
-  "ark",
-  "license",
-  "licenseConfidence",
-  "subjects",
-  "dateModified",
-  "duplicateTitle",
-  "deprecated",
-  "missing",
-  "error",
-]);
-
-/**
  * Catalog rows as a nodejs-polars DataFrame: strings as Utf8 (null when absent), `creators`,
  * `subjects` and `missing` as lists of strings, `year` as Int32, `dateModified` as a UTC
  * millisecond datetime, the flags as booleans. Zero rows give an empty frame with the same

@@ -53,22 +53,6 @@ export function normalizeDoi(value: string): string | undefined {
 }
 
 /**
- * Whether a value reads as a DOI (see {@linkcode normalizeDoi}).
- *
- * @example
- * ```ts
- * import { isDoi } from "./doi.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(isDoi("http://dx.doi.org/10.7946/P2H59V"));
- * assert.ok(!isDoi("doi:"));
- * ```
- */
-export function isDoi(value: string): boolean {
-  return normalizeDoi(value) !== undefined;
-}
-
-/**
  * The `https://doi.org/` link of a DOI, escaping the characters a URL cannot carry as they are.
  *
  * @throws {TypeError} when `doi` is not a DOI.
@@ -86,25 +70,6 @@ export function doiUrl(doi: string): string {
   const canonical = normalizeDoi(doi);
   if (canonical === undefined) throw new TypeError(`Not a DOI: ${quoteInput(doi)}`);
   return `https://doi.org/${encodeDoi(canonical)}`;
-}
-
-/**
- * Whether two values name the same DOI (DOIs are case-insensitive; spelling does not matter).
- * Values that are not DOIs never match.
- *
- * @example
- * ```ts
- * import { sameDoi } from "./doi.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(sameDoi("10.7946/P2H59V", "https://doi.org/10.7946/p2h59v"));
- * assert.ok(!sameDoi("", ""));
- * ```
- */
-export function sameDoi(a: string, b: string): boolean {
-  const left = normalizeDoi(a);
-  const right = normalizeDoi(b);
-  return left !== undefined && right !== undefined && left.toLowerCase() === right.toLowerCase();
 }
 
 function encodeDoi(doi: string): string {

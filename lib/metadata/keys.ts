@@ -60,21 +60,8 @@ export function canonicalKey(attr: string): string {
   return key;
 }
 
-/**
- * The canonical keys each part of a dataset record is read from, most specific first. Keys of
- * sub-properties (`identifierType`, `affiliation`, …) are looked up nested under their parent
- * first and, for the older flat template, among the top-level attributes.
- *
- * @example
- * ```ts
- * import { canonicalKey, FIELD_KEYS } from "./keys.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(FIELD_KEYS.creator.includes(canonicalKey("Author")));
- * assert.ok(FIELD_KEYS.subject.includes(canonicalKey("Keyword")));
- * ```
- */
-export const FIELD_KEYS: Readonly<Record<FieldName, readonly string[]>> = Object.freeze({
+/** The table behind {@linkcode FIELD_KEYS}; {@linkcode FieldName} is derived from its keys. */
+const KEYS = {
   title: ["title"],
   titleType: ["titletype"],
   creator: ["creator", "creatorname", "creators", "author", "authors"],
@@ -121,7 +108,7 @@ export const FIELD_KEYS: Readonly<Record<FieldName, readonly string[]>> = Object
   dateType: ["datetype"],
   dateModified: ["datemodified", "lastmodified", "dateupdated"],
   deprecated: ["isdeprecated", "deprecated"],
-});
+} satisfies Record<string, readonly string[]>;
 
 /**
  * A name of {@linkcode FIELD_KEYS}.
@@ -133,67 +120,20 @@ export const FIELD_KEYS: Readonly<Record<FieldName, readonly string[]>> = Object
  * const field: FieldName = "publicationYear";
  * ```
  */
-export type FieldName =
-  | "title"
-  | "titleType"
-  | "creator"
-  | "creatorAffiliation"
-  | "creatorNameIdentifier"
-  | "givenName"
-  | "familyName"
-  | "nameType"
-  | "affiliation"
-  | "nameIdentifier"
-  | "nameIdentifierScheme"
-  | "publisher"
-  | "publicationYear"
-  | "resourceType"
-  | "resourceTypeGeneral"
-  | "subject"
-  | "description"
-  | "descriptionType"
-  | "identifier"
-  | "identifierType"
-  | "doi"
-  | "alternateIdentifier"
-  | "alternateIdentifierType"
-  | "ark"
-  | "rights"
-  | "rightsUri"
-  | "rightsIdentifier"
-  | "rightsIdentifierScheme"
-  | "contributor"
-  | "contributorType"
-  | "contributorAffiliation"
-  | "relatedIdentifier"
-  | "relatedIdentifierType"
-  | "relationType"
-  | "version"
-  | "fundingReference"
-  | "funderName"
-  | "funderIdentifier"
-  | "funderIdentifierType"
-  | "awardNumber"
-  | "awardUri"
-  | "awardTitle"
-  | "date"
-  | "dateType"
-  | "dateModified"
-  | "deprecated";
+export type FieldName = keyof typeof KEYS;
 
 /**
- * Whether an attribute name, in any of its spellings, is one of a field's keys.
+ * The canonical keys each part of a dataset record is read from, most specific first. Keys of
+ * sub-properties (`identifierType`, `affiliation`, …) are looked up nested under their parent
+ * first and, for the older flat template, among the top-level attributes.
  *
  * @example
  * ```ts
- * import { isFieldKey } from "./keys.ts";
+ * import { canonicalKey, FIELD_KEYS } from "./keys.ts";
  * import assert from "node:assert/strict";
  *
- * assert.ok(isFieldKey("Identifier Type", "identifierType"));
- * assert.ok(isFieldKey("contributer", "contributor"));
- * assert.ok(!isFieldKey("titleType", "title"));
+ * assert.ok(FIELD_KEYS.creator.includes(canonicalKey("Author")));
+ * assert.ok(FIELD_KEYS.subject.includes(canonicalKey("Keyword")));
  * ```
  */
-export function isFieldKey(attr: string, field: FieldName): boolean {
-  return FIELD_KEYS[field].includes(canonicalKey(attr));
-}
+export const FIELD_KEYS: Readonly<Record<FieldName, readonly string[]>> = Object.freeze(KEYS);

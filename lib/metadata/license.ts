@@ -265,24 +265,6 @@ export function normalizeLicense(
   };
 }
 
-/**
- * The page of a licence's text for an SPDX identifier: Creative Commons and Open Data Commons
- * pages for theirs, the SPDX list page for the rest; `undefined` for compound expressions.
- *
- * @example
- * ```ts
- * import { licenseUrl } from "./license.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(licenseUrl("CC-BY-NC-4.0"), "https://creativecommons.org/licenses/by-nc/4.0/");
- * assert.equal(licenseUrl("MIT"), "https://spdx.org/licenses/MIT.html");
- * ```
- */
-export function licenseUrl(id: string): string | undefined {
-  if (/\s/.test(id.trim())) return undefined;
-  return (KNOWN.get(id) ?? ccInfo(id))?.url ?? `https://spdx.org/licenses/${id.trim()}.html`;
-}
-
 type Candidate = { id: string; confidence: LicenseConfidence };
 
 /** The value as a whole: an SPDX id or expression, a known alias, or labelled parts. */

@@ -20,71 +20,24 @@
  */
 
 export { type ArkOptions, arkUrl, normalizeArk } from "./ark.ts";
-export {
-  type Attribute,
-  AttributeGroup,
-  attributeGroup,
-  type AvuLike,
-  avusFromRecord,
-} from "./avus.ts";
-export {
-  CATALOG_COLUMNS,
-  type CatalogFailure,
-  catalogFrame,
-  type CatalogRow,
-  catalogRows,
-  titleKey,
-} from "./catalog.ts";
+export type { AvuLike } from "./avus.ts";
 export {
   type Citable,
   CITATION_STYLES,
-  citationKey,
   type CitationStyle,
-  dataciteCitation,
-  formatCitation,
   joinCitations,
   namesDataset,
-  toCsl,
 } from "./citation.ts";
-export { CFF_VERSION, cffText, toCff } from "./cff.ts";
-export { type CslItem } from "./citejs.ts";
-export { type JsonLdNode, toJsonLd } from "./jsonld.ts";
 export {
-  CITATION_FIELDS,
   type Contributor,
   type Creator,
   DatasetMetadata,
-  type DatasetMetadataInit,
   type Funding,
   type MetadataField,
   type RawDatasetMetadata,
   type RelatedIdentifier,
 } from "./dataset_metadata.ts";
-export { doiUrl, isDoi, normalizeDoi, sameDoi } from "./doi.ts";
-export { canonicalKey, FIELD_KEYS, type FieldName, isFieldKey } from "./keys.ts";
-export {
-  type License,
-  type LicenseConfidence,
-  type LicenseHints,
-  licenseUrl,
-  loadSpdxCorrect,
-  normalizeLicense,
-  type SpdxCorrect,
-} from "./license.ts";
-export {
-  initials,
-  type NamedParty,
-  type NameHints,
-  normalizeOrcid,
-  orcidCheckDigit,
-  type ParsedName,
-  parseName,
-  samePerson,
-  uniquePeople,
-} from "./names.ts";
-export {
-  type MetadataInput,
-  normalizeMetadata,
-  type NormalizeOptions,
-  normalizeWith,
-} from "./normalize.ts";
+export { doiUrl, normalizeDoi } from "./doi.ts";
+export { type License, type LicenseConfidence } from "./license.ts";
+export { type NameHints, normalizeOrcid, type ParsedName, parseName } from "./names.ts";
+export { type MetadataInput, normalizeMetadata, type NormalizeOptions } from "./normalize.ts";

@@ -226,7 +226,7 @@ export function normalizeWith(
       affiliation: FIELD_KEYS.contributorAffiliation,
       type: FIELD_KEYS.contributorType,
     }),
-    relatedIdentifiers: relatedIdentifiers(read.group, read),
+    relatedIdentifiers: relatedIdentifiers(read),
     funding: readFunding(read),
     ...defined("dateModified", readDateModified(read, options.folderModified)),
     deprecated: readDeprecated(read, raw.path),

@@ -6,11 +6,10 @@
  */
 
 import { arkUrl, normalizeArk } from "./ark.ts";
-import type { Attribute, AttributeGroup } from "./avus.ts";
-import type { MetadataField, RelatedIdentifier } from "./dataset_metadata.ts";
+import type { RelatedIdentifier } from "./dataset_metadata.ts";
 import { doiUrl, normalizeDoi } from "./doi.ts";
 import { FIELD_KEYS } from "./keys.ts";
-import type { Pairing } from "./reader.ts";
+import type { Reader } from "./reader.ts";
 
 /** DataCite `relationType` vocabulary (4.5), for canonical spelling. */
 const RELATION_TYPES = [
@@ -80,40 +79,7 @@ const IDENTIFIER_TYPES = [
 ];
 
 /**
- * What {@linkcode relatedIdentifiers} needs from the normaliser's reader.
- *
- * @example
- * ```ts
- * import { attributeGroup } from "./avus.ts";
- * import { Reader } from "./reader.ts";
- * import { type PairingReader, relatedIdentifiers } from "./related.ts";
- * import assert from "node:assert/strict";
- *
- * const reader = new Reader(attributeGroup([
- *   { attr: "RelatedIdentifier", value: "10.1234/not a doi" },
- *   { attr: "relatedIdentifierType", value: "DOI" },
- * ]));
- * const read: PairingReader = reader;
- * assert.deepEqual(relatedIdentifiers(reader.group, read), [{ identifier: "10.1234/not a doi" }]);
- * assert.match(reader.notes[0], /is not a valid DOI; kept untyped/);
- * ```
- */
-export interface PairingReader {
-  /** See `Reader.paired`. */
-  paired(
-    parents: readonly Attribute[],
-    field: MetadataField,
-    nestedKeys: readonly string[],
-    flatKeys?: readonly string[],
-  ): Pairing;
-  /** See `Reader.note`. */
-  note(text: string): void;
-  /** See `Reader.source`. */
-  source(field: MetadataField, attrs: readonly string[]): void;
-}
-
-/**
- * The related identifiers of a group: the value with its type and relation (nested or paired
+ * The related identifiers a reader's attributes hold: the value with its type and relation (nested or paired
  * flat attributes). A value stated to be a DOI or ARK that does not parse as one loses the type
  * (and a note says so); an untyped DOI, ARK or URL is recognised by shape.
  *
@@ -129,17 +95,21 @@ export interface PairingReader {
  *   { attr: "relatedIdentifierType", value: "doi" },
  *   { attr: "relationType", value: "isnewversionof" },
  * ]));
- * assert.deepEqual(relatedIdentifiers(read.group, read), [{
+ * assert.deepEqual(relatedIdentifiers(read), [{
  *   identifier: "10.7946/P2H59V", identifierType: "DOI", relationType: "IsNewVersionOf",
  *   url: "https://doi.org/10.7946/P2H59V",
  * }]);
+ *
+ * const wrong = new Reader(attributeGroup([
+ *   { attr: "RelatedIdentifier", value: "10.1234/not a doi" },
+ *   { attr: "relatedIdentifierType", value: "DOI" },
+ * ]));
+ * assert.deepEqual(relatedIdentifiers(wrong), [{ identifier: "10.1234/not a doi" }]);
+ * assert.match(wrong.notes[0], /is not a valid DOI; kept untyped/);
  * ```
  */
-export function relatedIdentifiers(
-  group: AttributeGroup,
-  read: PairingReader,
-): RelatedIdentifier[] {
-  const slots = group.slots(FIELD_KEYS.relatedIdentifier);
+export function relatedIdentifiers(read: Reader): RelatedIdentifier[] {
+  const slots = read.group.slots(FIELD_KEYS.relatedIdentifier);
   const types = read.paired(slots, "relatedIdentifiers", FIELD_KEYS.relatedIdentifierType);
   const relations = read.paired(slots, "relatedIdentifiers", FIELD_KEYS.relationType);
   const related: RelatedIdentifier[] = [];
@@ -159,7 +129,7 @@ export function relatedIdentifiers(
   return related;
 }
 
-function identify(value: string, stated: string, read: PairingReader): RelatedIdentifier {
+function identify(value: string, stated: string, read: Reader): RelatedIdentifier {
   const type = IDENTIFIER_TYPES.find((t) => t.toLowerCase() === stated.toLowerCase()) ??
     (stated === "" ? undefined : stated);
   const doi = normalizeDoi(value);

@@ -14,23 +14,4 @@
  * @module
  */
 
-export {
-  type DisplayFunction,
-  isJupyterKernel,
-  isTerminal,
-  kernelDisplay,
-  type ProgressTarget,
-  progressTarget,
-} from "./detect.ts";
-export {
-  notebookSink,
-  progressFor,
-  progressReporter,
-  type ProgressSetting,
-  type ProgressSink,
-  type ReporterOptions,
-  SHOW_AFTER_MS,
-  terminalSink,
-  viewOf,
-  type WalkProgress,
-} from "./reporter.ts";
+export { progressReporter, terminalSink } from "./reporter.ts";

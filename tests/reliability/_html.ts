@@ -8,7 +8,7 @@
  */
 
 import { parseHTML } from "linkedom";
-import { JUPYTER_DISPLAY, type MediaBundle } from "../../lib/display/mod.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../../lib/display/bundle.ts";
 
 /**
  * Markup, handlers and URLs that would run script if rendered unescaped; each carries a

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { connect, type ConnectOptions, TernError } from "../../mod.ts";
-import { JUPYTER_DISPLAY } from "../../lib/display/mod.ts";
+import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 import { mintToken } from "../../lib/server/tokens.ts";
 import { startServer } from "../../server.ts";
 import { assertNoSecret, errorSurfaces, report, tally, withDeadline } from "./_fixtures.ts";

@@ -11,7 +11,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { connect, NotFoundError, type Store } from "../../mod.ts";
-import { type MediaBundle, renderSavedSearches } from "../../lib/display/mod.ts";
+import type { MediaBundle } from "../../lib/display/bundle.ts";
+import { renderSavedSearches } from "../../lib/display/saved_searches.ts";
 import { startServer } from "../../server.ts";
 import { assertNoSecret, errorSurfaces, report, withDeadline } from "./_fixtures.ts";
 import { assertSafeHtml, NAME_PAYLOADS, PAYLOADS, viewOf } from "./_html.ts";

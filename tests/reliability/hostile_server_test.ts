@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { connect, type ConnectOptions, isAbortError, type Store, TernError } from "../../mod.ts";
-import { JUPYTER_DISPLAY } from "../../lib/display/mod.ts";
+import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 import {
   assertNoSecret,
   errorSurfaces,
