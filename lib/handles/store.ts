@@ -303,11 +303,16 @@ export class Store {
     const provenance = new Provenance(
       storeUrl,
       (folder, callOptions) => new Dataset(context, { path: folder }).metadata(callOptions),
-      storeId,
-      // The one way out of the cache: a file's stream reads its cached copy when it has one.
       {
-        read: (path, callOptions) => new File(context, { path }).stream(callOptions),
-        concurrency: transport.policy.concurrency,
+        storeId,
+        // The one way out of the cache: a file's stream reads its cached copy when it has one.
+        inputs: {
+          read: (path, callOptions) => new File(context, { path }).stream(callOptions),
+          concurrency: transport.policy.concurrency,
+        },
+        // A lock fills in the checksums of files pinned by a listing's entry; offline, none.
+        ...(offline ? {} : { transport }),
+        ...(reading.warn === undefined ? {} : { warn: reading.warn }),
       },
     );
     const gate = new StoreGate(transport.url, provenance, disk, {

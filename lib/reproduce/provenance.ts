@@ -13,8 +13,12 @@ import {
   READ_OPERATIONS,
   type ReadOperation,
   sameVersion,
+  versionOfEntry,
 } from "../client/file_version.ts";
 import { VERSION } from "../client/version.ts";
+import { statPaths } from "../client/stat_many.ts";
+import type { Transport } from "../client/transport.ts";
+import { quoteInput } from "../client/errors.ts";
 import { definedOf } from "../client/defined.ts";
 import { loadPolars } from "../data/polars.ts";
 import type { DataFrame } from "../deps.ts";
@@ -159,6 +163,47 @@ export type DatasetLookup = (
 ) => Promise<DatasetMetadata | undefined>;
 
 /**
+ * What a {@linkcode Provenance} asks its store for, beyond the dataset lookup: all optional, so a
+ * provenance made alone (as in tests) records reads and asks nothing.
+ *
+ * @example
+ * ```ts
+ * import type { ProvenanceSources } from "./provenance.ts";
+ *
+ * const sources: ProvenanceSources = { storeId: () => Promise.resolve("tern-sample-store") };
+ * ```
+ */
+export interface ProvenanceSources {
+  /**
+   * Asks the store's id, which a lock records.
+   *
+   * @default none: the lock names the store by URL alone
+   */
+  readonly storeId?: () => Promise<string | undefined>;
+  /**
+   * Where a crate's input copies come from.
+   *
+   * @default none: a crate copies no inputs
+   */
+  readonly inputs?: CrateInputs;
+  /**
+   * The store's transport (its credentials, limiter and retries): when a lock is made, the files
+   * recorded without the store's checksum (pinned by a listing's entry) get it from batched
+   * `filesystem/stat` requests through it, when the store still holds the version read.
+   *
+   * @default none (an offline store): those files keep no checksum
+   */
+  readonly transport?: Transport;
+  /**
+   * Where the note goes that names files whose checksum a lock cannot record, because the store
+   * holds another version now (or none).
+   *
+   * @default console.warn
+   */
+  readonly warn?: (line: string) => void;
+}
+
+/**
  * The key under which a provenance hands its compact records to tern's tests (to bound their
  * size). Not exported by `mod.ts`.
  *
@@ -200,6 +245,8 @@ export class Provenance {
   readonly #lookup: DatasetLookup;
   readonly #storeId: () => Promise<string | undefined>;
   readonly #inputs: CrateInputs | undefined;
+  readonly #transport: Transport | undefined;
+  readonly #warn: ((line: string) => void) | undefined;
   readonly #records: Record[] = [];
   /** The latest record of each id. */
   readonly #latest = new Map<string, number>();
@@ -216,9 +263,7 @@ export class Provenance {
    *
    * @param store The store's URL (credentials, if any, are dropped).
    * @param lookup Reads a folder's dataset metadata.
-   * @param storeId Asks the store's id, which a lock records (default: none, the lock names the
-   * store by URL alone).
-   * @param inputs Where a crate's input copies come from (default: none, no copies).
+   * @param sources What else it asks the store for (see {@linkcode ProvenanceSources}).
    *
    * @example
    * ```ts
@@ -235,13 +280,14 @@ export class Provenance {
   constructor(
     store: string,
     lookup: DatasetLookup,
-    storeId: () => Promise<string | undefined> = () => Promise.resolve(undefined),
-    inputs?: CrateInputs,
+    sources: ProvenanceSources = {},
   ) {
     this.#store = lockStoreUrl(store);
     this.#lookup = lookup;
-    this.#storeId = storeId;
-    this.#inputs = inputs;
+    this.#storeId = sources.storeId ?? (() => Promise.resolve(undefined));
+    this.#inputs = sources.inputs;
+    this.#transport = sources.transport;
+    this.#warn = sources.warn;
   }
 
   /**
@@ -402,7 +448,11 @@ export class Provenance {
   }
 
   async #lock(options: CallOptions): Promise<Lock> {
-    const [datasets, storeId] = await Promise.all([this.#readDatasets(options), this.#storeId()]);
+    const [datasets, storeId] = await Promise.all([
+      this.#readDatasets(options),
+      this.#storeId(),
+      this.#fillChecksums(options),
+    ]);
     return {
       lock: LOCK_KIND,
       format: LOCK_FORMAT,
@@ -610,6 +660,44 @@ export class Provenance {
     };
   }
 
+  /**
+   * Gives the records read without the store's checksum (pinned by a listing's entry, which
+   * carries none) the checksum a batched stat reports, where the store still holds the version
+   * read: one request per 1,000 files when the lock is made, rather than a stat per read. A file
+   * the store now holds another version of (or none) keeps none, named in one note: the new
+   * version's checksum would pin bytes that were never read.
+   */
+  async #fillChecksums(options: CallOptions): Promise<void> {
+    const transport = this.#transport;
+    const open = this.#records.filter((record) => record.checksum === undefined);
+    if (transport === undefined || open.length === 0) return;
+    const paths = open.map((record) => this.#pathOf(record));
+    // Terrain stats only the community folder for anonymous callers.
+    const asked = transport.anonymous ? paths.filter((path) => COMMUNITY.test(path)) : paths;
+    const found = await statPaths(transport, asked, options);
+    const gone: string[] = [];
+    open.forEach((record, index) => {
+      const entry = found.entries.get(paths[index]);
+      if (entry === undefined) {
+        if (asked === paths || COMMUNITY.test(paths[index])) gone.push(paths[index]);
+        return;
+      }
+      const now = versionOfEntry(this.#store, entry);
+      if (entry.type !== "file" || !sameVersion(this.#versionOf(record, this.#store), now)) {
+        gone.push(paths[index]);
+      } else record.checksum = now.checksum;
+    });
+    if (gone.length === 0) return;
+    const shown = gone.slice(0, 5).map((path) => quoteInput(path)).join(", ");
+    const more = gone.length > 5 ? ` and ${gone.length - 5} more` : "";
+    (this.#warn ?? console.warn)(
+      `tern: the store no longer holds the version read of ${gone.length} file${
+        gone.length === 1 ? "" : "s"
+      } (${shown}${more}): changed, moved, removed or made unreadable since the read, so the ` +
+        "lock records no store checksum for it, only its id, size and date-modified.",
+    );
+  }
+
   /** Looks up the dataset of every folder read from that is not known yet. */
   async #resolve(options: CallOptions): Promise<void> {
     const pending = new Set<number>();
@@ -657,6 +745,9 @@ export class Provenance {
     return found;
   }
 }
+
+/** Paths in a zone's community folder, the only ones Terrain stats for anonymous callers. */
+const COMMUNITY = /^\/[^/]+\/home\/shared\//;
 
 /**
  * What a lock keeps of a dataset's metadata: what citing it needs. A folder whose metadata has
