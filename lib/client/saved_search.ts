@@ -111,10 +111,10 @@ export interface SavedSearch {
  * ```
  */
 export function savedSearchSchema(): Z.ZodType<SavedSearch> {
-  return schema ??= buildSchema();
+  return savedSearchMemo ??= buildSchema();
 }
 
-let schema: Z.ZodType<SavedSearch> | undefined;
+let savedSearchMemo: Z.ZodType<SavedSearch> | undefined;
 
 function buildSchema(): Z.ZodType<SavedSearch> {
   const millisText = z.union([z.string(), z.number()]);

@@ -73,10 +73,10 @@ export interface ClauseArgs {
  * ```
  */
 export function clauseArgs(): { readonly [T in keyof ClauseArgs]: Z.ZodType<ClauseArgs[T]> } {
-  return clauseSchemas ??= buildClauseArgs();
+  return clauseArgsMemo ??= buildClauseArgs();
 }
 
-let clauseSchemas: ReturnType<typeof buildClauseArgs> | undefined;
+let clauseArgsMemo: ReturnType<typeof buildClauseArgs> | undefined;
 
 /** Bytes, or a number with KB, MB, GB or TB (powers of 1024), as the service reads sizes. */
 const SIZE = /^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB)?\s*$/i;
