@@ -114,6 +114,7 @@ export function savedSearchSchema(): Z.ZodType<SavedSearch> {
   return savedSearchMemo ??= buildSchema();
 }
 
+/** The template schema, built on first use: a lazily built immutable singleton. */
 let savedSearchMemo: Z.ZodType<SavedSearch> | undefined;
 
 function buildSchema(): Z.ZodType<SavedSearch> {

@@ -58,7 +58,7 @@ export interface ClauseArgs {
 
 /**
  * The arguments of each clause type, as the search service documents them: zod schemas, built on
- * the first call (tern checks a query only when one is sent; building them costs its import).
+ * the first call rather than when tern loads, since only a search checks them.
  *
  * @example
  * ```ts
@@ -76,6 +76,7 @@ export function clauseArgs(): { readonly [T in keyof ClauseArgs]: Z.ZodType<Clau
   return clauseArgsMemo ??= buildClauseArgs();
 }
 
+/** The clause schemas, built on first use: a lazily built immutable singleton. */
 let clauseArgsMemo: ReturnType<typeof buildClauseArgs> | undefined;
 
 /** Bytes, or a number with KB, MB, GB or TB (powers of 1024), as the service reads sizes. */
