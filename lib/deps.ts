@@ -6,8 +6,9 @@
  * path, by `https:` URL, or as a published package), so every specifier here is a full
  * `npm:name@version`: it resolves without tern's `deno.json`. Every package is loaded through
  * the loaders below, on first use, so `import { connect } from "tern"` stays cheap
- * and needs no `--allow-ffi` until a frame is made (zod is needed at once by the lock module; the
- * response schemas load with the first answer, while its request is on its way). Test-only
+ * and needs no `--allow-ffi` until a frame is made (zod loads with tern, since `connect()` checks
+ * its options and a lock synchronously; the response schemas load with the first answer, while
+ * its request is on its way; docs/architecture.md says what else waits for its call). Test-only
  * packages (fast-check, linkedom) live in `deno.json`'s import map, which only tern's own tests
  * read (linkedom is also here, for charts).
  *

@@ -251,6 +251,14 @@ const MODULE_STATE_ALLOWED: Record<string, { names: string[]; why: string }> = {
     names: ["lockSchemaMemo"],
     why: "a lazily built immutable singleton (the lock file's schema)",
   },
+  "lib/client/search_query.ts": {
+    names: ["clauseArgsMemo"],
+    why: "a lazily built immutable singleton (the search clauses' schemas)",
+  },
+  "lib/client/saved_search.ts": {
+    names: ["savedSearchMemo"],
+    why: "a lazily built immutable singleton (the saved search template's schema)",
+  },
   "lib/metadata/citejs.ts": {
     names: ["loading"],
     why: "a lazily built immutable singleton (citation-js, loaded once)",

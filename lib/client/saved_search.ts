@@ -12,17 +12,6 @@ import type { SearchClause, SearchQuery } from "./search_query.ts";
 
 const { z } = await loadZodModule();
 
-const millisText = z.union([z.string(), z.number()]);
-const dateRange = z.looseObject({
-  label: z.string().nullish(),
-  from: millisText.nullish(),
-  to: millisText.nullish(),
-});
-const unit = z.union([
-  z.looseObject({ unit: z.string().nullish(), label: z.string() }),
-  z.string(),
-]);
-
 /**
  * A date range of a saved search template: milliseconds since 1970, as the Discovery Environment
  * stored them (strings or numbers), with the label it showed.
@@ -108,37 +97,58 @@ export interface SavedSearch {
 }
 
 /**
- * The schema of one saved search template. Unknown fields are kept as they came.
+ * The schema of one saved search template, built on the first call (only `store.savedSearches()`
+ * reads templates). Unknown fields are kept as they came.
  *
  * @example
  * ```ts
- * import { SAVED_SEARCH } from "./saved_search.ts";
+ * import { savedSearchSchema } from "./saved_search.ts";
  * import assert from "node:assert/strict";
  *
- * const saved = SAVED_SEARCH.parse({ label: "csv", fileQuery: "*.csv", colour: "blue" });
+ * const saved = savedSearchSchema().parse({ label: "csv", fileQuery: "*.csv", colour: "blue" });
  * assert.equal(saved.colour, "blue");
+ * assert.equal(savedSearchSchema(), savedSearchSchema());
  * ```
  */
-export const SAVED_SEARCH: Z.ZodType<SavedSearch> = z.looseObject({
-  label: z.string(),
-  fileQuery: z.string().nullish(),
-  negatedFileQuery: z.string().nullish(),
-  ownedBy: z.string().nullish(),
-  sharedWith: z.string().nullish(),
-  metadataAttributeQuery: z.string().nullish(),
-  metadataValueQuery: z.string().nullish(),
-  tagQuery: z.union([z.string(), z.array(z.string())]).nullish(),
-  createdWithin: dateRange.nullish(),
-  modifiedWithin: dateRange.nullish(),
-  fileSizeRange: z.looseObject({
-    min: z.number().nullish(),
-    max: z.number().nullish(),
-    minUnit: unit.nullish(),
-    maxUnit: unit.nullish(),
-  }).nullish(),
-  includeTrashItems: z.boolean().nullish(),
-  pathPrefix: z.string().nullish(),
-});
+export function savedSearchSchema(): Z.ZodType<SavedSearch> {
+  return savedSearchMemo ??= buildSchema();
+}
+
+/** The template schema, built on first use: a lazily built immutable singleton. */
+let savedSearchMemo: Z.ZodType<SavedSearch> | undefined;
+
+function buildSchema(): Z.ZodType<SavedSearch> {
+  const millisText = z.union([z.string(), z.number()]);
+  const dateRange = z.looseObject({
+    label: z.string().nullish(),
+    from: millisText.nullish(),
+    to: millisText.nullish(),
+  });
+  const unit = z.union([
+    z.looseObject({ unit: z.string().nullish(), label: z.string() }),
+    z.string(),
+  ]);
+  return z.looseObject({
+    label: z.string(),
+    fileQuery: z.string().nullish(),
+    negatedFileQuery: z.string().nullish(),
+    ownedBy: z.string().nullish(),
+    sharedWith: z.string().nullish(),
+    metadataAttributeQuery: z.string().nullish(),
+    metadataValueQuery: z.string().nullish(),
+    tagQuery: z.union([z.string(), z.array(z.string())]).nullish(),
+    createdWithin: dateRange.nullish(),
+    modifiedWithin: dateRange.nullish(),
+    fileSizeRange: z.looseObject({
+      min: z.number().nullish(),
+      max: z.number().nullish(),
+      minUnit: unit.nullish(),
+      maxUnit: unit.nullish(),
+    }).nullish(),
+    includeTrashItems: z.boolean().nullish(),
+    pathPrefix: z.string().nullish(),
+  });
+}
 
 /**
  * Where a search that skips trash looks (the DE's `includeTrashItems: false`).

@@ -14,6 +14,27 @@ import { ProtocolError, truncate } from "./errors.ts";
 
 const { z } = await loadZodModule();
 
+/**
+ * The schema, its check compiled (`z.compile`'s generated code) at its first parse: compiling costs
+ * milliseconds that a process which never lists a folder or searches should not pay on its first
+ * answer. A schema the compiler cannot model keeps zod's runtime check, as with `z.compile`.
+ */
+function compiledOnFirstUse<T extends Z.ZodType>(schema: T): T {
+  let parser: Parser<T> | undefined;
+  return z.withParser(schema, (input) => (parser ??= compileOrRuntime(schema))(input));
+}
+
+/** A generated check: the parsed value, or `z.INVALID` to hand the input to zod's runtime. */
+type Parser<T extends Z.ZodType> = (input: unknown) => Z.output<T> | typeof z.INVALID;
+
+function compileOrRuntime<T extends Z.ZodType>(schema: T): Parser<T> {
+  try {
+    return z.core.compileFn(schema) as Parser<T>;
+  } catch {
+    return () => z.INVALID;
+  }
+}
+
 const millis = z.number();
 const permission = z.enum(["read", "write", "own"]);
 
@@ -63,7 +84,7 @@ export type ListingItem = Z.infer<typeof ListingItem>;
  * A page of a folder listing: the folder itself, this page's folders and files, and `total`
  * (items across all pages matching the filters; `null` when the page is empty).
  *
- * Compiled ahead of time (`z.compile`): a listing checks a thousand items per page, and the
+ * Compiled (`z.compile`, at its first parse): a listing checks a thousand items per page, and the
  * compiled check is several times faster than zod's runtime walk, with the same results and the
  * same errors.
  *
@@ -81,7 +102,7 @@ export type ListingItem = Z.infer<typeof ListingItem>;
  * assert.equal(page.total, null);
  * ```
  */
-export const PagedListing = z.compile(z.looseObject({
+export const PagedListing = compiledOnFirstUse(z.looseObject({
   ...ListingItem.shape,
   hasSubDirs: z.boolean(),
   total: z.number().nullable(),
@@ -642,7 +663,7 @@ export type SearchHit = Z.infer<typeof SearchHit>;
  * The answer of `filesystem/search`: the total (exact, or "at least 10,000"), the page's hits
  * (absent when none) and, when scrolling, the id of the next page.
  *
- * Compiled ahead of time (`z.compile`), like {@linkcode PagedListing}: a page carries up to
+ * Compiled at its first parse, like {@linkcode PagedListing}: a page carries up to
  * thousands of hits, and zod's runtime walk of them cost about as much as parsing their JSON.
  *
  * @example
@@ -654,7 +675,7 @@ export type SearchHit = Z.infer<typeof SearchHit>;
  * assert.deepEqual(answer.hits, undefined);
  * ```
  */
-export const SearchAnswer = z.compile(z.looseObject({
+export const SearchAnswer = compiledOnFirstUse(z.looseObject({
   total: z.looseObject({ value: z.number(), relation: z.enum(["eq", "gte"]) }),
   hits: z.array(SearchHit).optional(),
   scroll_id: z.string().optional(),

@@ -11,21 +11,6 @@ import { BadRequestError, quoteInput } from "./errors.ts";
 
 const { z } = await loadZodModule();
 
-const text = z.string().min(1, "must be a non-empty string");
-const flag = z.boolean();
-const names = z.array(text);
-/** Bytes, or a number with KB, MB, GB or TB (powers of 1024), as the service reads sizes. */
-const SIZE = /^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB)?\s*$/i;
-const size = z.string().regex(SIZE, 'must be bytes or a number with a unit, such as "10 MB"');
-/** Milliseconds, `YYYY-MM-DD` or an ISO date-time. */
-const DATE = /^\s*(\d+|\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?)\s*$/;
-const date = z.string().regex(DATE, "must be milliseconds, YYYY-MM-DD or an ISO date-time");
-const range = <T extends Z.ZodType>(bound: T) =>
-  z.strictObject({ from: bound.optional(), to: bound.optional() }).refine(
-    (args) => args.from !== undefined || args.to !== undefined,
-    "needs from, to or both",
-  );
-
 /**
  * The arguments of each clause type (dates as milliseconds, `YYYY-MM-DD` or ISO date-times;
  * sizes as bytes or `"10 MB"`).
@@ -72,46 +57,72 @@ export interface ClauseArgs {
 }
 
 /**
- * The arguments of each clause type, as the search service documents them.
+ * The arguments of each clause type, as the search service documents them: zod schemas, built on
+ * the first call rather than when tern loads, since only a search checks them.
  *
  * @example
  * ```ts
- * import { CLAUSE_ARGS } from "./search_query.ts";
+ * import { clauseArgs } from "./search_query.ts";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(Object.keys(CLAUSE_ARGS).sort(), [
+ * assert.deepEqual(Object.keys(clauseArgs()).sort(), [
  *   "created", "label", "metadata", "modified", "owner", "path", "permissions", "size", "tag",
  * ]);
- * assert.equal(CLAUSE_ARGS.path.safeParse({ prefix: "/iplant/home" }).success, true);
+ * assert.equal(clauseArgs().path.safeParse({ prefix: "/iplant/home" }).success, true);
+ * assert.equal(clauseArgs(), clauseArgs());
  * ```
  */
-export const CLAUSE_ARGS: { readonly [T in keyof ClauseArgs]: Z.ZodType<ClauseArgs[T]> } = {
-  label: z.strictObject({ label: text, exact: flag.optional() }),
-  path: z.strictObject({ prefix: text }),
-  owner: z.strictObject({ owner: text }),
-  created: range(date),
-  modified: range(date),
-  size: range(size),
-  metadata: z.strictObject({
-    attribute: text.optional(),
-    value: text.optional(),
-    unit: text.optional(),
-    metadata_types: z.array(z.enum(["irods", "cyverse"])).optional(),
-    attribute_exact: flag.optional(),
-    value_exact: flag.optional(),
-    unit_exact: flag.optional(),
-  }).refine(
-    (args) => args.attribute !== undefined || args.value !== undefined || args.unit !== undefined,
-    "needs at least one of attribute, value or unit",
-  ),
-  tag: z.strictObject({ tags: names.min(1, "must name at least one tag") }),
-  permissions: z.strictObject({
-    users: names.optional(),
-    permission: z.enum(["read", "write", "own"]).optional(),
-    permission_recurse: flag.optional(),
-    exact: flag.optional(),
-  }),
-} as const;
+export function clauseArgs(): { readonly [T in keyof ClauseArgs]: Z.ZodType<ClauseArgs[T]> } {
+  return clauseArgsMemo ??= buildClauseArgs();
+}
+
+/** The clause schemas, built on first use: a lazily built immutable singleton. */
+let clauseArgsMemo: ReturnType<typeof buildClauseArgs> | undefined;
+
+/** Bytes, or a number with KB, MB, GB or TB (powers of 1024), as the service reads sizes. */
+const SIZE = /^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB)?\s*$/i;
+/** Milliseconds, `YYYY-MM-DD` or an ISO date-time. */
+const DATE = /^\s*(\d+|\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?)\s*$/;
+
+function buildClauseArgs(): { readonly [T in keyof ClauseArgs]: Z.ZodType<ClauseArgs[T]> } {
+  const text = z.string().min(1, "must be a non-empty string");
+  const flag = z.boolean();
+  const names = z.array(text);
+  const size = z.string().regex(SIZE, 'must be bytes or a number with a unit, such as "10 MB"');
+  const date = z.string().regex(DATE, "must be milliseconds, YYYY-MM-DD or an ISO date-time");
+  const range = <T extends Z.ZodType>(bound: T) =>
+    z.strictObject({ from: bound.optional(), to: bound.optional() }).refine(
+      (args) => args.from !== undefined || args.to !== undefined,
+      "needs from, to or both",
+    );
+  return {
+    label: z.strictObject({ label: text, exact: flag.optional() }),
+    path: z.strictObject({ prefix: text }),
+    owner: z.strictObject({ owner: text }),
+    created: range(date),
+    modified: range(date),
+    size: range(size),
+    metadata: z.strictObject({
+      attribute: text.optional(),
+      value: text.optional(),
+      unit: text.optional(),
+      metadata_types: z.array(z.enum(["irods", "cyverse"])).optional(),
+      attribute_exact: flag.optional(),
+      value_exact: flag.optional(),
+      unit_exact: flag.optional(),
+    }).refine(
+      (args) => args.attribute !== undefined || args.value !== undefined || args.unit !== undefined,
+      "needs at least one of attribute, value or unit",
+    ),
+    tag: z.strictObject({ tags: names.min(1, "must name at least one tag") }),
+    permissions: z.strictObject({
+      users: names.optional(),
+      permission: z.enum(["read", "write", "own"]).optional(),
+      permission_recurse: flag.optional(),
+      exact: flag.optional(),
+    }),
+  };
+}
 
 /**
  * A clause type of the query DSL.
@@ -212,14 +223,15 @@ function checkClause(clause: object, where: string): void {
   if (extra.length > 0) {
     fail(`${where} has ${quoteInput(extra[0])}; a clause holds only type and args`);
   }
-  if (typeof type !== "string" || !Object.hasOwn(CLAUSE_ARGS, type)) {
+  const schemas = clauseArgs();
+  if (typeof type !== "string" || !Object.hasOwn(schemas, type)) {
     fail(
       `${where}.type ${quoteInput(type)} is not a clause type; the types are ${
-        Object.keys(CLAUSE_ARGS).join(", ")
+        Object.keys(schemas).join(", ")
       }`,
     );
   }
-  const checked = CLAUSE_ARGS[type as ClauseType].safeParse(args);
+  const checked = schemas[type as ClauseType].safeParse(args);
   if (checked.success) return;
   const [issue] = checked.error.issues;
   const at = [

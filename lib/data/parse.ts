@@ -20,7 +20,6 @@ import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
 import { decodes, invalidUtf8At, toUtf8, utf8Head, wholeToUtf8 } from "./encoding.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
-import { readSheet } from "./excel.ts";
 import { innerFormat } from "./formats.ts";
 import { asRecords } from "./json_layout.ts";
 import { RecordSplitter } from "./records.ts";
@@ -321,6 +320,8 @@ export async function parseWhole(
   const o = options;
   if (format.format === "excel") {
     const bytes = typeof input === "string" ? await Deno.readFile(input) : input;
+    // Workbooks are rare: their reader loads with the first one, not with tern.
+    const { readSheet } = await import("./excel.ts");
     const frame = await readSheet(pl, bytes, o, path);
     return limitRows(shape(pl, frame, o, path), o.nRows);
   }

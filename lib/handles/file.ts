@@ -26,7 +26,6 @@ import {
 } from "../client/errors.ts";
 import { checkIsFile } from "../data/body.ts";
 import { collect } from "../data/chunks.ts";
-import { sheetNames } from "../data/excel.ts";
 import { CALL_OPTIONS } from "../client/options.ts";
 import {
   BATCH_OPTIONS,
@@ -54,13 +53,12 @@ import {
   streamBytes,
 } from "../data/read.ts";
 import { progressListener, withProgress } from "../data/read_progress.ts";
-import { scanFile, type ScanOptions } from "../data/scan.ts";
+import type { ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
 import { datesNote, fileView } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
-import { placeFile, realFolders } from "./destination.ts";
 
 /**
  * A file's content is not what the method reads: `text()` met bytes that are not UTF-8, or
@@ -313,6 +311,7 @@ export class File extends Handle {
   async sheets(options: CallOptions = {}): Promise<string[]> {
     const parsed = CALL_OPTIONS.parse("file.sheets()", options);
     const bytes = await this.#bytes("bytes", parsed);
+    const { sheetNames } = await import("../data/excel.ts");
     return await sheetNames(bytes, await this.locate(parsed.signal));
   }
 
@@ -443,6 +442,7 @@ export class File extends Handle {
   async scan(options: ScanOptions = {}): Promise<LazyDataFrame> {
     const parsed = SCAN_OPTIONS.parse("file.scan()", options);
     const source = await this.#source(parsed.signal);
+    const { scanFile } = await import("../data/scan.ts");
     return (await scanFile(this.context, source, parsed)).frame;
   }
 
@@ -672,6 +672,7 @@ export class File extends Handle {
     const entry = source.entry ?? await source.stat(options.signal);
     checkIsFile(entry);
     // The folder named (or the file's folder) is followed; a symlink at the file is replaced.
+    const { placeFile, realFolders } = await import("./destination.ts");
     await onDisk(() => realFolders(dirname(target), dirname(target)));
     const tracker = new ProgressTracker(
       progressFor(this.context.progress, options, basename(path)),

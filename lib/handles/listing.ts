@@ -9,7 +9,7 @@ import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
 import { BadRequestError, ProtocolError, quoteInput, TernError } from "../client/errors.ts";
 import type { DataContext } from "../data/context.ts";
-import { type ListedFiles, readMany } from "../data/many.ts";
+import type { ListedFiles } from "../data/many.ts";
 import {
   MANY_OPTIONS,
   type ManyOptions,
@@ -17,7 +17,6 @@ import {
   type ScanManyOptions,
 } from "../data/options.ts";
 import { CALL_OPTIONS } from "../client/options.ts";
-import { scanMany } from "../data/scan.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
@@ -30,7 +29,6 @@ import { entriesToDataFrame } from "../listing/frame.ts";
 import { fileManifest } from "../listing/manifest.ts";
 import type { ResolvedListOptions, ResolvedWalkOptions } from "../listing/options.ts";
 import { type Page, pageFolder } from "../listing/pager.ts";
-import { walkPages } from "../listing/walk.ts";
 
 /** Entries a listing's notebook view shows. */
 const LISTING_ROWS = 25;
@@ -349,6 +347,7 @@ export class Listing implements AsyncIterable<Entry> {
   async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
     options = MANY_OPTIONS.parse("listing.dataframes()", options);
     const listed = await this.#listed();
+    const { readMany } = await import("../data/many.ts");
     return withFrameDisplay(await readMany(this.#plan.context, listed, options));
   }
 
@@ -375,6 +374,7 @@ export class Listing implements AsyncIterable<Entry> {
    */
   async scan(options: ScanManyOptions = {}): Promise<LazyDataFrame> {
     options = SCAN_MANY_OPTIONS.parse("listing.scan()", options);
+    const { scanMany } = await import("../data/scan.ts");
     return await scanMany(this.#plan.context, await this.#listed(), options);
   }
 
@@ -537,6 +537,7 @@ export class Listing implements AsyncIterable<Entry> {
       const path = await plan.folder(signal);
       if (plan.mode === "walk") {
         const options = applyGlob ? plan.options : { ...plan.options, glob: undefined };
+        const { walkPages } = await import("../listing/walk.ts");
         const pages = walkPages(
           { transport: plan.context.transport, root: path, signal, onChange },
           options,

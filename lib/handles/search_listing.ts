@@ -18,7 +18,6 @@ import {
 } from "../client/options.ts";
 import type { SearchQuery } from "../client/search_query.ts";
 import type { DataContext } from "../data/context.ts";
-import { readMany } from "../data/many.ts";
 import { MANY_OPTIONS, type ManyOptions } from "../data/options.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
@@ -351,6 +350,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
       entries: await this.toArray(),
       stat: (path: string, signal?: AbortSignal) => statFile(context.transport, path, { signal }),
     };
+    const { readMany } = await import("../data/many.ts");
     return withFrameDisplay(await readMany(context, listed, options));
   }
 

@@ -41,7 +41,7 @@ import {
 import { kindOf } from "./stat.ts";
 import { SearchBuilder } from "../client/search_builder.ts";
 import { checkSearchQuery, type SearchQuery } from "../client/search_query.ts";
-import { SAVED_SEARCH, type SavedSearch, savedSearchQuery } from "../client/saved_search.ts";
+import { type SavedSearch, savedSearchQuery, savedSearchSchema } from "../client/saved_search.ts";
 import { SEARCH_OPTIONS, SearchListing, type SearchOptions } from "./search_listing.ts";
 import { type Lock, lockStoreUrl } from "../reproduce/lock.ts";
 import { confirmLockStore, lockStoreCheck, lockUrlNote } from "../reproduce/lock_store.ts";
@@ -654,7 +654,7 @@ export class Store {
     const stored = await getSavedSearches(this.#context.transport, options);
     const { parseBody } = await import("../client/schemas.ts");
     const saved = Array.isArray(stored)
-      ? parseBody(SAVED_SEARCH.array(), stored, { endpoint: "saved-searches" })
+      ? parseBody(savedSearchSchema().array(), stored, { endpoint: "saved-searches" })
       : [];
     return withDisplay(saved, () => renderSavedSearches(saved));
   }
