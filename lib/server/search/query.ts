@@ -9,6 +9,7 @@
 
 import { illegalArgument, TerrainError } from "../errors.ts";
 import type { Permission } from "../permissions.ts";
+import { CLAUSE_TYPES } from "../search_documentation.ts";
 
 /**
  * One searchable entry, as the index keeps it.
@@ -73,28 +74,6 @@ export interface SearchAvu {
  * ```
  */
 export type Matcher = (doc: SearchDoc) => boolean;
-
-/**
- * The clause types the service knows.
- *
- * @example
- * ```ts
- * import { CLAUSE_TYPES } from "./query.ts";
- * import assert from "node:assert/strict";
- * assert.equal(CLAUSE_TYPES.length, 9);
- * ```
- */
-export const CLAUSE_TYPES = [
-  "created",
-  "label",
-  "metadata",
-  "modified",
-  "owner",
-  "path",
-  "permissions",
-  "size",
-  "tag",
-] as const;
 
 const RANK: Record<string, number> = { read: 1, write: 2, own: 3 };
 const UNITS: Record<string, number> = { B: 1, KB: 2 ** 10, MB: 2 ** 20, GB: 2 ** 30, TB: 2 ** 40 };
