@@ -191,13 +191,13 @@ export class ServerOptionsError extends TypeError {
   }
 }
 
-function number(
+function number<Fallback extends number | undefined>(
   options: ServerOptions,
   key: keyof ServerOptions,
-  fallback: number,
+  fallback: Fallback,
   test: (value: number) => boolean,
   rule: string,
-): number {
+): number | Fallback {
   const value = options[key];
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || !test(value)) {
@@ -234,8 +234,10 @@ function readProcLimits(): string | undefined {
   }
 }
 
+const POSITIVE = "a positive integer";
 const POSITIVE_MS = "a positive whole number of ms";
 const isPositiveInteger = (value: number) => Number.isInteger(value) && value > 0;
+const isPort = (value: number) => Number.isInteger(value) && value >= 0 && value <= 65535;
 const isFraction = (value: number) => value >= 0 && value <= 1;
 const isNonNegative = (value: number) => value >= 0;
 
@@ -287,13 +289,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
       );
     }
   }
-  const lifetime = options.tokenLifetimeSeconds;
-  if (lifetime !== undefined && (!Number.isInteger(lifetime) || lifetime <= 0)) {
-    throw new ServerOptionsError(
-      "tokenLifetimeSeconds",
-      `must be a positive integer (got ${JSON.stringify(lifetime)})`,
-    );
-  }
+  const lifetime = number(options, "tokenLifetimeSeconds", undefined, isPositiveInteger, POSITIVE);
   if (options.quiet !== undefined && typeof options.quiet !== "boolean") {
     throw new ServerOptionsError("quiet", "must be true or false");
   }
@@ -303,13 +299,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   return {
     root: options.root,
     mount,
-    port: number(
-      options,
-      "port",
-      0,
-      (value) => Number.isInteger(value) && value >= 0 && value <= 65535,
-      "an integer from 0 to 65535",
-    ),
+    port: number(options, "port", 0, isPort, "an integer from 0 to 65535"),
     hostname,
     zone,
     latencyMs: number(options, "latencyMs", 0, isNonNegative, "a number of ms >= 0"),
@@ -323,17 +313,11 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     limits: {
       maxConnections: options.maxConnections === undefined
         ? defaultMaxConnections()
-        : number(options, "maxConnections", 0, isPositiveInteger, "a positive integer"),
+        : number(options, "maxConnections", 0, isPositiveInteger, POSITIVE),
       idleTimeoutMs: number(options, "idleTimeoutMs", 5000, isPositiveInteger, POSITIVE_MS),
       headersTimeoutMs: number(options, "headersTimeoutMs", 10_000, isPositiveInteger, POSITIVE_MS),
       sendTimeoutMs: number(options, "sendTimeoutMs", 30_000, isPositiveInteger, POSITIVE_MS),
-      maxLongAnswers: number(
-        options,
-        "maxLongAnswers",
-        32,
-        isPositiveInteger,
-        "a positive integer",
-      ),
+      maxLongAnswers: number(options, "maxLongAnswers", 32, isPositiveInteger, POSITIVE),
     },
   };
 }
