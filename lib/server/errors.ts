@@ -389,3 +389,17 @@ export function requestFailed(message: string): TerrainError {
 export function uncheckedException(reason: string): TerrainError {
   return new TerrainError(500, { error_code: "ERR_UNCHECKED_EXCEPTION", reason });
 }
+
+/**
+ * The search service's refusal: `400` with its `{"error": message}` body.
+ *
+ * @example
+ * ```ts
+ * import { searchRefused } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(searchRefused("EOF").body, { error: "EOF" });
+ * ```
+ */
+export function searchRefused(message: string): TerrainError {
+  return new TerrainError(400, { error: message });
+}

@@ -29,7 +29,7 @@ import {
   sidecarName,
   visibleIrodsAvus,
 } from "../sidecars.ts";
-import { isServableName } from "../zone_path.ts";
+import { baseName, isServableName } from "../zone_path.ts";
 import type { SearchAvu, SearchDoc } from "./query.ts";
 
 /**
@@ -198,7 +198,7 @@ export class SearchIndex {
         );
       }
       for (const sub of record.subfolders) {
-        pending.push({ disk: sub, path: `${path}/${baseOf(sub)}` });
+        pending.push({ disk: sub, path: `${path}/${baseName(sub)}` });
       }
       if (++checked % 1000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
     }
@@ -237,7 +237,7 @@ export class SearchIndex {
     const docs: IndexedDoc[] = [];
     const zoneRoot = `/${this.#store.zone}`;
     if (path !== zoneRoot) {
-      const label = path.slice(path.lastIndexOf("/") + 1);
+      const label = baseName(path);
       const own = sidecars.has(sidecarName(label, "folder", "avus"))
         ? this.#sidecar(`${disk}/${sidecarName(label, "folder", "avus")}`)
         : undefined;
@@ -320,8 +320,4 @@ export class SearchIndex {
       metadataTime: sidecar?.mtime ?? stat.modified,
     };
   }
-}
-
-function baseOf(disk: string): string {
-  return disk.slice(disk.lastIndexOf("/") + 1);
 }

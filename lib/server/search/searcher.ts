@@ -7,7 +7,7 @@
  */
 
 import type { DiskStore } from "../disk_store.ts";
-import { TerrainError } from "../errors.ts";
+import { searchRefused } from "../errors.ts";
 import { type Permission, permissionFor } from "../permissions.ts";
 import { renderAvus } from "../sidecars.ts";
 import type { Matcher } from "./query.ts";
@@ -104,11 +104,6 @@ interface Scroll {
   expiresAt: number;
 }
 
-/** A 400 with the service's `{"error": ...}` body. */
-function refused(message: string): TerrainError {
-  return new TerrainError(400, { error: message });
-}
-
 /**
  * A store's search: its index and its open scrolls.
  *
@@ -179,17 +174,17 @@ export class Searcher {
     }
     if (request.kind === "scroll") return this.#continue(user, request.scrollId, request.scrollMs);
     if (request.scrollMs === undefined && request.from + request.size > RESULT_WINDOW) {
-      throw refused(
+      throw searchRefused(
         "elastic: Error 400 (Bad Request): all shards failed [type=search_phase_execution_exception]",
       );
     }
     if (request.scrollMs !== undefined && request.from > 0) {
-      throw refused(
+      throw searchRefused(
         "elastic: Error 400 (Bad Request): Validation Failed: 1: using [from] is not allowed in a scroll context; [type=action_request_validation_exception]",
       );
     }
     if (request.scrollMs !== undefined && request.size > RESULT_WINDOW) {
-      throw refused(
+      throw searchRefused(
         `elastic: Error 400 (Bad Request): Batch size is too large, size must be less than or equal to: [${RESULT_WINDOW}] but was [${request.size}]. [type=illegal_argument_exception]`,
       );
     }
@@ -205,7 +200,7 @@ export class Searcher {
     }
     const held = [...this.#scrolls.values()].reduce((sum, scroll) => sum + scroll.hits.length, 0);
     if (this.#scrolls.size >= MAX_SCROLLS || held + hits.length > MAX_SCROLL_HITS) {
-      throw refused(
+      throw searchRefused(
         `elastic: Error 500 (Internal Server Error): Trying to create too many scroll contexts. Must be less than or equal to: [${MAX_SCROLLS}] [type=exception]`,
       );
     }
@@ -226,13 +221,13 @@ export class Searcher {
   #continue(user: string, scrollId: string, scrollMs: number): Record<string, unknown> {
     const scroll = this.#scrolls.get(scrollId);
     if (!scroll || scroll.user !== user) {
-      throw refused(
+      throw searchRefused(
         `elastic: Error 404 (Not Found): No search context found for id [${scrollId}] [type=search_context_missing_exception]`,
       );
     }
     if (scroll.position >= scroll.hits.length) {
       this.#scrolls.delete(scrollId);
-      throw refused("EOF");
+      throw searchRefused("EOF");
     }
     const page = scroll.hits.slice(scroll.position, scroll.position + scroll.size);
     scroll.position += scroll.size;
