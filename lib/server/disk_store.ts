@@ -576,29 +576,6 @@ export class DiskStore {
   }
 
   /**
-   * The sub-folders of `folder` that `user` can read, by name.
-   *
-   * @example
-   * ```ts
-   * import { DiskStore } from "./disk_store.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const root = await Deno.makeTempDir();
-   * const store = await DiskStore.open(root, "iplant");
-   * const home = await store.lookup("/iplant/home", "demo");
-   * if (home.found !== "item") throw new Error("expected /iplant/home");
-   * const names = (await store.subfolders(home.item, "demo")).map((item) => item.name);
-   * assert.deepEqual(names, ["shared"]);
-   * await Deno.remove(root, { recursive: true });
-   * ```
-   */
-  async subfolders(folder: Item, user: string): Promise<Item[]> {
-    const snapshot = await this.#snapshot(folder);
-    const permissionOf = this.#childPermissions(folder, user, snapshot.hasSymlinks);
-    return await this.#fresh(folder, snapshot.folders, permissionOf);
-  }
-
-  /**
    * How many files and folders in `folder` `user` can read (what `stat` reports as
    * `file-count` and `dir-count`).
    *

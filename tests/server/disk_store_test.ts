@@ -405,7 +405,8 @@ Deno.test("a plain folder mounted deeper: the folders above hold only the way do
   ]);
   const home = item(await opened.lookup("/iplant/home", "demo"));
   assert.deepEqual(
-    (await opened.subfolders(home, "demo")).map((entry) => entry.path),
+    (await wholePage(opened, home, "demo", { ...query, entityType: "folder" })).folders
+      .map((entry) => entry.path),
     ["/iplant/home/shared"],
   );
   // The mounted folder's own metadata is its own, not the folders' above it.

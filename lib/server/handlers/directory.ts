@@ -25,7 +25,8 @@ const ALL_FOLDERS: PageQuery = {
 
 async function withSubfolders(call: Call, folder: Item) {
   const { store, user } = call;
-  const children = await store.subfolders(folder, user);
+  const plan = await store.pagePlan(folder, user, ALL_FOLDERS);
+  const children = await plan.items(plan.folders);
   return {
     ...folderObject(store, user, folder),
     folders: children.map((child) => folderObject(store, user, child)),
