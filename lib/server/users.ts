@@ -184,7 +184,9 @@ export class UserDirectory {
   }
 
   /**
-   * Reads users.json under `root` (a real path).
+   * Reads users.json under `root` (a real path). Without a root, a directory without accounts
+   * that reads no file: every request is anonymous (a plain folder served as is, whose files
+   * are all data, `.terrain/` included).
    *
    * @throws {StoreFileError} when the file exists but is malformed.
    *
@@ -195,40 +197,24 @@ export class UserDirectory {
    * const directory = await UserDirectory.open(root, { tokenLifetimeSeconds: 2 });
    * await Deno.remove(root, { recursive: true });
    * ```
+   *
+   * @example A plain folder: no accounts
+   * ```ts
+   * import { UserDirectory } from "./users.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const table = await (await UserDirectory.open(undefined, {})).current();
+   * assert.equal(table.users.size, 0);
+   * ```
    */
   static async open(
-    root: string,
+    root: string | undefined,
     options: { tokenLifetimeSeconds?: number; warn?: (message: string) => void },
   ): Promise<UserDirectory> {
     const directory = new UserDirectory(root, options);
     const version = await directory.#fileVersion();
     directory.#table = await directory.#read(version);
     directory.#version = version;
-    return directory;
-  }
-
-  /**
-   * A directory without accounts, reading no file: every request is anonymous (a plain folder
-   * served as is, whose files are all data, `.terrain/` included).
-   *
-   * @example
-   * ```ts
-   * import { UserDirectory } from "./users.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const table = await UserDirectory.none().current();
-   * assert.equal(table.users.size, 0);
-   * ```
-   */
-  static none(): UserDirectory {
-    const directory = new UserDirectory(undefined, {});
-    directory.#table = {
-      users: new Map(),
-      staticTokens: new Map(),
-      secret: directory.#randomSecret,
-      tokenLifetimeSeconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
-    };
-    directory.#version = "absent";
     return directory;
   }
 
