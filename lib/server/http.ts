@@ -160,58 +160,46 @@ const BIG_PIECE = 4 * 1024 * 1024;
 const SMALL_PIECE = 256 * 1024;
 const BIG_BUFFERS = 2;
 
-/** A byte body, written with the head in one write without going through a stream. */
-class BytesResponse extends Response {
+/**
+ * A `Response` whose body is `content`, written by the connection layer together with the head
+ * (reading it back through the `Response`'s stream cost more than answering small requests).
+ *
+ * @example
+ * ```ts
+ * import { BytesResponse } from "./http.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const response = new BytesResponse(new TextEncoder().encode("hi"), { status: 200 });
+ * assert.equal(await response.text(), "hi");
+ * ```
+ */
+export class BytesResponse extends Response {
   constructor(readonly content: Uint8Array<ArrayBuffer>, init: ResponseInit) {
     super(content, init);
   }
 }
 
 /**
- * A whole file to send as a body. The connection layer reads the file itself in large pieces
- * and closes it when done; the `Response`'s own body is never read.
- */
-class FileResponse extends Response {
-  constructor(readonly file: Deno.FsFile, readonly length: number, init: ResponseInit) {
-    super(file.readable, init);
-  }
-}
-
-/**
- * A `Response` whose body is `bytes`, written by the connection layer together with the head
- * (reading it back through the `Response`'s stream cost more than answering small requests).
- *
- * @example
- * ```ts
- * import { bytesResponse } from "./http.ts";
- * import assert from "node:assert/strict";
- *
- * const response = bytesResponse(new TextEncoder().encode("hi"), { status: 200 });
- * assert.equal(await response.text(), "hi");
- * ```
- */
-export function bytesResponse(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit): Response {
-  return new BytesResponse(bytes, init);
-}
-
-/**
  * A `Response` whose body is the first `length` bytes of `file`, sent by the connection layer
- * in large pieces (see the module notes). The file is closed when the body ends, fails or the
- * client goes away; a file that shrinks meanwhile cuts the connection.
+ * in large pieces (see the module notes); the `Response`'s own body is never read. The file is
+ * closed when the body ends, fails or the client goes away; a file that shrinks meanwhile cuts
+ * the connection.
  *
  * @example
  * ```ts
- * import { fileResponse } from "./http.ts";
+ * import { FileResponse } from "./http.ts";
  * import assert from "node:assert/strict";
  *
  * const file = await Deno.open(Deno.execPath());
- * const response = fileResponse(file, 16, { status: 200 });
+ * const response = new FileResponse(file, 16, { status: 200 });
  * assert.equal(response.status, 200);
  * file.close();
  * ```
  */
-export function fileResponse(file: Deno.FsFile, length: number, init: ResponseInit): Response {
-  return new FileResponse(file, length, init);
+export class FileResponse extends Response {
+  constructor(readonly file: Deno.FsFile, readonly length: number, init: ResponseInit) {
+    super(file.readable, init);
+  }
 }
 
 /**

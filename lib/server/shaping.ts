@@ -6,7 +6,7 @@
  * `Response`, so bytes are counted and bodies are closed in one spot.
  *
  * Bodies take one of two routes. A whole file that no setting shapes goes to the connection
- * layer as the file itself ({@link fileResponse}), which moves it from disk to socket in large
+ * layer as the file itself ({@link FileResponse}), which moves it from disk to socket in large
  * pieces through one reused buffer, so memory stays flat whatever the file size. Everything shaped (throttled, or chosen
  * to be cut) is a pull-driven byte stream that reads straight into the buffer the stream
  * allocates for each chunk, so nothing is read ahead of what the connection accepts.
@@ -15,7 +15,7 @@
  */
 
 import { Prng } from "./prng.ts";
-import { bytesResponse, fileResponse } from "./http.ts";
+import { BytesResponse, FileResponse } from "./http.ts";
 import { type FileBody, type Reply, textReply } from "./reply.ts";
 
 /**
@@ -328,11 +328,11 @@ export class Shaper {
     }
     if (body instanceof Uint8Array) {
       this.#stats.bytesSent += body.byteLength;
-      return bytesResponse(body, init);
+      return new BytesResponse(body, init);
     }
     if (body.start === 0 && body.length === body.size) {
       this.#stats.bytesSent += body.length;
-      return fileResponse(body.file, body.length, init);
+      return new FileResponse(body.file, body.length, init);
     }
     return new Response(this.#stream(body, undefined), init);
   }
