@@ -391,7 +391,7 @@ export class Shaper {
     const signal = this.signal;
     const active = this.#active;
     const reader = source instanceof Uint8Array
-      ? bytesReader(source)
+      ? streamReader(ReadableStream.from([source]))
       : source instanceof ReadableStream
       ? streamReader(source)
       : fileReader(source);
@@ -459,19 +459,6 @@ interface ChunkReader {
   /** Fills the start of `into` with the next bytes; 0 at the end. */
   readInto(into: Uint8Array): Promise<number>;
   close(): void;
-}
-
-function bytesReader(bytes: Uint8Array): ChunkReader {
-  let offset = 0;
-  return {
-    readInto(into) {
-      const piece = bytes.subarray(offset, offset + into.byteLength);
-      into.set(piece);
-      offset += piece.byteLength;
-      return Promise.resolve(piece.byteLength);
-    },
-    close() {},
-  };
 }
 
 /**
