@@ -334,11 +334,8 @@ class Connection {
     if (this.#closed) return;
     this.#closed = true;
     this.#gone.resolve();
-    try {
-      this.conn.close();
-    } catch {
-      // Already closed by the peer's side of a failed read or write.
-    }
+    // Unlike close(), no throw when a failed read or write closed it already.
+    this.conn[Symbol.dispose]();
   }
 
   /**
@@ -853,13 +850,7 @@ export function serveHttp(
       if (expected !== undefined && sent < expected) c.close();
     } finally {
       if (laned) leaveLane(c);
-      if (file) {
-        try {
-          file.file.close();
-        } catch {
-          // Closed already.
-        }
-      }
+      file?.file[Symbol.dispose](); // unlike close(), no throw when closed already
     }
   }
 

@@ -516,11 +516,7 @@ function fileReader({ file, start, length }: FileBody): ChunkReader {
     close() {
       if (closed) return;
       closed = true;
-      try {
-        file.close();
-      } catch {
-        // Closing twice after a failed read is harmless.
-      }
+      file[Symbol.dispose](); // unlike close(), no throw when closed already
     },
   };
 }

@@ -163,11 +163,7 @@ async function fileReply(
       download: true,
     };
   } catch (error) {
-    try {
-      file.close();
-    } catch {
-      // Already closed by a forced answer.
-    }
+    file[Symbol.dispose](); // unlike close(), no throw when a forced answer closed it already
     throw error;
   }
 }
