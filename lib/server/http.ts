@@ -637,6 +637,12 @@ export function serveHttp(
     }
   })();
 
+  /** Answers `status` with `text` and closes, reading on what the client still sends. */
+  async function refuse(c: Connection, status: number, text: string, extra = "") {
+    await c.write(simpleResponse(status, text, extra), 1000);
+    await c.linger();
+  }
+
   async function serveConnection(c: Connection): Promise<void> {
     let buffer = new Uint8Array(8192);
     let filled = 0;
@@ -653,20 +659,13 @@ export function serveHttp(
       for (;;) {
         const headEnd = end < 0 ? filled : end + HEAD_END.byteLength;
         if (hasBareLf(buffer, checked, headEnd)) {
-          c.disarm();
-          await c.write(
-            simpleResponse(400, "Bad Request (bare LF: lines must end in CRLF)\n"),
-            1000,
-          );
-          return await c.linger();
+          return await refuse(c, 400, "Bad Request (bare LF: lines must end in CRLF)\n");
         }
         checked = headEnd;
         if (end >= 0) break;
         if (filled === buffer.byteLength) {
           if (buffer.byteLength >= MAX_HEAD_BYTES) {
-            c.disarm();
-            await c.write(simpleResponse(431, "Request Header Fields Too Large\n"), 1000);
-            return await c.linger();
+            return await refuse(c, 431, "Request Header Fields Too Large\n");
           }
           const larger = new Uint8Array(Math.min(buffer.byteLength * 2, MAX_HEAD_BYTES));
           larger.set(buffer);
@@ -701,13 +700,11 @@ export function serveHttp(
       buffer.copyWithin(0, end + HEAD_END.byteLength, filled);
       filled -= end + HEAD_END.byteLength;
       if (typeof head === "string") {
-        await c.write(simpleResponse(400, `Bad Request (${head})\n`), 1000);
-        return await c.linger();
+        return await refuse(c, 400, `Bad Request (${head})\n`);
       }
       if (!ROUTED_METHODS.has(head.method)) {
         const text = `Method Not Allowed (${head.method}; this server serves GET and HEAD)\n`;
-        await c.write(simpleResponse(405, text, "allow: GET, HEAD\r\n"), 1000);
-        return await c.linger();
+        return await refuse(c, 405, text, "allow: GET, HEAD\r\n");
       }
       const connectionHeader = head.headers.get("connection")?.toLowerCase() ?? "";
       const declared = head.headers.get("content-length") ?? "0";
@@ -742,8 +739,7 @@ export function serveHttp(
           ? new URL(head.target, `http://${head.headers.get("host") || "localhost"}`)
           : new URL(head.target);
       } catch {
-        await c.write(simpleResponse(400, "Bad Request (malformed target)\n"), 1000);
-        return await c.linger();
+        return await refuse(c, 400, "Bad Request (malformed target)\n");
       }
       let response: Response;
       try {
