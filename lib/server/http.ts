@@ -677,7 +677,6 @@ export function serveHttp(
           if (buffer[0] === TLS_HANDSHAKE) {
             // A TLS client (an https:// URL) would otherwise wait for the headers timeout;
             // a plain answer tells it at once that this server speaks http://.
-            c.disarm();
             await c.write(
               simpleResponse(400, "Bad Request (this server speaks plain HTTP)\n"),
               1000,
