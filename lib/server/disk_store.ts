@@ -98,7 +98,20 @@ export type Lookup =
   | { found: "unreadable"; path: string };
 
 /**
- * Sort columns of the paged listing (after Terrain's fix-ups and aliases).
+ * Sort columns of the paged listing (after Terrain's fix-ups and aliases), in the order its
+ * refusal lists them.
+ *
+ * @example
+ * ```ts
+ * import { SORT_COLUMNS } from "./disk_store.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(SORT_COLUMNS.includes("datemodified"));
+ * ```
+ */
+export const SORT_COLUMNS = ["name", "path", "size", "datecreated", "datemodified"] as const;
+
+/**
+ * A sort column of {@link SORT_COLUMNS}.
  *
  * @example
  * ```ts
@@ -106,7 +119,7 @@ export type Lookup =
  * const column: SortColumn = "datemodified";
  * ```
  */
-export type SortColumn = "name" | "path" | "size" | "datecreated" | "datemodified";
+export type SortColumn = typeof SORT_COLUMNS[number];
 
 /**
  * What a paged listing asks for.
