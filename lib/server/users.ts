@@ -130,8 +130,13 @@ export interface UserTable {
   tokenLifetimeSeconds: number;
 }
 
+/** Stands in for unknown users so a wrong username costs as much as a wrong password. */
+const NOBODY_PASSWORD = randomBytes(32).toString("hex");
+
 /**
- * True when `password` is the user's password (compared in constant time).
+ * True when `password` is the user's password (compared in constant time). An unknown user
+ * (`undefined`) is compared too, and never matches, so timing does not tell which usernames
+ * exist.
  *
  * @example
  * ```ts
@@ -141,11 +146,13 @@ export interface UserTable {
  * const user = { username: "d", password: "pw", email: "", firstName: "", lastName: "", tokens: [] };
  * assert.ok(passwordMatches(user, "pw"));
  * assert.ok(!passwordMatches(user, "nope"));
+ * assert.ok(!passwordMatches(undefined, "pw"));
  * ```
  */
-export function passwordMatches(user: StoreUser, password: string): boolean {
+export function passwordMatches(user: StoreUser | undefined, password: string): boolean {
   const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
-  return timingSafeEqual(digest(user.password), digest(password));
+  const matches = timingSafeEqual(digest(user?.password ?? NOBODY_PASSWORD), digest(password));
+  return matches && user !== undefined;
 }
 
 /**
