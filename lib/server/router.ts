@@ -194,8 +194,9 @@ export function createRouter(
 
   function failure(error: unknown): Reply {
     if (error instanceof TerrainError) return error.toReply();
-    if (shaper.signal.aborted) return textReply(503, "Service Unavailable (shutting down)\n");
+    // A malformed store file (a sidecar, saved searches) is Terrain's unchecked exception.
     if (error instanceof StoreFileError) return uncheckedException(error.message).toReply();
+    if (shaper.signal.aborted) return textReply(503, "Service Unavailable (shutting down)\n");
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const reason = store.redact(text).slice(0, 300);
     log(`unexpected failure: ${reason}`);
