@@ -954,7 +954,6 @@ export class DiskStore {
       const info = infos[i];
       const permission = permissionOf ? permissionOf(entry) : folder.permission;
       if (!info || permission === "none") continue;
-      const { size, created, modified } = entryStat(info);
       items.push({
         path: `${folder.path}/${entry.name}`,
         name: entry.name,
@@ -962,9 +961,7 @@ export class DiskStore {
         disk: entry.disk,
         sidecarDir: entry.kind === "folder" ? entry.disk : folder.disk,
         permission,
-        size,
-        created,
-        modified,
+        ...entryStat(info),
         nameType: entry.nameType,
         hasAvus: entry.kind === "file" ? entry.hasAvus : undefined,
       });
