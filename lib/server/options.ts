@@ -6,6 +6,7 @@
  */
 
 import type { ConnectionLimits } from "./http.ts";
+import type { ShapingOptions } from "./shaping.ts";
 import { formatZonePath, parseZonePath } from "./zone_path.ts";
 
 /**
@@ -118,7 +119,7 @@ export interface ServerOptions {
 }
 
 /**
- * Options with every default filled in.
+ * Options with every default filled in (the shaping settings as `ShapingOptions` has them).
  *
  * @example
  * ```ts
@@ -126,7 +127,7 @@ export interface ServerOptions {
  * const options: ResolvedOptions = resolveOptions({ root: "/data/store" });
  * ```
  */
-export interface ResolvedOptions {
+export interface ResolvedOptions extends ShapingOptions {
   /** The store folder. */
   root: string;
   /** Where `root` is served as a plain folder, when asked. */
@@ -137,16 +138,6 @@ export interface ResolvedOptions {
   hostname: string;
   /** Zone name. */
   zone: string;
-  /** Delay before each response, ms. */
-  latencyMs: number;
-  /** Bytes per second over all bodies; 0 = unlimited. */
-  bandwidth: number;
-  /** Fraction of requests answered with an injected 500/503. */
-  failRate: number;
-  /** Fraction of download bodies cut short. */
-  dropRate: number;
-  /** Seed of all random choices. */
-  seed: number;
   /** Lifetime of minted tokens, when overridden. */
   tokenLifetimeSeconds: number | undefined;
   /** Whether searches are answered. */
