@@ -484,9 +484,8 @@ function streamReader(stream: ReadableStream<Uint8Array>): ChunkReader {
       return count;
     },
     close() {
-      if (closed) return;
       closed = true;
-      reader.cancel().catch(() => {});
+      reader.cancel().catch(() => {}); // a second cancel is a no-op
     },
   };
 }
@@ -514,7 +513,6 @@ function fileReader({ file, start, length }: FileBody): ChunkReader {
       return count;
     },
     close() {
-      if (closed) return;
       closed = true;
       file[Symbol.dispose](); // unlike close(), no throw when closed already
     },
