@@ -794,17 +794,7 @@ export function serveHttp(
         return;
       }
       const bytes = response instanceof BytesResponse ? response.content : undefined;
-      if (bytes) {
-        const out = encoder.encode(text);
-        await c.write(
-          bytes.byteLength < 64 * 1024 ? Buffer.concat([out, bytes]) : out,
-          timeout,
-        );
-        if (bytes.byteLength >= 64 * 1024) await c.write(bytes, timeout);
-        return;
-      }
-      // Small pieces go out with what precedes them (the head, chunk framing) in one write;
-      // large ones after it, uncopied.
+      if (bytes) return await writeAfter(c, encoder.encode(text), bytes, 64 * 1024);
       const reader = response.body.getReader();
       let prefix = text;
       let sent = 0;
@@ -828,12 +818,7 @@ export function serveHttp(
         const before = encoder.encode(prefix);
         prefix = chunked ? "\r\n" : "";
         try {
-          if (piece.byteLength < 16 * 1024) {
-            await c.write(Buffer.concat([before, piece]), timeout);
-          } else {
-            if (before.byteLength > 0) await c.write(before, timeout);
-            await c.write(piece, timeout);
-          }
+          await writeAfter(c, before, piece, 16 * 1024);
         } catch (error) {
           reader.cancel().catch(() => {});
           throw error;
@@ -847,6 +832,18 @@ export function serveHttp(
       if (laned) leaveLane(c);
       file?.file[Symbol.dispose](); // unlike close(), no throw when closed already
     }
+  }
+
+  /**
+   * Writes `before`, then `piece`: a piece smaller than `small` goes out with it in one write,
+   * a larger one after it, uncopied.
+   */
+  async function writeAfter(c: Connection, before: Uint8Array, piece: Uint8Array, small: number) {
+    if (piece.byteLength < small) {
+      return await c.write(Buffer.concat([before, piece]), limits.sendTimeoutMs);
+    }
+    if (before.byteLength > 0) await c.write(before, limits.sendTimeoutMs);
+    await c.write(piece, limits.sendTimeoutMs);
   }
 
   /** Sends `head`, then `length` bytes of `file`; the head rides with the first piece. */
