@@ -7,7 +7,6 @@
  */
 
 import type { Prng } from "./prng.ts";
-import { SORT_FIELDS } from "./search/searcher.ts";
 
 /**
  * One argument of a search clause.
@@ -43,6 +42,37 @@ export interface SearchClause {
   /** Its arguments by name. */
   args: Record<string, SearchArgument>;
 }
+
+/**
+ * The sort fields the service accepts, in the order its refusal lists them.
+ *
+ * @example
+ * ```ts
+ * import { SORT_FIELDS } from "./search_documentation.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(SORT_FIELDS.includes("dateModified"));
+ * ```
+ */
+export const SORT_FIELDS = [
+  "id",
+  "label",
+  "path",
+  "creator",
+  "dateCreated",
+  "dateModified",
+  "fileSize",
+] as const;
+
+/**
+ * A sort field of {@link SORT_FIELDS}.
+ *
+ * @example
+ * ```ts
+ * import type { SortField } from "./search_documentation.ts";
+ * const field: SortField = "fileSize";
+ * ```
+ */
+export type SortField = typeof SORT_FIELDS[number];
 
 /** A clause on the `date` date lying in a range (`last` stands before it in the summary). */
 function dateRange(date: string, last = ""): SearchClause {

@@ -10,7 +10,8 @@
 import { forbidden, illegalArgument, searchRefused } from "../errors.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import { compileQuery } from "../search/query.ts";
-import { type SearchRequest, SORT_FIELDS, type SortField } from "../search/searcher.ts";
+import type { SearchRequest } from "../search/searcher.ts";
+import { SORT_FIELDS, type SortField } from "../search_documentation.ts";
 import { type Call, readJsonBody } from "./call.ts";
 
 const KEYS: ReadonlySet<string> = new Set(["query", "size", "from", "sort", "scroll", "scroll_id"]);

@@ -11,6 +11,7 @@ import { searchRefused } from "../errors.ts";
 import { type Permission, permissionFor } from "../permissions.ts";
 import { renderAvus } from "../sidecars.ts";
 import type { Matcher } from "./query.ts";
+import type { SortField } from "../search_documentation.ts";
 import { type IndexedDoc, SearchIndex } from "./search_index.ts";
 
 /**
@@ -29,37 +30,6 @@ export const RESULT_WINDOW = 10_000;
 const MAX_SCROLLS = 500;
 /** Hits held by open scrolls at most, together (each is one reference into the index). */
 const MAX_SCROLL_HITS = 4_000_000;
-
-/**
- * The sort fields the service accepts, each with the value it sorts by.
- *
- * @example
- * ```ts
- * import { SORT_FIELDS } from "./searcher.ts";
- * import assert from "node:assert/strict";
- * assert.ok(SORT_FIELDS.includes("dateModified"));
- * ```
- */
-export const SORT_FIELDS = [
-  "id",
-  "label",
-  "path",
-  "creator",
-  "dateCreated",
-  "dateModified",
-  "fileSize",
-] as const;
-
-/**
- * A sort field of {@link SORT_FIELDS}.
- *
- * @example
- * ```ts
- * import type { SortField } from "./searcher.ts";
- * const field: SortField = "fileSize";
- * ```
- */
-export type SortField = typeof SORT_FIELDS[number];
 
 /**
  * A checked search request.
