@@ -266,7 +266,6 @@ class Closed extends Error {}
 
 /** One client connection and its state. */
 class Connection {
-  readonly conn: Deno.TcpConn;
   /** Kept alive after an answer, waiting for the next request (nothing of it has arrived). */
   idle = false;
   idleSince = performance.now();
@@ -288,8 +287,9 @@ class Connection {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #held = true;
 
-  constructor(conn: Deno.TcpConn) {
-    this.conn = conn;
+  /** `held`: whether the connection keeps the process alive (see `HttpServer.unref`). */
+  constructor(readonly conn: Deno.TcpConn, held: boolean) {
+    if (!held) this.hold(false);
   }
 
   get closed(): boolean {
@@ -616,14 +616,12 @@ export function serveHttp(
       }
       pause = 10;
       if (open.size >= limits.maxConnections && shed(1) === 0) {
-        const refused = new Connection(conn);
-        if (!held) refused.hold(false);
+        const refused = new Connection(conn, held);
         refused.write(simpleResponse(503, "Service Unavailable (too many connections)\n"), 1000)
           .catch(() => {}).finally(() => refused.close());
         continue;
       }
-      const connection = new Connection(conn);
-      if (!held) connection.hold(false);
+      const connection = new Connection(conn, held);
       // Heads and bodies go out in separate writes; Nagle's algorithm would hold the second
       // one back until the client's delayed acknowledgement (40 ms on Linux).
       conn.setNoDelay(true);
