@@ -70,7 +70,6 @@ interface Scroll {
   position: number;
   size: number;
   sort: { field: SortField; order: "ascending" | "descending" }[];
-  total: number;
   expiresAt: number;
 }
 
@@ -181,7 +180,6 @@ export class Searcher {
       position: request.size,
       size: request.size,
       sort: request.sort,
-      total: hits.length,
       expiresAt: now + request.scrollMs,
     });
     const page = hits.slice(0, request.size);
@@ -202,7 +200,7 @@ export class Searcher {
     const page = scroll.hits.slice(scroll.position, scroll.position + scroll.size);
     scroll.position += scroll.size;
     scroll.expiresAt = Date.now() + scrollMs;
-    return { scroll_id: scrollId, ...this.#answer(user, page, scroll.total, scroll.sort) };
+    return { scroll_id: scrollId, ...this.#answer(user, page, scroll.hits.length, scroll.sort) };
   }
 
   #value(doc: IndexedDoc, field: SortField): string | number {
