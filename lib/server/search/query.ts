@@ -317,8 +317,7 @@ export function compileQuery(query: unknown, where: string, zone: string): Match
   }
   const groups: Record<string, Matcher[]> = { all: [], any: [], none: [] };
   for (const [key, list] of Object.entries(query)) {
-    if (!(key in groups)) continue;
-    if (list === null) continue;
+    if (!(key in groups) || list === null) continue;
     if (!Array.isArray(list)) throw wrongType(`${where}.${key}`, list, "[]querydsl.Clause");
     groups[key] = list.map((clause, i) => {
       const at = `${where}.${key}[${i}]`;

@@ -235,20 +235,17 @@ export class SearchIndex {
       return undefined;
     }
     const docs: IndexedDoc[] = [];
-    const zoneRoot = `/${this.#store.zone}`;
-    if (path !== zoneRoot) {
-      const label = baseName(path);
-      const own = sidecars.has(sidecarName(label, "folder", "avus"))
-        ? this.#sidecar(`${disk}/${sidecarName(label, "folder", "avus")}`)
-        : undefined;
-      docs.push(this.#doc(path, label, "folder", entryStat(info), own));
+    const sidecarOf = (name: string) =>
+      sidecars.has(name) ? this.#sidecar(`${disk}/${name}`) : undefined;
+    if (path !== `/${this.#store.zone}`) {
+      const own = sidecarOf(sidecarName("", "folder", "avus"));
+      docs.push(this.#doc(path, baseName(path), "folder", entryStat(info), own));
     }
     const infos = await statMany(files.map((name) => `${disk}/${name}`));
     files.forEach((name, i) => {
       const fileInfo = infos[i];
       if (!fileInfo) return;
-      const sidecar = sidecarName(name, "file", "avus");
-      const avus = sidecars.has(sidecar) ? this.#sidecar(`${disk}/${sidecar}`) : undefined;
+      const avus = sidecarOf(sidecarName(name, "file", "avus"));
       docs.push(this.#doc(`${path}/${name}`, name, "file", entryStat(fileInfo), avus));
     });
     const modified = info.mtime?.getTime() ?? startedAt;
