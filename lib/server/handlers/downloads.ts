@@ -97,8 +97,7 @@ function dataInfoUrl(path: string): string {
 async function downloadable(call: Call, path: string): Promise<Item> {
   const found = await call.store.lookup(path, call.user);
   if (found.found !== "item") {
-    const shown = found.path;
-    throw requestFailed(`GET ${dataInfoUrl(shown)} had a service error: internal error`);
+    throw requestFailed(`GET ${dataInfoUrl(found.path)} had a service error: internal error`);
   }
   if (found.item.kind !== "file") {
     throw requestFailed(
