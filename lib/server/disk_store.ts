@@ -38,7 +38,6 @@ import {
 } from "./sidecars.ts";
 import { StoreFileError } from "./store_file.ts";
 import {
-  baseName,
   DiskLayout,
   formatZonePath,
   isServableName,
@@ -99,7 +98,20 @@ export type Lookup =
   | { found: "unreadable"; path: string };
 
 /**
- * Sort columns of the paged listing (after Terrain's fix-ups and aliases).
+ * Sort columns of the paged listing (after Terrain's fix-ups and aliases), in the order its
+ * refusal lists them.
+ *
+ * @example
+ * ```ts
+ * import { SORT_COLUMNS } from "./disk_store.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(SORT_COLUMNS.includes("datemodified"));
+ * ```
+ */
+export const SORT_COLUMNS = ["name", "path", "size", "datecreated", "datemodified"] as const;
+
+/**
+ * A sort column of {@link SORT_COLUMNS}.
  *
  * @example
  * ```ts
@@ -107,7 +119,7 @@ export type Lookup =
  * const column: SortColumn = "datemodified";
  * ```
  */
-export type SortColumn = "name" | "path" | "size" | "datecreated" | "datemodified";
+export type SortColumn = typeof SORT_COLUMNS[number];
 
 /**
  * What a paged listing asks for.
@@ -133,24 +145,6 @@ export interface PageQuery {
   entityType: "any" | "file" | "folder";
   /** File types to include (empty = all); folders are not filtered. */
   infoTypes: readonly string[];
-}
-
-/**
- * One page of a folder: the count over all pages and this page's items, folders first.
- *
- * @example
- * ```ts
- * import type { Page } from "./disk_store.ts";
- * const empty: Page = { total: 0, folders: [], files: [] };
- * ```
- */
-export interface Page {
-  /** Matching items over all pages. */
-  total: number;
-  /** This page's folders. */
-  folders: Item[];
-  /** This page's files. */
-  files: Item[];
 }
 
 /**
@@ -431,21 +425,16 @@ export class DiskStore {
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  lookup(raw: string, user: string): Promise<Lookup> {
-    try {
-      return Promise.resolve(this.#resolve(raw, user));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  #resolve(raw: string, user: string): Lookup {
+  // deno-lint-ignore require-await -- async so that a failure is a rejection
+  async lookup(raw: string, user: string): Promise<Lookup> {
     const segments = parseZonePath(raw, this.zone);
     if (!segments) return { found: "missing", path: displayRaw(raw) };
     const path = formatZonePath(segments);
     const missing: Lookup = { found: "missing", path };
-    if (this.#above.has(path)) return this.#aboveItem(path, user);
-    const disk = this.#layout.toDisk(segments);
+    // A folder above a plain folder's mount point holds only the next folder down, and has
+    // the mounted folder's dates and no metadata.
+    const above = this.#above.has(path);
+    const disk = above ? this.#baseDir : this.#layout.toDisk(segments);
     if (disk === undefined) return missing;
     let real: string;
     let info: Deno.FileInfo;
@@ -457,7 +446,7 @@ export class DiskStore {
     } catch {
       return missing;
     }
-    const target = this.#layout.toZonePath(real);
+    const target = above ? path : this.#layout.toZonePath(real);
     if (target === undefined || !(info.isFile || info.isDirectory)) return missing;
     const permission = weakest(
       permissionFor(this.paths, user, path),
@@ -484,34 +473,6 @@ export class DiskStore {
         permission,
         ...entryStat(info),
         nameType: infoTypeFromName(name),
-      },
-    };
-  }
-
-  /**
-   * A folder above a plain folder's mount point: it holds only the next folder down, and has
-   * the mounted folder's dates and no metadata.
-   */
-  #aboveItem(path: string, user: string): Lookup {
-    const permission = permissionFor(this.paths, user, path);
-    if (permission === "none") return { found: "unreadable", path };
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.statSync(this.#baseDir);
-    } catch {
-      return { found: "missing", path };
-    }
-    return {
-      found: "item",
-      item: {
-        path,
-        name: baseName(path),
-        kind: "folder",
-        disk: this.#baseDir,
-        sidecarDir: this.#baseDir,
-        permission,
-        ...entryStat(info),
-        nameType: infoTypeFromName(baseName(path)),
       },
     };
   }
@@ -555,36 +516,9 @@ export class DiskStore {
   }
 
   /**
-   * One page of `folder` for `user`: folders before files, each in the requested order;
-   * `total` counts every matching item the caller can read.
-   *
-   * @example
-   * ```ts
-   * import { DiskStore } from "./disk_store.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const root = await Deno.makeTempDir();
-   * const store = await DiskStore.open(root, "iplant");
-   * const found = await store.lookup("/iplant/home/shared", "anonymous");
-   * if (found.found !== "item") throw new Error("expected the community folder");
-   * const page = await store.page(found.item, "anonymous", {
-   *   offset: 0, limit: 10, sort: "name", direction: "ASC", entityType: "any", infoTypes: [],
-   * });
-   * assert.equal(page.total, 0);
-   * await Deno.remove(root, { recursive: true });
-   * ```
-   */
-  async page(folder: Item, user: string, query: PageQuery): Promise<Page> {
-    const plan = await this.pagePlan(folder, user, query);
-    return {
-      total: plan.total,
-      folders: await plan.items(plan.folders),
-      files: await plan.items(plan.files),
-    };
-  }
-
-  /**
-   * {@link DiskStore.page} without stat'ing the page's entries yet (see {@link PagePlan}).
+   * One page of `folder` for `user`, its entries not stat'ed yet (see {@link PagePlan}): folders
+   * before files, each in the requested order; `total` counts every matching item the caller
+   * can read.
    *
    * @example
    * ```ts
@@ -652,29 +586,6 @@ export class DiskStore {
       files: pageFiles,
       items: (entries) => this.#fresh(folder, entries, permissionOf),
     };
-  }
-
-  /**
-   * The sub-folders of `folder` that `user` can read, by name.
-   *
-   * @example
-   * ```ts
-   * import { DiskStore } from "./disk_store.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const root = await Deno.makeTempDir();
-   * const store = await DiskStore.open(root, "iplant");
-   * const home = await store.lookup("/iplant/home", "demo");
-   * if (home.found !== "item") throw new Error("expected /iplant/home");
-   * const names = (await store.subfolders(home.item, "demo")).map((item) => item.name);
-   * assert.deepEqual(names, ["shared"]);
-   * await Deno.remove(root, { recursive: true });
-   * ```
-   */
-  async subfolders(folder: Item, user: string): Promise<Item[]> {
-    const snapshot = await this.#snapshot(folder);
-    const permissionOf = this.#childPermissions(folder, user, snapshot.hasSymlinks);
-    return await this.#fresh(folder, snapshot.folders, permissionOf);
   }
 
   /**
@@ -1043,7 +954,6 @@ export class DiskStore {
       const info = infos[i];
       const permission = permissionOf ? permissionOf(entry) : folder.permission;
       if (!info || permission === "none") continue;
-      const { size, created, modified } = entryStat(info);
       items.push({
         path: `${folder.path}/${entry.name}`,
         name: entry.name,
@@ -1051,9 +961,7 @@ export class DiskStore {
         disk: entry.disk,
         sidecarDir: entry.kind === "folder" ? entry.disk : folder.disk,
         permission,
-        size,
-        created,
-        modified,
+        ...entryStat(info),
         nameType: entry.nameType,
         hasAvus: entry.kind === "file" ? entry.hasAvus : undefined,
       });

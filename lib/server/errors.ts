@@ -22,10 +22,6 @@ import { jsonReply, type Reply } from "./reply.ts";
  * ```
  */
 export class TerrainError extends Error {
-  /** HTTP status. */
-  readonly status: number;
-  /** The JSON body, or `null` for an empty body. */
-  readonly body: unknown;
   /** `Content-Type` of the body; `null` sends none. */
   readonly contentType: string | null;
   /** Extra response headers. */
@@ -44,8 +40,10 @@ export class TerrainError extends Error {
    * ```
    */
   constructor(
-    status: number,
-    body: unknown,
+    /** HTTP status. */
+    readonly status: number,
+    /** The JSON body, or `null` for an empty body. */
+    readonly body: unknown,
     options: { contentType?: string | null; headers?: HeadersInit } = {},
   ) {
     const code = typeof body === "object" && body !== null && "error_code" in body
@@ -53,8 +51,6 @@ export class TerrainError extends Error {
       : `HTTP ${status}`;
     super(code);
     this.name = "TerrainError";
-    this.status = status;
-    this.body = body;
     this.contentType = options.contentType === undefined
       ? "application/json; charset=utf-8"
       : options.contentType;
@@ -388,4 +384,18 @@ export function requestFailed(message: string): TerrainError {
  */
 export function uncheckedException(reason: string): TerrainError {
   return new TerrainError(500, { error_code: "ERR_UNCHECKED_EXCEPTION", reason });
+}
+
+/**
+ * The search service's refusal: `400` with its `{"error": message}` body.
+ *
+ * @example
+ * ```ts
+ * import { searchRefused } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(searchRefused("EOF").body, { error: "EOF" });
+ * ```
+ */
+export function searchRefused(message: string): TerrainError {
+  return new TerrainError(400, { error: message });
 }

@@ -160,58 +160,46 @@ const BIG_PIECE = 4 * 1024 * 1024;
 const SMALL_PIECE = 256 * 1024;
 const BIG_BUFFERS = 2;
 
-/** A byte body, written with the head in one write without going through a stream. */
-class BytesResponse extends Response {
+/**
+ * A `Response` whose body is `content`, written by the connection layer together with the head
+ * (reading it back through the `Response`'s stream cost more than answering small requests).
+ *
+ * @example
+ * ```ts
+ * import { BytesResponse } from "./http.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const response = new BytesResponse(new TextEncoder().encode("hi"), { status: 200 });
+ * assert.equal(await response.text(), "hi");
+ * ```
+ */
+export class BytesResponse extends Response {
   constructor(readonly content: Uint8Array<ArrayBuffer>, init: ResponseInit) {
     super(content, init);
   }
 }
 
 /**
- * A whole file to send as a body. The connection layer reads the file itself in large pieces
- * and closes it when done; the `Response`'s own body is never read.
- */
-class FileResponse extends Response {
-  constructor(readonly file: Deno.FsFile, readonly length: number, init: ResponseInit) {
-    super(file.readable, init);
-  }
-}
-
-/**
- * A `Response` whose body is `bytes`, written by the connection layer together with the head
- * (reading it back through the `Response`'s stream cost more than answering small requests).
- *
- * @example
- * ```ts
- * import { bytesResponse } from "./http.ts";
- * import assert from "node:assert/strict";
- *
- * const response = bytesResponse(new TextEncoder().encode("hi"), { status: 200 });
- * assert.equal(await response.text(), "hi");
- * ```
- */
-export function bytesResponse(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit): Response {
-  return new BytesResponse(bytes, init);
-}
-
-/**
  * A `Response` whose body is the first `length` bytes of `file`, sent by the connection layer
- * in large pieces (see the module notes). The file is closed when the body ends, fails or the
- * client goes away; a file that shrinks meanwhile cuts the connection.
+ * in large pieces (see the module notes); the `Response`'s own body is never read. The file is
+ * closed when the body ends, fails or the client goes away; a file that shrinks meanwhile cuts
+ * the connection.
  *
  * @example
  * ```ts
- * import { fileResponse } from "./http.ts";
+ * import { FileResponse } from "./http.ts";
  * import assert from "node:assert/strict";
  *
  * const file = await Deno.open(Deno.execPath());
- * const response = fileResponse(file, 16, { status: 200 });
+ * const response = new FileResponse(file, 16, { status: 200 });
  * assert.equal(response.status, 200);
  * file.close();
  * ```
  */
-export function fileResponse(file: Deno.FsFile, length: number, init: ResponseInit): Response {
-  return new FileResponse(file, length, init);
+export class FileResponse extends Response {
+  constructor(readonly file: Deno.FsFile, readonly length: number, init: ResponseInit) {
+    super(file.readable, init);
+  }
 }
 
 /**
@@ -278,7 +266,6 @@ class Closed extends Error {}
 
 /** One client connection and its state. */
 class Connection {
-  readonly conn: Deno.TcpConn;
   /** Kept alive after an answer, waiting for the next request (nothing of it has arrived). */
   idle = false;
   idleSince = performance.now();
@@ -300,8 +287,9 @@ class Connection {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #held = true;
 
-  constructor(conn: Deno.TcpConn) {
-    this.conn = conn;
+  /** `held`: whether the connection keeps the process alive (see `HttpServer.unref`). */
+  constructor(readonly conn: Deno.TcpConn, held: boolean) {
+    if (!held) this.hold(false);
   }
 
   get closed(): boolean {
@@ -346,11 +334,8 @@ class Connection {
     if (this.#closed) return;
     this.#closed = true;
     this.#gone.resolve();
-    try {
-      this.conn.close();
-    } catch {
-      // Already closed by the peer's side of a failed read or write.
-    }
+    // Unlike close(), no throw when a failed read or write closed it already.
+    this.conn[Symbol.dispose]();
   }
 
   /**
@@ -631,14 +616,12 @@ export function serveHttp(
       }
       pause = 10;
       if (open.size >= limits.maxConnections && shed(1) === 0) {
-        const refused = new Connection(conn);
-        if (!held) refused.hold(false);
+        const refused = new Connection(conn, held);
         refused.write(simpleResponse(503, "Service Unavailable (too many connections)\n"), 1000)
           .catch(() => {}).finally(() => refused.close());
         continue;
       }
-      const connection = new Connection(conn);
-      if (!held) connection.hold(false);
+      const connection = new Connection(conn, held);
       // Heads and bodies go out in separate writes; Nagle's algorithm would hold the second
       // one back until the client's delayed acknowledgement (40 ms on Linux).
       conn.setNoDelay(true);
@@ -651,6 +634,12 @@ export function serveHttp(
       running.add(task);
     }
   })();
+
+  /** Answers `status` with `text` and closes, reading on what the client still sends. */
+  async function refuse(c: Connection, status: number, text: string, extra = "") {
+    await c.write(simpleResponse(status, text, extra), 1000);
+    await c.linger();
+  }
 
   async function serveConnection(c: Connection): Promise<void> {
     let buffer = new Uint8Array(8192);
@@ -668,20 +657,13 @@ export function serveHttp(
       for (;;) {
         const headEnd = end < 0 ? filled : end + HEAD_END.byteLength;
         if (hasBareLf(buffer, checked, headEnd)) {
-          c.disarm();
-          await c.write(
-            simpleResponse(400, "Bad Request (bare LF: lines must end in CRLF)\n"),
-            1000,
-          );
-          return await c.linger();
+          return await refuse(c, 400, "Bad Request (bare LF: lines must end in CRLF)\n");
         }
         checked = headEnd;
         if (end >= 0) break;
         if (filled === buffer.byteLength) {
           if (buffer.byteLength >= MAX_HEAD_BYTES) {
-            c.disarm();
-            await c.write(simpleResponse(431, "Request Header Fields Too Large\n"), 1000);
-            return await c.linger();
+            return await refuse(c, 431, "Request Header Fields Too Large\n");
           }
           const larger = new Uint8Array(Math.min(buffer.byteLength * 2, MAX_HEAD_BYTES));
           larger.set(buffer);
@@ -693,7 +675,6 @@ export function serveHttp(
           if (buffer[0] === TLS_HANDSHAKE) {
             // A TLS client (an https:// URL) would otherwise wait for the headers timeout;
             // a plain answer tells it at once that this server speaks http://.
-            c.disarm();
             await c.write(
               simpleResponse(400, "Bad Request (this server speaks plain HTTP)\n"),
               1000,
@@ -716,13 +697,11 @@ export function serveHttp(
       buffer.copyWithin(0, end + HEAD_END.byteLength, filled);
       filled -= end + HEAD_END.byteLength;
       if (typeof head === "string") {
-        await c.write(simpleResponse(400, `Bad Request (${head})\n`), 1000);
-        return await c.linger();
+        return await refuse(c, 400, `Bad Request (${head})\n`);
       }
       if (!ROUTED_METHODS.has(head.method)) {
         const text = `Method Not Allowed (${head.method}; this server serves GET and HEAD)\n`;
-        await c.write(simpleResponse(405, text, "allow: GET, HEAD\r\n"), 1000);
-        return await c.linger();
+        return await refuse(c, 405, text, "allow: GET, HEAD\r\n");
       }
       const connectionHeader = head.headers.get("connection")?.toLowerCase() ?? "";
       const declared = head.headers.get("content-length") ?? "0";
@@ -757,8 +736,7 @@ export function serveHttp(
           ? new URL(head.target, `http://${head.headers.get("host") || "localhost"}`)
           : new URL(head.target);
       } catch {
-        await c.write(simpleResponse(400, "Bad Request (malformed target)\n"), 1000);
-        return await c.linger();
+        return await refuse(c, 400, "Bad Request (malformed target)\n");
       }
       let response: Response;
       try {
@@ -814,17 +792,7 @@ export function serveHttp(
         return;
       }
       const bytes = response instanceof BytesResponse ? response.content : undefined;
-      if (bytes) {
-        const out = encoder.encode(text);
-        await c.write(
-          bytes.byteLength < 64 * 1024 ? Buffer.concat([out, bytes]) : out,
-          timeout,
-        );
-        if (bytes.byteLength >= 64 * 1024) await c.write(bytes, timeout);
-        return;
-      }
-      // Small pieces go out with what precedes them (the head, chunk framing) in one write;
-      // large ones after it, uncopied.
+      if (bytes) return await writeAfter(c, encoder.encode(text), bytes, 64 * 1024);
       const reader = response.body.getReader();
       let prefix = text;
       let sent = 0;
@@ -848,12 +816,7 @@ export function serveHttp(
         const before = encoder.encode(prefix);
         prefix = chunked ? "\r\n" : "";
         try {
-          if (piece.byteLength < 16 * 1024) {
-            await c.write(Buffer.concat([before, piece]), timeout);
-          } else {
-            if (before.byteLength > 0) await c.write(before, timeout);
-            await c.write(piece, timeout);
-          }
+          await writeAfter(c, before, piece, 16 * 1024);
         } catch (error) {
           reader.cancel().catch(() => {});
           throw error;
@@ -865,14 +828,20 @@ export function serveHttp(
       if (expected !== undefined && sent < expected) c.close();
     } finally {
       if (laned) leaveLane(c);
-      if (file) {
-        try {
-          file.file.close();
-        } catch {
-          // Closed already.
-        }
-      }
+      file?.file[Symbol.dispose](); // unlike close(), no throw when closed already
     }
+  }
+
+  /**
+   * Writes `before`, then `piece`: a piece smaller than `small` goes out with it in one write,
+   * a larger one after it, uncopied.
+   */
+  async function writeAfter(c: Connection, before: Uint8Array, piece: Uint8Array, small: number) {
+    if (piece.byteLength < small) {
+      return await c.write(Buffer.concat([before, piece]), limits.sendTimeoutMs);
+    }
+    if (before.byteLength > 0) await c.write(before, limits.sendTimeoutMs);
+    await c.write(piece, limits.sendTimeoutMs);
   }
 
   /** Sends `head`, then `length` bytes of `file`; the head rides with the first piece. */

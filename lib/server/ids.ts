@@ -6,6 +6,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 
 /** The namespace all tern ids are derived in (a fixed, randomly chosen UUID). */
@@ -24,10 +25,7 @@ const TERN_NAMESPACE = "3b6a1f52-8e0d-4c71-9a45-2ec85d17b063";
  * ```
  */
 export function uuidV5(namespace: string, name: string): string {
-  const namespaceBytes = Uint8Array.from(
-    namespace.replaceAll("-", "").match(/../g)!,
-    (pair) => parseInt(pair, 16),
-  );
+  const namespaceBytes = Buffer.from(namespace.replaceAll("-", ""), "hex");
   const hex = createHash("sha1").update(namespaceBytes).update(name, "utf8").digest("hex");
   // Version 5 in the high nibble of byte 6; RFC variant (binary 10) in the top bits of byte 8.
   const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);

@@ -153,7 +153,8 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
   try {
     mount = await plainMount(resolved.root, resolved.zone, resolved.mount);
     store = await DiskStore.open(resolved.root, resolved.zone, { mount });
-    users = mount !== undefined ? UserDirectory.none() : await UserDirectory.open(store.root, {
+    // A plain folder has no accounts: its files are all data, `.terrain/` included.
+    users = await UserDirectory.open(mount === undefined ? store.root : undefined, {
       tokenLifetimeSeconds: resolved.tokenLifetimeSeconds,
       warn,
     });

@@ -6,6 +6,7 @@
  */
 
 import type { ConnectionLimits } from "./http.ts";
+import type { ShapingOptions } from "./shaping.ts";
 import { formatZonePath, parseZonePath } from "./zone_path.ts";
 
 /**
@@ -118,7 +119,7 @@ export interface ServerOptions {
 }
 
 /**
- * Options with every default filled in.
+ * Options with every default filled in (the shaping settings as `ShapingOptions` has them).
  *
  * @example
  * ```ts
@@ -126,7 +127,7 @@ export interface ServerOptions {
  * const options: ResolvedOptions = resolveOptions({ root: "/data/store" });
  * ```
  */
-export interface ResolvedOptions {
+export interface ResolvedOptions extends ShapingOptions {
   /** The store folder. */
   root: string;
   /** Where `root` is served as a plain folder, when asked. */
@@ -137,16 +138,6 @@ export interface ResolvedOptions {
   hostname: string;
   /** Zone name. */
   zone: string;
-  /** Delay before each response, ms. */
-  latencyMs: number;
-  /** Bytes per second over all bodies; 0 = unlimited. */
-  bandwidth: number;
-  /** Fraction of requests answered with an injected 500/503. */
-  failRate: number;
-  /** Fraction of download bodies cut short. */
-  dropRate: number;
-  /** Seed of all random choices. */
-  seed: number;
   /** Lifetime of minted tokens, when overridden. */
   tokenLifetimeSeconds: number | undefined;
   /** Whether searches are answered. */
@@ -191,13 +182,13 @@ export class ServerOptionsError extends TypeError {
   }
 }
 
-function number(
+function number<Fallback extends number | undefined>(
   options: ServerOptions,
   key: keyof ServerOptions,
-  fallback: number,
+  fallback: Fallback,
   test: (value: number) => boolean,
   rule: string,
-): number {
+): number | Fallback {
   const value = options[key];
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || !test(value)) {
@@ -234,8 +225,10 @@ function readProcLimits(): string | undefined {
   }
 }
 
+const POSITIVE = "a positive integer";
 const POSITIVE_MS = "a positive whole number of ms";
 const isPositiveInteger = (value: number) => Number.isInteger(value) && value > 0;
+const isPort = (value: number) => Number.isInteger(value) && value >= 0 && value <= 65535;
 const isFraction = (value: number) => value >= 0 && value <= 1;
 const isNonNegative = (value: number) => value >= 0;
 
@@ -287,13 +280,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
       );
     }
   }
-  const lifetime = options.tokenLifetimeSeconds;
-  if (lifetime !== undefined && (!Number.isInteger(lifetime) || lifetime <= 0)) {
-    throw new ServerOptionsError(
-      "tokenLifetimeSeconds",
-      `must be a positive integer (got ${JSON.stringify(lifetime)})`,
-    );
-  }
+  const lifetime = number(options, "tokenLifetimeSeconds", undefined, isPositiveInteger, POSITIVE);
   if (options.quiet !== undefined && typeof options.quiet !== "boolean") {
     throw new ServerOptionsError("quiet", "must be true or false");
   }
@@ -303,13 +290,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   return {
     root: options.root,
     mount,
-    port: number(
-      options,
-      "port",
-      0,
-      (value) => Number.isInteger(value) && value >= 0 && value <= 65535,
-      "an integer from 0 to 65535",
-    ),
+    port: number(options, "port", 0, isPort, "an integer from 0 to 65535"),
     hostname,
     zone,
     latencyMs: number(options, "latencyMs", 0, isNonNegative, "a number of ms >= 0"),
@@ -323,17 +304,11 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     limits: {
       maxConnections: options.maxConnections === undefined
         ? defaultMaxConnections()
-        : number(options, "maxConnections", 0, isPositiveInteger, "a positive integer"),
+        : number(options, "maxConnections", 0, isPositiveInteger, POSITIVE),
       idleTimeoutMs: number(options, "idleTimeoutMs", 5000, isPositiveInteger, POSITIVE_MS),
       headersTimeoutMs: number(options, "headersTimeoutMs", 10_000, isPositiveInteger, POSITIVE_MS),
       sendTimeoutMs: number(options, "sendTimeoutMs", 30_000, isPositiveInteger, POSITIVE_MS),
-      maxLongAnswers: number(
-        options,
-        "maxLongAnswers",
-        32,
-        isPositiveInteger,
-        "a positive integer",
-      ),
+      maxLongAnswers: number(options, "maxLongAnswers", 32, isPositiveInteger, POSITIVE),
     },
   };
 }

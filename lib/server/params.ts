@@ -167,14 +167,9 @@ export class ParamCheck {
   integer(name: string, options: { required?: boolean; min: 0 | 1 }): number | undefined {
     const value = this.#single(name, options.required ?? false, "Long");
     if (value === undefined) return undefined;
-    const notLong = `(not (instance? java.lang.Long ${echo(value)}))`;
-    if (!/^[+-]?\d{1,19}$/.test(value)) {
-      this.problem(name, notLong);
-      return undefined;
-    }
-    const big = BigInt(value);
-    if (big < LONG_MIN || big > LONG_MAX) {
-      this.problem(name, notLong);
+    const big = /^[+-]?\d{1,19}$/.test(value) ? BigInt(value) : undefined;
+    if (big === undefined || big < LONG_MIN || big > LONG_MAX) {
+      this.problem(name, `(not (instance? java.lang.Long ${echo(value)}))`);
       return undefined;
     }
     if (big < BigInt(options.min)) {

@@ -164,10 +164,8 @@ export function permissionFor(paths: ZonePaths, user: string, zonePath: string):
  * ```
  */
 export function childrenInherit(paths: ZonePaths, folder: string): boolean {
-  if (within(folder, paths.community)) return true;
-  const inHome = folder.startsWith(`${paths.homeRoot}/`);
-  const inTrash = folder.startsWith(`${paths.trashBase}/`);
-  return inHome || inTrash;
+  // The community root is a folder of the home root too.
+  return folder.startsWith(`${paths.homeRoot}/`) || folder.startsWith(`${paths.trashBase}/`);
 }
 
 /**

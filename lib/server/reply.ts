@@ -163,7 +163,6 @@ export function jsonStreamReply(
     string,
     AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
   ])[],
-  status = 200,
 ): Reply {
   async function* pieces(): AsyncGenerator<string> {
     const opening = JSON.stringify(head);
@@ -198,6 +197,5 @@ export function jsonStreamReply(
       await source.return(undefined);
     },
   }, { highWaterMark: 0 });
-  const headers = new Headers({ "content-type": JSON_TYPE });
-  return { status, headers, body };
+  return { status: 200, headers: new Headers({ "content-type": JSON_TYPE }), body };
 }

@@ -62,7 +62,8 @@ const searchDocumentationHandler: Handler = (call) =>
 interface Route {
   segments: string[];
   handler: Handler;
-  requiresUser: boolean;
+  /** Who may call it without `/secured` (anyone, or only a known user); unset: no one. */
+  unsecured?: "anyone" | "user";
   /** `GET` routes also answer `HEAD`. */
   method: "GET" | "POST";
 }
@@ -70,44 +71,37 @@ interface Route {
 function route(
   pattern: string,
   handler: Handler,
-  options: { requiresUser?: boolean; method?: "POST" } = {},
+  options: { unsecured?: "anyone" | "user"; method?: "POST" } = {},
 ): Route {
   return {
     segments: pattern.split("/").slice(1),
     handler,
-    requiresUser: options.requiresUser ?? false,
+    unsecured: options.unsecured,
     method: options.method ?? "GET",
   };
 }
 
+const ANYONE = { unsecured: "anyone" } as const;
+const POST_ANYONE = { unsecured: "anyone", method: "POST" } as const;
+
 /** Routes under `/terrain/secured`; authentication happens before these are tried. */
 const SECURED_ROUTES: Route[] = [
-  route("/saved-searches", savedSearchesHandler),
+  route("/saved-searches", savedSearchesHandler, { unsecured: "user" }),
   route("/filesystem/root", rootHandler),
   route("/filesystem/directory", directoryHandler),
-  route("/filesystem/paged-directory", pagedDirectoryHandler),
-  route("/filesystem/display-download", displayDownloadHandler),
-  route("/filesystem/file/manifest", manifestHandler),
-  route("/filesystem/search-documentation", searchDocumentationHandler),
-  route("/filesystem/search", searchHandler, { method: "POST" }),
+  route("/filesystem/paged-directory", pagedDirectoryHandler, ANYONE),
+  route("/filesystem/display-download", displayDownloadHandler, ANYONE),
+  route("/filesystem/file/manifest", manifestHandler, ANYONE),
+  route("/filesystem/search-documentation", searchDocumentationHandler, ANYONE),
+  route("/filesystem/search", searchHandler, POST_ANYONE),
   route("/filesystem/entry/:entry-id/comments", commentsHandler),
-  route("/filesystem/:data-id/metadata", metadataHandler),
-  route("/fileio/download", fileioDownloadHandler),
-  route("/filesystem/stat", statHandler, { method: "POST" }),
+  route("/filesystem/:data-id/metadata", metadataHandler, ANYONE),
+  route("/fileio/download", fileioDownloadHandler, ANYONE),
+  route("/filesystem/stat", statHandler, POST_ANYONE),
 ];
 
-/** Routes without `/secured`: anonymous callers allowed unless `requiresUser`. */
-const OPTIONAL_ROUTES: Route[] = [
-  route("/saved-searches", savedSearchesHandler, { requiresUser: true }),
-  route("/filesystem/paged-directory", pagedDirectoryHandler),
-  route("/filesystem/display-download", displayDownloadHandler),
-  route("/filesystem/file/manifest", manifestHandler),
-  route("/filesystem/search-documentation", searchDocumentationHandler),
-  route("/filesystem/search", searchHandler, { method: "POST" }),
-  route("/filesystem/:data-id/metadata", metadataHandler),
-  route("/fileio/download", fileioDownloadHandler),
-  route("/filesystem/stat", statHandler, { method: "POST" }),
-];
+/** The same routes without `/secured`, as far as they are served there. */
+const OPTIONAL_ROUTES = SECURED_ROUTES.filter((candidate) => candidate.unsecured !== undefined);
 
 function decodeSegment(segment: string): string {
   try {
@@ -200,8 +194,9 @@ export function createRouter(
 
   function failure(error: unknown): Reply {
     if (error instanceof TerrainError) return error.toReply();
-    if (shaper.signal.aborted) return textReply(503, "Service Unavailable (shutting down)\n");
+    // A malformed store file (a sidecar, saved searches) is Terrain's unchecked exception.
     if (error instanceof StoreFileError) return uncheckedException(error.message).toReply();
+    if (shaper.signal.aborted) return textReply(503, "Service Unavailable (shutting down)\n");
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const reason = store.redact(text).slice(0, 300);
     log(`unexpected failure: ${reason}`);
@@ -260,7 +255,7 @@ export function createRouter(
 
     const user = identify(request.headers, table);
     const found = match(OPTIONAL_ROUTES, request.method, path);
-    if (found && !(found.route.requiresUser && user === undefined)) {
+    if (found && !(found.route.unsecured === "user" && user === undefined)) {
       return await found.route.handler(call(user, found.pathParams));
     }
     if (user === undefined) throw notAuthorized();

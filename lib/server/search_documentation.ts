@@ -43,14 +43,52 @@ export interface SearchClause {
   args: Record<string, SearchArgument>;
 }
 
-const CLAUSES: Record<string, SearchClause> = {
-  created: {
-    summary: "Matches items whose creation date falls within the given range.",
+/**
+ * The sort fields the service accepts, in the order its refusal lists them.
+ *
+ * @example
+ * ```ts
+ * import { SORT_FIELDS } from "./search_documentation.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(SORT_FIELDS.includes("dateModified"));
+ * ```
+ */
+export const SORT_FIELDS = [
+  "id",
+  "label",
+  "path",
+  "creator",
+  "dateCreated",
+  "dateModified",
+  "fileSize",
+] as const;
+
+/**
+ * A sort field of {@link SORT_FIELDS}.
+ *
+ * @example
+ * ```ts
+ * import type { SortField } from "./search_documentation.ts";
+ * const field: SortField = "fileSize";
+ * ```
+ */
+export type SortField = typeof SORT_FIELDS[number];
+
+/** A clause on the `date` date lying in a range (`last` stands before it in the summary). */
+function dateRange(date: string, last = ""): SearchClause {
+  return {
+    summary: `Matches items whose ${last}${date} date falls within the given range.`,
     args: {
-      from: { type: "string", summary: "The earliest creation date to match, inclusive." },
-      to: { type: "string", summary: "The latest creation date to match, inclusive." },
+      from: { type: "string", summary: `The earliest ${date} date to match, inclusive.` },
+      to: { type: "string", summary: `The latest ${date} date to match, inclusive.` },
     },
-  },
+  };
+}
+
+const SIZE_UNITS = "in bytes or as a number with a unit such as 10 KB, 5 MB, 2 GB or 1 TB.";
+
+const CLAUSES: Record<string, SearchClause> = {
+  created: dateRange("creation"),
   label: {
     summary: "Matches items by their label, which is the last segment of their path.",
     args: {
@@ -88,13 +126,7 @@ const CLAUSES: Record<string, SearchClause> = {
       },
     },
   },
-  modified: {
-    summary: "Matches items whose last modification date falls within the given range.",
-    args: {
-      from: { type: "string", summary: "The earliest modification date to match, inclusive." },
-      to: { type: "string", summary: "The latest modification date to match, inclusive." },
-    },
-  },
+  modified: dateRange("modification", "last "),
   owner: {
     summary: "Matches items owned by the given user.",
     args: {
@@ -131,16 +163,8 @@ const CLAUSES: Record<string, SearchClause> = {
   size: {
     summary: "Matches files whose size falls within the given range.",
     args: {
-      from: {
-        type: "string",
-        summary: "The smallest size to match, in bytes or as a number with a unit such as " +
-          "10 KB, 5 MB, 2 GB or 1 TB.",
-      },
-      to: {
-        type: "string",
-        summary: "The largest size to match, in bytes or as a number with a unit such as " +
-          "10 KB, 5 MB, 2 GB or 1 TB.",
-      },
+      from: { type: "string", summary: `The smallest size to match, ${SIZE_UNITS}` },
+      to: { type: "string", summary: `The largest size to match, ${SIZE_UNITS}` },
     },
   },
   tag: {
@@ -151,15 +175,17 @@ const CLAUSES: Record<string, SearchClause> = {
   },
 };
 
-const SORT_FIELDS = [
-  "creator",
-  "dateCreated",
-  "dateModified",
-  "fileSize",
-  "id",
-  "label",
-  "path",
-] as const;
+/**
+ * The clause types the service knows, in its order.
+ *
+ * @example
+ * ```ts
+ * import { CLAUSE_TYPES } from "./search_documentation.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(CLAUSE_TYPES.length, 9);
+ * ```
+ */
+export const CLAUSE_TYPES: readonly string[] = Object.keys(CLAUSES);
 
 /**
  * The search-documentation body, with `sortFields` shuffled by `prng`.
@@ -178,5 +204,5 @@ const SORT_FIELDS = [
 export function searchDocumentation(
   prng: Prng,
 ): { clauses: Record<string, SearchClause>; sortFields: string[] } {
-  return { clauses: structuredClone(CLAUSES), sortFields: prng.shuffle(SORT_FIELDS) };
+  return { clauses: structuredClone(CLAUSES), sortFields: prng.shuffle(SORT_FIELDS.toSorted()) };
 }

@@ -6,7 +6,7 @@
  * `Response`, so bytes are counted and bodies are closed in one spot.
  *
  * Bodies take one of two routes. A whole file that no setting shapes goes to the connection
- * layer as the file itself ({@link fileResponse}), which moves it from disk to socket in large
+ * layer as the file itself ({@link FileResponse}), which moves it from disk to socket in large
  * pieces through one reused buffer, so memory stays flat whatever the file size. Everything shaped (throttled, or chosen
  * to be cut) is a pull-driven byte stream that reads straight into the buffer the stream
  * allocates for each chunk, so nothing is read ahead of what the connection accepts.
@@ -15,7 +15,7 @@
  */
 
 import { Prng } from "./prng.ts";
-import { bytesResponse, fileResponse } from "./http.ts";
+import { BytesResponse, FileResponse } from "./http.ts";
 import { type FileBody, type Reply, textReply } from "./reply.ts";
 
 /**
@@ -328,11 +328,11 @@ export class Shaper {
     }
     if (body instanceof Uint8Array) {
       this.#stats.bytesSent += body.byteLength;
-      return bytesResponse(body, init);
+      return new BytesResponse(body, init);
     }
     if (body.start === 0 && body.length === body.size) {
       this.#stats.bytesSent += body.length;
-      return fileResponse(body.file, body.length, init);
+      return new FileResponse(body.file, body.length, init);
     }
     return new Response(this.#stream(body, undefined), init);
   }
@@ -391,7 +391,7 @@ export class Shaper {
     const signal = this.signal;
     const active = this.#active;
     const reader = source instanceof Uint8Array
-      ? bytesReader(source)
+      ? streamReader(ReadableStream.from([source]))
       : source instanceof ReadableStream
       ? streamReader(source)
       : fileReader(source);
@@ -461,19 +461,6 @@ interface ChunkReader {
   close(): void;
 }
 
-function bytesReader(bytes: Uint8Array): ChunkReader {
-  let offset = 0;
-  return {
-    readInto(into) {
-      const piece = bytes.subarray(offset, offset + into.byteLength);
-      into.set(piece);
-      offset += piece.byteLength;
-      return Promise.resolve(piece.byteLength);
-    },
-    close() {},
-  };
-}
-
 /**
  * Reads a stream's chunks into the pieces asked for, asking the stream for its next chunk only
  * once the last one is used up. A stream that errors fails the read (the body is then ended
@@ -497,9 +484,8 @@ function streamReader(stream: ReadableStream<Uint8Array>): ChunkReader {
       return count;
     },
     close() {
-      if (closed) return;
       closed = true;
-      reader.cancel().catch(() => {});
+      reader.cancel().catch(() => {}); // a second cancel is a no-op
     },
   };
 }
@@ -527,13 +513,8 @@ function fileReader({ file, start, length }: FileBody): ChunkReader {
       return count;
     },
     close() {
-      if (closed) return;
       closed = true;
-      try {
-        file.close();
-      } catch {
-        // Closing twice after a failed read is harmless.
-      }
+      file[Symbol.dispose](); // unlike close(), no throw when closed already
     },
   };
 }

@@ -19,11 +19,6 @@
  * ```
  */
 export class StoreFileError extends Error {
-  /** The file, relative to the store (or as a data-store path for sidecars). */
-  readonly file: string;
-  /** What is wrong with it. */
-  readonly problem: string;
-
   /**
    * Creates the error for `file` (as users should see it named) and its `problem`.
    *
@@ -35,11 +30,14 @@ export class StoreFileError extends Error {
    * assert.match(error.message, /\/iplant\/home\/shared\/\.avus\.json.*not JSON/);
    * ```
    */
-  constructor(file: string, problem: string) {
+  constructor(
+    /** The file, relative to the store (or as a data-store path for sidecars). */
+    readonly file: string,
+    /** What is wrong with it. */
+    readonly problem: string,
+  ) {
     super(`malformed ${file}: ${problem}`);
     this.name = "StoreFileError";
-    this.file = file;
-    this.problem = problem;
   }
 }
 

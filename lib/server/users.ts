@@ -130,8 +130,13 @@ export interface UserTable {
   tokenLifetimeSeconds: number;
 }
 
+/** Stands in for unknown users so a wrong username costs as much as a wrong password. */
+const NOBODY_PASSWORD = randomBytes(32).toString("hex");
+
 /**
- * True when `password` is the user's password (compared in constant time).
+ * True when `password` is the user's password (compared in constant time). An unknown user
+ * (`undefined`) is compared too, and never matches, so timing does not tell which usernames
+ * exist.
  *
  * @example
  * ```ts
@@ -141,11 +146,13 @@ export interface UserTable {
  * const user = { username: "d", password: "pw", email: "", firstName: "", lastName: "", tokens: [] };
  * assert.ok(passwordMatches(user, "pw"));
  * assert.ok(!passwordMatches(user, "nope"));
+ * assert.ok(!passwordMatches(undefined, "pw"));
  * ```
  */
-export function passwordMatches(user: StoreUser, password: string): boolean {
+export function passwordMatches(user: StoreUser | undefined, password: string): boolean {
   const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
-  return timingSafeEqual(digest(user.password), digest(password));
+  const matches = timingSafeEqual(digest(user?.password ?? NOBODY_PASSWORD), digest(password));
+  return matches && user !== undefined;
 }
 
 /**
@@ -184,7 +191,9 @@ export class UserDirectory {
   }
 
   /**
-   * Reads users.json under `root` (a real path).
+   * Reads users.json under `root` (a real path). Without a root, a directory without accounts
+   * that reads no file: every request is anonymous (a plain folder served as is, whose files
+   * are all data, `.terrain/` included).
    *
    * @throws {StoreFileError} when the file exists but is malformed.
    *
@@ -195,40 +204,24 @@ export class UserDirectory {
    * const directory = await UserDirectory.open(root, { tokenLifetimeSeconds: 2 });
    * await Deno.remove(root, { recursive: true });
    * ```
+   *
+   * @example A plain folder: no accounts
+   * ```ts
+   * import { UserDirectory } from "./users.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const table = await (await UserDirectory.open(undefined, {})).current();
+   * assert.equal(table.users.size, 0);
+   * ```
    */
   static async open(
-    root: string,
+    root: string | undefined,
     options: { tokenLifetimeSeconds?: number; warn?: (message: string) => void },
   ): Promise<UserDirectory> {
     const directory = new UserDirectory(root, options);
     const version = await directory.#fileVersion();
     directory.#table = await directory.#read(version);
     directory.#version = version;
-    return directory;
-  }
-
-  /**
-   * A directory without accounts, reading no file: every request is anonymous (a plain folder
-   * served as is, whose files are all data, `.terrain/` included).
-   *
-   * @example
-   * ```ts
-   * import { UserDirectory } from "./users.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const table = await UserDirectory.none().current();
-   * assert.equal(table.users.size, 0);
-   * ```
-   */
-  static none(): UserDirectory {
-    const directory = new UserDirectory(undefined, {});
-    directory.#table = {
-      users: new Map(),
-      staticTokens: new Map(),
-      secret: directory.#randomSecret,
-      tokenLifetimeSeconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
-    };
-    directory.#version = "absent";
     return directory;
   }
 

@@ -4,11 +4,10 @@
  * @module
  */
 
-import { illegalArgument, notFoundById, uncheckedException } from "../errors.ts";
+import { illegalArgument, notFoundById } from "../errors.ts";
 import { isUuid } from "../ids.ts";
 import { echo } from "../params.ts";
 import { jsonReply, type Reply } from "../reply.ts";
-import { StoreFileError } from "../store_file.ts";
 import type { Call } from "./call.ts";
 
 /**
@@ -29,10 +28,5 @@ export async function commentsHandler(call: Call): Promise<Reply> {
   }
   const found = await call.store.lookupId(id, call.user);
   if (found.found !== "item") throw notFoundById(id);
-  try {
-    return jsonReply({ comments: await call.store.comments(found.item, call.user) });
-  } catch (error) {
-    if (error instanceof StoreFileError) throw uncheckedException(error.message);
-    throw error;
-  }
+  return jsonReply({ comments: await call.store.comments(found.item, call.user) });
 }

@@ -25,7 +25,8 @@ const ALL_FOLDERS: PageQuery = {
 
 async function withSubfolders(call: Call, folder: Item) {
   const { store, user } = call;
-  const children = await store.subfolders(folder, user);
+  const plan = await store.pagePlan(folder, user, ALL_FOLDERS);
+  const children = await plan.items(plan.folders);
   return {
     ...folderObject(store, user, folder),
     folders: children.map((child) => folderObject(store, user, child)),
@@ -48,14 +49,9 @@ export async function directoryHandler(call: Call): Promise<Reply> {
   const path = check.string("path", { nonBlank: true });
   check.done();
   if (path === undefined) {
-    const [home, community, sharedWithMe] = await rootFolders(call.store, call.user);
-    return jsonReply({
-      roots: [
-        await withSubfolders(call, home),
-        await withSubfolders(call, community),
-        await withSubfolders(call, sharedWithMe),
-      ],
-    });
+    // The home, the community folder and "Shared With Me"; not the trash.
+    const roots = (await rootFolders(call.store, call.user)).slice(0, 3);
+    return jsonReply({ roots: await Promise.all(roots.map((root) => withSubfolders(call, root))) });
   }
   const found = await call.store.lookup(path, call.user);
   if (found.found === "missing") throw doesNotExist("paths", found.path);

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { preconditions, rangeAllowed, type Validators } from "../conditional.ts";
+import { preconditions, rangeAllowed } from "../conditional.ts";
 import { badOrMissingField, requestFailed } from "../errors.ts";
 import { detectMediaType, mediaTypeFromName } from "../media.ts";
 import { SNIFF_BYTES } from "../../registry/format_detection.ts";
@@ -97,8 +97,7 @@ function dataInfoUrl(path: string): string {
 async function downloadable(call: Call, path: string): Promise<Item> {
   const found = await call.store.lookup(path, call.user);
   if (found.found !== "item") {
-    const shown = found.path;
-    throw requestFailed(`GET ${dataInfoUrl(shown)} had a service error: internal error`);
+    throw requestFailed(`GET ${dataInfoUrl(found.path)} had a service error: internal error`);
   }
   if (found.item.kind !== "file") {
     throw requestFailed(
@@ -109,58 +108,62 @@ async function downloadable(call: Call, path: string): Promise<Item> {
 }
 
 /**
- * The headers every answer about a file version carries, and the answer its preconditions force
- * (304 or 412), if any. A forced answer closes `file`.
+ * The answer for a file version: a 304 or 412 when preconditions force one, else its bytes.
+ * `disposition` adds `Content-Disposition`; `detect` sniffs the media type (else
+ * `application/octet-stream`); `ranges` honours `Range`.
  */
-function conditionalStart(
-  call: Call,
-  file: Deno.FsFile,
-  validators: Validators,
-): { headers: Headers; forced?: Reply } {
-  const headers = new Headers({
-    "etag": validators.etag,
-    "last-modified": validators.lastModified,
-  });
-  const outcome = preconditions(call.headers, validators);
-  if (outcome === "proceed") return { headers };
-  file.close();
-  if (outcome === "failed") return { headers, forced: textReply(412, "Precondition Failed\n") };
-  // RFC 9110 §8.6: a 304's Content-Length, if any, is the one a 200 would have had.
-  headers.set("content-length", String(validators.size));
-  return { headers, forced: { status: 304, headers, body: null } };
-}
-
 async function fileReply(
   call: Call,
   item: Item,
-  disposition: "attachment" | "inline",
-  mediaType: "detect" | "octet-stream",
+  how: { disposition?: "attachment" | "inline"; detect: boolean; ranges?: boolean },
 ): Promise<Reply> {
   const { file } = await call.store.open(item);
   try {
     const validators = await call.store.validators(file);
-    const { headers, forced } = conditionalStart(call, file, validators);
-    if (forced) return forced;
     const size = validators.size;
-    const type = mediaType === "detect"
-      ? detectMediaType(item.name, await sniff(file))
-      : "application/octet-stream";
-    headers.set("content-type", type);
-    headers.set("content-disposition", contentDisposition(disposition, item.name));
-    headers.set("content-length", String(size));
+    const headers = new Headers({
+      "etag": validators.etag,
+      "last-modified": validators.lastModified,
+    });
+    const outcome = preconditions(call.headers, validators);
+    if (outcome !== "proceed") {
+      file.close();
+      if (outcome === "failed") return textReply(412, "Precondition Failed\n");
+      // RFC 9110 §8.6: a 304's Content-Length, if any, is the one a 200 would have had.
+      headers.set("content-length", String(size));
+      return { status: 304, headers, body: null };
+    }
+    headers.set(
+      "content-type",
+      how.detect ? detectMediaType(item.name, await sniff(file)) : "application/octet-stream",
+    );
+    if (how.disposition) {
+      headers.set("content-disposition", contentDisposition(how.disposition, item.name));
+    }
+    if (how.ranges) headers.set("accept-ranges", "bytes");
     headers.set("content-security-policy", "sandbox");
-    return { status: 200, headers, body: { file, start: 0, length: size, size }, download: true };
+    // A stale If-Range gets the whole current body: never a range of other bytes.
+    const asked = how.ranges && rangeAllowed(call.headers, validators);
+    const range = parseRange(asked ? call.headers.get("range") : null, size);
+    if (range === "unsatisfiable") {
+      file.close();
+      headers.set("content-range", `bytes */${size}`);
+      headers.set("content-length", "0");
+      return { status: 416, headers, body: null };
+    }
+    const start = range?.start ?? 0;
+    const length = range ? range.end - range.start + 1 : size;
+    if (range) headers.set("content-range", `bytes ${range.start}-${range.end}/${size}`);
+    headers.set("content-length", String(length));
+    return {
+      status: range ? 206 : 200,
+      headers,
+      body: { file, start, length, size },
+      download: true,
+    };
   } catch (error) {
-    closeQuietly(file);
+    file[Symbol.dispose](); // unlike close(), no throw when a forced answer closed it already
     throw error;
-  }
-}
-
-function closeQuietly(file: Deno.FsFile): void {
-  try {
-    file.close();
-  } catch {
-    // Already closed by a forced answer.
   }
 }
 
@@ -182,7 +185,10 @@ export async function displayDownloadHandler(call: Call): Promise<Reply> {
   }
   const item = await downloadable(call, values[0]);
   const attachment = (call.params.get("attachment") ?? "1") === "1";
-  return await fileReply(call, item, attachment ? "attachment" : "inline", "detect");
+  return await fileReply(call, item, {
+    disposition: attachment ? "attachment" : "inline",
+    detect: true,
+  });
 }
 
 /**
@@ -200,7 +206,7 @@ export async function fileioDownloadHandler(call: Call): Promise<Reply> {
   const path = check.string("path", { required: true, nonBlank: true });
   check.done();
   const item = await downloadable(call, path!);
-  return await fileReply(call, item, "attachment", "octet-stream");
+  return await fileReply(call, item, { disposition: "attachment", detect: false });
 }
 
 /**
@@ -266,37 +272,5 @@ export async function davAnonHandler(call: Call): Promise<Reply> {
   if (segments.some((segment) => segment.includes("/"))) return notFound();
   const found = await call.store.lookup(segments.join("/"), ANONYMOUS);
   if (found.found !== "item" || found.item.kind !== "file") return notFound();
-  const item = found.item;
-  const { file } = await call.store.open(item);
-  try {
-    const validators = await call.store.validators(file);
-    const { headers, forced } = conditionalStart(call, file, validators);
-    if (forced) return forced;
-    const size = validators.size;
-    headers.set("content-type", detectMediaType(item.name, await sniff(file)));
-    headers.set("accept-ranges", "bytes");
-    headers.set("content-security-policy", "sandbox");
-    // A stale If-Range gets the whole current body: never a range of other bytes.
-    const asked = rangeAllowed(call.headers, validators) ? call.headers.get("range") : null;
-    const range = parseRange(asked, size);
-    if (range === "unsatisfiable") {
-      file.close();
-      headers.set("content-range", `bytes */${size}`);
-      headers.set("content-length", "0");
-      return { status: 416, headers, body: null };
-    }
-    const start = range?.start ?? 0;
-    const length = range ? range.end - range.start + 1 : size;
-    if (range) headers.set("content-range", `bytes ${range.start}-${range.end}/${size}`);
-    headers.set("content-length", String(length));
-    return {
-      status: range ? 206 : 200,
-      headers,
-      body: { file, start, length, size },
-      download: true,
-    };
-  } catch (error) {
-    closeQuietly(file);
-    throw error;
-  }
+  return await fileReply(call, found.item, { detect: true, ranges: true });
 }

@@ -5,12 +5,11 @@
  * @module
  */
 
-import { doesNotExist, illegalArgument, notReadableById, uncheckedException } from "../errors.ts";
+import { doesNotExist, illegalArgument, notReadableById } from "../errors.ts";
 import { isUuid } from "../ids.ts";
 import { echo } from "../params.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import { renderAvus, visibleIrodsAvus } from "../sidecars.ts";
-import { StoreFileError } from "../store_file.ts";
 import type { Call } from "./call.ts";
 
 /**
@@ -37,13 +36,7 @@ export async function metadataHandler(call: Call): Promise<Reply> {
   if (found.found === "missing") throw doesNotExist("uuid", id);
   if (found.found === "unreadable") throw notReadableById(id, user);
   const item = found.item;
-  let metadata;
-  try {
-    metadata = await store.metadata(item, user);
-  } catch (error) {
-    if (error instanceof StoreFileError) throw uncheckedException(error.message);
-    throw error;
-  }
+  const metadata = await store.metadata(item, user);
   const itemId = store.idOf(item.path);
   return jsonReply({
     path: item.path,

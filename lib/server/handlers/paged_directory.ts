@@ -12,17 +12,10 @@ import { INFO_TYPES } from "../../registry/file_formats.ts";
 import { ParamCheck } from "../params.ts";
 import { folderLabel, isBadName } from "../permissions.ts";
 import { jsonReply, jsonStreamReply, type Reply } from "../reply.ts";
-import type { PageQuery, SortColumn } from "../disk_store.ts";
+import { type PageQuery, SORT_COLUMNS } from "../disk_store.ts";
 import type { Call } from "./call.ts";
 import { listingItems, renderedSlices, STREAM_ABOVE } from "./render.ts";
 
-const SORT_COLUMNS: readonly SortColumn[] = [
-  "name",
-  "path",
-  "size",
-  "datecreated",
-  "datemodified",
-];
 const SORT_ALIASES: Record<string, string> = { id: "path", lastmodified: "datemodified" };
 
 function readQuery(call: Call): { path: string; query: PageQuery } {

@@ -9,17 +9,9 @@ import { jsonReply, type Reply } from "../reply.ts";
 import type { DiskStore, Item } from "../disk_store.ts";
 import type { Call } from "./call.ts";
 
-async function requireFolder(store: DiskStore, user: string, path: string): Promise<Item> {
-  const found = await store.lookup(path, user);
-  if (found.found !== "item" || found.item.kind !== "folder") {
-    throw uncheckedException(`the root folder ${path} is missing from the store`);
-  }
-  return found.item;
-}
-
 /**
  * Looks up the caller's home, the community folder, "Shared With Me" and the caller's trash,
- * creating the home and trash folders when they do not exist yet.
+ * in that order, creating the home and trash folders when they do not exist yet.
  *
  * @example
  * ```ts
@@ -39,19 +31,18 @@ async function requireFolder(store: DiskStore, user: string, path: string): Prom
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export async function rootFolders(
-  store: DiskStore,
-  user: string,
-): Promise<[home: Item, community: Item, sharedWithMe: Item, trash: Item]> {
+export async function rootFolders(store: DiskStore, user: string): Promise<Item[]> {
   const { paths } = store;
   await store.ensureFolder(paths.home(user));
   await store.ensureFolder(paths.trash(user));
-  return [
-    await requireFolder(store, user, paths.home(user)),
-    await requireFolder(store, user, paths.community),
-    await requireFolder(store, user, paths.homeRoot),
-    await requireFolder(store, user, paths.trash(user)),
-  ];
+  const roots = [paths.home(user), paths.community, paths.homeRoot, paths.trash(user)];
+  return await Promise.all(roots.map(async (path) => {
+    const found = await store.lookup(path, user);
+    if (found.found !== "item" || found.item.kind !== "folder") {
+      throw uncheckedException(`the root folder ${path} is missing from the store`);
+    }
+    return found.item;
+  }));
 }
 
 /**

@@ -7,7 +7,7 @@
 
 import { uncheckedException } from "../errors.ts";
 import { bytesReply, JSON_TYPE, type Reply } from "../reply.ts";
-import { parseJsonBytes, StoreFileError } from "../store_file.ts";
+import { parseJsonBytes } from "../store_file.ts";
 import type { Call } from "./call.ts";
 
 const EMPTY = new TextEncoder().encode("{}");
@@ -38,11 +38,6 @@ export async function savedSearchesHandler(call: Call): Promise<Reply> {
     if (error instanceof Deno.errors.NotFound) return bytesReply(200, EMPTY, JSON_TYPE);
     throw error;
   }
-  try {
-    parseJsonBytes(bytes, relative);
-  } catch (error) {
-    if (error instanceof StoreFileError) throw uncheckedException(error.message);
-    throw error;
-  }
+  parseJsonBytes(bytes, relative);
   return bytesReply(200, bytes, JSON_TYPE);
 }

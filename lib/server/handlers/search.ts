@@ -7,10 +7,11 @@
  * @module
  */
 
-import { forbidden, illegalArgument, TerrainError } from "../errors.ts";
+import { forbidden, illegalArgument, searchRefused } from "../errors.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import { compileQuery } from "../search/query.ts";
-import { type SearchRequest, SORT_FIELDS, type SortField } from "../search/searcher.ts";
+import type { SearchRequest } from "../search/searcher.ts";
+import { SORT_FIELDS, type SortField } from "../search_documentation.ts";
 import { type Call, readJsonBody } from "./call.ts";
 
 const KEYS: ReadonlySet<string> = new Set(["query", "size", "from", "sort", "scroll", "scroll_id"]);
@@ -30,10 +31,9 @@ function shown(value: unknown): string {
 function keepAlive(value: unknown): number {
   const match = typeof value === "string" ? /^(\d+)(d|h|m|s|ms)$/.exec(value) : null;
   if (!match) {
-    throw new TerrainError(400, {
-      error:
-        `elastic: Error 400 (Bad Request): failed to parse setting [scroll] with value [${value}] as a time value: unit is missing or unrecognized [type=illegal_argument_exception]`,
-    });
+    throw searchRefused(
+      `elastic: Error 400 (Bad Request): failed to parse setting [scroll] with value [${value}] as a time value: unit is missing or unrecognized [type=illegal_argument_exception]`,
+    );
   }
   return Number(match[1]) * TIME_UNITS[match[2]];
 }

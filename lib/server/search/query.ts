@@ -7,8 +7,9 @@
  * @module
  */
 
-import { illegalArgument, TerrainError } from "../errors.ts";
+import { illegalArgument, searchRefused, type TerrainError } from "../errors.ts";
 import type { Permission } from "../permissions.ts";
+import { CLAUSE_TYPES } from "../search_documentation.ts";
 
 /**
  * One searchable entry, as the index keeps it.
@@ -74,35 +75,8 @@ export interface SearchAvu {
  */
 export type Matcher = (doc: SearchDoc) => boolean;
 
-/**
- * The clause types the service knows.
- *
- * @example
- * ```ts
- * import { CLAUSE_TYPES } from "./query.ts";
- * import assert from "node:assert/strict";
- * assert.equal(CLAUSE_TYPES.length, 9);
- * ```
- */
-export const CLAUSE_TYPES = [
-  "created",
-  "label",
-  "metadata",
-  "modified",
-  "owner",
-  "path",
-  "permissions",
-  "size",
-  "tag",
-] as const;
-
 const RANK: Record<string, number> = { read: 1, write: 2, own: 3 };
 const UNITS: Record<string, number> = { B: 1, KB: 2 ** 10, MB: 2 ** 20, GB: 2 ** 30, TB: 2 ** 40 };
-
-/** A 400 with the service's `{"error": ...}` body. */
-function refused(message: string): TerrainError {
-  return new TerrainError(400, { error: message });
-}
 
 function goType(value: unknown): string {
   if (value === null) return "null";
@@ -112,7 +86,7 @@ function goType(value: unknown): string {
 
 /** Go's JSON decoder's complaint about a field of the wrong type. */
 function wrongType(field: string, value: unknown, wanted: string): TerrainError {
-  return refused(
+  return searchRefused(
     `json: cannot unmarshal ${goType(value)} into Go value of type ${wanted} (${field})`,
   );
 }
@@ -214,12 +188,12 @@ function rangeClause(
 ): Matcher {
   const from = text(args, "from", where);
   const to = text(args, "to", where);
-  if (!from && !to) throw refused("Must provide at least one of from or to");
+  if (!from && !to) throw searchRefused("Must provide at least one of from or to");
   const bound = (value: string | undefined, end: "from" | "to") => {
     if (!value) return undefined;
     const parsed = parse(value, end);
     if (parsed === undefined) {
-      throw refused(`Provided string "${value}" does not describe a ${describe}`);
+      throw searchRefused(`Provided string "${value}" does not describe a ${describe}`);
     }
     return parsed;
   };
@@ -232,18 +206,18 @@ function clauseMatcher(type: string, args: Args, where: string, zone: string): M
   switch (type) {
     case "label": {
       const label = text(args, "label", where);
-      if (!label) throw refused("No label was passed, cannot create clause.");
+      if (!label) throw searchRefused("No label was passed, cannot create clause.");
       const test = textMatcher(label, flag(args, "exact", where));
       return (doc) => test(doc.label);
     }
     case "path": {
       const prefix = text(args, "prefix", where);
-      if (!prefix) throw refused("No prefix was passed, cannot create clause.");
+      if (!prefix) throw searchRefused("No prefix was passed, cannot create clause.");
       return (doc) => doc.path.startsWith(prefix);
     }
     case "owner": {
       const owner = text(args, "owner", where);
-      if (!owner) throw refused("No owner was passed, cannot create clause.");
+      if (!owner) throw searchRefused("No owner was passed, cannot create clause.");
       const name = owner.endsWith(`#${zone}`) ? owner.slice(0, -zone.length - 1) : owner;
       return (doc) => doc.owner === name;
     }
@@ -262,12 +236,12 @@ function clauseMatcher(type: string, args: Args, where: string, zone: string): M
         return [(avu: SearchAvu) => test(avu[key])];
       });
       if (parts.length === 0) {
-        throw refused("Must provide at least one of attribute, value, or unit");
+        throw searchRefused("Must provide at least one of attribute, value, or unit");
       }
       const types = texts(args, "metadata_types", where);
       for (const type of types) {
         if (type !== "irods" && type !== "cyverse") {
-          throw refused(`Unknown metadata type "${type}"; use irods or cyverse`);
+          throw searchRefused(`Unknown metadata type "${type}"; use irods or cyverse`);
         }
       }
       const kinds = new Set(types.length > 0 ? types : ["irods", "cyverse"]);
@@ -276,10 +250,10 @@ function clauseMatcher(type: string, args: Args, where: string, zone: string): M
     }
     case "permissions": {
       const users = texts(args, "users", where);
-      if (users.length === 0) throw refused("No users were passed, cannot create clause.");
+      if (users.length === 0) throw searchRefused("No users were passed, cannot create clause.");
       const permission = text(args, "permission", where);
       if (permission !== undefined && !(permission in RANK)) {
-        throw refused(`Unknown permission "${permission}"; use read, write or own`);
+        throw searchRefused(`Unknown permission "${permission}"; use read, write or own`);
       }
       const recurse = flag(args, "permission_recurse", where);
       const exact = flag(args, "exact", where);
@@ -296,7 +270,7 @@ function clauseMatcher(type: string, args: Args, where: string, zone: string): M
     }
     case "tag": {
       const tags = texts(args, "tags", where);
-      if (tags.length === 0) throw refused("No tags were passed, cannot create clause.");
+      if (tags.length === 0) throw searchRefused("No tags were passed, cannot create clause.");
       // This store keeps no tags (Terrain keeps them in its metadata database), so a tag
       // clause matches nothing, as a tag nobody attached.
       return () => false;
@@ -343,8 +317,7 @@ export function compileQuery(query: unknown, where: string, zone: string): Match
   }
   const groups: Record<string, Matcher[]> = { all: [], any: [], none: [] };
   for (const [key, list] of Object.entries(query)) {
-    if (!(key in groups)) continue;
-    if (list === null) continue;
+    if (!(key in groups) || list === null) continue;
     if (!Array.isArray(list)) throw wrongType(`${where}.${key}`, list, "[]querydsl.Clause");
     groups[key] = list.map((clause, i) => {
       const at = `${where}.${key}[${i}]`;

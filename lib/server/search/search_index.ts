@@ -29,7 +29,7 @@ import {
   sidecarName,
   visibleIrodsAvus,
 } from "../sidecars.ts";
-import { isServableName } from "../zone_path.ts";
+import { baseName, isServableName } from "../zone_path.ts";
 import type { SearchAvu, SearchDoc } from "./query.ts";
 
 /**
@@ -198,7 +198,7 @@ export class SearchIndex {
         );
       }
       for (const sub of record.subfolders) {
-        pending.push({ disk: sub, path: `${path}/${baseOf(sub)}` });
+        pending.push({ disk: sub, path: `${path}/${baseName(sub)}` });
       }
       if (++checked % 1000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
     }
@@ -235,20 +235,17 @@ export class SearchIndex {
       return undefined;
     }
     const docs: IndexedDoc[] = [];
-    const zoneRoot = `/${this.#store.zone}`;
-    if (path !== zoneRoot) {
-      const label = path.slice(path.lastIndexOf("/") + 1);
-      const own = sidecars.has(sidecarName(label, "folder", "avus"))
-        ? this.#sidecar(`${disk}/${sidecarName(label, "folder", "avus")}`)
-        : undefined;
-      docs.push(this.#doc(path, label, "folder", entryStat(info), own));
+    const sidecarOf = (name: string) =>
+      sidecars.has(name) ? this.#sidecar(`${disk}/${name}`) : undefined;
+    if (path !== `/${this.#store.zone}`) {
+      const own = sidecarOf(sidecarName("", "folder", "avus"));
+      docs.push(this.#doc(path, baseName(path), "folder", entryStat(info), own));
     }
     const infos = await statMany(files.map((name) => `${disk}/${name}`));
     files.forEach((name, i) => {
       const fileInfo = infos[i];
       if (!fileInfo) return;
-      const sidecar = sidecarName(name, "file", "avus");
-      const avus = sidecars.has(sidecar) ? this.#sidecar(`${disk}/${sidecar}`) : undefined;
+      const avus = sidecarOf(sidecarName(name, "file", "avus"));
       docs.push(this.#doc(`${path}/${name}`, name, "file", entryStat(fileInfo), avus));
     });
     const modified = info.mtime?.getTime() ?? startedAt;
@@ -320,8 +317,4 @@ export class SearchIndex {
       metadataTime: sidecar?.mtime ?? stat.modified,
     };
   }
-}
-
-function baseOf(disk: string): string {
-  return disk.slice(disk.lastIndexOf("/") + 1);
 }

@@ -7,10 +7,11 @@
  */
 
 import type { DiskStore } from "../disk_store.ts";
-import { TerrainError } from "../errors.ts";
+import { searchRefused } from "../errors.ts";
 import { type Permission, permissionFor } from "../permissions.ts";
 import { renderAvus } from "../sidecars.ts";
 import type { Matcher } from "./query.ts";
+import type { SortField } from "../search_documentation.ts";
 import { type IndexedDoc, SearchIndex } from "./search_index.ts";
 
 /**
@@ -29,37 +30,6 @@ export const RESULT_WINDOW = 10_000;
 const MAX_SCROLLS = 500;
 /** Hits held by open scrolls at most, together (each is one reference into the index). */
 const MAX_SCROLL_HITS = 4_000_000;
-
-/**
- * The sort fields the service accepts, each with the value it sorts by.
- *
- * @example
- * ```ts
- * import { SORT_FIELDS } from "./searcher.ts";
- * import assert from "node:assert/strict";
- * assert.ok(SORT_FIELDS.includes("dateModified"));
- * ```
- */
-export const SORT_FIELDS = [
-  "id",
-  "label",
-  "path",
-  "creator",
-  "dateCreated",
-  "dateModified",
-  "fileSize",
-] as const;
-
-/**
- * A sort field of {@link SORT_FIELDS}.
- *
- * @example
- * ```ts
- * import type { SortField } from "./searcher.ts";
- * const field: SortField = "fileSize";
- * ```
- */
-export type SortField = typeof SORT_FIELDS[number];
 
 /**
  * A checked search request.
@@ -100,13 +70,7 @@ interface Scroll {
   position: number;
   size: number;
   sort: { field: SortField; order: "ascending" | "descending" }[];
-  total: number;
   expiresAt: number;
-}
-
-/** A 400 with the service's `{"error": ...}` body. */
-function refused(message: string): TerrainError {
-  return new TerrainError(400, { error: message });
 }
 
 /**
@@ -179,17 +143,17 @@ export class Searcher {
     }
     if (request.kind === "scroll") return this.#continue(user, request.scrollId, request.scrollMs);
     if (request.scrollMs === undefined && request.from + request.size > RESULT_WINDOW) {
-      throw refused(
+      throw searchRefused(
         "elastic: Error 400 (Bad Request): all shards failed [type=search_phase_execution_exception]",
       );
     }
     if (request.scrollMs !== undefined && request.from > 0) {
-      throw refused(
+      throw searchRefused(
         "elastic: Error 400 (Bad Request): Validation Failed: 1: using [from] is not allowed in a scroll context; [type=action_request_validation_exception]",
       );
     }
     if (request.scrollMs !== undefined && request.size > RESULT_WINDOW) {
-      throw refused(
+      throw searchRefused(
         `elastic: Error 400 (Bad Request): Batch size is too large, size must be less than or equal to: [${RESULT_WINDOW}] but was [${request.size}]. [type=illegal_argument_exception]`,
       );
     }
@@ -205,7 +169,7 @@ export class Searcher {
     }
     const held = [...this.#scrolls.values()].reduce((sum, scroll) => sum + scroll.hits.length, 0);
     if (this.#scrolls.size >= MAX_SCROLLS || held + hits.length > MAX_SCROLL_HITS) {
-      throw refused(
+      throw searchRefused(
         `elastic: Error 500 (Internal Server Error): Trying to create too many scroll contexts. Must be less than or equal to: [${MAX_SCROLLS}] [type=exception]`,
       );
     }
@@ -216,7 +180,6 @@ export class Searcher {
       position: request.size,
       size: request.size,
       sort: request.sort,
-      total: hits.length,
       expiresAt: now + request.scrollMs,
     });
     const page = hits.slice(0, request.size);
@@ -226,18 +189,18 @@ export class Searcher {
   #continue(user: string, scrollId: string, scrollMs: number): Record<string, unknown> {
     const scroll = this.#scrolls.get(scrollId);
     if (!scroll || scroll.user !== user) {
-      throw refused(
+      throw searchRefused(
         `elastic: Error 404 (Not Found): No search context found for id [${scrollId}] [type=search_context_missing_exception]`,
       );
     }
     if (scroll.position >= scroll.hits.length) {
       this.#scrolls.delete(scrollId);
-      throw refused("EOF");
+      throw searchRefused("EOF");
     }
     const page = scroll.hits.slice(scroll.position, scroll.position + scroll.size);
     scroll.position += scroll.size;
     scroll.expiresAt = Date.now() + scrollMs;
-    return { scroll_id: scrollId, ...this.#answer(user, page, scroll.total, scroll.sort) };
+    return { scroll_id: scrollId, ...this.#answer(user, page, scroll.hits.length, scroll.sort) };
   }
 
   #value(doc: IndexedDoc, field: SortField): string | number {
