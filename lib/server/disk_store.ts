@@ -440,7 +440,7 @@ export class DiskStore {
     let info: Deno.FileInfo;
     try {
       // Synchronous on purpose, like all per-request metadata calls of the store: on a local
-      // disk they take microseconds, a round trip through the runtime's blocking pool ~40 µs.
+      // disk the call itself costs less than a round trip through the runtime's blocking pool.
       real = Deno.realPathSync(disk);
       info = Deno.statSync(real);
     } catch {
