@@ -17,6 +17,12 @@
  *    hostile-input suites: their deadlines only catch hangs, and stand far above what their
  *    cases take beside the heaviest suites.)
  *
+ * Both runs get a temporary folder of their own (`TMPDIR`), in memory (/dev/shm) where the
+ * machine has one with room: the suites make and delete hundreds of thousands of files (test
+ * stores, a 100,000-entry folder, sample-store builds), which on disk cost the file system's
+ * journal far more than the tests' own work. Whatever the tests leave in it fails the run,
+ * named, and the folder is removed.
+ *
  * The documentation examples' `exampleStore()` connect to one sample-store server started here
  * (its URL in {@linkcode EXAMPLE_SERVER_ENV}) instead of each starting its own; each still gets
  * its own connection and cache folder.
@@ -61,6 +67,7 @@ const SERIAL = [
  * (`deno test --parallel` takes files in the order given). Only the order changes.
  */
 const LONGEST = [
+  "tests/ld/notebook_crates_test.ts",
   "tests/package/import_test.ts",
   "tests/sample/mod_test.ts",
   "tests/listing/dask_test.ts",
@@ -99,8 +106,10 @@ const running = new Set<Deno.ChildProcess>();
 
 async function main(args: string[]): Promise<number> {
   const started = performance.now();
+  const stopCleanups = cleanUpWhenInterrupted();
   await using server = await serveSampleStore();
-  const env = { [EXAMPLE_SERVER_ENV]: server.url };
+  await using temporary = await temporaryFolder();
+  const env = { [EXAMPLE_SERVER_ENV]: server.url, TMPDIR: temporary.path };
   const runs: Run[] = [];
   if (args.length > 0) {
     runs.push(await denoTest(["--doc", ...args], env));
@@ -128,6 +137,8 @@ async function main(args: string[]): Promise<number> {
     runs.push(await checked);
     runs.push(await denoTest(["--no-check", ...SERIAL], env));
   }
+  runs.push(temporary.report());
+  stopCleanups();
   const crashed = runs.filter((run) => run.counts === undefined).length;
   if (crashed > 0) console.log(`${crashed} of ${runs.length} test runs ended without a summary`);
   console.log(`\n${combinedSummary(runs, performance.now() - started)}\n`);
@@ -136,8 +147,7 @@ async function main(args: string[]): Promise<number> {
 
 /**
  * Writes the examples' test modules (tests/doc_examples.ts) and deletes them when disposed, or
- * when the run is interrupted (the `deno test` child gets the same signal from the terminal;
- * it is sent it here too, for a signal sent to this process alone).
+ * when the run is interrupted (see {@linkcode cleanUpWhenInterrupted}).
  */
 async function exampleModules(): Promise<AsyncDisposable> {
   const folder = new URL(`${EXAMPLES}/`, ROOT);
@@ -150,21 +160,7 @@ async function exampleModules(): Promise<AsyncDisposable> {
   };
   // A run killed outright (SIGKILL) leaves the folder; the next run starts clean.
   remove();
-  const signals = (["SIGINT", "SIGTERM"] as const).map((signal) => {
-    const listener = () => {
-      for (const child of running) {
-        try {
-          child.kill(signal);
-        } catch {
-          // It has ended already.
-        }
-      }
-      remove();
-      Deno.exit(signal === "SIGINT" ? 130 : 143);
-    };
-    Deno.addSignalListener(signal, listener);
-    return () => Deno.removeSignalListener(signal, listener);
-  });
+  cleanups.add(remove);
   try {
     await writeExampleModules(ROOT, EXAMPLES, ALL);
     const notebooks = await writeNotebookModules(NOTEBOOK_MODULES);
@@ -174,15 +170,100 @@ async function exampleModules(): Promise<AsyncDisposable> {
     );
     return {
       [Symbol.asyncDispose]: () => {
-        for (const stop of signals) stop();
+        cleanups.delete(remove);
         remove();
         return Promise.resolve();
       },
     };
   } catch (error) {
-    for (const stop of signals) stop();
+    cleanups.delete(remove);
     remove();
     throw error;
+  }
+}
+
+/** What to remove if the run is interrupted: the examples' modules, the temporary folder. */
+const cleanups = new Set<() => void>();
+
+/**
+ * On SIGINT or SIGTERM, passes the signal on to the children (the `deno test` child gets it from
+ * the terminal too; this is for a signal sent to this process alone), removes what
+ * {@linkcode cleanups} holds and exits. Returns the function that stops listening.
+ */
+function cleanUpWhenInterrupted(): () => void {
+  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) => {
+    const listener = () => {
+      for (const child of running) {
+        try {
+          child.kill(signal);
+        } catch {
+          // It has ended already.
+        }
+      }
+      for (const cleanup of cleanups) cleanup();
+      Deno.exit(signal === "SIGINT" ? 130 : 143);
+    };
+    Deno.addSignalListener(signal, listener);
+    return () => Deno.removeSignalListener(signal, listener);
+  });
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+/** Where the run's temporary folder goes when the machine has memory-backed room for it. */
+const MEMORY_FOLDER = "/dev/shm";
+/** Room it needs there: the largest suites hold a few hundred megabytes at once. */
+const MEMORY_NEEDED = 2e9;
+
+/** The run's temporary folder, removed when disposed (or when the run is interrupted). */
+interface TemporaryFolder extends AsyncDisposable {
+  path: string;
+  /** What the tests left in it, as a failed run (named on the console), or a passed one. */
+  report(): Run;
+}
+
+/**
+ * Makes the run's temporary folder: in {@linkcode MEMORY_FOLDER} when `df` says it has
+ * {@linkcode MEMORY_NEEDED} free (a container's default /dev/shm is far smaller), else in the
+ * system's temporary folder.
+ */
+async function temporaryFolder(): Promise<TemporaryFolder> {
+  const path = await Deno.makeTempDir({
+    prefix: "tern-test-run-",
+    ...(await memoryHasRoom() ? { dir: MEMORY_FOLDER } : {}),
+  });
+  const remove = () => Deno.removeSync(path, { recursive: true });
+  cleanups.add(remove);
+  return {
+    path,
+    report(): Run {
+      const left = [...Deno.readDirSync(path)].map((entry) => entry.name).sort();
+      if (left.length === 0) return { ok: true, counts: {} };
+      console.log(`the tests left ${left.length} in the temporary folder: ${left.join(", ")}`);
+      return { ok: false, counts: { failed: { tests: 1, steps: 0 } } };
+    },
+    [Symbol.asyncDispose]() {
+      cleanups.delete(remove);
+      remove();
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Whether {@linkcode MEMORY_FOLDER} exists with room for the run (`df -Pk`, POSIX output). */
+async function memoryHasRoom(): Promise<boolean> {
+  try {
+    const { success, stdout } = await new Deno.Command("df", {
+      args: ["-Pk", MEMORY_FOLDER],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const fields = new TextDecoder().decode(stdout).trim().split("\n").at(-1)?.split(/\s+/);
+    return success && Number(fields?.[3]) * 1024 >= MEMORY_NEEDED;
+  } catch {
+    // No df, or no /dev/shm: the system's temporary folder.
+    return false;
   }
 }
 
