@@ -35,7 +35,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXAMPLE_SERVER_ENV, serveSampleStore } from "../lib/sample/example.ts";
 import { writeExampleModules } from "./doc_examples.ts";
@@ -80,6 +80,11 @@ const LONGEST = [
   "tests/data/scan_test.ts",
   "tests/cli/commands/get_test.ts",
 ];
+/**
+ * Test files of one folder per module of the first run (see {@linkcode groupModules}): few enough
+ * that the modules still share the cores evenly, enough that loading tern once serves many files.
+ */
+const FILES_PER_MODULE = 8;
 /** The files whose JSDoc examples run: the tests' and every module's. */
 const ALL = ["tests/", "lib/", "mod.ts", "server.ts", "polars.ts", "sample.ts", "cli.ts"];
 /** Where the examples' test modules are written (git-ignored), from the repository root. */
@@ -121,8 +126,9 @@ async function main(args: string[]): Promise<number> {
     // Every file named, not `tests/` with `--ignore`: Deno 2.9 drops `--ignore` once a file is
     // named too. The examples' folder last: many short files even out the end.
     const tests = testFiles("tests").filter((path) => !SERIAL.includes(path));
-    const ordered = [...LONGEST.filter((path) => tests.includes(path)), ...tests];
-    const files = [...new Set(ordered), `${EXAMPLES}/`];
+    const longest = LONGEST.filter((path) => tests.includes(path));
+    const grouped = await groupModules(tests.filter((path) => !longest.includes(path)));
+    const files = [...longest, ...grouped, `${EXAMPLES}/`];
     // The type-check (one pass, on one core) runs beside the tests instead of before them: the
     // tests keep both cores busy from the start. Its files include the serial run's and the
     // notebooks' code (see `typesOnly`), so the serial run needs no check of its own.
@@ -265,6 +271,43 @@ async function memoryHasRoom(): Promise<boolean> {
     // No df, or no /dev/shm: the system's temporary folder.
     return false;
   }
+}
+
+/**
+ * Writes modules that import the first run's test files (`files`, paths from the root), up to
+ * {@linkcode FILES_PER_MODULE} files of one folder each, as `<folder>/tests[_N]_test.ts` under
+ * the examples' folder (removed with it), and returns their paths. `deno test` gives every module
+ * a worker of its own that loads tern's modules and Polars again, which cost about as much CPU
+ * as many files' tests; a file's tests run the same in the worker of the module importing it,
+ * each still with its own sanitizers, one at a time.
+ */
+async function groupModules(files: string[]): Promise<string[]> {
+  const byFolder = new Map<string, string[]>();
+  for (const file of files) {
+    const folder = file.slice(0, file.lastIndexOf("/"));
+    byFolder.set(folder, [...byFolder.get(folder) ?? [], file]);
+  }
+  const written: string[] = [];
+  for (const [folder, inFolder] of byFolder) {
+    for (let start = 0; start < inFolder.length; start += FILES_PER_MODULE) {
+      const index = start / FILES_PER_MODULE;
+      const path = `${EXAMPLES}/${folder}/tests${index === 0 ? "" : `_${index + 1}`}_test.ts`;
+      const target = new URL(path, ROOT);
+      const imports = inFolder.slice(start, start + FILES_PER_MODULE)
+        .map((file) =>
+          `import "${
+            relative(dirname(fileURLToPath(target)), fileURLToPath(new URL(file, ROOT)))
+          }";\n`
+        );
+      await Deno.mkdir(new URL(".", target), { recursive: true });
+      await Deno.writeTextFile(
+        target,
+        `// Written by tests/run.ts: runs these test files in one worker.\n${imports.join("")}`,
+      );
+      written.push(path);
+    }
+  }
+  return written;
 }
 
 /**
