@@ -7,7 +7,9 @@
  *    source folder (tests/doc_examples.ts, written to `.doc_examples/` and deleted afterwards,
  *    also when the run is interrupted), not through `--doc`, which gives every example a module
  *    and a worker of its own, each loading tern's modules again: that was most of the suite's
- *    time. One `deno check` of all of it (the serial files and the notebooks' code included)
+ *    time. For the same reason the test files run from generated modules that import up to
+ *    eight files of a folder each (the longest files alone; JUnit still names each test's
+ *    file). One `deno check` of all of it (the serial files and the notebooks' code included)
  *    runs beside these tests rather than before them.
  * 2. Then, alone and one file at a time, the suites whose assertions ride on timing or memory:
  *    the reliability suites of faults, load and expiring tokens, and the files that bound a
