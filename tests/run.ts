@@ -248,7 +248,8 @@ async function temporaryFolder(): Promise<TemporaryFolder> {
     report(): Run {
       const left = [...Deno.readDirSync(path)].map((entry) => entry.name).sort();
       if (left.length === 0) return { ok: true, counts: {} };
-      console.log(`the tests left ${left.length} in the temporary folder: ${left.join(", ")}`);
+      const entries = `${left.length} ${left.length === 1 ? "entry" : "entries"}`;
+      console.log(`the tests left ${entries} in the temporary folder: ${left.join(", ")}`);
       return { ok: false, counts: { failed: { tests: 1, steps: 0 } } };
     },
     [Symbol.asyncDispose]() {
