@@ -7,7 +7,9 @@
  *    source folder (tests/doc_examples.ts, written to `.doc_examples/` and deleted afterwards,
  *    also when the run is interrupted), not through `--doc`, which gives every example a module
  *    and a worker of its own, each loading tern's modules again: that was most of the suite's
- *    time. One `deno check` of all of it (the serial files and the notebooks' code included)
+ *    time. For the same reason the test files run from generated modules that import up to
+ *    eight files of a folder each (the longest files alone; JUnit still names each test's
+ *    file). One `deno check` of all of it (the serial files and the notebooks' code included)
  *    runs beside these tests rather than before them.
  * 2. Then, alone and one file at a time, the suites whose assertions ride on timing or memory:
  *    the reliability suites of faults, load and expiring tokens, and the files that bound a
@@ -16,6 +18,12 @@
  *    lines likelier, which they accept, and their cells' time limit is minutes. So do the
  *    hostile-input suites: their deadlines only catch hangs, and stand far above what their
  *    cases take beside the heaviest suites.)
+ *
+ * Both runs get a temporary folder of their own (`TMPDIR`), in memory (/dev/shm) where the
+ * machine has one with room: the suites make and delete hundreds of thousands of files (test
+ * stores, a 100,000-entry folder, sample-store builds), which on disk cost the file system's
+ * journal far more than the tests' own work. Whatever the tests leave in it fails the run,
+ * named, and the folder is removed.
  *
  * The documentation examples' `exampleStore()` connect to one sample-store server started here
  * (its URL in {@linkcode EXAMPLE_SERVER_ENV}) instead of each starting its own; each still gets
@@ -29,7 +37,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXAMPLE_SERVER_ENV, serveSampleStore } from "../lib/sample/example.ts";
 import { writeExampleModules } from "./doc_examples.ts";
@@ -58,21 +66,29 @@ const SERIAL = [
 /**
  * The longest-running parallel files (tens of seconds each, mostly waiting on child processes,
  * Jupyter kernels and many small files), started first so that they do not end the run alone
- * (`deno test --parallel` takes files in the order given). Only the order changes.
+ * (`deno test --parallel` takes files in the order given), slowest first as a whole run's JUnit
+ * report timed them. Each runs as a module of its own, not from a generated one (see
+ * {@linkcode groupModules}). Only the order changes.
  */
 const LONGEST = [
-  "tests/package/import_test.ts",
-  "tests/sample/mod_test.ts",
   "tests/listing/dask_test.ts",
-  "tests/notebooks/notebooks_test.ts",
-  "tests/cli/commands/notebook_test.ts",
-  "tests/cli/commands/notebook_ends_test.ts",
-  "tests/handles/listing_large_test.ts",
-  "tests/listing/pager_test.ts",
-  "tests/server/handlers/paged_directory_test.ts",
+  "tests/ld/notebook_crates_test.ts",
+  "tests/package/import_test.ts",
   "tests/data/scan_test.ts",
+  "tests/cli/commands/notebook_ends_test.ts",
+  "tests/notebooks/notebooks_test.ts",
+  "tests/handles/listing_large_test.ts",
+  "tests/server/handlers/paged_directory_test.ts",
+  "tests/sample/mod_test.ts",
+  "tests/cli/commands/notebook_test.ts",
+  "tests/listing/pager_test.ts",
   "tests/cli/commands/get_test.ts",
 ];
+/**
+ * Test files of one folder per module of the first run (see {@linkcode groupModules}): few enough
+ * that the modules still share the cores evenly, enough that loading tern once serves many files.
+ */
+const FILES_PER_MODULE = 8;
 /** The files whose JSDoc examples run: the tests' and every module's. */
 const ALL = ["tests/", "lib/", "mod.ts", "server.ts", "polars.ts", "sample.ts", "cli.ts"];
 /** Where the examples' test modules are written (git-ignored), from the repository root. */
@@ -99,8 +115,10 @@ const running = new Set<Deno.ChildProcess>();
 
 async function main(args: string[]): Promise<number> {
   const started = performance.now();
+  const stopCleanups = cleanUpWhenInterrupted();
   await using server = await serveSampleStore();
-  const env = { [EXAMPLE_SERVER_ENV]: server.url };
+  await using temporary = await temporaryFolder();
+  const env = { [EXAMPLE_SERVER_ENV]: server.url, TMPDIR: temporary.path };
   const runs: Run[] = [];
   if (args.length > 0) {
     runs.push(await denoTest(["--doc", ...args], env));
@@ -112,8 +130,9 @@ async function main(args: string[]): Promise<number> {
     // Every file named, not `tests/` with `--ignore`: Deno 2.9 drops `--ignore` once a file is
     // named too. The examples' folder last: many short files even out the end.
     const tests = testFiles("tests").filter((path) => !SERIAL.includes(path));
-    const ordered = [...LONGEST.filter((path) => tests.includes(path)), ...tests];
-    const files = [...new Set(ordered), `${EXAMPLES}/`];
+    const longest = LONGEST.filter((path) => tests.includes(path));
+    const grouped = await groupModules(tests.filter((path) => !longest.includes(path)));
+    const files = [...longest, ...grouped, `${EXAMPLES}/`];
     // The type-check (one pass, on one core) runs beside the tests instead of before them: the
     // tests keep both cores busy from the start. Its files include the serial run's and the
     // notebooks' code (see `typesOnly`), so the serial run needs no check of its own.
@@ -128,6 +147,8 @@ async function main(args: string[]): Promise<number> {
     runs.push(await checked);
     runs.push(await denoTest(["--no-check", ...SERIAL], env));
   }
+  runs.push(temporary.report());
+  stopCleanups();
   const crashed = runs.filter((run) => run.counts === undefined).length;
   if (crashed > 0) console.log(`${crashed} of ${runs.length} test runs ended without a summary`);
   console.log(`\n${combinedSummary(runs, performance.now() - started)}\n`);
@@ -136,8 +157,7 @@ async function main(args: string[]): Promise<number> {
 
 /**
  * Writes the examples' test modules (tests/doc_examples.ts) and deletes them when disposed, or
- * when the run is interrupted (the `deno test` child gets the same signal from the terminal;
- * it is sent it here too, for a signal sent to this process alone).
+ * when the run is interrupted (see {@linkcode cleanUpWhenInterrupted}).
  */
 async function exampleModules(): Promise<AsyncDisposable> {
   const folder = new URL(`${EXAMPLES}/`, ROOT);
@@ -150,21 +170,7 @@ async function exampleModules(): Promise<AsyncDisposable> {
   };
   // A run killed outright (SIGKILL) leaves the folder; the next run starts clean.
   remove();
-  const signals = (["SIGINT", "SIGTERM"] as const).map((signal) => {
-    const listener = () => {
-      for (const child of running) {
-        try {
-          child.kill(signal);
-        } catch {
-          // It has ended already.
-        }
-      }
-      remove();
-      Deno.exit(signal === "SIGINT" ? 130 : 143);
-    };
-    Deno.addSignalListener(signal, listener);
-    return () => Deno.removeSignalListener(signal, listener);
-  });
+  cleanups.add(remove);
   try {
     await writeExampleModules(ROOT, EXAMPLES, ALL);
     const notebooks = await writeNotebookModules(NOTEBOOK_MODULES);
@@ -174,16 +180,139 @@ async function exampleModules(): Promise<AsyncDisposable> {
     );
     return {
       [Symbol.asyncDispose]: () => {
-        for (const stop of signals) stop();
+        cleanups.delete(remove);
         remove();
         return Promise.resolve();
       },
     };
   } catch (error) {
-    for (const stop of signals) stop();
+    cleanups.delete(remove);
     remove();
     throw error;
   }
+}
+
+/** What to remove if the run is interrupted: the examples' modules, the temporary folder. */
+const cleanups = new Set<() => void>();
+
+/**
+ * On SIGINT or SIGTERM, passes the signal on to the children (the `deno test` child gets it from
+ * the terminal too; this is for a signal sent to this process alone), removes what
+ * {@linkcode cleanups} holds and exits. Returns the function that stops listening.
+ */
+function cleanUpWhenInterrupted(): () => void {
+  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) => {
+    const listener = () => {
+      for (const child of running) {
+        try {
+          child.kill(signal);
+        } catch {
+          // It has ended already.
+        }
+      }
+      for (const cleanup of cleanups) cleanup();
+      Deno.exit(signal === "SIGINT" ? 130 : 143);
+    };
+    Deno.addSignalListener(signal, listener);
+    return () => Deno.removeSignalListener(signal, listener);
+  });
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+/** Where the run's temporary folder goes when the machine has memory-backed room for it. */
+const MEMORY_FOLDER = "/dev/shm";
+/** Room it needs there: the largest suites hold a few hundred megabytes at once. */
+const MEMORY_NEEDED = 2e9;
+
+/** The run's temporary folder, removed when disposed (or when the run is interrupted). */
+interface TemporaryFolder extends AsyncDisposable {
+  path: string;
+  /** What the tests left in it, as a failed run (named on the console), or a passed one. */
+  report(): Run;
+}
+
+/**
+ * Makes the run's temporary folder: in {@linkcode MEMORY_FOLDER} when `df` says it has
+ * {@linkcode MEMORY_NEEDED} free (a container's default /dev/shm is far smaller), else in the
+ * system's temporary folder.
+ */
+async function temporaryFolder(): Promise<TemporaryFolder> {
+  const path = await Deno.makeTempDir({
+    prefix: "tern-test-run-",
+    ...(await memoryHasRoom() ? { dir: MEMORY_FOLDER } : {}),
+  });
+  const remove = () => Deno.removeSync(path, { recursive: true });
+  cleanups.add(remove);
+  return {
+    path,
+    report(): Run {
+      const left = [...Deno.readDirSync(path)].map((entry) => entry.name).sort();
+      if (left.length === 0) return { ok: true, counts: {} };
+      const entries = `${left.length} ${left.length === 1 ? "entry" : "entries"}`;
+      console.log(`the tests left ${entries} in the temporary folder: ${left.join(", ")}`);
+      return { ok: false, counts: { failed: { tests: 1, steps: 0 } } };
+    },
+    [Symbol.asyncDispose]() {
+      cleanups.delete(remove);
+      remove();
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Whether {@linkcode MEMORY_FOLDER} exists with room for the run (`df -Pk`, POSIX output). */
+async function memoryHasRoom(): Promise<boolean> {
+  try {
+    const { success, stdout } = await new Deno.Command("df", {
+      args: ["-Pk", MEMORY_FOLDER],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const fields = new TextDecoder().decode(stdout).trim().split("\n").at(-1)?.split(/\s+/);
+    return success && Number(fields?.[3]) * 1024 >= MEMORY_NEEDED;
+  } catch {
+    // No df, or no /dev/shm: the system's temporary folder.
+    return false;
+  }
+}
+
+/**
+ * Writes modules that import the first run's test files (`files`, paths from the root), up to
+ * {@linkcode FILES_PER_MODULE} files of one folder each, as `<folder>/tests[_N]_test.ts` under
+ * the examples' folder (removed with it), and returns their paths. `deno test` gives every module
+ * a worker of its own that loads tern's modules and Polars again, which cost about as much CPU
+ * as many files' tests; a file's tests run the same in the worker of the module importing it,
+ * each still with its own sanitizers, one at a time.
+ */
+async function groupModules(files: string[]): Promise<string[]> {
+  const byFolder = new Map<string, string[]>();
+  for (const file of files) {
+    const folder = file.slice(0, file.lastIndexOf("/"));
+    byFolder.set(folder, [...byFolder.get(folder) ?? [], file]);
+  }
+  const written: string[] = [];
+  for (const [folder, inFolder] of byFolder) {
+    for (let start = 0; start < inFolder.length; start += FILES_PER_MODULE) {
+      const index = start / FILES_PER_MODULE;
+      const path = `${EXAMPLES}/${folder}/tests${index === 0 ? "" : `_${index + 1}`}_test.ts`;
+      const target = new URL(path, ROOT);
+      const imports = inFolder.slice(start, start + FILES_PER_MODULE)
+        .map((file) =>
+          `import "${
+            relative(dirname(fileURLToPath(target)), fileURLToPath(new URL(file, ROOT)))
+          }";\n`
+        );
+      await Deno.mkdir(new URL(".", target), { recursive: true });
+      await Deno.writeTextFile(
+        target,
+        `// Written by tests/run.ts: runs these test files in one worker.\n${imports.join("")}`,
+      );
+      written.push(path);
+    }
+  }
+  return written;
 }
 
 /**

@@ -2,10 +2,12 @@
  * A child process for the scan tests whose failure on older code was a process abort (a Polars
  * panic): scans a Parquet file, then changes it on the server's disk or makes the server lie
  * about ranges, collects, and prints what happened as one JSON line. Run as
- * `deno run -A tests/data/_scan_change.ts SCENARIO` with SCENARIO one of `same-size`, `smaller`,
- * `lie-long`, `lie-short`, `lie-label`, `lie-chunked` (a long body without `Content-Length`),
- * `lie-cut` (the right `Content-Length`, then the connection breaks halfway)
- * (lying only after the scan) and `lie-long-early` (lying from the start).
+ * `deno run -A tests/data/_scan_change.ts SCENARIO…` with each SCENARIO one of `same-size`,
+ * `smaller`, `lie-long`, `lie-short`, `lie-label`, `lie-chunked` (a long body without
+ * `Content-Length`), `lie-cut` (the right `Content-Length`, then the connection breaks halfway)
+ * (lying only after the scan) and `lie-long-early` (lying from the start): one after another,
+ * each with a store, a server and a cache of its own, one line each as it ends (an abort
+ * leaves the lines of those before it).
  *
  * @module
  */
@@ -70,50 +72,59 @@ function lyingProxy(upstream: string, how: string) {
   return { url: proxy.url, state, close: () => proxy[Symbol.asyncDispose]() };
 }
 
-const scenario = Deno.args[0];
 const before = parquet(ROWS, 0);
-// The version renamed in; the lying scenarios never change the file.
-const after = scenario.startsWith("lie-")
-  ? undefined
-  : scenario === "smaller"
-  ? parquet(ROWS - 333_334, 5_000_000)
-  : parquet(ROWS, 5_000_000);
-if (scenario === "same-size" && after?.length !== before.length) throw new Error("sizes differ");
-await using served = await dataStore({ [PATH]: before });
-const lying = scenario.startsWith("lie-")
-  ? lyingProxy(served.url, scenario.split("-")[1])
-  : undefined;
-if (lying && scenario.endsWith("-early")) lying.state.lying = true;
-await using store = connect({
-  url: lying?.url ?? served.url,
-  anonymous: true,
-  cacheDir: served.cacheDir,
-});
-const lazy = await store.file(PATH).scan();
-if (lying) lying.state.lying = true;
-else {
-  const disk = `${served.root}${PATH}`;
-  await Deno.writeFile(`${disk}.new`, after!);
-  await Deno.rename(`${disk}.new`, disk);
+
+/** Runs one scenario: what the first and the second collect() gave. */
+async function run(scenario: string) {
+  // The version renamed in; the lying scenarios never change the file.
+  const after = scenario.startsWith("lie-")
+    ? undefined
+    : scenario === "smaller"
+    ? parquet(ROWS - 333_334, 5_000_000)
+    : parquet(ROWS, 5_000_000);
+  if (scenario === "same-size" && after?.length !== before.length) {
+    throw new Error("sizes differ");
+  }
+  await using served = await dataStore({ [PATH]: before });
+  const lying = scenario.startsWith("lie-")
+    ? lyingProxy(served.url, scenario.split("-")[1])
+    : undefined;
+  if (lying && scenario.endsWith("-early")) lying.state.lying = true;
+  await using store = connect({
+    url: lying?.url ?? served.url,
+    anonymous: true,
+    cacheDir: served.cacheDir,
+  });
+  const lazy = await store.file(PATH).scan();
+  if (lying) lying.state.lying = true;
+  else {
+    const disk = `${served.root}${PATH}`;
+    await Deno.writeFile(`${disk}.new`, after!);
+    await Deno.rename(`${disk}.new`, disk);
+  }
+
+  const filter = pl.col("x").gtEq(pl.lit(666_668).cast(pl.Int64));
+  const truth = (bytes: Uint8Array) => pl.readParquet(Buffer.from(bytes)).filter(filter);
+  const outcome = async (collect: () => Promise<{ toRecords(): unknown[] }>) => {
+    try {
+      const rows = JSON.stringify((await collect()).toRecords());
+      const which = rows === JSON.stringify(truth(before).toRecords())
+        ? "old"
+        : after !== undefined && rows === JSON.stringify(truth(after).toRecords())
+        ? "new"
+        : "neither";
+      return { frame: which };
+    } catch (error) {
+      const { name, message } = error as Error;
+      return { error: name, message };
+    }
+  };
+  const first = await outcome(() => lazy.filter(filter).collect());
+  const again = await outcome(() => lazy.filter(filter).collect());
+  await lying?.close();
+  return { first, again };
 }
 
-const filter = pl.col("x").gtEq(pl.lit(666_668).cast(pl.Int64));
-const truth = (bytes: Uint8Array) => pl.readParquet(Buffer.from(bytes)).filter(filter);
-const outcome = async (collect: () => Promise<{ toRecords(): unknown[] }>) => {
-  try {
-    const rows = JSON.stringify((await collect()).toRecords());
-    const which = rows === JSON.stringify(truth(before).toRecords())
-      ? "old"
-      : after !== undefined && rows === JSON.stringify(truth(after).toRecords())
-      ? "new"
-      : "neither";
-    return { frame: which };
-  } catch (error) {
-    const { name, message } = error as Error;
-    return { error: name, message };
-  }
-};
-const first = await outcome(() => lazy.filter(filter).collect());
-const again = await outcome(() => lazy.filter(filter).collect());
-await lying?.close();
-console.log(JSON.stringify({ first, again }));
+for (const scenario of Deno.args) {
+  console.log(JSON.stringify({ scenario, ...await run(scenario) }));
+}

@@ -8,21 +8,9 @@
 import assert from "node:assert/strict";
 import type { Lock } from "../../mod.ts";
 import { CHECKSUM_TERMS, RO_CRATE_CONTEXT, type RoCrate } from "../../lib/ld/crate.ts";
+import { jsonld, RO_CRATE_1_1 as CONTEXT, roCrate } from "../_ld_deps.ts";
 
-const CONTEXT_FILE = new URL("../fixtures/ro-crate-1.1-context.jsonld", import.meta.url);
-const CONTEXT = JSON.parse(await Deno.readTextFile(CONTEXT_FILE));
 const TERMS: Record<string, string> = { ...CONTEXT["@context"], ...CHECKSUM_TERMS };
-
-// The `ro-crate` validator fetches the crate's context with the `fetch` it finds when it loads:
-// before it loads, fetch learns to answer the RO-Crate 1.1 context from the local copy (every
-// other request goes out as before), so nothing reaches the network.
-const realFetch = globalThis.fetch;
-globalThis.fetch =
-  ((input: RequestInfo | URL, init?: RequestInit) =>
-    String(input) === RO_CRATE_CONTEXT
-      ? Promise.resolve(Response.json(CONTEXT))
-      : realFetch(input, init)) as typeof fetch;
-const { jsonld, roCrate } = await import("../_ld_deps.ts");
 
 /** jsonld's document loader: the RO-Crate 1.1 context from its local copy; nothing else. */
 // deno-lint-ignore require-await
