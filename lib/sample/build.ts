@@ -13,7 +13,7 @@ import type { DatasetSpec } from "./dataset_spec.ts";
 import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";
-import { avuSidecar, commentSidecar, type SampleComment, sidecarBytes, utc } from "./sidecars.ts";
+import { avuSidecar, commentSidecar, jsonBytes, type SampleComment, utc } from "./sidecars.ts";
 import { storeRelative, StoreTree } from "./tree.ts";
 import { VegaDatasets } from "./vega.ts";
 
@@ -137,21 +137,21 @@ async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets
     tree.addFile(rel, bytes, new Date(deposited + (i + 1) * 60_000));
     listed.push({ path: file.path, size: bytes.byteLength, note: file.note, source: file.source });
     if (file.avus) {
-      tree.addFile(avuSidecar(rel, "file"), sidecarBytes(file.avus), curated, "sidecar");
+      tree.addFile(avuSidecar(rel, "file"), jsonBytes(file.avus), curated, "sidecar");
     }
     if (file.comments?.length) {
       const sidecar = commentSidecar(rel, "file");
-      tree.addFile(sidecar, sidecarBytes(file.comments), latest(file.comments), "sidecar");
+      tree.addFile(sidecar, jsonBytes(file.comments), latest(file.comments), "sidecar");
     }
   }
   const readme = new TextEncoder().encode(renderReadme(spec, listed, vega));
   tree.addFile(`${dir}/README.txt`, readme, new Date(deposited));
   if (spec.avus) {
-    tree.addFile(avuSidecar(dir, "folder"), sidecarBytes(spec.avus), curated, "sidecar");
+    tree.addFile(avuSidecar(dir, "folder"), jsonBytes(spec.avus), curated, "sidecar");
   }
   if (spec.comments?.length) {
     const sidecar = commentSidecar(dir, "folder");
-    tree.addFile(sidecar, sidecarBytes(spec.comments), latest(spec.comments), "sidecar");
+    tree.addFile(sidecar, jsonBytes(spec.comments), latest(spec.comments), "sidecar");
   }
 }
 
@@ -184,7 +184,7 @@ export async function describeSampleStore(vega: VegaDatasets): Promise<StoreTree
   );
   tree.addFile(
     STAMP_FILE,
-    new TextEncoder().encode(JSON.stringify(stampFor(vega), null, 2) + "\n"),
+    jsonBytes(stampFor(vega)),
     CONFIG_TIME,
     "config",
   );

@@ -31,8 +31,7 @@ function cell(value: unknown, sep: string): string {
     : typeof value === "object"
     ? JSON.stringify(value)
     : String(value);
-  const needsQuotes = text.includes(sep) || text.includes('"') || text.includes("\n") ||
-    text.includes("\r");
+  const needsQuotes = text.includes(sep) || /["\n\r]/.test(text);
   return needsQuotes ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -138,14 +137,12 @@ export function zlib(bytes: Uint8Array): Promise<Uint8Array> {
  * import { csvToParquet, type TableOptions } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
- * const options: TableOptions = { separator: "\t", parseDates: true };
- * const parquet = await csvToParquet(new TextEncoder().encode("day\tmm\n2012-01-01\t1.5\n"), options);
+ * const options: TableOptions = { parseDates: true };
+ * const parquet = await csvToParquet(new TextEncoder().encode("day,mm\n2012-01-01,1.5\n"), options);
  * assert.equal(new TextDecoder().decode(parquet.subarray(0, 4)), "PAR1");
  * ```
  */
 export interface TableOptions {
-  /** Field separator of the input text (default `,`). */
-  separator?: string;
   /** Parse ISO date columns into Date types (default false). */
   parseDates?: boolean;
 }
@@ -155,7 +152,6 @@ export interface TableOptions {
 async function readTable(csv: Uint8Array, options: TableOptions) {
   const pl = await loadPolars();
   return pl.readCSV(Buffer.from(csv), {
-    sep: options.separator ?? ",",
     tryParseDates: options.parseDates ?? false,
     inferSchemaLength: 100_000,
   });
