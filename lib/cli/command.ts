@@ -222,6 +222,30 @@ function isOtherName(value: string): boolean {
 }
 
 /**
+ * The one positional argument of a command that takes exactly one.
+ *
+ * @throws {UsageError} `missing WHAT` when none is given, `COMMAND takes one WHAT` for more.
+ *
+ * @example
+ * ```ts
+ * import { onlyArg } from "./command.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(onlyArg(["/iplant/home"], "tree", "PATH"), "/iplant/home");
+ * assert.throws(() => onlyArg([], "tree", "PATH"), /^UsageError: missing PATH$/);
+ * assert.throws(() => onlyArg(["/a", "/b"], "tree", "PATH"), /tree takes one PATH/);
+ * ```
+ */
+export function onlyArg(positionals: readonly string[], command: string, what: string): string {
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0 ? `missing ${what}` : `${command} takes one ${what}`,
+    );
+  }
+  return positionals[0];
+}
+
+/**
  * Checks the PATH arguments of a command that takes one or more: at least one, each passing
  * {@linkcode checkRef}.
  *

@@ -6,6 +6,7 @@
  */
 
 import {
+  SEARCH_SORT_FIELDS,
   SearchBuilder,
   type SearchEntry,
   type SearchListing,
@@ -26,13 +27,7 @@ const SORT_NAMES: Readonly<Record<string, SearchSort["field"]>> = {
   size: "fileSize",
   modified: "dateModified",
   created: "dateCreated",
-  path: "path",
-  creator: "creator",
-  id: "id",
-  label: "label",
-  fileSize: "fileSize",
-  dateModified: "dateModified",
-  dateCreated: "dateCreated",
+  ...Object.fromEntries(SEARCH_SORT_FIELDS.map((field) => [field, field])),
 };
 
 /** The columns of `--csv`, in order. */

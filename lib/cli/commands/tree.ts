@@ -8,8 +8,8 @@
  */
 
 import { type Entry, type Store, TernError, type WalkOptions } from "../../../mod.ts";
-import { intOption, stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext } from "../command.ts";
+import { intOption, stringOption } from "../args.ts";
+import { asUsage, checkRef, type Command, type CommandContext, onlyArg } from "../command.ts";
 import { entryJson, entryName, jsonLine, plural, safeText } from "../format.ts";
 import type { Output } from "../io.ts";
 
@@ -55,10 +55,7 @@ async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   const maxDepth = intOption(values, "max-depth", 1) ?? Infinity;
   const glob = stringOption(values, "glob");
-  if (positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? "missing PATH" : "tree takes one PATH");
-  }
-  const root = checkRef(positionals[0]);
+  const root = checkRef(onlyArg(positionals, "tree", "PATH"));
   // A glob's matches are drawn when the walk ends; until then the library's walk line shows.
   const store = await context.store({ progress: glob !== undefined && values.json !== true });
   const out = context.io.stdout;
