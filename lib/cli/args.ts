@@ -192,22 +192,11 @@ export function splitCommand(
  */
 export function parseOptions(args: readonly string[], options: OptionSpecs): ParsedArgs {
   const all: OptionSpecs = { ...GLOBAL_OPTIONS, ...options };
-  const config = Object.fromEntries(
-    Object.entries(all).map((
-      [name, spec],
-    ) => [
-      name,
-      {
-        type: spec.type,
-        ...(spec.short === undefined ? {} : { short: spec.short }),
-        ...(spec.multiple === true ? { multiple: true } : {}),
-      },
-    ]),
-  );
   try {
+    // parseArgs reads `type`, `short` and `multiple` and passes over the help fields.
     const parsed = parseArgs({
       args: [...args],
-      options: config,
+      options: all,
       allowPositionals: true,
       strict: true,
     });
