@@ -6,14 +6,21 @@
  */
 
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { DATASET_SPECS } from "./catalog.ts";
+import { DATASET_SPECS, SAMPLE_DATASETS } from "./catalog.ts";
 import { addCommunityFolders } from "./community.ts";
-import { CURATED_PATH, SAMPLE_STORE_VERSION, STAMP_FILE } from "./constants.ts";
+import { SAMPLE_STORE_VERSION, STAMP_FILE } from "./constants.ts";
 import type { DatasetSpec } from "./dataset_spec.ts";
 import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";
-import { avuSidecar, commentSidecar, jsonBytes, type SampleComment, utc } from "./sidecars.ts";
+import {
+  avuSidecar,
+  commentSidecar,
+  jsonBytes,
+  type SampleAvu,
+  type SampleComment,
+  utc,
+} from "./sidecars.ts";
 import { storeRelative, StoreTree } from "./tree.ts";
 import { VegaDatasets } from "./vega.ts";
 
@@ -122,8 +129,19 @@ async function readStamp(dir: string): Promise<Stamp | null> {
   }
 }
 
-function latest(comments: SampleComment[]): Date {
-  return new Date(Math.max(...comments.map((c) => c.post_time)));
+/** The AVU and comment sidecars of a file or folder, where it has any. */
+function addSidecars(
+  tree: StoreTree,
+  rel: string,
+  kind: "file" | "folder",
+  curated: Date,
+  spec: { avus?: SampleAvu[] | null; comments?: SampleComment[] },
+): void {
+  if (spec.avus) tree.addFile(avuSidecar(rel, kind), jsonBytes(spec.avus), curated, "sidecar");
+  if (spec.comments?.length) {
+    const latest = new Date(Math.max(...spec.comments.map((c) => c.post_time)));
+    tree.addFile(commentSidecar(rel, kind), jsonBytes(spec.comments), latest, "sidecar");
+  }
 }
 
 async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets): Promise<void> {
@@ -136,23 +154,11 @@ async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets
     const bytes = await file.produce(vega);
     tree.addFile(rel, bytes, new Date(deposited + (i + 1) * 60_000));
     listed.push({ path: file.path, size: bytes.byteLength, note: file.note, source: file.source });
-    if (file.avus) {
-      tree.addFile(avuSidecar(rel, "file"), jsonBytes(file.avus), curated, "sidecar");
-    }
-    if (file.comments?.length) {
-      const sidecar = commentSidecar(rel, "file");
-      tree.addFile(sidecar, jsonBytes(file.comments), latest(file.comments), "sidecar");
-    }
+    addSidecars(tree, rel, "file", curated, file);
   }
   const readme = new TextEncoder().encode(renderReadme(spec, listed, vega));
   tree.addFile(`${dir}/README.txt`, readme, new Date(deposited));
-  if (spec.avus) {
-    tree.addFile(avuSidecar(dir, "folder"), jsonBytes(spec.avus), curated, "sidecar");
-  }
-  if (spec.comments?.length) {
-    const sidecar = commentSidecar(dir, "folder");
-    tree.addFile(sidecar, jsonBytes(spec.comments), latest(spec.comments), "sidecar");
-  }
+  addSidecars(tree, dir, "folder", curated, spec);
 }
 
 /**
@@ -309,9 +315,7 @@ export async function buildSampleStore(
   return {
     dir: target,
     version: SAMPLE_STORE_VERSION,
-    datasets:
-      DATASET_SPECS.filter((d) => d.parent === CURATED_PATH && !d.name.startsWith("_deprecated_"))
-        .length,
+    datasets: SAMPLE_DATASETS.filter((d) => !d.deprecated && !d.staging).length,
     ...counts,
     ms: Math.round(performance.now() - started),
   };
