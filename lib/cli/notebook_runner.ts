@@ -123,12 +123,9 @@ export async function findJupyter(options: { python?: string; html?: boolean } =
 
 /** The modules `python` cannot import, or `undefined` when it does not run at all. */
 async function missingModules(python: string, modules: Module[]): Promise<Module[] | undefined> {
-  const probe = [
-    "import importlib.util, json",
-    `print(json.dumps([m for m in ${
-      JSON.stringify(modules)
-    } if importlib.util.find_spec(m) is None]))`,
-  ].join("\n");
+  const probe = `import importlib.util, json\nprint(json.dumps([m for m in ${
+    JSON.stringify(modules)
+  } if importlib.util.find_spec(m) is None]))`;
   try {
     const result = await new Deno.Command(python, {
       args: ["-c", probe],
@@ -266,10 +263,7 @@ export async function runNotebook(
   options: NotebookOptions = {},
 ): Promise<NotebookResult> {
   options.signal?.throwIfAborted();
-  const python = await findJupyter({
-    ...(options.python === undefined ? {} : { python: options.python }),
-    html: options.html !== undefined,
-  });
+  const python = await findJupyter({ python: options.python, html: options.html !== undefined });
   await using spec = options.kernel === undefined ? await denoKernelspec() : undefined;
   // The kernel's temporary folder, removed after the run: what a notebook leaves there (a
   // cache made with Deno.makeTempDir, say) dies with its kernel instead of piling up.

@@ -48,13 +48,14 @@ export const croissant: Command = {
   ],
   run: async (context) => {
     const { values, positionals } = context.args;
+    const dataset = onlyArg(positionals, "croissant", "DATASET");
     const headRows = intOption(values, "head-rows", 1);
     const output = stringOption(values, "output");
-    const path = await resolveArg(context, checkRef(onlyArg(positionals, "croissant", "DATASET")));
+    const path = await resolveArg(context, checkRef(dataset));
     const store = await context.store({ progress: true });
     const document = await asUsage(() => store.dataset(path)).croissant({
       recordSets: values["no-record-sets"] !== true,
-      ...(headRows === undefined ? {} : { headRows }),
+      headRows,
       signal: context.signal,
     });
     const json = `${JSON.stringify(document, null, 2)}\n`;

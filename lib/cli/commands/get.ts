@@ -134,9 +134,7 @@ async function run(context: CommandContext): Promise<number> {
       continue;
     }
     try {
-      const walk = asUsage(() =>
-        store.folder(source.entry).walk({ type: "file", ...(glob === undefined ? {} : { glob }) })
-      );
+      const walk = asUsage(() => store.folder(source.entry).walk({ type: "file", glob }));
       const base = folderTarget(destination, source.entry);
       for await (const entry of walk) {
         try {

@@ -93,22 +93,20 @@ async function run(context: CommandContext): Promise<number> {
 function planOf(values: CommandContext["args"]["values"]): Plan {
   const limit = intOption(values, "limit", 1);
   const glob = stringOption(values, "glob");
-  const options: ListOptions = {};
-  const sort = choiceOption(values, "sort", SORT_KEYS);
-  const order = choiceOption(values, "order", ["asc", "desc"] as const);
-  const type = choiceOption(values, "type", ["file", "folder", "any"] as const);
-  if (sort !== undefined) options.sort = sort;
-  if (order !== undefined) options.order = order;
-  if (type !== undefined) options.type = type;
-  if (glob !== undefined) options.glob = glob;
-  // Without a glob every entry counts, so a small limit needs only a small first page.
-  if (limit !== undefined && glob === undefined) options.pageSize = Math.min(limit, 1000);
+  const options: ListOptions = {
+    sort: choiceOption(values, "sort", SORT_KEYS),
+    order: choiceOption(values, "order", ["asc", "desc"] as const),
+    type: choiceOption(values, "type", ["file", "folder", "any"] as const),
+    glob,
+    // Without a glob every entry counts, so a small limit needs only a small first page.
+    pageSize: limit !== undefined && glob === undefined ? Math.min(limit, 1000) : undefined,
+  };
   if (values.json === true && values.long === true) {
     throw new UsageError("--json and --long cannot be combined (JSON has every field)");
   }
   return {
     options,
-    ...(limit === undefined ? {} : { limit }),
+    limit,
     json: values.json === true,
     long: values.long === true,
     fullPath: values["full-path"] === true,

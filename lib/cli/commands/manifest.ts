@@ -65,6 +65,7 @@ export const manifest: Command = {
   ],
   run: async (context) => {
     const { values, positionals } = context.args;
+    const given = onlyArg(positionals, "manifest", "FOLDER");
     const output = stringOption(values, "output");
     if (output === undefined) throw new UsageError("missing -o FILE (.csv, .json or .parquet)");
     if (manifestFormatOf(output) === undefined) {
@@ -79,11 +80,9 @@ export const manifest: Command = {
       );
     }
     const glob = stringOption(values, "glob");
-    const folder = await resolveArg(context, checkRef(onlyArg(positionals, "manifest", "FOLDER")));
+    const folder = await resolveArg(context, checkRef(given));
     const store = await context.store({ progress: true });
-    const walk = asUsage(() =>
-      store.folder(folder).walk({ type: "file", ...(glob === undefined ? {} : { glob }) })
-    );
+    const walk = asUsage(() => store.folder(folder).walk({ type: "file", glob }));
     const frame = await walk.manifest({ signal: context.signal });
     await writeManifest(frame, localPath(context.io, output));
     if (values.quiet !== true) {

@@ -141,10 +141,10 @@ function planOf(values: CommandContext["args"]["values"], terminal: boolean): Pl
     );
   }
   return {
-    ...(parts === 0 ? {} : { query }),
-    ...(saved === undefined ? {} : { saved }),
+    query: parts === 0 ? undefined : query,
+    saved,
     sort: listOption(values, "sort").map(sortOf),
-    ...(limit === undefined ? {} : { limit }),
+    limit,
     format: values.json === true
       ? "json"
       : values.csv === true

@@ -59,7 +59,7 @@ async function run(context: CommandContext): Promise<number> {
   // A glob's matches are drawn when the walk ends; until then the library's walk line shows.
   const store = await context.store({ progress: glob !== undefined && values.json !== true });
   const out = context.io.stdout;
-  const walkOptions: WalkOptions = { ...(glob === undefined ? {} : { glob }), maxDepth };
+  const walkOptions: WalkOptions = { glob, maxDepth };
   // Made before the stat, so that a bad glob is a usage error even for a missing folder.
   const walk = values.json === true || glob !== undefined
     ? asUsage(() => store.folder(root).walk(walkOptions))
