@@ -13,14 +13,7 @@ import type { DatasetSpec } from "./dataset_spec.ts";
 import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";
-import {
-  avuSidecar,
-  commentSidecar,
-  jsonBytes,
-  type SampleAvu,
-  type SampleComment,
-  utc,
-} from "./sidecars.ts";
+import { avuSidecar, commentSidecar, jsonBytes, utc } from "./sidecars.ts";
 import { storeRelative, StoreTree } from "./tree.ts";
 import { VegaDatasets } from "./vega.ts";
 
@@ -129,37 +122,32 @@ async function readStamp(dir: string): Promise<Stamp | null> {
   }
 }
 
-/** The AVU and comment sidecars of a file or folder, where it has any. */
-function addSidecars(
-  tree: StoreTree,
-  rel: string,
-  kind: "file" | "folder",
-  curated: Date,
-  spec: { avus?: SampleAvu[] | null; comments?: SampleComment[] },
-): void {
-  if (spec.avus) tree.addFile(avuSidecar(rel, kind), jsonBytes(spec.avus), curated, "sidecar");
-  if (spec.comments?.length) {
-    const latest = new Date(Math.max(...spec.comments.map((c) => c.post_time)));
-    tree.addFile(commentSidecar(rel, kind), jsonBytes(spec.comments), latest, "sidecar");
-  }
-}
-
 async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets): Promise<void> {
   const dir = storeRelative(`${spec.parent}/${spec.name}`);
   const deposited = utc(spec.deposited).getTime();
   const curated = utc(spec.curated);
+  // The AVU and comment sidecars of a file or the folder, where it has any.
+  const addSidecars = (rel: string, kind: "file" | "folder", of: Annotated) => {
+    if (of.avus) tree.addFile(avuSidecar(rel, kind), jsonBytes(of.avus), curated, "sidecar");
+    if (of.comments?.length) {
+      const latest = new Date(Math.max(...of.comments.map((c) => c.post_time)));
+      tree.addFile(commentSidecar(rel, kind), jsonBytes(of.comments), latest, "sidecar");
+    }
+  };
   const listed = [];
   for (const [i, file] of spec.files.entries()) {
     const rel = `${dir}/${file.path}`;
     const bytes = await file.produce(vega);
     tree.addFile(rel, bytes, new Date(deposited + (i + 1) * 60_000));
     listed.push({ path: file.path, size: bytes.byteLength, note: file.note, source: file.source });
-    addSidecars(tree, rel, "file", curated, file);
+    addSidecars(rel, "file", file);
   }
   const readme = new TextEncoder().encode(renderReadme(spec, listed, vega));
   tree.addFile(`${dir}/README.txt`, readme, new Date(deposited));
-  addSidecars(tree, dir, "folder", curated, spec);
+  addSidecars(dir, "folder", spec);
 }
+
+type Annotated = Partial<Pick<DatasetSpec, "avus" | "comments">>;
 
 /**
  * Describes the whole sample store in memory (nothing is written).
