@@ -49,13 +49,13 @@ export interface Styles {
  * ```
  */
 export function styles(color: boolean): Styles {
-  const wrap = (open: number, close: number) => (text: string) =>
+  const wrap = (open: number | string, close: number) => (text: string) =>
     color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
   return {
     bold: wrap(1, 22),
     dim: wrap(2, 22),
-    folder: (text) => color ? `\x1b[1;34m${text}\x1b[0m` : text,
-    error: (text) => color ? `\x1b[1;31m${text}\x1b[0m` : text,
+    folder: wrap("1;34", 0),
+    error: wrap("1;31", 0),
     warn: wrap(33, 39),
     ok: wrap(32, 39),
   };

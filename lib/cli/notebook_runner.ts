@@ -442,10 +442,6 @@ class LateOutputClient(NotebookClient):
     (under the cell's header, or under the marker's, which can only be the cell's as well).
     """
 
-    def __init__(self, nb, grace, **kwargs):
-        super().__init__(nb, **kwargs)
-        self.grace = grace
-
     async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
         try:
             return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
@@ -465,7 +461,7 @@ class LateOutputClient(NotebookClient):
             wait = None
             if marker_idle is not None:
                 # A kernel that cannot broadcast (not Deno) never sends the marker.
-                wait = self.grace - (time.monotonic() - marker_idle)
+                wait = args.grace - (time.monotonic() - marker_idle)
                 if wait <= 0:
                     return
             try:
@@ -515,7 +511,6 @@ try:
     nb = nbformat.read(args.source, as_version=4)
     client = LateOutputClient(
         nb,
-        args.grace,
         kernel_name=args.kernel,
         timeout=args.timeout,
         allow_errors=True,
