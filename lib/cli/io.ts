@@ -83,8 +83,7 @@ export class Output {
   readonly isTerminal: boolean;
   readonly #sink: Sink;
   readonly #encoder = new TextEncoder();
-  #pending: string[] = [];
-  #pendingLength = 0;
+  #pending = "";
   #last: Promise<void> = Promise.resolve();
 
   /**
@@ -173,13 +172,12 @@ export class Output {
    * ```
    */
   text(text: string): void {
-    this.#pending.push(text);
-    this.#pendingLength += text.length;
+    this.#pending += text;
   }
 
   /** Whether enough text waits that the caller should `flush()` before queueing more. */
   get full(): boolean {
-    return this.#pendingLength >= FLUSH_AT;
+    return this.#pending.length >= FLUSH_AT;
   }
 
   /**
@@ -207,10 +205,9 @@ export class Output {
    * ```
    */
   flush(): Promise<void> {
-    if (this.#pending.length === 0) return this.#last;
-    const bytes = this.#encoder.encode(this.#pending.join(""));
-    this.#pending = [];
-    this.#pendingLength = 0;
+    if (this.#pending === "") return this.#last;
+    const bytes = this.#encoder.encode(this.#pending);
+    this.#pending = "";
     return this.#enqueue(bytes);
   }
 

@@ -176,9 +176,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
           });
         return opening;
       },
-      report: async (error) => {
-        await report(error);
-      },
+      report: async (error) => void await report(error),
     };
   }
 }

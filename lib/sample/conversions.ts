@@ -24,7 +24,21 @@ export type JsonRecord = Record<string, unknown>;
 
 const encoder = new TextEncoder();
 
-function cell(value: unknown, sep: string): string {
+/**
+ * One field of a delimited text table: empty for null or undefined, JSON for an object, and
+ * quoted (inner quotes doubled) when it holds the separator, a quote or a line break.
+ *
+ * @example
+ * ```ts
+ * import { csvCell } from "./conversions.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(csvCell('say "hi", twice'), '"say ""hi"", twice"');
+ * assert.equal(csvCell(null), "");
+ * assert.equal(csvCell("a,b", "\t"), "a,b");
+ * ```
+ */
+export function csvCell(value: unknown, sep = ","): string {
   if (value === null || value === undefined) return "";
   const text = typeof value === "string"
     ? value
@@ -69,8 +83,8 @@ export function columnsOf(records: readonly JsonRecord[]): string[] {
  */
 export function toDelimited(records: readonly JsonRecord[], separator = ","): Uint8Array {
   const columns = columnsOf(records);
-  const lines = [columns.map((c) => cell(c, separator)).join(separator)];
-  for (const r of records) lines.push(columns.map((c) => cell(r[c], separator)).join(separator));
+  const lines = [columns.map((c) => csvCell(c, separator)).join(separator)];
+  for (const r of records) lines.push(columns.map((c) => csvCell(r[c], separator)).join(separator));
   return encoder.encode(lines.join("\n") + "\n");
 }
 

@@ -20,6 +20,7 @@ import { exclusive, intOption, listOption, stringOption, UsageError } from "../a
 import { asUsage, checkRef, type Command, type CommandContext } from "../command.ts";
 import { entryJson, isoDate, jsonLine, longLine, plural } from "../format.ts";
 import type { Output } from "../io.ts";
+import { csvCell } from "../../sample/conversions.ts";
 
 /** The sort fields by the names `tern ls` uses, besides the search service's own names. */
 const SORT_NAMES: Readonly<Record<string, SearchSort["field"]>> = {
@@ -214,7 +215,7 @@ function lineOf(hit: SearchEntry, format: Plan["format"], out: Output): string {
       return jsonLine(entryJson(hit, { creator: hit.creator, metadata: hit.metadata }));
     case "csv": {
       const row = { ...hit, modified: isoDate(hit.modified), created: isoDate(hit.created) };
-      return CSV_COLUMNS.map((column) => csvField(row[column])).join(",");
+      return CSV_COLUMNS.map((column) => csvCell(row[column])).join(",");
     }
     case "table":
       return longLine(hit, out.style, { bytes: false, fullPath: true });
@@ -222,10 +223,4 @@ function lineOf(hit: SearchEntry, format: Plan["format"], out: Output): string {
       // Exact, as `find` prints them, for `xargs` and `while read`; the table escapes.
       return hit.path;
   }
-}
-
-/** A CSV field as RFC 4180 writes it: quoted when it holds a comma, quote or line break. */
-function csvField(value: string | number | null): string {
-  const text = value === null ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
