@@ -90,6 +90,22 @@ export function avu(attr: string, value: string, ...nested: SampleAvu[]): Sample
 }
 
 /**
+ * One plain AVU per value, all with the same attribute (a dataset's subjects, its formats),
+ * in the order given.
+ *
+ * @example
+ * ```ts
+ * import { avu, repeated } from "./sidecars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(repeated("format", "csv", "parquet"), [avu("format", "csv"), avu("format", "parquet")]);
+ * ```
+ */
+export function repeated(attr: string, ...values: string[]): SampleAvu[] {
+  return values.map((value) => avu(attr, value));
+}
+
+/**
  * An AVU with a unit.
  *
  * @example

@@ -7,7 +7,7 @@
 
 import { DEMO_DATASET_PATH, DEMO_USER } from "../constants.ts";
 import { copyOf, type DatasetSpec } from "../dataset_spec.ts";
-import { authored, avu, comment } from "../sidecars.ts";
+import { authored, avu, comment, repeated } from "../sidecars.ts";
 
 const TITLE = "Monthly closing prices of five technology stocks and the S&P 500, 2000-2010";
 const AUTHOR = `${DEMO_USER.lastName}, ${DEMO_USER.firstName}`;
@@ -46,8 +46,7 @@ export const marketIndices: DatasetSpec = {
     avu("publisher", "CyVerse Data Commons"),
     avu("publicationYear", "2024"),
     avu("resourceType", "Tabular data", avu("resourceTypeGeneral", "Dataset")),
-    avu("subject", "finance"),
-    avu("subject", "time series"),
+    ...repeated("subject", "finance", "time series"),
     avu("rights", "CC BY-NC 4.0"),
   ]),
   comments: [

@@ -11,7 +11,7 @@
 import { CURATED_PATH } from "../constants.ts";
 import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
 import { csvToParquet } from "../conversions.ts";
-import { avu, comment } from "../sidecars.ts";
+import { avu, comment, repeated } from "../sidecars.ts";
 
 /**
  * The title both versions share.
@@ -78,10 +78,7 @@ export const weatherV1: DatasetSpec = {
     avu("datacite.resourcetype", "Dataset"),
     avu("Identifier", V1_DOI),
     avu("identifierType", "DOI"),
-    avu("Subject", "weather"),
-    avu("Subject", "precipitation"),
-    avu("Subject", "temperature"),
-    avu("Subject", "Seattle"),
+    ...repeated("Subject", "weather", "precipitation", "temperature", "Seattle"),
     avu("Description", V1_DESCRIPTION),
     avu("Rights", "ODC PDDL"),
     avu("AlternateIdentifier", "GHCND:USW00024233"),
@@ -135,10 +132,7 @@ export const weatherV2: DatasetSpec = {
     avu("publisher", "CyVerse Data Commons"),
     avu("publicationYear", "2019"),
     avu("resourceType", "Tabular data", avu("resourceTypeGeneral", "Dataset")),
-    avu("subject", "weather"),
-    avu("subject", "climate normals"),
-    avu("subject", "Seattle"),
-    avu("subject", "Washington State"),
+    ...repeated("subject", "weather", "climate normals", "Seattle", "Washington State"),
     avu("description", V2_DESCRIPTION, avu("descriptionType", "Abstract")),
     avu("identifier", V2_DOI, avu("identifierType", "DOI")),
     avu(
@@ -153,8 +147,7 @@ export const weatherV2: DatasetSpec = {
         "whose full text can be found at: http://www.opendatacommons.org/licenses/pddl/1.0/",
     ),
     avu("version", "2"),
-    avu("format", "csv"),
-    avu("format", "parquet"),
+    ...repeated("format", "csv", "parquet"),
   ],
   comments: [
     comment(
