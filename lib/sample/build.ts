@@ -137,7 +137,7 @@ async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets
   const listed = [];
   for (const [i, file] of spec.files.entries()) {
     const rel = `${dir}/${file.path}`;
-    const bytes = await file.produce(vega);
+    const bytes = await ("produce" in file ? file.produce(vega) : vega.bytes(file.source));
     tree.addFile(rel, bytes, new Date(deposited + (i + 1) * 60_000));
     listed.push({ path: file.path, size: bytes.byteLength, note: file.note, source: file.source });
     addSidecars(rel, "file", file);

@@ -8,7 +8,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { type JsonRecord, toDelimited } from "../conversions.ts";
 import { avu, repeated } from "../sidecars.ts";
 
@@ -91,7 +91,6 @@ export const barley: DatasetSpec = {
       path: "original/barley.json",
       note: "The records as a JSON array, as originally distributed",
       source: "barley.json",
-      produce: copyOf("barley.json"),
     },
   ],
 };

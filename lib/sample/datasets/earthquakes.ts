@@ -7,7 +7,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { toDelimited, toNdjson } from "../conversions.ts";
 import { avu, repeated } from "../sidecars.ts";
 import type { VegaDatasets } from "../vega.ts";
@@ -115,7 +115,6 @@ export const earthquakes: DatasetSpec = {
       path: "earthquakes.geojson",
       note: "The feed as one GeoJSON FeatureCollection",
       source: "earthquakes.json",
-      produce: copyOf("earthquakes.json"),
     },
     {
       path: "events.ndjson",

@@ -7,7 +7,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec } from "../dataset_spec.ts";
+import type { DatasetSpec } from "../dataset_spec.ts";
 import { avu, avuWithUnit, comment, repeated } from "../sidecars.ts";
 
 const TITLE = "On-time performance of U.S. domestic flights: delays and distances";
@@ -67,7 +67,6 @@ export const flights: DatasetSpec = {
       path: "flights_3m.parquet",
       note: "3,000,000 flights: date, delay, distance, origin, destination",
       source: "flights-3m.parquet",
-      produce: copyOf("flights-3m.parquet"),
       avus: [
         avuWithUnit("rows", "3000000", "count"),
         avu("columns", "date, delay, distance, origin, destination"),
@@ -86,20 +85,17 @@ export const flights: DatasetSpec = {
       path: "flights_200k.arrow",
       note: "200,000-flight sample (Arrow IPC): delay, distance, time of day",
       source: "flights-200k.arrow",
-      produce: copyOf("flights-200k.arrow"),
       avus: [avuWithUnit("rows", "200000", "count")],
     },
     {
       path: "reference/airports.csv",
       note: "Airports: IATA code, name, city, state, country, latitude, longitude",
       source: "airports.csv",
-      produce: copyOf("airports.csv"),
     },
     {
       path: "reference/routes.csv",
       note: "Flights per origin-destination pair: origin, destination, count",
       source: "flights-airport.csv",
-      produce: copyOf("flights-airport.csv"),
     },
   ],
 };

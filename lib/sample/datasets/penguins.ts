@@ -7,7 +7,7 @@
  */
 
 import { CURATED_PATH, DEMO_USER } from "../constants.ts";
-import { copyOf, type DatasetSpec, once, type Producer } from "../dataset_spec.ts";
+import { type DatasetSpec, once, type Producer } from "../dataset_spec.ts";
 import type { VegaDatasets } from "../vega.ts";
 import { csvToArrow, csvToParquet, type JsonRecord, toDelimited } from "../conversions.ts";
 import { encodePng, renderBars } from "../png.ts";
@@ -275,7 +275,6 @@ export const penguins: DatasetSpec = {
       path: "penguins.json",
       note: "The same records as a JSON array, as originally distributed",
       source: "penguins.json",
-      produce: copyOf("penguins.json"),
     },
     {
       path: "derived/penguins.parquet",

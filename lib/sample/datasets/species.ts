@@ -6,7 +6,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { gzip } from "../conversions.ts";
 import { avu, avuWithUnit, repeated } from "../sidecars.ts";
 
@@ -71,7 +71,6 @@ export const species: DatasetSpec = {
       path: "boundaries/us_counties_10m.topojson",
       note: "US county and state boundaries, 1:10,000,000, TopoJSON",
       source: "us-10m.json",
-      produce: copyOf("us-10m.json"),
     },
   ],
 };

@@ -6,7 +6,7 @@
  */
 
 import { STAGING_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, textFile } from "../dataset_spec.ts";
+import { type DatasetSpec, textFile } from "../dataset_spec.ts";
 import { avu, repeated } from "../sidecars.ts";
 
 const SCRIPT = `"""Ridgeline densities of restaurant latitude by cuisine, University District."""
@@ -69,7 +69,6 @@ export const staging: DatasetSpec = {
       path: "udistrict.json",
       note: "JSON array: key (cuisine), lat (latitude, degrees)",
       source: "udistrict.json",
-      produce: copyOf("udistrict.json"),
     },
     {
       path: "scripts/ridgeline.py",

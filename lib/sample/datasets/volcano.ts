@@ -7,7 +7,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { toDelimited } from "../conversions.ts";
 import { encodePng, renderGrid } from "../png.ts";
 import { avu, repeated } from "../sidecars.ts";
@@ -127,7 +127,6 @@ export const volcano: DatasetSpec = {
       path: "raw/volcano.json",
       note: "The grid as distributed: width, height and row-major values",
       source: "volcano.json",
-      produce: copyOf("volcano.json"),
     },
   ],
 };

@@ -9,7 +9,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { csvToParquet } from "../conversions.ts";
 import { avu, comment, repeated } from "../sidecars.ts";
 
@@ -96,7 +96,6 @@ export const weatherV1: DatasetSpec = {
       path: "seattle-weather.csv",
       note: "One row per day: date, precipitation, temp_max, temp_min, wind, weather",
       source: "seattle-weather.csv",
-      produce: copyOf("seattle-weather.csv"),
     },
   ],
 };
@@ -162,7 +161,6 @@ export const weatherV2: DatasetSpec = {
       path: "weather.csv",
       note: "One row per city and day: location, date, precipitation, temperatures, wind",
       source: "weather.csv",
-      produce: copyOf("weather.csv"),
     },
     {
       path: "weather.parquet",
@@ -174,7 +172,6 @@ export const weatherV2: DatasetSpec = {
       path: "normals/seattle_hourly_normals_1981-2010.csv",
       note: "Hourly climate normals for Seattle: date, pressure, temperature, wind",
       source: "seattle-weather-hourly-normals.csv",
-      produce: copyOf("seattle-weather-hourly-normals.csv"),
     },
   ],
 };

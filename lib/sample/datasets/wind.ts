@@ -8,7 +8,7 @@
  */
 
 import { CURATED_PATH, DEMO_USER } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { type JsonRecord, toDelimited } from "../conversions.ts";
 import { encodePng, renderGrid } from "../png.ts";
 import { authored, avu, comment, repeated } from "../sidecars.ts";
@@ -145,7 +145,6 @@ export const wind: DatasetSpec = {
       path: "wind_vectors.csv",
       note: "One row per grid cell: longitude, latitude, dir, dirCat, speed (CRLF line ends)",
       source: "windvectors.csv",
-      produce: copyOf("windvectors.csv"),
     },
     {
       path: "wind_vectors.tsv",
