@@ -29,22 +29,24 @@ const CONFIG_TIME = utc("2024-01-15T12:00:00Z");
  * The old DE UI's saved-search templates (terrain-api.md §4.1, §4.13), as the demo user left
  * them; each runs (`store.runSavedSearch(label)`).
  */
+/** The fields every saved search ends with, as the DE UI writes them. */
+const SAVED = { includeTrashItems: false, dirty: false, saved: true, files: [], folders: [] };
+
 function demoSavedSearches(): unknown[] {
-  const common = { includeTrashItems: false, dirty: false, saved: true, files: [], folders: [] };
   return [
-    { label: "Penguin tables", fileQuery: "*penguin*", pathPrefix: CURATED_PATH, ...common },
+    { label: "Penguin tables", fileQuery: "*penguin*", pathPrefix: CURATED_PATH, ...SAVED },
     {
       label: "Large Parquet files",
       fileQuery: "*.parquet",
       fileSizeRange: { min: 10, minUnit: { unit: "MB", label: "MB" } },
-      ...common,
+      ...SAVED,
     },
     {
       label: "CC0 datasets",
       metadataAttributeQuery: "rights",
       metadataValueQuery: "CC0",
       pathPrefix: CURATED_PATH,
-      ...common,
+      ...SAVED,
     },
     {
       label: "My files from 2024",
@@ -55,7 +57,7 @@ function demoSavedSearches(): unknown[] {
         to: String(Date.UTC(2024, 11, 31, 23, 59, 59)),
       },
       negatedFileQuery: "*.tmp",
-      ...common,
+      ...SAVED,
     },
   ];
 }
@@ -80,14 +82,7 @@ export function addUsers(tree: StoreTree): void {
     jsonBytes({
       secret: SAMPLE_TOKEN_SECRET,
       tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
-      users: SAMPLE_USERS.map((u) => ({
-        username: u.username,
-        password: u.password,
-        email: u.email,
-        firstName: u.firstName,
-        lastName: u.lastName,
-        tokens: [u.token],
-      })),
+      users: SAMPLE_USERS.map(({ token, home: _home, ...user }) => ({ ...user, tokens: [token] })),
     }),
     CONFIG_TIME,
     "config",
@@ -104,11 +99,8 @@ export function addUsers(tree: StoreTree): void {
       label: "Drafts",
       fileQuery: "*draft*",
       ownedBy: ALICE_USER.username,
+      ...SAVED,
       includeTrashItems: true,
-      dirty: false,
-      saved: true,
-      files: [],
-      folders: [],
     }]),
     utc("2024-02-02T08:00:00Z"),
     "config",
