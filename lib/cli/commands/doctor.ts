@@ -239,7 +239,7 @@ async function checkKernelspec(specs: KernelSpecs | undefined, io: CliIo): Promi
   const program = argv?.[0];
   if (typeof program !== "string") return failed(`${dir} has no argv`);
   const resolved = program.includes("/") || program.includes("\\") ? program : onPath(program, io);
-  if (resolved === undefined || !exists(resolved)) {
+  if (resolved === undefined || !(await Deno.stat(resolved).then(() => true, () => false))) {
     return failed(`${dir} runs ${program}, which does not exist`);
   }
   if (inNpxCache(realPath(resolved))) {
@@ -249,15 +249,6 @@ async function checkKernelspec(specs: KernelSpecs | undefined, io: CliIo): Promi
     );
   }
   return { name: "kernelspec", status: "ok", detail: `${dir} runs ${program}` };
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function folderBytes(dir: string, budget = { files: 100_000 }): Promise<number> {
