@@ -266,34 +266,6 @@ export function checkRefs(values: readonly string[]): void {
 }
 
 /**
- * Runs `make` (which builds handles or listings and sends nothing) and turns the library's
- * argument errors into usage errors: a bad path or glob is the command line's fault.
- *
- * @throws {UsageError} when `make` throws a `BadRequestError`.
- *
- * @example
- * ```ts
- * import { exampleStore } from "../sample/example.ts";
- * import { UsageError } from "./args.ts";
- * import { asUsage } from "./command.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const file = asUsage(() => store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
- * assert.equal(file.path, "/iplant/home/shared/tern_samples/formats/penguins.csv");
- * assert.throws(() => asUsage(() => store.file("formats/penguins.csv")), UsageError);
- * ```
- */
-export function asUsage<T>(make: () => T): T {
-  try {
-    return make();
-  } catch (error) {
-    if (error instanceof BadRequestError) throw new UsageError(error.message.replace(/\.$/, ""));
-    throw error;
-  }
-}
-
-/**
  * Runs `task` for each path, reporting a failure and going on to the next, like `ls a b` does.
  * Resolves to 0 when all succeeded, else 1. Usage errors, interruptions and a closed output
  * still stop everything.

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage } from "../args.ts";
+import { checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 
 /**
  * `tern cat PATH...`.

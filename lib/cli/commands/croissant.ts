@@ -6,8 +6,8 @@
  * @module
  */
 
-import { intOption, stringOption } from "../args.ts";
-import { asUsage, checkRef, type Command, onlyArg, resolveArg } from "../command.ts";
+import { asUsage, intOption, stringOption } from "../args.ts";
+import { checkRef, type Command, onlyArg, resolveArg } from "../command.ts";
 import { plural, safeText } from "../format.ts";
 import { localPath } from "../io.ts";
 

@@ -9,15 +9,9 @@
 
 import { isAbsolute, relative } from "node:path";
 import { BadRequestError, type Entry, File } from "../../../mod.ts";
-import { stringOption, UsageError } from "../args.ts";
+import { asUsage, stringOption, UsageError } from "../args.ts";
 import { localPath } from "../io.ts";
-import {
-  asUsage,
-  checkRefs,
-  type Command,
-  type CommandContext,
-  isItemFailure,
-} from "../command.ts";
+import { checkRefs, type Command, type CommandContext, isItemFailure } from "../command.ts";
 import { count, humanSize, jsonLine, plural, safeText } from "../format.ts";
 import { TransferProgress } from "../progress.ts";
 import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets.ts";

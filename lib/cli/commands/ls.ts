@@ -12,8 +12,8 @@ import {
   type SortKey,
   type Store,
 } from "../../../mod.ts";
-import { choiceOption, intOption, stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage, choiceOption, intOption, stringOption, UsageError } from "../args.ts";
+import { checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
 import { entryJson, entryName, jsonLine, longLine, safeText } from "../format.ts";
 import type { Output } from "../io.ts";
 

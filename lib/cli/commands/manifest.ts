@@ -9,8 +9,8 @@
  */
 
 import { engineSnippets, manifestFormatOf, snippetPlan, writeManifest } from "../../../mod.ts";
-import { stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, onlyArg, resolveArg } from "../command.ts";
+import { asUsage, stringOption, UsageError } from "../args.ts";
+import { checkRef, type Command, onlyArg, resolveArg } from "../command.ts";
 import { localPath } from "../io.ts";
 import { plural, safeText } from "../format.ts";
 

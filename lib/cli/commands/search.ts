@@ -16,8 +16,8 @@ import {
   type Store,
 } from "../../../mod.ts";
 import { quoteInput } from "../../client/errors.ts";
-import { exclusive, intOption, listOption, stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext } from "../command.ts";
+import { asUsage, exclusive, intOption, listOption, stringOption, UsageError } from "../args.ts";
+import { checkRef, type Command, type CommandContext } from "../command.ts";
 import { entryJson, isoDate, jsonLine, longLine, plural } from "../format.ts";
 import type { Output } from "../io.ts";
 import { csvCell } from "../../sample/conversions.ts";

@@ -8,8 +8,8 @@
  */
 
 import { type Entry, type Store, TernError, type WalkOptions } from "../../../mod.ts";
-import { intOption, stringOption } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext, onlyArg } from "../command.ts";
+import { asUsage, intOption, stringOption } from "../args.ts";
+import { checkRef, type Command, type CommandContext, onlyArg } from "../command.ts";
 import { entryJson, entryName, jsonLine, plural, safeText } from "../format.ts";
 import type { Output } from "../io.ts";
 
