@@ -185,10 +185,6 @@ export async function describeSampleStore(vega: VegaDatasets): Promise<StoreTree
   return tree;
 }
 
-function randomSuffix(): string {
-  return crypto.randomUUID().slice(0, 8);
-}
-
 /** Throws unless `dir` is absent, an empty directory, or an existing sample store. */
 async function assertReplaceable(dir: string): Promise<void> {
   let info: Deno.FileInfo;
@@ -225,7 +221,7 @@ async function swapIn(tmp: string, target: string): Promise<void> {
       if (!isNotEmpty(e)) throw e;
     }
     await assertReplaceable(target);
-    const old = `${target}.old-${randomSuffix()}`;
+    const old = `${target}.old-${crypto.randomUUID().slice(0, 8)}`;
     try {
       await Deno.rename(target, old);
     } catch (e) {
@@ -287,7 +283,7 @@ export async function buildSampleStore(
   await Deno.mkdir(dirname(target), { recursive: true });
   const vega = await VegaDatasets.open(options.vegaDatasetsDir);
   const tree = await describeSampleStore(vega);
-  const tmp = `${target}.tmp-${randomSuffix()}`;
+  const tmp = `${target}.tmp-${crypto.randomUUID().slice(0, 8)}`;
   await Deno.mkdir(tmp);
   try {
     await tree.writeTo(tmp);
@@ -367,37 +363,26 @@ export function defaultSampleStoreDir(
   return join(home, ".cache", "tern", "sample-store");
 }
 
-/** A held lock; `release` removes it (once). */
-interface Lock {
-  release(): Promise<void>;
-}
-
 /** A lock untouched for this long belongs to a crashed process. */
 const LOCK_STALE_MS = 30_000;
 const LOCK_HEARTBEAT_MS = 5_000;
 const LOCK_POLL_MS = 100;
 const LOCK_TIMEOUT_MS = 10 * 60_000;
 
-async function acquireLock(path: string): Promise<Lock> {
+/** Takes the lock file at `path`, waiting for its holder; resolves to its release. */
+async function acquireLock(path: string): Promise<() => Promise<void>> {
   const deadline = Date.now() + LOCK_TIMEOUT_MS;
   while (true) {
     try {
-      const file = await Deno.open(path, { createNew: true, write: true });
-      await file.write(new TextEncoder().encode(`${JSON.stringify({ pid: Deno.pid })}\n`));
-      file.close();
+      await Deno.writeTextFile(path, `${JSON.stringify({ pid: Deno.pid })}\n`, { createNew: true });
       // Keep the lock fresh while building so waiters never mistake it for a stale one.
       const heartbeat = setInterval(() => {
         const now = new Date();
         Deno.utime(path, now, now).catch(() => {});
       }, LOCK_HEARTBEAT_MS);
-      let released = false;
-      return {
-        async release() {
-          if (released) return;
-          released = true;
-          clearInterval(heartbeat);
-          await Deno.remove(path).catch(() => {});
-        },
+      return async () => {
+        clearInterval(heartbeat);
+        await Deno.remove(path).catch(() => {});
       };
     } catch (e) {
       if (!(e instanceof Deno.errors.AlreadyExists)) {
@@ -499,13 +484,13 @@ export async function ensureSampleStore(
   const target = resolve(dir);
   if (await isSampleStoreCurrent(target, options)) return target;
   await Deno.mkdir(dirname(target), { recursive: true });
-  const lock = await acquireLock(`${target}.lock`);
+  const release = await acquireLock(`${target}.lock`);
   try {
     if (await isSampleStoreCurrent(target, options)) return target;
     await removeLeftovers(target);
     await buildSampleStore(target, options);
   } finally {
-    await lock.release();
+    await release();
   }
   return target;
 }
@@ -549,11 +534,11 @@ export async function resetSampleStore(
   // Refused before taking the lock, so a wrong folder gets no lock file beside it.
   await assertReplaceable(target);
   await Deno.mkdir(dirname(target), { recursive: true });
-  const lock = await acquireLock(`${target}.lock`);
+  const release = await acquireLock(`${target}.lock`);
   try {
     await removeLeftovers(target);
     return await buildSampleStore(target, options);
   } finally {
-    await lock.release();
+    await release();
   }
 }
