@@ -261,6 +261,49 @@ export class Output {
 }
 
 /**
+ * Prints every entry of every page with `line`, one write per page (a listing streams without
+ * a system call per line), and stops after `limit` entries; resolves to how many it printed and
+ * the last page it read.
+ *
+ * @example
+ * ```ts
+ * import { Output, printPages } from "./io.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let written = "";
+ * const out = new Output({
+ *   write(bytes) {
+ *     written += new TextDecoder().decode(bytes);
+ *     return Promise.resolve(bytes.length);
+ *   },
+ * }, false);
+ * const pages = ReadableStream.from([{ entries: ["a", "b"] }, { entries: ["c"] }]);
+ * const { printed } = await printPages(pages, out, (name: string) => name.toUpperCase(), 2);
+ * assert.equal(printed, 2);
+ * assert.equal(written, "A\nB\n");
+ * ```
+ */
+export async function printPages<E, P extends { readonly entries: readonly E[] }>(
+  pages: AsyncIterable<P>,
+  out: Output,
+  line: (entry: E) => string,
+  limit?: number,
+): Promise<{ printed: number; last?: P }> {
+  let printed = 0;
+  let last: P | undefined;
+  pages: for await (const page of pages) {
+    last = page;
+    for (const entry of page.entries) {
+      out.line(line(entry));
+      if (++printed === limit) break pages;
+    }
+    await out.flush();
+  }
+  await out.flush();
+  return { printed, last };
+}
+
+/**
  * The streams a command uses, injectable for tests and embedding.
  *
  * @example

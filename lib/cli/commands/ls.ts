@@ -15,7 +15,7 @@ import {
 import { asUsage, choiceOption, intOption, stringOption, UsageError } from "../args.ts";
 import { checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
 import { entryJson, entryName, jsonLine, longLine, safeText } from "../format.ts";
-import type { Output } from "../io.ts";
+import { type Output, printPages } from "../io.ts";
 
 const SORT_KEYS: readonly SortKey[] = ["name", "path", "size", "created", "modified"];
 
@@ -80,11 +80,16 @@ async function run(context: CommandContext): Promise<number> {
     const listing = asUsage(() => store.folder(path).list(plan.options));
     if (headers) out.line(`${index > 0 ? "\n" : ""}${safeText(path)}:`);
     try {
-      await printListing(listing.pages(), plan, out);
+      await printPages(
+        listing.pages(),
+        out,
+        (entry: Entry) => lineOf(entry, plan, out),
+        plan.limit,
+      );
     } catch (error) {
       // `tern ls FILE` shows the file, as ls does; only the listing of a file fails that way.
       if (!(error instanceof BadRequestError) || error.code !== "ERR_NOT_A_FOLDER") throw error;
-      printEntry(await store.file(path).stat(), plan, out);
+      out.line(lineOf(await store.file(path).stat(), plan, out));
       await out.flush();
     }
   });
@@ -114,29 +119,10 @@ function planOf(values: CommandContext["args"]["values"]): Plan {
   };
 }
 
-async function printListing(
-  pages: AsyncIterable<{ entries: readonly Entry[] }>,
-  plan: Plan,
-  out: Output,
-): Promise<void> {
-  let printed = 0;
-  for await (const page of pages) {
-    for (const entry of page.entries) {
-      printEntry(entry, plan, out);
-      if (++printed === plan.limit) {
-        await out.flush();
-        return;
-      }
-    }
-    // One write per page: output streams without a system call per line.
-    await out.flush();
-  }
-}
-
-function printEntry(entry: Entry, plan: Plan, out: Output): void {
-  if (plan.json) out.line(jsonLine(entryJson(entry)));
-  else if (plan.long) out.line(longLine(entry, out.style, plan));
-  else out.line(entryName(entry, out.style, plan.fullPath));
+function lineOf(entry: Entry, plan: Plan, out: Output): string {
+  if (plan.json) return jsonLine(entryJson(entry));
+  if (plan.long) return longLine(entry, out.style, plan);
+  return entryName(entry, out.style, plan.fullPath);
 }
 
 async function defaultFolder(store: Store): Promise<string> {

@@ -19,7 +19,7 @@ import { quoteInput } from "../../client/errors.ts";
 import { asUsage, exclusive, intOption, listOption, stringOption, UsageError } from "../args.ts";
 import { checkRef, type Command, type CommandContext } from "../command.ts";
 import { entryJson, isoDate, jsonLine, longLine, plural } from "../format.ts";
-import type { Output } from "../io.ts";
+import { type Output, printPages } from "../io.ts";
 import { csvCell } from "../../sample/conversions.ts";
 
 /** The sort fields by the names `tern ls` uses, besides the search service's own names. */
@@ -189,24 +189,15 @@ async function listing(store: Store, plan: Plan): Promise<SearchListing> {
 
 async function print(pages: AsyncIterable<SearchPage>, plan: Plan, out: Output): Promise<void> {
   if (plan.format === "csv") out.line(CSV_COLUMNS.join(","));
-  let printed = 0;
-  let total: SearchPage | undefined;
-  pages: for await (const page of pages) {
-    total = page;
-    for (const hit of page.entries) {
-      out.line(lineOf(hit, plan.format, out));
-      if (++printed === plan.limit) break pages;
-    }
-    // One write per page: output streams without a system call per line.
+  const line = (hit: SearchEntry) => lineOf(hit, plan.format, out);
+  const { printed, last } = await printPages(pages, out, line, plan.limit);
+  if (plan.format === "table") {
+    const of = last === undefined ? 0 : last.total;
+    out.line(
+      out.style.dim(`${plural(printed, "hit")} of ${of}${last?.exact === false ? "+" : ""}`),
+    );
     await out.flush();
   }
-  if (plan.format === "table") {
-    const of = total === undefined ? 0 : total.total;
-    out.line(
-      out.style.dim(`${plural(printed, "hit")} of ${of}${total?.exact === false ? "+" : ""}`),
-    );
-  }
-  await out.flush();
 }
 
 function lineOf(hit: SearchEntry, format: Plan["format"], out: Output): string {

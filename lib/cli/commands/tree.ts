@@ -11,7 +11,7 @@ import { type Entry, type Store, TernError, type WalkOptions } from "../../../mo
 import { asUsage, intOption, stringOption } from "../args.ts";
 import { checkRef, type Command, type CommandContext, onlyArg } from "../command.ts";
 import { entryJson, entryName, jsonLine, plural, safeText } from "../format.ts";
-import type { Output } from "../io.ts";
+import { type Output, printPages } from "../io.ts";
 
 /**
  * `tern tree [options] PATH`.
@@ -66,12 +66,9 @@ async function run(context: CommandContext): Promise<number> {
     : undefined;
   const base = (await store.folder(root).stat()).path;
   if (values.json === true) {
-    for await (const page of walk!.pages()) {
-      for (const entry of page.entries) {
-        out.line(jsonLine(entryJson(entry, { depth: depthUnder(base, entry.path) })));
-      }
-      await out.flush();
-    }
+    const line = (entry: Entry) =>
+      jsonLine(entryJson(entry, { depth: depthUnder(base, entry.path) }));
+    await printPages(walk!.pages(), out, line);
     return 0;
   }
   let counts: Counts;
