@@ -107,36 +107,8 @@ export function humanSize(bytes: number): string {
   return `${value >= 99.95 ? value.toFixed(0) : value.toFixed(1)} ${UNITS[unit]}`;
 }
 
-/**
- * A count with thousands separators: `20,003`.
- *
- * @example
- * ```ts
- * import { count } from "./format.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(count(20003), "20,003");
- * ```
- */
-export function count(value: number): string {
-  return value.toLocaleString("en-US");
-}
-
-/**
- * `n noun` with the noun in the plural when needed: `1 file`, `3 files`.
- *
- * @example
- * ```ts
- * import { plural } from "./format.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(plural(1, "file"), "1 file");
- * assert.equal(plural(20003, "entry", "entries"), "20,003 entries");
- * ```
- */
-export function plural(value: number, noun: string, nouns = `${noun}s`): string {
-  return `${count(value)} ${value === 1 ? noun : nouns}`;
-}
+// Counts (`20,003`) and counted nouns (`1 file`, `3 files`) read as in the notebook views.
+export { formatCount as count, plural } from "../display/format.ts";
 
 /**
  * A date to the minute in UTC, as listings show it: `2024-01-10 09:00`.
