@@ -388,13 +388,13 @@ export interface CliIo {
  * ```
  */
 export function envVar(io: CliIo, name: string): string | undefined {
-  let value: string | undefined;
   try {
-    value = io.env === undefined ? Deno.env.get(name) : io.env[name];
+    const value = io.env === undefined ? Deno.env.get(name) : io.env[name];
+    return value?.trim() ? value : undefined;
   } catch {
+    // Not readable (no permission): as if unset.
     return undefined;
   }
-  return value === undefined || value.trim() === "" ? undefined : value;
 }
 
 /**

@@ -187,9 +187,9 @@ async function checkJupyter(io: CliIo): Promise<{ finding: Finding; specs?: Kern
   const listed = await capture(found, ["kernelspec", "list", "--json"], io);
   let specs: KernelSpecs | undefined;
   try {
-    specs = listed === undefined ? undefined : JSON.parse(listed).kernelspecs as KernelSpecs;
+    specs = JSON.parse(listed ?? "").kernelspecs;
   } catch {
-    specs = undefined;
+    // No listing, or not JSON: the kernelspec check looks in the default folders instead.
   }
   return { finding: { name: "Jupyter", status: "ok", detail: found }, specs };
 }
