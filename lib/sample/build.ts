@@ -240,6 +240,14 @@ async function swapIn(tmp: string, target: string): Promise<void> {
   throw new SampleStoreError(`Could not move the new sample store into ${target}`);
 }
 
+/** `dir` made absolute; a blank one is refused (it would resolve to the current folder). */
+function targetOf(dir: string): string {
+  if (typeof dir !== "string" || dir.trim() === "") {
+    throw new SampleStoreError("The sample store directory must be a non-empty path.");
+  }
+  return resolve(dir);
+}
+
 /**
  * Builds the sample store in `dir` and returns a summary. The store is written to
  * `dir + ".tmp-XXXXXXXX"` first and renamed into place, so `dir` is never half-built. An
@@ -275,10 +283,7 @@ export async function buildSampleStore(
   options: SampleStoreOptions = {},
 ): Promise<SampleStoreSummary> {
   const started = performance.now();
-  if (typeof dir !== "string" || dir.trim() === "") {
-    throw new SampleStoreError("The sample store directory must be a non-empty path.");
-  }
-  const target = resolve(dir);
+  const target = targetOf(dir);
   await assertReplaceable(target);
   await Deno.mkdir(dirname(target), { recursive: true });
   const vega = await VegaDatasets.open(options.vegaDatasetsDir);
@@ -527,10 +532,7 @@ export async function resetSampleStore(
   dir: string = defaultSampleStoreDir(),
   options: SampleStoreOptions = {},
 ): Promise<SampleStoreSummary> {
-  if (typeof dir !== "string" || dir.trim() === "") {
-    throw new SampleStoreError("The sample store directory must be a non-empty path.");
-  }
-  const target = resolve(dir);
+  const target = targetOf(dir);
   // Refused before taking the lock, so a wrong folder gets no lock file beside it.
   await assertReplaceable(target);
   await Deno.mkdir(dirname(target), { recursive: true });

@@ -130,8 +130,7 @@ export class StoreTree {
 
   /** Declares a directory (possibly empty), optionally with an explicit mtime. */
   addDir(rel: string, mtime?: Date): void {
-    if (this.#files.has(rel)) throw new Error(`Sample tree has a file at ${rel}`);
-    this.#ensureDir(rel);
+    this.#ensureDir(rel); // refuses a path that holds a file
     if (mtime) this.#dirs.set(rel, mtime);
   }
 
