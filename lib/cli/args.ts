@@ -7,7 +7,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { quoteInput } from "../client/errors.ts";
+import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { closest } from "../client/closest.ts";
 
 /**
@@ -192,22 +192,11 @@ export function splitCommand(
  */
 export function parseOptions(args: readonly string[], options: OptionSpecs): ParsedArgs {
   const all: OptionSpecs = { ...GLOBAL_OPTIONS, ...options };
-  const config = Object.fromEntries(
-    Object.entries(all).map((
-      [name, spec],
-    ) => [
-      name,
-      {
-        type: spec.type,
-        ...(spec.short === undefined ? {} : { short: spec.short }),
-        ...(spec.multiple === true ? { multiple: true } : {}),
-      },
-    ]),
-  );
   try {
+    // parseArgs reads `type`, `short` and `multiple` and passes over the help fields.
     const parsed = parseArgs({
       args: [...args],
-      options: config,
+      options: all,
       allowPositionals: true,
       strict: true,
     });
@@ -357,5 +346,32 @@ export function exclusive(values: ParsedArgs["values"], names: readonly string[]
   const given = names.filter((name) => values[name] !== undefined && values[name] !== false);
   if (given.length > 1) {
     throw new UsageError(`${given.map((name) => `--${name}`).join(" and ")} cannot be combined`);
+  }
+}
+
+/**
+ * Runs `make` (which builds handles or listings and sends nothing) and turns the library's
+ * argument errors into usage errors: a bad path or glob is the command line's fault.
+ *
+ * @throws {UsageError} when `make` throws a `BadRequestError`.
+ *
+ * @example
+ * ```ts
+ * import { exampleStore } from "../sample/example.ts";
+ * import { asUsage, UsageError } from "./args.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await using store = await exampleStore();
+ * const file = asUsage(() => store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
+ * assert.equal(file.path, "/iplant/home/shared/tern_samples/formats/penguins.csv");
+ * assert.throws(() => asUsage(() => store.file("formats/penguins.csv")), UsageError);
+ * ```
+ */
+export function asUsage<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof BadRequestError) throw new UsageError(error.message.replace(/\.$/, ""));
+    throw error;
   }
 }

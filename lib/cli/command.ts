@@ -222,6 +222,30 @@ function isOtherName(value: string): boolean {
 }
 
 /**
+ * The one positional argument of a command that takes exactly one.
+ *
+ * @throws {UsageError} `missing WHAT` when none is given, `COMMAND takes one WHAT` for more.
+ *
+ * @example
+ * ```ts
+ * import { onlyArg } from "./command.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(onlyArg(["/iplant/home"], "tree", "PATH"), "/iplant/home");
+ * assert.throws(() => onlyArg([], "tree", "PATH"), /^UsageError: missing PATH$/);
+ * assert.throws(() => onlyArg(["/a", "/b"], "tree", "PATH"), /tree takes one PATH/);
+ * ```
+ */
+export function onlyArg(positionals: readonly string[], command: string, what: string): string {
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0 ? `missing ${what}` : `${command} takes one ${what}`,
+    );
+  }
+  return positionals[0];
+}
+
+/**
  * Checks the PATH arguments of a command that takes one or more: at least one, each passing
  * {@linkcode checkRef}.
  *
@@ -239,34 +263,6 @@ function isOtherName(value: string): boolean {
 export function checkRefs(values: readonly string[]): void {
   if (values.length === 0) throw new UsageError("missing PATH");
   values.forEach(checkRef);
-}
-
-/**
- * Runs `make` (which builds handles or listings and sends nothing) and turns the library's
- * argument errors into usage errors: a bad path or glob is the command line's fault.
- *
- * @throws {UsageError} when `make` throws a `BadRequestError`.
- *
- * @example
- * ```ts
- * import { exampleStore } from "../sample/example.ts";
- * import { UsageError } from "./args.ts";
- * import { asUsage } from "./command.ts";
- * import assert from "node:assert/strict";
- *
- * await using store = await exampleStore();
- * const file = asUsage(() => store.file("/iplant/home/shared/tern_samples/formats/penguins.csv"));
- * assert.equal(file.path, "/iplant/home/shared/tern_samples/formats/penguins.csv");
- * assert.throws(() => asUsage(() => store.file("formats/penguins.csv")), UsageError);
- * ```
- */
-export function asUsage<T>(make: () => T): T {
-  try {
-    return make();
-  } catch (error) {
-    if (error instanceof BadRequestError) throw new UsageError(error.message.replace(/\.$/, ""));
-    throw error;
-  }
 }
 
 /**

@@ -49,13 +49,13 @@ export interface Styles {
  * ```
  */
 export function styles(color: boolean): Styles {
-  const wrap = (open: number, close: number) => (text: string) =>
+  const wrap = (open: number | string, close: number) => (text: string) =>
     color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
   return {
     bold: wrap(1, 22),
     dim: wrap(2, 22),
-    folder: (text) => color ? `\x1b[1;34m${text}\x1b[0m` : text,
-    error: (text) => color ? `\x1b[1;31m${text}\x1b[0m` : text,
+    folder: wrap("1;34", 0),
+    error: wrap("1;31", 0),
     warn: wrap(33, 39),
     ok: wrap(32, 39),
   };
@@ -107,36 +107,8 @@ export function humanSize(bytes: number): string {
   return `${value >= 99.95 ? value.toFixed(0) : value.toFixed(1)} ${UNITS[unit]}`;
 }
 
-/**
- * A count with thousands separators: `20,003`.
- *
- * @example
- * ```ts
- * import { count } from "./format.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(count(20003), "20,003");
- * ```
- */
-export function count(value: number): string {
-  return value.toLocaleString("en-US");
-}
-
-/**
- * `n noun` with the noun in the plural when needed: `1 file`, `3 files`.
- *
- * @example
- * ```ts
- * import { plural } from "./format.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(plural(1, "file"), "1 file");
- * assert.equal(plural(20003, "entry", "entries"), "20,003 entries");
- * ```
- */
-export function plural(value: number, noun: string, nouns = `${noun}s`): string {
-  return `${count(value)} ${value === 1 ? noun : nouns}`;
-}
+// Counts (`20,003`) and counted nouns (`1 file`, `3 files`) read as in the notebook views.
+export { formatCount as count, plural } from "../display/format.ts";
 
 /**
  * A date to the minute in UTC, as listings show it: `2024-01-10 09:00`.

@@ -83,8 +83,7 @@ export class Output {
   readonly isTerminal: boolean;
   readonly #sink: Sink;
   readonly #encoder = new TextEncoder();
-  #pending: string[] = [];
-  #pendingLength = 0;
+  #pending = "";
   #last: Promise<void> = Promise.resolve();
 
   /**
@@ -173,13 +172,12 @@ export class Output {
    * ```
    */
   text(text: string): void {
-    this.#pending.push(text);
-    this.#pendingLength += text.length;
+    this.#pending += text;
   }
 
   /** Whether enough text waits that the caller should `flush()` before queueing more. */
   get full(): boolean {
-    return this.#pendingLength >= FLUSH_AT;
+    return this.#pending.length >= FLUSH_AT;
   }
 
   /**
@@ -207,10 +205,9 @@ export class Output {
    * ```
    */
   flush(): Promise<void> {
-    if (this.#pending.length === 0) return this.#last;
-    const bytes = this.#encoder.encode(this.#pending.join(""));
-    this.#pending = [];
-    this.#pendingLength = 0;
+    if (this.#pending === "") return this.#last;
+    const bytes = this.#encoder.encode(this.#pending);
+    this.#pending = "";
     return this.#enqueue(bytes);
   }
 
@@ -261,6 +258,49 @@ export class Output {
       throw error;
     }
   }
+}
+
+/**
+ * Prints every entry of every page with `line`, one write per page (a listing streams without
+ * a system call per line), and stops after `limit` entries; resolves to how many it printed and
+ * the last page it read.
+ *
+ * @example
+ * ```ts
+ * import { Output, printPages } from "./io.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let written = "";
+ * const out = new Output({
+ *   write(bytes) {
+ *     written += new TextDecoder().decode(bytes);
+ *     return Promise.resolve(bytes.length);
+ *   },
+ * }, false);
+ * const pages = ReadableStream.from([{ entries: ["a", "b"] }, { entries: ["c"] }]);
+ * const { printed } = await printPages(pages, out, (name: string) => name.toUpperCase(), 2);
+ * assert.equal(printed, 2);
+ * assert.equal(written, "A\nB\n");
+ * ```
+ */
+export async function printPages<E, P extends { readonly entries: readonly E[] }>(
+  pages: AsyncIterable<P>,
+  out: Output,
+  line: (entry: E) => string,
+  limit?: number,
+): Promise<{ printed: number; last?: P }> {
+  let printed = 0;
+  let last: P | undefined;
+  pages: for await (const page of pages) {
+    last = page;
+    for (const entry of page.entries) {
+      out.line(line(entry));
+      if (++printed === limit) break pages;
+    }
+    await out.flush();
+  }
+  await out.flush();
+  return { printed, last };
 }
 
 /**
@@ -348,13 +388,13 @@ export interface CliIo {
  * ```
  */
 export function envVar(io: CliIo, name: string): string | undefined {
-  let value: string | undefined;
   try {
-    value = io.env === undefined ? Deno.env.get(name) : io.env[name];
+    const value = io.env === undefined ? Deno.env.get(name) : io.env[name];
+    return value?.trim() ? value : undefined;
   } catch {
+    // Not readable (no permission): as if unset.
     return undefined;
   }
-  return value === undefined || value.trim() === "" ? undefined : value;
 }
 
 /**

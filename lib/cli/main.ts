@@ -91,7 +91,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       debug,
       style: io.stderr.style,
       anonymous: store?.options.auth === "anonymous",
-      ...((store?.options.url ?? url) === undefined ? {} : { url: store?.options.url ?? url }),
+      url: store?.options.url ?? url,
     });
     for (const line of failure.lines) io.stderr.line(line);
     await io.stderr.flush().catch(() => {});
@@ -176,9 +176,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
           });
         return opening;
       },
-      report: async (error) => {
-        await report(error);
-      },
+      report: async (error) => void await report(error),
     };
   }
 }

@@ -123,12 +123,9 @@ export async function findJupyter(options: { python?: string; html?: boolean } =
 
 /** The modules `python` cannot import, or `undefined` when it does not run at all. */
 async function missingModules(python: string, modules: Module[]): Promise<Module[] | undefined> {
-  const probe = [
-    "import importlib.util, json",
-    `print(json.dumps([m for m in ${
-      JSON.stringify(modules)
-    } if importlib.util.find_spec(m) is None]))`,
-  ].join("\n");
+  const probe = `import importlib.util, json\nprint(json.dumps([m for m in ${
+    JSON.stringify(modules)
+  } if importlib.util.find_spec(m) is None]))`;
   try {
     const result = await new Deno.Command(python, {
       args: ["-c", probe],
@@ -266,10 +263,7 @@ export async function runNotebook(
   options: NotebookOptions = {},
 ): Promise<NotebookResult> {
   options.signal?.throwIfAborted();
-  const python = await findJupyter({
-    ...(options.python === undefined ? {} : { python: options.python }),
-    html: options.html !== undefined,
-  });
+  const python = await findJupyter({ python: options.python, html: options.html !== undefined });
   await using spec = options.kernel === undefined ? await denoKernelspec() : undefined;
   // The kernel's temporary folder, removed after the run: what a notebook leaves there (a
   // cache made with Deno.makeTempDir, say) dies with its kernel instead of piling up.
@@ -448,10 +442,6 @@ class LateOutputClient(NotebookClient):
     (under the cell's header, or under the marker's, which can only be the cell's as well).
     """
 
-    def __init__(self, nb, grace, **kwargs):
-        super().__init__(nb, **kwargs)
-        self.grace = grace
-
     async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
         try:
             return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
@@ -471,7 +461,7 @@ class LateOutputClient(NotebookClient):
             wait = None
             if marker_idle is not None:
                 # A kernel that cannot broadcast (not Deno) never sends the marker.
-                wait = self.grace - (time.monotonic() - marker_idle)
+                wait = args.grace - (time.monotonic() - marker_idle)
                 if wait <= 0:
                     return
             try:
@@ -521,7 +511,6 @@ try:
     nb = nbformat.read(args.source, as_version=4)
     client = LateOutputClient(
         nb,
-        args.grace,
         kernel_name=args.kernel,
         timeout=args.timeout,
         allow_errors=True,

@@ -19,6 +19,7 @@ import {
   UnsupportedFormatError,
 } from "../../mod.ts";
 import { UsageError } from "./args.ts";
+import { isItemFailure } from "./command.ts";
 import { redactUrl } from "../client/auth.ts";
 import { safeText, type Styles } from "./format.ts";
 import { PromptCancelledError } from "./io.ts";
@@ -124,7 +125,8 @@ export function describeFailure(
       ],
       status: EXIT.failed,
     };
-  } else if (error instanceof Deno.errors.NotFound || isLocalFileError(error)) {
+  } else if (isItemFailure(error) || error instanceof Deno.errors.NotCapable) {
+    // Tern's errors went above: these are a local file's, and their message names the file.
     failure = { lines: [`${label} ${safeText((error as Error).message)}`], status: EXIT.failed };
   } else {
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -190,12 +192,6 @@ function hintFor(
     return "the file is not in the local cache; run without offline mode to download it";
   }
   return undefined;
-}
-
-function isLocalFileError(error: unknown): boolean {
-  return error instanceof Deno.errors.PermissionDenied ||
-    error instanceof Deno.errors.AlreadyExists || error instanceof Deno.errors.IsADirectory ||
-    error instanceof Deno.errors.NotADirectory || error instanceof Deno.errors.NotCapable;
 }
 
 function debugLines(error: Error): string[] {

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { BadRequestError, type ConnectOptions, type Store } from "../../mod.ts";
-import { type ParsedArgs, stringOption, UsageError } from "./args.ts";
+import type { ConnectOptions, Store } from "../../mod.ts";
+import { asUsage, type ParsedArgs, stringOption, UsageError } from "./args.ts";
 import { type CliIo, envVar, localPath } from "./io.ts";
 import { connectIn, DEFAULT_URL } from "../handles/connect.ts";
 import { sameStore } from "../client/same_store.ts";
@@ -216,14 +216,9 @@ async function connectWith(
         await askPassword(username, flags.url ?? env("TERRAIN_URL"), io);
     }
   }
-  try {
-    // The rest of the environment (URL, token, the cache folder) is read as connect() reads
-    // it, from the command's own environment.
-    return connectIn(env, options);
-  } catch (error) {
-    if (error instanceof BadRequestError) throw new UsageError(error.message.replace(/\.$/, ""));
-    throw error;
-  }
+  // The rest of the environment (URL, token, the cache folder) is read as connect() reads it,
+  // from the command's own environment.
+  return asUsage(() => connectIn(env, options));
 }
 
 async function askPassword(username: string, url: string | undefined, io: CliIo): Promise<string> {

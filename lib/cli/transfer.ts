@@ -118,47 +118,40 @@ export function saveFile(
   options: SaveOptions,
 ): Promise<SaveResult> {
   // A folder that cannot be created, no permission, no space: typed, naming both paths.
-  return localStep(entry.path, target, () => save(store, entry, target, options));
-}
-
-async function save(
-  store: Store,
-  entry: Entry,
-  target: string,
-  options: SaveOptions,
-): Promise<SaveResult> {
-  if (!options.force && await upToDate(target, entry.size, entry.modified)) {
-    options.onBytes(entry.size);
-    return { source: "up-to-date", local: target, size: entry.size };
-  }
-  await realFolders(options.root ?? dirname(target), dirname(target));
-  const temporary = join(dirname(target), partialName(basename(target)));
-  try {
-    let current = entry;
-    let source: SaveSource;
+  return localStep(entry.path, target, async () => {
+    if (!options.force && await upToDate(target, entry.size, entry.modified)) {
+      options.onBytes(entry.size);
+      return { source: "up-to-date", local: target, size: entry.size };
+    }
+    await realFolders(options.root ?? dirname(target), dirname(target));
+    const temporary = join(dirname(target), partialName(basename(target)));
     try {
-      source = await fetchTo(store, current, temporary, options);
+      let current = entry;
+      let source: SaveSource;
+      try {
+        source = await fetchTo(store, current, temporary, options);
+      } catch (error) {
+        // The file changed since it was listed: once more, with what the server says now.
+        if (!(error instanceof IntegrityError || error instanceof FileChangedError)) throw error;
+        // A read through the cache already read a mismatched body once more.
+        if (error instanceof ChecksumMismatchError && throughCache(store, current)) throw error;
+        await Deno.remove(temporary).catch(() => {});
+        current = await store.file(entry.path).stat({ refresh: true, signal: options.signal });
+        source = await fetchTo(store, current, temporary, options);
+      }
+      const { size } = await Deno.stat(temporary);
+      // The server's date marks the copy as current only when it is the version listed.
+      if (size === current.size && !Number.isNaN(current.modified.getTime())) {
+        await Deno.utime(temporary, new Date(), current.modified);
+      }
+      await placeFile(temporary, target);
+      const { checksum } = current;
+      return { source, local: target, size, ...(checksum === undefined ? {} : { checksum }) };
     } catch (error) {
-      // The file changed since it was listed: once more, with what the server says now.
-      if (!(error instanceof IntegrityError || error instanceof FileChangedError)) throw error;
-      // A read through the cache already read a mismatched body once more.
-      if (error instanceof ChecksumMismatchError && throughCache(store, current)) throw error;
       await Deno.remove(temporary).catch(() => {});
-      current = await store.file(entry.path).stat({ refresh: true, signal: options.signal });
-      source = await fetchTo(store, current, temporary, options);
+      throw error;
     }
-    const { size } = await Deno.stat(temporary);
-    // The server's date marks the copy as current only when it is the version listed.
-    if (size === current.size && !Number.isNaN(current.modified.getTime())) {
-      await Deno.utime(temporary, new Date(), current.modified);
-    }
-    await placeFile(temporary, target);
-    const { checksum } = current;
-    return { source, local: target, size, ...(checksum === undefined ? {} : { checksum }) };
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    throw error;
-  }
+  });
 }
 
 /** The bytes of `entry` into `temporary`: through the cache when it can keep them. */

@@ -6,14 +6,14 @@
  */
 
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { DATASET_SPECS } from "./catalog.ts";
+import { DATASET_SPECS, SAMPLE_DATASETS } from "./catalog.ts";
 import { addCommunityFolders } from "./community.ts";
-import { CURATED_PATH, SAMPLE_STORE_VERSION, STAMP_FILE } from "./constants.ts";
+import { SAMPLE_STORE_VERSION, STAMP_FILE } from "./constants.ts";
 import type { DatasetSpec } from "./dataset_spec.ts";
 import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";
-import { avuSidecar, commentSidecar, type SampleComment, sidecarBytes, utc } from "./sidecars.ts";
+import { avuSidecar, commentSidecar, jsonBytes, utc } from "./sidecars.ts";
 import { storeRelative, StoreTree } from "./tree.ts";
 import { VegaDatasets } from "./vega.ts";
 
@@ -122,38 +122,32 @@ async function readStamp(dir: string): Promise<Stamp | null> {
   }
 }
 
-function latest(comments: SampleComment[]): Date {
-  return new Date(Math.max(...comments.map((c) => c.post_time)));
-}
-
 async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets): Promise<void> {
   const dir = storeRelative(`${spec.parent}/${spec.name}`);
   const deposited = utc(spec.deposited).getTime();
   const curated = utc(spec.curated);
+  // The AVU and comment sidecars of a file or the folder, where it has any.
+  const addSidecars = (rel: string, kind: "file" | "folder", of: Annotated) => {
+    if (of.avus) tree.addFile(avuSidecar(rel, kind), jsonBytes(of.avus), curated, "sidecar");
+    if (of.comments?.length) {
+      const latest = new Date(Math.max(...of.comments.map((c) => c.post_time)));
+      tree.addFile(commentSidecar(rel, kind), jsonBytes(of.comments), latest, "sidecar");
+    }
+  };
   const listed = [];
   for (const [i, file] of spec.files.entries()) {
     const rel = `${dir}/${file.path}`;
-    const bytes = await file.produce(vega);
+    const bytes = await ("produce" in file ? file.produce(vega) : vega.bytes(file.source));
     tree.addFile(rel, bytes, new Date(deposited + (i + 1) * 60_000));
     listed.push({ path: file.path, size: bytes.byteLength, note: file.note, source: file.source });
-    if (file.avus) {
-      tree.addFile(avuSidecar(rel, "file"), sidecarBytes(file.avus), curated, "sidecar");
-    }
-    if (file.comments?.length) {
-      const sidecar = commentSidecar(rel, "file");
-      tree.addFile(sidecar, sidecarBytes(file.comments), latest(file.comments), "sidecar");
-    }
+    addSidecars(rel, "file", file);
   }
   const readme = new TextEncoder().encode(renderReadme(spec, listed, vega));
   tree.addFile(`${dir}/README.txt`, readme, new Date(deposited));
-  if (spec.avus) {
-    tree.addFile(avuSidecar(dir, "folder"), sidecarBytes(spec.avus), curated, "sidecar");
-  }
-  if (spec.comments?.length) {
-    const sidecar = commentSidecar(dir, "folder");
-    tree.addFile(sidecar, sidecarBytes(spec.comments), latest(spec.comments), "sidecar");
-  }
+  addSidecars(dir, "folder", spec);
 }
+
+type Annotated = Partial<Pick<DatasetSpec, "avus" | "comments">>;
 
 /**
  * Describes the whole sample store in memory (nothing is written).
@@ -184,15 +178,11 @@ export async function describeSampleStore(vega: VegaDatasets): Promise<StoreTree
   );
   tree.addFile(
     STAMP_FILE,
-    new TextEncoder().encode(JSON.stringify(stampFor(vega), null, 2) + "\n"),
+    jsonBytes(stampFor(vega)),
     CONFIG_TIME,
     "config",
   );
   return tree;
-}
-
-function randomSuffix(): string {
-  return crypto.randomUUID().slice(0, 8);
 }
 
 /** Throws unless `dir` is absent, an empty directory, or an existing sample store. */
@@ -231,7 +221,7 @@ async function swapIn(tmp: string, target: string): Promise<void> {
       if (!isNotEmpty(e)) throw e;
     }
     await assertReplaceable(target);
-    const old = `${target}.old-${randomSuffix()}`;
+    const old = `${target}.old-${crypto.randomUUID().slice(0, 8)}`;
     try {
       await Deno.rename(target, old);
     } catch (e) {
@@ -248,6 +238,14 @@ async function swapIn(tmp: string, target: string): Promise<void> {
     }
   }
   throw new SampleStoreError(`Could not move the new sample store into ${target}`);
+}
+
+/** `dir` made absolute; a blank one is refused (it would resolve to the current folder). */
+function targetOf(dir: string): string {
+  if (typeof dir !== "string" || dir.trim() === "") {
+    throw new SampleStoreError("The sample store directory must be a non-empty path.");
+  }
+  return resolve(dir);
 }
 
 /**
@@ -285,15 +283,12 @@ export async function buildSampleStore(
   options: SampleStoreOptions = {},
 ): Promise<SampleStoreSummary> {
   const started = performance.now();
-  if (typeof dir !== "string" || dir.trim() === "") {
-    throw new SampleStoreError("The sample store directory must be a non-empty path.");
-  }
-  const target = resolve(dir);
+  const target = targetOf(dir);
   await assertReplaceable(target);
   await Deno.mkdir(dirname(target), { recursive: true });
   const vega = await VegaDatasets.open(options.vegaDatasetsDir);
   const tree = await describeSampleStore(vega);
-  const tmp = `${target}.tmp-${randomSuffix()}`;
+  const tmp = `${target}.tmp-${crypto.randomUUID().slice(0, 8)}`;
   await Deno.mkdir(tmp);
   try {
     await tree.writeTo(tmp);
@@ -309,9 +304,7 @@ export async function buildSampleStore(
   return {
     dir: target,
     version: SAMPLE_STORE_VERSION,
-    datasets:
-      DATASET_SPECS.filter((d) => d.parent === CURATED_PATH && !d.name.startsWith("_deprecated_"))
-        .length,
+    datasets: SAMPLE_DATASETS.filter((d) => !d.deprecated && !d.staging).length,
     ...counts,
     ms: Math.round(performance.now() - started),
   };
@@ -375,37 +368,26 @@ export function defaultSampleStoreDir(
   return join(home, ".cache", "tern", "sample-store");
 }
 
-/** A held lock; `release` removes it (once). */
-interface Lock {
-  release(): Promise<void>;
-}
-
 /** A lock untouched for this long belongs to a crashed process. */
 const LOCK_STALE_MS = 30_000;
 const LOCK_HEARTBEAT_MS = 5_000;
 const LOCK_POLL_MS = 100;
 const LOCK_TIMEOUT_MS = 10 * 60_000;
 
-async function acquireLock(path: string): Promise<Lock> {
+/** Takes the lock file at `path`, waiting for its holder; resolves to its release. */
+async function acquireLock(path: string): Promise<() => Promise<void>> {
   const deadline = Date.now() + LOCK_TIMEOUT_MS;
   while (true) {
     try {
-      const file = await Deno.open(path, { createNew: true, write: true });
-      await file.write(new TextEncoder().encode(`${JSON.stringify({ pid: Deno.pid })}\n`));
-      file.close();
+      await Deno.writeTextFile(path, `${JSON.stringify({ pid: Deno.pid })}\n`, { createNew: true });
       // Keep the lock fresh while building so waiters never mistake it for a stale one.
       const heartbeat = setInterval(() => {
         const now = new Date();
         Deno.utime(path, now, now).catch(() => {});
       }, LOCK_HEARTBEAT_MS);
-      let released = false;
-      return {
-        async release() {
-          if (released) return;
-          released = true;
-          clearInterval(heartbeat);
-          await Deno.remove(path).catch(() => {});
-        },
+      return async () => {
+        clearInterval(heartbeat);
+        await Deno.remove(path).catch(() => {});
       };
     } catch (e) {
       if (!(e instanceof Deno.errors.AlreadyExists)) {
@@ -507,13 +489,13 @@ export async function ensureSampleStore(
   const target = resolve(dir);
   if (await isSampleStoreCurrent(target, options)) return target;
   await Deno.mkdir(dirname(target), { recursive: true });
-  const lock = await acquireLock(`${target}.lock`);
+  const release = await acquireLock(`${target}.lock`);
   try {
     if (await isSampleStoreCurrent(target, options)) return target;
     await removeLeftovers(target);
     await buildSampleStore(target, options);
   } finally {
-    await lock.release();
+    await release();
   }
   return target;
 }
@@ -550,18 +532,15 @@ export async function resetSampleStore(
   dir: string = defaultSampleStoreDir(),
   options: SampleStoreOptions = {},
 ): Promise<SampleStoreSummary> {
-  if (typeof dir !== "string" || dir.trim() === "") {
-    throw new SampleStoreError("The sample store directory must be a non-empty path.");
-  }
-  const target = resolve(dir);
+  const target = targetOf(dir);
   // Refused before taking the lock, so a wrong folder gets no lock file beside it.
   await assertReplaceable(target);
   await Deno.mkdir(dirname(target), { recursive: true });
-  const lock = await acquireLock(`${target}.lock`);
+  const release = await acquireLock(`${target}.lock`);
   try {
     await removeLeftovers(target);
     return await buildSampleStore(target, options);
   } finally {
-    await lock.release();
+    await release();
   }
 }

@@ -23,7 +23,7 @@ import {
 } from "./datasets/penguins.ts";
 import { gzip, type JsonRecord, toDelimited, toNdjson } from "./conversions.ts";
 import { seededRandom } from "./ids.ts";
-import { avu, avuSidecar, avuWithUnit, sidecarBytes, utc } from "./sidecars.ts";
+import { avu, avuSidecar, avuWithUnit, jsonBytes, utc } from "./sidecars.ts";
 import { storeRelative, type StoreTree } from "./tree.ts";
 import type { VegaDatasets } from "./vega.ts";
 
@@ -139,7 +139,7 @@ function addManyFiles(tree: StoreTree): void {
   );
   tree.addFile(
     avuSidecar(dir, "folder"),
-    sidecarBytes([
+    jsonBytes([
       avu("description", "Soil sensor readings split into one small CSV per station-hour"),
       avuWithUnit("parts", String(MANY_FILES_COUNT), "count"),
     ]),

@@ -24,15 +24,28 @@ export type JsonRecord = Record<string, unknown>;
 
 const encoder = new TextEncoder();
 
-function cell(value: unknown, sep: string): string {
+/**
+ * One field of a delimited text table: empty for null or undefined, JSON for an object, and
+ * quoted (inner quotes doubled) when it holds the separator, a quote or a line break.
+ *
+ * @example
+ * ```ts
+ * import { csvCell } from "./conversions.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(csvCell('say "hi", twice'), '"say ""hi"", twice"');
+ * assert.equal(csvCell(null), "");
+ * assert.equal(csvCell("a,b", "\t"), "a,b");
+ * ```
+ */
+export function csvCell(value: unknown, sep = ","): string {
   if (value === null || value === undefined) return "";
   const text = typeof value === "string"
     ? value
     : typeof value === "object"
     ? JSON.stringify(value)
     : String(value);
-  const needsQuotes = text.includes(sep) || text.includes('"') || text.includes("\n") ||
-    text.includes("\r");
+  const needsQuotes = text.includes(sep) || /["\n\r]/.test(text);
   return needsQuotes ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -70,8 +83,8 @@ export function columnsOf(records: readonly JsonRecord[]): string[] {
  */
 export function toDelimited(records: readonly JsonRecord[], separator = ","): Uint8Array {
   const columns = columnsOf(records);
-  const lines = [columns.map((c) => cell(c, separator)).join(separator)];
-  for (const r of records) lines.push(columns.map((c) => cell(r[c], separator)).join(separator));
+  const lines = [columns.map((c) => csvCell(c, separator)).join(separator)];
+  for (const r of records) lines.push(columns.map((c) => csvCell(r[c], separator)).join(separator));
   return encoder.encode(lines.join("\n") + "\n");
 }
 
@@ -138,14 +151,12 @@ export function zlib(bytes: Uint8Array): Promise<Uint8Array> {
  * import { csvToParquet, type TableOptions } from "./conversions.ts";
  * import assert from "node:assert/strict";
  *
- * const options: TableOptions = { separator: "\t", parseDates: true };
- * const parquet = await csvToParquet(new TextEncoder().encode("day\tmm\n2012-01-01\t1.5\n"), options);
+ * const options: TableOptions = { parseDates: true };
+ * const parquet = await csvToParquet(new TextEncoder().encode("day,mm\n2012-01-01,1.5\n"), options);
  * assert.equal(new TextDecoder().decode(parquet.subarray(0, 4)), "PAR1");
  * ```
  */
 export interface TableOptions {
-  /** Field separator of the input text (default `,`). */
-  separator?: string;
   /** Parse ISO date columns into Date types (default false). */
   parseDates?: boolean;
 }
@@ -155,7 +166,6 @@ export interface TableOptions {
 async function readTable(csv: Uint8Array, options: TableOptions) {
   const pl = await loadPolars();
   return pl.readCSV(Buffer.from(csv), {
-    sep: options.separator ?? ",",
     tryParseDates: options.parseDates ?? false,
     inferSchemaLength: 100_000,
   });

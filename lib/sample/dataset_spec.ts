@@ -42,26 +42,42 @@ export type MetadataStyle = "datacite-4" | "datacite-flat" | "capitalised" | "pa
 export type Producer<T> = (vega: VegaDatasets) => Promise<T>;
 
 /**
- * One file of a dataset.
+ * One file of a dataset: made by its `produce`, or else a copy of its vega-datasets `source`.
  *
  * @example
  * ```ts
- * import { copyOf, type SampleFileSpec } from "./dataset_spec.ts";
+ * import { type SampleFileSpec, textFile } from "./dataset_spec.ts";
  * import assert from "node:assert/strict";
  *
- * const file: SampleFileSpec = { path: "sp500.csv", note: "S&P 500", produce: copyOf("sp500.csv") };
- * assert.equal(file.path, "sp500.csv");
+ * const copied: SampleFileSpec = { path: "sp500.csv", note: "S&P 500", source: "sp500.csv" };
+ * const made: SampleFileSpec = { path: "hello.txt", note: "A greeting", produce: textFile("hi\n") };
+ * assert.equal(copied.path, "sp500.csv");
+ * assert.ok("produce" in made);
  * ```
  */
-export interface SampleFileSpec {
+export type SampleFileSpec =
+  & SampleFileFields
+  & ({ produce: Producer<Uint8Array> } | { source: string });
+
+/**
+ * What every {@linkcode SampleFileSpec} says, however its bytes are made.
+ *
+ * @example
+ * ```ts
+ * import type { SampleFileFields } from "./dataset_spec.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const fields: SampleFileFields = { path: "sp500.csv", note: "S&P 500", source: "sp500.csv" };
+ * assert.equal(fields.note, "S&P 500");
+ * ```
+ */
+export interface SampleFileFields {
   /** Path relative to the dataset folder (`/`-separated; subfolders allowed). */
   path: string;
   /** One-line description for the README. */
   note: string;
   /** The vega-datasets file it is made from, for the README's provenance section. */
   source?: string;
-  /** Produces the bytes (deterministically). */
-  produce: Producer<Uint8Array>;
   /** AVUs of the file itself, if any. */
   avus?: SampleAvu[];
   /** Comments on the file, if any. */
@@ -145,23 +161,6 @@ export function once<T>(produce: Producer<T>): Producer<T> {
     }
     return pending;
   };
-}
-
-/**
- * A producer that copies a vega-datasets file unchanged.
- *
- * @example
- * ```ts
- * import { copyOf } from "./dataset_spec.ts";
- * import { VegaDatasets } from "./vega.ts";
- * import assert from "node:assert/strict";
- *
- * const vega = await VegaDatasets.open();
- * assert.deepEqual(await copyOf("sp500.csv")(vega), await vega.bytes("sp500.csv"));
- * ```
- */
-export function copyOf(file: string): Producer<Uint8Array> {
-  return (vega) => vega.bytes(file);
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 } from "./constants.ts";
 import { penguinRecords, penguins, penguinSummaryCsv } from "./datasets/penguins.ts";
 import { toDelimited } from "./conversions.ts";
-import { authored, avu, avuSidecar, sidecarBytes, utc } from "./sidecars.ts";
+import { authored, avu, avuSidecar, jsonBytes, utc } from "./sidecars.ts";
 import { storeRelative, type StoreTree } from "./tree.ts";
 import type { VegaDatasets } from "./vega.ts";
 
@@ -25,30 +25,28 @@ const TOKEN_LIFETIME_SECONDS = 3600;
 
 const CONFIG_TIME = utc("2024-01-15T12:00:00Z");
 
-function json(value: unknown): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
-}
-
 /**
  * The old DE UI's saved-search templates (terrain-api.md §4.1, §4.13), as the demo user left
  * them; each runs (`store.runSavedSearch(label)`).
  */
+/** The fields every saved search ends with, as the DE UI writes them. */
+const SAVED = { includeTrashItems: false, dirty: false, saved: true, files: [], folders: [] };
+
 function demoSavedSearches(): unknown[] {
-  const common = { includeTrashItems: false, dirty: false, saved: true, files: [], folders: [] };
   return [
-    { label: "Penguin tables", fileQuery: "*penguin*", pathPrefix: CURATED_PATH, ...common },
+    { label: "Penguin tables", fileQuery: "*penguin*", pathPrefix: CURATED_PATH, ...SAVED },
     {
       label: "Large Parquet files",
       fileQuery: "*.parquet",
       fileSizeRange: { min: 10, minUnit: { unit: "MB", label: "MB" } },
-      ...common,
+      ...SAVED,
     },
     {
       label: "CC0 datasets",
       metadataAttributeQuery: "rights",
       metadataValueQuery: "CC0",
       pathPrefix: CURATED_PATH,
-      ...common,
+      ...SAVED,
     },
     {
       label: "My files from 2024",
@@ -59,7 +57,7 @@ function demoSavedSearches(): unknown[] {
         to: String(Date.UTC(2024, 11, 31, 23, 59, 59)),
       },
       negatedFileQuery: "*.tmp",
-      ...common,
+      ...SAVED,
     },
   ];
 }
@@ -81,38 +79,28 @@ function demoSavedSearches(): unknown[] {
 export function addUsers(tree: StoreTree): void {
   tree.addFile(
     ".terrain/users.json",
-    json({
+    jsonBytes({
       secret: SAMPLE_TOKEN_SECRET,
       tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
-      users: SAMPLE_USERS.map((u) => ({
-        username: u.username,
-        password: u.password,
-        email: u.email,
-        firstName: u.firstName,
-        lastName: u.lastName,
-        tokens: [u.token],
-      })),
+      users: SAMPLE_USERS.map(({ token, home: _home, ...user }) => ({ ...user, tokens: [token] })),
     }),
     CONFIG_TIME,
     "config",
   );
   tree.addFile(
     `.terrain/saved-searches/${DEMO_USER.username}.json`,
-    json(demoSavedSearches()),
+    jsonBytes(demoSavedSearches()),
     utc("2024-03-08T10:00:00Z"),
     "config",
   );
   tree.addFile(
     `.terrain/saved-searches/${ALICE_USER.username}.json`,
-    json([{
+    jsonBytes([{
       label: "Drafts",
       fileQuery: "*draft*",
       ownedBy: ALICE_USER.username,
+      ...SAVED,
       includeTrashItems: true,
-      dirty: false,
-      saved: true,
-      files: [],
-      folders: [],
     }]),
     utc("2024-02-02T08:00:00Z"),
     "config",
@@ -180,7 +168,7 @@ export async function addHomes(tree: StoreTree, vega: VegaDatasets): Promise<voi
   );
   tree.addFile(
     avuSidecar(`${demo}/penguins_summary.csv`, "file"),
-    sidecarBytes(authored(DEMO_USER.username, "2024-02-28T14:06:00Z", [
+    jsonBytes(authored(DEMO_USER.username, "2024-02-28T14:06:00Z", [
       avu("derived_from", `${CURATED_PATH}/${penguins.name}/penguins.csv`),
       avu("description", "Birds and mean body mass (g) per species and sex"),
     ])),
@@ -200,7 +188,7 @@ export async function addHomes(tree: StoreTree, vega: VegaDatasets): Promise<voi
   tree.addFile(alicePrivate, await aliceDraft(vega), utc("2024-02-01T19:30:00Z"));
   tree.addFile(
     avuSidecar(aliceFolder, "folder"),
-    sidecarBytes(authored(ALICE_USER.username, "2024-02-01T19:35:00Z", [
+    jsonBytes(authored(ALICE_USER.username, "2024-02-01T19:35:00Z", [
       avu("title", "Dream Island transect counts (draft, do not share)"),
       avu("creator", `${ALICE_USER.lastName}, ${ALICE_USER.firstName}`),
     ])),

@@ -122,9 +122,7 @@ export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Pr
       },
     });
   } catch (e) {
-    io.err(`sample-store: ${(e as Error).message}`);
-    io.err(USAGE);
-    return 2;
+    return usageError(io, (e as Error).message);
   }
   if (parsed.values.help) {
     io.out(USAGE);
@@ -140,11 +138,7 @@ export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Pr
     problem = "missing DIR (where to build the store; --reset rebuilds the sample store where " +
       "it lives)";
   }
-  if (problem !== undefined) {
-    io.err(`sample-store: ${problem}`);
-    io.err(USAGE);
-    return 2;
-  }
+  if (problem !== undefined) return usageError(io, problem);
   try {
     const named = dir ??
       defaultSampleStoreDir(io.env === undefined ? undefined : (name) => io.env?.[name]);
@@ -164,6 +158,12 @@ export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Pr
     );
     return 1;
   }
+}
+
+function usageError(io: CliIo, problem: string): number {
+  io.err(`sample-store: ${problem}`);
+  io.err(USAGE);
+  return 2;
 }
 
 if (import.meta.main) {

@@ -8,7 +8,7 @@
 import { crc32 } from "node:zlib";
 import { zlib } from "./conversions.ts";
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
+function chunk(type: string, data: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, data.length);
@@ -74,13 +74,7 @@ export async function encodePng(image: RgbImage): Promise<Uint8Array> {
     chunk("IDAT", await zlib(raw)),
     chunk("IEND", new Uint8Array()),
   ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return new Uint8Array(await new Blob(parts).arrayBuffer());
 }
 
 /** Colour stops of the viridis palette (dark blue → yellow), perceptually uniform. */

@@ -86,7 +86,23 @@ export interface SampleComment {
  * ```
  */
 export function avu(attr: string, value: string, ...nested: SampleAvu[]): SampleAvu {
-  return nested.length ? { attr, value, unit: "", avus: nested } : { attr, value, unit: "" };
+  return avuWithUnit(attr, value, "", ...nested);
+}
+
+/**
+ * One plain AVU per value, all with the same attribute (a dataset's subjects, its formats),
+ * in the order given.
+ *
+ * @example
+ * ```ts
+ * import { avu, repeated } from "./sidecars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(repeated("format", "csv", "parquet"), [avu("format", "csv"), avu("format", "parquet")]);
+ * ```
+ */
+export function repeated(attr: string, ...values: string[]): SampleAvu[] {
+  return values.map((value) => avu(attr, value));
 }
 
 /**
@@ -185,18 +201,18 @@ export function comment(
 }
 
 /**
- * Encodes a sidecar value as pretty-printed JSON with a final newline.
+ * Encodes a value (a sidecar, a config file) as pretty-printed JSON with a final newline.
  *
  * @example
  * ```ts
- * import { avu, sidecarBytes } from "./sidecars.ts";
+ * import { avu, jsonBytes } from "./sidecars.ts";
  * import assert from "node:assert/strict";
  *
- * const text = new TextDecoder().decode(sidecarBytes([avu("title", "T")]));
+ * const text = new TextDecoder().decode(jsonBytes([avu("title", "T")]));
  * assert.deepEqual(JSON.parse(text), [{ attr: "title", value: "T", unit: "" }]);
  * ```
  */
-export function sidecarBytes(value: unknown): Uint8Array {
+export function jsonBytes(value: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
 }
 

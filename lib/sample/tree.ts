@@ -27,21 +27,8 @@ import { baseName } from "../server/zone_path.ts";
  */
 export type EntryKind = "data" | "sidecar" | "config";
 
-/**
- * One file of the tree.
- *
- * @example
- * ```ts
- * import { StoreTree, type TreeFile } from "./tree.ts";
- * import assert from "node:assert/strict";
- *
- * const tree = new StoreTree();
- * tree.addFile("a.txt", new Uint8Array([104, 105]), new Date(0));
- * const file: TreeFile | undefined = tree.file("a.txt");
- * assert.equal(file?.kind, "data");
- * ```
- */
-export interface TreeFile {
+/** One file of the tree. */
+interface TreeFile {
   /** File contents. */
   bytes: Uint8Array;
   /** Modification (and access) time written to disk. */
@@ -143,19 +130,13 @@ export class StoreTree {
 
   /** Declares a directory (possibly empty), optionally with an explicit mtime. */
   addDir(rel: string, mtime?: Date): void {
-    if (this.#files.has(rel)) throw new Error(`Sample tree has a file at ${rel}`);
-    this.#ensureDir(rel);
+    this.#ensureDir(rel); // refuses a path that holds a file
     if (mtime) this.#dirs.set(rel, mtime);
   }
 
   /** True if a file exists at `rel`. */
   hasFile(rel: string): boolean {
     return this.#files.has(rel);
-  }
-
-  /** The file at `rel`, if any. */
-  file(rel: string): TreeFile | undefined {
-    return this.#files.get(rel);
   }
 
   /** Counts of visible files, their bytes, sidecars and folders. */
@@ -183,24 +164,21 @@ export class StoreTree {
   #dirTimes(): Map<string, Date> {
     const visible = new Map<string, number>();
     const any = new Map<string, number>();
-    const bump = (map: Map<string, number>, dir: string, t: number) => {
-      if ((map.get(dir) ?? -Infinity) < t) map.set(dir, t);
+    // A child's time counts towards its parent's newest; a hidden child's only towards `any`.
+    const bump = (rel: string, t: number) => {
+      const parent = parentOf(rel);
+      for (const map of baseName(rel).startsWith(".") ? [any] : [any, visible]) {
+        if ((map.get(parent) ?? -Infinity) < t) map.set(parent, t);
+      }
     };
-    for (const [rel, f] of this.#files) {
-      const t = f.mtime.getTime();
-      bump(any, parentOf(rel), t);
-      if (!baseName(rel).startsWith(".")) bump(visible, parentOf(rel), t);
-    }
+    for (const [rel, f] of this.#files) bump(rel, f.mtime.getTime());
     const out = new Map<string, Date>();
     const deepestFirst = [...this.#dirs.keys()].sort((a, b) => depth(b) - depth(a));
     for (const dir of deepestFirst) {
-      const t = this.#dirs.get(dir) ?? msToDate(visible.get(dir) ?? any.get(dir)) ??
-        EMPTY_DIR_TIME;
+      const newest = visible.get(dir) ?? any.get(dir);
+      const t = this.#dirs.get(dir) ?? (newest === undefined ? EMPTY_DIR_TIME : new Date(newest));
       out.set(dir, t);
-      if (dir !== "") {
-        bump(any, parentOf(dir), t.getTime());
-        if (!baseName(dir).startsWith(".")) bump(visible, parentOf(dir), t.getTime());
-      }
+      if (dir !== "") bump(dir, t.getTime());
     }
     return out;
   }
@@ -212,20 +190,18 @@ export class StoreTree {
   writeTo(root: string): Promise<void> {
     // Synchronous calls on purpose: for tens of thousands of tiny files they are several
     // times faster than async ones, whose per-call thread-pool hop dominates.
-    const dirs = [...this.#dirs.keys()].sort((a, b) => depth(a) - depth(b) || cmp(a, b));
-    for (const dir of dirs) {
+    // Sorted, a folder comes before everything in it.
+    for (const dir of [...this.#dirs.keys()].sort()) {
       if (dir !== "") Deno.mkdirSync(join(root, dir));
     }
-    const files = [...this.#files.entries()].sort(([a], [b]) => cmp(a, b));
-    for (const [rel, f] of files) {
+    for (const rel of [...this.#files.keys()].sort()) {
+      const f = this.#files.get(rel)!;
       const abs = join(root, rel);
       Deno.writeFileSync(abs, f.bytes);
       Deno.utimeSync(abs, f.mtime, f.mtime);
     }
     // Only now are directory contents final; setting a child's time does not touch its parent.
-    const times = this.#dirTimes();
-    for (const dir of [...dirs].reverse()) {
-      const t = times.get(dir)!;
+    for (const [dir, t] of this.#dirTimes()) {
       Deno.utimeSync(dir === "" ? root : join(root, dir), t, t);
     }
     return Promise.resolve();
@@ -234,12 +210,4 @@ export class StoreTree {
 
 function depth(rel: string): number {
   return rel === "" ? 0 : rel.split("/").length;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function msToDate(ms: number | undefined): Date | undefined {
-  return ms === undefined ? undefined : new Date(ms);
 }

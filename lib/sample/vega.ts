@@ -27,8 +27,6 @@ export interface VegaResource {
   name: string;
   /** File name inside `data/`, e.g. `penguins.json`. */
   path: string;
-  /** Free-text description (Markdown). */
-  description?: string;
   /** Original sources. */
   sources?: { title?: string; path?: string }[];
   /** Licences as recorded by vega-datasets (may be vague or absent). */

@@ -6,7 +6,7 @@ import {
   avuWithUnit,
   comment,
   commentSidecar,
-  sidecarBytes,
+  jsonBytes,
   utc,
 } from "../../lib/sample/sidecars.ts";
 
@@ -54,5 +54,5 @@ Deno.test("sidecar paths: folder sidecars inside, file sidecars beside as dotfil
   assert.equal(avuSidecar("ds/sub/a.csv", "file"), "ds/sub/.a.csv.avus.json");
   assert.equal(commentSidecar("ds", "folder"), "ds/.comments.json");
   assert.equal(commentSidecar("ds/a b.csv", "file"), "ds/.a b.csv.comments.json");
-  assert.equal(new TextDecoder().decode(sidecarBytes([])), "[]\n");
+  assert.equal(new TextDecoder().decode(jsonBytes([])), "[]\n");
 });

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage } from "../args.ts";
+import { checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 
 /**
  * `tern cat PATH...`.
@@ -36,17 +37,9 @@ async function run(context: CommandContext): Promise<number> {
   const store = await context.store();
   const out = context.io.stdout;
   return await eachPath(context, positionals, async (path) => {
-    const body = await asUsage(() => store.file(path)).stream();
-    const reader = body.getReader();
-    try {
-      while (true) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        await out.bytes(value);
-      }
-    } finally {
-      // Stopping early (a closed pipe, Ctrl-C) releases the download at once.
-      await reader.cancel().catch(() => {});
+    // Stopping early (a closed pipe, Ctrl-C) leaves the loop, which cancels the download.
+    for await (const chunk of await asUsage(() => store.file(path)).stream()) {
+      await out.bytes(chunk);
     }
   });
 }

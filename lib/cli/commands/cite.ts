@@ -15,9 +15,9 @@ import {
   readLock,
   TernError,
 } from "../../../mod.ts";
-import { choiceOption, stringOption, UsageError } from "../args.ts";
+import { asUsage, choiceOption, stringOption, UsageError } from "../args.ts";
 import { layoutText } from "../../display/format.ts";
-import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
+import { checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { quoteInput } from "../../client/errors.ts";
 import { safeText } from "../format.ts";
 import { localPath } from "../io.ts";

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { intOption, stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, resolveArg } from "../command.ts";
+import { asUsage, intOption, stringOption } from "../args.ts";
+import { checkRef, type Command, onlyArg, resolveArg } from "../command.ts";
 import { plural, safeText } from "../format.ts";
 import { localPath } from "../io.ts";
 
@@ -48,18 +48,14 @@ export const croissant: Command = {
   ],
   run: async (context) => {
     const { values, positionals } = context.args;
-    if (positionals.length !== 1) {
-      throw new UsageError(
-        positionals.length === 0 ? "missing DATASET" : "croissant takes one DATASET",
-      );
-    }
+    const dataset = onlyArg(positionals, "croissant", "DATASET");
     const headRows = intOption(values, "head-rows", 1);
     const output = stringOption(values, "output");
-    const path = await resolveArg(context, checkRef(positionals[0]));
+    const path = await resolveArg(context, checkRef(dataset));
     const store = await context.store({ progress: true });
     const document = await asUsage(() => store.dataset(path)).croissant({
       recordSets: values["no-record-sets"] !== true,
-      ...(headRows === undefined ? {} : { headRows }),
+      headRows,
       signal: context.signal,
     });
     const json = `${JSON.stringify(document, null, 2)}\n`;

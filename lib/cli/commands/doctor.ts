@@ -9,14 +9,7 @@
 
 import { delimiter, join } from "node:path";
 import { homedir } from "node:os";
-import {
-  AuthError,
-  NetworkError,
-  ProtocolError,
-  SignInRequiredError,
-  type Store,
-  TernError,
-} from "../../../mod.ts";
+import { AuthError, NetworkError, ProtocolError, type Store, TernError } from "../../../mod.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { type CliIo, environment, envVar } from "../io.ts";
 import { humanSize, safeText } from "../format.ts";
@@ -194,9 +187,9 @@ async function checkJupyter(io: CliIo): Promise<{ finding: Finding; specs?: Kern
   const listed = await capture(found, ["kernelspec", "list", "--json"], io);
   let specs: KernelSpecs | undefined;
   try {
-    specs = listed === undefined ? undefined : JSON.parse(listed).kernelspecs as KernelSpecs;
+    specs = JSON.parse(listed ?? "").kernelspecs;
   } catch {
-    specs = undefined;
+    // No listing, or not JSON: the kernelspec check looks in the default folders instead.
   }
   return { finding: { name: "Jupyter", status: "ok", detail: found }, specs };
 }
@@ -237,37 +230,25 @@ async function checkKernelspec(specs: KernelSpecs | undefined, io: CliIo): Promi
   if (dir === undefined) {
     return { name: "kernelspec", status: "warn", detail: "no Deno kernelspec found", fix: install };
   }
+  const failed = (detail: string, fix = install): Finding => ({
+    name: "kernelspec",
+    status: "fail",
+    detail,
+    fix,
+  });
   const program = argv?.[0];
-  if (typeof program !== "string") {
-    return { name: "kernelspec", status: "fail", detail: `${dir} has no argv`, fix: install };
-  }
+  if (typeof program !== "string") return failed(`${dir} has no argv`);
   const resolved = program.includes("/") || program.includes("\\") ? program : onPath(program, io);
-  if (resolved === undefined || !exists(resolved)) {
-    return {
-      name: "kernelspec",
-      status: "fail",
-      detail: `${dir} runs ${program}, which does not exist`,
-      fix: install,
-    };
+  if (resolved === undefined || !(await Deno.stat(resolved).then(() => true, () => false))) {
+    return failed(`${dir} runs ${program}, which does not exist`);
   }
   if (inNpxCache(realPath(resolved))) {
-    return {
-      name: "kernelspec",
-      status: "fail",
-      detail: `${dir} runs ${program}, in a temporary npx cache`,
-      fix: `${DURABLE_DENO}; then ${install}`,
-    };
+    return failed(
+      `${dir} runs ${program}, in a temporary npx cache`,
+      `${DURABLE_DENO}; then ${install}`,
+    );
   }
   return { name: "kernelspec", status: "ok", detail: `${dir} runs ${program}` };
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function folderBytes(dir: string, budget = { files: 100_000 }): Promise<number> {
@@ -318,27 +299,16 @@ async function checkServer(store: Store): Promise<Finding> {
     }
     return { name: "server", status: "ok", detail: `${url}: a Terrain API, ${who}` };
   } catch (error) {
-    const detail = `${url}: ${error instanceof Error ? error.message : String(error)}`;
-    if (error instanceof NetworkError) {
-      return { name: "server", status: "fail", detail, fix: "check the URL and your network" };
-    }
-    if (error instanceof ProtocolError) {
-      return {
-        name: "server",
-        status: "fail",
-        detail,
-        fix: "point --url or TERRAIN_URL at Terrain's base URL (it ends in /terrain)",
-      };
-    }
-    if (error instanceof AuthError || error instanceof SignInRequiredError) {
-      return {
-        name: "server",
-        status: "fail",
-        detail,
-        fix: "renew TERRAIN_TOKEN, or sign in with --username NAME",
-      };
-    }
-    if (error instanceof TernError) return { name: "server", status: "fail", detail };
-    throw error;
+    if (!(error instanceof TernError)) throw error;
+    const fix = SERVER_FIXES.find(([kind]) => error instanceof kind)?.[1];
+    return { name: "server", status: "fail", detail: `${url}: ${error.message}`, fix };
   }
 }
+
+/** What to do when the server check fails, by the error's class (the first that matches). */
+const SERVER_FIXES: readonly (readonly [typeof TernError, string])[] = [
+  [NetworkError, "check the URL and your network"],
+  [ProtocolError, "point --url or TERRAIN_URL at Terrain's base URL (it ends in /terrain)"],
+  // A SignInRequiredError is an AuthError.
+  [AuthError, "renew TERRAIN_TOKEN, or sign in with --username NAME"],
+];

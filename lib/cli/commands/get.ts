@@ -9,15 +9,9 @@
 
 import { isAbsolute, relative } from "node:path";
 import { BadRequestError, type Entry, File } from "../../../mod.ts";
-import { stringOption, UsageError } from "../args.ts";
+import { asUsage, stringOption, UsageError } from "../args.ts";
 import { localPath } from "../io.ts";
-import {
-  asUsage,
-  checkRefs,
-  type Command,
-  type CommandContext,
-  isItemFailure,
-} from "../command.ts";
+import { checkRefs, type Command, type CommandContext, isItemFailure } from "../command.ts";
 import { count, humanSize, jsonLine, plural, safeText } from "../format.ts";
 import { TransferProgress } from "../progress.ts";
 import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets.ts";
@@ -134,9 +128,7 @@ async function run(context: CommandContext): Promise<number> {
       continue;
     }
     try {
-      const walk = asUsage(() =>
-        store.folder(source.entry).walk({ type: "file", ...(glob === undefined ? {} : { glob }) })
-      );
+      const walk = asUsage(() => store.folder(source.entry).walk({ type: "file", glob }));
       const base = folderTarget(destination, source.entry);
       for await (const entry of walk) {
         try {

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { exclusive, intOption } from "../args.ts";
-import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage, exclusive, intOption } from "../args.ts";
+import { checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { jsonLine, safeText } from "../format.ts";
 import { wrap } from "../../sample/readme.ts";
 import { SUPPORTED_FORMATS } from "../../registry/file_formats.ts";

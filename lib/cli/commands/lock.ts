@@ -94,10 +94,8 @@ async function run(context: CommandContext): Promise<number> {
     warn: (line) => notes.push(line),
     signal: context.signal,
   });
-  if (notes.length > 0) {
-    for (const line of notes) context.io.stderr.line(safeText(line.replace(/^tern: /, "note: ")));
-    await context.io.stderr.flush();
-  }
+  for (const line of notes) context.io.stderr.line(safeText(line.replace(/^tern: /, "note: ")));
+  await context.io.stderr.flush();
   const out = context.io.stdout;
   if (checks.length > 0) {
     out.line(

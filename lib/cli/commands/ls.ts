@@ -12,10 +12,10 @@ import {
   type SortKey,
   type Store,
 } from "../../../mod.ts";
-import { choiceOption, intOption, stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage, choiceOption, intOption, stringOption, UsageError } from "../args.ts";
+import { checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
 import { entryJson, entryName, jsonLine, longLine, safeText } from "../format.ts";
-import type { Output } from "../io.ts";
+import { type Output, printPages } from "../io.ts";
 
 const SORT_KEYS: readonly SortKey[] = ["name", "path", "size", "created", "modified"];
 
@@ -80,11 +80,16 @@ async function run(context: CommandContext): Promise<number> {
     const listing = asUsage(() => store.folder(path).list(plan.options));
     if (headers) out.line(`${index > 0 ? "\n" : ""}${safeText(path)}:`);
     try {
-      await printListing(listing.pages(), plan, out);
+      await printPages(
+        listing.pages(),
+        out,
+        (entry: Entry) => lineOf(entry, plan, out),
+        plan.limit,
+      );
     } catch (error) {
       // `tern ls FILE` shows the file, as ls does; only the listing of a file fails that way.
       if (!(error instanceof BadRequestError) || error.code !== "ERR_NOT_A_FOLDER") throw error;
-      printEntry(await store.file(path).stat(), plan, out);
+      out.line(lineOf(await store.file(path).stat(), plan, out));
       await out.flush();
     }
   });
@@ -93,22 +98,20 @@ async function run(context: CommandContext): Promise<number> {
 function planOf(values: CommandContext["args"]["values"]): Plan {
   const limit = intOption(values, "limit", 1);
   const glob = stringOption(values, "glob");
-  const options: ListOptions = {};
-  const sort = choiceOption(values, "sort", SORT_KEYS);
-  const order = choiceOption(values, "order", ["asc", "desc"] as const);
-  const type = choiceOption(values, "type", ["file", "folder", "any"] as const);
-  if (sort !== undefined) options.sort = sort;
-  if (order !== undefined) options.order = order;
-  if (type !== undefined) options.type = type;
-  if (glob !== undefined) options.glob = glob;
-  // Without a glob every entry counts, so a small limit needs only a small first page.
-  if (limit !== undefined && glob === undefined) options.pageSize = Math.min(limit, 1000);
+  const options: ListOptions = {
+    sort: choiceOption(values, "sort", SORT_KEYS),
+    order: choiceOption(values, "order", ["asc", "desc"] as const),
+    type: choiceOption(values, "type", ["file", "folder", "any"] as const),
+    glob,
+    // Without a glob every entry counts, so a small limit needs only a small first page.
+    pageSize: limit !== undefined && glob === undefined ? Math.min(limit, 1000) : undefined,
+  };
   if (values.json === true && values.long === true) {
     throw new UsageError("--json and --long cannot be combined (JSON has every field)");
   }
   return {
     options,
-    ...(limit === undefined ? {} : { limit }),
+    limit,
     json: values.json === true,
     long: values.long === true,
     fullPath: values["full-path"] === true,
@@ -116,29 +119,10 @@ function planOf(values: CommandContext["args"]["values"]): Plan {
   };
 }
 
-async function printListing(
-  pages: AsyncIterable<{ entries: readonly Entry[] }>,
-  plan: Plan,
-  out: Output,
-): Promise<void> {
-  let printed = 0;
-  for await (const page of pages) {
-    for (const entry of page.entries) {
-      printEntry(entry, plan, out);
-      if (++printed === plan.limit) {
-        await out.flush();
-        return;
-      }
-    }
-    // One write per page: output streams without a system call per line.
-    await out.flush();
-  }
-}
-
-function printEntry(entry: Entry, plan: Plan, out: Output): void {
-  if (plan.json) out.line(jsonLine(entryJson(entry)));
-  else if (plan.long) out.line(longLine(entry, out.style, plan));
-  else out.line(entryName(entry, out.style, plan.fullPath));
+function lineOf(entry: Entry, plan: Plan, out: Output): string {
+  if (plan.json) return jsonLine(entryJson(entry));
+  if (plan.long) return longLine(entry, out.style, plan);
+  return entryName(entry, out.style, plan.fullPath);
 }
 
 async function defaultFolder(store: Store): Promise<string> {

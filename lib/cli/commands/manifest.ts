@@ -9,8 +9,8 @@
  */
 
 import { engineSnippets, manifestFormatOf, snippetPlan, writeManifest } from "../../../mod.ts";
-import { stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, resolveArg } from "../command.ts";
+import { asUsage, stringOption, UsageError } from "../args.ts";
+import { checkRef, type Command, onlyArg, resolveArg } from "../command.ts";
 import { localPath } from "../io.ts";
 import { plural, safeText } from "../format.ts";
 
@@ -65,11 +65,7 @@ export const manifest: Command = {
   ],
   run: async (context) => {
     const { values, positionals } = context.args;
-    if (positionals.length !== 1) {
-      throw new UsageError(
-        positionals.length === 0 ? "missing FOLDER" : "manifest takes one FOLDER",
-      );
-    }
+    const given = onlyArg(positionals, "manifest", "FOLDER");
     const output = stringOption(values, "output");
     if (output === undefined) throw new UsageError("missing -o FILE (.csv, .json or .parquet)");
     if (manifestFormatOf(output) === undefined) {
@@ -84,11 +80,9 @@ export const manifest: Command = {
       );
     }
     const glob = stringOption(values, "glob");
-    const folder = await resolveArg(context, checkRef(positionals[0]));
+    const folder = await resolveArg(context, checkRef(given));
     const store = await context.store({ progress: true });
-    const walk = asUsage(() =>
-      store.folder(folder).walk({ type: "file", ...(glob === undefined ? {} : { glob }) })
-    );
+    const walk = asUsage(() => store.folder(folder).walk({ type: "file", glob }));
     const frame = await walk.manifest({ signal: context.signal });
     await writeManifest(frame, localPath(context.io, output));
     if (values.quiet !== true) {

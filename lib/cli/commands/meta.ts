@@ -13,7 +13,8 @@ import {
   File,
   type RawMetadata,
 } from "../../../mod.ts";
-import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage } from "../args.ts";
+import { checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import { count, fields, humanSize, isoDate, jsonLine, safeText } from "../format.ts";
 import { wrap } from "../../sample/readme.ts";
 import type { Output } from "../io.ts";

@@ -8,7 +8,7 @@
 
 import { basename, dirname, extname, join } from "node:path";
 import { intOption, stringOption, UsageError } from "../args.ts";
-import type { Command, CommandContext } from "../command.ts";
+import { type Command, type CommandContext, onlyArg } from "../command.ts";
 import { plural, safeText } from "../format.ts";
 import { environment, localPath } from "../io.ts";
 import { runNotebook } from "../notebook_runner.ts";
@@ -63,31 +63,23 @@ export const notebook: Command = {
 
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0 ? "missing IN.ipynb" : "tern notebook takes one IN.ipynb",
-    );
-  }
-  const source = localPath(context.io, positionals[0]);
+  const given = onlyArg(positionals, "tern notebook", "IN.ipynb");
+  const source = localPath(context.io, given);
   if (extname(source) !== ".ipynb") {
-    throw new UsageError(`${JSON.stringify(positionals[0])} is not a notebook (.ipynb)`);
+    throw new UsageError(`${JSON.stringify(given)} is not a notebook (.ipynb)`);
   }
   const html = stringOption(values, "html");
   const output = stringOption(values, "output") ??
     join(dirname(source), `${basename(source, ".ipynb")}.executed.ipynb`);
-  const timeout = intOption(values, "timeout", 1);
-  const kernel = stringOption(values, "kernel");
   const python = stringOption(values, "python");
   const started = performance.now();
   const result = await runNotebook(source, {
     output: localPath(context.io, output),
-    ...(html === undefined ? {} : { html: localPath(context.io, html) }),
-    ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
-    ...(kernel === undefined ? {} : { kernel }),
-    // A path (not a name looked up on PATH) is the user's, relative to their folder.
-    ...(python === undefined
-      ? {}
-      : { python: /[\\/]/.test(python) ? localPath(context.io, python) : python }),
+    html: html === undefined ? undefined : localPath(context.io, html),
+    timeoutSeconds: intOption(values, "timeout", 1),
+    kernel: stringOption(values, "kernel"),
+    // A bare name is looked up on PATH; a path is the command's, relative to its folder.
+    python: python === undefined || !/[\\/]/.test(python) ? python : localPath(context.io, python),
     env: environment(context.io),
     signal: context.signal,
   });

@@ -6,6 +6,7 @@
  */
 
 import {
+  SEARCH_SORT_FIELDS,
   SearchBuilder,
   type SearchEntry,
   type SearchListing,
@@ -15,10 +16,11 @@ import {
   type Store,
 } from "../../../mod.ts";
 import { quoteInput } from "../../client/errors.ts";
-import { exclusive, intOption, listOption, stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext } from "../command.ts";
+import { asUsage, exclusive, intOption, listOption, stringOption, UsageError } from "../args.ts";
+import { checkRef, type Command, type CommandContext } from "../command.ts";
 import { entryJson, isoDate, jsonLine, longLine, plural } from "../format.ts";
-import type { Output } from "../io.ts";
+import { type Output, printPages } from "../io.ts";
+import { csvCell } from "../../sample/conversions.ts";
 
 /** The sort fields by the names `tern ls` uses, besides the search service's own names. */
 const SORT_NAMES: Readonly<Record<string, SearchSort["field"]>> = {
@@ -26,13 +28,7 @@ const SORT_NAMES: Readonly<Record<string, SearchSort["field"]>> = {
   size: "fileSize",
   modified: "dateModified",
   created: "dateCreated",
-  path: "path",
-  creator: "creator",
-  id: "id",
-  label: "label",
-  fileSize: "fileSize",
-  dateModified: "dateModified",
-  dateCreated: "dateCreated",
+  ...Object.fromEntries(SEARCH_SORT_FIELDS.map((field) => [field, field])),
 };
 
 /** The columns of `--csv`, in order. */
@@ -146,10 +142,10 @@ function planOf(values: CommandContext["args"]["values"], terminal: boolean): Pl
     );
   }
   return {
-    ...(parts === 0 ? {} : { query }),
-    ...(saved === undefined ? {} : { saved }),
+    query: parts === 0 ? undefined : query,
+    saved,
     sort: listOption(values, "sort").map(sortOf),
-    ...(limit === undefined ? {} : { limit }),
+    limit,
     format: values.json === true
       ? "json"
       : values.csv === true
@@ -193,24 +189,15 @@ async function listing(store: Store, plan: Plan): Promise<SearchListing> {
 
 async function print(pages: AsyncIterable<SearchPage>, plan: Plan, out: Output): Promise<void> {
   if (plan.format === "csv") out.line(CSV_COLUMNS.join(","));
-  let printed = 0;
-  let total: SearchPage | undefined;
-  pages: for await (const page of pages) {
-    total = page;
-    for (const hit of page.entries) {
-      out.line(lineOf(hit, plan.format, out));
-      if (++printed === plan.limit) break pages;
-    }
-    // One write per page: output streams without a system call per line.
+  const line = (hit: SearchEntry) => lineOf(hit, plan.format, out);
+  const { printed, last } = await printPages(pages, out, line, plan.limit);
+  if (plan.format === "table") {
+    const of = last === undefined ? 0 : last.total;
+    out.line(
+      out.style.dim(`${plural(printed, "hit")} of ${of}${last?.exact === false ? "+" : ""}`),
+    );
     await out.flush();
   }
-  if (plan.format === "table") {
-    const of = total === undefined ? 0 : total.total;
-    out.line(
-      out.style.dim(`${plural(printed, "hit")} of ${of}${total?.exact === false ? "+" : ""}`),
-    );
-  }
-  await out.flush();
 }
 
 function lineOf(hit: SearchEntry, format: Plan["format"], out: Output): string {
@@ -219,7 +206,7 @@ function lineOf(hit: SearchEntry, format: Plan["format"], out: Output): string {
       return jsonLine(entryJson(hit, { creator: hit.creator, metadata: hit.metadata }));
     case "csv": {
       const row = { ...hit, modified: isoDate(hit.modified), created: isoDate(hit.created) };
-      return CSV_COLUMNS.map((column) => csvField(row[column])).join(",");
+      return CSV_COLUMNS.map((column) => csvCell(row[column])).join(",");
     }
     case "table":
       return longLine(hit, out.style, { bytes: false, fullPath: true });
@@ -227,10 +214,4 @@ function lineOf(hit: SearchEntry, format: Plan["format"], out: Output): string {
       // Exact, as `find` prints them, for `xargs` and `while read`; the table escapes.
       return hit.path;
   }
-}
-
-/** A CSV field as RFC 4180 writes it: quoted when it holds a comma, quote or line break. */
-function csvField(value: string | number | null): string {
-  const text = value === null ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -6,7 +6,8 @@
  */
 
 import { File } from "../../../mod.ts";
-import { asUsage, checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
+import { asUsage } from "../args.ts";
+import { checkRefs, type Command, type CommandContext, eachPath } from "../command.ts";
 import {
   count,
   entryJson,

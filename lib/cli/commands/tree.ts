@@ -8,10 +8,10 @@
  */
 
 import { type Entry, type Store, TernError, type WalkOptions } from "../../../mod.ts";
-import { intOption, stringOption, UsageError } from "../args.ts";
-import { asUsage, checkRef, type Command, type CommandContext } from "../command.ts";
+import { asUsage, intOption, stringOption } from "../args.ts";
+import { checkRef, type Command, type CommandContext, onlyArg } from "../command.ts";
 import { entryJson, entryName, jsonLine, plural, safeText } from "../format.ts";
-import type { Output } from "../io.ts";
+import { type Output, printPages } from "../io.ts";
 
 /**
  * `tern tree [options] PATH`.
@@ -55,47 +55,43 @@ async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   const maxDepth = intOption(values, "max-depth", 1) ?? Infinity;
   const glob = stringOption(values, "glob");
-  if (positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? "missing PATH" : "tree takes one PATH");
-  }
-  const root = checkRef(positionals[0]);
+  const root = checkRef(onlyArg(positionals, "tree", "PATH"));
   // A glob's matches are drawn when the walk ends; until then the library's walk line shows.
   const store = await context.store({ progress: glob !== undefined && values.json !== true });
   const out = context.io.stdout;
-  const walkOptions: WalkOptions = { ...(glob === undefined ? {} : { glob }), maxDepth };
-  if (values.json === true) {
-    const walk = asUsage(() => store.folder(root).walk(walkOptions));
-    const base = (await store.folder(root).stat()).path;
-    for await (const page of walk.pages()) {
-      for (const entry of page.entries) {
-        out.line(jsonLine(entryJson(entry, { depth: depthUnder(base, entry.path) })));
-      }
-      await out.flush();
-    }
-    return 0;
-  }
-  if (glob !== undefined) {
-    const walk = asUsage(() => store.folder(root).walk(walkOptions));
-    const base = (await store.folder(root).stat()).path;
-    const matches = await walk.toArray();
-    const counts = drawMatches(base, matches, out);
-    out.line();
-    out.line(summary(counts));
-    await out.flush();
-    return 0;
-  }
+  const walkOptions: WalkOptions = { glob, maxDepth };
+  // Made before the stat, so that a bad glob is a usage error even for a missing folder.
+  const walk = values.json === true || glob !== undefined
+    ? asUsage(() => store.folder(root).walk(walkOptions))
+    : undefined;
   const base = (await store.folder(root).stat()).path;
-  const drawer = new TreeDrawer(store, out, context, maxDepth);
-  out.line(out.style.folder(safeText(base)));
-  try {
-    await drawer.draw(base, "", 1);
-  } finally {
-    await drawer.close();
+  if (values.json === true) {
+    const line = (entry: Entry) =>
+      jsonLine(entryJson(entry, { depth: depthUnder(base, entry.path) }));
+    await printPages(walk!.pages(), out, line);
+    return 0;
+  }
+  let counts: Counts;
+  let failed = false;
+  if (walk !== undefined) {
+    const matches = await walk.toArray();
+    out.line(out.style.folder(safeText(base)));
+    counts = drawMatches(base, matches, out);
+  } else {
+    const drawer = new TreeDrawer(store, out, context, maxDepth);
+    out.line(out.style.folder(safeText(base)));
+    try {
+      await drawer.draw(base, "", 1);
+    } finally {
+      await drawer.close();
+    }
+    counts = drawer.counts;
+    failed = drawer.failed;
   }
   out.line();
-  out.line(summary(drawer.counts));
+  out.line(summary(counts));
   await out.flush();
-  return drawer.failed ? 1 : 0;
+  return failed ? 1 : 0;
 }
 
 interface Counts {
@@ -242,19 +238,13 @@ function drawMatches(base: string, matches: readonly Entry[], out: Output): Coun
     node.entry = entry;
   }
   const counts: Counts = { folders: 0, files: 0 };
-  out.line(out.style.folder(safeText(base)));
   const visit = (node: Node, prefix: string) => {
     const children = [...node.children.values()].sort(byKindThenName);
     children.forEach((child, index) => {
       const last = index === children.length - 1;
-      const isFolder = child.entry === undefined || child.entry.type === "folder";
-      if (isFolder) counts.folders++;
-      else counts.files++;
-      const name = entryName({
-        name: child.name,
-        path: child.name,
-        type: isFolder ? "folder" : "file",
-      }, out.style);
+      const type = typeOf(child);
+      counts[type === "folder" ? "folders" : "files"]++;
+      const name = entryName({ name: child.name, path: child.name, type }, out.style);
       out.line(`${prefix}${last ? "└── " : "├── "}${name}`);
       visit(child, `${prefix}${last ? "    " : "│   "}`);
     });
@@ -263,9 +253,12 @@ function drawMatches(base: string, matches: readonly Entry[], out: Output): Coun
   return counts;
 }
 
+/** A node no match names is a folder on the way to one. */
+function typeOf(node: Node): Entry["type"] {
+  return node.entry?.type ?? "folder";
+}
+
 function byKindThenName(a: Node, b: Node): number {
-  const folderA = a.entry === undefined || a.entry.type === "folder";
-  const folderB = b.entry === undefined || b.entry.type === "folder";
-  if (folderA !== folderB) return folderA ? -1 : 1;
+  if (typeOf(a) !== typeOf(b)) return typeOf(a) === "folder" ? -1 : 1;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }

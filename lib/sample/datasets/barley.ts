@@ -8,9 +8,9 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { type JsonRecord, toDelimited } from "../conversions.ts";
-import { avu } from "../sidecars.ts";
+import { avu, repeated } from "../sidecars.ts";
 
 const NAME = "Immer_BarleyVarietyTrials_Jun2018";
 const TITLE = "Yields of barley varieties at six Minnesota experiment stations, 1931-1932";
@@ -50,9 +50,7 @@ export const barley: DatasetSpec = {
   curated: "2018-06-19T17:30:00Z",
   avus: [
     avu("datacite.title", TITLE),
-    avu("datacite.creator", "Immer, F. R."),
-    avu("datacite.creator", "Hayes, H. K."),
-    avu("datacite.creator", "Powers, LeRoy"),
+    ...repeated("datacite.creator", "Immer, F. R.", "Hayes, H. K.", "Powers, LeRoy"),
     avu("creatorAffiliation\t", "University of Minnesota, Agricultural Experiment Station"),
     avu("creatorNameIdentifier", ""),
     avu("datacite.publisher", "iPlant Collaborative Data Commons"),
@@ -93,7 +91,6 @@ export const barley: DatasetSpec = {
       path: "original/barley.json",
       note: "The records as a JSON array, as originally distributed",
       source: "barley.json",
-      produce: copyOf("barley.json"),
     },
   ],
 };

@@ -10,7 +10,7 @@ import { CURATED_PATH } from "../constants.ts";
 import { type DatasetSpec, once } from "../dataset_spec.ts";
 import type { VegaDatasets } from "../vega.ts";
 import { encodePng, renderBars } from "../png.ts";
-import { authored, avu } from "../sidecars.ts";
+import { authored, avu, repeated } from "../sidecars.ts";
 
 const NAME = "Keeling_MaunaLoaCO2_Monthly_2021";
 const TITLE = "Monthly atmospheric CO2 concentrations at Mauna Loa Observatory, 1958-2020";
@@ -86,9 +86,7 @@ export const co2: DatasetSpec = {
   curated: "2021-02-16T21:05:00Z",
   avus: [
     avu("Title", TITLE),
-    avu("Creator", "Keeling, Charles D."),
-    avu("Creator", "Piper, Stephen C."),
-    avu("Creator", "Keeling, Ralph F."),
+    ...repeated("Creator", "Keeling, Charles D.", "Piper, Stephen C.", "Keeling, Ralph F."),
     avu("creatorAffiliation", "Scripps Institution of Oceanography, UC San Diego"),
     avu("Publisher", "CyVerse Data Commons"),
     avu("PublicationYear", "2021"),

@@ -7,9 +7,9 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { toDelimited, toNdjson } from "../conversions.ts";
-import { avu } from "../sidecars.ts";
+import { avu, repeated } from "../sidecars.ts";
 import type { VegaDatasets } from "../vega.ts";
 
 interface Feature {
@@ -85,9 +85,7 @@ export const earthquakes: DatasetSpec = {
     avu("publisher", "CyVerse Data Commons"),
     avu("publicationYear", "2019"),
     avu("resourceType", "GeoJSON feature collection", avu("resourceTypeGeneral", "Dataset")),
-    avu("subject", "earthquakes"),
-    avu("subject", "seismology"),
-    avu("subject", "natural hazards"),
+    ...repeated("subject", "earthquakes", "seismology", "natural hazards"),
     avu("description", DESCRIPTION, avu("descriptionType", "Abstract")),
     avu("identifier", "https://doi.org/10.25739/6gq1-wz4f", avu("identiferType", "DOI")),
     avu(
@@ -109,9 +107,7 @@ export const earthquakes: DatasetSpec = {
         avu("eastBoundLongitude", "180"),
       ),
     ),
-    avu("format", "geojson"),
-    avu("format", "ndjson"),
-    avu("format", "csv"),
+    ...repeated("format", "geojson", "ndjson", "csv"),
     avu("language", "en-us"),
   ],
   files: [
@@ -119,7 +115,6 @@ export const earthquakes: DatasetSpec = {
       path: "earthquakes.geojson",
       note: "The feed as one GeoJSON FeatureCollection",
       source: "earthquakes.json",
-      produce: copyOf("earthquakes.json"),
     },
     {
       path: "events.ndjson",

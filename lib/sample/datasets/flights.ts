@@ -7,8 +7,8 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec } from "../dataset_spec.ts";
-import { avu, avuWithUnit, comment } from "../sidecars.ts";
+import type { DatasetSpec } from "../dataset_spec.ts";
+import { avu, avuWithUnit, comment, repeated } from "../sidecars.ts";
 
 const TITLE = "On-time performance of U.S. domestic flights: delays and distances";
 const DESCRIPTION =
@@ -48,9 +48,7 @@ export const flights: DatasetSpec = {
     avu("publisher", "CyVerse Data Commons"),
     avu("publicationYear", "2021"),
     avu("resourceType", "Tabular data", avu("resourceTypeGeneral", "Dataset")),
-    avu("subject", "aviation"),
-    avu("subject", "flight delays"),
-    avu("subject", "transportation"),
+    ...repeated("subject", "aviation", "flight delays", "transportation"),
     avu("description", DESCRIPTION, avu("descriptionType", "Abstract")),
     avu("alternateIdentifier", "87946/p3f2r7", avu("alternateIdentifierType", "ARK")),
     avu("rights", "No restrictions for the use of these data following publication."),
@@ -61,9 +59,7 @@ export const flights: DatasetSpec = {
       avu("affiliation", "University of Arizona"),
     ),
     avu("version", "2021.1"),
-    avu("format", "parquet"),
-    avu("format", "arrow"),
-    avu("format", "csv"),
+    ...repeated("format", "parquet", "arrow", "csv"),
     avu("size", "15.4MB"),
   ],
   files: [
@@ -71,7 +67,6 @@ export const flights: DatasetSpec = {
       path: "flights_3m.parquet",
       note: "3,000,000 flights: date, delay, distance, origin, destination",
       source: "flights-3m.parquet",
-      produce: copyOf("flights-3m.parquet"),
       avus: [
         avuWithUnit("rows", "3000000", "count"),
         avu("columns", "date, delay, distance, origin, destination"),
@@ -90,20 +85,17 @@ export const flights: DatasetSpec = {
       path: "flights_200k.arrow",
       note: "200,000-flight sample (Arrow IPC): delay, distance, time of day",
       source: "flights-200k.arrow",
-      produce: copyOf("flights-200k.arrow"),
       avus: [avuWithUnit("rows", "200000", "count")],
     },
     {
       path: "reference/airports.csv",
       note: "Airports: IATA code, name, city, state, country, latitude, longitude",
       source: "airports.csv",
-      produce: copyOf("airports.csv"),
     },
     {
       path: "reference/routes.csv",
       note: "Flights per origin-destination pair: origin, destination, count",
       source: "flights-airport.csv",
-      produce: copyOf("flights-airport.csv"),
     },
   ],
 };

@@ -6,7 +6,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { type JsonRecord, toDelimited } from "../conversions.ts";
 import { authored, avu, comment } from "../sidecars.ts";
 
@@ -92,7 +92,6 @@ export const gapminder: DatasetSpec = {
       path: "countries/countries.json",
       note: "JSON array: life expectancy and fertility with previous/next period values",
       source: "countries.json",
-      produce: copyOf("countries.json"),
     },
   ],
 };

@@ -6,8 +6,8 @@
  */
 
 import { DEMO_DATASET_PATH, DEMO_USER } from "../constants.ts";
-import { copyOf, type DatasetSpec } from "../dataset_spec.ts";
-import { authored, avu, comment } from "../sidecars.ts";
+import type { DatasetSpec } from "../dataset_spec.ts";
+import { authored, avu, comment, repeated } from "../sidecars.ts";
 
 const TITLE = "Monthly closing prices of five technology stocks and the S&P 500, 2000-2010";
 const AUTHOR = `${DEMO_USER.lastName}, ${DEMO_USER.firstName}`;
@@ -46,8 +46,7 @@ export const marketIndices: DatasetSpec = {
     avu("publisher", "CyVerse Data Commons"),
     avu("publicationYear", "2024"),
     avu("resourceType", "Tabular data", avu("resourceTypeGeneral", "Dataset")),
-    avu("subject", "finance"),
-    avu("subject", "time series"),
+    ...repeated("subject", "finance", "time series"),
     avu("rights", "CC BY-NC 4.0"),
   ]),
   comments: [
@@ -63,13 +62,11 @@ export const marketIndices: DatasetSpec = {
       path: "stocks.csv",
       note: "Long format: symbol, date (e.g. 'Jan 1 2000'), price",
       source: "stocks.csv",
-      produce: copyOf("stocks.csv"),
     },
     {
       path: "sp500.csv",
       note: "S&P 500 index: date, price",
       source: "sp500.csv",
-      produce: copyOf("sp500.csv"),
     },
   ],
 };

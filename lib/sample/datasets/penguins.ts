@@ -7,11 +7,11 @@
  */
 
 import { CURATED_PATH, DEMO_USER } from "../constants.ts";
-import { copyOf, type DatasetSpec, once, type Producer } from "../dataset_spec.ts";
+import { type DatasetSpec, once, type Producer } from "../dataset_spec.ts";
 import type { VegaDatasets } from "../vega.ts";
 import { csvToArrow, csvToParquet, type JsonRecord, toDelimited } from "../conversions.ts";
 import { encodePng, renderBars } from "../png.ts";
-import { authored, avu, avuWithUnit, comment } from "../sidecars.ts";
+import { authored, avu, avuWithUnit, comment, repeated } from "../sidecars.ts";
 
 /**
  * The 344 penguin records as vega-datasets ships them.
@@ -186,9 +186,7 @@ export const penguins: DatasetSpec = {
     avu("resourceType", "Tabular data", avu("resourceTypeGeneral", "Dataset")),
     avu("subject", "penguins"),
     avu("subject", "Pygoscelis", avu("subjectScheme", "Genus")),
-    avu("subject", "sexual dimorphism"),
-    avu("subject", "morphometrics"),
-    avu("subject", "Antarctica"),
+    ...repeated("subject", "sexual dimorphism", "morphometrics", "Antarctica"),
     avu("description", DESCRIPTION, avu("descriptionType", "Abstract"), avu("xml:lang", "en")),
     ...authored("curator", "2020-07-29T15:10:00Z", [
       avu("identifier", "10.25739/9k2v-7q4m", avu("identifierType", "DOI")),
@@ -222,9 +220,7 @@ export const penguins: DatasetSpec = {
     ),
     avu("version", "1.0"),
     avu("language", "en"),
-    avu("format", "json"),
-    avu("format", "csv"),
-    avu("format", "parquet"),
+    ...repeated("format", "json", "csv", "parquet"),
     avu(
       "geoLocation",
       "",
@@ -279,7 +275,6 @@ export const penguins: DatasetSpec = {
       path: "penguins.json",
       note: "The same records as a JSON array, as originally distributed",
       source: "penguins.json",
-      produce: copyOf("penguins.json"),
     },
     {
       path: "derived/penguins.parquet",

@@ -6,9 +6,9 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { gzip } from "../conversions.ts";
-import { avu, avuWithUnit } from "../sidecars.ts";
+import { avu, avuWithUnit, repeated } from "../sidecars.ts";
 
 const TITLE = "Year-round habitat of four common species by US county (USGS GAP)";
 const DESCRIPTION =
@@ -47,9 +47,7 @@ export const species: DatasetSpec = {
     avu("publisher", "CyVerse Data Commons"),
     avu("publicationYear", "2023"),
     avu("resourceType", "Tabular data", avu("resourceTypeGeneral", "Dataset")),
-    avu("subject", "habitat"),
-    avu("subject", "biodiversity"),
-    avu("subject", "species distribution"),
+    ...repeated("subject", "habitat", "biodiversity", "species distribution"),
     avu("description", DESCRIPTION, avu("descriptionType", "Abstract")),
     avu("rights", "CC0", avu("rightsIdentifier", "CC0-1.0")),
     avu(
@@ -59,8 +57,7 @@ export const species: DatasetSpec = {
       avu("relationType", "IsDerivedFrom"),
     ),
     avu("compressed_data", "true"),
-    avu("format", "csv.gz"),
-    avu("format", "topojson"),
+    ...repeated("format", "csv.gz", "topojson"),
   ],
   files: [
     {
@@ -74,7 +71,6 @@ export const species: DatasetSpec = {
       path: "boundaries/us_counties_10m.topojson",
       note: "US county and state boundaries, 1:10,000,000, TopoJSON",
       source: "us-10m.json",
-      produce: copyOf("us-10m.json"),
     },
   ],
 };

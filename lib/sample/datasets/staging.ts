@@ -6,8 +6,8 @@
  */
 
 import { STAGING_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, textFile } from "../dataset_spec.ts";
-import { avu } from "../sidecars.ts";
+import { type DatasetSpec, textFile } from "../dataset_spec.ts";
+import { avu, repeated } from "../sidecars.ts";
 
 const SCRIPT = `"""Ridgeline densities of restaurant latitude by cuisine, University District."""
 
@@ -60,8 +60,7 @@ export const staging: DatasetSpec = {
   avus: [
     avu("title", "Restaurants and cafes of Seattle's University District by cuisine"),
     avu("Author", "Nakamura, Aiko"),
-    avu("Keyword", "restaurants"),
-    avu("Keyword", "urban food environment"),
+    ...repeated("Keyword", "restaurants", "urban food environment"),
     avu("rights", "data: ODC PDDL, code: GPLv3"),
     avu("New Attribute", ""),
   ],
@@ -70,7 +69,6 @@ export const staging: DatasetSpec = {
       path: "udistrict.json",
       note: "JSON array: key (cuisine), lat (latitude, degrees)",
       source: "udistrict.json",
-      produce: copyOf("udistrict.json"),
     },
     {
       path: "scripts/ridgeline.py",

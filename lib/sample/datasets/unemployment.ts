@@ -6,7 +6,7 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec } from "../dataset_spec.ts";
+import type { DatasetSpec } from "../dataset_spec.ts";
 
 /**
  * The dataset folder spec.
@@ -43,13 +43,11 @@ export const unemployment: DatasetSpec = {
       path: "unemployment_2009.tsv",
       note: "Tab-separated: id (state+county FIPS), rate (fraction of the labour force)",
       source: "unemployment.tsv",
-      produce: copyOf("unemployment.tsv"),
     },
     {
       path: "us_employment_monthly.csv",
       note: "One row per month: employment (thousands) by supersector, nonfarm_change",
       source: "us-employment.csv",
-      produce: copyOf("us-employment.csv"),
     },
   ],
 };

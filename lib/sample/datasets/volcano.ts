@@ -7,10 +7,10 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { toDelimited } from "../conversions.ts";
 import { encodePng, renderGrid } from "../png.ts";
-import { avu } from "../sidecars.ts";
+import { avu, repeated } from "../sidecars.ts";
 import type { VegaDatasets } from "../vega.ts";
 
 interface Grid {
@@ -85,9 +85,7 @@ export const volcano: DatasetSpec = {
     avu("publisher", "CyVerse Data Commons"),
     avu("publicationYear", "2019"),
     avu("resourceType", "Image data", avu("resourceTypeGeneral", "Image")),
-    avu("subject", "volcano"),
-    avu("subject", "digital elevation model"),
-    avu("subject", "Auckland volcanic field"),
+    ...repeated("subject", "volcano", "digital elevation model", "Auckland volcanic field"),
     avu("description", DESCRIPTION, avu("descriptionType", "Abstract")),
     avu("identifier", "", avu("identifierType", "DOI")),
     avu("rights", ""),
@@ -129,7 +127,6 @@ export const volcano: DatasetSpec = {
       path: "raw/volcano.json",
       note: "The grid as distributed: width, height and row-major values",
       source: "volcano.json",
-      produce: copyOf("volcano.json"),
     },
   ],
 };

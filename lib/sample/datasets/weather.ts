@@ -9,9 +9,9 @@
  */
 
 import { CURATED_PATH } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { csvToParquet } from "../conversions.ts";
-import { avu, comment } from "../sidecars.ts";
+import { avu, comment, repeated } from "../sidecars.ts";
 
 /**
  * The title both versions share.
@@ -78,10 +78,7 @@ export const weatherV1: DatasetSpec = {
     avu("datacite.resourcetype", "Dataset"),
     avu("Identifier", V1_DOI),
     avu("identifierType", "DOI"),
-    avu("Subject", "weather"),
-    avu("Subject", "precipitation"),
-    avu("Subject", "temperature"),
-    avu("Subject", "Seattle"),
+    ...repeated("Subject", "weather", "precipitation", "temperature", "Seattle"),
     avu("Description", V1_DESCRIPTION),
     avu("Rights", "ODC PDDL"),
     avu("AlternateIdentifier", "GHCND:USW00024233"),
@@ -99,7 +96,6 @@ export const weatherV1: DatasetSpec = {
       path: "seattle-weather.csv",
       note: "One row per day: date, precipitation, temp_max, temp_min, wind, weather",
       source: "seattle-weather.csv",
-      produce: copyOf("seattle-weather.csv"),
     },
   ],
 };
@@ -135,10 +131,7 @@ export const weatherV2: DatasetSpec = {
     avu("publisher", "CyVerse Data Commons"),
     avu("publicationYear", "2019"),
     avu("resourceType", "Tabular data", avu("resourceTypeGeneral", "Dataset")),
-    avu("subject", "weather"),
-    avu("subject", "climate normals"),
-    avu("subject", "Seattle"),
-    avu("subject", "Washington State"),
+    ...repeated("subject", "weather", "climate normals", "Seattle", "Washington State"),
     avu("description", V2_DESCRIPTION, avu("descriptionType", "Abstract")),
     avu("identifier", V2_DOI, avu("identifierType", "DOI")),
     avu(
@@ -153,8 +146,7 @@ export const weatherV2: DatasetSpec = {
         "whose full text can be found at: http://www.opendatacommons.org/licenses/pddl/1.0/",
     ),
     avu("version", "2"),
-    avu("format", "csv"),
-    avu("format", "parquet"),
+    ...repeated("format", "csv", "parquet"),
   ],
   comments: [
     comment(
@@ -169,7 +161,6 @@ export const weatherV2: DatasetSpec = {
       path: "weather.csv",
       note: "One row per city and day: location, date, precipitation, temperatures, wind",
       source: "weather.csv",
-      produce: copyOf("weather.csv"),
     },
     {
       path: "weather.parquet",
@@ -181,7 +172,6 @@ export const weatherV2: DatasetSpec = {
       path: "normals/seattle_hourly_normals_1981-2010.csv",
       note: "Hourly climate normals for Seattle: date, pressure, temperature, wind",
       source: "seattle-weather-hourly-normals.csv",
-      produce: copyOf("seattle-weather-hourly-normals.csv"),
     },
   ],
 };

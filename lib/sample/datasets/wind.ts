@@ -8,10 +8,10 @@
  */
 
 import { CURATED_PATH, DEMO_USER } from "../constants.ts";
-import { copyOf, type DatasetSpec, once } from "../dataset_spec.ts";
+import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { type JsonRecord, toDelimited } from "../conversions.ts";
 import { encodePng, renderGrid } from "../png.ts";
-import { authored, avu, comment } from "../sidecars.ts";
+import { authored, avu, comment, repeated } from "../sidecars.ts";
 import type { VegaDatasets } from "../vega.ts";
 
 async function vectors(vega: VegaDatasets): Promise<JsonRecord[]> {
@@ -87,9 +87,7 @@ export const wind: DatasetSpec = {
     avu("creator", "Lindqvist, Maja", avu("affiliation", "Stockholm University")),
     avu("publisher", "CyVerse Data Commons"),
     avu("resourceType", "Model output", avu("resourceTypeGeneral", "Dataset")),
-    avu("subject", "wind"),
-    avu("subject", "atmospheric modelling"),
-    avu("subject", "Europe"),
+    ...repeated("subject", "wind", "atmospheric modelling", "Europe"),
     avu("description", DESCRIPTION, avu("descriptionType", "Abstract")),
     ...authored("curator", "2022-04-26T18:00:00Z", [
       avu("identifier", "10.25739/w2m5-8hcz", avu("identifierType", "DOI")),
@@ -147,7 +145,6 @@ export const wind: DatasetSpec = {
       path: "wind_vectors.csv",
       note: "One row per grid cell: longitude, latitude, dir, dirCat, speed (CRLF line ends)",
       source: "windvectors.csv",
-      produce: copyOf("windvectors.csv"),
     },
     {
       path: "wind_vectors.tsv",
