@@ -202,8 +202,11 @@ export class DiskCache {
   readonly #claims = new Map<string, Promise<void>>();
   /** The newest valid index line of each copy. */
   #records = new Map<string, IndexLine>();
-  /** How far the index was read (it only grows between rewrites), and how many lines it has. */
-  #indexRead = { ino: -1, offset: 0, lines: 0, junk: false };
+  /**
+   * How far the index was read (it only grows between rewrites), how many lines it has, and
+   * the bytes this process appended since it was last read.
+   */
+  #indexRead = { ino: -1, offset: 0, lines: 0, junk: false, appended: 0 };
   #ready: Promise<boolean> | undefined;
   /** Uses in this process, more precise than the index's. */
   readonly #used = new Map<string, number>();
@@ -310,7 +313,7 @@ export class DiskCache {
         contentHasher(),
       ]);
       return new CopyWriter(version.size, hasher, file, temp, {
-        publish: (hash, format) => this.#publish(version, temp, hash, format),
+        publish: (hash, format) => this.#publish(version, blob, temp, hash, format),
         report: (error) => this.reportFailure(error),
       });
     } catch (error) {
@@ -566,11 +569,11 @@ export class DiskCache {
    */
   async #publish(
     version: FileVersion,
+    blob: string,
     temp: string,
     hash: string,
     format: string | undefined,
   ): Promise<CachedFile> {
-    const blob = copyName(version);
     const target = join(this.dir, blob);
     const now = Date.now();
     const line: IndexLine = {
@@ -615,6 +618,14 @@ export class DiskCache {
   async #check(version: FileVersion, deep: boolean): Promise<Found> {
     if (!await this.#usable()) return { state: "missing" };
     const blob = copyName(version);
+    // A copy is named only after its line is written, so a version with no line has nothing
+    // to find: a miss costs a synchronous look at the index, not a failed open of the copy.
+    let line = this.#records.get(blob);
+    if (line === undefined && !this.#indexUnchanged()) line = (await this.#recordsOf()).get(blob);
+    // Passed over, not removed: its line may have been lost to another process's index
+    // rewrite while that process reads it. A download of this version renames over it; the
+    // cap evicts it first.
+    if (line === undefined) return { state: "missing" };
     const file = join(this.dir, blob);
     let handle: fs.promises.FileHandle;
     try {
@@ -629,15 +640,11 @@ export class DiskCache {
       if (info.size !== version.size) {
         return await this.#bad(blob, `it has ${info.size} bytes, not ${version.size}`);
       }
-      let line = this.#records.get(blob);
-      if (line === undefined || line.identity !== identityOf(info)) {
+      if (line.identity !== identityOf(info)) {
         // Another process may have written (or confirmed) it since the index was read.
         line = (await this.#recordsOf()).get(blob);
+        if (line === undefined) return { state: "missing" };
       }
-      // Passed over, not removed: its line may have been lost to another process's index
-      // rewrite while that process reads it. A download of this version renames over it; the
-      // cap evicts it first.
-      if (line === undefined) return { state: "missing" };
       if (version.hash !== undefined && version.hash !== line.hash) return { state: "missing" };
       // Served to a version that knows the store's checksum only when its bytes were checked
       // against that very checksum as they were written (a copy from a listing's read was not).
@@ -789,6 +796,8 @@ export class DiskCache {
 
   async #readLines(handle: fs.promises.FileHandle, size: number): Promise<void> {
     const read = this.#indexRead;
+    // Lines appended before the stat are read now; any since are not counted (and so re-read).
+    read.appended = 0;
     const buffer = new Uint8Array(Math.min(INDEX_PIECE_BYTES, Math.max(1, size - read.offset)));
     let line: Uint8Array[] = [];
     let lineBytes = 0;
@@ -812,6 +821,21 @@ export class DiskCache {
         [line, lineBytes, skipping, start] = [[], 0, false, end + 1];
       }
       position += bytesRead;
+    }
+  }
+
+  /**
+   * Whether the index is the file last read, grown by this process's own lines only: then no
+   * other process published since. A synchronous `lstat`: cheaper than any trip through the
+   * thread pool.
+   */
+  #indexUnchanged(): boolean {
+    const read = this.#indexRead;
+    try {
+      const info = Deno.lstatSync(join(this.dir, INDEX));
+      return info.ino === read.ino && info.size === read.offset + read.appended;
+    } catch {
+      return false;
     }
   }
 
@@ -844,7 +868,7 @@ export class DiskCache {
     }
     try {
       if (!fs.fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
-      fs.writeSync(fd, `${JSON.stringify(line)}\n`);
+      this.#indexRead.appended += fs.writeSync(fd, `${JSON.stringify(line)}\n`);
     } finally {
       fs.closeSync(fd);
     }
@@ -870,7 +894,7 @@ export class DiskCache {
   /** Drops what was read of the index (it is read again from its start), keeping `lines`. */
   #forget(lines: IndexLine[] = [], ino = -1): void {
     this.#records = new Map(lines.map((line) => [line.blob, line]));
-    this.#indexRead = { ino, offset: 0, lines: 0, junk: false };
+    this.#indexRead = { ino, offset: 0, lines: 0, junk: false, appended: 0 };
   }
 
   #fileOf(line: IndexLine): string {

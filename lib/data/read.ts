@@ -506,8 +506,10 @@ async function* frameStream(
     const parsing = { options, path, infoType, pl: await pl, detected };
     const parse = (source: LocalCopy) => parseLocal({ ...parsing, source });
     if (copy !== undefined) {
+      // The copy's own chunks: hashing them as they pass would check nothing (the copy was
+      // checked when it was found), and `head()` published its bytes already.
       if (operation === "batches" && isStreamed(detected)) {
-        yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
+        yield* parseChunks({ ...parsing, chunks: copy.chunks() });
       } else yield await copy.read(parse);
       return { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
     }
