@@ -687,7 +687,8 @@ export class DiskCache {
         await Deno.mkdir(this.dir, { recursive: true, mode: 0o700 });
         const index = await Deno.lstat(join(this.dir, INDEX)).catch(() => undefined);
         if (index !== undefined && !index.isFile) await this.#moveAside(join(this.dir, INDEX));
-        const { temps } = await this.#scan();
+        // Temporary files only: an `lstat` of every copy would cost a large cache's first read.
+        const { temps } = await this.#scan(false);
         for (const temp of temps) {
           const pid = Number(/^\.tmp-(\d+)-/.exec(temp.name)?.[1]);
           const dead = Number.isSafeInteger(pid) && pid !== process.pid && !alive(pid);
@@ -748,14 +749,14 @@ export class DiskCache {
     this.#forget(lines);
   }
 
-  /** The copies and temporary files in the folder (entries of any kind), with sizes. */
-  async #scan(): Promise<{ copies: Entry[]; temps: Entry[] }> {
+  /** The copies (unless `withCopies` is false) and temporary files in the folder, with sizes. */
+  async #scan(withCopies = true): Promise<{ copies: Entry[]; temps: Entry[] }> {
     const copies: Entry[] = [];
     const temps: Entry[] = [];
     const info = await Deno.lstat(this.dir).catch(() => undefined);
     if (!info?.isDirectory) return { copies, temps };
     for await (const item of Deno.readDir(this.dir)) {
-      const isCopy = COPY_NAME.test(item.name);
+      const isCopy = withCopies && COPY_NAME.test(item.name);
       if (!isCopy && !item.name.startsWith(".tmp-")) continue;
       const found = await Deno.lstat(join(this.dir, item.name)).catch(() => undefined);
       if (found === undefined) continue;
