@@ -451,7 +451,11 @@ export class DiskCache {
       if (found.state === "missing") continue;
       result.checked++;
       if (found.state === "valid") result.bytes += line.size;
-      else result.bad.push({ path: line.path, file: this.#fileOf(line), reason: found.reason });
+      else {result.bad.push({
+          path: line.path,
+          file: join(this.dir, line.blob),
+          reason: found.reason,
+        });}
     }
     return result;
   }
@@ -480,7 +484,7 @@ export class DiskCache {
     if (!await this.#usable()) return [];
     const entries: CachedFile[] = [];
     for (const line of (await this.#recordsOf()).values()) {
-      const info = await Deno.lstat(this.#fileOf(line)).catch(() => undefined);
+      const info = await Deno.lstat(join(this.dir, line.blob)).catch(() => undefined);
       if (info?.isFile && info.size === line.size) entries.push(this.#cached(line));
     }
     return entries.sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
@@ -898,13 +902,9 @@ export class DiskCache {
     this.#indexRead = { ino, offset: 0, lines: 0, junk: false, appended: 0 };
   }
 
-  #fileOf(line: IndexLine): string {
-    return join(this.dir, line.blob);
-  }
-
   #cached(line: IndexLine, bytes?: Uint8Array<ArrayBuffer>): CachedFile {
     return {
-      file: this.#fileOf(line),
+      file: join(this.dir, line.blob),
       version: {
         ...versionOf(line),
         hash: line.hash,

@@ -459,7 +459,6 @@ async function announced<T extends { fromCache: boolean; route?: ReadRoute; vers
   }
 }
 
-/** What a read of one file has to go on. */
 /** Where the frames came from. */
 type Outcome = { fromCache: boolean; route: ReadRoute; version: FileVersion };
 
