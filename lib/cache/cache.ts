@@ -19,10 +19,11 @@
  *
  * A lookup first finds the version's index line: the index is read again (from where the last
  * read stopped) only when a synchronous `lstat` shows another process changed it, so a miss
- * costs no trip through Deno's thread pool. It then opens the copy without following links (`O_NOFOLLOW`,
- * `O_NONBLOCK`), checks the open file (a regular file of the right size), and trusts it only
- * when the line is that very version's and its hash matches (hashed through the same handle,
- * unless the file is still exactly what tern recorded once its status-change second was over).
+ * costs no trip through Deno's thread pool. It then opens the copy without following links
+ * (`O_NOFOLLOW`, `O_NONBLOCK`), checks the open file (a regular file of the right size), and
+ * trusts it only when the line is that very version's and its hash matches (hashed through the
+ * same handle, unless the file is still exactly what tern recorded once its status-change second
+ * was over).
  * Symlinks, FIFOs or folders where the cache expects its folder, index or copies are never
  * followed: they are reported once and moved out of the way. The index is read in bounded
  * pieces (an overlong line is skipped, not held), and a cache that cannot be written (a full
