@@ -453,12 +453,9 @@ export class DiskCache {
       const found = await this.#check(versionOf(line), true);
       if (found.state === "missing") continue;
       result.checked++;
+      const file = join(this.dir, line.blob);
       if (found.state === "valid") result.bytes += line.size;
-      else {result.bad.push({
-          path: line.path,
-          file: join(this.dir, line.blob),
-          reason: found.reason,
-        });}
+      else result.bad.push({ path: line.path, file, reason: found.reason });
     }
     return result;
   }
