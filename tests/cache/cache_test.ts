@@ -194,6 +194,28 @@ Deno.test("a miss is told by the index: what stands at an unindexed copy's name 
   }
 });
 
+Deno.test("a lookup finds another process's copies after publishing its own, also across an index rewrite (issue 33)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const mine = new DiskCache({ dir });
+    // Another process's cache object, whose cap of three copies makes it rewrite the index.
+    const theirs = new DiskCache({ dir, maxBytes: 12 });
+    const [one, two, three, four] = [1, 2, 3, 4].map((i) => version(`/a/${i}.csv`, 4));
+    await put(mine, one, "a\n1\n");
+    assert.equal(await mine.lookup(two), undefined);
+    await put(mine, three, "a\n3\n"); // since its last read, the index grew by its own lines
+    await put(theirs, two, "a\n2\n");
+    assert.equal((await mine.lookup(two))?.version.path, "/a/2.csv");
+    const inode = async () => (await Deno.lstat(join(dir, "downloads", "index.jsonl"))).ino;
+    const before = await inode();
+    await put(theirs, four, "a\n4\n"); // over their cap: one evicted, the index rewritten
+    assert.notEqual(await inode(), before);
+    assert.equal((await mine.lookup(four))?.version.path, "/a/4.csv");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("copy names carry the extension Polars needs to read them by path", () => {
   assert.equal(copyExtension("/a/b.tsv"), ".csv");
   assert.equal(copyExtension("/a/b.parquet"), ".parquet");
