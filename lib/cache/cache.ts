@@ -17,10 +17,13 @@
  * (or by the cap and `clear()`), never for a missing line. A reader holds what it reads open
  * (`OpenCopy`), so a removal never fails it.
  *
- * A lookup opens the copy without following links (`O_NOFOLLOW`, `O_NONBLOCK`), checks the open
- * file (a regular file of the right size), and trusts it only when the index line that names it
- * is the line of that very version and its hash matches (hashed through the same handle, unless
- * the file is still exactly what tern recorded once its status-change second was over).
+ * A lookup first finds the version's index line: the index is read again (from where the last
+ * read stopped) only when a synchronous `lstat` shows another process changed it, so a miss
+ * costs no trip through Deno's thread pool. It then opens the copy without following links
+ * (`O_NOFOLLOW`, `O_NONBLOCK`), checks the open file (a regular file of the right size), and
+ * trusts it only when the line is that very version's and its hash matches (hashed through the
+ * same handle, unless the file is still exactly what tern recorded once its status-change second
+ * was over).
  * Symlinks, FIFOs or folders where the cache expects its folder, index or copies are never
  * followed: they are reported once and moved out of the way. The index is read in bounded
  * pieces (an overlong line is skipped, not held), and a cache that cannot be written (a full
@@ -202,8 +205,11 @@ export class DiskCache {
   readonly #claims = new Map<string, Promise<void>>();
   /** The newest valid index line of each copy. */
   #records = new Map<string, IndexLine>();
-  /** How far the index was read (it only grows between rewrites), and how many lines it has. */
-  #indexRead = { ino: -1, offset: 0, lines: 0, junk: false };
+  /**
+   * How far the index was read (it only grows between rewrites), how many lines it has, and
+   * the bytes this process appended since it was last read.
+   */
+  #indexRead = { ino: -1, offset: 0, lines: 0, junk: false, appended: 0 };
   #ready: Promise<boolean> | undefined;
   /** Uses in this process, more precise than the index's. */
   readonly #used = new Map<string, number>();
@@ -310,7 +316,7 @@ export class DiskCache {
         contentHasher(),
       ]);
       return new CopyWriter(version.size, hasher, file, temp, {
-        publish: (hash, format) => this.#publish(version, temp, hash, format),
+        publish: (hash, format) => this.#publish(version, blob, temp, hash, format),
         report: (error) => this.reportFailure(error),
       });
     } catch (error) {
@@ -447,8 +453,9 @@ export class DiskCache {
       const found = await this.#check(versionOf(line), true);
       if (found.state === "missing") continue;
       result.checked++;
+      const file = join(this.dir, line.blob);
       if (found.state === "valid") result.bytes += line.size;
-      else result.bad.push({ path: line.path, file: this.#fileOf(line), reason: found.reason });
+      else result.bad.push({ path: line.path, file, reason: found.reason });
     }
     return result;
   }
@@ -477,7 +484,7 @@ export class DiskCache {
     if (!await this.#usable()) return [];
     const entries: CachedFile[] = [];
     for (const line of (await this.#recordsOf()).values()) {
-      const info = await Deno.lstat(this.#fileOf(line)).catch(() => undefined);
+      const info = await Deno.lstat(join(this.dir, line.blob)).catch(() => undefined);
       if (info?.isFile && info.size === line.size) entries.push(this.#cached(line));
     }
     return entries.sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
@@ -566,11 +573,11 @@ export class DiskCache {
    */
   async #publish(
     version: FileVersion,
+    blob: string,
     temp: string,
     hash: string,
     format: string | undefined,
   ): Promise<CachedFile> {
-    const blob = copyName(version);
     const target = join(this.dir, blob);
     const now = Date.now();
     const line: IndexLine = {
@@ -615,6 +622,14 @@ export class DiskCache {
   async #check(version: FileVersion, deep: boolean): Promise<Found> {
     if (!await this.#usable()) return { state: "missing" };
     const blob = copyName(version);
+    // A copy is named only after its line is written, so a version with no line has nothing
+    // to find: a miss costs a synchronous look at the index, not a failed open of the copy.
+    let line = this.#records.get(blob);
+    if (line === undefined && !this.#indexUnchanged()) line = (await this.#recordsOf()).get(blob);
+    // Passed over, not removed: its line may have been lost to another process's index
+    // rewrite while that process reads it. A download of this version renames over it; the
+    // cap evicts it first.
+    if (line === undefined) return { state: "missing" };
     const file = join(this.dir, blob);
     let handle: fs.promises.FileHandle;
     try {
@@ -629,15 +644,11 @@ export class DiskCache {
       if (info.size !== version.size) {
         return await this.#bad(blob, `it has ${info.size} bytes, not ${version.size}`);
       }
-      let line = this.#records.get(blob);
-      if (line === undefined || line.identity !== identityOf(info)) {
+      if (line.identity !== identityOf(info)) {
         // Another process may have written (or confirmed) it since the index was read.
         line = (await this.#recordsOf()).get(blob);
+        if (line === undefined) return { state: "missing" };
       }
-      // Passed over, not removed: its line may have been lost to another process's index
-      // rewrite while that process reads it. A download of this version renames over it; the
-      // cap evicts it first.
-      if (line === undefined) return { state: "missing" };
       if (version.hash !== undefined && version.hash !== line.hash) return { state: "missing" };
       // Served to a version that knows the store's checksum only when its bytes were checked
       // against that very checksum as they were written (a copy from a listing's read was not).
@@ -680,7 +691,8 @@ export class DiskCache {
         await Deno.mkdir(this.dir, { recursive: true, mode: 0o700 });
         const index = await Deno.lstat(join(this.dir, INDEX)).catch(() => undefined);
         if (index !== undefined && !index.isFile) await this.#moveAside(join(this.dir, INDEX));
-        const { temps } = await this.#scan();
+        // Temporary files only: an `lstat` of every copy would cost a large cache's first read.
+        const { temps } = await this.#scan(false);
         for (const temp of temps) {
           const pid = Number(/^\.tmp-(\d+)-/.exec(temp.name)?.[1]);
           const dead = Number.isSafeInteger(pid) && pid !== process.pid && !alive(pid);
@@ -741,14 +753,14 @@ export class DiskCache {
     this.#forget(lines);
   }
 
-  /** The copies and temporary files in the folder (entries of any kind), with sizes. */
-  async #scan(): Promise<{ copies: Entry[]; temps: Entry[] }> {
+  /** The copies (unless `withCopies` is false) and temporary files in the folder, with sizes. */
+  async #scan(withCopies = true): Promise<{ copies: Entry[]; temps: Entry[] }> {
     const copies: Entry[] = [];
     const temps: Entry[] = [];
     const info = await Deno.lstat(this.dir).catch(() => undefined);
     if (!info?.isDirectory) return { copies, temps };
     for await (const item of Deno.readDir(this.dir)) {
-      const isCopy = COPY_NAME.test(item.name);
+      const isCopy = withCopies && COPY_NAME.test(item.name);
       if (!isCopy && !item.name.startsWith(".tmp-")) continue;
       const found = await Deno.lstat(join(this.dir, item.name)).catch(() => undefined);
       if (found === undefined) continue;
@@ -789,6 +801,8 @@ export class DiskCache {
 
   async #readLines(handle: fs.promises.FileHandle, size: number): Promise<void> {
     const read = this.#indexRead;
+    // Lines appended before the stat are read now; any since are not counted (and so re-read).
+    read.appended = 0;
     const buffer = new Uint8Array(Math.min(INDEX_PIECE_BYTES, Math.max(1, size - read.offset)));
     let line: Uint8Array[] = [];
     let lineBytes = 0;
@@ -812,6 +826,21 @@ export class DiskCache {
         [line, lineBytes, skipping, start] = [[], 0, false, end + 1];
       }
       position += bytesRead;
+    }
+  }
+
+  /**
+   * Whether the index is the file last read, grown by this process's own lines only: then no
+   * other process published since. A synchronous `lstat`: cheaper than any trip through the
+   * thread pool.
+   */
+  #indexUnchanged(): boolean {
+    const read = this.#indexRead;
+    try {
+      const info = Deno.lstatSync(join(this.dir, INDEX));
+      return info.ino === read.ino && info.size === read.offset + read.appended;
+    } catch {
+      return false;
     }
   }
 
@@ -844,7 +873,7 @@ export class DiskCache {
     }
     try {
       if (!fs.fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
-      fs.writeSync(fd, `${JSON.stringify(line)}\n`);
+      this.#indexRead.appended += fs.writeSync(fd, `${JSON.stringify(line)}\n`);
     } finally {
       fs.closeSync(fd);
     }
@@ -870,16 +899,12 @@ export class DiskCache {
   /** Drops what was read of the index (it is read again from its start), keeping `lines`. */
   #forget(lines: IndexLine[] = [], ino = -1): void {
     this.#records = new Map(lines.map((line) => [line.blob, line]));
-    this.#indexRead = { ino, offset: 0, lines: 0, junk: false };
-  }
-
-  #fileOf(line: IndexLine): string {
-    return join(this.dir, line.blob);
+    this.#indexRead = { ino, offset: 0, lines: 0, junk: false, appended: 0 };
   }
 
   #cached(line: IndexLine, bytes?: Uint8Array<ArrayBuffer>): CachedFile {
     return {
-      file: this.#fileOf(line),
+      file: join(this.dir, line.blob),
       version: {
         ...versionOf(line),
         hash: line.hash,

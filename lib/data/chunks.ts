@@ -74,26 +74,6 @@ export function gunzip(
 }
 
 /**
- * A local file's chunks, read through one handle (closed at the end, or when the caller stops).
- *
- * @example
- * ```ts
- * import { fileChunks } from "./chunks.ts";
- * import assert from "node:assert/strict";
- *
- * const path = await Deno.makeTempFile({ suffix: ".csv" });
- * await Deno.writeTextFile(path, "a,b\n1,2\n");
- * let size = 0;
- * for await (const chunk of fileChunks(path)) size += chunk.byteLength;
- * assert.equal(size, 8);
- * await Deno.remove(path);
- * ```
- */
-export async function* fileChunks(path: string): AsyncGenerator<Uint8Array, void> {
-  yield* (await Deno.open(path)).readable;
-}
-
-/**
  * The first `count` bytes of a local file (fewer when it is shorter).
  *
  * @example
@@ -109,12 +89,11 @@ export async function* fileChunks(path: string): AsyncGenerator<Uint8Array, void
  * ```
  */
 export async function fileHead(path: string, count: number): Promise<Uint8Array> {
-  const chunks = fileChunks(path);
-  try {
-    return (await peek(chunks, count)).head;
-  } finally {
-    await chunks.return();
-  }
+  using file = await Deno.open(path);
+  const head = new Uint8Array(count);
+  let at = 0;
+  for (let read; at < count && (read = await file.read(head.subarray(at))) !== null;) at += read;
+  return head.subarray(0, at);
 }
 
 /**

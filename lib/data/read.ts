@@ -459,7 +459,6 @@ async function announced<T extends { fromCache: boolean; route?: ReadRoute; vers
   }
 }
 
-/** What a read of one file has to go on. */
 /** Where the frames came from. */
 type Outcome = { fromCache: boolean; route: ReadRoute; version: FileVersion };
 
@@ -506,8 +505,10 @@ async function* frameStream(
     const parsing = { options, path, infoType, pl: await pl, detected };
     const parse = (source: LocalCopy) => parseLocal({ ...parsing, source });
     if (copy !== undefined) {
+      // The copy's own chunks: hashing them as they pass would check nothing (the copy was
+      // checked when it was found), and `head()` published its bytes already.
       if (operation === "batches" && isStreamed(detected)) {
-        yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
+        yield* parseChunks({ ...parsing, chunks: copy.chunks() });
       } else yield await copy.read(parse);
       return { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
     }

@@ -155,6 +155,67 @@ Deno.test("copies committed at once are all indexed, and found by another cache 
   }
 });
 
+Deno.test("a miss is told by the index: what stands at an unindexed copy's name is never opened, nor removed (issue 33)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const warnings: string[] = [];
+    const cache = new DiskCache({ dir, warn: (message) => warnings.push(message) });
+    await put(cache, version("/a/indexed.csv", 4), "a\n1\n");
+    // A copy's name without an index line: a symlink, as a process that died mid-publish
+    // cannot leave, and a file of the wrong size, as one can.
+    const other = await put(
+      new DiskCache({ dir: await Deno.makeTempDir({ dir }) }),
+      version("/a/b.csv", 4),
+      "a\n1\n",
+    );
+    const [link, short] = [version("/a/b.csv", 4), version("/a/c.csv", 9)];
+    const copyOf = async (v: FileVersion) => {
+      const writer = (await cache.writer(v))!;
+      await writer.write(encoder.encode("x".repeat(v.size)));
+      const { file } = (await writer.commit())!;
+      await Deno.remove(file);
+      return file;
+    };
+    const [linkFile, shortFile] = [await copyOf(link), await copyOf(short)];
+    await Deno.symlink(other.file, linkFile);
+    await Deno.writeTextFile(shortFile, "a\n");
+    // A fresh cache object reads the index once; a line for neither version is in it.
+    await Deno.writeTextFile(join(dir, "downloads", "index.jsonl"), "");
+    const fresh = new DiskCache({ dir, warn: (message) => warnings.push(message) });
+    for (const v of [link, short]) assert.equal(await fresh.lookup(v), undefined);
+    assert.ok((await Deno.lstat(linkFile)).isSymlink, "the symlink was left alone");
+    assert.equal(await Deno.readTextFile(shortFile), "a\n", "the short file was left alone");
+    assert.deepEqual(warnings, []);
+    // Once another process publishes one of them, the index says so and the copy is found.
+    await put(new DiskCache({ dir }), short, "x".repeat(9));
+    assert.equal(new TextDecoder().decode((await fresh.lookup(short))?.bytes), "x".repeat(9));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a lookup finds another process's copies after publishing its own, also across an index rewrite (issue 33)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const mine = new DiskCache({ dir });
+    // Another process's cache object, whose cap of three copies makes it rewrite the index.
+    const theirs = new DiskCache({ dir, maxBytes: 12 });
+    const [one, two, three, four] = [1, 2, 3, 4].map((i) => version(`/a/${i}.csv`, 4));
+    await put(mine, one, "a\n1\n");
+    assert.equal(await mine.lookup(two), undefined);
+    await put(mine, three, "a\n3\n"); // since its last read, the index grew by its own lines
+    await put(theirs, two, "a\n2\n");
+    assert.equal((await mine.lookup(two))?.version.path, "/a/2.csv");
+    const inode = async () => (await Deno.lstat(join(dir, "downloads", "index.jsonl"))).ino;
+    const before = await inode();
+    await put(theirs, four, "a\n4\n"); // over their cap: one evicted, the index rewritten
+    assert.notEqual(await inode(), before);
+    assert.equal((await mine.lookup(four))?.version.path, "/a/4.csv");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("copy names carry the extension Polars needs to read them by path", () => {
   assert.equal(copyExtension("/a/b.tsv"), ".csv");
   assert.equal(copyExtension("/a/b.parquet"), ".parquet");
@@ -232,7 +293,9 @@ Deno.test("lookups of a version while it is being published never remove the new
       await writer.write(encoder.encode("a\n1\n"));
       let published = false;
       const committing = writer.commit().finally(() => published = true);
-      while (!published) await cache.lookup(v);
+      // A miss is answered without leaving JavaScript: each lookup gives the commit's
+      // file-system calls a turn.
+      while (!published) await cache.lookup(v).then(() => new Promise((go) => setTimeout(go)));
       const copy = await committing;
       assert.equal(await Deno.readTextFile(copy!.file), "a\n1\n", `trial ${i}`);
       assert.equal((await cache.lookup(v))?.file, copy!.file);
