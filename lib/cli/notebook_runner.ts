@@ -507,18 +507,29 @@ class OwnSignalsLoop(asyncio.SelectorEventLoop):
 
 FLUSH = 'await Deno.jupyter.broadcast("tern_flush", {});'
 
+# jupyter_client picks the kernel's ports by binding and releasing them, so another process can
+# take one before the kernel binds it, and the kernel dies at start. A new start picks new ports;
+# no cell has run yet, and nbclient has already shut the dead start down.
+STARTS = 3
+
 try:
     nb = nbformat.read(args.source, as_version=4)
-    client = LateOutputClient(
-        nb,
-        kernel_name=args.kernel,
-        timeout=args.timeout,
-        allow_errors=True,
-        # How long the outputs may trail the reply; the marker normally ends that in a moment.
-        iopub_timeout=30,
-        resources={"metadata": {"path": os.path.dirname(os.path.abspath(args.source))}},
-    )
-    OwnSignalsLoop().run_until_complete(client.async_execute())
+    for start in range(1, STARTS + 1):
+        client = LateOutputClient(
+            nb,
+            kernel_name=args.kernel,
+            timeout=args.timeout,
+            allow_errors=True,
+            # How long the outputs may trail the reply; the marker normally ends that in a moment.
+            iopub_timeout=30,
+            resources={"metadata": {"path": os.path.dirname(os.path.abspath(args.source))}},
+        )
+        try:
+            OwnSignalsLoop().run_until_complete(client.async_execute())
+            break
+        except RuntimeError as error:
+            if "before replying to kernel_info" not in str(error) or start == STARTS:
+                raise
     if args.output:
         nbformat.write(nb, args.output)
     if args.html:

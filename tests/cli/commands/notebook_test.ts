@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { findJupyter, joined, writeNotebook } from "../../../notebooks/jupyter.ts";
+import { runNotebook } from "../../../lib/cli/notebook_runner.ts";
 import { assertUsage, startCli } from "../_cli.ts";
 
 const jupyter = await findJupyter();
@@ -95,6 +96,60 @@ Deno.test({
       assert.match(run.stderr, /→ .*page\.executed\.ipynb, .*page\.html$/m);
       const [[shown]] = await outputsOf(join(work, "page.executed.ipynb"));
       assert.match(joined(shown.data?.["text/html"]), /<b class="mark">bold<\/b>/);
+    });
+
+    await t.step("a kernel that dies at start is started again, at most three times", async () => {
+      // jupyter_client picks the kernel's ports by binding and releasing them: another process
+      // can take one first, and the kernel dies before it answers. Here a kernel dies on purpose
+      // for its first `deaths` starts, counted in a file, then runs as the Deno kernel.
+      const kernelspec = async (name: string, deaths: number) => {
+        const dir = join(cli.dir, name);
+        await Deno.mkdir(join(dir, "kernels", name), { recursive: true });
+        const starts = join(dir, "starts");
+        const script = join(dir, "kernel.sh");
+        await Deno.writeTextFile(
+          script,
+          `echo x >> "${starts}"\n` +
+            `[ "$(wc -l < "${starts}")" -le ${deaths} ] && exit 1\n` +
+            `exec "${Deno.execPath()}" jupyter --kernel --conn "$1"\n`,
+        );
+        await Deno.writeTextFile(
+          join(dir, "kernels", name, "kernel.json"),
+          JSON.stringify({
+            argv: ["sh", script, "{connection_file}"],
+            display_name: "Deno",
+            language: "typescript",
+            interrupt_mode: "message",
+            env: { NO_COLOR: "1" },
+          }),
+        );
+        const env = { ...Deno.env.toObject(), JUPYTER_PATH: dir };
+        const count = async () => (await Deno.readTextFile(starts)).trim().split("\n").length;
+        return { env, count };
+      };
+      const source = join(cli.dir, "starts.ipynb");
+      await writeNotebook(source, ["6 * 7;"]);
+
+      const once = await kernelspec("dies-once", 1);
+      const run = await runNotebook(source, {
+        python: jupyter.python,
+        kernel: "dies-once",
+        env: once.env,
+        output: join(cli.dir, "starts.out.ipynb"),
+      });
+      assert.deepEqual(run.errors, []);
+      assert.equal(
+        joined((await outputsOf(join(cli.dir, "starts.out.ipynb")))[0][0].data?.["text/plain"]),
+        "42",
+      );
+      assert.equal(await once.count(), 2);
+
+      const always = await kernelspec("dies-always", 99);
+      await assert.rejects(
+        runNotebook(source, { python: jupyter.python, kernel: "dies-always", env: always.env }),
+        /Kernel died before replying to kernel_info/,
+      );
+      assert.equal(await always.count(), 3);
     });
 
     await t.step("a file that is not a notebook: exit 1, and nothing written", async () => {
