@@ -22,7 +22,7 @@ const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
  * The canonical form (`10.25739/9k2v-7q4m`) of a DOI written in any common way — bare, with a
  * `doi:` label, as a `https://doi.org/` or `http://dx.doi.org/` link (percent-escapes decoded),
  * with surrounding whitespace — or `undefined` when the value is not a DOI. The suffix keeps
- * its case (DOIs compare case-insensitively; see {@linkcode sameDoi}).
+ * its case (DOIs compare case-insensitively: compare the lower-cased forms).
  *
  * @example
  * ```ts
