@@ -171,3 +171,48 @@ Deno.test("a lock stats the files it has no checksum for with one request per 1,
   await store.provenance.lock();
   assert.equal(stats.length, 2, "the checksums are kept: a second lock stats nothing");
 });
+
+/** A fetch that counts the requests it passes on, by endpoint (the path after `/terrain/`). */
+function countingFetch(): { fetch: typeof fetch; asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      asked.push(new URL(request.url).pathname.replace(/^\/terrain\//, ""));
+      return fetch(request);
+    },
+  };
+}
+
+Deno.test("an offline store asks nothing when a lock is made: files pinned by a listing keep no checksum, and the lock is made", async () => {
+  await using served = await dataStore(CSVS);
+  const online = served.connect();
+  await online.folder(`${DATA}/many`).walk({ glob: "*.csv" }).dataframes();
+  assert.equal((await online.cache.info()).height, 3, "the online store cached the files");
+  const counted = countingFetch();
+  const offline = served.connect({ offline: true, fetch: counted.fetch });
+  const frame = await offline.folder(`${DATA}/many`).walk({ glob: "*.csv" }).dataframes();
+  assert.equal(frame.height, 3);
+  assert.ok(counted.asked.length > 0, "the offline store lists through the server");
+  assert.deepEqual(offline.provenance.reads.map((read) => read.checksum), [
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  // Dataset metadata comes from the server offline too (as listings do): looked up first, so
+  // what is counted below is the lock's own asking.
+  await offline.provenance.datasets();
+  counted.asked.length = 0;
+  const lock = await capturingWarnings(async (lines) => {
+    const lock = await offline.provenance.lock();
+    assert.deepEqual(lines, [], "no note: nothing was found changed");
+    return lock;
+  });
+  assert.deepEqual(counted.asked, [], "the lock asked the server nothing");
+  assert.equal(lock.storeId, undefined);
+  assert.deepEqual(
+    checksums(lock),
+    Object.fromEntries(Object.keys(CSVS).map((p) => [p, undefined])),
+  );
+});
