@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { versionOfEntry } from "../../lib/client/file_version.ts";
-import { type Lock, type Store, verifyLock } from "../../mod.ts";
+import { type Lock, SignInRequiredError, type Store, verifyLock } from "../../mod.ts";
 import { DATA, type DataStore, dataStore } from "../data/_store.ts";
 import { ensureSampleStore } from "../../lib/sample/mod.ts";
 
@@ -215,4 +215,34 @@ Deno.test("an offline store asks nothing when a lock is made: files pinned by a 
     checksums(lock),
     Object.fromEntries(Object.keys(CSVS).map((p) => [p, undefined])),
   );
+});
+
+Deno.test("an anonymous store's lock gets the checksum of community files a listing pinned, through anonymous stats", async (t) => {
+  const outside = "/iplant/home/alice/private.csv";
+  await using served = await dataStore({ ...CSVS, [outside]: "n\n9\n" });
+  const stats: (string | null)[] = [];
+  const store = served.connect({
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      if (new URL(request.url).pathname.endsWith("/filesystem/stat")) {
+        stats.push(request.headers.get("authorization"));
+      }
+      return fetch(request);
+    },
+  });
+  assert.equal(store.options.auth, "anonymous");
+  await store.folder(`${DATA}/many`).walk({ glob: "*.csv" }).dataframes();
+  const lock = await store.provenance.lock();
+  assert.deepEqual(
+    checksums(lock),
+    Object.fromEntries(Object.entries(CSVS).map(([path, content]) => [path, md5(content)])),
+  );
+  assert.deepEqual(stats, [null], "one stat, without credentials");
+  // The other half (a file outside the community folder asks no stat) has no real case: the
+  // store lets an anonymous caller read nothing there, so no such file is ever recorded.
+  await t.step("an anonymous store reads nothing outside the community folder", async () => {
+    await assert.rejects(store.file(outside).text(), SignInRequiredError);
+    await assert.rejects(store.folder("/iplant/home/alice").list().toArray(), SignInRequiredError);
+    assert.equal(store.provenance.size, 3);
+  });
 });
