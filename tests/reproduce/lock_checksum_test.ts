@@ -11,9 +11,10 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 import { versionOfEntry } from "../../lib/client/file_version.ts";
-import { type Lock, SignInRequiredError, type Store, verifyLock } from "../../mod.ts";
+import { type Lock, NetworkError, SignInRequiredError, type Store, verifyLock } from "../../mod.ts";
 import { DATA, type DataStore, dataStore } from "../data/_store.ts";
 import { ensureSampleStore } from "../../lib/sample/mod.ts";
+import { DEMO, FILES, PENGUINS, serveProvenanceStore } from "./_provenance.ts";
 
 const SAMPLE = await ensureSampleStore();
 const PARQUET = await Deno.readFile(
@@ -245,4 +246,46 @@ Deno.test("an anonymous store's lock gets the checksum of community files a list
     await assert.rejects(store.folder("/iplant/home/alice").list().toArray(), SignInRequiredError);
     assert.equal(store.provenance.size, 3);
   });
+});
+
+Deno.test("a stat lost to the network while a lock is made is a NetworkError naming the stat and its cause, without the token; the next lock asks again", async () => {
+  await using served = await serveProvenanceStore();
+  let down = true;
+  await using store = served.demo({
+    retries: 1,
+    retryBaseMs: 1,
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      if (down && new URL(request.url).pathname.endsWith("/filesystem/stat")) {
+        return Promise.reject(new TypeError("connection reset by peer"));
+      }
+      return fetch(request);
+    },
+  });
+  await store.folder(PENGUINS).walk({ glob: "*.csv" }).dataframes();
+  assert.deepEqual(store.provenance.reads.map((read) => read.checksum), [undefined]);
+  const failed = (error: unknown) => {
+    assert.ok(error instanceof NetworkError, String(error));
+    assert.equal(error.endpoint, "filesystem/stat");
+    assert.match(error.message, /filesystem\/stat .*connection reset by peer/);
+    const shown = [error.message, JSON.stringify(error), Deno.inspect(error), String(error.cause)];
+    assert.ok(shown.every((text) => !text.includes(DEMO.token)), "no token");
+    return true;
+  };
+  await assert.rejects(store.provenance.lock(), failed);
+  const folder = await Deno.makeTempDir({ prefix: "tern-lock-checksum-" });
+  try {
+    await assert.rejects(store.provenance.save(`${folder}/tern.lock.json`), failed);
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(folder)), [], "no lock written");
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+  down = false;
+  const lock = await capturingWarnings(async (lines) => {
+    const lock = await store.provenance.lock();
+    assert.deepEqual(lines, [], "a lost stat is not a changed file");
+    return lock;
+  });
+  const bytes = await Deno.readFile(`${served.root}${FILES.penguins}`);
+  assert.deepEqual(checksums(lock), { [FILES.penguins]: md5(bytes) });
 });
