@@ -257,6 +257,8 @@ export class Provenance {
   /** Folders whose dataset is known: the dataset's folder index, or -1 for none. */
   readonly #known = new Map<number, number>();
   readonly #datasets = new Map<string, LockedDataset>();
+  /** Records whose version the store no longer held when a lock was made. */
+  readonly #unpinned = new Set<number>();
 
   /**
    * An empty provenance; a store makes its own.
@@ -668,25 +670,13 @@ export class Provenance {
    * version's checksum would pin bytes that were never read.
    */
   async #fillChecksums(options: CallOptions): Promise<void> {
-    const transport = this.#transport;
-    const open = this.#records.filter((record) => record.checksum === undefined);
-    if (transport === undefined || open.length === 0) return;
-    const paths = open.map((record) => this.#pathOf(record));
-    // Terrain stats only the community folder for anonymous callers.
-    const asked = transport.anonymous ? paths.filter((path) => COMMUNITY.test(path)) : paths;
-    const found = await statPaths(transport, asked, options);
+    if (this.#transport !== undefined) await this.#statOpen(this.#transport, options);
+    // Every lock names them, as every lock lacks their checksum (unless a later read gave it).
     const gone: string[] = [];
-    open.forEach((record, index) => {
-      const entry = found.entries.get(paths[index]);
-      if (entry === undefined) {
-        if (asked === paths || COMMUNITY.test(paths[index])) gone.push(paths[index]);
-        return;
-      }
-      const now = versionOfEntry(this.#store, entry);
-      if (entry.type !== "file" || !sameVersion(this.#versionOf(record, this.#store), now)) {
-        gone.push(paths[index]);
-      } else record.checksum = now.checksum;
-    });
+    for (const index of this.#unpinned) {
+      const record = this.#records[index];
+      if (record.checksum === undefined) gone.push(this.#pathOf(record));
+    }
     if (gone.length === 0) return;
     const shown = gone.slice(0, 5).map((path) => quoteInput(path)).join(", ");
     const more = gone.length > 5 ? ` and ${gone.length - 5} more` : "";
@@ -696,6 +686,35 @@ export class Provenance {
       } (${shown}${more}): changed, moved, removed or made unreadable since the read, so the ` +
         "lock records no store checksum for it, only its id, size and date-modified.",
     );
+  }
+
+  /**
+   * Stats the records with no checksum not yet found gone: each gets its checksum, or joins
+   * {@linkcode Provenance.#unpinned}. A record is one version, which a later stat cannot bring
+   * back, so a file found gone is not asked again at the next lock.
+   */
+  async #statOpen(transport: Transport, options: CallOptions): Promise<void> {
+    const open: number[] = [];
+    this.#records.forEach((record, index) => {
+      if (record.checksum === undefined && !this.#unpinned.has(index)) open.push(index);
+    });
+    if (open.length === 0) return;
+    const paths = open.map((index) => this.#pathOf(this.#records[index]));
+    // Terrain stats only the community folder for anonymous callers.
+    const asked = transport.anonymous ? paths.filter((path) => COMMUNITY.test(path)) : paths;
+    const found = await statPaths(transport, asked, options);
+    open.forEach((recordIndex, index) => {
+      const record = this.#records[recordIndex];
+      const entry = found.entries.get(paths[index]);
+      if (entry === undefined) {
+        if (asked === paths || COMMUNITY.test(paths[index])) this.#unpinned.add(recordIndex);
+        return;
+      }
+      const now = versionOfEntry(this.#store, entry);
+      if (entry.type !== "file" || !sameVersion(this.#versionOf(record, this.#store), now)) {
+        this.#unpinned.add(recordIndex);
+      } else record.checksum = now.checksum;
+    });
   }
 
   /** Looks up the dataset of every folder read from that is not known yet. */

@@ -289,3 +289,23 @@ Deno.test("a stat lost to the network while a lock is made is a NetworkError nam
   const bytes = await Deno.readFile(`${served.root}${FILES.penguins}`);
   assert.deepEqual(checksums(lock), { [FILES.penguins]: md5(bytes) });
 });
+
+Deno.test("a file found changed at one lock is not statted again at the next, which still names it", async () => {
+  await using served = await dataStore(CSVS);
+  const counted = countingFetch();
+  const store = served.connect({ fetch: counted.fetch });
+  await store.folder(`${DATA}/many`).walk({ glob: "*.csv" }).dataframes();
+  const path = `${DATA}/many/part-2.csv`;
+  await served.write(path, "n\n200\n");
+  const stats = () => counted.asked.filter((endpoint) => endpoint.endsWith("filesystem/stat"));
+  for (const lock of [1, 2, 3]) {
+    const made = await capturingWarnings(async (lines) => {
+      const made = await store.provenance.lock();
+      assert.equal(lines.length, 1, `lock ${lock}: ${lines.join("\n")}`);
+      assert.ok(lines[0].includes(JSON.stringify(path)), lines[0]);
+      return made;
+    });
+    assert.equal(checksums(made)[path], undefined);
+    assert.equal(stats().length, 1, `one stat, at the first lock: after lock ${lock}`);
+  }
+});
