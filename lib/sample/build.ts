@@ -27,7 +27,7 @@ import { VegaDatasets } from "./vega.ts";
  *
  * // What `buildSampleStore` (whose example builds one) reports, in the shape of a real build:
  * const summary: SampleStoreSummary = {
- *   dir: "/tmp/store", version: 2, datasets: 12, files: 20_071, bytes: 212_000_000,
+ *   dir: "/tmp/store", version: 3, datasets: 12, files: 20_071, bytes: 212_000_000,
  *   sidecars: 61, folders: 58, ms: 1_200,
  * };
  * assert.ok(summary.files > summary.datasets);

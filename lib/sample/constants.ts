@@ -22,7 +22,7 @@ import { createHmac } from "node:crypto";
  * assert.ok(Number.isInteger(SAMPLE_STORE_VERSION));
  * ```
  */
-export const SAMPLE_STORE_VERSION = 2;
+export const SAMPLE_STORE_VERSION = 3;
 
 /**
  * The iRODS zone of the sample store; data-store paths start with `/${SAMPLE_ZONE}/`.

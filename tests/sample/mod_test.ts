@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
 import pl from "../../polars.ts";
@@ -149,6 +150,22 @@ Deno.test("buildSampleStore: deterministic, complete store covering every metada
       assert.equal(summary.bytes, files.reduce((n, [, e]) => n + e.size, 0));
       assert.equal(summary.datasets, 12);
       assert.ok(summary.ms > 0);
+    });
+
+    await t.step("the tree is the one recorded for this builder version", () => {
+      // A store is rebuilt only when its stamp's version is older: a builder whose output
+      // changes without a new SAMPLE_STORE_VERSION leaves every existing store as it was (a
+      // store built before `.terrain/store-id` kept a random id, and its locks did not travel).
+      // On a change to the output, bump the version and record the new digest here.
+      const lines = [...tree].filter(([rel]) => rel !== "").sort(([x], [y]) => x < y ? -1 : 1)
+        .map(([rel, e]) =>
+          e.type === "dir" ? `${rel}/` : `${rel} ${e.size} ${e.mtime} ${e.sha256}`
+        );
+      const digest = createHash("sha256").update(lines.join("\n")).digest("hex");
+      assert.deepEqual({ version: SAMPLE_STORE_VERSION, digest }, {
+        version: 3,
+        digest: "c756c5603bcdcddf087c045f1e351a95492c098c1d4221f285928f990e3a4272",
+      });
     });
 
     await t.step("stamp names the builder version and the vega-datasets version", () => {
