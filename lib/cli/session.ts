@@ -117,10 +117,11 @@ export interface OpenStoreOptions {
    */
   progress?: boolean;
   /**
-   * The store the command's input names, opened instead of `TERRAIN_URL`'s unless `--url` is
-   * given. It gets the caller's credentials only when it is the store they are for (`--url`,
-   * else `TERRAIN_URL`, else the default gateway); any other is opened anonymously, with a note
-   * on stderr saying so and how to sign in there (`--url`).
+   * The store the command's input names, opened when the user names none (no `--url`, no
+   * `TERRAIN_URL`): a store the user names stands in for it (a sample store on a new port). It
+   * gets the caller's credentials only when it is the store they are for (the default
+   * gateway); any other is opened anonymously, with a note on stderr saying so and how to sign
+   * in there (`--url`).
    *
    * @default undefined
    */
@@ -166,12 +167,11 @@ export async function openStore(
   const env = (name: string) => envVar(io, name);
   const { named } = options;
   const progress = options.progress === true;
-  if (named === undefined || flags.url !== undefined) {
+  if (named === undefined || flags.url !== undefined || env("TERRAIN_URL") !== undefined) {
     return await connectWith(flags, io, signal, progress);
   }
-  // The credentials are for TERRAIN_URL's store (or the default one), and for no other.
-  const configured = env("TERRAIN_URL") ?? DEFAULT_URL;
-  if (sameStore(named.url, configured)) {
+  // The credentials are for the default store, and for no other.
+  if (sameStore(named.url, DEFAULT_URL)) {
     return await connectWith({ ...flags, url: named.url }, io, signal, progress);
   }
   const signedIn = !flags.anonymous &&
@@ -180,7 +180,7 @@ export async function openStore(
   if (signedIn) {
     io.stderr.line(
       `note: ${named.by} names the store ${safeText(named.url)}, not the one your ` +
-        `credentials are for (${safeText(redactUrl(configured))}): reading it anonymously ` +
+        `credentials are for (${safeText(redactUrl(DEFAULT_URL))}): reading it anonymously ` +
         `(public data only). To sign in there, pass --url ${safeText(named.url)}.`,
     );
     await io.stderr.flush();

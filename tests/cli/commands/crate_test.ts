@@ -29,6 +29,21 @@ Deno.test("tern crate --lock writes a crate folder with checked copies; tern loc
     const written = await Deno.readTextFile(`${dir}/crate/ro-crate-metadata.json`);
     assert.ok(!written.includes(DEMO.token) && !written.includes(DEMO.password));
 
+    // The store moved (a sample store on a new port): TERRAIN_URL, as the help says, stands in
+    // for the lock's URL, and each copy is still checked against the lock's size and checksum.
+    const moved = `${dir}/moved.lock.json`;
+    const lock = JSON.parse(await Deno.readTextFile(lockFile));
+    await Deno.writeTextFile(
+      moved,
+      JSON.stringify({ ...lock, store: "http://127.0.0.1:9/terrain" }),
+    );
+    const elsewhere = await tern(["crate", "--lock", moved, "-o", "moved-crate"]);
+    assert.equal(elsewhere.code, 0, elsewhere.stderr);
+    assert.deepEqual(
+      await Deno.readFile(`${dir}/moved-crate/inputs${FILES.wind}`),
+      await store.file(FILES.wind).bytes(),
+    );
+
     const back = await tern(["lock", "from-crate", "crate"]);
     assert.equal(back.code, 0, back.stderr);
     const withoutOperations = (text: string) =>
