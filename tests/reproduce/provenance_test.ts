@@ -181,10 +181,13 @@ Deno.test("provenance card: N files from M datasets, a style switcher without sc
   assert.ok(view.hrefs.includes("https://n2t.net/ark:/87946/p3w1n2"));
 });
 
-Deno.test("provenance card: hostile paths, hashes and titles stay text", async () => {
-  const title = HOSTILE.join(" | ");
+/**
+ * A provenance that read one file named after each hostile value, in a folder whose dataset's
+ * title and creator are hostile too.
+ */
+async function hostileProvenance(): Promise<Provenance> {
   const metadata = await normalizeMetadata([
-    { attr: "title", value: title },
+    { attr: "title", value: HOSTILE.join(" | ") },
     { attr: "creator", value: HOSTILE[1] },
     { attr: "identifier", value: "10.1234/abc", avus: [{ attr: "identifierType", value: "DOI" }] },
   ], { path: "/iplant/home/x" });
@@ -199,8 +202,14 @@ Deno.test("provenance card: hostile paths, hashes and titles stay text", async (
       id: `id-${index}`,
       size: index,
       modified: 0,
+      hash: "xxh64:00ff",
     }, "text")
   );
+  return provenance;
+}
+
+Deno.test("provenance card: hostile paths, hashes and titles stay text", async () => {
+  const provenance = await hostileProvenance();
   const card = await provenance[JUPYTER_DISPLAY]();
   const view = checkView(card);
   assert.equal(view.root.querySelectorAll("script").length, 0);
@@ -285,25 +294,7 @@ Deno.test("provenance reads, datasets() and save(): tern views with a one-line s
 });
 
 Deno.test("provenance reads, datasets and lock views: hostile paths and titles stay text", async () => {
-  const title = HOSTILE.join(" | ");
-  const metadata = await normalizeMetadata([
-    { attr: "title", value: title },
-    { attr: "identifier", value: "10.1234/abc", avus: [{ attr: "identifierType", value: "DOI" }] },
-  ], { path: "/iplant/home/x" });
-  const provenance = new Provenance(
-    "http://127.0.0.1:1/terrain",
-    (folder) => Promise.resolve(folder === "/iplant/home/x" ? metadata : undefined),
-  );
-  HOSTILE.forEach((hostile, index) =>
-    provenance.record({
-      store: "http://127.0.0.1:1/terrain",
-      path: `/iplant/home/x/${hostile.replaceAll("/", "_")}`,
-      id: `id-${index}`,
-      size: index,
-      modified: 0,
-      hash: "xxh64:00ff",
-    }, "text")
-  );
+  const provenance = await hostileProvenance();
   // A lock file refuses control characters in paths, so the lock is shown unsaved.
   const values = [
     [provenance.reads, "<script>alert(1)<_script>"],

@@ -56,15 +56,9 @@ Deno.test("tern crate --lock writes a crate folder with checked copies; tern loc
     );
     assert.equal(JSON.parse(back.stdout).store, readLock(lockFile).store);
 
-    const byAda = await tern([
-      "crate",
-      "--lock",
-      lockFile,
-      "--agent",
-      "Ada Lovelace",
-      "--orcid",
-      "https://orcid.org/0000-0002-1825-0097",
-    ]);
+    const byAgent = (orcid: string) =>
+      tern(["crate", "--lock", lockFile, "--agent", "Ada Lovelace", "--orcid", orcid]);
+    const byAda = await byAgent("https://orcid.org/0000-0002-1825-0097");
     assert.equal(byAda.code, 0, byAda.stderr);
     const graph: { "@id": string; [key: string]: unknown }[] = JSON.parse(byAda.stdout)["@graph"];
     const ada = "https://orcid.org/0000-0002-1825-0097";
@@ -76,15 +70,7 @@ Deno.test("tern crate --lock writes a crate folder with checked copies; tern loc
       "@type": "Person",
       name: "Ada Lovelace",
     });
-    const badDigit = await tern([
-      "crate",
-      "--lock",
-      lockFile,
-      "--agent",
-      "Ada Lovelace",
-      "--orcid",
-      "0000-0002-1825-0098",
-    ]);
+    const badDigit = await byAgent("0000-0002-1825-0098");
     assert.notEqual(badDigit.code, 0);
     assert.match(badDigit.stderr, /tern crate: agent must be a person: .*valid check digit/);
     const orcidAlone = await tern(["crate", "--lock", lockFile, "--orcid", "0000-0002-1825-0097"]);
