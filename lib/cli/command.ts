@@ -69,7 +69,8 @@ export interface CommandContext {
   /**
    * The store the global options describe, opened on first call (may prompt for a password).
    * `progress` lets the library show its own progress lines on a terminal (off by default);
-   * `named` is the store the command's input names (a lock's), used unless `--url` is given,
+   * `named` is the store the command's input names (a lock's), used unless the user names one
+   * (`--url` or `TERRAIN_URL`),
    * and with the caller's credentials only when it is the store they are for.
    */
   store(options?: OpenStoreOptions): Promise<Store>;

@@ -129,6 +129,26 @@ export interface OpenStoreOptions {
 }
 
 /**
+ * Whether the user named a store, by `--url` (its value, `url`) or `TERRAIN_URL`: that store
+ * then stands in for one a command's input names (a lock's).
+ *
+ * @example
+ * ```ts
+ * import { processIo } from "./io.ts";
+ * import { namesStore } from "./session.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const io = { ...processIo(), env: {} };
+ * assert.equal(namesStore(undefined, io), false);
+ * assert.equal(namesStore("http://127.0.0.1:8080/terrain", io), true);
+ * assert.equal(namesStore(undefined, { ...io, env: { TERRAIN_URL: "http://127.0.0.1:8080/terrain" } }), true);
+ * ```
+ */
+export function namesStore(url: string | undefined, io: CliIo): boolean {
+  return url !== undefined || envVar(io, "TERRAIN_URL") !== undefined;
+}
+
+/**
  * Opens the store. Credentials, first found wins: `--anonymous`; `--token`; `--username` with
  * `TERRAIN_PASSWORD` or, on a terminal, a prompt that does not echo; then the environment as
  * `connect()` reads it (`TERRAIN_TOKEN`, else `TERRAIN_USERNAME` with `TERRAIN_PASSWORD` or the
@@ -167,7 +187,7 @@ export async function openStore(
   const env = (name: string) => envVar(io, name);
   const { named } = options;
   const progress = options.progress === true;
-  if (named === undefined || flags.url !== undefined || env("TERRAIN_URL") !== undefined) {
+  if (named === undefined || namesStore(flags.url, io)) {
     return await connectWith(flags, io, signal, progress);
   }
   // The credentials are for the default store, and for no other.

@@ -2,13 +2,16 @@
  * Whether a lock's store is the store at hand: {@linkcode lockStoreCheck} says what reading a lock
  * against a store needs, {@linkcode confirmLockStore} compares the id the
  * lock recorded with the one the store reports; {@linkcode lockUrlNote} is the note for a lock
- * that recorded none, read from a store the caller named at another URL.
+ * that recorded none, read from a store the caller named at another URL;
+ * {@linkcode admitLockStore} applies all three before anything is read against a lock.
  *
  * @module
  */
 
 import { quoteInput } from "../client/errors.ts";
 import { sameStore } from "../client/same_store.ts";
+import { fetchStoreId } from "../client/store_id.ts";
+import type { Transport } from "../client/transport.ts";
 import { type Lock, LockError, lockStoreUrl } from "./lock.ts";
 
 /**
@@ -106,4 +109,52 @@ export function lockUrlNote(lock: Lock, url: string): string {
     `store id to compare; using the store you named, ${
       quoteInput(lockStoreUrl(url))
     }, in its place (its files are checked against the lock as usual).`;
+}
+
+/**
+ * Admits the store at `target.url` for reading against `lock`, before anything is read: the
+ * lock's own store as it is; another only when the caller `named` it, then with the note of
+ * {@linkcode lockUrlNote} (the lock recorded no id) or once the id it reports matches the lock's
+ * ({@linkcode confirmLockStore}, one `health` request).
+ *
+ * @throws {LockError} for `$.store` (another store, unnamed: `refusal` is the message) or
+ * `$.storeId` (the id differs).
+ *
+ * @example
+ * ```ts
+ * import { admitLockStore } from "./lock_store.ts";
+ * import { Transport } from "../client/transport.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const url = "http://127.0.0.1:9/terrain"; // nothing listens: the lock's own store asks nothing
+ * const lock = { lock: "tern lock", format: 1, tern: "0.1.0", store: url, datasets: [], files: [] } as const;
+ * await admitLockStore(lock, { url, transport: new Transport({ url }) }, { named: false, refusal: "no" });
+ * await assert.rejects(
+ *   admitLockStore(lock, { url: "http://127.0.0.1:8/terrain", transport: new Transport({ url }) }, {
+ *     named: false,
+ *     refusal: "was written for another store",
+ *   }),
+ *   /was written for another store/,
+ * );
+ * ```
+ */
+export async function admitLockStore(
+  lock: Lock,
+  target: { readonly url: string; readonly transport: Transport },
+  options: {
+    /** The caller named the store (`--url`, `TERRAIN_URL`, `connect({ url })`). */
+    named: boolean;
+    /** The message refusing another store's lock when the caller named none. */
+    refusal: string;
+    signal?: AbortSignal;
+    /** Where the note goes. @default console.warn */
+    warn?: (line: string) => void;
+  },
+): Promise<void> {
+  const check = lockStoreCheck(lock, target.url, options.named, options.refusal);
+  if (check === "note") (options.warn ?? console.warn)(lockUrlNote(lock, target.url));
+  if (check === "confirm") {
+    const signal = options.signal === undefined ? {} : { signal: options.signal };
+    confirmLockStore(lock, target.url, await fetchStoreId(target.transport, signal));
+  }
 }

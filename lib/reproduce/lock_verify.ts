@@ -14,11 +14,11 @@ import type { CallOptions } from "../client/endpoints.ts";
 import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
-import { fetchStoreId } from "../client/store_id.ts";
+import { definedOf } from "../client/defined.ts";
 import { abortSignal, defineOptions, flag, type OptionsSchema, rule } from "../client/options.ts";
 import { statPaths } from "../client/stat_many.ts";
 import { type Lock, lockedVersion, lockStoreUrl } from "./lock.ts";
-import { confirmLockStore, lockStoreCheck, lockUrlNote } from "./lock_store.ts";
+import { admitLockStore } from "./lock_store.ts";
 import type { Transport } from "../client/transport.ts";
 
 /**
@@ -220,16 +220,13 @@ export async function checkLock(
   const url = store.url;
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const { transport } = store;
-  const check = lockStoreCheck(
-    lock,
-    url,
-    options.named === true,
-    `was written for the store ${quoteInput(lock.store)}, not ${
+  await admitLockStore(lock, store, {
+    named: options.named === true,
+    refusal: `was written for the store ${quoteInput(lock.store)}, not ${
       quoteInput(lockStoreUrl(url))
     }; nothing was checked`,
-  );
-  if (check === "note") (options.warn ?? console.warn)(lockUrlNote(lock, url));
-  if (check === "confirm") confirmLockStore(lock, url, await fetchStoreId(transport, signal));
+    ...definedOf(options, ["signal", "warn"]),
+  });
   const found = await statPaths(transport, lock.files.map((file) => file.path), signal);
   const missing = new Set(found.missing);
   const unreadable = new Set(found.unreadable);

@@ -12,6 +12,10 @@ import { quoteInput } from "../../client/errors.ts";
 import { stringOption, UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { localPath } from "../io.ts";
+import { namesStore } from "../session.ts";
+import { safeText } from "../format.ts";
+import { admitLockStore } from "../../reproduce/lock_store.ts";
+import { STORE_CONTEXT } from "../../handles/store_context.ts";
 
 /**
  * `tern crate --lock FILE [-o DIR] [--instrument NOTEBOOK] [--agent NAME [--orcid ID]]`.
@@ -32,7 +36,8 @@ export const crate: Command = {
     "software used. Without -o it prints ro-crate-metadata.json. With -o DIR it writes a crate",
     "folder: ro-crate-metadata.json, ro-crate-preview.html, the notebook (--instrument) and a",
     "copy of every input file under inputs/, downloaded from the store (--url, else",
-    "TERRAIN_URL, else the lock's URL) and checked against the lock's size and checksum.",
+    "TERRAIN_URL, else the lock's URL) and checked against the lock's size and checksum; a",
+    "store you name must report the store id the lock recorded, as for tern lock verify.",
     "--agent names who ran the notebook (the run's agent, a Person), --orcid their ORCID iD",
     "(its check digit is checked). Input copies come from the local cache when it holds the",
     "locked version, else from the store, a few at a time.",
@@ -78,6 +83,19 @@ async function run(context: CommandContext): Promise<number> {
   } else {
     const store = await context.store({
       named: { url: locked.store, by: `the lock ${quoteInput(file)}` },
+    });
+    // A store the user named stands in for the lock's only once it is shown to be the same
+    // store (the id the lock recorded): the inputs of a lock without checksums are checked by
+    // size alone.
+    const named = namesStore(stringOption(context.args.values, "url"), context.io);
+    await admitLockStore(locked, {
+      url: store.options.url,
+      transport: store[STORE_CONTEXT].transport,
+    }, {
+      named,
+      refusal: `was written for the store ${quoteInput(locked.store)}`,
+      signal: context.signal,
+      warn: (line) => context.io.stderr.line(safeText(line.replace(/^tern: /, "note: "))),
     });
     await buildCrate(locked, {}, options, {
       read: (path, call) => store.file(path).stream(call),

@@ -11,7 +11,8 @@ import { textTable } from "../../display/text.ts";
 import { stringOption, UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { count, plural, safeText } from "../format.ts";
-import { envVar, localPath } from "../io.ts";
+import { localPath } from "../io.ts";
+import { namesStore } from "../session.ts";
 import { quoteInput } from "../../client/errors.ts";
 
 /**
@@ -82,8 +83,7 @@ async function run(context: CommandContext): Promise<number> {
   const locked = readLock(localPath(context.io, file));
   // A store the user named stands in for the lock's URL (the lock's store id, when it has one,
   // says whether it is the same store); otherwise the lock's URL is opened.
-  const named = stringOption(context.args.values, "url") !== undefined ||
-    envVar(context.io, "TERRAIN_URL") !== undefined;
+  const named = namesStore(stringOption(context.args.values, "url"), context.io);
   const store = await context.store(
     named ? {} : { named: { url: locked.store, by: `the lock ${quoteInput(file)}` } },
   );

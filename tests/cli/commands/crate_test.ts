@@ -43,6 +43,18 @@ Deno.test("tern crate --lock writes a crate folder with checked copies; tern loc
       await Deno.readFile(`${dir}/moved-crate/inputs${FILES.wind}`),
       await store.file(FILES.wind).bytes(),
     );
+    // Another store at that address (it reports another id than the lock recorded): refused
+    // before anything is copied.
+    assert.ok(lock.storeId !== undefined, "the lock records its store's id");
+    const other = `${dir}/other.lock.json`;
+    await Deno.writeTextFile(
+      other,
+      JSON.stringify({ ...lock, store: "http://127.0.0.1:9/terrain", storeId: "another-store" }),
+    );
+    const refused = await tern(["crate", "--lock", other, "-o", "other-crate"]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /reports the id .*, not "another-store"/);
+    assert.equal(await Deno.stat(`${dir}/other-crate`).then(() => true, () => false), false);
 
     const back = await tern(["lock", "from-crate", "crate"]);
     assert.equal(back.code, 0, back.stderr);
