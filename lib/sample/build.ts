@@ -9,7 +9,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { DATASET_SPECS, SAMPLE_DATASETS } from "./catalog.ts";
 import { addCommunityFolders } from "./community.ts";
 import { SAMPLE_STORE_VERSION, STAMP_FILE } from "./constants.ts";
-import type { DatasetSpec } from "./dataset_spec.ts";
+import { datasetPath, type DatasetSpec } from "./dataset_spec.ts";
 import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";
@@ -123,7 +123,7 @@ async function readStamp(dir: string): Promise<Stamp | null> {
 }
 
 async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets): Promise<void> {
-  const dir = storeRelative(`${spec.parent}/${spec.name}`);
+  const dir = storeRelative(datasetPath(spec));
   const deposited = utc(spec.deposited).getTime();
   const curated = utc(spec.curated);
   // The AVU and comment sidecars of a file or the folder, where it has any.

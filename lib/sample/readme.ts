@@ -5,8 +5,7 @@
  * @module
  */
 
-import { CURATED_PATH } from "./constants.ts";
-import type { DatasetSpec } from "./dataset_spec.ts";
+import { datasetPath, type DatasetSpec } from "./dataset_spec.ts";
 import type { VegaDatasets } from "./vega.ts";
 
 /**
@@ -101,8 +100,8 @@ export function houseCitation(
   creators: string[],
   year: string,
   title: string,
-  doi: string | null,
-  ark: string | null,
+  doi: string | null | undefined,
+  ark: string | null | undefined,
   path: string,
 ): string {
   const where = doi ? `https://doi.org/${doi}` : ark ? `https://n2t.net/${ark}` : path;
@@ -133,7 +132,7 @@ function heading(text: string): string {
  * ```
  */
 export function renderReadme(spec: DatasetSpec, files: ReadmeFile[], vega: VegaDatasets): string {
-  const path = `${spec.parent}/${spec.name}`;
+  const path = datasetPath(spec);
   const out: string[] = [];
   out.push(spec.title, "=".repeat(Math.min(WIDTH, spec.title.length)), "");
   out.push(`Data-store path:  ${path}`);
@@ -153,7 +152,7 @@ export function renderReadme(spec: DatasetSpec, files: ReadmeFile[], vega: VegaD
   out.push("", heading("How to cite"));
   out.push(
     wrap(
-      spec.parent === CURATED_PATH
+      spec.parent === undefined
         ? houseCitation(spec.creators, spec.year, spec.title, spec.doi, spec.ark, path)
         : "Not published yet: cite the identifier the Data Commons assigns on publication.",
     ),
