@@ -86,11 +86,8 @@ export interface SampleStoreOptions {
  * ```
  */
 export class SampleStoreError extends Error {
-  /** Creates the error. */
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "SampleStoreError";
-  }
+  /** `SampleStoreError`. */
+  override readonly name = "SampleStoreError";
 }
 
 /** The stamp identifying a directory as a complete sample store. */
@@ -142,8 +139,7 @@ async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets
     listed.push({ path: file.path, size: bytes.byteLength, note: file.note, source: file.source });
     addSidecars(rel, "file", file);
   }
-  const readme = new TextEncoder().encode(renderReadme(spec, listed, vega));
-  tree.addFile(`${dir}/README.txt`, readme, new Date(deposited));
+  tree.addFile(`${dir}/README.txt`, renderReadme(spec, listed, vega), new Date(deposited));
   addSidecars(dir, "folder", spec);
 }
 
@@ -170,18 +166,8 @@ export async function describeSampleStore(vega: VegaDatasets): Promise<StoreTree
   await addCommunityFolders(tree, vega);
   // One id for every sample store: each is built byte for byte the same, so a lock written
   // against one (another process, another machine, after a reset) is the same store's.
-  tree.addFile(
-    ".terrain/store-id",
-    new TextEncoder().encode(`${SAMPLE_STORE_ID}\n`),
-    CONFIG_TIME,
-    "config",
-  );
-  tree.addFile(
-    STAMP_FILE,
-    jsonBytes(stampFor(vega)),
-    CONFIG_TIME,
-    "config",
-  );
+  tree.addFile(".terrain/store-id", `${SAMPLE_STORE_ID}\n`, CONFIG_TIME, "config");
+  tree.addFile(STAMP_FILE, jsonBytes(stampFor(vega)), CONFIG_TIME, "config");
   return tree;
 }
 

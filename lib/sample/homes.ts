@@ -124,9 +124,9 @@ Jan 14  Biscoe: Gentoo creche forming; weather calm, 2 C.
 Jan 17  Dream: Chinstrap counts postponed (wind 18 m/s).
 `;
 
-async function seattleFirstQuarter(vega: VegaDatasets): Promise<Uint8Array> {
+async function seattleFirstQuarter(vega: VegaDatasets): Promise<string> {
   const lines = (await vega.text("seattle-weather.csv")).split("\n");
-  return new TextEncoder().encode(lines.slice(0, 92).join("\n") + "\n");
+  return lines.slice(0, 92).join("\n") + "\n";
 }
 
 async function aliceDraft(vega: VegaDatasets): Promise<Uint8Array> {
@@ -159,8 +159,7 @@ async function aliceDraft(vega: VegaDatasets): Promise<Uint8Array> {
  */
 export async function addHomes(tree: StoreTree, vega: VegaDatasets): Promise<void> {
   const demo = storeRelative(DEMO_USER.home);
-  const text = (s: string) => new TextEncoder().encode(s);
-  tree.addFile(`${demo}/notes.txt`, text(DEMO_NOTES), utc("2024-03-01T17:20:00Z"));
+  tree.addFile(`${demo}/notes.txt`, DEMO_NOTES, utc("2024-03-01T17:20:00Z"));
   tree.addFile(
     `${demo}/penguins_summary.csv`,
     await penguinSummaryCsv(vega),
@@ -175,7 +174,7 @@ export async function addHomes(tree: StoreTree, vega: VegaDatasets): Promise<voi
     utc("2024-02-28T14:06:00Z"),
     "sidecar",
   );
-  tree.addFile(`${demo}/field notes (2024).txt`, text(FIELD_NOTES), utc("2024-01-20T21:45:00Z"));
+  tree.addFile(`${demo}/field notes (2024).txt`, FIELD_NOTES, utc("2024-01-20T21:45:00Z"));
   tree.addFile(
     `${demo}/données_météo_seattle.csv`,
     await seattleFirstQuarter(vega),
@@ -197,7 +196,7 @@ export async function addHomes(tree: StoreTree, vega: VegaDatasets): Promise<voi
   );
   tree.addFile(
     `${storeRelative(ALICE_USER.home)}/notes.txt`,
-    text("Private notes: re-check transect D-03 before sharing anything.\n"),
+    "Private notes: re-check transect D-03 before sharing anything.\n",
     utc("2024-02-01T19:40:00Z"),
   );
 }
