@@ -14,7 +14,7 @@ import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";
 import { avuSidecar, commentSidecar, jsonBytes, utc } from "./sidecars.ts";
-import { storeRelative, StoreTree } from "./tree.ts";
+import { storeRelative, StoreTree, type TreeCounts } from "./tree.ts";
 import { VegaDatasets } from "./vega.ts";
 
 /**
@@ -33,21 +33,13 @@ import { VegaDatasets } from "./vega.ts";
  * assert.ok(summary.files > summary.datasets);
  * ```
  */
-export interface SampleStoreSummary {
+export interface SampleStoreSummary extends TreeCounts {
   /** Absolute path of the store. */
   dir: string;
   /** Builder version written to the stamp. */
   version: number;
   /** Published datasets under `curated/` (the deprecated one not counted). */
   datasets: number;
-  /** Files visible through the API (sidecars and `.terrain/` not counted). */
-  files: number;
-  /** Bytes of those files. */
-  bytes: number;
-  /** AVU and comment sidecar files. */
-  sidecars: number;
-  /** Directories, including the hidden `.terrain/` ones (the root not counted). */
-  folders: number;
   /** Wall-clock build time in milliseconds. */
   ms: number;
 }
@@ -360,41 +352,49 @@ const LOCK_HEARTBEAT_MS = 5_000;
 const LOCK_POLL_MS = 100;
 const LOCK_TIMEOUT_MS = 10 * 60_000;
 
-/** Takes the lock file at `path`, waiting for its holder; resolves to its release. */
-async function acquireLock(path: string): Promise<() => Promise<void>> {
+/**
+ * Runs `task` holding the lock file beside `target` (waiting for its holder), after making
+ * `target`'s parent folder.
+ */
+async function withLock<T>(target: string, task: () => Promise<T>): Promise<T> {
+  await Deno.mkdir(dirname(target), { recursive: true });
+  const path = `${target}.lock`;
   const deadline = Date.now() + LOCK_TIMEOUT_MS;
   while (true) {
     try {
       await Deno.writeTextFile(path, `${JSON.stringify({ pid: Deno.pid })}\n`, { createNew: true });
-      // Keep the lock fresh while building so waiters never mistake it for a stale one.
-      const heartbeat = setInterval(() => {
-        const now = new Date();
-        Deno.utime(path, now, now).catch(() => {});
-      }, LOCK_HEARTBEAT_MS);
-      return async () => {
-        clearInterval(heartbeat);
-        await Deno.remove(path).catch(() => {});
-      };
     } catch (e) {
       if (!(e instanceof Deno.errors.AlreadyExists)) {
         throw new SampleStoreError(`Cannot create lock file ${path}: ${(e as Error).message}`, {
           cause: e,
         });
       }
-    }
-    const info = await Deno.stat(path).catch(() => null);
-    const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
-    // A live holder gets longer (its pid may also have been reused by another process).
-    if (age > 10 * LOCK_STALE_MS || (age > LOCK_STALE_MS && !(await holderAlive(path)))) {
-      await Deno.remove(path).catch(() => {});
+      const info = await Deno.stat(path).catch(() => null);
+      const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
+      // A live holder gets longer (its pid may also have been reused by another process).
+      if (age > 10 * LOCK_STALE_MS || (age > LOCK_STALE_MS && !(await holderAlive(path)))) {
+        await Deno.remove(path).catch(() => {});
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw new SampleStoreError(
+          `Timed out waiting for ${path}; another process seems stuck building the sample store.`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
       continue;
     }
-    if (Date.now() > deadline) {
-      throw new SampleStoreError(
-        `Timed out waiting for ${path}; another process seems stuck building the sample store.`,
-      );
+    // Keep the lock fresh while building so waiters never mistake it for a stale one.
+    const heartbeat = setInterval(() => {
+      const now = new Date();
+      Deno.utime(path, now, now).catch(() => {});
+    }, LOCK_HEARTBEAT_MS);
+    try {
+      return await task();
+    } finally {
+      clearInterval(heartbeat);
+      await Deno.remove(path).catch(() => {});
     }
-    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
   }
 }
 
@@ -474,16 +474,13 @@ export async function ensureSampleStore(
 ): Promise<string> {
   const target = resolve(dir);
   if (await isSampleStoreCurrent(target, options)) return target;
-  await Deno.mkdir(dirname(target), { recursive: true });
-  const release = await acquireLock(`${target}.lock`);
-  try {
-    if (await isSampleStoreCurrent(target, options)) return target;
-    await removeLeftovers(target);
-    await buildSampleStore(target, options);
-  } finally {
-    await release();
-  }
-  return target;
+  return await withLock(target, async () => {
+    if (!(await isSampleStoreCurrent(target, options))) {
+      await removeLeftovers(target);
+      await buildSampleStore(target, options);
+    }
+    return target;
+  });
 }
 
 /**
@@ -521,12 +518,8 @@ export async function resetSampleStore(
   const target = targetOf(dir);
   // Refused before taking the lock, so a wrong folder gets no lock file beside it.
   await assertReplaceable(target);
-  await Deno.mkdir(dirname(target), { recursive: true });
-  const release = await acquireLock(`${target}.lock`);
-  try {
+  return await withLock(target, async () => {
     await removeLeftovers(target);
     return await buildSampleStore(target, options);
-  } finally {
-    await release();
-  }
+  });
 }
