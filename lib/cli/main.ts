@@ -102,11 +102,8 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       // `tern --password x ls`: the unknown option, not its value taken for a command, is wrong.
       if (before.length > 0) parseOptions(before, {});
       const close = closest(name, COMMANDS.map((candidate) => candidate.name));
-      throw new UsageError(
-        `unknown command ${quoteInput(name)}${
-          close === undefined ? "" : ` (did you mean "${close}"?)`
-        }`,
-      );
+      const suggestion = close === undefined ? "" : ` (did you mean "${close}"?)`;
+      throw new UsageError(`unknown command ${quoteInput(name)}${suggestion}`);
     }
     if (command.delegates) {
       const globals = parseOptions(before, {});
