@@ -92,11 +92,6 @@ export function partCsv(n: number): string {
 /** Upload of the parts started once the campaign ended (about ten weeks of readings). */
 const PART_TIME_BASE = Date.UTC(2023, 6, 10);
 
-/** Parts were uploaded in a scrambled order, so sorting by date differs from sorting by name. */
-function partTime(n: number): Date {
-  return new Date(PART_TIME_BASE + ((n * 7919) % MANY_FILES_COUNT) * 60_000);
-}
-
 const PART_SCHEMA = {
   name: "soil-sensor-part",
   description: "Quarter-hourly soil sensor readings; one file per station-hour.",
@@ -112,7 +107,9 @@ const PART_SCHEMA = {
 function addManyFiles(tree: StoreTree): void {
   const dir = storeRelative(MANY_FILES_PATH);
   for (let n = 1; n <= MANY_FILES_COUNT; n++) {
-    tree.addFile(`${dir}/${partName(n)}`, partCsv(n), partTime(n));
+    // Uploaded in a scrambled order, so sorting by date differs from sorting by name.
+    const uploaded = new Date(PART_TIME_BASE + ((n * 7919) % MANY_FILES_COUNT) * 60_000);
+    tree.addFile(`${dir}/${partName(n)}`, partCsv(n), uploaded);
   }
   tree.addFile(
     `${dir}/_logs/ingest.log`,

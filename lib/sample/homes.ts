@@ -25,42 +25,40 @@ const TOKEN_LIFETIME_SECONDS = 3600;
 
 const CONFIG_TIME = utc("2024-01-15T12:00:00Z");
 
+/** The fields every saved search ends with, as the DE UI writes them. */
+const SAVED = { includeTrashItems: false, dirty: false, saved: true, files: [], folders: [] };
+
 /**
  * The old DE UI's saved-search templates (terrain-api.md §4.1, §4.13), as the demo user left
  * them; each runs (`store.runSavedSearch(label)`).
  */
-/** The fields every saved search ends with, as the DE UI writes them. */
-const SAVED = { includeTrashItems: false, dirty: false, saved: true, files: [], folders: [] };
-
-function demoSavedSearches(): unknown[] {
-  return [
-    { label: "Penguin tables", fileQuery: "*penguin*", pathPrefix: CURATED_PATH, ...SAVED },
-    {
-      label: "Large Parquet files",
-      fileQuery: "*.parquet",
-      fileSizeRange: { min: 10, minUnit: { unit: "MB", label: "MB" } },
-      ...SAVED,
+const DEMO_SAVED_SEARCHES = [
+  { label: "Penguin tables", fileQuery: "*penguin*", pathPrefix: CURATED_PATH, ...SAVED },
+  {
+    label: "Large Parquet files",
+    fileQuery: "*.parquet",
+    fileSizeRange: { min: 10, minUnit: { unit: "MB", label: "MB" } },
+    ...SAVED,
+  },
+  {
+    label: "CC0 datasets",
+    metadataAttributeQuery: "rights",
+    metadataValueQuery: "CC0",
+    pathPrefix: CURATED_PATH,
+    ...SAVED,
+  },
+  {
+    label: "My files from 2024",
+    ownedBy: DEMO_USER.username,
+    createdWithin: {
+      label: "2024",
+      from: String(Date.UTC(2024, 0, 1)),
+      to: String(Date.UTC(2024, 11, 31, 23, 59, 59)),
     },
-    {
-      label: "CC0 datasets",
-      metadataAttributeQuery: "rights",
-      metadataValueQuery: "CC0",
-      pathPrefix: CURATED_PATH,
-      ...SAVED,
-    },
-    {
-      label: "My files from 2024",
-      ownedBy: DEMO_USER.username,
-      createdWithin: {
-        label: "2024",
-        from: String(Date.UTC(2024, 0, 1)),
-        to: String(Date.UTC(2024, 11, 31, 23, 59, 59)),
-      },
-      negatedFileQuery: "*.tmp",
-      ...SAVED,
-    },
-  ];
-}
+    negatedFileQuery: "*.tmp",
+    ...SAVED,
+  },
+];
 
 /**
  * Adds `.terrain/users.json` and each user's saved searches to `tree`.
@@ -89,7 +87,7 @@ export function addUsers(tree: StoreTree): void {
   );
   tree.addFile(
     `.terrain/saved-searches/${DEMO_USER.username}.json`,
-    jsonBytes(demoSavedSearches()),
+    jsonBytes(DEMO_SAVED_SEARCHES),
     utc("2024-03-08T10:00:00Z"),
     "config",
   );
