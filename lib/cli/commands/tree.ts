@@ -185,12 +185,9 @@ class TreeDrawer {
   }
 
   #take(path: string): Opened {
-    const opened = this.#opened.get(path);
-    if (opened !== undefined) {
-      this.#opened.delete(path);
-      return opened;
-    }
-    return this.#open(path);
+    const opened = this.#opened.get(path) ?? this.#open(path);
+    this.#opened.delete(path);
+    return opened;
   }
 
   #prefetch(entry: Entry): void {
