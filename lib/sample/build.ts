@@ -82,19 +82,15 @@ export class SampleStoreError extends Error {
   override readonly name = "SampleStoreError";
 }
 
-/** The stamp identifying a directory as a complete sample store. */
-interface Stamp {
-  builder: string;
-  version: number;
-  source: string;
-}
-
 const BUILDER = "tern/sample-store";
 /** The sample store's id, as `.terrain/store-id` keeps it and its server reports it. */
 const SAMPLE_STORE_ID = "tern-sample-store";
 const CONFIG_TIME = utc("2024-01-15T12:00:00Z");
 
-function stampFor(vega: VegaDatasets): Stamp {
+/** The stamp identifying a directory as a complete sample store. */
+type Stamp = ReturnType<typeof stampFor>;
+
+function stampFor(vega: VegaDatasets) {
   return {
     builder: BUILDER,
     version: SAMPLE_STORE_VERSION,
