@@ -125,7 +125,7 @@ function heading(text: string): string {
  * const text = renderReadme({
  *   name: "X_y_2020", parent: "/iplant/home/shared", style: "none", title: "Barley",
  *   creators: ["Immer, F. R."], year: "2018", description: "Yields.", license: null,
- *   doi: null, ark: null, deposited: "2018-01-01T00:00:00Z", curated: "2018-01-01T00:00:00Z",
+ *   deposited: "2018-01-01T00:00:00Z", curated: "2018-01-01T00:00:00Z",
  *   avus: null, files: [],
  * }, [{ path: "barley.csv", size: 10, note: "Yields", source: "barley.json" }], vega);
  * assert.match(text, /barley\.json/);
