@@ -5,7 +5,7 @@
  * @module
  */
 
-import { datasetPath, type DatasetSpec } from "./dataset_spec.ts";
+import { datasetPath, type DatasetSpec, type SampleFileFields } from "./dataset_spec.ts";
 import type { VegaDatasets } from "./vega.ts";
 
 /**
@@ -20,16 +20,10 @@ import type { VegaDatasets } from "./vega.ts";
  * assert.equal(file.size, 13_512);
  * ```
  */
-export interface ReadmeFile {
-  /** Path relative to the dataset folder. */
-  path: string;
+export type ReadmeFile = Pick<SampleFileFields, "path" | "note" | "source"> & {
   /** Size in bytes. */
   size: number;
-  /** One-line description. */
-  note: string;
-  /** vega-datasets file it was made from. */
-  source?: string;
-}
+};
 
 const WIDTH = 78;
 

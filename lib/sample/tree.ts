@@ -27,16 +27,6 @@ import { baseName } from "../server/zone_path.ts";
  */
 export type EntryKind = "data" | "sidecar" | "config";
 
-/** One file of the tree. */
-interface TreeFile {
-  /** File contents. */
-  bytes: Uint8Array;
-  /** Modification (and access) time written to disk. */
-  mtime: Date;
-  /** Role of the file in the store. */
-  kind: EntryKind;
-}
-
 /**
  * Counts over a tree, as reported by the builder.
  *
@@ -113,7 +103,8 @@ function parentOf(rel: string): string {
  * ```
  */
 export class StoreTree {
-  #files = new Map<string, TreeFile>();
+  // Each file's contents, the time written to disk as its modification and access time, and role.
+  #files = new Map<string, { bytes: Uint8Array; mtime: Date; kind: EntryKind }>();
   #dirs = new Map<string, Date | undefined>();
 
   /**

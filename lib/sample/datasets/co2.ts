@@ -37,14 +37,11 @@ async function co2Lines(vega: VegaDatasets): Promise<string[]> {
 }
 
 // The depositor renamed the columns to units-bearing snake_case names, as curators advise.
-const co2Csv = once(async (vega) =>
-  new TextEncoder().encode([HEADER, ...await co2Lines(vega)].join("\n") + "\n")
+const csvOf = (rows: string[]) => new TextEncoder().encode([HEADER, ...rows].join("\n") + "\n");
+const co2Csv = once(async (vega) => csvOf(await co2Lines(vega)));
+const co2Csv2017 = once(async (vega) =>
+  csvOf((await co2Lines(vega)).filter((l) => l.slice(0, 4) <= "2017"))
 );
-
-const co2Csv2017 = once(async (vega) => {
-  const rows = (await co2Lines(vega)).filter((l) => l.slice(0, 4) <= "2017");
-  return new TextEncoder().encode([HEADER, ...rows].join("\n") + "\n");
-});
 
 const annualMeansPng = once(async (vega) => {
   const byYear = new Map<number, number[]>();
