@@ -14,7 +14,7 @@ import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";
 import { avuSidecar, commentSidecar, jsonBytes, utc } from "./sidecars.ts";
-import { storeRelative, StoreTree, type TreeCounts } from "./tree.ts";
+import { storeRelative, StoreTree } from "./tree.ts";
 import { VegaDatasets } from "./vega.ts";
 
 /**
@@ -33,13 +33,21 @@ import { VegaDatasets } from "./vega.ts";
  * assert.ok(summary.files > summary.datasets);
  * ```
  */
-export interface SampleStoreSummary extends TreeCounts {
+export interface SampleStoreSummary {
   /** Absolute path of the store. */
   dir: string;
   /** Builder version written to the stamp. */
   version: number;
   /** Published datasets under `curated/` (the deprecated one not counted). */
   datasets: number;
+  /** Files visible through the API (sidecars and `.terrain/` not counted). */
+  files: number;
+  /** Bytes of those files. */
+  bytes: number;
+  /** AVU and comment sidecar files. */
+  sidecars: number;
+  /** Directories, including the hidden `.terrain/` ones (the root not counted). */
+  folders: number;
   /** Wall-clock build time in milliseconds. */
   ms: number;
 }
