@@ -24,24 +24,8 @@ import { closest } from "../client/closest.ts";
  * ```
  */
 export class UsageError extends Error {
-  /**
-   * Creates the error.
-   *
-   * @param message What was wrong, in one sentence without a trailing period.
-   *
-   * @example
-   * ```ts
-   * import { UsageError } from "./args.ts";
-   * import assert from "node:assert/strict";
-   *
-   * const error = new UsageError("missing PATH");
-   * assert.equal(error.message, "missing PATH");
-   * ```
-   */
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
+  /** `UsageError`: the message says what was wrong, in one sentence without a trailing period. */
+  override readonly name = "UsageError";
 }
 
 /**

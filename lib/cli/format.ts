@@ -283,12 +283,10 @@ export function longLine(entry: Entry, style: Styles, options: LongOptions): str
 export function fields(rows: readonly (readonly [string, string | undefined])[]): string {
   const present = rows.filter((row): row is readonly [string, string] => row[1] !== undefined);
   const width = Math.max(0, ...present.map(([key]) => key.length));
-  return present.map(([key, value]) => {
-    const [first, ...rest] = value.split("\n");
-    const indent = " ".repeat(width + 2);
-    return [`${key.padEnd(width)}  ${first}`, ...rest.map((line) => `${indent}${line}`)]
-      .join("\n");
-  }).join("\n");
+  // A value's later lines start where its first does.
+  const indent = `\n${" ".repeat(width + 2)}`;
+  return present.map(([key, value]) => `${key.padEnd(width)}  ${value.replaceAll("\n", indent)}`)
+    .join("\n");
 }
 
 /**

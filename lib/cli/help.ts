@@ -120,9 +120,8 @@ export function commandHelp(command: Command): string {
  */
 export function optionLines(options: OptionSpecs): string {
   const rows = Object.entries(options).map(([name, spec]) => {
-    const flag = `${spec.short === undefined ? "    " : `-${spec.short}, `}--${name}${
-      spec.value === undefined ? "" : ` ${spec.value}`
-    }`;
+    const value = spec.value === undefined ? "" : ` ${spec.value}`;
+    const flag = `${spec.short === undefined ? "    " : `-${spec.short}, `}--${name}${value}`;
     return [flag, spec.help] as const;
   });
   const width = Math.max(20, ...rows.map(([flag]) => flag.length));

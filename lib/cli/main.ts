@@ -10,7 +10,7 @@ import type { Store } from "../../mod.ts";
 import { VERSION } from "../../mod.ts";
 import { returnToCallerFolder } from "../entry/caller_folder.ts";
 import { closest } from "../client/closest.ts";
-import { type OptionSpecs, parseOptions, splitCommand, UsageError } from "./args.ts";
+import { parseOptions, splitCommand, UsageError } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { COMMANDS } from "./commands/mod.ts";
 import { commandHelp, mainHelp, usageLine } from "./help.ts";
@@ -36,10 +36,6 @@ export async function main(): Promise<never> {
   returnToCallerFolder();
   Deno.exit(await runCli(Deno.args));
 }
-
-const VERSION_OPTION: OptionSpecs = {
-  version: { type: "boolean", short: "V", help: "print the version" },
-};
 
 /**
  * Runs `tern` with `args` (without the program name) and resolves to the exit status. Writes
@@ -106,11 +102,8 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       // `tern --password x ls`: the unknown option, not its value taken for a command, is wrong.
       if (before.length > 0) parseOptions(before, {});
       const close = closest(name, COMMANDS.map((candidate) => candidate.name));
-      throw new UsageError(
-        `unknown command ${quoteInput(name)}${
-          close === undefined ? "" : ` (did you mean "${close}"?)`
-        }`,
-      );
+      const suggestion = close === undefined ? "" : ` (did you mean "${close}"?)`;
+      throw new UsageError(`unknown command ${quoteInput(name)}${suggestion}`);
     }
     if (command.delegates) {
       const globals = parseOptions(before, {});
@@ -196,7 +189,9 @@ async function helpOnly(args: readonly string[], asked: boolean, io: CliIo): Pro
     }
     return await print(io, commandHelp(command));
   }
-  const parsed = parseOptions(args, VERSION_OPTION);
+  const parsed = parseOptions(args, {
+    version: { type: "boolean", short: "V", help: "print the version" },
+  });
   if (parsed.values.version === true) return await print(io, `tern ${VERSION}`);
   if (parsed.values.help === true) return await print(io, mainHelp(COMMANDS));
   io.stderr.line(mainHelp(COMMANDS));

@@ -214,11 +214,6 @@ export interface NotebookOptions {
   kernel?: string;
   /** Seconds a cell may run. @default no limit */
   timeoutSeconds?: number;
-  /**
-   * Seconds to wait for the runner's marker after the marker cell went idle (only a kernel
-   * that cannot broadcast, not Deno's, ever waits this long). @default 0.3
-   */
-  graceSeconds?: number;
   /** The environment of Python and the kernel. @default this process's */
   env?: Record<string, string>;
   /** Stops the run: the kernel is shut down and nothing is written. */
@@ -287,8 +282,6 @@ export async function runNotebook(
         source,
         "--kernel",
         options.kernel ?? spec?.kernel ?? "deno",
-        "--grace",
-        String(options.graceSeconds ?? 0.3),
         ...(options.timeoutSeconds === undefined
           ? []
           : ["--timeout", String(options.timeoutSeconds)]),
@@ -345,6 +338,8 @@ function lastError(stderr: string): string {
 /**
  * The runner's Python source. Arguments: SOURCE [--kernel NAME] [--grace S] [--timeout S]
  * [--output PATH] [--html PATH] [--remove PATH]…; prints the result as one JSON line on stdout.
+ * `--grace` is how long it waits for the marker after the marker cell went idle: only a kernel
+ * that cannot broadcast, not Deno's, ever waits that long.
  * It ends its run (kills the kernel, removes the `--remove` folders and any partial output) at
  * SIGINT, SIGTERM or SIGHUP, and once its stdin reaches end of file: tern holds the other end of
  * that pipe and writes nothing, so it closes when tern stops the run or dies, even by SIGKILL.

@@ -176,10 +176,8 @@ function hintFor(
   }
   if (error instanceof TlsError) return "correct the URL in --url or TERRAIN_URL";
   if (error instanceof NetworkError) {
-    return `check that the server is reachable${
-      url === undefined ? "" : ` at ${safeText(redactUrl(url))}`
-    } ` +
-      "(--url or TERRAIN_URL)";
+    const where = url === undefined ? "" : ` at ${safeText(redactUrl(url))}`;
+    return `check that the server is reachable${where} (--url or TERRAIN_URL)`;
   }
   if (error instanceof NotFoundError && error.path !== undefined && error.path.startsWith("/")) {
     const parent = error.path.slice(0, error.path.lastIndexOf("/")) || "/";

@@ -58,16 +58,11 @@ export function storeFlags(values: ParsedArgs["values"]): StoreFlags {
     anonymous: values.anonymous === true,
     noCache: values["no-cache"] === true,
   };
-  for (
-    const [name, key] of [["url", "url"], ["token", "token"], ["username", "username"], [
-      "cache-dir",
-      "cacheDir",
-    ]] as const
-  ) {
+  for (const name of ["url", "token", "username", "cache-dir"] as const) {
     const value = stringOption(values, name);
     if (value === undefined) continue;
     if (value.trim() === "") throw new UsageError(`--${name} needs a non-empty value`);
-    flags[key] = value;
+    flags[name === "cache-dir" ? "cacheDir" : name] = value;
   }
   if (flags.anonymous && (flags.token !== undefined || flags.username !== undefined)) {
     throw new UsageError("--anonymous cannot be combined with --token or --username");
@@ -184,7 +179,6 @@ export async function openStore(
   signal: AbortSignal,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
-  const env = (name: string) => envVar(io, name);
   const { named } = options;
   const progress = options.progress === true;
   if (named === undefined || namesStore(flags.url, io)) {
@@ -195,7 +189,7 @@ export async function openStore(
     return await connectWith({ ...flags, url: named.url }, io, signal, progress);
   }
   const signedIn = !flags.anonymous &&
-    [flags.token, flags.username, env("TERRAIN_TOKEN"), env("TERRAIN_USERNAME")]
+    [flags.token, flags.username, envVar(io, "TERRAIN_TOKEN"), envVar(io, "TERRAIN_USERNAME")]
       .some((value) => value !== undefined);
   if (signedIn) {
     io.stderr.line(

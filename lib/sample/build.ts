@@ -9,7 +9,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { DATASET_SPECS, SAMPLE_DATASETS } from "./catalog.ts";
 import { addCommunityFolders } from "./community.ts";
 import { SAMPLE_STORE_VERSION, STAMP_FILE } from "./constants.ts";
-import type { DatasetSpec } from "./dataset_spec.ts";
+import { datasetPath, type DatasetSpec } from "./dataset_spec.ts";
 import { marketIndices } from "./datasets/market.ts";
 import { addHomes, addUsers } from "./homes.ts";
 import { renderReadme } from "./readme.ts";
@@ -86,18 +86,8 @@ export interface SampleStoreOptions {
  * ```
  */
 export class SampleStoreError extends Error {
-  /** Creates the error. */
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "SampleStoreError";
-  }
-}
-
-/** The stamp identifying a directory as a complete sample store. */
-interface Stamp {
-  builder: string;
-  version: number;
-  source: string;
+  /** `SampleStoreError`. */
+  override readonly name = "SampleStoreError";
 }
 
 const BUILDER = "tern/sample-store";
@@ -105,7 +95,10 @@ const BUILDER = "tern/sample-store";
 const SAMPLE_STORE_ID = "tern-sample-store";
 const CONFIG_TIME = utc("2024-01-15T12:00:00Z");
 
-function stampFor(vega: VegaDatasets): Stamp {
+/** The stamp identifying a directory as a complete sample store. */
+type Stamp = ReturnType<typeof stampFor>;
+
+function stampFor(vega: VegaDatasets) {
   return {
     builder: BUILDER,
     version: SAMPLE_STORE_VERSION,
@@ -123,7 +116,7 @@ async function readStamp(dir: string): Promise<Stamp | null> {
 }
 
 async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets): Promise<void> {
-  const dir = storeRelative(`${spec.parent}/${spec.name}`);
+  const dir = storeRelative(datasetPath(spec));
   const deposited = utc(spec.deposited).getTime();
   const curated = utc(spec.curated);
   // The AVU and comment sidecars of a file or the folder, where it has any.
@@ -142,8 +135,7 @@ async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets
     listed.push({ path: file.path, size: bytes.byteLength, note: file.note, source: file.source });
     addSidecars(rel, "file", file);
   }
-  const readme = new TextEncoder().encode(renderReadme(spec, listed, vega));
-  tree.addFile(`${dir}/README.txt`, readme, new Date(deposited));
+  tree.addFile(`${dir}/README.txt`, renderReadme(spec, listed, vega), new Date(deposited));
   addSidecars(dir, "folder", spec);
 }
 
@@ -170,18 +162,8 @@ export async function describeSampleStore(vega: VegaDatasets): Promise<StoreTree
   await addCommunityFolders(tree, vega);
   // One id for every sample store: each is built byte for byte the same, so a lock written
   // against one (another process, another machine, after a reset) is the same store's.
-  tree.addFile(
-    ".terrain/store-id",
-    new TextEncoder().encode(`${SAMPLE_STORE_ID}\n`),
-    CONFIG_TIME,
-    "config",
-  );
-  tree.addFile(
-    STAMP_FILE,
-    jsonBytes(stampFor(vega)),
-    CONFIG_TIME,
-    "config",
-  );
+  tree.addFile(".terrain/store-id", `${SAMPLE_STORE_ID}\n`, CONFIG_TIME, "config");
+  tree.addFile(STAMP_FILE, jsonBytes(stampFor(vega)), CONFIG_TIME, "config");
   return tree;
 }
 
@@ -374,41 +356,49 @@ const LOCK_HEARTBEAT_MS = 5_000;
 const LOCK_POLL_MS = 100;
 const LOCK_TIMEOUT_MS = 10 * 60_000;
 
-/** Takes the lock file at `path`, waiting for its holder; resolves to its release. */
-async function acquireLock(path: string): Promise<() => Promise<void>> {
+/**
+ * Runs `task` holding the lock file beside `target` (waiting for its holder), after making
+ * `target`'s parent folder.
+ */
+async function withLock<T>(target: string, task: () => Promise<T>): Promise<T> {
+  await Deno.mkdir(dirname(target), { recursive: true });
+  const path = `${target}.lock`;
   const deadline = Date.now() + LOCK_TIMEOUT_MS;
   while (true) {
     try {
       await Deno.writeTextFile(path, `${JSON.stringify({ pid: Deno.pid })}\n`, { createNew: true });
-      // Keep the lock fresh while building so waiters never mistake it for a stale one.
-      const heartbeat = setInterval(() => {
-        const now = new Date();
-        Deno.utime(path, now, now).catch(() => {});
-      }, LOCK_HEARTBEAT_MS);
-      return async () => {
-        clearInterval(heartbeat);
-        await Deno.remove(path).catch(() => {});
-      };
     } catch (e) {
       if (!(e instanceof Deno.errors.AlreadyExists)) {
         throw new SampleStoreError(`Cannot create lock file ${path}: ${(e as Error).message}`, {
           cause: e,
         });
       }
-    }
-    const info = await Deno.stat(path).catch(() => null);
-    const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
-    // A live holder gets longer (its pid may also have been reused by another process).
-    if (age > 10 * LOCK_STALE_MS || (age > LOCK_STALE_MS && !(await holderAlive(path)))) {
-      await Deno.remove(path).catch(() => {});
+      const info = await Deno.stat(path).catch(() => null);
+      const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
+      // A live holder gets longer (its pid may also have been reused by another process).
+      if (age > 10 * LOCK_STALE_MS || (age > LOCK_STALE_MS && !(await holderAlive(path)))) {
+        await Deno.remove(path).catch(() => {});
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw new SampleStoreError(
+          `Timed out waiting for ${path}; another process seems stuck building the sample store.`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
       continue;
     }
-    if (Date.now() > deadline) {
-      throw new SampleStoreError(
-        `Timed out waiting for ${path}; another process seems stuck building the sample store.`,
-      );
+    // Keep the lock fresh while building so waiters never mistake it for a stale one.
+    const heartbeat = setInterval(() => {
+      const now = new Date();
+      Deno.utime(path, now, now).catch(() => {});
+    }, LOCK_HEARTBEAT_MS);
+    try {
+      return await task();
+    } finally {
+      clearInterval(heartbeat);
+      await Deno.remove(path).catch(() => {});
     }
-    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
   }
 }
 
@@ -488,16 +478,13 @@ export async function ensureSampleStore(
 ): Promise<string> {
   const target = resolve(dir);
   if (await isSampleStoreCurrent(target, options)) return target;
-  await Deno.mkdir(dirname(target), { recursive: true });
-  const release = await acquireLock(`${target}.lock`);
-  try {
-    if (await isSampleStoreCurrent(target, options)) return target;
-    await removeLeftovers(target);
-    await buildSampleStore(target, options);
-  } finally {
-    await release();
-  }
-  return target;
+  return await withLock(target, async () => {
+    if (!(await isSampleStoreCurrent(target, options))) {
+      await removeLeftovers(target);
+      await buildSampleStore(target, options);
+    }
+    return target;
+  });
 }
 
 /**
@@ -535,12 +522,8 @@ export async function resetSampleStore(
   const target = targetOf(dir);
   // Refused before taking the lock, so a wrong folder gets no lock file beside it.
   await assertReplaceable(target);
-  await Deno.mkdir(dirname(target), { recursive: true });
-  const release = await acquireLock(`${target}.lock`);
-  try {
+  return await withLock(target, async () => {
     await removeLeftovers(target);
     return await buildSampleStore(target, options);
-  } finally {
-    await release();
-  }
+  });
 }

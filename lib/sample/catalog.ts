@@ -7,7 +7,7 @@
  */
 
 import { DEMO_DATASET_PATH, FORMATS_PATH, MANY_FILES_PATH } from "./constants.ts";
-import type { DatasetSpec, MetadataStyle } from "./dataset_spec.ts";
+import { datasetPath, type DatasetSpec, type MetadataStyle } from "./dataset_spec.ts";
 import { barley } from "./datasets/barley.ts";
 import { co2, co2Deprecated } from "./datasets/co2.ts";
 import { earthquakes } from "./datasets/earthquakes.ts";
@@ -92,7 +92,7 @@ export interface SampleDataset {
 }
 
 function describe(spec: DatasetSpec): SampleDataset {
-  const path = `${spec.parent}/${spec.name}`;
+  const path = datasetPath(spec);
   return Object.freeze({
     name: spec.name,
     path,
@@ -101,8 +101,8 @@ function describe(spec: DatasetSpec): SampleDataset {
     creators: Object.freeze([...spec.creators]),
     year: spec.year,
     license: spec.license,
-    doi: spec.doi,
-    ark: spec.ark,
+    doi: spec.doi ?? null,
+    ark: spec.ark ?? null,
     files: Object.freeze([`${path}/README.txt`, ...spec.files.map((f) => `${path}/${f.path}`)]),
     deprecated: spec.name.startsWith("_deprecated_"),
     staging: spec.style === "partial",
@@ -124,10 +124,6 @@ function describe(spec: DatasetSpec): SampleDataset {
 export const SAMPLE_DATASETS: readonly SampleDataset[] = Object.freeze(
   DATASET_SPECS.map(describe),
 );
-
-function pathOf(spec: DatasetSpec): string {
-  return `${spec.parent}/${spec.name}`;
-}
 
 /**
  * Paths of notable cases in the sample store (see {@linkcode SAMPLE_CASES}).
@@ -201,26 +197,26 @@ export interface SampleCases {
  * ```
  */
 export const SAMPLE_CASES: SampleCases = Object.freeze({
-  fullMetadata: pathOf(penguins),
-  flatTemplate: pathOf(barley),
-  capitalisedKeys: pathOf(co2),
-  doiUrlAndTypo: pathOf(earthquakes),
-  leadingTabDoi: pathOf(gapminder),
-  arkOnly: pathOf(flights),
-  emptyValues: pathOf(volcano),
-  sameTitle: Object.freeze([pathOf(weatherV1), pathOf(weatherV2)] as const),
-  fundingAndOrcid: pathOf(wind),
-  noIdentifier: pathOf(species),
-  noMetadata: pathOf(unemployment),
-  deprecated: pathOf(co2Deprecated),
-  staging: pathOf(staging),
+  fullMetadata: datasetPath(penguins),
+  flatTemplate: datasetPath(barley),
+  capitalisedKeys: datasetPath(co2),
+  doiUrlAndTypo: datasetPath(earthquakes),
+  leadingTabDoi: datasetPath(gapminder),
+  arkOnly: datasetPath(flights),
+  emptyValues: datasetPath(volcano),
+  sameTitle: Object.freeze([datasetPath(weatherV1), datasetPath(weatherV2)] as const),
+  fundingAndOrcid: datasetPath(wind),
+  noIdentifier: datasetPath(species),
+  noMetadata: datasetPath(unemployment),
+  deprecated: datasetPath(co2Deprecated),
+  staging: datasetPath(staging),
   userDataset: DEMO_DATASET_PATH,
-  parquetLarge: `${pathOf(flights)}/flights_3m.parquet`,
-  arrowLarge: `${pathOf(flights)}/flights_200k.arrow`,
-  csvGz: `${pathOf(species)}/species_habitat_by_county.csv.gz`,
-  ndjson: `${pathOf(earthquakes)}/events.ndjson`,
-  tsv: `${pathOf(unemployment)}/unemployment_2009.tsv`,
-  fileWithMetadata: `${pathOf(penguins)}/penguins.csv`,
+  parquetLarge: `${datasetPath(flights)}/flights_3m.parquet`,
+  arrowLarge: `${datasetPath(flights)}/flights_200k.arrow`,
+  csvGz: `${datasetPath(species)}/species_habitat_by_county.csv.gz`,
+  ndjson: `${datasetPath(earthquakes)}/events.ndjson`,
+  tsv: `${datasetPath(unemployment)}/unemployment_2009.tsv`,
+  fileWithMetadata: `${datasetPath(penguins)}/penguins.csv`,
   manyFiles: MANY_FILES_PATH,
   formats: FORMATS_PATH,
 });

@@ -27,8 +27,6 @@ import { avu, avuSidecar, avuWithUnit, jsonBytes, utc } from "./sidecars.ts";
 import { storeRelative, type StoreTree } from "./tree.ts";
 import type { VegaDatasets } from "./vega.ts";
 
-const encoder = new TextEncoder();
-
 /**
  * File name of part `n` (1-based) of the many-files folder.
  *
@@ -94,11 +92,6 @@ export function partCsv(n: number): string {
 /** Upload of the parts started once the campaign ended (about ten weeks of readings). */
 const PART_TIME_BASE = Date.UTC(2023, 6, 10);
 
-/** Parts were uploaded in a scrambled order, so sorting by date differs from sorting by name. */
-function partTime(n: number): Date {
-  return new Date(PART_TIME_BASE + ((n * 7919) % MANY_FILES_COUNT) * 60_000);
-}
-
 const PART_SCHEMA = {
   name: "soil-sensor-part",
   description: "Quarter-hourly soil sensor readings; one file per station-hour.",
@@ -114,27 +107,23 @@ const PART_SCHEMA = {
 function addManyFiles(tree: StoreTree): void {
   const dir = storeRelative(MANY_FILES_PATH);
   for (let n = 1; n <= MANY_FILES_COUNT; n++) {
-    tree.addFile(`${dir}/${partName(n)}`, encoder.encode(partCsv(n)), partTime(n));
+    // Uploaded in a scrambled order, so sorting by date differs from sorting by name.
+    const uploaded = new Date(PART_TIME_BASE + ((n * 7919) % MANY_FILES_COUNT) * 60_000);
+    tree.addFile(`${dir}/${partName(n)}`, partCsv(n), uploaded);
   }
   tree.addFile(
     `${dir}/_logs/ingest.log`,
-    encoder.encode(
-      `2023-07-10T00:00:00Z INFO ingest started: ${MANY_FILES_COUNT} station-hours from ` +
-        `${STATIONS} stations\n` +
-        `2023-07-23T21:19:00Z INFO wrote ${MANY_FILES_COUNT} parts (${partName(1)} .. ` +
-        `${partName(MANY_FILES_COUNT)})\n` +
-        "2023-07-23T21:19:02Z WARN 1 part predates the campaign; moved to archive/2023-04\n",
-    ),
+    `2023-07-10T00:00:00Z INFO ingest started: ${MANY_FILES_COUNT} station-hours from ` +
+      `${STATIONS} stations\n` +
+      `2023-07-23T21:19:00Z INFO wrote ${MANY_FILES_COUNT} parts (${partName(1)} .. ` +
+      `${partName(MANY_FILES_COUNT)})\n` +
+      "2023-07-23T21:19:02Z WARN 1 part predates the campaign; moved to archive/2023-04\n",
     utc("2023-07-23T21:19:02Z"),
   );
-  tree.addFile(
-    `${dir}/archive/2023-04/${partName(0)}`,
-    encoder.encode(partCsv(0)),
-    utc("2023-07-23T21:19:01Z"),
-  );
+  tree.addFile(`${dir}/archive/2023-04/${partName(0)}`, partCsv(0), utc("2023-07-23T21:19:01Z"));
   tree.addFile(
     `${dir}/schema/part.schema.json`,
-    encoder.encode(JSON.stringify(PART_SCHEMA, null, 2) + "\n"),
+    jsonBytes(PART_SCHEMA),
     utc("2023-04-28T12:00:00Z"),
   );
   tree.addFile(
@@ -170,7 +159,7 @@ async function addFormats(tree: StoreTree, vega: VegaDatasets): Promise<void> {
     throw new Error(`penguins.json has ${records.length} rows, expected ${PENGUIN_ROWS}`);
   }
   const time = (minute: number) => new Date(Date.UTC(2024, 0, 10, 9, minute));
-  const files: [string, Uint8Array][] = [
+  const files: [string, Uint8Array | string][] = [
     [SAMPLE_FILES.csv, await penguinsCsv(vega)],
     [SAMPLE_FILES.tsv, toDelimited(records, "\t")],
     [SAMPLE_FILES.json, await vega.bytes("penguins.json")],
@@ -179,7 +168,7 @@ async function addFormats(tree: StoreTree, vega: VegaDatasets): Promise<void> {
     [SAMPLE_FILES.arrow, await penguinsArrow(vega)],
     [SAMPLE_FILES.csvGz, await gzip(await penguinsCsv(vega))],
     [SAMPLE_FILES.png, await penguinMassPng(vega)],
-    [SAMPLE_FILES.text, encoder.encode(FORMATS_README)],
+    [SAMPLE_FILES.text, FORMATS_README],
   ];
   files.forEach(([path, bytes], i) => tree.addFile(storeRelative(path), bytes, time(i)));
 }
@@ -209,7 +198,7 @@ icons/                        application icons (7-Zip: GNU LGPL; Firefox:
 async function addExampleData(tree: StoreTree, vega: VegaDatasets): Promise<void> {
   const dir = storeRelative(`${COMMUNITY_PATH}/iplantcollaborative/example_data`);
   const t = utc("2017-09-12T16:00:00Z");
-  tree.addFile(`${dir}/README.txt`, encoder.encode(EXAMPLE_README), t);
+  tree.addFile(`${dir}/README.txt`, EXAMPLE_README, t);
   tree.addFile(`${dir}/anscombe.json`, await vega.bytes("anscombe.json"), t);
   tree.addFile(
     `${dir}/anscombe.csv`,
@@ -239,7 +228,7 @@ async function addExampleData(tree: StoreTree, vega: VegaDatasets): Promise<void
 export async function addCommunityFolders(tree: StoreTree, vega: VegaDatasets): Promise<void> {
   tree.addFile(
     `${storeRelative(TERN_SAMPLES_PATH)}/README.txt`,
-    encoder.encode(TERN_README),
+    TERN_README,
     utc("2024-01-10T09:30:00Z"),
   );
   await addFormats(tree, vega);

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { CURATED_PATH } from "./constants.ts";
 import type { SampleAvu, SampleComment } from "./sidecars.ts";
 import type { VegaDatasets } from "./vega.ts";
 
@@ -99,8 +100,13 @@ export interface SampleFileFields {
 export interface DatasetSpec {
   /** Folder name, `Creator_subject_date` (or `_deprecated_…`). */
   name: string;
-  /** Parent folder (data-store path). */
-  parent: string;
+  /**
+   * Parent folder (data-store path): the Data Commons' curated folder, where published datasets
+   * live, unless another is given.
+   *
+   * @default CURATED_PATH
+   */
+  parent?: string;
   /** Metadata generation its AVUs follow. */
   style: MetadataStyle;
   /** Title as the README states it. */
@@ -113,10 +119,10 @@ export interface DatasetSpec {
   description: string;
   /** Rights value exactly as stored (null when there is no rights AVU). */
   license: string | null;
-  /** Canonical DOI (`10.x/…`, no prefix or whitespace), null when absent or empty. */
-  doi: string | null;
-  /** Canonical ARK (`ark:/NAAN/name`), null when absent. */
-  ark: string | null;
+  /** Canonical DOI (`10.x/…`, no prefix or whitespace); absent when none is stored or it is empty. */
+  doi?: string;
+  /** Canonical ARK (`ark:/NAAN/name`), when there is one. */
+  ark?: string;
   /** When the files were deposited (ISO UTC); file times count from here. */
   deposited: string;
   /** When the metadata was last edited (ISO UTC); the AVU sidecar's time. */
@@ -131,6 +137,25 @@ export interface DatasetSpec {
   notes?: string[];
   /** True when the named creators are invented (the README then says so). */
   illustrativeCreators?: boolean;
+}
+
+/**
+ * The data-store path of a dataset's folder.
+ *
+ * @example
+ * ```ts
+ * import { datasetPath } from "./dataset_spec.ts";
+ * import { penguins } from "./datasets/penguins.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   datasetPath(penguins),
+ *   "/iplant/home/shared/commons_repo/curated/Gorman_PalmerPenguins_Morphometrics_2020",
+ * );
+ * ```
+ */
+export function datasetPath(spec: DatasetSpec): string {
+  return `${spec.parent ?? CURATED_PATH}/${spec.name}`;
 }
 
 /**

@@ -25,42 +25,40 @@ const TOKEN_LIFETIME_SECONDS = 3600;
 
 const CONFIG_TIME = utc("2024-01-15T12:00:00Z");
 
+/** The fields every saved search ends with, as the DE UI writes them. */
+const SAVED = { includeTrashItems: false, dirty: false, saved: true, files: [], folders: [] };
+
 /**
  * The old DE UI's saved-search templates (terrain-api.md §4.1, §4.13), as the demo user left
  * them; each runs (`store.runSavedSearch(label)`).
  */
-/** The fields every saved search ends with, as the DE UI writes them. */
-const SAVED = { includeTrashItems: false, dirty: false, saved: true, files: [], folders: [] };
-
-function demoSavedSearches(): unknown[] {
-  return [
-    { label: "Penguin tables", fileQuery: "*penguin*", pathPrefix: CURATED_PATH, ...SAVED },
-    {
-      label: "Large Parquet files",
-      fileQuery: "*.parquet",
-      fileSizeRange: { min: 10, minUnit: { unit: "MB", label: "MB" } },
-      ...SAVED,
+const DEMO_SAVED_SEARCHES = [
+  { label: "Penguin tables", fileQuery: "*penguin*", pathPrefix: CURATED_PATH, ...SAVED },
+  {
+    label: "Large Parquet files",
+    fileQuery: "*.parquet",
+    fileSizeRange: { min: 10, minUnit: { unit: "MB", label: "MB" } },
+    ...SAVED,
+  },
+  {
+    label: "CC0 datasets",
+    metadataAttributeQuery: "rights",
+    metadataValueQuery: "CC0",
+    pathPrefix: CURATED_PATH,
+    ...SAVED,
+  },
+  {
+    label: "My files from 2024",
+    ownedBy: DEMO_USER.username,
+    createdWithin: {
+      label: "2024",
+      from: String(Date.UTC(2024, 0, 1)),
+      to: String(Date.UTC(2024, 11, 31, 23, 59, 59)),
     },
-    {
-      label: "CC0 datasets",
-      metadataAttributeQuery: "rights",
-      metadataValueQuery: "CC0",
-      pathPrefix: CURATED_PATH,
-      ...SAVED,
-    },
-    {
-      label: "My files from 2024",
-      ownedBy: DEMO_USER.username,
-      createdWithin: {
-        label: "2024",
-        from: String(Date.UTC(2024, 0, 1)),
-        to: String(Date.UTC(2024, 11, 31, 23, 59, 59)),
-      },
-      negatedFileQuery: "*.tmp",
-      ...SAVED,
-    },
-  ];
-}
+    negatedFileQuery: "*.tmp",
+    ...SAVED,
+  },
+];
 
 /**
  * Adds `.terrain/users.json` and each user's saved searches to `tree`.
@@ -89,7 +87,7 @@ export function addUsers(tree: StoreTree): void {
   );
   tree.addFile(
     `.terrain/saved-searches/${DEMO_USER.username}.json`,
-    jsonBytes(demoSavedSearches()),
+    jsonBytes(DEMO_SAVED_SEARCHES),
     utc("2024-03-08T10:00:00Z"),
     "config",
   );
@@ -124,9 +122,9 @@ Jan 14  Biscoe: Gentoo creche forming; weather calm, 2 C.
 Jan 17  Dream: Chinstrap counts postponed (wind 18 m/s).
 `;
 
-async function seattleFirstQuarter(vega: VegaDatasets): Promise<Uint8Array> {
+async function seattleFirstQuarter(vega: VegaDatasets): Promise<string> {
   const lines = (await vega.text("seattle-weather.csv")).split("\n");
-  return new TextEncoder().encode(lines.slice(0, 92).join("\n") + "\n");
+  return lines.slice(0, 92).join("\n") + "\n";
 }
 
 async function aliceDraft(vega: VegaDatasets): Promise<Uint8Array> {
@@ -159,8 +157,7 @@ async function aliceDraft(vega: VegaDatasets): Promise<Uint8Array> {
  */
 export async function addHomes(tree: StoreTree, vega: VegaDatasets): Promise<void> {
   const demo = storeRelative(DEMO_USER.home);
-  const text = (s: string) => new TextEncoder().encode(s);
-  tree.addFile(`${demo}/notes.txt`, text(DEMO_NOTES), utc("2024-03-01T17:20:00Z"));
+  tree.addFile(`${demo}/notes.txt`, DEMO_NOTES, utc("2024-03-01T17:20:00Z"));
   tree.addFile(
     `${demo}/penguins_summary.csv`,
     await penguinSummaryCsv(vega),
@@ -175,7 +172,7 @@ export async function addHomes(tree: StoreTree, vega: VegaDatasets): Promise<voi
     utc("2024-02-28T14:06:00Z"),
     "sidecar",
   );
-  tree.addFile(`${demo}/field notes (2024).txt`, text(FIELD_NOTES), utc("2024-01-20T21:45:00Z"));
+  tree.addFile(`${demo}/field notes (2024).txt`, FIELD_NOTES, utc("2024-01-20T21:45:00Z"));
   tree.addFile(
     `${demo}/données_météo_seattle.csv`,
     await seattleFirstQuarter(vega),
@@ -197,7 +194,7 @@ export async function addHomes(tree: StoreTree, vega: VegaDatasets): Promise<voi
   );
   tree.addFile(
     `${storeRelative(ALICE_USER.home)}/notes.txt`,
-    text("Private notes: re-check transect D-03 before sharing anything.\n"),
+    "Private notes: re-check transect D-03 before sharing anything.\n",
     utc("2024-02-01T19:40:00Z"),
   );
 }

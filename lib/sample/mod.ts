@@ -46,30 +46,6 @@ export {
   type SampleDataset,
 } from "./catalog.ts";
 export { partCsv, partName } from "./community.ts";
-export {
-  ALICE_PRIVATE_FILE,
-  ALICE_USER,
-  COMMONS_REPO_PATH,
-  COMMUNITY_PATH,
-  CURATED_PATH,
-  DEMO_DATASET_PATH,
-  DEMO_EMPTY_FOLDER,
-  DEMO_USER,
-  FORMATS_PATH,
-  HOME_PATH,
-  MANY_FILES_COLUMNS,
-  MANY_FILES_COUNT,
-  MANY_FILES_PATH,
-  MANY_FILES_SUBFOLDERS,
-  PENGUIN_ROWS,
-  SAMPLE_FILES,
-  SAMPLE_STORE_VERSION,
-  SAMPLE_TOKEN_SECRET,
-  SAMPLE_USERS,
-  SAMPLE_ZONE,
-  type SampleUser,
-  STAGING_PATH,
-  STAMP_FILE,
-  TERN_SAMPLES_PATH,
-} from "./constants.ts";
+// Every constant of the sample store is public.
+export * from "./constants.ts";
 export type { SampleAvu, SampleComment } from "./sidecars.ts";

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { CURATED_PATH } from "./constants.ts";
-import type { DatasetSpec } from "./dataset_spec.ts";
+import { datasetPath, type DatasetSpec, type SampleFileFields } from "./dataset_spec.ts";
 import type { VegaDatasets } from "./vega.ts";
 
 /**
@@ -21,16 +20,10 @@ import type { VegaDatasets } from "./vega.ts";
  * assert.equal(file.size, 13_512);
  * ```
  */
-export interface ReadmeFile {
-  /** Path relative to the dataset folder. */
-  path: string;
+export type ReadmeFile = Pick<SampleFileFields, "path" | "note" | "source"> & {
   /** Size in bytes. */
   size: number;
-  /** One-line description. */
-  note: string;
-  /** vega-datasets file it was made from. */
-  source?: string;
-}
+};
 
 const WIDTH = 78;
 
@@ -101,8 +94,8 @@ export function houseCitation(
   creators: string[],
   year: string,
   title: string,
-  doi: string | null,
-  ark: string | null,
+  doi: string | null | undefined,
+  ark: string | null | undefined,
   path: string,
 ): string {
   const where = doi ? `https://doi.org/${doi}` : ark ? `https://n2t.net/${ark}` : path;
@@ -126,14 +119,14 @@ function heading(text: string): string {
  * const text = renderReadme({
  *   name: "X_y_2020", parent: "/iplant/home/shared", style: "none", title: "Barley",
  *   creators: ["Immer, F. R."], year: "2018", description: "Yields.", license: null,
- *   doi: null, ark: null, deposited: "2018-01-01T00:00:00Z", curated: "2018-01-01T00:00:00Z",
+ *   deposited: "2018-01-01T00:00:00Z", curated: "2018-01-01T00:00:00Z",
  *   avus: null, files: [],
  * }, [{ path: "barley.csv", size: 10, note: "Yields", source: "barley.json" }], vega);
  * assert.match(text, /barley\.json/);
  * ```
  */
 export function renderReadme(spec: DatasetSpec, files: ReadmeFile[], vega: VegaDatasets): string {
-  const path = `${spec.parent}/${spec.name}`;
+  const path = datasetPath(spec);
   const out: string[] = [];
   out.push(spec.title, "=".repeat(Math.min(WIDTH, spec.title.length)), "");
   out.push(`Data-store path:  ${path}`);
@@ -153,7 +146,7 @@ export function renderReadme(spec: DatasetSpec, files: ReadmeFile[], vega: VegaD
   out.push("", heading("How to cite"));
   out.push(
     wrap(
-      spec.parent === CURATED_PATH
+      spec.parent === undefined
         ? houseCitation(spec.creators, spec.year, spec.title, spec.doi, spec.ark, path)
         : "Not published yet: cite the identifier the Data Commons assigns on publication.",
     ),

@@ -27,16 +27,6 @@ import { baseName } from "../server/zone_path.ts";
  */
 export type EntryKind = "data" | "sidecar" | "config";
 
-/** One file of the tree. */
-interface TreeFile {
-  /** File contents. */
-  bytes: Uint8Array;
-  /** Modification (and access) time written to disk. */
-  mtime: Date;
-  /** Role of the file in the store. */
-  kind: EntryKind;
-}
-
 /**
  * Counts over a tree, as reported by the builder.
  *
@@ -105,7 +95,7 @@ function parentOf(rel: string): string {
  * import assert from "node:assert/strict";
  *
  * const tree = new StoreTree();
- * tree.addFile("iplant/home/demo/a.txt", new TextEncoder().encode("hi\n"), new Date(0));
+ * tree.addFile("iplant/home/demo/a.txt", "hi\n", new Date(0));
  * const root = await Deno.makeTempDir();
  * await tree.writeTo(root);
  * assert.equal(await Deno.readTextFile(`${root}/iplant/home/demo/a.txt`), "hi\n");
@@ -113,17 +103,22 @@ function parentOf(rel: string): string {
  * ```
  */
 export class StoreTree {
-  #files = new Map<string, TreeFile>();
+  // Each file's contents, the time written to disk as its modification and access time, and role.
+  #files = new Map<string, { bytes: Uint8Array; mtime: Date; kind: EntryKind }>();
   #dirs = new Map<string, Date | undefined>();
 
-  /** Adds a file at `rel` (relative to the root, `/`-separated). Duplicate paths are an error. */
-  addFile(rel: string, bytes: Uint8Array, mtime: Date, kind: EntryKind = "data"): void {
+  /**
+   * Adds a file at `rel` (relative to the root, `/`-separated) holding `content` (text is
+   * written as UTF-8). Duplicate paths are an error.
+   */
+  addFile(rel: string, content: Uint8Array | string, mtime: Date, kind: EntryKind = "data"): void {
     if (rel === "" || rel.startsWith("/") || rel.split("/").some((p) => p === "" || p === "..")) {
       throw new TypeError(`Invalid relative path in sample tree: ${JSON.stringify(rel)}`);
     }
     if (this.#files.has(rel) || this.#dirs.has(rel)) {
       throw new Error(`Sample tree already has an entry at ${rel}`);
     }
+    const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
     this.#files.set(rel, { bytes, mtime, kind });
     this.#ensureDir(parentOf(rel));
   }

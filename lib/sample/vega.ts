@@ -47,11 +47,8 @@ export interface VegaResource {
  * ```
  */
 export class VegaDatasetsError extends Error {
-  /** Creates the error; `message` says what was missing and where it was looked for. */
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "VegaDatasetsError";
-  }
+  /** `VegaDatasetsError`; the message says what was missing and where it was looked for. */
+  override readonly name = "VegaDatasetsError";
 }
 
 /**
@@ -97,16 +94,16 @@ export async function locateVegaDatasets(): Promise<string> {
  * ```
  */
 export class VegaDatasets {
-  /** The package's `data/` directory. */
-  readonly dataDir: string;
-  /** Installed package version, e.g. `3.2.1`. */
-  readonly version: string;
   #resources: Map<string, VegaResource>;
   #cache = new Map<string, Promise<Uint8Array>>();
 
-  private constructor(dataDir: string, version: string, resources: VegaResource[]) {
-    this.dataDir = dataDir;
-    this.version = version;
+  private constructor(
+    /** The package's `data/` directory. */
+    readonly dataDir: string,
+    /** Installed package version, e.g. `3.2.1`. */
+    readonly version: string,
+    resources: VegaResource[],
+  ) {
     this.#resources = new Map(resources.map((r) => [r.path, r]));
   }
 

@@ -88,13 +88,10 @@ async function run(context: CommandContext): Promise<number> {
     });
     if (!namesDataset(metadata)) {
       missing++;
+      const fate = allowMissing ? "cited" : "not cited; --allow-missing cites it";
       context.io.stderr.line(
         `${context.io.stderr.style.warn("warning:")} ${safeText(metadata.path)} has no dataset ` +
-          `metadata (no title, DOI or ARK): ${
-            allowMissing
-              ? "cited by its folder name and path"
-              : "not cited; --allow-missing cites it by its folder name and path"
-          }`,
+          `metadata (no title, DOI or ARK): ${fate} by its folder name and path`,
       );
       if (!allowMissing) return;
     }

@@ -168,9 +168,7 @@ async function checkDeno(io: CliIo): Promise<Finding> {
     : { name: "Deno", status: "ok", detail: `${where} (${version})` };
 }
 
-interface KernelSpecs {
-  [name: string]: { resource_dir: string; spec: { argv?: string[] } };
-}
+type KernelSpecs = Record<string, { resource_dir: string; spec: { argv?: string[] } }>;
 
 async function checkJupyter(io: CliIo): Promise<{ finding: Finding; specs?: KernelSpecs }> {
   const found = onPath("jupyter", io);

@@ -71,12 +71,6 @@ export const get: Command = {
   run,
 };
 
-/** One file to save, and where. */
-interface Item {
-  entry: Entry;
-  target: string;
-}
-
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   checkRefs(positionals);
@@ -91,7 +85,8 @@ async function run(context: CommandContext): Promise<number> {
 
   // What to fetch: files as they are, folders walked (files only) when -r allows.
   let status = 0;
-  const items: Item[] = [];
+  // Each file to save, and where.
+  const items: { entry: Entry; target: string }[] = [];
   const fail = async (error: unknown) => {
     if (!isItemFailure(error)) throw error;
     await context.report(error);

@@ -116,11 +116,8 @@ async function run(context: CommandContext): Promise<number> {
   }
   const tally = (status: LockStatus) => checks.filter((check) => check.status === status).length;
   const statuses: LockStatus[] = ["unchanged", "changed", "missing", "unverifiable"];
-  out.line(
-    `${plural(checks.length, "file")}: ${
-      statuses.map((status) => `${count(tally(status))} ${status}`).join(", ")
-    }.`,
-  );
+  const tallies = statuses.map((status) => `${count(tally(status))} ${status}`);
+  out.line(`${plural(checks.length, "file")}: ${tallies.join(", ")}.`);
   await out.flush();
   return tally("unchanged") === checks.length ? 0 : 1;
 }

@@ -59,14 +59,7 @@ export const ls: Command = {
   run,
 };
 
-interface Plan {
-  options: ListOptions;
-  limit?: number;
-  json: boolean;
-  long: boolean;
-  fullPath: boolean;
-  bytes: boolean;
-}
+type Plan = ReturnType<typeof planOf>;
 
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
@@ -95,7 +88,7 @@ async function run(context: CommandContext): Promise<number> {
   });
 }
 
-function planOf(values: CommandContext["args"]["values"]): Plan {
+function planOf(values: CommandContext["args"]["values"]) {
   const limit = intOption(values, "limit", 1);
   const glob = stringOption(values, "glob");
   const options: ListOptions = {

@@ -85,17 +85,11 @@ async function run(context: CommandContext): Promise<number> {
   });
   const stderr = context.io.stderr;
   const written = [output, ...(html === undefined ? [] : [html])].map((path) => safeText(path));
-  stderr.line(
-    `ran ${plural(result.cells, "cell")} in ${
-      ((performance.now() - started) / 1000).toFixed(1)
-    } s → ${written.join(", ")}`,
-  );
-  for (const error of result.errors) {
-    stderr.line(
-      `${stderr.style.error("error:")} cell ${error.cell}: ${safeText(error.ename)}: ${
-        safeText(error.evalue.split("\n")[0])
-      }`,
-    );
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  stderr.line(`ran ${plural(result.cells, "cell")} in ${seconds} s → ${written.join(", ")}`);
+  for (const { cell, ename, evalue } of result.errors) {
+    const error = `${safeText(ename)}: ${safeText(evalue.split("\n")[0])}`;
+    stderr.line(`${stderr.style.error("error:")} cell ${cell}: ${error}`);
   }
   await stderr.flush();
   return result.errors.length === 0 ? 0 : 1;

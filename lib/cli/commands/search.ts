@@ -91,13 +91,7 @@ export const search: Command = {
   run,
 };
 
-interface Plan {
-  query?: SearchBuilder;
-  saved?: string;
-  sort: SearchSort[];
-  limit?: number;
-  format: "paths" | "table" | "json" | "csv";
-}
+type Plan = ReturnType<typeof planOf>;
 
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
@@ -115,7 +109,7 @@ async function run(context: CommandContext): Promise<number> {
   return 0;
 }
 
-function planOf(values: CommandContext["args"]["values"], terminal: boolean): Plan {
+function planOf(values: CommandContext["args"]["values"], terminal: boolean) {
   exclusive(values, ["json", "csv"]);
   const limit = intOption(values, "limit", 1);
   const saved = stringOption(values, "saved");
@@ -141,19 +135,15 @@ function planOf(values: CommandContext["args"]["values"], terminal: boolean): Pl
       "nothing to search for: give --query, --meta, --under, --name, --owner or --saved",
     );
   }
-  return {
-    query: parts === 0 ? undefined : query,
-    saved,
-    sort: listOption(values, "sort").map(sortOf),
-    limit,
-    format: values.json === true
-      ? "json"
-      : values.csv === true
-      ? "csv"
-      : terminal
-      ? "table"
-      : "paths",
-  };
+  const format: "paths" | "table" | "json" | "csv" = values.json === true
+    ? "json"
+    : values.csv === true
+    ? "csv"
+    : terminal
+    ? "table"
+    : "paths";
+  const sort = listOption(values, "sort").map(sortOf);
+  return { query: parts === 0 ? undefined : query, saved, sort, limit, format };
 }
 
 function queryOf(text: string): SearchQuery {

@@ -52,12 +52,10 @@ async function run(context: CommandContext): Promise<number> {
     const entry = await handle.stat();
     const manifest = handle instanceof File ? await handle.manifest() : undefined;
     if (values.json === true) {
-      out.line(jsonLine(entryJson(entry, {
-        ...(manifest === undefined ? {} : {
-          contentType: manifest.contentType,
-          publicUrl: manifest.publicUrl ?? null,
-        }),
-      })));
+      const extra = manifest === undefined
+        ? {}
+        : { contentType: manifest.contentType, publicUrl: manifest.publicUrl ?? null };
+      out.line(jsonLine(entryJson(entry, extra)));
     } else {
       if (index > 0) out.line();
       out.line(fields([

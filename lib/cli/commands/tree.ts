@@ -89,7 +89,7 @@ async function run(context: CommandContext): Promise<number> {
     failed = drawer.failed;
   }
   out.line();
-  out.line(summary(counts));
+  out.line(`${plural(counts.folders, "folder")}, ${plural(counts.files, "file")}`);
   await out.flush();
   return failed ? 1 : 0;
 }
@@ -97,10 +97,6 @@ async function run(context: CommandContext): Promise<number> {
 interface Counts {
   folders: number;
   files: number;
-}
-
-function summary(counts: Counts): string {
-  return `${plural(counts.folders, "folder")}, ${plural(counts.files, "file")}`;
 }
 
 /** Levels below `base`: 1 for its own entries. */
@@ -119,18 +115,14 @@ interface Opened {
 class TreeDrawer {
   readonly counts: Counts = { folders: 0, files: 0 };
   failed = false;
-  readonly #store: Store;
-  readonly #out: Output;
-  readonly #context: CommandContext;
-  readonly #maxDepth: number;
   readonly #opened = new Map<string, Opened>();
 
-  constructor(store: Store, out: Output, context: CommandContext, maxDepth: number) {
-    this.#store = store;
-    this.#out = out;
-    this.#context = context;
-    this.#maxDepth = maxDepth;
-  }
+  constructor(
+    private readonly store: Store,
+    private readonly out: Output,
+    private readonly context: CommandContext,
+    private readonly maxDepth: number,
+  ) {}
 
   /** Draws the entries of `path` (at `depth`) and, depth first, their sub-folders. */
   async draw(path: string, prefix: string, depth: number): Promise<void> {
@@ -145,7 +137,7 @@ class TreeDrawer {
           break;
         }
         ahead.push(next.value);
-        if (next.value.type === "folder" && depth < this.#maxDepth) this.#prefetch(next.value);
+        if (next.value.type === "folder" && depth < this.maxDepth) this.#prefetch(next.value);
         pending = iterator.next();
       }
     };
@@ -154,19 +146,19 @@ class TreeDrawer {
       const entry = ahead.shift()!;
       if (ahead.length === 0) await fill();
       const last = ahead.length === 0;
-      this.#out.line(`${prefix}${last ? "└── " : "├── "}${entryName(entry, this.#out.style)}`);
+      this.out.line(`${prefix}${last ? "└── " : "├── "}${entryName(entry, this.out.style)}`);
       if (entry.type === "folder") {
         this.counts.folders++;
-        if (depth < this.#maxDepth) {
-          await this.#out.flush();
+        if (depth < this.maxDepth) {
+          await this.out.flush();
           await this.#drawChild(entry.path, `${prefix}${last ? "    " : "│   "}`, depth + 1);
         }
       } else {
         this.counts.files++;
       }
-      if (this.#out.full) await this.#out.flush();
+      if (this.out.full) await this.out.flush();
     }
-    await this.#out.flush();
+    await this.out.flush();
   }
 
   /** Closes listings opened ahead that were not drawn (after a failure or an interruption). */
@@ -185,20 +177,17 @@ class TreeDrawer {
     } catch (error) {
       // A folder that cannot be read is marked in the tree and reported; the rest goes on.
       if (!(error instanceof TernError)) throw error;
-      this.#out.line(`${prefix}${this.#out.style.error(`[${error.name}]`)}`);
-      await this.#out.flush();
-      await this.#context.report(error);
+      this.out.line(`${prefix}${this.out.style.error(`[${error.name}]`)}`);
+      await this.out.flush();
+      await this.context.report(error);
       this.failed = true;
     }
   }
 
   #take(path: string): Opened {
-    const opened = this.#opened.get(path);
-    if (opened !== undefined) {
-      this.#opened.delete(path);
-      return opened;
-    }
-    return this.#open(path);
+    const opened = this.#opened.get(path) ?? this.#open(path);
+    this.#opened.delete(path);
+    return opened;
   }
 
   #prefetch(entry: Entry): void {
@@ -207,7 +196,7 @@ class TreeDrawer {
   }
 
   #open(path: string): Opened {
-    const iterator = this.#store.folder(path).list()[Symbol.asyncIterator]();
+    const iterator = this.store.folder(path).list()[Symbol.asyncIterator]();
     const first = iterator.next();
     // A prefetch that fails is reported when (if) its folder is drawn.
     first.catch(() => {});

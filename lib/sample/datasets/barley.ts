@@ -37,7 +37,6 @@ const barleyCsv = once(async (vega) => toDelimited(await vega.json<JsonRecord[]>
  */
 export const barley: DatasetSpec = {
   name: NAME,
-  parent: CURATED_PATH,
   style: "datacite-flat",
   title: TITLE,
   creators: ["Immer, F. R.", "Hayes, H. K.", "Powers, LeRoy"],

@@ -37,14 +37,11 @@ async function co2Lines(vega: VegaDatasets): Promise<string[]> {
 }
 
 // The depositor renamed the columns to units-bearing snake_case names, as curators advise.
-const co2Csv = once(async (vega) =>
-  new TextEncoder().encode([HEADER, ...await co2Lines(vega)].join("\n") + "\n")
+const csvOf = (rows: string[]) => new TextEncoder().encode([HEADER, ...rows].join("\n") + "\n");
+const co2Csv = once(async (vega) => csvOf(await co2Lines(vega)));
+const co2Csv2017 = once(async (vega) =>
+  csvOf((await co2Lines(vega)).filter((l) => l.slice(0, 4) <= "2017"))
 );
-
-const co2Csv2017 = once(async (vega) => {
-  const rows = (await co2Lines(vega)).filter((l) => l.slice(0, 4) <= "2017");
-  return new TextEncoder().encode([HEADER, ...rows].join("\n") + "\n");
-});
 
 const annualMeansPng = once(async (vega) => {
   const byYear = new Map<number, number[]>();
@@ -73,7 +70,6 @@ const annualMeansPng = once(async (vega) => {
  */
 export const co2: DatasetSpec = {
   name: NAME,
-  parent: CURATED_PATH,
   style: "capitalised",
   title: TITLE,
   creators: ["Keeling, Charles D.", "Piper, Stephen C.", "Keeling, Ralph F."],
@@ -81,7 +77,6 @@ export const co2: DatasetSpec = {
   description: DESCRIPTION,
   license: "CC BY 4.0",
   doi: "10.25739/tx0s-5m8a",
-  ark: null,
   deposited: "2021-02-03T18:30:00Z",
   curated: "2021-02-16T21:05:00Z",
   avus: [
@@ -139,7 +134,6 @@ export const co2: DatasetSpec = {
  */
 export const co2Deprecated: DatasetSpec = {
   name: "_deprecated_Keeling_MaunaLoaCO2_2018",
-  parent: CURATED_PATH,
   style: "datacite-4",
   title: "Monthly atmospheric CO2 concentrations at Mauna Loa Observatory",
   creators: ["Keeling, Charles D."],
@@ -148,7 +142,6 @@ export const co2Deprecated: DatasetSpec = {
     `December 2017. Superseded by ${NAME}, which extends the record and credits all creators.`,
   license: "CC BY 4.0",
   doi: "10.7946/P2MW2Q",
-  ark: null,
   deposited: "2018-04-10T18:00:00Z",
   curated: "2021-02-16T21:10:00Z",
   avus: [

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { CURATED_PATH } from "../constants.ts";
 import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { toDelimited, toNdjson } from "../conversions.ts";
 import { avu, repeated } from "../sidecars.ts";
@@ -68,7 +67,6 @@ const RIGHTS = "USGS-authored or produced data and information are considered to
  */
 export const earthquakes: DatasetSpec = {
   name: "USGS_EarthquakeFeed_Feb2018",
-  parent: CURATED_PATH,
   style: "datacite-4",
   title: TITLE,
   creators: ["U.S. Geological Survey, Earthquake Hazards Program"],
@@ -76,7 +74,6 @@ export const earthquakes: DatasetSpec = {
   description: DESCRIPTION,
   license: RIGHTS,
   doi: "10.25739/6gq1-wz4f",
-  ark: null,
   deposited: "2019-03-20T16:05:00Z",
   curated: "2019-04-02T19:40:00Z",
   avus: [

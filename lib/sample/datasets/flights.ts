@@ -6,7 +6,6 @@
  * @module
  */
 
-import { CURATED_PATH } from "../constants.ts";
 import type { DatasetSpec } from "../dataset_spec.ts";
 import { avu, avuWithUnit, comment, repeated } from "../sidecars.ts";
 
@@ -26,19 +25,17 @@ const DESCRIPTION =
  * import { flights } from "./flights.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(flights.doi, null);
+ * assert.equal(flights.doi, undefined);
  * ```
  */
 export const flights: DatasetSpec = {
   name: "BTS_FlightDelays_OnTime_2021",
-  parent: CURATED_PATH,
   style: "datacite-4",
   title: TITLE,
   creators: ["U.S. Department of Transportation, Bureau of Transportation Statistics"],
   year: "2021",
   description: DESCRIPTION,
   license: "No restrictions for the use of these data following publication.",
-  doi: null,
   ark: "ark:/87946/p3f2r7",
   deposited: "2021-09-14T21:00:00Z",
   curated: "2021-09-30T15:35:00Z",

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { CURATED_PATH } from "../constants.ts";
 import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { type JsonRecord, toDelimited } from "../conversions.ts";
 import { authored, avu, comment } from "../sidecars.ts";
@@ -36,7 +35,6 @@ const gapminderCsv = once(async (vega) =>
  */
 export const gapminder: DatasetSpec = {
   name: "Gapminder_LifeExpectancyFertility_2019",
-  parent: CURATED_PATH,
   style: "datacite-4",
   title: TITLE,
   creators: ["Gapminder Foundation"],
@@ -44,7 +42,6 @@ export const gapminder: DatasetSpec = {
   description: DESCRIPTION,
   license: "Creative Commons Attribution 4.0 International",
   doi: "10.25739/r8tn-3d6w",
-  ark: null,
   deposited: "2019-11-05T14:20:00Z",
   curated: "2019-11-21T16:45:00Z",
   avus: [

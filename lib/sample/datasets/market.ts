@@ -20,7 +20,7 @@ const AUTHOR = `${DEMO_USER.lastName}, ${DEMO_USER.firstName}`;
  * import { marketIndices } from "./market.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(marketIndices.doi, null);
+ * assert.equal(marketIndices.doi, undefined);
  * ```
  */
 export const marketIndices: DatasetSpec = {
@@ -35,8 +35,6 @@ export const marketIndices: DatasetSpec = {
     "listing) and of the S&P 500 index over the same period, covering the dot-com crash " +
     "and the 2008 financial crisis. Prepared for a teaching notebook; not yet submitted.",
   license: "CC BY-NC 4.0",
-  doi: null,
-  ark: null,
   deposited: "2024-02-20T16:00:00Z",
   curated: "2024-02-21T09:30:00Z",
   illustrativeCreators: true,

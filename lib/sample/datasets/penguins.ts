@@ -6,7 +6,7 @@
  * @module
  */
 
-import { CURATED_PATH, DEMO_USER } from "../constants.ts";
+import { DEMO_USER } from "../constants.ts";
 import { type DatasetSpec, once, type Producer } from "../dataset_spec.ts";
 import type { VegaDatasets } from "../vega.ts";
 import { csvToArrow, csvToParquet, type JsonRecord, toDelimited } from "../conversions.ts";
@@ -166,7 +166,6 @@ const DESCRIPTION =
  */
 export const penguins: DatasetSpec = {
   name: "Gorman_PalmerPenguins_Morphometrics_2020",
-  parent: CURATED_PATH,
   style: "datacite-4",
   title: TITLE,
   creators: ["Gorman, Kristen B.", "Williams, Tony D.", "Fraser, William R."],

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { CURATED_PATH } from "../constants.ts";
 import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { gzip } from "../conversions.ts";
 import { avu, avuWithUnit, repeated } from "../sidecars.ts";
@@ -25,20 +24,17 @@ const DESCRIPTION =
  * import { species } from "./species.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(species.ark, null);
+ * assert.equal(species.ark, undefined);
  * ```
  */
 export const species: DatasetSpec = {
   name: "USGS_GAP_SpeciesHabitat_2023",
-  parent: CURATED_PATH,
   style: "datacite-4",
   title: TITLE,
   creators: ["U.S. Geological Survey, Gap Analysis Project"],
   year: "2023",
   description: DESCRIPTION,
   license: "CC0",
-  doi: null,
-  ark: null,
   deposited: "2023-01-17T17:00:00Z",
   curated: "2023-01-18T10:20:00Z",
   avus: [

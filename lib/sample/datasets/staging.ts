@@ -52,8 +52,6 @@ export const staging: DatasetSpec = {
     "labelled with one of 19 cuisine categories, as used for a ridgeline plot of how food " +
     "options change along the neighbourhood's north-south axis. Awaiting curator review.",
   license: "data: ODC PDDL, code: GPLv3",
-  doi: null,
-  ark: null,
   deposited: "2024-03-02T23:10:00Z",
   curated: "2024-03-04T16:30:00Z",
   illustrativeCreators: true,

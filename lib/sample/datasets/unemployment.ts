@@ -5,7 +5,6 @@
  * @module
  */
 
-import { CURATED_PATH } from "../constants.ts";
 import type { DatasetSpec } from "../dataset_spec.ts";
 
 /**
@@ -21,7 +20,6 @@ import type { DatasetSpec } from "../dataset_spec.ts";
  */
 export const unemployment: DatasetSpec = {
   name: "Whitfield_CountyUnemployment_2017",
-  parent: CURATED_PATH,
   style: "none",
   title: "US county unemployment rates (2009) and monthly employment by sector, 2006-2015",
   creators: ["Whitfield, Ruth"],
@@ -32,8 +30,6 @@ export const unemployment: DatasetSpec = {
     "the BLS supersectors, January 2006 to December 2015, with the month-to-month change in " +
     "total nonfarm employment.",
   license: null,
-  doi: null,
-  ark: null,
   deposited: "2017-08-22T13:00:00Z",
   curated: "2017-08-22T13:00:00Z",
   illustrativeCreators: true,

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { CURATED_PATH } from "../constants.ts";
 import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { toDelimited } from "../conversions.ts";
 import { encodePng, renderGrid } from "../png.ts";
@@ -63,15 +62,12 @@ const DESCRIPTION =
  */
 export const volcano: DatasetSpec = {
   name: "Ihaka_MaungaWhauElevation_2019",
-  parent: CURATED_PATH,
   style: "datacite-4",
   title: TITLE,
   creators: ["Ihaka, Ross"],
   year: "2019",
   description: DESCRIPTION,
   license: "",
-  doi: null,
-  ark: null,
   deposited: "2019-05-28T03:40:00Z",
   curated: "2019-05-28T04:10:00Z",
   avus: [

@@ -8,7 +8,6 @@
  * @module
  */
 
-import { CURATED_PATH } from "../constants.ts";
 import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { csvToParquet } from "../conversions.ts";
 import { avu, comment, repeated } from "../sidecars.ts";
@@ -58,7 +57,6 @@ const weatherParquet = once(async (vega) =>
  */
 export const weatherV1: DatasetSpec = {
   name: "NOAA_SeattleWeather_Daily_2016",
-  parent: CURATED_PATH,
   style: "datacite-flat",
   title: WEATHER_TITLE,
   creators: [CREATOR],
@@ -66,7 +64,6 @@ export const weatherV1: DatasetSpec = {
   description: V1_DESCRIPTION,
   license: "ODC PDDL",
   doi: V1_DOI,
-  ark: null,
   deposited: "2016-10-04T22:10:00Z",
   curated: "2019-06-20T17:00:00Z",
   avus: [
@@ -113,7 +110,6 @@ export const weatherV1: DatasetSpec = {
  */
 export const weatherV2: DatasetSpec = {
   name: "NOAA_SeattleWeather_Daily_Jun2019",
-  parent: CURATED_PATH,
   style: "datacite-4",
   title: WEATHER_TITLE,
   creators: [CREATOR],
@@ -122,7 +118,6 @@ export const weatherV2: DatasetSpec = {
   license: "This data is made available under the Public Domain Dedication and License v1.0 " +
     "whose full text can be found at: http://www.opendatacommons.org/licenses/pddl/1.0/",
   doi: V2_DOI,
-  ark: null,
   deposited: "2019-06-18T19:45:00Z",
   curated: "2019-06-20T17:00:00Z",
   avus: [

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { CURATED_PATH, DEMO_USER } from "../constants.ts";
+import { DEMO_USER } from "../constants.ts";
 import { type DatasetSpec, once } from "../dataset_spec.ts";
 import { type JsonRecord, toDelimited } from "../conversions.ts";
 import { encodePng, renderGrid } from "../png.ts";
@@ -59,7 +59,6 @@ const DESCRIPTION =
  */
 export const wind: DatasetSpec = {
   name: "Carberry_WindVectorSimulation_2022",
-  parent: CURATED_PATH,
   style: "datacite-4",
   title: TITLE,
   creators: ["Carberry, Josiah", "Lindqvist, Maja"],
@@ -67,7 +66,6 @@ export const wind: DatasetSpec = {
   description: DESCRIPTION,
   license: "CC-BY-NC-4.0",
   doi: "10.25739/w2m5-8hcz",
-  ark: null,
   deposited: "2022-04-11T15:25:00Z",
   curated: "2022-04-26T18:00:00Z",
   illustrativeCreators: true,
