@@ -36,7 +36,7 @@ import {
   parseComments,
   sidecarName,
 } from "./sidecars.ts";
-import { StoreFileError } from "./store_file.ts";
+import { ifPresent, StoreFileError } from "./store_file.ts";
 import {
   DiskLayout,
   formatZonePath,
@@ -682,7 +682,7 @@ export class DiskStore {
     if (item.hasAvus !== undefined) return item;
     let hasAvus = true;
     try {
-      Deno.lstatSync(this.#sidecarLocation(item, "avus").disk);
+      Deno.lstatSync(`${item.sidecarDir}/${sidecarName(item.name, item.kind, "avus")}`);
     } catch {
       hasAvus = false;
     }
@@ -771,11 +771,9 @@ export class DiskStore {
    * ```
    */
   async comments(item: Item, user: string): Promise<Comment[]> {
-    if (this.#above.has(item.path)) return [];
-    const { disk, display } = this.#sidecarLocation(item, "comments");
-    const real = this.#sidecarTarget(disk, display, user);
-    const bytes = real && await this.#readSidecarBytes(real, display);
-    return bytes ? parseComments(bytes.bytes, display) : [];
+    const sidecar = this.#sidecar(item, "comments", user);
+    const bytes = sidecar && await ifPresent(Deno.readFile(sidecar.real));
+    return bytes ? parseComments(bytes, sidecar.display) : [];
   }
 
   /**
@@ -979,35 +977,54 @@ export class DiskStore {
     }
   }
 
-  #sidecarLocation(
-    item: SidecarOwner,
-    sort: "avus" | "comments",
-  ): { disk: string; display: string } {
+  /**
+   * The `sort` sidecar of `item` when it exists and `user` may read the entry it describes where
+   * it really lies (a symlinked sidecar is judged by its target, by the same rule as data files):
+   * its real path, the path errors name it by, and its stat; `undefined` otherwise.
+   *
+   * @throws {StoreFileError} when it is a symlink that leads out of the zone, no regular file, or
+   * too large to read.
+   */
+  #sidecar(item: SidecarOwner, sort: "avus" | "comments", user: string) {
+    if (this.#above.has(item.path)) return undefined;
     const name = sidecarName(item.name, item.kind, sort);
-    const folderPath = item.kind === "folder" ? item.path : parentPath(item.path);
-    return { disk: `${item.sidecarDir}/${name}`, display: `${folderPath}/${name}` };
+    const display = `${item.kind === "folder" ? item.path : parentPath(item.path)}/${name}`;
+    let real: string;
+    let info: Deno.FileInfo;
+    try {
+      real = Deno.realPathSync(`${item.sidecarDir}/${name}`);
+      info = Deno.statSync(real);
+    } catch {
+      return undefined;
+    }
+    // The sidecar's own name is no servable name: map its folder, then append it.
+    const cut = Math.max(real.lastIndexOf("/"), real.lastIndexOf("\\"));
+    const folder = this.#layout.toZonePath(real.slice(0, cut));
+    if (folder === undefined) {
+      throw new StoreFileError(display, "is a symlink that leads out of the store");
+    }
+    const target = `${folder}/${real.slice(cut + 1)}`;
+    if (permissionFor(this.paths, user, describedEntry(target)) === "none") return undefined;
+    if (!info.isFile) throw new StoreFileError(display, "is not a regular file");
+    if (info.size > MAX_SIDECAR_BYTES) {
+      throw new StoreFileError(display, `is larger than ${MAX_SIDECAR_BYTES} bytes`);
+    }
+    return { real, display, info };
   }
 
   async #avuSidecar(item: SidecarOwner, user: string): Promise<ItemMetadata | undefined> {
-    if (this.#above.has(item.path)) return undefined;
-    const { disk, display } = this.#sidecarLocation(item, "avus");
-    const real = this.#sidecarTarget(disk, display, user);
-    let info: Deno.FileInfo | undefined;
-    try {
-      if (real !== undefined) info = Deno.statSync(real);
-    } catch {
-      // Gone since it was resolved.
-    }
-    if (real === undefined || info === undefined) return undefined;
+    const sidecar = this.#sidecar(item, "avus", user);
+    if (!sidecar) return undefined;
+    const { real, display, info } = sidecar;
     const version = `${info.mtime?.getTime()}:${info.size}:${info.ino}`;
     let cached = this.#sidecars.get(real);
     if (cached) this.#forget(real, cached);
     if (!cached || cached.version !== version) {
-      const read = await this.#readSidecarBytes(real, display);
-      if (!read) return undefined;
-      cached = { version, bytes: read.bytes.byteLength, mtime: read.mtime };
+      const bytes = await ifPresent(Deno.readFile(real));
+      if (!bytes) return undefined;
+      cached = { version, bytes: bytes.byteLength, mtime: info.mtime?.getTime() ?? 0 };
       try {
-        cached.value = parseAvuSidecar(read.bytes, display);
+        cached.value = parseAvuSidecar(bytes, display);
       } catch (error) {
         if (!(error instanceof StoreFileError)) throw error;
         cached.error = error;
@@ -1031,49 +1048,6 @@ export class DiskStore {
 
   #forget(real: string, cached: CachedSidecar): void {
     if (this.#sidecars.delete(real)) this.#sidecarBytes -= cached.bytes;
-  }
-
-  /**
-   * The real path of the sidecar at `disk` when it exists and `user` may read the entry it
-   * describes where it really lies (a symlinked sidecar is judged by its target, by the same
-   * rule as data files); `undefined` otherwise.
-   *
-   * @throws {StoreFileError} when it is a symlink that leads out of the zone.
-   */
-  #sidecarTarget(disk: string, display: string, user: string): string | undefined {
-    let real: string;
-    try {
-      real = Deno.realPathSync(disk);
-    } catch {
-      return undefined;
-    }
-    // The sidecar's own name is no servable name: map its folder, then append it.
-    const cut = Math.max(real.lastIndexOf("/"), real.lastIndexOf("\\"));
-    const folder = this.#layout.toZonePath(real.slice(0, cut));
-    if (folder === undefined) {
-      throw new StoreFileError(display, "is a symlink that leads out of the store");
-    }
-    const target = `${folder}/${real.slice(cut + 1)}`;
-    if (permissionFor(this.paths, user, describedEntry(target)) === "none") return undefined;
-    return real;
-  }
-
-  /** Reads the sidecar file at its real path `real` (see {@link DiskStore.#sidecarTarget}). */
-  async #readSidecarBytes(
-    real: string,
-    display: string,
-  ): Promise<{ bytes: Uint8Array; mtime: number } | undefined> {
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(real);
-    } catch {
-      return undefined;
-    }
-    if (!info.isFile) throw new StoreFileError(display, "is not a regular file");
-    if (info.size > MAX_SIDECAR_BYTES) {
-      throw new StoreFileError(display, `is larger than ${MAX_SIDECAR_BYTES} bytes`);
-    }
-    return { bytes: await Deno.readFile(real), mtime: info.mtime?.getTime() ?? 0 };
   }
 
   #resolveSymlink(
