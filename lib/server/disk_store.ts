@@ -260,13 +260,10 @@ export interface DiskStoreOptions {
  * ```
  */
 export class DiskStore {
-  /** The zone name. */
-  readonly zone: string;
   /** Well-known paths of the zone. */
   readonly paths: ZonePaths;
   /** Id ↔ path index. */
-  readonly ids: IdIndex;
-  readonly #root: string;
+  readonly ids = new IdIndex((visit) => this.#walk(visit));
   /** The real path of the folder served as {@link DiskStore.#base}. */
   readonly #baseDir: string;
   /** The data-store path of the served folder: `/<zone>`, or where a plain folder is mounted. */
@@ -274,7 +271,7 @@ export class DiskStore {
   /** The folders above `#base` (none for a store's root), each with the one child it holds. */
   readonly #above: ReadonlyMap<string, string>;
   readonly #layout: DiskLayout;
-  readonly #folders: FolderCache;
+  readonly #folders = new FolderCache((link) => this.#resolveSymlink(link));
   /** The hashes of the files this store's downloads send (their `ETag`s). */
   readonly #hashes = new FileHashes();
   /** Parsed AVU sidecars by real path, least recently used first. */
@@ -286,16 +283,27 @@ export class DiskStore {
   #foldersWalked = 0;
 
   private constructor(
-    root: string,
+    /**
+     * The real path of the store root.
+     *
+     * @example
+     * ```ts
+     * import { DiskStore } from "./disk_store.ts";
+     * import assert from "node:assert/strict";
+     * const root = await Deno.makeTempDir();
+     * assert.equal((await DiskStore.open(root, "iplant")).root, await Deno.realPath(root));
+     * await Deno.remove(root, { recursive: true });
+     * ```
+     */
+    readonly root: string,
     baseDir: string,
     base: string,
-    zone: string,
+    /** The zone name. */
+    readonly zone: string,
     sidecarBudget: number,
   ) {
     this.#sidecarBudget = sidecarBudget;
-    this.zone = zone;
     this.paths = new ZonePaths(zone);
-    this.#root = root;
     this.#baseDir = baseDir;
     this.#base = base;
     const segments = base.split("/").slice(1);
@@ -303,8 +311,6 @@ export class DiskStore {
       segments.slice(1).map((child, i) => [formatZonePath(segments.slice(0, i + 1)), child]),
     );
     this.#layout = new DiskLayout(baseDir, base);
-    this.#folders = new FolderCache((link) => this.#resolveSymlink(link));
-    this.ids = new IdIndex((visit) => this.#walk(visit));
   }
 
   /**
@@ -392,22 +398,6 @@ export class DiskStore {
    */
   get cachedSidecarBytes(): number {
     return this.#sidecarBytes;
-  }
-
-  /**
-   * The real path of the store root.
-   *
-   * @example
-   * ```ts
-   * import { DiskStore } from "./disk_store.ts";
-   * import assert from "node:assert/strict";
-   * const root = await Deno.makeTempDir();
-   * assert.equal((await DiskStore.open(root, "iplant")).root, await Deno.realPath(root));
-   * await Deno.remove(root, { recursive: true });
-   * ```
-   */
-  get root(): string {
-    return this.#root;
   }
 
   /**
@@ -888,7 +878,7 @@ export class DiskStore {
    * ```
    */
   redact(message: string): string {
-    return message.replaceAll(this.#baseDir, this.#base).replaceAll(this.#root, "");
+    return message.replaceAll(this.#baseDir, this.#base).replaceAll(this.root, "");
   }
 
   /**
