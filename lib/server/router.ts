@@ -71,14 +71,9 @@ interface Route {
 function route(
   pattern: string,
   handler: Handler,
-  options: { unsecured?: "anyone" | "user"; method?: "POST" } = {},
+  options: Partial<Pick<Route, "unsecured" | "method">> = {},
 ): Route {
-  return {
-    segments: pattern.split("/").slice(1),
-    handler,
-    unsecured: options.unsecured,
-    method: options.method ?? "GET",
-  };
+  return { segments: pattern.split("/").slice(1), handler, method: "GET", ...options };
 }
 
 const ANYONE = { unsecured: "anyone" } as const;
