@@ -103,18 +103,16 @@ const avuInputSchema: Z.ZodType<AvuInput> = z.lazy(() =>
 const irodsAvuInputSchema = z.object({
   attr: z.string(),
   value: z.string(),
-  unit: z.string().nullable().optional(),
+  unit: z.string().nullish().transform((unit) => unit ?? ""),
 });
 
-const avuListSchema = z.array(avuInputSchema);
-
 const avuObjectSchema = z.object({
-  avus: z.array(avuInputSchema).optional(),
-  "irods-avus": z.array(irodsAvuInputSchema).optional(),
+  avus: z.array(avuInputSchema).default([]),
+  "irods-avus": z.array(irodsAvuInputSchema).default([]),
 });
 
 /**
- * A raw iRODS AVU (attribute, value, unit).
+ * A raw iRODS AVU (attribute, value, unit: "" when the sidecar gives none).
  *
  * @example
  * ```ts
@@ -122,14 +120,7 @@ const avuObjectSchema = z.object({
  * const avu: IrodsAvu = { attr: "source", value: "field-campaign-7", unit: "" };
  * ```
  */
-export interface IrodsAvu {
-  /** Attribute name. */
-  attr: string;
-  /** Value (may be empty). */
-  value: string;
-  /** Unit (usually ""). */
-  unit: string;
-}
+export type IrodsAvu = Z.output<typeof irodsAvuInputSchema>;
 
 /**
  * The contents of an AVU sidecar: metadata-service AVUs and raw iRODS AVUs.
@@ -165,17 +156,10 @@ export function parseAvuSidecar(bytes: Uint8Array, displayName: string): AvuSide
   // Pick the form first, so problems are reported against the form the author meant.
   const value = parseStoreJson(bytes, z.unknown(), displayName);
   if (Array.isArray(value)) {
-    return { avus: checkStoreValue(value, avuListSchema, displayName), irodsAvus: [] };
+    return { avus: checkStoreValue(value, z.array(avuInputSchema), displayName), irodsAvus: [] };
   }
   const parsed = checkStoreValue(value, avuObjectSchema, displayName);
-  return {
-    avus: parsed.avus ?? [],
-    irodsAvus: (parsed["irods-avus"] ?? []).map((avu) => ({
-      attr: avu.attr,
-      value: avu.value,
-      unit: avu.unit ?? "",
-    })),
-  };
+  return { avus: parsed.avus, irodsAvus: parsed["irods-avus"] };
 }
 
 /**
