@@ -108,7 +108,7 @@ export interface FolderSnapshot {
 }
 
 /**
- * Size and dates (ms) of an entry.
+ * Size (0 for folders) and dates (ms) of an entry, as {@link entryStat} gives them.
  *
  * @example
  * ```ts
@@ -116,14 +116,7 @@ export interface FolderSnapshot {
  * const stat: EntryStat = { size: 10, created: 0, modified: 0 };
  * ```
  */
-export interface EntryStat {
-  /** Bytes (0 for folders). */
-  size: number;
-  /** The earlier of birth time and modification time, ms (see {@link entryStat}). */
-  created: number;
-  /** Modification time in ms. */
-  modified: number;
-}
+export type EntryStat = ReturnType<typeof entryStat>;
 
 /**
  * Stats of every entry of a snapshot, and the orders sorted by them (computed on demand).
@@ -161,7 +154,7 @@ export interface StatTable {
  * await Deno.remove(path);
  * ```
  */
-export function entryStat(info: Deno.FileInfo): EntryStat {
+export function entryStat(info: Deno.FileInfo) {
   const modified = info.mtime?.getTime() ?? 0;
   const born = info.birthtime?.getTime();
   return {
