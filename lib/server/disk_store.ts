@@ -14,6 +14,7 @@ import {
   FolderCache,
   type FolderEntry,
   type FolderSnapshot,
+  orUndefined,
   statMany,
 } from "./folder_cache.ts";
 import { fileValidators, type Validators } from "./conditional.ts";
@@ -426,16 +427,11 @@ export class DiskStore {
     const above = this.#above.has(path);
     const disk = above ? this.#baseDir : this.#layout.toDisk(segments);
     if (disk === undefined) return missing;
-    let real: string;
-    let info: Deno.FileInfo;
-    try {
-      // Synchronous on purpose, like all per-request metadata calls of the store: on a local
-      // disk the call itself costs less than a round trip through the runtime's blocking pool.
-      real = Deno.realPathSync(disk);
-      info = Deno.statSync(real);
-    } catch {
-      return missing;
-    }
+    // Synchronous on purpose, like all per-request metadata calls of the store: on a local
+    // disk the call itself costs less than a round trip through the runtime's blocking pool.
+    const real = orUndefined(() => Deno.realPathSync(disk));
+    const info = real === undefined ? undefined : orUndefined(() => Deno.statSync(real));
+    if (real === undefined || info === undefined) return missing;
     const target = above ? path : this.#layout.toZonePath(real);
     if (target === undefined || !(info.isFile || info.isDirectory)) return missing;
     const permission = weakest(
@@ -444,14 +440,10 @@ export class DiskStore {
     );
     if (permission === "none") return { found: "unreadable", path };
     const name = segments[segments.length - 1];
-    let sidecarDir = real;
-    if (info.isFile) {
-      try {
-        sidecarDir = Deno.realPathSync(this.#layout.toDisk(segments.slice(0, -1))!);
-      } catch {
-        return missing;
-      }
-    }
+    const sidecarDir = info.isFile
+      ? orUndefined(() => Deno.realPathSync(this.#layout.toDisk(segments.slice(0, -1))!))
+      : real;
+    if (sidecarDir === undefined) return missing;
     return {
       found: "item",
       item: {
@@ -636,12 +628,10 @@ export class DiskStore {
       const mark = sidecar?.irodsAvus.find((avu) => avu.attr === CHECKSUM_AVU);
       if (mark !== undefined) return mark.value;
     }
-    try {
-      const known = this.#hashes.recallFile(Deno.statSync(item.disk), "md5");
-      if (known !== undefined) return known;
-    } catch {
-      // Gone since it was resolved: opening it says so.
-    }
+    // Gone since it was resolved: opening it says so.
+    const info = orUndefined(() => Deno.statSync(item.disk));
+    const known = info && this.#hashes.recallFile(info, "md5");
+    if (known !== undefined) return known;
     const { file } = await this.open(item);
     try {
       return await this.#hashes.of(file, "md5");
@@ -670,13 +660,8 @@ export class DiskStore {
    */
   withSidecarKnown(item: Item): Item {
     if (item.hasAvus !== undefined) return item;
-    let hasAvus = true;
-    try {
-      Deno.lstatSync(`${item.sidecarDir}/${sidecarName(item.name, item.kind, "avus")}`);
-    } catch {
-      hasAvus = false;
-    }
-    return { ...item, hasAvus };
+    const sidecar = `${item.sidecarDir}/${sidecarName(item.name, item.kind, "avus")}`;
+    return { ...item, hasAvus: orUndefined(() => Deno.lstatSync(sidecar)) !== undefined };
   }
 
   /**
@@ -979,14 +964,9 @@ export class DiskStore {
     if (this.#above.has(item.path)) return undefined;
     const name = sidecarName(item.name, item.kind, sort);
     const display = `${item.kind === "folder" ? item.path : parentPath(item.path)}/${name}`;
-    let real: string;
-    let info: Deno.FileInfo;
-    try {
-      real = Deno.realPathSync(`${item.sidecarDir}/${name}`);
-      info = Deno.statSync(real);
-    } catch {
-      return undefined;
-    }
+    const real = orUndefined(() => Deno.realPathSync(`${item.sidecarDir}/${name}`));
+    const info = real === undefined ? undefined : orUndefined(() => Deno.statSync(real));
+    if (real === undefined || info === undefined) return undefined;
     // The sidecar's own name is no servable name: map its folder, then append it.
     const cut = Math.max(real.lastIndexOf("/"), real.lastIndexOf("\\"));
     const folder = this.#layout.toZonePath(real.slice(0, cut));
@@ -1043,15 +1023,13 @@ export class DiskStore {
   #resolveSymlink(
     link: string,
   ): { disk: string; target: string; kind: "file" | "folder" } | undefined {
-    try {
+    return orUndefined(() => {
       const disk = Deno.realPathSync(link);
       const target = this.#layout.toZonePath(disk);
       const info = Deno.statSync(disk);
       if (target === undefined || !(info.isFile || info.isDirectory)) return undefined;
       return { disk, target, kind: info.isDirectory ? "folder" : "file" };
-    } catch {
-      return undefined;
-    }
+    });
   }
 
   /**

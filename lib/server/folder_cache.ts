@@ -164,6 +164,26 @@ export function entryStat(info: Deno.FileInfo) {
   };
 }
 
+/**
+ * What `run` returns, or `undefined` when it throws: for file system calls whose failure (the
+ * entry gone, unreadable, a dangling link) means only that there is nothing there to use.
+ *
+ * @example
+ * ```ts
+ * import { orUndefined } from "./folder_cache.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(orUndefined(() => Deno.statSync("/no/such/file")), undefined);
+ * assert.ok(orUndefined(() => Deno.statSync(Deno.execPath()))?.isFile);
+ * ```
+ */
+export function orUndefined<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch {
+    return undefined;
+  }
+}
+
 const STAT_SLICE = 1000;
 
 /**
@@ -184,11 +204,7 @@ export async function statMany(paths: readonly string[]): Promise<(Deno.FileInfo
   const out: (Deno.FileInfo | undefined)[] = new Array(paths.length);
   for (let i = 0; i < paths.length; i++) {
     if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve) => setTimeout(resolve, 0));
-    try {
-      out[i] = Deno.statSync(paths[i]);
-    } catch {
-      out[i] = undefined;
-    }
+    out[i] = orUndefined(() => Deno.statSync(paths[i]));
   }
   return out;
 }
