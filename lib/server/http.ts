@@ -203,7 +203,7 @@ export class FileResponse extends Response {
 }
 
 /**
- * A running HTTP server.
+ * A running HTTP server (see {@link serveHttp}).
  *
  * @example
  * ```ts
@@ -211,25 +211,7 @@ export class FileResponse extends Response {
  * const port = (server: HttpServer) => server.addr.port;
  * ```
  */
-export interface HttpServer {
-  /** Where it listens. */
-  readonly addr: Deno.NetAddr;
-  /** Connections open now. */
-  readonly connections: number;
-  /**
-   * Stops accepting, closes idle connections and those waiting for a request head, cuts bodies
-   * being sent, waits for the rest.
-   */
-  close(): Promise<void>;
-  /**
-   * Lets the process end while the server runs: its listener, connections and timers no longer
-   * keep the event loop alive (as `Deno.serve`'s `unref()`). A request in progress still does
-   * when its client is in the same process, since the client waits for the answer.
-   */
-  unref(): void;
-  /** Undoes {@link HttpServer.unref}: the server keeps the process alive again (the default). */
-  ref(): void;
-}
+export type HttpServer = ReturnType<typeof serveHttp>;
 
 /**
  * What {@link serveHttp} needs.
@@ -401,15 +383,8 @@ class Connection {
   }
 }
 
-interface Head {
-  method: string;
-  target: string;
-  version: string;
-  headers: Headers;
-}
-
 /** Parses a request head (without its final blank line); a string says what is wrong. */
-function parseHead(text: string): Head | string {
+function parseHead(text: string) {
   const lines = text.split("\r\n");
   const parts = lines[0].split(" ");
   if (parts.length !== 3 || !/^[A-Z]+$/.test(parts[0]) || !/^HTTP\/1\.[01]$/.test(parts[2])) {
@@ -478,7 +453,7 @@ function hasBareLf(bytes: Uint8Array, from: number, to: number): boolean {
 export function serveHttp(
   options: HttpOptions,
   handler: (request: Request) => Promise<Response>,
-): HttpServer {
+) {
   const { limits, log } = options;
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
   const addr = listener.addr as Deno.NetAddr;
@@ -492,7 +467,7 @@ export function serveHttp(
   /** Connections waiting for a lane, in arrival order: since when, and how to let each go on. */
   let waiting: { c: Connection; since: number; grant: (granted: boolean) => void }[] = [];
   let reclaiming: ReturnType<typeof setTimeout> | undefined;
-  /** Whether the server keeps the process alive (see {@link HttpServer.unref}). */
+  /** Whether the server keeps the process alive (see `unref()` below). */
   let held = true;
   /** A timer that keeps the process alive only while the server does. */
   const later = (run: () => void, ms: number) => {
@@ -883,13 +858,25 @@ export function serveHttp(
 
   let closed: Promise<void> | undefined;
   return {
+    /** Where it listens. */
     addr,
-    get connections() {
+    /** Connections open now. */
+    get connections(): number {
       return open.size;
     },
+    /**
+     * Lets the process end while the server runs: its listener, connections and timers no longer
+     * keep the event loop alive (as `Deno.serve`'s `unref()`). A request in progress still does
+     * when its client is in the same process, since the client waits for the answer.
+     */
     unref: () => hold(false),
+    /** Undoes `unref()`: the server keeps the process alive again (the default). */
     ref: () => hold(true),
-    close() {
+    /**
+     * Stops accepting, closes idle connections and those waiting for a request head, cuts bodies
+     * being sent, waits for the rest.
+     */
+    close(): Promise<void> {
       closed ??= (async () => {
         closing = true;
         // What close() waits for (the accept loop, reads cut short) must keep the process
