@@ -284,31 +284,6 @@ export function fileTypeOverride(avus: readonly IrodsAvu[]): string | undefined 
   return found?.value;
 }
 
-/**
- * A comment as the comments endpoint answers it.
- *
- * @example
- * ```ts
- * import type { Comment } from "./sidecars.ts";
- * const comment: Comment = {
- *   id: "9e1d7c1a-2b3c-11ee-8f44-0242ac120002", commenter: "demo",
- *   post_time: 1689955200000, retracted: false, comment: "See README.txt.",
- * };
- * ```
- */
-export interface Comment {
-  /** Stable UUID. */
-  id: string;
-  /** Author's username. */
-  commenter: string;
-  /** When it was posted, ms. */
-  post_time: number;
-  /** Whether the author withdrew it (it is still listed). */
-  retracted: boolean;
-  /** The text. */
-  comment: string;
-}
-
 const commentsSchema = z.array(z.object({
   id: z.string().refine(isUuid, "must be a UUID"),
   comment: z.string().refine((text) => text.trim() !== "", "must not be blank"),
@@ -318,7 +293,8 @@ const commentsSchema = z.array(z.object({
 }));
 
 /**
- * Parses a comments sidecar and returns the comments oldest first.
+ * Parses a comments sidecar and returns the comments oldest first, as the comments endpoint
+ * answers them (ids in lowercase).
  *
  * @throws {StoreFileError} naming `displayName` and the bad field.
  *
@@ -337,7 +313,7 @@ const commentsSchema = z.array(z.object({
  * assert.deepEqual(comments.map((c) => c.comment), ["first", "later"]);
  * ```
  */
-export function parseComments(bytes: Uint8Array, displayName: string): Comment[] {
+export function parseComments(bytes: Uint8Array, displayName: string) {
   return parseStoreJson(bytes, commentsSchema, displayName)
     .map((entry) => ({
       id: entry.id.toLowerCase(),
