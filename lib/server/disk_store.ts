@@ -30,7 +30,6 @@ import {
 } from "./permissions.ts";
 import {
   type AvuSidecar,
-  type Comment,
   describedEntry,
   fileTypeOverride,
   parseAvuSidecar,
@@ -149,9 +148,10 @@ export interface PageQuery {
 }
 
 /**
- * One page of a folder before its entries are stat'ed: the count over all pages, this page's
- * entries in order, and {@link PagePlan.items} to stat a slice of them afresh. An answer can
- * so be built a slice at a time, as the client reads it.
+ * One page of a folder before its entries are stat'ed (see {@link DiskStore.pagePlan}): the
+ * count of matching items over all pages (`total`), this page's `folders` and `files` in order,
+ * and `items(entries)` to stat a slice of them afresh (ones gone meanwhile are left out). An
+ * answer can so be built a slice at a time, as the client reads it.
  *
  * @example
  * ```ts
@@ -159,16 +159,7 @@ export interface PageQuery {
  * const empty: PagePlan = { total: 0, folders: [], files: [], items: () => Promise.resolve([]) };
  * ```
  */
-export interface PagePlan {
-  /** Matching items over all pages. */
-  total: number;
-  /** This page's folders. */
-  folders: readonly FolderEntry[];
-  /** This page's files. */
-  files: readonly FolderEntry[];
-  /** The items of `entries` (a slice of this page), stat'ed now; ones gone meanwhile are left out. */
-  items(entries: readonly FolderEntry[]): Promise<Item[]>;
-}
+export type PagePlan = Awaited<ReturnType<DiskStore["pagePlan"]>>;
 
 /**
  * Parsed metadata of an item: its sidecar content and the sidecar's modification time.
@@ -519,7 +510,7 @@ export class DiskStore {
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  async pagePlan(folder: Item, user: string, query: PageQuery): Promise<PagePlan> {
+  async pagePlan(folder: Item, user: string, query: PageQuery) {
     const snapshot = await this.#snapshot(folder);
     const order = query.sort === "name" || query.sort === "path"
       ? snapshot
@@ -566,7 +557,7 @@ export class DiskStore {
       total,
       folders: pageFolders,
       files: pageFiles,
-      items: (entries) => this.#fresh(folder, entries, permissionOf),
+      items: (entries: readonly FolderEntry[]) => this.#fresh(folder, entries, permissionOf),
     };
   }
 
@@ -745,7 +736,7 @@ export class DiskStore {
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  async comments(item: Item, user: string): Promise<Comment[]> {
+  async comments(item: Item, user: string) {
     const sidecar = this.#sidecar(item, "comments", user);
     const bytes = sidecar && await ifPresent(Deno.readFile(sidecar.real));
     return bytes ? parseComments(bytes, sidecar.display) : [];
