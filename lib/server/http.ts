@@ -266,6 +266,8 @@ class Connection {
   waitingSince: number | undefined;
   #closed = false;
   #gone = Promise.withResolvers<void>();
+  /** Settles when the connection closes. */
+  readonly gone = this.#gone.promise;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #held = true;
 
@@ -276,11 +278,6 @@ class Connection {
 
   get closed(): boolean {
     return this.#closed;
-  }
-
-  /** Settles when the connection closes. */
-  get gone(): Promise<void> {
-    return this.#gone.promise;
   }
 
   /** Whether the client has taken less than {@link STALL_BYTES} in the last {@link STALL_MS}. */
