@@ -912,13 +912,11 @@ export class DiskStore {
     permissionOf: ((entry: FolderEntry) => Permission) | undefined,
   ): Promise<Item[]> {
     const infos = await statMany(entries.map((entry) => entry.disk));
-    const items: Item[] = [];
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i];
+    return entries.flatMap((entry, i): Item[] => {
       const info = infos[i];
       const permission = permissionOf ? permissionOf(entry) : folder.permission;
-      if (!info || permission === "none") continue;
-      items.push({
+      if (!info || permission === "none") return [];
+      return [{
         path: `${folder.path}/${entry.name}`,
         name: entry.name,
         kind: entry.kind,
@@ -928,9 +926,8 @@ export class DiskStore {
         ...entryStat(info),
         nameType: entry.nameType,
         hasAvus: entry.kind === "file" ? entry.hasAvus : undefined,
-      });
-    }
-    return items;
+      }];
+    });
   }
 
   async #typeFromSidecar(owner: SidecarOwner, nameType: string, user: string): Promise<string> {
