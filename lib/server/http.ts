@@ -342,11 +342,7 @@ class Connection {
 
   async read(into: Uint8Array): Promise<number | null> {
     if (this.#closed) return null;
-    try {
-      return await this.conn.read(into);
-    } catch {
-      return null;
-    }
+    return await this.conn.read(into).catch(() => null);
   }
 
   /** Writes all of `bytes`, cutting the connection if one write stalls past `timeoutMs`. */
@@ -879,11 +875,7 @@ export function serveHttp(
         // What close() waits for (the accept loop, reads cut short) must keep the process
         // alive until it settles, or an unreferenced server's close() would never return.
         hold(true);
-        try {
-          listener.close();
-        } catch {
-          // Already closed.
-        }
+        listener[Symbol.dispose](); // unlike close(), no throw when closed already
         await accepting;
         shedIdle(open.size);
         // Bodies being sent are cut, and connections still waiting for a whole request head
