@@ -1056,14 +1056,12 @@ export class DiskStore {
     } else {
       let checked = 0;
       for (const [disk, seen] of folders) {
-        let mtime: number | undefined;
-        try {
-          mtime = Deno.statSync(disk).mtime?.getTime();
-        } catch {
-          folders.delete(disk);
-          continue;
+        const info = orUndefined(() => Deno.statSync(disk));
+        const mtime = info?.mtime?.getTime();
+        if (info === undefined) folders.delete(disk);
+        else if (mtime === undefined || mtime !== seen.mtime) {
+          pending.push({ disk, path: seen.path });
         }
-        if (mtime === undefined || mtime !== seen.mtime) pending.push({ disk, path: seen.path });
         if (++checked % 5000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
       }
     }
