@@ -698,14 +698,10 @@ export function serveHttp(
         (head.headers.has("transfer-encoding") || declared !== "0");
       const keepAlive = head.version === "HTTP/1.1" && !connectionHeader.includes("close") &&
         !hasBody;
-      let url: URL;
-      try {
-        url = head.target.startsWith("/")
-          ? new URL(head.target, `http://${head.headers.get("host") || "localhost"}`)
-          : new URL(head.target);
-      } catch {
-        return await refuse(c, 400, "Bad Request (malformed target)\n");
-      }
+      const url = head.target.startsWith("/")
+        ? URL.parse(head.target, `http://${head.headers.get("host") || "localhost"}`)
+        : URL.parse(head.target);
+      if (!url) return await refuse(c, 400, "Bad Request (malformed target)\n");
       let response: Response;
       try {
         response = await handler(
