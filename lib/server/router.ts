@@ -218,11 +218,7 @@ export function createRouter(
     if (url.pathname === "/dav-anon" || url.pathname.startsWith("/dav-anon/")) {
       const fault = shaper.fault();
       if (fault) return fault;
-      if (!readOnly) {
-        const reply = textReply(405, "Method Not Allowed\n");
-        reply.headers.set("allow", "GET, HEAD");
-        return reply;
-      }
+      if (!readOnly) return textReply(405, "Method Not Allowed\n", { allow: "GET, HEAD" });
       return await davAnonHandler(call(undefined));
     }
 
