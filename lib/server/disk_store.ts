@@ -363,7 +363,7 @@ export class DiskStore {
    * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "a");
    * const found = await store.lookup("/iplant/home/shared/a.txt", "anonymous");
    * assert.ok(found.found === "item");
-   * const { file } = await store.open(found.item);
+   * const file = await store.open(found.item);
    * assert.equal((await store.validators(file)).etag, '"xxh64-d24ec4f1a98c6e5b-1"');
    * file.close();
    * await Deno.remove(root, { recursive: true });
@@ -623,12 +623,8 @@ export class DiskStore {
     const info = orUndefined(() => Deno.statSync(item.disk));
     const known = info && this.#hashes.recallFile(info, "md5");
     if (known !== undefined) return known;
-    const { file } = await this.open(item);
-    try {
-      return await this.#hashes.of(file, "md5");
-    } finally {
-      file.close();
-    }
+    using file = await this.open(item);
+    return await this.#hashes.of(file, "md5");
   }
 
   /**
@@ -819,19 +815,17 @@ export class DiskStore {
    * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "hi");
    * const found = await store.lookup("/iplant/home/shared/a.txt", "anonymous");
    * if (found.found === "item") {
-   *   const { file, size } = await store.open(found.item);
-   *   assert.equal(size, 2);
-   *   file.close();
+   *   using file = await store.open(found.item);
+   *   assert.equal((await file.stat()).size, 2);
    * }
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  async open(item: Item): Promise<{ file: Deno.FsFile; size: number }> {
+  async open(item: Item): Promise<Deno.FsFile> {
     const file = await Deno.open(item.disk, { read: true });
     try {
-      const info = await file.stat();
-      if (!info.isFile) throw new Error(`${item.path} is not a regular file`);
-      return { file, size: info.size };
+      if (!(await file.stat()).isFile) throw new Error(`${item.path} is not a regular file`);
+      return file;
     } catch (error) {
       file.close();
       throw error;
