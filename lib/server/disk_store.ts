@@ -785,13 +785,8 @@ export class DiskStore {
       const disk = this.#layout.toDisk(segments.slice(0, depth));
       // Outside a plain folder's mount: nothing there is on disk, nor may be created.
       if (disk === undefined) return;
-      let real: string;
-      try {
-        real = await Deno.realPath(disk);
-      } catch (error) {
-        if (error instanceof Deno.errors.NotFound) continue;
-        throw error;
-      }
+      const real = await ifPresent(Deno.realPath(disk));
+      if (real === undefined) continue;
       if (this.#layout.toZonePath(real) === undefined) {
         throw new Error(`${formatZonePath(segments.slice(0, depth))} leads out of the store`);
       }
