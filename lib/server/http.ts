@@ -246,6 +246,11 @@ const TLS_HANDSHAKE = 0x16;
 
 class Closed extends Error {}
 
+/** Makes `timer` keep the process alive, or not (see `unref()` on the server). */
+function holdTimer(timer: ReturnType<typeof setTimeout> | undefined, held: boolean): void {
+  if (timer !== undefined) (held ? Deno.refTimer : Deno.unrefTimer)(timer);
+}
+
 /** One client connection and its state. */
 class Connection {
   /** Kept alive after an answer, waiting for the next request (nothing of it has arrived). */
@@ -297,10 +302,7 @@ class Connection {
     this.#held = held;
     if (held) this.conn.ref();
     else this.conn.unref();
-    if (this.#timer !== undefined) {
-      if (held) Deno.refTimer(this.#timer);
-      else Deno.unrefTimer(this.#timer);
-    }
+    holdTimer(this.#timer, held);
   }
 
   disarm(): void {
@@ -473,10 +475,7 @@ export function serveHttp(
     if (value) listener.ref();
     else listener.unref();
     for (const c of open) c.hold(value);
-    if (reclaiming !== undefined) {
-      if (value) Deno.refTimer(reclaiming);
-      else Deno.unrefTimer(reclaiming);
-    }
+    holdTimer(reclaiming, value);
   };
 
   /** Closes the connections idle the longest, at most `count`; returns how many. */
