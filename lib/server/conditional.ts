@@ -186,8 +186,7 @@ export function preconditions(
     const tags = parseEntityTags(ifMatch);
     if (tags !== "*" && !tags.includes(validators.etag)) return "failed";
   } else {
-    const since = headers.get("if-unmodified-since");
-    const date = since === null ? undefined : parseHttpDate(since);
+    const date = parseHttpDate(headers.get("if-unmodified-since") ?? "");
     if (date !== undefined && validators.modifiedSeconds > date) return "failed";
   }
   const ifNoneMatch = headers.get("if-none-match");
@@ -198,8 +197,7 @@ export function preconditions(
       return "not-modified";
     }
   } else {
-    const since = headers.get("if-modified-since");
-    const date = since === null ? undefined : parseHttpDate(since);
+    const date = parseHttpDate(headers.get("if-modified-since") ?? "");
     if (date !== undefined && validators.modifiedSeconds <= date) return "not-modified";
   }
   return "proceed";
