@@ -271,9 +271,8 @@ export function resolveOptions(options: ServerOptions) {
     search: options.search ?? true,
     quiet: options.quiet ?? true,
     limits: {
-      maxConnections: options.maxConnections === undefined
-        ? defaultMaxConnections()
-        : number(options, "maxConnections", 0, isPositiveInteger, POSITIVE),
+      maxConnections: number(options, "maxConnections", undefined, isPositiveInteger, POSITIVE) ??
+        defaultMaxConnections(),
       idleTimeoutMs: number(options, "idleTimeoutMs", 5000, isPositiveInteger, POSITIVE_MS),
       headersTimeoutMs: number(options, "headersTimeoutMs", 10_000, isPositiveInteger, POSITIVE_MS),
       sendTimeoutMs: number(options, "sendTimeoutMs", 30_000, isPositiveInteger, POSITIVE_MS),
