@@ -28,7 +28,8 @@ import { type FileHashes, fileIdentity, isSettled } from "./file_hashes.ts";
 const HASHED_MAX = 1024 * 1024 * 1024;
 
 /**
- * What identifies one version of an open file: its validators and the times conditions compare.
+ * What identifies one version of an open file: its validators and the times conditions compare
+ * (see {@link fileValidators}).
  *
  * @example
  * ```ts
@@ -39,24 +40,16 @@ const HASHED_MAX = 1024 * 1024 * 1024;
  * };
  * ```
  */
-export interface Validators {
-  /** The strong entity tag, quoted. */
-  etag: string;
-  /** `Last-Modified` (the modification time, never later than now), as an HTTP-date. */
-  lastModified: string;
-  /** `Last-Modified` in whole seconds since the epoch. */
-  modifiedSeconds: number;
-  /** The later of the modification and change times, whole seconds: when the bytes last moved. */
-  changedSeconds: number;
-  /** The file's size. */
-  size: number;
-}
+export type Validators = Awaited<ReturnType<typeof fileValidators>>;
 
 /**
  * The validators of an open file, hashing its bytes through the same descriptor that will serve
  * them (so the tag describes the bytes sent even if the path was replaced meanwhile), the hash
  * remembered in `hashes` (the serving store's) once the file's identity has settled. Leaves the
- * file positioned at its start.
+ * file positioned at its start. They are: `etag`, the strong entity tag, quoted;
+ * `lastModified`, the modification time (never later than now) as an HTTP-date, and
+ * `modifiedSeconds` the same in whole seconds since the epoch; `changedSeconds`, the later of
+ * the modification and change times, when the bytes last moved; and the file's `size`.
  *
  * @example
  * ```ts
@@ -73,7 +66,7 @@ export interface Validators {
  * await Deno.remove(path);
  * ```
  */
-export async function fileValidators(file: Deno.FsFile, hashes: FileHashes): Promise<Validators> {
+export async function fileValidators(file: Deno.FsFile, hashes: FileHashes) {
   const started = Date.now();
   const info = await file.stat();
   const modified = info.mtime?.getTime() ?? 0;
@@ -193,8 +186,7 @@ export function preconditions(
     const tags = parseEntityTags(ifMatch);
     if (tags !== "*" && !tags.includes(validators.etag)) return "failed";
   } else {
-    const since = headers.get("if-unmodified-since");
-    const date = since === null ? undefined : parseHttpDate(since);
+    const date = parseHttpDate(headers.get("if-unmodified-since") ?? "");
     if (date !== undefined && validators.modifiedSeconds > date) return "failed";
   }
   const ifNoneMatch = headers.get("if-none-match");
@@ -205,8 +197,7 @@ export function preconditions(
       return "not-modified";
     }
   } else {
-    const since = headers.get("if-modified-since");
-    const date = since === null ? undefined : parseHttpDate(since);
+    const date = parseHttpDate(headers.get("if-modified-since") ?? "");
     if (date !== undefined && validators.modifiedSeconds <= date) return "not-modified";
   }
   return "proceed";

@@ -14,6 +14,7 @@ import {
   FolderCache,
   type FolderEntry,
   type FolderSnapshot,
+  orUndefined,
   statMany,
 } from "./folder_cache.ts";
 import { fileValidators, type Validators } from "./conditional.ts";
@@ -29,14 +30,13 @@ import {
 } from "./permissions.ts";
 import {
   type AvuSidecar,
-  type Comment,
   describedEntry,
   fileTypeOverride,
   parseAvuSidecar,
   parseComments,
   sidecarName,
 } from "./sidecars.ts";
-import { StoreFileError } from "./store_file.ts";
+import { ifPresent, StoreFileError } from "./store_file.ts";
 import {
   DiskLayout,
   formatZonePath,
@@ -148,9 +148,10 @@ export interface PageQuery {
 }
 
 /**
- * One page of a folder before its entries are stat'ed: the count over all pages, this page's
- * entries in order, and {@link PagePlan.items} to stat a slice of them afresh. An answer can
- * so be built a slice at a time, as the client reads it.
+ * One page of a folder before its entries are stat'ed (see {@link DiskStore.pagePlan}): the
+ * count of matching items over all pages (`total`), this page's `folders` and `files` in order,
+ * and `items(entries)` to stat a slice of them afresh (ones gone meanwhile are left out). An
+ * answer can so be built a slice at a time, as the client reads it.
  *
  * @example
  * ```ts
@@ -158,16 +159,7 @@ export interface PageQuery {
  * const empty: PagePlan = { total: 0, folders: [], files: [], items: () => Promise.resolve([]) };
  * ```
  */
-export interface PagePlan {
-  /** Matching items over all pages. */
-  total: number;
-  /** This page's folders. */
-  folders: readonly FolderEntry[];
-  /** This page's files. */
-  files: readonly FolderEntry[];
-  /** The items of `entries` (a slice of this page), stat'ed now; ones gone meanwhile are left out. */
-  items(entries: readonly FolderEntry[]): Promise<Item[]>;
-}
+export type PagePlan = Awaited<ReturnType<DiskStore["pagePlan"]>>;
 
 /**
  * Parsed metadata of an item: its sidecar content and the sidecar's modification time.
@@ -260,13 +252,10 @@ export interface DiskStoreOptions {
  * ```
  */
 export class DiskStore {
-  /** The zone name. */
-  readonly zone: string;
   /** Well-known paths of the zone. */
   readonly paths: ZonePaths;
   /** Id ↔ path index. */
-  readonly ids: IdIndex;
-  readonly #root: string;
+  readonly ids = new IdIndex((visit) => this.#walk(visit));
   /** The real path of the folder served as {@link DiskStore.#base}. */
   readonly #baseDir: string;
   /** The data-store path of the served folder: `/<zone>`, or where a plain folder is mounted. */
@@ -274,7 +263,7 @@ export class DiskStore {
   /** The folders above `#base` (none for a store's root), each with the one child it holds. */
   readonly #above: ReadonlyMap<string, string>;
   readonly #layout: DiskLayout;
-  readonly #folders: FolderCache;
+  readonly #folders = new FolderCache((link) => this.#resolveSymlink(link));
   /** The hashes of the files this store's downloads send (their `ETag`s). */
   readonly #hashes = new FileHashes();
   /** Parsed AVU sidecars by real path, least recently used first. */
@@ -286,16 +275,27 @@ export class DiskStore {
   #foldersWalked = 0;
 
   private constructor(
-    root: string,
+    /**
+     * The real path of the store root.
+     *
+     * @example
+     * ```ts
+     * import { DiskStore } from "./disk_store.ts";
+     * import assert from "node:assert/strict";
+     * const root = await Deno.makeTempDir();
+     * assert.equal((await DiskStore.open(root, "iplant")).root, await Deno.realPath(root));
+     * await Deno.remove(root, { recursive: true });
+     * ```
+     */
+    readonly root: string,
     baseDir: string,
     base: string,
-    zone: string,
+    /** The zone name. */
+    readonly zone: string,
     sidecarBudget: number,
   ) {
     this.#sidecarBudget = sidecarBudget;
-    this.zone = zone;
     this.paths = new ZonePaths(zone);
-    this.#root = root;
     this.#baseDir = baseDir;
     this.#base = base;
     const segments = base.split("/").slice(1);
@@ -303,8 +303,6 @@ export class DiskStore {
       segments.slice(1).map((child, i) => [formatZonePath(segments.slice(0, i + 1)), child]),
     );
     this.#layout = new DiskLayout(baseDir, base);
-    this.#folders = new FolderCache((link) => this.#resolveSymlink(link));
-    this.ids = new IdIndex((visit) => this.#walk(visit));
   }
 
   /**
@@ -365,7 +363,7 @@ export class DiskStore {
    * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "a");
    * const found = await store.lookup("/iplant/home/shared/a.txt", "anonymous");
    * assert.ok(found.found === "item");
-   * const { file } = await store.open(found.item);
+   * const file = await store.open(found.item);
    * assert.equal((await store.validators(file)).etag, '"xxh64-d24ec4f1a98c6e5b-1"');
    * file.close();
    * await Deno.remove(root, { recursive: true });
@@ -395,22 +393,6 @@ export class DiskStore {
   }
 
   /**
-   * The real path of the store root.
-   *
-   * @example
-   * ```ts
-   * import { DiskStore } from "./disk_store.ts";
-   * import assert from "node:assert/strict";
-   * const root = await Deno.makeTempDir();
-   * assert.equal((await DiskStore.open(root, "iplant")).root, await Deno.realPath(root));
-   * await Deno.remove(root, { recursive: true });
-   * ```
-   */
-  get root(): string {
-    return this.#root;
-  }
-
-  /**
    * Resolves a data-store path for `user`. Anything that cannot name a servable item of the
    * zone (bad syntax, escapes, special files, sidecars) is `missing`.
    *
@@ -436,16 +418,11 @@ export class DiskStore {
     const above = this.#above.has(path);
     const disk = above ? this.#baseDir : this.#layout.toDisk(segments);
     if (disk === undefined) return missing;
-    let real: string;
-    let info: Deno.FileInfo;
-    try {
-      // Synchronous on purpose, like all per-request metadata calls of the store: on a local
-      // disk the call itself costs less than a round trip through the runtime's blocking pool.
-      real = Deno.realPathSync(disk);
-      info = Deno.statSync(real);
-    } catch {
-      return missing;
-    }
+    // Synchronous on purpose, like all per-request metadata calls of the store: on a local
+    // disk the call itself costs less than a round trip through the runtime's blocking pool.
+    const real = orUndefined(() => Deno.realPathSync(disk));
+    const info = real === undefined ? undefined : orUndefined(() => Deno.statSync(real));
+    if (real === undefined || info === undefined) return missing;
     const target = above ? path : this.#layout.toZonePath(real);
     if (target === undefined || !(info.isFile || info.isDirectory)) return missing;
     const permission = weakest(
@@ -454,14 +431,10 @@ export class DiskStore {
     );
     if (permission === "none") return { found: "unreadable", path };
     const name = segments[segments.length - 1];
-    let sidecarDir = real;
-    if (info.isFile) {
-      try {
-        sidecarDir = Deno.realPathSync(this.#layout.toDisk(segments.slice(0, -1))!);
-      } catch {
-        return missing;
-      }
-    }
+    const sidecarDir = info.isFile
+      ? orUndefined(() => Deno.realPathSync(this.#layout.toDisk(segments.slice(0, -1))!))
+      : real;
+    if (sidecarDir === undefined) return missing;
     return {
       found: "item",
       item: {
@@ -537,7 +510,7 @@ export class DiskStore {
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  async pagePlan(folder: Item, user: string, query: PageQuery): Promise<PagePlan> {
+  async pagePlan(folder: Item, user: string, query: PageQuery) {
     const snapshot = await this.#snapshot(folder);
     const order = query.sort === "name" || query.sort === "path"
       ? snapshot
@@ -584,7 +557,7 @@ export class DiskStore {
       total,
       folders: pageFolders,
       files: pageFiles,
-      items: (entries) => this.#fresh(folder, entries, permissionOf),
+      items: (entries: readonly FolderEntry[]) => this.#fresh(folder, entries, permissionOf),
     };
   }
 
@@ -646,18 +619,12 @@ export class DiskStore {
       const mark = sidecar?.irodsAvus.find((avu) => avu.attr === CHECKSUM_AVU);
       if (mark !== undefined) return mark.value;
     }
-    try {
-      const known = this.#hashes.recallFile(Deno.statSync(item.disk), "md5");
-      if (known !== undefined) return known;
-    } catch {
-      // Gone since it was resolved: opening it says so.
-    }
-    const { file } = await this.open(item);
-    try {
-      return await this.#hashes.of(file, "md5");
-    } finally {
-      file.close();
-    }
+    // Gone since it was resolved: opening it says so.
+    const info = orUndefined(() => Deno.statSync(item.disk));
+    const known = info && this.#hashes.recallFile(info, "md5");
+    if (known !== undefined) return known;
+    using file = await this.open(item);
+    return await this.#hashes.of(file, "md5");
   }
 
   /**
@@ -680,13 +647,8 @@ export class DiskStore {
    */
   withSidecarKnown(item: Item): Item {
     if (item.hasAvus !== undefined) return item;
-    let hasAvus = true;
-    try {
-      Deno.lstatSync(this.#sidecarLocation(item, "avus").disk);
-    } catch {
-      hasAvus = false;
-    }
-    return { ...item, hasAvus };
+    const sidecar = `${item.sidecarDir}/${sidecarName(item.name, item.kind, "avus")}`;
+    return { ...item, hasAvus: orUndefined(() => Deno.lstatSync(sidecar)) !== undefined };
   }
 
   /**
@@ -770,12 +732,10 @@ export class DiskStore {
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  async comments(item: Item, user: string): Promise<Comment[]> {
-    if (this.#above.has(item.path)) return [];
-    const { disk, display } = this.#sidecarLocation(item, "comments");
-    const real = this.#sidecarTarget(disk, display, user);
-    const bytes = real && await this.#readSidecarBytes(real, display);
-    return bytes ? parseComments(bytes.bytes, display) : [];
+  async comments(item: Item, user: string) {
+    const sidecar = this.#sidecar(item, "comments", user);
+    const bytes = sidecar && await ifPresent(Deno.readFile(sidecar.real));
+    return bytes ? parseComments(bytes, sidecar.display) : [];
   }
 
   /**
@@ -825,13 +785,8 @@ export class DiskStore {
       const disk = this.#layout.toDisk(segments.slice(0, depth));
       // Outside a plain folder's mount: nothing there is on disk, nor may be created.
       if (disk === undefined) return;
-      let real: string;
-      try {
-        real = await Deno.realPath(disk);
-      } catch (error) {
-        if (error instanceof Deno.errors.NotFound) continue;
-        throw error;
-      }
+      const real = await ifPresent(Deno.realPath(disk));
+      if (real === undefined) continue;
       if (this.#layout.toZonePath(real) === undefined) {
         throw new Error(`${formatZonePath(segments.slice(0, depth))} leads out of the store`);
       }
@@ -855,19 +810,17 @@ export class DiskStore {
    * await Deno.writeTextFile(`${root}/iplant/home/shared/a.txt`, "hi");
    * const found = await store.lookup("/iplant/home/shared/a.txt", "anonymous");
    * if (found.found === "item") {
-   *   const { file, size } = await store.open(found.item);
-   *   assert.equal(size, 2);
-   *   file.close();
+   *   using file = await store.open(found.item);
+   *   assert.equal((await file.stat()).size, 2);
    * }
    * await Deno.remove(root, { recursive: true });
    * ```
    */
-  async open(item: Item): Promise<{ file: Deno.FsFile; size: number }> {
+  async open(item: Item): Promise<Deno.FsFile> {
     const file = await Deno.open(item.disk, { read: true });
     try {
-      const info = await file.stat();
-      if (!info.isFile) throw new Error(`${item.path} is not a regular file`);
-      return { file, size: info.size };
+      if (!(await file.stat()).isFile) throw new Error(`${item.path} is not a regular file`);
+      return file;
     } catch (error) {
       file.close();
       throw error;
@@ -890,7 +843,7 @@ export class DiskStore {
    * ```
    */
   redact(message: string): string {
-    return message.replaceAll(this.#baseDir, this.#base).replaceAll(this.#root, "");
+    return message.replaceAll(this.#baseDir, this.#base).replaceAll(this.root, "");
   }
 
   /**
@@ -948,13 +901,11 @@ export class DiskStore {
     permissionOf: ((entry: FolderEntry) => Permission) | undefined,
   ): Promise<Item[]> {
     const infos = await statMany(entries.map((entry) => entry.disk));
-    const items: Item[] = [];
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i];
+    return entries.flatMap((entry, i): Item[] => {
       const info = infos[i];
       const permission = permissionOf ? permissionOf(entry) : folder.permission;
-      if (!info || permission === "none") continue;
-      items.push({
+      if (!info || permission === "none") return [];
+      return [{
         path: `${folder.path}/${entry.name}`,
         name: entry.name,
         kind: entry.kind,
@@ -964,9 +915,8 @@ export class DiskStore {
         ...entryStat(info),
         nameType: entry.nameType,
         hasAvus: entry.kind === "file" ? entry.hasAvus : undefined,
-      });
-    }
-    return items;
+      }];
+    });
   }
 
   async #typeFromSidecar(owner: SidecarOwner, nameType: string, user: string): Promise<string> {
@@ -979,35 +929,49 @@ export class DiskStore {
     }
   }
 
-  #sidecarLocation(
-    item: SidecarOwner,
-    sort: "avus" | "comments",
-  ): { disk: string; display: string } {
+  /**
+   * The `sort` sidecar of `item` when it exists and `user` may read the entry it describes where
+   * it really lies (a symlinked sidecar is judged by its target, by the same rule as data files):
+   * its real path, the path errors name it by, and its stat; `undefined` otherwise.
+   *
+   * @throws {StoreFileError} when it is a symlink that leads out of the zone, no regular file, or
+   * too large to read.
+   */
+  #sidecar(item: SidecarOwner, sort: "avus" | "comments", user: string) {
+    if (this.#above.has(item.path)) return undefined;
     const name = sidecarName(item.name, item.kind, sort);
-    const folderPath = item.kind === "folder" ? item.path : parentPath(item.path);
-    return { disk: `${item.sidecarDir}/${name}`, display: `${folderPath}/${name}` };
+    const display = `${item.kind === "folder" ? item.path : parentPath(item.path)}/${name}`;
+    const real = orUndefined(() => Deno.realPathSync(`${item.sidecarDir}/${name}`));
+    const info = real === undefined ? undefined : orUndefined(() => Deno.statSync(real));
+    if (real === undefined || info === undefined) return undefined;
+    // The sidecar's own name is no servable name: map its folder, then append it.
+    const cut = Math.max(real.lastIndexOf("/"), real.lastIndexOf("\\"));
+    const folder = this.#layout.toZonePath(real.slice(0, cut));
+    if (folder === undefined) {
+      throw new StoreFileError(display, "is a symlink that leads out of the store");
+    }
+    const target = `${folder}/${real.slice(cut + 1)}`;
+    if (permissionFor(this.paths, user, describedEntry(target)) === "none") return undefined;
+    if (!info.isFile) throw new StoreFileError(display, "is not a regular file");
+    if (info.size > MAX_SIDECAR_BYTES) {
+      throw new StoreFileError(display, `is larger than ${MAX_SIDECAR_BYTES} bytes`);
+    }
+    return { real, display, info };
   }
 
   async #avuSidecar(item: SidecarOwner, user: string): Promise<ItemMetadata | undefined> {
-    if (this.#above.has(item.path)) return undefined;
-    const { disk, display } = this.#sidecarLocation(item, "avus");
-    const real = this.#sidecarTarget(disk, display, user);
-    let info: Deno.FileInfo | undefined;
-    try {
-      if (real !== undefined) info = Deno.statSync(real);
-    } catch {
-      // Gone since it was resolved.
-    }
-    if (real === undefined || info === undefined) return undefined;
+    const sidecar = this.#sidecar(item, "avus", user);
+    if (!sidecar) return undefined;
+    const { real, display, info } = sidecar;
     const version = `${info.mtime?.getTime()}:${info.size}:${info.ino}`;
     let cached = this.#sidecars.get(real);
     if (cached) this.#forget(real, cached);
     if (!cached || cached.version !== version) {
-      const read = await this.#readSidecarBytes(real, display);
-      if (!read) return undefined;
-      cached = { version, bytes: read.bytes.byteLength, mtime: read.mtime };
+      const bytes = await ifPresent(Deno.readFile(real));
+      if (!bytes) return undefined;
+      cached = { version, bytes: bytes.byteLength, mtime: info.mtime?.getTime() ?? 0 };
       try {
-        cached.value = parseAvuSidecar(read.bytes, display);
+        cached.value = parseAvuSidecar(bytes, display);
       } catch (error) {
         if (!(error instanceof StoreFileError)) throw error;
         cached.error = error;
@@ -1033,61 +997,16 @@ export class DiskStore {
     if (this.#sidecars.delete(real)) this.#sidecarBytes -= cached.bytes;
   }
 
-  /**
-   * The real path of the sidecar at `disk` when it exists and `user` may read the entry it
-   * describes where it really lies (a symlinked sidecar is judged by its target, by the same
-   * rule as data files); `undefined` otherwise.
-   *
-   * @throws {StoreFileError} when it is a symlink that leads out of the zone.
-   */
-  #sidecarTarget(disk: string, display: string, user: string): string | undefined {
-    let real: string;
-    try {
-      real = Deno.realPathSync(disk);
-    } catch {
-      return undefined;
-    }
-    // The sidecar's own name is no servable name: map its folder, then append it.
-    const cut = Math.max(real.lastIndexOf("/"), real.lastIndexOf("\\"));
-    const folder = this.#layout.toZonePath(real.slice(0, cut));
-    if (folder === undefined) {
-      throw new StoreFileError(display, "is a symlink that leads out of the store");
-    }
-    const target = `${folder}/${real.slice(cut + 1)}`;
-    if (permissionFor(this.paths, user, describedEntry(target)) === "none") return undefined;
-    return real;
-  }
-
-  /** Reads the sidecar file at its real path `real` (see {@link DiskStore.#sidecarTarget}). */
-  async #readSidecarBytes(
-    real: string,
-    display: string,
-  ): Promise<{ bytes: Uint8Array; mtime: number } | undefined> {
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(real);
-    } catch {
-      return undefined;
-    }
-    if (!info.isFile) throw new StoreFileError(display, "is not a regular file");
-    if (info.size > MAX_SIDECAR_BYTES) {
-      throw new StoreFileError(display, `is larger than ${MAX_SIDECAR_BYTES} bytes`);
-    }
-    return { bytes: await Deno.readFile(real), mtime: info.mtime?.getTime() ?? 0 };
-  }
-
   #resolveSymlink(
     link: string,
   ): { disk: string; target: string; kind: "file" | "folder" } | undefined {
-    try {
+    return orUndefined(() => {
       const disk = Deno.realPathSync(link);
       const target = this.#layout.toZonePath(disk);
       const info = Deno.statSync(disk);
       if (target === undefined || !(info.isFile || info.isDirectory)) return undefined;
       return { disk, target, kind: info.isDirectory ? "folder" : "file" };
-    } catch {
-      return undefined;
-    }
+    });
   }
 
   /**
@@ -1126,14 +1045,12 @@ export class DiskStore {
     } else {
       let checked = 0;
       for (const [disk, seen] of folders) {
-        let mtime: number | undefined;
-        try {
-          mtime = Deno.statSync(disk).mtime?.getTime();
-        } catch {
-          folders.delete(disk);
-          continue;
+        const info = orUndefined(() => Deno.statSync(disk));
+        const mtime = info?.mtime?.getTime();
+        if (info === undefined) folders.delete(disk);
+        else if (mtime === undefined || mtime !== seen.mtime) {
+          pending.push({ disk, path: seen.path });
         }
-        if (mtime === undefined || mtime !== seen.mtime) pending.push({ disk, path: seen.path });
         if (++checked % 5000 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
       }
     }

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { jsonReply, type Reply } from "./reply.ts";
+import { JSON_TYPE, jsonReply, type Reply } from "./reply.ts";
 
 /**
  * An error answer: status, JSON body, and how it is served.
@@ -51,9 +51,7 @@ export class TerrainError extends Error {
       : `HTTP ${status}`;
     super(code);
     this.name = "TerrainError";
-    this.contentType = options.contentType === undefined
-      ? "application/json; charset=utf-8"
-      : options.contentType;
+    this.contentType = options.contentType === undefined ? JSON_TYPE : options.contentType;
     this.headers = options.headers;
   }
 

@@ -108,7 +108,7 @@ export interface FolderSnapshot {
 }
 
 /**
- * Size and dates (ms) of an entry.
+ * Size (0 for folders) and dates (ms) of an entry, as {@link entryStat} gives them.
  *
  * @example
  * ```ts
@@ -116,14 +116,7 @@ export interface FolderSnapshot {
  * const stat: EntryStat = { size: 10, created: 0, modified: 0 };
  * ```
  */
-export interface EntryStat {
-  /** Bytes (0 for folders). */
-  size: number;
-  /** The earlier of birth time and modification time, ms (see {@link entryStat}). */
-  created: number;
-  /** Modification time in ms. */
-  modified: number;
-}
+export type EntryStat = ReturnType<typeof entryStat>;
 
 /**
  * Stats of every entry of a snapshot, and the orders sorted by them (computed on demand).
@@ -161,7 +154,7 @@ export interface StatTable {
  * await Deno.remove(path);
  * ```
  */
-export function entryStat(info: Deno.FileInfo): EntryStat {
+export function entryStat(info: Deno.FileInfo) {
   const modified = info.mtime?.getTime() ?? 0;
   const born = info.birthtime?.getTime();
   return {
@@ -169,6 +162,26 @@ export function entryStat(info: Deno.FileInfo): EntryStat {
     created: born === undefined ? modified : Math.min(born, modified),
     modified,
   };
+}
+
+/**
+ * What `run` returns, or `undefined` when it throws: for file system calls whose failure (the
+ * entry gone, unreadable, a dangling link) means only that there is nothing there to use.
+ *
+ * @example
+ * ```ts
+ * import { orUndefined } from "./folder_cache.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(orUndefined(() => Deno.statSync("/no/such/file")), undefined);
+ * assert.ok(orUndefined(() => Deno.statSync(Deno.execPath()))?.isFile);
+ * ```
+ */
+export function orUndefined<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch {
+    return undefined;
+  }
 }
 
 const STAT_SLICE = 1000;
@@ -191,11 +204,7 @@ export async function statMany(paths: readonly string[]): Promise<(Deno.FileInfo
   const out: (Deno.FileInfo | undefined)[] = new Array(paths.length);
   for (let i = 0; i < paths.length; i++) {
     if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve) => setTimeout(resolve, 0));
-    try {
-      out[i] = Deno.statSync(paths[i]);
-    } catch {
-      out[i] = undefined;
-    }
+    out[i] = orUndefined(() => Deno.statSync(paths[i]));
   }
   return out;
 }

@@ -203,7 +203,7 @@ export class FileResponse extends Response {
 }
 
 /**
- * A running HTTP server.
+ * A running HTTP server (see {@link serveHttp}).
  *
  * @example
  * ```ts
@@ -211,25 +211,7 @@ export class FileResponse extends Response {
  * const port = (server: HttpServer) => server.addr.port;
  * ```
  */
-export interface HttpServer {
-  /** Where it listens. */
-  readonly addr: Deno.NetAddr;
-  /** Connections open now. */
-  readonly connections: number;
-  /**
-   * Stops accepting, closes idle connections and those waiting for a request head, cuts bodies
-   * being sent, waits for the rest.
-   */
-  close(): Promise<void>;
-  /**
-   * Lets the process end while the server runs: its listener, connections and timers no longer
-   * keep the event loop alive (as `Deno.serve`'s `unref()`). A request in progress still does
-   * when its client is in the same process, since the client waits for the answer.
-   */
-  unref(): void;
-  /** Undoes {@link HttpServer.unref}: the server keeps the process alive again (the default). */
-  ref(): void;
-}
+export type HttpServer = ReturnType<typeof serveHttp>;
 
 /**
  * What {@link serveHttp} needs.
@@ -264,6 +246,11 @@ const TLS_HANDSHAKE = 0x16;
 
 class Closed extends Error {}
 
+/** Makes `timer` keep the process alive, or not (see `unref()` on the server). */
+function holdTimer(timer: ReturnType<typeof setTimeout> | undefined, held: boolean): void {
+  if (timer !== undefined) (held ? Deno.refTimer : Deno.unrefTimer)(timer);
+}
+
 /** One client connection and its state. */
 class Connection {
   /** Kept alive after an answer, waiting for the next request (nothing of it has arrived). */
@@ -284,6 +271,8 @@ class Connection {
   waitingSince: number | undefined;
   #closed = false;
   #gone = Promise.withResolvers<void>();
+  /** Settles when the connection closes. */
+  readonly gone = this.#gone.promise;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #held = true;
 
@@ -294,11 +283,6 @@ class Connection {
 
   get closed(): boolean {
     return this.#closed;
-  }
-
-  /** Settles when the connection closes. */
-  get gone(): Promise<void> {
-    return this.#gone.promise;
   }
 
   /** Whether the client has taken less than {@link STALL_BYTES} in the last {@link STALL_MS}. */
@@ -318,10 +302,7 @@ class Connection {
     this.#held = held;
     if (held) this.conn.ref();
     else this.conn.unref();
-    if (this.#timer !== undefined) {
-      if (held) Deno.refTimer(this.#timer);
-      else Deno.unrefTimer(this.#timer);
-    }
+    holdTimer(this.#timer, held);
   }
 
   disarm(): void {
@@ -363,11 +344,7 @@ class Connection {
 
   async read(into: Uint8Array): Promise<number | null> {
     if (this.#closed) return null;
-    try {
-      return await this.conn.read(into);
-    } catch {
-      return null;
-    }
+    return await this.conn.read(into).catch(() => null);
   }
 
   /** Writes all of `bytes`, cutting the connection if one write stalls past `timeoutMs`. */
@@ -401,15 +378,8 @@ class Connection {
   }
 }
 
-interface Head {
-  method: string;
-  target: string;
-  version: string;
-  headers: Headers;
-}
-
 /** Parses a request head (without its final blank line); a string says what is wrong. */
-function parseHead(text: string): Head | string {
+function parseHead(text: string) {
   const lines = text.split("\r\n");
   const parts = lines[0].split(" ");
   if (parts.length !== 3 || !/^[A-Z]+$/.test(parts[0]) || !/^HTTP\/1\.[01]$/.test(parts[2])) {
@@ -478,7 +448,7 @@ function hasBareLf(bytes: Uint8Array, from: number, to: number): boolean {
 export function serveHttp(
   options: HttpOptions,
   handler: (request: Request) => Promise<Response>,
-): HttpServer {
+) {
   const { limits, log } = options;
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
   const addr = listener.addr as Deno.NetAddr;
@@ -492,7 +462,7 @@ export function serveHttp(
   /** Connections waiting for a lane, in arrival order: since when, and how to let each go on. */
   let waiting: { c: Connection; since: number; grant: (granted: boolean) => void }[] = [];
   let reclaiming: ReturnType<typeof setTimeout> | undefined;
-  /** Whether the server keeps the process alive (see {@link HttpServer.unref}). */
+  /** Whether the server keeps the process alive (see `unref()` below). */
   let held = true;
   /** A timer that keeps the process alive only while the server does. */
   const later = (run: () => void, ms: number) => {
@@ -505,10 +475,7 @@ export function serveHttp(
     if (value) listener.ref();
     else listener.unref();
     for (const c of open) c.hold(value);
-    if (reclaiming !== undefined) {
-      if (value) Deno.refTimer(reclaiming);
-      else Deno.unrefTimer(reclaiming);
-    }
+    holdTimer(reclaiming, value);
   };
 
   /** Closes the connections idle the longest, at most `count`; returns how many. */
@@ -730,14 +697,10 @@ export function serveHttp(
         (head.headers.has("transfer-encoding") || declared !== "0");
       const keepAlive = head.version === "HTTP/1.1" && !connectionHeader.includes("close") &&
         !hasBody;
-      let url: URL;
-      try {
-        url = head.target.startsWith("/")
-          ? new URL(head.target, `http://${head.headers.get("host") || "localhost"}`)
-          : new URL(head.target);
-      } catch {
-        return await refuse(c, 400, "Bad Request (malformed target)\n");
-      }
+      const url = head.target.startsWith("/")
+        ? URL.parse(head.target, `http://${head.headers.get("host") || "localhost"}`)
+        : URL.parse(head.target);
+      if (!url) return await refuse(c, 400, "Bad Request (malformed target)\n");
       let response: Response;
       try {
         response = await handler(
@@ -883,23 +846,31 @@ export function serveHttp(
 
   let closed: Promise<void> | undefined;
   return {
+    /** Where it listens. */
     addr,
-    get connections() {
+    /** Connections open now. */
+    get connections(): number {
       return open.size;
     },
+    /**
+     * Lets the process end while the server runs: its listener, connections and timers no longer
+     * keep the event loop alive (as `Deno.serve`'s `unref()`). A request in progress still does
+     * when its client is in the same process, since the client waits for the answer.
+     */
     unref: () => hold(false),
+    /** Undoes `unref()`: the server keeps the process alive again (the default). */
     ref: () => hold(true),
-    close() {
+    /**
+     * Stops accepting, closes idle connections and those waiting for a request head, cuts bodies
+     * being sent, waits for the rest.
+     */
+    close(): Promise<void> {
       closed ??= (async () => {
         closing = true;
         // What close() waits for (the accept loop, reads cut short) must keep the process
         // alive until it settles, or an unreferenced server's close() would never return.
         hold(true);
-        try {
-          listener.close();
-        } catch {
-          // Already closed.
-        }
+        listener[Symbol.dispose](); // unlike close(), no throw when closed already
         await accepting;
         shedIdle(open.size);
         // Bodies being sent are cut, and connections still waiting for a whole request head

@@ -196,15 +196,11 @@ export async function serveMain(args: string[], io: ServeIo = {}): Promise<numbe
   io.signal?.addEventListener("abort", stop, { once: true });
   if (io.signal?.aborted) stop();
   if (server.mount !== undefined) {
-    stderr(
-      `serving ${options.root} as ${server.mount}` +
-        (options.mount === undefined
-          ? `: a plain folder, not laid out as a store (DIR/${
-            options.zone ?? "iplant"
-          }/home/...); ` +
-            "anyone may read it (--mount PATH serves it deeper)"
-          : ": a plain folder; anyone may read it"),
-    );
+    const how = options.mount === undefined
+      ? `, not laid out as a store (DIR/${options.zone ?? "iplant"}/home/...); anyone may read ` +
+        "it (--mount PATH serves it deeper)"
+      : "; anyone may read it";
+    stderr(`serving ${options.root} as ${server.mount}: a plain folder${how}`);
   }
   stdout(server.url);
   await stopped.promise;

@@ -140,12 +140,8 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
   const resolved = resolveOptions(options);
   const warn = (line: string) => console.error(`[tern-server] ${line}`);
   const log = resolved.quiet ? () => {} : warn;
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(resolved.root);
-  } catch {
-    throw new ServerOptionsError("root", `names no folder: ${resolved.root}`);
-  }
+  const info = await Deno.stat(resolved.root).catch(() => undefined);
+  if (!info) throw new ServerOptionsError("root", `names no folder: ${resolved.root}`);
   if (!info.isDirectory) throw new ServerOptionsError("root", `is not a folder: ${resolved.root}`);
   let mount: string | undefined;
   let store: DiskStore;

@@ -5,8 +5,6 @@
  * @module
  */
 
-import type { ConnectionLimits } from "./http.ts";
-import type { ShapingOptions } from "./shaping.ts";
 import { formatZonePath, parseZonePath } from "./zone_path.ts";
 
 /**
@@ -119,36 +117,6 @@ export interface ServerOptions {
 }
 
 /**
- * Options with every default filled in (the shaping settings as `ShapingOptions` has them).
- *
- * @example
- * ```ts
- * import { resolveOptions, type ResolvedOptions } from "./options.ts";
- * const options: ResolvedOptions = resolveOptions({ root: "/data/store" });
- * ```
- */
-export interface ResolvedOptions extends ShapingOptions {
-  /** The store folder. */
-  root: string;
-  /** Where `root` is served as a plain folder, when asked. */
-  mount: string | undefined;
-  /** TCP port (0 = any free one). */
-  port: number;
-  /** Interface to listen on. */
-  hostname: string;
-  /** Zone name. */
-  zone: string;
-  /** Lifetime of minted tokens, when overridden. */
-  tokenLifetimeSeconds: number | undefined;
-  /** Whether searches are answered. */
-  search: boolean;
-  /** Whether the request log is off. */
-  quiet: boolean;
-  /** Connection limits and timeouts. */
-  limits: ConnectionLimits;
-}
-
-/**
  * A server option with a wrong type or value.
  *
  * @example
@@ -233,7 +201,8 @@ const isFraction = (value: number) => value >= 0 && value <= 1;
 const isNonNegative = (value: number) => value >= 0;
 
 /**
- * Checks options and fills in defaults.
+ * Checks options and fills in defaults (the shaping settings as `ShapingOptions` has them, the
+ * connection limits as `ConnectionLimits`).
  *
  * @throws {ServerOptionsError} naming the first bad option.
  *
@@ -247,7 +216,7 @@ const isNonNegative = (value: number) => value >= 0;
  * assert.equal(options.zone, "iplant");
  * ```
  */
-export function resolveOptions(options: ServerOptions): ResolvedOptions {
+export function resolveOptions(options: ServerOptions) {
   if (typeof options !== "object" || options === null) {
     throw new ServerOptionsError("root", "is required (pass { root: '/path/to/store' })");
   }
@@ -302,9 +271,8 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     search: options.search ?? true,
     quiet: options.quiet ?? true,
     limits: {
-      maxConnections: options.maxConnections === undefined
-        ? defaultMaxConnections()
-        : number(options, "maxConnections", 0, isPositiveInteger, POSITIVE),
+      maxConnections: number(options, "maxConnections", undefined, isPositiveInteger, POSITIVE) ??
+        defaultMaxConnections(),
       idleTimeoutMs: number(options, "idleTimeoutMs", 5000, isPositiveInteger, POSITIVE_MS),
       headersTimeoutMs: number(options, "headersTimeoutMs", 10_000, isPositiveInteger, POSITIVE_MS),
       sendTimeoutMs: number(options, "sendTimeoutMs", 30_000, isPositiveInteger, POSITIVE_MS),

@@ -71,14 +71,9 @@ interface Route {
 function route(
   pattern: string,
   handler: Handler,
-  options: { unsecured?: "anyone" | "user"; method?: "POST" } = {},
+  options: Partial<Pick<Route, "unsecured" | "method">> = {},
 ): Route {
-  return {
-    segments: pattern.split("/").slice(1),
-    handler,
-    unsecured: options.unsecured,
-    method: options.method ?? "GET",
-  };
+  return { segments: pattern.split("/").slice(1), handler, method: "GET", ...options };
 }
 
 const ANYONE = { unsecured: "anyone" } as const;
@@ -223,11 +218,7 @@ export function createRouter(
     if (url.pathname === "/dav-anon" || url.pathname.startsWith("/dav-anon/")) {
       const fault = shaper.fault();
       if (fault) return fault;
-      if (!readOnly) {
-        const reply = textReply(405, "Method Not Allowed\n");
-        reply.headers.set("allow", "GET, HEAD");
-        return reply;
-      }
+      if (!readOnly) return textReply(405, "Method Not Allowed\n", { allow: "GET, HEAD" });
       return await davAnonHandler(call(undefined));
     }
 

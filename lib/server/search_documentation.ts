@@ -9,41 +9,6 @@
 import type { Prng } from "./prng.ts";
 
 /**
- * One argument of a search clause.
- *
- * @example
- * ```ts
- * import type { SearchArgument } from "./search_documentation.ts";
- * const prefix: SearchArgument = { type: "string", summary: "The path prefix." };
- * ```
- */
-export interface SearchArgument {
-  /** The argument's type in the search service's terms (`string`, `bool`, `[]string`). */
-  type: string;
-  /** What the argument means. */
-  summary: string;
-}
-
-/**
- * One query clause of the search service.
- *
- * @example
- * ```ts
- * import type { SearchClause } from "./search_documentation.ts";
- * const owner: SearchClause = {
- *   summary: "Matches items owned by the given user.",
- *   args: { owner: { type: "string", summary: "The username of the owner to match." } },
- * };
- * ```
- */
-export interface SearchClause {
-  /** What the clause matches. */
-  summary: string;
-  /** Its arguments by name. */
-  args: Record<string, SearchArgument>;
-}
-
-/**
  * The sort fields the service accepts, in the order its refusal lists them.
  *
  * @example
@@ -75,7 +40,7 @@ export const SORT_FIELDS = [
 export type SortField = typeof SORT_FIELDS[number];
 
 /** A clause on the `date` date lying in a range (`last` stands before it in the summary). */
-function dateRange(date: string, last = ""): SearchClause {
+function dateRange(date: string, last = "") {
   return {
     summary: `Matches items whose ${last}${date} date falls within the given range.`,
     args: {
@@ -87,7 +52,7 @@ function dateRange(date: string, last = ""): SearchClause {
 
 const SIZE_UNITS = "in bytes or as a number with a unit such as 10 KB, 5 MB, 2 GB or 1 TB.";
 
-const CLAUSES: Record<string, SearchClause> = {
+const CLAUSES = {
   created: dateRange("creation"),
   label: {
     summary: "Matches items by their label, which is the last segment of their path.",
@@ -188,7 +153,9 @@ const CLAUSES: Record<string, SearchClause> = {
 export const CLAUSE_TYPES: readonly string[] = Object.keys(CLAUSES);
 
 /**
- * The search-documentation body, with `sortFields` shuffled by `prng`.
+ * The search-documentation body: each clause's `summary` and its `args` by name (each with
+ * its `type` in the search service's terms, `string`, `bool` or `[]string`, and a `summary`),
+ * and the `sortFields`, shuffled by `prng`.
  *
  * @example
  * ```ts
@@ -201,8 +168,6 @@ export const CLAUSE_TYPES: readonly string[] = Object.keys(CLAUSES);
  * assert.equal(doc.sortFields.length, 7);
  * ```
  */
-export function searchDocumentation(
-  prng: Prng,
-): { clauses: Record<string, SearchClause>; sortFields: string[] } {
+export function searchDocumentation(prng: Prng) {
   return { clauses: structuredClone(CLAUSES), sortFields: prng.shuffle(SORT_FIELDS.toSorted()) };
 }

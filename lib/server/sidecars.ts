@@ -103,18 +103,16 @@ const avuInputSchema: Z.ZodType<AvuInput> = z.lazy(() =>
 const irodsAvuInputSchema = z.object({
   attr: z.string(),
   value: z.string(),
-  unit: z.string().nullable().optional(),
+  unit: z.string().nullish().transform((unit) => unit ?? ""),
 });
 
-const avuListSchema = z.array(avuInputSchema);
-
 const avuObjectSchema = z.object({
-  avus: z.array(avuInputSchema).optional(),
-  "irods-avus": z.array(irodsAvuInputSchema).optional(),
+  avus: z.array(avuInputSchema).default([]),
+  "irods-avus": z.array(irodsAvuInputSchema).default([]),
 });
 
 /**
- * A raw iRODS AVU (attribute, value, unit).
+ * A raw iRODS AVU (attribute, value, unit: "" when the sidecar gives none).
  *
  * @example
  * ```ts
@@ -122,14 +120,7 @@ const avuObjectSchema = z.object({
  * const avu: IrodsAvu = { attr: "source", value: "field-campaign-7", unit: "" };
  * ```
  */
-export interface IrodsAvu {
-  /** Attribute name. */
-  attr: string;
-  /** Value (may be empty). */
-  value: string;
-  /** Unit (usually ""). */
-  unit: string;
-}
+export type IrodsAvu = Z.output<typeof irodsAvuInputSchema>;
 
 /**
  * The contents of an AVU sidecar: metadata-service AVUs and raw iRODS AVUs.
@@ -165,17 +156,10 @@ export function parseAvuSidecar(bytes: Uint8Array, displayName: string): AvuSide
   // Pick the form first, so problems are reported against the form the author meant.
   const value = parseStoreJson(bytes, z.unknown(), displayName);
   if (Array.isArray(value)) {
-    return { avus: checkStoreValue(value, avuListSchema, displayName), irodsAvus: [] };
+    return { avus: checkStoreValue(value, z.array(avuInputSchema), displayName), irodsAvus: [] };
   }
   const parsed = checkStoreValue(value, avuObjectSchema, displayName);
-  return {
-    avus: parsed.avus ?? [],
-    irodsAvus: (parsed["irods-avus"] ?? []).map((avu) => ({
-      attr: avu.attr,
-      value: avu.value,
-      unit: avu.unit ?? "",
-    })),
-  };
+  return { avus: parsed.avus, irodsAvus: parsed["irods-avus"] };
 }
 
 /**
@@ -300,31 +284,6 @@ export function fileTypeOverride(avus: readonly IrodsAvu[]): string | undefined 
   return found?.value;
 }
 
-/**
- * A comment as the comments endpoint answers it.
- *
- * @example
- * ```ts
- * import type { Comment } from "./sidecars.ts";
- * const comment: Comment = {
- *   id: "9e1d7c1a-2b3c-11ee-8f44-0242ac120002", commenter: "demo",
- *   post_time: 1689955200000, retracted: false, comment: "See README.txt.",
- * };
- * ```
- */
-export interface Comment {
-  /** Stable UUID. */
-  id: string;
-  /** Author's username. */
-  commenter: string;
-  /** When it was posted, ms. */
-  post_time: number;
-  /** Whether the author withdrew it (it is still listed). */
-  retracted: boolean;
-  /** The text. */
-  comment: string;
-}
-
 const commentsSchema = z.array(z.object({
   id: z.string().refine(isUuid, "must be a UUID"),
   comment: z.string().refine((text) => text.trim() !== "", "must not be blank"),
@@ -334,7 +293,8 @@ const commentsSchema = z.array(z.object({
 }));
 
 /**
- * Parses a comments sidecar and returns the comments oldest first.
+ * Parses a comments sidecar and returns the comments oldest first, as the comments endpoint
+ * answers them (ids in lowercase).
  *
  * @throws {StoreFileError} naming `displayName` and the bad field.
  *
@@ -353,7 +313,7 @@ const commentsSchema = z.array(z.object({
  * assert.deepEqual(comments.map((c) => c.comment), ["first", "later"]);
  * ```
  */
-export function parseComments(bytes: Uint8Array, displayName: string): Comment[] {
+export function parseComments(bytes: Uint8Array, displayName: string) {
   return parseStoreJson(bytes, commentsSchema, displayName)
     .map((entry) => ({
       id: entry.id.toLowerCase(),

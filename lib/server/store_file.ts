@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { z as Z } from "../deps.ts";
+
 /**
  * A store file that is missing a field, has a wrong type, or is not JSON at all.
  *
@@ -119,28 +121,6 @@ export function parseJsonBytes(bytes: Uint8Array, displayName: string): unknown 
 }
 
 /**
- * What validating store files needs from a schema (zod schemas fit).
- *
- * @example
- * ```ts
- * import type { Schema } from "./store_file.ts";
- * import { loadZodModule } from "../deps.ts";
- *
- * const { z } = await loadZodModule();
- * const numbers: Schema<number[]> = z.array(z.number());
- * ```
- */
-export interface Schema<T> {
-  /** Checks `value`, returning the typed data or the problems found. */
-  safeParse(value: unknown):
-    | { success: true; data: T }
-    | {
-      success: false;
-      error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
-    };
-}
-
-/**
  * Validates an already-parsed value with `schema`.
  *
  * @throws {StoreFileError} naming `displayName` and the bad field.
@@ -158,7 +138,7 @@ export interface Schema<T> {
  */
 export function checkStoreValue<T>(
   value: unknown,
-  schema: Schema<T>,
+  schema: Z.ZodType<T>,
   displayName: string,
 ): T {
   const result = schema.safeParse(value);
@@ -185,7 +165,7 @@ export function checkStoreValue<T>(
  */
 export function parseStoreJson<T>(
   bytes: Uint8Array,
-  schema: Schema<T>,
+  schema: Z.ZodType<T>,
   displayName: string,
 ): T {
   return checkStoreValue(parseJsonBytes(bytes, displayName), schema, displayName);

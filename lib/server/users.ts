@@ -7,7 +7,7 @@
  */
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { loadZodModule } from "../deps.ts";
+import { loadZodModule, type z as Z } from "../deps.ts";
 import { ifPresent, parseStoreJson } from "./store_file.ts";
 import { isJwtShaped } from "./tokens.ts";
 
@@ -52,8 +52,13 @@ const userSchema = z.object({
   lastName: z.string().optional(),
   tokens: z.array(
     z.string().refine(isJwtShaped, "must be JWT-shaped (three base64url segments joined by '.')"),
-  ).optional(),
-});
+  ).default([]),
+}).transform((user) => ({
+  ...user,
+  email: user.email ?? `${user.username}@example.org`,
+  firstName: user.firstName ?? user.username,
+  lastName: user.lastName ?? "",
+}));
 
 const usersFileSchema = z.object({
   secret: z.string().min(1, "must not be empty").optional(),
@@ -67,7 +72,7 @@ const usersFileSchema = z.object({
       context.addIssue({ code: "custom", path: ["users", i, "username"], message: "is repeated" });
     }
     names.add(user.username);
-    (user.tokens ?? []).forEach((token, j) => {
+    user.tokens.forEach((token, j) => {
       if (tokens.has(token)) {
         context.addIssue({
           code: "custom",
@@ -81,8 +86,10 @@ const usersFileSchema = z.object({
 });
 
 /**
- * One account. Optional profile fields get defaults so minted tokens always carry every
- * claim Terrain requires.
+ * One account: its username (also its home folder's name), password (for the token endpoint)
+ * and long-lived static tokens (accepted verbatim). Optional profile fields get defaults
+ * (`USER@example.org`, the username as first name, an empty last name) so minted tokens always
+ * carry every claim Terrain requires.
  *
  * @example
  * ```ts
@@ -93,20 +100,7 @@ const usersFileSchema = z.object({
  * };
  * ```
  */
-export interface StoreUser {
-  /** Username, also the home folder's name. */
-  username: string;
-  /** Password for the token endpoint. */
-  password: string;
-  /** Email address (default `USER@example.org`). */
-  email: string;
-  /** First name (default: the username). */
-  firstName: string;
-  /** Last name (default empty). */
-  lastName: string;
-  /** Long-lived static tokens accepted verbatim. */
-  tokens: string[];
-}
+export type StoreUser = Z.output<typeof userSchema>;
 
 /**
  * The accounts as of the last read of users.json.
@@ -270,16 +264,9 @@ export class UserDirectory {
     const parsed = bytes === undefined ? {} : parseStoreJson(bytes, usersFileSchema, USERS_FILE);
     const users = new Map<string, StoreUser>();
     const staticTokens = new Map<string, string>();
-    for (const entry of parsed.users ?? []) {
-      users.set(entry.username, {
-        username: entry.username,
-        password: entry.password,
-        email: entry.email ?? `${entry.username}@example.org`,
-        firstName: entry.firstName ?? entry.username,
-        lastName: entry.lastName ?? "",
-        tokens: entry.tokens ?? [],
-      });
-      for (const token of entry.tokens ?? []) staticTokens.set(token, entry.username);
+    for (const user of parsed.users ?? []) {
+      users.set(user.username, user);
+      for (const token of user.tokens) staticTokens.set(token, user.username);
     }
     return {
       users,

@@ -81,12 +81,8 @@ export async function fileMediaType(store: DiskStore, item: Item): Promise<strin
   // A name that says what the file is spares opening it (a stat of many files asks for each).
   const byName = mediaTypeFromName(item.name);
   if (byName !== undefined && byName !== "text/plain") return byName;
-  const { file } = await store.open(item);
-  try {
-    return detectMediaType(item.name, await sniff(file));
-  } finally {
-    file.close();
-  }
+  using file = await store.open(item);
+  return detectMediaType(item.name, await sniff(file));
 }
 
 function dataInfoUrl(path: string): string {
@@ -117,7 +113,7 @@ async function fileReply(
   item: Item,
   how: { disposition?: "attachment" | "inline"; detect: boolean; ranges?: boolean },
 ): Promise<Reply> {
-  const { file } = await call.store.open(item);
+  const file = await call.store.open(item);
   try {
     const validators = await call.store.validators(file);
     const size = validators.size;

@@ -10,7 +10,7 @@
 import { anonymousNotAuthorized, doesNotExist, notAFolder, notReadable } from "../errors.ts";
 import { INFO_TYPES } from "../../registry/file_formats.ts";
 import { ParamCheck } from "../params.ts";
-import { folderLabel, isBadName } from "../permissions.ts";
+import { folderLabel } from "../permissions.ts";
 import { jsonReply, jsonStreamReply, type Reply } from "../reply.ts";
 import { type PageQuery, SORT_COLUMNS } from "../disk_store.ts";
 import type { Call } from "./call.ts";
@@ -74,17 +74,11 @@ export async function pagedDirectoryHandler(call: Call): Promise<Reply> {
   if (folder.kind !== "folder") throw notAFolder("path", folder.path);
   const plan = await store.pagePlan(folder, user, query);
   const count = plan.folders.length + plan.files.length;
+  // The folder itself is shown as its items are, but with its label as a root's, if it is one.
+  const [own] = await listingItems(store, user, [folder]);
   const head = {
-    id: store.idOf(folder.path),
-    path: folder.path,
+    ...own,
     label: folderLabel(store.paths, user, folder.path),
-    infoType: null,
-    isFavorite: false,
-    badName: isBadName(store.paths, user, folder.path),
-    permission: folder.permission,
-    "date-created": folder.created,
-    "date-modified": folder.modified,
-    "file-size": 0,
     hasSubDirs: true,
     total: count === 0 ? null : plan.total,
     totalBad: 0,

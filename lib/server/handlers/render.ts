@@ -10,38 +10,9 @@ import type { DiskStore, Item, PagePlan } from "../disk_store.ts";
 import type { FolderEntry } from "../folder_cache.ts";
 
 /**
- * A folder as `directory` and `root` show it (no `folders` key; callers add one where the
- * endpoint does).
- *
- * @example
- * ```ts
- * import type { FolderObject } from "./render.ts";
- * const folder: Partial<FolderObject> = { label: "Community Data", hasSubDirs: true };
- * ```
- */
-export interface FolderObject {
-  /** Stable UUID of the item. */
-  id: string;
-  /** Data-store path. */
-  path: string;
-  /** Name shown to the caller. */
-  label: string;
-  /** The caller's permission: read, write or own. */
-  permission: string;
-  /** Creation time, ms. */
-  "date-created": number;
-  /** Modification time, ms. */
-  "date-modified": number;
-  /** Always false: favourites are not stored. */
-  isFavorite: boolean;
-  /** Terrain's flag for protected or awkwardly named items. */
-  badName: boolean;
-  /** Always true, as Terrain reports it. */
-  hasSubDirs: boolean;
-}
-
-/**
- * Renders a folder for the `directory` endpoint.
+ * Renders a folder for the `directory` endpoint (no `folders` key; callers add one where the
+ * endpoint does). `isFavorite` is always false (favourites are not stored) and `hasSubDirs`
+ * always true, as Terrain reports it.
  *
  * @example
  * ```ts
@@ -57,7 +28,7 @@ export interface FolderObject {
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function folderObject(store: DiskStore, user: string, item: Item): FolderObject {
+export function folderObject(store: DiskStore, user: string, item: Item) {
   return {
     id: store.idOf(item.path),
     path: item.path,
@@ -69,38 +40,6 @@ export function folderObject(store: DiskStore, user: string, item: Item): Folder
     badName: isBadName(store.paths, user, item.path),
     hasSubDirs: true,
   };
-}
-
-/**
- * A file or folder as a paged listing shows it.
- *
- * @example
- * ```ts
- * import type { ListingItem } from "./render.ts";
- * const item: Partial<ListingItem> = { label: "a.csv", infoType: "csv", "file-size": 3 };
- * ```
- */
-export interface ListingItem {
-  /** Stable UUID of the item. */
-  id: string;
-  /** Data-store path. */
-  path: string;
-  /** Name shown to the caller. */
-  label: string;
-  /** File type, null for folders. */
-  infoType: string | null;
-  /** Always false: favourites are not stored. */
-  isFavorite: boolean;
-  /** Terrain's flag for protected or awkwardly named items. */
-  badName: boolean;
-  /** The caller's permission: read, write or own. */
-  permission: string;
-  /** Creation time, ms. */
-  "date-created": number;
-  /** Modification time, ms. */
-  "date-modified": number;
-  /** Bytes, 0 for folders. */
-  "file-size": number;
 }
 
 /**
@@ -128,7 +67,7 @@ export async function listingItems(
   store: DiskStore,
   user: string,
   items: readonly Item[],
-): Promise<ListingItem[]> {
+) {
   const types: (string | null | Promise<string | null>)[] = items.map((item) => {
     if (item.kind === "folder") return null;
     return item.hasAvus === false ? item.nameType : store.infoType(item, user);

@@ -7,7 +7,7 @@
 
 import { uncheckedException } from "../errors.ts";
 import { bytesReply, JSON_TYPE, type Reply } from "../reply.ts";
-import { parseJsonBytes } from "../store_file.ts";
+import { ifPresent, parseJsonBytes } from "../store_file.ts";
 import type { Call } from "./call.ts";
 
 const EMPTY = new TextEncoder().encode("{}");
@@ -27,17 +27,12 @@ const SAFE_USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 export async function savedSearchesHandler(call: Call): Promise<Reply> {
   const relative = `.terrain/saved-searches/${call.user}.json`;
   if (!SAFE_USERNAME.test(call.user)) return bytesReply(200, EMPTY, JSON_TYPE);
-  let bytes: Uint8Array<ArrayBuffer>;
-  try {
-    const real = await Deno.realPath(`${call.store.root}/${relative}`);
-    if (!real.startsWith(`${call.store.root}/`)) {
-      throw uncheckedException(`${relative} leads out of the store`);
-    }
-    bytes = await Deno.readFile(real);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return bytesReply(200, EMPTY, JSON_TYPE);
-    throw error;
+  const real = await ifPresent(Deno.realPath(`${call.store.root}/${relative}`));
+  if (real !== undefined && !real.startsWith(`${call.store.root}/`)) {
+    throw uncheckedException(`${relative} leads out of the store`);
   }
+  const bytes = real === undefined ? undefined : await ifPresent(Deno.readFile(real));
+  if (bytes === undefined) return bytesReply(200, EMPTY, JSON_TYPE);
   parseJsonBytes(bytes, relative);
   return bytesReply(200, bytes, JSON_TYPE);
 }

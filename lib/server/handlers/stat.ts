@@ -36,12 +36,6 @@ export const STAT_LIMIT = 1000;
 /** Items whose files are read at once. */
 const PARALLEL = 8;
 
-/** What the body asks for, once checked. */
-interface StatRequest {
-  paths: readonly string[];
-  ids: readonly string[];
-}
-
 /** Longest value a schema message shows, characters. */
 const MAX_SHOWN = 120;
 
@@ -56,7 +50,7 @@ function shown(value: unknown): string {
  * else), with its 400 answers: every bad key at once in `reason`, each with the message for its
  * first bad element.
  */
-function readRequest(body: unknown): StatRequest {
+function readRequest(body: unknown) {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw illegalArgument(`(not (map? ${shown(body)}))`);
   }

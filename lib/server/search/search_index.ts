@@ -84,14 +84,6 @@ export interface IndexedDoc extends SearchDoc {
   metadataTime: number;
 }
 
-interface IndexedSidecar {
-  cyverse: AvuInput[];
-  irods: IrodsAvu[];
-  mtime: number;
-  /** The `ipc-filetype` AVU's type, if any. */
-  type?: string;
-}
-
 interface FolderRecord {
   path: string;
   version: string;
@@ -100,6 +92,27 @@ interface FolderRecord {
   docs: IndexedDoc[];
   subfolders: string[];
 }
+
+/** An AVU sidecar as the index keeps it; `undefined` for a symlinked or malformed one. */
+function indexedSidecar(disk: string) {
+  try {
+    const info = Deno.lstatSync(disk);
+    // Symlinked sidecars are not indexed: whose entry they describe is the store's question.
+    if (!info.isFile || info.size > MAX_SIDECAR_BYTES) return undefined;
+    const parsed = parseAvuSidecar(Deno.readFileSync(disk), disk);
+    return {
+      cyverse: parsed.avus,
+      irods: visibleIrodsAvus(parsed.irodsAvus),
+      mtime: info.mtime?.getTime() ?? 0,
+      type: fileTypeOverride(parsed.irodsAvus),
+    };
+  } catch {
+    // A malformed sidecar leaves its entry without metadata; the metadata endpoint reports it.
+    return undefined;
+  }
+}
+
+type IndexedSidecar = ReturnType<typeof indexedSidecar>;
 
 /**
  * The search index of one store (see the module notes for freshness and memory).
@@ -236,7 +249,7 @@ export class SearchIndex {
     }
     const docs: IndexedDoc[] = [];
     const sidecarOf = (name: string) =>
-      sidecars.has(name) ? this.#sidecar(`${disk}/${name}`) : undefined;
+      sidecars.has(name) ? indexedSidecar(`${disk}/${name}`) : undefined;
     if (path !== `/${this.#store.zone}`) {
       const own = sidecarOf(sidecarName("", "folder", "avus"));
       docs.push(this.#doc(path, baseName(path), "folder", entryStat(info), own));
@@ -259,30 +272,12 @@ export class SearchIndex {
     };
   }
 
-  #sidecar(disk: string): IndexedSidecar | undefined {
-    try {
-      const info = Deno.lstatSync(disk);
-      // Symlinked sidecars are not indexed: whose entry they describe is the store's question.
-      if (!info.isFile || info.size > MAX_SIDECAR_BYTES) return undefined;
-      const parsed = parseAvuSidecar(Deno.readFileSync(disk), disk);
-      return {
-        cyverse: parsed.avus,
-        irods: visibleIrodsAvus(parsed.irodsAvus),
-        mtime: info.mtime?.getTime() ?? 0,
-        type: fileTypeOverride(parsed.irodsAvus),
-      };
-    } catch {
-      // A malformed sidecar leaves its entry without metadata; the metadata endpoint reports it.
-      return undefined;
-    }
-  }
-
   #doc(
     path: string,
     label: string,
     kind: "file" | "folder",
     stat: { size: number; created: number; modified: number },
-    sidecar: IndexedSidecar | undefined,
+    sidecar: IndexedSidecar,
   ): IndexedDoc {
     const owner = this.#store.ownerOf(path);
     const cyverse = sidecar?.cyverse ?? [];

@@ -64,6 +64,17 @@ export type SearchRequest =
     scrollMs: number;
   };
 
+/** What each sort field sorts by. */
+const SORT_VALUES: Record<SortField, (doc: IndexedDoc, store: DiskStore) => string | number> = {
+  id: (doc, store) => store.idOf(doc.path),
+  label: (doc) => doc.label,
+  path: (doc) => doc.path,
+  creator: (doc, store) => `${doc.owner}#${store.zone}`,
+  dateCreated: (doc) => doc.created,
+  dateModified: (doc) => doc.modified,
+  fileSize: (doc) => doc.size,
+};
+
 interface Scroll {
   user: string;
   hits: IndexedDoc[];
@@ -203,27 +214,11 @@ export class Searcher {
     return { scroll_id: scrollId, ...this.#answer(user, page, scroll.hits.length, scroll.sort) };
   }
 
-  #value(doc: IndexedDoc, field: SortField): string | number {
-    switch (field) {
-      case "id":
-        return this.#store.idOf(doc.path);
-      case "label":
-        return doc.label;
-      case "path":
-        return doc.path;
-      case "creator":
-        return `${doc.owner}#${this.#store.zone}`;
-      case "dateCreated":
-        return doc.created;
-      case "dateModified":
-        return doc.modified;
-      case "fileSize":
-        return doc.size;
-    }
-  }
-
   #sort(hits: IndexedDoc[], sort: Scroll["sort"]): void {
-    const keyed = hits.map((doc) => ({ doc, keys: sort.map((s) => this.#value(doc, s.field)) }));
+    const keyed = hits.map((doc) => ({
+      doc,
+      keys: sort.map((s) => SORT_VALUES[s.field](doc, this.#store)),
+    }));
     keyed.sort((a, b) => {
       for (let i = 0; i < sort.length; i++) {
         const x = a.keys[i];
@@ -264,7 +259,7 @@ export class Searcher {
         _id: id,
         ...(sort.length === 0
           ? { _score: 1 }
-          : { sort: sort.map((s) => this.#value(doc, s.field)) }),
+          : { sort: sort.map((s) => SORT_VALUES[s.field](doc, this.#store)) }),
         _source: {
           doc_type: doc.kind,
           id,
