@@ -167,16 +167,16 @@ Deno.test("idle connections, and ones that never finish a request head, are clos
     await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nhost: x\r\n"));
   }
   const started = performance.now();
-  const idleClosed = await Promise.all(idle.map((conn) => closedWithin(conn, 5000)));
+  const idleClosed = await Promise.all(idle.map((conn) => closedWithin(conn, HANG_MS)));
   assert.deepEqual(idleClosed, idle.map(() => true));
-  const slowClosed = await Promise.all(slow.map((conn) => closedWithin(conn, 5000)));
+  const slowClosed = await Promise.all(slow.map((conn) => closedWithin(conn, HANG_MS)));
   assert.deepEqual(slowClosed, slow.map(() => true));
   // Not before the timeouts (a lower bound no load can break); closedWithin catches a hang.
   const elapsed = performance.now() - started;
   assert.ok(elapsed >= 200, `closed after ${elapsed.toFixed(0)} ms`);
   // A kept-alive connection is closed too once its client stops asking.
   const conn = await answeredConnection(port);
-  assert.equal(await closedWithin(conn, 5000), true);
+  assert.equal(await closedWithin(conn, HANG_MS), true);
 });
 
 Deno.test("close() closes connections that have not sent a whole request head, not only idle ones", async () => {
