@@ -11,13 +11,14 @@
  *    eight files of a folder each (the longest files alone; JUnit still names each test's
  *    file). One `deno check` of all of it (the serial files and the notebooks' code included)
  *    runs beside these tests rather than before them.
- * 2. Then, alone and one file at a time, the suites whose assertions ride on timing or memory:
- *    the reliability suites of faults, load and expiring tokens, and the files that bound a
- *    duration from above or measure the process's memory. Run beside other work they fail by
- *    chance. (The notebooks run in the first run: a busy machine only makes their progress
- *    lines likelier, which they accept, and their cells' time limit is minutes. So do the
- *    hostile-input suites: their deadlines only catch hangs, and stand far above what their
- *    cases take beside the heaviest suites.)
+ * 2. Then, alone, what cannot share the machine (see {@linkcode SERIAL}): the siege. A test
+ *    that may run beside others asserts what the code did (counts, bytes, order, the waits it
+ *    asked a clock for), never an upper bound on elapsed time or the process's memory (shared
+ *    by every test in it); its deadlines only catch hangs, far above what it takes beside the
+ *    heaviest suites. So the suites of faults, load, credentials, the transport and traffic
+ *    shaping, which once ran here, run in the first run, as do the notebooks (a busy machine
+ *    only makes their progress lines likelier, which they accept, and their cells' time limit
+ *    is minutes).
  *
  * Both runs get a temporary folder of their own (`TMPDIR`), in memory (/dev/shm) where the
  * machine has one with room: the suites make and delete hundreds of thousands of files (test
@@ -44,24 +45,18 @@ import { writeExampleModules } from "./doc_examples.ts";
 import { NOTEBOOK_MODULES_ENV, writeNotebookModules } from "./notebooks/_code.ts";
 
 /**
- * Run alone after the rest, one file at a time (paths from the repository root): suites whose
- * assertions bound a duration from above or measure the process's memory (RSS is shared by
- * every parallel test of the process).
+ * Run alone after the rest, one file at a time (paths from the repository root): what cannot
+ * share the machine with the other suites.
  */
 const SERIAL = [
-  // Reliability: a password sign-in must list within a token's one-second lifetime; hundreds
-  // of CPU-bound reads under faults within a deadline a busy machine would approach; the load
-  // test bounds its p99. The siege's server sheds the clients stuck longest: starved of CPU by
-  // other suites, it cannot tell an ordinary client it has not read yet from one that never
-  // reads (it answered 90 and 50 of 100 in two runs beside them, 100 alone).
-  "tests/reliability/credentials_test.ts",
+  // The siege counts how many ordinary requests its server answers among 2,200 hostile
+  // sockets. What it checks is a policy stated in wall time (a client that took under 64 KiB
+  // in the last second is stalled; at the cap the connection stuck longest is shed), of a
+  // server in its own process that no test clock reaches: starved of CPU by other suites, the
+  // server cannot tell an ordinary client it has not read yet from one that never reads (it
+  // answered 90 and 50 of 100 in two runs beside them, 100 alone). Its sockets and child
+  // process would also weigh on every suite beside it.
   "tests/reliability/siege_test.ts",
-  "tests/reliability/faults_test.ts",
-  "tests/reliability/load_test.ts",
-  // RSS growth of a large body, and a retry's elapsed time bounded.
-  "tests/client/transport_test.ts",
-  // Upper bounds on elapsed time: bandwidth shaping.
-  "tests/server/shaping_test.ts",
 ];
 /**
  * The longest-running parallel files (tens of seconds each, mostly waiting on child processes,
@@ -73,6 +68,8 @@ const SERIAL = [
 const LONGEST = [
   "tests/listing/dask_test.ts",
   "tests/ld/notebook_crates_test.ts",
+  "tests/reliability/load_test.ts",
+  "tests/reliability/faults_test.ts",
   "tests/package/import_test.ts",
   "tests/data/scan_test.ts",
   "tests/cli/commands/notebook_ends_test.ts",

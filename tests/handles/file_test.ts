@@ -192,13 +192,12 @@ Deno.test("downloadTo aborted mid-body rejects with AbortError and leaves nothin
   const local = await Deno.makeTempDir();
   try {
     const controller = new AbortController();
-    const started = performance.now();
     setTimeout(() => controller.abort(), 300);
     await assert.rejects(
       store.file(PATHS.big).downloadTo(`${local}/big.bin`, { signal: controller.signal }),
       (error: unknown) => isAbortError(error),
     );
-    assert.ok(performance.now() - started < 2000, "the abort stopped the transfer");
+    // Not stopped, the download would have ended in a saved file, not an AbortError.
     assert.deepEqual(await listDir(local), []);
     assert.equal(store.stats.inFlight, 0);
   } finally {
@@ -466,15 +465,19 @@ Deno.test("under dropped bodies bytes() and downloadTo() come back exact", async
 });
 
 Deno.test("stream() hands bytes on as they arrive and cancelling it ends the request", async () => {
-  // 300 KiB at 100 KiB/s: a stream that buffered the file would take 3 s to open.
-  await using served = await serve({ bandwidth: 100 * 1024 });
+  // 300 KiB at 10 KiB/s: the server takes 30 s to send it all, and the test reads one piece.
+  await using served = await serve({ bandwidth: 10 * 1024 });
   const store = served.demo();
-  const started = performance.now();
   const body = await store.file(PATHS.big).stream();
   const reader = body.getReader();
   const first = await reader.read();
   assert.ok(!first.done && first.value.byteLength < bigBytes().length);
-  assert.ok(performance.now() - started < 1500, "the first bytes came before the whole file");
+  // Counted, not timed: a stream that buffered the file would hand nothing on before the
+  // server had sent all of it.
+  assert.ok(
+    served.server.stats().bytesSent < bigBytes().length,
+    "the first bytes came before the whole file",
+  );
   await reader.cancel();
   await delay(50);
   assert.equal(store.stats.inFlight, 0, "the cancelled body gave its slot back");

@@ -149,13 +149,12 @@ Deno.test("a walk refuses sub-folders that are not directly inside the folder li
       return pageAnswer(path, items, items.length);
     });
     const store = connect({ url: double.url, anonymous: true, cacheDir: false, progress: false });
-    const started = performance.now();
     await assert.rejects(store.folder(root).walk().toArray(), (error: unknown) => {
       assert.ok(error instanceof ProtocolError, `${what}: ${error}`);
       assert.match(error.message, message, what);
       return true;
     });
-    assert.ok(performance.now() - started < 2000, `${what}: the walk ended at once`);
+    // At once: nothing was listed after the root.
     assert.equal(double.requests.length, 1, `${what}: only the root was listed`);
     // A walk that does not go down that far never meets the bad entry.
     assert.equal(await store.folder(root).walk({ maxDepth: 1 }).count(), 2, what);

@@ -174,6 +174,36 @@ export async function withDeadline<T>(
 }
 
 /**
+ * Embedded-server settings that take wall time out of the server's decisions, for suites whose
+ * point is that every answer comes back right however busy the machine: no idle, head or send
+ * timeout shorter than `ms`, a lane for every long answer and a slot for every connection, so
+ * that nothing is cut or shed because a starved client read slowly. (Those rules have tests of
+ * their own, on the connection layer.)
+ *
+ * @example
+ * ```ts
+ * import { patientServer } from "./_fixtures.ts";
+ *
+ * console.log(patientServer(60_000).sendTimeoutMs); // 60000
+ * ```
+ */
+export function patientServer(ms: number): {
+  idleTimeoutMs: number;
+  headersTimeoutMs: number;
+  sendTimeoutMs: number;
+  maxLongAnswers: number;
+  maxConnections: number;
+} {
+  return {
+    idleTimeoutMs: ms,
+    headersTimeoutMs: ms,
+    sendTimeoutMs: ms,
+    maxLongAnswers: 4096,
+    maxConnections: 4096,
+  };
+}
+
+/**
  * The `p`-th percentile (0–100) of `values` by the nearest-rank method; NaN when empty.
  *
  * @example
