@@ -466,6 +466,53 @@ Deno.test("a wide numeric table is read once: the date check looks at its text c
   assert.deepEqual(frame.getColumn("x3").toArray(), [0.5, 1.25, 2, 2.75, 3.5]);
 });
 
+Deno.test("a whole wide CSV is parsed with few passes over its columns: no type objects, no schema", async () => {
+  // Every property read of a nodejs-polars frame lists all its column names (its Proxy looks for
+  // a column of that name), and `dtypes` makes a type object per column: on a wide frame each is
+  // a pass over every column. Counted here on the native frames Polars makes.
+  const native = Object.getPrototypeOf(
+    (pl.DataFrame({ a: [1] }) as unknown as { inner(): object }).inner(),
+  );
+  const names = Object.getOwnPropertyDescriptor(native, "columns")!;
+  const types = Object.getOwnPropertyDescriptor(native, "dtypes")!;
+  const passes: string[] = [];
+  const numbers = Array.from({ length: 2000 }, (_, i) => `x${i}`);
+  // A local copy, read by path as dataframe() reads one: its text is not searched for dates.
+  const file = await Deno.makeTempFile({ suffix: ".csv" });
+  await Deno.writeTextFile(
+    file,
+    `${numbers.join(",")}\n${numbers.map((_, i) => i / 2).join(",")}\n`,
+  );
+  Object.defineProperty(native, "columns", {
+    ...names,
+    get(this: object) {
+      const columns = names.get!.call(this) as string[];
+      if (columns.length === numbers.length) passes.push("columns");
+      return columns;
+    },
+  });
+  Object.defineProperty(native, "dtypes", {
+    ...types,
+    value(this: object) {
+      const dtypes = (types.value as (this: object) => unknown[]).call(this);
+      if (dtypes.length === numbers.length) passes.push("dtypes");
+      return dtypes;
+    },
+  });
+  let frame: DataFrame;
+  try {
+    frame = new BatchParser(pl, CSV, {}, "/a/wide.csv").parse(file);
+  } finally {
+    Object.defineProperty(native, "columns", names);
+    Object.defineProperty(native, "dtypes", types);
+    await Deno.remove(file);
+  }
+  // Which columns are text (one read of the native frame), and the row count.
+  assert.deepEqual(passes, ["columns", "dtypes", "columns", "columns"]);
+  assert.equal(frame.width, 2000);
+  assert.deepEqual(frame.getColumn("x3").toArray(), [1.5]);
+});
+
 Deno.test("the card's note on parsed dates reads a wide frame's types once, not once a column", () => {
   const columns = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`x${i}`, [i]]));
   const frame = pl.DataFrame({ day: [new Date(0)], ...columns })
