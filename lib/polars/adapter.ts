@@ -14,7 +14,7 @@
  *   node shapes are Polars' own, for {@linkcode typedLiterals};
  * - the native frame behind a `DataFrame` (`frame.inner()`), its `columns` and its `dtypes()` (each
  *   type in serde form: a variant name such as `"String"`, or `{ variant, inner }`), for
- *   {@linkcode textColumns}.
+ *   {@linkcode columnsOfType}.
  *
  * This module holds tern's only process-wide Polars state: the loaded module and the frame hook
  * (once set, every frame Polars makes passes through it).
@@ -215,25 +215,32 @@ interface NativeFrame {
 }
 
 /**
- * The names of `frame`'s text (`String`) columns, in order, from one read of the native frame.
+ * The names of `frame`'s columns whose type is one of `variants` (`"String"`, `"Date"`,
+ * `"Datetime"` …, whatever their time unit or zone), in order, from one read of the native frame.
  * Every property read of a nodejs-polars frame lists all its column names first (its Proxy looks
- * for a column of that name), and `frame.dtypes` makes a type object per column on top: on a frame
- * of thousands of columns, each such read costs more than the question is worth.
+ * for a column of that name), and `frame.dtypes` makes a type object per column on top: on a
+ * frame of thousands of columns, each such read costs more than the question is worth.
  *
  * @example
  * ```ts
- * import { loadPolars, textColumns } from "./adapter.ts";
+ * import { columnsOfType, loadPolars } from "./adapter.ts";
  * import assert from "node:assert/strict";
  *
  * const pl = await loadPolars();
- * const frame = pl.readCSV("station,temp,day\nST1,12.5,2012-01-01\n");
- * assert.deepEqual(textColumns(frame), ["station", "day"]);
+ * const frame = pl.readCSV("station,temp,day\nST1,12.5,2012-01-01\n", { dtypes: { day: pl.Date } });
+ * assert.deepEqual(columnsOfType(frame, ["String"]), ["station"]);
+ * assert.deepEqual(columnsOfType(frame, ["Date", "Datetime"]), ["day"]);
  * ```
  */
-export function textColumns(frame: DataFrame): string[] {
+export function columnsOfType(frame: DataFrame, variants: readonly string[]): string[] {
   const native = (frame as unknown as { inner(): NativeFrame }).inner();
   const types = native.dtypes();
-  return native.columns.filter((_, i) => types[i] === "String");
+  return native.columns.filter((_, i) => {
+    const type = types[i];
+    return variants.includes(
+      typeof type === "string" ? type : (type as { variant: string }).variant,
+    );
+  });
 }
 
 /**
