@@ -1,8 +1,10 @@
 /**
  * One contender of the data suite, run as its own process so that its time, CPU and peak RSS
  * are its own. It loads nodejs-polars and warms it up, then runs one timed read and prints one
- * JSON line: `{ ms, cpuMs, rows, columns, peakRss, rssBefore }` (bytes; `peakRss` is the
- * process's VmHWM, warm-up included; `cpuMs` includes what tern's cache does after the frame
+ * JSON line: `{ ms, cpuMs, mainCpuMs, rows, columns, peakRss, rssBefore }` (bytes; `peakRss` is
+ * the process's VmHWM, warm-up included; `mainCpuMs` is the CPU time of the JavaScript thread
+ * alone, which Polars' idle worker threads do not blur; `cpuMs` includes what tern's cache does
+ * after the frame
  * is back: publishing and hashing a large copy).
  *
  * Modes:
@@ -16,7 +18,9 @@
  * - `tern`: `connect({ url, cacheDir }).file(path).dataframe()` (`--cache-dir none` for no cache);
  *   prints the route the read took (`file`, `stream`, …) as `route`, and the store checksum the
  *   read was verified against, if any, as `checksum`. Dates stay text (the naive path's frame)
- *   unless `--dates true`.
+ *   unless `--dates true`. With `--warm PATH`, the store is connected and PATH (another file)
+ *   read before the clock starts: the timed read starts from a tern that has read once, as
+ *   every contender starts from a Polars that has.
  * - `tern-route`: `--route stream`, `file.batches()`: the route of batches and row limits.
  * - `tern-batch`: tern's reader without cache, batches growing to `--batch-mib` MiB.
  * - `many`: `connect({ url, cacheDir, concurrency }).folder(path).list().dataframes()`.
@@ -53,6 +57,7 @@ const args = parseArgs({
     concurrency: { type: "string" },
     route: { type: "string" },
     dates: { type: "string" },
+    warm: { type: "string" },
   },
 }).values;
 
@@ -60,6 +65,11 @@ function status(): { rss: number; hwm: number } {
   const text = Deno.readTextFileSync("/proc/self/status");
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB$`, "m").exec(text)![1]);
   return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
+}
+
+/** CPU time of the calling (JavaScript) thread, ms, to the nanosecond. */
+function mainCpuMs(): number {
+  return Number(Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ")[0]) / 1e6;
 }
 
 /** CPU time of this process (all threads), ms. */
@@ -150,7 +160,7 @@ async function run(): Promise<
       return { rows: inMemory!.length, columns: 0 };
     }
     case "tern": {
-      const store = connect({ url: args.url, anonymous: true, cacheDir });
+      const store = warmed ?? connect({ url: args.url, anonymous: true, cacheDir });
       let route: string | undefined;
       const frame = await store.file(args.path!).dataframe({
         // The naive path's frame (the date column as text), so both sides do the same work; what
@@ -238,14 +248,27 @@ async function run(): Promise<
 
 // Load and warm Polars (and the module graph) before the clock starts.
 pl.readCSV("a,b\n1,2\n");
+const warmed = args.warm === undefined
+  ? undefined
+  : connect({ url: args.url, anonymous: true, cacheDir });
+await warmed?.file(args.warm!).dataframe();
 const before = status();
 const cpuBefore = cpuMs();
+const mainBefore = mainCpuMs();
 const started = performance.now();
 const result = await run();
 const ms = performance.now() - started;
 await afterFrame();
 const cpu = cpuMs() - cpuBefore;
+const mainCpu = mainCpuMs() - mainBefore;
 for (const file of leftovers) await Deno.remove(file).catch(() => {});
 console.log(
-  JSON.stringify({ ms, cpuMs: cpu, ...result, peakRss: status().hwm, rssBefore: before.rss }),
+  JSON.stringify({
+    ms,
+    cpuMs: cpu,
+    mainCpuMs: mainCpu,
+    ...result,
+    peakRss: status().hwm,
+    rssBefore: before.rss,
+  }),
 );

@@ -218,6 +218,8 @@ async function processCpuMs(pid: number): Promise<number> {
 export interface Sample {
   ms: number;
   cpuMs: number;
+  /** CPU time of the contender's JavaScript thread alone, ms. */
+  mainCpuMs: number;
   rows: number;
   columns: number;
   peakRss: number;

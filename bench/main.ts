@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { type BenchRecord, formatMarkdown, formatTable, type Suite } from "./_lib.ts";
 import { Cleanup, output } from "./_proc.ts";
 import { dataSuite } from "./data.ts";
-import { shapesSuite } from "./shapes.ts";
+import { shapesSuite, shapesWideSuite } from "./shapes.ts";
 import { firstReadSuite } from "./first_read.ts";
 import { listingSuite } from "./listing.ts";
 import { lockSuite } from "./lock.ts";
@@ -42,9 +42,13 @@ const SUITES: Suite[] = [
   searchSuite,
 ];
 
+/** Parts of a suite, run only when named (a full run measures them within their suite). */
+const PARTS: Suite[] = [shapesWideSuite];
+
 const USAGE = `usage: deno task bench [SUITE...] [--quick] [--reps N]
 
-  SUITE      one or more of: ${SUITES.map((s) => s.name).join(", ")} (default: all)
+  SUITE      one or more of: ${SUITES.map((s) => s.name).join(", ")} (default: all),
+             or a part alone: ${PARTS.map((s) => s.name).join(", ")}
   --quick    small sizes and few repetitions (smoke run)
   --reps N   recorded repetitions per measurement (warm-up runs are kept)
 `;
@@ -75,7 +79,7 @@ function parseOptions(args: string[]): Options | "help" {
   }
   if (parsed.values.help) return "help";
   const suites = parsed.positionals.length === 0 ? SUITES : parsed.positionals.map((name) => {
-    const suite = SUITES.find((s) => s.name === name);
+    const suite = [...SUITES, ...PARTS].find((s) => s.name === name);
     if (!suite) throw new UsageError(`unknown suite "${name}"`);
     return suite;
   });

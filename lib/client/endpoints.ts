@@ -40,8 +40,8 @@ import type {
   RootListing,
   SearchAnswer,
   SearchDocumentation,
-  StatAnswer,
 } from "./schemas.ts";
+import type { StatAnswer } from "./stat_answer.ts";
 import type { SearchQuery } from "./search_query.ts";
 import type { Query, Transport } from "./transport.ts";
 import type { z } from "../deps.ts";
@@ -215,7 +215,7 @@ export interface Download {
  */
 export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<RootListing> {
   const endpoint = "filesystem/root";
-  return await getJson(t, endpoint, (s) => s.RootListing, opts);
+  return await getJson(t, endpoint, responseSchema((s) => s.RootListing), opts);
 }
 
 /**
@@ -247,7 +247,7 @@ export async function getDirectory(
 ): Promise<DirectoryListing> {
   const endpoint = "filesystem/directory";
   checkPath(path, endpoint);
-  return await getJson(t, endpoint, (s) => s.DirectoryListing, opts, {
+  return await getJson(t, endpoint, responseSchema((s) => s.DirectoryListing), opts, {
     subject: path,
     query: { path },
   });
@@ -298,7 +298,10 @@ export async function getPagedDirectory(
     "entity-type": query.entityType,
     "info-type": query.infoType,
   };
-  return await getJson(t, endpoint, (s) => s.PagedListing, opts, { subject: path, query: params });
+  return await getJson(t, endpoint, responseSchema((s) => s.PagedListing), opts, {
+    subject: path,
+    query: params,
+  });
 }
 
 /**
@@ -467,13 +470,19 @@ export async function statItems(
     );
   }
   const only = count === 1 ? [...paths, ...ids][0] : undefined;
-  return await getJson(t, endpoint, (s) => s.StatAnswer, opts, {
-    subject: only,
-    json: {
-      ...(paths.length > 0 ? { paths } : {}),
-      ...(ids.length > 0 ? { ids } : {}),
+  return await getJson(
+    t,
+    endpoint,
+    async () => (await import("./stat_answer.ts")).StatAnswer,
+    opts,
+    {
+      subject: only,
+      json: {
+        ...(paths.length > 0 ? { paths } : {}),
+        ...(ids.length > 0 ? { ids } : {}),
+      },
     },
-  });
+  );
 }
 
 /**
@@ -504,7 +513,10 @@ export async function getManifest(
 ): Promise<Manifest> {
   const endpoint = "filesystem/file/manifest";
   checkPath(path, endpoint);
-  return await getJson(t, endpoint, (s) => s.Manifest, opts, { subject: path, query: { path } });
+  return await getJson(t, endpoint, responseSchema((s) => s.Manifest), opts, {
+    subject: path,
+    query: { path },
+  });
 }
 
 /**
@@ -628,7 +640,10 @@ export async function getComments(
 ): Promise<CommentList> {
   const endpoint = "filesystem/entry/{id}/comments";
   checkId(id, endpoint);
-  return await getJson(t, endpoint, (s) => s.CommentList, opts, { subject: id, id });
+  return await getJson(t, endpoint, responseSchema((s) => s.CommentList), opts, {
+    subject: id,
+    id,
+  });
 }
 
 /**
@@ -661,7 +676,10 @@ export async function getMetadata(
 ): Promise<MetadataResponse> {
   const endpoint = "filesystem/{id}/metadata";
   checkId(id, endpoint);
-  return await getJson(t, endpoint, (s) => s.MetadataResponse, opts, { subject: id, id });
+  return await getJson(t, endpoint, responseSchema((s) => s.MetadataResponse), opts, {
+    subject: id,
+    id,
+  });
 }
 
 /**
@@ -708,7 +726,7 @@ export async function getSearchDocumentation(
   opts: CallOptions = {},
 ): Promise<SearchDocumentation> {
   const endpoint = "filesystem/search-documentation";
-  return await getJson(t, endpoint, (s) => s.SearchDocumentation, opts);
+  return await getJson(t, endpoint, responseSchema((s) => s.SearchDocumentation), opts);
 }
 
 /**
@@ -817,34 +835,42 @@ export async function searchData(
     ...(request.sort?.length ? { sort: request.sort } : {}),
     ...(request.scroll === undefined ? {} : { scroll: request.scroll }),
   };
-  return await getJson(t, endpoint, (s) => s.SearchAnswer, opts, {
+  return await getJson(t, endpoint, responseSchema((s) => s.SearchAnswer), opts, {
     json,
     // A scroll's next page is asked once: a repeat would skip the page whose answer was lost.
     once: "scrollId" in request,
   });
 }
 
+/** A schema of the response schemas module, loaded when first asked for. */
+function responseSchema<T>(
+  pick: (schemas: typeof import("./schemas.ts")) => z.ZodType<T, unknown>,
+): () => Promise<z.ZodType<T, unknown>> {
+  return async () => pick(await import("./schemas.ts"));
+}
+
 /**
  * Asks an endpoint on the route variant for the transport's credentials (a POST when the request
- * has a `json` body) and checks its JSON answer against the endpoint's schema (picked from the
- * schemas module, which is imported while the first request is on its way); `id` fills the
- * route's `{id}` segment.
+ * has a `json` body) and checks its JSON answer against the endpoint's schema (`schema()` loads
+ * it while the first request is on its way: the stat answer's alone, the others with the
+ * response schemas module); `id` fills the route's `{id}` segment.
  */
 async function getJson<T>(
   t: Transport,
   endpoint: Endpoint,
-  schema: (schemas: typeof import("./schemas.ts")) => z.ZodType<T, unknown>,
+  schema: () => Promise<z.ZodType<T, unknown>>,
   opts: CallOptions,
   request: { subject?: string; query?: Query; id?: string; json?: unknown; once?: boolean } = {},
 ): Promise<T> {
   const { subject, id, ...sent } = request;
   const variant = route(t, endpoint, subject);
   const path = id === undefined ? variant : variant.replace("{id}", encodeURIComponent(id));
-  const [body, schemas] = await Promise.all([
+  const [body, checked, { parseBody }] = await Promise.all([
     t.json({ ...sent, path, endpoint, subject, signal: opts.signal }),
-    import("./schemas.ts"),
+    schema(),
+    import("./parse_body.ts"),
   ]);
-  return schemas.parseBody(schema(schemas), body, { endpoint, subject });
+  return parseBody(checked, body, { endpoint, subject });
 }
 
 /** The route variant for this transport, or a sign-in error for anonymous-only-if-allowed. */

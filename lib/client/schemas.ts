@@ -3,14 +3,14 @@
  *
  * The objects are loose: fields we do not use pass through untouched, so a server that adds
  * fields does not break the client, while a missing or mistyped field we rely on is reported as a
- * {@linkcode ProtocolError} naming the endpoint, the field path and what arrived.
+ * `ProtocolError` naming the endpoint, the field path and what arrived (`parse_body.ts`). The
+ * stat answer's schema lives in `stat_answer.ts`, which a first read loads alone; both are
+ * re-exported here.
  *
  * @module
  */
 
 import { loadZodModule, type z as Z } from "../deps.ts";
-import { valueAt } from "./value_at.ts";
-import { ProtocolError, truncate } from "./errors.ts";
 
 const { z } = await loadZodModule();
 
@@ -35,8 +35,7 @@ function compileOrRuntime<T extends Z.ZodType>(schema: T): Parser<T> {
   }
 }
 
-const millis = z.number();
-const permission = z.enum(["read", "write", "own"]);
+import { millis, permission } from "./fields.ts";
 
 /**
  * One entry (file or folder) of a paged listing.
@@ -268,88 +267,6 @@ export const RootListing = z.looseObject({
  * ```
  */
 export type RootListing = Z.infer<typeof RootListing>;
-
-/**
- * One item of a `filesystem/stat` answer: a file (`type` `"file"`, with `file-size`, `infoType`
- * and `md5`, the store's checksum: lowercase hex, `sha2:<base64>` from a SHA-256 zone, or `""`
- * before the store computed it) or a folder (`type` `"dir"`, with `file-count` and `dir-count`).
- * Fields tern does not read (`label`, `content-type`, `share-count`) pass through unchecked.
- *
- * @example
- * ```ts
- * import { StatInfo } from "./schemas.ts";
- * import assert from "node:assert/strict";
- *
- * const file = StatInfo.parse({
- *   id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/a.csv", type: "file",
- *   label: "a.csv", "date-created": 0, "date-modified": 0, permission: "read", "file-size": 1,
- *   "content-type": "text/csv", infoType: "csv", md5: "0cc175b9c0f1b6a831c399e269772661",
- * });
- * assert.equal(file.type === "file" && file.md5, "0cc175b9c0f1b6a831c399e269772661");
- * ```
- */
-export const StatInfo = z.discriminatedUnion("type", [
-  z.looseObject({
-    id: z.string(),
-    path: z.string(),
-    type: z.literal("file"),
-    "date-created": millis,
-    "date-modified": millis,
-    permission,
-    "file-size": z.number(),
-    infoType: z.string().nullable(),
-    md5: z.string(),
-  }),
-  z.looseObject({
-    id: z.string(),
-    path: z.string(),
-    type: z.literal("dir"),
-    "date-created": millis,
-    "date-modified": millis,
-    permission,
-    "file-count": z.number(),
-    "dir-count": z.number(),
-  }),
-]);
-/**
- * One item of a `filesystem/stat` answer, as parsed.
- *
- * @example
- * ```ts
- * import type { StatInfo } from "./schemas.ts";
- *
- * const checksum = (info: StatInfo) => info.type === "file" ? info.md5 : undefined;
- * ```
- */
-export type StatInfo = Z.infer<typeof StatInfo>;
-
-/**
- * `filesystem/stat`: each item asked for, under the path or the id it was asked by (both keys are
- * always there).
- *
- * @example
- * ```ts
- * import { StatAnswer } from "./schemas.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(StatAnswer.parse({ paths: {}, ids: {} }), { paths: {}, ids: {} });
- * ```
- */
-export const StatAnswer = z.looseObject({
-  paths: z.record(z.string(), StatInfo),
-  ids: z.record(z.string(), StatInfo),
-});
-/**
- * The answer of `filesystem/stat`, as parsed.
- *
- * @example
- * ```ts
- * import type { StatAnswer } from "./schemas.ts";
- *
- * const asked = (answer: StatAnswer) => Object.keys(answer.paths);
- * ```
- */
-export type StatAnswer = Z.infer<typeof StatAnswer>;
 
 /**
  * `filesystem/file/manifest`: detected content type, Terrain info type, and public URLs (one
@@ -727,85 +644,5 @@ export const TokenResponse = z.looseObject({
  */
 export type TokenResponse = Z.infer<typeof TokenResponse>;
 
-/**
- * Where a body came from, for {@linkcode parseBody}'s error messages.
- *
- * @example
- * ```ts
- * import type { BodyContext } from "./schemas.ts";
- *
- * const context: BodyContext = { endpoint: "filesystem/paged-directory", subject: "/iplant/home/shared" };
- * ```
- */
-export interface BodyContext {
-  /** Endpoint name, for example `filesystem/root`. */
-  endpoint: string;
-  /** Path or id the request concerned. */
-  subject?: string;
-  /** Leave received values out of messages (for bodies that carry secrets). */
-  redactValues?: boolean;
-}
-
-/**
- * Checks `body` against `schema` and returns the parsed value, or throws a
- * {@linkcode ProtocolError} naming the endpoint, the first bad field's path and what arrived.
- *
- * @example
- * ```ts
- * import { parseBody, Manifest } from "./schemas.ts";
- * import assert from "node:assert/strict";
- *
- * const body = { "content-type": 7, infoType: "csv", urls: [] };
- * assert.throws(() => parseBody(Manifest, body, { endpoint: "filesystem/file/manifest" }), {
- *   message: "filesystem/file/manifest answered an unexpected body: " +
- *     'at "content-type": expected string, got 7.',
- * });
- * ```
- */
-export function parseBody<T>(
-  schema: Z.ZodType<T, unknown>,
-  body: unknown,
-  context: BodyContext,
-): T {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const fieldPath = formatPath(issue.path);
-  const received = context.redactValues ? "[redacted]" : describe(valueAt(body, issue.path));
-  const others = result.error.issues.length - 1;
-  const about = context.subject === undefined ? "" : ` for ${JSON.stringify(context.subject)}`;
-  const message = `${context.endpoint} answered an unexpected body${about}: ` +
-    `at ${JSON.stringify(fieldPath)}: ${expectation(issue)}, got ${received}` +
-    (others > 0 ? ` (and ${others} more problem${others > 1 ? "s" : ""})` : "") + ".";
-  return fail(message, context);
-}
-
-function fail(message: string, context: BodyContext): never {
-  throw new ProtocolError(message, { endpoint: context.endpoint, path: context.subject });
-}
-
-function expectation(issue: Z.core.$ZodIssue): string {
-  if (issue.code === "invalid_type") return `expected ${issue.expected}`;
-  if (issue.code === "invalid_value") {
-    return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
-  }
-  return issue.message.replace(/^Invalid input: /, "").toLowerCase();
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "(the whole body)";
-  return path.map((key, index) =>
-    typeof key === "number" ? `[${key}]` : `${index === 0 ? "" : "."}${String(key)}`
-  ).join("");
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return "nothing (the field is missing)";
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return truncate(text, 80);
-}
+export { StatAnswer, StatInfo } from "./stat_answer.ts";
+export { type BodyContext, parseBody } from "./parse_body.ts";

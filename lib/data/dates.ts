@@ -24,7 +24,7 @@
 import { Buffer } from "node:buffer";
 import type { DataFrame, DataType, Expr } from "../deps.ts";
 import type { DataFrameOptions } from "./options.ts";
-import { exactDates } from "../polars/adapter.ts";
+import { columnsOfType, exactDates } from "../polars/adapter.ts";
 import type { Polars } from "./polars.ts";
 
 /** Rows Polars infers types from by default; the same rows decide which columns are dates. */
@@ -113,7 +113,9 @@ export interface DateColumn {
  * or datetimes ({@linkcode dateTypeOf}), except columns the caller typed with `dtypes`. Empty
  * when `tryParseDates` is false. Only text columns are looked at: inference has made numbers
  * and booleans of the others, and pulling every column of a wide numeric table into JavaScript
- * would cost more than reading it.
+ * would cost more than reading it. Which columns are text is asked of the native frame in one
+ * read ({@linkcode columnsOfType}): a wide frame's `dtypes` and `columns` cost a pass over every
+ * column each.
  *
  * @example
  * ```ts
@@ -138,10 +140,7 @@ export function dateColumns(
 ): Record<string, DateColumn> {
   if (options.tryParseDates === false) return {};
   const typed = options.dtypes ?? {};
-  const types = frame.dtypes;
-  const text = frame.columns.filter((name, i) =>
-    String(types[i]) === String(pl.String) && !(name in typed)
-  );
+  const text = columnsOfType(frame, ["String"]).filter((name) => !(name in typed));
   if (text.length === 0) return {};
   // Each call into Polars costs more than a small file's parse: none that can be left out.
   const rows = options.inferSchemaLength ?? DEFAULT_SAMPLE;

@@ -57,7 +57,10 @@ export class BatchParser {
   readonly #options: DataFrameOptions;
   readonly #path: string;
   // Delimited text: what the first batch fixed for the later ones, and the integer columns
-  // widened to Float64 so far.
+  // widened to Float64 so far. The schema is taken from the first batch's frame only when a
+  // second batch comes: a whole file is one batch, and a wide frame's types cost a pass over
+  // every column.
+  #first?: DataFrame;
   #schema?: Record<string, DataType>;
   #dates?: Record<string, DateColumn>;
   #columns?: string[];
@@ -154,6 +157,12 @@ export class BatchParser {
   #delimited(input: string | ReturnType<typeof asBuffer>, nRows: number | undefined): DataFrame {
     const pl = this.#pl;
     const o = this.#options;
+    if (this.#first !== undefined) {
+      // Built from the dtypes: a wide frame's `schema` getter costs far more.
+      const types = this.#first.dtypes;
+      this.#schema = Object.fromEntries(this.#first.columns.map((name, i) => [name, types[i]]));
+      this.#first = undefined;
+    }
     const [schema, columns, widened] = [this.#schema, this.#columns, this.#widened];
     const text = {
       sep: o.sep ?? this.#format.sep ?? ",",
@@ -181,10 +190,7 @@ export class BatchParser {
           : {};
         const frame = readDated(pl, dates, read, inferred);
         const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
-        // Built from the dtypes: a wide frame's `schema` getter costs far more.
-        const types = frame.dtypes;
-        this.#schema = Object.fromEntries(frame.columns.map((name, i) => [name, types[i]]));
-        [this.#dates, this.#columns] = [dates, o.columns && shaped.columns];
+        [this.#first, this.#dates, this.#columns] = [frame, dates, o.columns && shaped.columns];
         return shaped;
       } catch (error) {
         const column = integerMeetingDecimal(error);

@@ -30,6 +30,7 @@ import { renderMetadata } from "../display/metadata.ts";
 import { CITATION_STYLES, resolverLinks } from "../metadata/citation.ts";
 import { Citation } from "../metadata/cite.ts";
 import { frameView } from "../frames/view.ts";
+import { columnsOfType } from "../polars/adapter.ts";
 import type { DataFrame } from "../deps.ts";
 import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
@@ -545,17 +546,10 @@ export function datesNote(
 ): string | undefined {
   if (format !== "csv" && format !== "tsv") return undefined;
   if (options.tryParseDates === false) return undefined;
-  // Each `dtypes` read builds every column's type: once, not once a column.
-  const types = frame.dtypes;
-  const parsed = frame.columns.filter((column, index) =>
-    /^(Date|Datetime)/.test(variantOf(types[index])) &&
+  // Asked of the native frame at once: a wide frame's `dtypes` and `columns` cost a pass each.
+  const parsed = columnsOfType(frame, ["Date", "Datetime"]).filter((column) =>
     !(options.dtypes !== undefined && column in options.dtypes)
   );
   if (parsed.length === 0) return undefined;
   return `dates parsed from text: ${parsed.join(", ")} (tryParseDates: false keeps text)`;
-}
-
-function variantOf(dtype: unknown): string {
-  const variant = (dtype as { variant?: unknown } | null)?.variant;
-  return typeof variant === "string" ? variant : String(dtype).replace(/^DataType\(/, "");
 }

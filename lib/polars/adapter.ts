@@ -11,7 +11,10 @@
  *   that makes an `Expr` of one (`pl.Expr(native)`), for {@linkcode exactDates};
  * - the native lazy frame behind a `LazyDataFrame` (`_ldf`), for {@linkcode isLazyFrame};
  * - the JSON form of an expression tree (`expr.serialize("json")`, `pl.Expr.deserialize`), whose
- *   node shapes are Polars' own, for {@linkcode typedLiterals}.
+ *   node shapes are Polars' own, for {@linkcode typedLiterals};
+ * - the native frame behind a `DataFrame` (`frame.inner()`), its `columns` and its `dtypes()` (each
+ *   type in serde form: a variant name such as `"String"`, or `{ variant, inner }`), for
+ *   {@linkcode columnsOfType}.
  *
  * This module holds tern's only process-wide Polars state: the loaded module and the frame hook
  * (once set, every frame Polars makes passes through it).
@@ -203,6 +206,41 @@ export function hookFrames<T extends FrameHook>(next: T): T {
  */
 export function frameHook(): FrameHook | undefined {
   return hook;
+}
+
+/** A native frame's column names and types (nodejs-polars 0.25.2, `frame.inner()`). */
+interface NativeFrame {
+  columns: string[];
+  dtypes(): unknown[];
+}
+
+/**
+ * The names of `frame`'s columns whose type is one of `variants` (`"String"`, `"Date"`,
+ * `"Datetime"` …, whatever their time unit or zone), in order, from one read of the native frame.
+ * Every property read of a nodejs-polars frame lists all its column names first (its Proxy looks
+ * for a column of that name), and `frame.dtypes` makes a type object per column on top: on a
+ * frame of thousands of columns, each such read costs more than the question is worth.
+ *
+ * @example
+ * ```ts
+ * import { columnsOfType, loadPolars } from "./adapter.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * const frame = pl.readCSV("station,temp,day\nST1,12.5,2012-01-01\n", { dtypes: { day: pl.Date } });
+ * assert.deepEqual(columnsOfType(frame, ["String"]), ["station"]);
+ * assert.deepEqual(columnsOfType(frame, ["Date", "Datetime"]), ["day"]);
+ * ```
+ */
+export function columnsOfType(frame: DataFrame, variants: readonly string[]): string[] {
+  const native = (frame as unknown as { inner(): NativeFrame }).inner();
+  const types = native.dtypes();
+  return native.columns.filter((_, i) => {
+    const type = types[i];
+    return variants.includes(
+      typeof type === "string" ? type : (type as { variant: string }).variant,
+    );
+  });
 }
 
 /**

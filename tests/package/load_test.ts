@@ -60,6 +60,9 @@ const LOADED_ON_USE = [
   "lib/listing/walk.ts",
   "lib/handles/destination.ts",
   "lib/client/schemas.ts",
+  "lib/client/stat_answer.ts",
+  "lib/client/parse_body.ts",
+  "lib/client/fields.ts",
 ];
 
 /** Folders mod.ts never reaches: they have entry points of their own. */

@@ -11,6 +11,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type DataFrame, polarsEntryUrl } from "../../lib/deps.ts";
 import {
+  columnsOfType,
   exactDates,
   type FrameHook,
   frameHook,
@@ -127,6 +128,28 @@ Deno.test("exactDates: the whole value must fit the format; dates, microsecond d
   // Microseconds are kept (the Date above shows milliseconds only).
   const micros = dated.select(pl.col("at").cast(pl.Int64)).getColumn("at").toArray();
   assert.equal(Number(micros[0]) % 1_000_000, 123456, `${UPGRADE}: strToDatetime's "us"`);
+});
+
+Deno.test("internal: a frame's inner() has its columns and dtypes() in serde form (columnsOfType)", () => {
+  const frame = pl.readCSV("s,i,f,d\nx,1,1.5,2012-01-01\n", { dtypes: { d: pl.Date } })
+    .withColumns(pl.col("f").cast(pl.Datetime("us", "UTC")).alias("t"));
+  const native = (frame as unknown as { inner?: () => { columns?: unknown; dtypes?: unknown } })
+    .inner?.();
+  assert.deepEqual(native?.columns, ["s", "i", "f", "d", "t"], `${UPGRADE}: inner().columns`);
+  assert.equal(typeof native?.dtypes, "function", `${UPGRADE}: inner().dtypes()`);
+  assert.deepEqual(
+    (native!.dtypes as () => unknown[])().slice(0, 4),
+    ["String", "Int64", "Float64", "Date"],
+    `${UPGRADE}: inner().dtypes() gives variant names`,
+  );
+  assert.deepEqual(
+    (native!.dtypes as () => unknown[])()[4],
+    { variant: "Datetime", inner: ["us", "UTC"] },
+    `${UPGRADE}: inner().dtypes() gives a parameterised type as { variant, inner }`,
+  );
+  assert.deepEqual(columnsOfType(frame, ["String"]), ["s"]);
+  assert.deepEqual(columnsOfType(frame, ["Date", "Datetime"]), ["d", "t"]);
+  assert.deepEqual(columnsOfType(pl.DataFrame({ n: [1] }), ["String"]), []);
 });
 
 Deno.test("internal: a LazyDataFrame holds its native _ldf (isLazyFrame)", async () => {
