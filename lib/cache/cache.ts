@@ -149,6 +149,7 @@ const COPY_NAME = /^([0-9a-f]{32})-([0-9a-f]{16})(\.[a-z0-9]{1,10})$/;
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 /** Opens never follow a symlink nor wait on a FIFO. */
 const SAFE = O_NOFOLLOW | O_NONBLOCK;
+const encoder = new TextEncoder();
 
 /** One line of `index.jsonl`. */
 interface IndexLine extends FileVersion {
@@ -216,8 +217,14 @@ export class DiskCache {
    */
   #indexRead = { ino: -1, offset: 0, lines: 0, junk: false, appended: 0 };
   #ready: Promise<boolean> | undefined;
+  /** The read of the index under way (see {@linkcode DiskCache.#recordsOf}). */
+  #reading: Promise<Map<string, IndexLine>> | undefined;
   /** Uses in this process, more precise than the index's. */
   readonly #used = new Map<string, number>();
+  /** The index's path. */
+  readonly #index: string;
+  /** Copy names of versions looked at: a read asks for one twice (lookup, then writer). */
+  readonly #names = new WeakMap<FileVersion, string>();
 
   /**
    * Creates the cache object; the folder is made when first used.
@@ -235,6 +242,7 @@ export class DiskCache {
     this.root = options.dir;
     this.dir = join(options.dir, "downloads");
     this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
+    this.#index = join(this.dir, INDEX);
     this.#warn = options.warn ?? ((message) => console.warn(message));
   }
 
@@ -311,7 +319,7 @@ export class DiskCache {
    */
   async writer(version: FileVersion): Promise<CopyWriter | undefined> {
     if (version.size > this.maxBytes || !await this.#usable()) return undefined;
-    const blob = copyName(version);
+    const blob = this.#nameOf(version);
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
     try {
       const [file, hasher] = await Promise.all([
@@ -668,7 +676,7 @@ export class DiskCache {
    */
   async #check(version: FileVersion, deep: boolean): Promise<Found> {
     if (!await this.#usable()) return { state: "missing" };
-    const blob = copyName(version);
+    const blob = this.#nameOf(version);
     // A copy is named only after its line is written, so a version with no line has nothing
     // to find: a miss costs a synchronous look at the index, not a failed open of the copy.
     let line = this.#records.get(blob);
@@ -753,8 +761,8 @@ export class DiskCache {
         const info = await Deno.lstat(this.dir).catch(() => undefined);
         if (info !== undefined && !info.isDirectory) await this.#moveAside(this.dir);
         await Deno.mkdir(this.dir, { recursive: true, mode: 0o700 });
-        const index = await Deno.lstat(join(this.dir, INDEX)).catch(() => undefined);
-        if (index !== undefined && !index.isFile) await this.#moveAside(join(this.dir, INDEX));
+        const index = await Deno.lstat(this.#index).catch(() => undefined);
+        if (index !== undefined && !index.isFile) await this.#moveAside(this.#index);
         // Temporary files only: an `lstat` of every copy would cost a large cache's first read.
         const { temps } = await this.#scan(false);
         for (const temp of temps) {
@@ -814,7 +822,7 @@ export class DiskCache {
       createNew: true,
     });
     // A rename replaces whatever stands at the index's name, following nothing.
-    await Deno.rename(temp, join(this.dir, INDEX));
+    await Deno.rename(temp, this.#index);
     this.#forget(lines);
   }
 
@@ -849,24 +857,30 @@ export class DiskCache {
   }
 
   /**
-   * The newest valid line of each copy, reading what was appended since the last call in pieces
+   * The newest valid line of each copy, reading what was appended since the last read in pieces
    * (a line over 64 KiB is skipped, never held). An index that is not a regular file is moved
-   * aside and counts as empty.
+   * aside and counts as empty. Calls meanwhile share the read under way: two reads of one
+   * stretch would count its lines twice, and one starting over would empty the map the other
+   * fills.
    */
-  async #recordsOf(): Promise<Map<string, IndexLine>> {
+  #recordsOf(): Promise<Map<string, IndexLine>> {
+    return this.#reading ??= this.#readIndex().finally(() => this.#reading = undefined);
+  }
+
+  async #readIndex(): Promise<Map<string, IndexLine>> {
     let handle: fs.promises.FileHandle;
     try {
-      handle = await fs.promises.open(join(this.dir, INDEX), O_RDONLY | SAFE);
+      handle = await fs.promises.open(this.#index, O_RDONLY | SAFE);
     } catch (error) {
       if ((error as { code?: string }).code !== "ENOENT") {
-        await this.#moveAside(join(this.dir, INDEX));
+        await this.#moveAside(this.#index);
       }
       return this.#records;
     }
     try {
       const info = await handle.stat();
       if (!info.isFile()) {
-        await this.#moveAside(join(this.dir, INDEX));
+        await this.#moveAside(this.#index);
         return this.#records;
       }
       if (this.#indexRead.ino !== info.ino) this.#forget([], info.ino);
@@ -915,7 +929,7 @@ export class DiskCache {
   #indexUnchanged(): boolean {
     const read = this.#indexRead;
     try {
-      const info = Deno.lstatSync(join(this.dir, INDEX));
+      const info = Deno.lstatSync(this.#index);
       return info.ino === read.ino && info.size === read.offset + read.appended;
     } catch {
       return false;
@@ -939,7 +953,7 @@ export class DiskCache {
    * thread pool that four asynchronous calls make, and nothing is held while they run.
    */
   async #append(line: IndexLine): Promise<void> {
-    const path = join(this.dir, INDEX);
+    const path = this.#index;
     const flags = O_WRONLY | O_APPEND | O_CREAT | SAFE;
     let fd: number;
     try {
@@ -950,8 +964,11 @@ export class DiskCache {
       fd = fs.openSync(path, flags, 0o600);
     }
     try {
-      if (!fs.fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
-      this.#indexRead.appended += fs.writeSync(fd, `${JSON.stringify(line)}\n`);
+      // A FIFO with a reader is the one thing besides a file that this open accepts. An lstat
+      // costs a fraction of Node's fstat here; a swap of the name between the two calls could
+      // only send this line into that FIFO, never make a read wait.
+      if (!Deno.lstatSync(path).isFile) throw new Error(`${path} is not a regular file`);
+      this.#indexRead.appended += fs.writeSync(fd, encoder.encode(`${JSON.stringify(line)}\n`));
     } finally {
       fs.closeSync(fd);
     }
@@ -967,6 +984,12 @@ export class DiskCache {
     const used = { ...line, usedAt: now };
     this.#append(used).catch(() => {});
     return used;
+  }
+
+  #nameOf(version: FileVersion): string {
+    let name = this.#names.get(version);
+    if (name === undefined) this.#names.set(version, name = copyName(version));
+    return name;
   }
 
   #lastUse(line: IndexLine | undefined): number {
