@@ -71,6 +71,8 @@ const range = (samples: Sample[], pick: (s: Sample) => number): [number, number]
   return [s.min, s.max];
 };
 const ms = (s: Sample) => s.ms;
+/** The median CPU time of a contender's runs, for a note: on a shared machine it moves less. */
+const cpu = (samples: Sample[]) => `${median(samples, (s) => s.cpuMs).toFixed(0)} ms`;
 
 async function measure(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
   const root = await ensureFixtures(ctx, p.files);
@@ -168,7 +170,9 @@ async function measure(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         valueRange: range(many.tern, rate),
         baselineRange: range(many.plain, rate),
         note: `Concurrency ${CONCURRENCY} on both sides; tern with its default cache (an empty ` +
-          `folder each run). Load average ${manyLoad} before, ${await load()} after.`,
+          `folder each run). CPU (user + system) medians: tern ${cpu(many.tern)}, without its ` +
+          `cache ${cpu(many.ternNoCache)}, the plain loop ${cpu(many.plain)}, writing files ` +
+          `${cpu(many.plainDisk)}. Load average ${manyLoad} before, ${await load()} after.`,
       }),
       record({
         suite: "shapes",
