@@ -13,7 +13,7 @@
  * file each would cost more than the rest of the cache. A read that knows the store's checksum
  * is served a copy only when its line records that very checksum. There is one way in
  * ({@linkcode CopyWriter}): bytes go to a temporary file in that folder (a small copy's once
- * complete) and are hashed as they go; `commit()` checks the size, indexes the file and renames
+ * complete, one kept in the index's never) and are hashed as they go; `commit()` checks the size, indexes the file and renames
  * it into place, before it returns. Nothing runs after.
  * Several processes share one folder without locks: a name appears only once its line is
  * written and only ever holds a whole copy, and a copy is removed only when proven not tern's
@@ -44,7 +44,7 @@ import { STORE_CHECKSUM } from "../client/checksum.ts";
 import type { FileVersion } from "../client/file_version.ts";
 import { contentHasher, hashHandle, hashOf } from "./content_hash.ts";
 import { CopyWriter, INLINE_BYTES, SMALL_COPY_BYTES } from "./copy_writer.ts";
-import { CorruptCopyError } from "./errors.ts";
+import { CacheMissError, CorruptCopyError } from "./errors.ts";
 import type { CachedFile } from "./cached_file.ts";
 import { formatOfExtension } from "../registry/file_formats.ts";
 
@@ -562,6 +562,9 @@ export class DiskCache {
    * in the index, its name in the cache folder, written there from its verified bytes (read-only,
    * whole: by a rename, as a copy is published).
    *
+   * @throws {CacheMissError} when a copy kept in the index, handed over without its bytes, is no
+   * longer in it.
+   *
    * @example
    * ```ts
    * import { CopyWriter, DiskCache } from "./cache.ts";
@@ -579,10 +582,17 @@ export class DiskCache {
    * ```
    */
   async fileOf(copy: CachedFile): Promise<string> {
-    if (!copy.inline || copy.bytes === undefined) return copy.file;
+    if (!copy.inline) return copy.file;
+    const { path } = copy.version;
+    const bytes = copy.bytes ?? (await this.lookup(copy.version))?.bytes;
+    if (bytes === undefined) {
+      throw new CacheMissError(`The cached copy of ${JSON.stringify(path)} left the cache.`, {
+        path,
+      });
+    }
     const name = copy.file.slice(copy.file.lastIndexOf("/") + 1);
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${name}`);
-    await Deno.writeFile(temp, copy.bytes, { createNew: true, mode: 0o444 });
+    await Deno.writeFile(temp, bytes, { createNew: true, mode: 0o444 });
     await Deno.rename(temp, copy.file).catch(async () => {
       await this.#moveAside(copy.file, false);
       await Deno.rename(temp, copy.file);

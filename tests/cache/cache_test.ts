@@ -476,6 +476,12 @@ Deno.test("a copy of up to 1 KiB lives in its index line: no file until a path i
     // A copy over 1 KiB has a file of its own, as before.
     const large = await put(cache, version("/a/large.csv", 1025), "x".repeat(1025));
     assert.equal((await Deno.stat(large.file)).size, 1025);
+    // An entry comes without its bytes: they are taken from the index, while it holds them.
+    const small = (await other.entries()).find((entry) => entry.inline)!;
+    assert.equal(small.bytes, undefined);
+    assert.equal(await Deno.readTextFile(await other.fileOf(small)), "a\n1\n");
+    await other.clear();
+    await assert.rejects(other.fileOf(small), CacheMissError);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
