@@ -13,8 +13,8 @@
  * file each would cost more than the rest of the cache. A read that knows the store's checksum
  * is served a copy only when its line records that very checksum. There is one way in
  * ({@linkcode CopyWriter}): bytes go to a temporary file in that folder (a small copy's once
- * complete, one kept in the index's never) and are hashed as they go; `commit()` checks the size, indexes the file and renames
- * it into place, before it returns. Nothing runs after.
+ * complete, one kept in the index's never) and are hashed as they go; `commit()` checks the
+ * size, indexes the file and renames it into place, before it returns. Nothing runs after.
  * Several processes share one folder without locks: a name appears only once its line is
  * written and only ever holds a whole copy, and a copy is removed only when proven not tern's
  * (or by the cap and `clear()`), never for a missing line. A reader holds what it reads open

@@ -24,9 +24,10 @@ export const INLINE_BYTES = 1024;
  * they were written, so that its reader need not open it again), or {@linkcode CopyWriter.abort}
  * removes it. A small copy (up to 1 MiB) is only kept in memory until `commit`, which writes its
  * temporary file, read-only, in one call; one of up to 1 KiB goes into its index line and has no
- * file at all (`DiskCache.fileOf` writes one when a path is asked for). A write failure (a full disk) is reported once and makes
- * `write` (or `commit`) fail; {@linkcode CopyWriter.salvage} then hands back the bytes written so
- * far, so the read goes on without the cache and without a second download.
+ * file at all (`DiskCache.fileOf` writes one when a path is asked for). A write failure (a full
+ * disk) is reported once and makes `write` (or `commit`) fail; {@linkcode CopyWriter.salvage}
+ * then hands back the bytes written so far, so the read goes on without the cache and without a
+ * second download.
  *
  * @example
  * ```ts
