@@ -83,6 +83,8 @@ const range = (samples: Sample[], pick: (s: Sample) => number): [number, number]
 const ms = (s: Sample) => s.ms;
 const cpu = (s: Sample) => s.cpuMs;
 const mainCpu = (s: Sample) => s.mainCpuMs;
+/** The median CPU time of a contender's runs, for a note: on a shared machine it moves less. */
+const medianCpu = (samples: Sample[]) => `${median(samples, cpu).toFixed(0)} ms`;
 
 async function measure(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
   const root = await ensureFixtures(ctx, p.files);
@@ -190,7 +192,13 @@ async function measure(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         valueRange: range(many.tern, rate),
         baselineRange: range(many.plain, rate),
         note: `Concurrency ${CONCURRENCY} on both sides; tern with its default cache (an empty ` +
-          `folder each run). Load average ${manyLoad} before, ${await load()} after.`,
+          `folder each run). CPU (user + system) medians: tern ${
+            medianCpu(many.tern)
+          }, without its ` +
+          `cache ${medianCpu(many.ternNoCache)}, the plain loop ${
+            medianCpu(many.plain)
+          }, writing files ` +
+          `${medianCpu(many.plainDisk)}. Load average ${manyLoad} before, ${await load()} after.`,
       }),
       record({
         suite: "shapes",

@@ -7,11 +7,14 @@
  * `<path key>-<version key>.<ext>` (the extension lets Polars read it by path), and
  * `index.jsonl` holds one line per copy made or confirmed: its version (with the store's checksum
  * its bytes were checked against as they arrived, when the read knew one), its XXH64 and, once a
- * later hash confirmed it, what the file was on disk then. A read that knows the store's checksum
+ * later hash confirmed it, what the file was on disk then. A copy of up to 1 KiB is kept in its
+ * line instead (`data`, base64), hashed whenever it is served, and written to its file name only
+ * when a path is asked for ({@linkcode DiskCache.fileOf}): for many small files, creating one
+ * file each would cost more than the rest of the cache. A read that knows the store's checksum
  * is served a copy only when its line records that very checksum. There is one way in
  * ({@linkcode CopyWriter}): bytes go to a temporary file in that folder (a small copy's once
- * complete) and are hashed as they go; `commit()` checks the size, indexes the file and renames
- * it into place, before it returns. Nothing runs after.
+ * complete, one kept in the index's never) and are hashed as they go; `commit()` checks the
+ * size, indexes the file and renames it into place, before it returns. Nothing runs after.
  * Several processes share one folder without locks: a name appears only once its line is
  * written and only ever holds a whole copy, and a copy is removed only when proven not tern's
  * (or by the cap and `clear()`), never for a missing line. A reader holds what it reads open
@@ -39,9 +42,9 @@ import process from "node:process";
 import { join } from "node:path";
 import { STORE_CHECKSUM } from "../client/checksum.ts";
 import type { FileVersion } from "../client/file_version.ts";
-import { contentHasher, hashHandle } from "./content_hash.ts";
-import { CopyWriter, SMALL_COPY_BYTES } from "./copy_writer.ts";
-import { CorruptCopyError } from "./errors.ts";
+import { contentHasher, hashHandle, hashOf } from "./content_hash.ts";
+import { CopyWriter, INLINE_BYTES, SMALL_COPY_BYTES } from "./copy_writer.ts";
+import { CacheMissError, CorruptCopyError } from "./errors.ts";
 import type { CachedFile } from "./cached_file.ts";
 import { formatOfExtension } from "../registry/file_formats.ts";
 
@@ -146,6 +149,7 @@ const COPY_NAME = /^([0-9a-f]{32})-([0-9a-f]{16})(\.[a-z0-9]{1,10})$/;
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 /** Opens never follow a symlink nor wait on a FIFO. */
 const SAFE = O_NOFOLLOW | O_NONBLOCK;
+const encoder = new TextEncoder();
 
 /** One line of `index.jsonl`. */
 interface IndexLine extends FileVersion {
@@ -160,6 +164,8 @@ interface IndexLine extends FileVersion {
   /** Whether a hash taken after the copy's ctime second had passed matched `hash`. */
   confirmed: boolean;
   usedAt?: number;
+  /** The bytes of a copy kept in the index (up to 1 KiB), base64. */
+  data?: string;
 }
 
 /** What the check of a copy found. */
@@ -211,8 +217,14 @@ export class DiskCache {
    */
   #indexRead = { ino: -1, offset: 0, lines: 0, junk: false, appended: 0 };
   #ready: Promise<boolean> | undefined;
+  /** The read of the index under way (see {@linkcode DiskCache.#recordsOf}). */
+  #reading: Promise<Map<string, IndexLine>> | undefined;
   /** Uses in this process, more precise than the index's. */
   readonly #used = new Map<string, number>();
+  /** The index's path. */
+  readonly #index: string;
+  /** Copy names of versions looked at: a read asks for one twice (lookup, then writer). */
+  readonly #names = new WeakMap<FileVersion, string>();
 
   /**
    * Creates the cache object; the folder is made when first used.
@@ -230,6 +242,7 @@ export class DiskCache {
     this.root = options.dir;
     this.dir = join(options.dir, "downloads");
     this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
+    this.#index = join(this.dir, INDEX);
     this.#warn = options.warn ?? ((message) => console.warn(message));
   }
 
@@ -306,7 +319,7 @@ export class DiskCache {
    */
   async writer(version: FileVersion): Promise<CopyWriter | undefined> {
     if (version.size > this.maxBytes || !await this.#usable()) return undefined;
-    const blob = copyName(version);
+    const blob = this.#nameOf(version);
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
     try {
       const [file, hasher] = await Promise.all([
@@ -316,7 +329,7 @@ export class DiskCache {
         contentHasher(),
       ]);
       return new CopyWriter(version.size, hasher, file, temp, {
-        publish: (hash, format) => this.#publish(version, blob, temp, hash, format),
+        publish: (hash, format, inline) => this.#publish(version, blob, temp, hash, format, inline),
         report: (error) => this.reportFailure(error),
       });
     } catch (error) {
@@ -434,13 +447,14 @@ export class DiskCache {
    *
    * const dir = await Deno.makeTempDir();
    * const cache = new DiskCache({ dir });
-   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const text = "a\n" + "1\n".repeat(1000); // over 1 KiB: a file of its own
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 2002, modified: 1 };
    * const writer = await cache.open(version) as CopyWriter;
-   * await writer.write(new TextEncoder().encode("a\n1\n"));
+   * await writer.write(new TextEncoder().encode(text));
    * const cached = await writer.commit();
    * assert.deepEqual((await cache.verify()).bad, []);
    * await Deno.chmod(cached!.file, 0o644);
-   * await Deno.writeTextFile(cached!.file, "a\n2\n"); // same size, other bytes
+   * await Deno.writeTextFile(cached!.file, text.replace("1", "2")); // same size, other bytes
    * assert.deepEqual((await cache.verify()).bad.map((bad) => bad.path), ["/a/b.csv"]);
    * assert.equal(await cache.lookup(version), undefined); // removed
    * await Deno.remove(dir, { recursive: true });
@@ -484,8 +498,10 @@ export class DiskCache {
     if (!await this.#usable()) return [];
     const entries: CachedFile[] = [];
     for (const line of (await this.#recordsOf()).values()) {
-      const info = await Deno.lstat(join(this.dir, line.blob)).catch(() => undefined);
-      if (info?.isFile && info.size === line.size) entries.push(this.#cached(line));
+      const info = line.data ?? await Deno.lstat(join(this.dir, line.blob)).catch(() => undefined);
+      if (typeof info === "string" || (info?.isFile && info.size === line.size)) {
+        entries.push(this.#cached(line));
+      }
     }
     return entries.sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
   }
@@ -506,7 +522,7 @@ export class DiskCache {
    */
   async usage(): Promise<CacheUsage> {
     await this.#usable();
-    const { copies, temps } = await this.#scan();
+    const { copies, temps } = await this.#stored();
     const [files, tempFiles] = [copies.length, temps.length];
     return { files, bytes: sizeOf(copies), tempFiles, tempBytes: sizeOf(temps) };
   }
@@ -531,7 +547,7 @@ export class DiskCache {
    * ```
    */
   async clear(): Promise<ClearResult> {
-    const { copies } = await this.#scan();
+    const { copies } = await this.#stored();
     const info = await Deno.lstat(this.dir).catch(() => undefined);
     // remove(recursive) unlinks symlinks inside without following them.
     if (info !== undefined) await Deno.remove(this.dir, { recursive: info.isDirectory });
@@ -539,6 +555,50 @@ export class DiskCache {
     this.#usage = undefined;
     this.#forget();
     return { files: copies.length, bytes: sizeOf(copies) };
+  }
+
+  /**
+   * A real file holding `copy`, for a reader that needs a path: the copy's own, or, for one kept
+   * in the index, its name in the cache folder, written there from its verified bytes (read-only,
+   * whole: by a rename, as a copy is published).
+   *
+   * @throws {CacheMissError} when a copy kept in the index, handed over without its bytes, is no
+   * longer in it.
+   *
+   * @example
+   * ```ts
+   * import { CopyWriter, DiskCache } from "./cache.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const dir = await Deno.makeTempDir();
+   * const cache = new DiskCache({ dir });
+   * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+   * const writer = await cache.open(version) as CopyWriter;
+   * await writer.write(new TextEncoder().encode("a\n1\n"));
+   * const copy = (await writer.commit())!;
+   * await assert.rejects(Deno.stat(copy.file)); // kept in the index: no file yet
+   * assert.equal(await Deno.readTextFile(await cache.fileOf(copy)), "a\n1\n");
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async fileOf(copy: CachedFile): Promise<string> {
+    if (!copy.inline) return copy.file;
+    const { path } = copy.version;
+    const bytes = copy.bytes ?? (await this.lookup(copy.version))?.bytes;
+    if (bytes === undefined) {
+      throw new CacheMissError(`The cached copy of ${JSON.stringify(path)} left the cache.`, {
+        path,
+      });
+    }
+    const name = copy.file.slice(copy.file.lastIndexOf("/") + 1);
+    const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${name}`);
+    await Deno.writeFile(temp, bytes, { createNew: true, mode: 0o444 });
+    await Deno.rename(temp, copy.file).catch(async () => {
+      await this.#moveAside(copy.file, false);
+      await Deno.rename(temp, copy.file);
+    });
+    this.#usage = undefined; // counted again: the file takes room beside the line
+    return copy.file;
   }
 
   /**
@@ -569,7 +629,8 @@ export class DiskCache {
 
   /**
    * Publishes a writer's finished temporary file (see {@linkcode CopyWriter.commit}): records its
-   * hash in the index, renames it into place, and keeps the cache under its cap.
+   * hash in the index, renames it into place, and keeps the cache under its cap. An `inline`
+   * copy goes into its line, and there is no file to rename.
    */
   async #publish(
     version: FileVersion,
@@ -577,6 +638,7 @@ export class DiskCache {
     temp: string,
     hash: string,
     format: string | undefined,
+    inline: Uint8Array | undefined,
   ): Promise<CachedFile> {
     const target = join(this.dir, blob);
     const now = Date.now();
@@ -592,6 +654,7 @@ export class DiskCache {
       identity: "",
       confirmed: false,
       usedAt: now,
+      ...(inline === undefined ? {} : { data: Buffer.from(inline).toString("base64") }),
     };
     // Line first, then name: another process never meets a copy tern has no record of (it would
     // pass it over), and the rename may replace a copy of this version that another process
@@ -599,10 +662,12 @@ export class DiskCache {
     // reader that opened the old one keeps it. A rename replaces anything but a folder, never
     // following a link; a folder in the way is moved aside.
     await this.#append(line);
-    await Deno.rename(temp, target).catch(async () => {
-      await this.#moveAside(target, false);
-      await Deno.rename(temp, target);
-    });
+    if (inline === undefined) {
+      await Deno.rename(temp, target).catch(async () => {
+        await this.#moveAside(target, false);
+        await Deno.rename(temp, target);
+      });
+    }
     const usage = this.#usage === undefined
       ? await this.usage().then((found) => found.bytes + found.tempBytes)
       : this.#usage + version.size;
@@ -621,7 +686,7 @@ export class DiskCache {
    */
   async #check(version: FileVersion, deep: boolean): Promise<Found> {
     if (!await this.#usable()) return { state: "missing" };
-    const blob = copyName(version);
+    const blob = this.#nameOf(version);
     // A copy is named only after its line is written, so a version with no line has nothing
     // to find: a miss costs a synchronous look at the index, not a failed open of the copy.
     let line = this.#records.get(blob);
@@ -630,6 +695,7 @@ export class DiskCache {
     // rewrite while that process reads it. A download of this version renames over it; the
     // cap evicts it first.
     if (line === undefined) return { state: "missing" };
+    if (line.data !== undefined) return await this.#checkInline(version, line);
     const file = join(this.dir, blob);
     let handle: fs.promises.FileHandle;
     try {
@@ -671,6 +737,22 @@ export class DiskCache {
     }
   }
 
+  /** Checks a copy kept in its index line: its bytes are served only when they hash right. */
+  async #checkInline(version: FileVersion, line: IndexLine): Promise<Found> {
+    if (version.hash !== undefined && version.hash !== line.hash) return { state: "missing" };
+    if (version.checksum !== undefined && version.checksum !== line.checksum) {
+      return { state: "missing" };
+    }
+    const bytes = new Uint8Array(Buffer.from(line.data!, "base64"));
+    if (bytes.length !== line.size || await hashOf(bytes) !== line.hash) {
+      // Dropped at the next rewrite of the index, which the junk makes come soon.
+      this.#records.delete(line.blob);
+      this.#indexRead.junk = true;
+      return { state: "changed", reason: "its bytes in the index are not the ones tern wrote" };
+    }
+    return { state: "valid", line: this.#use(line), bytes };
+  }
+
   async #bad(blob: string, reason: string): Promise<Found> {
     await this.#moveAside(join(this.dir, blob));
     this.#records.delete(blob);
@@ -689,8 +771,8 @@ export class DiskCache {
         const info = await Deno.lstat(this.dir).catch(() => undefined);
         if (info !== undefined && !info.isDirectory) await this.#moveAside(this.dir);
         await Deno.mkdir(this.dir, { recursive: true, mode: 0o700 });
-        const index = await Deno.lstat(join(this.dir, INDEX)).catch(() => undefined);
-        if (index !== undefined && !index.isFile) await this.#moveAside(join(this.dir, INDEX));
+        const index = await Deno.lstat(this.#index).catch(() => undefined);
+        if (index !== undefined && !index.isFile) await this.#moveAside(this.#index);
         // Temporary files only: an `lstat` of every copy would cost a large cache's first read.
         const { temps } = await this.#scan(false);
         for (const temp of temps) {
@@ -728,8 +810,8 @@ export class DiskCache {
 
   /** Evicts least recently used copies (never `keep`) over the cap, then rewrites the index. */
   async #trim(keep: string): Promise<void> {
-    const { copies, temps } = await this.#scan();
-    const records = await this.#recordsOf();
+    const { copies, temps } = await this.#stored();
+    const records = this.#records;
     let usage = sizeOf(copies) + sizeOf(temps);
     const lastUse = (name: string) => this.#lastUse(records.get(name));
     copies.sort((a, b) => lastUse(a.name) - lastUse(b.name));
@@ -737,6 +819,7 @@ export class DiskCache {
     for (const copy of copies) {
       if (usage <= this.maxBytes) break;
       if (copy.name === keep) continue;
+      // A copy kept in the index may have no file: its line goes below all the same.
       await Deno.remove(join(this.dir, copy.name)).catch(() => {});
       alive.delete(copy.name);
       usage -= copy.size;
@@ -749,8 +832,21 @@ export class DiskCache {
       createNew: true,
     });
     // A rename replaces whatever stands at the index's name, following nothing.
-    await Deno.rename(temp, join(this.dir, INDEX));
+    await Deno.rename(temp, this.#index);
     this.#forget(lines);
+  }
+
+  /**
+   * Every copy once, with the bytes it takes (its file's, its index line's, or both when a copy
+   * kept in the index was also written for a path), and the temporary files.
+   */
+  async #stored(): Promise<{ copies: Entry[]; temps: Entry[] }> {
+    const { copies, temps } = await this.#scan();
+    const sizes = new Map(copies.map((copy) => [copy.name, copy.size]));
+    for (const line of (await this.#recordsOf()).values()) {
+      if (line.data !== undefined) sizes.set(line.blob, (sizes.get(line.blob) ?? 0) + line.size);
+    }
+    return { copies: [...sizes].map(([name, size]) => ({ name, size, mtime: 0 })), temps };
   }
 
   /** The copies (unless `withCopies` is false) and temporary files in the folder, with sizes. */
@@ -771,24 +867,30 @@ export class DiskCache {
   }
 
   /**
-   * The newest valid line of each copy, reading what was appended since the last call in pieces
+   * The newest valid line of each copy, reading what was appended since the last read in pieces
    * (a line over 64 KiB is skipped, never held). An index that is not a regular file is moved
-   * aside and counts as empty.
+   * aside and counts as empty. Calls meanwhile share the read under way: two reads of one
+   * stretch would count its lines twice, and one starting over would empty the map the other
+   * fills.
    */
-  async #recordsOf(): Promise<Map<string, IndexLine>> {
+  #recordsOf(): Promise<Map<string, IndexLine>> {
+    return this.#reading ??= this.#readIndex().finally(() => this.#reading = undefined);
+  }
+
+  async #readIndex(): Promise<Map<string, IndexLine>> {
     let handle: fs.promises.FileHandle;
     try {
-      handle = await fs.promises.open(join(this.dir, INDEX), O_RDONLY | SAFE);
+      handle = await fs.promises.open(this.#index, O_RDONLY | SAFE);
     } catch (error) {
       if ((error as { code?: string }).code !== "ENOENT") {
-        await this.#moveAside(join(this.dir, INDEX));
+        await this.#moveAside(this.#index);
       }
       return this.#records;
     }
     try {
       const info = await handle.stat();
       if (!info.isFile()) {
-        await this.#moveAside(join(this.dir, INDEX));
+        await this.#moveAside(this.#index);
         return this.#records;
       }
       if (this.#indexRead.ino !== info.ino) this.#forget([], info.ino);
@@ -837,7 +939,7 @@ export class DiskCache {
   #indexUnchanged(): boolean {
     const read = this.#indexRead;
     try {
-      const info = Deno.lstatSync(join(this.dir, INDEX));
+      const info = Deno.lstatSync(this.#index);
       return info.ino === read.ino && info.size === read.offset + read.appended;
     } catch {
       return false;
@@ -861,7 +963,7 @@ export class DiskCache {
    * thread pool that four asynchronous calls make, and nothing is held while they run.
    */
   async #append(line: IndexLine): Promise<void> {
-    const path = join(this.dir, INDEX);
+    const path = this.#index;
     const flags = O_WRONLY | O_APPEND | O_CREAT | SAFE;
     let fd: number;
     try {
@@ -872,8 +974,11 @@ export class DiskCache {
       fd = fs.openSync(path, flags, 0o600);
     }
     try {
-      if (!fs.fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
-      this.#indexRead.appended += fs.writeSync(fd, `${JSON.stringify(line)}\n`);
+      // A FIFO with a reader is the one thing besides a file that this open accepts. An lstat
+      // costs a fraction of Node's fstat here; a swap of the name between the two calls could
+      // only send this line into that FIFO, never make a read wait.
+      if (!Deno.lstatSync(path).isFile) throw new Error(`${path} is not a regular file`);
+      this.#indexRead.appended += fs.writeSync(fd, encoder.encode(`${JSON.stringify(line)}\n`));
     } finally {
       fs.closeSync(fd);
     }
@@ -889,6 +994,12 @@ export class DiskCache {
     const used = { ...line, usedAt: now };
     this.#append(used).catch(() => {});
     return used;
+  }
+
+  #nameOf(version: FileVersion): string {
+    let name = this.#names.get(version);
+    if (name === undefined) this.#names.set(version, name = copyName(version));
+    return name;
   }
 
   #lastUse(line: IndexLine | undefined): number {
@@ -911,6 +1022,7 @@ export class DiskCache {
         ...(line.checksum === undefined ? {} : { checksum: line.checksum }),
       },
       ...(line.format === undefined ? {} : { format: line.format }),
+      ...(line.data === undefined ? {} : { inline: true }),
       cachedAt: new Date(line.cachedAt),
       lastUsed: new Date(this.#lastUse(line)),
       ...(bytes === undefined ? {} : { bytes }),
@@ -991,7 +1103,8 @@ function isIndexLine(value: unknown): value is IndexLine {
     typeof line.hash !== "string" || !/^xxh64:[0-9a-f]{16}$/.test(line.hash) ||
     !Number.isFinite(line.cachedAt) || typeof line.identity !== "string" ||
     (line.checksum !== undefined &&
-      (typeof line.checksum !== "string" || !STORE_CHECKSUM.test(line.checksum)))
+      (typeof line.checksum !== "string" || !STORE_CHECKSUM.test(line.checksum))) ||
+    (line.data !== undefined && (typeof line.data !== "string" || line.size! > INLINE_BYTES))
   ) return false;
   return line.blob === copyName(line as IndexLine);
 }

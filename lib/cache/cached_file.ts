@@ -23,8 +23,13 @@ import type { FileVersion } from "../client/file_version.ts";
  * ```
  */
 export interface CachedFile {
-  /** Absolute local path of the copy (read-only). */
+  /**
+   * Absolute local path of the copy (read-only). For one kept in the index (`inline`), where
+   * `DiskCache.fileOf` writes it when a path is asked for.
+   */
   file: string;
+  /** Kept in the index (a copy of up to 1 KiB): `file` may not exist. */
+  inline?: boolean;
   /** The version it holds, with its content hash (`xxh64:…`). */
   version: FileVersion;
   /** The format it was read as, when known (`csv`, `parquet`, …). */

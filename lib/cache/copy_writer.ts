@@ -11,15 +11,23 @@ import type { ContentHasher } from "./content_hash.ts";
 export const SMALL_COPY_BYTES = 1024 * 1024;
 
 /**
+ * Copies up to this size live in their index line, not in a file of their own: creating a file
+ * costs more than a few hundred bytes do, and the line is written anyway. The cap keeps the
+ * index (read whole by every process) a small multiple of the number of copies.
+ */
+export const INLINE_BYTES = 1024;
+
+/**
  * Writes one copy for a {@linkcode DiskCache}, the cache's only way in: bytes are hashed as they
  * are written to a temporary file beside the copies; {@linkcode CopyWriter.commit} checks the
  * size, indexes and publishes the copy before it returns (a small copy with its bytes, kept as
  * they were written, so that its reader need not open it again), or {@linkcode CopyWriter.abort}
  * removes it. A small copy (up to 1 MiB) is only kept in memory until `commit`, which writes its
- * temporary file, read-only, in one call: for a file of a few hundred bytes, each file-system
- * call costs more than the bytes. A write failure (a full disk) is reported once and makes
- * `write` (or `commit`) fail; {@linkcode CopyWriter.salvage} then hands back the bytes written so
- * far, so the read goes on without the cache and without a second download.
+ * temporary file, read-only, in one call; one of up to 1 KiB goes into its index line and has no
+ * file at all (`DiskCache.fileOf` writes one when a path is asked for). A write failure (a full
+ * disk) is reported once and makes `write` (or `commit`) fail; {@linkcode CopyWriter.salvage}
+ * then hands back the bytes written so far, so the read goes on without the cache and without a
+ * second download.
  *
  * @example
  * ```ts
@@ -35,7 +43,8 @@ export const SMALL_COPY_BYTES = 1024 * 1024;
  * assert.equal(new TextDecoder().decode(await short.salvage()), "a,b\n\0\0\0\0");
  * const writer = await cache.open(version) as CopyWriter;
  * await writer.write(new TextEncoder().encode("a,b\n1,2\n"));
- * assert.equal(await Deno.readTextFile((await writer.commit("csv"))!.file), "a,b\n1,2\n");
+ * const copy = (await writer.commit("csv"))!;
+ * assert.equal(await Deno.readTextFile(await cache.fileOf(copy)), "a,b\n1,2\n");
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -115,10 +124,13 @@ export class CopyWriter {
       if (this.#written !== this.#size) {
         throw new Error(`the copy has ${this.#written} bytes, expected ${this.#size}`);
       }
+      const inline = this.#size <= INLINE_BYTES ? this.#kept : undefined;
       // Read-only from the start: a copy is never written again.
       if (this.#kept === undefined) await Deno.chmod(this.#temp, 0o444);
-      else await Deno.writeFile(this.#temp, this.#kept, { createNew: true, mode: 0o444 });
-      const copy = await this.#cache.publish(`xxh64:${this.#hash.digest()}`, format);
+      else if (inline === undefined) {
+        await Deno.writeFile(this.#temp, this.#kept, { createNew: true, mode: 0o444 });
+      }
+      const copy = await this.#cache.publish(`xxh64:${this.#hash.digest()}`, format, inline);
       // Renamed into place: there is no temporary file left to remove.
       this.#done = true;
       this.#file?.close();
@@ -171,6 +183,7 @@ export class CopyWriter {
  * ```
  */
 export interface WriterHooks {
-  publish(hash: string, format: string | undefined): Promise<CachedFile>;
+  /** Indexes the copy; `inline`, its bytes go into the line instead of a file. */
+  publish(hash: string, format: string | undefined, inline?: Uint8Array): Promise<CachedFile>;
   report(error: unknown): void;
 }

@@ -46,7 +46,9 @@ const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
  * const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
  * const writer = await cache.open(version) as CopyWriter;
  * await writer.write(new TextEncoder().encode("a\n1\n"));
- * const { bytes: _, ...copy } = (await writer.commit())!; // as a large copy: read by path
+ * const committed = (await writer.commit())!;
+ * await cache.fileOf(committed); // a copy this small lives in the index: given a file
+ * const { bytes: _, ...copy } = committed; // as a large copy: read by path
  * await using open = (await OpenCopy.open(copy))!;
  * await Deno.remove(copy.file); // as another process's clear() would
  * const text = await open.read(async (local) =>

@@ -87,24 +87,27 @@ export async function readMany(
   const concurrency = context.transport.policy.concurrency;
   const reading = { ...context, events: context.events.with(progressListener(tracker, false)) };
   try {
-    const frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
+    const reads = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
       const { frame } = await readDataFrame(
         reading,
         { path: entry.path, entry, stat: (s) => stat(entry.path, s) },
         { ...fileOptions, signal },
       );
-      if (source !== false) checkNoSource(frame, source, entry.path);
-      return frame;
+      // Read once: each property of a Polars frame is a call into native code (its proxy lists
+      // the columns first), and the join asks for these of every file.
+      const read = { frame, height: frame.height, columns: frame.columns };
+      if (source !== false) checkNoSource(read.columns, source, entry.path);
+      return read;
     }, { signal: options.signal });
-    const rows = combineFrames(pl, typedByRows(frames));
-    const frame = source === false || frames.length === 0
+    const rows = combineFrames(pl, typedByRows(reads));
+    const frame = source === false || reads.length === 0
       ? rows
-      : pl.concat([sourceColumn(pl, source, files, frames), rows], { how: "horizontal" });
+      : pl.concat([sourceColumn(pl, source, files, reads), rows], { how: "horizontal" });
     tracker.done(true);
     // One chunk per file makes later filters and group-bys several times slower; joining them
     // once costs a few milliseconds per million rows.
     const joined = limitRows(frame, options.nRows);
-    return frames.length > 1 ? joined.rechunk() : joined;
+    return reads.length > 1 ? joined.rechunk() : joined;
   } catch (error) {
     tracker.done(false);
     throw error;
@@ -124,16 +127,24 @@ function labelOf(files: readonly Entry[]): string {
  * header-only file's columns are all text, and would otherwise turn a number column of every
  * other file into text.
  */
-function typedByRows(frames: readonly DataFrame[]): DataFrame[] {
-  const typed = new Set(frames.flatMap((frame) => frame.height > 0 ? frame.columns : []));
-  if (typed.size === 0) return [...frames];
-  return frames.map((frame) =>
-    frame.height > 0 ? frame : frame.select(...frame.columns.filter((name) => !typed.has(name)))
+function typedByRows(reads: readonly FileFrame[]): DataFrame[] {
+  const typed = new Set(reads.flatMap((read) => read.height > 0 ? read.columns : []));
+  return reads.map(({ frame, height, columns }) =>
+    height > 0 || typed.size === 0
+      ? frame
+      : frame.select(...columns.filter((name) => !typed.has(name)))
   );
 }
 
-function checkNoSource(frame: DataFrame, source: string, path: string): void {
-  if (frame.columns.includes(source)) {
+/** One file's frame, with the shape the join needs. */
+interface FileFrame {
+  frame: DataFrame;
+  height: number;
+  columns: string[];
+}
+
+function checkNoSource(columns: readonly string[], source: string, path: string): void {
+  if (columns.includes(source)) {
     throw new BadRequestError(
       `${JSON.stringify(path)} already has a column named ${JSON.stringify(source)}; pass ` +
         'source: "another_name" (or false) to dataframes().',
@@ -151,11 +162,11 @@ function sourceColumn(
   pl: Polars,
   name: string,
   files: readonly Entry[],
-  frames: readonly DataFrame[],
+  reads: readonly FileFrame[],
 ): DataFrame {
   // Exploding an empty repeat would give a null row, so files without rows are left out.
   const kept = files.flatMap((file, index) =>
-    frames[index].height > 0 ? [{ path: file.path, rows: frames[index].height }] : []
+    reads[index].height > 0 ? [{ path: file.path, rows: reads[index].height }] : []
   );
   const counts = pl.DataFrame([
     pl.Series(name, kept.map((file) => file.path), pl.String),

@@ -320,7 +320,7 @@ export async function cachedCopy(
   };
   const release = await cache.claim(context.transport.url, path);
   try {
-    return (await announced({ events, source, operation, signal }, keep)).file;
+    return await cache.fileOf(await announced({ events, source, operation, signal }, keep));
   } finally {
     release();
   }

@@ -103,7 +103,7 @@ export class StoreCache {
       pl.Series("format", entries.map((e) => e.format ?? null), pl.Utf8),
       pl.Series("id", entries.map((e) => e.version.id), pl.Utf8),
       pl.Series("store", entries.map((e) => e.version.store), pl.Utf8),
-      pl.Series("file", entries.map((e) => e.file), pl.Utf8),
+      pl.Series("file", entries.map((e) => e.inline ? null : e.file), pl.Utf8),
     ]);
   }
 

@@ -7,6 +7,7 @@
  */
 
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import pl from "../../polars.ts";
@@ -59,17 +60,19 @@ Deno.test("a copy is published whole or not at all, and found only for its exact
   try {
     const warnings: string[] = [];
     const cache = new DiskCache({ dir, warn: (message) => warnings.push(message) });
-    const v1 = version("/a/t.csv", 4);
+    // Over 1 KiB: a file of its own.
+    const [head, rest] = ["a\n", "1\n".repeat(600)];
+    const v1 = version("/a/t.csv", head.length + rest.length);
     assert.equal(await cache.lookup(v1), undefined);
     const writer = await cache.open(v1);
     assert.ok(writer instanceof CopyWriter);
-    await writer.write(encoder.encode("a\n"));
+    await writer.write(encoder.encode(head));
     assert.equal(await cache.lookup(v1), undefined, "nothing is visible while writing");
-    await writer.write(encoder.encode("1\n"));
+    await writer.write(encoder.encode(rest));
     const cached = (await writer.commit("csv"))!;
     assert.ok(cached.file.endsWith(".csv"));
     assert.match(cached.version.hash!, /^xxh64:[0-9a-f]{16}$/, "hashed before it was visible");
-    assert.equal(await Deno.readTextFile(cached.file), "a\n1\n");
+    assert.equal(await Deno.readTextFile(cached.file), head + rest);
     assert.equal((await cache.lookup(v1))?.file, cached.file);
     assert.equal(await cache.lookup({ ...v1, modified: 2 }), undefined, "another date is a miss");
     assert.equal(await cache.lookup({ ...v1, id: "other" }), undefined, "another id is a miss");
@@ -172,7 +175,7 @@ Deno.test("a miss is told by the index: what stands at an unindexed copy's name 
     const copyOf = async (v: FileVersion) => {
       const writer = (await cache.writer(v))!;
       await writer.write(encoder.encode("x".repeat(v.size)));
-      const { file } = (await writer.commit())!;
+      const file = await cache.fileOf((await writer.commit())!);
       await Deno.remove(file);
       return file;
     };
@@ -286,18 +289,20 @@ Deno.test("lookups of a version while it is being published never remove the new
     const cache = new DiskCache({ dir });
     // Each trial looks the version up again and again while its copy is renamed into place and
     // indexed: a lookup between the two once took the copy for one tern never wrote.
+    // Over 1 KiB: copies of their own, renamed into place.
+    const text = "a\n" + "1\n".repeat(600);
     for (let i = 0; i < 20; i++) {
-      const v = version(`/a/${i}.csv`, 4);
+      const v = version(`/a/${i}.csv`, text.length);
       const writer = await cache.open(v);
       assert.ok(writer instanceof CopyWriter);
-      await writer.write(encoder.encode("a\n1\n"));
+      await writer.write(encoder.encode(text));
       let published = false;
       const committing = writer.commit().finally(() => published = true);
       // A miss is answered without leaving JavaScript: each lookup gives the commit's
       // file-system calls a turn.
       while (!published) await cache.lookup(v).then(() => new Promise((go) => setTimeout(go)));
       const copy = await committing;
-      assert.equal(await Deno.readTextFile(copy!.file), "a\n1\n", `trial ${i}`);
+      assert.equal(await Deno.readTextFile(copy!.file), text, `trial ${i}`);
       assert.equal((await cache.lookup(v))?.file, copy!.file);
     }
   } finally {
@@ -389,39 +394,39 @@ async function tamper(file: string, edit: (bytes: Uint8Array) => void): Promise<
 }
 
 Deno.test("a changed, replaced or symlinked copy is never served; offline it is a typed error (issue 12)", async () => {
-  await using store = await dataStore({
-    [`${DATA}/t.csv`]: "a,b\n1,2\n",
-    [`${DATA}/other.csv`]: "a,b\n7,8\n",
-  });
+  // Over 1 KiB: copies of their own (a smaller one lives in the index; see below).
+  const [mine, other] = ["1,2\n", "7,8\n"].map((row) => "a,b\n" + row.repeat(300));
+  const rows = Array.from({ length: 300 }, () => ({ a: 1, b: 2 }));
+  await using store = await dataStore({ [`${DATA}/t.csv`]: mine, [`${DATA}/other.csv`]: other });
   const downloads: string[] = [];
   const tern = store.connect({ fetch: countingFetch(downloads) });
   const path = `${DATA}/t.csv`;
   const read = async () => (await tern.file(path).dataframe()).toRecords();
   const copy = await tern.file(path).cachedPath();
   assert.equal(downloads.length, 1);
-  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.deepEqual(await read(), rows);
   assert.equal(downloads.length, 1, "an intact copy is a cache hit");
 
   // Same size, other bytes, modification time put back.
   await tamper(copy, (bytes) => bytes[4] = "9".charCodeAt(0));
-  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.deepEqual(await read(), rows);
   assert.equal(downloads.length, 2, "the changed copy was downloaded again");
 
   // Replaced by another file of the same size.
   const elsewhere = `${store.cacheDir}/elsewhere.csv`;
-  await Deno.writeTextFile(elsewhere, "a,b\n7,8\n");
+  await Deno.writeTextFile(elsewhere, other);
   await Deno.rename(elsewhere, copy);
-  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.deepEqual(await read(), rows);
   assert.equal(downloads.length, 3);
 
   // A symlink to a same-size file.
-  await Deno.writeTextFile(elsewhere, "a,b\n7,8\n");
+  await Deno.writeTextFile(elsewhere, other);
   await Deno.remove(copy);
   await Deno.symlink(elsewhere, copy);
-  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.deepEqual(await read(), rows);
   assert.equal(downloads.length, 4);
   assert.ok((await Deno.lstat(copy)).isFile, "the symlink was replaced by a real copy");
-  assert.equal(await Deno.readTextFile(elsewhere), "a,b\n7,8\n", "its target was left alone");
+  assert.equal(await Deno.readTextFile(elsewhere), other, "its target was left alone");
 
   // Offline: a changed copy is a typed error, never the wrong frame.
   await tamper(copy, (bytes) => bytes[4] = "9".charCodeAt(0));
@@ -433,6 +438,133 @@ Deno.test("a changed, replaced or symlinked copy is never served; offline it is 
     assert.match(error.message, /not the one tern wrote/);
     return true;
   });
+});
+
+/** Rewrites each index line of a cache folder with `edit` (as a bit flip or another tern would). */
+async function editIndex(cacheDir: string, edit: (line: Record<string, unknown>) => void) {
+  const path = join(cacheDir, "downloads", "index.jsonl");
+  const lines = (await Deno.readTextFile(path)).split("\n").filter((line) => line !== "");
+  const edited = lines.map((text) => {
+    const line = JSON.parse(text);
+    edit(line);
+    return `${JSON.stringify(line)}\n`;
+  });
+  await Deno.writeTextFile(path, edited.join(""));
+}
+
+Deno.test("a copy of up to 1 KiB lives in its index line: no file until a path is asked for (issue 33)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    const v = version("/a/small.csv", 4);
+    const copy = await put(cache, v, "a\n1\n");
+    assert.deepEqual(await names(cache.dir), ["index.jsonl"], "no file per small copy");
+    // Another process (a cache object of its own) finds it in the index.
+    const other = new DiskCache({ dir });
+    assert.deepEqual((await other.lookup(v))?.bytes, encoder.encode("a\n1\n"));
+    assert.deepEqual((await other.entries()).map((entry) => entry.version.path), ["/a/small.csv"]);
+    assert.deepEqual(await other.usage(), { files: 1, bytes: 4, tempFiles: 0, tempBytes: 0 });
+    // A path is written from the verified bytes, read-only, whole (no temporary file left).
+    const file = await other.fileOf((await other.lookup(v))!);
+    assert.equal(file, copy.file);
+    assert.equal(await Deno.readTextFile(file), "a\n1\n");
+    assert.equal((await Deno.lstat(file)).mode! & 0o222, 0, "written read-only");
+    assert.deepEqual(await names(cache.dir), [file.slice(cache.dir.length + 1), "index.jsonl"]);
+    // What happens to that file never changes what the index serves.
+    await Deno.remove(file);
+    assert.deepEqual((await new DiskCache({ dir }).lookup(v))?.bytes, encoder.encode("a\n1\n"));
+    // A copy over 1 KiB has a file of its own, as before.
+    const large = await put(cache, version("/a/large.csv", 1025), "x".repeat(1025));
+    assert.equal((await Deno.stat(large.file)).size, 1025);
+    // An entry comes without its bytes: they are taken from the index, while it holds them.
+    const small = (await other.entries()).find((entry) => entry.inline)!;
+    assert.equal(small.bytes, undefined);
+    assert.equal(await Deno.readTextFile(await other.fileOf(small)), "a\n1\n");
+    await other.clear();
+    await assert.rejects(other.fileOf(small), CacheMissError);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a corrupt or cut index line is never served: the copy is downloaded again; offline it is a typed error (issue 33)", async () => {
+  await using store = await dataStore({
+    [`${DATA}/t.csv`]: "a,b\n1,2\n",
+    [`${DATA}/u.csv`]: "a,b\n3,4\n",
+  });
+  const downloads: string[] = [];
+  const tern = store.connect({ fetch: countingFetch(downloads) });
+  const read = async (path: string) => (await tern.file(path).dataframe()).toRecords();
+  assert.deepEqual(await read(`${DATA}/t.csv`), [{ a: 1, b: 2 }]);
+  assert.deepEqual(await read(`${DATA}/u.csv`), [{ a: 3, b: 4 }]);
+  assert.equal(downloads.length, 2);
+  // Same length, other bytes in t.csv's line: its hash no longer matches.
+  const tampered = Buffer.from("a,b\n9,2\n").toString("base64");
+  await editIndex(store.cacheDir, (line) => {
+    if (line.path === `${DATA}/t.csv`) line.data = tampered;
+  });
+  const fresh = new DiskCache({ dir: store.cacheDir });
+  const { bad } = await fresh.verify();
+  assert.deepEqual(bad.map((found) => [found.path, found.reason]), [
+    [`${DATA}/t.csv`, "its bytes in the index are not the ones tern wrote"],
+  ]);
+  const offline = store.connect({ offline: true });
+  await assert.rejects(offline.file(`${DATA}/t.csv`).dataframe(), CorruptCopyError);
+  assert.deepEqual(await offline.file(`${DATA}/u.csv`).dataframe().then((f) => f.toRecords()), [
+    { a: 3, b: 4 },
+  ]);
+  const again = store.connect({ fetch: countingFetch(downloads) });
+  assert.deepEqual((await again.file(`${DATA}/t.csv`).dataframe()).toRecords(), [{ a: 1, b: 2 }]);
+  assert.equal(downloads.length, 3, "downloaded again, never served");
+  // A process that died mid-append leaves a cut line: skipped, and the lines before it served.
+  const index = join(store.cacheDir, "downloads", "index.jsonl");
+  const text = await Deno.readTextFile(index);
+  const last = text.slice(text.lastIndexOf("\n", text.length - 2) + 1);
+  await Deno.writeTextFile(index, text.slice(0, text.length - last.length) + last.slice(0, 60));
+  const afterCrash = new DiskCache({ dir: store.cacheDir });
+  const served = await Promise.all(
+    (await afterCrash.entries()).map(async (entry) =>
+      (await afterCrash.lookup(entry.version))?.bytes
+    ),
+  );
+  assert.ok(served.length >= 1 && served.every((bytes) => bytes !== undefined));
+  assert.deepEqual((await store.connect().file(`${DATA}/t.csv`).dataframe()).toRecords(), [
+    { a: 1, b: 2 },
+  ]);
+});
+
+Deno.test("copies kept in the index count against the cap and go least recently used first, with any file written for them (issue 33)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir, maxBytes: 35 });
+    const [one, two, three] = ["/a/1.bin", "/a/2.bin", "/a/3.bin"].map((p) => version(p, 10));
+    // Uses a few milliseconds apart, so that their order is plain.
+    const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const first = await put(cache, one, "0123456789");
+    await cache.fileOf(first); // a path asked for: a file beside the line
+    await later();
+    await put(cache, two, "0123456789");
+    await later();
+    assert.ok(await cache.lookup(one), "1 used after 2");
+    await later();
+    await put(cache, three, "0123456789");
+    const left = (await cache.entries()).map((entry) => entry.version.path).sort();
+    assert.deepEqual(left, ["/a/1.bin", "/a/3.bin"], "2 was the least recently used");
+    // 1 takes its bytes twice (line and file): one more copy and it goes, file and all.
+    await later();
+    await cache.lookup(three);
+    await put(cache, version("/a/4.bin", 10), "0123456789");
+    assert.deepEqual((await cache.entries()).map((entry) => entry.version.path).sort(), [
+      "/a/3.bin",
+      "/a/4.bin",
+    ]);
+    assert.deepEqual(await names(cache.dir), ["index.jsonl"], "the file of 1 went with it");
+    const lines = (await Deno.readTextFile(join(cache.dir, "index.jsonl"))).trim().split("\n");
+    assert.deepEqual(lines.map((line) => JSON.parse(line).path).sort(), ["/a/3.bin", "/a/4.bin"]);
+    assert.equal(await new DiskCache({ dir }).lookup(one), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("temporary files of killed downloads are counted and removed at the next start (issue 12)", async () => {

@@ -15,8 +15,11 @@ Deno.test("an open copy is read through its handle once its name was removed or 
       const version = { store: "http://x/terrain", path, id: "i", size: 4, modified: 1 };
       const writer = await cache.open(version) as CopyWriter;
       await writer.write(new TextEncoder().encode("a\n1\n"));
-      // Without the bytes a small copy comes with: handed over by path, as a large one is.
-      const { bytes: _, ...copy } = (await writer.commit())!;
+      // Without the bytes a small copy comes with: handed over by path, as a large one is (a
+      // copy this small lives in the index, so it is given a file first).
+      const committed = (await writer.commit())!;
+      await cache.fileOf(committed);
+      const { bytes: _, ...copy } = committed;
       return copy;
     };
     const paths: string[] = [];

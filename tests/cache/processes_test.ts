@@ -72,6 +72,9 @@ Deno.test("four processes reading the same files into one cache folder read ever
     const cacheDir = join(store.cacheDir, `run-${run}`);
     await Promise.all([1, 2, 3, 4].map(() => readsAll(store, cacheDir)));
     await assertWhole(cacheDir);
+    // Every file is under 1 KiB: kept in the index, which the four processes shared.
+    const names = await Array.fromAsync(Deno.readDir(join(cacheDir, "downloads")), (i) => i.name);
+    assert.deepEqual(names, ["index.jsonl"]);
   }
 });
 
@@ -225,20 +228,28 @@ Deno.test("a copy whose index line another process lost is passed over, never re
   const dir = await Deno.makeTempDir();
   try {
     const mine = new DiskCache({ dir });
-    const version = { store: "http://x/terrain", path: "/a/b.csv", id: "i", size: 4, modified: 1 };
+    // Over 1 KiB: a copy of its own (a smaller one lives in its line, and goes with it).
+    const text = new TextEncoder().encode("a\n" + "1\n".repeat(600));
+    const version = {
+      store: "http://x/terrain",
+      path: "/a/b.csv",
+      id: "i",
+      size: text.length,
+      modified: 1,
+    };
     const writer = await mine.open(version) as CopyWriter;
-    await writer.write(new TextEncoder().encode("a\n1\n"));
+    await writer.write(text);
     const copy = (await writer.commit())!;
     // Another process rewrote the index (as its cap does) without this copy's line.
     await Deno.writeTextFile(join(mine.dir, "index.jsonl"), "");
     const theirs = new DiskCache({ dir });
     assert.equal(await theirs.lookup(version), undefined, "not served without its line");
-    assert.equal(await Deno.readTextFile(copy.file), "a\n1\n", "still there for its reader");
+    assert.deepEqual(await Deno.readFile(copy.file), text, "still there for its reader");
     // A download of that version takes its place, with a line.
     const again = await theirs.open(version) as CopyWriter;
-    await again.write(new TextEncoder().encode("a\n1\n"));
+    await again.write(text);
     await again.commit();
-    assert.deepEqual((await theirs.lookup(version))?.bytes, new TextEncoder().encode("a\n1\n"));
+    assert.deepEqual((await theirs.lookup(version))?.bytes, text);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
