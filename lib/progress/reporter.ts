@@ -189,8 +189,6 @@ export interface ReporterOptions {
   label: string;
   /** Where to draw, instead of detecting it (tests, or your own front end). */
   sink?: ProgressSink;
-  /** Show even reads shorter than {@linkcode SHOW_AFTER_MS} (default false). */
-  immediate?: boolean;
 }
 
 /**
@@ -222,7 +220,6 @@ export function progressReporter(
   const sink = options.sink ?? sinkFor(target);
   if (sink === undefined) return undefined;
   const interval = INTERVAL_MS[target === "terminal" ? "terminal" : "jupyter"];
-  const delay = options.immediate === true ? 0 : SHOW_AFTER_MS;
   let shown = false;
   let lastDraw = Number.NEGATIVE_INFINITY;
   let finished = false;
@@ -231,10 +228,10 @@ export function progressReporter(
     const view = viewOf(options.label, event);
     if (event.kind === "done") {
       finished = true;
-      if (shown || view.elapsedMs >= delay) sink.finish(view);
+      if (shown || view.elapsedMs >= SHOW_AFTER_MS) sink.finish(view);
       return;
     }
-    if (view.elapsedMs < delay) return;
+    if (view.elapsedMs < SHOW_AFTER_MS) return;
     const now = performance.now();
     if (shown && now - lastDraw < interval) return;
     shown = true;
