@@ -149,52 +149,7 @@ export async function normalizeMetadata(
   input: MetadataInput,
   options: NormalizeOptions = {},
 ): Promise<DatasetMetadata> {
-  return normalizeWith(input, options, await loadSpdxCorrect());
-}
-
-/**
- * {@linkcode normalizeMetadata} with spdx-correct already loaded (see `loadSpdxCorrect`), for
- * synchronous callers.
- *
- * @example
- * ```ts
- * import { normalizeWith } from "./normalize.ts";
- * import { loadSpdxCorrect } from "./license.ts";
- * import assert from "node:assert/strict";
- *
- * const correct = await loadSpdxCorrect();
- * const records = [[{ attr: "Rights", value: "ODC PDDL" }]].map((avus) => normalizeWith(avus, {}, correct));
- * assert.equal(records[0].license?.id, "PDDL-1.0");
- * ```
- */
-export function normalizeWith<R extends RawDatasetMetadata>(
-  input: R,
-  options: NormalizeOptions,
-  correct: SpdxCorrect,
-): DatasetMetadata<R>;
-/**
- * {@linkcode normalizeWith} for a list of AVUs or partial raw metadata.
- *
- * @example
- * ```ts
- * import { normalizeWith } from "./normalize.ts";
- * import { loadSpdxCorrect } from "./license.ts";
- * import assert from "node:assert/strict";
- *
- * const metadata = normalizeWith([{ attr: "Title", value: "Maize" }], {}, await loadSpdxCorrect());
- * assert.equal(metadata.title, "Maize");
- * ```
- */
-export function normalizeWith(
-  input: MetadataInput,
-  options: NormalizeOptions,
-  correct: SpdxCorrect,
-): DatasetMetadata;
-export function normalizeWith(
-  input: MetadataInput,
-  options: NormalizeOptions,
-  correct: SpdxCorrect,
-): DatasetMetadata {
+  const correct = await loadSpdxCorrect();
   const raw = rawOf(input, options);
   const read = new Reader(attributeGroup(raw.avus.length > 0 ? raw.avus : raw.irodsAvus));
   if (raw.avus.length === 0 && raw.irodsAvus.length > 0 && read.group.hasValues) {
@@ -206,29 +161,29 @@ export function normalizeWith(
   const resourceType = read.single("resourceType", FIELD_KEYS.resourceType);
   return new DatasetMetadata({
     path: raw.path,
-    ...(options.id === undefined ? {} : { id: options.id }),
-    ...defined("title", title),
+    id: options.id,
+    title,
     creators: readPeople(read, "creators", FIELD_KEYS.creator, {
       affiliation: FIELD_KEYS.creatorAffiliation,
       identifier: FIELD_KEYS.creatorNameIdentifier,
     }),
-    ...defined("publicationYear", year),
-    ...defined("publisher", read.single("publisher", FIELD_KEYS.publisher)),
-    ...defined("description", readDescription(read)),
-    ...defined("doi", doi),
-    ...defined("ark", ark),
+    publicationYear: year,
+    publisher: read.single("publisher", FIELD_KEYS.publisher),
+    description: readDescription(read),
+    doi,
+    ark,
     subjects: readSubjects(read),
-    ...defined("license", readLicense(read, correct)),
-    ...defined("resourceType", resourceType),
-    ...defined("resourceTypeGeneral", readResourceTypeGeneral(read, resourceType)),
-    ...defined("version", read.single("version", FIELD_KEYS.version)),
+    license: readLicense(read, correct),
+    resourceType,
+    resourceTypeGeneral: readResourceTypeGeneral(read, resourceType),
+    version: read.single("version", FIELD_KEYS.version),
     contributors: readPeople(read, "contributors", FIELD_KEYS.contributor, {
       affiliation: FIELD_KEYS.contributorAffiliation,
       type: FIELD_KEYS.contributorType,
     }),
     relatedIdentifiers: relatedIdentifiers(read),
     funding: readFunding(read),
-    ...defined("dateModified", readDateModified(read, options.folderModified)),
+    dateModified: readDateModified(read, options.folderModified),
     deprecated: readDeprecated(read, raw.path),
     raw,
     sources: read.sources,
@@ -250,10 +205,6 @@ function rawOf(input: MetadataInput, options: NormalizeOptions): RawDatasetMetad
     avus: Array.isArray(raw.avus) ? [...raw.avus] : [],
     irodsAvus: Array.isArray(raw.irodsAvus) ? [...raw.irodsAvus] : [],
   };
-}
-
-function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** The main title (not an alternative, translated or sub-title). */
