@@ -7,9 +7,7 @@
  */
 
 import type { AvuLike } from "./avus.ts";
-import { arkUrl } from "./ark.ts";
-import { type CitationStyle, formatCitation } from "./citation.ts";
-import { doiUrl } from "./doi.ts";
+import { type CitationStyle, formatCitation, linkOf } from "./citation.ts";
 import type { License } from "./license.ts";
 import type { Contributor, Creator, Funding, RelatedIdentifier } from "./record_parts.ts";
 
@@ -240,9 +238,7 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
 
   /** The resolver link: `https://doi.org/…` for a DOI, else `https://n2t.net/ark:/…`. */
   get url(): string | undefined {
-    if (this.doi !== undefined) return doiUrl(this.doi);
-    if (this.ark !== undefined) return arkUrl(this.ark);
-    return undefined;
+    return linkOf(this);
   }
 
   /**
