@@ -370,7 +370,18 @@ function contentsHtml(contents: { entries: readonly EntryRow[]; total: number })
   return section("Contents", markup`<div>${summary}</div>${typeChips}${table}`);
 }
 
-function fieldName(field: string): string {
+/**
+ * The name a citation field goes by in a flag: `year` for `publicationYear`, `DOI` for `doi`.
+ *
+ * @example
+ * ```ts
+ * import { fieldName } from "./dataset.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(["publisher", "publicationYear", "doi"].map(fieldName).join(", "), "publisher, year, DOI");
+ * ```
+ */
+export function fieldName(field: string): string {
   return field === "publicationYear" ? "year" : field === "doi" ? "DOI" : field;
 }
 

@@ -7,6 +7,7 @@
  */
 
 import { bundle, type MediaBundle } from "./bundle.ts";
+import { fieldName } from "./dataset.ts";
 import { clip, formatCount, oneLine, plural } from "./format.ts";
 import { type Html, link, markup } from "./html.ts";
 import { card, datasetCell, facts, moreNote } from "./parts.ts";
@@ -121,9 +122,7 @@ function flagsOf(row: DatasetRow): Html[] {
 
 /** `lacks DOI`, `lacks publisher, DOI`, `lacks 5 fields`. */
 function lacks(missing: readonly string[]): string {
-  const names = missing.map((field) =>
-    field === "publicationYear" ? "year" : field === "doi" ? "DOI" : field
-  );
+  const names = missing.map(fieldName);
   return names.length <= 2 ? `lacks ${names.join(", ")}` : `lacks ${names.length} fields`;
 }
 

@@ -183,19 +183,8 @@ function listingText(view: ListingView): string {
   const head = [`${view.kind} ${oneLine(view.path ?? view.title)}`];
   if (view.description !== undefined) head.push(view.description);
   const shown = view.entries.length;
-  if (view.total !== undefined) {
-    head.push(
-      !view.more && shown === view.total
-        ? plural(view.total, "entry", "entries")
-        : `showing ${formatCount(shown)} of ${formatCount(view.total)} entries`,
-    );
-  } else {
-    head.push(
-      view.more
-        ? `showing the first ${formatCount(shown)} entries`
-        : plural(shown, "entry", "entries"),
-    );
-  }
+  // The card's count line without its bold: counts and words only, nothing escaped.
+  head.push(countLine(view).toString().replace(/<\/?b>/g, ""));
   const lines = [head.join(" — ")];
   if (view.facts !== undefined && view.facts.length > 0) lines.push(`  ${view.facts.join(" · ")}`);
   if (shown > 0) {
