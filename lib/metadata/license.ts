@@ -231,7 +231,8 @@ export function normalizeLicense(
     if (id !== undefined) candidates.push({ id, confidence: "exact" });
   }
   if (text !== "" && !NOT_A_LICENSE.test(text)) {
-    const whole = wholeValue(text, correct);
+    // The value as a whole: an SPDX id or expression, a known alias, or labelled parts.
+    const whole = exactOrAlias(text, correct) ?? labelledParts(text, correct);
     if (whole !== undefined) candidates.push(whole);
   }
   const linked = uri === undefined ? undefined : licenseFromUrl(uri);
@@ -266,11 +267,6 @@ export function normalizeLicense(
 }
 
 type Candidate = { id: string; confidence: LicenseConfidence };
-
-/** The value as a whole: an SPDX id or expression, a known alias, or labelled parts. */
-function wholeValue(text: string, correct: SpdxCorrect): Candidate | undefined {
-  return exactOrAlias(text, correct) ?? labelledParts(text, correct);
-}
 
 /** An SPDX id or expression, else a known alias. */
 function exactOrAlias(text: string, correct: SpdxCorrect): Candidate | undefined {
