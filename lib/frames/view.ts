@@ -212,7 +212,8 @@ export function withFrameDisplay<T extends DataFrame>(frame: T, options: ViewOpt
     ? (current as { [POLARS_DISPLAY]: (() => unknown) | undefined })[POLARS_DISPLAY]
     : current as () => unknown;
   const render = () => {
-    const mode = installedViewer()?.mode ?? "tern";
+    const hook = frameHook();
+    const mode = hook instanceof FrameViewer ? hook.mode : "tern";
     if (mode === "polars" && polars !== undefined) return polars.call(frame) as MediaBundle;
     return renderFrame(frameView(frame, options), options.width ?? 100);
   };
@@ -246,12 +247,6 @@ class FrameViewer implements FrameHook {
   wrapFrame(frame: DataFrame): DataFrame {
     return withFrameDisplay(frame);
   }
-}
-
-/** The installed frame view, if an entry point installed it. */
-function installedViewer(): FrameViewer | undefined {
-  const hook = frameHook();
-  return hook instanceof FrameViewer ? hook : undefined;
 }
 
 /**

@@ -222,7 +222,7 @@ export function normalizeLicense(
   correct: SpdxCorrect,
 ): License | undefined {
   const text = tidy(value);
-  const uri = isHttpUrl(hints.uri) ? hints.uri!.trim() : undefined;
+  const uri = /^https?:\/\/\S+$/i.test(hints.uri?.trim() ?? "") ? hints.uri!.trim() : undefined;
   const candidates: Candidate[] = [];
 
   const identifier = tidy(hints.identifier ?? "");
@@ -510,8 +510,4 @@ function singleUrlIn(text: string): string | undefined {
     ),
   ];
   return urls.length === 1 ? urls[0] : undefined;
-}
-
-function isHttpUrl(value: string | undefined): boolean {
-  return typeof value === "string" && /^https?:\/\/\S+$/i.test(value.trim());
 }

@@ -200,7 +200,9 @@ export function detectTableFormat(clues: FormatClues): DetectedFormat | Unsuppor
     const what = signed === undefined ? "" : ` (it is ${withArticle(signed.label)})`;
     return {
       unsupported: `it is not an Excel workbook (.xlsx), which is a zip archive${what}`,
-      ...(signed?.hint === undefined ? {} : { hint: `${capitalize(signed.hint)}.` }),
+      ...(signed?.hint === undefined
+        ? {}
+        : { hint: `${signed.hint[0].toUpperCase()}${signed.hint.slice(1)}.` }),
     };
   }
   if (signed !== undefined && signed.id !== "gzip") {
@@ -296,10 +298,6 @@ function isWorkbook(head: Uint8Array): boolean {
     at += 30 + nameLength + view.getUint16(at + 28, true) + view.getUint32(at + 18, true);
   }
   return false;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** "a PNG image", "an xz file", "an HDF5 file": the article follows the label's sound. */
