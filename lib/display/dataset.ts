@@ -192,17 +192,11 @@ function creatorsHtml(creators: readonly PersonView[]): Html {
 }
 
 function identifiersHtml(m: DatasetFields): Html | undefined {
-  const parts: Html[] = [];
-  if (m.doi !== undefined) {
-    parts.push(
-      markup`<span>DOI ${link(m.doiUrl, m.doi, { className: "t-id" })}</span>`,
+  const ids = [["DOI", m.doi, m.doiUrl], ["ARK", m.ark, m.arkUrl]] as const;
+  const parts = ids.filter(([, id]) => id !== undefined)
+    .map(([label, id, url]) =>
+      markup`<span>${label} ${link(url, id, { className: "t-id" })}</span>`
     );
-  }
-  if (m.ark !== undefined) {
-    parts.push(
-      markup`<span>ARK ${link(m.arkUrl, m.ark, { className: "t-id" })}</span>`,
-    );
-  }
   return parts.length === 0 ? undefined : markup`<div class="t-facts">${parts}</div>`;
 }
 
