@@ -302,16 +302,12 @@ function readOrcids(
 ): (string | undefined)[] {
   const flat = read.paired(slots, field, [], flatKeys).values;
   return slots.map((slot, index) => {
-    for (const identifier of slot.nested.all(FIELD_KEYS.nameIdentifier)) {
-      const scheme = identifier.nested.value(FIELD_KEYS.nameIdentifierScheme) ?? "";
-      if (scheme !== "" && !/^orcid$/i.test(scheme)) continue;
-      const orcid = normalizeOrcid(identifier.value);
-      if (orcid !== undefined) return orcid;
-      if (identifier.value !== "") {
-        read.note(`${field}: "${identifier.value}" is not a valid ORCID iD; not reported`);
-      }
-    }
-    for (const value of flat[index]) {
+    // Nested identifiers of the ORCID scheme (or none stated) first, then the flat ones.
+    const nested = slot.nested.all(FIELD_KEYS.nameIdentifier).filter((identifier) =>
+      identifier.value !== "" &&
+      /^(?:orcid)?$/i.test(identifier.nested.value(FIELD_KEYS.nameIdentifierScheme) ?? "")
+    );
+    for (const value of [...nested.map((identifier) => identifier.value), ...flat[index]]) {
       const orcid = normalizeOrcid(value);
       if (orcid !== undefined) return orcid;
       read.note(`${field}: "${value}" is not a valid ORCID iD; not reported`);
@@ -367,23 +363,18 @@ function readIdentifiers(read: Reader): { doi?: string; ark?: string } {
   ) => {
     const value = attribute.value;
     const kind = type.toLowerCase();
-    if (kind === "doi" || kind === "") {
-      const doi = normalizeDoi(value);
-      if (doi !== undefined) return void dois.push({ value: doi, attr: attribute.attr });
-    }
-    if (kind === "ark") {
-      const ark = normalizeArk(value, { bare: true });
-      if (ark !== undefined) return void arks.push({ value: ark, attr: attribute.attr });
-    } else {
-      // Without a type, a bare `NAAN/name` is taken for an ARK only in the five-character
-      // NAAN shape; with any other type, only a labelled ARK or a DOI link counts.
-      const bare = kind === "" && /^\/?[0-9bcdfghjkmnpqrstvwxz]{5}\/[a-z0-9]/i.test(value);
-      const ark = normalizeArk(value, { bare });
-      if (ark !== undefined) return void arks.push({ value: ark, attr: attribute.attr });
-      if (kind !== "doi" && /doi/i.test(value)) {
-        const doi = normalizeDoi(value);
-        if (doi !== undefined) return void dois.push({ value: doi, attr: attribute.attr });
-      }
+    const found = (list: typeof dois, id: string | undefined) => {
+      if (id !== undefined) list.push({ value: id, attr: attribute.attr });
+      return id !== undefined;
+    };
+    if ((kind === "doi" || kind === "") && found(dois, normalizeDoi(value))) return;
+    // Without a type, a bare `NAAN/name` is taken for an ARK only in the five-character NAAN
+    // shape; with any type but ARK, only a labelled ARK or (untyped) a DOI link counts.
+    const bare = kind === "ark" ||
+      (kind === "" && /^\/?[0-9bcdfghjkmnpqrstvwxz]{5}\/[a-z0-9]/i.test(value));
+    if (found(arks, normalizeArk(value, { bare }))) return;
+    if (kind !== "doi" && kind !== "ark" && /doi/i.test(value)) {
+      if (found(dois, normalizeDoi(value))) return;
     }
     if (kind === "doi" || kind === "ark" || (kind === "" && where === "identifier")) {
       read.note(
