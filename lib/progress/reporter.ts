@@ -290,17 +290,8 @@ export function viewOf(label: string, event: ProgressEvent | WalkProgress): Prog
       folders: event.folders,
     };
   }
-  return {
-    label,
-    state,
-    bytes: event.bytes,
-    totalBytes: event.totalBytes,
-    files: event.files,
-    totalFiles: event.totalFiles,
-    cachedFiles: event.cachedFiles,
-    rate: event.rate,
-    elapsedMs: event.elapsedMs,
-  };
+  const { bytes, totalBytes, files, totalFiles, cachedFiles, rate, elapsedMs } = event;
+  return { label, state, bytes, totalBytes, files, totalFiles, cachedFiles, rate, elapsedMs };
 }
 
 /**
