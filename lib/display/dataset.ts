@@ -333,17 +333,10 @@ function contentsHtml(contents: { entries: readonly EntryRow[]; total: number })
   const folderNames = folders.length > 0 && folders.length <= 6
     ? markup`: <span class="t-mono">${folders.map((folder) => `${folder.name}/`).join(" ")}</span>`
     : "";
+  const first = firstPage(contents);
   const summary = markup`${plural(files.length, "file")} (${formatBytes(bytes)}) · ${
     plural(folders.length, "folder")
-  }${folderNames}${
-    partial
-      ? markup` <span class="t-muted">in the first ${formatCount(contents.entries.length)} of ${
-        formatCount(
-          contents.total,
-        )
-      } entries</span>`
-      : ""
-  }`;
+  }${folderNames}${first === "" ? "" : markup` <span class="t-muted">${first}</span>`}`;
   const typeChips = chips(
     [...types].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([type, count]) => `${type} × ${formatCount(count)}`),
@@ -426,12 +419,16 @@ function contentsText(contents: { entries: readonly EntryRow[]; total: number })
   const files = contents.entries.filter((entry) => entry.type === "file");
   const folders = contents.entries.length - files.length;
   const bytes = files.reduce((sum, entry) => sum + entry.size, 0);
-  const partial = contents.entries.length < contents.total
-    ? ` in the first ${formatCount(contents.entries.length)} of ${
-      formatCount(contents.total)
-    } entries`
+  const first = firstPage(contents);
+  return `${plural(files.length, "file")} (${formatBytes(bytes)}), ${plural(folders, "folder")}${
+    first === "" ? "" : ` ${first}`
+  }`;
+}
+
+/** `in the first N of M entries` when the contents are a first page of the folder, else "". */
+function firstPage(contents: { entries: readonly EntryRow[]; total: number }): string {
+  const { entries, total } = contents;
+  return entries.length < total
+    ? `in the first ${formatCount(entries.length)} of ${formatCount(total)} entries`
     : "";
-  return `${plural(files.length, "file")} (${formatBytes(bytes)}), ${
-    plural(folders, "folder")
-  }${partial}`;
 }

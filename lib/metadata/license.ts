@@ -238,12 +238,8 @@ export function normalizeLicense(
   const linked = uri === undefined ? undefined : licenseFromUrl(uri);
   if (linked !== undefined) candidates.push({ id: linked, confidence: "alias" });
   if (text !== "" && !NOT_A_LICENSE.test(text) && candidates.length === 0) {
-    const found = namedIn(text);
-    if (found !== undefined) candidates.push({ id: found, confidence: "guess" });
-    else {
-      const repaired = repairShort(text, correct);
-      if (repaired !== undefined) candidates.push({ id: repaired, confidence: "guess" });
-    }
+    const guess = namedIn(text) ?? repairShort(text, correct);
+    if (guess !== undefined) candidates.push({ id: guess, confidence: "guess" });
   }
 
   if (text === "" && candidates.length === 0) {
