@@ -172,9 +172,7 @@ function countLine(view: ListingView): Html {
 function moreLine(view: ListingView): Html | string {
   if (!view.more) return "";
   const what = view.total !== undefined
-    ? `${formatCount(Math.max(0, view.total - view.entries.length))} more ${
-      view.total - view.entries.length === 1 ? "entry" : "entries"
-    }`
+    ? plural(Math.max(0, view.total - view.entries.length), "more entry", "more entries")
     : "more entries";
   return moreNote(what, view.hint);
 }
