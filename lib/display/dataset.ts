@@ -304,15 +304,13 @@ function flagsHtml(view: DatasetCardView): Html {
       } more with this title</span>`,
     );
   }
-  if (view.hasMetadata && m.missing.length > 0) {
+  if (view.hasMetadata) {
+    const lacks = m.missing.map(fieldName).join(", ");
     flags.push(
-      markup`<span class="t-flag t-flag-bad">Citation lacks ${
-        m.missing.map(fieldName).join(", ")
-      }</span>`,
+      m.missing.length === 0
+        ? markup`<span class="t-flag t-flag-ok">Citation complete</span>`
+        : markup`<span class="t-flag t-flag-bad">Citation lacks ${lacks}</span>`,
     );
-  }
-  if (view.hasMetadata && m.missing.length === 0) {
-    flags.push(markup`<span class="t-flag t-flag-ok">Citation complete</span>`);
   }
   const note = view.hasMetadata
     ? ""
