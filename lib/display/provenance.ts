@@ -519,7 +519,9 @@ function provenanceText(view: ProvenanceView): string {
   const lines = [
     headline(view),
     `  store: ${oneLine(view.store)}`,
-    ...statusCounts(view).map((line) => `  ${line}`),
+    ...statusCounts(view).map(
+      (line) => `  ${line}`,
+    ),
   ];
   if (view.datasets.length > 0) lines.push("Datasets:", datasetsText(view.datasets));
   if (view.reads.length > 0) lines.push("Files read:", ...filesText(view.reads, view.files));
