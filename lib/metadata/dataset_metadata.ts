@@ -286,10 +286,7 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
   }
 
   #fields(): Record<string, unknown> {
-    const fields: Record<string, unknown> = {};
-    for (const key of Object.keys(this) as (keyof this)[]) {
-      if (key !== "raw") fields[key as string] = this[key];
-    }
+    const { raw: _, ...fields } = this;
     return fields;
   }
 }
