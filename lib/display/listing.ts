@@ -145,8 +145,7 @@ export function typeLabel(entry: Pick<EntryRow, "name" | "type" | "infoType">): 
 }
 
 function listingHtml(view: ListingView): Html {
-  const count = countLine(view);
-  const body = markup`${facts([...(view.facts ?? []), view.description, count])}${
+  const body = markup`${facts([...(view.facts ?? []), view.description, countLine(view)])}${
     view.entries.length === 0
       ? markup`<div class="t-note">No entries.</div>`
       : listingTable(view.entries)

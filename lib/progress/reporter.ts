@@ -105,9 +105,7 @@ export function notebookSink(display: DisplayFunction): ProgressSink {
   const id = `tern-progress-${crypto.randomUUID()}`;
   let shown = false;
   const send = (view: ProgressView) => {
-    const options = shown
-      ? { raw: true as const, update: true, display_id: id }
-      : { raw: true as const, display_id: id };
+    const options = { raw: true as const, ...(shown ? { update: true } : {}), display_id: id };
     shown = true;
     try {
       const sent = display({ ...renderProgress(view) }, options);
