@@ -66,19 +66,13 @@ function citationHtml(view: CitationView): Html {
   const names = view.others.map(([style]) => citationStyleLabel(style));
   const others = view.others.length === 0 ? "" : collapsible(
     `Other styles: ${names.join(" · ")}`,
-    view.others.map(([style, text], index) =>
-      section(
-        names[index],
-        preformatted(text, LIMITS.json, isJsonStyle(style)),
-      )
-    ),
+    view.others.map(([style, text], index) => {
+      const json = CITATION_STYLE_LIST.some((each) => each.id === style && each.json);
+      return section(names[index], preformatted(text, LIMITS.json, json));
+    }),
   );
   return card(
     { kind: `Cite · ${styleName}`, title: oneLine(title) },
     markup`${preformatted(plainText(view.text), LIMITS.json)}${resolver}${others}`,
   );
-}
-
-function isJsonStyle(id: string): boolean {
-  return CITATION_STYLE_LIST.some((style) => style.id === id && style.json);
 }

@@ -77,14 +77,10 @@ function commentHtml(comment: CommentRow): Html {
   const text = markup`<div class="t-desc${comment.retracted ? " t-strike" : ""}">${
     bounded(comment.text, LIMITS.long)
   }</div>`;
-  return markup`<div class="t-section"><div><b><bdi>${
-    bounded(
-      comment.author,
-      80,
-    )
-  }</bdi></b> <span class="t-muted">${formatDateTime(comment.posted)} UTC${
-    comment.retracted ? " · retracted" : ""
-  }</span></div>${text}</div>`;
+  const author = bounded(comment.author, 80);
+  return markup`<div class="t-section"><div><b><bdi>${author}</bdi></b> <span class="t-muted">${
+    formatDateTime(comment.posted)
+  } UTC${comment.retracted ? " · retracted" : ""}</span></div>${text}</div>`;
 }
 
 function listHtml(comments: readonly CommentRow[]): Html {

@@ -192,17 +192,11 @@ function creatorsHtml(creators: readonly PersonView[]): Html {
 }
 
 function identifiersHtml(m: DatasetFields): Html | undefined {
-  const parts: Html[] = [];
-  if (m.doi !== undefined) {
-    parts.push(
-      markup`<span>DOI ${link(m.doiUrl, m.doi, { className: "t-id" })}</span>`,
+  const ids = [["DOI", m.doi, m.doiUrl], ["ARK", m.ark, m.arkUrl]] as const;
+  const parts = ids.filter(([, id]) => id !== undefined)
+    .map(([label, id, url]) =>
+      markup`<span>${label} ${link(url, id, { className: "t-id" })}</span>`
     );
-  }
-  if (m.ark !== undefined) {
-    parts.push(
-      markup`<span>ARK ${link(m.arkUrl, m.ark, { className: "t-id" })}</span>`,
-    );
-  }
   return parts.length === 0 ? undefined : markup`<div class="t-facts">${parts}</div>`;
 }
 
@@ -310,15 +304,13 @@ function flagsHtml(view: DatasetCardView): Html {
       } more with this title</span>`,
     );
   }
-  if (view.hasMetadata && m.missing.length > 0) {
+  if (view.hasMetadata) {
+    const lacks = m.missing.map(fieldName).join(", ");
     flags.push(
-      markup`<span class="t-flag t-flag-bad">Citation lacks ${
-        m.missing.map(fieldName).join(", ")
-      }</span>`,
+      m.missing.length === 0
+        ? markup`<span class="t-flag t-flag-ok">Citation complete</span>`
+        : markup`<span class="t-flag t-flag-bad">Citation lacks ${lacks}</span>`,
     );
-  }
-  if (view.hasMetadata && m.missing.length === 0) {
-    flags.push(markup`<span class="t-flag t-flag-ok">Citation complete</span>`);
   }
   const note = view.hasMetadata
     ? ""
@@ -339,17 +331,10 @@ function contentsHtml(contents: { entries: readonly EntryRow[]; total: number })
   const folderNames = folders.length > 0 && folders.length <= 6
     ? markup`: <span class="t-mono">${folders.map((folder) => `${folder.name}/`).join(" ")}</span>`
     : "";
+  const first = firstPage(contents);
   const summary = markup`${plural(files.length, "file")} (${formatBytes(bytes)}) · ${
     plural(folders.length, "folder")
-  }${folderNames}${
-    partial
-      ? markup` <span class="t-muted">in the first ${formatCount(contents.entries.length)} of ${
-        formatCount(
-          contents.total,
-        )
-      } entries</span>`
-      : ""
-  }`;
+  }${folderNames}${first === "" ? "" : markup` <span class="t-muted">${first}</span>`}`;
   const typeChips = chips(
     [...types].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([type, count]) => `${type} × ${formatCount(count)}`),
@@ -370,7 +355,18 @@ function contentsHtml(contents: { entries: readonly EntryRow[]; total: number })
   return section("Contents", markup`<div>${summary}</div>${typeChips}${table}`);
 }
 
-function fieldName(field: string): string {
+/**
+ * The name a citation field goes by in a flag: `year` for `publicationYear`, `DOI` for `doi`.
+ *
+ * @example
+ * ```ts
+ * import { fieldName } from "./dataset.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(["publisher", "publicationYear", "doi"].map(fieldName).join(", "), "publisher, year, DOI");
+ * ```
+ */
+export function fieldName(field: string): string {
   return field === "publicationYear" ? "year" : field === "doi" ? "DOI" : field;
 }
 
@@ -421,12 +417,16 @@ function contentsText(contents: { entries: readonly EntryRow[]; total: number })
   const files = contents.entries.filter((entry) => entry.type === "file");
   const folders = contents.entries.length - files.length;
   const bytes = files.reduce((sum, entry) => sum + entry.size, 0);
-  const partial = contents.entries.length < contents.total
-    ? ` in the first ${formatCount(contents.entries.length)} of ${
-      formatCount(contents.total)
-    } entries`
+  const first = firstPage(contents);
+  return `${plural(files.length, "file")} (${formatBytes(bytes)}), ${plural(folders, "folder")}${
+    first === "" ? "" : ` ${first}`
+  }`;
+}
+
+/** `in the first N of M entries` when the contents are a first page of the folder, else "". */
+function firstPage(contents: { entries: readonly EntryRow[]; total: number }): string {
+  const { entries, total } = contents;
+  return entries.length < total
+    ? `in the first ${formatCount(entries.length)} of ${formatCount(total)} entries`
     : "";
-  return `${plural(files.length, "file")} (${formatBytes(bytes)}), ${
-    plural(folders, "folder")
-  }${partial}`;
 }

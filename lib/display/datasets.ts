@@ -7,6 +7,7 @@
  */
 
 import { bundle, type MediaBundle } from "./bundle.ts";
+import { fieldName } from "./dataset.ts";
 import { clip, formatCount, oneLine, plural } from "./format.ts";
 import { type Html, link, markup } from "./html.ts";
 import { card, datasetCell, facts, moreNote } from "./parts.ts";
@@ -100,30 +101,24 @@ function identifier(row: DatasetRow): Html | string {
   return markup`<span class="t-muted">—</span>`;
 }
 
-function flagsOf(row: DatasetRow): Html[] {
-  const flags: Html[] = [];
-  if (row.error !== undefined) {
-    flags.push(
-      markup`<span class="t-flag t-flag-bad" title="${oneLine(row.error)}">unreadable</span>`,
-    );
-  }
-  if (row.duplicateTitle) flags.push(markup`<span class="t-flag">same title</span>`);
-  if (row.deprecated) flags.push(markup`<span class="t-flag">deprecated</span>`);
-  if (row.error === undefined && row.missing.length > 0) {
-    flags.push(
-      markup`<span class="t-flag t-flag-bad" title="Citation lacks ${row.missing.join(", ")}">${
-        lacks(row.missing)
-      }</span>`,
-    );
-  }
-  return flags;
+/** A row's flags, the text view's words and the card's chips alike; a bad one may say why. */
+function flagsOf(row: DatasetRow): { label: string; bad: boolean; title?: string }[] {
+  const missing = row.error === undefined && row.missing.length > 0;
+  return [
+    row.error === undefined
+      ? undefined
+      : { label: "unreadable", bad: true, title: oneLine(row.error) },
+    row.duplicateTitle ? { label: "same title", bad: false } : undefined,
+    row.deprecated ? { label: "deprecated", bad: false } : undefined,
+    missing
+      ? { label: lacks(row.missing), bad: true, title: `Citation lacks ${row.missing.join(", ")}` }
+      : undefined,
+  ].filter((flag) => flag !== undefined);
 }
 
 /** `lacks DOI`, `lacks publisher, DOI`, `lacks 5 fields`. */
 function lacks(missing: readonly string[]): string {
-  const names = missing.map((field) =>
-    field === "publicationYear" ? "year" : field === "doi" ? "DOI" : field
-  );
+  const names = missing.map(fieldName);
   return names.length <= 2 ? `lacks ${names.join(", ")}` : `lacks ${names.length} fields`;
 }
 
@@ -146,7 +141,13 @@ function datasetsHtml(view: DatasetsView): Html {
         : markup`<span title="${clip(oneLine(row.license), 300).text}">${
           clip(row.license, 32).text
         }</span>`
-    }</td><td><div class="t-chips">${flagsOf(row)}</div></td></tr>`
+    }</td><td><div class="t-chips">${
+      flagsOf(row).map((flag) =>
+        markup`<span class="t-flag${flag.bad ? " t-flag-bad" : ""}"${
+          flag.title === undefined ? "" : markup` title="${flag.title}"`
+        }>${flag.label}</span>`
+      )
+    }</div></td></tr>`
   );
   const table =
     markup`<table class="t-table"><thead><tr><th>dataset</th><th class="t-num">year</th><th>identifier</th><th>license</th><th>flags</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -189,12 +190,7 @@ function datasetsText(view: DatasetsView): string {
         row.year === undefined ? "—" : String(row.year),
         row.doi ?? row.ark ?? "—",
         row.license ?? "—",
-        [
-          row.error === undefined ? undefined : "unreadable",
-          row.duplicateTitle ? "same title" : undefined,
-          row.deprecated ? "deprecated" : undefined,
-          row.error === undefined && row.missing.length > 0 ? lacks(row.missing) : undefined,
-        ].filter((flag) => flag !== undefined).join(", "),
+        flagsOf(row).map((flag) => flag.label).join(", "),
       ]),
     ));
   }

@@ -53,7 +53,9 @@ export interface EnginesView {
  * ```
  */
 export function renderEngines(view: EnginesView): MediaBundle {
-  return bundle(enginesHtml(view), enginesText(view));
+  const blocks = view.snippets.map((snippet) => `# ${label(snippet)}\n${snippet.code}`);
+  const text = [`Read with another engine — ${intro(view)}`, ...blocks].join("\n").trimEnd();
+  return bundle(enginesHtml(view), text);
 }
 
 /**
@@ -103,9 +105,4 @@ function enginesHtml(view: EnginesView): Html {
     "Read with another engine",
     markup`<div class="t-note">${intro(view)}</div>${joinHtml(blocks)}`,
   );
-}
-
-function enginesText(view: EnginesView): string {
-  const blocks = view.snippets.map((snippet) => `# ${label(snippet)}\n${snippet.code}`);
-  return [`Read with another engine — ${intro(view)}`, ...blocks].join("\n").trimEnd();
 }

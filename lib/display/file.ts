@@ -95,22 +95,6 @@ export function renderFile(view: FileView): MediaBundle {
   return bundle(fileHtml(view), fileText(view));
 }
 
-/**
- * A preview table's markup (the DataFrame view's table).
- *
- * @example
- * ```ts
- * import { previewTable } from "./file.ts";
- * import assert from "node:assert/strict";
- *
- * const frame = { height: 1, width: 1, columns: [{ name: "a", type: "i64", kind: "integer" as const }], head: [[{ text: "1" }]], tail: [] };
- * assert.ok(previewTable({ frame, more: false }).toString().includes('<td class="t-num"><bdi>1</bdi></td>'));
- * ```
- */
-export function previewTable(preview: TablePreview): Html {
-  return frameTable(preview.frame);
-}
-
 function typeOf(view: FileView): string | undefined {
   if (view.infoType !== undefined && view.infoType !== null && view.infoType !== "unknown") {
     return view.infoType;
@@ -146,7 +130,7 @@ function fileHtml(view: FileView): Html {
       `First ${formatCount(view.preview.frame.height)} rows${
         view.preview.format === undefined ? "" : ` (${view.preview.format})`
       }`,
-      markup`${previewTable(view.preview)}${
+      markup`${frameTable(view.preview.frame)}${
         view.preview.more ? moreNote("more rows", "file.dataframe() reads them all") : ""
       }`,
     );

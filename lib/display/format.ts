@@ -175,17 +175,14 @@ export function clip(text: string, max: number): { text: string; cut: number } {
  * ```
  */
 export function clipCell(text: string, max: number): { text: string; cut: number } {
-  if (!LOCATION.test(text)) return clip(text, max);
+  const clipped = clip(text, max);
+  if (clipped.cut === 0 || !LOCATION.test(text)) return clipped;
   const points = Array.from(text);
-  if (points.length <= max) return { text, cut: 0 };
-  const kept = Math.max(0, max - 1);
   // The end (a file name) usually says more than the middle of a host or a root.
-  const head = Math.floor(kept / 2);
-  const tail = kept - head;
-  return {
-    text: `${points.slice(0, head).join("")}…${tail > 0 ? points.slice(-tail).join("") : ""}`,
-    cut: points.length - kept,
-  };
+  const head = Math.floor((points.length - clipped.cut) / 2);
+  const tail = points.length - clipped.cut - head;
+  const end = tail > 0 ? points.slice(-tail).join("") : "";
+  return { text: `${points.slice(0, head).join("")}…${end}`, cut: clipped.cut };
 }
 
 /** One word holding a slash or backslash: a URL, a data-store path, a local path. */

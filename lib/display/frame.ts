@@ -211,14 +211,11 @@ export function frameTable(view: FrameView): Html {
 }
 
 function frameHtml(view: FrameView): Html {
+  const aside = view.title === undefined
+    ? undefined
+    : markup`<span class="t-muted">${shape(view)}</span>`;
   return card(
-    {
-      kind: "DataFrame",
-      title: view.title ?? shape(view),
-      ...(view.title === undefined
-        ? {}
-        : { aside: markup`<span class="t-muted">${shape(view)}</span>` }),
-    },
+    { kind: "DataFrame", title: view.title ?? shape(view), aside },
     markup`${facts(view.notes?.map((note) => bounded(note, 300)) ?? [])}${frameTable(view)}`,
   );
 }

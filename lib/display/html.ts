@@ -169,13 +169,10 @@ function render(value: HtmlValue): string {
  */
 export function safeUrl(url: string | undefined): string | undefined {
   if (typeof url !== "string" || url.trim() === "") return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
+  const parsed = URL.parse(url.trim());
+  if (parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
     return undefined;
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return undefined;
   if (parsed.username !== "" || parsed.password !== "") return undefined;
   return parsed.href;
 }

@@ -145,8 +145,7 @@ export function typeLabel(entry: Pick<EntryRow, "name" | "type" | "infoType">): 
 }
 
 function listingHtml(view: ListingView): Html {
-  const count = countLine(view);
-  const body = markup`${facts([...(view.facts ?? []), view.description, count])}${
+  const body = markup`${facts([...(view.facts ?? []), view.description, countLine(view)])}${
     view.entries.length === 0
       ? markup`<div class="t-note">No entries.</div>`
       : listingTable(view.entries)
@@ -172,9 +171,7 @@ function countLine(view: ListingView): Html {
 function moreLine(view: ListingView): Html | string {
   if (!view.more) return "";
   const what = view.total !== undefined
-    ? `${formatCount(Math.max(0, view.total - view.entries.length))} more ${
-      view.total - view.entries.length === 1 ? "entry" : "entries"
-    }`
+    ? plural(Math.max(0, view.total - view.entries.length), "more entry", "more entries")
     : "more entries";
   return moreNote(what, view.hint);
 }
@@ -183,19 +180,8 @@ function listingText(view: ListingView): string {
   const head = [`${view.kind} ${oneLine(view.path ?? view.title)}`];
   if (view.description !== undefined) head.push(view.description);
   const shown = view.entries.length;
-  if (view.total !== undefined) {
-    head.push(
-      !view.more && shown === view.total
-        ? plural(view.total, "entry", "entries")
-        : `showing ${formatCount(shown)} of ${formatCount(view.total)} entries`,
-    );
-  } else {
-    head.push(
-      view.more
-        ? `showing the first ${formatCount(shown)} entries`
-        : plural(shown, "entry", "entries"),
-    );
-  }
+  // The card's count line without its bold: counts and words only, nothing escaped.
+  head.push(countLine(view).toString().replace(/<\/?b>/g, ""));
   const lines = [head.join(" — ")];
   if (view.facts !== undefined && view.facts.length > 0) lines.push(`  ${view.facts.join(" · ")}`);
   if (shown > 0) {

@@ -250,9 +250,8 @@ function fieldRows(view: MetadataView): FieldRow[] {
       view.creators.map((creator) => creator.name).join("; "),
     );
   }
-  if (view.publicationYear !== undefined) {
-    add("publicationYear", String(view.publicationYear), String(view.publicationYear));
-  }
+  const year = view.publicationYear?.toString();
+  add("publicationYear", year, year);
   if (view.publisher !== undefined) add("publisher", bounded(view.publisher), view.publisher);
   if (view.description !== undefined) {
     add(
@@ -266,12 +265,9 @@ function fieldRows(view: MetadataView): FieldRow[] {
       view.description,
     );
   }
-  if (view.doi !== undefined) {
-    add("doi", link(view.doiUrl, view.doi, { className: "t-id" }), view.doi);
-  }
-  if (view.ark !== undefined) {
-    add("ark", link(view.arkUrl, view.ark, { className: "t-id" }), view.ark);
-  }
+  // add() skips a field without text; a link to nothing is built and dropped.
+  add("doi", link(view.doiUrl, view.doi, { className: "t-id" }), view.doi);
+  add("ark", link(view.arkUrl, view.ark, { className: "t-id" }), view.ark);
   if (view.subjects.length > 0) add("subjects", chips(view.subjects), view.subjects.join(", "));
   if (view.license !== undefined) {
     const license = view.license;

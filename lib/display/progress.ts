@@ -141,12 +141,10 @@ function counters(view: ProgressView): string[] {
   }
   const stopped = view.state === "failed" || view.state === "interrupted";
   if (view.state === "interrupted") parts.push("interrupted");
-  const files = view.totalFiles > 1 || stopped
-    ? `${formatCount(view.files)}${stopped ? ` of ${formatCount(view.totalFiles)}` : ""} ${
-      view.totalFiles === 1 && !stopped ? "file" : "files"
-    }`
-    : undefined;
-  if (files !== undefined) parts.push(files);
+  if (view.totalFiles > 1 || stopped) {
+    const of = stopped ? ` of ${formatCount(view.totalFiles)}` : "";
+    parts.push(`${formatCount(view.files)}${of} files`);
+  }
   parts.push(`${formatBytes(view.bytes)} in ${formatDuration(view.elapsedMs)}`);
   if (view.rate > 0 && view.elapsedMs >= RATE_AFTER_MS) parts.push(formatRate(view.rate));
   if (view.cachedFiles > 0) parts.push(`${formatCount(view.cachedFiles)} from the cache`);

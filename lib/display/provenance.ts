@@ -364,8 +364,7 @@ export interface LockView {
  * ```
  */
 export function renderLock(view: LockView): MediaBundle {
-  const inDatasets = view.files.filter((file) => file.dataset !== undefined).length;
-  const outside = view.files.length - inDatasets;
+  const outside = view.files.filter((file) => file.dataset === undefined).length;
   const summary = `Lock of ${plural(view.files.length, "file")} from ${
     plural(view.datasets.length, "dataset")
   }${outside === 0 ? "" : ` (${formatCount(outside)} outside any dataset)`}${
@@ -399,8 +398,7 @@ function headline(view: ProvenanceView): string {
   }${outside}.`;
 }
 
-function statusCounts(view: Pick<ProvenanceView, "changed" | "locked">): string[] {
-  const { changed, locked } = view;
+function statusCounts({ changed, locked }: Pick<ProvenanceView, "changed" | "locked">): string[] {
   return [
     changed === 0 ? undefined : `${formatCount(changed)} changed since the lock (read anyway)`,
     locked === 0 ? undefined : `${formatCount(locked)} read at the locked version from the cache`,

@@ -59,6 +59,12 @@ const ROLE_LABELS: Record<string, string> = {
   trash: "Trash",
 };
 
+const BASE_PATHS = [
+  ["user home", "userHome"],
+  ["user trash", "userTrash"],
+  ["base trash", "baseTrash"],
+] as const;
+
 /**
  * Renders the roots as a MIME bundle.
  *
@@ -92,11 +98,7 @@ function rootsHtml(view: RootsView): Html {
     markup`<table class="t-table"><thead><tr><th>root</th><th>path</th><th>permission</th><th class="t-num">modified (UTC)</th></tr></thead><tbody>${rows}</tbody></table>`;
   const base = collapsible(
     "Base paths",
-    pairs([
-      ["user home", mono(view.basePaths.userHome)],
-      ["user trash", mono(view.basePaths.userTrash)],
-      ["base trash", mono(view.basePaths.baseTrash)],
-    ]),
+    pairs(BASE_PATHS.map(([label, key]) => [label, mono(view.basePaths[key])])),
   );
   return card({ kind: "Roots", title: "Your data store" }, markup`${table}${base}`);
 }
@@ -116,10 +118,6 @@ function rootsText(view: RootsView): string {
         formatDateTime(root.modified),
       ]),
     ),
-    textPairs([
-      ["user home", view.basePaths.userHome],
-      ["user trash", view.basePaths.userTrash],
-      ["base trash", view.basePaths.baseTrash],
-    ]),
+    textPairs(BASE_PATHS.map(([label, key]) => [label, view.basePaths[key]])),
   ].join("\n");
 }

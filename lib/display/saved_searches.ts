@@ -72,11 +72,9 @@ function isEmpty(value: unknown): boolean {
 
 /** The value as a list of search objects, when it is a non-empty array of objects. */
 function asSearchList(value: unknown): Record<string, unknown>[] | undefined {
-  if (!Array.isArray(value) || value.length === 0) return undefined;
-  if (!value.every((item) => typeof item === "object" && item !== null && !Array.isArray(item))) {
-    return undefined;
-  }
-  return value as Record<string, unknown>[];
+  const records = Array.isArray(value) && value.length > 0 &&
+    value.every((item) => typeof item === "object" && item !== null && !Array.isArray(item));
+  return records ? value as Record<string, unknown>[] : undefined;
 }
 
 /** The known fields present in any search, in the known order. */

@@ -76,14 +76,11 @@ export function renderStore(view: StoreView): MediaBundle {
 
 function who(view: StoreView): string {
   if (view.auth === "anonymous") return "anonymous (public data only)";
+  const from = view.credentialsFrom === "environment" ? " from the environment" : "";
   if (view.auth === "password") {
-    return `signed in as ${view.username ?? "a user"} (password${
-      view.credentialsFrom === "environment" ? " from the environment" : ""
-    })`;
+    return `signed in as ${view.username ?? "a user"} (password${from})`;
   }
-  return `signed in with a token${
-    view.credentialsFrom === "environment" ? " from the environment" : ""
-  }`;
+  return `signed in with a token${from}`;
 }
 
 function cacheLine(view: StoreView): string {

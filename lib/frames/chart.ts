@@ -75,11 +75,8 @@ export type NotebookPlot = Omit<PlotModule, "plot"> & {
  */
 export async function loadPlot(): Promise<NotebookPlot> {
   const [Plot, { parseHTML }] = await Promise.all([loadPlotModule(), loadLinkedomModule()]);
-  const { document } = parseHTML(
-    "<!doctype html><html><head></head><body></body></html>",
-  ) as unknown as {
-    document: unknown;
-  };
+  const page = "<!doctype html><html><head></head><body></body></html>";
+  const { document } = parseHTML(page) as unknown as { document: unknown };
   return {
     ...Plot,
     plot: (options = {}) =>

@@ -212,7 +212,8 @@ export function withFrameDisplay<T extends DataFrame>(frame: T, options: ViewOpt
     ? (current as { [POLARS_DISPLAY]: (() => unknown) | undefined })[POLARS_DISPLAY]
     : current as () => unknown;
   const render = () => {
-    const mode = installedViewer()?.mode ?? "tern";
+    const hook = frameHook();
+    const mode = hook instanceof FrameViewer ? hook.mode : "tern";
     if (mode === "polars" && polars !== undefined) return polars.call(frame) as MediaBundle;
     return renderFrame(frameView(frame, options), options.width ?? 100);
   };
@@ -246,12 +247,6 @@ class FrameViewer implements FrameHook {
   wrapFrame(frame: DataFrame): DataFrame {
     return withFrameDisplay(frame);
   }
-}
-
-/** The installed frame view, if an entry point installed it. */
-function installedViewer(): FrameViewer | undefined {
-  const hook = frameHook();
-  return hook instanceof FrameViewer ? hook : undefined;
 }
 
 /**
@@ -333,16 +328,6 @@ function variantOf(dtype: unknown): string {
 }
 
 const SHORT: Record<string, string> = {
-  Int8: "i8",
-  Int16: "i16",
-  Int32: "i32",
-  Int64: "i64",
-  UInt8: "u8",
-  UInt16: "u16",
-  UInt32: "u32",
-  UInt64: "u64",
-  Float32: "f32",
-  Float64: "f64",
   String: "str",
   Utf8: "str",
   Bool: "bool",
@@ -355,6 +340,9 @@ const SHORT: Record<string, string> = {
 function typeLabel(dtype: unknown): string {
   const variant = variantOf(dtype);
   if (SHORT[variant] !== undefined) return SHORT[variant];
+  // Int64 → i64, UInt8 → u8, Float32 → f32.
+  const sized = /^(Int|UInt|Float)(8|16|32|64)$/.exec(variant);
+  if (sized !== null) return `${sized[1][0].toLowerCase()}${sized[2]}`;
   const full = String(dtype).replace(/^DataType\((.*)\)$/, "$1");
   const datetime = /^Datetime\((\w+),\s*([^)]*)\)$/.exec(full);
   if (datetime !== null) {

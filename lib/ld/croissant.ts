@@ -9,8 +9,6 @@
 
 import type { Citable } from "../metadata/citable.ts";
 import { titleOf } from "../metadata/citable.ts";
-import { arkUrl } from "../metadata/ark.ts";
-import { doiUrl } from "../metadata/doi.ts";
 import { toJsonLd } from "../metadata/jsonld.ts";
 
 /**
@@ -287,11 +285,9 @@ export function datasetCroissant(input: CroissantInput): CroissantDocument {
   const m = input.metadata;
   // schema.org's Dataset node already says who, what and under which licence; Croissant is
   // schema.org with its own context, so the two cannot disagree.
-  const { "@context": _, "@type": __, identifier: ___, license, ...described } = toJsonLd(m);
-  const links = [
-    ...(m.doi === undefined ? [] : [doiUrl(m.doi)]),
-    ...(m.ark === undefined ? [] : [arkUrl(m.ark)]),
-  ];
+  const { "@context": _, "@type": __, identifier, license, ...described } = toJsonLd(m);
+  // The resolver links of the DOI and ARK; a data-store path is no identifier here.
+  const links = m.doi === undefined && m.ark === undefined ? [] : identifier as string[];
   const ids = new Map(input.files.map((file) => [file.name, fileId(file.name)]));
   return {
     "@context": CROISSANT_CONTEXT,

@@ -116,15 +116,7 @@ export function catalogRows(
   }
   return items.map((item) => {
     if (isFailure(item)) {
-      return {
-        ...EMPTY_ROW,
-        path: item.path,
-        id: item.id ?? null,
-        creators: [],
-        subjects: [],
-        missing: [],
-        error: item.error,
-      };
+      return { ...emptyRow(), path: item.path, id: item.id ?? null, error: item.error };
     }
     return {
       path: item.path,
@@ -146,7 +138,8 @@ export function catalogRows(
   });
 }
 
-const EMPTY_ROW: CatalogRow = Object.freeze({
+/** A row of nothing, with lists of its own. */
+const emptyRow = (): CatalogRow => ({
   path: "",
   id: null,
   title: null,
@@ -191,7 +184,7 @@ export async function catalogFrame(rows: readonly CatalogRow[]): Promise<DataFra
     pl.Series(name, rows.map((row) => row[name]), pl.Bool);
   if (rows.length === 0) {
     const one = await catalogFrame([{
-      ...EMPTY_ROW,
+      ...emptyRow(),
       creators: [""],
       subjects: [""],
       missing: [""],

@@ -28,6 +28,12 @@ const CFF_DOI = /^10\.\d{4,9}(\.\d+)?\/[A-Za-z0-9:/_;\-.()[\]\\]+$/;
 type CffAuthor = Record<string, string>;
 
 /**
+ * CFF's `license` is a single SPDX id here: a list in CFF means a choice of licences, so an
+ * expression (`PDDL-1.0 AND GPL-3.0-only`) is left to `license-url` instead.
+ */
+const SPDX_ID = /^[A-Za-z0-9.+-]+$/;
+
+/**
  * The record as a CFF 1.2.0 object: `cff-version`, `message`, `type: dataset`, `title`,
  * `authors` (people with `family-names`, `given-names`, `name-suffix`, `affiliation`, `orcid`;
  * organisations as `name`), and when known `doi`, `identifiers` (the ARK; without a DOI or ARK,
@@ -79,8 +85,8 @@ export function toCff(metadata: Citable): Record<string, unknown> {
   if (metadata.version !== undefined) cff.version = metadata.version;
   if (metadata.description !== undefined) cff.abstract = metadata.description;
   if (metadata.subjects.length > 0) cff.keywords = [...metadata.subjects];
-  const license = licenseIds(metadata.license?.id);
-  if (license !== undefined) cff.license = license[0];
+  const license = metadata.license?.id;
+  if (license !== undefined && SPDX_ID.test(license)) cff.license = license;
   if (metadata.license?.url !== undefined) cff["license-url"] = metadata.license.url;
   return cff;
 }
@@ -117,12 +123,4 @@ function author(creator: Citable["creators"][number]): CffAuthor {
   if (creator.affiliation !== undefined) person.affiliation = creator.affiliation;
   if (creator.orcid !== undefined) person.orcid = `https://orcid.org/${creator.orcid}`;
   return person;
-}
-
-/**
- * The licence as CFF's `license`: a single SPDX id. A list in CFF means a choice of licences,
- * so an expression (`PDDL-1.0 AND GPL-3.0-only`) is left to `license-url` instead.
- */
-function licenseIds(id: string | undefined): string[] | undefined {
-  return id !== undefined && /^[A-Za-z0-9.+-]+$/.test(id) ? [id] : undefined;
 }

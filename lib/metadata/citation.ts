@@ -174,8 +174,9 @@ export function dataciteCitation(metadata: Citable): string {
   else if (year !== "") segments.push(year.trim());
   if (metadata.version !== undefined) segments.push(versionText(metadata.version));
   if (metadata.publisher !== undefined) segments.push(metadata.publisher);
-  const link = locatorOf(metadata);
-  return [...segments.map(withPeriod), ...(link === undefined ? [] : [link])].join(" ");
+  const link = linkOf(metadata) ?? (metadata.path === "" ? undefined : metadata.path);
+  const ended = segments.map((segment) => /[.?!]$/.test(segment) ? segment : `${segment}.`);
+  return [...ended, ...(link === undefined ? [] : [link])].join(" ");
 }
 
 /**
@@ -326,14 +327,6 @@ function tryUrl(make: (id: string) => string, id: string): string | undefined {
   }
 }
 
-function locatorOf(metadata: Citable): string | undefined {
-  return linkOf(metadata) ?? (metadata.path === "" ? undefined : metadata.path);
-}
-
-function withPeriod(segment: string): string {
-  return /[.?!]$/.test(segment) ? segment : `${segment}.`;
-}
-
 /**
  * The record for citation-js's BibTeX writer. BibTeX has no version or archive-location field
  * for `@misc`: both go in `note`. citation-js escapes people's names but writes an
@@ -344,7 +337,9 @@ function bibtexItem(metadata: Citable): CslItem {
   const item = toCsl(metadata);
   if (Array.isArray(item.author)) {
     item.author = item.author.map((name: { literal?: string }) =>
-      name.literal === undefined ? name : { literal: texEscape(name.literal) }
+      name.literal === undefined
+        ? name
+        : { literal: name.literal.replace(/[\\{}~^&%$#_]/g, (char) => TEX_SPECIALS[char]) }
     );
   }
   const note = [
@@ -368,10 +363,6 @@ const TEX_SPECIALS: Readonly<Record<string, string>> = {
   "#": "\\#",
   _: "\\_",
 };
-
-function texEscape(text: string): string {
-  return text.replace(/[\\{}~^&%$#_]/g, (char) => TEX_SPECIALS[char]);
-}
 
 /**
  * BibTeX text from citation-js's entries (`format: "object"`: fields already escaped), made

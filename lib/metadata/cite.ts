@@ -109,11 +109,7 @@ export class Citation {
       CITATION_STYLES.map((each, index) => [each, texts[index]]),
     ) as Record<CitationStyle, string>;
     const links = resolverLinks(record);
-    const url = links.doiUrl ?? links.arkUrl;
-    return new Citation(style, formats, {
-      ...(record.title === undefined ? {} : { title: record.title }),
-      ...(url === undefined ? {} : { url }),
-    });
+    return new Citation(style, formats, { title: record.title, url: links.doiUrl ?? links.arkUrl });
   }
 
   /** The citation text. */

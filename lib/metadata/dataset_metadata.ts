@@ -7,9 +7,7 @@
  */
 
 import type { AvuLike } from "./avus.ts";
-import { arkUrl } from "./ark.ts";
-import { type CitationStyle, formatCitation } from "./citation.ts";
-import { doiUrl } from "./doi.ts";
+import { type CitationStyle, formatCitation, linkOf } from "./citation.ts";
 import type { License } from "./license.ts";
 import type { Contributor, Creator, Funding, RelatedIdentifier } from "./record_parts.ts";
 
@@ -45,27 +43,10 @@ export interface RawDatasetMetadata {
  * const citationFields: MetadataField[] = ["creators", "title", "publicationYear", "publisher", "doi"];
  * ```
  */
-export type MetadataField =
-  | "title"
-  | "creators"
-  | "publicationYear"
-  | "publisher"
-  | "description"
-  | "doi"
-  | "ark"
-  | "subjects"
-  | "license"
-  | "resourceType"
-  | "resourceTypeGeneral"
-  | "version"
-  | "contributors"
-  | "relatedIdentifiers"
-  | "funding"
-  | "dateModified"
-  | "deprecated";
+export type MetadataField = (typeof FIELD_ORDER)[number];
 
 /** Every field, in the order the record lists them. */
-const FIELD_ORDER: readonly MetadataField[] = [
+const FIELD_ORDER = [
   "title",
   "creators",
   "publicationYear",
@@ -83,7 +64,7 @@ const FIELD_ORDER: readonly MetadataField[] = [
   "funding",
   "dateModified",
   "deprecated",
-];
+] as const;
 
 /**
  * What a complete citation needs, in citation order; `missing` lists those a record lacks.
@@ -118,52 +99,10 @@ export const CITATION_FIELDS: readonly MetadataField[] = Object.freeze([
  * };
  * ```
  */
-export interface DatasetMetadataInit<R extends RawDatasetMetadata = RawDatasetMetadata> {
-  /** The dataset folder's data-store path (`""` when normalising AVUs from elsewhere). */
-  path: string;
-  /** The folder's id, when known. */
-  id?: string;
-  /** Title. */
-  title?: string;
-  /** Creators, in citation order. */
-  creators: Creator[];
-  /** Publication year. */
-  publicationYear?: number;
-  /** Publisher. */
-  publisher?: string;
-  /** Description (the abstract when one is marked so). */
-  description?: string;
-  /** DOI, canonical `10.x/y`. */
-  doi?: string;
-  /** ARK, canonical `ark:/NAAN/name`. */
-  ark?: string;
-  /** Subjects (keywords), split and de-duplicated. */
-  subjects: string[];
-  /** Licence. */
-  license?: License;
-  /** Resource type, free text (`Tabular data`). */
-  resourceType?: string;
-  /** DataCite `resourceTypeGeneral` (`Dataset`, `Image`, …). */
-  resourceTypeGeneral?: string;
-  /** Version. */
-  version?: string;
-  /** Contributors. */
-  contributors: Contributor[];
-  /** Related identifiers. */
-  relatedIdentifiers: RelatedIdentifier[];
-  /** Funding references. */
-  funding: Funding[];
-  /** Last modification. */
-  dateModified?: Date;
-  /** Whether the dataset is marked deprecated (`_deprecated_` folder or `is_deprecated`). */
-  deprecated: boolean;
-  /** The metadata as served. */
-  raw: R;
-  /** For each field, the attribute(s) it came from. */
-  sources: Partial<Record<MetadataField, string>>;
-  /** What the normaliser could not use, and why. */
-  notes: string[];
-}
+export type DatasetMetadataInit<R extends RawDatasetMetadata = RawDatasetMetadata> = Pick<
+  DatasetMetadata<R>,
+  MetadataField | "path" | "id" | "raw" | "sources" | "notes"
+>;
 
 /**
  * A dataset's metadata, normalised from whichever template generation and spelling it was
@@ -200,7 +139,7 @@ export interface DatasetMetadataInit<R extends RawDatasetMetadata = RawDatasetMe
  */
 export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> {
   /** The dataset folder's data-store path (`""` when the AVUs came from elsewhere). */
-  readonly path: string;
+  readonly path!: string;
   /** The folder's id, when known. */
   readonly id?: string;
   /** Title. */
@@ -236,9 +175,9 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
   /** Last modification: a date-modified attribute, else the folder's date from the service. */
   readonly dateModified?: Date;
   /** Marked deprecated (`_deprecated_` folder name or a true `is_deprecated`). */
-  readonly deprecated: boolean;
+  readonly deprecated!: boolean;
   /** The metadata as served (for a dataset handle: path, template AVUs and iRODS AVUs). */
-  readonly raw: R;
+  readonly raw!: R;
   /** For each field, the attribute it came from (`a + b` when several fed a list). */
   readonly sources: Readonly<Partial<Record<MetadataField, string>>>;
   /** What a complete citation still lacks, from {@linkcode CITATION_FIELDS}. */
@@ -263,30 +202,17 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
    * ```
    */
   constructor(init: DatasetMetadataInit<R>) {
-    this.path = init.path;
-    if (init.id !== undefined) this.id = init.id;
-    if (init.title !== undefined) this.title = init.title;
-    this.creators = Object.freeze(init.creators.map((c) => Object.freeze({ ...c })));
-    if (init.publicationYear !== undefined) this.publicationYear = init.publicationYear;
-    if (init.publisher !== undefined) this.publisher = init.publisher;
-    if (init.description !== undefined) this.description = init.description;
-    if (init.doi !== undefined) this.doi = init.doi;
-    if (init.ark !== undefined) this.ark = init.ark;
-    this.subjects = Object.freeze([...init.subjects]);
-    if (init.license !== undefined) this.license = Object.freeze({ ...init.license });
-    if (init.resourceType !== undefined) this.resourceType = init.resourceType;
-    if (init.resourceTypeGeneral !== undefined) {
-      this.resourceTypeGeneral = init.resourceTypeGeneral;
-    }
-    if (init.version !== undefined) this.version = init.version;
-    this.contributors = Object.freeze(init.contributors.map((c) => Object.freeze({ ...c })));
-    this.relatedIdentifiers = Object.freeze(
-      init.relatedIdentifiers.map((r) => Object.freeze({ ...r })),
-    );
-    this.funding = Object.freeze(init.funding.map((f) => Object.freeze({ ...f })));
+    const { creators, subjects, license, contributors, relatedIdentifiers, funding, ...plain } =
+      init;
+    // The class declares every field (undefined until set), so assigning an absent one is a no-op.
+    Object.assign(this, plain);
+    this.creators = Object.freeze(creators.map((c) => Object.freeze({ ...c })));
+    this.subjects = Object.freeze([...subjects]);
+    if (license !== undefined) this.license = Object.freeze({ ...license });
+    this.contributors = Object.freeze(contributors.map((c) => Object.freeze({ ...c })));
+    this.relatedIdentifiers = Object.freeze(relatedIdentifiers.map((r) => Object.freeze({ ...r })));
+    this.funding = Object.freeze(funding.map((f) => Object.freeze({ ...f })));
     if (init.dateModified !== undefined) this.dateModified = new Date(init.dateModified);
-    this.deprecated = init.deprecated;
-    this.raw = init.raw;
     // In field order, whatever order the normaliser read them in.
     this.sources = Object.freeze(Object.fromEntries(
       FIELD_ORDER.filter((field) => init.sources[field] !== undefined)
@@ -312,9 +238,7 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
 
   /** The resolver link: `https://doi.org/…` for a DOI, else `https://n2t.net/ark:/…`. */
   get url(): string | undefined {
-    if (this.doi !== undefined) return doiUrl(this.doi);
-    if (this.ark !== undefined) return arkUrl(this.ark);
-    return undefined;
+    return linkOf(this);
   }
 
   /**
@@ -362,10 +286,7 @@ export class DatasetMetadata<R extends RawDatasetMetadata = RawDatasetMetadata> 
   }
 
   #fields(): Record<string, unknown> {
-    const fields: Record<string, unknown> = {};
-    for (const key of Object.keys(this) as (keyof this)[]) {
-      if (key !== "raw") fields[key as string] = this[key];
-    }
+    const { raw: _, ...fields } = this;
     return fields;
   }
 }

@@ -222,7 +222,7 @@ export function normalizeLicense(
   correct: SpdxCorrect,
 ): License | undefined {
   const text = tidy(value);
-  const uri = isHttpUrl(hints.uri) ? hints.uri!.trim() : undefined;
+  const uri = /^https?:\/\/\S+$/i.test(hints.uri?.trim() ?? "") ? hints.uri!.trim() : undefined;
   const candidates: Candidate[] = [];
 
   const identifier = tidy(hints.identifier ?? "");
@@ -231,18 +231,15 @@ export function normalizeLicense(
     if (id !== undefined) candidates.push({ id, confidence: "exact" });
   }
   if (text !== "" && !NOT_A_LICENSE.test(text)) {
-    const whole = wholeValue(text, correct);
+    // The value as a whole: an SPDX id or expression, a known alias, or labelled parts.
+    const whole = exactOrAlias(text, correct) ?? labelledParts(text, correct);
     if (whole !== undefined) candidates.push(whole);
   }
   const linked = uri === undefined ? undefined : licenseFromUrl(uri);
   if (linked !== undefined) candidates.push({ id: linked, confidence: "alias" });
   if (text !== "" && !NOT_A_LICENSE.test(text) && candidates.length === 0) {
-    const found = namedIn(text);
-    if (found !== undefined) candidates.push({ id: found, confidence: "guess" });
-    else {
-      const repaired = repairShort(text, correct);
-      if (repaired !== undefined) candidates.push({ id: repaired, confidence: "guess" });
-    }
+    const guess = namedIn(text) ?? repairShort(text, correct);
+    if (guess !== undefined) candidates.push({ id: guess, confidence: "guess" });
   }
 
   if (text === "" && candidates.length === 0) {
@@ -266,11 +263,6 @@ export function normalizeLicense(
 }
 
 type Candidate = { id: string; confidence: LicenseConfidence };
-
-/** The value as a whole: an SPDX id or expression, a known alias, or labelled parts. */
-function wholeValue(text: string, correct: SpdxCorrect): Candidate | undefined {
-  return exactOrAlias(text, correct) ?? labelledParts(text, correct);
-}
 
 /** An SPDX id or expression, else a known alias. */
 function exactOrAlias(text: string, correct: SpdxCorrect): Candidate | undefined {
@@ -514,8 +506,4 @@ function singleUrlIn(text: string): string | undefined {
     ),
   ];
   return urls.length === 1 ? urls[0] : undefined;
-}
-
-function isHttpUrl(value: string | undefined): boolean {
-  return typeof value === "string" && /^https?:\/\/\S+$/i.test(value.trim());
 }

@@ -149,52 +149,7 @@ export async function normalizeMetadata(
   input: MetadataInput,
   options: NormalizeOptions = {},
 ): Promise<DatasetMetadata> {
-  return normalizeWith(input, options, await loadSpdxCorrect());
-}
-
-/**
- * {@linkcode normalizeMetadata} with spdx-correct already loaded (see `loadSpdxCorrect`), for
- * synchronous callers.
- *
- * @example
- * ```ts
- * import { normalizeWith } from "./normalize.ts";
- * import { loadSpdxCorrect } from "./license.ts";
- * import assert from "node:assert/strict";
- *
- * const correct = await loadSpdxCorrect();
- * const records = [[{ attr: "Rights", value: "ODC PDDL" }]].map((avus) => normalizeWith(avus, {}, correct));
- * assert.equal(records[0].license?.id, "PDDL-1.0");
- * ```
- */
-export function normalizeWith<R extends RawDatasetMetadata>(
-  input: R,
-  options: NormalizeOptions,
-  correct: SpdxCorrect,
-): DatasetMetadata<R>;
-/**
- * {@linkcode normalizeWith} for a list of AVUs or partial raw metadata.
- *
- * @example
- * ```ts
- * import { normalizeWith } from "./normalize.ts";
- * import { loadSpdxCorrect } from "./license.ts";
- * import assert from "node:assert/strict";
- *
- * const metadata = normalizeWith([{ attr: "Title", value: "Maize" }], {}, await loadSpdxCorrect());
- * assert.equal(metadata.title, "Maize");
- * ```
- */
-export function normalizeWith(
-  input: MetadataInput,
-  options: NormalizeOptions,
-  correct: SpdxCorrect,
-): DatasetMetadata;
-export function normalizeWith(
-  input: MetadataInput,
-  options: NormalizeOptions,
-  correct: SpdxCorrect,
-): DatasetMetadata {
+  const correct = await loadSpdxCorrect();
   const raw = rawOf(input, options);
   const read = new Reader(attributeGroup(raw.avus.length > 0 ? raw.avus : raw.irodsAvus));
   if (raw.avus.length === 0 && raw.irodsAvus.length > 0 && read.group.hasValues) {
@@ -206,29 +161,29 @@ export function normalizeWith(
   const resourceType = read.single("resourceType", FIELD_KEYS.resourceType);
   return new DatasetMetadata({
     path: raw.path,
-    ...(options.id === undefined ? {} : { id: options.id }),
-    ...defined("title", title),
+    id: options.id,
+    title,
     creators: readPeople(read, "creators", FIELD_KEYS.creator, {
       affiliation: FIELD_KEYS.creatorAffiliation,
       identifier: FIELD_KEYS.creatorNameIdentifier,
     }),
-    ...defined("publicationYear", year),
-    ...defined("publisher", read.single("publisher", FIELD_KEYS.publisher)),
-    ...defined("description", readDescription(read)),
-    ...defined("doi", doi),
-    ...defined("ark", ark),
+    publicationYear: year,
+    publisher: read.single("publisher", FIELD_KEYS.publisher),
+    description: readDescription(read),
+    doi,
+    ark,
     subjects: readSubjects(read),
-    ...defined("license", readLicense(read, correct)),
-    ...defined("resourceType", resourceType),
-    ...defined("resourceTypeGeneral", readResourceTypeGeneral(read, resourceType)),
-    ...defined("version", read.single("version", FIELD_KEYS.version)),
+    license: readLicense(read, correct),
+    resourceType,
+    resourceTypeGeneral: readResourceTypeGeneral(read, resourceType),
+    version: read.single("version", FIELD_KEYS.version),
     contributors: readPeople(read, "contributors", FIELD_KEYS.contributor, {
       affiliation: FIELD_KEYS.contributorAffiliation,
       type: FIELD_KEYS.contributorType,
     }),
     relatedIdentifiers: relatedIdentifiers(read),
     funding: readFunding(read),
-    ...defined("dateModified", readDateModified(read, options.folderModified)),
+    dateModified: readDateModified(read, options.folderModified),
     deprecated: readDeprecated(read, raw.path),
     raw,
     sources: read.sources,
@@ -250,10 +205,6 @@ function rawOf(input: MetadataInput, options: NormalizeOptions): RawDatasetMetad
     avus: Array.isArray(raw.avus) ? [...raw.avus] : [],
     irodsAvus: Array.isArray(raw.irodsAvus) ? [...raw.irodsAvus] : [],
   };
-}
-
-function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** The main title (not an alternative, translated or sub-title). */
@@ -351,16 +302,12 @@ function readOrcids(
 ): (string | undefined)[] {
   const flat = read.paired(slots, field, [], flatKeys).values;
   return slots.map((slot, index) => {
-    for (const identifier of slot.nested.all(FIELD_KEYS.nameIdentifier)) {
-      const scheme = identifier.nested.value(FIELD_KEYS.nameIdentifierScheme) ?? "";
-      if (scheme !== "" && !/^orcid$/i.test(scheme)) continue;
-      const orcid = normalizeOrcid(identifier.value);
-      if (orcid !== undefined) return orcid;
-      if (identifier.value !== "") {
-        read.note(`${field}: "${identifier.value}" is not a valid ORCID iD; not reported`);
-      }
-    }
-    for (const value of flat[index]) {
+    // Nested identifiers of the ORCID scheme (or none stated) first, then the flat ones.
+    const nested = slot.nested.all(FIELD_KEYS.nameIdentifier).filter((identifier) =>
+      identifier.value !== "" &&
+      /^(?:orcid)?$/i.test(identifier.nested.value(FIELD_KEYS.nameIdentifierScheme) ?? "")
+    );
+    for (const value of [...nested.map((identifier) => identifier.value), ...flat[index]]) {
       const orcid = normalizeOrcid(value);
       if (orcid !== undefined) return orcid;
       read.note(`${field}: "${value}" is not a valid ORCID iD; not reported`);
@@ -416,23 +363,18 @@ function readIdentifiers(read: Reader): { doi?: string; ark?: string } {
   ) => {
     const value = attribute.value;
     const kind = type.toLowerCase();
-    if (kind === "doi" || kind === "") {
-      const doi = normalizeDoi(value);
-      if (doi !== undefined) return void dois.push({ value: doi, attr: attribute.attr });
-    }
-    if (kind === "ark") {
-      const ark = normalizeArk(value, { bare: true });
-      if (ark !== undefined) return void arks.push({ value: ark, attr: attribute.attr });
-    } else {
-      // Without a type, a bare `NAAN/name` is taken for an ARK only in the five-character
-      // NAAN shape; with any other type, only a labelled ARK or a DOI link counts.
-      const bare = kind === "" && /^\/?[0-9bcdfghjkmnpqrstvwxz]{5}\/[a-z0-9]/i.test(value);
-      const ark = normalizeArk(value, { bare });
-      if (ark !== undefined) return void arks.push({ value: ark, attr: attribute.attr });
-      if (kind !== "doi" && /doi/i.test(value)) {
-        const doi = normalizeDoi(value);
-        if (doi !== undefined) return void dois.push({ value: doi, attr: attribute.attr });
-      }
+    const found = (list: typeof dois, id: string | undefined) => {
+      if (id !== undefined) list.push({ value: id, attr: attribute.attr });
+      return id !== undefined;
+    };
+    if ((kind === "doi" || kind === "") && found(dois, normalizeDoi(value))) return;
+    // Without a type, a bare `NAAN/name` is taken for an ARK only in the five-character NAAN
+    // shape; with any type but ARK, only a labelled ARK or (untyped) a DOI link counts.
+    const bare = kind === "ark" ||
+      (kind === "" && /^\/?[0-9bcdfghjkmnpqrstvwxz]{5}\/[a-z0-9]/i.test(value));
+    if (found(arks, normalizeArk(value, { bare }))) return;
+    if (kind !== "doi" && kind !== "ark" && /doi/i.test(value)) {
+      if (found(dois, normalizeDoi(value))) return;
     }
     if (kind === "doi" || kind === "ark" || (kind === "" && where === "identifier")) {
       read.note(

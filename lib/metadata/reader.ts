@@ -154,12 +154,9 @@ export class Reader {
     const attrs: string[] = [];
     const values = parents.map((parent, index) => {
       const nested = parent.nested.all(nestedKeys).filter((a) => a.value !== "");
-      if (nested.length > 0) {
-        attrs.push(...nested.map((a) => a.attr));
-        return nested.map((a) => a.value);
-      }
       const own = parents.length === 1 ? flat : flat.length === parents.length ? [flat[index]] : [];
-      const used = own.filter((a) => !a.empty && a.value !== "");
+      // Nested values win; else the flat ones paired by position.
+      const used = nested.length > 0 ? nested : own.filter((a) => !a.empty && a.value !== "");
       attrs.push(...used.map((a) => a.attr));
       return used.map((a) => a.value);
     });

@@ -132,24 +132,16 @@ export function relatedIdentifiers(read: Reader): RelatedIdentifier[] {
 function identify(value: string, stated: string, read: Reader): RelatedIdentifier {
   const type = IDENTIFIER_TYPES.find((t) => t.toLowerCase() === stated.toLowerCase()) ??
     (stated === "" ? undefined : stated);
-  const doi = normalizeDoi(value);
-  if (type === "DOI" || (type === undefined && doi !== undefined)) {
-    if (doi !== undefined) {
-      return { identifier: doi, identifierType: "DOI", url: doiUrl(doi) };
-    }
-    read.note(`relatedIdentifiers: ${JSON.stringify(value)} is not a valid DOI; kept untyped`);
-    return { identifier: value };
-  }
-  const ark = normalizeArk(value, { bare: type === "ARK" });
-  if (type === "ARK" || (type === undefined && ark !== undefined)) {
-    if (ark !== undefined) return { identifier: ark, identifierType: "ARK", url: arkUrl(ark) };
-    read.note(`relatedIdentifiers: ${JSON.stringify(value)} is not a valid ARK; kept untyped`);
-    return { identifier: value };
-  }
-  const url = /^https?:\/\/\S+$/i.test(value) ? value : undefined;
-  if (type === "URL" || (type === undefined && url !== undefined)) {
-    if (url !== undefined) return { identifier: url, identifierType: "URL", url };
-    read.note(`relatedIdentifiers: ${JSON.stringify(value)} is not a URL; kept untyped`);
+  const forms: [string, string | undefined, (id: string) => string, string][] = [
+    ["DOI", normalizeDoi(value), doiUrl, "a valid DOI"],
+    ["ARK", normalizeArk(value, { bare: type === "ARK" }), arkUrl, "a valid ARK"],
+    ["URL", /^https?:\/\/\S+$/i.test(value) ? value : undefined, (url) => url, "a URL"],
+  ];
+  // A stated type must hold; without one, the first form the value has is its type.
+  for (const [name, found, link, what] of forms) {
+    if (type !== name && (type !== undefined || found === undefined)) continue;
+    if (found !== undefined) return { identifier: found, identifierType: name, url: link(found) };
+    read.note(`relatedIdentifiers: ${JSON.stringify(value)} is not ${what}; kept untyped`);
     return { identifier: value };
   }
   return type === undefined ? { identifier: value } : { identifier: value, identifierType: type };

@@ -39,34 +39,6 @@ export interface ProgressEvent extends ProgressCounts {
   interrupted?: boolean;
 }
 
-/**
- * The event for a read's counters so far, with the time since `startedAt` (a
- * `performance.now()` reading) and the average rate over it.
- *
- * @example
- * ```ts
- * import { progressEvent } from "./events.ts";
- * import assert from "node:assert/strict";
- *
- * const started = performance.now();
- * const counts = { bytes: 1024, totalBytes: 4096, files: 0, totalFiles: 1, cachedFiles: 0 };
- * assert.equal(progressEvent("bytes", counts, started).kind, "bytes");
- * ```
- */
-export function progressEvent(
-  kind: ProgressEvent["kind"],
-  counts: Omit<ProgressCounts, "rate" | "elapsedMs">,
-  startedAt: number,
-): ProgressEvent {
-  const elapsedMs = performance.now() - startedAt;
-  return {
-    kind,
-    ...counts,
-    rate: elapsedMs > 0 ? counts.bytes / (elapsedMs / 1000) : 0,
-    elapsedMs,
-  };
-}
-
 /** Shortest interval between two `bytes` events. */
 const BYTES_INTERVAL_MS = 100;
 
@@ -228,14 +200,16 @@ export class ProgressTracker {
     extra: Pick<ProgressEvent, "path" | "ok" | "interrupted" | "route"> = {},
   ): void {
     if (this.#report === undefined) return;
+    const elapsedMs = performance.now() - this.#started;
     const event: ProgressEvent = {
-      ...progressEvent(kind, {
-        bytes: this.#bytes,
-        totalBytes: this.#totalBytes,
-        files: this.#files,
-        totalFiles: this.#totalFiles,
-        cachedFiles: this.#cached,
-      }, this.#started),
+      kind,
+      bytes: this.#bytes,
+      totalBytes: this.#totalBytes,
+      files: this.#files,
+      totalFiles: this.#totalFiles,
+      cachedFiles: this.#cached,
+      rate: elapsedMs > 0 ? this.#bytes / (elapsedMs / 1000) : 0,
+      elapsedMs,
       ...extra,
     };
     try {

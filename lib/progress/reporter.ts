@@ -105,9 +105,7 @@ export function notebookSink(display: DisplayFunction): ProgressSink {
   const id = `tern-progress-${crypto.randomUUID()}`;
   let shown = false;
   const send = (view: ProgressView) => {
-    const options = shown
-      ? { raw: true as const, update: true, display_id: id }
-      : { raw: true as const, display_id: id };
+    const options = { raw: true as const, ...(shown ? { update: true } : {}), display_id: id };
     shown = true;
     try {
       const sent = display({ ...renderProgress(view) }, options);
@@ -189,8 +187,6 @@ export interface ReporterOptions {
   label: string;
   /** Where to draw, instead of detecting it (tests, or your own front end). */
   sink?: ProgressSink;
-  /** Show even reads shorter than {@linkcode SHOW_AFTER_MS} (default false). */
-  immediate?: boolean;
 }
 
 /**
@@ -222,7 +218,6 @@ export function progressReporter(
   const sink = options.sink ?? sinkFor(target);
   if (sink === undefined) return undefined;
   const interval = INTERVAL_MS[target === "terminal" ? "terminal" : "jupyter"];
-  const delay = options.immediate === true ? 0 : SHOW_AFTER_MS;
   let shown = false;
   let lastDraw = Number.NEGATIVE_INFINITY;
   let finished = false;
@@ -231,10 +226,10 @@ export function progressReporter(
     const view = viewOf(options.label, event);
     if (event.kind === "done") {
       finished = true;
-      if (shown || view.elapsedMs >= delay) sink.finish(view);
+      if (shown || view.elapsedMs >= SHOW_AFTER_MS) sink.finish(view);
       return;
     }
-    if (view.elapsedMs < delay) return;
+    if (view.elapsedMs < SHOW_AFTER_MS) return;
     const now = performance.now();
     if (shown && now - lastDraw < interval) return;
     shown = true;
@@ -293,17 +288,8 @@ export function viewOf(label: string, event: ProgressEvent | WalkProgress): Prog
       folders: event.folders,
     };
   }
-  return {
-    label,
-    state,
-    bytes: event.bytes,
-    totalBytes: event.totalBytes,
-    files: event.files,
-    totalFiles: event.totalFiles,
-    cachedFiles: event.cachedFiles,
-    rate: event.rate,
-    elapsedMs: event.elapsedMs,
-  };
+  const { bytes, totalBytes, files, totalFiles, cachedFiles, rate, elapsedMs } = event;
+  return { label, state, bytes, totalBytes, files, totalFiles, cachedFiles, rate, elapsedMs };
 }
 
 /**

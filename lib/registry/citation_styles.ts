@@ -25,7 +25,7 @@
  * assert.equal(joining, "json-array");
  * ```
  */
-export type Joining = "json-array" | "json-value" | "yaml-documents" | "blank-line" | "lines";
+export type Joining = CitationStyleInfo["joining"];
 
 /**
  * Every citation style, in the order menus show them.
@@ -114,7 +114,9 @@ export const CITATION_STYLE_LIST = [
 export type CitationStyle = (typeof CITATION_STYLE_LIST)[number]["id"];
 
 /**
- * What the registry says of one style.
+ * What the registry says of one style: its id (the `style` argument's value), its name in views
+ * and help, the media type and file extension of its citations, whether the text is JSON
+ * (shown as code), and how several citations make one file.
  *
  * @example
  * ```ts
@@ -125,20 +127,7 @@ export type CitationStyle = (typeof CITATION_STYLE_LIST)[number]["id"];
  * assert.equal(info.extension, "ris");
  * ```
  */
-export interface CitationStyleInfo {
-  /** The style's id, the `style` argument's value. */
-  readonly id: CitationStyle;
-  /** Its name in views and help. */
-  readonly label: string;
-  /** The media type of a citation in it. */
-  readonly mediaType: string;
-  /** The extension of a file of such citations. */
-  readonly extension: string;
-  /** Whether the text is JSON (shown as code). */
-  readonly json: boolean;
-  /** How several citations make one file. */
-  readonly joining: Joining;
-}
+export type CitationStyleInfo = (typeof CITATION_STYLE_LIST)[number];
 
 /**
  * Every {@linkcode CitationStyle}.

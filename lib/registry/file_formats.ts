@@ -191,10 +191,7 @@ export const TABLE_FORMAT_ENTRIES = [
       remoteScan: false,
     },
   },
-] as const;
-
-// The exact-typed table entries are still checked against the interface.
-const _TABLES_ARE_FORMATS: readonly FileFormat[] = TABLE_FORMAT_ENTRIES;
+] as const satisfies readonly FileFormat[];
 
 /** A format Terrain detects but tern neither reads nor types: named after its info type. */
 const terrain = (infoType: string, ...extensions: string[]): FileFormat => ({

@@ -200,7 +200,9 @@ export function detectTableFormat(clues: FormatClues): DetectedFormat | Unsuppor
     const what = signed === undefined ? "" : ` (it is ${withArticle(signed.label)})`;
     return {
       unsupported: `it is not an Excel workbook (.xlsx), which is a zip archive${what}`,
-      ...(signed?.hint === undefined ? {} : { hint: `${capitalize(signed.hint)}.` }),
+      ...(signed?.hint === undefined
+        ? {}
+        : { hint: `${signed.hint[0].toUpperCase()}${signed.hint.slice(1)}.` }),
     };
   }
   if (signed !== undefined && signed.id !== "gzip") {
@@ -271,7 +273,13 @@ export function innerTableFormat(clues: FormatClues): DetectedFormat | Unsupport
 function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat, "gzip"> {
   if (format === "tsv") return { format: "csv", sep: "\t" };
   if (format === "csv") {
-    return { format: "csv", ...(head === undefined ? {} : { sep: sniffSeparator(head, ",") }) };
+    if (head === undefined) return { format: "csv" };
+    // A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
+    // decimal mark is a comma) or tabs exist: when the header has no comma and the first lines
+    // agree on another separator, that one is used.
+    const lines = completeLines(decodeHead(head)).slice(0, 20);
+    const sep = lines.length === 0 || lines[0].includes(",") ? "," : agreedDelimiter(lines) ?? ",";
+    return { format: "csv", sep };
   }
   // A ".json" file holding one object per line is JSON Lines.
   if (format === "json" && head !== undefined && looksLikeJsonLines(head)) {
@@ -298,10 +306,6 @@ function isWorkbook(head: Uint8Array): boolean {
   return false;
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 /** "a PNG image", "an xz file", "an HDF5 file": the article follows the label's sound. */
 function withArticle(label: string): string {
   return `${/^(?:[aeiouAEIOU]|x[a-z]|[FHLMNRSX][A-Z0-9])/.test(label) ? "an" : "a"} ${label}`;
@@ -320,17 +324,6 @@ function sniffText(head: Uint8Array): Omit<DetectedFormat, "gzip"> | Unsupported
     unsupported: "it looks like plain text, not a delimited table or JSON",
     hint: FORCE_HINT,
   };
-}
-
-/**
- * A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
- * decimal mark is a comma) or tabs exist: when the header has none of the expected separator
- * and the first lines agree on another one, that one is used.
- */
-function sniffSeparator(head: Uint8Array, expected: string): string {
-  const lines = completeLines(decodeHead(head)).slice(0, 20);
-  if (lines.length === 0 || lines[0].includes(expected)) return expected;
-  return agreedDelimiter(lines) ?? expected;
 }
 
 /** The first delimiter that every line holds as many times as the first (at least once). */
