@@ -10,8 +10,9 @@
 
 import type { DataFrame } from "../deps.ts";
 import { loadPolars } from "../polars/adapter.ts";
-import { type Access, type CallOptions, getManifest, readUrlOf } from "../client/endpoints.ts";
-import { BadRequestError, isAbortError, SignInRequiredError } from "../client/errors.ts";
+import { type CallOptions, getManifest, readUrlOf } from "../client/endpoints.ts";
+import { BadRequestError, SignInRequiredError } from "../client/errors.ts";
+import { mapConcurrent } from "../client/map_concurrent.ts";
 import { statPaths } from "../client/stat_many.ts";
 import type { Transport } from "../client/transport.ts";
 import { formatOfName } from "../registry/format_detection.ts";
@@ -51,10 +52,8 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
 
 /**
  * The manifest of `entries` (folders are skipped), in their order: one `file/manifest` request
- * per file, `concurrency` at a time (default: the store's), and the store's checksums from one
+ * per file, as many at a time as the store allows, and the store's checksums from one
  * `filesystem/stat` per 1,000 files. The first failure cancels the rest and is thrown.
- *
- * @throws {BadRequestError} when `concurrency` is not an integer ≥ 1.
  *
  * @example
  * ```ts
@@ -75,47 +74,30 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
 export async function fileManifest(
   transport: Transport,
   entries: readonly Entry[],
-  options: CallOptions & { concurrency?: number } = {},
+  options: CallOptions = {},
 ): Promise<DataFrame> {
-  const concurrency = options.concurrency ?? transport.policy.concurrency;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
-    throw new BadRequestError(`concurrency must be an integer ≥ 1, got ${String(concurrency)}.`);
-  }
   const files = entries.filter((entry) => entry.type === "file");
-  const answers: { contentType: string; url: string; access: Access }[] = new Array(files.length);
   const stop = new AbortController();
   const signal = options.signal === undefined
     ? stop.signal
     : AbortSignal.any([options.signal, stop.signal]);
-  let next = 0;
   let failure: { error: unknown } | undefined;
-  const worker = async () => {
-    while (next < files.length && failure === undefined) {
-      const index = next++;
-      try {
-        const { path } = files[index];
-        const answer = await getManifest(transport, path, { signal });
-        answers[index] = {
-          contentType: answer["content-type"],
-          ...readUrlOf(transport, path, answer),
-        };
-      } catch (error) {
-        if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
-          failure = { error };
-          stop.abort();
-        }
-      }
-    }
+  const fail = (error: unknown) => {
+    failure ??= { error };
+    stop.abort();
   };
-  const [stats] = await Promise.all([
+  const [answers, stats] = await Promise.all([
+    mapConcurrent(files, transport.policy.concurrency, async ({ path }, _, signal) => {
+      const answer = await getManifest(transport, path, { signal });
+      return { contentType: answer["content-type"], ...readUrlOf(transport, path, answer) };
+    }, { signal }).catch((error) => {
+      fail(error);
+      return [];
+    }),
     checksums(transport, files, signal).catch((error) => {
-      if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
-        failure = { error };
-        stop.abort();
-      }
+      fail(error);
       return new Map<string, string>();
     }),
-    Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker)),
   ]);
   if (failure !== undefined) throw failure.error;
   const pl = await loadPolars();
