@@ -27,7 +27,6 @@
  * @module
  */
 
-import { INFO_TYPES as REGISTRY_INFO_TYPES } from "../registry/file_formats.ts";
 import { filenameFromDisposition } from "./disposition.ts";
 import { BadRequestError, SignInRequiredError } from "./errors.ts";
 import { strongETag } from "./file_version.ts";
@@ -112,21 +111,6 @@ export type SortDirection = "ASC" | "DESC";
  * ```
  */
 export type EntityType = "any" | "file" | "folder";
-
-/**
- * The file types Terrain's `info-type` filter knows (heuristomancer's list plus `unknown`, which
- * also matches untyped files), from the format registry. Not enforced here, so a server that learns new types still works;
- * use it to offer or check filter values.
- *
- * @example
- * ```ts
- * import { INFO_TYPES } from "./endpoints.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(INFO_TYPES.includes("csv"));
- * ```
- */
-export const INFO_TYPES: readonly string[] = REGISTRY_INFO_TYPES;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

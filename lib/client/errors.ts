@@ -10,6 +10,7 @@
  */
 
 import { visibleText } from "../registry/visible_text.ts";
+import { definedOf } from "./defined.ts";
 
 /**
  * Context attached to every {@linkcode TernError}.
@@ -80,11 +81,7 @@ export class TernError extends Error {
   constructor(message: string, details: TernErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
-    if (details.status !== undefined) this.status = details.status;
-    if (details.code !== undefined) this.code = details.code;
-    if (details.path !== undefined) this.path = details.path;
-    if (details.endpoint !== undefined) this.endpoint = details.endpoint;
-    if (details.items !== undefined) this.items = details.items;
+    Object.assign(this, definedOf(details, ["status", "code", "path", "endpoint", "items"]));
   }
 
   /** A plain object for logs and JSON output (no cause, no stack). */

@@ -431,20 +431,12 @@ export interface PreviewableFile {
  */
 export async function fileView(file: PreviewableFile): Promise<FileView> {
   const entry = await file.stat();
-  const name = baseName(entry.path);
   const [manifest, preview] = await Promise.all([
     file.manifest().catch(() => undefined),
     previewOf(file, entry),
   ]);
   return {
-    path: entry.path,
-    name,
-    size: entry.size,
-    infoType: entry.infoType,
-    created: entry.created,
-    modified: entry.modified,
-    permission: entry.permission,
-    id: entry.id,
+    ...entry,
     ...(manifest === undefined ? {} : { contentType: manifest.contentType }),
     ...(manifest?.publicUrl === undefined ? {} : { publicUrl: manifest.publicUrl }),
     ...preview,
