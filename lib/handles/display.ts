@@ -131,6 +131,30 @@ const DATASET_ENTRIES = 100;
 const MAX_SIBLINGS = 24;
 
 /**
+ * A handle's notebook view, or, when making it fails with a tern error, that error's card: a
+ * cell showing a handle never fails for a problem tern can explain (a missing file, no access).
+ *
+ * @example
+ * ```ts
+ * import { NotFoundError } from "../client/errors.ts";
+ * import { viewOrError } from "./display.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const card = await viewOrError(() => Promise.reject(new NotFoundError("gone")));
+ * assert.match(card["text/plain"], /gone/);
+ * await assert.rejects(() => viewOrError(() => Promise.reject(new TypeError("a bug"))), TypeError);
+ * ```
+ */
+export async function viewOrError(view: () => Promise<MediaBundle>): Promise<MediaBundle> {
+  try {
+    return await view();
+  } catch (error) {
+    if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
+    throw error;
+  }
+}
+
+/**
  * A listing entry as a table row.
  *
  * @example

@@ -7,7 +7,7 @@
 
 import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
-import { BadRequestError, ProtocolError, quoteInput, TernError } from "../client/errors.ts";
+import { BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
 import type { DataContext } from "../data/context.ts";
 import type { ListedFiles } from "../data/many.ts";
 import {
@@ -20,7 +20,7 @@ import { CALL_OPTIONS } from "../client/options.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
-import { entryRow, withEngineSnippets } from "./display.ts";
+import { entryRow, viewOrError, withEngineSnippets } from "./display.ts";
 import { baseName } from "../client/paths.ts";
 import { statFile } from "./stat.ts";
 import { progressReporter } from "../progress/reporter.ts";
@@ -469,7 +469,7 @@ export class Listing implements AsyncIterable<Entry> {
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
     const plan = this.#plan;
-    try {
+    return await viewOrError(async () => {
       const path = await plan.folder(plan.options.signal);
       const plain = plan.mode === "list" && plan.options.glob === undefined;
       const wanted = LISTING_ROWS + 1;
@@ -509,10 +509,7 @@ export class Listing implements AsyncIterable<Entry> {
         more: first.length > LISTING_ROWS || stopped,
         hint: "iterate the listing for every entry",
       });
-    } catch (error) {
-      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
-      throw error;
-    }
+    });
   }
 
   async *#pages(

@@ -7,7 +7,7 @@
 
 import type { DataFrame } from "../deps.ts";
 import { type CallOptions, SEARCH_SORT_FIELDS, type SearchSort } from "../client/endpoints.ts";
-import { BadRequestError, TernError, truncate } from "../client/errors.ts";
+import { BadRequestError, truncate } from "../client/errors.ts";
 import {
   abortSignal,
   CALL_OPTIONS,
@@ -31,7 +31,7 @@ import {
   type SearchPage,
 } from "../listing/search_pager.ts";
 import { loadPolars } from "../polars/adapter.ts";
-import { entryRow, withEngineSnippets } from "./display.ts";
+import { entryRow, viewOrError, withEngineSnippets } from "./display.ts";
 import { statFile } from "./stat.ts";
 
 /** Hits a search's notebook view shows. */
@@ -407,7 +407,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
-    try {
+    return await viewOrError(async () => {
       let first: SearchPage | undefined;
       for await (const page of this.#pages(VIEW_ROWS + 1)) {
         first = page;
@@ -423,10 +423,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
         more: hits.length > VIEW_ROWS,
         hint: "iterate the search for every hit",
       });
-    } catch (error) {
-      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
-      throw error;
-    }
+    });
   }
 
   #pages(wanted?: number): AsyncGenerator<SearchPage, void, undefined> {
