@@ -164,8 +164,7 @@ export async function makeBibliography(
   style: CitationStyle = "datacite",
 ): Promise<Bibliography> {
   checkCitationStyle(style);
-  const seen = new Set<string>();
-  const unique: LockedDataset[] = [];
+  const unique = new Map<string, LockedDataset>();
   const ordered = datasets.map((dataset) => ({
     dataset,
     sortKey: dataciteCitation({ ...dataset, subjects: [] }).toLocaleLowerCase("en-US"),
@@ -178,11 +177,9 @@ export async function makeBibliography(
       : dataset.ark !== undefined
       ? dataset.ark.toLowerCase()
       : `path:${dataset.path}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    unique.push(dataset);
+    if (!unique.has(key)) unique.set(key, dataset);
   }
-  const entries = await Promise.all(unique.map(async (dataset) => ({
+  const entries = await Promise.all([...unique.values()].map(async (dataset) => ({
     path: dataset.path,
     ...(dataset.title === undefined ? {} : { title: dataset.title }),
     citedBy: citedByOf(dataset),

@@ -113,8 +113,8 @@ export class StoreGate implements ReadGate {
   readonly #confirm: (() => Promise<void>) | undefined;
   /** The confirmation under way or done; cleared when it failed, so a later read asks again. */
   #confirmed: Promise<void> | undefined;
-  readonly #byPath = new Map<string, LockedFile[]>();
-  readonly #byId = new Map<string, LockedFile[]>();
+  readonly #byPath: Map<string, LockedFile[]>;
+  readonly #byId: Map<string, LockedFile[]>;
   /** Paths already warned about. */
   readonly #warned = new Set<string>();
   /** Versions admitted against the lock, by id, with how they stood. */
@@ -143,18 +143,16 @@ export class StoreGate implements ReadGate {
     cache: DiskCache | undefined,
     options: StoreGateOptions = {},
   ) {
-    // onChange was checked where the caller gave it (`connect()`).
-    const onChange = options.onChange ?? "error";
     this.#store = store;
     this.#provenance = provenance;
     this.#cache = cache;
-    this.#onChange = onChange;
+    // onChange was checked where the caller gave it (`connect()`).
+    this.#onChange = options.onChange ?? "error";
     this.#warn = options.warn ?? ((line) => console.warn(line));
     this.#confirm = options.confirm;
-    for (const file of options.lock?.files ?? []) {
-      add(this.#byPath, file.path, file);
-      add(this.#byId, file.id, file);
-    }
+    const files = options.lock?.files ?? [];
+    this.#byPath = Map.groupBy(files, (file) => file.path);
+    this.#byId = Map.groupBy(files, (file) => file.id);
   }
 
   /**
@@ -223,10 +221,4 @@ export class StoreGate implements ReadGate {
     this.#warned.add(path);
     this.#warn(line);
   }
-}
-
-function add(map: Map<string, LockedFile[]>, key: string, file: LockedFile): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [file]);
-  else list.push(file);
 }
