@@ -104,19 +104,13 @@ export const SEARCH_OPTIONS: OptionsSchema<SearchOptions> = defineOptions<Search
  * type Query = SearchListingPlan["query"];
  * ```
  */
-export interface SearchListingPlan {
+export interface SearchListingPlan extends SearchOptions {
   /** The store's reading context. */
   context: DataContext;
   /** The query, checked. */
   query: SearchQuery;
   /** How to name the search (`search`, a saved search's name). */
   label: string;
-  /** Sort keys. */
-  sort: readonly SearchSort[];
-  /** Hits per request. */
-  pageSize: number;
-  /** Aborts the requests. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -427,7 +421,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
   }
 
   #pages(wanted?: number): AsyncGenerator<SearchPage, void, undefined> {
-    const { context, query, sort, pageSize, signal } = this.#plan;
+    const { context, query, sort = [], pageSize = 1000, signal } = this.#plan;
     return pageSearch(context.transport, { query, sort, pageSize, wanted, signal });
   }
 }

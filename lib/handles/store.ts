@@ -687,14 +687,11 @@ export class Store {
    * ```
    */
   search(query: SearchQuery | SearchBuilder, options: SearchOptions = {}): SearchListing {
-    const { sort = [], pageSize = 1000, signal } = SEARCH_OPTIONS.parse("store.search()", options);
     return new SearchListing({
+      ...SEARCH_OPTIONS.parse("store.search()", options),
       context: this.#context,
       query: checkSearchQuery(query instanceof SearchBuilder ? query.toJSON() : query),
       label: "search",
-      sort,
-      pageSize,
-      signal,
     });
   }
 
@@ -718,10 +715,8 @@ export class Store {
    * ```
    */
   async runSavedSearch(name: string, options: SearchOptions = {}): Promise<SearchListing> {
-    const { sort = [], pageSize = 1000, signal } = SEARCH_OPTIONS.parse(
-      "store.runSavedSearch()",
-      options,
-    );
+    const parsed = SEARCH_OPTIONS.parse("store.runSavedSearch()", options);
+    const { signal } = parsed;
     const saved = await this.savedSearches({ signal });
     const template = saved.find((search) => search.label === name);
     if (template === undefined) {
@@ -736,14 +731,7 @@ export class Store {
       ? (await getRoot(this.#context.transport, { signal }))["base-paths"].base_trash_path
       : "";
     const query = checkSearchQuery(savedSearchQuery(template, trash), `saved search ${name}`);
-    return new SearchListing({
-      context: this.#context,
-      query,
-      label: name,
-      sort,
-      pageSize,
-      signal,
-    });
+    return new SearchListing({ ...parsed, context: this.#context, query, label: name });
   }
 
   /**
