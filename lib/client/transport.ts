@@ -673,7 +673,7 @@ export class Transport {
         signal.removeEventListener("abort", onAbort);
       }
 
-      const body = response.body ?? emptyStream();
+      const body = response.body ?? new Blob().stream();
       const guard: GuardOptions = {
         expectedLength: declaredLength(response.headers),
         idleTimeoutMs: this.policy.idleTimeoutMs,
@@ -734,8 +734,7 @@ export class Transport {
     }
     if (failure.kind === "response") {
       return errorFromResponse({
-        status: failure.status,
-        body: failure.body,
+        ...failure,
         endpoint: spec.endpoint,
         subject: spec.subject,
         authenticated,
@@ -918,10 +917,6 @@ function tlsFailure(error: unknown, url: string, where: string): string | undefi
       "Check the URL's host name, or the certificates this machine trusts (DENO_CERT).";
   }
   return undefined;
-}
-
-function emptyStream(): ReadableStream<Uint8Array> {
-  return new ReadableStream({ start: (controller) => controller.close() });
 }
 
 /** A URL without any user name or password in it, for messages. */

@@ -171,13 +171,8 @@ export async function viewOrError(view: () => Promise<MediaBundle>): Promise<Med
  * ```
  */
 export function entryRow(entry: Entry, name: string = entry.name): EntryRow {
-  return {
-    name,
-    type: entry.type,
-    size: entry.size,
-    modified: entry.modified,
-    infoType: entry.infoType,
-  };
+  const { type, size, modified, infoType } = entry;
+  return { name, type, size, modified, infoType };
 }
 
 /** The folder's own entry and its first entries, from one paged-listing request. */

@@ -612,13 +612,8 @@ export class Store {
       renderRoots({
         roots: await Promise.all(
           (["home", "community", "sharedWithMe", "trash"] as const).map(async (role) => {
-            const entry = await roots[role].stat();
-            return {
-              role,
-              path: entry.path,
-              modified: entry.modified,
-              permission: entry.permission,
-            };
+            const { path, modified, permission } = await roots[role].stat();
+            return { role, path, modified, permission };
           }),
         ),
         basePaths: roots.basePaths,

@@ -15,7 +15,13 @@ import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import { definedOf } from "../client/defined.ts";
-import { abortSignal, defineOptions, flag, type OptionsSchema, rule } from "../client/options.ts";
+import {
+  abortSignal,
+  callback,
+  defineOptions,
+  flag,
+  type OptionsSchema,
+} from "../client/options.ts";
 import { statPaths } from "../client/stat_many.ts";
 import { type Lock, lockedVersion, lockStoreUrl } from "./lock.ts";
 import { admitLockStore } from "./lock_store.ts";
@@ -128,10 +134,7 @@ export interface VerifyLockOptions extends CallOptions {
 export const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() => ({
   download: flag(),
   named: flag(),
-  warn: rule(
-    "a function",
-    (value): value is (line: string) => void => typeof value === "function",
-  ),
+  warn: callback<(line: string) => void>(),
   signal: abortSignal(),
 }));
 
@@ -311,9 +314,7 @@ async function hashOf(stream: ReadableStream<Uint8Array>, like: string): Promise
 function differences(locked: FileVersion, current: FileVersion): string {
   const parts: string[] = [];
   if (locked.id !== current.id) parts.push("another item (id) is at this path");
-  if (locked.size !== current.size) {
-    parts.push(`size ${locked.size} → ${current.size}`);
-  }
+  if (locked.size !== current.size) parts.push(`size ${locked.size} → ${current.size}`);
   if (locked.modified !== current.modified) {
     parts.push(
       `modified ${new Date(locked.modified).toISOString()} → ${
@@ -321,12 +322,8 @@ function differences(locked: FileVersion, current: FileVersion): string {
       }`,
     );
   }
-  const pairs = [["checksum", locked.checksum, current.checksum], [
-    "hash",
-    locked.hash,
-    current.hash,
-  ]] as const;
-  for (const [what, before, now] of pairs) {
+  for (const what of ["checksum", "hash"] as const) {
+    const [before, now] = [locked[what], current[what]];
     if (before !== undefined && now !== undefined && before !== now) {
       parts.push(`${what} ${before} → ${now}`);
     }
