@@ -545,8 +545,7 @@ export class Transport {
         { endpoint: spec.endpoint, path: spec.subject },
       );
     }
-    const { url, answered, ...rest } = spec;
-    return this.#send({ ...rest, path: "", authenticate: false, url, answered }, streamed);
+    return this.#send({ ...spec, path: "", authenticate: false }, streamed);
   }
 
   async #send<T>(spec: Outgoing, accept: Accept<T>): Promise<T> {

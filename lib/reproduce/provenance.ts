@@ -329,15 +329,10 @@ export class Provenance {
       return;
     }
     const folder = parentPath(version.path);
-    let folderIndex = this.#folderIndex.get(folder);
-    if (folderIndex === undefined) {
-      folderIndex = this.#folders.push(folder) - 1;
-      this.#folderIndex.set(folder, folderIndex);
-    }
     this.#latest.set(version.id, this.#records.length);
     this.#records.push({
       id: version.id,
-      folder: folderIndex,
+      folder: this.#folderOf(folder),
       name: version.path.slice(folder === "/" ? 1 : folder.length + 1),
       size: version.size,
       modified: version.modified,
@@ -634,6 +629,16 @@ export class Provenance {
     return { records: this.#records, folders: this.#folders };
   }
 
+  /** The index of a folder in `#folders`, added on first use. */
+  #folderOf(folder: string): number {
+    let index = this.#folderIndex.get(folder);
+    if (index === undefined) {
+      index = this.#folders.push(folder) - 1;
+      this.#folderIndex.set(folder, index);
+    }
+    return index;
+  }
+
   #pathOf(record: Record): string {
     const folder = this.#folders[record.folder];
     return folder === "/" ? `/${record.name}` : `${folder}/${record.name}`;
@@ -725,16 +730,8 @@ export class Provenance {
     }
     for (const folder of pending) {
       const dataset = await this.#datasetOfFolder(this.#folders[folder], options);
-      let index = -1;
-      if (dataset !== undefined) {
-        this.#datasets.set(dataset.path, dataset);
-        index = this.#folderIndex.get(dataset.path) ?? -1;
-        if (index < 0) {
-          index = this.#folders.push(dataset.path) - 1;
-          this.#folderIndex.set(dataset.path, index);
-        }
-      }
-      this.#known.set(folder, index);
+      if (dataset !== undefined) this.#datasets.set(dataset.path, dataset);
+      this.#known.set(folder, dataset === undefined ? -1 : this.#folderOf(dataset.path));
     }
   }
 
