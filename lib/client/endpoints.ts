@@ -42,7 +42,7 @@ import type {
   StatAnswer,
 } from "./schemas.ts";
 import type { SearchQuery } from "./search_query.ts";
-import type { Query, Transport } from "./transport.ts";
+import type { RequestSpec, Transport } from "./transport.ts";
 import type { z } from "../deps.ts";
 
 /**
@@ -198,8 +198,7 @@ export interface Download {
  * ```
  */
 export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<RootListing> {
-  const endpoint = "filesystem/root";
-  return await getJson(t, endpoint, (s) => s.RootListing, opts);
+  return await getJson(t, "filesystem/root", (s) => s.RootListing, opts);
 }
 
 /**
@@ -229,12 +228,7 @@ export async function getDirectory(
   path: string,
   opts: CallOptions = {},
 ): Promise<DirectoryListing> {
-  const endpoint = "filesystem/directory";
-  checkPath(path, endpoint);
-  return await getJson(t, endpoint, (s) => s.DirectoryListing, opts, {
-    subject: path,
-    query: { path },
-  });
+  return await getJson(t, "filesystem/directory", (s) => s.DirectoryListing, opts, { path });
 }
 
 /**
@@ -269,20 +263,18 @@ export async function getPagedDirectory(
   query: PagedDirectoryQuery,
   opts: CallOptions = {},
 ): Promise<PagedListing> {
-  const endpoint = "filesystem/paged-directory";
-  const { path } = query;
-  checkPath(path, endpoint);
   // The listing options were checked where the caller passed them (`folder.list()`).
-  const params: Query = {
-    path,
-    limit: query.limit,
-    offset: query.offset,
-    "sort-col": query.sortCol,
-    "sort-dir": query.sortDir,
-    "entity-type": query.entityType,
-    "info-type": query.infoType,
-  };
-  return await getJson(t, endpoint, (s) => s.PagedListing, opts, { subject: path, query: params });
+  return await getJson(t, "filesystem/paged-directory", (s) => s.PagedListing, opts, {
+    path: query.path,
+    query: {
+      limit: query.limit,
+      offset: query.offset,
+      "sort-col": query.sortCol,
+      "sort-dir": query.sortDir,
+      "entity-type": query.entityType,
+      "info-type": query.infoType,
+    },
+  });
 }
 
 /**
@@ -486,9 +478,7 @@ export async function getManifest(
   path: string,
   opts: CallOptions = {},
 ): Promise<Manifest> {
-  const endpoint = "filesystem/file/manifest";
-  checkPath(path, endpoint);
-  return await getJson(t, endpoint, (s) => s.Manifest, opts, { subject: path, query: { path } });
+  return await getJson(t, "filesystem/file/manifest", (s) => s.Manifest, opts, { path });
 }
 
 /**
@@ -610,9 +600,7 @@ export async function getComments(
   id: string,
   opts: CallOptions = {},
 ): Promise<CommentList> {
-  const endpoint = "filesystem/entry/{id}/comments";
-  checkId(id, endpoint);
-  return await getJson(t, endpoint, (s) => s.CommentList, opts, { subject: id, id });
+  return await getJson(t, "filesystem/entry/{id}/comments", (s) => s.CommentList, opts, { id });
 }
 
 /**
@@ -643,9 +631,7 @@ export async function getMetadata(
   id: string,
   opts: CallOptions = {},
 ): Promise<MetadataResponse> {
-  const endpoint = "filesystem/{id}/metadata";
-  checkId(id, endpoint);
-  return await getJson(t, endpoint, (s) => s.MetadataResponse, opts, { subject: id, id });
+  return await getJson(t, "filesystem/{id}/metadata", (s) => s.MetadataResponse, opts, { id });
 }
 
 /**
@@ -691,8 +677,7 @@ export async function getSearchDocumentation(
   t: Transport,
   opts: CallOptions = {},
 ): Promise<SearchDocumentation> {
-  const endpoint = "filesystem/search-documentation";
-  return await getJson(t, endpoint, (s) => s.SearchDocumentation, opts);
+  return await getJson(t, "filesystem/search-documentation", (s) => s.SearchDocumentation, opts);
 }
 
 /**
@@ -811,21 +796,28 @@ export async function searchData(
 /**
  * Asks an endpoint on the route variant for the transport's credentials (a POST when the request
  * has a `json` body) and checks its JSON answer against the endpoint's schema (picked from the
- * schemas module, which is imported while the first request is on its way); `id` fills the
- * route's `{id}` segment.
+ * schemas module, which is imported while the first request is on its way). A data-store `path`
+ * is checked and sent first in the query, an item `id` checked and put in the route's `{id}`
+ * segment; either is the request's subject unless another is given.
  */
 async function getJson<T>(
   t: Transport,
   endpoint: Endpoint,
   schema: (schemas: typeof import("./schemas.ts")) => z.ZodType<T, unknown>,
   opts: CallOptions,
-  request: { subject?: string; query?: Query; id?: string; json?: unknown; once?: boolean } = {},
+  request: Pick<RequestSpec, "subject" | "query" | "json" | "once"> & {
+    path?: string;
+    id?: string;
+  } = {},
 ): Promise<T> {
-  const { subject, id, ...sent } = request;
+  const { path, id, subject = path ?? id, ...sent } = request;
+  if (path !== undefined) checkPath(path, endpoint);
+  if (id !== undefined) checkId(id, endpoint);
+  const query = path === undefined ? sent.query : { path, ...sent.query };
   const variant = route(t, endpoint, subject);
-  const path = id === undefined ? variant : variant.replace("{id}", encodeURIComponent(id));
+  const routed = id === undefined ? variant : variant.replace("{id}", encodeURIComponent(id));
   const [body, schemas] = await Promise.all([
-    t.json({ ...sent, path, endpoint, subject, signal: opts.signal }),
+    t.json({ ...sent, query, path: routed, endpoint, subject, signal: opts.signal }),
     import("./schemas.ts"),
   ]);
   return schemas.parseBody(schema(schemas), body, { endpoint, subject });
