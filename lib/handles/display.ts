@@ -31,7 +31,6 @@ import { CITATION_STYLES, resolverLinks } from "../metadata/citation.ts";
 import { Citation } from "../metadata/cite.ts";
 import { frameView } from "../frames/view.ts";
 import type { DataFrame } from "../deps.ts";
-import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
 import type { DatasetCardView } from "../display/dataset.ts";
 import type { DatasetRow } from "../display/datasets.ts";
@@ -181,7 +180,7 @@ async function firstPage(
   path: string,
   limit: number,
   options: CallOptions = {},
-): Promise<{ folder: Entry; entries: Entry[]; total: number; page: PagedListing }> {
+): Promise<{ folder: Entry; entries: Entry[]; total: number }> {
   const page = await getPagedDirectory(
     transport,
     { path, limit, sortCol: "name", sortDir: "ASC" },
@@ -191,7 +190,7 @@ async function firstPage(
     ...page.folders.map((item) => entryFromItem(item, "folder")),
     ...page.files.map((item) => entryFromItem(item, "file")),
   ];
-  return { folder: folderEntry(page), entries, total: page.total ?? entries.length, page };
+  return { folder: folderEntry(page), entries, total: page.total ?? entries.length };
 }
 
 /**
@@ -294,19 +293,15 @@ async function sameTitleSiblings(
 ): Promise<{ path: string; name: string }[]> {
   const parent = parentPath(path);
   if (parent === "/") return [];
-  let page: PagedListing;
-  try {
-    page = await getPagedDirectory(transport, {
-      path: parent,
-      limit: 1000,
-      entityType: "folder",
-      sortCol: "name",
-      sortDir: "ASC",
-    });
-  } catch {
-    // The card can do without the check; it never claims a title is unique.
-    return [];
-  }
+  const page = await getPagedDirectory(transport, {
+    path: parent,
+    limit: 1000,
+    entityType: "folder",
+    sortCol: "name",
+    sortDir: "ASC",
+  }).catch(() => undefined);
+  // The card can do without the check; it never claims a title is unique.
+  if (page === undefined) return [];
   const siblings = page.folders.filter((folder) => folder.path !== path);
   const key = stem(baseName(path));
   const candidates =
