@@ -742,15 +742,9 @@ export class Transport {
       });
     }
     if (attempts === 1) return failure.error;
-    const { error } = failure;
-    return new NetworkError(
-      `${error.message.replace(/\.$/, "")} (gave up after ${attempts} attempts).`,
-      {
-        endpoint: error.endpoint,
-        path: error.path,
-        cause: error.cause,
-      },
-    );
+    const { message, endpoint, path, cause } = failure.error;
+    const gaveUp = `${message.replace(/\.$/, "")} (gave up after ${attempts} attempts).`;
+    return new NetworkError(gaveUp, { endpoint, path, cause });
   }
 
   #urlFor(spec: Outgoing): string {
