@@ -195,11 +195,14 @@ export abstract class Handle {
    * ```
    */
   protected constructor(context: StoreContext, location: Location) {
+    const { entry, parent } = location;
+    const folder = parent?.folder.path;
     this.context = context;
-    this.#entry = location.entry;
-    this.#path = location.entry?.path ?? location.path ?? pathUnder(location.parent);
-    this.#id = location.entry?.id ?? location.id;
-    if (this.#path === undefined) this.#parent = location.parent;
+    this.#entry = entry;
+    this.#path = entry?.path ?? location.path ??
+      (folder === undefined ? undefined : joinPath(folder, parent!.relative));
+    this.#id = entry?.id ?? location.id;
+    if (this.#path === undefined) this.#parent = parent;
   }
 
   /** The data-store path, once known: always for handles made from a path or an entry. */
@@ -375,9 +378,4 @@ export abstract class Handle {
     this.#path = path;
     return path;
   }
-}
-
-function pathUnder(parent: Location["parent"]): string | undefined {
-  const folder = parent?.folder.path;
-  return folder === undefined ? undefined : joinPath(folder, parent!.relative);
 }

@@ -298,8 +298,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
     const pl = await loadPolars();
     const hits = await this.toArray();
     const frame = await entriesToDataFrame(hits);
-    const taken = new Set(frame.columns);
-    taken.add("creator");
+    const taken = new Set([...frame.columns, "creator"]);
     const attributes = new Map<string, (string | null)[]>();
     hits.forEach((hit, row) => {
       for (const avu of hit.metadata) {
