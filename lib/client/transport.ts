@@ -684,13 +684,11 @@ export class Transport {
       handedOver = true;
 
       if (!response.ok && !spec.answered?.includes(response.status)) {
-        let bytes: Uint8Array | undefined;
-        try {
-          bytes = await readBody(body, guard, MAX_ERROR_BODY_BYTES);
-        } catch (error) {
+        // A body that cannot be read is left out: the status alone still says what happened.
+        const bytes = await readBody(body, guard, MAX_ERROR_BODY_BYTES).catch((error) => {
           if (isAbortError(error)) throw error;
-          bytes = undefined; // The status alone still says what happened.
-        }
+          return undefined;
+        });
         return {
           ok: false,
           failure: {
