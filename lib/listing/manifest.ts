@@ -94,9 +94,12 @@ export async function fileManifest(
       fail(error);
       return [];
     }),
-    checksums(transport, files, signal).catch((error) => {
-      fail(error);
-      return new Map<string, string>();
+    // The store's checksums: a path missing or unreadable by now has none (its file/manifest
+    // request says what became of it); an anonymous caller may stat only community paths, so
+    // outside them there are none.
+    statPaths(transport, files.map((entry) => entry.path), { signal }).catch((error) => {
+      if (!(error instanceof SignInRequiredError)) fail(error);
+      return undefined;
     }),
   ]);
   if (failure !== undefined) throw failure.error;
@@ -106,34 +109,16 @@ export async function fileManifest(
     pl.Series("id", files.map((entry) => entry.id), pl.Utf8),
     pl.Series("size", files.map((entry) => entry.size), pl.Int64),
     pl.Series("modified", files.map((entry) => entry.modified), pl.Datetime("ms", "UTC")),
-    pl.Series("checksum", files.map((entry) => stats.get(entry.path) ?? null), pl.Utf8),
+    pl.Series(
+      "checksum",
+      files.map((entry) => stats?.entries.get(entry.path)?.checksum ?? null),
+      pl.Utf8,
+    ),
     pl.Series("format", files.map((entry) => formatOfName(entry.name) ?? null), pl.Utf8),
     pl.Series("contentType", answers.map((answer) => answer.contentType), pl.Utf8),
     pl.Series("url", answers.map((answer) => answer.url), pl.Utf8),
     pl.Series("access", answers.map((answer) => answer.access), pl.Utf8),
   ]);
-}
-
-/**
- * The store's checksum of each file that has one, by path (a path missing or unreadable by now
- * has none: its `file/manifest` request says what became of it). An anonymous caller may stat
- * only community paths: outside them, no checksums.
- */
-async function checksums(
-  transport: Transport,
-  files: readonly Entry[],
-  signal: AbortSignal,
-): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  try {
-    const { entries } = await statPaths(transport, files.map((entry) => entry.path), { signal });
-    for (const [path, entry] of entries) {
-      if (entry.checksum !== undefined) found.set(path, entry.checksum);
-    }
-  } catch (error) {
-    if (!(error instanceof SignInRequiredError)) throw error;
-  }
-  return found;
 }
 
 /**
