@@ -86,15 +86,8 @@ export class TernError extends Error {
 
   /** A plain object for logs and JSON output (no cause, no stack). */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      message: this.message,
-      status: this.status,
-      code: this.code,
-      path: this.path,
-      endpoint: this.endpoint,
-      items: this.items,
-    };
+    const { name, message, status, code, path, endpoint, items } = this;
+    return { name, message, status, code, path, endpoint, items };
   }
 }
 

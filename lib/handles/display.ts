@@ -89,12 +89,11 @@ function showInNotebooks<T>(
   });
 }
 
-showInNotebooks(TernError, (error) =>
-  renderError({
-    name: error.name,
-    message: error.message,
-    ...definedOf(error, ["path", "code", "status", "endpoint"]),
-  }));
+showInNotebooks(
+  TernError,
+  (error) =>
+    renderError(definedOf(error, ["name", "message", "path", "code", "status", "endpoint"])),
+);
 
 showInNotebooks(
   DatasetMetadata,
@@ -103,9 +102,7 @@ showInNotebooks(
 
 showInNotebooks(Citation, (citation) =>
   renderCitation({
-    style: citation.style,
-    text: citation.text,
-    ...definedOf(citation, ["title", "url"]),
+    ...definedOf(citation, ["style", "text", "title", "url"]),
     others: CITATION_STYLES.filter((each) => each !== citation.style)
       .map((each) => [each, citation.formats[each]] as const),
   }));

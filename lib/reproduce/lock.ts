@@ -638,9 +638,7 @@ function orderedLock(lock: Lock): Lock {
   return {
     lock: LOCK_KIND,
     format: LOCK_FORMAT,
-    tern: lock.tern,
-    store: lock.store,
-    ...(lock.storeId === undefined ? {} : { storeId: lock.storeId }),
+    ...definedOf(lock, ["tern", "store", "storeId"]),
     datasets,
     files,
   };
