@@ -473,9 +473,8 @@ export class Dataset extends Folder {
    */
   async croissant(options: CroissantOptions = {}): Promise<Croissant> {
     const parsed = CROISSANT_OPTIONS.parse(this.call("croissant"), options);
-    const call = parsed.signal === undefined ? {} : { signal: parsed.signal };
     const [metadata, files] = await Promise.all([
-      this.#metadata(call),
+      this.#metadata({ signal: parsed.signal }),
       this.walk({ type: "file" }).toArray(),
     ]);
     return await gatherCroissant(this.context, metadata, files, parsed);

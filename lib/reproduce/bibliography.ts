@@ -6,6 +6,7 @@
  * @module
  */
 
+import { definedOf } from "../client/defined.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderBibliography } from "../display/provenance.ts";
 import {
@@ -131,11 +132,7 @@ export class Bibliography {
       style: this.style,
       text: this.text,
       count: this.entries.length,
-      flagged: this.flagged.map(({ path, title, citedBy }) => ({
-        path,
-        ...(title === undefined ? {} : { title }),
-        citedBy,
-      })),
+      flagged: this.flagged.map((entry) => definedOf(entry, ["path", "title", "citedBy"])),
     });
   }
 }
@@ -180,8 +177,7 @@ export async function makeBibliography(
     if (!unique.has(key)) unique.set(key, dataset);
   }
   const entries = await Promise.all([...unique.values()].map(async (dataset) => ({
-    path: dataset.path,
-    ...(dataset.title === undefined ? {} : { title: dataset.title }),
+    ...definedOf(dataset, ["path", "title"]),
     citedBy: citedByOf(dataset),
     text: await formatCitation({ ...dataset, subjects: [] }, style),
   })));

@@ -221,7 +221,6 @@ export async function checkLock(
   options: VerifyLockOptions,
 ): Promise<LockCheck[]> {
   const url = store.url;
-  const signal = options.signal === undefined ? {} : { signal: options.signal };
   const { transport } = store;
   await admitLockStore(lock, store, {
     named: options.named === true,
@@ -230,7 +229,7 @@ export async function checkLock(
     }; nothing was checked`,
     ...definedOf(options, ["signal", "warn"]),
   });
-  const found = await statPaths(transport, lock.files.map((file) => file.path), signal);
+  const found = await statPaths(transport, lock.files.map((file) => file.path), options);
   const missing = new Set(found.missing);
   const unreadable = new Set(found.unreadable);
   const checks: LockCheck[] = lock.files.map((file) => {
@@ -266,7 +265,7 @@ export async function checkLock(
       ? { ...current!, checksum: await digest(bytes, checksumHasher(locked.checksum)) }
       : { ...current!, hash: await hashOf(bytes, locked.hash!) };
     checks[index] = compared(locked, hashed, "bytes");
-  }, signal);
+  }, options);
   return checks;
 }
 
