@@ -63,8 +63,6 @@ export interface TokenRequest {
   authenticate: false;
   /** Extra headers (the Basic authorization). */
   headers: Record<string, string>;
-  /** Aborts the request. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -142,23 +140,17 @@ export async function requestToken(
   send: SendJson,
   username: string,
   password: string,
-  signal?: AbortSignal,
 ): Promise<TokenResponse> {
-  let body: unknown;
-  let schemas: typeof import("./schemas.ts");
-  try {
-    // The schemas (zod under them) load while the request is on its way.
-    [body, schemas] = await Promise.all([
-      send({
-        path: `/${TOKEN_ENDPOINT}`,
-        endpoint: TOKEN_ENDPOINT,
-        authenticate: false,
-        headers: { authorization: basicAuthorization(username, password) },
-        signal,
-      }),
-      import("./schemas.ts"),
-    ]);
-  } catch (error) {
+  // The schemas (zod under them) load while the request is on its way.
+  const [body, schemas] = await Promise.all([
+    send({
+      path: `/${TOKEN_ENDPOINT}`,
+      endpoint: TOKEN_ENDPOINT,
+      authenticate: false,
+      headers: { authorization: basicAuthorization(username, password) },
+    }),
+    import("./schemas.ts"),
+  ]).catch((error) => {
     if (error instanceof AuthError || (error instanceof TernError && error.status === 403)) {
       throw new AuthError(
         `Sign-in as ${JSON.stringify(username)} failed: the server rejected the username or ` +
@@ -167,7 +159,7 @@ export async function requestToken(
       );
     }
     throw error;
-  }
+  });
   return schemas.parseBody(schemas.TokenResponse, body, {
     endpoint: TOKEN_ENDPOINT,
     redactValues: true,
