@@ -20,6 +20,7 @@ import { renderRawMetadata } from "../display/metadata.ts";
 import type { Entry, EntryType } from "../client/entry.ts";
 import type { StoreContext } from "./store_context.ts";
 import { baseName, joinPath } from "../client/paths.ts";
+import { definedOf } from "../client/defined.ts";
 
 /**
  * Options of {@linkcode Handle.stat}.
@@ -324,11 +325,7 @@ export abstract class Handle {
 
   /** `{"kind":"file","path":"/iplant/home/shared/a.csv","id":"…"}` (what is known so far). */
   toJSON(): { kind: EntryType; path?: string; id?: string } {
-    return {
-      kind: this.kind,
-      ...(this.#path === undefined ? {} : { path: this.#path }),
-      ...(this.#id === undefined ? {} : { id: this.#id }),
-    };
+    return { kind: this.kind, ...definedOf({ path: this.#path, id: this.#id }, ["path", "id"]) };
   }
 
   /** `Folder(/iplant/home/shared)`, `File(id 6a1b2c3d-…)` before an id handle's path is known. */
