@@ -315,10 +315,7 @@ export class Store {
         ...(reading.warn === undefined ? {} : { warn: reading.warn }),
       },
     );
-    const gate = new StoreGate(transport.url, provenance, disk, {
-      ...reading,
-      ...(confirm === undefined ? {} : { confirm }),
-    });
+    const gate = new StoreGate(transport.url, provenance, disk, { ...reading, confirm });
     // Provenance hears every read the store finishes, marked as it stood against the lock.
     const events = new ReadEvents();
     events.subscribe((event) => {
