@@ -299,10 +299,8 @@ async function hashOf(stream: ReadableStream<Uint8Array>, like: string): Promise
   }
   if (algorithm === "sha256" || algorithm === "md5") {
     const hash = createHash(algorithm);
-    return `${algorithm}:${await digest(stream, {
-      update: (bytes) => void hash.update(bytes),
-      digest: () => hash.digest("hex"),
-    })}`;
+    for await (const chunk of stream) hash.update(chunk);
+    return `${algorithm}:${hash.digest("hex")}`;
   }
   await stream.cancel();
   throw new BadRequestError(
