@@ -836,9 +836,8 @@ function locationOf(ref: unknown, kind: "file" | "folder", what: string): Locati
   if (isEntry(ref)) {
     if (ref.type !== kind) {
       throw new BadRequestError(
-        `${what} was given the entry of a ${ref.type}, ${JSON.stringify(ref.path)}; use store.${
-          ref.type === "file" ? "file" : "folder"
-        }() or store.entry() for it.`,
+        `${what} was given the entry of a ${ref.type}, ${JSON.stringify(ref.path)}; use ` +
+          `store.${ref.type}() or store.entry() for it.`,
         { path: ref.path },
       );
     }
