@@ -152,11 +152,8 @@ export class Folder extends Handle {
     if (this.context.transport.anonymous) {
       return await this.#list({ type: "folder", signal: options.signal }).toArray();
     }
-    const listing = await getDirectory(
-      this.context.transport,
-      await this.locate(options.signal),
-      options,
-    );
+    const path = await this.locate(options.signal);
+    const listing = await getDirectory(this.context.transport, path, options);
     return listing.folders.map(folderEntry);
   }
 
