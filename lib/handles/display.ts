@@ -208,14 +208,10 @@ async function firstPage(
  * assert.equal(view.entries[0].name, "README.txt");
  * ```
  */
-export async function folderView(
-  transport: Transport,
-  path: string,
-  kind = "Folder",
-): Promise<ListingView> {
+export async function folderView(transport: Transport, path: string): Promise<ListingView> {
   const { folder, entries, total } = await firstPage(transport, path, FOLDER_ROWS);
   return {
-    kind,
+    kind: "Folder",
     title: baseName(path),
     path,
     facts: [`modified ${formatDateTime(folder.modified)} UTC`, folder.permission],
