@@ -459,11 +459,9 @@ export function errorFromResponse(failed: FailedResponse): TernError {
       details,
     );
   }
-  if (code === "ERR_NOT_A_FOLDER") {
-    return new BadRequestError(`${label(path)} is a file, not a folder${via}.`, details);
-  }
-  if (code === "ERR_NOT_A_FILE") {
-    return new BadRequestError(`${label(path)} is a folder, not a file${via}.`, details);
+  if (code === "ERR_NOT_A_FOLDER" || code === "ERR_NOT_A_FILE") {
+    const [is, not] = code === "ERR_NOT_A_FILE" ? ["folder", "file"] : ["file", "folder"];
+    return new BadRequestError(`${label(path)} is a ${is}, not a ${not}${via}.`, details);
   }
   if (code === "ERR_NOT_READABLE" || (code === "ERR_NOT_AUTHORIZED" && status !== 401)) {
     const who = user === undefined ? "You are" : `User ${quoteInput(user)} is`;

@@ -288,8 +288,7 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async total(): Promise<number> {
-    if (this.#plan.mode === "list") return await this.#serverTotal();
-    return await this.#countPages(false);
+    return this.#plan.mode === "list" ? await this.#serverTotal() : await this.#countPages(false);
   }
 
   /**
