@@ -261,10 +261,8 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async count(): Promise<number> {
-    if (this.#plan.mode === "list" && this.#plan.options.glob === undefined) {
-      return await this.#serverTotal();
-    }
-    return await this.#countPages(true);
+    const plain = this.#plan.mode === "list" && this.#plan.options.glob === undefined;
+    return plain ? await this.#serverTotal() : await this.#countPages(true);
   }
 
   /**

@@ -542,11 +542,7 @@ export class Store {
    */
   async entry(ref: string | Entry, options: CallOptions = {}): Promise<File | Folder> {
     options = CALL_OPTIONS.parse("store.entry()", options);
-    if (isEntry(ref)) {
-      return ref.type === "file"
-        ? new File(this.#context, { entry: ref })
-        : new Folder(this.#context, { entry: ref });
-    }
+    if (isEntry(ref)) return ref.type === "file" ? this.file(ref) : this.folder(ref);
     const parsed = parseRef(ref, "The item given to store.entry()");
     const path = parsed.path ??
       (await getMetadata(this.#context.transport, parsed.id!, options)).path;
