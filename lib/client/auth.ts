@@ -9,6 +9,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { abortError, AuthError, TernError } from "./errors.ts";
 import type { TokenResponse } from "./schemas.ts";
 
@@ -62,8 +63,6 @@ export interface TokenRequest {
   authenticate: false;
   /** Extra headers (the Basic authorization). */
   headers: Record<string, string>;
-  /** Aborts the request. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -141,23 +140,17 @@ export async function requestToken(
   send: SendJson,
   username: string,
   password: string,
-  signal?: AbortSignal,
 ): Promise<TokenResponse> {
-  let body: unknown;
-  let schemas: typeof import("./schemas.ts");
-  try {
-    // The schemas (zod under them) load while the request is on its way.
-    [body, schemas] = await Promise.all([
-      send({
-        path: `/${TOKEN_ENDPOINT}`,
-        endpoint: TOKEN_ENDPOINT,
-        authenticate: false,
-        headers: { authorization: basicAuthorization(username, password) },
-        signal,
-      }),
-      import("./schemas.ts"),
-    ]);
-  } catch (error) {
+  // The schemas (zod under them) load while the request is on its way.
+  const [body, schemas] = await Promise.all([
+    send({
+      path: `/${TOKEN_ENDPOINT}`,
+      endpoint: TOKEN_ENDPOINT,
+      authenticate: false,
+      headers: { authorization: basicAuthorization(username, password) },
+    }),
+    import("./schemas.ts"),
+  ]).catch((error) => {
     if (error instanceof AuthError || (error instanceof TernError && error.status === 403)) {
       throw new AuthError(
         `Sign-in as ${JSON.stringify(username)} failed: the server rejected the username or ` +
@@ -166,7 +159,7 @@ export async function requestToken(
       );
     }
     throw error;
-  }
+  });
   return schemas.parseBody(schemas.TokenResponse, body, {
     endpoint: TOKEN_ENDPOINT,
     redactValues: true,
@@ -185,8 +178,7 @@ export async function requestToken(
  * ```
  */
 export function basicAuthorization(username: string, password: string): string {
-  const bytes = new TextEncoder().encode(`${username}:${password}`);
-  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+  return `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
 }
 
 interface Grant {
@@ -219,8 +211,8 @@ export class Credentials {
   readonly mode: AuthMode;
   /** The username, for password credentials. */
   readonly username?: string;
-  #token?: string;
-  #password?: string;
+  /** The token, or the password. */
+  #secret?: string;
   #grant?: Grant;
   #pending?: Promise<Grant>;
   #exchanges = 0;
@@ -228,10 +220,9 @@ export class Credentials {
 
   private constructor(mode: AuthMode, username?: string, secret?: string) {
     this.mode = mode;
-    if (mode === "token") this.#token = secret;
+    this.#secret = secret;
     if (mode === "password") {
       this.username = username;
-      this.#password = secret;
       this.#remember(basicAuthorization(username!, secret!).slice("Basic ".length));
     }
     if (secret !== undefined) this.#remember(secret);
@@ -325,7 +316,7 @@ export class Credentials {
    */
   async authorization(send: SendJson, signal?: AbortSignal): Promise<string | undefined> {
     if (this.mode === "anonymous") return undefined;
-    if (this.mode === "token") return `Bearer ${this.#token}`;
+    if (this.mode === "token") return `Bearer ${this.#secret}`;
     const grant = this.#grant;
     if (grant !== undefined && performance.now() < grant.renewAt) return grant.authorization;
     this.#pending ??= this.#exchange(send).finally(() => {
@@ -372,7 +363,7 @@ export class Credentials {
 
   async #exchange(send: SendJson): Promise<Grant> {
     this.#exchanges++;
-    const answer = await requestToken(send, this.username!, this.#password!);
+    const answer = await requestToken(send, this.username!, this.#secret!);
     this.#remember(answer.access_token);
     const lifetimeMs = answer.expires_in * 1000;
     // Renew a little early (a quarter of the lifetime, at most 30 s) so a request never leaves
@@ -400,10 +391,7 @@ export class Credentials {
 
   /** `Credentials(password, demo, [redacted])`; never the secret. */
   toString(): string {
-    const parts: string[] = [this.mode];
-    if (this.username !== undefined) parts.push(this.username);
-    if (this.mode !== "anonymous") parts.push(REDACTED);
-    return `Credentials(${parts.join(", ")})`;
+    return `Credentials(${Object.values(this.toJSON()).join(", ")})`;
   }
 
   /** Same as {@linkcode Credentials.toString}, for `Deno.inspect` and `console.log`. */

@@ -38,16 +38,10 @@ export function filenameFromDisposition(header: string | null): string | undefin
 }
 
 function decodeExtended(charset: string, value: string): string | undefined {
-  const bytes: number[] = [];
-  for (let index = 0; index < value.length; index++) {
-    const char = value[index];
-    if (char === "%" && /^[0-9a-f]{2}$/i.test(value.slice(index + 1, index + 3))) {
-      bytes.push(parseInt(value.slice(index + 1, index + 3), 16));
-      index += 2;
-    } else {
-      bytes.push(char.charCodeAt(0) & 0xff);
-    }
-  }
+  // A %XX escape is that byte; any other character (a lone "%" too) is its low byte.
+  const bytes = [...value.matchAll(/%([0-9a-f]{2})|[^]/gi)].map(([char, hex]) =>
+    hex === undefined ? char.charCodeAt(0) & 0xff : parseInt(hex, 16)
+  );
   try {
     const label = charset.toLowerCase() === "iso-8859-1" ? "latin1" : charset;
     return new TextDecoder(label, { fatal: true }).decode(new Uint8Array(bytes));

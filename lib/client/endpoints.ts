@@ -27,7 +27,6 @@
  * @module
  */
 
-import { INFO_TYPES as REGISTRY_INFO_TYPES } from "../registry/file_formats.ts";
 import { filenameFromDisposition } from "./disposition.ts";
 import { BadRequestError, SignInRequiredError } from "./errors.ts";
 import { strongETag } from "./file_version.ts";
@@ -43,7 +42,7 @@ import type {
 } from "./schemas.ts";
 import type { StatAnswer } from "./stat_answer.ts";
 import type { SearchQuery } from "./search_query.ts";
-import type { Query, Transport } from "./transport.ts";
+import type { RequestSpec, Transport } from "./transport.ts";
 import type { z } from "../deps.ts";
 
 /**
@@ -112,21 +111,6 @@ export type SortDirection = "ASC" | "DESC";
  * ```
  */
 export type EntityType = "any" | "file" | "folder";
-
-/**
- * The file types Terrain's `info-type` filter knows (heuristomancer's list plus `unknown`, which
- * also matches untyped files), from the format registry. Not enforced here, so a server that learns new types still works;
- * use it to offer or check filter values.
- *
- * @example
- * ```ts
- * import { INFO_TYPES } from "./endpoints.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(INFO_TYPES.includes("csv"));
- * ```
- */
-export const INFO_TYPES: readonly string[] = REGISTRY_INFO_TYPES;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -214,8 +198,7 @@ export interface Download {
  * ```
  */
 export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<RootListing> {
-  const endpoint = "filesystem/root";
-  return await getJson(t, endpoint, responseSchema((s) => s.RootListing), opts);
+  return await getJson(t, "filesystem/root", responseSchema((s) => s.RootListing), opts);
 }
 
 /**
@@ -245,11 +228,8 @@ export async function getDirectory(
   path: string,
   opts: CallOptions = {},
 ): Promise<DirectoryListing> {
-  const endpoint = "filesystem/directory";
-  checkPath(path, endpoint);
-  return await getJson(t, endpoint, responseSchema((s) => s.DirectoryListing), opts, {
-    subject: path,
-    query: { path },
+  return await getJson(t, "filesystem/directory", responseSchema((s) => s.DirectoryListing), opts, {
+    path,
   });
 }
 
@@ -285,23 +265,24 @@ export async function getPagedDirectory(
   query: PagedDirectoryQuery,
   opts: CallOptions = {},
 ): Promise<PagedListing> {
-  const endpoint = "filesystem/paged-directory";
-  const { path } = query;
-  checkPath(path, endpoint);
   // The listing options were checked where the caller passed them (`folder.list()`).
-  const params: Query = {
-    path,
-    limit: query.limit,
-    offset: query.offset,
-    "sort-col": query.sortCol,
-    "sort-dir": query.sortDir,
-    "entity-type": query.entityType,
-    "info-type": query.infoType,
-  };
-  return await getJson(t, endpoint, responseSchema((s) => s.PagedListing), opts, {
-    subject: path,
-    query: params,
-  });
+  return await getJson(
+    t,
+    "filesystem/paged-directory",
+    responseSchema((s) => s.PagedListing),
+    opts,
+    {
+      path: query.path,
+      query: {
+        limit: query.limit,
+        offset: query.offset,
+        "sort-col": query.sortCol,
+        "sort-dir": query.sortDir,
+        "entity-type": query.entityType,
+        "info-type": query.infoType,
+      },
+    },
+  );
 }
 
 /**
@@ -511,11 +492,8 @@ export async function getManifest(
   path: string,
   opts: CallOptions = {},
 ): Promise<Manifest> {
-  const endpoint = "filesystem/file/manifest";
-  checkPath(path, endpoint);
-  return await getJson(t, endpoint, responseSchema((s) => s.Manifest), opts, {
-    subject: path,
-    query: { path },
+  return await getJson(t, "filesystem/file/manifest", responseSchema((s) => s.Manifest), opts, {
+    path,
   });
 }
 
@@ -638,12 +616,13 @@ export async function getComments(
   id: string,
   opts: CallOptions = {},
 ): Promise<CommentList> {
-  const endpoint = "filesystem/entry/{id}/comments";
-  checkId(id, endpoint);
-  return await getJson(t, endpoint, responseSchema((s) => s.CommentList), opts, {
-    subject: id,
-    id,
-  });
+  return await getJson(
+    t,
+    "filesystem/entry/{id}/comments",
+    responseSchema((s) => s.CommentList),
+    opts,
+    { id },
+  );
 }
 
 /**
@@ -674,12 +653,13 @@ export async function getMetadata(
   id: string,
   opts: CallOptions = {},
 ): Promise<MetadataResponse> {
-  const endpoint = "filesystem/{id}/metadata";
-  checkId(id, endpoint);
-  return await getJson(t, endpoint, responseSchema((s) => s.MetadataResponse), opts, {
-    subject: id,
-    id,
-  });
+  return await getJson(
+    t,
+    "filesystem/{id}/metadata",
+    responseSchema((s) => s.MetadataResponse),
+    opts,
+    { id },
+  );
 }
 
 /**
@@ -725,8 +705,12 @@ export async function getSearchDocumentation(
   t: Transport,
   opts: CallOptions = {},
 ): Promise<SearchDocumentation> {
-  const endpoint = "filesystem/search-documentation";
-  return await getJson(t, endpoint, responseSchema((s) => s.SearchDocumentation), opts);
+  return await getJson(
+    t,
+    "filesystem/search-documentation",
+    responseSchema((s) => s.SearchDocumentation),
+    opts,
+  );
 }
 
 /**
@@ -853,20 +837,28 @@ function responseSchema<T>(
  * Asks an endpoint on the route variant for the transport's credentials (a POST when the request
  * has a `json` body) and checks its JSON answer against the endpoint's schema (`schema()` loads
  * it while the first request is on its way: the stat answer's alone, the others with the
- * response schemas module); `id` fills the route's `{id}` segment.
+ * response schemas module). A data-store `path`
+ * is checked and sent first in the query, an item `id` checked and put in the route's `{id}`
+ * segment; either is the request's subject unless another is given.
  */
 async function getJson<T>(
   t: Transport,
   endpoint: Endpoint,
   schema: () => Promise<z.ZodType<T, unknown>>,
   opts: CallOptions,
-  request: { subject?: string; query?: Query; id?: string; json?: unknown; once?: boolean } = {},
+  request: Pick<RequestSpec, "subject" | "query" | "json" | "once"> & {
+    path?: string;
+    id?: string;
+  } = {},
 ): Promise<T> {
-  const { subject, id, ...sent } = request;
+  const { path, id, subject = path ?? id, ...sent } = request;
+  if (path !== undefined) checkPath(path, endpoint);
+  if (id !== undefined) checkId(id, endpoint);
+  const query = path === undefined ? sent.query : { path, ...sent.query };
   const variant = route(t, endpoint, subject);
-  const path = id === undefined ? variant : variant.replace("{id}", encodeURIComponent(id));
+  const routed = id === undefined ? variant : variant.replace("{id}", encodeURIComponent(id));
   const [body, checked, { parseBody }] = await Promise.all([
-    t.json({ ...sent, path, endpoint, subject, signal: opts.signal }),
+    t.json({ ...sent, query, path: routed, endpoint, subject, signal: opts.signal }),
     schema(),
     import("./parse_body.ts"),
   ]);

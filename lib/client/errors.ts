@@ -10,6 +10,7 @@
  */
 
 import { visibleText } from "../registry/visible_text.ts";
+import { definedOf } from "./defined.ts";
 
 /**
  * Context attached to every {@linkcode TernError}.
@@ -80,24 +81,13 @@ export class TernError extends Error {
   constructor(message: string, details: TernErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
-    if (details.status !== undefined) this.status = details.status;
-    if (details.code !== undefined) this.code = details.code;
-    if (details.path !== undefined) this.path = details.path;
-    if (details.endpoint !== undefined) this.endpoint = details.endpoint;
-    if (details.items !== undefined) this.items = details.items;
+    Object.assign(this, definedOf(details, ["status", "code", "path", "endpoint", "items"]));
   }
 
   /** A plain object for logs and JSON output (no cause, no stack). */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      message: this.message,
-      status: this.status,
-      code: this.code,
-      path: this.path,
-      endpoint: this.endpoint,
-      items: this.items,
-    };
+    const { name, message, status, code, path, endpoint, items } = this;
+    return { name, message, status, code, path, endpoint, items };
   }
 }
 
@@ -469,11 +459,9 @@ export function errorFromResponse(failed: FailedResponse): TernError {
       details,
     );
   }
-  if (code === "ERR_NOT_A_FOLDER") {
-    return new BadRequestError(`${label(path)} is a file, not a folder${via}.`, details);
-  }
-  if (code === "ERR_NOT_A_FILE") {
-    return new BadRequestError(`${label(path)} is a folder, not a file${via}.`, details);
+  if (code === "ERR_NOT_A_FOLDER" || code === "ERR_NOT_A_FILE") {
+    const [is, not] = code === "ERR_NOT_A_FILE" ? ["folder", "file"] : ["file", "folder"];
+    return new BadRequestError(`${label(path)} is a ${is}, not a ${not}${via}.`, details);
   }
   if (code === "ERR_NOT_READABLE" || (code === "ERR_NOT_AUTHORIZED" && status !== 401)) {
     const who = user === undefined ? "You are" : `User ${quoteInput(user)} is`;

@@ -81,14 +81,9 @@ export interface FileVersion {
  * ```
  */
 export function versionOfEntry(store: string, entry: Entry): FileVersion {
-  return {
-    store,
-    path: entry.path,
-    id: entry.id,
-    size: entry.size,
-    modified: entry.modified.getTime(),
-    ...(entry.checksum === undefined ? {} : { checksum: entry.checksum }),
-  };
+  const { path, id, size, checksum } = entry;
+  const version = { store, path, id, size, modified: entry.modified.getTime() };
+  return checksum === undefined ? version : { ...version, checksum };
 }
 
 /**

@@ -60,10 +60,6 @@ export function parseBody<T>(
   const message = `${context.endpoint} answered an unexpected body${about}: ` +
     `at ${JSON.stringify(fieldPath)}: ${expectation(issue)}, got ${received}` +
     (others > 0 ? ` (and ${others} more problem${others > 1 ? "s" : ""})` : "") + ".";
-  return fail(message, context);
-}
-
-function fail(message: string, context: BodyContext): never {
   throw new ProtocolError(message, { endpoint: context.endpoint, path: context.subject });
 }
 

@@ -93,9 +93,7 @@ export function normalizePath(value: unknown, what = "A path"): string {
       { path: value },
     );
   }
-  const segments = value.split("/").filter((segment) => segment !== "");
-  checkSegments(segments, value, what);
-  return `/${segments.join("/")}`;
+  return `/${joinedSegments(value, what)}`;
 }
 
 /**
@@ -126,9 +124,7 @@ export function normalizeRelative(value: unknown, what = "A name"): string {
       { path: value },
     );
   }
-  const segments = value.split("/").filter((segment) => segment !== "");
-  checkSegments(segments, value, what);
-  return segments.join("/");
+  return joinedSegments(value, what);
 }
 
 /**
@@ -178,7 +174,9 @@ export function baseName(path: string): string {
   return path === "/" ? "/" : path.slice(path.lastIndexOf("/") + 1);
 }
 
-function checkSegments(segments: string[], value: string, what: string): void {
+/** The path's non-empty segments joined by "/", once it holds no NUL and no "." or "..". */
+function joinedSegments(value: string, what: string): string {
+  const segments = value.split("/").filter((segment) => segment !== "");
   if (value.includes("\0")) {
     throw new BadRequestError(`${what} must not contain NUL characters.`, { path: value });
   }
@@ -189,4 +187,5 @@ function checkSegments(segments: string[], value: string, what: string): void {
       { path: value },
     );
   }
+  return segments.join("/");
 }

@@ -148,17 +148,6 @@ export const DirectoryFolder = z.looseObject({
   badName: z.boolean(),
   hasSubDirs: z.boolean(),
 });
-/**
- * A sub-folder in a folder-only listing, as parsed.
- *
- * @example
- * ```ts
- * import type { DirectoryFolder } from "./schemas.ts";
- *
- * const names = (folders: DirectoryFolder[]) => folders.map((folder) => folder.label);
- * ```
- */
-export type DirectoryFolder = Z.infer<typeof DirectoryFolder>;
 
 /**
  * A folder with its sub-folders (no files, no paging), from `filesystem/directory?path=…`.
@@ -216,17 +205,6 @@ export const RootEntry = z.looseObject({
   permission,
   hasSubDirs: z.boolean(),
 });
-/**
- * One of the roots of `filesystem/root`, as parsed.
- *
- * @example
- * ```ts
- * import type { RootEntry } from "./schemas.ts";
- *
- * const isHome = (root: RootEntry) => root.permission === "own";
- * ```
- */
-export type RootEntry = Z.infer<typeof RootEntry>;
 
 /**
  * `filesystem/root`: the user's home, community data, "shared with me" and trash, plus the
@@ -320,17 +298,6 @@ export const Comment = z.looseObject({
   retracted: z.boolean(),
   comment: z.string(),
 });
-/**
- * One comment, as parsed.
- *
- * @example
- * ```ts
- * import type { Comment } from "./schemas.ts";
- *
- * const visible = (comments: Comment[]) => comments.filter((comment) => !comment.retracted);
- * ```
- */
-export type Comment = Z.infer<typeof Comment>;
 
 /**
  * `filesystem/entry/{id}/comments`.
@@ -440,17 +407,6 @@ export const IrodsAvu = z.looseObject({
   value: z.string(),
   unit: z.string().nullish().transform((unit) => unit ?? ""),
 });
-/**
- * A raw iRODS AVU, as parsed.
- *
- * @example
- * ```ts
- * import type { IrodsAvu } from "./schemas.ts";
- *
- * const pairs = (avus: IrodsAvu[]) => avus.map((avu) => [avu.attr, avu.value]);
- * ```
- */
-export type IrodsAvu = Z.infer<typeof IrodsAvu>;
 
 /**
  * `filesystem/{id}/metadata`: template AVUs (`avus`, where Data Commons DataCite metadata lives),

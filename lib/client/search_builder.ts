@@ -7,6 +7,7 @@
  * @module
  */
 
+import { definedOf } from "./defined.ts";
 import type { SearchClause, SearchQuery } from "./search_query.ts";
 
 /**
@@ -142,8 +143,7 @@ export class SearchBuilder {
       type: "metadata",
       args: {
         attribute,
-        ...(value === undefined ? {} : { value }),
-        ...(unit === undefined ? {} : { unit }),
+        ...definedOf({ value, unit }, ["value", "unit"]),
         ...(types === undefined ? {} : { metadata_types: [...types] }),
         ...(exact === undefined
           ? {}

@@ -8,6 +8,7 @@
 
 import { loadZodModule, type z as Z } from "../deps.ts";
 import { BadRequestError, quoteInput } from "./errors.ts";
+import { valueAt } from "./value_at.ts";
 
 const { z } = await loadZodModule();
 
@@ -255,15 +256,6 @@ function describe(issue: Z.core.$ZodIssue): string {
   }
   if (issue.message.startsWith("must") || issue.message.startsWith("needs")) return issue.message;
   return `is wrong: ${issue.message}`;
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let here = value;
-  for (const key of path) {
-    if (typeof here !== "object" || here === null) return undefined;
-    here = (here as Record<PropertyKey, unknown>)[key];
-  }
-  return here;
 }
 
 function fail(message: string): never {

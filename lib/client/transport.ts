@@ -545,8 +545,7 @@ export class Transport {
         { endpoint: spec.endpoint, path: spec.subject },
       );
     }
-    const { url, answered, ...rest } = spec;
-    return this.#send({ ...rest, path: "", authenticate: false, url, answered }, streamed);
+    return this.#send({ ...spec, path: "", authenticate: false }, streamed);
   }
 
   async #send<T>(spec: Outgoing, accept: Accept<T>): Promise<T> {
@@ -673,7 +672,7 @@ export class Transport {
         signal.removeEventListener("abort", onAbort);
       }
 
-      const body = response.body ?? emptyStream();
+      const body = response.body ?? new Blob().stream();
       const guard: GuardOptions = {
         expectedLength: declaredLength(response.headers),
         idleTimeoutMs: this.policy.idleTimeoutMs,
@@ -685,13 +684,11 @@ export class Transport {
       handedOver = true;
 
       if (!response.ok && !spec.answered?.includes(response.status)) {
-        let bytes: Uint8Array | undefined;
-        try {
-          bytes = await readBody(body, guard, MAX_ERROR_BODY_BYTES);
-        } catch (error) {
+        // A body that cannot be read is left out: the status alone still says what happened.
+        const bytes = await readBody(body, guard, MAX_ERROR_BODY_BYTES).catch((error) => {
           if (isAbortError(error)) throw error;
-          bytes = undefined; // The status alone still says what happened.
-        }
+          return undefined;
+        });
         return {
           ok: false,
           failure: {
@@ -734,8 +731,7 @@ export class Transport {
     }
     if (failure.kind === "response") {
       return errorFromResponse({
-        status: failure.status,
-        body: failure.body,
+        ...failure,
         endpoint: spec.endpoint,
         subject: spec.subject,
         authenticated,
@@ -744,15 +740,9 @@ export class Transport {
       });
     }
     if (attempts === 1) return failure.error;
-    const { error } = failure;
-    return new NetworkError(
-      `${error.message.replace(/\.$/, "")} (gave up after ${attempts} attempts).`,
-      {
-        endpoint: error.endpoint,
-        path: error.path,
-        cause: error.cause,
-      },
-    );
+    const { message, endpoint, path, cause } = failure.error;
+    const gaveUp = `${message.replace(/\.$/, "")} (gave up after ${attempts} attempts).`;
+    return new NetworkError(gaveUp, { endpoint, path, cause });
   }
 
   #urlFor(spec: Outgoing): string {
@@ -918,10 +908,6 @@ function tlsFailure(error: unknown, url: string, where: string): string | undefi
       "Check the URL's host name, or the certificates this machine trusts (DENO_CERT).";
   }
   return undefined;
-}
-
-function emptyStream(): ReadableStream<Uint8Array> {
-  return new ReadableStream({ start: (controller) => controller.close() });
 }
 
 /** A URL without any user name or password in it, for messages. */

@@ -280,7 +280,6 @@ export function connectIn(
   const options = CONNECT_OPTIONS.parse("connect()", given);
   const { token, username, password } = credentialsOf(options, read);
   const url = options.url ?? read("TERRAIN_URL") ?? DEFAULT_URL;
-  const maxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_BYTES;
   const cacheDir = options.cacheDir === false
     ? false
     : options.cacheDir === undefined
@@ -309,7 +308,7 @@ export function connectIn(
     retries: transport.policy.retries,
     timeoutMs: transport.policy.timeoutMs,
     cacheDir,
-    cacheMaxBytes: maxBytes,
+    cacheMaxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_BYTES,
     offline: options.offline ?? false,
     ...(options.progress === undefined ? {} : { progress: options.progress }),
   }, {

@@ -127,11 +127,9 @@ export async function gatherCroissant(
   options: CroissantOptions,
 ): Promise<Croissant> {
   const { transport } = context;
-  const signal = options.signal;
-  const call = signal === undefined ? {} : { signal };
   const root = `${metadata.path}/`;
   const [stat, described] = await Promise.all([
-    statPaths(transport, files.map((entry) => entry.path), call),
+    statPaths(transport, files.map((entry) => entry.path), options),
     mapConcurrent(files, transport.policy.concurrency, async (entry, _, signal) => {
       const manifest = await getManifest(transport, entry.path, { signal });
       const isPublic = publicUrlOf(manifest) !== undefined;
@@ -146,7 +144,7 @@ export async function gatherCroissant(
         ? undefined
         : await tableOf(context, entry, file.name, isPublic, options.headRows ?? 1000, signal);
       return { file, table, path: entry.path };
-    }, call),
+    }, options),
   ]);
   const document = datasetCroissant({
     metadata,

@@ -7,7 +7,7 @@
  */
 
 import { mapConcurrent } from "../client/map_concurrent.ts";
-import { NotFoundError, PermissionError, TernError } from "../client/errors.ts";
+import { NotFoundError, PermissionError } from "../client/errors.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderDatasets } from "../display/datasets.ts";
 import type { Entry } from "../client/entry.ts";
@@ -16,7 +16,7 @@ import { type ListOptions, listRules } from "../listing/options.ts";
 import { count, defineOptions, type OptionsSchema } from "../client/options.ts";
 import type { CatalogFailure } from "../metadata/catalog.ts";
 import type { DatasetMetadata } from "../metadata/dataset_metadata.ts";
-import { datasetRow, sharedTitles } from "./display.ts";
+import { datasetRow, sharedTitles, viewOrError } from "./display.ts";
 import type { RawMetadata } from "./handle.ts";
 import { parentPath } from "../client/paths.ts";
 import type { CallOptions } from "../client/endpoints.ts";
@@ -270,7 +270,7 @@ export class DatasetListing<D extends ListedDataset = ListedDataset> implements 
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
-    try {
+    return await viewOrError(async () => {
       const [first, total] = await Promise.all([this.take(DATASET_ROWS + 1), this.count()]);
       const shown = first.slice(0, DATASET_ROWS);
       const records = await fetchCatalog(shown, { concurrency: this.#concurrency });
@@ -282,10 +282,7 @@ export class DatasetListing<D extends ListedDataset = ListedDataset> implements 
         total,
         more: first.length > DATASET_ROWS || total > shown.length,
       });
-    } catch (error) {
-      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
-      throw error;
-    }
+    });
   }
 
   /** `DatasetListing(list /iplant/home/shared/commons_repo/curated, type "folder")`. */

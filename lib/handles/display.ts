@@ -32,7 +32,6 @@ import { Citation } from "../metadata/cite.ts";
 import { frameView } from "../frames/view.ts";
 import { columnsOfType } from "../polars/adapter.ts";
 import type { DataFrame } from "../deps.ts";
-import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
 import type { DatasetCardView } from "../display/dataset.ts";
 import type { DatasetRow } from "../display/datasets.ts";
@@ -91,12 +90,11 @@ function showInNotebooks<T>(
   });
 }
 
-showInNotebooks(TernError, (error) =>
-  renderError({
-    name: error.name,
-    message: error.message,
-    ...definedOf(error, ["path", "code", "status", "endpoint"]),
-  }));
+showInNotebooks(
+  TernError,
+  (error) =>
+    renderError(definedOf(error, ["name", "message", "path", "code", "status", "endpoint"])),
+);
 
 showInNotebooks(
   DatasetMetadata,
@@ -105,9 +103,7 @@ showInNotebooks(
 
 showInNotebooks(Citation, (citation) =>
   renderCitation({
-    style: citation.style,
-    text: citation.text,
-    ...definedOf(citation, ["title", "url"]),
+    ...definedOf(citation, ["style", "text", "title", "url"]),
     others: CITATION_STYLES.filter((each) => each !== citation.style)
       .map((each) => [each, citation.formats[each]] as const),
   }));
@@ -132,6 +128,30 @@ const DATASET_ENTRIES = 100;
 const MAX_SIBLINGS = 24;
 
 /**
+ * A handle's notebook view, or, when making it fails with a tern error, that error's card: a
+ * cell showing a handle never fails for a problem tern can explain (a missing file, no access).
+ *
+ * @example
+ * ```ts
+ * import { NotFoundError } from "../client/errors.ts";
+ * import { viewOrError } from "./display.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const card = await viewOrError(() => Promise.reject(new NotFoundError("gone")));
+ * assert.match(card["text/plain"], /gone/);
+ * await assert.rejects(() => viewOrError(() => Promise.reject(new TypeError("a bug"))), TypeError);
+ * ```
+ */
+export async function viewOrError(view: () => Promise<MediaBundle>): Promise<MediaBundle> {
+  try {
+    return await view();
+  } catch (error) {
+    if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
+    throw error;
+  }
+}
+
+/**
  * A listing entry as a table row.
  *
  * @example
@@ -148,13 +168,8 @@ const MAX_SIBLINGS = 24;
  * ```
  */
 export function entryRow(entry: Entry, name: string = entry.name): EntryRow {
-  return {
-    name,
-    type: entry.type,
-    size: entry.size,
-    modified: entry.modified,
-    infoType: entry.infoType,
-  };
+  const { type, size, modified, infoType } = entry;
+  return { name, type, size, modified, infoType };
 }
 
 /** The folder's own entry and its first entries, from one paged-listing request. */
@@ -163,7 +178,7 @@ async function firstPage(
   path: string,
   limit: number,
   options: CallOptions = {},
-): Promise<{ folder: Entry; entries: Entry[]; total: number; page: PagedListing }> {
+): Promise<{ folder: Entry; entries: Entry[]; total: number }> {
   const page = await getPagedDirectory(
     transport,
     { path, limit, sortCol: "name", sortDir: "ASC" },
@@ -173,7 +188,7 @@ async function firstPage(
     ...page.folders.map((item) => entryFromItem(item, "folder")),
     ...page.files.map((item) => entryFromItem(item, "file")),
   ];
-  return { folder: folderEntry(page), entries, total: page.total ?? entries.length, page };
+  return { folder: folderEntry(page), entries, total: page.total ?? entries.length };
 }
 
 /**
@@ -194,14 +209,10 @@ async function firstPage(
  * assert.equal(view.entries[0].name, "README.txt");
  * ```
  */
-export async function folderView(
-  transport: Transport,
-  path: string,
-  kind = "Folder",
-): Promise<ListingView> {
+export async function folderView(transport: Transport, path: string): Promise<ListingView> {
   const { folder, entries, total } = await firstPage(transport, path, FOLDER_ROWS);
   return {
-    kind,
+    kind: "Folder",
     title: baseName(path),
     path,
     facts: [`modified ${formatDateTime(folder.modified)} UTC`, folder.permission],
@@ -276,19 +287,15 @@ async function sameTitleSiblings(
 ): Promise<{ path: string; name: string }[]> {
   const parent = parentPath(path);
   if (parent === "/") return [];
-  let page: PagedListing;
-  try {
-    page = await getPagedDirectory(transport, {
-      path: parent,
-      limit: 1000,
-      entityType: "folder",
-      sortCol: "name",
-      sortDir: "ASC",
-    });
-  } catch {
-    // The card can do without the check; it never claims a title is unique.
-    return [];
-  }
+  const page = await getPagedDirectory(transport, {
+    path: parent,
+    limit: 1000,
+    entityType: "folder",
+    sortCol: "name",
+    sortDir: "ASC",
+  }).catch(() => undefined);
+  // The card can do without the check; it never claims a title is unique.
+  if (page === undefined) return [];
   const siblings = page.folders.filter((folder) => folder.path !== path);
   const key = stem(baseName(path));
   const candidates =
@@ -432,20 +439,12 @@ export interface PreviewableFile {
  */
 export async function fileView(file: PreviewableFile): Promise<FileView> {
   const entry = await file.stat();
-  const name = baseName(entry.path);
   const [manifest, preview] = await Promise.all([
     file.manifest().catch(() => undefined),
     previewOf(file, entry),
   ]);
   return {
-    path: entry.path,
-    name,
-    size: entry.size,
-    infoType: entry.infoType,
-    created: entry.created,
-    modified: entry.modified,
-    permission: entry.permission,
-    id: entry.id,
+    ...entry,
     ...(manifest === undefined ? {} : { contentType: manifest.contentType }),
     ...(manifest?.publicUrl === undefined ? {} : { publicUrl: manifest.publicUrl }),
     ...preview,

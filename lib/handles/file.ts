@@ -55,7 +55,7 @@ import {
 import { progressListener, withProgress } from "../data/read_progress.ts";
 import type { ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
-import { datesNote, fileView } from "./display.ts";
+import { datesNote, fileView, viewOrError } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
@@ -765,12 +765,7 @@ export class File extends Handle {
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
-    try {
-      return renderFile(await fileView(this));
-    } catch (error) {
-      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
-      throw error;
-    }
+    return await viewOrError(async () => renderFile(await fileView(this)));
   }
 
   /**

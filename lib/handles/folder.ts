@@ -10,7 +10,6 @@
 
 import type { DataFrame } from "../deps.ts";
 import { type CallOptions, getDirectory } from "../client/endpoints.ts";
-import { TernError } from "../client/errors.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderDataset } from "../display/dataset.ts";
@@ -44,7 +43,7 @@ import {
   type CroissantOptions,
   gatherCroissant,
 } from "./croissant.ts";
-import { datasetView, folderView } from "./display.ts";
+import { datasetView, folderView, viewOrError } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { File } from "./file.ts";
 import { Handle, type Location, type RawMetadata } from "./handle.ts";
@@ -153,11 +152,8 @@ export class Folder extends Handle {
     if (this.context.transport.anonymous) {
       return await this.#list({ type: "folder", signal: options.signal }).toArray();
     }
-    const listing = await getDirectory(
-      this.context.transport,
-      await this.locate(options.signal),
-      options,
-    );
+    const path = await this.locate(options.signal);
+    const listing = await getDirectory(this.context.transport, path, options);
     return listing.folders.map(folderEntry);
   }
 
@@ -324,12 +320,9 @@ export class Folder extends Handle {
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
-    try {
-      return renderListing(await folderView(this.context.transport, await this.locate()));
-    } catch (error) {
-      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
-      throw error;
-    }
+    return await viewOrError(async () =>
+      renderListing(await folderView(this.context.transport, await this.locate()))
+    );
   }
 
   /**
@@ -477,9 +470,8 @@ export class Dataset extends Folder {
    */
   async croissant(options: CroissantOptions = {}): Promise<Croissant> {
     const parsed = CROISSANT_OPTIONS.parse(this.call("croissant"), options);
-    const call = parsed.signal === undefined ? {} : { signal: parsed.signal };
     const [metadata, files] = await Promise.all([
-      this.#metadata(call),
+      this.#metadata({ signal: parsed.signal }),
       this.walk({ type: "file" }).toArray(),
     ]);
     return await gatherCroissant(this.context, metadata, files, parsed);
@@ -509,11 +501,8 @@ export class Dataset extends Folder {
    * ```
    */
   override async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
-    try {
-      return renderDataset(await datasetView(this.context.transport, await this.metadata()));
-    } catch (error) {
-      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
-      throw error;
-    }
+    return await viewOrError(async () =>
+      renderDataset(await datasetView(this.context.transport, await this.metadata()))
+    );
   }
 }

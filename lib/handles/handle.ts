@@ -20,6 +20,7 @@ import { renderRawMetadata } from "../display/metadata.ts";
 import type { Entry, EntryType } from "../client/entry.ts";
 import type { StoreContext } from "./store_context.ts";
 import { baseName, joinPath } from "../client/paths.ts";
+import { definedOf } from "../client/defined.ts";
 
 /**
  * Options of {@linkcode Handle.stat}.
@@ -195,11 +196,14 @@ export abstract class Handle {
    * ```
    */
   protected constructor(context: StoreContext, location: Location) {
+    const { entry, parent } = location;
+    const folder = parent?.folder.path;
     this.context = context;
-    this.#entry = location.entry;
-    this.#path = location.entry?.path ?? location.path ?? pathUnder(location.parent);
-    this.#id = location.entry?.id ?? location.id;
-    if (this.#path === undefined) this.#parent = location.parent;
+    this.#entry = entry;
+    this.#path = entry?.path ?? location.path ??
+      (folder === undefined ? undefined : joinPath(folder, parent!.relative));
+    this.#id = entry?.id ?? location.id;
+    if (this.#path === undefined) this.#parent = parent;
   }
 
   /** The data-store path, once known: always for handles made from a path or an entry. */
@@ -321,11 +325,7 @@ export abstract class Handle {
 
   /** `{"kind":"file","path":"/iplant/home/shared/a.csv","id":"…"}` (what is known so far). */
   toJSON(): { kind: EntryType; path?: string; id?: string } {
-    return {
-      kind: this.kind,
-      ...(this.#path === undefined ? {} : { path: this.#path }),
-      ...(this.#id === undefined ? {} : { id: this.#id }),
-    };
+    return { kind: this.kind, ...definedOf({ path: this.#path, id: this.#id }, ["path", "id"]) };
   }
 
   /** `Folder(/iplant/home/shared)`, `File(id 6a1b2c3d-…)` before an id handle's path is known. */
@@ -375,9 +375,4 @@ export abstract class Handle {
     this.#path = path;
     return path;
   }
-}
-
-function pathUnder(parent: Location["parent"]): string | undefined {
-  const folder = parent?.folder.path;
-  return folder === undefined ? undefined : joinPath(folder, parent!.relative);
 }

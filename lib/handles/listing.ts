@@ -7,7 +7,7 @@
 
 import type { DataFrame, LazyDataFrame } from "../deps.ts";
 import { type CallOptions, getPagedDirectory } from "../client/endpoints.ts";
-import { BadRequestError, ProtocolError, quoteInput, TernError } from "../client/errors.ts";
+import { BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
 import type { DataContext } from "../data/context.ts";
 import type { ListedFiles } from "../data/many.ts";
 import {
@@ -20,7 +20,7 @@ import { CALL_OPTIONS } from "../client/options.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
-import { entryRow, withEngineSnippets } from "./display.ts";
+import { entryRow, viewOrError, withEngineSnippets } from "./display.ts";
 import { baseName } from "../client/paths.ts";
 import { statFile } from "./stat.ts";
 import { progressReporter } from "../progress/reporter.ts";
@@ -261,10 +261,8 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async count(): Promise<number> {
-    if (this.#plan.mode === "list" && this.#plan.options.glob === undefined) {
-      return await this.#serverTotal();
-    }
-    return await this.#countPages(true);
+    const plain = this.#plan.mode === "list" && this.#plan.options.glob === undefined;
+    return plain ? await this.#serverTotal() : await this.#countPages(true);
   }
 
   /**
@@ -288,8 +286,7 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async total(): Promise<number> {
-    if (this.#plan.mode === "list") return await this.#serverTotal();
-    return await this.#countPages(false);
+    return this.#plan.mode === "list" ? await this.#serverTotal() : await this.#countPages(false);
   }
 
   /**
@@ -469,7 +466,7 @@ export class Listing implements AsyncIterable<Entry> {
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
     const plan = this.#plan;
-    try {
+    return await viewOrError(async () => {
       const path = await plan.folder(plan.options.signal);
       const plain = plan.mode === "list" && plan.options.glob === undefined;
       const wanted = LISTING_ROWS + 1;
@@ -509,10 +506,7 @@ export class Listing implements AsyncIterable<Entry> {
         more: first.length > LISTING_ROWS || stopped,
         hint: "iterate the listing for every entry",
       });
-    } catch (error) {
-      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
-      throw error;
-    }
+    });
   }
 
   async *#pages(

@@ -185,11 +185,7 @@ const PATH_PREFIXES: readonly [string, "dav" | "de-link"][] = [
  */
 export function parseDataName(value: unknown, storeUrl?: string): DataName {
   if (typeof value !== "string" || value.trim() === "") {
-    throw new BadRequestError(
-      `resolve() needs ${ACCEPTED}; got ${
-        typeof value === "string" ? quoteInput(value) : quoteInput(String(value))
-      }.`,
-    );
+    throw new BadRequestError(`resolve() needs ${ACCEPTED}; got ${quoteInput(String(value))}.`);
   }
   const text = value.trim();
   // Checked through a copy: the guard would narrow `text` itself to never when false.

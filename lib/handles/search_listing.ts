@@ -7,7 +7,7 @@
 
 import type { DataFrame } from "../deps.ts";
 import { type CallOptions, SEARCH_SORT_FIELDS, type SearchSort } from "../client/endpoints.ts";
-import { BadRequestError, TernError, truncate } from "../client/errors.ts";
+import { BadRequestError, truncate } from "../client/errors.ts";
 import {
   abortSignal,
   CALL_OPTIONS,
@@ -31,7 +31,7 @@ import {
   type SearchPage,
 } from "../listing/search_pager.ts";
 import { loadPolars } from "../polars/adapter.ts";
-import { entryRow, withEngineSnippets } from "./display.ts";
+import { entryRow, viewOrError, withEngineSnippets } from "./display.ts";
 import { statFile } from "./stat.ts";
 
 /** Hits a search's notebook view shows. */
@@ -104,19 +104,13 @@ export const SEARCH_OPTIONS: OptionsSchema<SearchOptions> = defineOptions<Search
  * type Query = SearchListingPlan["query"];
  * ```
  */
-export interface SearchListingPlan {
+export interface SearchListingPlan extends SearchOptions {
   /** The store's reading context. */
   context: DataContext;
   /** The query, checked. */
   query: SearchQuery;
   /** How to name the search (`search`, a saved search's name). */
   label: string;
-  /** Sort keys. */
-  sort: readonly SearchSort[];
-  /** Hits per request. */
-  pageSize: number;
-  /** Aborts the requests. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -304,8 +298,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
     const pl = await loadPolars();
     const hits = await this.toArray();
     const frame = await entriesToDataFrame(hits);
-    const taken = new Set(frame.columns);
-    taken.add("creator");
+    const taken = new Set([...frame.columns, "creator"]);
     const attributes = new Map<string, (string | null)[]>();
     hits.forEach((hit, row) => {
       for (const avu of hit.metadata) {
@@ -407,7 +400,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
    * ```
    */
   async [JUPYTER_DISPLAY](): Promise<MediaBundle> {
-    try {
+    return await viewOrError(async () => {
       let first: SearchPage | undefined;
       for await (const page of this.#pages(VIEW_ROWS + 1)) {
         first = page;
@@ -423,14 +416,11 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
         more: hits.length > VIEW_ROWS,
         hint: "iterate the search for every hit",
       });
-    } catch (error) {
-      if (error instanceof TernError) return error[JUPYTER_DISPLAY]();
-      throw error;
-    }
+    });
   }
 
   #pages(wanted?: number): AsyncGenerator<SearchPage, void, undefined> {
-    const { context, query, sort, pageSize, signal } = this.#plan;
+    const { context, query, sort = [], pageSize = 1000, signal } = this.#plan;
     return pageSearch(context.transport, { query, sort, pageSize, wanted, signal });
   }
 }

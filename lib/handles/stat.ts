@@ -164,11 +164,6 @@ async function didYouMean(
   if (near === undefined) return error;
   const { status, code, endpoint } = error;
   const meant = parent === "/" ? `/${near}` : `${parent}/${near}`;
-  return new NotFoundError(`${error.message} Did you mean ${quoteInput(meant)}?`, {
-    ...(status === undefined ? {} : { status }),
-    ...(code === undefined ? {} : { code }),
-    path: error.path ?? path,
-    ...(endpoint === undefined ? {} : { endpoint }),
-    cause: error,
-  });
+  const details = { status, code, path: error.path ?? path, endpoint, cause: error };
+  return new NotFoundError(`${error.message} Did you mean ${quoteInput(meant)}?`, details);
 }

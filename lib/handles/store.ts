@@ -315,10 +315,7 @@ export class Store {
         ...(reading.warn === undefined ? {} : { warn: reading.warn }),
       },
     );
-    const gate = new StoreGate(transport.url, provenance, disk, {
-      ...reading,
-      ...(confirm === undefined ? {} : { confirm }),
-    });
+    const gate = new StoreGate(transport.url, provenance, disk, { ...reading, confirm });
     // Provenance hears every read the store finishes, marked as it stood against the lock.
     const events = new ReadEvents();
     events.subscribe((event) => {
@@ -545,11 +542,7 @@ export class Store {
    */
   async entry(ref: string | Entry, options: CallOptions = {}): Promise<File | Folder> {
     options = CALL_OPTIONS.parse("store.entry()", options);
-    if (isEntry(ref)) {
-      return ref.type === "file"
-        ? new File(this.#context, { entry: ref })
-        : new Folder(this.#context, { entry: ref });
-    }
+    if (isEntry(ref)) return ref.type === "file" ? this.file(ref) : this.folder(ref);
     const parsed = parseRef(ref, "The item given to store.entry()");
     const path = parsed.path ??
       (await getMetadata(this.#context.transport, parsed.id!, options)).path;
@@ -612,13 +605,8 @@ export class Store {
       renderRoots({
         roots: await Promise.all(
           (["home", "community", "sharedWithMe", "trash"] as const).map(async (role) => {
-            const entry = await roots[role].stat();
-            return {
-              role,
-              path: entry.path,
-              modified: entry.modified,
-              permission: entry.permission,
-            };
+            const { path, modified, permission } = await roots[role].stat();
+            return { role, path, modified, permission };
           }),
         ),
         basePaths: roots.basePaths,
@@ -687,14 +675,11 @@ export class Store {
    * ```
    */
   search(query: SearchQuery | SearchBuilder, options: SearchOptions = {}): SearchListing {
-    const { sort = [], pageSize = 1000, signal } = SEARCH_OPTIONS.parse("store.search()", options);
     return new SearchListing({
+      ...SEARCH_OPTIONS.parse("store.search()", options),
       context: this.#context,
       query: checkSearchQuery(query instanceof SearchBuilder ? query.toJSON() : query),
       label: "search",
-      sort,
-      pageSize,
-      signal,
     });
   }
 
@@ -718,10 +703,8 @@ export class Store {
    * ```
    */
   async runSavedSearch(name: string, options: SearchOptions = {}): Promise<SearchListing> {
-    const { sort = [], pageSize = 1000, signal } = SEARCH_OPTIONS.parse(
-      "store.runSavedSearch()",
-      options,
-    );
+    const parsed = SEARCH_OPTIONS.parse("store.runSavedSearch()", options);
+    const { signal } = parsed;
     const saved = await this.savedSearches({ signal });
     const template = saved.find((search) => search.label === name);
     if (template === undefined) {
@@ -736,14 +719,7 @@ export class Store {
       ? (await getRoot(this.#context.transport, { signal }))["base-paths"].base_trash_path
       : "";
     const query = checkSearchQuery(savedSearchQuery(template, trash), `saved search ${name}`);
-    return new SearchListing({
-      context: this.#context,
-      query,
-      label: name,
-      sort,
-      pageSize,
-      signal,
-    });
+    return new SearchListing({ ...parsed, context: this.#context, query, label: name });
   }
 
   /**
@@ -856,9 +832,8 @@ function locationOf(ref: unknown, kind: "file" | "folder", what: string): Locati
   if (isEntry(ref)) {
     if (ref.type !== kind) {
       throw new BadRequestError(
-        `${what} was given the entry of a ${ref.type}, ${JSON.stringify(ref.path)}; use store.${
-          ref.type === "file" ? "file" : "folder"
-        }() or store.entry() for it.`,
+        `${what} was given the entry of a ${ref.type}, ${JSON.stringify(ref.path)}; use ` +
+          `store.${ref.type}() or store.entry() for it.`,
         { path: ref.path },
       );
     }

@@ -6,6 +6,7 @@
  */
 
 import type { DataFrame } from "../deps.ts";
+import { definedOf } from "../client/defined.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderCache } from "../display/cache.ts";
 import type { CacheUsage, ClearResult, DiskCache, VerifyResult } from "../cache/cache.ts";
@@ -208,10 +209,8 @@ export class StoreCache {
       files: entries.length,
       bytes: entries.reduce((sum, entry) => sum + entry.version.size, 0),
       recent: entries.slice(0, 10).map((entry) => ({
-        path: entry.version.path,
-        size: entry.version.size,
-        lastUsed: entry.lastUsed,
-        ...(entry.format === undefined ? {} : { format: entry.format }),
+        ...definedOf(entry.version, ["path", "size"]),
+        ...definedOf(entry, ["lastUsed", "format"]),
       })),
     });
   }

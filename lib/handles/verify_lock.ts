@@ -59,8 +59,7 @@ export async function verifyLock(
     url: store.options.url,
     concurrency: store.options.concurrency,
     transport: store[STORE_CONTEXT].transport,
-    stream: (path: string, signal?: AbortSignal) =>
-      store.file(path).stream(signal === undefined ? {} : { signal }),
+    stream: (path: string, signal?: AbortSignal) => store.file(path).stream({ signal }),
   };
   return await checkLock(target, lock, parsed);
 }

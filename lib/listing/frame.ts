@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DataFrame } from "../deps.ts";
+import type { DataFrame, DataType } from "../deps.ts";
 import type { Entry } from "../client/entry.ts";
 import { loadPolars } from "../polars/adapter.ts";
 
@@ -23,7 +23,7 @@ import { loadPolars } from "../polars/adapter.ts";
  * );
  * ```
  */
-export const ENTRY_COLUMNS: readonly string[] = Object.freeze([
+export const ENTRY_COLUMNS: readonly (keyof Entry)[] = Object.freeze([
   "path",
   "name",
   "type",
@@ -57,38 +57,17 @@ export async function entriesToDataFrame(
   entries: Iterable<Entry> | AsyncIterable<Entry>,
 ): Promise<DataFrame> {
   const pl = await loadPolars();
-  const columns = {
-    path: [] as string[],
-    name: [] as string[],
-    type: [] as string[],
-    size: [] as number[],
-    created: [] as Date[],
-    modified: [] as Date[],
-    infoType: [] as (string | null)[],
-    id: [] as string[],
-    permission: [] as string[],
-  };
+  const columns = ENTRY_COLUMNS.map(() => [] as unknown[]);
   for await (const entry of entries) {
-    columns.path.push(entry.path);
-    columns.name.push(entry.name);
-    columns.type.push(entry.type);
-    columns.size.push(entry.size);
-    columns.created.push(entry.created);
-    columns.modified.push(entry.modified);
-    columns.infoType.push(entry.infoType);
-    columns.id.push(entry.id);
-    columns.permission.push(entry.permission);
+    for (let i = 0; i < columns.length; i++) columns[i].push(entry[ENTRY_COLUMNS[i]]);
   }
   const datetime = pl.Datetime("ms", "UTC");
-  return pl.DataFrame([
-    pl.Series("path", columns.path, pl.Utf8),
-    pl.Series("name", columns.name, pl.Utf8),
-    pl.Series("type", columns.type, pl.Utf8),
-    pl.Series("size", columns.size, pl.Int64),
-    pl.Series("created", columns.created, datetime),
-    pl.Series("modified", columns.modified, datetime),
-    pl.Series("infoType", columns.infoType, pl.Utf8),
-    pl.Series("id", columns.id, pl.Utf8),
-    pl.Series("permission", columns.permission, pl.Utf8),
-  ]);
+  const types: Partial<Record<keyof Entry, DataType>> = {
+    size: pl.Int64,
+    created: datetime,
+    modified: datetime,
+  };
+  return pl.DataFrame(
+    ENTRY_COLUMNS.map((name, i) => pl.Series(name, columns[i], types[name] ?? pl.Utf8)),
+  );
 }

@@ -10,8 +10,9 @@
 
 import type { DataFrame } from "../deps.ts";
 import { loadPolars } from "../polars/adapter.ts";
-import { type Access, type CallOptions, getManifest, readUrlOf } from "../client/endpoints.ts";
-import { BadRequestError, isAbortError, SignInRequiredError } from "../client/errors.ts";
+import { type CallOptions, getManifest, readUrlOf } from "../client/endpoints.ts";
+import { BadRequestError, SignInRequiredError } from "../client/errors.ts";
+import { mapConcurrent } from "../client/map_concurrent.ts";
 import { statPaths } from "../client/stat_many.ts";
 import type { Transport } from "../client/transport.ts";
 import { formatOfName } from "../registry/format_detection.ts";
@@ -51,10 +52,8 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
 
 /**
  * The manifest of `entries` (folders are skipped), in their order: one `file/manifest` request
- * per file, `concurrency` at a time (default: the store's), and the store's checksums from one
+ * per file, as many at a time as the store allows, and the store's checksums from one
  * `filesystem/stat` per 1,000 files. The first failure cancels the rest and is thrown.
- *
- * @throws {BadRequestError} when `concurrency` is not an integer ≥ 1.
  *
  * @example
  * ```ts
@@ -75,47 +74,33 @@ export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
 export async function fileManifest(
   transport: Transport,
   entries: readonly Entry[],
-  options: CallOptions & { concurrency?: number } = {},
+  options: CallOptions = {},
 ): Promise<DataFrame> {
-  const concurrency = options.concurrency ?? transport.policy.concurrency;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
-    throw new BadRequestError(`concurrency must be an integer ≥ 1, got ${String(concurrency)}.`);
-  }
   const files = entries.filter((entry) => entry.type === "file");
-  const answers: { contentType: string; url: string; access: Access }[] = new Array(files.length);
   const stop = new AbortController();
   const signal = options.signal === undefined
     ? stop.signal
     : AbortSignal.any([options.signal, stop.signal]);
-  let next = 0;
   let failure: { error: unknown } | undefined;
-  const worker = async () => {
-    while (next < files.length && failure === undefined) {
-      const index = next++;
-      try {
-        const { path } = files[index];
-        const answer = await getManifest(transport, path, { signal });
-        answers[index] = {
-          contentType: answer["content-type"],
-          ...readUrlOf(transport, path, answer),
-        };
-      } catch (error) {
-        if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
-          failure = { error };
-          stop.abort();
-        }
-      }
-    }
+  const fail = (error: unknown) => {
+    failure ??= { error };
+    stop.abort();
   };
-  const [stats] = await Promise.all([
-    checksums(transport, files, signal).catch((error) => {
-      if (failure === undefined && !(isAbortError(error) && stop.signal.aborted)) {
-        failure = { error };
-        stop.abort();
-      }
-      return new Map<string, string>();
+  const [answers, stats] = await Promise.all([
+    mapConcurrent(files, transport.policy.concurrency, async ({ path }, _, signal) => {
+      const answer = await getManifest(transport, path, { signal });
+      return { contentType: answer["content-type"], ...readUrlOf(transport, path, answer) };
+    }, { signal }).catch((error) => {
+      fail(error);
+      return [];
     }),
-    Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker)),
+    // The store's checksums: a path missing or unreadable by now has none (its file/manifest
+    // request says what became of it); an anonymous caller may stat only community paths, so
+    // outside them there are none.
+    statPaths(transport, files.map((entry) => entry.path), { signal }).catch((error) => {
+      if (!(error instanceof SignInRequiredError)) fail(error);
+      return undefined;
+    }),
   ]);
   if (failure !== undefined) throw failure.error;
   const pl = await loadPolars();
@@ -124,34 +109,16 @@ export async function fileManifest(
     pl.Series("id", files.map((entry) => entry.id), pl.Utf8),
     pl.Series("size", files.map((entry) => entry.size), pl.Int64),
     pl.Series("modified", files.map((entry) => entry.modified), pl.Datetime("ms", "UTC")),
-    pl.Series("checksum", files.map((entry) => stats.get(entry.path) ?? null), pl.Utf8),
+    pl.Series(
+      "checksum",
+      files.map((entry) => stats?.entries.get(entry.path)?.checksum ?? null),
+      pl.Utf8,
+    ),
     pl.Series("format", files.map((entry) => formatOfName(entry.name) ?? null), pl.Utf8),
     pl.Series("contentType", answers.map((answer) => answer.contentType), pl.Utf8),
     pl.Series("url", answers.map((answer) => answer.url), pl.Utf8),
     pl.Series("access", answers.map((answer) => answer.access), pl.Utf8),
   ]);
-}
-
-/**
- * The store's checksum of each file that has one, by path (a path missing or unreadable by now
- * has none: its `file/manifest` request says what became of it). An anonymous caller may stat
- * only community paths: outside them, no checksums.
- */
-async function checksums(
-  transport: Transport,
-  files: readonly Entry[],
-  signal: AbortSignal,
-): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  try {
-    const { entries } = await statPaths(transport, files.map((entry) => entry.path), { signal });
-    for (const [path, entry] of entries) {
-      if (entry.checksum !== undefined) found.set(path, entry.checksum);
-    }
-  } catch (error) {
-    if (!(error instanceof SignInRequiredError)) throw error;
-  }
-  return found;
 }
 
 /**

@@ -13,7 +13,6 @@ import {
   type SortDirection,
 } from "../client/endpoints.ts";
 import { abortError, ProtocolError, quoteInput } from "../client/errors.ts";
-import type { Limiter } from "../client/limiter.ts";
 import type { PagedListing } from "../client/schemas.ts";
 import type { Transport } from "../client/transport.ts";
 import { type Entry, entryFromItem } from "../client/entry.ts";
@@ -178,7 +177,12 @@ export async function* pageFolder(
   const fill = (end: number) => {
     let sent = 0;
     while (queue.length < allowed && requested < end && requested < wanted) {
-      if (queue.length > 0 && !spareSlot(transport.limiter, sent)) break;
+      // One more request ahead must leave a slot free for other calls. `sent` requests were
+      // issued just now and have not reached the limiter yet; earlier ones hold or wait for
+      // their slots already.
+      const { limiter } = transport;
+      const spare = limiter.pending === 0 && limiter.max - limiter.active - sent >= 2;
+      if (queue.length > 0 && !spare) break;
       request(pageSize);
       sent++;
     }
@@ -292,13 +296,4 @@ interface Requested {
   answer: Promise<PagedListing>;
   /** Whether `answer` has settled, i.e. the caller would not wait for it. */
   settled: boolean;
-}
-
-/**
- * Whether one more request ahead would still leave a slot free for other calls. `sent`
- * requests were issued just now and have not reached the limiter yet; earlier ones hold or
- * wait for their slots already.
- */
-function spareSlot(limiter: Limiter, sent: number): boolean {
-  return limiter.pending === 0 && limiter.max - limiter.active - sent >= 2;
 }

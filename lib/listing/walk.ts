@@ -197,14 +197,12 @@ function literalBase(glob: Glob | undefined, options: ResolvedWalkOptions): stri
 /** The entry at the glob's base, or undefined when there is none; checked to be that path. */
 async function statBase(context: WalkContext, base: string): Promise<Entry | undefined> {
   const path = `${context.root === "/" ? "" : context.root}/${base}`;
-  let info;
-  try {
-    info = (await statItems(context.transport, { paths: [path] }, { signal: context.signal }))
-      .paths[path];
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
+  const answer = await statItems(context.transport, { paths: [path] }, { signal: context.signal })
+    .catch((error) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
+  const info = answer?.paths[path];
   if (info === undefined) return undefined;
   const entry = entryFromStat(info);
   if (entry.path !== path) {

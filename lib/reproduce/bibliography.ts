@@ -6,6 +6,7 @@
  * @module
  */
 
+import { definedOf } from "../client/defined.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderBibliography } from "../display/provenance.ts";
 import {
@@ -131,11 +132,7 @@ export class Bibliography {
       style: this.style,
       text: this.text,
       count: this.entries.length,
-      flagged: this.flagged.map(({ path, title, citedBy }) => ({
-        path,
-        ...(title === undefined ? {} : { title }),
-        citedBy,
-      })),
+      flagged: this.flagged.map((entry) => definedOf(entry, ["path", "title", "citedBy"])),
     });
   }
 }
@@ -164,8 +161,7 @@ export async function makeBibliography(
   style: CitationStyle = "datacite",
 ): Promise<Bibliography> {
   checkCitationStyle(style);
-  const seen = new Set<string>();
-  const unique: LockedDataset[] = [];
+  const unique = new Map<string, LockedDataset>();
   const ordered = datasets.map((dataset) => ({
     dataset,
     sortKey: dataciteCitation({ ...dataset, subjects: [] }).toLocaleLowerCase("en-US"),
@@ -178,13 +174,10 @@ export async function makeBibliography(
       : dataset.ark !== undefined
       ? dataset.ark.toLowerCase()
       : `path:${dataset.path}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    unique.push(dataset);
+    if (!unique.has(key)) unique.set(key, dataset);
   }
-  const entries = await Promise.all(unique.map(async (dataset) => ({
-    path: dataset.path,
-    ...(dataset.title === undefined ? {} : { title: dataset.title }),
+  const entries = await Promise.all([...unique.values()].map(async (dataset) => ({
+    ...definedOf(dataset, ["path", "title"]),
     citedBy: citedByOf(dataset),
     text: await formatCitation({ ...dataset, subjects: [] }, style),
   })));

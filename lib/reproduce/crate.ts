@@ -246,6 +246,7 @@ export async function buildCrate(
     outputs,
     copies,
   });
+  const json = `${JSON.stringify(crate, null, 2)}\n`;
   if (dir !== undefined) {
     await Deno.mkdir(dir, { recursive: true });
     if (copy) {
@@ -263,17 +264,13 @@ export async function buildCrate(
         await Deno.copyFile(file.source, `${dir}/${decodeURIComponent(file.id)}`);
       }
     }
-    const json = `${JSON.stringify(crate, null, 2)}\n`;
     await Deno.writeTextFile(
       `${dir}/ro-crate-preview.html`,
       cratePreviewPage(crateView(crate, json)),
     );
     await Deno.writeTextFile(`${dir}/ro-crate-metadata.json`, json);
   }
-  return withDisplay(
-    crate,
-    () => renderCrate(crateView(crate, `${JSON.stringify(crate, null, 2)}\n`, dir)),
-  ) as ProvenanceCrate;
+  return withDisplay(crate, () => renderCrate(crateView(crate, json, dir))) as ProvenanceCrate;
 }
 
 /**

@@ -45,14 +45,10 @@ export function provenanceView(data: {
 }): ProvenanceView {
   const inDatasets = data.datasets.reduce((total, dataset) => total + dataset.files, 0);
   return {
-    store: data.store,
-    files: data.files,
+    ...data,
     outside: data.files - inDatasets,
-    changed: data.changed,
-    locked: data.locked,
     datasets: data.datasets.map(provenanceDatasetView),
     reads: data.reads.map(provenanceReadView),
-    bibliographies: data.bibliographies,
   };
 }
 

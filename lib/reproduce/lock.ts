@@ -163,8 +163,7 @@ export class LockError extends BadRequestError {
     const prefix = [where.source ?? "The lock", where.field].filter((part) => part !== undefined)
       .join(": ");
     super(`${prefix}: ${problem}`, { code: "ERR_BAD_LOCK" });
-    if (where.field !== undefined) this.field = where.field;
-    if (where.source !== undefined) this.source = where.source;
+    Object.assign(this, definedOf(where, ["field", "source"]));
   }
 }
 
@@ -405,7 +404,7 @@ export function parseLock(value: unknown, source?: string): Lock {
     const field = jsonPath(issue.path);
     const got = issue.path.length === 0 ? undefined : valueAt(value, issue.path);
     // A URL with credentials is never echoed.
-    const shown = field === "$.store" ? "" : got === undefined ? "" : ` (got ${preview(got)})`;
+    const shown = field === "$.store" || got === undefined ? "" : ` (got ${quoteInput(got, 60)})`;
     throw new LockError(`${issue.message}${shown}`, { ...where, field });
   }
   return orderedLock(parsed.data as Lock);
@@ -639,9 +638,7 @@ function orderedLock(lock: Lock): Lock {
   return {
     lock: LOCK_KIND,
     format: LOCK_FORMAT,
-    tern: lock.tern,
-    store: lock.store,
-    ...(lock.storeId === undefined ? {} : { storeId: lock.storeId }),
+    ...definedOf(lock, ["tern", "store", "storeId"]),
     datasets,
     files,
   };
@@ -708,9 +705,4 @@ function jsonPath(path: readonly PropertyKey[]): string {
         : `[${JSON.stringify(String(key))}]`
     ).join("")
   }`;
-}
-
-/** A bad value as a message shows it: escaped (controls, invisible characters), cut short. */
-function preview(value: unknown): string {
-  return quoteInput(value, 60);
 }

@@ -154,7 +154,6 @@ export async function admitLockStore(
   const check = lockStoreCheck(lock, target.url, options.named, options.refusal);
   if (check === "note") (options.warn ?? console.warn)(lockUrlNote(lock, target.url));
   if (check === "confirm") {
-    const signal = options.signal === undefined ? {} : { signal: options.signal };
-    confirmLockStore(lock, target.url, await fetchStoreId(target.transport, signal));
+    confirmLockStore(lock, target.url, await fetchStoreId(target.transport, options));
   }
 }

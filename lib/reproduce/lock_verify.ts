@@ -15,7 +15,13 @@ import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { type FileVersion, sameVersion, versionOfEntry } from "../client/file_version.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
 import { definedOf } from "../client/defined.ts";
-import { abortSignal, defineOptions, flag, type OptionsSchema, rule } from "../client/options.ts";
+import {
+  abortSignal,
+  callback,
+  defineOptions,
+  flag,
+  type OptionsSchema,
+} from "../client/options.ts";
 import { statPaths } from "../client/stat_many.ts";
 import { type Lock, lockedVersion, lockStoreUrl } from "./lock.ts";
 import { admitLockStore } from "./lock_store.ts";
@@ -128,10 +134,7 @@ export interface VerifyLockOptions extends CallOptions {
 export const VERIFY_LOCK_OPTIONS: OptionsSchema<VerifyLockOptions> = defineOptions(() => ({
   download: flag(),
   named: flag(),
-  warn: rule(
-    "a function",
-    (value): value is (line: string) => void => typeof value === "function",
-  ),
+  warn: callback<(line: string) => void>(),
   signal: abortSignal(),
 }));
 
@@ -218,7 +221,6 @@ export async function checkLock(
   options: VerifyLockOptions,
 ): Promise<LockCheck[]> {
   const url = store.url;
-  const signal = options.signal === undefined ? {} : { signal: options.signal };
   const { transport } = store;
   await admitLockStore(lock, store, {
     named: options.named === true,
@@ -227,7 +229,7 @@ export async function checkLock(
     }; nothing was checked`,
     ...definedOf(options, ["signal", "warn"]),
   });
-  const found = await statPaths(transport, lock.files.map((file) => file.path), signal);
+  const found = await statPaths(transport, lock.files.map((file) => file.path), options);
   const missing = new Set(found.missing);
   const unreadable = new Set(found.unreadable);
   const checks: LockCheck[] = lock.files.map((file) => {
@@ -263,7 +265,7 @@ export async function checkLock(
       ? { ...current!, checksum: await digest(bytes, checksumHasher(locked.checksum)) }
       : { ...current!, hash: await hashOf(bytes, locked.hash!) };
     checks[index] = compared(locked, hashed, "bytes");
-  }, signal);
+  }, options);
   return checks;
 }
 
@@ -297,10 +299,8 @@ async function hashOf(stream: ReadableStream<Uint8Array>, like: string): Promise
   }
   if (algorithm === "sha256" || algorithm === "md5") {
     const hash = createHash(algorithm);
-    return `${algorithm}:${await digest(stream, {
-      update: (bytes) => void hash.update(bytes),
-      digest: () => hash.digest("hex"),
-    })}`;
+    for await (const chunk of stream) hash.update(chunk);
+    return `${algorithm}:${hash.digest("hex")}`;
   }
   await stream.cancel();
   throw new BadRequestError(
@@ -311,9 +311,7 @@ async function hashOf(stream: ReadableStream<Uint8Array>, like: string): Promise
 function differences(locked: FileVersion, current: FileVersion): string {
   const parts: string[] = [];
   if (locked.id !== current.id) parts.push("another item (id) is at this path");
-  if (locked.size !== current.size) {
-    parts.push(`size ${locked.size} → ${current.size}`);
-  }
+  if (locked.size !== current.size) parts.push(`size ${locked.size} → ${current.size}`);
   if (locked.modified !== current.modified) {
     parts.push(
       `modified ${new Date(locked.modified).toISOString()} → ${
@@ -321,12 +319,8 @@ function differences(locked: FileVersion, current: FileVersion): string {
       }`,
     );
   }
-  const pairs = [["checksum", locked.checksum, current.checksum], [
-    "hash",
-    locked.hash,
-    current.hash,
-  ]] as const;
-  for (const [what, before, now] of pairs) {
+  for (const what of ["checksum", "hash"] as const) {
+    const [before, now] = [locked[what], current[what]];
     if (before !== undefined && now !== undefined && before !== now) {
       parts.push(`${what} ${before} → ${now}`);
     }

@@ -243,10 +243,7 @@ export const PROVENANCE_RECORDS: unique symbol = Symbol("tern.provenanceRecords"
 export class Provenance {
   readonly #store: string;
   readonly #lookup: DatasetLookup;
-  readonly #storeId: () => Promise<string | undefined>;
-  readonly #inputs: CrateInputs | undefined;
-  readonly #transport: Transport | undefined;
-  readonly #warn: ((line: string) => void) | undefined;
+  readonly #sources: ProvenanceSources;
   readonly #records: Record[] = [];
   /** The latest record of each id. */
   readonly #latest = new Map<string, number>();
@@ -286,10 +283,7 @@ export class Provenance {
   ) {
     this.#store = lockStoreUrl(store);
     this.#lookup = lookup;
-    this.#storeId = sources.storeId ?? (() => Promise.resolve(undefined));
-    this.#inputs = sources.inputs;
-    this.#transport = sources.transport;
-    this.#warn = sources.warn;
+    this.#sources = sources;
   }
 
   /**
@@ -329,15 +323,10 @@ export class Provenance {
       return;
     }
     const folder = parentPath(version.path);
-    let folderIndex = this.#folderIndex.get(folder);
-    if (folderIndex === undefined) {
-      folderIndex = this.#folders.push(folder) - 1;
-      this.#folderIndex.set(folder, folderIndex);
-    }
     this.#latest.set(version.id, this.#records.length);
     this.#records.push({
       id: version.id,
-      folder: folderIndex,
+      folder: this.#folderOf(folder),
       name: version.path.slice(folder === "/" ? 1 : folder.length + 1),
       size: version.size,
       modified: version.modified,
@@ -452,7 +441,7 @@ export class Provenance {
   async #lock(options: CallOptions): Promise<Lock> {
     const [datasets, storeId] = await Promise.all([
       this.#readDatasets(options),
-      this.#storeId(),
+      this.#sources.storeId?.(),
       this.#fillChecksums(options),
     ]);
     return {
@@ -526,7 +515,7 @@ export class Provenance {
     const times = this.#records.length === 0
       ? {}
       : { startTime: new Date(first).toISOString(), endTime: new Date().toISOString() };
-    return await buildCrate(lock, times, parsed, this.#inputs);
+    return await buildCrate(lock, times, parsed, this.#sources.inputs);
   }
 
   /**
@@ -634,6 +623,16 @@ export class Provenance {
     return { records: this.#records, folders: this.#folders };
   }
 
+  /** The index of a folder in `#folders`, added on first use. */
+  #folderOf(folder: string): number {
+    let index = this.#folderIndex.get(folder);
+    if (index === undefined) {
+      index = this.#folders.push(folder) - 1;
+      this.#folderIndex.set(folder, index);
+    }
+    return index;
+  }
+
   #pathOf(record: Record): string {
     const folder = this.#folders[record.folder];
     return folder === "/" ? `/${record.name}` : `${folder}/${record.name}`;
@@ -670,7 +669,8 @@ export class Provenance {
    * version's checksum would pin bytes that were never read.
    */
   async #fillChecksums(options: CallOptions): Promise<void> {
-    if (this.#transport !== undefined) await this.#statOpen(this.#transport, options);
+    const { transport } = this.#sources;
+    if (transport !== undefined) await this.#statOpen(transport, options);
     // Every lock names them, as every lock lacks their checksum (unless a later read gave it).
     const gone: string[] = [];
     for (const index of this.#unpinned) {
@@ -680,7 +680,7 @@ export class Provenance {
     if (gone.length === 0) return;
     const shown = gone.slice(0, 5).map((path) => quoteInput(path)).join(", ");
     const more = gone.length > 5 ? ` and ${gone.length - 5} more` : "";
-    (this.#warn ?? console.warn)(
+    (this.#sources.warn ?? console.warn)(
       `tern: the store no longer holds the version read of ${gone.length} file${
         gone.length === 1 ? "" : "s"
       } (${shown}${more}): changed, moved, removed or made unreadable since the read, so the ` +
@@ -725,16 +725,8 @@ export class Provenance {
     }
     for (const folder of pending) {
       const dataset = await this.#datasetOfFolder(this.#folders[folder], options);
-      let index = -1;
-      if (dataset !== undefined) {
-        this.#datasets.set(dataset.path, dataset);
-        index = this.#folderIndex.get(dataset.path) ?? -1;
-        if (index < 0) {
-          index = this.#folders.push(dataset.path) - 1;
-          this.#folderIndex.set(dataset.path, index);
-        }
-      }
-      this.#known.set(folder, index);
+      if (dataset !== undefined) this.#datasets.set(dataset.path, dataset);
+      this.#known.set(folder, dataset === undefined ? -1 : this.#folderOf(dataset.path));
     }
   }
 

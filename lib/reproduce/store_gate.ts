@@ -108,13 +108,11 @@ export class StoreGate implements ReadGate {
   readonly #store: string;
   readonly #provenance: Provenance;
   readonly #cache: DiskCache | undefined;
-  readonly #onChange: OnChange;
-  readonly #warn: (line: string) => void;
-  readonly #confirm: (() => Promise<void>) | undefined;
+  readonly #options: StoreGateOptions;
   /** The confirmation under way or done; cleared when it failed, so a later read asks again. */
   #confirmed: Promise<void> | undefined;
-  readonly #byPath = new Map<string, LockedFile[]>();
-  readonly #byId = new Map<string, LockedFile[]>();
+  readonly #byPath: Map<string, LockedFile[]>;
+  readonly #byId: Map<string, LockedFile[]>;
   /** Paths already warned about. */
   readonly #warned = new Set<string>();
   /** Versions admitted against the lock, by id, with how they stood. */
@@ -143,18 +141,13 @@ export class StoreGate implements ReadGate {
     cache: DiskCache | undefined,
     options: StoreGateOptions = {},
   ) {
-    // onChange was checked where the caller gave it (`connect()`).
-    const onChange = options.onChange ?? "error";
     this.#store = store;
     this.#provenance = provenance;
     this.#cache = cache;
-    this.#onChange = onChange;
-    this.#warn = options.warn ?? ((line) => console.warn(line));
-    this.#confirm = options.confirm;
-    for (const file of options.lock?.files ?? []) {
-      add(this.#byPath, file.path, file);
-      add(this.#byId, file.id, file);
-    }
+    this.#options = options;
+    const files = options.lock?.files ?? [];
+    this.#byPath = Map.groupBy(files, (file) => file.path);
+    this.#byId = Map.groupBy(files, (file) => file.id);
   }
 
   /**
@@ -168,8 +161,10 @@ export class StoreGate implements ReadGate {
    * and the cache no longer holds the locked version.
    */
   async admit(current: FileVersion, _operation: ReadOperation): Promise<FileVersion> {
-    if (this.#confirm !== undefined) {
-      await (this.#confirmed ??= this.#confirm().catch((error) => {
+    // onChange was checked where the caller gave it (`connect()`).
+    const { confirm, onChange = "error" } = this.#options;
+    if (confirm !== undefined) {
+      await (this.#confirmed ??= confirm().catch((error) => {
         this.#confirmed = undefined;
         throw error;
       }));
@@ -180,8 +175,8 @@ export class StoreGate implements ReadGate {
     if (versions.some((version) => sameVersion(version, current))) return current;
     // Several locked versions of one path: the newest is the one a rerun expects.
     const locked = versions.reduce((a, b) => (b.modified > a.modified ? b : a));
-    if (this.#onChange === "error") throw new DataChangedError(locked, current);
-    if (this.#onChange === "warn") {
+    if (onChange === "error") throw new DataChangedError(locked, current);
+    if (onChange === "warn") {
       this.#once(
         current.path,
         `tern: ${current.path} changed since the lock was written; reading the new version ` +
@@ -221,12 +216,6 @@ export class StoreGate implements ReadGate {
   #once(path: string, line: string): void {
     if (this.#warned.has(path)) return;
     this.#warned.add(path);
-    this.#warn(line);
+    (this.#options.warn ?? console.warn)(line);
   }
-}
-
-function add(map: Map<string, LockedFile[]>, key: string, file: LockedFile): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [file]);
-  else list.push(file);
 }

@@ -10,8 +10,8 @@ import {
   getRoot,
   getSavedSearches,
   getSearchDocumentation,
-  INFO_TYPES,
 } from "../../lib/client/endpoints.ts";
+import { INFO_TYPES } from "../../lib/registry/file_formats.ts";
 import {
   BadRequestError,
   NotFoundError,
