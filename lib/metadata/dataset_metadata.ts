@@ -43,10 +43,27 @@ export interface RawDatasetMetadata {
  * const citationFields: MetadataField[] = ["creators", "title", "publicationYear", "publisher", "doi"];
  * ```
  */
-export type MetadataField = (typeof FIELD_ORDER)[number];
+export type MetadataField =
+  | "title"
+  | "creators"
+  | "publicationYear"
+  | "publisher"
+  | "description"
+  | "doi"
+  | "ark"
+  | "subjects"
+  | "license"
+  | "resourceType"
+  | "resourceTypeGeneral"
+  | "version"
+  | "contributors"
+  | "relatedIdentifiers"
+  | "funding"
+  | "dateModified"
+  | "deprecated";
 
 /** Every field, in the order the record lists them. */
-const FIELD_ORDER = [
+const FIELD_ORDER: readonly MetadataField[] = [
   "title",
   "creators",
   "publicationYear",
@@ -64,7 +81,7 @@ const FIELD_ORDER = [
   "funding",
   "dateModified",
   "deprecated",
-] as const;
+];
 
 /**
  * What a complete citation needs, in citation order; `missing` lists those a record lacks.
