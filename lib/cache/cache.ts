@@ -145,6 +145,11 @@ const MAX_LINE_BYTES = 64 * 1024;
 /** The index is read in pieces of this size. */
 const INDEX_PIECE_BYTES = 1024 * 1024;
 const INDEX = "index.jsonl";
+/**
+ * Copies go into their index line only while the index is smaller than this: every process
+ * holds the index's lines in memory, so a cache of millions of tiny copies keeps files instead.
+ */
+const INLINE_INDEX_BYTES = 32 * 1024 * 1024;
 const COPY_NAME = /^([0-9a-f]{32})-([0-9a-f]{16})(\.[a-z0-9]{1,10})$/;
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 /** Opens never follow a symlink nor wait on a FIFO. */
@@ -641,6 +646,11 @@ export class DiskCache {
     inline: Uint8Array | undefined,
   ): Promise<CachedFile> {
     const target = join(this.dir, blob);
+    const { offset, appended } = this.#indexRead;
+    if (inline !== undefined && offset + appended >= INLINE_INDEX_BYTES) {
+      await Deno.writeFile(temp, inline, { createNew: true, mode: 0o444 });
+      inline = undefined;
+    }
     const now = Date.now();
     const line: IndexLine = {
       ...versionOf(version),

@@ -487,6 +487,29 @@ Deno.test("a copy of up to 1 KiB lives in its index line: no file until a path i
   }
 });
 
+Deno.test("once the index holds 32 MiB, small copies get files of their own: every process keeps the index in memory (issue 33)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cache = new DiskCache({ dir });
+    await put(cache, version("/a/first.csv", 4), "a\n1\n");
+    // Lines another tern wrote, as far as this one can tell: over 64 KiB each, skipped unread.
+    const junk = `${"x".repeat(2 * 1024 * 1024)}\n`;
+    await Deno.writeTextFile(join(cache.dir, "index.jsonl"), junk.repeat(16), { append: true });
+    const other = new DiskCache({ dir });
+    assert.equal((await other.lookup(version("/a/first.csv", 4)))?.inline, true);
+    const later = await put(other, version("/a/later.csv", 4), "a\n2\n");
+    assert.equal(later.inline, undefined);
+    assert.equal(await Deno.readTextFile(later.file), "a\n2\n");
+    assert.equal((await Deno.lstat(later.file)).mode! & 0o222, 0, "written read-only");
+    assert.deepEqual(
+      (await new DiskCache({ dir }).lookup(version("/a/later.csv", 4)))?.bytes,
+      encoder.encode("a\n2\n"),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a corrupt or cut index line is never served: the copy is downloaded again; offline it is a typed error (issue 33)", async () => {
   await using store = await dataStore({
     [`${DATA}/t.csv`]: "a,b\n1,2\n",
