@@ -589,15 +589,16 @@ export class DiskCache {
   async fileOf(copy: CachedFile): Promise<string> {
     if (!copy.inline) return copy.file;
     const { path } = copy.version;
+    const left = () =>
+      new CacheMissError(`The cached copy of ${JSON.stringify(path)} left the cache.`, { path });
     const bytes = copy.bytes ?? (await this.lookup(copy.version))?.bytes;
-    if (bytes === undefined) {
-      throw new CacheMissError(`The cached copy of ${JSON.stringify(path)} left the cache.`, {
-        path,
-      });
-    }
+    if (bytes === undefined) throw left();
     const name = copy.file.slice(copy.file.lastIndexOf("/") + 1);
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${name}`);
-    await Deno.writeFile(temp, bytes, { createNew: true, mode: 0o444 });
+    // Another process may clear the cache folder between the lookup and this write.
+    await Deno.writeFile(temp, bytes, { createNew: true, mode: 0o444 }).catch((error) => {
+      throw error instanceof Deno.errors.NotFound ? left() : error;
+    });
     await Deno.rename(temp, copy.file).catch(async () => {
       await this.#moveAside(copy.file, false);
       await Deno.rename(temp, copy.file);

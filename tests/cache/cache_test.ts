@@ -480,6 +480,10 @@ Deno.test("a copy of up to 1 KiB lives in its index line: no file until a path i
     const small = (await other.entries()).find((entry) => entry.inline)!;
     assert.equal(small.bytes, undefined);
     assert.equal(await Deno.readTextFile(await other.fileOf(small)), "a\n1\n");
+    // A copy in hand whose folder another process cleared is a miss, not a raw NotFound.
+    const held = (await other.lookup(v))!;
+    await Deno.remove(cache.dir, { recursive: true });
+    await assert.rejects(other.fileOf(held), CacheMissError);
     await other.clear();
     await assert.rejects(other.fileOf(small), CacheMissError);
   } finally {
