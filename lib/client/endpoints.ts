@@ -44,6 +44,9 @@ import type { StatAnswer } from "./stat_answer.ts";
 import type { SearchQuery } from "./search_query.ts";
 import type { RequestSpec, Transport } from "./transport.ts";
 import type { z } from "../deps.ts";
+import { SEARCH_SORT_FIELDS } from "../registry/search_sort_fields.ts";
+
+export { SEARCH_SORT_FIELDS };
 
 /**
  * Per-call options.
@@ -712,27 +715,6 @@ export async function getSearchDocumentation(
     opts,
   );
 }
-
-/**
- * The fields the search service sorts by (its documentation's `sort` fields).
- *
- * @example
- * ```ts
- * import { SEARCH_SORT_FIELDS } from "./endpoints.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(SEARCH_SORT_FIELDS.includes("dateModified"));
- * ```
- */
-export const SEARCH_SORT_FIELDS = [
-  "id",
-  "label",
-  "path",
-  "creator",
-  "dateCreated",
-  "dateModified",
-  "fileSize",
-] as const;
 
 /**
  * A sort key of {@linkcode searchData}.

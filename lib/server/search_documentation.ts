@@ -7,37 +7,7 @@
  */
 
 import type { Prng } from "./prng.ts";
-
-/**
- * The sort fields the service accepts, in the order its refusal lists them.
- *
- * @example
- * ```ts
- * import { SORT_FIELDS } from "./search_documentation.ts";
- * import assert from "node:assert/strict";
- * assert.ok(SORT_FIELDS.includes("dateModified"));
- * ```
- */
-export const SORT_FIELDS = [
-  "id",
-  "label",
-  "path",
-  "creator",
-  "dateCreated",
-  "dateModified",
-  "fileSize",
-] as const;
-
-/**
- * A sort field of {@link SORT_FIELDS}.
- *
- * @example
- * ```ts
- * import type { SortField } from "./search_documentation.ts";
- * const field: SortField = "fileSize";
- * ```
- */
-export type SortField = typeof SORT_FIELDS[number];
+import { SEARCH_SORT_FIELDS } from "../registry/search_sort_fields.ts";
 
 /** A clause on the `date` date lying in a range (`last` stands before it in the summary). */
 function dateRange(date: string, last = "") {
@@ -169,5 +139,8 @@ export const CLAUSE_TYPES: readonly string[] = Object.keys(CLAUSES);
  * ```
  */
 export function searchDocumentation(prng: Prng) {
-  return { clauses: structuredClone(CLAUSES), sortFields: prng.shuffle(SORT_FIELDS.toSorted()) };
+  return {
+    clauses: structuredClone(CLAUSES),
+    sortFields: prng.shuffle(SEARCH_SORT_FIELDS.toSorted()),
+  };
 }

@@ -11,7 +11,7 @@ import { forbidden, illegalArgument, searchRefused } from "../errors.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import { compileQuery } from "../search/query.ts";
 import type { SearchRequest } from "../search/searcher.ts";
-import { SORT_FIELDS, type SortField } from "../search_documentation.ts";
+import { SEARCH_SORT_FIELDS, type SearchSortField } from "../../registry/search_sort_fields.ts";
 import { type Call, readJsonBody } from "./call.ts";
 
 const KEYS: ReadonlySet<string> = new Set(["query", "size", "from", "sort", "scroll", "scroll_id"]);
@@ -55,20 +55,22 @@ function integer(
   return value;
 }
 
-function sortOf(value: unknown): { field: SortField; order: "ascending" | "descending" }[] {
+function sortOf(value: unknown): { field: SearchSortField; order: "ascending" | "descending" }[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw illegalArgument({ sort: `(not (sequential? ${shown(value)}))` });
   return value.map((entry) => {
     const { field, order } = (entry ?? {}) as { field?: unknown; order?: unknown };
-    if (!SORT_FIELDS.includes(field as SortField)) {
+    if (!SEARCH_SORT_FIELDS.includes(field as SearchSortField)) {
       throw illegalArgument({
-        sort: `(not (#{${SORT_FIELDS.map((name) => `"${name}"`).join(" ")}} ${shown(field)}))`,
+        sort: `(not (#{${SEARCH_SORT_FIELDS.map((name) => `"${name}"`).join(" ")}} ${
+          shown(field)
+        }))`,
       });
     }
     if (order !== undefined && order !== "ascending" && order !== "descending") {
       throw illegalArgument({ sort: `(not (#{"ascending" "descending"} ${shown(order)}))` });
     }
-    return { field: field as SortField, order: order ?? "ascending" };
+    return { field: field as SearchSortField, order: order ?? "ascending" };
   });
 }
 

@@ -11,7 +11,7 @@ import { searchRefused } from "../errors.ts";
 import { type Permission, permissionFor } from "../permissions.ts";
 import { renderAvus } from "../sidecars.ts";
 import type { Matcher } from "./query.ts";
-import type { SortField } from "../search_documentation.ts";
+import type { SearchSortField } from "../../registry/search_sort_fields.ts";
 import { type IndexedDoc, SearchIndex } from "./search_index.ts";
 
 /**
@@ -52,7 +52,7 @@ export type SearchRequest =
     /** Hits per answer. */
     size: number;
     /** Sort order; empty = by relevance (all equal here, so by path). */
-    sort: { field: SortField; order: "ascending" | "descending" }[];
+    sort: { field: SearchSortField; order: "ascending" | "descending" }[];
     /** Keep-alive of a scroll to open, ms. */
     scrollMs?: number;
   }
@@ -65,22 +65,23 @@ export type SearchRequest =
   };
 
 /** What each sort field sorts by. */
-const SORT_VALUES: Record<SortField, (doc: IndexedDoc, store: DiskStore) => string | number> = {
-  id: (doc, store) => store.idOf(doc.path),
-  label: (doc) => doc.label,
-  path: (doc) => doc.path,
-  creator: (doc, store) => `${doc.owner}#${store.zone}`,
-  dateCreated: (doc) => doc.created,
-  dateModified: (doc) => doc.modified,
-  fileSize: (doc) => doc.size,
-};
+const SORT_VALUES: Record<SearchSortField, (doc: IndexedDoc, store: DiskStore) => string | number> =
+  {
+    id: (doc, store) => store.idOf(doc.path),
+    label: (doc) => doc.label,
+    path: (doc) => doc.path,
+    creator: (doc, store) => `${doc.owner}#${store.zone}`,
+    dateCreated: (doc) => doc.created,
+    dateModified: (doc) => doc.modified,
+    fileSize: (doc) => doc.size,
+  };
 
 interface Scroll {
   user: string;
   hits: IndexedDoc[];
   position: number;
   size: number;
-  sort: { field: SortField; order: "ascending" | "descending" }[];
+  sort: { field: SearchSortField; order: "ascending" | "descending" }[];
   expiresAt: number;
 }
 
