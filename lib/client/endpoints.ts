@@ -39,8 +39,8 @@ import type {
   RootListing,
   SearchAnswer,
   SearchDocumentation,
+  StatAnswer,
 } from "./schemas.ts";
-import type { StatAnswer } from "./stat_answer.ts";
 import type { SearchQuery } from "./search_query.ts";
 import type { RequestSpec, Transport } from "./transport.ts";
 import type { z } from "../deps.ts";
@@ -201,7 +201,7 @@ export interface Download {
  * ```
  */
 export async function getRoot(t: Transport, opts: CallOptions = {}): Promise<RootListing> {
-  return await getJson(t, "filesystem/root", responseSchema((s) => s.RootListing), opts);
+  return await getJson(t, "filesystem/root", (s) => s.RootListing, opts);
 }
 
 /**
@@ -231,7 +231,7 @@ export async function getDirectory(
   path: string,
   opts: CallOptions = {},
 ): Promise<DirectoryListing> {
-  return await getJson(t, "filesystem/directory", responseSchema((s) => s.DirectoryListing), opts, {
+  return await getJson(t, "filesystem/directory", (s) => s.DirectoryListing, opts, {
     path,
   });
 }
@@ -272,7 +272,7 @@ export async function getPagedDirectory(
   return await getJson(
     t,
     "filesystem/paged-directory",
-    responseSchema((s) => s.PagedListing),
+    (s) => s.PagedListing,
     opts,
     {
       path: query.path,
@@ -457,7 +457,7 @@ export async function statItems(
   return await getJson(
     t,
     endpoint,
-    async () => (await import("./stat_answer.ts")).StatAnswer,
+    (s) => s.StatAnswer,
     opts,
     {
       subject: only,
@@ -495,7 +495,7 @@ export async function getManifest(
   path: string,
   opts: CallOptions = {},
 ): Promise<Manifest> {
-  return await getJson(t, "filesystem/file/manifest", responseSchema((s) => s.Manifest), opts, {
+  return await getJson(t, "filesystem/file/manifest", (s) => s.Manifest, opts, {
     path,
   });
 }
@@ -622,7 +622,7 @@ export async function getComments(
   return await getJson(
     t,
     "filesystem/entry/{id}/comments",
-    responseSchema((s) => s.CommentList),
+    (s) => s.CommentList,
     opts,
     { id },
   );
@@ -659,7 +659,7 @@ export async function getMetadata(
   return await getJson(
     t,
     "filesystem/{id}/metadata",
-    responseSchema((s) => s.MetadataResponse),
+    (s) => s.MetadataResponse,
     opts,
     { id },
   );
@@ -711,7 +711,7 @@ export async function getSearchDocumentation(
   return await getJson(
     t,
     "filesystem/search-documentation",
-    responseSchema((s) => s.SearchDocumentation),
+    (s) => s.SearchDocumentation,
     opts,
   );
 }
@@ -801,32 +801,24 @@ export async function searchData(
     ...(request.sort?.length ? { sort: request.sort } : {}),
     ...(request.scroll === undefined ? {} : { scroll: request.scroll }),
   };
-  return await getJson(t, endpoint, responseSchema((s) => s.SearchAnswer), opts, {
+  return await getJson(t, endpoint, (s) => s.SearchAnswer, opts, {
     json,
     // A scroll's next page is asked once: a repeat would skip the page whose answer was lost.
     once: "scrollId" in request,
   });
 }
 
-/** A schema of the response schemas module, loaded when first asked for. */
-function responseSchema<T>(
-  pick: (schemas: typeof import("./schemas.ts")) => z.ZodType<T, unknown>,
-): () => Promise<z.ZodType<T, unknown>> {
-  return async () => pick(await import("./schemas.ts"));
-}
-
 /**
  * Asks an endpoint on the route variant for the transport's credentials (a POST when the request
- * has a `json` body) and checks its JSON answer against the endpoint's schema (`schema()` loads
- * it while the first request is on its way: the stat answer's alone, the others with the
- * response schemas module). A data-store `path`
- * is checked and sent first in the query, an item `id` checked and put in the route's `{id}`
+ * has a `json` body) and checks its JSON answer against the endpoint's schema (picked from the
+ * response schemas module, which is imported while the first request is on its way). A data-store
+ * `path` is checked and sent first in the query, an item `id` checked and put in the route's `{id}`
  * segment; either is the request's subject unless another is given.
  */
 async function getJson<T>(
   t: Transport,
   endpoint: Endpoint,
-  schema: () => Promise<z.ZodType<T, unknown>>,
+  schema: (schemas: typeof import("./schemas.ts")) => z.ZodType<T, unknown>,
   opts: CallOptions,
   request: Pick<RequestSpec, "subject" | "query" | "json" | "once"> & {
     path?: string;
@@ -839,12 +831,11 @@ async function getJson<T>(
   const query = path === undefined ? sent.query : { path, ...sent.query };
   const variant = route(t, endpoint, subject);
   const routed = id === undefined ? variant : variant.replace("{id}", encodeURIComponent(id));
-  const [body, checked, { parseBody }] = await Promise.all([
+  const [body, schemas] = await Promise.all([
     t.json({ ...sent, query, path: routed, endpoint, subject, signal: opts.signal }),
-    schema(),
-    import("./parse_body.ts"),
+    import("./schemas.ts"),
   ]);
-  return parseBody(checked, body, { endpoint, subject });
+  return schemas.parseBody(schema(schemas), body, { endpoint, subject });
 }
 
 /** The route variant for this transport, or a sign-in error for anonymous-only-if-allowed. */

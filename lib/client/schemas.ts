@@ -4,8 +4,7 @@
  * The objects are loose: fields we do not use pass through untouched, so a server that adds
  * fields does not break the client, while a missing or mistyped field we rely on is reported as a
  * `ProtocolError` naming the endpoint, the field path and what arrived (`parse_body.ts`). The
- * stat answer's schema lives in `stat_answer.ts`, which a first read loads alone; both are
- * re-exported here.
+ * stat answer's schema lives in `stat_answer.ts`; both are re-exported here.
  *
  * @module
  */
