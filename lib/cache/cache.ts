@@ -757,10 +757,14 @@ export class DiskCache {
     }
     const bytes = new Uint8Array(Buffer.from(line.data!, "base64"));
     if (bytes.length !== line.size || await hashOf(bytes) !== line.hash) {
-      // Dropped at the next rewrite of the index, which the junk makes come soon.
-      this.#records.delete(line.blob);
-      this.#indexRead.junk = true;
-      return { state: "changed", reason: "its bytes in the index are not the ones tern wrote" };
+      const found = await this.#bad(
+        line.blob,
+        "its bytes in the index are not the ones tern wrote",
+      );
+      // Forgotten at once, as a bad file is removed: an offline store would otherwise meet it on
+      // every read, and an offline store never publishes (the next rewrite would drop it).
+      await this.#trim(line.blob).catch((error) => this.reportFailure(error));
+      return found;
     }
     return { state: "valid", line: this.#use(line), bytes };
   }
