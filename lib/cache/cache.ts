@@ -29,9 +29,9 @@
  * was over).
  * Symlinks, FIFOs, folders or hard links where the cache expects its folder, index or copies are
  * never followed: they are reported once and moved out of the way (an append checks the file it
- * opened, not just the name). The index is read in bounded
- * pieces (an overlong line is skipped, not held), and a cache that cannot be written (a full
- * disk, no permission) is reported once while reads go on without it.
+ * opened, not just the name). The index is read in bounded pieces (an overlong line is skipped,
+ * not held), and a cache that cannot be written (a full disk, no permission) is reported once
+ * while reads go on without it.
  *
  * @module
  */
