@@ -50,12 +50,18 @@ import { NOTEBOOK_MODULES_ENV, writeNotebookModules } from "./notebooks/_code.ts
  */
 const SERIAL = [
   // The siege counts how many ordinary requests its server answers among 2,200 hostile
-  // sockets. What it checks is a policy stated in wall time (a client that took under 64 KiB
-  // in the last second is stalled; at the cap the connection stuck longest is shed), of a
-  // server in its own process that no test clock reaches: starved of CPU by other suites, the
-  // server cannot tell an ordinary client it has not read yet from one that never reads (it
-  // answered 90 and 50 of 100 in two runs beside them, 100 alone). Its sockets and child
-  // process would also weigh on every suite beside it.
+  // sockets, a server in its own process (for its memory and a descriptor limit the test
+  // process lacks) that no test clock reaches; beside other suites it answered fewer (see
+  // docs/reliability.md). What loses them is the server's own lateness against a timer: a
+  // connection whose request has arrived but is not read within the idle timeout (the server
+  // busy rendering listings for the lanes meanwhile) is closed like one that never sent any,
+  // and a starved server is late more often. No ordinary request takes a lane, and the cap is
+  // not reached while that timer sheds. The timer cannot count bytes or the server's turns
+  // instead: a slowloris head is progress in bytes, and only time tells it from an honest one.
+  // Nor can the test step it: a stepped clock would have the test decide when a loris is timed
+  // out, and with the stall clock held, as a deterministic run would need, the lanes never turn
+  // and the siege tests nothing but the cap's order. Its sockets and child process would also
+  // weigh on every suite beside it.
   "tests/reliability/siege_test.ts",
 ];
 /**

@@ -27,10 +27,11 @@
  * trusts it only when the line is that very version's and its hash matches (hashed through the
  * same handle, unless the file is still exactly what tern recorded once its status-change second
  * was over).
- * Symlinks, FIFOs or folders where the cache expects its folder, index or copies are never
- * followed: they are reported once and moved out of the way. The index is read in bounded
- * pieces (an overlong line is skipped, not held), and a cache that cannot be written (a full
- * disk, no permission) is reported once while reads go on without it.
+ * Symlinks, FIFOs, folders or hard links where the cache expects its folder, index or copies are
+ * never followed: they are reported once and moved out of the way (an append checks the file it
+ * opened, not just the name). The index is read in bounded pieces (an overlong line is skipped,
+ * not held), and a cache that cannot be written (a full disk, no permission) is reported once
+ * while reads go on without it.
  *
  * @module
  */
@@ -44,7 +45,7 @@ import { STORE_CHECKSUM } from "../client/checksum.ts";
 import type { FileVersion } from "../client/file_version.ts";
 import { contentHasher, hashHandle, hashOf } from "./content_hash.ts";
 import { CopyWriter, INLINE_BYTES, SMALL_COPY_BYTES } from "./copy_writer.ts";
-import { CacheMissError, CorruptCopyError } from "./errors.ts";
+import { CacheFolderError, CacheMissError, CorruptCopyError } from "./errors.ts";
 import type { CachedFile } from "./cached_file.ts";
 import { formatOfExtension } from "../registry/file_formats.ts";
 
@@ -756,10 +757,14 @@ export class DiskCache {
     }
     const bytes = new Uint8Array(Buffer.from(line.data!, "base64"));
     if (bytes.length !== line.size || await hashOf(bytes) !== line.hash) {
-      // Dropped at the next rewrite of the index, which the junk makes come soon.
-      this.#records.delete(line.blob);
-      this.#indexRead.junk = true;
-      return { state: "changed", reason: "its bytes in the index are not the ones tern wrote" };
+      const found = await this.#bad(
+        line.blob,
+        "its bytes in the index are not the ones tern wrote",
+      );
+      // Forgotten at once, as a bad file is removed: an offline store would otherwise meet it on
+      // every read, and an offline store never publishes (the next rewrite would drop it).
+      await this.#trim(line.blob).catch((error) => this.reportFailure(error));
+      return found;
     }
     return { state: "valid", line: this.#use(line), bytes };
   }
@@ -804,14 +809,22 @@ export class DiskCache {
   }
 
   /**
-   * Removes what is at `path` (a regular file only with `files`); a folder (never entered) is
-   * renamed aside. Reported once.
+   * Removes what is at `path` (a regular file of its own only with `files`; one with another
+   * name too, always); a folder (never entered) is renamed aside. Reported once.
    */
   async #moveAside(path: string, files = true): Promise<void> {
     const info = await Deno.lstat(path).catch(() => undefined);
-    if (info === undefined || (info.isFile && !files)) return;
-    if (!info.isFile) {
-      const what = info.isSymlink ? "a symlink" : info.isDirectory ? "a folder" : "a special file";
+    // A file with another name too is someone else's: a hard link to it is no file of tern's.
+    const linked = info?.isFile === true && info.nlink !== null && info.nlink > 1;
+    if (info === undefined || (info.isFile && !linked && !files)) return;
+    if (!info.isFile || linked) {
+      const what = info.isSymlink
+        ? "a symlink"
+        : info.isDirectory
+        ? "a folder"
+        : linked
+        ? "a hard link"
+        : "a special file";
       this.reportFailure(new Error(`${what} stood where ${path} was expected`), "part");
     }
     if (info.isDirectory) {
@@ -969,11 +982,35 @@ export class DiskCache {
   }
 
   /**
-   * Appends one line (one `O_APPEND` write: lines never interleave), never through a link. The
-   * calls are synchronous: appending a line to a file takes less than the trips through the
-   * thread pool that four asynchronous calls make, and nothing is held while they run.
+   * Appends one line (one `O_APPEND` write: lines never interleave) to the regular file at the
+   * index's name, never through a link. The calls are synchronous: appending a line to a file
+   * takes less than the trips through the thread pool that asynchronous calls make, and nothing
+   * is held while they run.
+   *
+   * @throws {CacheFolderError} when the index is still not a file of its own after whatever
+   * stood at its name was moved aside.
    */
   async #append(line: IndexLine): Promise<void> {
+    const text = encoder.encode(`${JSON.stringify(line)}\n`);
+    let written = await this.#appendOnce(text);
+    if (written === undefined) {
+      // A hard link or a FIFO at the name goes (reported); an index another process renamed
+      // into place since the open is a regular file of its own, and stays.
+      await this.#moveAside(this.#index, false);
+      written = await this.#appendOnce(text);
+    }
+    if (written === undefined) {
+      throw new CacheFolderError(
+        `the cache's index ${this.#index} is not the regular file opened at its name`,
+      );
+    }
+    this.#indexRead.appended += written;
+    this.#records.set(line.blob, line);
+    this.#indexRead.lines++;
+  }
+
+  /** The bytes appended, or `undefined` when the file opened is not the index (none written). */
+  async #appendOnce(text: Uint8Array): Promise<number | undefined> {
     const path = this.#index;
     const flags = O_WRONLY | O_APPEND | O_CREAT | SAFE;
     let fd: number;
@@ -985,16 +1022,17 @@ export class DiskCache {
       fd = fs.openSync(path, flags, 0o600);
     }
     try {
-      // A FIFO with a reader is the one thing besides a file that this open accepts. An lstat
-      // costs a fraction of Node's fstat here; a swap of the name between the two calls could
-      // only send this line into that FIFO, never make a read wait.
-      if (!Deno.lstatSync(path).isFile) throw new Error(`${path} is not a regular file`);
-      this.#indexRead.appended += fs.writeSync(fd, encoder.encode(`${JSON.stringify(line)}\n`));
+      // The file opened must be the one at the name, and that name its only one: a FIFO with a
+      // reader (the one thing besides a file that this open accepts), a name swapped since the
+      // open, or a hard link to a file elsewhere would take the line out of the index.
+      const opened = fs.fstatSync(fd);
+      const named = Deno.lstatSync(path);
+      const own = opened.isFile() && opened.nlink === 1 && opened.dev === named.dev &&
+        opened.ino === named.ino;
+      return own ? fs.writeSync(fd, text) : undefined;
     } finally {
       fs.closeSync(fd);
     }
-    this.#records.set(line.blob, line);
-    this.#indexRead.lines++;
   }
 
   /** Notes a use; written to the index at most once a minute per copy (the LRU needs no more). */

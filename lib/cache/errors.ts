@@ -38,3 +38,22 @@ export class CacheMissError extends TernError {}
  * ```
  */
 export class CorruptCopyError extends CacheMissError {}
+
+/**
+ * The local cache's index is not a regular file of its own at its name (a FIFO, a hard link to
+ * a file elsewhere, or a name swapped since it was opened), even after whatever stood there was
+ * moved aside: tern writes nothing through it, and the read goes on without the cache (reported
+ * once as a warning).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CacheFolderError } from "./errors.ts";
+ * import { TernError } from "../client/errors.ts";
+ *
+ * const error = new CacheFolderError("the cache's index is not the regular file opened at its name");
+ * assert.ok(error instanceof TernError);
+ * assert.equal(error.name, "CacheFolderError");
+ * ```
+ */
+export class CacheFolderError extends TernError {}

@@ -20,5 +20,5 @@
 export * from "./cache.ts";
 export { contentHasher, hashOf } from "./content_hash.ts";
 export { defaultCacheDir } from "./dir.ts";
-export { CacheMissError, CorruptCopyError } from "./errors.ts";
+export { CacheFolderError, CacheMissError, CorruptCopyError } from "./errors.ts";
 export { type LocalCopy, OpenCopy } from "./open_copy.ts";

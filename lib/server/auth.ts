@@ -27,7 +27,8 @@ export function bearerToken(headers: Headers): string | undefined {
 }
 
 /**
- * The username behind a request's Bearer token, `undefined` when it sent none.
+ * The username behind a request's Bearer token, `undefined` when it sent none. A minted token
+ * is checked against `now` (ms since the epoch, the server's clock).
  *
  * @throws {TerrainError} 403 `ERR_FORBIDDEN` for an unknown, badly signed or expired token.
  *
@@ -40,16 +41,16 @@ export function bearerToken(headers: Headers): string | undefined {
  *   users: new Map(), staticTokens: new Map([["st.at.ic", "demo"]]),
  *   secret: "s", tokenLifetimeSeconds: 300,
  * };
- * assert.equal(identify(new Headers({ authorization: "Bearer st.at.ic" }), table), "demo");
- * assert.equal(identify(new Headers(), table), undefined);
+ * assert.equal(identify(new Headers({ authorization: "Bearer st.at.ic" }), table, 0), "demo");
+ * assert.equal(identify(new Headers(), table, 0), undefined);
  * ```
  */
-export function identify(headers: Headers, table: UserTable): string | undefined {
+export function identify(headers: Headers, table: UserTable, now: number): string | undefined {
   const token = bearerToken(headers);
   if (token === undefined) return undefined;
   const staticUser = table.staticTokens.get(token);
   if (staticUser !== undefined) return staticUser;
-  const check = verifyToken(token, table.secret);
+  const check = verifyToken(token, table.secret, now);
   if (!check.ok) throw forbidden(check.reason);
   return check.claims.preferred_username;
 }

@@ -152,6 +152,7 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     // A plain folder has no accounts: its files are all data, `.terrain/` included.
     users = await UserDirectory.open(mount === undefined ? store.root : undefined, {
       tokenLifetimeSeconds: resolved.tokenLifetimeSeconds,
+      clock: resolved.clock,
       warn,
     });
   } catch (error) {

@@ -109,6 +109,13 @@ export interface ServerOptions {
    */
   search?: boolean;
   /**
+   * The server's clock, ms since the epoch, read wherever time decides whether a token is valid:
+   * when the token endpoint mints one and when a request's token is checked. A test steps its
+   * own clock to expire tokens instead of waiting for them to.
+   * @default {Date.now}
+   */
+  clock?: () => number;
+  /**
    * No request log on stderr, so notebooks and tests stay clean (the command line logs unless
    * `--quiet`). Warnings about a malformed users.json edit are always shown.
    * @default {true}
@@ -256,6 +263,9 @@ export function resolveOptions(options: ServerOptions) {
   if (options.search !== undefined && typeof options.search !== "boolean") {
     throw new ServerOptionsError("search", "must be true or false");
   }
+  if (options.clock !== undefined && typeof options.clock !== "function") {
+    throw new ServerOptionsError("clock", "must be a function returning ms since the epoch");
+  }
   return {
     root: options.root,
     mount,
@@ -268,6 +278,7 @@ export function resolveOptions(options: ServerOptions) {
     dropRate: number(options, "dropRate", 0, isFraction, "a fraction from 0 to 1"),
     seed: number(options, "seed", 1, Number.isInteger, "an integer"),
     tokenLifetimeSeconds: lifetime,
+    clock: options.clock ?? Date.now,
     search: options.search ?? true,
     quiet: options.quiet ?? true,
     limits: {

@@ -237,14 +237,14 @@ export function createRouter(
 
     const table = await parts.users.current();
     if (path === "/secured" || path.startsWith("/secured/")) {
-      const user = identify(request.headers, table);
+      const user = identify(request.headers, table, parts.users.clock());
       if (user === undefined) throw notAuthorized();
       const found = match(SECURED_ROUTES, request.method, path.slice("/secured".length));
       if (!found) throw unrecognizedPath();
       return await found.route.handler(call(user, found.pathParams));
     }
 
-    const user = identify(request.headers, table);
+    const user = identify(request.headers, table, parts.users.clock());
     const found = match(OPTIONAL_ROUTES, request.method, path);
     if (found && !(found.route.unsecured === "user" && user === undefined)) {
       return await found.route.handler(call(user, found.pathParams));

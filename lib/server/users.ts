@@ -150,6 +150,38 @@ export function passwordMatches(user: StoreUser | undefined, password: string): 
 }
 
 /**
+ * How {@linkcode UserDirectory.open} reads the accounts and times their tokens.
+ *
+ * @example
+ * ```ts
+ * import type { UserDirectoryOptions } from "./users.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let now = Date.now();
+ * const options: UserDirectoryOptions = { tokenLifetimeSeconds: 60, clock: () => now };
+ * now += 61_000;
+ * assert.equal(options.clock?.(), now);
+ * ```
+ */
+export interface UserDirectoryOptions {
+  /**
+   * Lifetime of minted tokens, overriding users.json's.
+   * @default {users.json's, else 300}
+   */
+  tokenLifetimeSeconds?: number;
+  /**
+   * The clock that mints and checks tokens, ms since the epoch.
+   * @default {Date.now}
+   */
+  clock?: () => number;
+  /**
+   * Where a warning about a malformed users.json edit goes.
+   * @default {nowhere}
+   */
+  warn?: (message: string) => void;
+}
+
+/**
  * Loads users.json and keeps it current. The first read must succeed (a malformed file stops
  * the server from starting); later malformed edits keep the previous table and produce one
  * warning per edit.
@@ -170,6 +202,20 @@ export class UserDirectory {
   readonly #file: string | undefined;
   readonly #lifetimeOverride: number | undefined;
   readonly #warn: (message: string) => void;
+  /**
+   * The clock that decides whether a token is valid, ms since the epoch: the token endpoint
+   * mints with it and every request's token is checked against it.
+   *
+   * @example
+   * ```ts
+   * import { UserDirectory } from "./users.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const directory = await UserDirectory.open(undefined, { clock: () => 1_000 });
+   * assert.equal(directory.clock(), 1_000);
+   * ```
+   */
+  readonly clock: () => number;
   readonly #randomSecret = randomBytes(32).toString("hex");
   #table!: UserTable;
   #version = "";
@@ -177,11 +223,12 @@ export class UserDirectory {
 
   private constructor(
     root: string | undefined,
-    options: { tokenLifetimeSeconds?: number; warn?: (message: string) => void },
+    options: UserDirectoryOptions,
   ) {
     this.#file = root === undefined ? undefined : `${root}/${USERS_FILE}`;
     this.#lifetimeOverride = options.tokenLifetimeSeconds;
     this.#warn = options.warn ?? (() => {});
+    this.clock = options.clock ?? Date.now;
   }
 
   /**
@@ -210,7 +257,7 @@ export class UserDirectory {
    */
   static async open(
     root: string | undefined,
-    options: { tokenLifetimeSeconds?: number; warn?: (message: string) => void },
+    options: UserDirectoryOptions,
   ): Promise<UserDirectory> {
     const directory = new UserDirectory(root, options);
     const version = await directory.#fileVersion();

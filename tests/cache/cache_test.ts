@@ -2,13 +2,14 @@
  * The local cache, on its own and under real reads over loopback: hits and misses, a changed
  * file downloaded again, offline reads, the size cap, shared downloads, two processes filling
  * one cache at once, and hostile cache parts (issue 20): index lines that redirect, edits right
- * after a write, symlinks, FIFOs and folders where files belong, overlong index lines, a full
- * disk and a clear() from another process.
+ * after a write, symlinks, FIFOs, folders and hard links where files belong (or swapped in after
+ * an open), overlong index lines, a full disk and a clear() from another process.
  */
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import { join } from "node:path";
 import pl from "../../polars.ts";
 import {
@@ -535,8 +536,12 @@ Deno.test("a corrupt or cut index line is never served: the copy is downloaded a
   assert.deepEqual(bad.map((found) => [found.path, found.reason]), [
     [`${DATA}/t.csv`, "its bytes in the index are not the ones tern wrote"],
   ]);
+  // verify() removed what it found bad: offline, a miss.
   const offline = store.connect({ offline: true });
-  await assert.rejects(offline.file(`${DATA}/t.csv`).dataframe(), CorruptCopyError);
+  await assert.rejects(
+    offline.file(`${DATA}/t.csv`).dataframe(),
+    (error: unknown) => error instanceof CacheMissError && !(error instanceof CorruptCopyError),
+  );
   assert.deepEqual(await offline.file(`${DATA}/u.csv`).dataframe().then((f) => f.toRecords()), [
     { a: 3, b: 4 },
   ]);
@@ -558,6 +563,35 @@ Deno.test("a corrupt or cut index line is never served: the copy is downloaded a
   assert.deepEqual((await store.connect().file(`${DATA}/t.csv`).dataframe()).toRecords(), [
     { a: 1, b: 2 },
   ]);
+});
+
+Deno.test("a copy kept in the index that fails its check is forgotten: offline a plain miss after the first error, online downloaded again", async () => {
+  await using store = await dataStore({ [`${DATA}/t.csv`]: "a,b\n1,2\n" });
+  const path = `${DATA}/t.csv`;
+  const downloads: string[] = [];
+  const read = async (options: { offline?: boolean } = {}) =>
+    (await store.connect({ fetch: countingFetch(downloads), ...options }).file(path).dataframe())
+      .toRecords();
+  // Same length, other bytes in the line: its hash no longer matches.
+  const tamper = () =>
+    editIndex(store.cacheDir, (line) => line.data = Buffer.from("a,b\n9,2\n").toString("base64"));
+  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  await tamper();
+  // Offline: told once that the copy was bad; then, in any process, a miss like any other.
+  await assert.rejects(read({ offline: true }), CorruptCopyError);
+  assert.deepEqual(await indexLines(store.cacheDir), [], "its line left the index");
+  await assert.rejects(
+    read({ offline: true }),
+    (error: unknown) => error instanceof CacheMissError && !(error instanceof CorruptCopyError),
+  );
+  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.equal(downloads.length, 2, "downloaded again");
+  // Online first: downloaded again, and the index holds only the new copy, served offline.
+  await tamper();
+  assert.deepEqual(await read(), [{ a: 1, b: 2 }]);
+  assert.equal(downloads.length, 3);
+  assert.deepEqual((await indexLines(store.cacheDir)).map((line) => line.path), [path]);
+  assert.deepEqual(await read({ offline: true }), [{ a: 1, b: 2 }]);
 });
 
 Deno.test("copies kept in the index count against the cap and go least recently used first, with any file written for them (issue 33)", async () => {
@@ -735,6 +769,91 @@ Deno.test("a symlinked index.jsonl is never appended to; it is replaced (issue 2
     assert.ok((await Deno.lstat(join(store.cacheDir, "downloads", "index.jsonl"))).isFile);
   } finally {
     await close();
+  }
+});
+
+Deno.test("an index hard-linked to a file elsewhere is never appended to; the link goes", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const warnings: string[] = [];
+    const cache = new DiskCache({ dir, warn: (message) => warnings.push(message) });
+    await Deno.mkdir(cache.dir, { recursive: true });
+    // Beside the cache folder: a hard link needs the same file system.
+    const elsewhere = join(dir, "notes.txt");
+    await Deno.writeTextFile(elsewhere, "keep\n");
+    await Deno.link(elsewhere, join(cache.dir, "index.jsonl"));
+    const v = version("/a/small.csv", 4);
+    await put(cache, v, "a\n1\n");
+    assert.equal(await Deno.readTextFile(elsewhere), "keep\n");
+    assert.equal((await Deno.lstat(join(cache.dir, "index.jsonl"))).nlink, 1);
+    assert.deepEqual((await new DiskCache({ dir }).lookup(v))?.bytes, encoder.encode("a\n1\n"));
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+    assert.match(warnings[0], /a hard link stood where .*index\.jsonl was expected/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an append checks the file it opened, not the name: a FIFO swapped out or a symlink swapped in after the open gets no line", async () => {
+  // The swap is made at the file layer, right after the cache's open of its index: the one
+  // moment between the open and the check that another process could use.
+  const { O_RDONLY, O_APPEND, O_NONBLOCK } = fs.constants;
+  const realOpenSync = fs.openSync;
+  for (const swap of ["fifo", "symlink"] as const) {
+    const dir = await Deno.makeTempDir();
+    let reader: number | undefined;
+    try {
+      const warnings: string[] = [];
+      const cache = new DiskCache({ dir, warn: (message) => warnings.push(message) });
+      await put(cache, version("/a/first.csv", 4), "a\n1\n");
+      const index = join(cache.dir, "index.jsonl");
+      const elsewhere = join(dir, "notes.txt");
+      await Deno.writeTextFile(elsewhere, "keep\n");
+      let armed = true;
+      fs.openSync = ((path: string, flags: number, mode?: number) => {
+        if (!armed || path !== index || !(flags & O_APPEND)) return realOpenSync(path, flags, mode);
+        armed = false;
+        if (swap === "fifo") {
+          // A FIFO with a reader at the name when it is opened, a regular file by the check.
+          Deno.removeSync(index);
+          assert.ok(new Deno.Command("mkfifo", { args: [index] }).outputSync().success);
+          reader = realOpenSync(index, O_RDONLY | O_NONBLOCK);
+          const fd = realOpenSync(path, flags, mode);
+          Deno.writeTextFileSync(`${index}.new`, "");
+          Deno.renameSync(`${index}.new`, index);
+          return fd;
+        }
+        // The index opened, then moved away and a symlink to a file elsewhere put at its name.
+        const fd = realOpenSync(path, flags, mode);
+        Deno.renameSync(index, join(dir, "moved.jsonl"));
+        Deno.symlinkSync(elsewhere, index);
+        return fd;
+      }) as typeof fs.openSync;
+      const v = version("/a/second.csv", 4);
+      await put(cache, v, "a\n2\n");
+      fs.openSync = realOpenSync;
+      assert.ok(!armed, "the swap was made");
+      assert.equal(await Deno.readTextFile(elsewhere), "keep\n", swap);
+      if (reader !== undefined) {
+        assert.equal(fs.readSync(reader, new Uint8Array(4096)), 0, "nothing went into the FIFO");
+      } else {
+        assert.equal((await Deno.readTextFile(join(dir, "moved.jsonl"))).split("\n").length, 2);
+      }
+      // The line went to a regular index of its own at the name, where any process finds it.
+      assert.ok((await Deno.lstat(index)).isFile, swap);
+      assert.deepEqual((await new DiskCache({ dir }).lookup(v))?.bytes, encoder.encode("a\n2\n"));
+      assert.deepEqual(
+        warnings,
+        swap === "fifo" ? [] : [
+          `tern: a symlink stood where ${index} was expected in the local cache ${dir}; ` +
+          "it was moved aside, not followed.",
+        ],
+      );
+    } finally {
+      fs.openSync = realOpenSync;
+      if (reader !== undefined) fs.closeSync(reader);
+      await Deno.remove(dir, { recursive: true });
+    }
   }
 });
 

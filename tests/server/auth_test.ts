@@ -22,23 +22,27 @@ Deno.test("bearerToken: case-insensitive scheme, JWT-shaped values only", () => 
 
 Deno.test("identify: static tokens, minted tokens, and 403 for anything else", () => {
   const subject = { username: "alice", email: "a@x", firstName: "A", lastName: "L" };
-  assert.equal(identify(new Headers({ authorization: "Bearer st.at.ic" }), table), "demo");
-  const minted = mintToken(subject, "s", 300);
-  assert.equal(identify(new Headers({ authorization: `Bearer ${minted}` }), table), "alice");
+  const now = Date.UTC(2026, 0, 1);
+  const as = (token: string, at = now) =>
+    identify(new Headers({ authorization: `Bearer ${token}` }), table, at);
+  assert.equal(as("st.at.ic"), "demo");
+  assert.equal(as("st.at.ic", now + 1e12), "demo", "a static token never expires");
+  const minted = mintToken(subject, "s", 300, "access", now);
+  assert.equal(as(minted), "alice");
+  assert.equal(as(minted, now + 300_000), "alice");
   assert.throws(
-    () => identify(new Headers({ authorization: "Bearer un.kno.wn" }), table),
+    () => as("un.kno.wn"),
     (error: unknown) =>
       error instanceof TerrainError && error.status === 403 &&
       (error.body as { reason: string }).reason === "Untrusted JWT signature.",
   );
-  const expired = mintToken(subject, "s", 1, "access", Date.now() - 5000);
   assert.throws(
-    () => identify(new Headers({ authorization: `Bearer ${expired}` }), table),
+    () => as(minted, now + 301_000),
     (error: unknown) =>
       error instanceof TerrainError &&
-      /^Token is expired \(\d+\)$/.test((error.body as { reason: string }).reason),
+      (error.body as { reason: string }).reason === `Token is expired (${now / 1000 + 300})`,
   );
-  assert.equal(identify(new Headers({ authorization: "Bearer opaque" }), table), undefined);
+  assert.equal(as("opaque"), undefined);
 });
 
 Deno.test("basicCredentials: exact scheme word, valid base64, a colon", () => {

@@ -18,6 +18,7 @@ Deno.test("startServer rejects each bad option with a typed error naming it", as
     [{ seed: 1.5 }, "seed"],
     [{ tokenLifetimeSeconds: 0 }, "tokenLifetimeSeconds"],
     [{ quiet: "yes" }, "quiet"],
+    [{ clock: 1_700_000_000_000 }, "clock"],
     [{ maxConnections: 0 }, "maxConnections"],
     [{ idleTimeoutMs: 0 }, "idleTimeoutMs"],
     [{ headersTimeoutMs: 1.5 }, "headersTimeoutMs"],

@@ -28,6 +28,9 @@ Deno.test("UserDirectory reads accounts with defaults, and no file means no acco
 
   const overridden = await UserDirectory.open(store.root, { tokenLifetimeSeconds: 2 });
   assert.equal((await overridden.current()).tokenLifetimeSeconds, 2);
+  assert.equal(overridden.clock, Date.now, "tokens are timed by the real clock by default");
+  const stepped = await UserDirectory.open(store.root, { clock: () => 42_000 });
+  assert.equal(stepped.clock(), 42_000);
 });
 
 Deno.test("UserDirectory rejects malformed files with the field at fault", async () => {

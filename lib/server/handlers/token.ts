@@ -39,13 +39,14 @@ export async function tokenHandler(call: Call): Promise<Reply> {
     });
   }
   const lifetime = table.tokenLifetimeSeconds;
+  const now = call.users.clock();
   const refreshLifetime = Math.max(lifetime, REFRESH_LIFETIME_SECONDS);
   return jsonReply(
     {
-      access_token: mintToken(user, table.secret, lifetime),
+      access_token: mintToken(user, table.secret, lifetime, "access", now),
       expires_in: lifetime,
       refresh_expires_in: refreshLifetime,
-      refresh_token: mintToken(user, table.secret, refreshLifetime, "refresh"),
+      refresh_token: mintToken(user, table.secret, refreshLifetime, "refresh", now),
       token_type: "Bearer",
       "not-before-policy": 0,
       session_state: randomUUID(),

@@ -54,17 +54,18 @@ Deno.test("token failures: empty 401 for no or garbled Basic, invalid_grant for 
 });
 
 Deno.test("minted tokens expire after tokenLifetimeSeconds with Terrain's 403", async () => {
-  await using fixture = await serveStore(undefined, { tokenLifetimeSeconds: 1 });
+  // The server's clock is stepped, not waited for: the token's fate depends on it alone.
+  let now = Date.UTC(2026, 0, 1);
+  await using fixture = await serveStore(undefined, { tokenLifetimeSeconds: 60, clock: () => now });
   const { json } = await get(`${fixture.url}/token`, basic(DEMO.username, DEMO.password));
-  assert.equal(json.expires_in, 1);
-  assert.equal(
-    (await get(`${fixture.url}/secured/filesystem/root`, bearer(json.access_token))).status,
-    200,
-  );
-  await new Promise((resolve) => setTimeout(resolve, 2100));
-  const expired = await get(`${fixture.url}/secured/filesystem/root`, bearer(json.access_token));
+  assert.equal(json.expires_in, 60);
+  const root = () => get(`${fixture.url}/secured/filesystem/root`, bearer(json.access_token));
+  now += 60_000;
+  assert.equal((await root()).status, 200, "valid to the last second of its lifetime");
+  now += 1_000;
+  const expired = await root();
   assert.equal(expired.status, 403);
-  assert.match(expired.json.reason, /^Token is expired \(\d+\)$/);
+  assert.equal(expired.json.reason, `Token is expired (${Date.UTC(2026, 0, 1) / 1000 + 60})`);
   assert.equal(expired.json.error_code, "ERR_FORBIDDEN");
   const optional = await get(
     `${fixture.url}/filesystem/paged-directory?path=/iplant/home/shared&limit=1`,
@@ -72,6 +73,13 @@ Deno.test("minted tokens expire after tokenLifetimeSeconds with Terrain's 403", 
   );
   assert.equal(optional.status, 403, "optional routes reject bad credentials too");
   assert.ok(!expired.text.includes(json.access_token));
+  // Minted by the same clock, a new token is valid where the old one is not.
+  const renewed = await get(`${fixture.url}/token`, basic(DEMO.username, DEMO.password));
+  const again = await get(
+    `${fixture.url}/secured/filesystem/root`,
+    bearer(renewed.json.access_token),
+  );
+  assert.equal(again.status, 200);
 });
 
 Deno.test("unknown tokens are forbidden; bearer values that are not JWT-shaped are ignored", async () => {
