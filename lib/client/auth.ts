@@ -217,9 +217,16 @@ export class Credentials {
   #pending?: Promise<Grant>;
   #exchanges = 0;
   #secrets: string[] = [];
+  #clock: () => number;
 
-  private constructor(mode: AuthMode, username?: string, secret?: string) {
+  private constructor(
+    mode: AuthMode,
+    username?: string,
+    secret?: string,
+    clock: () => number = () => performance.now(),
+  ) {
     this.mode = mode;
+    this.#clock = clock;
     this.#secret = secret;
     if (mode === "password") {
       this.username = username;
@@ -267,6 +274,9 @@ export class Credentials {
   /**
    * A username and password, exchanged for a token when first needed.
    *
+   * @param clock Milliseconds on a monotonic clock, read to decide when a token is due for
+   *   renewal (tests step their own); `performance.now` when left out.
+   *
    * @example
    * ```ts
    * import { Credentials } from "./auth.ts";
@@ -275,14 +285,18 @@ export class Credentials {
    * assert.equal(Credentials.fromPassword("demo", "pw").username, "demo");
    * ```
    */
-  static fromPassword(username: string, password: string): Credentials {
+  static fromPassword(
+    username: string,
+    password: string,
+    clock?: () => number,
+  ): Credentials {
     if (typeof username !== "string" || username === "") {
       throw new AuthError("The username is empty.");
     }
     if (typeof password !== "string" || password === "") {
       throw new AuthError(`The password for ${JSON.stringify(username)} is empty.`);
     }
-    return new Credentials("password", username, password);
+    return new Credentials("password", username, password, clock);
   }
 
   /** Whether a rejected token can be replaced by exchanging the password again. */
@@ -318,7 +332,7 @@ export class Credentials {
     if (this.mode === "anonymous") return undefined;
     if (this.mode === "token") return `Bearer ${this.#secret}`;
     const grant = this.#grant;
-    if (grant !== undefined && performance.now() < grant.renewAt) return grant.authorization;
+    if (grant !== undefined && this.#clock() < grant.renewAt) return grant.authorization;
     this.#pending ??= this.#exchange(send).finally(() => {
       this.#pending = undefined;
     });
@@ -368,7 +382,7 @@ export class Credentials {
     const lifetimeMs = answer.expires_in * 1000;
     // Renew a little early (a quarter of the lifetime, at most 30 s) so a request never leaves
     // with a token that expires on the way; a 401/403 still triggers one renewal if it does.
-    const renewAt = performance.now() + lifetimeMs - Math.min(30_000, lifetimeMs / 4);
+    const renewAt = this.#clock() + lifetimeMs - Math.min(30_000, lifetimeMs / 4);
     this.#grant = { authorization: `Bearer ${answer.access_token}`, renewAt };
     return this.#grant;
   }

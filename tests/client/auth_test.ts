@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { basicAuthorization, Credentials, REDACTED, requestToken } from "../../lib/client/auth.ts";
+import {
+  basicAuthorization,
+  Credentials,
+  REDACTED,
+  requestToken,
+  type SendJson,
+} from "../../lib/client/auth.ts";
 import { getPagedDirectory, getRoot } from "../../lib/client/endpoints.ts";
 import { AuthError, ProtocolError, SignInRequiredError } from "../../lib/client/errors.ts";
 import { Transport } from "../../lib/client/transport.ts";
@@ -11,9 +17,11 @@ const PASSWORD = "pässword-Secret-42";
 /** A Terrain double with a token endpoint handing out tok-1, tok-2, … and a data route. */
 function authDouble(options: {
   expiresIn?: number;
-  tokenDelayMs?: number;
+  /** The token endpoint answers only once this settles (after `tokenAsked` has). */
+  tokenGate?: Promise<unknown>;
   accept?: (token: string) => boolean;
 }) {
+  const asked = Promise.withResolvers<void>();
   let issued = 0;
   const tokenCalls: string[] = [];
   const dataCalls: string[] = [];
@@ -28,9 +36,8 @@ function authDouble(options: {
           error_description: "Invalid user credentials",
         }, { status: 401 });
       }
-      if (options.tokenDelayMs) {
-        await new Promise((resolve) => setTimeout(resolve, options.tokenDelayMs));
-      }
+      asked.resolve();
+      await options.tokenGate;
       issued++;
       return Response.json({
         access_token: `head.tok-${issued}.sig`,
@@ -48,7 +55,7 @@ function authDouble(options: {
     }
     return Response.json({ token });
   });
-  return { double, tokenCalls, dataCalls };
+  return { double, tokenCalls, dataCalls, tokenAsked: asked.promise };
 }
 
 const spec = { path: "/secured/filesystem/root", endpoint: "filesystem/root" };
@@ -104,10 +111,14 @@ Deno.test("basicAuthorization: UTF-8 user:password in base64", () => {
 });
 
 Deno.test("auth (double): concurrent first requests share one token exchange", async () => {
-  const { double, tokenCalls, dataCalls } = authDouble({ tokenDelayMs: 50 });
+  const gate = Promise.withResolvers<void>();
+  const { double, tokenCalls, dataCalls, tokenAsked } = authDouble({ tokenGate: gate.promise });
   await using _ = double;
   const t = new Transport({ url: double.url, username: "demo", password: PASSWORD });
-  const answers = await Promise.all(Array.from({ length: 8 }, () => t.json(spec)));
+  const all = Promise.all(Array.from({ length: 8 }, () => t.json(spec)));
+  await tokenAsked;
+  gate.resolve();
+  const answers = await all;
   assert.equal(tokenCalls.length, 1);
   assert.equal(t.stats.tokenExchanges, 1);
   assert.deepEqual(answers, Array(8).fill({ token: "head.tok-1.sig" }));
@@ -170,28 +181,35 @@ Deno.test("auth (double): a wrong password is an AuthError that never shows the 
 });
 
 Deno.test("auth (double): a token nearing expiry is exchanged before it is used", async () => {
-  const { double, tokenCalls, dataCalls } = authDouble({ expiresIn: 1 });
+  const { double, tokenCalls } = authDouble({ expiresIn: 1 });
   await using _ = double;
-  const t = new Transport({ url: double.url, username: "demo", password: PASSWORD });
-  await t.json(spec);
-  await t.json(spec);
-  assert.equal(tokenCalls.length, 1, "a fresh token is reused");
-  // Renewal is due a quarter of the lifetime early: at 0.75 s for a 1 s token.
-  await new Promise((resolve) => setTimeout(resolve, 800));
-  await t.json(spec);
+  let now = 0;
+  const credentials = Credentials.fromPassword("demo", PASSWORD, () => now);
+  const t = new Transport({ url: double.url });
+  const send: SendJson = (request) => t.json(request);
+  assert.equal(await credentials.authorization(send), "Bearer head.tok-1.sig");
+  // Renewal is due a quarter of the lifetime early: at 750 ms for a 1 s token.
+  now = 749;
+  assert.equal(await credentials.authorization(send), "Bearer head.tok-1.sig", "still fresh");
+  assert.equal(tokenCalls.length, 1);
+  now = 750;
+  assert.equal(await credentials.authorization(send), "Bearer head.tok-2.sig");
   assert.equal(tokenCalls.length, 2);
-  assert.deepEqual(dataCalls, ["head.tok-1.sig", "head.tok-1.sig", "head.tok-2.sig"]);
+  assert.equal(credentials.exchanges, 2);
 });
 
 Deno.test("auth (double): one caller's abort does not cancel the shared exchange", async () => {
-  const { double, tokenCalls } = authDouble({ tokenDelayMs: 80 });
+  const gate = Promise.withResolvers<void>();
+  const { double, tokenCalls, tokenAsked } = authDouble({ tokenGate: gate.promise });
   await using _ = double;
   const t = new Transport({ url: double.url, username: "demo", password: PASSWORD });
   const controller = new AbortController();
   const aborted = t.json({ ...spec, signal: controller.signal });
   const other = t.json(spec);
-  setTimeout(() => controller.abort(), 10);
+  await tokenAsked;
+  controller.abort();
   await assert.rejects(aborted, { name: "AbortError" });
+  gate.resolve();
   assert.deepEqual(await other, { token: "head.tok-1.sig" });
   assert.equal(tokenCalls.length, 1);
 });
