@@ -208,6 +208,36 @@ Deno.test("bibtex: a folder-name stand-in and awkward names come out escaped, re
   ]);
 });
 
+Deno.test("bibtex: names and titles in Cyrillic, Greek, Chinese and Korean are kept, not dropped, and read back whole", async () => {
+  const title = "Данные о почве: 土壤数据 & Σύνολο 50%";
+  const creators: Citable["creators"] = [
+    { name: "Иванов, Иван", family: "Иванов", given: "Иван" },
+    { name: "Παπαδόπουλος, Σωκράτης", family: "Παπαδόπουλος", given: "Σωκράτης" },
+    { name: "国家气象中心" },
+    { name: "김, 철수", family: "김", given: "철수" },
+    { name: "Müller, Jürgen", family: "Müller", given: "Jürgen" },
+  ];
+  const bibtex = await formatCitation(
+    { path: PATH, title, creators, subjects: [], publicationYear: 2020 },
+    "bibtex",
+  );
+  assert.match(
+    bibtex,
+    /\tauthor = \{Иванов, Иван and Παπαδόπουλος, Σωκράτης and \{国家气象中心\} and 김, 철수 and M/,
+  );
+  assert.ok(bibtex.includes("\ttitle = {{Данные о почве: 土壤数据 \\& Σύνολο 50\\%}},"), bibtex);
+  assert.doesNotMatch(raw(bibtex), /[&%$#_~^\\]/, bibtex);
+  const back = await readBack(bibtex);
+  assert.equal(back.title, title);
+  assert.deepEqual(back.author, [
+    { family: "Иванов", given: "Иван" },
+    { family: "Παπαδόπουλος", given: "Σωκράτης" },
+    { family: "国家气象中心" },
+    { family: "김", given: "철수" },
+    { family: "Müller", given: "Jürgen" },
+  ]);
+});
+
 Deno.test("ris: names, titles and subjects as they are, read back whole; one KW per subject", async () => {
   const ris = await formatCitation({
     path: "/iplant/home/shared/commons_repo/curated/Whitfield_CountyUnemployment_2017",
