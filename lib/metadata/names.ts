@@ -416,12 +416,20 @@ function isNamePart(part: string): boolean {
 }
 
 /** "Given Family" (with a trailing suffix and family particles), or nothing when unsure. */
+/** A word in a script whose names put the family name first (Han, kana, Hangul). */
+const FAMILY_FIRST =
+  /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー・]+$/u;
+
 function givenFamily(text: string): Omit<ParsedName, "name"> {
   const words = text.split(" ").filter((word) => word !== "");
   let suffix = "";
   if (words.length > 2 && SUFFIX.test(words.at(-1)!)) suffix = words.pop()!;
   if (words.length < 2 || words.length > MAX_WORDS + 1) return {};
   if (!words.every((word) => NAME_WORD.test(word))) return {};
+  // Chinese, Japanese and Korean names are written family name first.
+  if (words.every((word) => FAMILY_FIRST.test(word))) {
+    return { family: words[0], given: words.slice(1).join(" "), ...opt("suffix", suffix) };
+  }
   let start = words.length - 1;
   while (start > 1 && PARTICLES.has(words[start - 1])) start--;
   return {

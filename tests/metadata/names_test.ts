@@ -7,6 +7,7 @@ import {
   parseName,
   samePerson,
 } from "../../lib/metadata/names.ts";
+import { normalizeMetadata } from "../../lib/metadata/normalize.ts";
 
 /** A capitalised name word, Latin letters with some accents, apostrophes and hyphens. */
 const nameWord = fc.tuple(
@@ -60,6 +61,25 @@ Deno.test("people: Family, Given and Given Family, with particles and suffixes",
     ["Li, Bosheng,", { name: "Li, Bosheng", family: "Li", given: "Bosheng" }],
   ];
   for (const [written, expected] of cases) assert.deepEqual(parseName(written), expected, written);
+});
+
+Deno.test("Chinese, Japanese and Korean names written with a space are family name first, and cite so", async () => {
+  assert.deepEqual(parseName("李 小龍"), { name: "李 小龍", family: "李", given: "小龍" });
+  assert.deepEqual(parseName("山田 太郎"), { name: "山田 太郎", family: "山田", given: "太郎" });
+  assert.deepEqual(parseName("김 철수"), { name: "김 철수", family: "김", given: "철수" });
+  // Written with a comma, or in Latin letters, the usual rules hold.
+  assert.deepEqual(parseName("小龍, 李"), { name: "小龍, 李", family: "小龍", given: "李" });
+  assert.deepEqual(parseName("Xiaolong Li"), {
+    name: "Xiaolong Li",
+    family: "Li",
+    given: "Xiaolong",
+  });
+  const metadata = await normalizeMetadata([
+    { attr: "title", value: "Soil" },
+    { attr: "creator", value: "李 小龍" },
+    { attr: "publicationYear", value: "2020" },
+  ]);
+  assert.match(await metadata.citation("apa"), /^李小龍\. \(2020\)/);
 });
 
 Deno.test("organisations and unclear names stay whole", () => {
