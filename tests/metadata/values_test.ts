@@ -33,12 +33,42 @@ Deno.test("property: splitList never loses or invents text outside separators", 
   }));
 });
 
-Deno.test("years: a leading four-digit year, nothing else", () => {
+Deno.test("years: a year, or the year of a date as people write it, nothing else", () => {
   assert.equal(firstYear("2018"), 2018);
   assert.equal(firstYear(" 2018-06-12"), 2018);
   assert.equal(firstYear("2018/06"), 2018);
   assert.equal(firstYear("2021.1"), 2021);
-  for (const value of ["", "n/a", "TBD", "18", "20180", "c. 2018", "3018", "0999"]) {
+  // As researchers write dates: month names, seasons, days first, approximate years.
+  const written: [string, number][] = [
+    ["May 2019", 2019],
+    ["may 2019", 2019],
+    ["Sept. 2019", 2019],
+    ["12 May 2019", 2019],
+    ["May 12, 2019", 2019],
+    ["1st of May 2019", 2019],
+    ["05/01/2019", 2019],
+    ["1.5.2019", 2019],
+    ["Spring 2019", 2019],
+    ["c. 2019", 2019],
+    ["ca. 2019", 2019],
+    ["circa 2019", 2019],
+    ["c.2019", 2019],
+  ];
+  for (const [value, year] of written) assert.equal(firstYear(value), year, value);
+  for (
+    const value of [
+      "",
+      "n/a",
+      "TBD",
+      "18",
+      "20180",
+      "3018",
+      "0999",
+      "May",
+      "Version 2 2019",
+      "1/2/3/2019",
+    ]
+  ) {
     assert.equal(firstYear(value), undefined, value);
   }
 });
