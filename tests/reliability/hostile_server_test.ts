@@ -315,6 +315,23 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "a Content-Disposition naming ../ and control characters gives a bare file name",
+    handler: () =>
+      new Response("x", {
+        headers: {
+          "content-type": "image/png",
+          "content-disposition":
+            `inline; filename="../../.bashrc"; filename*=UTF-8''..%2F..%2Fevil%0D%0A%1B[31m.png`,
+        },
+      }),
+    run: async (store, signal) => {
+      const inline = await store.file(`${FOLDER}/a.png`).openInline({ signal });
+      await inline.body.cancel();
+      return inline.filename;
+    },
+    expect: (filename) => assert.equal(filename, "evil[31m.png"),
+  },
+  {
     name: "a download cut short of its Content-Length",
     handler: () => cutShort("abc", { "content-length": "10" }),
     run: (store, signal) => store.file(`${FOLDER}/a.csv`).bytes({ signal }),
