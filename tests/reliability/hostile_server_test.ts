@@ -150,6 +150,37 @@ const CASES: Case[] = [
     mentions: "date-modified",
   },
   {
+    name: "a negative file size in a listing",
+    handler: () =>
+      json(
+        JSON.stringify(page(FOLDER, [], [item(`${FOLDER}/a.csv`, "file", { "file-size": -5 })])),
+      ),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "file-size",
+  },
+  {
+    name: "a file size past 2^53 bytes in a listing (no exact number)",
+    handler: () =>
+      json(
+        JSON.stringify(page(FOLDER, [], [item(`${FOLDER}/a.csv`, "file")]))
+          .replace('"file-size":3', '"file-size":36893488147419103232'),
+      ),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "file-size",
+  },
+  {
+    name: "a date beyond any calendar in a listing (no Invalid Date)",
+    handler: () =>
+      json(JSON.stringify(page(FOLDER, [], [item(`${FOLDER}/a.csv`, "file", {
+        "date-modified": 1e20,
+      })]))),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "date-modified",
+  },
+  {
     name: "a listing without its files array",
     handler: () => {
       const { files: _files, ...rest } = page(FOLDER, [], []);
