@@ -426,6 +426,8 @@ function givenFamily(text: string): Omit<ParsedName, "name"> {
   if (words.length > 2 && SUFFIX.test(words.at(-1)!)) suffix = words.pop()!;
   if (words.length < 2 || words.length > MAX_WORDS + 1) return {};
   if (!words.every((word) => NAME_WORD.test(word))) return {};
+  // No one's name holds "and": such a value names two people, or a group.
+  if (words.some((word) => /^(?:and|&)$/i.test(word))) return {};
   // Chinese, Japanese and Korean names are written family name first.
   if (words.every((word) => FAMILY_FIRST.test(word))) {
     return { family: words[0], given: words.slice(1).join(" "), ...opt("suffix", suffix) };

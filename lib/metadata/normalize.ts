@@ -245,8 +245,13 @@ function readPeople(
       family: slot.nested.value(FIELD_KEYS.familyName),
       nameType: slot.nested.value(FIELD_KEYS.nameType),
     };
-    // Several people in one value only when clearly separated by semicolons.
-    const names = slot.value.includes(";") ? splitList(slot.value, /;/) : [slot.value];
+    // Several people in one value only when clearly separated: by semicolons or lines, or by
+    // "and" or "&" between parts that each name a person.
+    const names = /[;\r\n]/.test(slot.value)
+      ? splitList(slot.value, /[;\r\n]/)
+      : hints.family === undefined
+      ? joinedPeople(slot.value)
+      : [slot.value];
     if (names.every((name) => name === "") && hints.family === undefined) {
       read.note(`${field}: an entry without a name was skipped`);
       return;
@@ -278,6 +283,13 @@ function readPeople(
     return once.map(({ type: _type, ...creator }) => creator as Creator);
   }
   return once;
+}
+
+/** `Jane Doe and John Smith` as two names; a value whose parts are not each a person, whole. */
+function joinedPeople(value: string): string[] {
+  const parts = value.split(/\s+(?:and|&)\s+/i);
+  const people = parts.length > 1 && parts.every((part) => parseName(part).family !== undefined);
+  return people ? parts : [value];
 }
 
 /** {@linkcode uniquePeople} within each contributor type: one role of one person is one entry. */

@@ -370,6 +370,35 @@ Deno.test("creators: Author/authors keys, semicolon lists, name hints, skipped b
   ]);
 });
 
+Deno.test("creators: one per line, or people joined by 'and' or '&'; organisations with 'and' stay whole", async () => {
+  const metadata = await normalize([
+    a("creator", "Jane Doe and John Smith"),
+    a("creator", "Roe, Ann & Poe, Edgar A."),
+    a("creator", "Kim Lee\nSam Park\r\n"),
+    a("creator", "Department of Ecology and Evolutionary Biology"),
+    a("creator", "Simon and Garfunkel"),
+    a("creator", "Bill and Melinda Gates Foundation"),
+  ]);
+  assert.deepEqual(
+    metadata.creators.map(({ name, family, given }) => [name, family, given]),
+    [
+      ["Jane Doe", "Doe", "Jane"],
+      ["John Smith", "Smith", "John"],
+      ["Roe, Ann", "Roe", "Ann"],
+      ["Poe, Edgar A.", "Poe", "Edgar A."],
+      ["Kim Lee", "Lee", "Kim"],
+      ["Sam Park", "Park", "Sam"],
+      ["Department of Ecology and Evolutionary Biology", undefined, undefined],
+      ["Simon and Garfunkel", undefined, undefined],
+      ["Bill and Melinda Gates Foundation", undefined, undefined],
+    ],
+  );
+  assert.match(
+    await metadata.citation("apa"),
+    /^Doe, J\., Smith, J\., Roe, A\., Poe, E\. A\., Lee, K\., Park, S\., /,
+  );
+});
+
 Deno.test("contributors: nested and flat types and affiliations, misspelt key", async () => {
   const metadata = await normalize([
     a("contributer", "Moreno, Dana", a("contributorType", "ContactPerson")),
