@@ -215,6 +215,35 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
 }
 
 /**
+ * A person's name written with an affiliation or ORCID iD in parentheses after it
+ * (`Doe, Jane (University of Arizona)`, `Jane Doe (ORCID: 0000-0002-1825-0097)`): the name and
+ * what the parentheses hold. `undefined` for anything else: an organisation's abbreviation
+ * (`Arizona State University (ASU)`), a role (`Lee, Kim (PI)`).
+ *
+ * @example
+ * ```ts
+ * import { nameWithAside } from "./names.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(nameWithAside("Doe, Jane (University of Arizona)"), {
+ *   name: "Doe, Jane",
+ *   affiliation: "University of Arizona",
+ * });
+ * assert.equal(nameWithAside("Lee, Kim (PI)"), undefined);
+ * ```
+ */
+export function nameWithAside(
+  value: string,
+): { name: string; affiliation?: string; orcid?: string } | undefined {
+  const match = /^(.*?\S)\s*\(([^()]+)\)$/.exec(tidy(value));
+  if (match === null || parseName(match[1]).family === undefined) return undefined;
+  const [, name, aside] = match;
+  const orcid = normalizeOrcid(aside);
+  if (orcid !== undefined) return { name, orcid };
+  return looksLikeOrganisation(aside) ? { name, affiliation: aside.trim() } : undefined;
+}
+
+/**
  * Initials of given names, as citations print them: `Kristen B.` → `K. B.`, `Jean-Luc` →
  * `J.-L.`, `J.R.R.` → `J. R. R.`.
  *
@@ -415,11 +444,11 @@ function isNamePart(part: string): boolean {
     words.every((word) => NAME_WORD.test(word));
 }
 
-/** "Given Family" (with a trailing suffix and family particles), or nothing when unsure. */
 /** A word in a script whose names put the family name first (Han, kana, Hangul). */
 const FAMILY_FIRST =
   /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー・]+$/u;
 
+/** "Given Family" (with a trailing suffix and family particles), or nothing when unsure. */
 function givenFamily(text: string): Omit<ParsedName, "name"> {
   const words = text.split(" ").filter((word) => word !== "");
   let suffix = "";

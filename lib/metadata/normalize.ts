@@ -18,7 +18,7 @@ import {
 import { normalizeDoi } from "./doi.ts";
 import { FIELD_KEYS } from "./keys.ts";
 import { type License, loadSpdxCorrect, normalizeLicense, type SpdxCorrect } from "./license.ts";
-import { normalizeOrcid, parseName, samePerson, uniquePeople } from "./names.ts";
+import { nameWithAside, normalizeOrcid, parseName, samePerson, uniquePeople } from "./names.ts";
 import { Reader } from "./reader.ts";
 import { relatedIdentifiers } from "./related.ts";
 import { firstYear, parseDate, splitList, tidy } from "./values.ts";
@@ -258,10 +258,14 @@ function readPeople(
     }
     attrs.push(slot.attr);
     for (const written of names) {
-      const name = parseName(written, hints);
+      const aside = hints.family === undefined ? nameWithAside(written) : undefined;
+      const name = parseName(aside?.name ?? written, hints);
       if (name.name === "") continue;
       const person: Contributor = { ...name };
+      if (aside?.affiliation !== undefined) person.affiliation = aside.affiliation;
+      if (aside?.orcid !== undefined) person.orcid = aside.orcid;
       if (names.length === 1) {
+        // Sub-properties, when there are any, say it better than parentheses.
         const affiliation = unique(affiliations.values[index]).join("; ");
         if (affiliation !== "") person.affiliation = affiliation;
         const orcid = identifiers[index];

@@ -399,6 +399,28 @@ Deno.test("creators: one per line, or people joined by 'and' or '&'; organisatio
   );
 });
 
+Deno.test("creators: an affiliation or ORCID iD in parentheses after a person's name is read as one", async () => {
+  const metadata = await normalize([
+    a("creator", "Doe, Jane (University of Arizona)"),
+    a("creator", "Sam Park (ORCID: 0000-0002-1825-0097)"),
+    a("creator", "Lee, Kim (PI)"),
+    a("creator", "Arizona State University (ASU)"),
+    a("creator", "Roe, Ann (Nowhere Institute)", a("affiliation", "Somewhere University")),
+  ]);
+  assert.deepEqual(
+    metadata.creators.map((
+      { name, family, affiliation, orcid },
+    ) => [name, family, affiliation, orcid]),
+    [
+      ["Doe, Jane", "Doe", "University of Arizona", undefined],
+      ["Sam Park", "Park", undefined, "0000-0002-1825-0097"],
+      ["Lee, Kim (PI)", undefined, undefined, undefined],
+      ["Arizona State University (ASU)", undefined, undefined, undefined],
+      ["Roe, Ann", "Roe", "Somewhere University", undefined],
+    ],
+  );
+});
+
 Deno.test("contributors: nested and flat types and affiliations, misspelt key", async () => {
   const metadata = await normalize([
     a("contributer", "Moreno, Dana", a("contributorType", "ContactPerson")),
