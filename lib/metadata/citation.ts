@@ -219,7 +219,10 @@ export function toCsl(metadata: Citable): CslItem {
     item.issued = { "date-parts": [[metadata.publicationYear]] };
   }
   if (metadata.publisher !== undefined) item.publisher = metadata.publisher;
-  if (metadata.version !== undefined) item.version = metadata.version;
+  // CSL styles print the word themselves ("Version 2"): a label in the value would repeat it.
+  if (metadata.version !== undefined) {
+    item.version = metadata.version.replace(/^(?:version|ver\.?|v)\s*(?=\d)/i, "");
+  }
   if (metadata.doi !== undefined) item.DOI = metadata.doi;
   const link = linkOf(metadata);
   if (link !== undefined) item.URL = link;

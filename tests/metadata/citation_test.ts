@@ -103,6 +103,11 @@ Deno.test("apa: APA 7 through citation-js, with the same fallbacks", async () =>
     await formatCitation({ path: PATH, creators: [USGS], subjects: [], title: "Feed" }, "apa"),
     `U.S. Geological Survey, Earthquake Hazards Program. (n.d.). Feed [Dataset]. (${PATH}).`,
   );
+  // A version written with its label is still one "Version" in APA (CSL adds the word).
+  for (const version of ["2.0", "v2.0", "V2.0", "Version 2.0", "version 2.0", "ver. 2.0"]) {
+    const apa = await formatCitation({ ...FULL, version }, "apa");
+    assert.ok(apa.includes("2007-2009 (Version 2.0) [Dataset]"), `${version}: ${apa}`);
+  }
 });
 
 Deno.test("bibtex: @misc with a stable key, braced title, version and path in note", async () => {
