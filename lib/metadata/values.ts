@@ -6,7 +6,30 @@
  */
 
 /**
- * Collapses runs of whitespace (tabs and newlines included) to one space and trims.
+ * Characters that show as nothing (zero-width spaces, the BOM, soft hyphens, bidirectional
+ * controls, control characters other than whitespace): copied along from documents, never part
+ * of a value. ZWJ and ZWNJ stay: emoji sequences and Persian or Indic words need them.
+ */
+const INVISIBLE = /(?![\u200c\u200d\t\n\v\f\r])[\p{Cc}\p{Cf}]/gu;
+
+/**
+ * The value without the characters that show as nothing (whitespace stays), trimmed.
+ *
+ * @example
+ * ```ts
+ * import { withoutInvisible } from "./values.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(withoutInvisible("\ufeffSoil\u200b\ncores "), "Soil\ncores");
+ * ```
+ */
+export function withoutInvisible(value: string): string {
+  return value.replace(INVISIBLE, "").trim();
+}
+
+/**
+ * Collapses runs of whitespace (tabs and newlines included) to one space, drops characters
+ * that show as nothing, and trims.
  *
  * @example
  * ```ts
@@ -14,10 +37,11 @@
  * import assert from "node:assert/strict";
  *
  * assert.equal(tidy("\tCyVerse  Data\nCommons "), "CyVerse Data Commons");
+ * assert.equal(tidy("\u200b\ufeff"), "");
  * ```
  */
 export function tidy(value: string): string {
-  return typeof value === "string" ? value.replace(/\s+/g, " ").trim() : "";
+  return typeof value === "string" ? withoutInvisible(value).replace(/\s+/g, " ") : "";
 }
 
 /**

@@ -421,6 +421,20 @@ Deno.test("creators: an affiliation or ORCID iD in parentheses after a person's 
   );
 });
 
+Deno.test("values of invisible characters only (a zero-width space, a BOM) are empty, not a title or creator", async () => {
+  const metadata = await normalize(
+    ["title", "creator", "publisher", "rights", "subject", "version"].map((attr) =>
+      a(attr, "\u200b\ufeff")
+    ),
+  );
+  assert.equal(metadata.title, undefined);
+  assert.deepEqual(metadata.creators, []);
+  assert.equal(metadata.publisher, undefined);
+  assert.equal(metadata.license, undefined);
+  assert.deepEqual(metadata.subjects, []);
+  assert.equal(metadata.version, undefined);
+});
+
 Deno.test("contributors: nested and flat types and affiliations, misspelt key", async () => {
   const metadata = await normalize([
     a("contributer", "Moreno, Dana", a("contributorType", "ContactPerson")),

@@ -7,6 +7,27 @@ Deno.test("tidy collapses whitespace of every kind", () => {
   assert.equal(tidy(undefined as unknown as string), "");
 });
 
+Deno.test("tidy drops characters that show as nothing, copied along from documents", () => {
+  for (
+    const invisible of [
+      "\u200b",
+      "\ufeff",
+      "\u2060",
+      "\u00ad",
+      "\u200e",
+      "\u202e",
+      "\u2066",
+      "\x07",
+      "\u200b \ufeff",
+    ]
+  ) {
+    assert.equal(tidy(invisible), "", JSON.stringify(invisible));
+  }
+  assert.equal(tidy("\ufeffSoil\u200b cores\u202e"), "Soil cores");
+  // Joiners stay: emoji sequences and Persian or Indic words need them.
+  assert.equal(tidy("می\u200cخواهم"), "می\u200cخواهم");
+});
+
 Deno.test("splitList splits outside brackets and drops empty items", () => {
   assert.deepEqual(
     splitList("barley, Hordeum vulgare, variety trials, crop yield, Minnesota", /,/),
