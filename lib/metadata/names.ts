@@ -159,6 +159,13 @@ const PARTICLES: ReadonlySet<string> = new Set([
 
 const SUFFIX = /^(?:jr|sr|ii|iii|iv|v)\.?$/i;
 
+/** A title written before a name (`Dr.`, `Prof`, `Professor`, `Ms`). */
+const HONORIFIC = /^(?:dr|prof|professor|mr|mrs|ms|mx)\.?\s+/i;
+
+/** Degrees written after a name, after a comma; capitals only, so `Yan, Ma` keeps its `Ma`. */
+const DEGREES =
+  /(?:,\s*(?:Ph\.?\s?D|D\.?\s?Phil|M\.?D|M\.?Sc?|B\.?Sc?|M\.?A|B\.?A|M\.?P\.?H|M\.?B\.?A|D\.?V\.?M)\.?)+$/;
+
 /** A word of a personal name: letters (any script), marks, apostrophes, hyphens, dots. */
 const NAME_WORD = /^[\p{L}\p{M}][\p{L}\p{M}'’.\-]*$/u;
 
@@ -199,9 +206,11 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
       ...opt("given", given),
     };
   }
-  if (name === "" || looksLikeOrganisation(name)) return { name };
-  const parts = name.split(",").map((part) => part.trim());
-  if (parts.length === 1) return { name, ...givenFamily(name) };
+  // Titles and degrees are no part of a person's given or family name (APA leaves both out).
+  const bare = name.replace(HONORIFIC, "").replace(DEGREES, "");
+  if (bare === "" || looksLikeOrganisation(bare)) return { name };
+  const parts = bare.split(",").map((part) => part.trim());
+  if (parts.length === 1) return { name, ...givenFamily(bare) };
   if (parts.length === 2 && SUFFIX.test(parts[1])) {
     const person = givenFamily(parts[0]);
     return person.family === undefined ? { name } : { name, ...person, suffix: parts[1] };

@@ -82,6 +82,30 @@ Deno.test("Chinese, Japanese and Korean names written with a space are family na
   assert.match(await metadata.citation("apa"), /^李小龍\. \(2020\)/);
 });
 
+Deno.test("titles before a name and degrees after it are no part of the given or family name", async () => {
+  const person = (value: string) => {
+    const { family, given } = parseName(value);
+    return [family, given];
+  };
+  assert.deepEqual(person("Dr. Jane Doe"), ["Doe", "Jane"]);
+  assert.deepEqual(person("Prof John Smith"), ["Smith", "John"]);
+  assert.deepEqual(person("Professor Ada King"), ["King", "Ada"]);
+  assert.deepEqual(person("Jane Doe, PhD"), ["Doe", "Jane"]);
+  assert.deepEqual(person("Jane Doe, Ph.D."), ["Doe", "Jane"]);
+  assert.deepEqual(person("Doe, Jane, PhD"), ["Doe", "Jane"]);
+  assert.deepEqual(person("Dr. Doe, Jane M., M.D."), ["Doe", "Jane M."]);
+  // The name as written is kept; a lone title is no person.
+  assert.equal(parseName("Dr. Jane Doe").name, "Dr. Jane Doe");
+  assert.deepEqual(parseName("Dr. Who"), { name: "Dr. Who" });
+  const metadata = await normalizeMetadata([
+    { attr: "title", value: "Soil" },
+    { attr: "creator", value: "Dr. Jane Doe" },
+    { attr: "creator", value: "John Smith, PhD" },
+    { attr: "publicationYear", value: "2020" },
+  ]);
+  assert.match(await metadata.citation("apa"), /^Doe, J\., & Smith, J\. \(2020\)/);
+});
+
 Deno.test("organisations and unclear names stay whole", () => {
   for (
     const name of [
