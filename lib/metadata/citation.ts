@@ -344,6 +344,9 @@ function bibtexItem(metadata: Citable, tex: (text: string) => string): CslItem {
   if (note.length > 0) item.note = note.join(". ");
   const escaped: CslItem = { id: item.id, type: item.type };
   for (const [field, value] of Object.entries(item)) {
+    // A verbatim field has no escapes: a DOI with a brace or backslash, which could end the
+    // entry early, is left to the link, which carries it percent-encoded.
+    if (field === "DOI" && /[{}\\]/.test(String(value))) continue;
     // Keys are ASCII already; links and DOIs are verbatim fields (the url package reads them).
     if (["id", "citation-key", "type", "DOI", "URL"].includes(field)) {
       escaped[field] = value;

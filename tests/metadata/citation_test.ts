@@ -243,6 +243,20 @@ Deno.test("bibtex: names and titles in Cyrillic, Greek, Chinese and Korean are k
   ]);
 });
 
+Deno.test("bibtex: a DOI holding a brace cannot unbalance the entry; its link still names it", async () => {
+  const bibtex = await formatCitation(
+    { path: PATH, title: "T", creators: [], subjects: [], doi: "10.1234/a}b{c}}" },
+    "bibtex",
+  );
+  let depth = 0;
+  for (const char of raw(bibtex)) {
+    depth += char === "{" ? 1 : char === "}" ? -1 : 0;
+    assert.ok(depth >= 0, bibtex);
+  }
+  assert.equal(depth, 0, bibtex);
+  assert.ok(bibtex.includes("\turl = {https://doi.org/10.1234/a%7Db%7Bc%7D%7D},"), bibtex);
+});
+
 Deno.test("ris: names, titles and subjects as they are, read back whole; one KW per subject", async () => {
   const ris = await formatCitation({
     path: "/iplant/home/shared/commons_repo/curated/Whitfield_CountyUnemployment_2017",
