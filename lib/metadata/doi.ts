@@ -62,13 +62,23 @@ export function normalizeDoi(value: string): string | undefined {
  * read text). A DOI may hold any of these inside.
  */
 function withoutSentenceEnd(text: string): string {
-  const trimmed = text.replace(/[.,;:]+$/, "");
-  const close = trimmed.at(-1);
-  const open = close === ")" ? "(" : close === "]" ? "[" : undefined;
-  if (open === undefined || trimmed.split(open).length >= trimmed.split(close!).length) {
-    return trimmed;
+  // How many more times each bracket closes than opens (one pass: a value may be long).
+  const unopened: Record<string, number> = { ")": 0, "]": 0 };
+  for (const char of text) {
+    if (char === ")" || char === "]") unopened[char]++;
+    else if (char === "(") unopened[")"]--;
+    else if (char === "[") unopened["]"]--;
   }
-  return withoutSentenceEnd(trimmed.slice(0, -1));
+  let end = text.length;
+  while (end > 0) {
+    const char = text[end - 1];
+    if (".,;:".includes(char)) end--;
+    else if (unopened[char] > 0) {
+      unopened[char]--;
+      end--;
+    } else break;
+  }
+  return text.slice(0, end);
 }
 
 /**

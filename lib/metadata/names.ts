@@ -162,9 +162,16 @@ const SUFFIX = /^(?:jr|sr|ii|iii|iv|v)\.?$/i;
 /** A title written before a name (`Dr.`, `Prof`, `Professor`, `Ms`). */
 const HONORIFIC = /^(?:dr|prof|professor|mr|mrs|ms|mx)\.?\s+/i;
 
-/** Degrees written after a name, after a comma; capitals only, so `Yan, Ma` keeps its `Ma`. */
-const DEGREES =
-  /(?:,\s*(?:Ph\.?\s?D|D\.?\s?Phil|M\.?D|M\.?Sc?|B\.?Sc?|M\.?A|B\.?A|M\.?P\.?H|M\.?B\.?A|D\.?V\.?M)\.?)+$/;
+/** A degree written after a name, after a comma; capitals only, so `Yan, Ma` keeps its `Ma`. */
+const DEGREE =
+  /^(?:Ph\.?\s?D|D\.?\s?Phil|M\.?D|M\.?Sc?|B\.?Sc?|M\.?A|B\.?A|M\.?P\.?H|M\.?B\.?A|D\.?V\.?M)\.?$/;
+
+/** The name without the degrees written after it (`Jane Doe, PhD, MD` → `Jane Doe`). */
+function withoutDegrees(name: string): string {
+  const parts = name.split(",");
+  while (parts.length > 1 && DEGREE.test(parts.at(-1)!.trim())) parts.pop();
+  return parts.join(",").trim();
+}
 
 /** A word of a personal name: letters (any script), marks, apostrophes, hyphens, dots. */
 const NAME_WORD = /^[\p{L}\p{M}][\p{L}\p{M}'’.\-]*$/u;
@@ -207,7 +214,7 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
     };
   }
   // Titles and degrees are no part of a person's given or family name (APA leaves both out).
-  const bare = name.replace(HONORIFIC, "").replace(DEGREES, "");
+  const bare = withoutDegrees(name.replace(HONORIFIC, ""));
   if (bare === "" || looksLikeOrganisation(bare)) return { name };
   const parts = bare.split(",").map((part) => part.trim());
   if (parts.length === 1) return { name, ...givenFamily(bare) };

@@ -62,6 +62,10 @@ Deno.test("every way of writing a DOI normalises to the canonical form", () => {
   for (const [input, expected] of cases) {
     assert.equal(normalizeDoi(input), expected, JSON.stringify(input));
   }
+  // Long values are read in one pass, without running out of stack.
+  assert.equal(normalizeDoi(`10.1234/a${")".repeat(100_000)}.`), "10.1234/a");
+  const nested = `10.1234/${"(".repeat(50_000)}a${")".repeat(50_000)}`;
+  assert.equal(normalizeDoi(`${nested}).`), nested);
   assert.equal(normalizeDoi(42 as unknown as string), undefined);
 });
 

@@ -94,6 +94,8 @@ Deno.test("titles before a name and degrees after it are no part of the given or
   assert.deepEqual(person("Jane Doe, Ph.D."), ["Doe", "Jane"]);
   assert.deepEqual(person("Doe, Jane, PhD"), ["Doe", "Jane"]);
   assert.deepEqual(person("Dr. Doe, Jane M., M.D."), ["Doe", "Jane M."]);
+  assert.deepEqual(person("Jane Doe, PhD, MD"), ["Doe", "Jane"]);
+  assert.deepEqual(person("Yan, Ma"), ["Yan", "Ma"]);
   // The name as written is kept; a lone title is no person.
   assert.equal(parseName("Dr. Jane Doe").name, "Dr. Jane Doe");
   assert.deepEqual(parseName("Dr. Who"), { name: "Dr. Who" });
