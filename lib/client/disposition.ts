@@ -7,7 +7,9 @@
 /**
  * The file name a `Content-Disposition` header carries: the RFC 5987 `filename*` when present and
  * decodable (Terrain's newest form), else the plain `filename` (quoted or not; the older form
- * has no disposition type word at all).
+ * has no disposition type word at all). Only its last path segment, without control characters
+ * (RFC 6266 §4.3), so that a caller may save under it: a server cannot name `../` or a terminal
+ * escape.
  *
  * @returns The name, or `undefined` when the header is absent or names no file.
  *
@@ -19,6 +21,7 @@
  * const header = `attachment; filename="r_sum_.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv`;
  * assert.equal(filenameFromDisposition(header), "résumé.csv");
  * assert.equal(filenameFromDisposition(`filename="a b.txt"`), "a b.txt");
+ * assert.equal(filenameFromDisposition(`filename="../../.bashrc"`), ".bashrc");
  * ```
  */
 export function filenameFromDisposition(header: string | null): string | undefined {
@@ -27,14 +30,19 @@ export function filenameFromDisposition(header: string | null): string | undefin
   if (extended) {
     const match = /^([\w!#$%&+^`{}~-]+)'[^']*'(.*)$/.exec(extended[1].trim());
     if (match) {
-      const decoded = decodeExtended(match[1], match[2]);
-      if (decoded !== undefined && decoded !== "") return decoded;
+      const decoded = bareName(decodeExtended(match[1], match[2]) ?? "");
+      if (decoded !== undefined) return decoded;
     }
   }
   const plain = /(?:^|;)\s*filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/i.exec(header);
   if (!plain) return undefined;
-  const name = plain[1] !== undefined ? plain[1].replace(/\\(.)/g, "$1") : plain[2].trim();
-  return name === "" ? undefined : name;
+  return bareName(plain[1] !== undefined ? plain[1].replace(/\\(.)/g, "$1") : plain[2]);
+}
+
+/** The last segment of `name` (`/` and `\` both separate), without control characters. */
+function bareName(name: string): string | undefined {
+  const base = name.replace(/\p{Cc}/gu, "").split(/[\\/]/).at(-1)!.trim();
+  return base === "" || base === "." || base === ".." ? undefined : base;
 }
 
 function decodeExtended(charset: string, value: string): string | undefined {

@@ -34,7 +34,7 @@ function compileOrRuntime<T extends Z.ZodType>(schema: T): Parser<T> {
   }
 }
 
-import { millis, permission } from "./fields.ts";
+import { byteSize, millis, permission } from "./fields.ts";
 
 /**
  * One entry (file or folder) of a paged listing.
@@ -64,7 +64,7 @@ export const ListingItem = z.looseObject({
   "date-created": millis,
   "date-modified": millis,
   /** Bytes; 0 for folders. */
-  "file-size": z.number(),
+  "file-size": byteSize,
 });
 /**
  * One entry (file or folder) of a paged listing, as parsed.
@@ -511,7 +511,7 @@ export const SearchHit = z.looseObject({
     fileType: z.string().nullish(),
     dateCreated: millis,
     dateModified: millis,
-    fileSize: z.number(),
+    fileSize: byteSize,
     metadata: z.looseObject({
       irods: z.array(SearchAvu).nullish(),
       cyverse: z.array(SearchAvu).nullish(),

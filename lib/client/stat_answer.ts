@@ -7,7 +7,7 @@
  */
 
 import { loadZodModule, type z as Z } from "../deps.ts";
-import { millis, permission } from "./fields.ts";
+import { byteSize, millis, permission } from "./fields.ts";
 
 const { z } = await loadZodModule();
 
@@ -38,7 +38,7 @@ export const StatInfo = z.discriminatedUnion("type", [
     "date-created": millis,
     "date-modified": millis,
     permission,
-    "file-size": z.number(),
+    "file-size": byteSize,
     infoType: z.string().nullable(),
     md5: z.string(),
   }),

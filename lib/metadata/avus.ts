@@ -8,6 +8,7 @@
  */
 
 import { canonicalKey } from "./keys.ts";
+import { withoutInvisible } from "./values.ts";
 
 /**
  * An AVU from anywhere — the metadata endpoint, a sidecar file, a JSON dump: an attribute, a
@@ -209,7 +210,7 @@ export function attributeGroup(avus: readonly AvuLike[]): AttributeGroup {
 
 function toAttribute(avu: AvuLike): Attribute {
   const nested = attributeGroup(avu.avus ?? []);
-  const value = typeof avu.value === "string" ? avu.value.trim() : "";
+  const value = typeof avu.value === "string" ? withoutInvisible(avu.value) : "";
   const attr = typeof avu.attr === "string" ? avu.attr : "";
   const empty = value === "" && !nested.hasValues;
   return { attr, key: canonicalKey(attr), value, nested, empty };

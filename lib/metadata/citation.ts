@@ -67,7 +67,7 @@ export async function formatCitation(
     }
     case "bibtex": {
       const citejs = await loadCitationJs();
-      return bibtexText(citejs.format([bibtexItem(metadata)], "bibtex", { format: "object" }));
+      return bibtexText(citejs.bibtexEntries([bibtexItem(metadata, citejs.tex)]));
     }
     case "ris": {
       const citejs = await loadCitationJs();
@@ -219,7 +219,10 @@ export function toCsl(metadata: Citable): CslItem {
     item.issued = { "date-parts": [[metadata.publicationYear]] };
   }
   if (metadata.publisher !== undefined) item.publisher = metadata.publisher;
-  if (metadata.version !== undefined) item.version = metadata.version;
+  // CSL styles print the word themselves ("Version 2"): a label in the value would repeat it.
+  if (metadata.version !== undefined) {
+    item.version = metadata.version.replace(/^(?:version|ver\.?|v)\s*(?=\d)/i, "");
+  }
   if (metadata.doi !== undefined) item.DOI = metadata.doi;
   const link = linkOf(metadata);
   if (link !== undefined) item.URL = link;
@@ -328,54 +331,44 @@ function tryUrl(make: (id: string) => string, id: string): string | undefined {
 }
 
 /**
- * The record for citation-js's BibTeX writer. BibTeX has no version or archive-location field
- * for `@misc`: both go in `note`. citation-js escapes people's names but writes an
- * organisation's name raw inside braces, so `&`, `_` or `%` there would break LaTeX: those are
- * escaped here first.
+ * The record for citation-js's BibTeX writer, its text escaped by `tex` (citation-js escapes
+ * none of it here: see `CitationJs.bibtexEntries`). BibTeX has no version or archive-location
+ * field for `@misc`: both go in `note`.
  */
-function bibtexItem(metadata: Citable): CslItem {
+function bibtexItem(metadata: Citable, tex: (text: string) => string): CslItem {
   const item = toCsl(metadata);
-  if (Array.isArray(item.author)) {
-    item.author = item.author.map((name: { literal?: string }) =>
-      name.literal === undefined
-        ? name
-        : { literal: name.literal.replace(/[\\{}~^&%$#_]/g, (char) => TEX_SPECIALS[char]) }
-    );
-  }
   const note = [
     metadata.version === undefined ? undefined : versionText(metadata.version),
     typeof item.archive_location === "string" ? item.archive_location : undefined,
   ].filter((part) => part !== undefined);
   if (note.length > 0) item.note = note.join(". ");
-  return item;
+  const escaped: CslItem = { id: item.id, type: item.type };
+  for (const [field, value] of Object.entries(item)) {
+    // A verbatim field has no escapes: a DOI with a brace or backslash, which could end the
+    // entry early, is left to the link, which carries it percent-encoded.
+    if (field === "DOI" && /[{}\\]/.test(String(value))) continue;
+    // Keys are ASCII already; links and DOIs are verbatim fields (the url package reads them).
+    if (["id", "citation-key", "type", "DOI", "URL"].includes(field)) {
+      escaped[field] = value;
+    } else if (typeof value === "string") escaped[field] = tex(value);
+    else if (field === "author") {
+      escaped.author = (value as Record<string, string>[]).map((name) =>
+        Object.fromEntries(Object.entries(name).map(([part, text]) => [part, tex(text)]))
+      );
+    } else escaped[field] = value;
+  }
+  return escaped;
 }
 
-/** LaTeX's special characters, as citation-js spells them in the fields it escapes. */
-const TEX_SPECIALS: Readonly<Record<string, string>> = {
-  "\\": "\\textbackslash{}",
-  "{": "\\textbraceleft{}",
-  "}": "\\textbraceright{}",
-  "~": "\\textasciitilde{}",
-  "^": "\\textasciicircum{}",
-  "&": "\\&",
-  "%": "\\%",
-  $: "\\$",
-  "#": "\\#",
-  _: "\\_",
-};
-
 /**
- * BibTeX text from citation-js's entries (`format: "object"`: fields already escaped), made
- * readable: `\_` and `\$` for citation-js's `\textunderscore{}` and `\textdollar{}` (its own
- * `\_`, shadowed by its command table), and the title in one pair of braces — so BibTeX styles
- * keep its capitals — instead of braces around each capitalised word as well.
+ * BibTeX text from citation-js's entries (`format: "object"`), made readable: the title in one
+ * pair of braces — so BibTeX styles keep its capitals — instead of braces around each
+ * capitalised word as well.
  */
 function bibtexText(entries: unknown): string {
   return (entries as { type: string; label: string; properties: Record<string, string> }[])
     .map(({ type, label, properties }) => {
-      const fields = Object.entries(properties).map(([field, value]) => {
-        const text = value.replaceAll("\\textunderscore{}", "\\_")
-          .replaceAll("\\textdollar{}", "\\$");
+      const fields = Object.entries(properties).map(([field, text]) => {
         // A brace group of one word that is no command's argument is citation-js's capital
         // keeper; the title's own braces keep them all.
         const braced = field === "title"

@@ -43,10 +43,57 @@ export interface CslItem {
 export interface CitationJs {
   /** Formats items with a citation-js output format and its options. */
   format(items: CslItem[], format: string, options?: Record<string, unknown>): unknown;
+  /**
+   * BibTeX entries (`format: "object"`) of items whose text {@linkcode CitationJs.tex} escaped
+   * already: citation-js's own escaping would drop every letter it has no LaTeX for.
+   */
+  bibtexEntries(items: CslItem[]): unknown;
+  /**
+   * Text for a BibTeX field: LaTeX's special characters and what citation-js has a command for
+   * (accented Latin letters, `Ø`, typographic quotes and dashes) as LaTeX, as citation-js writes
+   * them; every other letter (Cyrillic, Greek, CJK, Hangul) as it is, for UTF-8 LaTeX and
+   * Biber, where citation-js drops it (and writes Greek as math symbols).
+   */
+  tex(text: string): string;
 }
 
 interface CiteConstructor {
   new (data: unknown): { format(format: string, options?: Record<string, unknown>): unknown };
+}
+
+/** The part of citation-js's BibTeX plugin configuration tern reads and sets. */
+interface BibtexConfig {
+  constants: {
+    commands: Record<string, string>;
+    diacritics: Record<string, string>;
+    ligatures: Record<string, string>;
+  };
+  format: { asciiOnly: boolean };
+}
+
+/** Characters BibTeX takes as they are (citation-js's list). */
+const PLAIN = /^[a-zA-Z0-9\s!"'()*+,\-./:;=?@[\]]$/;
+
+/** An escaper of text for BibTeX from citation-js's tables (see `CitationJs.tex`). */
+function texEscaper({ constants }: BibtexConfig): (text: string) => string {
+  const command = new Map<string, string>();
+  for (const [name, char] of Object.entries(constants.commands)) command.set(char, `\\${name}{}`);
+  for (const [text, char] of Object.entries(constants.ligatures)) command.set(char, text);
+  // `\_` and `\$` read better than citation-js's `\textunderscore{}` and `\textdollar{}`.
+  for (const char of "&%$#_") command.set(char, `\\${char}`);
+  const accent = new Map(Object.entries(constants.diacritics).map(([name, mark]) => [mark, name]));
+  return (text) =>
+    Array.from(text.normalize("NFC"), (char) => {
+      if (PLAIN.test(char)) return char;
+      const known = command.get(char);
+      if (known !== undefined) return known;
+      const [base, ...marks] = Array.from(char.normalize("NFD"));
+      const letter = PLAIN.test(base) ? base : command.get(base);
+      if (letter === undefined || marks.length === 0 || !marks.every((m) => accent.has(m))) {
+        return char;
+      }
+      return marks.reduce((inner, mark) => `{\\${accent.get(mark)} ${inner}}`, letter);
+    }).join("");
 }
 
 /** citation-js, loaded once: a lazily built immutable singleton (a failed load is not kept). */
@@ -71,10 +118,25 @@ let loading: Promise<CitationJs> | undefined;
 export function loadCitationJs(): Promise<CitationJs> {
   loading ??= (async (): Promise<CitationJs> => {
     const core = await loadCitationJsModules();
-    const Cite = (core as unknown as { Cite: CiteConstructor }).Cite;
+    const { Cite, plugins } = core as unknown as {
+      Cite: CiteConstructor;
+      plugins: { config: { get(plugin: string): BibtexConfig } };
+    };
+    const bibtex = plugins.config.get("@bibtex");
     return {
       format: (items: CslItem[], format: string, options?: Record<string, unknown>) =>
         new Cite(items).format(format, options),
+      bibtexEntries(items: CslItem[]) {
+        // citation-js reads the setting while it formats, synchronously: set for this call only.
+        const asciiOnly = bibtex.format.asciiOnly;
+        bibtex.format.asciiOnly = false;
+        try {
+          return new Cite(items).format("bibtex", { format: "object" });
+        } finally {
+          bibtex.format.asciiOnly = asciiOnly;
+        }
+      },
+      tex: texEscaper(bibtex),
     };
   })().catch((error) => {
     loading = undefined;

@@ -21,7 +21,8 @@ const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
 /**
  * The canonical form (`10.25739/9k2v-7q4m`) of a DOI written in any common way — bare, with a
  * `doi:` label, as a `https://doi.org/` or `http://dx.doi.org/` link (percent-escapes decoded),
- * with surrounding whitespace — or `undefined` when the value is not a DOI. The suffix keeps
+ * with surrounding whitespace or the punctuation of a sentence after it — or `undefined` when
+ * the value is not a DOI. The suffix keeps
  * its case (DOIs compare case-insensitively: compare the lower-cased forms).
  *
  * @example
@@ -32,6 +33,8 @@ const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
  * assert.equal(normalizeDoi("https://doi.org/10.25739/6gq1-wz4f"), "10.25739/6gq1-wz4f");
  * assert.equal(normalizeDoi("doi:10.25739/tx0s-5m8a"), "10.25739/tx0s-5m8a");
  * assert.equal(normalizeDoi("\t10.7946/P2C35G "), "10.7946/P2C35G");
+ * assert.equal(normalizeDoi("(see https://doi.org/10.7946/P2C35G)."), undefined);
+ * assert.equal(normalizeDoi("https://doi.org/10.7946/P2C35G)."), "10.7946/P2C35G");
  * assert.equal(normalizeDoi("10.25739/"), undefined);
  * assert.equal(normalizeDoi("SRP018832"), undefined);
  * ```
@@ -49,7 +52,33 @@ export function normalizeDoi(value: string): string | undefined {
       return undefined;
     }
   }
+  text = withoutSentenceEnd(text);
   return DOI_SHAPE.test(text) ? text : undefined;
+}
+
+/**
+ * The DOI without the punctuation of the sentence it was copied from: a trailing `.`, `,`, `;`
+ * or `:`, and a closing bracket the DOI does not open (as DataCite's and Crossref's link finders
+ * read text). A DOI may hold any of these inside.
+ */
+function withoutSentenceEnd(text: string): string {
+  // How many more times each bracket closes than opens (one pass: a value may be long).
+  const unopened: Record<string, number> = { ")": 0, "]": 0 };
+  for (const char of text) {
+    if (char === ")" || char === "]") unopened[char]++;
+    else if (char === "(") unopened[")"]--;
+    else if (char === "[") unopened["]"]--;
+  }
+  let end = text.length;
+  while (end > 0) {
+    const char = text[end - 1];
+    if (".,;:".includes(char)) end--;
+    else if (unopened[char] > 0) {
+      unopened[char]--;
+      end--;
+    } else break;
+  }
+  return text.slice(0, end);
 }
 
 /**

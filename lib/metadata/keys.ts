@@ -30,15 +30,16 @@ const MISSPELLINGS: ReadonlyArray<readonly [string, string]> = [
   ["licence", "license"],
 ];
 
-/** Prefixes that only say which schema an attribute belongs to. */
-const SCHEMA_PREFIX = /^datacite[.:_]/;
+/** Prefixes that only say which schema an attribute belongs to: DataCite's, Dublin Core's. */
+const SCHEMA_PREFIX = /^(?:datacite|dcterms|dct|dc)[.:_]/;
 
 /** Separators people put between words of one attribute name. */
 const SEPARATORS = /[\s_.\-:]+/g;
 
 /**
  * The canonical form of an attribute name: trimmed (trailing TABs included), lower case,
- * without a `datacite.` prefix or separators, with known misspellings corrected.
+ * without a schema prefix (`datacite.`, Dublin Core's `dc.`, `dcterms:`) or separators, with known
+ * misspellings corrected.
  *
  * @example
  * ```ts
@@ -49,6 +50,7 @@ const SEPARATORS = /[\s_.\-:]+/g;
  * assert.equal(canonicalKey("publication_year"), canonicalKey("Publication Year"));
  * assert.equal(canonicalKey("creatorAffiliation\t"), "creatoraffiliation");
  * assert.equal(canonicalKey("identiferType"), "identifiertype");
+ * assert.equal(canonicalKey("dcterms:creator"), "creator");
  * ```
  */
 export function canonicalKey(attr: string): string {

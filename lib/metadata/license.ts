@@ -222,7 +222,9 @@ export function normalizeLicense(
   correct: SpdxCorrect,
 ): License | undefined {
   const text = tidy(value);
-  const uri = /^https?:\/\/\S+$/i.test(hints.uri?.trim() ?? "") ? hints.uri!.trim() : undefined;
+  const isLink = (candidate: string) => /^https?:\/\/\S+$/i.test(candidate);
+  // A value that is one link says what a rights link says (when there is none).
+  const uri = isLink(hints.uri?.trim() ?? "") ? hints.uri!.trim() : isLink(text) ? text : undefined;
   const candidates: Candidate[] = [];
 
   const identifier = tidy(hints.identifier ?? "");
@@ -235,7 +237,7 @@ export function normalizeLicense(
     const whole = exactOrAlias(text, correct) ?? labelledParts(text, correct);
     if (whole !== undefined) candidates.push(whole);
   }
-  const linked = uri === undefined ? undefined : licenseFromUrl(uri);
+  const linked = uri === undefined ? undefined : spdxId(licenseFromUrl(uri) ?? "", correct);
   if (linked !== undefined) candidates.push({ id: linked, confidence: "alias" });
   if (text !== "" && !NOT_A_LICENSE.test(text) && candidates.length === 0) {
     const guess = namedIn(text) ?? repairShort(text, correct);
@@ -249,6 +251,8 @@ export function normalizeLicense(
   const known = best === undefined ? undefined : KNOWN.get(best.id) ?? ccInfo(best.id);
   const name = best !== undefined && best.confidence !== "guess" && known !== undefined
     ? known.name
+    : best !== undefined && text === uri
+    ? best.id
     : text || (known?.name ?? best?.id ?? "");
   const url = uri ?? known?.url ??
     (best === undefined || best.id.includes(" ")
@@ -386,8 +390,12 @@ function namedIn(text: string): string | undefined {
   return found.size === 1 ? [...found][0] : undefined;
 }
 
-/** The licence a Creative Commons or Open Data Commons link names. */
+/** The licence a Creative Commons, Open Data Commons, SPDX or OSI licence page link names. */
 function licenseFromUrl(url: string): string | undefined {
+  const listed =
+    /^https?:\/\/(?:www\.)?(?:spdx|opensource)\.org\/licenses\/([\w.+-]+?)(?:\.html|\.json|\.php)?\/?$/i
+      .exec(url.trim());
+  if (listed !== null) return listed[1];
   const text = url.trim().toLowerCase();
   const cc = /creativecommons\.org\/licenses\/(by(?:-nc)?(?:-sa|-nd)?)\/(\d\.\d)/.exec(text);
   if (cc !== null) return `CC-${cc[1].toUpperCase()}-${cc[2]}`;

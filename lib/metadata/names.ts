@@ -159,6 +159,20 @@ const PARTICLES: ReadonlySet<string> = new Set([
 
 const SUFFIX = /^(?:jr|sr|ii|iii|iv|v)\.?$/i;
 
+/** A title written before a name (`Dr.`, `Prof`, `Professor`, `Ms`). */
+const HONORIFIC = /^(?:dr|prof|professor|mr|mrs|ms|mx)\.?\s+/i;
+
+/** A degree written after a name, after a comma; capitals only, so `Yan, Ma` keeps its `Ma`. */
+const DEGREE =
+  /^(?:Ph\.?\s?D|D\.?\s?Phil|M\.?D|M\.?Sc?|B\.?Sc?|M\.?A|B\.?A|M\.?P\.?H|M\.?B\.?A|D\.?V\.?M)\.?$/;
+
+/** The name without the degrees written after it (`Jane Doe, PhD, MD` → `Jane Doe`). */
+function withoutDegrees(name: string): string {
+  const parts = name.split(",");
+  while (parts.length > 1 && DEGREE.test(parts.at(-1)!.trim())) parts.pop();
+  return parts.join(",").trim();
+}
+
 /** A word of a personal name: letters (any script), marks, apostrophes, hyphens, dots. */
 const NAME_WORD = /^[\p{L}\p{M}][\p{L}\p{M}'’.\-]*$/u;
 
@@ -199,9 +213,11 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
       ...opt("given", given),
     };
   }
-  if (name === "" || looksLikeOrganisation(name)) return { name };
-  const parts = name.split(",").map((part) => part.trim());
-  if (parts.length === 1) return { name, ...givenFamily(name) };
+  // Titles and degrees are no part of a person's given or family name (APA leaves both out).
+  const bare = withoutDegrees(name.replace(HONORIFIC, ""));
+  if (bare === "" || looksLikeOrganisation(bare)) return { name };
+  const parts = bare.split(",").map((part) => part.trim());
+  if (parts.length === 1) return { name, ...givenFamily(bare) };
   if (parts.length === 2 && SUFFIX.test(parts[1])) {
     const person = givenFamily(parts[0]);
     return person.family === undefined ? { name } : { name, ...person, suffix: parts[1] };
@@ -212,6 +228,35 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
     return { name, family: familyPart, given: givenPart, ...opt("suffix", parts[2] ?? "") };
   }
   return { name };
+}
+
+/**
+ * A person's name written with an affiliation or ORCID iD in parentheses after it
+ * (`Doe, Jane (University of Arizona)`, `Jane Doe (ORCID: 0000-0002-1825-0097)`): the name and
+ * what the parentheses hold. `undefined` for anything else: an organisation's abbreviation
+ * (`Arizona State University (ASU)`), a role (`Lee, Kim (PI)`).
+ *
+ * @example
+ * ```ts
+ * import { nameWithAside } from "./names.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(nameWithAside("Doe, Jane (University of Arizona)"), {
+ *   name: "Doe, Jane",
+ *   affiliation: "University of Arizona",
+ * });
+ * assert.equal(nameWithAside("Lee, Kim (PI)"), undefined);
+ * ```
+ */
+export function nameWithAside(
+  value: string,
+): { name: string; affiliation?: string; orcid?: string } | undefined {
+  const match = /^(.*?\S)\s*\(([^()]+)\)$/.exec(tidy(value));
+  if (match === null || parseName(match[1]).family === undefined) return undefined;
+  const [, name, aside] = match;
+  const orcid = normalizeOrcid(aside);
+  if (orcid !== undefined) return { name, orcid };
+  return looksLikeOrganisation(aside) ? { name, affiliation: aside.trim() } : undefined;
 }
 
 /**
@@ -415,6 +460,10 @@ function isNamePart(part: string): boolean {
     words.every((word) => NAME_WORD.test(word));
 }
 
+/** A word in a script whose names put the family name first (Han, kana, Hangul). */
+const FAMILY_FIRST =
+  /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー・]+$/u;
+
 /** "Given Family" (with a trailing suffix and family particles), or nothing when unsure. */
 function givenFamily(text: string): Omit<ParsedName, "name"> {
   const words = text.split(" ").filter((word) => word !== "");
@@ -422,6 +471,12 @@ function givenFamily(text: string): Omit<ParsedName, "name"> {
   if (words.length > 2 && SUFFIX.test(words.at(-1)!)) suffix = words.pop()!;
   if (words.length < 2 || words.length > MAX_WORDS + 1) return {};
   if (!words.every((word) => NAME_WORD.test(word))) return {};
+  // No one's name holds "and": such a value names two people, or a group.
+  if (words.some((word) => /^(?:and|&)$/i.test(word))) return {};
+  // Chinese, Japanese and Korean names are written family name first.
+  if (words.every((word) => FAMILY_FIRST.test(word))) {
+    return { family: words[0], given: words.slice(1).join(" "), ...opt("suffix", suffix) };
+  }
   let start = words.length - 1;
   while (start > 1 && PARTICLES.has(words[start - 1])) start--;
   return {

@@ -18,7 +18,7 @@ import {
 import { normalizeDoi } from "./doi.ts";
 import { FIELD_KEYS } from "./keys.ts";
 import { type License, loadSpdxCorrect, normalizeLicense, type SpdxCorrect } from "./license.ts";
-import { normalizeOrcid, parseName, samePerson, uniquePeople } from "./names.ts";
+import { nameWithAside, normalizeOrcid, parseName, samePerson, uniquePeople } from "./names.ts";
 import { Reader } from "./reader.ts";
 import { relatedIdentifiers } from "./related.ts";
 import { firstYear, parseDate, splitList, tidy } from "./values.ts";
@@ -245,18 +245,27 @@ function readPeople(
       family: slot.nested.value(FIELD_KEYS.familyName),
       nameType: slot.nested.value(FIELD_KEYS.nameType),
     };
-    // Several people in one value only when clearly separated by semicolons.
-    const names = slot.value.includes(";") ? splitList(slot.value, /;/) : [slot.value];
+    // Several people in one value only when clearly separated: by semicolons or lines, or by
+    // "and" or "&" between parts that each name a person.
+    const names = /[;\r\n]/.test(slot.value)
+      ? splitList(slot.value, /[;\r\n]/)
+      : hints.family === undefined
+      ? joinedPeople(slot.value)
+      : [slot.value];
     if (names.every((name) => name === "") && hints.family === undefined) {
       read.note(`${field}: an entry without a name was skipped`);
       return;
     }
     attrs.push(slot.attr);
     for (const written of names) {
-      const name = parseName(written, hints);
+      const aside = hints.family === undefined ? nameWithAside(written) : undefined;
+      const name = parseName(aside?.name ?? written, hints);
       if (name.name === "") continue;
       const person: Contributor = { ...name };
+      if (aside?.affiliation !== undefined) person.affiliation = aside.affiliation;
+      if (aside?.orcid !== undefined) person.orcid = aside.orcid;
       if (names.length === 1) {
+        // Sub-properties, when there are any, say it better than parentheses.
         const affiliation = unique(affiliations.values[index]).join("; ");
         if (affiliation !== "") person.affiliation = affiliation;
         const orcid = identifiers[index];
@@ -278,6 +287,13 @@ function readPeople(
     return once.map(({ type: _type, ...creator }) => creator as Creator);
   }
   return once;
+}
+
+/** `Jane Doe and John Smith` as two names; a value whose parts are not each a person, whole. */
+function joinedPeople(value: string): string[] {
+  const parts = value.split(/\s+(?:and|&)\s+/i);
+  const people = parts.length > 1 && parts.every((part) => parseName(part).family !== undefined);
+  return people ? parts : [value];
 }
 
 /** {@linkcode uniquePeople} within each contributor type: one role of one person is one entry. */

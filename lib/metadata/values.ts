@@ -6,7 +6,30 @@
  */
 
 /**
- * Collapses runs of whitespace (tabs and newlines included) to one space and trims.
+ * Characters that show as nothing (zero-width spaces, the BOM, soft hyphens, bidirectional
+ * controls, control characters other than whitespace): copied along from documents, never part
+ * of a value. ZWJ and ZWNJ stay: emoji sequences and Persian or Indic words need them.
+ */
+const INVISIBLE = /(?![\u200c\u200d\t\n\v\f\r])[\p{Cc}\p{Cf}]/gu;
+
+/**
+ * The value without the characters that show as nothing (whitespace stays), trimmed.
+ *
+ * @example
+ * ```ts
+ * import { withoutInvisible } from "./values.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(withoutInvisible("\ufeffSoil\u200b\ncores "), "Soil\ncores");
+ * ```
+ */
+export function withoutInvisible(value: string): string {
+  return value.replace(INVISIBLE, "").trim();
+}
+
+/**
+ * Collapses runs of whitespace (tabs and newlines included) to one space, drops characters
+ * that show as nothing, and trims.
  *
  * @example
  * ```ts
@@ -14,10 +37,11 @@
  * import assert from "node:assert/strict";
  *
  * assert.equal(tidy("\tCyVerse  Data\nCommons "), "CyVerse Data Commons");
+ * assert.equal(tidy("\u200b\ufeff"), "");
  * ```
  */
 export function tidy(value: string): string {
-  return typeof value === "string" ? value.replace(/\s+/g, " ").trim() : "";
+  return typeof value === "string" ? withoutInvisible(value).replace(/\s+/g, " ") : "";
 }
 
 /**
@@ -50,9 +74,24 @@ export function splitList(value: string, separators: RegExp): string[] {
   return items.map(tidy).filter((item) => item !== "");
 }
 
+const DAY = String.raw`\d{1,2}(?:st|nd|rd|th)?`;
+const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|` +
+  String.raw`aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const SEASON = "(?:spring|summer|autumn|fall|winter)";
+
+/** A year as people write a date around it: its day and month (named or in digits) first. */
+const YEAR = new RegExp(
+  String.raw`^\s*(?:(?:c\.|ca\.|circa|approx\.)\s*)?` +
+    String.raw`(?:(?:${DAY}\s+(?:of\s+)?)?(?:${MONTH}|${SEASON})\s+(?:${DAY},?\s+)?` +
+    String.raw`|\d{1,2}[/.-]\d{1,2}[/.-])?` +
+    String.raw`([12]\d{3})(?:$|[-/.,T\s])`,
+  "i",
+);
+
 /**
- * The year a value starts with (`2018`, `2018-06-12`, `2018/06`), between 1000 and 2999;
- * `undefined` for anything else.
+ * The year of a value written as a year or a date (`2018`, `2018-06-12`, `2018/06`, `May 2018`,
+ * `12 May 2018`, `05/01/2018`, `Spring 2018`), or approximately (`c. 2018`, `circa 2018`),
+ * between 1000 and 2999; `undefined` for anything else.
  *
  * @example
  * ```ts
@@ -61,12 +100,14 @@ export function splitList(value: string, separators: RegExp): string[] {
  *
  * assert.equal(firstYear(" 2018 "), 2018);
  * assert.equal(firstYear("2019-11-21"), 2019);
+ * assert.equal(firstYear("May 2019"), 2019);
+ * assert.equal(firstYear("c. 2019"), 2019);
  * assert.equal(firstYear("n.d."), undefined);
  * assert.equal(firstYear("20180"), undefined);
  * ```
  */
 export function firstYear(value: string): number | undefined {
-  const match = /^\s*([12]\d{3})(?:$|[-/.T\s])/.exec(value);
+  const match = YEAR.exec(value);
   return match === null ? undefined : Number(match[1]);
 }
 

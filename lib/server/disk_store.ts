@@ -374,6 +374,30 @@ export class DiskStore {
   }
 
   /**
+   * Where the served tree starts: the real folder, its data-store path (`/<zone>`, or a plain
+   * folder's mount point) and the folders above that path, which hold only the next one down.
+   *
+   * @example
+   * ```ts
+   * import { DiskStore } from "./disk_store.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const root = await Deno.makeTempDir();
+   * const plain = await DiskStore.open(root, "iplant", { mount: "/iplant/home/shared" });
+   * assert.deepEqual(plain.top, {
+   *   disk: await Deno.realPath(root),
+   *   path: "/iplant/home/shared",
+   *   above: ["/iplant", "/iplant/home"],
+   * });
+   * assert.deepEqual((await DiskStore.open(root, "iplant")).top.above, []);
+   * await Deno.remove(root, { recursive: true });
+   * ```
+   */
+  get top(): { disk: string; path: string; above: string[] } {
+    return { disk: this.#baseDir, path: this.#base, above: [...this.#above.keys()] };
+  }
+
+  /**
    * Bytes of sidecar files whose parsed content is cached now (at most the bound given to
    * {@link DiskStore.open}).
    *

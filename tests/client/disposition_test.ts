@@ -33,3 +33,20 @@ Deno.test("filenameFromDisposition: undecodable filename* falls back, nothing gi
   assert.equal(filenameFromDisposition("attachment"), undefined);
   assert.equal(filenameFromDisposition(`attachment; filename=""`), undefined);
 });
+
+Deno.test("filenameFromDisposition: a bare file name, never a path, control character or dot name (RFC 6266 §4.3)", () => {
+  const cases: [string, string | undefined][] = [
+    [`attachment; filename="../../etc/passwd"`, "passwd"],
+    [`attachment; filename*=UTF-8''..%2F..%2Fx.csv`, "x.csv"],
+    [`attachment; filename="..\\\\..\\\\win.ini"`, "win.ini"],
+    [`attachment; filename="a\u0007b\r\nc.csv"`, "abc.csv"],
+    [`attachment; filename*=UTF-8''a%00b%7F.csv`, "ab.csv"],
+    [`attachment; filename=".."`, undefined],
+    [`attachment; filename="dir/"`, undefined],
+    [`attachment; filename="fallback.csv"; filename*=UTF-8''..%2F`, "fallback.csv"],
+    [`inline; filename=" x.csv "`, "x.csv"],
+  ];
+  for (const [header, expected] of cases) {
+    assert.equal(filenameFromDisposition(header), expected, header);
+  }
+});

@@ -103,6 +103,11 @@ Deno.test("apa: APA 7 through citation-js, with the same fallbacks", async () =>
     await formatCitation({ path: PATH, creators: [USGS], subjects: [], title: "Feed" }, "apa"),
     `U.S. Geological Survey, Earthquake Hazards Program. (n.d.). Feed [Dataset]. (${PATH}).`,
   );
+  // A version written with its label is still one "Version" in APA (CSL adds the word).
+  for (const version of ["2.0", "v2.0", "V2.0", "Version 2.0", "version 2.0", "ver. 2.0"]) {
+    const apa = await formatCitation({ ...FULL, version }, "apa");
+    assert.ok(apa.includes("2007-2009 (Version 2.0) [Dataset]"), `${version}: ${apa}`);
+  }
 });
 
 Deno.test("bibtex: @misc with a stable key, braced title, version and path in note", async () => {
@@ -206,6 +211,50 @@ Deno.test("bibtex: a folder-name stand-in and awkward names come out escaped, re
     { family: "King", given: "Martin Luther", suffix: "Jr." },
     { family: USGS.name },
   ]);
+});
+
+Deno.test("bibtex: names and titles in Cyrillic, Greek, Chinese and Korean are kept, not dropped, and read back whole", async () => {
+  const title = "Данные о почве: 土壤数据 & Σύνολο 50%";
+  const creators: Citable["creators"] = [
+    { name: "Иванов, Иван", family: "Иванов", given: "Иван" },
+    { name: "Παπαδόπουλος, Σωκράτης", family: "Παπαδόπουλος", given: "Σωκράτης" },
+    { name: "国家气象中心" },
+    { name: "김, 철수", family: "김", given: "철수" },
+    { name: "Müller, Jürgen", family: "Müller", given: "Jürgen" },
+  ];
+  const bibtex = await formatCitation(
+    { path: PATH, title, creators, subjects: [], publicationYear: 2020 },
+    "bibtex",
+  );
+  assert.match(
+    bibtex,
+    /\tauthor = \{Иванов, Иван and Παπαδόπουλος, Σωκράτης and \{国家气象中心\} and 김, 철수 and M/,
+  );
+  assert.ok(bibtex.includes("\ttitle = {{Данные о почве: 土壤数据 \\& Σύνολο 50\\%}},"), bibtex);
+  assert.doesNotMatch(raw(bibtex), /[&%$#_~^\\]/, bibtex);
+  const back = await readBack(bibtex);
+  assert.equal(back.title, title);
+  assert.deepEqual(back.author, [
+    { family: "Иванов", given: "Иван" },
+    { family: "Παπαδόπουλος", given: "Σωκράτης" },
+    { family: "国家气象中心" },
+    { family: "김", given: "철수" },
+    { family: "Müller", given: "Jürgen" },
+  ]);
+});
+
+Deno.test("bibtex: a DOI holding a brace cannot unbalance the entry; its link still names it", async () => {
+  const bibtex = await formatCitation(
+    { path: PATH, title: "T", creators: [], subjects: [], doi: "10.1234/a}b{c}}" },
+    "bibtex",
+  );
+  let depth = 0;
+  for (const char of raw(bibtex)) {
+    depth += char === "{" ? 1 : char === "}" ? -1 : 0;
+    assert.ok(depth >= 0, bibtex);
+  }
+  assert.equal(depth, 0, bibtex);
+  assert.ok(bibtex.includes("\turl = {https://doi.org/10.1234/a%7Db%7Bc%7D%7D},"), bibtex);
 });
 
 Deno.test("ris: names, titles and subjects as they are, read back whole; one KW per subject", async () => {

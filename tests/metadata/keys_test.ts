@@ -54,6 +54,23 @@ Deno.test("every key spelling of terrain-api §5.2 reaches its field", () => {
   }
 });
 
+Deno.test("Dublin Core namespaces, as other iRODS zones write them, reach their fields", () => {
+  const cases: [FieldName, string[]][] = [
+    ["title", ["dc.title", "DC.Title", "dcterms:title", "dct:title", "dc_title"]],
+    ["creator", ["dc.creator", "DC.Creator", "dcterms:creator", "dcterms.creator"]],
+    ["publisher", ["dc:publisher", "dcterms:publisher"]],
+    ["rights", ["dc.rights", "dcterms:license"]],
+    ["subject", ["dc.subject"]],
+  ];
+  for (const [field, spellings] of cases) {
+    for (const spelling of spellings) {
+      assert.ok(FIELD_KEYS[field].includes(canonicalKey(spelling)), `${spelling} → ${field}`);
+    }
+  }
+  // A word that merely starts like a namespace keeps it.
+  assert.equal(canonicalKey("dcontributor"), "dcontributor");
+});
+
 Deno.test("distinct attributes stay distinct", () => {
   assert.ok(!FIELD_KEYS["title"].includes(canonicalKey("titleType")));
   assert.ok(!FIELD_KEYS["identifier"].includes(canonicalKey("identifierType")));

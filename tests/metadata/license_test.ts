@@ -97,6 +97,39 @@ Deno.test("DataCite rights sub-properties: SPDX identifier, rights link", () => 
   assert.equal(license("x", { uri: "not a url" })?.url, undefined);
 });
 
+Deno.test("a licence written as its link is read as the rights link is: CC, ODC, SPDX and OSI pages", () => {
+  assert.deepEqual(license("https://creativecommons.org/licenses/by/4.0/"), {
+    id: "CC-BY-4.0",
+    name: "Creative Commons Attribution 4.0 International",
+    url: "https://creativecommons.org/licenses/by/4.0/",
+    confidence: "alias",
+  });
+  assert.deepEqual(license(" http://creativecommons.org/publicdomain/zero/1.0/legalcode "), {
+    ...CC0,
+    url: "http://creativecommons.org/publicdomain/zero/1.0/legalcode",
+    confidence: "alias",
+  });
+  for (
+    const [link, id] of [
+      ["https://spdx.org/licenses/CC-BY-4.0.html", "CC-BY-4.0"],
+      ["https://opensource.org/licenses/MIT", "MIT"],
+      ["https://opensource.org/license/apache-2-0/", undefined],
+      ["https://opensource.org/licenses/Apache-2.0", "Apache-2.0"],
+      ["https://opendatacommons.org/licenses/odbl/1-0/", "ODbL-1.0"],
+    ] as const
+  ) {
+    const found = license(link);
+    assert.equal(found?.id, id, link);
+    assert.equal(found?.url, link, link);
+    assert.equal(found?.confidence, id === undefined ? "unknown" : "alias", link);
+  }
+  // Both a link as the value and a rights link: the rights link is the url.
+  assert.equal(
+    license("https://example.org/x", { uri: "https://creativecommons.org/licenses/by/4.0/" })?.id,
+    "CC-BY-4.0",
+  );
+});
+
 Deno.test("values that deny a licence, or only hint at one, never get an id", () => {
   for (
     const value of [

@@ -7,6 +7,7 @@ import {
   parseName,
   samePerson,
 } from "../../lib/metadata/names.ts";
+import { normalizeMetadata } from "../../lib/metadata/normalize.ts";
 
 /** A capitalised name word, Latin letters with some accents, apostrophes and hyphens. */
 const nameWord = fc.tuple(
@@ -60,6 +61,51 @@ Deno.test("people: Family, Given and Given Family, with particles and suffixes",
     ["Li, Bosheng,", { name: "Li, Bosheng", family: "Li", given: "Bosheng" }],
   ];
   for (const [written, expected] of cases) assert.deepEqual(parseName(written), expected, written);
+});
+
+Deno.test("Chinese, Japanese and Korean names written with a space are family name first, and cite so", async () => {
+  assert.deepEqual(parseName("李 小龍"), { name: "李 小龍", family: "李", given: "小龍" });
+  assert.deepEqual(parseName("山田 太郎"), { name: "山田 太郎", family: "山田", given: "太郎" });
+  assert.deepEqual(parseName("김 철수"), { name: "김 철수", family: "김", given: "철수" });
+  // Written with a comma, or in Latin letters, the usual rules hold.
+  assert.deepEqual(parseName("小龍, 李"), { name: "小龍, 李", family: "小龍", given: "李" });
+  assert.deepEqual(parseName("Xiaolong Li"), {
+    name: "Xiaolong Li",
+    family: "Li",
+    given: "Xiaolong",
+  });
+  const metadata = await normalizeMetadata([
+    { attr: "title", value: "Soil" },
+    { attr: "creator", value: "李 小龍" },
+    { attr: "publicationYear", value: "2020" },
+  ]);
+  assert.match(await metadata.citation("apa"), /^李小龍\. \(2020\)/);
+});
+
+Deno.test("titles before a name and degrees after it are no part of the given or family name", async () => {
+  const person = (value: string) => {
+    const { family, given } = parseName(value);
+    return [family, given];
+  };
+  assert.deepEqual(person("Dr. Jane Doe"), ["Doe", "Jane"]);
+  assert.deepEqual(person("Prof John Smith"), ["Smith", "John"]);
+  assert.deepEqual(person("Professor Ada King"), ["King", "Ada"]);
+  assert.deepEqual(person("Jane Doe, PhD"), ["Doe", "Jane"]);
+  assert.deepEqual(person("Jane Doe, Ph.D."), ["Doe", "Jane"]);
+  assert.deepEqual(person("Doe, Jane, PhD"), ["Doe", "Jane"]);
+  assert.deepEqual(person("Dr. Doe, Jane M., M.D."), ["Doe", "Jane M."]);
+  assert.deepEqual(person("Jane Doe, PhD, MD"), ["Doe", "Jane"]);
+  assert.deepEqual(person("Yan, Ma"), ["Yan", "Ma"]);
+  // The name as written is kept; a lone title is no person.
+  assert.equal(parseName("Dr. Jane Doe").name, "Dr. Jane Doe");
+  assert.deepEqual(parseName("Dr. Who"), { name: "Dr. Who" });
+  const metadata = await normalizeMetadata([
+    { attr: "title", value: "Soil" },
+    { attr: "creator", value: "Dr. Jane Doe" },
+    { attr: "creator", value: "John Smith, PhD" },
+    { attr: "publicationYear", value: "2020" },
+  ]);
+  assert.match(await metadata.citation("apa"), /^Doe, J\., & Smith, J\. \(2020\)/);
 });
 
 Deno.test("organisations and unclear names stay whole", () => {

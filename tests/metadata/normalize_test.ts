@@ -370,6 +370,71 @@ Deno.test("creators: Author/authors keys, semicolon lists, name hints, skipped b
   ]);
 });
 
+Deno.test("creators: one per line, or people joined by 'and' or '&'; organisations with 'and' stay whole", async () => {
+  const metadata = await normalize([
+    a("creator", "Jane Doe and John Smith"),
+    a("creator", "Roe, Ann & Poe, Edgar A."),
+    a("creator", "Kim Lee\nSam Park\r\n"),
+    a("creator", "Department of Ecology and Evolutionary Biology"),
+    a("creator", "Simon and Garfunkel"),
+    a("creator", "Bill and Melinda Gates Foundation"),
+  ]);
+  assert.deepEqual(
+    metadata.creators.map(({ name, family, given }) => [name, family, given]),
+    [
+      ["Jane Doe", "Doe", "Jane"],
+      ["John Smith", "Smith", "John"],
+      ["Roe, Ann", "Roe", "Ann"],
+      ["Poe, Edgar A.", "Poe", "Edgar A."],
+      ["Kim Lee", "Lee", "Kim"],
+      ["Sam Park", "Park", "Sam"],
+      ["Department of Ecology and Evolutionary Biology", undefined, undefined],
+      ["Simon and Garfunkel", undefined, undefined],
+      ["Bill and Melinda Gates Foundation", undefined, undefined],
+    ],
+  );
+  assert.match(
+    await metadata.citation("apa"),
+    /^Doe, J\., Smith, J\., Roe, A\., Poe, E\. A\., Lee, K\., Park, S\., /,
+  );
+});
+
+Deno.test("creators: an affiliation or ORCID iD in parentheses after a person's name is read as one", async () => {
+  const metadata = await normalize([
+    a("creator", "Doe, Jane (University of Arizona)"),
+    a("creator", "Sam Park (ORCID: 0000-0002-1825-0097)"),
+    a("creator", "Lee, Kim (PI)"),
+    a("creator", "Arizona State University (ASU)"),
+    a("creator", "Roe, Ann (Nowhere Institute)", a("affiliation", "Somewhere University")),
+  ]);
+  assert.deepEqual(
+    metadata.creators.map((
+      { name, family, affiliation, orcid },
+    ) => [name, family, affiliation, orcid]),
+    [
+      ["Doe, Jane", "Doe", "University of Arizona", undefined],
+      ["Sam Park", "Park", undefined, "0000-0002-1825-0097"],
+      ["Lee, Kim (PI)", undefined, undefined, undefined],
+      ["Arizona State University (ASU)", undefined, undefined, undefined],
+      ["Roe, Ann", "Roe", "Somewhere University", undefined],
+    ],
+  );
+});
+
+Deno.test("values of invisible characters only (a zero-width space, a BOM) are empty, not a title or creator", async () => {
+  const metadata = await normalize(
+    ["title", "creator", "publisher", "rights", "subject", "version"].map((attr) =>
+      a(attr, "\u200b\ufeff")
+    ),
+  );
+  assert.equal(metadata.title, undefined);
+  assert.deepEqual(metadata.creators, []);
+  assert.equal(metadata.publisher, undefined);
+  assert.equal(metadata.license, undefined);
+  assert.deepEqual(metadata.subjects, []);
+  assert.equal(metadata.version, undefined);
+});
+
 Deno.test("contributors: nested and flat types and affiliations, misspelt key", async () => {
   const metadata = await normalize([
     a("contributer", "Moreno, Dana", a("contributorType", "ContactPerson")),

@@ -7,6 +7,27 @@ Deno.test("tidy collapses whitespace of every kind", () => {
   assert.equal(tidy(undefined as unknown as string), "");
 });
 
+Deno.test("tidy drops characters that show as nothing, copied along from documents", () => {
+  for (
+    const invisible of [
+      "\u200b",
+      "\ufeff",
+      "\u2060",
+      "\u00ad",
+      "\u200e",
+      "\u202e",
+      "\u2066",
+      "\x07",
+      "\u200b \ufeff",
+    ]
+  ) {
+    assert.equal(tidy(invisible), "", JSON.stringify(invisible));
+  }
+  assert.equal(tidy("\ufeffSoil\u200b cores\u202e"), "Soil cores");
+  // Joiners stay: emoji sequences and Persian or Indic words need them.
+  assert.equal(tidy("می\u200cخواهم"), "می\u200cخواهم");
+});
+
 Deno.test("splitList splits outside brackets and drops empty items", () => {
   assert.deepEqual(
     splitList("barley, Hordeum vulgare, variety trials, crop yield, Minnesota", /,/),
@@ -33,12 +54,42 @@ Deno.test("property: splitList never loses or invents text outside separators", 
   }));
 });
 
-Deno.test("years: a leading four-digit year, nothing else", () => {
+Deno.test("years: a year, or the year of a date as people write it, nothing else", () => {
   assert.equal(firstYear("2018"), 2018);
   assert.equal(firstYear(" 2018-06-12"), 2018);
   assert.equal(firstYear("2018/06"), 2018);
   assert.equal(firstYear("2021.1"), 2021);
-  for (const value of ["", "n/a", "TBD", "18", "20180", "c. 2018", "3018", "0999"]) {
+  // As researchers write dates: month names, seasons, days first, approximate years.
+  const written: [string, number][] = [
+    ["May 2019", 2019],
+    ["may 2019", 2019],
+    ["Sept. 2019", 2019],
+    ["12 May 2019", 2019],
+    ["May 12, 2019", 2019],
+    ["1st of May 2019", 2019],
+    ["05/01/2019", 2019],
+    ["1.5.2019", 2019],
+    ["Spring 2019", 2019],
+    ["c. 2019", 2019],
+    ["ca. 2019", 2019],
+    ["circa 2019", 2019],
+    ["c.2019", 2019],
+  ];
+  for (const [value, year] of written) assert.equal(firstYear(value), year, value);
+  for (
+    const value of [
+      "",
+      "n/a",
+      "TBD",
+      "18",
+      "20180",
+      "3018",
+      "0999",
+      "May",
+      "Version 2 2019",
+      "1/2/3/2019",
+    ]
+  ) {
     assert.equal(firstYear(value), undefined, value);
   }
 });

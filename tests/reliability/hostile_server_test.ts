@@ -150,6 +150,37 @@ const CASES: Case[] = [
     mentions: "date-modified",
   },
   {
+    name: "a negative file size in a listing",
+    handler: () =>
+      json(
+        JSON.stringify(page(FOLDER, [], [item(`${FOLDER}/a.csv`, "file", { "file-size": -5 })])),
+      ),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "file-size",
+  },
+  {
+    name: "a file size past 2^53 bytes in a listing (no exact number)",
+    handler: () =>
+      json(
+        JSON.stringify(page(FOLDER, [], [item(`${FOLDER}/a.csv`, "file")]))
+          .replace('"file-size":3', '"file-size":36893488147419103232'),
+      ),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "file-size",
+  },
+  {
+    name: "a date beyond any calendar in a listing (no Invalid Date)",
+    handler: () =>
+      json(JSON.stringify(page(FOLDER, [], [item(`${FOLDER}/a.csv`, "file", {
+        "date-modified": 1e20,
+      })]))),
+    run: (store, signal) => store.folder(FOLDER).list({ signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "date-modified",
+  },
+  {
     name: "a listing without its files array",
     handler: () => {
       const { files: _files, ...rest } = page(FOLDER, [], []);
@@ -313,6 +344,23 @@ const CASES: Case[] = [
       const view = await viewOf(result);
       if (view !== undefined) assertSafeHtml(view["text/html"], "manifest view");
     },
+  },
+  {
+    name: "a Content-Disposition naming ../ and control characters gives a bare file name",
+    handler: () =>
+      new Response("x", {
+        headers: {
+          "content-type": "image/png",
+          "content-disposition":
+            `inline; filename="../../.bashrc"; filename*=UTF-8''..%2F..%2Fevil%0D%0A%1B[31m.png`,
+        },
+      }),
+    run: async (store, signal) => {
+      const inline = await store.file(`${FOLDER}/a.png`).openInline({ signal });
+      await inline.body.cancel();
+      return inline.filename;
+    },
+    expect: (filename) => assert.equal(filename, "evil[31m.png"),
   },
   {
     name: "a download cut short of its Content-Length",

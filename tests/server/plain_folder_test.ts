@@ -101,6 +101,20 @@ Deno.test("--mount serves a plain folder under the community folder", async () =
   assertFailed(missing, "NotFoundError");
 });
 
+Deno.test("a plain folder is searched where it is mounted: tern search finds its files", async () => {
+  await using flat = await flatFolder();
+  for (const mount of ["/iplant/home/shared", "/iplant/home/shared/lab"]) {
+    await using server = await startServer({ root: flat.root, mount, quiet: true });
+    const found = await tern(server.url, flat.root, "search", "--name", "*.csv");
+    assert.equal(found.code, 0, found.stderr);
+    assert.deepEqual(lines(found).sort(), [`${mount}/2024/june.csv`, `${mount}/measurements.csv`]);
+    const folders = await tern(server.url, flat.root, "search", "--under", "/iplant/home");
+    assert.equal(folders.code, 0, folders.stderr);
+    assert.ok(lines(folders).includes(`${mount}/2024`), folders.stdout);
+    assert.ok(lines(folders).includes("/iplant/home/shared"), folders.stdout);
+  }
+});
+
 Deno.test("serve says on stderr how it serves a plain folder", async () => {
   await using flat = await flatFolder();
   for (

@@ -178,10 +178,9 @@ export class SearchIndex {
   }
 
   async #refresh(): Promise<IndexedDoc[]> {
-    const zone = this.#store.zone;
-    const zoneDir = await Deno.realPath(`${this.#store.root}/${zone}`);
+    const { disk: top, path: topPath } = this.#store.top;
     const seen = new Set<string>();
-    const pending = [{ disk: zoneDir, path: `/${zone}` }];
+    const pending = [{ disk: top, path: topPath }];
     let changed = false;
     let count = 0;
     let checked = 0;
@@ -250,9 +249,18 @@ export class SearchIndex {
     const docs: IndexedDoc[] = [];
     const sidecarOf = (name: string) =>
       sidecars.has(name) ? indexedSidecar(`${disk}/${name}`) : undefined;
-    if (path !== `/${this.#store.zone}`) {
+    const zone = `/${this.#store.zone}`;
+    if (path !== zone) {
       const own = sidecarOf(sidecarName("", "folder", "avus"));
       docs.push(this.#doc(path, baseName(path), "folder", entryStat(info), own));
+    }
+    // The folders above a plain folder's mount point exist only in the store's answers, with
+    // the mounted folder's dates and no metadata (as `DiskStore.lookup` gives them).
+    const { path: topPath, above } = this.#store.top;
+    if (path === topPath) {
+      for (const folder of above.filter((folder) => folder !== zone)) {
+        docs.push(this.#doc(folder, baseName(folder), "folder", entryStat(info), undefined));
+      }
     }
     const infos = await statMany(files.map((name) => `${disk}/${name}`));
     files.forEach((name, i) => {
