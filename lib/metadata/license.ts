@@ -161,22 +161,17 @@ const CC_EDITION: Record<string, string> = {
 
 /** Open Data Commons names, keyed by {@linkcode odcKey}. */
 const ODC_ALIASES: ReadonlyMap<string, string> = new Map([
-  ["odc pddl", "PDDL-1.0"],
-  ["pddl", "PDDL-1.0"],
-  ["open data commons pddl", "PDDL-1.0"],
-  ["public domain dedication", "PDDL-1.0"],
-  ["odc public domain dedication", "PDDL-1.0"],
-  ["open data commons public domain dedication", "PDDL-1.0"],
+  // Each of these names alone, or after "odc" or "open data commons".
+  ...["", "odc ", "open data commons "].flatMap((prefix) => [
+    [`${prefix}pddl`, "PDDL-1.0"] as const,
+    [`${prefix}public domain dedication`, "PDDL-1.0"] as const,
+    [`${prefix}odbl`, "ODbL-1.0"] as const,
+    [`${prefix}open database`, "ODbL-1.0"] as const,
+  ]),
   ["odc by", "ODC-By-1.0"],
   ["open data commons by", "ODC-By-1.0"],
   ["odc attribution", "ODC-By-1.0"],
   ["open data commons attribution", "ODC-By-1.0"],
-  ["odbl", "ODbL-1.0"],
-  ["odc odbl", "ODbL-1.0"],
-  ["open data commons odbl", "ODbL-1.0"],
-  ["open database", "ODbL-1.0"],
-  ["odc open database", "ODbL-1.0"],
-  ["open data commons open database", "ODbL-1.0"],
   ["public domain mark", "CC-PDM-1.0"],
   ["cc public domain mark", "CC-PDM-1.0"],
 ]);
