@@ -130,14 +130,11 @@ export class VegaDatasets {
 
   /** Bytes of `data/<file>` (read once, then cached). */
   bytes(file: string): Promise<Uint8Array> {
-    let pending = this.#cache.get(file);
-    if (!pending) {
-      pending = Deno.readFile(join(this.dataDir, file)).catch((cause) => {
+    const read = (file: string) =>
+      Deno.readFile(join(this.dataDir, file)).catch((cause) => {
         throw new VegaDatasetsError(`Cannot read ${file} from ${this.dataDir}`, { cause });
       });
-      this.#cache.set(file, pending);
-    }
-    return pending;
+    return this.#cache.getOrInsertComputed(file, read);
   }
 
   /** `data/<file>` decoded as UTF-8. */
