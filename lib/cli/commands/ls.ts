@@ -72,13 +72,9 @@ async function run(context: CommandContext): Promise<number> {
   return await eachPath(context, paths, async (path, index) => {
     const listing = asUsage(() => store.folder(path).list(plan.options));
     if (headers) out.line(`${index > 0 ? "\n" : ""}${safeText(path)}:`);
+    const line = (entry: Entry) => lineOf(entry, plan, out);
     try {
-      await printPages(
-        listing.pages(),
-        out,
-        (entry: Entry) => lineOf(entry, plan, out),
-        plan.limit,
-      );
+      await printPages(listing.pages(), out, line, plan.limit);
     } catch (error) {
       // `tern ls FILE` shows the file, as ls does; only the listing of a file fails that way.
       if (!(error instanceof BadRequestError) || error.code !== "ERR_NOT_A_FOLDER") throw error;
