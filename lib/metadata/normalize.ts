@@ -257,7 +257,8 @@ function readPeople(
       if (name.name === "") continue;
       const person: Contributor = { ...name };
       if (names.length === 1) {
-        const affiliation = unique(affiliations.values[index]).join("; ");
+        const affiliation = [...new Set(affiliations.values[index].map(tidy))]
+          .filter((value) => value !== "").join("; ");
         if (affiliation !== "") person.affiliation = affiliation;
         const orcid = identifiers[index];
         if (orcid !== undefined) person.orcid = orcid;
@@ -473,9 +474,15 @@ function readFunding(read: Reader): Funding[] {
   const references = read.group.all(FIELD_KEYS.fundingReference);
   const funding: Funding[] = [];
   const attrs: string[] = [];
+  const add = (attr: string, fields: Funding) => {
+    const entry = clean(fields);
+    if (Object.keys(entry).length === 0) return;
+    funding.push(entry);
+    attrs.push(attr);
+  };
   for (const reference of references) {
     const funder = deep(reference.nested, FIELD_KEYS.funderName);
-    const entry = clean({
+    add(reference.attr, {
       // A reference may hold just the funder's name as its own value.
       funderName: funder?.value || reference.value || undefined,
       funderIdentifier: deep(reference.nested, FIELD_KEYS.funderIdentifier)?.value,
@@ -484,10 +491,6 @@ function readFunding(read: Reader): Funding[] {
       awardUri: deep(reference.nested, FIELD_KEYS.awardUri)?.value,
       awardTitle: deep(reference.nested, FIELD_KEYS.awardTitle)?.value,
     });
-    if (Object.keys(entry).length > 0) {
-      funding.push(entry);
-      attrs.push(reference.attr);
-    }
   }
   if (funding.length === 0) {
     const names = read.group.slots(FIELD_KEYS.funderName);
@@ -501,7 +504,7 @@ function readFunding(read: Reader): Funding[] {
     const titles = pair(FIELD_KEYS.awardTitle);
     parents.forEach((parent, index) => {
       if (parent.empty) return;
-      const entry = clean({
+      add(parent.attr, {
         ...(names.length > 0
           ? { funderName: parent.value, awardNumber: numbers![index][0] }
           : { awardNumber: parent.value }),
@@ -510,10 +513,6 @@ function readFunding(read: Reader): Funding[] {
         awardUri: uris[index][0],
         awardTitle: titles[index][0],
       });
-      if (Object.keys(entry).length > 0) {
-        funding.push(entry);
-        attrs.push(parent.attr);
-      }
     });
   }
   read.source("funding", attrs);
@@ -576,8 +575,4 @@ function clean<T extends object>(record: T): T {
     Object.entries(record).filter(([, value]) => typeof value === "string" && value.trim() !== "")
       .map(([key, value]) => [key, tidy(value as string)]),
   ) as T;
-}
-
-function unique(values: readonly string[]): string[] {
-  return [...new Set(values.map(tidy).filter((value) => value !== ""))];
 }
