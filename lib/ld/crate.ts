@@ -508,8 +508,7 @@ function datasetId(record: CrateRecord, dataset: CrateDataset): string {
 export function checksumTerms(checksum: string | undefined): { md5?: string; sha256?: string } {
   if (checksum?.startsWith("md5:")) return { md5: checksum.slice(4) };
   if (!checksum?.startsWith("sha2:")) return {};
-  const bytes = Uint8Array.from(atob(checksum.slice(5)), (char) => char.charCodeAt(0));
-  return { sha256: [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("") };
+  return { sha256: Uint8Array.fromBase64(checksum.slice(5)).toHex() };
 }
 
 /** A person's id, creators and the agent alike: their ORCID iD, else their name. */
