@@ -416,18 +416,10 @@ function pickFirst(
 /** Subjects from every subject/keyword attribute, comma- or semicolon-joined ones split. */
 function readSubjects(read: Reader): string[] {
   const attributes = read.group.all(FIELD_KEYS.subject).filter((a) => a.value !== "");
-  const seen = new Set<string>();
-  const subjects: string[] = [];
-  for (const attribute of attributes) {
-    for (const subject of splitList(attribute.value, /[,;]/)) {
-      const key = subject.toLowerCase();
-      if (subject === "" || seen.has(key)) continue;
-      seen.add(key);
-      subjects.push(subject);
-    }
-  }
+  const subjects = attributes.flatMap((attribute) => splitList(attribute.value, /[,;]/));
   read.source("subjects", attributes.map((a) => a.attr));
-  return subjects;
+  // The first spelling of each subject, case aside.
+  return [...Map.groupBy(subjects, (subject) => subject.toLowerCase()).values()].map(([s]) => s);
 }
 
 /** The licence from the first rights attribute with content (text, link or identifier). */
