@@ -68,17 +68,15 @@ async function run(context: CommandContext): Promise<number> {
   const deno = await checkDeno(context.io);
   const jupyter = await checkJupyter(context.io);
   const findings = [deno, jupyter.finding, await checkKernelspec(jupyter.specs, context.io)];
-  let store: Store | undefined;
-  try {
-    store = await context.store({ progress: false });
-  } catch (error) {
+  const store = await context.store({ progress: false }).catch((error) => {
     findings.push({
       name: "server",
       status: "fail",
       detail: error instanceof Error ? error.message : String(error),
       fix: "set TERRAIN_URL (or pass --url) to a Terrain base URL",
     });
-  }
+    return undefined;
+  });
   if (store !== undefined) findings.push(await checkCache(store), await checkServer(store));
   const width = Math.max(...findings.map((finding) => finding.name.length));
   const mark = { ok: out.style.dim("ok  "), warn: "warn", fail: "FAIL" } as const;
