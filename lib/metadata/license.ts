@@ -98,26 +98,23 @@ let loading: Promise<SpdxCorrect> | undefined;
  * ```
  */
 export function loadSpdxCorrect(): Promise<SpdxCorrect> {
-  loading ??= loadSpdxCorrectModule().then(
-    (module) => {
-      const correct = module.default as (
-        value: string,
-        options?: { upgrade?: boolean },
-      ) => string | null;
-      return (value: string) => {
-        try {
-          // No upgrade: it maps the deprecated `GPL-3.0` (which means `-only`) to `-or-later`.
-          return value.trim() === "" ? null : correct(value, { upgrade: false });
-        } catch {
-          return null;
-        }
-      };
-    },
-    (error) => {
-      loading = undefined;
-      throw error;
-    },
-  );
+  loading ??= loadSpdxCorrectModule().then((module) => {
+    const correct = module.default as (
+      value: string,
+      options: { upgrade: boolean },
+    ) => string | null;
+    return (value: string) => {
+      try {
+        // No upgrade: it maps the deprecated `GPL-3.0` (which means `-only`) to `-or-later`.
+        return value.trim() === "" ? null : correct(value, { upgrade: false });
+      } catch {
+        return null;
+      }
+    };
+  }).catch((error) => {
+    loading = undefined;
+    throw error;
+  });
   return loading;
 }
 
