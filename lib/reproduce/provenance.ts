@@ -624,9 +624,8 @@ export class Provenance {
 
   /** The dataset (its index in `#folders`) of each file read that has a known one. */
   #datasetsRead(): number[] {
-    return this.#records.map((record) => this.#known.get(record.folder) ?? -1).filter((i) =>
-      i >= 0
-    );
+    const datasets = this.#records.map((record) => this.#known.get(record.folder) ?? -1);
+    return datasets.filter((dataset) => dataset >= 0);
   }
 
   #pathOf(record: Record): string {
