@@ -145,16 +145,14 @@ async function run(context: CommandContext): Promise<number> {
   }
 
   // The same local path twice would have one file overwrite the other.
-  const seen = new Map<string, string>();
+  const byTarget = Map.groupBy(items, (item) => item.target);
   const unique = items.filter((item) => {
-    const other = seen.get(item.target);
-    if (other === undefined) {
-      seen.set(item.target, item.entry.path);
-      return true;
-    }
+    const [first] = byTarget.get(item.target)!;
+    if (first === item) return true;
     status = 1;
     stderr.line(
-      `${stderr.style.error("error:")} ${safeText(item.entry.path)} and ${safeText(other)} ` +
+      `${stderr.style.error("error:")} ${safeText(item.entry.path)} and ` +
+        `${safeText(first.entry.path)} ` +
         `would both be saved as ${safeText(item.target)}; skipped the second`,
     );
     return false;
