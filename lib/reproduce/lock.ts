@@ -384,8 +384,7 @@ export function parseLock(value: unknown, source?: string): Lock {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new LockError("is not a JSON object", where);
   }
-  const kind = (value as { lock?: unknown }).lock;
-  const format = (value as { format?: unknown }).format;
+  const { lock: kind, format } = value as { lock?: unknown; format?: unknown };
   if (kind === LOCK_KIND && typeof format === "number" && format > LOCK_FORMAT) {
     throw new LockError(
       `is in lock format ${format}; this tern reads format ${LOCK_FORMAT}: update tern`,
