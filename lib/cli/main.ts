@@ -161,14 +161,10 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
       rawArgs,
       io,
       signal: interrupt.signal,
-      store: (options = {}) => {
-        opening ??= openStore(flags, io, interrupt.signal, options)
-          .then((opened) => {
-            store = opened;
-            return opened;
-          });
-        return opening;
-      },
+      store: (options = {}) =>
+        opening ??= openStore(flags, io, interrupt.signal, options).then((opened) =>
+          store = opened
+        ),
       report: async (error) => void await report(error),
     };
   }

@@ -154,53 +154,33 @@ export function saveFile(
   });
 }
 
-/** The bytes of `entry` into `temporary`: through the cache when it can keep them. */
-function fetchTo(
+/**
+ * The bytes of `entry` into `temporary`: through the store's cache when it can keep them (its
+ * copy when current, else a download that fills it), else straight to disk, counting bytes and
+ * checking the total against the listed size.
+ */
+async function fetchTo(
   store: Store,
   entry: Entry,
   temporary: string,
   options: SaveOptions,
 ): Promise<SaveSource> {
-  return throughCache(store, entry)
-    ? viaCache(store, entry, temporary, options)
-    : direct(store, entry, temporary, options);
-}
-
-/** Whether `entry` is saved through the store's cache (it can keep it). */
-function throughCache(store: Store, entry: Entry): boolean {
-  return store.cache.enabled && entry.size <= store.cache.maxBytes;
-}
-
-/** Through the store's cache: its copy when current, else a download that fills it. */
-async function viaCache(
-  store: Store,
-  entry: Entry,
-  temporary: string,
-  options: SaveOptions,
-): Promise<SaveSource> {
-  let reported = 0;
-  let fromCache = false;
-  const onProgress = (event: ProgressEvent) => {
-    if (event.kind === "file") fromCache = event.cachedFiles > 0;
-    if (event.bytes > reported) {
-      options.onBytes(event.bytes - reported);
-      reported = event.bytes;
-    }
-  };
-  // A handle made from the entry trusts it: no second stat before the cache lookup.
-  const copy = await store.file(entry).cachedPath({ onProgress, signal: options.signal });
-  await Deno.copyFile(copy, temporary);
-  if (reported < entry.size) options.onBytes(entry.size - reported);
-  return fromCache ? "cache" : "downloaded";
-}
-
-/** Straight to disk, counting bytes and checking the total against the listed size. */
-async function direct(
-  store: Store,
-  entry: Entry,
-  temporary: string,
-  options: SaveOptions,
-): Promise<SaveSource> {
+  if (throughCache(store, entry)) {
+    let reported = 0;
+    let fromCache = false;
+    const onProgress = (event: ProgressEvent) => {
+      if (event.kind === "file") fromCache = event.cachedFiles > 0;
+      if (event.bytes > reported) {
+        options.onBytes(event.bytes - reported);
+        reported = event.bytes;
+      }
+    };
+    // A handle made from the entry trusts it: no second stat before the cache lookup.
+    const copy = await store.file(entry).cachedPath({ onProgress, signal: options.signal });
+    await Deno.copyFile(copy, temporary);
+    if (reported < entry.size) options.onBytes(entry.size - reported);
+    return fromCache ? "cache" : "downloaded";
+  }
   const body = await store.file(entry).stream({ signal: options.signal });
   let received = 0;
   const counted = body.pipeThrough(
@@ -223,4 +203,9 @@ async function direct(
     );
   }
   return "downloaded";
+}
+
+/** Whether `entry` is saved through the store's cache (it can keep it). */
+function throughCache(store: Store, entry: Entry): boolean {
+  return store.cache.enabled && entry.size <= store.cache.maxBytes;
 }

@@ -12,6 +12,7 @@
 import type { Citable } from "../metadata/citation.ts";
 import { dataciteCitation } from "../metadata/citation.ts";
 import { formatOfFileName } from "../registry/file_formats.ts";
+import { definedOf } from "../client/defined.ts";
 
 /** The RO-Crate specification a crate conforms to. */
 export const RO_CRATE_SPEC = "https://w3id.org/ro/crate/1.1";
@@ -350,10 +351,9 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
   };
 
   // Two versions of one path (read before and after it changed) are told apart by date-modified.
-  const paths = new Map<string, number>();
-  for (const file of files) paths.set(file.path, (paths.get(file.path) ?? 0) + 1);
-  const fileId = (file: CrateFile) =>
-    `${fileUrl(record.store, file.path)}${paths.get(file.path)! > 1 ? `#${file.modified}` : ""}`;
+  const versions = Map.groupBy(files, (file) => file.path);
+  const fileId = ({ path, modified }: CrateFile) =>
+    `${fileUrl(record.store, path)}${versions.get(path)!.length > 1 ? `#${modified}` : ""}`;
   const fileEntities: CrateEntity[] = files.map((file) => {
     const name = file.path.slice(file.path.lastIndexOf("/") + 1);
     return {
@@ -382,8 +382,7 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
       ...(dataset.publicationYear === undefined
         ? {}
         : { datePublished: String(dataset.publicationYear) }),
-      ...(dataset.publisher === undefined ? {} : { publisher: dataset.publisher }),
-      ...(dataset.version === undefined ? {} : { version: dataset.version }),
+      ...definedOf(dataset, ["publisher", "version"]),
       ...(dataset.resourceTypeGeneral === undefined
         ? {}
         : { additionalType: dataset.resourceTypeGeneral }),
@@ -435,8 +434,7 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
       "@id": CRATE_IDS.run,
       "@type": "CreateAction",
       name: `Read ${plural(files.length, "file version")} from ${record.store}`,
-      ...(record.startTime === undefined ? {} : { startTime: record.startTime }),
-      ...(record.endTime === undefined ? {} : { endTime: record.endTime }),
+      ...definedOf(record, ["startTime", "endTime"]),
       ...(options.agent === undefined ? {} : { agent: ref(agentId(options.agent)) }),
       instrument: [
         ...(instrument === undefined ? [] : [ref(instrument.id)]),
@@ -489,12 +487,28 @@ function datasetId(record: CrateRecord, dataset: CrateDataset): string {
   return folderUrl(record.store, dataset.path);
 }
 
-/** The store's checksum as the crate's term: `md5` as hex, `sha2` (base64) as `sha256` hex. */
-function checksumTerms(checksum: string | undefined): { md5?: string; sha256?: string } {
-  if (checksum === undefined) return {};
-  if (checksum.startsWith("md5:")) return { md5: checksum.slice(4) };
-  const bytes = Uint8Array.from(atob(checksum.slice(5)), (char) => char.charCodeAt(0));
-  return { sha256: [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("") };
+/**
+ * A store checksum as linked data's checksum terms (the crate's and Croissant's): `md5` as hex,
+ * `sha2` (base64) as `sha256` hex; none for no checksum.
+ *
+ * @example
+ * ```ts
+ * import { checksumTerms } from "./crate.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(checksumTerms("md5:0cc175b9c0f1b6a831c399e269772661"), {
+ *   md5: "0cc175b9c0f1b6a831c399e269772661",
+ * });
+ * assert.deepEqual(checksumTerms("sha2:ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs="), {
+ *   sha256: "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb",
+ * });
+ * assert.deepEqual(checksumTerms(undefined), {});
+ * ```
+ */
+export function checksumTerms(checksum: string | undefined): { md5?: string; sha256?: string } {
+  if (checksum?.startsWith("md5:")) return { md5: checksum.slice(4) };
+  if (!checksum?.startsWith("sha2:")) return {};
+  return { sha256: Uint8Array.fromBase64(checksum.slice(5)).toHex() };
 }
 
 /** A person's id, creators and the agent alike: their ORCID iD, else their name. */

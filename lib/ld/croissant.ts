@@ -10,6 +10,7 @@
 import type { Citable } from "../metadata/citable.ts";
 import { titleOf } from "../metadata/citable.ts";
 import { toJsonLd } from "../metadata/jsonld.ts";
+import { checksumTerms } from "./crate.ts";
 
 /**
  * The JSON-LD context every Croissant 1.0 document carries, as MLCommons' own 1.0 examples and
@@ -327,19 +328,9 @@ function fileObject(file: CroissantFile, id: string): CroissantNode {
     contentUrl: file.url,
     contentSize: `${file.size} B`,
     encodingFormat: file.encodingFormat,
-    ...checksumOf(file.checksum),
+    ...checksumTerms(file.checksum),
     ...(file.modified === undefined ? {} : { dateModified: file.modified.toISOString() }),
   };
-}
-
-/** The store's checksum as Croissant writes it: `md5` or `sha256`, in hex. */
-function checksumOf(checksum: string | undefined): CroissantNode {
-  if (checksum?.startsWith("md5:")) return { md5: checksum.slice(4) };
-  if (checksum?.startsWith("sha2:")) {
-    const bytes = Uint8Array.from(atob(checksum.slice(5)), (c) => c.charCodeAt(0));
-    return { sha256: Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("") };
-  }
-  return {};
 }
 
 function recordSet(table: CroissantTable, id: string, source: string): CroissantNode {

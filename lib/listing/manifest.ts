@@ -78,9 +78,7 @@ export async function fileManifest(
 ): Promise<DataFrame> {
   const files = entries.filter((entry) => entry.type === "file");
   const stop = new AbortController();
-  const signal = options.signal === undefined
-    ? stop.signal
-    : AbortSignal.any([options.signal, stop.signal]);
+  const signal = AbortSignal.any([options.signal, stop.signal].filter((s) => s !== undefined));
   let failure: { error: unknown } | undefined;
   const fail = (error: unknown) => {
     failure ??= { error };

@@ -146,9 +146,7 @@ export async function* pageFolder(
   // Requests still in flight when the caller stops, or when a page proves the listing wrong,
   // are aborted so that they give their slots back at once.
   const stop = new AbortController();
-  const signal = options.signal === undefined
-    ? stop.signal
-    : AbortSignal.any([options.signal, stop.signal]);
+  const signal = AbortSignal.any([options.signal, stop.signal].filter((s) => s !== undefined));
   /** Requested pages not yet yielded, in offset order. */
   const queue: Requested[] = [];
   /** Offset of the next page to request. */

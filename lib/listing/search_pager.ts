@@ -6,7 +6,7 @@
  * @module
  */
 
-import { searchData, type SearchSort } from "../client/endpoints.ts";
+import { searchData, type SearchRequest, type SearchSort } from "../client/endpoints.ts";
 import type { Entry } from "../client/entry.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { SearchHit } from "../client/schemas.ts";
@@ -134,7 +134,8 @@ export async function* pageSearch(
 ): AsyncGenerator<SearchPage, void, undefined> {
   const { query, sort, pageSize, wanted = Infinity, signal } = plan;
   const sizeAt = (offset: number) => Math.min(pageSize, wanted - offset);
-  const first = await searchData(t, { query, sort, size: sizeAt(0) }, { signal });
+  const search = (request: SearchRequest) => searchData(t, request, { signal });
+  const first = await search({ query, sort, size: sizeAt(0) });
   let page = pageOf(first, 0);
   yield page;
   let offset = page.entries.length;
@@ -142,7 +143,7 @@ export async function* pageSearch(
     const total = page.total;
     while (offset < Math.min(total, wanted)) {
       const size = Math.min(sizeAt(offset), total - offset);
-      const answer = await searchData(t, { query, sort, size, from: offset }, { signal });
+      const answer = await search({ query, sort, size, from: offset });
       page = pageOf(answer, offset);
       if (page.entries.length === 0) {
         throw new ListingChangedError(
@@ -160,11 +161,7 @@ export async function* pageSearch(
   // when the first page was all the caller wanted (`take(10)` stays one request).
   if (offset >= wanted) return;
   const delivered = new Set(page.entries.map((entry) => entry.id));
-  let answer = await searchData(
-    t,
-    { query, sort, size: pageSize, scroll: KEEP_SCROLL },
-    { signal },
-  );
+  let answer = await search({ query, sort, size: pageSize, scroll: KEEP_SCROLL });
   while (offset < wanted) {
     const fresh = (answer.hits ?? []).map(entryFromHit).filter((entry) =>
       !delivered.delete(entry.id)
@@ -177,11 +174,7 @@ export async function* pageSearch(
     if ((answer.hits?.length ?? 0) < pageSize || answer.scroll_id === undefined) return;
     if (offset >= wanted) return;
     try {
-      answer = await searchData(
-        t,
-        { scrollId: answer.scroll_id, scroll: KEEP_SCROLL },
-        { signal },
-      );
+      answer = await search({ scrollId: answer.scroll_id, scroll: KEEP_SCROLL });
     } catch (error) {
       // The service answers a scroll past its end with 400 "EOF".
       if (error instanceof BadRequestError && /\bEOF\b/.test(error.message)) return;

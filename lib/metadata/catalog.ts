@@ -108,12 +108,8 @@ export function titleKey(title: string): string {
 export function catalogRows(
   items: readonly (DatasetMetadata | CatalogFailure)[],
 ): CatalogRow[] {
-  const counts = new Map<string, number>();
-  for (const item of items) {
-    if (isFailure(item) || item.title === undefined) continue;
-    const key = titleKey(item.title);
-    if (key !== "") counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
+  const titles = items.flatMap((item) => isFailure(item) ? [] : [titleKey(item.title ?? "")]);
+  const counts = Map.groupBy(titles.filter((key) => key !== ""), (key) => key);
   return items.map((item) => {
     if (isFailure(item)) {
       return { ...emptyRow(), path: item.path, id: item.id ?? null, error: item.error };
@@ -130,7 +126,8 @@ export function catalogRows(
       licenseConfidence: item.license?.confidence ?? null,
       subjects: [...item.subjects],
       dateModified: item.dateModified ?? null,
-      duplicateTitle: item.title !== undefined && (counts.get(titleKey(item.title)) ?? 0) > 1,
+      duplicateTitle: item.title !== undefined &&
+        (counts.get(titleKey(item.title))?.length ?? 0) > 1,
       deprecated: item.deprecated,
       missing: [...item.missing],
       error: null,

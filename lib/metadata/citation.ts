@@ -7,6 +7,7 @@
  */
 
 import { BadRequestError, quoteInput } from "../client/errors.ts";
+import { definedOf } from "../client/defined.ts";
 import { CITATION_STYLES, type CitationStyle, citationStyle } from "../registry/citation_styles.ts";
 import { arkUrl } from "./ark.ts";
 import { type Citable, linkOf, namesDataset, titleOf } from "./citable.ts";
@@ -208,11 +209,9 @@ export function toCsl(metadata: Citable): CslItem {
   if (title !== undefined) item.title = title;
   if (metadata.creators.length > 0) {
     item.author = metadata.creators.map((creator) =>
-      creator.family === undefined ? { literal: creator.name } : {
-        family: creator.family,
-        ...(creator.given === undefined ? {} : { given: creator.given }),
-        ...(creator.suffix === undefined ? {} : { suffix: creator.suffix }),
-      }
+      creator.family === undefined
+        ? { literal: creator.name }
+        : definedOf(creator, ["family", "given", "suffix"])
     );
   }
   if (metadata.publicationYear !== undefined) {
@@ -314,12 +313,11 @@ function versionText(version: string): string {
 export function resolverLinks(
   record: { readonly doi?: string; readonly ark?: string },
 ): { doiUrl?: string; arkUrl?: string } {
-  const links: { doiUrl?: string; arkUrl?: string } = {};
-  const doi = record.doi === undefined ? undefined : tryUrl(doiUrl, record.doi);
-  const ark = record.ark === undefined ? undefined : tryUrl(arkUrl, record.ark);
-  if (doi !== undefined) links.doiUrl = doi;
-  if (ark !== undefined) links.arkUrl = ark;
-  return links;
+  const links = {
+    doiUrl: record.doi === undefined ? undefined : tryUrl(doiUrl, record.doi),
+    arkUrl: record.ark === undefined ? undefined : tryUrl(arkUrl, record.ark),
+  };
+  return definedOf(links, ["doiUrl", "arkUrl"]);
 }
 
 function tryUrl(make: (id: string) => string, id: string): string | undefined {

@@ -11,24 +11,15 @@
  * separator-free, lower-case key. None of them is a substring of a correct spelling, so a
  * correct key never changes.
  */
-const MISSPELLINGS: ReadonlyArray<readonly [string, string]> = [
-  ["identifer", "identifier"],
-  ["idetifier", "identifier"],
-  ["indentifier", "identifier"],
-  ["identfier", "identifier"],
-  ["identifiier", "identifier"],
-  ["contributer", "contributor"],
-  ["contribtor", "contributor"],
-  ["affilation", "affiliation"],
-  ["afiliation", "affiliation"],
-  ["affiliaton", "affiliation"],
-  ["publicaton", "publication"],
-  ["pubication", "publication"],
-  ["discription", "description"],
-  ["descripton", "description"],
-  ["creater", "creator"],
-  ["licence", "license"],
-];
+const MISSPELLINGS: ReadonlyArray<readonly [string, string]> = Object.entries({
+  identifier: ["identifer", "idetifier", "indentifier", "identfier", "identifiier"],
+  contributor: ["contributer", "contribtor"],
+  affiliation: ["affilation", "afiliation", "affiliaton"],
+  publication: ["publicaton", "pubication"],
+  description: ["discription", "descripton"],
+  creator: ["creater"],
+  license: ["licence"],
+}).flatMap(([right, wrongs]) => wrongs.map((wrong) => [wrong, right] as const));
 
 /** Prefixes that only say which schema an attribute belongs to: DataCite's, Dublin Core's. */
 const SCHEMA_PREFIX = /^(?:datacite|dcterms|dct|dc)[.:_]/;

@@ -98,26 +98,23 @@ let loading: Promise<SpdxCorrect> | undefined;
  * ```
  */
 export function loadSpdxCorrect(): Promise<SpdxCorrect> {
-  loading ??= loadSpdxCorrectModule().then(
-    (module) => {
-      const correct = module.default as (
-        value: string,
-        options?: { upgrade?: boolean },
-      ) => string | null;
-      return (value: string) => {
-        try {
-          // No upgrade: it maps the deprecated `GPL-3.0` (which means `-only`) to `-or-later`.
-          return value.trim() === "" ? null : correct(value, { upgrade: false });
-        } catch {
-          return null;
-        }
-      };
-    },
-    (error) => {
-      loading = undefined;
-      throw error;
-    },
-  );
+  loading ??= loadSpdxCorrectModule().then((module) => {
+    const correct = module.default as (
+      value: string,
+      options: { upgrade: boolean },
+    ) => string | null;
+    return (value: string) => {
+      try {
+        // No upgrade: it maps the deprecated `GPL-3.0` (which means `-only`) to `-or-later`.
+        return value.trim() === "" ? null : correct(value, { upgrade: false });
+      } catch {
+        return null;
+      }
+    };
+  }).catch((error) => {
+    loading = undefined;
+    throw error;
+  });
   return loading;
 }
 
@@ -161,22 +158,17 @@ const CC_EDITION: Record<string, string> = {
 
 /** Open Data Commons names, keyed by {@linkcode odcKey}. */
 const ODC_ALIASES: ReadonlyMap<string, string> = new Map([
-  ["odc pddl", "PDDL-1.0"],
-  ["pddl", "PDDL-1.0"],
-  ["open data commons pddl", "PDDL-1.0"],
-  ["public domain dedication", "PDDL-1.0"],
-  ["odc public domain dedication", "PDDL-1.0"],
-  ["open data commons public domain dedication", "PDDL-1.0"],
+  // Each of these names alone, or after "odc" or "open data commons".
+  ...["", "odc ", "open data commons "].flatMap((prefix) => [
+    [`${prefix}pddl`, "PDDL-1.0"] as const,
+    [`${prefix}public domain dedication`, "PDDL-1.0"] as const,
+    [`${prefix}odbl`, "ODbL-1.0"] as const,
+    [`${prefix}open database`, "ODbL-1.0"] as const,
+  ]),
   ["odc by", "ODC-By-1.0"],
   ["open data commons by", "ODC-By-1.0"],
   ["odc attribution", "ODC-By-1.0"],
   ["open data commons attribution", "ODC-By-1.0"],
-  ["odbl", "ODbL-1.0"],
-  ["odc odbl", "ODbL-1.0"],
-  ["open data commons odbl", "ODbL-1.0"],
-  ["open database", "ODbL-1.0"],
-  ["odc open database", "ODbL-1.0"],
-  ["open data commons open database", "ODbL-1.0"],
   ["public domain mark", "CC-PDM-1.0"],
   ["cc public domain mark", "CC-PDM-1.0"],
 ]);
@@ -364,29 +356,28 @@ function numbersIn(text: string): number[] {
   return [...text.matchAll(/\d+(?:\.\d+)?/g)].map((match) => Number(match[0]));
 }
 
+/** Links in free text (a licence's page, say). */
+const URL_IN_TEXT = /https?:\/\/[^\s<>"')\]]+/gi;
+
+/** Licences named in prose by their full names or usual abbreviations. */
+const NAMED_IN_PROSE: readonly (readonly [RegExp, string])[] = [
+  [/\bcc0\b|\bcc[\s-]?zero\b|creative commons zero/i, "CC0-1.0"],
+  [/public domain dedication (?:and|&) licen[cs]e|\bodc[\s-]?pddl\b/i, "PDDL-1.0"],
+  [/open database licen[cs]e|\bodbl\b/i, "ODbL-1.0"],
+  [/open data commons attribution licen[cs]e|\bodc[\s-]by\b/i, "ODC-By-1.0"],
+  [/public domain mark/i, "CC-PDM-1.0"],
+];
+
 /** One licence named or linked inside longer text; undefined when none or several differ. */
 function namedIn(text: string): string | undefined {
-  const found = new Set<string>();
-  for (const match of text.matchAll(/https?:\/\/[^\s<>"')\]]+/gi)) {
-    const id = licenseFromUrl(match[0]);
-    if (id !== undefined) found.add(id);
-  }
-  const prose = text.replace(/https?:\/\/[^\s<>"')\]]+/gi, " ");
+  const linked = [...text.matchAll(URL_IN_TEXT)].map((match) => licenseFromUrl(match[0]));
+  const prose = text.replace(URL_IN_TEXT, " ");
   const tokens = ccTokens(prose);
-  for (let start = 0; start < tokens.length; start++) {
-    if (tokens[start] !== "cc") continue;
-    const id = creativeCommons(tokens.slice(start), false);
-    if (id !== undefined) found.add(id);
-  }
-  if (/\bcc0\b|\bcc[\s-]?zero\b|creative commons zero/i.test(prose)) found.add("CC0-1.0");
-  if (/public domain dedication (?:and|&) licen[cs]e|\bodc[\s-]?pddl\b/i.test(prose)) {
-    found.add("PDDL-1.0");
-  }
-  if (/open database licen[cs]e|\bodbl\b/i.test(prose)) found.add("ODbL-1.0");
-  if (/open data commons attribution licen[cs]e|\bodc[\s-]by\b/i.test(prose)) {
-    found.add("ODC-By-1.0");
-  }
-  if (/public domain mark/i.test(prose)) found.add("CC-PDM-1.0");
+  const cc = tokens.map((token, start) =>
+    token === "cc" ? creativeCommons(tokens.slice(start), false) : undefined
+  );
+  const named = NAMED_IN_PROSE.filter(([pattern]) => pattern.test(prose)).map(([, id]) => id);
+  const found = new Set([...linked, ...cc, ...named].filter((id) => id !== undefined));
   return found.size === 1 ? [...found][0] : undefined;
 }
 
@@ -508,10 +499,6 @@ function odcKey(text: string): string {
 }
 
 function singleUrlIn(text: string): string | undefined {
-  const urls = [
-    ...new Set(
-      [...text.matchAll(/https?:\/\/[^\s<>"')\]]+/gi)].map((m) => m[0].replace(/[.,;:]+$/, "")),
-    ),
-  ];
-  return urls.length === 1 ? urls[0] : undefined;
+  const urls = new Set([...text.matchAll(URL_IN_TEXT)].map((m) => m[0].replace(/[.,;:]+$/, "")));
+  return urls.size === 1 ? [...urls][0] : undefined;
 }

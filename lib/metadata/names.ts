@@ -7,6 +7,7 @@
  */
 
 import { tidy } from "./values.ts";
+import { definedOf } from "../client/defined.ts";
 
 /**
  * A parsed name. People have `family` (and usually `given`); an organisation, or a name that
@@ -424,13 +425,11 @@ export function uniquePeople<P extends NamedParty & { affiliation?: string }>(
       ...person,
       ...earlier,
       name: fuller.name,
-      ...(fuller.given === undefined ? {} : { given: fuller.given }),
-      ...(earlier.affiliation ?? person.affiliation) === undefined
-        ? {}
-        : { affiliation: earlier.affiliation ?? person.affiliation },
-      ...(earlier.orcid ?? person.orcid) === undefined
-        ? {}
-        : { orcid: earlier.orcid ?? person.orcid },
+      ...definedOf({
+        given: fuller.given,
+        affiliation: earlier.affiliation ?? person.affiliation,
+        orcid: earlier.orcid ?? person.orcid,
+      }, ["given", "affiliation", "orcid"]),
     };
   }
   return kept;

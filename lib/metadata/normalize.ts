@@ -266,7 +266,8 @@ function readPeople(
       if (aside?.orcid !== undefined) person.orcid = aside.orcid;
       if (names.length === 1) {
         // Sub-properties, when there are any, say it better than parentheses.
-        const affiliation = unique(affiliations.values[index]).join("; ");
+        const affiliation = [...new Set(affiliations.values[index].map(tidy))]
+          .filter((value) => value !== "").join("; ");
         if (affiliation !== "") person.affiliation = affiliation;
         const orcid = identifiers[index];
         if (orcid !== undefined) person.orcid = orcid;
@@ -431,18 +432,10 @@ function pickFirst(
 /** Subjects from every subject/keyword attribute, comma- or semicolon-joined ones split. */
 function readSubjects(read: Reader): string[] {
   const attributes = read.group.all(FIELD_KEYS.subject).filter((a) => a.value !== "");
-  const seen = new Set<string>();
-  const subjects: string[] = [];
-  for (const attribute of attributes) {
-    for (const subject of splitList(attribute.value, /[,;]/)) {
-      const key = subject.toLowerCase();
-      if (subject === "" || seen.has(key)) continue;
-      seen.add(key);
-      subjects.push(subject);
-    }
-  }
+  const subjects = attributes.flatMap((attribute) => splitList(attribute.value, /[,;]/));
   read.source("subjects", attributes.map((a) => a.attr));
-  return subjects;
+  // The first spelling of each subject, case aside.
+  return [...Map.groupBy(subjects, (subject) => subject.toLowerCase()).values()].map(([s]) => s);
 }
 
 /** The licence from the first rights attribute with content (text, link or identifier). */
@@ -489,9 +482,15 @@ function readFunding(read: Reader): Funding[] {
   const references = read.group.all(FIELD_KEYS.fundingReference);
   const funding: Funding[] = [];
   const attrs: string[] = [];
+  const add = (attr: string, fields: Funding) => {
+    const entry = clean(fields);
+    if (Object.keys(entry).length === 0) return;
+    funding.push(entry);
+    attrs.push(attr);
+  };
   for (const reference of references) {
     const funder = deep(reference.nested, FIELD_KEYS.funderName);
-    const entry = clean({
+    add(reference.attr, {
       // A reference may hold just the funder's name as its own value.
       funderName: funder?.value || reference.value || undefined,
       funderIdentifier: deep(reference.nested, FIELD_KEYS.funderIdentifier)?.value,
@@ -500,10 +499,6 @@ function readFunding(read: Reader): Funding[] {
       awardUri: deep(reference.nested, FIELD_KEYS.awardUri)?.value,
       awardTitle: deep(reference.nested, FIELD_KEYS.awardTitle)?.value,
     });
-    if (Object.keys(entry).length > 0) {
-      funding.push(entry);
-      attrs.push(reference.attr);
-    }
   }
   if (funding.length === 0) {
     const names = read.group.slots(FIELD_KEYS.funderName);
@@ -517,7 +512,7 @@ function readFunding(read: Reader): Funding[] {
     const titles = pair(FIELD_KEYS.awardTitle);
     parents.forEach((parent, index) => {
       if (parent.empty) return;
-      const entry = clean({
+      add(parent.attr, {
         ...(names.length > 0
           ? { funderName: parent.value, awardNumber: numbers![index][0] }
           : { awardNumber: parent.value }),
@@ -526,10 +521,6 @@ function readFunding(read: Reader): Funding[] {
         awardUri: uris[index][0],
         awardTitle: titles[index][0],
       });
-      if (Object.keys(entry).length > 0) {
-        funding.push(entry);
-        attrs.push(parent.attr);
-      }
     });
   }
   read.source("funding", attrs);
@@ -592,8 +583,4 @@ function clean<T extends object>(record: T): T {
     Object.entries(record).filter(([, value]) => typeof value === "string" && value.trim() !== "")
       .map(([key, value]) => [key, tidy(value as string)]),
   ) as T;
-}
-
-function unique(values: readonly string[]): string[] {
-  return [...new Set(values.map(tidy).filter((value) => value !== ""))];
 }

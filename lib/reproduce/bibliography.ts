@@ -161,22 +161,19 @@ export async function makeBibliography(
   style: CitationStyle = "datacite",
 ): Promise<Bibliography> {
   checkCitationStyle(style);
-  const unique = new Map<string, LockedDataset>();
   const ordered = datasets.map((dataset) => ({
     dataset,
     sortKey: dataciteCitation({ ...dataset, subjects: [] }).toLocaleLowerCase("en-US"),
   })).sort((a, b) =>
     a.sortKey.localeCompare(b.sortKey, "en-US") || (a.dataset.path < b.dataset.path ? -1 : 1)
   );
-  for (const { dataset } of ordered) {
-    const key = dataset.doi !== undefined
-      ? `doi:${dataset.doi.toLowerCase()}`
-      : dataset.ark !== undefined
-      ? dataset.ark.toLowerCase()
-      : `path:${dataset.path}`;
-    if (!unique.has(key)) unique.set(key, dataset);
-  }
-  const entries = await Promise.all([...unique.values()].map(async (dataset) => ({
+  // Each dataset once: by its DOI, else its ARK, else its path.
+  const unique = Map.groupBy(
+    ordered,
+    ({ dataset: { doi, ark, path } }) =>
+      doi !== undefined ? `doi:${doi.toLowerCase()}` : ark?.toLowerCase() ?? `path:${path}`,
+  );
+  const entries = await Promise.all([...unique.values()].map(async ([{ dataset }]) => ({
     ...definedOf(dataset, ["path", "title"]),
     citedBy: citedByOf(dataset),
     text: await formatCitation({ ...dataset, subjects: [] }, style),

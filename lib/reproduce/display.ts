@@ -68,11 +68,10 @@ export function provenanceView(data: {
 export function provenanceDatasetView(
   dataset: Omit<ProvenanceDatasetView, "url">,
 ): ProvenanceDatasetView {
-  const links = resolverLinks(dataset);
-  const url = links.doiUrl ?? links.arkUrl;
+  const { doiUrl, arkUrl } = resolverLinks(dataset);
   return {
     ...definedOf(dataset, ["path", "title", "doi", "ark"]),
-    ...(url === undefined ? {} : { url }),
+    ...definedOf({ url: doiUrl ?? arkUrl }, ["url"]),
     files: dataset.files,
     citedBy: dataset.citedBy,
   };

@@ -261,22 +261,6 @@ function pathProblem(path: string): string | undefined {
   return normal === path ? undefined : `must be normalised (no empty segments or trailing "/")`;
 }
 
-/**
- * What is wrong with an identifier in a lock (tern writes each in its canonical form), or
- * `undefined` when it is canonical; a value that is the identifier in another form is named.
- */
-function identifierProblem(
-  value: string,
-  canonical: string | undefined,
-  kind: string,
-  form: string,
-): string | undefined {
-  if (canonical === value) return undefined;
-  return canonical === undefined
-    ? `must be ${kind} (${form})`
-    : `must be ${kind} in the form tern writes: ${quoteInput(canonical)}`;
-}
-
 // Built at the first lock read, not with the module: most sessions never read a lock, and building
 // zod schemas is a noticeable part of importing tern.
 function buildLockSchema() {
@@ -287,6 +271,22 @@ function buildLockSchema() {
       if (message !== undefined) context.addIssue({ code: "custom", message });
     });
   const storePath = checked(pathProblem);
+  /**
+   * An optional identifier in the canonical form tern writes (what `normalize` gives back); a
+   * value that is the identifier in another form is told its canonical one.
+   */
+  const identifier = (
+    normalize: (value: string) => string | undefined,
+    kind: string,
+    form: string,
+  ) =>
+    checked((value) => {
+      const canonical = normalize(value);
+      if (canonical === value) return undefined;
+      return canonical === undefined
+        ? `must be ${kind} (${form})`
+        : `must be ${kind} in the form tern writes: ${quoteInput(canonical)}`;
+    }).optional();
 
   const creatorSchema = z.object({
     name: z.string().min(1),
@@ -294,9 +294,7 @@ function buildLockSchema() {
     family: z.string().optional(),
     suffix: z.string().optional(),
     affiliation: z.string().optional(),
-    orcid: checked((value) =>
-      identifierProblem(value, normalizeOrcid(value), "an ORCID iD", "0000-0000-0000-0000")
-    ).optional(),
+    orcid: identifier(normalizeOrcid, "an ORCID iD", "0000-0000-0000-0000"),
   });
 
   const datasetSchema = z.object({
@@ -306,12 +304,8 @@ function buildLockSchema() {
     publicationYear: z.number().int().optional(),
     publisher: z.string().optional(),
     version: z.string().optional(),
-    doi: checked((value) =>
-      identifierProblem(value, normalizeDoi(value), "a DOI", "10.<registrant>/<suffix>")
-    ).optional(),
-    ark: checked((value) =>
-      identifierProblem(value, normalizeArk(value), "an ARK", "ark:/<NAAN>/<name>")
-    ).optional(),
+    doi: identifier(normalizeDoi, "a DOI", "10.<registrant>/<suffix>"),
+    ark: identifier(normalizeArk, "an ARK", "ark:/<NAAN>/<name>"),
     resourceTypeGeneral: z.string().optional(),
     license: z.object({
       id: z.string().optional(),
@@ -390,8 +384,7 @@ export function parseLock(value: unknown, source?: string): Lock {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new LockError("is not a JSON object", where);
   }
-  const kind = (value as { lock?: unknown }).lock;
-  const format = (value as { format?: unknown }).format;
+  const { lock: kind, format } = value as { lock?: unknown; format?: unknown };
   if (kind === LOCK_KIND && typeof format === "number" && format > LOCK_FORMAT) {
     throw new LockError(
       `is in lock format ${format}; this tern reads format ${LOCK_FORMAT}: update tern`,

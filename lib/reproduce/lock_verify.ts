@@ -310,14 +310,11 @@ async function hashOf(stream: ReadableStream<Uint8Array>, like: string): Promise
 
 function differences(locked: FileVersion, current: FileVersion): string {
   const parts: string[] = [];
+  const iso = (ms: number) => new Date(ms).toISOString();
   if (locked.id !== current.id) parts.push("another item (id) is at this path");
   if (locked.size !== current.size) parts.push(`size ${locked.size} → ${current.size}`);
   if (locked.modified !== current.modified) {
-    parts.push(
-      `modified ${new Date(locked.modified).toISOString()} → ${
-        new Date(current.modified).toISOString()
-      }`,
-    );
+    parts.push(`modified ${iso(locked.modified)} → ${iso(current.modified)}`);
   }
   for (const what of ["checksum", "hash"] as const) {
     const [before, now] = [locked[what], current[what]];

@@ -374,12 +374,8 @@ export class Provenance {
 
   async #readDatasets(options: CallOptions): Promise<ProvenanceDataset[]> {
     await this.#resolve(options);
-    const counts = new Map<number, number>();
-    for (const record of this.#records) {
-      const dataset = this.#known.get(record.folder) ?? -1;
-      if (dataset >= 0) counts.set(dataset, (counts.get(dataset) ?? 0) + 1);
-    }
-    const datasets = [...counts].map(([folder, files]) => {
+    const counts = Map.groupBy(this.#datasetsRead(), (dataset) => dataset);
+    const datasets = [...counts].map(([folder, { length: files }]) => {
       const dataset = this.#datasets.get(this.#folders[folder])!;
       return { ...dataset, files, citedBy: citedByOf(dataset) } satisfies ProvenanceDataset;
     }).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -563,9 +559,7 @@ export class Provenance {
 
   /** `Provenance: 3 files from 1 dataset` (datasets once looked up). */
   toString(): string {
-    const datasets = new Set(
-      this.#records.map((record) => this.#known.get(record.folder) ?? -1).filter((i) => i >= 0),
-    );
+    const datasets = new Set(this.#datasetsRead());
     return `Provenance: ${this.#records.length} file${this.#records.length === 1 ? "" : "s"}${
       datasets.size === 0 ? "" : ` from ${datasets.size} dataset${datasets.size === 1 ? "" : "s"}`
     } read`;
@@ -625,12 +619,13 @@ export class Provenance {
 
   /** The index of a folder in `#folders`, added on first use. */
   #folderOf(folder: string): number {
-    let index = this.#folderIndex.get(folder);
-    if (index === undefined) {
-      index = this.#folders.push(folder) - 1;
-      this.#folderIndex.set(folder, index);
-    }
-    return index;
+    return this.#folderIndex.getOrInsertComputed(folder, () => this.#folders.push(folder) - 1);
+  }
+
+  /** The dataset (its index in `#folders`) of each file read that has a known one. */
+  #datasetsRead(): number[] {
+    const datasets = this.#records.map((record) => this.#known.get(record.folder) ?? -1);
+    return datasets.filter((dataset) => dataset >= 0);
   }
 
   #pathOf(record: Record): string {
@@ -672,11 +667,8 @@ export class Provenance {
     const { transport } = this.#sources;
     if (transport !== undefined) await this.#statOpen(transport, options);
     // Every lock names them, as every lock lacks their checksum (unless a later read gave it).
-    const gone: string[] = [];
-    for (const index of this.#unpinned) {
-      const record = this.#records[index];
-      if (record.checksum === undefined) gone.push(this.#pathOf(record));
-    }
+    const gone = [...this.#unpinned].map((index) => this.#records[index])
+      .filter((record) => record.checksum === undefined).map((record) => this.#pathOf(record));
     if (gone.length === 0) return;
     const shown = gone.slice(0, 5).map((path) => quoteInput(path)).join(", ");
     const more = gone.length > 5 ? ` and ${gone.length - 5} more` : "";
@@ -694,10 +686,9 @@ export class Provenance {
    * back, so a file found gone is not asked again at the next lock.
    */
   async #statOpen(transport: Transport, options: CallOptions): Promise<void> {
-    const open: number[] = [];
-    this.#records.forEach((record, index) => {
-      if (record.checksum === undefined && !this.#unpinned.has(index)) open.push(index);
-    });
+    const open = [...this.#records.keys()].filter((index) =>
+      this.#records[index].checksum === undefined && !this.#unpinned.has(index)
+    );
     if (open.length === 0) return;
     const paths = open.map((index) => this.#pathOf(this.#records[index]));
     // Terrain stats only the community folder for anonymous callers.
@@ -719,10 +710,8 @@ export class Provenance {
 
   /** Looks up the dataset of every folder read from that is not known yet. */
   async #resolve(options: CallOptions): Promise<void> {
-    const pending = new Set<number>();
-    for (const record of this.#records) {
-      if (!this.#known.has(record.folder)) pending.add(record.folder);
-    }
+    const folders = this.#records.map((record) => record.folder);
+    const pending = new Set(folders.filter((folder) => !this.#known.has(folder)));
     for (const folder of pending) {
       const dataset = await this.#datasetOfFolder(this.#folders[folder], options);
       if (dataset !== undefined) this.#datasets.set(dataset.path, dataset);
@@ -732,9 +721,8 @@ export class Provenance {
 
   /** The folder's dataset: its own metadata, else its parent's (never above `/zone/home`). */
   #datasetOfFolder(folder: string, options: CallOptions): Promise<LockedDataset | undefined> {
-    let found = this.#datasetOf.get(folder);
-    if (found === undefined) {
-      found = (async () => {
+    return this.#datasetOf.getOrInsertComputed(folder, () => {
+      const found = (async () => {
         const depth = folder.split("/").filter((part) => part !== "").length;
         if (depth <= 2) return undefined;
         const own = await this.#lookup(folder, options).catch((error) => {
@@ -751,9 +739,8 @@ export class Provenance {
       })();
       // A failed lookup (the network) is tried again next time.
       found.catch(() => this.#datasetOf.delete(folder));
-      this.#datasetOf.set(folder, found);
-    }
-    return found;
+      return found;
+    });
   }
 }
 

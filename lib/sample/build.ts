@@ -107,12 +107,8 @@ function stampFor(vega: VegaDatasets) {
 }
 
 async function readStamp(dir: string): Promise<Stamp | null> {
-  try {
-    const value = JSON.parse(await Deno.readTextFile(join(dir, STAMP_FILE)));
-    return value && typeof value === "object" && value.builder === BUILDER ? value : null;
-  } catch {
-    return null;
-  }
+  const value = await Deno.readTextFile(join(dir, STAMP_FILE)).then(JSON.parse).catch(() => null);
+  return value && typeof value === "object" && value.builder === BUILDER ? value : null;
 }
 
 async function addDataset(tree: StoreTree, spec: DatasetSpec, vega: VegaDatasets): Promise<void> {

@@ -61,9 +61,7 @@ export function csvCell(value: unknown, sep = ","): string {
  * ```
  */
 export function columnsOf(records: readonly JsonRecord[]): string[] {
-  const seen = new Set<string>();
-  for (const r of records) for (const k of Object.keys(r)) seen.add(k);
-  return [...seen];
+  return [...new Set(records.flatMap((record) => Object.keys(record)))];
 }
 
 /**

@@ -178,14 +178,7 @@ export function datasetPath(spec: DatasetSpec): string {
  */
 export function once<T>(produce: Producer<T>): Producer<T> {
   const cache = new WeakMap<VegaDatasets, Promise<T>>();
-  return (vega) => {
-    let pending = cache.get(vega);
-    if (!pending) {
-      pending = produce(vega);
-      cache.set(vega, pending);
-    }
-    return pending;
-  };
+  return (vega) => cache.getOrInsertComputed(vega, produce);
 }
 
 /**

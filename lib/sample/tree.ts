@@ -136,14 +136,9 @@ export class StoreTree {
 
   /** Counts of visible files, their bytes, sidecars and folders. */
   counts(): TreeCounts {
-    let files = 0, bytes = 0, sidecars = 0;
-    for (const f of this.#files.values()) {
-      if (f.kind === "data") {
-        files++;
-        bytes += f.bytes.byteLength;
-      } else if (f.kind === "sidecar") sidecars++;
-    }
-    return { files, bytes, sidecars, folders: this.#dirs.size - 1 };
+    const { data = [], sidecar = [] } = Object.groupBy(this.#files.values(), (f) => f.kind);
+    const bytes = data.reduce((sum, f) => sum + f.bytes.byteLength, 0);
+    return { files: data.length, bytes, sidecars: sidecar.length, folders: this.#dirs.size - 1 };
   }
 
   #ensureDir(rel: string): void {

@@ -64,17 +64,14 @@ export class VegaDatasetsError extends Error {
  * ```
  */
 export async function locateVegaDatasets(): Promise<string> {
-  let entry: string;
-  try {
-    entry = fileURLToPath(await vegaDatasetsEntryUrl());
-  } catch (cause) {
+  const entry = await vegaDatasetsEntryUrl().then(fileURLToPath).catch((cause) => {
     throw new VegaDatasetsError(
       `Cannot find the npm package "vega-datasets" (${
         cause instanceof Error ? cause.message : String(cause)
       }); Deno installs it on first use when the npm registry is reachable.`,
       { cause },
     );
-  }
+  });
   // The package's exports hide package.json, so resolve its entry point and walk up.
   return dirname(dirname(entry));
 }
@@ -110,15 +107,10 @@ export class VegaDatasets {
   /** Opens the package found by {@linkcode locateVegaDatasets}, or the one in `packageDir`. */
   static async open(packageDir?: string): Promise<VegaDatasets> {
     const dir = packageDir ?? await locateVegaDatasets();
-    const readJson = async (name: string) => {
-      try {
-        return JSON.parse(await Deno.readTextFile(join(dir, name)));
-      } catch (cause) {
-        throw new VegaDatasetsError(`Cannot read ${name} of vega-datasets in ${dir}`, {
-          cause,
-        });
-      }
-    };
+    const readJson = (name: string) =>
+      Deno.readTextFile(join(dir, name)).then(JSON.parse).catch((cause) => {
+        throw new VegaDatasetsError(`Cannot read ${name} of vega-datasets in ${dir}`, { cause });
+      });
     const pkg = await readJson("package.json");
     const datapackage = await readJson("datapackage.json");
     return new VegaDatasets(
@@ -130,14 +122,11 @@ export class VegaDatasets {
 
   /** Bytes of `data/<file>` (read once, then cached). */
   bytes(file: string): Promise<Uint8Array> {
-    let pending = this.#cache.get(file);
-    if (!pending) {
-      pending = Deno.readFile(join(this.dataDir, file)).catch((cause) => {
+    const read = (file: string) =>
+      Deno.readFile(join(this.dataDir, file)).catch((cause) => {
         throw new VegaDatasetsError(`Cannot read ${file} from ${this.dataDir}`, { cause });
       });
-      this.#cache.set(file, pending);
-    }
-    return pending;
+    return this.#cache.getOrInsertComputed(file, read);
   }
 
   /** `data/<file>` decoded as UTF-8. */

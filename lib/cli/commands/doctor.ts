@@ -68,17 +68,15 @@ async function run(context: CommandContext): Promise<number> {
   const deno = await checkDeno(context.io);
   const jupyter = await checkJupyter(context.io);
   const findings = [deno, jupyter.finding, await checkKernelspec(jupyter.specs, context.io)];
-  let store: Store | undefined;
-  try {
-    store = await context.store({ progress: false });
-  } catch (error) {
+  const store = await context.store({ progress: false }).catch((error) => {
     findings.push({
       name: "server",
       status: "fail",
       detail: error instanceof Error ? error.message : String(error),
       fix: "set TERRAIN_URL (or pass --url) to a Terrain base URL",
     });
-  }
+    return undefined;
+  });
   if (store !== undefined) findings.push(await checkCache(store), await checkServer(store));
   const width = Math.max(...findings.map((finding) => finding.name.length));
   const mark = { ok: out.style.dim("ok  "), warn: "warn", fail: "FAIL" } as const;
@@ -140,20 +138,12 @@ async function capture(command: string, args: string[], io: CliIo): Promise<stri
   }
 }
 
-function realPath(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 async function checkDeno(io: CliIo): Promise<Finding> {
   const found = onPath("deno", io);
   if (found === undefined) {
     return { name: "Deno", status: "fail", detail: "no deno on PATH", fix: DURABLE_DENO };
   }
-  const real = realPath(found);
+  const real = await Deno.realPath(found).catch(() => found);
   // "deno 2.9.6 (stable, release, x86_64-unknown-linux-gnu)": the version is enough.
   const version = (await capture(found, ["--version"], io))?.split("\n")[0]?.replace(/\s*\(.*$/, "")
     .trim() || "version unknown";
@@ -183,12 +173,9 @@ async function checkJupyter(io: CliIo): Promise<{ finding: Finding; specs?: Kern
     };
   }
   const listed = await capture(found, ["kernelspec", "list", "--json"], io);
-  let specs: KernelSpecs | undefined;
-  try {
-    specs = JSON.parse(listed ?? "").kernelspecs;
-  } catch {
-    // No listing, or not JSON: the kernelspec check looks in the default folders instead.
-  }
+  // No listing, or not JSON: the kernelspec check looks in the default folders instead.
+  const specs = await Promise.try((): KernelSpecs => JSON.parse(listed ?? "").kernelspecs)
+    .catch(() => undefined);
   return { finding: { name: "Jupyter", status: "ok", detail: found }, specs };
 }
 
@@ -240,7 +227,7 @@ async function checkKernelspec(specs: KernelSpecs | undefined, io: CliIo): Promi
   if (resolved === undefined || !(await Deno.stat(resolved).then(() => true, () => false))) {
     return failed(`${dir} runs ${program}, which does not exist`);
   }
-  if (inNpxCache(realPath(resolved))) {
+  if (inNpxCache(await Deno.realPath(resolved).catch(() => resolved))) {
     return failed(
       `${dir} runs ${program}, in a temporary npx cache`,
       `${DURABLE_DENO}; then ${install}`,

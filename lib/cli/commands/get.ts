@@ -87,14 +87,19 @@ async function run(context: CommandContext): Promise<number> {
   let status = 0;
   // Each file to save, and where.
   const items: { entry: Entry; target: string }[] = [];
-  const fail = async (error: unknown) => {
-    if (!isItemFailure(error)) throw error;
-    await context.report(error);
-    status = 1;
+  // A failure of one item is reported and the rest go on.
+  const attempt = async (task: () => unknown) => {
+    try {
+      await task();
+    } catch (error) {
+      if (!isItemFailure(error)) throw error;
+      await context.report(error);
+      status = 1;
+    }
   };
   const sources: { entry: Entry; walk: boolean }[] = [];
   for (const path of positionals) {
-    try {
+    await attempt(async () => {
       const handle = await asUsage(() => store.resolve(path));
       const entry = await handle.stat();
       if (!(handle instanceof File) && values.recursive !== true) {
@@ -105,9 +110,7 @@ async function run(context: CommandContext): Promise<number> {
         );
       }
       sources.push({ entry, walk: !(handle instanceof File) });
-    } catch (error) {
-      await fail(error);
-    }
+    });
   }
   const single = sources.length === 1 && !sources[0].walk;
   // A destination under a file (or unreadable) is a LocalFileError naming both paths.
@@ -122,19 +125,13 @@ async function run(context: CommandContext): Promise<number> {
       items.push({ entry: source.entry, target: fileTarget(destination, source.entry) });
       continue;
     }
-    try {
+    await attempt(async () => {
       const walk = asUsage(() => store.folder(source.entry).walk({ type: "file", glob }));
       const base = folderTarget(destination, source.entry);
       for await (const entry of walk) {
-        try {
-          items.push({ entry, target: targetUnder(base, source.entry, entry) });
-        } catch (error) {
-          await fail(error);
-        }
+        await attempt(() => items.push({ entry, target: targetUnder(base, source.entry, entry) }));
       }
-    } catch (error) {
-      await fail(error);
-    }
+    });
   }
 
   // A walk's listing carries no checksums: one stat per 1,000 walked files gives them, so each
@@ -148,16 +145,14 @@ async function run(context: CommandContext): Promise<number> {
   }
 
   // The same local path twice would have one file overwrite the other.
-  const seen = new Map<string, string>();
+  const byTarget = Map.groupBy(items, (item) => item.target);
   const unique = items.filter((item) => {
-    const other = seen.get(item.target);
-    if (other === undefined) {
-      seen.set(item.target, item.entry.path);
-      return true;
-    }
+    const [first] = byTarget.get(item.target)!;
+    if (first === item) return true;
     status = 1;
     stderr.line(
-      `${stderr.style.error("error:")} ${safeText(item.entry.path)} and ${safeText(other)} ` +
+      `${stderr.style.error("error:")} ${safeText(item.entry.path)} and ` +
+        `${safeText(first.entry.path)} ` +
         `would both be saved as ${safeText(item.target)}; skipped the second`,
     );
     return false;
@@ -171,8 +166,8 @@ async function run(context: CommandContext): Promise<number> {
     : new TransferProgress(stderr, label, unique.length, totalBytes);
   const results: SaveResult[] = [];
   // A failed file is reported and the rest go on, so each call settles.
-  const save = async (item: (typeof unique)[number]) => {
-    try {
+  const save = (item: (typeof unique)[number]) =>
+    attempt(async () => {
       const result = await saveFile(store, item.entry, item.target, {
         force: values.force === true,
         ...(destination.isFolder ? { root: destination.path } : {}),
@@ -195,10 +190,7 @@ async function run(context: CommandContext): Promise<number> {
         }));
         await context.io.stdout.flush();
       }
-    } catch (error) {
-      await fail(error);
-    }
-  };
+    });
   try {
     await mapConcurrent(unique, store.options.concurrency, save, { signal: context.signal });
   } finally {

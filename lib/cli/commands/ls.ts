@@ -5,13 +5,7 @@
  * @module
  */
 
-import {
-  BadRequestError,
-  type Entry,
-  type ListOptions,
-  type SortKey,
-  type Store,
-} from "../../../mod.ts";
+import { BadRequestError, type Entry, type ListOptions, type SortKey } from "../../../mod.ts";
 import { asUsage, choiceOption, intOption, stringOption, UsageError } from "../args.ts";
 import { checkRef, type Command, type CommandContext, eachPath } from "../command.ts";
 import { entryJson, entryName, jsonLine, longLine, safeText } from "../format.ts";
@@ -66,19 +60,17 @@ async function run(context: CommandContext): Promise<number> {
   const plan = planOf(values);
   positionals.forEach(checkRef);
   const store = await context.store();
-  const paths = positionals.length > 0 ? positionals : [await defaultFolder(store)];
+  const paths = positionals.length > 0 ? positionals : [
+    store.options.auth === "anonymous" ? COMMUNITY_DATA : (await store.root()).home.path!,
+  ];
   const out = context.io.stdout;
   const headers = paths.length > 1 && !plan.json;
   return await eachPath(context, paths, async (path, index) => {
     const listing = asUsage(() => store.folder(path).list(plan.options));
     if (headers) out.line(`${index > 0 ? "\n" : ""}${safeText(path)}:`);
+    const line = (entry: Entry) => lineOf(entry, plan, out);
     try {
-      await printPages(
-        listing.pages(),
-        out,
-        (entry: Entry) => lineOf(entry, plan, out),
-        plan.limit,
-      );
+      await printPages(listing.pages(), out, line, plan.limit);
     } catch (error) {
       // `tern ls FILE` shows the file, as ls does; only the listing of a file fails that way.
       if (!(error instanceof BadRequestError) || error.code !== "ERR_NOT_A_FOLDER") throw error;
@@ -116,9 +108,4 @@ function lineOf(entry: Entry, plan: Plan, out: Output): string {
   if (plan.json) return jsonLine(entryJson(entry));
   if (plan.long) return longLine(entry, out.style, plan);
   return entryName(entry, out.style, plan.fullPath);
-}
-
-async function defaultFolder(store: Store): Promise<string> {
-  if (store.options.auth === "anonymous") return COMMUNITY_DATA;
-  return (await store.root()).home.path!;
 }

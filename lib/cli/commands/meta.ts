@@ -111,8 +111,8 @@ const DESCRIPTION_INDENT = 16;
 
 function printRecord(record: DatasetMetadata, out: Output, width: number): void {
   const text = (value: string | undefined) => value === undefined ? undefined : safeText(value);
-  const list = (items: readonly string[]) =>
-    items.length === 0 ? undefined : items.map(safeText).join("\n");
+  const list = (items: readonly string[], separator = "\n") =>
+    items.length === 0 ? undefined : items.map(safeText).join(separator);
   const license = record.license;
   out.line(fields([
     ["path", safeText(record.path)],
@@ -142,10 +142,7 @@ function printRecord(record: DatasetMetadata, out: Output, width: number): void 
         [license.id === undefined ? undefined : license.name, license.confidence, license.url],
       ),
     ],
-    [
-      "subjects",
-      record.subjects.length === 0 ? undefined : record.subjects.map(safeText).join(", "),
-    ],
+    ["subjects", list(record.subjects, ", ")],
     [
       "resource type",
       text(
@@ -193,9 +190,7 @@ function printRecord(record: DatasetMetadata, out: Output, width: number): void 
       "description",
       record.description === undefined
         ? undefined
-        : wrap(record.description, Math.max(40, width - DESCRIPTION_INDENT)).split("\n").map(
-          safeText,
-        ).join("\n"),
+        : list(wrap(record.description, Math.max(40, width - DESCRIPTION_INDENT)).split("\n")),
     ],
   ]));
 }

@@ -135,13 +135,9 @@ function planOf(values: CommandContext["args"]["values"], terminal: boolean) {
       "nothing to search for: give --query, --meta, --under, --name, --owner or --saved",
     );
   }
-  const format: "paths" | "table" | "json" | "csv" = values.json === true
-    ? "json"
-    : values.csv === true
-    ? "csv"
-    : terminal
-    ? "table"
-    : "paths";
+  const format: "paths" | "table" | "json" | "csv" =
+    (["json", "csv"] as const).find((flag) => values[flag] === true) ??
+      (terminal ? "table" : "paths");
   const sort = listOption(values, "sort").map(sortOf);
   return { query: parts === 0 ? undefined : query, saved, sort, limit, format };
 }

@@ -217,12 +217,7 @@ function drawMatches(base: string, matches: readonly Entry[], out: Output): Coun
     if (!entry.path.startsWith(`${base}/`)) continue;
     let node = top;
     for (const name of entry.path.slice(base.length + 1).split("/")) {
-      let child = node.children.get(name);
-      if (child === undefined) {
-        child = { name, children: new Map() };
-        node.children.set(name, child);
-      }
-      node = child;
+      node = node.children.getOrInsertComputed(name, () => ({ name, children: new Map() }));
     }
     node.entry = entry;
   }

@@ -44,15 +44,11 @@ const co2Csv2017 = once(async (vega) =>
 );
 
 const annualMeansPng = once(async (vega) => {
-  const byYear = new Map<number, number[]>();
-  for (const line of await co2Lines(vega)) {
-    const [date, co2] = line.split(",");
-    const year = Number(date.slice(0, 4));
-    byYear.set(year, [...byYear.get(year) ?? [], Number(co2)]);
-  }
+  const rows = (await co2Lines(vega)).map((line) => line.split(","));
+  const byYear = Map.groupBy(rows, ([date]) => date.slice(0, 4));
   // Complete years only, so partial first and last years do not distort the curve.
-  const means = [...byYear].filter(([, v]) => v.length >= 10).map(([, v]) =>
-    v.reduce((a, b) => a + b, 0) / v.length - 300
+  const means = [...byYear.values()].filter((v) => v.length >= 10).map((v) =>
+    v.reduce((sum, [, co2]) => sum + Number(co2), 0) / v.length - 300
   );
   return encodePng(renderBars(means, { width: 62 * 6, height: 220 }));
 });

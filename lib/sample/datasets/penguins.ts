@@ -85,18 +85,16 @@ async function massBySpeciesAndSex(
   vega: VegaDatasets,
 ): Promise<{ species: string; sex: string; n: number; mean: number }[]> {
   const rows = await penguinRecords(vega);
-  const out = [];
-  for (const species of ["Adelie", "Chinstrap", "Gentoo"]) {
-    for (const sex of ["FEMALE", "MALE"]) {
+  return ["Adelie", "Chinstrap", "Gentoo"].flatMap((species) =>
+    ["FEMALE", "MALE"].map((sex) => {
       const masses = rows
         .filter((r) => r.Species === species && r.Sex === sex)
         .map((r) => r["Body Mass (g)"])
         .filter((m): m is number => typeof m === "number");
       const mean = masses.reduce((a, b) => a + b, 0) / masses.length;
-      out.push({ species, sex, n: masses.length, mean: Math.round(mean * 10) / 10 });
-    }
-  }
-  return out;
+      return { species, sex, n: masses.length, mean: Math.round(mean * 10) / 10 };
+    })
+  );
 }
 
 /**
