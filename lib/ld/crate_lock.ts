@@ -117,10 +117,17 @@ export function crateRecord(
       return value;
     };
     const size = Number(text("contentSize"));
-    const checksum = typeof file.md5 === "string"
-      ? `md5:${file.md5}`
-      : typeof file.sha256 === "string"
-      ? `sha2:${btoa(String.fromCharCode(...hexBytes(file.sha256)))}`
+    const hex = (key: "md5" | "sha256", digits: number) => {
+      const value = file[key];
+      if (typeof value !== "string" || !new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(value)) {
+        fail(`must be ${digits} hexadecimal digits`, field(key));
+      }
+      return value;
+    };
+    const checksum = file.md5 !== undefined
+      ? `md5:${hex("md5", 32).toLowerCase()}`
+      : file.sha256 !== undefined
+      ? `sha2:${Uint8Array.fromHex(hex("sha256", 64)).toBase64()}`
       : undefined;
     return {
       path,
@@ -233,10 +240,6 @@ function refs(value: unknown): string[] {
 function hasType(entity: CrateEntity | undefined, type: string): boolean {
   const types = entity?.["@type"];
   return types === type || (Array.isArray(types) && types.includes(type));
-}
-
-function hexBytes(hex: string): number[] {
-  return (hex.match(/../g) ?? []).map((pair) => parseInt(pair, 16));
 }
 
 function quote(text: string): string {

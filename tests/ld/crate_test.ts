@@ -284,3 +284,34 @@ Deno.test("lockCrate() reads its options at the public edge: a misspelt name is 
   );
   assert.equal((await lockCrate(lock, {}, { name: "Mine" }))["@graph"][1].name, "Mine");
 });
+
+Deno.test("crate: a file's md5 or sha256 that is not hexadecimal of its length is a LockError naming the field, never a wrong checksum", async () => {
+  await using store = await exampleStore();
+  const penguins = `${CURATED}/Gorman_PalmerPenguins_Morphometrics_2020/penguins.csv`;
+  await store.file(penguins).bytes();
+  const crate = JSON.parse(JSON.stringify(await store.provenance.crate())) as RoCrate;
+  const file = crate["@graph"].find((entity) =>
+    typeof entity["@id"] === "string" && entity["@id"].includes(encodeURIComponent(penguins))
+  ) as Record<string, unknown>;
+  const md5 = file.md5 as string;
+  assert.match(md5, /^[0-9a-f]{32}$/);
+  const checksumOf = () => parseLock(crate).files.find((f) => f.path === penguins)?.checksum;
+  assert.equal(checksumOf(), `md5:${md5}`);
+  file.md5 = md5.toUpperCase();
+  assert.equal(checksumOf(), `md5:${md5}`, "hex in capitals is the same digest");
+  for (const bad of [md5.slice(1), `${md5.slice(1)}z`, 5]) {
+    file.md5 = bad;
+    assert.throws(() => parseLock(crate), (error) => {
+      assert.ok(error instanceof LockError);
+      assert.match(error.message, /md5/);
+      assert.match(error.message, /32 hexadecimal digits/);
+      return true;
+    });
+  }
+  delete file.md5;
+  const sha256 = "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb";
+  file.sha256 = sha256;
+  assert.equal(checksumOf(), `sha2:${Uint8Array.fromHex(sha256).toBase64()}`);
+  file.sha256 = `${sha256.slice(2)}zz`;
+  assert.throws(() => parseLock(crate), /sha256.*64 hexadecimal digits/s);
+});
