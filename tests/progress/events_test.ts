@@ -17,6 +17,7 @@ Deno.test("the tracker throttles byte events, reports every file and one done", 
   tracker.done(true);
   tracker.done(false);
   assert.deepEqual(events.map((event) => event.kind), ["start", "bytes", "bytes", "file", "done"]);
+  assert.deepEqual(events.slice(1, 3).map((event) => event.bytes), [5, 1000]);
   const last = events.at(-1)!;
   assert.deepEqual(
     [last.bytes, last.totalBytes, last.files, last.totalFiles, last.cachedFiles, last.ok],
