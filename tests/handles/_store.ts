@@ -257,7 +257,8 @@ export interface HoldingFetch extends AsyncDisposable {
 /**
  * A fetch whose requests picked by `hold` go to a local server that accepts them and never
  * answers, the rest to `inner`: a held request ends only when its signal aborts it, so a test
- * can tell an abort from an answer that came in time. Disposing closes that server.
+ * can tell an abort from an answer that came in time (give the transport a `timeoutMs` beyond
+ * the test's hang guard, so that its own timeout cannot end one). Disposing closes that server.
  */
 export function holdingFetch(
   hold: (url: URL) => boolean,

@@ -167,7 +167,7 @@ Deno.test("breaking out early cancels the page requested ahead", async () => {
   await using served = await serve();
   // The page ahead is never answered: only its abort can give its slot back.
   await using holding = holdingFetch((url) => url.searchParams.get("offset") === "100");
-  const store = served.demo({ fetch: holding.fetch });
+  const store = served.demo({ fetch: holding.fetch, timeoutMs: 600_000 });
   for await (const entry of store.folder(PATHS.paged).list({ pageSize: 100 })) {
     assert.equal(entry.name, "dir-0");
     break;

@@ -122,7 +122,7 @@ Deno.test("a walk of a missing folder is NotFoundError; breaking out stops the w
   await assert.rejects(served.demo().folder(`${PATHS.tree}/nope`).walk().toArray(), NotFoundError);
   // The sub-folders listed ahead are never answered: only the walk's stop ends their requests.
   await using holding = holdingFetch((url) => url.searchParams.get("path") !== PATHS.tree);
-  const store = served.demo({ fetch: holding.fetch });
+  const store = served.demo({ fetch: holding.fetch, timeoutMs: 600_000 });
   const entries: Entry[] = [];
   for await (const entry of store.folder(PATHS.tree).walk({ concurrency: 3 })) {
     entries.push(entry);
