@@ -207,7 +207,8 @@ Deno.test("close() closes connections that have not sent a whole request head, n
 
 Deno.test("the connection cap: the longest-waiting connection makes room, busy ones are not dropped", async () => {
   await using store = await makeStore({});
-  await using server = await startServer({ root: store.root, maxConnections: 4 });
+  // Patient timeouts: a connection closed was closed to make room.
+  await using server = await startServer({ root: store.root, maxConnections: 4, ...PATIENT });
   const port = Number(new URL(server.url).port);
   // The server accepts connections one at a time, in the order they came: the four are its
   // oldest when the fifth arrives, whenever it gets to them.
