@@ -43,6 +43,33 @@ export interface ProgressEvent extends ProgressCounts {
 const BYTES_INTERVAL_MS = 100;
 
 /**
+ * Options of a {@linkcode ProgressTracker}.
+ *
+ * @example
+ * ```ts
+ * import { ProgressTracker, type ProgressTrackerOptions } from "./events.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let now = 0;
+ * const options: ProgressTrackerOptions = { clock: () => now };
+ * const rates: number[] = [];
+ * const tracker = new ProgressTracker((e) => e.kind === "file" && rates.push(e.rate), 1, 10, options);
+ * tracker.bytes(10);
+ * now = 2000;
+ * tracker.fileDone("/a.csv", false);
+ * assert.deepEqual(rates, [5]); // 10 bytes in 2 s
+ * ```
+ */
+export interface ProgressTrackerOptions {
+  /**
+   * The time in milliseconds, for the throttle and the rate; tests step it rather than sleep.
+   *
+   * @default performance.now
+   */
+  clock?: () => number;
+}
+
+/**
  * Keeps the counters of one read (one file or many) and reports them to a callback: `bytes`
  * events throttled to one per 100 ms, every `file` event, and one `done`. A callback that throws
  * is ignored, so a broken progress display never breaks the read.
@@ -64,7 +91,8 @@ export class ProgressTracker {
   readonly #report: ((event: ProgressEvent) => void) | undefined;
   readonly #totalFiles: number;
   #totalBytes: number;
-  readonly #started = performance.now();
+  readonly #clock: () => number;
+  readonly #started: number;
   #bytes = 0;
   #files = 0;
   #cached = 0;
@@ -77,6 +105,7 @@ export class ProgressTracker {
    * @param report The callback, or `undefined` to track silently.
    * @param totalFiles Files to read.
    * @param totalBytes Sum of their listed sizes.
+   * @param options The clock (see {@linkcode ProgressTrackerOptions}).
    *
    * @example
    * ```ts
@@ -91,7 +120,10 @@ export class ProgressTracker {
     report: ((event: ProgressEvent) => void) | undefined,
     totalFiles: number,
     totalBytes: number,
+    options: ProgressTrackerOptions = {},
   ) {
+    this.#clock = options.clock ?? (() => performance.now());
+    this.#started = this.#clock();
     this.#report = report;
     this.#totalFiles = totalFiles;
     this.#totalBytes = totalBytes;
@@ -139,7 +171,7 @@ export class ProgressTracker {
   bytes(count: number): void {
     this.#bytes += count;
     if (this.#report === undefined) return;
-    const now = performance.now();
+    const now = this.#clock();
     if (now - this.#lastBytesEvent < BYTES_INTERVAL_MS) return;
     this.#lastBytesEvent = now;
     this.#send("bytes");
@@ -200,7 +232,7 @@ export class ProgressTracker {
     extra: Pick<ProgressEvent, "path" | "ok" | "interrupted" | "route"> = {},
   ): void {
     if (this.#report === undefined) return;
-    const elapsedMs = performance.now() - this.#started;
+    const elapsedMs = this.#clock() - this.#started;
     const event: ProgressEvent = {
       kind,
       bytes: this.#bytes,

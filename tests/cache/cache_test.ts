@@ -46,6 +46,15 @@ function countingFetch(downloads: string[]): typeof fetch {
   };
 }
 
+/**
+ * Waits for `Date.now()` to pass its value now: the cache stamps uses in milliseconds, and two
+ * uses in one would leave their order to chance. Waiting for the clock itself, not a fixed time.
+ */
+async function nextMillisecond(): Promise<void> {
+  const now = Date.now();
+  while (Date.now() <= now) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 async function names(dir: string): Promise<string[]> {
   const found: string[] = [];
   try {
@@ -233,7 +242,7 @@ Deno.test("the least recently used copies go when the cap is exceeded", async ()
     const cache = new DiskCache({ dir, maxBytes: 25 });
     for (const path of ["/a/1.bin", "/a/2.bin", "/a/3.bin"]) {
       await put(cache, version(path, 10), "0123456789");
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await nextMillisecond();
       if (path === "/a/2.bin") assert.ok(await cache.lookup(version("/a/1.bin", 10)));
     }
     const left = (await cache.entries()).map((entry) => entry.version.path).sort();
@@ -346,8 +355,8 @@ Deno.test("the size cap holds across reads through a store", async () => {
   const tern = store.connect({ cacheMaxBytes: 2500 });
   for (let i = 0; i < 4; i++) {
     await tern.file(`${DATA}/f${i}.csv`).dataframe();
-    // Last use is a file time; keep the reads apart so the order is unambiguous.
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Last uses are stamped in milliseconds; keep the reads apart so the order is unambiguous.
+    await nextMillisecond();
   }
   const info = await tern.cache.info();
   const total = (info.getColumn("size").toArray() as number[]).reduce((a, b) => a + b, 0);
@@ -599,8 +608,8 @@ Deno.test("copies kept in the index count against the cap and go least recently 
   try {
     const cache = new DiskCache({ dir, maxBytes: 35 });
     const [one, two, three] = ["/a/1.bin", "/a/2.bin", "/a/3.bin"].map((p) => version(p, 10));
-    // Uses a few milliseconds apart, so that their order is plain.
-    const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+    // Uses in different milliseconds, so that their order is plain.
+    const later = nextMillisecond;
     const first = await put(cache, one, "0123456789");
     await cache.fileOf(first); // a path asked for: a file beside the line
     await later();

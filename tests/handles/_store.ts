@@ -246,6 +246,47 @@ export async function namesOnDisk(folder: string): Promise<{ files: string[]; fo
   return { files: files.sort(), folders: folders.sort() };
 }
 
+/** A fetch that sends some requests to a server that never answers (see {@linkcode holdingFetch}). */
+export interface HoldingFetch extends AsyncDisposable {
+  /** Passes requests on to `inner`, except those held. */
+  fetch: typeof fetch;
+  /** Requests held so far. */
+  held: () => number;
+}
+
+/**
+ * A fetch whose requests picked by `hold` go to a local server that accepts them and never
+ * answers, the rest to `inner`: a held request ends only when its signal aborts it, so a test
+ * can tell an abort from an answer that came in time (give the transport a `timeoutMs` beyond
+ * the test's hang guard, so that its own timeout cannot end one). Disposing closes that server.
+ */
+export function holdingFetch(
+  hold: (url: URL) => boolean,
+  inner: typeof fetch = fetch,
+): HoldingFetch {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) conns.push(conn);
+  })().catch(() => {});
+  let held = 0;
+  return {
+    fetch: (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (!hold(url)) return inner(input, init);
+      held++;
+      url.host = `127.0.0.1:${listener.addr.port}`;
+      return fetch(url, init);
+    },
+    held: () => held,
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      await accepting;
+      for (const conn of conns) conn.close();
+    },
+  };
+}
+
 /** Waits `ms` milliseconds. */
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { BadRequestError, type Entry, isAbortError, Listing } from "../../mod.ts";
 import {
   captureWarnings,
-  delay,
   generatedName,
+  holdingFetch,
   MIXED_FILES,
   MIXED_FOLDERS,
   mixedTime,
@@ -13,6 +13,7 @@ import {
   PATHS,
   serve,
 } from "../handles/_store.ts";
+import { until } from "../reliability/_fixtures.ts";
 
 /** A fetch that records the paged-directory queries it sends. */
 function recorder() {
@@ -163,14 +164,16 @@ Deno.test("the whole paged folder arrives once per entry with any page size", as
 });
 
 Deno.test("breaking out early cancels the page requested ahead", async () => {
-  await using served = await serve({ latencyMs: 100 });
-  const store = served.demo();
+  await using served = await serve();
+  // The page ahead is never answered: only its abort can give its slot back.
+  await using holding = holdingFetch((url) => url.searchParams.get("offset") === "100");
+  const store = served.demo({ fetch: holding.fetch, timeoutMs: 600_000 });
   for await (const entry of store.folder(PATHS.paged).list({ pageSize: 100 })) {
     assert.equal(entry.name, "dir-0");
     break;
   }
-  await delay(20); // the aborted request gives its slot back once its fetch settles
-  assert.equal(store.stats.inFlight, 0);
+  await until(() => store.stats.inFlight === 0, "the page ahead was aborted");
+  assert.equal(holding.held(), 1);
   assert.equal(store.stats.requests, 2, "one page read, one fetched ahead and cancelled");
 });
 

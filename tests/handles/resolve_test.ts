@@ -89,9 +89,12 @@ Deno.test("resolve: the datasets are read once, and again when their folder chan
   await store.resolve("10.1234/aaaa");
   assert.equal(store.stats.requests - before, 1);
   await assert.rejects(() => store.resolve("10.1234/bbbb"), NotFoundError);
-  // A new dataset changes the folder's date: the next lookup reads the datasets again.
-  await new Promise((resolve) => setTimeout(resolve, 1100));
+  // A new dataset changes the folder's date (set here a day on, rather than waited for to
+  // differ): the next lookup reads the datasets again.
   await served.write(`${DATA_COMMONS_DATASETS}/B/.avus.json`, avus("10.1234/bbbb"));
+  const folder = `${served.root}${DATA_COMMONS_DATASETS}`;
+  const later = new Date((await Deno.stat(folder)).mtime!.getTime() + 86_400_000);
+  await Deno.utime(folder, later, later);
   assert.equal((await store.resolve("10.1234/bbbb")).path, `${DATA_COMMONS_DATASETS}/B`);
 });
 

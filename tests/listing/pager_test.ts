@@ -5,10 +5,12 @@ import { Transport } from "../../lib/client/transport.ts";
 import { ListingChangedError } from "../../lib/listing/errors.ts";
 import { type FolderQuery, type Page, pageFolder } from "../../lib/listing/pager.ts";
 import { idFor, item, pageAnswer, serveDouble, window } from "../handles/_double.ts";
+import { until } from "../reliability/_fixtures.ts";
 import {
   captureWarnings,
   delay,
   generatedName,
+  holdingFetch,
   namesOnDisk,
   PAGED_FILES,
   PAGED_FOLDERS,
@@ -25,18 +27,21 @@ async function collect(pages: AsyncIterable<Page>): Promise<Page[]> {
   return collected;
 }
 
-/** A fetch that records the offset of each page requested and how many were in flight at once. */
-function pageRecorder() {
+/**
+ * A fetch (through `inner`) that records the offset of each page requested and how many were in
+ * flight at once.
+ */
+function pageRecorder(inner: typeof fetch = fetch) {
   const offsets: number[] = [];
   let inside = 0;
   let peak = 0;
   const fetcher: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (!url.pathname.endsWith("/paged-directory")) return await fetch(input, init);
+    if (!url.pathname.endsWith("/paged-directory")) return await inner(input, init);
     offsets.push(Number(url.searchParams.get("offset") ?? "0"));
     peak = Math.max(peak, ++inside);
     try {
-      const response = await fetch(input, init);
+      const response = await inner(input, init);
       return new Response(await response.arrayBuffer(), response);
     } finally {
       inside--;
@@ -170,12 +175,16 @@ Deno.test("a caller slower than the server keeps a single page ahead", async () 
   let pages = 0;
   for await (const _ of pageFolder(transport, ALL, { pageSize: 600, onChange: noWarnings })) {
     // Slower than the server: the caller asks for the next page only once the page requested
-    // ahead has arrived whole, however long a loaded machine takes to bring it (a fixed delay
-    // of 300 ms once fell short beside the rest of the suite). The last wait lets the answer
-    // settle: what is left of it after the body is read runs before any timer.
-    await delay(300);
-    while (recorder.inside() > 0) await delay(10);
-    await delay(1);
+    // ahead has arrived whole and given its slot back, however long a loaded machine takes to
+    // bring it (a fixed delay of 300 ms once fell short beside the rest of the suite). `until`
+    // sees that at a timer, and what is left of the answer after its body is read runs before
+    // any timer.
+    await until(
+      () =>
+        recorder.offsets.length >= Math.min(pages + 2, 4) && recorder.inside() === 0 &&
+        transport.stats.inFlight === 0,
+      `page ${pages + 1} arrived`,
+    );
     pages++;
   }
   assert.equal(pages, 4);
@@ -202,29 +211,36 @@ Deno.test("the window leaves a slot free while a download holds one", async () =
 });
 
 Deno.test("stopping early aborts the pages in flight, and none of their failures surfaces", async () => {
-  await using served = await serve({ latencyMs: 100 });
-  const recorder = pageRecorder();
-  const transport = new Transport({ url: served.url, fetch: recorder.fetch });
+  await using served = await serve();
+  // Pages past the third are never answered: only their abort gives their slots back.
+  await using holding = holdingFetch((url) => Number(url.searchParams.get("offset")) >= 600);
+  const recorder = pageRecorder(holding.fetch);
+  // No timeout of its own ends a held request before the hang guard does.
+  const transport = new Transport({ url: served.url, fetch: recorder.fetch, timeoutMs: 600_000 });
   let pages = 0;
   for await (const _ of pageFolder(transport, ALL, { pageSize: 200, onChange: noWarnings })) {
     if (++pages === 3) break;
   }
   assert.ok(recorder.offsets.length > 3, "pages were in flight when the caller stopped");
   const requested = transport.requests;
-  // Well before the server would answer them, the aborted requests have given their slots back.
-  await delay(20);
-  assert.equal(transport.stats.inFlight, 0);
-  // Had one of them rejected unhandled, the test would fail.
-  await delay(150);
+  await until(() => transport.stats.inFlight === 0, "the pages in flight were aborted");
+  // Their failures have all come by now: had one of them rejected unhandled, the test would fail.
   assert.equal(transport.requests, requested, "nothing is requested after the stop");
 });
 
 Deno.test("a page that proves the listing wrong aborts those in flight (test double)", async () => {
   const folder = "/iplant/home/shared/double";
+  // Page 10 comes only once page 20 was asked for: the caller waits for it, so the window
+  // widens. Page 20 is answered only when the test ends: only its abort ends its request.
+  const asked20 = Promise.withResolvers<void>();
+  const end = Promise.withResolvers<void>();
   await using double = serveDouble(async (url) => {
     const { offset, limit } = window(url);
-    // Page 10 is late, so the caller waits and the window widens; later pages are later still.
-    if (offset > 0) await delay(offset === 10 ? 30 : 300);
+    if (offset === 10) await asked20.promise;
+    if (offset >= 20) {
+      asked20.resolve();
+      await end.promise;
+    }
     const count = offset === 10 ? 4 : limit;
     const items = Array.from(
       { length: count },
@@ -232,15 +248,19 @@ Deno.test("a page that proves the listing wrong aborts those in flight (test dou
     );
     return pageAnswer(folder, items, 50);
   });
-  const transport = new Transport({ url: double.url, retries: 0 });
+  // No timeout of its own ends the held request before the hang guard does.
+  const transport = new Transport({ url: double.url, retries: 0, timeoutMs: 600_000 });
   const query: FolderQuery = { path: folder, entityType: "any" };
-  await assert.rejects(
-    collect(pageFolder(transport, query, { pageSize: 10, onChange: () => {} })),
-    /sent 4 entries .* at offset 10 \(limit 10\)/,
-  );
-  await delay(20);
-  assert.equal(transport.stats.inFlight, 0, "the page in flight was aborted");
-  assert.deepEqual(double.requests.map((url) => window(url).offset), [0, 10, 20]);
+  try {
+    await assert.rejects(
+      collect(pageFolder(transport, query, { pageSize: 10, onChange: () => {} })),
+      /sent 4 entries .* at offset 10 \(limit 10\)/,
+    );
+    await until(() => transport.stats.inFlight === 0, "the page in flight was aborted");
+    assert.deepEqual(double.requests.map((url) => window(url).offset), [0, 10, 20]);
+  } finally {
+    end.resolve();
+  }
 });
 
 Deno.test("pages past `wanted` are requested only when the caller asks for them", async () => {
@@ -252,7 +272,8 @@ Deno.test("pages past `wanted` are requested only when the caller asks for them"
   for await (const _ of pageFolder(transport, ALL, options)) {
     if (++pages === 3) break;
   }
-  await delay(60);
+  // Any page the pager had asked for is recorded by the time every request has ended.
+  await until(() => transport.stats.inFlight === 0, "the requests ended");
   assert.deepEqual(recorder.offsets, [0, 500, 1000], "take(1200) needs three pages, no more");
 
   recorder.reset();
@@ -263,7 +284,8 @@ Deno.test("pages past `wanted` are requested only when the caller asks for them"
 
 Deno.test("an abort between pages is an AbortError, even for a page that has arrived", async () => {
   await using served = await serve();
-  const transport = new Transport({ url: served.url });
+  const recorder = pageRecorder();
+  const transport = new Transport({ url: served.url, fetch: recorder.fetch });
   const controller = new AbortController();
   const options = { pageSize: 500, signal: controller.signal, onChange: noWarnings };
   let pages = 0;
@@ -271,7 +293,10 @@ Deno.test("an abort between pages is an AbortError, even for a page that has arr
     (async () => {
       for await (const _ of pageFolder(transport, ALL, options)) {
         pages++;
-        await delay(50); // the next page arrives meanwhile
+        await until(
+          () => recorder.offsets.length === 2 && transport.stats.inFlight === 0,
+          "the next page arrived",
+        );
         controller.abort();
       }
     })(),

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { connect, type Entry, NotFoundError, ProtocolError } from "../../mod.ts";
 import { item, pageAnswer, serveDouble } from "../handles/_double.ts";
-import { delay, PAGED_FILES, PAGED_FOLDERS, PATHS, serve, TREE_FILES } from "../handles/_store.ts";
+import { until } from "../reliability/_fixtures.ts";
+import {
+  holdingFetch,
+  PAGED_FILES,
+  PAGED_FOLDERS,
+  PATHS,
+  serve,
+  TREE_FILES,
+} from "../handles/_store.ts";
 
 /** Every path under a local folder, relative to it, files and folders. */
 async function treeOnDisk(root: string, prefix = ""): Promise<string[]> {
@@ -112,16 +120,18 @@ Deno.test("walk lists at most `concurrency` folders at once", async () => {
 Deno.test("a walk of a missing folder is NotFoundError; breaking out stops the walk", async () => {
   await using served = await serve({ latencyMs: 20 });
   await assert.rejects(served.demo().folder(`${PATHS.tree}/nope`).walk().toArray(), NotFoundError);
-  const store = served.demo();
+  // The sub-folders listed ahead are never answered: only the walk's stop ends their requests.
+  await using holding = holdingFetch((url) => url.searchParams.get("path") !== PATHS.tree);
+  const store = served.demo({ fetch: holding.fetch, timeoutMs: 600_000 });
   const entries: Entry[] = [];
   for await (const entry of store.folder(PATHS.tree).walk({ concurrency: 3 })) {
     entries.push(entry);
     if (entries.length === 4) break;
   }
   assert.equal(entries.length, 4);
+  assert.ok(holding.held() > 0, "sub-folders were being listed ahead");
   const requests = store.stats.requests;
-  await delay(100);
-  assert.equal(store.stats.inFlight, 0);
+  await until(() => store.stats.inFlight === 0, "the walk's requests ahead were aborted");
   assert.equal(store.stats.requests, requests, "nothing more is requested after the break");
 });
 

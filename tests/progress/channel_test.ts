@@ -16,10 +16,15 @@ Deno.test("the channel yields events in order, collapses queued byte events, and
   channel.report({ ...base, kind: "bytes", bytes: 3 });
   channel.report({ ...base, kind: "bytes", bytes: 6 });
   const seen: string[] = [];
+  // Resolved once the reader has taken what was queued; it then waits for the next report.
+  const drained = Promise.withResolvers<void>();
   const reading = (async () => {
-    for await (const event of channel) seen.push(`${event.kind}:${event.bytes}`);
+    for await (const event of channel) {
+      seen.push(`${event.kind}:${event.bytes}`);
+      if (seen.length === 2) drained.resolve();
+    }
   })();
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await drained.promise;
   channel.report({ ...base, kind: "file", bytes: 9, files: 1 });
   channel.report({ ...base, kind: "done", bytes: 9, files: 1, ok: true });
   channel.report({ ...base, kind: "bytes", bytes: 99 });

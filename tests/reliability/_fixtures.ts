@@ -174,6 +174,29 @@ export async function withDeadline<T>(
 }
 
 /**
+ * Resolves once `condition()` holds, checked every few milliseconds: a test waits for the state
+ * it needs, however long a busy machine takes to reach it; only a hang (`ms`, far above any
+ * wait) fails, with a {@linkcode DeadlineError} naming `what`.
+ *
+ * @example
+ * ```ts
+ * import { until } from "./_fixtures.ts";
+ *
+ * let done = false;
+ * setTimeout(() => done = true, 1);
+ * await until(() => done, "the timer");
+ * console.log(done); // true
+ * ```
+ */
+export function until(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
+  return withDeadline(ms, what, async (signal) => {
+    while (!condition() && !signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  });
+}
+
+/**
  * Embedded-server settings that take wall time out of the server's decisions, for suites whose
  * point is that every answer comes back right however busy the machine: no idle, head or send
  * timeout shorter than `ms`, a lane for every long answer and a slot for every connection, so

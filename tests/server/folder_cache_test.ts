@@ -119,12 +119,16 @@ Deno.test("entryStat's created is the earlier of birth and modification time", a
   const copied = entryStat(await Deno.stat(`${store.root}/copied.csv`));
   assert.equal(copied.modified, past.getTime());
   assert.equal(copied.created, past.getTime());
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // A file edited after it was born: an hour after, set rather than waited for.
   await Deno.writeTextFile(`${store.root}/edited.csv`, "b\nc\n");
+  const born = (await Deno.stat(`${store.root}/edited.csv`)).birthtime;
+  const later = new Date((born ?? new Date()).getTime() + 3_600_000);
+  await Deno.utime(`${store.root}/edited.csv`, later, later);
   const info = await Deno.stat(`${store.root}/edited.csv`);
   const edited = entryStat(info);
   assert.equal(edited.size, 4);
-  assert.equal(edited.created, info.birthtime?.getTime() ?? edited.modified);
+  assert.equal(edited.modified, later.getTime());
+  assert.equal(edited.created, born?.getTime() ?? edited.modified);
   assert.ok(edited.created <= edited.modified);
   assert.equal(entryStat(await Deno.stat(`${store.root}/sub`)).size, 0, "folders have size 0");
 });
