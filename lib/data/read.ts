@@ -30,6 +30,7 @@ import {
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import type { DetectedFormat } from "../registry/format_detection.ts";
+import { ArrivingParse } from "./arriving_parse.ts";
 import { checkIsFile, earlyDownload } from "./body.ts";
 import type { DataContext } from "./context.ts";
 import { ChecksumMismatchError, FileChangedError } from "./errors.ts";
@@ -518,10 +519,15 @@ async function* frameStream(
       return { fromCache: false, route: "stream", version: hashed };
     }
     // Opened once the first bytes showed a table: a refused file leaves nothing behind. The
-    // lookup found no copy, and the claim keeps this process from making one since.
-    const kept = await bytes.whole(await cache?.writer(version), { format: detected.format });
+    // lookup found no copy, and the claim keeps this process from making one since. Large
+    // delimited text is parsed as it arrives, and its frame taken once the bytes are verified
+    // (else the copy is parsed whole).
+    const arriving = ArrivingParse.of({ ...parsing, size: version.size });
+    const writer = await cache?.writer(version);
+    const kept = await bytes.whole(writer, { format: detected.format, each: arriving?.push });
     await using published = kept.copy;
-    yield published ? await published.read(parse) : await parse({ bytes: kept.bytes! });
+    yield arriving?.finish() ??
+      (published ? await published.read(parse) : await parse({ bytes: kept.bytes! }));
     return { fromCache: false, route: published ? "file" : "memory", version: kept.version };
   } finally {
     early?.drop();
