@@ -8,7 +8,9 @@
  *
  * Frames come by two routes. A whole read (`dataframe()`) moves the body into the cache copy
  * (hashed as it goes, published before Polars sees it) and Polars reads that file once; without
- * a cache the body is collected in memory and parsed once. `batches()` and row limits parse
+ * a cache the body is collected in memory and parsed once. Large plain delimited text is parsed
+ * in batches as it passes on its way there, and that frame is taken when it is the whole parse's
+ * (see `arriving_parse.ts`). `batches()` and row limits parse
  * delimited text and JSON Lines from the body's chunks as they arrive, stop early, and never
  * hold more than a batch.
  *
@@ -466,7 +468,7 @@ type Outcome = { fromCache: boolean; route: ReadRoute; version: FileVersion };
 /**
  * The frames of one file, in order; together they hold at most `nRows` rows: version → open →
  * bytes → parse. A whole read (`dataframe`) moves a download into the cache copy (else memory)
- * and parses it once; `head` and `batches` parse delimited text and JSON Lines as the chunks
+ * and parses it once (large plain delimited text as it passes); `head` and `batches` parse delimited text and JSON Lines as the chunks
  * arrive and cache nothing partial (a whole format is downloaded whole all the same).
  */
 async function* frameStream(
