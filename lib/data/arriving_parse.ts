@@ -22,8 +22,8 @@ import type { Polars } from "./polars.ts";
 import { RecordSplitter } from "./records.ts";
 
 /**
- * Files smaller than this are parsed whole once they are in: the splitter's largest batch, below
- * which there is little transfer to hide a parse behind.
+ * Files smaller than this are parsed whole once they are in: there is little transfer to hide
+ * their parse behind, and the batches' own costs (a splitter, a Polars call each) would show.
  *
  * @example
  * ```ts
@@ -81,7 +81,9 @@ export class ArrivingParse {
   private constructor(parsing: Parsing) {
     const { pl, detected, options = {}, path } = parsing;
     this.#pl = pl;
-    this.#splitter = new RecordSplitter(options.quoteChar ?? '"');
+    // The download waits while a batch is parsed: batches of a few MiB keep each wait short
+    // enough for the connection's buffers to carry the link meanwhile.
+    this.#splitter = new RecordSplitter(options.quoteChar ?? '"', 64 * 1024, 4 * 1024 * 1024);
     // Every batch reads every column, as the whole parse does (a value another column cannot
     // hold fails it), and the columns asked for are picked from the joined frame.
     const { columns, ...every } = options;
@@ -160,14 +162,13 @@ export class ArrivingParse {
    */
   finish(): DataFrame | undefined {
     const rest = this.#splitter.finish();
-    if (rest !== undefined) this.#take(rest);
+    if (rest !== undefined && this.#frames !== undefined) this.#take(rest);
     if (this.#frames === undefined) return undefined;
     const frame = combineFrames(this.#pl, this.#frames);
     const columns = this.#columns;
+    if (columns === undefined) return frame;
     // A column not there is the whole parse's error to tell.
-    if (columns === undefined || columns.some((name) => !frame.columns.includes(name))) {
-      return columns === undefined ? frame : undefined;
-    }
+    if (columns.some((name) => !frame.columns.includes(name))) return undefined;
     return frame.select(...frame.columns.filter((name) => columns.includes(name)));
   }
 
@@ -176,7 +177,7 @@ export class ArrivingParse {
     const frames = this.#frames!;
     try {
       const frame = this.#parser.parse(batch);
-      // One pass over the names per batch (a frame's `dtypes` lists them all), a dozen batches.
+      // A pass over the names per batch (a frame's `dtypes` lists them all): a few dozen.
       const types = frame.dtypes.map(String).join("\n");
       if (frames.length === 0) {
         this.#types = types;
