@@ -662,7 +662,7 @@ async function shapedLink(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
     );
     const raw = median(shaped.raw, ms);
     // A read that parses once, after the last byte, cannot take less than the transfer and a
-    // local parse of the file: the bound of the naive path (tern parses this CSV as it arrives).
+    // local parse of the file: the bound of tern's whole-file route and of the naive path.
     const afterTransfer = raw + median(shaped.floor, ms);
     const sizeMb = mb(size).toFixed(0);
     return [
@@ -682,9 +682,8 @@ async function shapedLink(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
           `(default settings; route taken: ${
             [...new Set(shaped.tern.map((s) => s.route ?? "?"))].join("/")
           }). The raw transfer is the physical limit of the link: ` +
-          `${(size / (raw / 1000) / 1e6).toFixed(1)} MB/s measured. tern parses this CSV in ` +
-          `batches as it arrives (the frame taken once verified); parsing once after the ` +
-          `transfer (the naive path) cannot take less than the transfer plus pl.readCSV of the ` +
+          `${(size / (raw / 1000) / 1e6).toFixed(1)} MB/s measured. Parsing once after the ` +
+          `transfer (this route) cannot take less than the transfer plus pl.readCSV of the ` +
           `local file: ${afterTransfer.toFixed(0)} ms, ${(afterTransfer / raw).toFixed(2)}× ` +
           `the raw transfer in this run. Load average ${await load()} at the end.`,
       }),
@@ -699,7 +698,7 @@ async function shapedLink(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         reps: p.shapedReps,
         valueRange: range(shaped.batches, ms),
         note: "file.batches({ rows: 1,000,000 }): the parse overlaps the transfer (the route " +
-          "of batches() and head(n), and of dataframe() of large plain CSV).",
+          "of batches() and head(n); dataframe() of text parses once, after it).",
       }),
       record({
         suite: "data",

@@ -8,9 +8,7 @@
  *
  * Frames come by two routes. A whole read (`dataframe()`) moves the body into the cache copy
  * (hashed as it goes, published before Polars sees it) and Polars reads that file once; without
- * a cache the body is collected in memory and parsed once. Large plain delimited text is parsed
- * in batches as it passes on its way there, and that frame is taken when it is the whole parse's
- * (see `arriving_parse.ts`). `batches()` and row limits parse
+ * a cache the body is collected in memory and parsed once. `batches()` and row limits parse
  * delimited text and JSON Lines from the body's chunks as they arrive, stop early, and never
  * hold more than a batch.
  *
@@ -32,7 +30,6 @@ import {
 } from "../client/file_version.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import type { DetectedFormat } from "../registry/format_detection.ts";
-import { ArrivingParse } from "./arriving_parse.ts";
 import { checkIsFile, earlyDownload } from "./body.ts";
 import type { DataContext } from "./context.ts";
 import { ChecksumMismatchError, FileChangedError } from "./errors.ts";
@@ -468,7 +465,7 @@ type Outcome = { fromCache: boolean; route: ReadRoute; version: FileVersion };
 /**
  * The frames of one file, in order; together they hold at most `nRows` rows: version → open →
  * bytes → parse. A whole read (`dataframe`) moves a download into the cache copy (else memory)
- * and parses it once (large plain delimited text as it passes); `head` and `batches` parse delimited text and JSON Lines as the chunks
+ * and parses it once; `head` and `batches` parse delimited text and JSON Lines as the chunks
  * arrive and cache nothing partial (a whole format is downloaded whole all the same).
  */
 async function* frameStream(
@@ -521,15 +518,10 @@ async function* frameStream(
       return { fromCache: false, route: "stream", version: hashed };
     }
     // Opened once the first bytes showed a table: a refused file leaves nothing behind. The
-    // lookup found no copy, and the claim keeps this process from making one since. Large
-    // delimited text is parsed as it arrives, and its frame taken once the bytes are verified
-    // (else the copy is parsed whole).
-    const arriving = ArrivingParse.of({ ...parsing, size: version.size });
-    const writer = await cache?.writer(version);
-    const kept = await bytes.whole(writer, { format: detected.format, each: arriving?.push });
+    // lookup found no copy, and the claim keeps this process from making one since.
+    const kept = await bytes.whole(await cache?.writer(version), { format: detected.format });
     await using published = kept.copy;
-    yield arriving?.finish() ??
-      (published ? await published.read(parse) : await parse({ bytes: kept.bytes! }));
+    yield published ? await published.read(parse) : await parse({ bytes: kept.bytes! });
     return { fromCache: false, route: published ? "file" : "memory", version: kept.version };
   } finally {
     early?.drop();

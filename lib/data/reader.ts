@@ -269,9 +269,7 @@ export class ByteSource implements AsyncDisposable {
    * removed), the bytes it took are read back from the copy's temporary file and the download
    * goes on in memory; a published copy removed before it could be opened (another process's
    * `clear()`) is downloaded again into memory. With `memory: false` nothing is kept in memory
-   * (the result then holds neither). `each` is handed every chunk as it passes (valid only until
-   * it returns), such as to parse them while the rest arrives; the bytes are verified only once
-   * this returns.
+   * (the result then holds neither).
    *
    * @throws {FileChangedError} when the bytes' hash is not the pinned version's.
    *
@@ -295,11 +293,7 @@ export class ByteSource implements AsyncDisposable {
    */
   async whole(
     writer: CopyWriter | undefined,
-    { format, memory = true, each }: {
-      format?: string;
-      memory?: boolean;
-      each?: (chunk: Uint8Array) => void;
-    } = {},
+    { format, memory = true }: { format?: string; memory?: boolean } = {},
   ): Promise<{ copy?: OpenCopy; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
     const { version } = this;
     let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
@@ -312,7 +306,6 @@ export class ByteSource implements AsyncDisposable {
         }
         bytes?.set(chunk, at);
         at += chunk.byteLength;
-        each?.(chunk);
       }
       const kept = await writer?.commit(format);
       const copy = kept && await OpenCopy.open(kept);
