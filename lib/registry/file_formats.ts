@@ -68,22 +68,6 @@ export interface FileFormat {
 const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
 /**
- * A table format's reading: only what differs from the common case (read whole, a local copy by
- * path, no scan over HTTP) is given.
- */
-const tableReading = <const R extends string>(
-  { reader, copyExtension, streamed = false, byPath = true, remoteScan = false }:
-    & Partial<TableReading>
-    & { reader: R; copyExtension: string },
-): TableReading & { readonly reader: R } => ({
-  reader,
-  streamed,
-  copyExtension,
-  byPath,
-  remoteScan,
-});
-
-/**
  * The table formats the dataframe readers take, typed exactly so {@linkcode TableFormat} is
  * derived from them: the registry's first part.
  *
@@ -102,7 +86,13 @@ export const TABLE_FORMAT_ENTRIES = [
     extensions: ["csv"],
     mediaType: "text/csv",
     infoType: "csv",
-    table: tableReading({ reader: "csv", copyExtension: ".csv", streamed: true }),
+    table: {
+      reader: "csv",
+      streamed: true,
+      copyExtension: ".csv",
+      byPath: true,
+      remoteScan: false,
+    },
   },
   {
     id: "tsv",
@@ -110,14 +100,26 @@ export const TABLE_FORMAT_ENTRIES = [
     extensions: ["tsv", "tab"],
     mediaType: "text/tab-separated-values",
     infoType: "tsv",
-    table: tableReading({ reader: "tsv", copyExtension: ".csv", streamed: true }),
+    table: {
+      reader: "tsv",
+      streamed: true,
+      copyExtension: ".csv",
+      byPath: true,
+      remoteScan: false,
+    },
   },
   {
     id: "json",
     label: "JSON",
     extensions: ["json"],
     mediaType: "application/json",
-    table: tableReading({ reader: "json", copyExtension: ".json" }),
+    table: {
+      reader: "json",
+      streamed: false,
+      copyExtension: ".json",
+      byPath: true,
+      remoteScan: false,
+    },
   },
   {
     id: "ndjson",
@@ -126,12 +128,13 @@ export const TABLE_FORMAT_ENTRIES = [
     mediaType: "application/x-ndjson",
     // nodejs-polars 0.25 reads JSON Lines only from a Buffer (its path route calls a missing
     // binding).
-    table: tableReading({
+    table: {
       reader: "ndjson",
-      copyExtension: ".ndjson",
       streamed: true,
+      copyExtension: ".ndjson",
       byPath: false,
-    }),
+      remoteScan: false,
+    },
   },
   {
     id: "parquet",
@@ -139,7 +142,13 @@ export const TABLE_FORMAT_ENTRIES = [
     extensions: ["parquet", "pq"],
     mediaType: "application/vnd.apache.parquet",
     magic: [[0x50, 0x41, 0x52, 0x31]], // "PAR1"
-    table: tableReading({ reader: "parquet", copyExtension: ".parquet", remoteScan: true }),
+    table: {
+      reader: "parquet",
+      streamed: false,
+      copyExtension: ".parquet",
+      byPath: true,
+      remoteScan: true,
+    },
   },
   {
     id: "arrow",
@@ -147,14 +156,26 @@ export const TABLE_FORMAT_ENTRIES = [
     extensions: ["arrow", "feather", "ipc"],
     mediaType: "application/vnd.apache.arrow.file",
     magic: [[0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]], // "ARROW1"
-    table: tableReading({ reader: "arrow", copyExtension: ".ipc" }),
+    table: {
+      reader: "arrow",
+      streamed: false,
+      copyExtension: ".ipc",
+      byPath: true,
+      remoteScan: false,
+    },
   },
   {
     id: "arrows",
     label: "Arrow IPC stream",
     extensions: ["arrows"],
     mediaType: "application/vnd.apache.arrow.stream",
-    table: tableReading({ reader: "arrow", copyExtension: ".ipc" }),
+    table: {
+      reader: "arrow",
+      streamed: false,
+      copyExtension: ".ipc",
+      byPath: true,
+      remoteScan: false,
+    },
   },
   {
     id: "xlsx",
@@ -162,7 +183,13 @@ export const TABLE_FORMAT_ENTRIES = [
     extensions: ["xlsx", "xlsm"],
     mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     // A zip (its signature is the zip entry's) holding xl/workbook.xml; one sheet is read whole.
-    table: tableReading({ reader: "excel", copyExtension: ".xlsx", byPath: false }),
+    table: {
+      reader: "excel",
+      streamed: false,
+      copyExtension: ".xlsx",
+      byPath: false,
+      remoteScan: false,
+    },
   },
 ] as const satisfies readonly FileFormat[];
 
