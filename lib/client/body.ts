@@ -13,6 +13,7 @@
  */
 
 import { Buffer } from "node:buffer";
+import { Deadline } from "./deadline.ts";
 import { abortError, NetworkError } from "./errors.ts";
 
 /**
@@ -42,6 +43,12 @@ export interface GuardOptions {
   onFinish: () => void;
   /** Endpoint and path, for error messages. */
   context: { endpoint: string; subject?: string };
+  /**
+   * The timer of the request the body answers, which the body's waits then use (one timer per
+   * request, not one per chunk); stopped once the body is done with.
+   * @default {a deadline of its own}
+   */
+  deadline?: Deadline;
 }
 
 /** Bytes read at a time for a reader that brings no buffer of its own. */
@@ -77,6 +84,7 @@ export function guardBody(
   options: GuardOptions,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { expectedLength, idleTimeoutMs, signal, context } = options;
+  const deadline = options.deadline ?? new Deadline();
   let byob: ReadableStreamBYOBReader | undefined;
   try {
     byob = source.getReader({ mode: "byob" });
@@ -92,6 +100,7 @@ export function guardBody(
   const finish = () => {
     if (finished) return;
     finished = true;
+    deadline.stop();
     signal.removeEventListener("abort", onAbort);
     options.onFinish();
   };
@@ -127,10 +136,10 @@ export function guardBody(
     async pull() {
       let stalled = false;
       // Cancelling settles the pending read, which lets the stall be reported.
-      const timer = setTimeout(() => {
+      deadline.set(idleTimeoutMs, () => {
         stalled = true;
         reader.cancel().catch(() => {});
-      }, idleTimeoutMs);
+      });
       const request = controller.byobRequest;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
@@ -146,7 +155,7 @@ export function guardBody(
           error,
         );
       } finally {
-        clearTimeout(timer);
+        deadline.pause();
       }
       if (finished) return;
       if (stalled) return stalledAt();
@@ -212,6 +221,7 @@ export async function readBody(
 ): Promise<Uint8Array | undefined> {
   if (options.expectedLength !== undefined && options.expectedLength > maxBytes) {
     // Announced as too large: not a byte of it is read.
+    options.deadline?.stop();
     await source.cancel().catch(() => {});
     options.onFinish();
     return undefined;

@@ -7,6 +7,7 @@
 
 import { Credentials, redactUrl, type SendJson } from "./auth.ts";
 import { formatMs, guardBody, type GuardOptions, readBody } from "./body.ts";
+import { Deadline } from "./deadline.ts";
 import {
   abortError,
   BadRequestError,
@@ -631,10 +632,12 @@ export class Transport {
       const onAbort = () => attempt.abort(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       let timedOut = false;
-      const timer = setTimeout(() => {
+      // One timer for the request: the body's waits move this deadline (see guardBody).
+      const deadline = new Deadline();
+      deadline.set(this.policy.timeoutMs, () => {
         timedOut = true;
         attempt.abort();
-      }, this.policy.timeoutMs);
+      });
       let response: Response;
       this.#requests++;
       try {
@@ -648,6 +651,7 @@ export class Transport {
           signal: attempt.signal,
         });
       } catch (error) {
+        deadline.stop();
         if (signal.aborted) throw abortError(signal);
         const host = new URL(spec.url ?? this.url).host;
         const where = `${spec.endpoint}${
@@ -668,7 +672,7 @@ export class Transport {
           },
         };
       } finally {
-        clearTimeout(timer);
+        deadline.pause();
         signal.removeEventListener("abort", onAbort);
       }
 
@@ -679,6 +683,7 @@ export class Transport {
         signal,
         onFinish: release,
         context: { endpoint: spec.endpoint, subject: spec.subject },
+        deadline,
       };
       // From here the body's guard gives the slot back, once the body is done with.
       handedOver = true;
@@ -747,13 +752,16 @@ export class Transport {
 
   #urlFor(spec: Outgoing): string {
     if (spec.url !== undefined) return spec.url;
-    const url = new URL(this.url + spec.path);
+    // A string, not a URL: fetch parses it anyway, and each append to a URL's `searchParams`
+    // parses the whole URL again.
+    const query = new URLSearchParams();
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value === undefined) continue;
       const values = Array.isArray(value) ? value : [value];
-      for (const item of values) url.searchParams.append(key, String(item));
+      for (const item of values) query.append(key, String(item));
     }
-    return url.href;
+    const search = query.toString();
+    return this.url + spec.path + (search === "" ? "" : `?${search}`);
   }
 
   /** Removes every known secret from an error's message, stack and cause before it leaves. */
