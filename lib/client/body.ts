@@ -13,7 +13,6 @@
  */
 
 import { Buffer } from "node:buffer";
-import { Deadline } from "./deadline.ts";
 import { abortError, NetworkError } from "./errors.ts";
 
 /**
@@ -43,12 +42,6 @@ export interface GuardOptions {
   onFinish: () => void;
   /** Endpoint and path, for error messages. */
   context: { endpoint: string; subject?: string };
-  /**
-   * The timer of the request the body answers, which the body's waits then use (one timer per
-   * request, not one per chunk); stopped once the body is done with.
-   * @default {a deadline of its own}
-   */
-  deadline?: Deadline;
 }
 
 /** Bytes read at a time for a reader that brings no buffer of its own. */
@@ -84,7 +77,6 @@ export function guardBody(
   options: GuardOptions,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { expectedLength, idleTimeoutMs, signal, context } = options;
-  const deadline = options.deadline ?? new Deadline();
   let byob: ReadableStreamBYOBReader | undefined;
   try {
     byob = source.getReader({ mode: "byob" });
@@ -100,7 +92,6 @@ export function guardBody(
   const finish = () => {
     if (finished) return;
     finished = true;
-    deadline.stop();
     signal.removeEventListener("abort", onAbort);
     options.onFinish();
   };
@@ -136,10 +127,10 @@ export function guardBody(
     async pull() {
       let stalled = false;
       // Cancelling settles the pending read, which lets the stall be reported.
-      deadline.set(idleTimeoutMs, () => {
+      const timer = setTimeout(() => {
         stalled = true;
         reader.cancel().catch(() => {});
-      });
+      }, idleTimeoutMs);
       const request = controller.byobRequest;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
@@ -155,7 +146,7 @@ export function guardBody(
           error,
         );
       } finally {
-        deadline.pause();
+        clearTimeout(timer);
       }
       if (finished) return;
       if (stalled) return stalledAt();
@@ -221,7 +212,6 @@ export async function readBody(
 ): Promise<Uint8Array | undefined> {
   if (options.expectedLength !== undefined && options.expectedLength > maxBytes) {
     // Announced as too large: not a byte of it is read.
-    options.deadline?.stop();
     await source.cancel().catch(() => {});
     options.onFinish();
     return undefined;

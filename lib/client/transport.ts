@@ -7,7 +7,6 @@
 
 import { Credentials, redactUrl, type SendJson } from "./auth.ts";
 import { formatMs, guardBody, type GuardOptions, readBody } from "./body.ts";
-import { Deadline } from "./deadline.ts";
 import {
   abortError,
   BadRequestError,
@@ -632,12 +631,10 @@ export class Transport {
       const onAbort = () => attempt.abort(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       let timedOut = false;
-      // One timer for the request: the body's waits move this deadline (see guardBody).
-      const deadline = new Deadline();
-      deadline.set(this.policy.timeoutMs, () => {
+      const timer = setTimeout(() => {
         timedOut = true;
         attempt.abort();
-      });
+      }, this.policy.timeoutMs);
       let response: Response;
       this.#requests++;
       try {
@@ -651,7 +648,6 @@ export class Transport {
           signal: attempt.signal,
         });
       } catch (error) {
-        deadline.stop();
         if (signal.aborted) throw abortError(signal);
         const host = new URL(spec.url ?? this.url).host;
         const where = `${spec.endpoint}${
@@ -672,7 +668,7 @@ export class Transport {
           },
         };
       } finally {
-        deadline.pause();
+        clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
       }
 
@@ -683,7 +679,6 @@ export class Transport {
         signal,
         onFinish: release,
         context: { endpoint: spec.endpoint, subject: spec.subject },
-        deadline,
       };
       // From here the body's guard gives the slot back, once the body is done with.
       handedOver = true;

@@ -19,7 +19,6 @@ import { bigBytes, PATHS, serveStore } from "./_store.ts";
 import { connect } from "../../mod.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 import { withDeadline } from "../reliability/_fixtures.ts";
-import { timersArmed } from "./_timers.ts";
 
 /** Catches a hang only: far above what any case here takes on a busy machine. */
 const HANG_MS = 30_000;
@@ -859,28 +858,4 @@ Deno.test("Transport (double): a redirect to another origin carries no Authoriza
     ]);
     assert.deepEqual(away.authorizations(), []);
   });
-});
-
-Deno.test("Transport (double): a download arms one timer for its headers and all its chunks", async () => {
-  // Three chunks a few milliseconds apart: each is a wait of its own for the body's guard.
-  await using double = serveDouble(() => {
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        await new Promise((resolve) => queueMicrotask(() => resolve(undefined)));
-        if (sent++ === 3) return controller.close();
-        controller.enqueue(new TextEncoder().encode("abc"));
-      },
-    });
-    return new Response(body, { headers: { "content-length": "9" } });
-  });
-  const t = transport(double.url);
-  let chunks = 0;
-  const armed = await timersArmed(async () => {
-    const { body } = await t.stream(spec);
-    for await (const _ of body) chunks++;
-  });
-  assert.ok(chunks >= 1);
-  assert.equal(armed, 1, "one timer: the headers' deadline, moved for each wait for a chunk");
-  assert.equal(t.limiter.active, 0);
 });
