@@ -46,6 +46,8 @@ function bareName(name: string): string | undefined {
 }
 
 function decodeExtended(charset: string, value: string): string | undefined {
+  // Printable ASCII without escapes is itself in UTF-8 and Latin-1, the charsets servers use.
+  if (/^(utf-8|iso-8859-1)$/i.test(charset) && /^[ -$&-~]*$/.test(value)) return value;
   // A %XX escape is that byte; any other character (a lone "%" too) is its low byte.
   const bytes = [...value.matchAll(/%([0-9a-f]{2})|[^]/gi)].map(([char, hex]) =>
     hex === undefined ? char.charCodeAt(0) & 0xff : parseInt(hex, 16)

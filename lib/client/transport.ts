@@ -747,13 +747,16 @@ export class Transport {
 
   #urlFor(spec: Outgoing): string {
     if (spec.url !== undefined) return spec.url;
-    const url = new URL(this.url + spec.path);
+    // A string, not a URL: fetch parses it anyway, and each append to a URL's `searchParams`
+    // parses the whole URL again.
+    const query = new URLSearchParams();
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value === undefined) continue;
       const values = Array.isArray(value) ? value : [value];
-      for (const item of values) url.searchParams.append(key, String(item));
+      for (const item of values) query.append(key, String(item));
     }
-    return url.href;
+    const search = query.toString();
+    return this.url + spec.path + (search === "" ? "" : `?${search}`);
   }
 
   /** Removes every known secret from an error's message, stack and cause before it leaves. */

@@ -94,12 +94,11 @@ export async function readMany(
         { ...fileOptions, signal },
       );
       // Read once: each property of a Polars frame is a call into native code (its proxy lists
-      // the columns first), and the join asks for these of every file.
-      const read = { frame, height: frame.height, columns: frame.columns };
-      if (source !== false) checkNoSource(read.columns, source, entry.path);
-      return read;
+      // the columns first). A file's columns are asked for only when the join needs them.
+      return { frame, height: frame.height };
     }, { signal: options.signal });
     const rows = combineFrames(pl, typedByRows(reads));
+    if (source !== false && rows.columns.includes(source)) throw sourceTaken(source, files, reads);
     const frame = source === false || reads.length === 0
       ? rows
       : pl.concat([sourceColumn(pl, source, files, reads), rows], { how: "horizontal" });
@@ -128,11 +127,12 @@ function labelOf(files: readonly Entry[]): string {
  * other file into text.
  */
 function typedByRows(reads: readonly FileFrame[]): DataFrame[] {
-  const typed = new Set(reads.flatMap((read) => read.height > 0 ? read.columns : []));
-  return reads.map(({ frame, height, columns }) =>
+  if (reads.every((read) => read.height > 0)) return reads.map((read) => read.frame);
+  const typed = new Set(reads.flatMap((read) => read.height > 0 ? read.frame.columns : []));
+  return reads.map(({ frame, height }) =>
     height > 0 || typed.size === 0
       ? frame
-      : frame.select(...columns.filter((name) => !typed.has(name)))
+      : frame.select(...frame.columns.filter((name) => !typed.has(name)))
   );
 }
 
@@ -140,17 +140,20 @@ function typedByRows(reads: readonly FileFrame[]): DataFrame[] {
 interface FileFrame {
   frame: DataFrame;
   height: number;
-  columns: string[];
 }
 
-function checkNoSource(columns: readonly string[], source: string, path: string): void {
-  if (columns.includes(source)) {
-    throw new BadRequestError(
-      `${JSON.stringify(path)} already has a column named ${JSON.stringify(source)}; pass ` +
-        'source: "another_name" (or false) to dataframes().',
-      { path },
-    );
-  }
+/** The error for the first file (in listing order) that has a column named `source`. */
+function sourceTaken(
+  source: string,
+  files: readonly Entry[],
+  reads: readonly FileFrame[],
+): BadRequestError {
+  const { path } = files[reads.findIndex((read) => read.frame.columns.includes(source))];
+  return new BadRequestError(
+    `${JSON.stringify(path)} already has a column named ${JSON.stringify(source)}; pass ` +
+      'source: "another_name" (or false) to dataframes().',
+    { path },
+  );
 }
 
 /**

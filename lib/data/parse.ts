@@ -371,7 +371,7 @@ export async function parseWhole(
  * ```
  */
 export function combineFrames(pl: Polars, frames: readonly DataFrame[]): DataFrame {
-  if (frames.length === 0) return pl.DataFrame();
+  if (frames.length < 2) return frames[0] ?? pl.DataFrame();
   // Not the default "vertical": it stacks the frames one by one, quadratic in their number.
   return pl.concat([...frames], { how: "diagonalRelaxed", rechunk: false });
 }

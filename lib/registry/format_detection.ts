@@ -277,9 +277,13 @@ function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat
     // A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
     // decimal mark is a comma) or tabs exist: when the header has no comma and the first lines
     // agree on another separator, that one is used.
-    const lines = completeLines(decodeHead(head)).slice(0, 20);
-    const sep = lines.length === 0 || lines[0].includes(",") ? "," : agreedDelimiter(lines) ?? ",";
-    return { format: "csv", sep };
+    const text = decodeHead(head);
+    const newline = text.indexOf("\n");
+    if (text.slice(0, newline < 0 ? undefined : newline).includes(",")) {
+      return { format: "csv", sep: "," };
+    }
+    const lines = completeLines(text).slice(0, 20);
+    return { format: "csv", sep: lines.length === 0 ? "," : agreedDelimiter(lines) ?? "," };
   }
   // A ".json" file holding one object per line is JSON Lines.
   if (format === "json" && head !== undefined && looksLikeJsonLines(head)) {
