@@ -7,9 +7,26 @@
  * @module
  */
 
-import { ProgressTracker } from "../progress/events.ts";
+import { ProgressTracker, type ProgressTrackerOptions } from "../progress/events.ts";
 import { progressReporter, terminalSink } from "../progress/mod.ts";
 import type { Output } from "./io.ts";
+
+/**
+ * Options of a {@linkcode TransferProgress}: the clock that says how long the transfer has
+ * lasted, and so whether it is slow enough to need a bar.
+ *
+ * @example
+ * ```ts
+ * import type { TransferProgressOptions } from "./progress.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let now = 0;
+ * const options: TransferProgressOptions = { clock: () => now };
+ * now = 1000;
+ * assert.equal(options.clock?.(), 1000);
+ * ```
+ */
+export type TransferProgressOptions = ProgressTrackerOptions;
 
 /**
  * Counts bytes and files across a transfer and shows them.
@@ -43,6 +60,7 @@ export class TransferProgress {
    * Starts counting; draws nothing unless `stderr` is a terminal.
    *
    * @param label What is transferred, shown on the bar.
+   * @param options The clock (see {@linkcode TransferProgressOptions}).
    *
    * @example
    * ```ts
@@ -54,12 +72,18 @@ export class TransferProgress {
    * await progress.finish(true);
    * ```
    */
-  constructor(stderr: Output, label: string, totalFiles: number, totalBytes: number) {
+  constructor(
+    stderr: Output,
+    label: string,
+    totalFiles: number,
+    totalBytes: number,
+    options: TransferProgressOptions = {},
+  ) {
     this.#stderr = stderr;
     const report = stderr.isTerminal
       ? progressReporter({ label, sink: terminalSink((text) => this.#write(text)) })
       : undefined;
-    this.#tracker = new ProgressTracker(report, totalFiles, totalBytes);
+    this.#tracker = new ProgressTracker(report, totalFiles, totalBytes, options);
   }
 
   /**

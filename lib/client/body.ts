@@ -42,6 +42,18 @@ export interface GuardOptions {
   onFinish: () => void;
   /** Endpoint and path, for error messages. */
   context: { endpoint: string; subject?: string };
+  /**
+   * Arms the idle timer: runs `run` after `ms` unless the returned function is called first.
+   * Tests pass one on a clock they step, so no idle time depends on how busy the machine is.
+   * @default setTimeout and clearTimeout
+   */
+  timer?: (run: () => void, ms: number) => () => void;
+}
+
+/** The real idle timer. */
+function realTimer(run: () => void, ms: number): () => void {
+  const id = setTimeout(run, ms);
+  return () => clearTimeout(id);
 }
 
 /** Bytes read at a time for a reader that brings no buffer of its own. */
@@ -76,7 +88,7 @@ export function guardBody(
   source: ReadableStream<Uint8Array>,
   options: GuardOptions,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
-  const { expectedLength, idleTimeoutMs, signal, context } = options;
+  const { expectedLength, idleTimeoutMs, signal, context, timer = realTimer } = options;
   let byob: ReadableStreamBYOBReader | undefined;
   try {
     byob = source.getReader({ mode: "byob" });
@@ -127,7 +139,7 @@ export function guardBody(
     async pull() {
       let stalled = false;
       // Cancelling settles the pending read, which lets the stall be reported.
-      const timer = setTimeout(() => {
+      const disarm = timer(() => {
         stalled = true;
         reader.cancel().catch(() => {});
       }, idleTimeoutMs);
@@ -146,7 +158,7 @@ export function guardBody(
           error,
         );
       } finally {
-        clearTimeout(timer);
+        disarm();
       }
       if (finished) return;
       if (stalled) return stalledAt();

@@ -45,8 +45,8 @@ export type Validators = Awaited<ReturnType<typeof fileValidators>>;
 /**
  * The validators of an open file, hashing its bytes through the same descriptor that will serve
  * them (so the tag describes the bytes sent even if the path was replaced meanwhile), the hash
- * remembered in `hashes` (the serving store's) once the file's identity has settled. Leaves the
- * file positioned at its start. They are: `etag`, the strong entity tag, quoted;
+ * remembered in `hashes` (the serving store's) once the file's identity has settled by its
+ * clock, which also says what "now" is. Leaves the file positioned at its start. They are: `etag`, the strong entity tag, quoted;
  * `lastModified`, the modification time (never later than now) as an HTTP-date, and
  * `modifiedSeconds` the same in whole seconds since the epoch; `changedSeconds`, the later of
  * the modification and change times, when the bytes last moved; and the file's `size`.
@@ -67,7 +67,7 @@ export type Validators = Awaited<ReturnType<typeof fileValidators>>;
  * ```
  */
 export async function fileValidators(file: Deno.FsFile, hashes: FileHashes) {
-  const started = Date.now();
+  const started = hashes.clock();
   const info = await file.stat();
   const modified = info.mtime?.getTime() ?? 0;
   const changed = Math.max(modified, info.ctime?.getTime() ?? started);

@@ -234,6 +234,12 @@ export interface DiskStoreOptions {
    * @default {undefined: the folder is a store's root}
    */
   mount?: string;
+  /**
+   * The server's clock, ms since the epoch, by which a file has settled long enough for its
+   * hash to be remembered (see `FileHashesOptions.clock`).
+   * @default {Date.now}
+   */
+  clock?: () => number;
 }
 
 /**
@@ -265,7 +271,7 @@ export class DiskStore {
   readonly #layout: DiskLayout;
   readonly #folders = new FolderCache((link) => this.#resolveSymlink(link));
   /** The hashes of the files this store's downloads send (their `ETag`s). */
-  readonly #hashes = new FileHashes();
+  readonly #hashes: FileHashes;
   /** Parsed AVU sidecars by real path, least recently used first. */
   readonly #sidecars = new Map<string, CachedSidecar>();
   readonly #sidecarBudget: number;
@@ -293,8 +299,10 @@ export class DiskStore {
     /** The zone name. */
     readonly zone: string,
     sidecarBudget: number,
+    hashes: FileHashes,
   ) {
     this.#sidecarBudget = sidecarBudget;
+    this.#hashes = hashes;
     this.paths = new ZonePaths(zone);
     this.#baseDir = baseDir;
     this.#base = base;
@@ -341,12 +349,13 @@ export class DiskStore {
   ): Promise<DiskStore> {
     const realRoot = await Deno.realPath(root);
     const budget = options.sidecarCacheBytes ?? SIDECAR_CACHE_BYTES;
+    const hashes = new FileHashes({ clock: options.clock });
     if (options.mount !== undefined) {
-      return new DiskStore(realRoot, realRoot, options.mount, zone, budget);
+      return new DiskStore(realRoot, realRoot, options.mount, zone, budget, hashes);
     }
     await Deno.mkdir(`${realRoot}/${zone}/home/shared`, { recursive: true });
     const zoneDir = await Deno.realPath(`${realRoot}/${zone}`);
-    return new DiskStore(realRoot, zoneDir, `/${zone}`, zone, budget);
+    return new DiskStore(realRoot, zoneDir, `/${zone}`, zone, budget, hashes);
   }
 
   /**

@@ -88,13 +88,16 @@ export function isSettled(info: Deno.FileInfo, now: number): boolean {
 }
 
 /**
- * How many hashes {@linkcode FileHashes} remembers.
+ * How many hashes {@linkcode FileHashes} remembers, and the clock that says when a file has
+ * settled.
  *
  * @example
  * ```ts
  * import type { FileHashesOptions } from "./file_hashes.ts";
+ * import assert from "node:assert/strict";
  *
- * const options: FileHashesOptions = { max: 100 };
+ * const options: FileHashesOptions = { max: 100, clock: () => 0 };
+ * assert.equal(options.clock?.(), 0);
  * ```
  */
 export interface FileHashesOptions {
@@ -103,6 +106,13 @@ export interface FileHashesOptions {
    * @default 4096
    */
   max?: number;
+  /**
+   * The clock, ms since the epoch, against which a file's identity must have stood still for
+   * {@linkcode SETTLED_MS} ({@linkcode isSettled}): a test steps it past a file's change time
+   * instead of waiting for that.
+   * @default {Date.now}
+   */
+  clock?: () => number;
 }
 
 /**
@@ -130,6 +140,8 @@ export interface FileHashesOptions {
  * ```
  */
 export class FileHashes {
+  /** The clock files are judged settled by ({@linkcode FileHashesOptions.clock}). */
+  readonly clock: () => number;
   readonly #max: number;
   /** Remembered hashes by identity; oldest first, so the first key is the one to evict. */
   readonly #remembered = new Map<string, string>();
@@ -140,6 +152,7 @@ export class FileHashes {
   /** No hash remembered yet; the WebAssembly loads with the first XXH64 hash. */
   constructor(options: FileHashesOptions = {}) {
     this.#max = options.max ?? 4096;
+    this.clock = options.clock ?? Date.now;
   }
 
   /** How many hashes are remembered. */
@@ -193,7 +206,7 @@ export class FileHashes {
     algorithm: HashAlgorithm,
     info?: Deno.FileInfo,
   ): Promise<string> {
-    const started = Date.now();
+    const started = this.clock();
     info ??= await file.stat();
     const identity = `${algorithm}:${fileIdentity(info)}`;
     const known = this.recall(identity);

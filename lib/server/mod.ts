@@ -148,7 +148,7 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
   let users: UserDirectory;
   try {
     mount = await plainMount(resolved.root, resolved.zone, resolved.mount);
-    store = await DiskStore.open(resolved.root, resolved.zone, { mount });
+    store = await DiskStore.open(resolved.root, resolved.zone, { mount, clock: resolved.clock });
     // A plain folder has no accounts: its files are all data, `.terrain/` included.
     users = await UserDirectory.open(mount === undefined ? store.root : undefined, {
       tokenLifetimeSeconds: resolved.tokenLifetimeSeconds,

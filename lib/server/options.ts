@@ -109,9 +109,10 @@ export interface ServerOptions {
    */
   search?: boolean;
   /**
-   * The server's clock, ms since the epoch, read wherever time decides whether a token is valid:
-   * when the token endpoint mints one and when a request's token is checked. A test steps its
-   * own clock to expire tokens instead of waiting for them to.
+   * The server's clock, ms since the epoch, read wherever time decides whether a token is valid
+   * (when the token endpoint mints one and when a request's token is checked) and whether a
+   * file has stood still long enough for its hash to be remembered. A test steps its own clock
+   * to expire tokens, or to settle files, instead of waiting for them to.
    * @default {Date.now}
    */
   clock?: () => number;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Output } from "../../lib/cli/io.ts";
 import { TransferProgress } from "../../lib/cli/progress.ts";
+import { SHOW_AFTER_MS } from "../../lib/progress/reporter.ts";
 
 /** The terminal's "clear line" sequence, spelt out so expectations can be regular expressions. */
 const cleared = (text: string) => text.replaceAll("\x1b[2K", "<clear>");
@@ -23,13 +24,15 @@ function screen(terminal: boolean): { out: Output; text: () => string } {
 
 Deno.test("on a terminal: notes above one bar, which only shows for slow transfers", async () => {
   const { out, text } = screen(true);
-  const progress = new TransferProgress(out, "formats", 2, 2000);
+  // The transfer's clock is stepped, so a busy machine cannot make the quick part slow.
+  let now = 0;
+  const progress = new TransferProgress(out, "formats", 2, 2000, { clock: () => now });
   progress.bytes(500);
   progress.note("downloaded  a.csv");
   await out.flush();
   // Quick transfers draw no bar: only the note, written over any bar line.
   assert.equal(text(), "\r\x1b[2Kdownloaded  a.csv\n");
-  await new Promise((resolve) => setTimeout(resolve, 450));
+  now += SHOW_AFTER_MS + 50;
   progress.bytes(500);
   await out.flush();
   assert.match(cleared(text()), /<clear>\[#+·+\] 50% formats · 1\.00 kB of 2\.00 kB/);
@@ -46,8 +49,9 @@ Deno.test("on a terminal: notes above one bar, which only shows for slow transfe
 
 Deno.test("elsewhere: plain note lines and no bar at all", async () => {
   const { out, text } = screen(false);
-  const progress = new TransferProgress(out, "formats", 1, 1000);
-  await new Promise((resolve) => setTimeout(resolve, 450));
+  let now = 0;
+  const progress = new TransferProgress(out, "formats", 1, 1000, { clock: () => now });
+  now += SHOW_AFTER_MS + 50; // slow enough for a bar, were stderr a terminal
   progress.bytes(1000);
   progress.note("downloaded  a.csv");
   progress.fileDone("/a.csv", false);

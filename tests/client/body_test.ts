@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { formatMs, guardBody, readAll, readBody } from "../../lib/client/body.ts";
 import { NetworkError } from "../../lib/client/errors.ts";
-import { withDeadline } from "../reliability/_fixtures.ts";
+import { until, withDeadline } from "../reliability/_fixtures.ts";
 
 /** Catches a hang only (a stalled source never ends): far above the idle times used here. */
 const HANG_MS = 30_000;
@@ -51,10 +51,77 @@ function stallingAfterFive(): { source: ReadableStream<Uint8Array>; cancelled: (
   return { source, cancelled: () => cancelled };
 }
 
+/** A source that never sends a byte; says when a read reached it. */
+function silent(): { source: ReadableStream<Uint8Array>; pulled: () => boolean } {
+  let pulled = false;
+  const source = new ReadableStream<Uint8Array>({
+    pull() {
+      pulled = true;
+      return new Promise(() => {});
+    },
+  }, { highWaterMark: 0 });
+  return { source, pulled: () => pulled };
+}
+
+/**
+ * Timers on a clock the test steps: the next timer fires only once everything already runnable
+ * has run, so which fires first depends on the times asked for, never on how busy the machine is.
+ */
+class SteppedClock {
+  now = 0;
+  #armed: { at: number; run: () => void }[] = [];
+
+  /** Arms a timer (the shape of `GuardOptions.timer`). */
+  timer = (run: () => void, ms: number): () => void => {
+    const entry = { at: this.now + ms, run };
+    this.#armed.push(entry);
+    return () => void (this.#armed = this.#armed.filter((armed) => armed !== entry));
+  };
+
+  /** Resolves once the clock has moved `ms` on. */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.timer(resolve, ms));
+  }
+
+  /** Moves the clock `ms` on, firing in order the timers due by then. */
+  async advance(ms: number): Promise<void> {
+    const end = this.now + ms;
+    while (await this.#fireNext(end));
+    this.now = end;
+  }
+
+  /** Steps from timer to timer until `promise` settles. */
+  async runUntil<T>(promise: Promise<T>): Promise<T> {
+    let settled = false;
+    promise.then(() => settled = true, () => settled = true);
+    while (await this.#fireNext(Number.POSITIVE_INFINITY) && !settled);
+    assert.ok(settled, "no timer left to fire, and the promise still pending: a hang");
+    return await promise;
+  }
+
+  /**
+   * Lets everything runnable run (streams settle in microtasks, which one macrotask drains),
+   * then fires the earliest timer due by `end`.
+   */
+  async #fireNext(end: number): Promise<boolean> {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const next = this.#armed.reduce<{ at: number; run: () => void } | undefined>(
+      (earliest, armed) => earliest === undefined || armed.at < earliest.at ? armed : earliest,
+      undefined,
+    );
+    if (next === undefined || next.at > end) return false;
+    this.#armed = this.#armed.filter((armed) => armed !== next);
+    this.now = next.at;
+    next.run();
+    return true;
+  }
+}
+
 function guarded(source: ReadableStream<Uint8Array>, extra: {
   expectedLength?: number;
   idleTimeoutMs?: number;
   signal?: AbortSignal;
+  timer?: SteppedClock["timer"];
 } = {}) {
   let finished = 0;
   const body = guardBody(source, {
@@ -63,6 +130,7 @@ function guarded(source: ReadableStream<Uint8Array>, extra: {
     signal: extra.signal ?? new AbortController().signal,
     onFinish: () => finished++,
     context,
+    timer: extra.timer,
   });
   return { body, finished: () => finished };
 }
@@ -109,11 +177,17 @@ Deno.test("guardBody: a stalled source is a NetworkError after the idle time", a
 });
 
 Deno.test("guardBody: a slow consumer does not trip the idle clock", async () => {
-  const { body, finished } = guarded(chunks(1, 1, 1), { idleTimeoutMs: 20, expectedLength: 3 });
+  const clock = new SteppedClock();
+  const { body, finished } = guarded(chunks(1, 1, 1), {
+    idleTimeoutMs: 20,
+    expectedLength: 3,
+    timer: clock.timer,
+  });
   const reader = body.getReader();
   let total = 0;
   while (true) {
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    // Twice the idle time passes with no read pending: any idle timer armed meanwhile fires.
+    await clock.advance(40);
     const { done, value } = await reader.read();
     if (done) break;
     total += value.length;
@@ -140,13 +214,18 @@ Deno.test("guardBody: abort before reading errors with AbortError and finishes a
 
 Deno.test("guardBody: abort while a read is pending rejects that read", async () => {
   const controller = new AbortController();
-  const { body, finished } = guarded(new ReadableStream<Uint8Array>(), {
+  const { source, pulled } = silent();
+  // An idle time beyond the hang guard: only the abort can end the read.
+  const { body, finished } = guarded(source, {
     signal: controller.signal,
-    idleTimeoutMs: 10_000,
+    idleTimeoutMs: 2 * HANG_MS,
   });
   const reading = readAll(body);
-  setTimeout(() => controller.abort(), 10);
-  await assert.rejects(reading, { name: "AbortError" });
+  await until(pulled, "the read reaching the source");
+  controller.abort();
+  await withDeadline(HANG_MS, "the aborted read", async () => {
+    await assert.rejects(reading, { name: "AbortError" });
+  });
   assert.equal(finished(), 1);
 });
 
@@ -188,6 +267,7 @@ function readWhole(source: ReadableStream<Uint8Array>, extra: {
   idleTimeoutMs?: number;
   signal?: AbortSignal;
   maxBytes?: number;
+  timer?: SteppedClock["timer"];
 } = {}) {
   let finished = 0;
   const reading = readBody(source, {
@@ -196,16 +276,17 @@ function readWhole(source: ReadableStream<Uint8Array>, extra: {
     signal: extra.signal ?? new AbortController().signal,
     onFinish: () => finished++,
     context,
+    timer: extra.timer,
   }, extra.maxBytes);
   return { reading, finished: () => finished };
 }
 
-/** A source that sends `count` one-byte chunks `everyMs` apart, then ends. */
-function trickle(count: number, everyMs: number): ReadableStream<Uint8Array> {
+/** A source that sends `count` one-byte chunks `everyMs` apart on `clock`, then ends. */
+function trickle(clock: SteppedClock, count: number, everyMs: number): ReadableStream<Uint8Array> {
   let sent = 0;
   return new ReadableStream({
     async pull(controller) {
-      await new Promise((resolve) => setTimeout(resolve, everyMs));
+      await clock.sleep(everyMs);
       if (sent++ === count) controller.close();
       else controller.enqueue(new Uint8Array([sent]));
     },
@@ -255,16 +336,20 @@ Deno.test("readBody: a stalled source is a NetworkError after the idle time", as
 });
 
 Deno.test("readBody: a slow but steady body outlasts the idle time without tripping it", async () => {
-  // Twelve chunks 100 ms apart take 1.3 s in all, each a tenth of the 1 s idle time: only a
-  // thread starved for most of a second could see a gap as long as the idle time (with 30 ms
-  // gaps and a 60 ms idle time, the suite's parallel run once did).
-  const { reading, finished } = readWhole(trickle(12, 100), { idleTimeoutMs: 1000 });
-  assert.deepEqual([...(await reading)!], Array.from({ length: 12 }, (_, i) => i + 1));
+  // Twelve chunks 100 ms apart on a stepped clock (real gaps raced a starved thread): the
+  // source's timers and the idle timer fire in the order of their times only.
+  const clock = new SteppedClock();
+  const { timer } = clock;
+  const { reading, finished } = readWhole(trickle(clock, 12, 100), { idleTimeoutMs: 1000, timer });
+  assert.deepEqual(
+    [...(await clock.runUntil(reading))!],
+    Array.from({ length: 12 }, (_, i) => i + 1),
+  );
+  assert.equal(clock.now, 1300, "longer than the idle time in all");
   assert.equal(finished(), 1);
-  const stalling = readWhole(trickle(3, 120), { idleTimeoutMs: 60 });
-  await assert.rejects(stalling.reading, /no data for 60 ms after 0 bytes/);
+  const stalling = readWhole(trickle(clock, 3, 120), { idleTimeoutMs: 60, timer });
+  await assert.rejects(clock.runUntil(stalling.reading), /no data for 60 ms after 0 bytes/);
   assert.equal(stalling.finished(), 1);
-  await new Promise((resolve) => setTimeout(resolve, 130)); // the source's pending timer
 });
 
 Deno.test("readBody: an abort before or while reading is an AbortError; it finishes once", async () => {
@@ -282,12 +367,14 @@ Deno.test("readBody: an abort before or while reading is an AbortError; it finis
   assert.equal(early.finished(), 1);
 
   const during = new AbortController();
-  const late = readWhole(new ReadableStream<Uint8Array>(), {
-    signal: during.signal,
-    idleTimeoutMs: 10_000,
+  const { source, pulled } = silent();
+  // An idle time beyond the hang guard: only the abort can end the read.
+  const late = readWhole(source, { signal: during.signal, idleTimeoutMs: 2 * HANG_MS });
+  await until(pulled, "the read reaching the source");
+  during.abort();
+  await withDeadline(HANG_MS, "the aborted read", async () => {
+    await assert.rejects(late.reading, { name: "AbortError" });
   });
-  setTimeout(() => during.abort(), 10);
-  await assert.rejects(late.reading, { name: "AbortError" });
   assert.equal(late.finished(), 1);
 });
 

@@ -18,16 +18,19 @@ import { serveCapture } from "../_capture.ts";
 import { bigBytes, PATHS, serveStore } from "./_store.ts";
 import { connect } from "../../mod.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
-import { withDeadline } from "../reliability/_fixtures.ts";
+import { until, withDeadline } from "../reliability/_fixtures.ts";
 
 /** Catches a hang only: far above what any case here takes on a busy machine. */
 const HANG_MS = 30_000;
 
-/** Resolves once `condition()` holds (checked every few ms); a hang fails after HANG_MS. */
-function until(condition: () => boolean, what: string): Promise<void> {
-  return withDeadline(HANG_MS, what, async () => {
-    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-  });
+/**
+ * An answer held until the test releases it: a double that never answers on its own, so only
+ * the client (its timeout, its abort) can end the request, however slow the machine. Release it
+ * before the double closes, which waits for its answers.
+ */
+function held(): { answer: () => Promise<Response>; release: () => void } {
+  const { promise, resolve } = Promise.withResolvers<void>();
+  return { answer: () => promise.then(() => Response.json({ late: true })), release: resolve };
 }
 
 /** Fast retry timing for tests; each test states the policy it relies on. */
@@ -259,17 +262,19 @@ Deno.test("Transport (double): a body stalling mid-way is a NetworkError after t
 });
 
 Deno.test("Transport (double): headers slower than timeoutMs are a NetworkError", async () => {
-  await using double = serveDouble(() =>
-    new Promise<Response>((resolve) => {
-      setTimeout(() => resolve(Response.json({ late: true })), 400);
-    })
-  );
+  const late = held();
+  await using double = serveDouble(late.answer);
   const t = transport(double.url, { timeoutMs: 50, retries: 1 });
-  // The client's timer starts before the double's, so it always fires first: an ignored
-  // timeout would get the late answer instead of the error.
-  await assert.rejects(t.json(spec), /No answer from 127\.0\.0\.1:\d+ .* within 50 ms/);
-  assert.equal(double.seen.length, 2);
-  await new Promise((resolve) => setTimeout(resolve, 450)); // let the double's timers end
+  // The double answers only once released: an ignored timeout hangs until the guard fails it.
+  try {
+    await withDeadline(HANG_MS, "unanswered requests", async () => {
+      await assert.rejects(t.json(spec), /No answer from 127\.0\.0\.1:\d+ .* within 50 ms/);
+    });
+  } finally {
+    late.release();
+  }
+  // Counted by the client: a starved machine may time an attempt out before it reaches the double.
+  assert.equal(t.requests, 2);
 });
 
 Deno.test("Transport: connection refused is a NetworkError after the retries", async () => {
@@ -346,25 +351,28 @@ Deno.test("Transport (double): abort before sending sends nothing", async () => 
 });
 
 Deno.test("Transport (double): abort while waiting for headers is not retried", async () => {
-  await using double = serveDouble(() =>
-    new Promise<Response>((resolve) => {
-      setTimeout(() => resolve(Response.json({})), 300);
-    })
-  );
-  const t = transport(double.url);
+  const late = held();
+  await using double = serveDouble(late.answer);
+  // A timeout beyond the hang guard: only the abort can end the request.
+  const t = transport(double.url, { timeoutMs: 2 * HANG_MS });
   const controller = new AbortController();
   const call = t.json({ ...spec, signal: controller.signal });
-  await until(() => double.seen.length === 1, "the request reaching the double");
-  controller.abort();
-  await assert.rejects(call, (error: unknown) => {
-    assert.ok(error instanceof DOMException);
-    assert.equal(error.name, "AbortError");
-    return true;
-  });
+  try {
+    await until(() => double.seen.length === 1, "the request reaching the double");
+    controller.abort();
+    await withDeadline(HANG_MS, "the aborted request", async () => {
+      await assert.rejects(call, (error: unknown) => {
+        assert.ok(error instanceof DOMException);
+        assert.equal(error.name, "AbortError");
+        return true;
+      });
+    });
+  } finally {
+    late.release();
+  }
   assert.equal(double.seen.length, 1);
   assert.equal(t.retries, 0);
   assert.equal(t.limiter.active, 0);
-  await new Promise((resolve) => setTimeout(resolve, 350));
 });
 
 Deno.test("Transport (double): abort during the backoff wait ends it at once", async () => {
@@ -390,8 +398,7 @@ Deno.test("Transport (double): abort while queued for a slot leaves the queue", 
   const holder = await t.stream(spec);
   const controller = new AbortController();
   const queued = t.json({ ...spec, signal: controller.signal });
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.equal(t.limiter.pending, 1);
+  await until(() => t.limiter.pending === 1, "the request queued for the slot");
   controller.abort();
   await assert.rejects(queued, { name: "AbortError" });
   assert.equal(t.limiter.pending, 0);
@@ -466,9 +473,11 @@ Deno.test("Transport (double): an open download holds its slot until read or can
     secondStarted = true;
     return answer;
   });
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Either the second queues for the slot, or (a slot freed too early) it starts.
+  await until(() => t.limiter.pending === 1 || secondStarted, "the second request");
   assert.equal(secondStarted, false, "the second request waits for the first body");
   assert.equal(t.limiter.pending, 1);
+  assert.equal(double.seen.length, 1);
   assert.equal(
     new TextDecoder().decode(await new Response(first.body).arrayBuffer()),
     "0123456789",

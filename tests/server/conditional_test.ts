@@ -71,21 +71,23 @@ Deno.test("a settled file over 1 GiB is tagged by its identity, which a same-siz
       using file = await Deno.open(`${dir}/${name}`, { write: true, create: true });
       await file.truncate(1024 * 1024 * 1024 + 1); // sparse: nothing is written
     };
-    const hashes = new FileHashes();
+    // Both identities must have stood still for SETTLED_MS before they are trusted: the hashes'
+    // clock is stepped past that instead of waiting for it.
+    let now = 0;
+    const hashes = new FileHashes({ clock: () => now });
     const tagOf = async () => {
       using file = await Deno.open(`${dir}/big.bin`);
       return (await fileValidators(file, hashes)).etag;
     };
     await make("big.bin");
     await make("next.bin");
-    // Both identities must have stood still for SETTLED_MS before they are trusted.
-    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
+    now = Date.now() + SETTLED_MS;
     const first = await tagOf();
     assert.match(first, /^"f-[0-9a-z-]+"$/);
     assert.equal(await tagOf(), first);
     await Deno.rename(`${dir}/next.bin`, `${dir}/big.bin`);
     // Renaming moved the change time; once settled again (else it would be hashed, 1 GiB).
-    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
+    now = Date.now() + SETTLED_MS;
     const second = await tagOf();
     assert.match(second, /^"f-/);
     assert.notEqual(second, first);
@@ -99,8 +101,10 @@ Deno.test("each FileHashes (each served store) remembers settled files' hashes a
   try {
     const names = ["a", "b", "c"];
     for (const name of names) await Deno.writeTextFile(`${dir}/${name}`, name);
-    // Hashes are remembered only once a file's identity has stood still for SETTLED_MS.
-    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
+    // Hashes are remembered only once a file's identity has stood still for SETTLED_MS: both
+    // stores' clock is that far on.
+    const settled = Date.now() + SETTLED_MS;
+    const clock = () => settled;
     const tagsWith = async (hashes: FileHashes) => {
       const tags = [];
       for (const name of names) {
@@ -109,8 +113,8 @@ Deno.test("each FileHashes (each served store) remembers settled files' hashes a
       }
       return tags;
     };
-    const first = new FileHashes({ max: 2 });
-    const second = new FileHashes();
+    const first = new FileHashes({ max: 2, clock });
+    const second = new FileHashes({ clock });
     const tags = await tagsWith(first);
     assert.equal(first.size, 2, "the least recently used is forgotten past the bound");
     assert.equal(second.size, 0, "another store's hashes are its own");

@@ -227,25 +227,40 @@ Deno.test("the connection cap: the longest-waiting connection makes room, busy o
 });
 
 Deno.test("the connection cap: when every connection is being answered, a newcomer gets 503", async () => {
-  await using store = await makeStore({});
-  // Each answer waits before it goes out, so the four requests stay being answered.
-  await using server = await startServer({ root: store.root, maxConnections: 4, latencyMs: 3000 });
-  const port = Number(new URL(server.url).port);
-  const busy = await openIdle(port, 4);
-  for (const conn of busy) {
-    await conn.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
+  // Each of the four answers waits for the gate, so they stay being answered however late the
+  // newcomer comes (the connection layer alone, with a handler that waits for the test).
+  const gate = Promise.withResolvers<void>();
+  let arrived = 0;
+  const server = serveHttp({
+    hostname: "127.0.0.1",
+    port: 0,
+    log: () => {},
+    limits: { maxConnections: 4, ...PATIENT, sendTimeoutMs: 600_000, maxLongAnswers: 4 },
+  }, async () => {
+    // Only the four wait: a newcomer let in past the cap is answered at once, and fails the test.
+    if (++arrived <= 4) await gate.promise;
+    return new Response("answered");
+  });
+  const busy = await openIdle(server.addr.port, 4);
+  try {
+    for (const conn of busy) {
+      await conn.write(new TextEncoder().encode("GET /terrain/ HTTP/1.1\r\nhost: x\r\n\r\n"));
+    }
+    // All four heads read: their answers are being prepared.
+    await until(() => arrived === 4, "the four requests arrived");
+    const refused = await fetch(`http://127.0.0.1:${server.addr.port}/`);
+    assert.equal(refused.status, 503);
+    assert.match(await refused.text(), /too many connections/);
+  } finally {
+    gate.resolve();
   }
-  // All four heads read: their answers are being prepared (the server's counter).
-  await until(() => server.stats().requests === 4, "the four requests arrived");
-  const refused = await fetch(`${server.url}/`);
-  assert.equal(refused.status, 503);
-  assert.match(await refused.text(), /too many connections/);
   // The busy ones were not dropped: each gets its answer.
   for (const conn of busy) {
     const reply = new TextDecoder().decode(await readSome(conn));
     assert.match(reply, /^HTTP\/1\.1 200 OK/);
   }
   closeAll(busy);
+  await server.close();
 });
 
 Deno.test("a malformed or oversized request head gets 400 or 431 and the connection closes", async () => {

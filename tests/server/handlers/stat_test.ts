@@ -288,7 +288,8 @@ Deno.test("checksums are computed lazily, once per settled file version, never a
   const files: Record<string, string> = {};
   for (let i = 0; i < 50; i++) files[`iplant/home/shared/many/f${i}.csv`] = `n\n${i}\n`;
   await using temp = await makeStore({ ...files, "iplant/home/shared/many/fresh.csv": "n\n" });
-  const store = await DiskStore.open(temp.root, "iplant");
+  let ahead = 0;
+  const store = await DiskStore.open(temp.root, "iplant", { clock: () => Date.now() + ahead });
   const shaper = new Shaper({ latencyMs: 0, bandwidth: 0, failRate: 0, dropRate: 0, seed: 1 });
   try {
     const handle = createRouter({
@@ -318,17 +319,9 @@ Deno.test("checksums are computed lazily, once per settled file version, never a
     assert.equal((await listing.json()).total, 51);
     assert.equal(store.filesHashed, 0, "serving and listing hash nothing");
 
-    // Checksums are remembered only for versions that have stood still long enough; wait for
-    // these files' change time to be that old (a deadline on the files, not on the server).
-    const newest = Math.max(
-      ...Object.keys(files).map((path) => {
-        const info = Deno.statSync(`${temp.root}/${path}`);
-        return Math.max(info.mtime!.getTime(), info.ctime!.getTime());
-      }),
-    );
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.max(0, newest + SETTLED_MS + 50 - Date.now()))
-    );
+    // Checksums are remembered only for versions that have stood still long enough: the
+    // server's clock steps that far past these files' change time instead of waiting for it.
+    ahead = SETTLED_MS;
     const asked = ["/iplant/home/shared/many/f3.csv", "/iplant/home/shared/many/f7.csv"];
     const first = await stat(asked);
     assert.equal(store.filesHashed, 2, "only the files asked for are hashed");
@@ -336,6 +329,7 @@ Deno.test("checksums are computed lazily, once per settled file version, never a
     assert.equal(store.filesHashed, 2, "a settled version's checksum is remembered");
 
     // A file changed moments ago is hashed on every ask, so its checksum never goes stale.
+    ahead = 0;
     const fresh = "/iplant/home/shared/many/fresh.csv";
     await Deno.writeTextFile(`${temp.root}${fresh}`, "n\n2\n");
     assert.equal((await stat([fresh]))[fresh].md5, md5("n\n2\n"));
