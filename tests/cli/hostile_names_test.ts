@@ -16,6 +16,7 @@ Deno.test("tern: hostile names and metadata cannot drive the terminal; CSV keeps
     await writeTree(root, {
       [`${shared}/${RED}`]: "a\n1\n",
       [`${shared}/${FORMULA}`]: "x,y\n=1+1,@SUM(A1)\n-2,+3\n",
+      [`${shared}/evil\nline.txt`]: "two lines in one name\n",
       [`${shared}/.avus.json`]: JSON.stringify([
         { attr: "title", value: "Data \x1b]0;owned\x07set \x1b[2J", unit: "" },
         { attr: "creator", value: "Mal \x1b[31mory", unit: "" },
@@ -40,6 +41,19 @@ Deno.test("tern: hostile names and metadata cannot drive the terminal; CSV keeps
       assert.match(raw.stdout, /title = Data \\x1b\]0;owned\\x07set \\x1b\[2J/);
       assert.equal(missing.code, 1);
     });
+
+    await t.step(
+      "search's paths, piped, are one a line with control characters escaped",
+      async () => {
+        const args = ["search", "--under", `${FOLDER}/`, "--name", "evil*", "--sort", "name"];
+        const run = await cli.run(args);
+        assert.equal(run.code, 0, run.stderr);
+        assert.deepEqual(lines(run), [
+          `${FOLDER}/evil\\nline.txt`,
+          `${FOLDER}/evil\\x1b[31mred.csv`,
+        ]);
+      },
+    );
 
     await t.step("search --csv and head --csv keep formula-like cells as they are", async () => {
       const [search, head] = await Promise.all([
