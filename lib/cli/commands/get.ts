@@ -79,6 +79,10 @@ async function run(context: CommandContext): Promise<number> {
     throw new UsageError("--glob selects files inside folders, so it needs -r");
   }
   const output = stringOption(values, "output");
+  // Other tools read `-o -` as stdout; a file named "-" is never what was meant.
+  if (output === "-") {
+    throw new UsageError("get writes files; tern cat PATH prints a file's bytes to stdout");
+  }
   const store = await context.store();
   const quiet = values.quiet === true;
   const stderr = context.io.stderr;
