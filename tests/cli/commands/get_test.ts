@@ -172,7 +172,10 @@ Deno.test("tern get: downloads, up-to-date skips, cache copies, folders, errors"
   await t.step("-o - is a usage error pointing to tern cat, not a file named -", async () => {
     const work = await Deno.makeTempDir({ dir: cli.dir });
     const run = await cli.run(["get", SAMPLE_FILES.csv, "-o", "-"], { cwd: work });
-    assertUsage(run, /get writes files; tern cat PATH prints a file's bytes to stdout/);
+    assertUsage(
+      run,
+      /-o - would write a file named "-"; tern cat PATH prints a file.s bytes to stdout/,
+    );
     assert.deepEqual([...Deno.readDirSync(work)], []);
   });
 });
