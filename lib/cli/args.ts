@@ -222,6 +222,25 @@ function describeParseError(error: unknown, options: OptionSpecs): string {
 }
 
 /**
+ * The `-o` option's value, when given. `-` is a usage error ending in `instead`: other tools read
+ * it as stdout, and a file named "-" is never what was meant.
+ *
+ * @example
+ * ```ts
+ * import { outputOption, UsageError } from "./args.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(outputOption({ output: "a.json" }, "…"), "a.json");
+ * assert.throws(() => outputOption({ output: "-" }, "without -o it goes to stdout"), UsageError);
+ * ```
+ */
+export function outputOption(values: ParsedArgs["values"], instead: string): string | undefined {
+  const output = stringOption(values, "output");
+  if (output === "-") throw new UsageError(`-o - would write a file named "-"; ${instead}`);
+  return output;
+}
+
+/**
  * A string option's value, when given.
  *
  * @example

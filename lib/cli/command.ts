@@ -121,6 +121,11 @@ export interface Command {
   readonly examples: readonly string[];
   /** Parses its own arguments (`rawArgs`): global options do not apply after its name. */
   readonly delegates?: boolean;
+  /**
+   * The whole help of a command that prints its own (`delegates`), so that `tern help CMD` and
+   * `tern --help CMD` print what `tern CMD --help` does.
+   */
+  readonly help?: string;
   /** Runs the command. */
   run(context: CommandContext): Promise<number>;
 }

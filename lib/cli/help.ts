@@ -86,6 +86,7 @@ export function mainHelp(commands: readonly Command[]): string {
  * ```
  */
 export function commandHelp(command: Command): string {
+  if (command.help !== undefined) return command.help;
   const lines = [`tern ${command.name}: ${command.summary}`, "", usageLine(command)];
   if (command.description !== undefined) lines.push("", command.description);
   if (Object.keys(command.options).length > 0) {

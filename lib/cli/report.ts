@@ -170,7 +170,12 @@ function hintFor(
       "shows the public data)";
   }
   if (error instanceof AuthError) {
-    return error.endpoint?.startsWith("token") === true
+    // No endpoint: refused before any request (an empty token, or one that is no JWT).
+    if (error.endpoint === undefined) {
+      return "pass the access token itself (--token or TERRAIN_TOKEN), or sign in with " +
+        "--username NAME";
+    }
+    return error.endpoint.startsWith("token")
       ? "check the username and password (TERRAIN_USERNAME, TERRAIN_PASSWORD)"
       : "the token may have expired: get a new one, or sign in with --username NAME";
   }

@@ -251,7 +251,11 @@ export class Credentials {
   }
 
   /**
-   * A token obtained elsewhere (for example from an environment variable); never renewed.
+   * A token obtained elsewhere (for example from an environment variable); never renewed. A
+   * leading `Bearer ` is dropped.
+   *
+   * @throws {AuthError} for an empty token, or one that is not JWT-shaped (Terrain would ignore
+   * it and treat the caller as anonymous).
    *
    * @example
    * ```ts
@@ -268,7 +272,17 @@ export class Credentials {
     if (typeof token !== "string" || token.trim() === "") {
       throw new AuthError("The token is empty; pass the access token string.");
     }
-    return new Credentials("token", undefined, token.trim());
+    // A token copied together with its header's scheme word.
+    const value = token.trim().replace(/^bearer\s+/i, "");
+    // Terrain ignores a Bearer value that is not JWT-shaped as if none was sent, and then says
+    // only that no authentication was found, never what is wrong with the token.
+    if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(value)) {
+      throw new AuthError(
+        "The token is not an access token: Terrain takes a JWT, three base64url parts " +
+          "separated by dots (eyJ….eyJ….…), and ignores anything else as if no token was sent.",
+      );
+    }
+    return new Credentials("token", undefined, value);
   }
 
   /**

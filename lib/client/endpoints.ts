@@ -28,7 +28,13 @@
  */
 
 import { filenameFromDisposition } from "./disposition.ts";
-import { BadRequestError, SignInRequiredError } from "./errors.ts";
+import {
+  BadRequestError,
+  errorFromResponse,
+  ProtocolError,
+  ServerError,
+  SignInRequiredError,
+} from "./errors.ts";
 import { strongETag } from "./file_version.ts";
 import type {
   CommentList,
@@ -268,13 +274,10 @@ export async function getPagedDirectory(
   query: PagedDirectoryQuery,
   opts: CallOptions = {},
 ): Promise<PagedListing> {
+  const endpoint = "filesystem/paged-directory";
   // The listing options were checked where the caller passed them (`folder.list()`).
-  return await getJson(
-    t,
-    "filesystem/paged-directory",
-    (s) => s.PagedListing,
-    opts,
-    {
+  try {
+    return await getJson(t, endpoint, (s) => s.PagedListing, opts, {
       path: query.path,
       query: {
         limit: query.limit,
@@ -284,8 +287,25 @@ export async function getPagedDirectory(
         "entity-type": query.entityType,
         "info-type": query.infoType,
       },
-    },
-  );
+    });
+  } catch (error) {
+    // Terrain has data-info list the path, and data-info answers a file's path with the file's
+    // bytes, which Terrain then fails to read as a listing: a 500, or an answer that is no
+    // listing when the bytes happen to be JSON. A stat tells that from a real failure, so the
+    // caller gets what the embedded server says at once: ERR_NOT_A_FOLDER.
+    if (!(error instanceof ServerError || error instanceof ProtocolError)) throw error;
+    const info = await statItems(t, { paths: [query.path] }, opts).then(
+      (answer) => answer.paths[query.path],
+      () => undefined,
+    );
+    if (info?.type !== "file") throw error;
+    throw errorFromResponse({
+      status: 500,
+      body: { error_code: "ERR_NOT_A_FOLDER", path: query.path },
+      endpoint,
+      authenticated: !t.anonymous,
+    });
+  }
 }
 
 /**

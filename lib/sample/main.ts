@@ -23,9 +23,24 @@ import { DEMO_USER } from "./constants.ts";
 import { humanSize } from "./readme.ts";
 import { returnToCallerFolder } from "../entry/caller_folder.ts";
 
-const USAGE = `Usage: deno task sample-store DIR [--reuse]
-       deno task sample-store --reset [DIR]
-       deno task sample-store --reuse
+const USAGE = "usage: deno task sample-store DIR [--reuse] | --reset [DIR] | --reuse";
+
+/**
+ * What `deno task sample-store --help` prints, in the layout of every `tern` command's help
+ * (`tern sample-store --help` prints it with tern's name).
+ *
+ * @example
+ * ```ts
+ * import { SAMPLE_STORE_HELP } from "./main.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(SAMPLE_STORE_HELP, /^usage: deno task sample-store DIR \[--reuse\]/m);
+ * ```
+ */
+export const SAMPLE_STORE_HELP =
+  `deno task sample-store: build the demo data store (datasets, 20,000 files, two users)
+
+${USAGE}
 
 Builds the tern demo data store (CyVerse Data Commons-style datasets made from the
 vega-datasets package) in DIR. An existing sample store in DIR is replaced; any other
@@ -35,12 +50,16 @@ With --reset or --reuse, DIR defaults to where the sample store lives, the folde
 serveSampleStore() serves: $${SAMPLE_STORE_ENV}, else $XDG_CACHE_HOME/tern/sample-store,
 else ~/.cache/tern/sample-store. Every process of the user shares it.
 
-Options:
-  --reuse    keep DIR if it already holds an up-to-date sample store
-  --reset    build it afresh, undoing every edit (after a build another process runs)
-  -h, --help show this help
+options:
+      --reuse           keep DIR if it already holds an up-to-date sample store
+      --reset           build it afresh, undoing every edit (after a build another process
+                        runs)
+  -h, --help            show this help
 
-Serve it afterwards with: deno task serve --root DIR`;
+examples:
+  deno task sample-store ./store
+  deno task serve --root ./store
+  deno task sample-store --reset`;
 
 /**
  * Output streams, injectable so tests can capture what the command prints.
@@ -125,7 +144,7 @@ export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Pr
     return usageError(io, (e as Error).message);
   }
   if (parsed.values.help) {
-    io.out(USAGE);
+    io.out(SAMPLE_STORE_HELP);
     return 0;
   }
   const { reuse, reset } = parsed.values;
@@ -161,8 +180,9 @@ export async function sampleStoreMain(args: string[], io: CliIo = consoleIo): Pr
 }
 
 function usageError(io: CliIo, problem: string): number {
-  io.err(`sample-store: ${problem}`);
+  io.err(`error: ${problem}`);
   io.err(USAGE);
+  io.err('Run "deno task sample-store --help" for more.');
   return 2;
 }
 

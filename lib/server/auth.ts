@@ -1,5 +1,6 @@
 /**
- * Who is calling: Bearer tokens for data routes, HTTP Basic for the token endpoint only.
+ * Who is calling: Bearer tokens (or the `de-access-token` cookie of Terrain's browser sign-in) for
+ * data routes, HTTP Basic for the token endpoint only.
  *
  * @module
  */
@@ -27,8 +28,9 @@ export function bearerToken(headers: Headers): string | undefined {
 }
 
 /**
- * The username behind a request's Bearer token, `undefined` when it sent none. A minted token
- * is checked against `now` (ms since the epoch, the server's clock).
+ * The username behind a request's Bearer token, or else its `de-access-token` cookie (the order
+ * Terrain looks in), `undefined` when it sent neither. A minted token is checked against `now`
+ * (ms since the epoch, the server's clock).
  *
  * @throws {TerrainError} 403 `ERR_FORBIDDEN` for an unknown, badly signed or expired token.
  *
@@ -46,13 +48,24 @@ export function bearerToken(headers: Headers): string | undefined {
  * ```
  */
 export function identify(headers: Headers, table: UserTable, now: number): string | undefined {
-  const token = bearerToken(headers);
+  const token = bearerToken(headers) ?? cookieToken(headers);
   if (token === undefined) return undefined;
   const staticUser = table.staticTokens.get(token);
   if (staticUser !== undefined) return staticUser;
   const check = verifyToken(token, table.secret, now);
   if (!check.ok) throw forbidden(check.reason);
   return check.claims.preferred_username;
+}
+
+/** The `de-access-token` cookie, which Terrain's browser sign-in (`/terrain/oidc/*`) sets. */
+function cookieToken(headers: Headers): string | undefined {
+  for (const pair of (headers.get("cookie") ?? "").split(";")) {
+    const [name, ...value] = pair.split("=");
+    if (name.trim() === "de-access-token" && value.join("=").trim() !== "") {
+      return value.join("=").trim();
+    }
+  }
+  return undefined;
 }
 
 /**

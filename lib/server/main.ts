@@ -21,35 +21,57 @@ import { startServer } from "./mod.ts";
 import { type ServerOptions, ServerOptionsError } from "./options.ts";
 import { returnToCallerFolder } from "../entry/caller_folder.ts";
 
-const USAGE = `usage: deno task serve --root DIR [options]
+const USAGE = "usage: deno task serve --root DIR [options]";
+
+/**
+ * What `deno task serve --help` prints, in the layout of every `tern` command's help (`tern
+ * serve --help` prints it with tern's name).
+ *
+ * @example
+ * ```ts
+ * import { SERVE_HELP } from "./main.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(SERVE_HELP.split("\n")[2], "usage: deno task serve --root DIR [options]");
+ * ```
+ */
+export const SERVE_HELP = `deno task serve: serve a local folder as a Terrain-compatible data store
+
+${USAGE}
 
 Serves DIR as a Terrain-compatible data store (DIR/iplant/home/... is /iplant/home/...).
 A plain folder (no iplant/ in it) is served as /iplant/home/shared, readable by everyone.
 
 options:
-  --root DIR                    store folder, or a plain folder (required)
-  --mount PATH                  serve DIR as a plain folder at PATH, /iplant/home/shared or
-                                a folder under it (default for a plain folder:
-                                /iplant/home/shared)
-  --port N                      TCP port, 0 picks a free one (default 0)
-  --hostname H                  interface to listen on (default 127.0.0.1)
-  --zone NAME                   zone name (default iplant)
-  --latency-ms N                delay before each response (default 0)
-  --bandwidth BYTES_PER_S       cap on all response bodies together, 0 = unlimited (default 0)
-  --fail-rate F                 fraction of requests answered 503/500 (default 0)
-  --drop-rate F                 fraction of downloads cut short (default 0)
-  --seed N                      seed of all random choices (default 1)
-  --token-lifetime-seconds N    lifetime of minted tokens (default from users.json, else 300)
-  --max-connections N           most open connections (default: half the descriptor limit,
-                                at most 1024)
-  --idle-timeout-ms N           close a connection idle this long (default 5000)
-  --headers-timeout-ms N        close a connection whose request head is slower (default 10000)
-  --send-timeout-ms N           cut a response the client stops reading (default 30000)
-  --max-long-answers N          most streamed listings and multi-piece files sent at once;
-                                others wait in turn (default 32)
-  --no-search                   answer searches 403, as a deployment without search
-  --quiet                       no request log on stderr
-  -h, --help                    show this help`;
+      --root DIR                    store folder, or a plain folder (required)
+      --mount PATH                  serve DIR as a plain folder at PATH, /iplant/home/shared
+                                    or a folder under it (default for a plain folder:
+                                    /iplant/home/shared)
+      --port N                      TCP port, 0 picks a free one (default 0)
+      --hostname H                  interface to listen on (default 127.0.0.1)
+      --zone NAME                   zone name (default iplant)
+      --latency-ms N                delay before each response (default 0)
+      --bandwidth BYTES_PER_S       cap on all response bodies together, 0 = unlimited
+                                    (default 0)
+      --fail-rate F                 fraction of requests answered 503/500 (default 0)
+      --drop-rate F                 fraction of downloads cut short (default 0)
+      --seed N                      seed of all random choices (default 1)
+      --token-lifetime-seconds N    lifetime of minted tokens (default from users.json,
+                                    else 300)
+      --max-connections N           most open connections (default: half the descriptor
+                                    limit, at most 1024)
+      --idle-timeout-ms N           close a connection idle this long (default 5000)
+      --headers-timeout-ms N        close a connection whose request head is slower
+                                    (default 10000)
+      --send-timeout-ms N           cut a response the client stops reading (default 30000)
+      --max-long-answers N          most streamed listings and multi-piece files sent at
+                                    once; others wait in turn (default 32)
+      --no-search                   answer searches 403, as a deployment without search
+      --quiet                       no request log on stderr
+  -h, --help                        show this help
+
+examples:
+  deno task serve --root ./store --port 8080`;
 
 /**
  * Where the command writes, and how a caller other than a signal can stop it.
@@ -174,11 +196,11 @@ export async function serveMain(args: string[], io: ServeIo = {}): Promise<numbe
   try {
     options = readArgs(args);
   } catch (error) {
-    stderr(`error: ${(error as Error).message}\n\n${USAGE}`);
+    stderr(`error: ${(error as Error).message}\n${USAGE}\nRun "deno task serve --help" for more.`);
     return 2;
   }
   if (options === "help") {
-    stdout(USAGE);
+    stdout(SERVE_HELP);
     return 0;
   }
   let server;

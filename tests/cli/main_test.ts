@@ -156,6 +156,17 @@ Deno.test("tern: help, usage errors, exit statuses, sign-in and credentials", as
     assert.match(run.stderr, /hint: the token may have expired/);
   });
 
+  await t.step("a token that is no JWT is refused before any request, and said so", async () => {
+    const garbled = "copied-wrong-Secret";
+    const run = await cli.run(["ls", FORMATS_PATH], {
+      env: { TERRAIN_TOKEN: garbled },
+      secrets: [garbled],
+    });
+    assertFailed(run, "AuthError", /The token is not an access token: Terrain takes a JWT/);
+    assert.match(run.stderr, /^hint: pass the access token itself/m);
+    assert.doesNotMatch(run.stderr, /expired/);
+  });
+
   await t.step("--debug adds the stack and request counts, still without the token", async () => {
     const forged = `${DEMO_USER.token.slice(0, -6)}BBBBBB`;
     const run = await cli.run(["--debug", "--token", forged, "ls", FORMATS_PATH], {

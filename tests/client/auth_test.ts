@@ -247,12 +247,25 @@ Deno.test("auth (server): static token, password exchange, untrusted and non-JWT
   assert.equal(untrusted.status, 403);
   assert.match(untrusted.message, /access token was rejected .*Untrusted JWT signature/);
   assert.ok(!untrusted.message.includes("aaaa.bbbb.cccc"));
+});
 
-  // Terrain ignores a bearer value that is not JWT-shaped, so the request counts as anonymous.
-  const garbled = await getRoot(new Transport({ url: served.url, token: "not-a-jwt" }))
-    .catch((error) => error);
-  assert.ok(garbled instanceof AuthError);
-  assert.equal(garbled.status, 401);
+Deno.test("auth (server): a token pasted with its scheme word works; one Terrain would ignore is refused at once", async () => {
+  await using served = await serveStore();
+  const pasted = new Transport({ url: served.url, token: `Bearer ${DEMO.token}` });
+  assert.equal((await getRoot(pasted))["base-paths"].user_home_path, PATHS.home);
+  // Terrain ignores a Bearer value that is not JWT-shaped as if none was sent, and answers
+  // "no user authentication information": never what is wrong, so it is said before sending.
+  const before = served.server.stats().requests;
+  for (const token of ["not-a-jwt", "two.parts", "has space.b.c", "Bearer"]) {
+    assert.throws(
+      () => new Transport({ url: served.url, token }),
+      (error: unknown) =>
+        error instanceof AuthError &&
+        /not an access token: Terrain takes a JWT/.test(error.message) &&
+        !error.message.includes(token),
+    );
+  }
+  assert.equal(served.server.stats().requests, before);
 });
 
 Deno.test("auth (server): anonymous reads public data and is told when to sign in", async () => {

@@ -16,6 +16,7 @@ import {
   BadRequestError,
   NotFoundError,
   PermissionError,
+  ServerError,
   SignInRequiredError,
   type TernError,
 } from "../../lib/client/errors.ts";
@@ -209,6 +210,60 @@ Deno.test("getPagedDirectory: anonymous outside shared, missing, unreadable, wro
     endpoint,
     PATHS.homeCsv,
   );
+});
+
+Deno.test("getPagedDirectory (double): a file's path, which Terrain fails to list, is ERR_NOT_A_FOLDER", async () => {
+  // Terrain has data-info list the path; data-info answers a file's path with the file's bytes,
+  // which Terrain then fails to read as a listing: a 500, or for bytes that happen to be JSON an
+  // answer that is no listing. The embedded server says ERR_NOT_A_FOLDER instead; this double
+  // answers those two ways and forwards everything else to it.
+  await using served = await serveStore();
+  const listings: string[] = [];
+  await using double = serveDouble(async (request) => {
+    const url = new URL(request.url);
+    const path = url.searchParams.get("path") ?? "";
+    if (url.pathname.endsWith("/paged-directory")) listings.push(path);
+    if (url.pathname.endsWith("/paged-directory") && path.endsWith(".csv")) {
+      return Response.json({
+        error_code: "ERR_UNCHECKED_EXCEPTION",
+        reason: "com.fasterxml.jackson.core.JsonParseException: Unrecognized token 'id'",
+      }, { status: 500 });
+    }
+    if (url.pathname.endsWith("/paged-directory") && path.endsWith(".png")) {
+      return Response.json({ a: 1 });
+    }
+    if (url.pathname.endsWith("/paged-directory") && path === PATHS.public) {
+      return Response.json({ error_code: "ERR_UNCHECKED_EXCEPTION", reason: "boom" }, {
+        status: 500,
+      });
+    }
+    return await fetch(`${served.url}${url.pathname.slice("/terrain".length)}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.method === "POST" ? await request.arrayBuffer() : undefined,
+    });
+  });
+  const anonymous = new Transport({ url: double.url, retries: 0 });
+  const endpoint = "filesystem/paged-directory";
+  for (const file of [PATHS.publicCsv, PATHS.publicPng]) {
+    const error = await rejectsWith(
+      getPagedDirectory(anonymous, { path: file, limit: 10 }),
+      BadRequestError,
+      endpoint,
+      file,
+    );
+    assert.equal(error.code, "ERR_NOT_A_FOLDER");
+    assert.match(error.message, /is a file, not a folder/);
+  }
+  // A folder that fails is the server's failure, as it said.
+  const failed = await rejectsWith(
+    getPagedDirectory(anonymous, { path: PATHS.public, limit: 10 }),
+    ServerError,
+    endpoint,
+    PATHS.public,
+  );
+  assert.equal(failed.code, "ERR_UNCHECKED_EXCEPTION");
+  assert.deepEqual(listings, [PATHS.publicCsv, PATHS.publicPng, PATHS.public]);
 });
 
 Deno.test("endpoints: bad arguments are refused before anything is sent", async () => {

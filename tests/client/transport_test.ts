@@ -838,20 +838,20 @@ Deno.test("Transport (double): a redirect to another origin carries no Authoriza
       .map((seen) => seen.headers.get("authorization"));
 
   await t.step("a token", async () => {
-    const token = transport(terrain.url, { token: "static.token-Secret" });
+    const token = transport(terrain.url, { token: "static.token.value-Secret" });
     assert.deepEqual(await get(token, "/away"), {
       ok: true,
       access_token: "away.token.value",
       expires_in: 300,
     });
-    assert.deepEqual(authorizationAt("/terrain/away"), ["Bearer static.token-Secret"]);
+    assert.deepEqual(authorizationAt("/terrain/away"), ["Bearer static.token.value-Secret"]);
     assert.deepEqual(away.requests.map((request) => request.path), ["/terrain/away"]);
     assert.deepEqual(away.authorizations(), []);
 
     await get(token, "/same");
-    assert.deepEqual(authorizationAt("/terrain/final"), ["Bearer static.token-Secret"]);
+    assert.deepEqual(authorizationAt("/terrain/final"), ["Bearer static.token.value-Secret"]);
     await get(token, "/alias");
-    assert.deepEqual(authorizationAt("/terrain/final"), ["Bearer static.token-Secret", null]);
+    assert.deepEqual(authorizationAt("/terrain/final"), ["Bearer static.token.value-Secret", null]);
   });
 
   await t.step("a password: the Basic header never follows the token route away", async () => {

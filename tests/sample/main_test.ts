@@ -75,7 +75,8 @@ Deno.test("sample-store CLI: bad arguments exit 2 with a clear message and usage
     assert.equal(code, 2, args.join(" "));
     assert.equal(out, "");
     assert.match(err, message);
-    assert.match(err, /Usage: deno task sample-store DIR/);
+    assert.match(err, /^usage: deno task sample-store DIR/m);
+    assert.match(err, /^error: /);
     assertNoStackTrace(err);
   }
 });
@@ -83,7 +84,7 @@ Deno.test("sample-store CLI: bad arguments exit 2 with a clear message and usage
 Deno.test("sample-store CLI: --help prints usage and exits 0", async () => {
   const { code, out, err } = await cli("--help");
   assert.equal(code, 0);
-  assert.match(out, /Usage: deno task sample-store DIR \[--reuse\]/);
+  assert.match(out, /^usage: deno task sample-store DIR \[--reuse\]/m);
   assert.equal(err, "");
 });
 

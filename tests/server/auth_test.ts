@@ -3,6 +3,7 @@ import { basicCredentials, bearerToken, identify } from "../../lib/server/auth.t
 import { TerrainError } from "../../lib/server/errors.ts";
 import { mintToken } from "../../lib/server/tokens.ts";
 import type { UserTable } from "../../lib/server/users.ts";
+import { ALICE, bearer, DEMO, serveStore } from "./_store.ts";
 
 const table: UserTable = {
   users: new Map(),
@@ -58,4 +59,26 @@ Deno.test("basicCredentials: exact scheme word, valid base64, a colon", () => {
   assert.equal(basicCredentials(basic(":pw")), undefined);
   assert.equal(basicCredentials("Basic !!!"), undefined);
   assert.equal(basicCredentials(`Basic ${btoa("\xff\xfe:x")}`), undefined);
+});
+
+Deno.test("the de-access-token cookie signs a request in where no Bearer token does", async () => {
+  await using fixture = await serveStore();
+  const root = (headers: HeadersInit) =>
+    fetch(`${fixture.url}/secured/filesystem/root`, { headers });
+  const byCookie = await root({ cookie: `theme=dark; de-access-token=${DEMO.token}` });
+  assert.equal(byCookie.status, 200);
+  assert.equal((await byCookie.json())["base-paths"].user_home_path, "/iplant/home/demo");
+  // The Authorization header comes first; one Terrain ignores (not a JWT) leaves the cookie.
+  const [both, opaque, bad] = await Promise.all([
+    root({ ...bearer(ALICE.token), cookie: `de-access-token=${DEMO.token}` }),
+    root({ authorization: "Bearer opaque", cookie: `de-access-token=${DEMO.token}` }),
+    root({ cookie: "de-access-token=un.kno.wn" }),
+  ]);
+  assert.equal((await both.json())["base-paths"].user_home_path, "/iplant/home/alice");
+  assert.equal((await opaque.json())["base-paths"].user_home_path, "/iplant/home/demo");
+  assert.equal(bad.status, 403);
+  assert.deepEqual(await bad.json(), {
+    error_code: "ERR_FORBIDDEN",
+    reason: "Untrusted JWT signature.",
+  });
 });

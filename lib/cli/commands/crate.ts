@@ -9,7 +9,7 @@
 import { readLock } from "../../../mod.ts";
 import { buildCrate, CRATE_OPTIONS } from "../../reproduce/crate.ts";
 import { quoteInput } from "../../client/errors.ts";
-import { stringOption, UsageError } from "../args.ts";
+import { outputOption, stringOption, UsageError } from "../args.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { localPath } from "../io.ts";
 import { namesStore } from "../session.ts";
@@ -64,7 +64,7 @@ async function run(context: CommandContext): Promise<number> {
     throw new UsageError("tern crate takes --lock FILE (and -o DIR)");
   }
   const locked = readLock(localPath(context.io, file));
-  const dir = stringOption(context.args.values, "output");
+  const dir = outputOption(context.args.values, "name the crate's folder");
   const instrument = stringOption(context.args.values, "instrument");
   const name = stringOption(context.args.values, "agent");
   const orcid = stringOption(context.args.values, "orcid");

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { asUsage, intOption, stringOption } from "../args.ts";
+import { asUsage, intOption, outputOption } from "../args.ts";
 import { checkRef, type Command, onlyArg, resolveArg } from "../command.ts";
 import { plural, safeText } from "../format.ts";
 import { localPath } from "../io.ts";
@@ -50,7 +50,7 @@ export const croissant: Command = {
     const { values, positionals } = context.args;
     const dataset = onlyArg(positionals, "croissant", "DATASET");
     const headRows = intOption(values, "head-rows", 1);
-    const output = stringOption(values, "output");
+    const output = outputOption(values, "without -o the document goes to stdout");
     const path = await resolveArg(context, checkRef(dataset));
     const store = await context.store({ progress: true });
     const document = await asUsage(() => store.dataset(path)).croissant({

@@ -9,7 +9,7 @@
 
 import { isAbsolute, relative } from "node:path";
 import { BadRequestError, type Entry, File } from "../../../mod.ts";
-import { asUsage, stringOption, UsageError } from "../args.ts";
+import { asUsage, outputOption, stringOption, UsageError } from "../args.ts";
 import { localPath } from "../io.ts";
 import { checkRefs, type Command, type CommandContext, isItemFailure } from "../command.ts";
 import { count, humanSize, jsonLine, plural, safeText } from "../format.ts";
@@ -78,7 +78,7 @@ async function run(context: CommandContext): Promise<number> {
   if (glob !== undefined && values.recursive !== true) {
     throw new UsageError("--glob selects files inside folders, so it needs -r");
   }
-  const output = stringOption(values, "output");
+  const output = outputOption(values, "tern cat PATH prints a file's bytes to stdout");
   const store = await context.store();
   const quiet = values.quiet === true;
   const stderr = context.io.stderr;

@@ -7,7 +7,7 @@
  */
 
 import { basename, dirname, extname, join } from "node:path";
-import { intOption, stringOption, UsageError } from "../args.ts";
+import { intOption, outputOption, stringOption, UsageError } from "../args.ts";
 import { type Command, type CommandContext, onlyArg } from "../command.ts";
 import { plural, safeText } from "../format.ts";
 import { environment, localPath } from "../io.ts";
@@ -69,7 +69,7 @@ async function run(context: CommandContext): Promise<number> {
     throw new UsageError(`${JSON.stringify(given)} is not a notebook (.ipynb)`);
   }
   const html = stringOption(values, "html");
-  const output = stringOption(values, "output") ??
+  const output = outputOption(values, "name the executed notebook's file") ??
     join(dirname(source), `${basename(source, ".ipynb")}.executed.ipynb`);
   const python = stringOption(values, "python");
   const started = performance.now();

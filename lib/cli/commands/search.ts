@@ -18,7 +18,7 @@ import {
 import { quoteInput } from "../../client/errors.ts";
 import { asUsage, exclusive, intOption, listOption, stringOption, UsageError } from "../args.ts";
 import { checkRef, type Command, type CommandContext } from "../command.ts";
-import { entryJson, isoDate, jsonLine, longLine, plural } from "../format.ts";
+import { entryJson, isoDate, jsonLine, longLine, plural, safeText } from "../format.ts";
 import { type Output, printPages } from "../io.ts";
 import { csvCell } from "../../sample/conversions.ts";
 
@@ -197,7 +197,9 @@ function lineOf(hit: SearchEntry, format: Plan["format"], out: Output): string {
     case "table":
       return longLine(hit, out.style, { bytes: false, fullPath: true });
     case "paths":
-      // Exact, as `find` prints them, for `xargs` and `while read`; the table escapes.
-      return hit.path;
+      // One a line for `xargs` and `while read`, exact unless a control character would break
+      // the line or reach a terminal (`| head`, `| less`): escaped then, as `ls` does; `--json`
+      // keeps every path exact.
+      return safeText(hit.path);
   }
 }

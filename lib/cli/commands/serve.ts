@@ -7,8 +7,8 @@
  * @module
  */
 
-import { sampleStoreMain } from "../../sample/main.ts";
-import { serveMain } from "../../server/main.ts";
+import { SAMPLE_STORE_HELP, sampleStoreMain } from "../../sample/main.ts";
+import { SERVE_HELP, serveMain } from "../../server/main.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { localPath } from "../io.ts";
 
@@ -27,6 +27,7 @@ export const serve: Command = {
   options: {},
   examples: ["tern serve --root ./store --port 8080"],
   delegates: true,
+  help: asTern(SERVE_HELP),
   run: async (context) =>
     await serveMain([...context.rawArgs], {
       stdout: lineWriter(context, "stdout"),
@@ -51,10 +52,11 @@ export const serve: Command = {
 export const sampleStore: Command = {
   name: "sample-store",
   summary: "build the demo data store (datasets, 20,000 files, two users)",
-  usage: "DIR [--reuse] | --reset [DIR]",
+  usage: "DIR [--reuse] | --reset [DIR] | --reuse",
   options: {},
   examples: ["tern sample-store ./store", "tern serve --root ./store", "tern sample-store --reset"],
   delegates: true,
+  help: asTern(SAMPLE_STORE_HELP),
   run: async (context) =>
     await sampleStoreMain([...context.rawArgs], {
       out: lineWriter(context, "stdout"),
@@ -72,7 +74,12 @@ export const sampleStore: Command = {
 function lineWriter(context: CommandContext, stream: "stdout" | "stderr"): (line: string) => void {
   const output = context.io[stream];
   return (line) => {
-    output.line(line.replaceAll(/deno task (serve|sample-store)/g, "tern $1"));
+    output.line(asTern(line));
     void output.flush().catch(() => {});
   };
+}
+
+/** The delegates' text, which names them as `deno task serve`, with tern's name instead. */
+function asTern(text: string): string {
+  return text.replaceAll(/deno task (serve|sample-store)/g, "tern $1");
 }

@@ -43,6 +43,13 @@ Deno.test("tern croissant: a dataset's Croissant document on stdout or in a file
     },
   );
 
+  await t.step("-o - is a usage error, not a file named -", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const run = await cli.run(["croissant", penguins, "-o", "-"], { cwd: work });
+    assertUsage(run, /-o - would write a file named "-"; without -o the document goes to stdout/);
+    assert.deepEqual([...Deno.readDirSync(work)], []);
+  });
+
   await t.step("a private dataset: download URLs, and no token anywhere", async () => {
     const out = join(cli.dir, "market.json");
     const run = await cli.run(["croissant", SAMPLE_CASES.userDataset, "-o", out, "-q"], {

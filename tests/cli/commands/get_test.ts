@@ -168,6 +168,16 @@ Deno.test("tern get: downloads, up-to-date skips, cache copies, folders, errors"
     assertUsage(glob, /--glob selects files inside folders, so it needs -r/);
     assertUsage(into, /is a file, but several files are downloaded/);
   });
+
+  await t.step("-o - is a usage error pointing to tern cat, not a file named -", async () => {
+    const work = await Deno.makeTempDir({ dir: cli.dir });
+    const run = await cli.run(["get", SAMPLE_FILES.csv, "-o", "-"], { cwd: work });
+    assertUsage(
+      run,
+      /-o - would write a file named "-"; tern cat PATH prints a file.s bytes to stdout/,
+    );
+    assert.deepEqual([...Deno.readDirSync(work)], []);
+  });
 });
 
 Deno.test("tern get: Ctrl-C stops a download and leaves nothing partial", async (t) => {

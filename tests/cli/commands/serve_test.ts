@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { basename, dirname } from "node:path";
 import { Output, runCli } from "../../../cli.ts";
 import { FORMATS_PATH } from "../../../lib/sample/mod.ts";
+import { COMMANDS } from "../../../lib/cli/commands/mod.ts";
+import { usageLine } from "../../../lib/cli/help.ts";
 import { assertUsage, lines, startCli } from "../_cli.ts";
 
 /** The first line from a reader of a child's stdout. */
@@ -97,6 +99,43 @@ Deno.test("tern serve and tern sample-store: delegated, with tern's name in thei
     assertUsage(flag, /tern serve does not take --token/);
   });
 
+  await t.step("every command's help has tern's one format, in all three spellings", async () => {
+    for (const command of COMMANDS) {
+      const runs = await Promise.all([
+        cli.run([command.name, "--help"], { noCacheFlag: true }),
+        cli.run(["help", command.name], { noCacheFlag: true }),
+        cli.run(["--help", command.name], { noCacheFlag: true }),
+      ]);
+      for (const run of runs) {
+        assert.equal(run.code, 0, run.stderr);
+        assert.equal(run.stdout, runs[0].stdout, command.name);
+      }
+      const help = runs[0].stdout.split("\n");
+      assert.equal(help[0], `tern ${command.name}: ${command.summary}`);
+      assert.equal(help[1], "");
+      assert.equal(help[2], usageLine(command));
+      if (Object.keys(command.options).length > 0 || command.delegates) {
+        assert.ok(help.includes("options:"), command.name);
+      }
+      assert.ok(help.includes("examples:"), command.name);
+      assert.doesNotMatch(runs[0].stdout, /^(Usage|Options|Examples):/m, command.name);
+      assert.doesNotMatch(runs[0].stdout, /deno task/, command.name);
+    }
+  });
+
+  await t.step("the delegated commands' usage errors look like every other command's", async () => {
+    for (const name of ["serve", "sample-store"]) {
+      const run = await cli.run([name, "--frobnicate"], { noCacheFlag: true });
+      assertUsage(run, /^error: .*--frobnicate/);
+      const command = COMMANDS.find((candidate) => candidate.name === name)!;
+      assert.deepEqual(run.stderr.split("\n").slice(1), [
+        usageLine(command),
+        `Run "tern ${name} --help" for more.`,
+        "",
+      ]);
+    }
+  });
+
   await t.step("sample-store reuses an up-to-date store, and needs a DIR", async () => {
     const [reuse, missing] = await Promise.all([
       cli.run(["sample-store", "--reuse", cli.root], { noCacheFlag: true }),
@@ -109,6 +148,6 @@ Deno.test("tern serve and tern sample-store: delegated, with tern's name in thei
     );
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /missing DIR/);
-    assert.match(missing.stderr, /^Usage: tern sample-store DIR \[--reuse\]$/m);
+    assert.match(missing.stderr, /^usage: tern sample-store DIR \[--reuse\]/m);
   });
 });
