@@ -167,10 +167,16 @@ const HONORIFIC = /^(?:dr|prof|professor|mr|mrs|ms|mx)\.?\s+/i;
 const DEGREE =
   /^(?:Ph\.?\s?D|D\.?\s?Phil|M\.?D|M\.?Sc?|B\.?Sc?|M\.?A|B\.?A|M\.?P\.?H|M\.?B\.?A|D\.?V\.?M)\.?$/;
 
-/** The name without the degrees written after it (`Jane Doe, PhD, MD` → `Jane Doe`). */
+/**
+ * The name without the degrees written after it (`Jane Doe, PhD, MD` → `Jane Doe`). After a
+ * lone family name the capitals are initials (`Doe, MA` is M. A. Doe), so they stay.
+ */
 function withoutDegrees(name: string): string {
   const parts = name.split(",");
-  while (parts.length > 1 && DEGREE.test(parts.at(-1)!.trim())) parts.pop();
+  const lone = (part: string) => !part.trim().includes(" ");
+  while (
+    parts.length > 1 && DEGREE.test(parts.at(-1)!.trim()) && !(parts.length === 2 && lone(parts[0]))
+  ) parts.pop();
   return parts.join(",").trim();
 }
 
