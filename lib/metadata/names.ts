@@ -52,7 +52,11 @@ export interface NameHints {
   nameType?: string;
 }
 
-/** Words that make a name an organisation's (matched as whole words, any case). */
+/**
+ * Words that make a name an organisation's (matched as whole words, any case): kinds of body,
+ * and the fields of study departments and groups are named after (`Marine Biology and Ocean
+ * Sciences` is no two people), which no one's name holds.
+ */
 const ORGANISATION_WORDS: ReadonlySet<string> = new Set([
   "academy",
   "administration",
@@ -129,6 +133,28 @@ const ORGANISATION_WORDS: ReadonlySet<string> = new Set([
   "universite",
   "universität",
   "université",
+  // Fields of study.
+  "agriculture",
+  "biology",
+  "chemistry",
+  "ecology",
+  "engineering",
+  "genetics",
+  "genomics",
+  "informatics",
+  "management",
+  "mathematics",
+  "medicine",
+  "nutrition",
+  "pathology",
+  "physics",
+  "physiology",
+  "resources",
+  "science",
+  "sciences",
+  "statistics",
+  "studies",
+  "technology",
 ]);
 
 /** Lower-case particles that belong to the family name in "Given Family" order. */
