@@ -97,7 +97,17 @@ export async function readMany(
       // the columns first). A file's columns are asked for only when the join needs them.
       return { frame, height: frame.height };
     }, { signal: options.signal });
-    const rows = combineFrames(pl, typedByRows(reads));
+    let rows: DataFrame;
+    try {
+      rows = combineFrames(pl, typedByRows(reads));
+    } catch (error) {
+      // Files whose own columns named `source` differ in type cannot even be joined: the
+      // clash is the error to report, not Polars' supertype message.
+      if (source !== false && reads.some((read) => read.frame.columns.includes(source))) {
+        throw sourceTaken(source, files, reads);
+      }
+      throw error;
+    }
     if (source !== false && rows.columns.includes(source)) throw sourceTaken(source, files, reads);
     const frame = source === false || reads.length === 0
       ? rows

@@ -184,6 +184,9 @@ const PART_LABEL =
 /** Short values only go through spdx-correct; its substring guesses misread prose. */
 const SHORT = { words: 6, chars: 60 };
 
+/** The longest value read as an SPDX identifier or expression. */
+const MAX_EXPRESSION_CHARS = 1_000;
+
 const RANK: Record<LicenseConfidence, number> = { exact: 3, alias: 2, guess: 1, unknown: 0 };
 
 /**
@@ -304,7 +307,11 @@ function resolvePart(part: string, correct: SpdxCorrect): Candidate | undefined 
 /** The value when it is a valid SPDX identifier or expression (any case), in SPDX's case. */
 function spdxId(text: string, correct: SpdxCorrect): string | undefined {
   const value = text.trim();
-  if (value === "" || /\s{2,}/.test(value)) return undefined;
+  // spdx-correct takes time growing with the square of a long value's length; no licence
+  // expression is that long.
+  if (value === "" || value.length > MAX_EXPRESSION_CHARS || /\s{2,}/.test(value)) {
+    return undefined;
+  }
   for (const id of KNOWN.keys()) if (id.toLowerCase() === value.toLowerCase()) return id;
   const corrected = correct(value);
   return corrected !== null && corrected.toLowerCase() === value.toLowerCase()
@@ -359,6 +366,12 @@ function numbersIn(text: string): number[] {
 /** Links in free text (a licence's page, say). */
 const URL_IN_TEXT = /https?:\/\/[^\s<>"')\]]+/gi;
 
+/**
+ * The most words a Creative Commons licence's phrase takes in prose: "Creative Commons
+ * Attribution-NonCommercial-ShareAlike 4.0 International Public License" is nine.
+ */
+const CC_PHRASE_TOKENS = 16;
+
 /** Licences named in prose by their full names or usual abbreviations. */
 const NAMED_IN_PROSE: readonly (readonly [RegExp, string])[] = [
   [/\bcc0\b|\bcc[\s-]?zero\b|creative commons zero/i, "CC0-1.0"],
@@ -373,8 +386,12 @@ function namedIn(text: string): string | undefined {
   const linked = [...text.matchAll(URL_IN_TEXT)].map((match) => licenseFromUrl(match[0]));
   const prose = text.replace(URL_IN_TEXT, " ");
   const tokens = ccTokens(prose);
+  // A licence's phrase is a few words long: each "cc" looks that far ahead only, so a long
+  // value with many of them is read in linear time.
   const cc = tokens.map((token, start) =>
-    token === "cc" ? creativeCommons(tokens.slice(start), false) : undefined
+    token === "cc"
+      ? creativeCommons(tokens.slice(start, start + CC_PHRASE_TOKENS), false)
+      : undefined
   );
   const named = NAMED_IN_PROSE.filter(([pattern]) => pattern.test(prose)).map(([, id]) => id);
   const found = new Set([...linked, ...cc, ...named].filter((id) => id !== undefined));

@@ -52,7 +52,11 @@ export interface NameHints {
   nameType?: string;
 }
 
-/** Words that make a name an organisation's (matched as whole words, any case). */
+/**
+ * Words that make a name an organisation's (matched as whole words, any case): kinds of body,
+ * and the fields of study departments and groups are named after (`Marine Biology and Ocean
+ * Sciences` is no two people), which no one's name holds.
+ */
 const ORGANISATION_WORDS: ReadonlySet<string> = new Set([
   "academy",
   "administration",
@@ -129,6 +133,28 @@ const ORGANISATION_WORDS: ReadonlySet<string> = new Set([
   "universite",
   "universität",
   "université",
+  // Fields of study.
+  "agriculture",
+  "biology",
+  "chemistry",
+  "ecology",
+  "engineering",
+  "genetics",
+  "genomics",
+  "informatics",
+  "management",
+  "mathematics",
+  "medicine",
+  "nutrition",
+  "pathology",
+  "physics",
+  "physiology",
+  "resources",
+  "science",
+  "sciences",
+  "statistics",
+  "studies",
+  "technology",
 ]);
 
 /** Lower-case particles that belong to the family name in "Given Family" order. */
@@ -167,10 +193,16 @@ const HONORIFIC = /^(?:dr|prof|professor|mr|mrs|ms|mx)\.?\s+/i;
 const DEGREE =
   /^(?:Ph\.?\s?D|D\.?\s?Phil|M\.?D|M\.?Sc?|B\.?Sc?|M\.?A|B\.?A|M\.?P\.?H|M\.?B\.?A|D\.?V\.?M)\.?$/;
 
-/** The name without the degrees written after it (`Jane Doe, PhD, MD` → `Jane Doe`). */
+/**
+ * The name without the degrees written after it (`Jane Doe, PhD, MD` → `Jane Doe`). After a
+ * lone family name the capitals are initials (`Doe, MA` is M. A. Doe), so they stay.
+ */
 function withoutDegrees(name: string): string {
   const parts = name.split(",");
-  while (parts.length > 1 && DEGREE.test(parts.at(-1)!.trim())) parts.pop();
+  const lone = (part: string) => !part.trim().includes(" ");
+  while (
+    parts.length > 1 && DEGREE.test(parts.at(-1)!.trim()) && !(parts.length === 2 && lone(parts[0]))
+  ) parts.pop();
   return parts.join(",").trim();
 }
 

@@ -261,6 +261,19 @@ function pathProblem(path: string): string | undefined {
   return normal === path ? undefined : `must be normalised (no empty segments or trailing "/")`;
 }
 
+/**
+ * The DOI as a lock may hold it: its canonical form, or the form a tern before 2026-11 wrote,
+ * which kept the punctuation of a sentence after it (`10.1234/abc.`), so that its locks still
+ * read.
+ */
+function lockedDoi(value: string): string | undefined {
+  const canonical = normalizeDoi(value);
+  return canonical !== undefined && value.startsWith(canonical) &&
+      /^[.,;:)\]]+$/.test(value.slice(canonical.length))
+    ? value
+    : canonical;
+}
+
 // Built at the first lock read, not with the module: most sessions never read a lock, and building
 // zod schemas is a noticeable part of importing tern.
 function buildLockSchema() {
@@ -304,7 +317,7 @@ function buildLockSchema() {
     publicationYear: z.number().int().optional(),
     publisher: z.string().optional(),
     version: z.string().optional(),
-    doi: identifier(normalizeDoi, "a DOI", "10.<registrant>/<suffix>"),
+    doi: identifier(lockedDoi, "a DOI", "10.<registrant>/<suffix>"),
     ark: identifier(normalizeArk, "an ARK", "ark:/<NAAN>/<name>"),
     resourceTypeGeneral: z.string().optional(),
     license: z.object({

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
+import { BadRequestError } from "../../lib/client/errors.ts";
 import { UnsupportedFormatError } from "../../lib/data/errors.ts";
 import { ProgressChannel } from "../../lib/progress/channel.ts";
 import type { ProgressEvent } from "../../lib/progress/events.ts";
@@ -121,6 +122,25 @@ Deno.test("a file that cannot be read fails the whole read, naming it, and stops
   );
   const empty = await tern.folder(`${DATA}/parts`).walk({ glob: "**/*.none" }).dataframes();
   assert.deepEqual(empty.shape, { height: 0, width: 0 });
+});
+
+Deno.test("files whose own source columns cannot be joined are named as the source-column clash, not a Polars supertype error", async () => {
+  await using store = await dataStore({
+    [`${DATA}/clash/a.json`]: JSON.stringify([{ source: [1, 2], v: 1 }]),
+    [`${DATA}/clash/b.json`]: JSON.stringify([{ source: { k: "x" }, v: 2 }]),
+  });
+  const tern = store.connect();
+  await assert.rejects(tern.folder(`${DATA}/clash`).walk().dataframes(), (error: unknown) => {
+    assert.ok(error instanceof BadRequestError, String(error));
+    assert.match(error.message, /"[^"]*\/clash\/a\.json" already has a column named "source"/);
+    assert.equal(error.path, `${DATA}/clash/a.json`);
+    return true;
+  });
+  // Without a source column the files' own disagreement is Polars' to report.
+  await assert.rejects(
+    tern.folder(`${DATA}/clash`).walk().dataframes({ source: false }),
+    (error: unknown) => !(error instanceof BadRequestError),
+  );
 });
 
 Deno.test("files without rows add their columns but no source rows", async () => {

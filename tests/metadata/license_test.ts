@@ -312,3 +312,22 @@ Deno.test("property: prose without a licence name never gets an id", () => {
     { numRuns: 300 },
   );
 });
+
+Deno.test("a 100 kB rights value is never handed whole to spdx-correct, and a licence named at its end is still found", () => {
+  // spdx-correct's time grows with the square of its input's length (a 100 kB value of
+  // brackets held a read for seconds, 1 MB for minutes): the longest value it is asked is short.
+  const asked: number[] = [];
+  const counting = (value: string) => {
+    asked.push(value.length);
+    return correct(value);
+  };
+  for (const unit of ["(", ")", "cc by ", "Apache "]) {
+    const value = unit.repeat(100_000 / unit.length);
+    normalizeLicense(value, {}, counting);
+    normalizeLicense(value, { identifier: value }, counting);
+  }
+  assert.ok(Math.max(...asked) <= 1_000, `spdx-correct was asked ${Math.max(...asked)} characters`);
+  const prose = `${"Data collected under permit; ".repeat(3_500)}Licensed CC BY 4.0.`;
+  assert.equal(normalizeLicense(prose, {}, counting)?.id, "CC-BY-4.0");
+  assert.equal(normalizeLicense(`${"cc ".repeat(30_000)}by 4.0`, {}, counting)?.id, "CC-BY-4.0");
+});

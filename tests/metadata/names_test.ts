@@ -96,6 +96,10 @@ Deno.test("titles before a name and degrees after it are no part of the given or
   assert.deepEqual(person("Dr. Doe, Jane M., M.D."), ["Doe", "Jane M."]);
   assert.deepEqual(person("Jane Doe, PhD, MD"), ["Doe", "Jane"]);
   assert.deepEqual(person("Yan, Ma"), ["Yan", "Ma"]);
+  // After a lone family name, capitals are the given name's initials, not a degree.
+  assert.deepEqual(person("Doe, MA"), ["Doe", "MA"]);
+  assert.deepEqual(person("Lee, MD"), ["Lee", "MD"]);
+  assert.deepEqual(person("Doe, MA, PhD"), ["Doe", "MA"]);
   // The name as written is kept; a lone title is no person.
   assert.equal(parseName("Dr. Jane Doe").name, "Dr. Jane Doe");
   assert.deepEqual(parseName("Dr. Who"), { name: "Dr. Who" });

@@ -378,6 +378,10 @@ Deno.test("creators: one per line, or people joined by 'and' or '&'; organisatio
     a("creator", "Department of Ecology and Evolutionary Biology"),
     a("creator", "Simon and Garfunkel"),
     a("creator", "Bill and Melinda Gates Foundation"),
+    // Groups named after fields of study: two words each side, but no two people.
+    a("creator", "Marine Biology and Ocean Sciences"),
+    a("creator", "Plant Pathology & Crop Physiology"),
+    a("creator", "Natural Resources and Environmental Management"),
   ]);
   assert.deepEqual(
     metadata.creators.map(({ name, family, given }) => [name, family, given]),
@@ -391,6 +395,9 @@ Deno.test("creators: one per line, or people joined by 'and' or '&'; organisatio
       ["Department of Ecology and Evolutionary Biology", undefined, undefined],
       ["Simon and Garfunkel", undefined, undefined],
       ["Bill and Melinda Gates Foundation", undefined, undefined],
+      ["Marine Biology and Ocean Sciences", undefined, undefined],
+      ["Plant Pathology & Crop Physiology", undefined, undefined],
+      ["Natural Resources and Environmental Management", undefined, undefined],
     ],
   );
   assert.match(

@@ -241,6 +241,19 @@ Deno.test("DataChangedError names the path, both versions with hashes, and how t
   assert.equal(error.locked, locked);
 });
 
+Deno.test("lock: a DOI with the sentence end an older tern kept (before DOIs lost it) still reads", () => {
+  const dataset = GOOD.datasets[0];
+  for (const doi of ["10.1234/abc.", "10.1234/abc).", "10.1234/x(1)"]) {
+    const lock = parseLock({ ...GOOD, datasets: [{ ...dataset, doi }] });
+    assert.equal(lock.datasets[0].doi, doi);
+  }
+  // Any other form is still refused, with the canonical one named.
+  assert.throws(
+    () => parseLock({ ...GOOD, datasets: [{ ...dataset, doi: "doi:10.1234/abc." }] }),
+    /must be a DOI in the form tern writes: "10\.1234\/abc"/,
+  );
+});
+
 Deno.test("lock: hostile field values are LockErrors naming the field and the value, escaped (issue 29)", () => {
   const dataset = GOOD.datasets[0];
   const file = GOOD.files[0];
