@@ -1025,10 +1025,11 @@ export class DiskCache {
       // The file opened must be the one at the name, and that name its only one: a FIFO with a
       // reader (the one thing besides a file that this open accepts), a name swapped since the
       // open, or a hard link to a file elsewhere would take the line out of the index.
+      // Where the platform reports no inode (Windows), the file's type is all there is to check.
       const opened = fs.fstatSync(fd);
       const named = Deno.lstatSync(path);
-      const own = opened.isFile() && opened.nlink === 1 && opened.dev === named.dev &&
-        opened.ino === named.ino;
+      const own = opened.isFile() && (named.ino === null ||
+        opened.nlink === 1 && opened.dev === named.dev && opened.ino === named.ino);
       return own ? fs.writeSync(fd, text) : undefined;
     } finally {
       fs.closeSync(fd);
