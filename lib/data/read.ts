@@ -512,7 +512,30 @@ async function* frameStream(
       } else yield await copy.read(parse);
       return { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
     }
-    if (!whole && isStreamed(detected)) {
+    // A loop paused between batches must hold no request slot: a cell that reads beside it
+    // (at concurrency 1, any read) would wait for ever. So with a cache the body goes whole into
+    // the copy first, and the batches are parsed from the copy.
+    const streamed = isStreamed(detected);
+    const writer = operation === "batches" && streamed ? await cache?.writer(version) : undefined;
+    if (writer !== undefined) {
+      const kept = await bytes.whole(writer, { format: detected.format, memory: false });
+      await using published = kept.copy;
+      if (published !== undefined) {
+        yield* parseChunks({ ...parsing, chunks: published.chunks() });
+        return { fromCache: false, route: "file", version: kept.version };
+      }
+      // The cache failed (a full disk, the folder cleared by another process): the batches are
+      // parsed as the body arrives again.
+      const pinnedAgain = { version: kept.version };
+      await using again = await context.reader.open(pinnedAgain, {
+        ...call,
+        started: undefined,
+        cache: false,
+      });
+      yield* parseChunks({ ...parsing, chunks: again.chunks() });
+      return { fromCache: false, route: "stream", version: again.hashed() };
+    }
+    if (!whole && streamed) {
       const stopped = yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
       const hashed = stopped ? version : bytes.hashed();
       return { fromCache: false, route: "stream", version: hashed };

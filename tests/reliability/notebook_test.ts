@@ -1,0 +1,578 @@
+/**
+ * A notebook that never hangs and never dies: mixes of every kind of read on one store at
+ * concurrency 1 and 2, aborts and early exits mid-body, all against the embedded server over
+ * loopback. Every mix runs under a watchdog that only turns a hang into a failure (it asserts no
+ * speed), and every test fails on an unhandled rejection, which kills a Jupyter kernel.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import pl from "../../polars.ts";
+import { search, type Store } from "../../mod.ts";
+import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
+import { withDeadline } from "./_fixtures.ts";
+
+/** Far above what any mix takes on a busy machine: it only turns a hang into a failure. */
+const DEADLINE_MS = 120_000;
+const TABLES = `${DATA}/tables`;
+const NAMES = ["a", "b", "c", "d"].map((name) => `${name}.csv`);
+const BIG = `${DATA}/big.csv`;
+
+/** The tables of the store: four small CSVs, one large one and a Parquet copy of `a`. */
+async function tables(): Promise<Record<string, string | Uint8Array>> {
+  const tree: Record<string, string | Uint8Array> = {};
+  NAMES.forEach((name, i) => tree[`${TABLES}/${name}`] = generatedCsv(50 + 40 * i));
+  tree[BIG] = generatedCsv(60_000);
+  const parquet = await Deno.makeTempFile({ suffix: ".parquet" });
+  try {
+    pl.readCSV(tree[`${TABLES}/a.csv`] as string).writeParquet(parquet);
+    tree[`${DATA}/a.parquet`] = await Deno.readFile(parquet);
+  } finally {
+    await Deno.remove(parquet);
+  }
+  return tree;
+}
+
+/**
+ * Runs `body` with a listener for unhandled rejections, and fails if one came, even when
+ * `body` passed: such a rejection kills a Deno Jupyter kernel.
+ */
+async function noUnhandled(body: () => Promise<void>): Promise<void> {
+  const unhandled: unknown[] = [];
+  const listener = (event: PromiseRejectionEvent) => {
+    event.preventDefault();
+    unhandled.push(event.reason);
+  };
+  globalThis.addEventListener("unhandledrejection", listener);
+  try {
+    await body();
+    // Rejections are reported after a turn of the event loop; give them a few.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", listener);
+  }
+  assert.deepEqual(unhandled.map(String), [], "no unhandled rejection");
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every kind of read at once on `tern`; resolves with one label per read that settled. */
+function mix(tern: Store, signal: AbortSignal): Promise<string>[] {
+  const file = (name: string) => tern.file(`${TABLES}/${name}`);
+  const reads: [string, () => Promise<unknown>][] = [
+    ["dataframe", () => file("a.csv").dataframe({ signal })],
+    ["bytes", () => file("b.csv").bytes({ signal })],
+    ["head", () => file("c.csv").head(5, { signal })],
+    ["batches slowly", async () => {
+      let rows = 0;
+      for await (const batch of tern.file(BIG).batches({ rows: 5_000, signal })) {
+        rows += batch.height;
+        await sleep(10);
+      }
+      assert.equal(rows, 60_000);
+    }],
+    ["walk dataframes", async () => {
+      const frame = await tern.folder(TABLES).walk({ glob: "*.csv" }).dataframes({ signal });
+      assert.equal(frame.height, 50 + 90 + 130 + 170);
+    }],
+    ["list paging", async () => {
+      const names = (await tern.folder(TABLES).list({ pageSize: 1, signal }).toArray())
+        .map((entry) => entry.name);
+      assert.deepEqual(names, NAMES);
+    }],
+    ["metadata", () => file("d.csv").metadata({ signal })],
+    ["search", async () => {
+      const hits = await tern.search(search.under(`${TABLES}/`).name("*.csv"), { signal })
+        .toArray();
+      assert.equal(hits.length, 4);
+    }],
+    ["scan collect", async () => {
+      const lazy = await tern.file(`${DATA}/a.parquet`).scan({ signal });
+      assert.equal((await lazy.collect()).height, 50);
+    }],
+    ["cachedPath", () => file("d.csv").cachedPath({ signal })],
+    ["lock", () => tern.provenance.lock({ signal })],
+    ...Array.from({ length: 50 }, (_, i): [string, () => Promise<unknown>] => [
+      `same file ${i}`,
+      async () => assert.equal((await file("c.csv").dataframe({ signal })).height, 130),
+    ]),
+  ];
+  return reads.map(async ([label, read]) => {
+    await read();
+    return label;
+  });
+}
+
+for (const concurrency of [1, 2]) {
+  Deno.test(`notebook: every kind of read at once at concurrency ${concurrency}, cold cache, settles with no slot held and no unhandled rejection`, async () => {
+    await using store = await dataStore(await tables());
+    await noUnhandled(async () => {
+      const tern = store.connect({
+        cacheDir: `${store.cacheDir}/${concurrency}`,
+        concurrency,
+        progress: false,
+      });
+      const settled = await withDeadline(
+        DEADLINE_MS,
+        `the mix at concurrency ${concurrency}`,
+        (signal) => Promise.allSettled(mix(tern, signal)),
+      );
+      const failed = settled.flatMap((result) =>
+        result.status === "rejected" ? [String(result.reason)] : []
+      );
+      assert.deepEqual(failed, []);
+      assert.equal(tern.stats.inFlight, 0, "every request slot was given back");
+      await tern.close();
+    });
+  });
+}
+
+/** Reads of the large file that each go through its body. */
+const BODY_READS: [string, (tern: Store, signal: AbortSignal) => Promise<unknown>][] = [
+  ["dataframe", (tern, signal) => tern.file(BIG).dataframe({ signal })],
+  ["uncached dataframe", (tern, signal) => tern.file(BIG).dataframe({ signal, cache: false })],
+  ["bytes", (tern, signal) => tern.file(BIG).bytes({ signal })],
+  ["text", (tern, signal) => tern.file(BIG).text({ signal })],
+  [
+    "stream",
+    async (tern, signal) => await new Response(await tern.file(BIG).stream({ signal })).bytes(),
+  ],
+  ["head", (tern, signal) => tern.file(BIG).head(59_000, { signal })],
+  ["batches", async (tern, signal) => {
+    for await (const _ of tern.file(BIG).batches({ rows: 1_000, signal })) { /* read on */ }
+  }],
+  ["cachedPath", (tern, signal) => tern.file(BIG).cachedPath({ signal })],
+  ["downloadTo", async (tern, signal) => {
+    const dir = await Deno.makeTempDir();
+    try {
+      await tern.file(BIG).downloadTo(`${dir}/big.csv`, { signal });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }],
+  [
+    "walk dataframes",
+    (tern, signal) => tern.folder(DATA).walk({ glob: "big.csv" }).dataframes({ signal }),
+  ],
+];
+
+Deno.test("notebook: aborting each kind of read mid-body ends it with an AbortError, no slot held, nothing open, no unhandled rejection", async () => {
+  // A slow body: the abort lands while it is being sent.
+  await using store = await dataStore(await tables(), { bandwidth: 200_000 });
+  await noUnhandled(async () => {
+    const tern = store.connect({ concurrency: 2, progress: false });
+    for (const [label, read] of BODY_READS) {
+      const controller = new AbortController();
+      const before = store.server.stats().bytesSent;
+      const reading = read(tern, controller.signal);
+      reading.catch(() => {});
+      await withDeadline(DEADLINE_MS, `${label}: the body starting`, async () => {
+        while (store.server.stats().bytesSent < before + 50_000) await sleep(5);
+      });
+      controller.abort();
+      const error = await withDeadline(
+        DEADLINE_MS,
+        `${label}: the abort`,
+        () => reading.then(() => undefined, (error) => error),
+      );
+      assert.equal((error as Error)?.name, "AbortError", `${label}: ${error}`);
+      await withDeadline(DEADLINE_MS, `${label}: slots given back`, async () => {
+        while (tern.stats.inFlight > 0) await sleep(5);
+      });
+    }
+  });
+});
+
+Deno.test("notebook: breaking out of batches() and list() mid-way holds no slot and leaves nothing open", async () => {
+  await using store = await dataStore(await tables(), { bandwidth: 200_000 });
+  await noUnhandled(async () => {
+    const tern = store.connect({ concurrency: 1, progress: false });
+    await withDeadline(DEADLINE_MS, "breaking out", async () => {
+      for await (const batch of tern.file(BIG).batches({ rows: 1_000 })) {
+        assert.equal(batch.height, 1_000);
+        break;
+      }
+      for await (const entry of tern.folder(TABLES).list({ pageSize: 1 })) {
+        assert.equal(entry.name, "a.csv");
+        break;
+      }
+      // The one slot is free: a read after both settles.
+      assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 50);
+    });
+    assert.equal(tern.stats.inFlight, 0);
+  });
+});
+
+Deno.test("notebook: closing the store while reads run lets every read settle, no unhandled rejection", async () => {
+  await using store = await dataStore(await tables(), { bandwidth: 4_000_000 });
+  await noUnhandled(async () => {
+    const tern = store.connect({ concurrency: 2, progress: false });
+    const settled = await withDeadline(DEADLINE_MS, "reads beside close", async (signal) => {
+      const reads = [
+        ...BODY_READS.map(([, read]) => read(tern, signal)),
+        tern.file(`${DATA}/a.parquet`).scan({ signal }).then((lazy) => lazy.collect()),
+      ];
+      await sleep(50);
+      await tern.close();
+      return await Promise.allSettled(reads);
+    });
+    const odd = settled.flatMap((result) =>
+      result.status === "rejected" &&
+        !["AbortError", "BadRequestError"].includes(result.reason?.name)
+        ? [String(result.reason)]
+        : []
+    );
+    assert.deepEqual(odd, []);
+    assert.equal(tern.stats.inFlight, 0);
+  });
+});
+
+/**
+ * A server on 127.0.0.1:0 that passes every request to `upstream` except those `fault` answers
+ * for itself (with a response, or by ending the connection when it throws).
+ */
+function faultyFront(
+  upstream: string,
+  fault: (request: Request) => Promise<Response | undefined> | Response | undefined,
+): { url: string } & AsyncDisposable {
+  const target = new URL(upstream);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const replaced = await fault(request);
+    if (replaced !== undefined) return replaced;
+    const url = new URL(request.url);
+    const headers = new Headers(request.headers);
+    headers.delete("host");
+    const reads = request.method === "GET" || request.method === "HEAD";
+    const answer = await fetch(`${target.origin}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers,
+      body: reads ? undefined : await request.arrayBuffer(),
+    });
+    const passed = new Headers(answer.headers);
+    passed.delete("content-encoding");
+    passed.delete("content-length");
+    return new Response(answer.body, { status: answer.status, headers: passed });
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}${target.pathname}`,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
+
+Deno.test("notebook: bursts of 503 with Retry-After are waited out as documented; every read of the mix settles", async () => {
+  await using store = await dataStore(await tables());
+  let refused = 0;
+  // Every third request in a burst of 10 is refused, told to come back in a second.
+  let count = 0;
+  await using front = faultyFront(store.server.url, () => {
+    if (++count % 3 !== 0 || refused >= 10) return undefined;
+    refused++;
+    return new Response("busy", {
+      status: count % 2 === 0 ? 503 : 500,
+      headers: { "retry-after": "1" },
+    });
+  });
+  await noUnhandled(async () => {
+    const tern = store.connect({
+      url: front.url,
+      concurrency: 2,
+      progress: false,
+      retries: 4,
+    });
+    const settled = await withDeadline(
+      DEADLINE_MS,
+      "the mix through bursts",
+      (signal) => Promise.allSettled(mix(tern, signal).slice(0, 20)),
+    );
+    const failed = settled.flatMap((r) => r.status === "rejected" ? [String(r.reason)] : []);
+    assert.deepEqual(failed, []);
+    assert.ok(tern.stats.retries >= 1, `${tern.stats.retries} retries`);
+    assert.equal(tern.stats.inFlight, 0);
+  });
+});
+
+Deno.test("notebook: a body that stops mid-way with the connection left open ends in a clear error, never a hang", async () => {
+  await using store = await dataStore(await tables());
+  const held = Promise.withResolvers<void>();
+  await using front = faultyFront(store.server.url, (request) => {
+    if (!new URL(request.url).pathname.endsWith("/fileio/download")) return undefined;
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode("id,value\n1,2\n"));
+        await held.promise;
+        controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/csv" } });
+  });
+  try {
+    await noUnhandled(async () => {
+      const tern = store.connect({
+        url: front.url,
+        cacheDir: false,
+        progress: false,
+        timeoutMs: 500,
+        retries: 1,
+      });
+      const error = await withDeadline(
+        DEADLINE_MS,
+        "a stalled body",
+        () => tern.file(`${TABLES}/a.csv`).bytes().then(() => undefined, (e) => e),
+      );
+      console.log(error);
+      assert.ok(error instanceof Error);
+      assert.equal(tern.stats.inFlight, 0);
+    });
+  } finally {
+    held.resolve();
+  }
+});
+
+Deno.test("notebook: a server that resets every connection is a clear NetworkError after the retries", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const serving = (async () => {
+    for await (const conn of listener) conn.close();
+  })().catch(() => {});
+  try {
+    const { connect } = await import("../../mod.ts");
+    await noUnhandled(async () => {
+      const tern = connect({
+        url: `http://127.0.0.1:${listener.addr.port}/terrain`,
+        anonymous: true,
+        cacheDir: false,
+        progress: false,
+        retries: 2,
+        retryBaseMs: 1,
+      });
+      const error = await withDeadline(
+        DEADLINE_MS,
+        "reset connections",
+        () => tern.file("/iplant/home/shared/a.csv").dataframe().then(() => undefined, (e) => e),
+      );
+      console.log(String(error));
+      assert.equal((error as Error)?.name, "NetworkError");
+      assert.equal(tern.stats.inFlight, 0);
+    });
+  } finally {
+    listener.close();
+    await serving;
+  }
+});
+
+Deno.test("notebook: a script that reads every way and never closes its store exits by itself (issue 33)", async () => {
+  await using store = await dataStore(await tables());
+  const dir = await Deno.makeTempDir({ prefix: "tern-ends-" });
+  try {
+    const mod = new URL("../../mod.ts", import.meta.url).href;
+    const script = `${dir}/reads.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { connect } from ${JSON.stringify(mod)};
+const tern = connect({ url: ${JSON.stringify(store.url)}, anonymous: true, cacheDir: ${
+        JSON.stringify(`${dir}/cache`)
+      }, progress: false });
+const file = tern.file(${JSON.stringify(`${TABLES}/a.csv`)});
+await file.dataframe();
+await file.head(3);
+for await (const _ of tern.file(${JSON.stringify(BIG)}).batches({ rows: 10_000 })) break;
+await tern.folder(${JSON.stringify(TABLES)}).list({ pageSize: 1 }).toArray();
+const lazy = await tern.file(${JSON.stringify(`${DATA}/a.parquet`)}).scan();
+await lazy.collect();
+await tern.provenance.lock();
+console.log("read");
+`,
+    );
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const output = await withDeadline(DEADLINE_MS, "the script exiting by itself", async () => {
+      try {
+        return await child.output();
+      } catch (error) {
+        child.kill("SIGKILL");
+        throw error;
+      }
+    }).catch(async (error) => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone */ }
+      await child.status;
+      throw error;
+    });
+    const text = new TextDecoder();
+    assert.equal(output.code, 0, text.decode(output.stderr));
+    assert.equal(text.decode(output.stdout).trim(), "read");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Every read of the cache path, each checked for its rows or bytes. */
+async function cacheReads(tern: Store): Promise<string[]> {
+  const file = tern.file(`${TABLES}/b.csv`);
+  const settled = await Promise.allSettled([
+    file.dataframe().then((frame) => assert.equal(frame.height, 90)),
+    file.head(3).then((frame) => assert.equal(frame.height, 3)),
+    file.bytes().then((bytes) => assert.ok(bytes.byteLength > 0)),
+    (async () => {
+      let rows = 0;
+      for await (const batch of tern.file(BIG).batches({ rows: 20_000 })) rows += batch.height;
+      assert.equal(rows, 60_000);
+    })(),
+    tern.file(BIG).dataframe().then((frame) => assert.equal(frame.height, 60_000)),
+  ]);
+  return settled.flatMap((r) => r.status === "rejected" ? [String(r.reason)] : []);
+}
+
+Deno.test("notebook: a cache folder where no file can be created reads from the server all the same", async () => {
+  await using store = await dataStore(await tables());
+  // Root may write anywhere: a folder below a plain file is one no one can create.
+  const blocker = `${store.cacheDir}/plain-file`;
+  await Deno.writeTextFile(blocker, "");
+  await noUnhandled(async () => {
+    for (const cacheDir of [`${blocker}/cache`]) {
+      const tern = store.connect({ cacheDir, progress: false });
+      const failed = await withDeadline(
+        DEADLINE_MS,
+        "reads without a usable cache",
+        () => cacheReads(tern),
+      );
+      assert.deepEqual(failed, []);
+      const path = tern.file(`${TABLES}/b.csv`).cachedPath().then(() => undefined, (e) => e);
+      console.log(String(await path));
+    }
+    // A cache folder whose downloads/ is a plain file.
+    const cacheDir = `${store.cacheDir}/downloads-is-a-file`;
+    await Deno.mkdir(cacheDir);
+    await Deno.writeTextFile(`${cacheDir}/downloads`, "");
+    const tern = store.connect({ cacheDir, progress: false });
+    assert.deepEqual(
+      await withDeadline(DEADLINE_MS, "reads without downloads/", () => cacheReads(tern)),
+      [],
+    );
+  });
+});
+
+Deno.test("notebook: a cache folder removed while reads run leaves them reading right", async () => {
+  await using store = await dataStore(await tables(), { bandwidth: 4_000_000 });
+  await noUnhandled(async () => {
+    const cacheDir = `${store.cacheDir}/removed`;
+    const tern = store.connect({ cacheDir, progress: false });
+    assert.deepEqual(await cacheReads(tern), []);
+    const reads = withDeadline(DEADLINE_MS, "reads beside the removal", () => cacheReads(tern));
+    await sleep(20);
+    await Deno.remove(cacheDir, { recursive: true });
+    assert.deepEqual(await reads, []);
+    await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+    assert.deepEqual(
+      await withDeadline(DEADLINE_MS, "reads after the removal", () => cacheReads(tern)),
+      [],
+    );
+    await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+    await tern.cache.clear();
+    assert.deepEqual(
+      await withDeadline(DEADLINE_MS, "reads after clear", () => cacheReads(tern)),
+      [],
+    );
+  });
+});
+
+Deno.test("notebook: two processes reading, evicting and clearing the same copies in one cache folder read every file right", async () => {
+  const tree = await tables();
+  const sizes: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const text = generatedCsv(30_000 + 1_000 * i);
+    tree[`${DATA}/large${i}.csv`] = text;
+    sizes.push(new TextEncoder().encode(text).byteLength);
+  }
+  await using store = await dataStore(tree);
+  const dir = await Deno.makeTempDir({ prefix: "tern-two-" });
+  try {
+    const mod = new URL("../../mod.ts", import.meta.url).href;
+    const script = `${dir}/reader.ts`;
+    // A cap of about two copies: each read evicts another's copy; every other round clears.
+    await Deno.writeTextFile(
+      script,
+      `import { connect } from ${JSON.stringify(mod)};
+const tern = connect({ url: ${JSON.stringify(store.url)}, anonymous: true, cacheDir: ${
+        JSON.stringify(`${dir}/cache`)
+      }, cacheMaxBytes: ${Math.max(...sizes) * 2 + 1}, progress: false });
+const sizes = ${JSON.stringify(sizes)};
+const failures = [];
+for (let round = 0; round < 6; round++) {
+  await Promise.all(sizes.map(async (size, i) => {
+    const file = tern.file(${JSON.stringify(DATA)} + "/large" + i + ".csv");
+    try {
+      const [frame, bytes] = await Promise.all([file.dataframe(), file.bytes()]);
+      if (frame.height !== 30_000 + 1_000 * i) failures.push("rows " + i);
+      if (bytes.byteLength !== size) failures.push("bytes " + i);
+      let rows = 0;
+      for await (const batch of file.batches({ rows: 7_000 })) rows += batch.height;
+      if (rows !== 30_000 + 1_000 * i) failures.push("batches " + i);
+    } catch (error) {
+      failures.push(String(error));
+    }
+  }));
+  if (round % 2 === 1) await tern.cache.clear();
+}
+console.log(JSON.stringify(failures));
+`,
+    );
+    const run = () =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--quiet", script],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const outputs = await withDeadline(
+      DEADLINE_MS,
+      "two processes sharing a cache",
+      () => Promise.all([run(), run()]),
+    );
+    for (const output of outputs) {
+      const text = new TextDecoder();
+      assert.equal(output.code, 0, text.decode(output.stderr));
+      assert.equal(text.decode(output.stdout).trim(), "[]", text.decode(output.stderr));
+      console.log(text.decode(output.stderr));
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+for (const cache of [true, false]) {
+  Deno.test(`notebook: a batches() loop paused mid-file (cache ${cache}) holds nothing other reads of that file need, at concurrency 1`, async () => {
+    await using store = await dataStore(await tables());
+    await noUnhandled(async () => {
+      const tern = store.connect({
+        cacheDir: cache ? `${store.cacheDir}/paused` : false,
+        concurrency: 1,
+        progress: false,
+      });
+      await withDeadline(DEADLINE_MS, "reads beside a paused batches() loop", async () => {
+        const batches = tern.file(BIG).batches({ rows: 1_000 })[Symbol.asyncIterator]();
+        assert.equal((await batches.next()).value?.height, 1_000);
+        // The loop waits for these before it goes on, as a notebook cell between two batches.
+        const [frame, bytes, head, listed] = await Promise.all([
+          tern.file(BIG).dataframe(),
+          tern.file(BIG).bytes(),
+          tern.file(BIG).head(5),
+          tern.folder(DATA).list().toArray(),
+        ]);
+        assert.equal(frame.height, 60_000);
+        assert.ok(bytes.byteLength > 1_000_000);
+        assert.equal(head.height, 5);
+        assert.ok(listed.length > 0);
+        let rows = 1_000;
+        for (let next = await batches.next(); !next.done; next = await batches.next()) {
+          rows += next.value.height;
+        }
+        assert.equal(rows, 60_000);
+      });
+      assert.equal(tern.stats.inFlight, 0);
+    });
+  });
+}
