@@ -9,9 +9,9 @@
 
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
-import { search, type Store } from "../../mod.ts";
+import { search, type Store, TernError } from "../../mod.ts";
 import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
-import { withDeadline } from "./_fixtures.ts";
+import { filesBelow, withDeadline } from "./_fixtures.ts";
 
 /** Far above what any mix takes on a busy machine: it only turns a hang into a failure. */
 const DEADLINE_MS = 120_000;
@@ -295,8 +295,10 @@ Deno.test("notebook: bursts of 503 with Retry-After are waited out as documented
 Deno.test("notebook: a body that stops mid-way with the connection left open ends in a clear error, never a hang", async () => {
   await using store = await dataStore(await tables());
   const held = Promise.withResolvers<void>();
+  let downloads = 0;
   await using front = faultyFront(store.server.url, (request) => {
     if (!new URL(request.url).pathname.endsWith("/fileio/download")) return undefined;
+    downloads++;
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
         controller.enqueue(new TextEncoder().encode("id,value\n1,2\n"));
@@ -312,16 +314,18 @@ Deno.test("notebook: a body that stops mid-way with the connection left open end
         url: front.url,
         cacheDir: false,
         progress: false,
-        timeoutMs: 500,
+        idleTimeoutMs: 500,
         retries: 1,
+        retryBaseMs: 1,
       });
       const error = await withDeadline(
         DEADLINE_MS,
         "a stalled body",
         () => tern.file(`${TABLES}/a.csv`).bytes().then(() => undefined, (e) => e),
       );
-      console.log(error);
-      assert.ok(error instanceof Error);
+      assert.ok(error instanceof TernError, String(error));
+      assert.match(error.message, /stopped sending/);
+      assert.equal(downloads, 2, "the stalled attempt was retried once");
       assert.equal(tern.stats.inFlight, 0);
     });
   } finally {
@@ -543,13 +547,14 @@ console.log(JSON.stringify(failures));
   }
 });
 
-for (const cache of [true, false]) {
-  Deno.test(`notebook: a batches() loop paused mid-file (cache ${cache}) holds nothing other reads of that file need, at concurrency 1`, async () => {
+// Without a cache the body is parsed as it arrives, so a paused loop holds its one request slot.
+for (const [cache, concurrency] of [[true, 1], [false, 2]] as const) {
+  Deno.test(`notebook: a batches() loop paused mid-file (cache: ${cache}) holds nothing other reads of that file need, at concurrency ${concurrency}`, async () => {
     await using store = await dataStore(await tables());
     await noUnhandled(async () => {
       const tern = store.connect({
         cacheDir: cache ? `${store.cacheDir}/paused` : false,
-        concurrency: 1,
+        concurrency,
         progress: false,
       });
       await withDeadline(DEADLINE_MS, "reads beside a paused batches() loop", async () => {
@@ -576,3 +581,27 @@ for (const cache of [true, false]) {
     });
   });
 }
+
+Deno.test("notebook: batches() whose cache folder is removed while it downloads into it reads every row all the same", async () => {
+  // A slow body: the folder goes while the copy is being written.
+  await using store = await dataStore(await tables(), { bandwidth: 1_000_000 });
+  await noUnhandled(async () => {
+    const cacheDir = `${store.cacheDir}/gone`;
+    const tern = store.connect({ cacheDir, progress: false, concurrency: 1 });
+    const rows = await withDeadline(DEADLINE_MS, "batches beside the removal", async () => {
+      const reading = (async () => {
+        let rows = 0;
+        for await (const batch of tern.file(BIG).batches({ rows: 7_000 })) rows += batch.height;
+        return rows;
+      })();
+      // Once the copy is being written (its temporary file is there), the folder goes.
+      const writing = async () =>
+        (await filesBelow(cacheDir)).some((name) => name.startsWith("downloads/.tmp-"));
+      while (!await writing()) await sleep(5);
+      await Deno.remove(cacheDir, { recursive: true });
+      return await reading;
+    });
+    assert.equal(rows, 60_000);
+    assert.equal(tern.stats.inFlight, 0);
+  });
+});
