@@ -299,10 +299,13 @@ export async function cachedCopy(
       { path },
     );
   }
-  const cannotKeep = () =>
+  const cannotKeep = (version: FileVersion) =>
     new BadRequestError(
-      `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
-        `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+      `${JSON.stringify(path)} cannot be kept in the local cache: ` +
+        (version.size > cache.maxBytes
+          ? `its ${version.size} bytes are more than the cache's cap of ${cache.maxBytes} ` +
+            "(cacheMaxBytes)."
+          : `its folder ${cache.dir} cannot be written.`),
       { path },
     );
   const { events } = context, { signal } = options;
@@ -312,10 +315,10 @@ export async function cachedCopy(
     await using bytes = await context.reader.open(pinned, call);
     if (bytes.copy !== undefined) return { ...bytes.copy.copy, fromCache: true };
     const writer = await cache.writer(pinned.version);
-    if (writer === undefined) throw cannotKeep();
+    if (writer === undefined) throw cannotKeep(pinned.version);
     const kept = await bytes.whole(writer, { memory: false });
     await using published = kept.copy;
-    if (published === undefined) throw cannotKeep();
+    if (published === undefined) throw cannotKeep(pinned.version);
     return { ...published.copy, fromCache: false };
   };
   const release = await cache.claim(context.transport.url, path);

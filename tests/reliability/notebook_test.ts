@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
-import { search, type Store, TernError } from "../../mod.ts";
+import { BadRequestError, search, type Store, TernError } from "../../mod.ts";
 import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
 import { filesBelow, withDeadline } from "./_fixtures.ts";
 
@@ -187,7 +187,8 @@ Deno.test("notebook: aborting each kind of read mid-body ends it with an AbortEr
 Deno.test("notebook: breaking out of batches() and list() mid-way holds no slot and leaves nothing open", async () => {
   await using store = await dataStore(await tables(), { bandwidth: 200_000 });
   await noUnhandled(async () => {
-    const tern = store.connect({ concurrency: 1, progress: false });
+    // Without a cache batches() parses the body as it arrives: leaving must cancel it.
+    const tern = store.connect({ cacheDir: false, concurrency: 1, progress: false });
     await withDeadline(DEADLINE_MS, "breaking out", async () => {
       for await (const batch of tern.file(BIG).batches({ rows: 1_000 })) {
         assert.equal(batch.height, 1_000);
@@ -445,9 +446,21 @@ Deno.test("notebook: a cache folder where no file can be created reads from the 
         () => cacheReads(tern),
       );
       assert.deepEqual(failed, []);
-      const path = tern.file(`${TABLES}/b.csv`).cachedPath().then(() => undefined, (e) => e);
-      console.log(String(await path));
+      const refused = await tern.file(`${TABLES}/b.csv`).cachedPath().then(
+        () => undefined,
+        (error) => error,
+      );
+      assert.ok(refused instanceof BadRequestError, String(refused));
+      assert.match(refused.message, /its folder .*plain-file\/cache.* cannot be written/);
     }
+    // A file over the cap is refused for that reason alone.
+    const small = store.connect({ cacheMaxBytes: 10, progress: false });
+    await assert.rejects(
+      small.file(`${TABLES}/b.csv`).cachedPath(),
+      (error: Error) =>
+        error instanceof BadRequestError &&
+        /cache's cap of 10 \(cacheMaxBytes\)/.test(error.message),
+    );
     // A cache folder whose downloads/ is a plain file.
     const cacheDir = `${store.cacheDir}/downloads-is-a-file`;
     await Deno.mkdir(cacheDir);
