@@ -618,3 +618,39 @@ Deno.test("notebook: batches() whose cache folder is removed while it downloads 
     assert.equal(tern.stats.inFlight, 0);
   });
 });
+
+Deno.test("notebook: aborting paging, searches, walks, metadata and a remote scan mid-way ends each with an AbortError, no slot held", async () => {
+  // Every answer waits: the abort lands while a request is out.
+  await using store = await dataStore(await tables(), { latencyMs: 300 });
+  await noUnhandled(async () => {
+    const tern = store.connect({ concurrency: 1, cacheDir: false, progress: false });
+    const reads: [string, (signal: AbortSignal) => Promise<unknown>][] = [
+      ["list", (signal) => tern.folder(TABLES).list({ pageSize: 1, signal }).toArray()],
+      ["walk", (signal) => tern.folder(DATA).walk({ signal }).toArray()],
+      [
+        "search",
+        (signal) => tern.search(search.under(`${DATA}/`), { pageSize: 1, signal }).toArray(),
+      ],
+      ["metadata", (signal) => tern.file(`${TABLES}/a.csv`).metadata({ signal })],
+      ["scan", async (signal) => {
+        const lazy = await tern.file(`${DATA}/a.parquet`).scan({ signal });
+        return await lazy.collect();
+      }],
+    ];
+    for (const [label, read] of reads) {
+      const controller = new AbortController();
+      const before = store.server.stats().requests;
+      const reading = read(controller.signal).then(() => undefined, (error) => error);
+      await withDeadline(DEADLINE_MS, `${label}: a request out`, async () => {
+        while (store.server.stats().requests === before) await sleep(5);
+      });
+      controller.abort();
+      const error = await withDeadline(DEADLINE_MS, `${label}: the abort`, () => reading);
+      assert.equal((error as Error)?.name, "AbortError", `${label}: ${error}`);
+      await withDeadline(DEADLINE_MS, `${label}: slots given back`, async () => {
+        while (tern.stats.inFlight > 0) await sleep(5);
+      });
+    }
+    await tern.close();
+  });
+});
