@@ -12,6 +12,7 @@ import pl from "../../polars.ts";
 import { BadRequestError, search, type Store, TernError } from "../../mod.ts";
 import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
 import { filesBelow, withDeadline } from "./_fixtures.ts";
+import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 
 /** Far above what any mix takes on a busy machine: it only turns a hang into a failure. */
 const DEADLINE_MS = 120_000;
@@ -652,5 +653,106 @@ Deno.test("notebook: aborting paging, searches, walks, metadata and a remote sca
       });
     }
     await tern.close();
+  });
+});
+
+Deno.test("notebook: a batches() loop paused past what waits in memory reads the rest from the cache copy, holding no slot", async () => {
+  // More than the 16 MiB a lagging parser keeps in memory.
+  const rows = 450_000;
+  const path = `${DATA}/huge.csv`;
+  await using store = await dataStore({
+    [path]: generatedCsv(rows),
+    [`${TABLES}/a.csv`]: "x\n1\n",
+  });
+  await noUnhandled(async () => {
+    const tern = store.connect({
+      cacheDir: `${store.cacheDir}/huge`,
+      concurrency: 1,
+      progress: false,
+    });
+    const routes: (string | undefined)[] = [];
+    tern[STORE_CONTEXT].events.subscribe((event) =>
+      void (event.kind === "done" && event.version.path === path && routes.push(event.route))
+    );
+    await withDeadline(DEADLINE_MS, "a loop paused past the memory bound", async () => {
+      const batches = tern.file(path).batches({ rows: 1_000 })[Symbol.asyncIterator]();
+      assert.equal((await batches.next()).value?.height, 1_000);
+      // Inside the loop, another read: it needs the one slot, which the download gives back
+      // once the body is in the copy.
+      assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 1);
+      let seen = 1_000;
+      for (let next = await batches.next(); !next.done; next = await batches.next()) {
+        seen += next.value.height;
+      }
+      assert.equal(seen, rows);
+    });
+    // The batches past the memory bound came from the copy.
+    assert.deepEqual(routes, ["file"]);
+    assert.equal(tern.stats.inFlight, 0);
+  });
+});
+
+Deno.test("notebook: batches() whose cache copy fails mid-way (a full disk) reads every row from a new download", async () => {
+  // Where no small disk can be mounted, the disk fills at the file layer: the cache's temporary
+  // file refuses writes past 256 KiB with the error a full disk gives.
+  await using store = await dataStore(await tables());
+  const realOpen = Deno.open;
+  Deno.open = async (path, options) => {
+    const file = await realOpen(path, options);
+    if (!String(path).includes("/.tmp-")) return file;
+    const write = file.write.bind(file);
+    let written = 0;
+    file.write = (bytes: Uint8Array) => {
+      written += bytes.byteLength;
+      if (written <= 256 * 1024) return write(bytes);
+      return Promise.reject(
+        Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" }),
+      );
+    };
+    return file;
+  };
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    await noUnhandled(async () => {
+      const tern = store.connect({ cacheDir: `${store.cacheDir}/full`, progress: false });
+      const frames = await withDeadline(
+        DEADLINE_MS,
+        "batches past a full disk",
+        () => Array.fromAsync(tern.file(BIG).batches({ rows: 7_000 })),
+      );
+      const frame = pl.concat(frames);
+      assert.equal(frame.height, 60_000);
+      assert.deepEqual(frame.getColumn("id").toArray().slice(-2), [59_998, 59_999]);
+      assert.equal(tern.stats.inFlight, 0);
+    });
+  } finally {
+    Deno.open = realOpen;
+    console.warn = warn;
+  }
+});
+
+Deno.test("notebook: batches() with a cache still parses as the bytes arrive: the first batch comes before the body's end", async () => {
+  // A slow body: a first batch parsed only after the last byte would come after all of it.
+  await using store = await dataStore(await tables(), { bandwidth: 200_000 });
+  await noUnhandled(async () => {
+    const tern = store.connect({ cacheDir: `${store.cacheDir}/early`, progress: false });
+    const size = (await tern.file(BIG).stat()).size;
+    await withDeadline(DEADLINE_MS, "the first batch", async () => {
+      for await (const batch of tern.file(BIG).batches({ rows: 1_000 })) {
+        assert.equal(batch.height, 1_000);
+        const sent = store.server.stats().bytesSent;
+        assert.ok(sent < size / 2, `${sent} of ${size} bytes sent before the first batch`);
+        break;
+      }
+    });
+    // Leaving the loop ended the download (it did not wait for the body's end) and left no
+    // partial copy.
+    assert.ok(store.server.stats().bytesSent < size, "the body was cancelled");
+    assert.equal(tern.stats.inFlight, 0);
+    assert.deepEqual(
+      (await filesBelow(`${store.cacheDir}/early`)).filter((name) => name.includes(".tmp-")),
+      [],
+    );
   });
 });
