@@ -444,9 +444,9 @@ async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         better: "lower",
         reps: p.reps,
         valueRange: range(one.ternStream, ms),
-        note: "file.batches({ rows: 1,000,000 }) with a fresh cache folder: batches of whole " +
-          "records parsed from the arriving chunks (bounded memory; nothing is cached), the " +
-          "route of batches() and head(n).",
+        note: "file.batches({ rows: 1,000,000, cache: false }): batches of whole records " +
+          "parsed from the arriving chunks (bounded memory; nothing is cached), the route of " +
+          "head(n) and of batches() without a cache.",
       }),
     );
     // Wall times on a shared machine swing with the other jobs; the CPU a read costs (reader
@@ -697,8 +697,9 @@ async function shapedLink(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         better: "lower",
         reps: p.shapedReps,
         valueRange: range(shaped.batches, ms),
-        note: "file.batches({ rows: 1,000,000 }): the parse overlaps the transfer (the route " +
-          "of batches() and head(n); dataframe() of text parses once, after it).",
+        note: "file.batches({ rows: 1,000,000, cache: false }): the parse overlaps the transfer " +
+          "(the route of head(n) and of batches() without a cache; dataframe() of text parses " +
+          "once, after it).",
       }),
       record({
         suite: "data",

@@ -127,7 +127,7 @@ export class OpenCopy implements AsyncDisposable {
   }
 
   /**
-   * The copy's bytes, in order, in pieces of up to 1 MiB (each a new array).
+   * The copy's bytes from byte `from` on, in order, in pieces of up to 1 MiB (each a new array).
    *
    * @example
    * ```ts
@@ -139,12 +139,13 @@ export class OpenCopy implements AsyncDisposable {
    * const copy = { file: "/x/b.csv", version, cachedAt: new Date(), lastUsed: new Date(), bytes };
    * await using open = (await OpenCopy.open(copy))!;
    * assert.deepEqual(await Array.fromAsync(open.chunks()), [bytes]);
+   * assert.deepEqual(await Array.fromAsync(open.chunks(2)), [bytes.subarray(2)]);
    * ```
    */
-  async *chunks(): AsyncGenerator<Uint8Array<ArrayBuffer>, void> {
-    if (this.#handle === undefined) return yield this.#bytes;
+  async *chunks(from = 0): AsyncGenerator<Uint8Array<ArrayBuffer>, void> {
+    if (this.#handle === undefined) return yield this.#bytes.subarray(from);
     const { size } = this.copy.version;
-    for (let at = 0; at < size;) {
+    for (let at = from; at < size;) {
       const piece = new Uint8Array(Math.min(PIECE_BYTES, size - at));
       const { bytesRead } = await this.#handle.read(piece, 0, piece.length, at);
       if (bytesRead === 0) return;

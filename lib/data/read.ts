@@ -19,6 +19,7 @@ import type { DataFrame } from "../deps.ts";
 import type { DiskCache } from "../cache/cache.ts";
 import { CacheMissError } from "../cache/errors.ts";
 import type { LocalCopy } from "../cache/open_copy.ts";
+import type { CopyWriter } from "../cache/copy_writer.ts";
 import { BadRequestError } from "../client/errors.ts";
 import type { Entry } from "../client/entry.ts";
 import {
@@ -39,7 +40,7 @@ import { type BatchOptions, type DataFrameOptions, DEFAULT_BATCH_ROWS } from "./
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
 import type { ReadEvents, ReadRoute } from "./read_events.ts";
-import { checkHash, type Pinned } from "./reader.ts";
+import { type ByteSource, checkHash, type Pinned } from "./reader.ts";
 
 /**
  * The file a read is about.
@@ -299,10 +300,13 @@ export async function cachedCopy(
       { path },
     );
   }
-  const cannotKeep = () =>
+  const cannotKeep = (version: FileVersion) =>
     new BadRequestError(
-      `${JSON.stringify(path)} cannot be kept in the local cache: it is larger than its cap ` +
-        `of ${cache.maxBytes} bytes, or the cache folder cannot be written.`,
+      `${JSON.stringify(path)} cannot be kept in the local cache: ` +
+        (version.size > cache.maxBytes
+          ? `its ${version.size} bytes are more than the cache's cap of ${cache.maxBytes} ` +
+            "(cacheMaxBytes)."
+          : `its folder ${cache.dir} cannot be written.`),
       { path },
     );
   const { events } = context, { signal } = options;
@@ -312,10 +316,10 @@ export async function cachedCopy(
     await using bytes = await context.reader.open(pinned, call);
     if (bytes.copy !== undefined) return { ...bytes.copy.copy, fromCache: true };
     const writer = await cache.writer(pinned.version);
-    if (writer === undefined) throw cannotKeep();
+    if (writer === undefined) throw cannotKeep(pinned.version);
     const kept = await bytes.whole(writer, { memory: false });
     await using published = kept.copy;
-    if (published === undefined) throw cannotKeep();
+    if (published === undefined) throw cannotKeep(pinned.version);
     return { ...published.copy, fromCache: false };
   };
   const release = await cache.claim(context.transport.url, path);
@@ -482,11 +486,14 @@ async function* frameStream(
   const whole = operation === "dataframe";
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = whole ? await cache?.claim(context.transport.url, source.path) : undefined;
+  // Ends a download that runs ahead of its parser when the parser stops early.
+  const stop = new AbortController();
+  const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
   // A cold read of a small file asks for its bytes beside the stat: one round trip, not two.
   // That download never holds its request slot waiting for the stat (see earlyDownload).
   const early = !context.offline && source.entry === undefined &&
       !await cache?.holds(context.transport.url, source.path)
-    ? earlyDownload(context.transport, source.path, options.signal)
+    ? earlyDownload(context.transport, source.path, signal)
     : undefined;
   try {
     const pinned = await pinVersion(context, source, operation, options.signal, cache);
@@ -494,7 +501,7 @@ async function* frameStream(
     const { path } = version;
     const infoType = pinned.entry?.infoType ?? null;
     const { events } = context;
-    const recheck = source.stat, signal = options.signal;
+    const recheck = source.stat;
     // Taken only by a download: one that is not taken is dropped (cancelled) below.
     const started = early && (() => early.take());
     const call = { events, operation, signal, recheck, started, whole, cache: cache !== undefined };
@@ -512,7 +519,22 @@ async function* frameStream(
       } else yield await copy.read(parse);
       return { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
     }
-    if (!whole && isStreamed(detected)) {
+    // A loop paused between batches must hold no request slot: a cell that reads beside it
+    // (at concurrency 1, any read) would wait for ever. So with a cache the body goes into the
+    // copy as fast as it arrives, and the batches are parsed from it at their own pace.
+    const streamed = isStreamed(detected);
+    const writer = operation === "batches" && streamed ? await cache?.writer(version) : undefined;
+    if (writer !== undefined) {
+      const reopen = () =>
+        context.reader.open({ version }, { ...call, started: undefined, cache: false });
+      let end: PacedEnd | undefined;
+      const chunks = async function* () {
+        end = yield* pacedChunks({ bytes, writer, format: detected.format, reopen, stop });
+      };
+      yield* parseChunks({ ...parsing, chunks: chunks() });
+      return { fromCache: false, ...(end ?? { route: "stream", version }) };
+    }
+    if (!whole && streamed) {
       const stopped = yield* parseChunks({ ...parsing, chunks: bytes.chunks() });
       const hashed = stopped ? version : bytes.hashed();
       return { fromCache: false, route: "stream", version: hashed };
@@ -527,6 +549,75 @@ async function* frameStream(
     early?.drop();
     release?.();
   }
+}
+
+/** Bytes of a body kept in memory for a parser that lags behind its download. */
+const PACED_BYTES = 16 * 1024 * 1024;
+
+/** How a paced read ended: `stream` when every chunk came as it arrived, else `file`. */
+type PacedEnd = { route: ReadRoute; version: FileVersion };
+
+/**
+ * The body's chunks for a parser that may pause, while the body goes whole into the cache copy
+ * as fast as it arrives (so its request slot is free once it is in, however long the parser
+ * waits). Chunks wait in memory up to {@linkcode PACED_BYTES}; past that the parser takes the
+ * rest from the published copy, or, when the cache failed, from a new download (`reopen`).
+ * Returns (as the generator's value) the route and the version, its hash checked.
+ */
+async function* pacedChunks({ bytes, writer, format, reopen, stop }: {
+  bytes: ByteSource;
+  writer: CopyWriter;
+  format: string;
+  reopen: () => Promise<ByteSource>;
+  /** Aborts the download (`bytes`' signal). */
+  stop: AbortController;
+}): AsyncGenerator<Uint8Array, PacedEnd> {
+  const queue: Uint8Array[] = [];
+  let queued = 0, taken = 0, behind = false, settled = false, drained = false;
+  let wake = Promise.withResolvers<void>();
+  const tap = (chunk: Uint8Array) => {
+    behind ||= queued + chunk.byteLength > PACED_BYTES;
+    if (!behind) queue.push(chunk), queued += chunk.byteLength;
+    wake.resolve();
+  };
+  const pump = bytes.whole(writer, { format, memory: false, tap });
+  // Its failure is taken below; a parser that stops early never asks (the body is cancelled).
+  const done = pump.then(() => settled = true, () => settled = true).finally(() => wake.resolve());
+  try {
+    while (true) {
+      const chunk = queue.shift();
+      if (chunk !== undefined) {
+        queued -= chunk.byteLength;
+        taken += chunk.byteLength;
+        yield chunk;
+      } else if (behind || settled) {
+        drained = true;
+        break;
+      } else {
+        wake = Promise.withResolvers<void>();
+        await wake.promise;
+      }
+    }
+  } finally {
+    // A parser that stopped early (a loop left) ends the download and its copy.
+    if (!drained && !settled) stop.abort();
+    await done;
+  }
+  const kept = await pump;
+  await using copy = kept.copy;
+  if (taken === bytes.version.size) return { route: "stream", version: kept.version };
+  if (copy !== undefined) {
+    yield* copy.chunks(taken);
+    return { route: "file", version: kept.version };
+  }
+  // The cache failed mid-way: the rest comes from a new download of the same version.
+  await using again = await reopen();
+  let skip = taken;
+  for await (const chunk of again.chunks()) {
+    if (skip >= chunk.byteLength) skip -= chunk.byteLength;
+    else yield skip === 0 ? chunk : chunk.subarray(skip), skip = 0;
+  }
+  return { route: "stream", version: again.hashed() };
 }
 
 /** Whether a format is parsed from the arriving chunks (delimited text, JSON Lines). */

@@ -269,7 +269,8 @@ export class ByteSource implements AsyncDisposable {
    * removed), the bytes it took are read back from the copy's temporary file and the download
    * goes on in memory; a published copy removed before it could be opened (another process's
    * `clear()`) is downloaded again into memory. With `memory: false` nothing is kept in memory
-   * (the result then holds neither).
+   * (the result then holds neither). `tap` sees each chunk as it arrives, before it is written
+   * (a source not opened `whole` hands out a fresh buffer per chunk, which `tap` may keep).
    *
    * @throws {FileChangedError} when the bytes' hash is not the pinned version's.
    *
@@ -293,13 +294,18 @@ export class ByteSource implements AsyncDisposable {
    */
   async whole(
     writer: CopyWriter | undefined,
-    { format, memory = true }: { format?: string; memory?: boolean } = {},
+    { format, memory = true, tap }: {
+      format?: string;
+      memory?: boolean;
+      tap?: (chunk: Uint8Array) => void;
+    } = {},
   ): Promise<{ copy?: OpenCopy; bytes?: Uint8Array<ArrayBuffer>; version: FileVersion }> {
     const { version } = this;
     let bytes = writer === undefined ? new Uint8Array(version.size) : undefined;
     let at = 0;
     try {
       for await (const chunk of this.chunks()) {
+        tap?.(chunk);
         if (writer !== undefined && !await writer.write(chunk)) {
           if (!memory) return { version };
           [bytes, writer] = [await writer.salvage(), undefined];

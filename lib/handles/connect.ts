@@ -106,6 +106,14 @@ export interface ConnectOptions {
    */
   timeoutMs?: number;
   /**
+   * Longest wait for the next piece of a body once its headers came, in ms: a server that stops
+   * sending mid-body (its connection left open) fails the attempt after this long, and it is
+   * retried like a dropped connection.
+   *
+   * @default 60_000
+   */
+  idleTimeoutMs?: number;
+  /**
    * Largest JSON answer read, in bytes; past it a `ResponseTooLargeError`.
    *
    * @default 67_108_864 (64 MiB)
@@ -206,6 +214,7 @@ const CONNECT_OPTIONS: OptionsSchema<ConnectOptions> = defineOptions(() => ({
   retries: count(0),
   retryBaseMs: count(0),
   timeoutMs: count(1),
+  idleTimeoutMs: count(1),
   maxJsonBytes: count(1),
   signal: abortSignal(),
   fetch: callback<typeof fetch>("a function like the global fetch"),

@@ -379,7 +379,8 @@ export class File extends Handle {
    * the current version is already cached: for tools that want a local file (e.g.
    * `pl.scanParquet`). Treat the copy as read-only; it may be removed when the cache is trimmed.
    *
-   * @throws {BadRequestError} when the store has no cache, or the file is larger than its cap.
+   * @throws {BadRequestError} when the store has no cache, the file is larger than its cap, or
+   * its folder cannot be written.
    * @throws {CacheMissError} for an offline store without a cached copy.
    *
    * @example
