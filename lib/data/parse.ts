@@ -254,12 +254,20 @@ function readJsonText(
   path: string,
 ): DataFrame {
   const options = { format: format === "json" ? "json" : "lines" } as const;
-  let input = given;
+  // A string is a local copy's path; its bytes are looked at before Polars gets them.
+  let input = typeof given === "string" ? asBuffer(Deno.readFileSync(given)) : given;
   if (format === "json") {
-    // A string is a local copy's path; pandas' other layouts are rewritten as records.
-    const bytes = typeof given === "string" ? Deno.readFileSync(given) : given;
-    const records = asRecords(bytes, jsonLayout, path);
+    // pandas' other layouts are rewritten as records.
+    const records = asRecords(input, jsonLayout, path);
     if (records !== undefined) input = asBuffer(encoder.encode(records));
+  }
+  if (nestsBeyond(input, MAX_JSON_DEPTH)) {
+    throw new ParseError(
+      `${JSON.stringify(path)} nests arrays and objects more than ${MAX_JSON_DEPTH} levels ` +
+        "deep; tern refuses such JSON, whose parse would overflow Polars' stack and abort the " +
+        "process.",
+      { path },
+    );
   }
   try {
     return pl.readJSON(input, { ...options, inferSchemaLength: inferSchemaLength ?? null });
@@ -268,6 +276,36 @@ function readJsonText(
     return pl.readJSON(input, { ...options, inferSchemaLength: null });
   }
 }
+
+/**
+ * Whether JSON text nests arrays and objects more than `limit` deep (brackets inside strings
+ * do not count).
+ */
+function nestsBeyond(bytes: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === QUOTE) {
+      // Skip the string, escapes included.
+      for (i++; i < bytes.length && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+    } else if (byte === 0x5b || byte === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x5d || byte === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * How deep JSON may nest. Polars parses nested JSON recursively and a stack overflow aborts
+ * the whole process (a notebook's kernel) rather than throwing; it held about a thousand
+ * levels of objects on the main thread, and its worker threads have a quarter of that stack.
+ * Data nests a handful of levels; serde_json's own default limit is 128.
+ */
+const MAX_JSON_DEPTH = 128;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /**
  * Where a whole file comes from: a local path (used when Polars accepts it as a path) and/or
