@@ -167,7 +167,13 @@ export class BatchParser {
     const text = {
       sep: o.sep ?? this.#format.sep ?? ",",
       hasHeader: schema === undefined && (o.hasHeader ?? true),
-      ...defined({ quoteChar: o.quoteChar, nullValues: o.nullValues }),
+      // nodejs-polars' default drops a row's fields beyond the header's silently.
+      truncateRaggedLines: false,
+      ...defined({
+        quoteChar: o.quoteChar,
+        nullValues: o.nullValues,
+        eolChar: this.#format.lineEnd,
+      }),
     };
     const read = (types: Record<string, DataType>) =>
       pl.readCSV(input, {
@@ -470,10 +476,18 @@ function formatName(format: DetectedFormat): string {
 function parseError(error: unknown, path: string, what: string): ParseError {
   if (error instanceof ParseError) return error;
   const text = error instanceof Error ? error.message : String(error);
-  const hint = dateHint(error) ?? (/could not parse .* as dtype/i.test(text) ? TYPE_HINT : "");
+  const hint = dateHint(error) ??
+    (/could not parse .* as dtype/i.test(text)
+      ? TYPE_HINT
+      : /found more fields than defined/.test(text)
+      ? RAGGED_HINT
+      : "");
   return new ParseError(`${what}: ${polarsReason(error)}.${hint}`, { path, cause: error });
 }
 
+const RAGGED_HINT = " A row has more fields than the header has columns; they are not " +
+  "dropped silently. Check the separator (sep) and whether the first line is the header " +
+  "(hasHeader).";
 const TYPE_HINT = " Column types come from the first rows (an integer column meeting a decimal " +
   "widens to Float64 by itself, but no other change of type); pass dtypes (e.g. " +
   "{ column: pl.String }) or a larger inferSchemaLength.";
@@ -608,9 +622,9 @@ export async function* parseChunks(
       yield parser.parse(await collect(chunks));
       return false;
     }
-    const splitter = new RecordSplitter(
-      format.format === "csv" ? options.quoteChar ?? '"' : undefined,
-    );
+    const splitter = format.format === "csv"
+      ? new RecordSplitter(options.quoteChar ?? '"', undefined, undefined, format.lineEnd)
+      : new RecordSplitter();
     for await (const chunk of chunks) {
       // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
       for (let batch = splitter.push(chunk); batch; batch = splitter.push(NO_BYTES)) {

@@ -11,8 +11,6 @@
  * @module
  */
 
-const LINE_FEED = 0x0a;
-
 /**
  * How many bytes equal to `quote` lie in `bytes[start, end)`.
  *
@@ -83,6 +81,7 @@ function bitCount(value: number): number {
  */
 export class RecordSplitter {
   readonly #quote: number | undefined;
+  readonly #lineEnd: number;
   readonly #batchBytes: number;
   #threshold: number;
   #buffer: Uint8Array;
@@ -99,6 +98,8 @@ export class RecordSplitter {
    * always end records (JSON Lines).
    * @param firstBatchBytes Size of the first batch.
    * @param batchBytes Size the batches grow to; see the data benchmark for how it was chosen.
+   * @param lineEnd The byte records end with: a line feed, or a carriage return for text whose
+   * lines end with a lone CR.
    *
    * @example
    * ```ts
@@ -108,8 +109,14 @@ export class RecordSplitter {
    * const jsonLines = new RecordSplitter(undefined, 1024, 1024 * 1024);
    * ```
    */
-  constructor(quote?: string, firstBatchBytes = 64 * 1024, batchBytes = 16 * 1024 * 1024) {
+  constructor(
+    quote?: string,
+    firstBatchBytes = 64 * 1024,
+    batchBytes = 16 * 1024 * 1024,
+    lineEnd: "\n" | "\r" = "\n",
+  ) {
     this.#quote = quote?.charCodeAt(0);
+    this.#lineEnd = lineEnd.charCodeAt(0);
     this.#batchBytes = batchBytes;
     this.#threshold = Math.min(batchBytes, firstBatchBytes);
     this.#buffer = new Uint8Array(capacityFor(this.#threshold));
@@ -165,12 +172,13 @@ export class RecordSplitter {
     const buffer = this.#buffer;
     const fill = this.#fill;
     const quote = this.#quote;
-    let end = buffer.lastIndexOf(LINE_FEED, fill - 1);
+    const lineEnd = this.#lineEnd;
+    let end = buffer.lastIndexOf(lineEnd, fill - 1);
     if (quote !== undefined && end >= 0) {
       // Quotes up to and including the line feed at `end`; step back while that count is odd.
       let quotes = countByte(buffer, quote, 0, end + 1);
       while (end >= 0 && (quotes & 1) === 1) {
-        const previous = buffer.lastIndexOf(LINE_FEED, end - 1);
+        const previous = buffer.lastIndexOf(lineEnd, end - 1);
         quotes -= countByte(buffer, quote, previous + 1, end + 1);
         end = previous;
       }

@@ -41,6 +41,11 @@ export interface DetectedFormat {
   sep?: string;
   /** Arrow only: the IPC stream format (no file footer) rather than the file format. */
   arrowStream?: boolean;
+  /**
+   * Delimited text only: `"\r"` when its lines end with a lone carriage return (as classic
+   * Mac OS and old Excel for Mac wrote them), absent when they end with a line feed.
+   */
+  lineEnd?: "\r";
 }
 
 /**
@@ -271,7 +276,6 @@ export function innerTableFormat(clues: FormatClues): DetectedFormat | Unsupport
 }
 
 function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat, "gzip"> {
-  if (format === "tsv") return { format: "csv", sep: "\t" };
   if (format === "csv") {
     if (head === undefined) return { format: "csv" };
     // A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
@@ -279,8 +283,9 @@ function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat
     // agree on another separator, that one is used.
     const lines = completeLines(decodeHead(head)).slice(0, 20);
     const sep = lines.length === 0 || lines[0].includes(",") ? "," : agreedDelimiter(lines) ?? ",";
-    return { format: "csv", sep };
+    return { format: "csv", sep, ...lineEndOf(head) };
   }
+  if (format === "tsv") return { format: "csv", sep: "\t", ...lineEndOf(head) };
   // A ".json" file holding one object per line is JSON Lines.
   if (format === "json" && head !== undefined && looksLikeJsonLines(head)) {
     return { format: "ndjson" };
@@ -319,7 +324,7 @@ function sniffText(head: Uint8Array): Omit<DetectedFormat, "gzip"> | Unsupported
   }
   const lines = completeLines(text).slice(0, 20);
   const sep = lines.length < 2 ? undefined : agreedDelimiter(lines);
-  if (sep !== undefined) return { format: "csv", sep };
+  if (sep !== undefined) return { format: "csv", sep, ...lineEndOf(head) };
   return {
     unsupported: "it looks like plain text, not a delimited table or JSON",
     hint: FORCE_HINT,
@@ -346,6 +351,16 @@ function completeLines(text: string): string[] {
   return text.slice(0, end).split("\n").map((line) => line.replace(/\r$/, ""));
 }
 
-function decodeHead(head: Uint8Array): string {
-  return new TextDecoder().decode(head).replace(/^\uFEFF/, "");
+/** Text whose first bytes hold carriage returns but no line feed ends its lines with CR. */
+function lineEndOf(head: Uint8Array | undefined): { lineEnd?: "\r" } {
+  return head !== undefined && head.includes(CR) && !head.includes(LF) ? { lineEnd: "\r" } : {};
 }
+
+/** The text of the first bytes, lines ending with a lone CR read as ending with LF. */
+function decodeHead(head: Uint8Array): string {
+  const text = new TextDecoder().decode(head).replace(/^\uFEFF/, "");
+  return lineEndOf(head).lineEnd === undefined ? text : text.replaceAll("\r", "\n");
+}
+
+const CR = 0x0d;
+const LF = 0x0a;

@@ -33,3 +33,41 @@ Deno.test("JSON nested 100,000 levels deep is a ParseError, not a stack overflow
   const shallow = await store.file(`${DATA}/shallow.json`).dataframe();
   assert.equal(shallow.getColumn("a").toArray()[0], "[".repeat(500));
 });
+
+Deno.test("lines that end with a lone CR (classic Mac OS) read as lines, whole and in batches", async () => {
+  await using served = await dataStore({
+    [`${DATA}/mac.csv`]: 'a,b\r1,"x\ry"\r3,z\r',
+    [`${DATA}/mac.txt`]: "a\tb\r1\tx\r3\tz\r",
+  });
+  const store = served.connect();
+  for (const name of ["mac.csv", "mac.txt"]) {
+    const file = store.file(`${DATA}/${name}`);
+    const batches = [];
+    for await (const batch of file.batches()) batches.push(...batch.toRecords());
+    for (
+      const rows of [
+        (await file.dataframe()).toRecords(),
+        (await file.head(5)).toRecords(),
+        batches,
+      ]
+    ) {
+      assert.deepEqual(rows.map((row) => row.a), [1, 3], name);
+    }
+  }
+  const quoted = await store.file(`${DATA}/mac.csv`).dataframe();
+  assert.deepEqual(quoted.getColumn("b").toArray(), ["x\ry", "z"]);
+});
+
+Deno.test("a row with more fields than the header is a ParseError, not a row cut short", async () => {
+  await using served = await dataStore({ [`${DATA}/ragged.csv`]: "a,b\n1,2\n3,4,5\n6,7\n" });
+  const store = served.connect();
+  const path = `${DATA}/ragged.csv`;
+  for (const read of [() => store.file(path).dataframe(), () => store.file(path).head(5)]) {
+    await assert.rejects(read(), (error: unknown) => {
+      assert.ok(error instanceof ParseError);
+      assert.equal(error.path, path);
+      assert.match(error.message, /more fields than the header has columns/);
+      return true;
+    });
+  }
+});
