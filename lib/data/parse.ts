@@ -57,9 +57,9 @@ export class BatchParser {
   readonly #options: DataFrameOptions;
   readonly #path: string;
   // Delimited text: what the first batch fixed for the later ones, and the integer columns
-  // widened to Float64 so far. The schema is taken from the first batch's frame only when a
-  // second batch comes: a whole file is one batch, and a wide frame's types cost a pass over
-  // every column.
+  // widened to Float64 (or to text, beyond Int64) so far. The schema is taken from the first
+  // batch's frame only when a second batch comes: a whole file is one batch, and a wide frame's
+  // types cost a pass over every column.
   #first?: DataFrame;
   #schema?: Record<string, DataType>;
   #dates?: Record<string, DateColumn>;
@@ -130,7 +130,12 @@ export class BatchParser {
     const left = o.nRows === undefined ? undefined : o.nRows - this.#rows;
     try {
       const frame = format === "json" || format === "ndjson"
-        ? shape(this.#pl, readJsonText(this.#pl, input, format, o, this.#path), o, this.#path)
+        ? shape(
+          this.#pl,
+          asText(this.#pl, readJsonText(this.#pl, input, format, o, this.#path)),
+          o,
+          this.#path,
+        )
         : this.#delimited(input, left === 0 ? 1 : left);
       const kept = limitRows(frame, left);
       this.#rows += kept.height;
@@ -190,6 +195,12 @@ export class BatchParser {
         // The first batch: read with inferred types, its text columns judged for dates, and its
         // schema and columns fixing those of the later batches.
         const inferred = read({});
+        const wide = unreadableColumns(inferred);
+        if (wide.length > 0) {
+          // Integers beyond Int64: read again as text, exact ({@linkcode unreadableColumns}).
+          for (const column of wide) widened[column] = pl.String;
+          continue;
+        }
         // Compressed bytes (gzip-compressed CSV goes to Polars as it is) are not the text.
         const dates = typeof input === "string" || this.#format.gzip || mayHoldDates(input)
           ? dateColumns(pl, inferred, o)
@@ -205,6 +216,35 @@ export class BatchParser {
       }
     }
   }
+}
+
+/**
+ * The columns of a type nodejs-polars cannot hand to JavaScript: Polars infers Int128 for
+ * integers beyond Int64, and even asking such a frame for its types throws. They are read as
+ * text, exactly as written: pandas keeps such numbers as exact Python integers, and Float64
+ * would round them.
+ */
+function unreadableColumns(frame: DataFrame): string[] {
+  try {
+    frame.dtypes;
+    return [];
+  } catch {
+    return frame.columns.filter((name) => {
+      try {
+        frame.getColumn(name).dtype;
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  }
+}
+
+/** The frame with its {@linkcode unreadableColumns} as text. */
+function asText(pl: Polars, frame: DataFrame): DataFrame {
+  const columns = unreadableColumns(frame);
+  if (columns.length === 0) return frame;
+  return frame.withColumns(...columns.map((name) => pl.col(name).cast(pl.String)));
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 
 import assert from "node:assert/strict";
+import pl from "../../polars.ts";
 import { ParseError } from "../../lib/data/errors.ts";
 import { DATA, dataStore } from "./_store.ts";
 
@@ -69,5 +70,22 @@ Deno.test("a row with more fields than the header is a ParseError, not a row cut
       assert.match(error.message, /more fields than the header has columns/);
       return true;
     });
+  }
+});
+
+Deno.test("integers beyond Int64 arrive as text, exactly as written, not as a frame that throws", async () => {
+  const big = "99999999999999999999";
+  await using served = await dataStore({
+    [`${DATA}/ids.csv`]: `id,n\n1,a\n${big},b\n`,
+    [`${DATA}/ids.ndjson`]: `{"id":1}\n{"id":${big}}\n`,
+    [`${DATA}/ids.json`]: `[{"id":1},{"id":${big}}]`,
+  });
+  const store = served.connect();
+  for (const name of ["ids.csv", "ids.ndjson", "ids.json"]) {
+    const file = store.file(`${DATA}/${name}`);
+    for (const frame of [await file.dataframe(), await file.head(5)]) {
+      assert.equal(String(frame.getColumn("id").dtype), String(pl.String));
+      assert.deepEqual(frame.getColumn("id").toArray(), ["1", big], name);
+    }
   }
 });
