@@ -236,6 +236,10 @@ export function detectTableFormat(clues: FormatClues): DetectedFormat | Unsuppor
         'format: "csv" and, unless it is UTF-8, its encoding (e.g. encoding: "latin-1").',
     };
   }
+  if (forced === undefined && (chosen === "csv" || chosen === "tsv")) {
+    const other = otherText(head);
+    if (other !== undefined) return other;
+  }
   if (chosen !== undefined) return { gzip: false, ...textFormat(chosen, head) };
   if (!PLAIN_TEXT_EXTENSIONS.has(extension)) {
     return { unsupported: `its name (.${extension}) does not say it is a table`, hint: FORCE_HINT };
@@ -349,6 +353,29 @@ function completeLines(text: string): string[] {
   const end = text.lastIndexOf("\n");
   if (end < 0) return text === "" ? [] : [text];
   return text.slice(0, end).split("\n").map((line) => line.replace(/\r$/, ""));
+}
+
+/**
+ * Why text named delimited is not: an HTML or XML page (a proxy's or portal's error page saved
+ * as the data is the usual one) or JSON, which Polars would read as a table of their lines.
+ * A bracketed header (`[id],[name]`, as SQL Server exports write) is still delimited text.
+ */
+function otherText(head: Uint8Array): UnsupportedFormat | undefined {
+  const text = decodeHead(head).trimStart();
+  if (/^<(?:!doctype\s+html|html|head|body|\?xml)[\s>]/i.test(text)) {
+    const what = /^<\?xml/i.test(text) ? "XML" : "an HTML page";
+    return {
+      unsupported: `it is ${what}, not delimited text (perhaps an error page saved as the data)`,
+      hint: 'Pass format: "csv" to read it as delimited text anyway.',
+    };
+  }
+  if (/^(?:\{\s*["}]|\[\s*(?:[{["\]]|$))/.test(text)) {
+    return {
+      unsupported: "it holds JSON, not delimited text",
+      hint: 'Pass format: "json" (or "ndjson", one object per line) to read it as JSON.',
+    };
+  }
+  return undefined;
 }
 
 /** Text whose first bytes hold carriage returns but no line feed ends its lines with CR. */

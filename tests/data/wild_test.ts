@@ -7,8 +7,8 @@
 
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
-import { ParseError } from "../../lib/data/errors.ts";
-import { DATA, dataStore } from "./_store.ts";
+import { ParseError, UnsupportedFormatError } from "../../lib/data/errors.ts";
+import { DATA, dataStore, gzip } from "./_store.ts";
 
 Deno.test("JSON nested 100,000 levels deep is a ParseError, not a stack overflow that kills the process", async () => {
   const deep = 100_000;
@@ -88,4 +88,37 @@ Deno.test("integers beyond Int64 arrive as text, exactly as written, not as a fr
       assert.deepEqual(frame.getColumn("id").toArray(), ["1", big], name);
     }
   }
+});
+
+Deno.test("a .csv that is an HTML error page or JSON is refused by name, not read as a table of its lines", async () => {
+  const page = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n" +
+    "<body><h1>Bad Gateway</h1></body></html>\n";
+  await using served = await dataStore({
+    [`${DATA}/page.csv`]: page,
+    [`${DATA}/page.csv.gz`]: await gzip(page),
+    [`${DATA}/error.csv`]: '{"error": "forbidden", "code": 403}\n',
+    [`${DATA}/records.tsv`]: '[{"a": 1}, {"a": 2}]\n',
+    // SQL Server writes bracketed headers: still delimited text.
+    [`${DATA}/bracketed.csv`]: "[id],[name]\n1,x\n",
+  });
+  const store = served.connect();
+  const refused = {
+    "page.csv": /it is an HTML page, not delimited text/,
+    "page.csv.gz": /it is an HTML page, not delimited text/,
+    "error.csv": /it holds JSON, not delimited text.*format: "json"/,
+    "records.tsv": /it holds JSON, not delimited text/,
+  };
+  for (const [name, message] of Object.entries(refused)) {
+    const path = `${DATA}/${name}`;
+    await assert.rejects(store.file(path).dataframe(), (error: unknown) => {
+      assert.ok(error instanceof UnsupportedFormatError, name);
+      assert.equal(error.path, path);
+      assert.match(error.message, message);
+      return true;
+    });
+  }
+  const bracketed = await store.file(`${DATA}/bracketed.csv`).dataframe();
+  assert.deepEqual(bracketed.toRecords(), [{ "[id]": 1, "[name]": "x" }]);
+  const forced = await store.file(`${DATA}/error.csv`).dataframe({ format: "json" });
+  assert.deepEqual(forced.toRecords(), [{ error: "forbidden", code: 403 }]);
 });
