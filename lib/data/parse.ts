@@ -599,7 +599,7 @@ export async function parseLocal(input: Parsing & { source: WholeSource }): Prom
   if (decodes(encoding) && TEXT_FORMATS.has(detected.format)) {
     // Polars reads UTF-8 only: the text is decoded here, whole (and decompressed first).
     const raw = source.bytes ?? await Deno.readFile(source.file!);
-    const plain = detected.gzip ? await collect(gunzip([raw])) : raw;
+    const plain = detected.gzip ? await collect(inflate([raw], path)) : raw;
     const head = utf8Head(plain.subarray(0, SNIFF_BYTES), encoding);
     const inner = detected.gzip
       ? innerFormat({ path, infoType, head, format: options.format })
@@ -609,10 +609,10 @@ export async function parseLocal(input: Parsing & { source: WholeSource }): Prom
   }
   if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
   const compressed = source.bytes ?? await Deno.readFile(source.file!);
-  const inflated = gunzip([compressed]).values();
+  const inflated = inflate([compressed], path);
   const { head } = await peek(inflated, SNIFF_BYTES).finally(() => inflated.return?.());
   const inner = innerFormat({ path, infoType, head, format: options.format });
-  const bytes = inner.format === "csv" ? compressed : await collect(gunzip([compressed]));
+  const bytes = inner.format === "csv" ? compressed : await collect(inflate([compressed], path));
   return await parseWhole(pl, { ...inner, gzip: inner.format === "csv" }, { bytes }, options, path);
 }
 
@@ -645,7 +645,7 @@ export async function* parseChunks(
   input: Parsing & { chunks: AsyncIterable<Uint8Array> },
 ): AsyncGenerator<DataFrame, boolean> {
   const { pl, detected, chunks: source, options = {}, path, infoType = null } = input;
-  const inflated = detected.gzip ? gunzip(source).values() : undefined;
+  const inflated = detected.gzip ? inflate(source, path) : undefined;
   try {
     let format = detected;
     let chunks = source;
@@ -671,6 +671,7 @@ export async function* parseChunks(
         yield parser.parse(batch);
         if (parser.done) return true;
       }
+      if (splitter.buffered > MAX_RECORD_BYTES) throw endlessRecord(path, format);
     }
     const rest = splitter.finish();
     if (rest !== undefined) yield parser.parse(rest);
@@ -678,6 +679,52 @@ export async function* parseChunks(
   } finally {
     await inflated?.return?.();
   }
+}
+
+/**
+ * The gzip-decompressed chunks, a corrupt or cut-short stream being a {@linkcode ParseError}
+ * naming the file (the decompressor throws a bare `TypeError`; errors of the source pass).
+ */
+async function* inflate(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  path: string,
+): AsyncGenerator<Uint8Array, void> {
+  let failed: unknown;
+  const watched = (async function* () {
+    try {
+      yield* chunks;
+    } catch (error) {
+      failed = error;
+      throw error;
+    }
+  })();
+  try {
+    yield* gunzip(watched);
+  } catch (error) {
+    if (error === failed || !(error instanceof TypeError)) throw error;
+    throw new ParseError(
+      `Could not decompress ${JSON.stringify(path)}: its gzip data is corrupt or cut short ` +
+        `(${error.message}).`,
+      { path, cause: error },
+    );
+  }
+}
+
+/**
+ * How long one record of a streamed read may grow: batches are at most 16 MiB, so only a line
+ * this long, or a quote never closed, holds more; without a bound a gzip bomb of one endless
+ * line (or such a file) fills memory before Polars sees a byte. A whole read has no such bound.
+ */
+const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+
+function endlessRecord(path: string, format: DetectedFormat): ParseError {
+  const quote = format.format === "csv" ? ", or a quote that is never closed" : "";
+  return new ParseError(
+    `Could not read ${JSON.stringify(path)} in batches: a record runs past ` +
+      `${MAX_RECORD_BYTES / 1024 / 1024} MiB without ending (a line that long${quote}). ` +
+      "dataframe() reads the file whole, with no such limit.",
+    { path },
+  );
 }
 
 const NO_BYTES = new Uint8Array(0);

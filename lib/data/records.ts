@@ -150,6 +150,23 @@ export class RecordSplitter {
   }
 
   /**
+   * How many bytes it holds that no batch has taken yet.
+   *
+   * @example
+   * ```ts
+   * import { RecordSplitter } from "./records.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const splitter = new RecordSplitter(undefined, 1024);
+   * splitter.push(new TextEncoder().encode("a\n1"));
+   * assert.equal(splitter.buffered, 3);
+   * ```
+   */
+  get buffered(): number {
+    return this.#fill;
+  }
+
+  /**
    * Hands out whatever is left (the last record may lack its line feed), or `undefined` when
    * nothing is. The splitter takes no more chunks after.
    *

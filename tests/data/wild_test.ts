@@ -122,3 +122,43 @@ Deno.test("a .csv that is an HTML error page or JSON is refused by name, not rea
   const forced = await store.file(`${DATA}/error.csv`).dataframe({ format: "json" });
   assert.deepEqual(forced.toRecords(), [{ error: "forbidden", code: 403 }]);
 });
+
+Deno.test("a gzip file cut short is a ParseError naming the file, read whole and in batches", async () => {
+  const rows = Array.from({ length: 50_000 }, (_, i) => `${i},${i * 7}`).join("\n");
+  const whole = await gzip(`a,b\n${rows}\n`);
+  await using served = await dataStore({
+    [`${DATA}/cut.csv.gz`]: whole.subarray(0, whole.length >> 1),
+    [`${DATA}/cut.ndjson.gz`]: (await gzip(`{"a":1}\n`.repeat(50_000))).subarray(0, 200),
+  });
+  const store = served.connect();
+  const batches = async (path: string) => {
+    for await (const _ of store.file(path).batches()) { /* read to the end */ }
+  };
+  for (const name of ["cut.csv.gz", "cut.ndjson.gz"]) {
+    const path = `${DATA}/${name}`;
+    for (const read of [() => store.file(path).dataframe(), () => batches(path)]) {
+      await assert.rejects(read(), (error: unknown) => {
+        assert.ok(error instanceof ParseError, String(error));
+        assert.equal(error.path, path);
+        return true;
+      });
+    }
+  }
+});
+
+Deno.test("a gzip bomb of one endless line, streamed by head(), stops with a ParseError, its memory bounded", async () => {
+  // 300 MiB of zeros without a line break, about 300 kB compressed.
+  const zeros = new Uint8Array(1024 * 1024).fill(0x30);
+  const line = ReadableStream.from((function* () {
+    yield new TextEncoder().encode("a\n");
+    for (let i = 0; i < 300; i++) yield zeros;
+  })()).pipeThrough(new CompressionStream("gzip"));
+  const bomb = new Uint8Array(await new Response(line).arrayBuffer());
+  await using served = await dataStore({ [`${DATA}/bomb.csv.gz`]: bomb });
+  const store = served.connect();
+  await assert.rejects(store.file(`${DATA}/bomb.csv.gz`).head(5), (error: unknown) => {
+    assert.ok(error instanceof ParseError);
+    assert.match(error.message, /a record runs past 256 MiB without ending/);
+    return true;
+  });
+});
