@@ -599,6 +599,7 @@ export async function parseLocal(input: Parsing & { source: WholeSource }): Prom
   if (decodes(encoding) && TEXT_FORMATS.has(detected.format)) {
     // Polars reads UTF-8 only: the text is decoded here, whole (and decompressed first).
     const raw = source.bytes ?? await Deno.readFile(source.file!);
+    if (detected.gzip) refuseBomb(raw, path);
     const plain = detected.gzip ? await collect(inflate([raw], path)) : raw;
     const head = utf8Head(plain.subarray(0, SNIFF_BYTES), encoding);
     const inner = detected.gzip
@@ -609,6 +610,7 @@ export async function parseLocal(input: Parsing & { source: WholeSource }): Prom
   }
   if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
   const compressed = source.bytes ?? await Deno.readFile(source.file!);
+  refuseBomb(compressed, path);
   const inflated = inflate([compressed], path);
   const { head } = await peek(inflated, SNIFF_BYTES).finally(() => inflated.return?.());
   const inner = innerFormat({ path, infoType, head, format: options.format });
@@ -708,6 +710,27 @@ async function* inflate(
       { path, cause: error },
     );
   }
+}
+
+/**
+ * Refuses gzip that says (in its trailer, the size modulo 4 GiB of its last member) it expands
+ * past 1 GiB and more than 100-fold, as a gzip bomb does: read whole, it would fill memory
+ * before Polars could fail. Text compresses about 3- to 20-fold.
+ *
+ * @throws {ParseError} naming the sizes and `batches()`, which reads it in bounded memory.
+ */
+function refuseBomb(compressed: Uint8Array, path: string): void {
+  if (compressed.length < 18) return;
+  const view = new DataView(compressed.buffer, compressed.byteOffset, compressed.byteLength);
+  const size = view.getUint32(compressed.length - 4, true);
+  if (size <= 1024 ** 3 || size <= compressed.length * 100) return;
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  throw new ParseError(
+    `${JSON.stringify(path)} expands from ${mb(compressed.length)} to ${mb(size)}, more than ` +
+      "100-fold, as a gzip bomb does; tern does not read it whole. batches() reads it a batch " +
+      "at a time.",
+    { path },
+  );
 }
 
 /**

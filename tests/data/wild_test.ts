@@ -162,3 +162,26 @@ Deno.test("a gzip bomb of one endless line, streamed by head(), stops with a Par
     return true;
   });
 });
+
+Deno.test("a gzip bomb read whole is refused from its trailer before it is decompressed", async () => {
+  // 1.1 GiB of rows, about 1 MB compressed: a whole read would fill memory.
+  const rows = new TextEncoder().encode("0\n".repeat(512 * 1024));
+  const stream = ReadableStream.from((function* () {
+    yield new TextEncoder().encode("a\n");
+    for (let i = 0; i < 1100; i++) yield rows;
+  })()).pipeThrough(new CompressionStream("gzip"));
+  const bomb = new Uint8Array(await new Response(stream).arrayBuffer());
+  await using served = await dataStore({ [`${DATA}/bomb.csv.gz`]: bomb });
+  const store = served.connect();
+  for (const cache of [true, false]) {
+    await assert.rejects(
+      store.file(`${DATA}/bomb.csv.gz`).dataframe({ cache }),
+      (error: unknown) => {
+        assert.ok(error instanceof ParseError);
+        assert.equal(error.path, `${DATA}/bomb.csv.gz`);
+        assert.match(error.message, /to 1153\.4 MB, more than 100-fold, as a gzip bomb does/);
+        return true;
+      },
+    );
+  }
+});
