@@ -205,7 +205,7 @@ export class BatchParser {
         const dates = typeof input === "string" || this.#format.gzip || mayHoldDates(input)
           ? dateColumns(pl, inferred, o)
           : {};
-        const frame = readDated(pl, dates, read, inferred);
+        const frame = unescapedHeader(readDated(pl, dates, read, inferred), o.quoteChar);
         const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
         [this.#first, this.#dates, this.#columns] = [frame, dates, o.columns && shaped.columns];
         return shaped;
@@ -216,6 +216,20 @@ export class BatchParser {
       }
     }
   }
+}
+
+/**
+ * The frame with its column names' doubled quotes undone: Polars keeps a quoted header's
+ * escaped quote doubled (`"c""d"` names a column `c""d`), where the field's value, and
+ * pandas' name, is `c"d`.
+ */
+function unescapedHeader(frame: DataFrame, quoteChar = '"'): DataFrame {
+  const doubled = quoteChar.repeat(2);
+  const names = frame.columns.filter((name) => name.includes(doubled));
+  if (names.length === 0) return frame;
+  return frame.rename(
+    Object.fromEntries(names.map((name) => [name, name.replaceAll(doubled, quoteChar)])),
+  );
 }
 
 /**

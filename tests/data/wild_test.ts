@@ -185,3 +185,18 @@ Deno.test("a gzip bomb read whole is refused from its trailer before it is decom
     );
   }
 });
+
+Deno.test("a quoted header's doubled quote is one quote in the column name, as in its values", async () => {
+  await using served = await dataStore({
+    [`${DATA}/quoted.csv`]: '"a,b","c""d",e\n1,"x""y",3\n',
+  });
+  const store = served.connect();
+  for (
+    const frame of [
+      await store.file(`${DATA}/quoted.csv`).dataframe(),
+      await store.file(`${DATA}/quoted.csv`).head(1),
+    ]
+  ) {
+    assert.deepEqual(frame.toRecords(), [{ "a,b": 1, 'c"d': 'x"y', e: 3 }]);
+  }
+});
