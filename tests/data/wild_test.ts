@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
 import { ParseError, UnsupportedFormatError } from "../../lib/data/errors.ts";
-import { DATA, dataStore, gzip } from "./_store.ts";
+import { DATA, dataStore, generatedCsv, gzip } from "./_store.ts";
 
 Deno.test("JSON nested 100,000 levels deep is a ParseError, not a stack overflow that kills the process", async () => {
   const deep = 100_000;
@@ -57,6 +57,23 @@ Deno.test("lines that end with a lone CR (classic Mac OS) read as lines, whole a
   }
   const quoted = await store.file(`${DATA}/mac.csv`).dataframe();
   assert.deepEqual(quoted.getColumn("b").toArray(), ["x\ry", "z"]);
+  // Many batches, cut at CRs outside quotes (the notes hold quoted line breaks).
+  const csv = generatedCsv(20_000);
+  await served.write(`${DATA}/big_mac.csv`, csv.replaceAll("\n", "\r"));
+  await served.write(`${DATA}/big.csv`, csv);
+  const expected = (await store.file(`${DATA}/big.csv`).dataframe()).toRecords();
+  const frames = [];
+  for await (const batch of store.file(`${DATA}/big_mac.csv`).batches({ rows: 1000 })) {
+    frames.push(batch);
+  }
+  assert.equal(frames.length, 20);
+  const notes = (rows: Record<string, unknown>[]) =>
+    rows.map((row) => ({ ...row, note: String(row.note).replaceAll("\r", "\n") }));
+  assert.deepEqual(notes(frames.flatMap((frame) => frame.toRecords())), expected);
+  assert.deepEqual(
+    notes((await store.file(`${DATA}/big_mac.csv`).dataframe()).toRecords()),
+    expected,
+  );
 });
 
 Deno.test("a row with more fields than the header is a ParseError, not a row cut short", async () => {
