@@ -217,3 +217,17 @@ Deno.test("a quoted header's doubled quote is one quote in the column name, as i
     assert.deepEqual(frame.toRecords(), [{ "a,b": 1, 'c"d': 'x"y', e: 3 }]);
   }
 });
+
+Deno.test("scan() of a CR-only CSV reads its lines, and of deep JSON Lines is a ParseError, not an abort", async () => {
+  await using served = await dataStore({
+    [`${DATA}/mac.csv`]: "a,b\r1,x\r3,z\r",
+    [`${DATA}/deep.ndjson`]: `{"a":1}\n${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}\n`,
+    [`${DATA}/flat.ndjson`]: '{"a":1}\n{"a":2}\n',
+  });
+  const store = served.connect();
+  const mac = await (await store.file(`${DATA}/mac.csv`).scan()).collect();
+  assert.deepEqual(mac.toRecords(), [{ a: 1, b: "x" }, { a: 3, b: "z" }]);
+  await assert.rejects(store.file(`${DATA}/deep.ndjson`).scan(), ParseError);
+  const flat = await (await store.file(`${DATA}/flat.ndjson`).scan()).collect();
+  assert.deepEqual(flat.getColumn("a").toArray(), [1, 2]);
+});
