@@ -172,17 +172,19 @@ export class BatchParser {
     const text = {
       sep: o.sep ?? this.#format.sep ?? ",",
       hasHeader: schema === undefined && (o.hasHeader ?? true),
-      // nodejs-polars' default drops a row's fields beyond the header's silently.
-      truncateRaggedLines: false,
       ...defined({
         quoteChar: o.quoteChar,
         nullValues: o.nullValues,
         eolChar: this.#format.lineEnd,
       }),
     };
+    // nodejs-polars' default drops a row's fields beyond the header's silently; they are
+    // dropped only once seen to be empty (a trailing delimiter on the data lines alone).
+    let truncateRaggedLines = false;
     const read = (types: Record<string, DataType>) =>
       pl.readCSV(input, {
         ...text,
+        truncateRaggedLines,
         rechunk: false,
         ...(schema === undefined
           ? { dtypes: { ...widened, ...types, ...o.dtypes } }
@@ -210,12 +212,54 @@ export class BatchParser {
         [this.#first, this.#dates, this.#columns] = [frame, dates, o.columns && shaped.columns];
         return shaped;
       } catch (error) {
+        if (!truncateRaggedLines && /found more fields than defined/.test(String(error))) {
+          const bytes = typeof input === "string" ? Deno.readFileSync(input) : input;
+          const width = schema === undefined ? undefined : Object.keys(schema).length;
+          if (!extraFieldsEmpty(bytes, { ...text, eolChar: text.eolChar ?? "\n" }, width)) {
+            throw error;
+          }
+          truncateRaggedLines = true;
+          continue;
+        }
         const column = integerMeetingDecimal(error);
         if (column === undefined || column in widened || column in (o.dtypes ?? {})) throw error;
         widened[column] = pl.Float64;
       }
     }
   }
+}
+
+/**
+ * Whether every field beyond the first `width` of each record of delimited text is empty
+ * (`width`: the first record's fields, when not given), quotes and line ends inside quotes
+ * taken into account; gzip-compressed text is decompressed first. Read only on the way to an
+ * error.
+ */
+function extraFieldsEmpty(
+  given: Uint8Array,
+  { sep, quoteChar = '"', eolChar }: { sep: string; quoteChar?: string; eolChar: string },
+  width?: number,
+): boolean {
+  const bytes = given[0] === 0x1f && given[1] === 0x8b ? gunzipSync(given) : given;
+  const [separator, quote, end] = [sep, quoteChar, eolChar].map((c) => c.charCodeAt(0));
+  let fields = width;
+  let field = 0;
+  let quoted = false;
+  for (const byte of bytes) {
+    if (quoted) {
+      if (byte === quote) quoted = false;
+      continue;
+    }
+    if (byte === separator) field++;
+    else if (byte === end) {
+      fields ??= field + 1;
+      field = 0;
+    } else if (byte === quote) quoted = true;
+    if (fields !== undefined && field >= fields && byte !== separator && byte !== 0x0d) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**

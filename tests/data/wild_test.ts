@@ -77,8 +77,24 @@ Deno.test("lines that end with a lone CR (classic Mac OS) read as lines, whole a
 });
 
 Deno.test("a row with more fields than the header is a ParseError, not a row cut short", async () => {
-  await using served = await dataStore({ [`${DATA}/ragged.csv`]: "a,b\n1,2\n3,4,5\n6,7\n" });
+  await using served = await dataStore({
+    [`${DATA}/ragged.csv`]: "a,b\n1,2\n3,4,5\n6,7\n",
+    // A trailing delimiter on the data lines alone adds only empty fields: the table is whole.
+    [`${DATA}/trailing.csv`]: 'a,b\r\n1,"x,\n"\r\n3,y,\r\n',
+    [`${DATA}/trailing_late.csv`]: `a,b\n${"1,2\n".repeat(30_000)}3,4,\n`,
+    [`${DATA}/quoted_late.csv`]: `a,b\n${"1,2\n".repeat(30_000)}3,4,""\n`,
+  });
   const store = served.connect();
+  const trailing = store.file(`${DATA}/trailing.csv`);
+  for (const frame of [await trailing.dataframe(), await trailing.head(5)]) {
+    assert.deepEqual(frame.toRecords(), [{ a: 1, b: "x,\n" }, { a: 3, b: "y" }]);
+  }
+  const late = store.file(`${DATA}/trailing_late.csv`);
+  let rows = 0;
+  for await (const batch of late.batches()) rows += batch.height;
+  assert.equal(rows, 30_001);
+  assert.equal((await late.dataframe()).getColumn("a").toArray().at(-1), 3);
+  await assert.rejects(store.file(`${DATA}/quoted_late.csv`).dataframe(), ParseError);
   const path = `${DATA}/ragged.csv`;
   for (const read of [() => store.file(path).dataframe(), () => store.file(path).head(5)]) {
     await assert.rejects(read(), (error: unknown) => {
