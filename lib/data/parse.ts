@@ -12,10 +12,12 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { type DateColumn, dateColumns, dateHint, mayHoldDates, readDated } from "./dates.ts";
+import { columnsOfType } from "../polars/adapter.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
 import { decodes, invalidUtf8At, toUtf8, utf8Head, wholeToUtf8 } from "./encoding.ts";
@@ -136,7 +138,7 @@ export class BatchParser {
           o,
           this.#path,
         )
-        : this.#delimited(input, left === 0 ? 1 : left);
+        : this.#withoutBlankLines(input, left === 0 ? 1 : left);
       const kept = limitRows(frame, left);
       this.#rows += kept.height;
       return kept;
@@ -151,6 +153,30 @@ export class BatchParser {
           `${at} of the ${gzip ? "decompressed " : ""}file, after ${this.#rows} rows)`,
       );
     }
+  }
+
+  /**
+   * Reads delimited text of two columns or more as if its blank lines (outside quotes) were not
+   * there, as pandas and R skip them: Polars reads each as a row of nulls, where a record of
+   * nulls has its separators (`,,`). Text that has blank lines is read twice; which has is
+   * told from the bytes of a batch, and for a whole file by path or compressed only when every
+   * column holds a null.
+   */
+  #withoutBlankLines(input: string | Buffer, nRows: number | undefined): DataFrame {
+    const first = this.#dates === undefined;
+    const frame = this.#delimited(input, nRows);
+    const end = (this.#format.lineEnd ?? "\n").charCodeAt(0);
+    // A batch is text; a whole file comes as a path or as gzip-compressed bytes. Each read of
+    // a frame's property lists its columns: a wide frame's cost, so the bytes are asked first.
+    const packed = typeof input === "string" || (input[0] === 0x1f && input[1] === 0x8b);
+    if (packed ? !everyColumnHasNulls(this.#pl, frame) : !hasBlankLine(input, end)) return frame;
+    if (frame.width < 2) return frame;
+    const raw = typeof input === "string" ? Deno.readFileSync(input) : input;
+    const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
+    const kept = withoutBlankLines(text, end, (this.#options.quoteChar ?? '"').charCodeAt(0));
+    if (kept === undefined) return frame;
+    if (first) [this.#first, this.#dates, this.#columns] = [undefined, undefined, undefined];
+    return this.#delimited(asBuffer(kept), nRows);
   }
 
   /**
@@ -197,17 +223,26 @@ export class BatchParser {
         // The first batch: read with inferred types, its text columns judged for dates, and its
         // schema and columns fixing those of the later batches.
         const inferred = read({});
-        const wide = unreadableColumns(inferred);
-        if (wide.length > 0) {
+        let dates: Record<string, DateColumn>;
+        try {
+          // Compressed bytes (gzip-compressed CSV goes to Polars as it is) are not the text.
+          // Either branch asks for the frame's types once, which throws for Int128.
+          const examine = o.tryParseDates !== false &&
+            (typeof input === "string" || this.#format.gzip || mayHoldDates(input));
+          dates = examine ? dateColumns(pl, inferred, o) : (columnsOfType(inferred, []), {});
+        } catch (error) {
+          const wide = unreadableColumns(error, inferred);
+          if (wide.length === 0) throw error;
           // Integers beyond Int64: read again as text, exact ({@linkcode unreadableColumns}).
           for (const column of wide) widened[column] = pl.String;
           continue;
         }
-        // Compressed bytes (gzip-compressed CSV goes to Polars as it is) are not the text.
-        const dates = typeof input === "string" || this.#format.gzip || mayHoldDates(input)
-          ? dateColumns(pl, inferred, o)
-          : {};
-        const frame = unescapedHeader(readDated(pl, dates, read, inferred), o.quoteChar);
+        const dated = readDated(pl, dates, read, inferred);
+        // Text without a doubled quote has no header to mend: its names are not asked for.
+        const plain = typeof input !== "string" && !(input[0] === 0x1f && input[1] === 0x8b);
+        const frame = plain && !input.includes(doubledQuote(o.quoteChar))
+          ? dated
+          : unescapedHeader(dated, o.quoteChar);
         const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
         [this.#first, this.#dates, this.#columns] = [frame, dates, o.columns && shaped.columns];
         return shaped;
@@ -228,6 +263,39 @@ export class BatchParser {
     }
   }
 }
+
+/** Whether every column of `frame` holds a null (counts Polars keeps: no pass over rows). */
+function everyColumnHasNulls(pl: Polars, frame: DataFrame): boolean {
+  return frame.select(pl.minHorizontal(pl.all().nullCount())).row(0)[0] > 0;
+}
+
+/** Whether `bytes` start with a line end or hold two in a row (a CR between them allowed). */
+function hasBlankLine(bytes: Buffer, end: number): boolean {
+  if (bytes[0] === end || (bytes[0] === CR && bytes[1] === end)) return true;
+  return bytes.includes(Buffer.of(end, end)) || bytes.includes(Buffer.of(end, CR, end));
+}
+
+/**
+ * `bytes` without their blank lines outside quotes (a line of nothing but a CR is blank), or
+ * undefined when there are none.
+ */
+function withoutBlankLines(bytes: Uint8Array, end: number, quote: number): Uint8Array | undefined {
+  const kept = new Uint8Array(bytes.length);
+  let [fill, start, quoted, dropped] = [0, 0, false, false];
+  for (let i = 0; i <= bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === quote) quoted = !quoted;
+    if (i < bytes.length && (quoted || byte !== end)) continue;
+    const line = bytes.subarray(start, Math.min(i + 1, bytes.length));
+    const blank = line.length > 0 && line.every((b) => b === end || b === CR);
+    if (blank) dropped = true;
+    else kept.set(line, fill), fill += line.length;
+    start = i + 1;
+  }
+  return dropped ? kept.subarray(0, fill) : undefined;
+}
+
+const CR = 0x0d;
 
 /**
  * Whether every field beyond the first `width` of each record of delimited text is empty
@@ -276,33 +344,39 @@ function unescapedHeader(frame: DataFrame, quoteChar = '"'): DataFrame {
   );
 }
 
-/**
- * The columns of a type nodejs-polars cannot hand to JavaScript: Polars infers Int128 for
- * integers beyond Int64, and even asking such a frame for its types throws. They are read as
- * text, exactly as written: pandas keeps such numbers as exact Python integers, and Float64
- * would round them.
- */
-function unreadableColumns(frame: DataFrame): string[] {
-  try {
-    frame.dtypes;
-    return [];
-  } catch {
-    return frame.columns.filter((name) => {
-      try {
-        frame.getColumn(name).dtype;
-        return false;
-      } catch {
-        return true;
-      }
-    });
-  }
+/** A doubled quote, as bytes to look for before asking a frame for its column names. */
+function doubledQuote(quoteChar = '"'): Buffer {
+  return Buffer.from(quoteChar.repeat(2));
 }
 
-/** The frame with its {@linkcode unreadableColumns} as text. */
+/**
+ * The columns of a type nodejs-polars cannot hand to JavaScript, when `error` is its refusal to
+ * (else none). Polars infers Int128 for integers beyond Int64, and even asking such a frame for
+ * its types throws. They are read as text, exactly as written: pandas keeps such numbers as
+ * text too, and Float64 would round them.
+ */
+function unreadableColumns(error: unknown, frame: DataFrame): string[] {
+  if (!/not supported for JS conversion/.test(String(error))) return [];
+  return frame.columns.filter((name) => {
+    try {
+      frame.getColumn(name).dtype;
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** The frame with its {@linkcode unreadableColumns} as text (one look at its types). */
 function asText(pl: Polars, frame: DataFrame): DataFrame {
-  const columns = unreadableColumns(frame);
-  if (columns.length === 0) return frame;
-  return frame.withColumns(...columns.map((name) => pl.col(name).cast(pl.String)));
+  try {
+    columnsOfType(frame, []);
+    return frame;
+  } catch (error) {
+    const columns = unreadableColumns(error, frame);
+    if (columns.length === 0) throw error;
+    return frame.withColumns(...columns.map((name) => pl.col(name).cast(pl.String)));
+  }
 }
 
 /**

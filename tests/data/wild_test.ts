@@ -247,3 +247,43 @@ Deno.test("scan() of a CR-only CSV reads its lines, and of deep JSON Lines is a 
   const flat = await (await store.file(`${DATA}/flat.ndjson`).scan()).collect();
   assert.deepEqual(flat.getColumn("a").toArray(), [1, 2]);
 });
+
+Deno.test("blank lines inside a table of two columns or more are skipped, as pandas skips them", async () => {
+  const rows = Array.from({ length: 40_000 }, (_, i) => `${i},v${i}`);
+  const spaced = `a,b\n${rows.slice(0, 20_000).join("\n")}\n\n\r\n${
+    rows.slice(20_000).join("\n")
+  }\n\n`;
+  await using served = await dataStore({
+    [`${DATA}/blank.csv`]: 'a,b\r\n1,"x\r\n\r\ny"\r\n\r\n,\r\n3,z\r\n\r\n',
+    [`${DATA}/large.csv`]: spaced, // read by path, over 1 MiB
+    [`${DATA}/large.csv.gz`]: await gzip(spaced),
+    [`${DATA}/one.csv`]: "a\n1\n\n3\n",
+  });
+  const store = served.connect();
+  const small = store.file(`${DATA}/blank.csv`);
+  const expected = [{ a: 1, b: "x\r\n\r\ny" }, { a: null, b: null }, { a: 3, b: "z" }];
+  for (
+    const frame of [
+      await small.dataframe(),
+      await small.head(10),
+      await small.dataframe({ cache: false }),
+    ]
+  ) {
+    assert.deepEqual(frame.toRecords(), expected);
+  }
+  for (const name of ["large.csv", "large.csv.gz"]) {
+    const file = store.file(`${DATA}/${name}`);
+    const whole = await file.dataframe();
+    assert.equal(whole.height, 40_000, name);
+    assert.equal(whole.getColumn("a").nullCount(), 0, name);
+    let height = 0;
+    for await (const batch of file.batches({ rows: 7_000 })) {
+      height += batch.height;
+      assert.equal(batch.getColumn("a").nullCount(), 0, name);
+    }
+    assert.equal(height, 40_000, name);
+  }
+  // One column: an empty line is how an empty value is written.
+  const one = await store.file(`${DATA}/one.csv`).dataframe();
+  assert.deepEqual(one.getColumn("a").toArray(), [1, null, 3]);
+});
