@@ -24,7 +24,7 @@ import { decodes, invalidUtf8At, toUtf8, utf8Head, wholeToUtf8 } from "./encodin
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { innerFormat } from "./formats.ts";
 import { asRecords } from "./json_layout.ts";
-import { RecordSplitter } from "./records.ts";
+import { extraFieldsEmpty, hasBlankLine, RecordSplitter, withoutBlankLines } from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
 import { asBuffer, defined, type Polars } from "./polars.ts";
 
@@ -248,7 +248,8 @@ export class BatchParser {
         return shaped;
       } catch (error) {
         if (!truncateRaggedLines && /found more fields than defined/.test(String(error))) {
-          const bytes = typeof input === "string" ? Deno.readFileSync(input) : input;
+          const raw = typeof input === "string" ? Deno.readFileSync(input) : input;
+          const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
           const width = schema === undefined ? undefined : Object.keys(schema).length;
           if (!extraFieldsEmpty(bytes, { ...text, eolChar: text.eolChar ?? "\n" }, width)) {
             throw error;
@@ -267,67 +268,6 @@ export class BatchParser {
 /** Whether every column of `frame` holds a null (counts Polars keeps: no pass over rows). */
 function everyColumnHasNulls(pl: Polars, frame: DataFrame): boolean {
   return frame.select(pl.minHorizontal(pl.all().nullCount())).row(0)[0] > 0;
-}
-
-/** Whether `bytes` start with a line end or hold two in a row (a CR between them allowed). */
-function hasBlankLine(bytes: Buffer, end: number): boolean {
-  if (bytes[0] === end || (bytes[0] === CR && bytes[1] === end)) return true;
-  return bytes.includes(Buffer.of(end, end)) || bytes.includes(Buffer.of(end, CR, end));
-}
-
-/**
- * `bytes` without their blank lines outside quotes (a line of nothing but a CR is blank), or
- * undefined when there are none.
- */
-function withoutBlankLines(bytes: Uint8Array, end: number, quote: number): Uint8Array | undefined {
-  const kept = new Uint8Array(bytes.length);
-  let [fill, start, quoted, dropped] = [0, 0, false, false];
-  for (let i = 0; i <= bytes.length; i++) {
-    const byte = bytes[i];
-    if (byte === quote) quoted = !quoted;
-    if (i < bytes.length && (quoted || byte !== end)) continue;
-    const line = bytes.subarray(start, Math.min(i + 1, bytes.length));
-    const blank = line.length > 0 && line.every((b) => b === end || b === CR);
-    if (blank) dropped = true;
-    else kept.set(line, fill), fill += line.length;
-    start = i + 1;
-  }
-  return dropped ? kept.subarray(0, fill) : undefined;
-}
-
-const CR = 0x0d;
-
-/**
- * Whether every field beyond the first `width` of each record of delimited text is empty
- * (`width`: the first record's fields, when not given), quotes and line ends inside quotes
- * taken into account; gzip-compressed text is decompressed first. Read only on the way to an
- * error.
- */
-function extraFieldsEmpty(
-  given: Uint8Array,
-  { sep, quoteChar = '"', eolChar }: { sep: string; quoteChar?: string; eolChar: string },
-  width?: number,
-): boolean {
-  const bytes = given[0] === 0x1f && given[1] === 0x8b ? gunzipSync(given) : given;
-  const [separator, quote, end] = [sep, quoteChar, eolChar].map((c) => c.charCodeAt(0));
-  let fields = width;
-  let field = 0;
-  let quoted = false;
-  for (const byte of bytes) {
-    if (quoted) {
-      if (byte === quote) quoted = false;
-      continue;
-    }
-    if (byte === separator) field++;
-    else if (byte === end) {
-      fields ??= field + 1;
-      field = 0;
-    } else if (byte === quote) quoted = true;
-    if (fields !== undefined && field >= fields && byte !== separator && byte !== 0x0d) {
-      return false;
-    }
-  }
-  return true;
 }
 
 /**
