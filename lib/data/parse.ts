@@ -798,9 +798,9 @@ function refuseBomb(compressed: Uint8Array, path: string): void {
   if (size <= 1024 ** 3 || size <= compressed.length * 100) return;
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   throw new ParseError(
-    `${JSON.stringify(path)} expands from ${mb(compressed.length)} to ${mb(size)}, more than ` +
-      "100-fold, as a gzip bomb does; tern does not read it whole. batches() reads it a batch " +
-      "at a time.",
+    `${JSON.stringify(path)} says it expands from ${mb(compressed.length)} to ${mb(size)}, ` +
+      "more than 100-fold: a gzip bomb, or a file cut short (whose last bytes are then no gzip " +
+      "trailer); tern does not read it whole. batches() reads it a batch at a time.",
     { path },
   );
 }

@@ -212,7 +212,7 @@ Deno.test("a gzip bomb read whole is refused from its trailer before it is decom
       (error: unknown) => {
         assert.ok(error instanceof ParseError);
         assert.equal(error.path, `${DATA}/bomb.csv.gz`);
-        assert.match(error.message, /to 1153\.4 MB, more than 100-fold, as a gzip bomb does/);
+        assert.match(error.message, /to 1153\.4 MB, more than 100-fold: a gzip bomb/);
         return true;
       },
     );
