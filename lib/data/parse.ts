@@ -739,16 +739,33 @@ export async function* parseChunks(
     const splitter = format.format === "csv"
       ? new RecordSplitter(options.quoteChar ?? '"', undefined, undefined, format.lineEnd)
       : new RecordSplitter();
+    // A first batch of nothing but the header (the record after it is long) would fix every
+    // column as text: it is held and parsed with the next batch.
+    let header = format.format === "csv" && (options.hasHeader ?? true);
+    const end = format.lineEnd === "\r" ? 0x0d : 0x0a;
+    let held: Uint8Array | undefined;
+    const withHeld = (batch: Uint8Array) => {
+      if (held === undefined) return batch;
+      const joined = new Uint8Array(held.length + batch.length);
+      joined.set(held);
+      joined.set(batch, held.length);
+      held = undefined;
+      return joined;
+    };
     for await (const chunk of chunks) {
       // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
       for (let batch = splitter.push(chunk); batch; batch = splitter.push(NO_BYTES)) {
-        yield parser.parse(batch);
+        if (header && (header = false, batch.indexOf(end) === batch.length - 1)) {
+          held = batch.slice();
+          continue;
+        }
+        yield parser.parse(withHeld(batch));
         if (parser.done) return true;
       }
       if (splitter.buffered > MAX_RECORD_BYTES) throw endlessRecord(path, format);
     }
     const rest = splitter.finish();
-    if (rest !== undefined) yield parser.parse(rest);
+    if (rest !== undefined || held !== undefined) yield parser.parse(withHeld(rest ?? NO_BYTES));
     return false;
   } finally {
     await inflated?.return?.();

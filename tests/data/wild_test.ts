@@ -287,3 +287,16 @@ Deno.test("blank lines inside a table of two columns or more are skipped, as pan
   const one = await store.file(`${DATA}/one.csv`).dataframe();
   assert.deepEqual(one.getColumn("a").toArray(), [1, null, 3]);
 });
+
+Deno.test("a first row longer than a batch does not leave head() and batches() a header-only schema of text", async () => {
+  const csv = `n,note\n1,${"x".repeat(200_000)}\n2,y\n`;
+  await using served = await dataStore({ [`${DATA}/long.csv`]: csv });
+  const store = served.connect();
+  const file = store.file(`${DATA}/long.csv`);
+  const batches = [];
+  for await (const batch of file.batches()) batches.push(batch);
+  for (const frame of [await file.dataframe(), await file.head(5), ...batches]) {
+    assert.equal(String(frame.getColumn("n").dtype), String(pl.Int64));
+    assert.deepEqual(frame.getColumn("n").toArray(), [1, 2]);
+  }
+});
