@@ -12,17 +12,19 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { type DateColumn, dateColumns, dateHint, mayHoldDates, readDated } from "./dates.ts";
+import { columnsOfType } from "../polars/adapter.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
 import { decodes, invalidUtf8At, toUtf8, utf8Head, wholeToUtf8 } from "./encoding.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { innerFormat } from "./formats.ts";
 import { asRecords } from "./json_layout.ts";
-import { RecordSplitter } from "./records.ts";
+import { extraFieldsEmpty, hasBlankLine, RecordSplitter, withoutBlankLines } from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
 import { asBuffer, defined, type Polars } from "./polars.ts";
 
@@ -57,9 +59,9 @@ export class BatchParser {
   readonly #options: DataFrameOptions;
   readonly #path: string;
   // Delimited text: what the first batch fixed for the later ones, and the integer columns
-  // widened to Float64 so far. The schema is taken from the first batch's frame only when a
-  // second batch comes: a whole file is one batch, and a wide frame's types cost a pass over
-  // every column.
+  // widened to Float64 (or to text, beyond Int64) so far. The schema is taken from the first
+  // batch's frame only when a second batch comes: a whole file is one batch, and a wide frame's
+  // types cost a pass over every column.
   #first?: DataFrame;
   #schema?: Record<string, DataType>;
   #dates?: Record<string, DateColumn>;
@@ -130,8 +132,13 @@ export class BatchParser {
     const left = o.nRows === undefined ? undefined : o.nRows - this.#rows;
     try {
       const frame = format === "json" || format === "ndjson"
-        ? shape(this.#pl, readJsonText(this.#pl, input, format, o, this.#path), o, this.#path)
-        : this.#delimited(input, left === 0 ? 1 : left);
+        ? shape(
+          this.#pl,
+          asText(this.#pl, readJsonText(this.#pl, input, format, o, this.#path)),
+          o,
+          this.#path,
+        )
+        : this.#withoutBlankLines(input, left === 0 ? 1 : left);
       const kept = limitRows(frame, left);
       this.#rows += kept.height;
       return kept;
@@ -146,6 +153,30 @@ export class BatchParser {
           `${at} of the ${gzip ? "decompressed " : ""}file, after ${this.#rows} rows)`,
       );
     }
+  }
+
+  /**
+   * Reads delimited text of two columns or more as if its blank lines (outside quotes) were not
+   * there, as pandas and R skip them: Polars reads each as a row of nulls, where a record of
+   * nulls has its separators (`,,`). Text that has blank lines is read twice; which has is
+   * told from the bytes of a batch, and for a whole file by path or compressed only when every
+   * column holds a null.
+   */
+  #withoutBlankLines(input: string | Buffer, nRows: number | undefined): DataFrame {
+    const first = this.#dates === undefined;
+    const frame = this.#delimited(input, nRows);
+    const end = (this.#format.lineEnd ?? "\n").charCodeAt(0);
+    // A batch is text; a whole file comes as a path or as gzip-compressed bytes. Each read of
+    // a frame's property lists its columns: a wide frame's cost, so the bytes are asked first.
+    const packed = typeof input === "string" || (input[0] === 0x1f && input[1] === 0x8b);
+    if (packed ? !everyColumnHasNulls(this.#pl, frame) : !hasBlankLine(input, end)) return frame;
+    if (frame.width < 2) return frame;
+    const raw = typeof input === "string" ? Deno.readFileSync(input) : input;
+    const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
+    const kept = withoutBlankLines(text, end, (this.#options.quoteChar ?? '"').charCodeAt(0));
+    if (kept === undefined) return frame;
+    if (first) [this.#first, this.#dates, this.#columns] = [undefined, undefined, undefined];
+    return this.#delimited(asBuffer(kept), nRows);
   }
 
   /**
@@ -167,11 +198,19 @@ export class BatchParser {
     const text = {
       sep: o.sep ?? this.#format.sep ?? ",",
       hasHeader: schema === undefined && (o.hasHeader ?? true),
-      ...defined({ quoteChar: o.quoteChar, nullValues: o.nullValues }),
+      ...defined({
+        quoteChar: o.quoteChar,
+        nullValues: o.nullValues,
+        eolChar: this.#format.lineEnd,
+      }),
     };
+    // nodejs-polars' default drops a row's fields beyond the header's silently; they are
+    // dropped only once seen to be empty (a trailing delimiter on the data lines alone).
+    let truncateRaggedLines = false;
     const read = (types: Record<string, DataType>) =>
       pl.readCSV(input, {
         ...text,
+        truncateRaggedLines,
         rechunk: false,
         ...(schema === undefined
           ? { dtypes: { ...widened, ...types, ...o.dtypes } }
@@ -184,20 +223,99 @@ export class BatchParser {
         // The first batch: read with inferred types, its text columns judged for dates, and its
         // schema and columns fixing those of the later batches.
         const inferred = read({});
-        // Compressed bytes (gzip-compressed CSV goes to Polars as it is) are not the text.
-        const dates = typeof input === "string" || this.#format.gzip || mayHoldDates(input)
-          ? dateColumns(pl, inferred, o)
-          : {};
-        const frame = readDated(pl, dates, read, inferred);
+        let dates: Record<string, DateColumn>;
+        try {
+          // Compressed bytes (gzip-compressed CSV goes to Polars as it is) are not the text.
+          // Either branch asks for the frame's types once, which throws for Int128.
+          const examine = o.tryParseDates !== false &&
+            (typeof input === "string" || this.#format.gzip || mayHoldDates(input));
+          dates = examine ? dateColumns(pl, inferred, o) : (columnsOfType(inferred, []), {});
+        } catch (error) {
+          const wide = unreadableColumns(error, inferred);
+          if (wide.length === 0) throw error;
+          // Integers beyond Int64: read again as text, exact ({@linkcode unreadableColumns}).
+          for (const column of wide) widened[column] = pl.String;
+          continue;
+        }
+        const dated = readDated(pl, dates, read, inferred);
+        // Text without a doubled quote has no header to mend: its names are not asked for.
+        const plain = typeof input !== "string" && !(input[0] === 0x1f && input[1] === 0x8b);
+        const frame = plain && !input.includes(doubledQuote(o.quoteChar))
+          ? dated
+          : unescapedHeader(dated, o.quoteChar);
         const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
         [this.#first, this.#dates, this.#columns] = [frame, dates, o.columns && shaped.columns];
         return shaped;
       } catch (error) {
+        if (!truncateRaggedLines && /found more fields than defined/.test(String(error))) {
+          const raw = typeof input === "string" ? Deno.readFileSync(input) : input;
+          const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
+          const width = schema === undefined ? undefined : Object.keys(schema).length;
+          if (!extraFieldsEmpty(bytes, { ...text, eolChar: text.eolChar ?? "\n" }, width)) {
+            throw error;
+          }
+          truncateRaggedLines = true;
+          continue;
+        }
         const column = integerMeetingDecimal(error);
         if (column === undefined || column in widened || column in (o.dtypes ?? {})) throw error;
         widened[column] = pl.Float64;
       }
     }
+  }
+}
+
+/** Whether every column of `frame` holds a null (counts Polars keeps: no pass over rows). */
+function everyColumnHasNulls(pl: Polars, frame: DataFrame): boolean {
+  return frame.select(pl.minHorizontal(pl.all().nullCount())).row(0)[0] > 0;
+}
+
+/**
+ * The frame with its column names' doubled quotes undone: Polars keeps a quoted header's
+ * escaped quote doubled (`"c""d"` names a column `c""d`), where the field's value, and
+ * pandas' name, is `c"d`.
+ */
+function unescapedHeader(frame: DataFrame, quoteChar = '"'): DataFrame {
+  const doubled = quoteChar.repeat(2);
+  const names = frame.columns.filter((name) => name.includes(doubled));
+  if (names.length === 0) return frame;
+  return frame.rename(
+    Object.fromEntries(names.map((name) => [name, name.replaceAll(doubled, quoteChar)])),
+  );
+}
+
+/** A doubled quote, as bytes to look for before asking a frame for its column names. */
+function doubledQuote(quoteChar = '"'): Buffer {
+  return Buffer.from(quoteChar.repeat(2));
+}
+
+/**
+ * The columns of a type nodejs-polars cannot hand to JavaScript, when `error` is its refusal to
+ * (else none). Polars infers Int128 for integers beyond Int64, and even asking such a frame for
+ * its types throws. They are read as text, exactly as written: pandas keeps such numbers as
+ * text too, and Float64 would round them.
+ */
+function unreadableColumns(error: unknown, frame: DataFrame): string[] {
+  if (!/not supported for JS conversion/.test(String(error))) return [];
+  return frame.columns.filter((name) => {
+    try {
+      frame.getColumn(name).dtype;
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** The frame with its {@linkcode unreadableColumns} as text (one look at its types). */
+function asText(pl: Polars, frame: DataFrame): DataFrame {
+  try {
+    columnsOfType(frame, []);
+    return frame;
+  } catch (error) {
+    const columns = unreadableColumns(error, frame);
+    if (columns.length === 0) throw error;
+    return frame.withColumns(...columns.map((name) => pl.col(name).cast(pl.String)));
   }
 }
 
@@ -254,12 +372,20 @@ function readJsonText(
   path: string,
 ): DataFrame {
   const options = { format: format === "json" ? "json" : "lines" } as const;
-  let input = given;
+  // A string is a local copy's path; its bytes are looked at before Polars gets them.
+  let input = typeof given === "string" ? asBuffer(Deno.readFileSync(given)) : given;
   if (format === "json") {
-    // A string is a local copy's path; pandas' other layouts are rewritten as records.
-    const bytes = typeof given === "string" ? Deno.readFileSync(given) : given;
-    const records = asRecords(bytes, jsonLayout, path);
+    // pandas' other layouts are rewritten as records.
+    const records = asRecords(input, jsonLayout, path);
     if (records !== undefined) input = asBuffer(encoder.encode(records));
+  }
+  if (nestsBeyond(input, MAX_JSON_DEPTH)) {
+    throw new ParseError(
+      `${JSON.stringify(path)} nests arrays and objects more than ${MAX_JSON_DEPTH} levels ` +
+        "deep; tern refuses such JSON, whose parse would overflow Polars' stack and abort the " +
+        "process.",
+      { path },
+    );
   }
   try {
     return pl.readJSON(input, { ...options, inferSchemaLength: inferSchemaLength ?? null });
@@ -268,6 +394,36 @@ function readJsonText(
     return pl.readJSON(input, { ...options, inferSchemaLength: null });
   }
 }
+
+/**
+ * Whether JSON text nests arrays and objects more than `limit` deep (brackets inside strings
+ * do not count).
+ */
+function nestsBeyond(bytes: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === QUOTE) {
+      // Skip the string, escapes included.
+      for (i++; i < bytes.length && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+    } else if (byte === 0x5b || byte === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x5d || byte === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * How deep JSON may nest. Polars parses nested JSON recursively and a stack overflow aborts
+ * the whole process (a notebook's kernel) rather than throwing; it held about a thousand
+ * levels of objects on the main thread, and its worker threads have a quarter of that stack.
+ * Data nests a handful of levels; serde_json's own default limit is 128.
+ */
+const MAX_JSON_DEPTH = 128;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /**
  * Where a whole file comes from: a local path (used when Polars accepts it as a path) and/or
@@ -432,10 +588,18 @@ function formatName(format: DetectedFormat): string {
 function parseError(error: unknown, path: string, what: string): ParseError {
   if (error instanceof ParseError) return error;
   const text = error instanceof Error ? error.message : String(error);
-  const hint = dateHint(error) ?? (/could not parse .* as dtype/i.test(text) ? TYPE_HINT : "");
+  const hint = dateHint(error) ??
+    (/could not parse .* as dtype/i.test(text)
+      ? TYPE_HINT
+      : /found more fields than defined/.test(text)
+      ? RAGGED_HINT
+      : "");
   return new ParseError(`${what}: ${polarsReason(error)}.${hint}`, { path, cause: error });
 }
 
+const RAGGED_HINT = " A row has more fields than the header has columns; they are not " +
+  "dropped silently. Check the separator (sep) and whether the first line is the header " +
+  "(hasHeader).";
 const TYPE_HINT = " Column types come from the first rows (an integer column meeting a decimal " +
   "widens to Float64 by itself, but no other change of type); pass dtypes (e.g. " +
   "{ column: pl.String }) or a larger inferSchemaLength.";
@@ -507,7 +671,8 @@ export async function parseLocal(input: Parsing & { source: WholeSource }): Prom
   if (decodes(encoding) && TEXT_FORMATS.has(detected.format)) {
     // Polars reads UTF-8 only: the text is decoded here, whole (and decompressed first).
     const raw = source.bytes ?? await Deno.readFile(source.file!);
-    const plain = detected.gzip ? await collect(gunzip([raw])) : raw;
+    if (detected.gzip) refuseBomb(raw, path);
+    const plain = detected.gzip ? await collect(inflate([raw], path)) : raw;
     const head = utf8Head(plain.subarray(0, SNIFF_BYTES), encoding);
     const inner = detected.gzip
       ? innerFormat({ path, infoType, head, format: options.format })
@@ -517,10 +682,11 @@ export async function parseLocal(input: Parsing & { source: WholeSource }): Prom
   }
   if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
   const compressed = source.bytes ?? await Deno.readFile(source.file!);
-  const inflated = gunzip([compressed]).values();
+  refuseBomb(compressed, path);
+  const inflated = inflate([compressed], path);
   const { head } = await peek(inflated, SNIFF_BYTES).finally(() => inflated.return?.());
   const inner = innerFormat({ path, infoType, head, format: options.format });
-  const bytes = inner.format === "csv" ? compressed : await collect(gunzip([compressed]));
+  const bytes = inner.format === "csv" ? compressed : await collect(inflate([compressed], path));
   return await parseWhole(pl, { ...inner, gzip: inner.format === "csv" }, { bytes }, options, path);
 }
 
@@ -553,7 +719,7 @@ export async function* parseChunks(
   input: Parsing & { chunks: AsyncIterable<Uint8Array> },
 ): AsyncGenerator<DataFrame, boolean> {
   const { pl, detected, chunks: source, options = {}, path, infoType = null } = input;
-  const inflated = detected.gzip ? gunzip(source).values() : undefined;
+  const inflated = detected.gzip ? inflate(source, path) : undefined;
   try {
     let format = detected;
     let chunks = source;
@@ -570,22 +736,107 @@ export async function* parseChunks(
       yield parser.parse(await collect(chunks));
       return false;
     }
-    const splitter = new RecordSplitter(
-      format.format === "csv" ? options.quoteChar ?? '"' : undefined,
-    );
+    const splitter = format.format === "csv"
+      ? new RecordSplitter(options.quoteChar ?? '"', undefined, undefined, format.lineEnd)
+      : new RecordSplitter();
+    // A first batch of nothing but the header (the record after it is long) would fix every
+    // column as text: it is held and parsed with the next batch.
+    let header = format.format === "csv" && (options.hasHeader ?? true);
+    const end = format.lineEnd === "\r" ? 0x0d : 0x0a;
+    let held: Uint8Array | undefined;
+    const withHeld = (batch: Uint8Array) => {
+      if (held === undefined) return batch;
+      const joined = new Uint8Array(held.length + batch.length);
+      joined.set(held);
+      joined.set(batch, held.length);
+      held = undefined;
+      return joined;
+    };
     for await (const chunk of chunks) {
       // A chunk larger than a batch leaves more than one batch behind; cut them one by one.
       for (let batch = splitter.push(chunk); batch; batch = splitter.push(NO_BYTES)) {
-        yield parser.parse(batch);
+        if (header && (header = false, batch.indexOf(end) === batch.length - 1)) {
+          held = batch.slice();
+          continue;
+        }
+        yield parser.parse(withHeld(batch));
         if (parser.done) return true;
       }
+      if (splitter.buffered > MAX_RECORD_BYTES) throw endlessRecord(path, format);
     }
     const rest = splitter.finish();
-    if (rest !== undefined) yield parser.parse(rest);
+    if (rest !== undefined || held !== undefined) yield parser.parse(withHeld(rest ?? NO_BYTES));
     return false;
   } finally {
     await inflated?.return?.();
   }
+}
+
+/**
+ * The gzip-decompressed chunks, a corrupt or cut-short stream being a {@linkcode ParseError}
+ * naming the file (the decompressor throws a bare `TypeError`; errors of the source pass).
+ */
+async function* inflate(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  path: string,
+): AsyncGenerator<Uint8Array, void> {
+  let failed: unknown;
+  const watched = (async function* () {
+    try {
+      yield* chunks;
+    } catch (error) {
+      failed = error;
+      throw error;
+    }
+  })();
+  try {
+    yield* gunzip(watched);
+  } catch (error) {
+    if (error === failed || !(error instanceof TypeError)) throw error;
+    throw new ParseError(
+      `Could not decompress ${JSON.stringify(path)}: its gzip data is corrupt or cut short ` +
+        `(${error.message}).`,
+      { path, cause: error },
+    );
+  }
+}
+
+/**
+ * Refuses gzip that says (in its trailer, the size modulo 4 GiB of its last member) it expands
+ * past 1 GiB and more than 100-fold, as a gzip bomb does: read whole, it would fill memory
+ * before Polars could fail. Text compresses about 3- to 20-fold.
+ *
+ * @throws {ParseError} naming the sizes and `batches()`, which reads it in bounded memory.
+ */
+function refuseBomb(compressed: Uint8Array, path: string): void {
+  if (compressed.length < 18) return;
+  const view = new DataView(compressed.buffer, compressed.byteOffset, compressed.byteLength);
+  const size = view.getUint32(compressed.length - 4, true);
+  if (size <= 1024 ** 3 || size <= compressed.length * 100) return;
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  throw new ParseError(
+    `${JSON.stringify(path)} says it expands from ${mb(compressed.length)} to ${mb(size)}, ` +
+      "more than 100-fold: a gzip bomb, or a file cut short (whose last bytes are then no gzip " +
+      "trailer); tern does not read it whole. batches() reads it a batch at a time.",
+    { path },
+  );
+}
+
+/**
+ * How long one record of a streamed read may grow: batches are at most 16 MiB, so only a line
+ * this long, or a quote never closed, holds more; without a bound a gzip bomb of one endless
+ * line (or such a file) fills memory before Polars sees a byte. A whole read has no such bound.
+ */
+const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+
+function endlessRecord(path: string, format: DetectedFormat): ParseError {
+  const quote = format.format === "csv" ? ", or a quote that is never closed" : "";
+  return new ParseError(
+    `Could not read ${JSON.stringify(path)} in batches: a record runs past ` +
+      `${MAX_RECORD_BYTES / 1024 / 1024} MiB without ending (a line that long${quote}). ` +
+      "dataframe() reads the file whole, with no such limit.",
+    { path },
+  );
 }
 
 const NO_BYTES = new Uint8Array(0);

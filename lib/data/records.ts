@@ -8,10 +8,14 @@
  * short rest carried into the next batch is counted again), four bytes at a time, which keeps
  * the splitter at a few GB/s on one core.
  *
+ * The other record-level questions of delimited text asked of its bytes live here too: whether
+ * it has blank lines (and the text without them) and whether the fields past the header's are
+ * all empty.
+ *
  * @module
  */
 
-const LINE_FEED = 0x0a;
+import { Buffer } from "node:buffer";
 
 /**
  * How many bytes equal to `quote` lie in `bytes[start, end)`.
@@ -83,6 +87,7 @@ function bitCount(value: number): number {
  */
 export class RecordSplitter {
   readonly #quote: number | undefined;
+  readonly #lineEnd: number;
   readonly #batchBytes: number;
   #threshold: number;
   #buffer: Uint8Array;
@@ -99,6 +104,8 @@ export class RecordSplitter {
    * always end records (JSON Lines).
    * @param firstBatchBytes Size of the first batch.
    * @param batchBytes Size the batches grow to; see the data benchmark for how it was chosen.
+   * @param lineEnd The byte records end with: a line feed, or a carriage return for text whose
+   * lines end with a lone CR.
    *
    * @example
    * ```ts
@@ -108,8 +115,14 @@ export class RecordSplitter {
    * const jsonLines = new RecordSplitter(undefined, 1024, 1024 * 1024);
    * ```
    */
-  constructor(quote?: string, firstBatchBytes = 64 * 1024, batchBytes = 16 * 1024 * 1024) {
+  constructor(
+    quote?: string,
+    firstBatchBytes = 64 * 1024,
+    batchBytes = 16 * 1024 * 1024,
+    lineEnd: "\n" | "\r" = "\n",
+  ) {
     this.#quote = quote?.charCodeAt(0);
+    this.#lineEnd = lineEnd.charCodeAt(0);
     this.#batchBytes = batchBytes;
     this.#threshold = Math.min(batchBytes, firstBatchBytes);
     this.#buffer = new Uint8Array(capacityFor(this.#threshold));
@@ -143,6 +156,23 @@ export class RecordSplitter {
   }
 
   /**
+   * How many bytes it holds that no batch has taken yet.
+   *
+   * @example
+   * ```ts
+   * import { RecordSplitter } from "./records.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const splitter = new RecordSplitter(undefined, 1024);
+   * splitter.push(new TextEncoder().encode("a\n1"));
+   * assert.equal(splitter.buffered, 3);
+   * ```
+   */
+  get buffered(): number {
+    return this.#fill;
+  }
+
+  /**
    * Hands out whatever is left (the last record may lack its line feed), or `undefined` when
    * nothing is. The splitter takes no more chunks after.
    *
@@ -165,12 +195,13 @@ export class RecordSplitter {
     const buffer = this.#buffer;
     const fill = this.#fill;
     const quote = this.#quote;
-    let end = buffer.lastIndexOf(LINE_FEED, fill - 1);
+    const lineEnd = this.#lineEnd;
+    let end = buffer.lastIndexOf(lineEnd, fill - 1);
     if (quote !== undefined && end >= 0) {
       // Quotes up to and including the line feed at `end`; step back while that count is odd.
       let quotes = countByte(buffer, quote, 0, end + 1);
       while (end >= 0 && (quotes & 1) === 1) {
-        const previous = buffer.lastIndexOf(LINE_FEED, end - 1);
+        const previous = buffer.lastIndexOf(lineEnd, end - 1);
         quotes -= countByte(buffer, quote, previous + 1, end + 1);
         end = previous;
       }
@@ -197,3 +228,130 @@ export class RecordSplitter {
 function capacityFor(bytes: number): number {
   return bytes + (bytes >> 3) + 256 * 1024;
 }
+
+/**
+ * Whether delimited text starts with a blank line or holds one: two line ends in a row (a CR
+ * between them allowed). Two native searches; quotes are not looked at, so a quoted field that
+ * holds a blank line counts too (see {@linkcode withoutBlankLines}).
+ *
+ * @param end The byte lines end with (a line feed, or a CR).
+ *
+ * @example
+ * ```ts
+ * import { hasBlankLine } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = new TextEncoder();
+ * assert.ok(hasBlankLine(text.encode("a,b\r\n\r\n1,2\r\n"), 0x0a));
+ * assert.ok(!hasBlankLine(text.encode("a,b\n1,2\n"), 0x0a));
+ * ```
+ */
+export function hasBlankLine(bytes: Uint8Array, end: number): boolean {
+  if (bytes[0] === end || (bytes[0] === CR && bytes[1] === end)) return true;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buffer.includes(Buffer.of(end, end)) || buffer.includes(Buffer.of(end, CR, end));
+}
+
+/**
+ * Delimited text without its blank lines outside quotes (a line of nothing but a CR is blank),
+ * or `undefined` when it has none.
+ *
+ * @param end The byte lines end with (a line feed, or a CR).
+ * @param quote The quote character's byte.
+ *
+ * @example
+ * ```ts
+ * import { withoutBlankLines } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = new TextEncoder().encode('a,b\n\n1,"x\n\ny"\n\r\n2,z\n');
+ * const kept = withoutBlankLines(text, 0x0a, 0x22)!;
+ * assert.equal(new TextDecoder().decode(kept), 'a,b\n1,"x\n\ny"\n2,z\n'); // quoted lines stay
+ * assert.equal(withoutBlankLines(new TextEncoder().encode("a\n1\n"), 0x0a, 0x22), undefined);
+ * ```
+ */
+export function withoutBlankLines(
+  bytes: Uint8Array,
+  end: number,
+  quote: number,
+): Uint8Array | undefined {
+  const kept = new Uint8Array(bytes.length);
+  let [fill, start, quoted, dropped] = [0, 0, false, false];
+  for (let i = 0; i <= bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === quote) quoted = !quoted;
+    if (i < bytes.length && (quoted || byte !== end)) continue;
+    const line = bytes.subarray(start, Math.min(i + 1, bytes.length));
+    if (line.length > 0 && line.every((b) => b === end || b === CR)) dropped = true;
+    else kept.set(line, fill), fill += line.length;
+    start = i + 1;
+  }
+  return dropped ? kept.subarray(0, fill) : undefined;
+}
+
+/**
+ * How delimited text is laid out, for {@linkcode extraFieldsEmpty}.
+ *
+ * @example
+ * ```ts
+ * import type { Delimiting } from "./records.ts";
+ *
+ * const semicolons: Delimiting = { sep: ";", eolChar: "\n" };
+ * ```
+ */
+export interface Delimiting {
+  /** The field separator. */
+  sep: string;
+  /**
+   * The quote character.
+   * @default {'"'}
+   */
+  quoteChar?: string;
+  /** What lines end with: `"\n"`, or `"\r"` for text whose lines end with a lone CR. */
+  eolChar: string;
+}
+
+/**
+ * Whether every field beyond the first `width` of each record of delimited text is empty
+ * (`width`: the first record's fields, when not given), quotes and line ends inside quotes
+ * taken into account; a quoted field is never empty. One pass in JavaScript: for an error path.
+ *
+ * @example
+ * ```ts
+ * import { extraFieldsEmpty } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = new TextEncoder();
+ * const csv = { sep: ",", eolChar: "\n" };
+ * assert.ok(extraFieldsEmpty(text.encode('a,b\n1,"x,"\r\n2,y,\r\n'), csv));
+ * assert.ok(!extraFieldsEmpty(text.encode("a,b\n1,2,3\n"), csv));
+ * assert.ok(!extraFieldsEmpty(text.encode("1,2,\n"), csv, 1)); // width given: a later batch
+ * ```
+ */
+export function extraFieldsEmpty(
+  bytes: Uint8Array,
+  { sep, quoteChar = '"', eolChar }: Delimiting,
+  width?: number,
+): boolean {
+  const [separator, quote, end] = [sep, quoteChar, eolChar].map((c) => c.charCodeAt(0));
+  let fields = width;
+  let field = 0;
+  let quoted = false;
+  for (const byte of bytes) {
+    if (quoted) {
+      if (byte === quote) quoted = false;
+      continue;
+    }
+    if (byte === separator) field++;
+    else if (byte === end) {
+      fields ??= field + 1;
+      field = 0;
+    } else if (byte === quote) quoted = true;
+    if (fields !== undefined && field >= fields && byte !== separator && byte !== CR) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const CR = 0x0d;

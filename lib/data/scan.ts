@@ -282,7 +282,11 @@ async function localScan(
   return { frame: whole.frame.lazy(), route: { reason } };
 }
 
-/** A lazy reader of the local copy at `path`, or `undefined` for a format read only whole. */
+/**
+ * A lazy reader of the local copy at `path`, or `undefined` for a format read only whole. JSON
+ * Lines is read whole: the whole read refuses JSON nested deep enough to overflow Polars' stack,
+ * which aborts the process, and Polars' lazy reader would parse it unchecked.
+ */
 function lazyScan(pl: Polars, path: string, detected: DetectedFormat): LazyDataFrame | undefined {
   if (detected.gzip) return undefined;
   switch (detected.format) {
@@ -290,9 +294,7 @@ function lazyScan(pl: Polars, path: string, detected: DetectedFormat): LazyDataF
       return pl.scanParquet(path, { glob: false });
     case "csv":
     case "tsv":
-      return pl.scanCSV(path, { sep: detected.sep ?? "," });
-    case "ndjson":
-      return pl.scanJson(path);
+      return pl.scanCSV(path, { sep: detected.sep ?? ",", eolChar: detected.lineEnd ?? "\n" });
     case "arrow":
       return detected.arrowStream ? undefined : pl.scanIPC(path);
     default:

@@ -41,6 +41,11 @@ export interface DetectedFormat {
   sep?: string;
   /** Arrow only: the IPC stream format (no file footer) rather than the file format. */
   arrowStream?: boolean;
+  /**
+   * Delimited text only: `"\r"` when its lines end with a lone carriage return (as classic
+   * Mac OS and old Excel for Mac wrote them), absent when they end with a line feed.
+   */
+  lineEnd?: "\r";
 }
 
 /**
@@ -231,6 +236,10 @@ export function detectTableFormat(clues: FormatClues): DetectedFormat | Unsuppor
         'format: "csv" and, unless it is UTF-8, its encoding (e.g. encoding: "latin-1").',
     };
   }
+  if (forced === undefined && (chosen === "csv" || chosen === "tsv")) {
+    const other = otherText(head);
+    if (other !== undefined) return other;
+  }
   if (chosen !== undefined) return { gzip: false, ...textFormat(chosen, head) };
   if (!PLAIN_TEXT_EXTENSIONS.has(extension)) {
     return { unsupported: `its name (.${extension}) does not say it is a table`, hint: FORCE_HINT };
@@ -271,20 +280,21 @@ export function innerTableFormat(clues: FormatClues): DetectedFormat | Unsupport
 }
 
 function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat, "gzip"> {
-  if (format === "tsv") return { format: "csv", sep: "\t" };
   if (format === "csv") {
     if (head === undefined) return { format: "csv" };
     // A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
     // decimal mark is a comma) or tabs exist: when the header has no comma and the first lines
     // agree on another separator, that one is used.
     const text = decodeHead(head);
-    const newline = text.indexOf("\n");
-    if (text.slice(0, newline < 0 ? undefined : newline).includes(",")) {
-      return { format: "csv", sep: "," };
+    const firstEnd = text.search(/[\r\n]/);
+    if (text.slice(0, firstEnd < 0 ? undefined : firstEnd).includes(",")) {
+      return { format: "csv", sep: ",", ...lineEndOf(head) };
     }
     const lines = completeLines(text).slice(0, 20);
-    return { format: "csv", sep: lines.length === 0 ? "," : agreedDelimiter(lines) ?? "," };
+    const sep = lines.length === 0 ? "," : agreedDelimiter(lines) ?? ",";
+    return { format: "csv", sep, ...lineEndOf(head) };
   }
+  if (format === "tsv") return { format: "csv", sep: "\t", ...lineEndOf(head) };
   // A ".json" file holding one object per line is JSON Lines.
   if (format === "json" && head !== undefined && looksLikeJsonLines(head)) {
     return { format: "ndjson" };
@@ -323,7 +333,7 @@ function sniffText(head: Uint8Array): Omit<DetectedFormat, "gzip"> | Unsupported
   }
   const lines = completeLines(text).slice(0, 20);
   const sep = lines.length < 2 ? undefined : agreedDelimiter(lines);
-  if (sep !== undefined) return { format: "csv", sep };
+  if (sep !== undefined) return { format: "csv", sep, ...lineEndOf(head) };
   return {
     unsupported: "it looks like plain text, not a delimited table or JSON",
     hint: FORCE_HINT,
@@ -350,6 +360,39 @@ function completeLines(text: string): string[] {
   return text.slice(0, end).split("\n").map((line) => line.replace(/\r$/, ""));
 }
 
-function decodeHead(head: Uint8Array): string {
-  return new TextDecoder().decode(head).replace(/^\uFEFF/, "");
+/**
+ * Why text named delimited is not: an HTML or XML page (a proxy's or portal's error page saved
+ * as the data is the usual one) or JSON, which Polars would read as a table of their lines.
+ * A bracketed header (`[id],[name]`, as SQL Server exports write) is still delimited text.
+ */
+function otherText(head: Uint8Array): UnsupportedFormat | undefined {
+  const text = decodeHead(head).trimStart();
+  if (/^<(?:!doctype\s+html|html|head|body|\?xml)[\s>]/i.test(text)) {
+    const what = /^<\?xml/i.test(text) ? "XML" : "an HTML page";
+    return {
+      unsupported: `it is ${what}, not delimited text (perhaps an error page saved as the data)`,
+      hint: 'Pass format: "csv" to read it as delimited text anyway.',
+    };
+  }
+  if (/^(?:\{\s*["}]|\[\s*(?:[{["\]]|$))/.test(text)) {
+    return {
+      unsupported: "it holds JSON, not delimited text",
+      hint: 'Pass format: "json" (or "ndjson", one object per line) to read it as JSON.',
+    };
+  }
+  return undefined;
 }
+
+/** Text whose first bytes hold carriage returns but no line feed ends its lines with CR. */
+function lineEndOf(head: Uint8Array | undefined): { lineEnd?: "\r" } {
+  return head !== undefined && head.includes(CR) && !head.includes(LF) ? { lineEnd: "\r" } : {};
+}
+
+/** The text of the first bytes, lines ending with a lone CR read as ending with LF. */
+function decodeHead(head: Uint8Array): string {
+  const text = new TextDecoder().decode(head).replace(/^\uFEFF/, "");
+  return lineEndOf(head).lineEnd === undefined ? text : text.replaceAll("\r", "\n");
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
