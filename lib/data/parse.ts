@@ -12,7 +12,7 @@
  * @module
  */
 
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
@@ -158,24 +158,18 @@ export class BatchParser {
   /**
    * Reads delimited text of two columns or more as if its blank lines (outside quotes) were not
    * there, as pandas and R skip them: Polars reads each as a row of nulls, where a record of
-   * nulls has its separators (`,,`). Text that has blank lines is read twice; which has is
-   * told from the bytes of a batch, and for a whole file by path or compressed only when every
-   * column holds a null.
+   * nulls has its separators (`,,`). Text that has blank lines is read twice. Only a frame whose
+   * every column holds a null can have come from one, which Polars' counts tell without a pass
+   * over the rows; only then are the bytes searched.
    */
   #withoutBlankLines(input: string | Buffer, nRows: number | undefined): DataFrame {
     const first = this.#dates === undefined;
     const frame = this.#delimited(input, nRows);
     const end = (this.#format.lineEnd ?? "\n").charCodeAt(0);
-    // A batch is text; a whole file comes as a path or as gzip-compressed bytes. Each read of
-    // a frame's property lists its columns: a wide frame's cost, so the bytes are asked first.
-    const packed = typeof input === "string" || (input[0] === 0x1f && input[1] === 0x8b);
-    if (packed ? !everyColumnHasNulls(this.#pl, frame) : !hasBlankLine(input, end)) return frame;
-    if (frame.width < 2) return frame;
+    if (!everyColumnHasNulls(this.#pl, frame) || frame.width < 2) return frame;
     const raw = typeof input === "string" ? Deno.readFileSync(input) : input;
     const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
-    // Every column holding a null is common; a blank line is not, and the native search for one
-    // spares most files the byte-by-byte pass.
-    if (packed && !hasBlankLine(text, end)) return frame;
+    if (!hasBlankLine(text, end)) return frame;
     const kept = withoutBlankLines(text, end, (this.#options.quoteChar ?? '"').charCodeAt(0));
     if (kept === undefined) return frame;
     if (first) [this.#first, this.#dates, this.#columns] = [undefined, undefined, undefined];
@@ -243,7 +237,7 @@ export class BatchParser {
         const dated = readDated(pl, dates, read, inferred);
         // Text without a doubled quote has no header to mend: its names are not asked for.
         const plain = typeof input !== "string" && !(input[0] === 0x1f && input[1] === 0x8b);
-        const frame = plain && !input.includes(doubledQuote(o.quoteChar))
+        const frame = plain && !headerQuoted(input, o.quoteChar, this.#format.lineEnd)
           ? dated
           : unescapedHeader(dated, o.quoteChar);
         const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
@@ -268,9 +262,14 @@ export class BatchParser {
   }
 }
 
-/** Whether every column of `frame` holds a null (counts Polars keeps: no pass over rows). */
+/**
+ * Whether every column of `frame` holds a null (counts Polars keeps: no pass over rows). The
+ * first column is asked alone first: a query over every column of a wide frame costs as much as
+ * a wide parse, and most files have a first column without nulls.
+ */
 function everyColumnHasNulls(pl: Polars, frame: DataFrame): boolean {
-  return frame.select(pl.minHorizontal(pl.all().nullCount())).row(0)[0] > 0;
+  return frame.toSeries(0).nullCount() > 0 &&
+    frame.select(pl.minHorizontal(pl.all().nullCount())).row(0)[0] > 0;
 }
 
 /**
@@ -287,9 +286,14 @@ function unescapedHeader(frame: DataFrame, quoteChar = '"'): DataFrame {
   );
 }
 
-/** A doubled quote, as bytes to look for before asking a frame for its column names. */
-function doubledQuote(quoteChar = '"'): Buffer {
-  return Buffer.from(quoteChar.repeat(2));
+/**
+ * Whether the first line of `bytes` holds the quote character: only a quoted header can name a
+ * column with a doubled quote, and a byte search of the first line spares a wide frame the
+ * listing of its names (a search of the whole text would cost as much as the parse).
+ */
+function headerQuoted(bytes: Uint8Array, quoteChar = '"', lineEnd = "\n"): boolean {
+  const end = bytes.indexOf(lineEnd.charCodeAt(0));
+  return bytes.subarray(0, end < 0 ? undefined : end).includes(quoteChar.charCodeAt(0));
 }
 
 /**
