@@ -73,9 +73,11 @@ const SERIAL = [
  */
 const LONGEST = [
   "tests/listing/dask_test.ts",
+  "tests/reliability/notebook_test.ts",
   "tests/ld/notebook_crates_test.ts",
   "tests/reliability/load_test.ts",
   "tests/reliability/faults_test.ts",
+  "tests/data/wild_test.ts",
   "tests/package/import_test.ts",
   "tests/data/scan_test.ts",
   "tests/cli/commands/notebook_ends_test.ts",
