@@ -22,6 +22,7 @@ import {
 } from "../../lib/cache/mod.ts";
 import { TernError } from "../../lib/client/errors.ts";
 import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
+import { fullDiskAfter } from "./_full_disk.ts";
 
 const encoder = new TextEncoder();
 
@@ -991,21 +992,7 @@ Deno.test("an injected write error (ENOSPC at the file layer) mid-copy: one warn
   // file refuses writes past 256 KiB with the error a full disk gives. Everything else is real.
   const text = generatedCsv(40_000); // about 1.8 MB
   await using store = await dataStore({ [`${DATA}/big.csv`]: text });
-  const realOpen = Deno.open;
-  Deno.open = async (path, options) => {
-    const file = await realOpen(path, options);
-    if (!String(path).includes("/.tmp-")) return file;
-    const write = file.write.bind(file);
-    let written = 0;
-    file.write = (bytes: Uint8Array) => {
-      written += bytes.byteLength;
-      if (written <= 256 * 1024) return write(bytes);
-      return Promise.reject(Object.assign(new Error("No space left on device (os error 28)"), {
-        code: "ENOSPC",
-      }));
-    };
-    return file;
-  };
+  using _disk = fullDiskAfter(256 * 1024);
   const warnings: string[] = [];
   const originalWarn = console.warn;
   console.warn = (message: string) => warnings.push(message);
@@ -1022,7 +1009,6 @@ Deno.test("an injected write error (ENOSPC at the file layer) mid-copy: one warn
     assert.deepEqual(downloads, [`${DATA}/big.csv`], "the bytes already received were kept");
     assert.equal((await tern.cache.info()).height, 0);
   } finally {
-    Deno.open = realOpen;
     console.warn = originalWarn;
   }
   assert.equal(warnings.length, 1, warnings.join("\n"));

@@ -2,7 +2,7 @@
  * Real HTTP proxies in front of an embedded server, standing in for WebDAV front ends that
  * misbehave: every request is forwarded, the server's origin in JSON answers (the manifest's
  * anonymous URLs) rewritten to the proxy's, so clients come back here, and hooks may change
- * the request's headers or replace the answer.
+ * answer in its place, change the request's headers or replace the answer.
  *
  * @module
  */
@@ -15,6 +15,8 @@ export interface FrontProxy extends AsyncDisposable {
 
 /** What a proxy may change. */
 export interface ProxyHooks {
+  /** An answer given in place of forwarding the request, or `undefined` to forward it. */
+  instead?(request: Request): Promise<Response | undefined> | Response | undefined;
   /** Changes the headers forwarded upstream. */
   request?(headers: Headers): void;
   /** A replacement for the upstream's (non-JSON) answer, or `undefined` to pass it on. */
@@ -37,6 +39,8 @@ export function frontProxy(upstream: string, hooks: ProxyHooks = {}): FrontProxy
   const listen = { hostname: "127.0.0.1", port: 0, onListen() {} };
   const options = hooks.onError === undefined ? listen : { ...listen, onError };
   const server = Deno.serve(options, async (request) => {
+    const instead = await hooks.instead?.(request);
+    if (instead !== undefined) return instead;
     const url = new URL(request.url);
     const headers = new Headers(request.headers);
     hooks.request?.(headers);

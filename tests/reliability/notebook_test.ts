@@ -11,6 +11,8 @@ import assert from "node:assert/strict";
 import pl from "../../polars.ts";
 import { BadRequestError, search, type Store, TernError } from "../../mod.ts";
 import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
+import { frontProxy } from "../data/_proxy.ts";
+import { fullDiskAfter } from "../cache/_full_disk.ts";
 import { filesBelow, withDeadline } from "./_fixtures.ts";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 
@@ -230,50 +232,20 @@ Deno.test("notebook: closing the store while reads run lets every read settle, n
   });
 });
 
-/**
- * A server on 127.0.0.1:0 that passes every request to `upstream` except those `fault` answers
- * for itself (with a response, or by ending the connection when it throws).
- */
-function faultyFront(
-  upstream: string,
-  fault: (request: Request) => Promise<Response | undefined> | Response | undefined,
-): { url: string } & AsyncDisposable {
-  const target = new URL(upstream);
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    const replaced = await fault(request);
-    if (replaced !== undefined) return replaced;
-    const url = new URL(request.url);
-    const headers = new Headers(request.headers);
-    headers.delete("host");
-    const reads = request.method === "GET" || request.method === "HEAD";
-    const answer = await fetch(`${target.origin}${url.pathname}${url.search}`, {
-      method: request.method,
-      headers,
-      body: reads ? undefined : await request.arrayBuffer(),
-    });
-    const passed = new Headers(answer.headers);
-    passed.delete("content-encoding");
-    passed.delete("content-length");
-    return new Response(answer.body, { status: answer.status, headers: passed });
-  });
-  return {
-    url: `http://127.0.0.1:${server.addr.port}${target.pathname}`,
-    [Symbol.asyncDispose]: () => server.shutdown(),
-  };
-}
-
 Deno.test("notebook: bursts of 503 with Retry-After are waited out as documented; every read of the mix settles", async () => {
   await using store = await dataStore(await tables());
   let refused = 0;
   // Every third request in a burst of 10 is refused, told to come back in a second.
   let count = 0;
-  await using front = faultyFront(store.server.url, () => {
-    if (++count % 3 !== 0 || refused >= 10) return undefined;
-    refused++;
-    return new Response("busy", {
-      status: count % 2 === 0 ? 503 : 500,
-      headers: { "retry-after": "1" },
-    });
+  await using front = frontProxy(store.server.url, {
+    instead: () => {
+      if (++count % 3 !== 0 || refused >= 10) return undefined;
+      refused++;
+      return new Response("busy", {
+        status: count % 2 === 0 ? 503 : 500,
+        headers: { "retry-after": "1" },
+      });
+    },
   });
   await noUnhandled(async () => {
     const tern = store.connect({
@@ -298,17 +270,19 @@ Deno.test("notebook: a body that stops mid-way with the connection left open end
   await using store = await dataStore(await tables());
   const held = Promise.withResolvers<void>();
   let downloads = 0;
-  await using front = faultyFront(store.server.url, (request) => {
-    if (!new URL(request.url).pathname.endsWith("/fileio/download")) return undefined;
-    downloads++;
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(new TextEncoder().encode("id,value\n1,2\n"));
-        await held.promise;
-        controller.close();
-      },
-    });
-    return new Response(body, { headers: { "content-type": "text/csv" } });
+  await using front = frontProxy(store.server.url, {
+    instead: (request) => {
+      if (!new URL(request.url).pathname.endsWith("/fileio/download")) return undefined;
+      downloads++;
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode("id,value\n1,2\n"));
+          await held.promise;
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/csv" } });
+    },
   });
   try {
     await noUnhandled(async () => {
@@ -696,21 +670,7 @@ Deno.test("notebook: batches() whose cache copy fails mid-way (a full disk) read
   // Where no small disk can be mounted, the disk fills at the file layer: the cache's temporary
   // file refuses writes past 256 KiB with the error a full disk gives.
   await using store = await dataStore(await tables());
-  const realOpen = Deno.open;
-  Deno.open = async (path, options) => {
-    const file = await realOpen(path, options);
-    if (!String(path).includes("/.tmp-")) return file;
-    const write = file.write.bind(file);
-    let written = 0;
-    file.write = (bytes: Uint8Array) => {
-      written += bytes.byteLength;
-      if (written <= 256 * 1024) return write(bytes);
-      return Promise.reject(
-        Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" }),
-      );
-    };
-    return file;
-  };
+  using _disk = fullDiskAfter(256 * 1024);
   const warn = console.warn;
   console.warn = () => {};
   try {
@@ -727,7 +687,6 @@ Deno.test("notebook: batches() whose cache copy fails mid-way (a full disk) read
       assert.equal(tern.stats.inFlight, 0);
     });
   } finally {
-    Deno.open = realOpen;
     console.warn = warn;
   }
 });
