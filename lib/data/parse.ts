@@ -167,8 +167,7 @@ export class BatchParser {
     const frame = this.#delimited(input, nRows);
     const end = (this.#format.lineEnd ?? "\n").charCodeAt(0);
     if (!everyColumnHasNulls(this.#pl, frame) || frame.width < 2) return frame;
-    const raw = typeof input === "string" ? Deno.readFileSync(input) : input;
-    const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
+    const text = textRead(input);
     if (!hasBlankLine(text, end)) return frame;
     const kept = withoutBlankLines(text, end, (this.#options.quoteChar ?? '"').charCodeAt(0));
     if (kept === undefined) return frame;
@@ -236,7 +235,7 @@ export class BatchParser {
         }
         const dated = readDated(pl, dates, read, inferred);
         // Text without a doubled quote has no header to mend: its names are not asked for.
-        const plain = typeof input !== "string" && !(input[0] === 0x1f && input[1] === 0x8b);
+        const plain = typeof input !== "string" && !isGzip(input);
         const frame = plain && !headerQuoted(input, o.quoteChar, this.#format.lineEnd)
           ? dated
           : unescapedHeader(dated, o.quoteChar);
@@ -245,8 +244,7 @@ export class BatchParser {
         return shaped;
       } catch (error) {
         if (!truncateRaggedLines && /found more fields than defined/.test(String(error))) {
-          const raw = typeof input === "string" ? Deno.readFileSync(input) : input;
-          const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
+          const bytes = textRead(input);
           const width = schema === undefined ? undefined : Object.keys(schema).length;
           if (!extraFieldsEmpty(bytes, { ...text, eolChar: text.eolChar ?? "\n" }, width)) {
             throw error;
@@ -326,15 +324,25 @@ function asText(pl: Polars, frame: DataFrame): DataFrame {
   }
 }
 
+/** Whether bytes start as gzip does. */
+function isGzip(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
 /**
- * Where Polars' "invalid utf-8" lies in what it read: a batch's bytes, or a whole file by path
- * or as gzip-compressed bytes (read again here, as this happens only on the way to an error).
+ * The text Polars read: a batch's bytes, or a whole file by path or as gzip-compressed bytes
+ * (read again here, as only rare paths need it: errors, blank lines, extra fields).
  */
+function textRead(input: string | Uint8Array): Uint8Array {
+  const read = typeof input === "string" ? Deno.readFileSync(input) : input;
+  return isGzip(read) ? gunzipSync(read) : read;
+}
+
+/** Where Polars' "invalid utf-8" lies in what it read ({@linkcode textRead}). */
 function invalidUtf8In(
   input: string | ReturnType<typeof asBuffer>,
 ): { at: number; byte: number } | undefined {
-  const read = typeof input === "string" ? Deno.readFileSync(input) : input;
-  const bytes = read[0] === 0x1f && read[1] === 0x8b ? gunzipSync(read) : read;
+  const bytes = textRead(input);
   const at = invalidUtf8At(bytes);
   return at === undefined ? undefined : { at, byte: bytes[at] };
 }
