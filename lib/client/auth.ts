@@ -12,6 +12,7 @@
 import { Buffer } from "node:buffer";
 import { abortError, AuthError, TernError } from "./errors.ts";
 import type { TokenResponse } from "./schemas.ts";
+import { isJwtShaped } from "../registry/jwt_shape.ts";
 
 /**
  * The token route; unsecured and the only one that accepts HTTP Basic. It lives here, not with
@@ -276,7 +277,7 @@ export class Credentials {
     const value = token.trim().replace(/^bearer\s+/i, "");
     // Terrain ignores a Bearer value that is not JWT-shaped as if none was sent, and then says
     // only that no authentication was found, never what is wrong with the token.
-    if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(value)) {
+    if (!isJwtShaped(value)) {
       throw new AuthError(
         "The token is not an access token: Terrain takes a JWT, three base64url parts " +
           "separated by dots (eyJ….eyJ….…), and ignores anything else as if no token was sent.",

@@ -6,7 +6,8 @@
  */
 
 import { forbidden } from "./errors.ts";
-import { isJwtShaped, verifyToken } from "./tokens.ts";
+import { isJwtShaped } from "../registry/jwt_shape.ts";
+import { verifyToken } from "./tokens.ts";
 import type { UserTable } from "./users.ts";
 
 /**

@@ -39,23 +39,6 @@ const REQUIRED_CLAIMS = [
   "entitlement",
 ] as const;
 
-/**
- * True when `value` looks like a JWT: three non-empty base64url segments joined by dots.
- * Terrain ignores a Bearer value that does not, as if no credentials were sent.
- *
- * @example
- * ```ts
- * import { isJwtShaped } from "./tokens.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(isJwtShaped("abc.def.ghi"));
- * assert.ok(!isJwtShaped("opaque-token"));
- * ```
- */
-export function isJwtShaped(value: string): boolean {
-  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(value);
-}
-
 function encodeSegment(value: unknown): string {
   return Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
 }

@@ -9,7 +9,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { loadZodModule, type z as Z } from "../deps.ts";
 import { ifPresent, parseStoreJson } from "./store_file.ts";
-import { isJwtShaped } from "./tokens.ts";
+import { isJwtShaped } from "../registry/jwt_shape.ts";
 
 const { z } = await loadZodModule();
 

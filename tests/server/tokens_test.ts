@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { isJwtShaped, mintToken, verifyToken } from "../../lib/server/tokens.ts";
+import { mintToken, verifyToken } from "../../lib/server/tokens.ts";
+import { isJwtShaped } from "../../lib/registry/jwt_shape.ts";
 
 const subject = { username: "demo", email: "d@example.org", firstName: "Demo", lastName: "User" };
 
