@@ -240,6 +240,13 @@ export interface ScanOptions {
    */
   format?: TableFormat;
   /**
+   * The encoding of a text file, as `dataframe()` takes it (text is read whole, so a scan of it
+   * is the table `dataframe()` gives); Parquet and Arrow ignore it.
+   *
+   * @default "utf-8"
+   */
+  encoding?: Encoding;
+  /**
    * Scan public Parquet files in place over their anonymous URL. With `false` every file is
    * scanned from its cached copy.
    *
@@ -395,6 +402,7 @@ export const MANY_OPTIONS: OptionsSchema<ManyOptions> = defineOptions(() => ({
 function scanRules() {
   return {
     format: oneOf(TABLE_FORMATS),
+    encoding: oneOf(ENCODINGS),
     remote: flag(),
     onProgress: callback<(event: ProgressEvent) => void>(),
     progress: flag(),

@@ -8,7 +8,10 @@
  * Which formats gain from a remote scan was measured against the embedded server with
  * nodejs-polars 0.25.2 (`select(first column).head(3)`): Parquet reads only what the query
  * needs; Arrow IPC, CSV and NDJSON scans over HTTP all work but download the whole file (CSV and
- * NDJSON twice), so those go through the cache, where the next scan costs nothing.
+ * NDJSON twice), so those go through the cache, where the next scan costs nothing. From the
+ * cache, Parquet and Arrow files are scanned lazily; text (CSV, TSV, JSON, JSON Lines), gzip and
+ * Arrow streams are read whole, by the reader `dataframe()` uses, so a scan's table is always
+ * the one `dataframe()` gives.
  *
  * @module
  */
@@ -34,6 +37,7 @@ import {
   SNIFF_BYTES,
 } from "../registry/format_detection.ts";
 import { detectFormat } from "./formats.ts";
+import { utf8Head } from "./encoding.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
@@ -205,22 +209,19 @@ async function remoteScan(
   const raw = pl.scanParquet(pin.url, { glob: false });
   let schema: Record<string, DataType>;
   try {
-    // Reading the footer now fixes the server's validators on the pin, makes a server that
-    // answers ranges wrongly fall back here, and a file that is not Parquet fail this call,
-    // rather than every later collect().
+    // Reading the footer now fixes the server's validators on the pin, and makes a server that
+    // answers ranges wrongly, or a file that is not Parquet, fall back to the cached copy,
+    // rather than fail every later collect(); there its content decides, as in dataframe().
     schema = (await guardFrame(raw, { pins: [pin] }).head(0).collect()).schema;
   } catch (error) {
-    // A change, an abort or a closed store ends the scan; only a server's failure falls back.
+    // A change, an abort or a closed store ends the scan; a server's failure falls back.
     if (error instanceof FileChangedError || isAbortError(error) || pin.signal.aborted) {
       throw error;
     }
     if (error instanceof TernError) {
       return `its anonymous URL does not answer byte ranges correctly (${error.message})`;
     }
-    throw new ParseError(
-      `Cannot scan ${JSON.stringify(entry.path)} as Parquet: ${polarsReason(error)}.`,
-      { path: entry.path, cause: error },
-    );
+    return `Polars cannot read it as Parquet (${polarsReason(error)})`;
   }
   const admitted = await context.gate?.admit(pin.version, "scan") ?? pin.version;
   // A lock that pins another version serves it only from the cache.
@@ -256,13 +257,13 @@ async function localScan(
   options: ScanOptions,
   reason: string,
 ): Promise<Scan> {
-  const { format: forced, signal, onProgress, progress } = options;
+  const { format: forced, encoding, signal, onProgress, progress } = options;
   const shown = withProgress(context, { onProgress, progress }, source);
   const local = await cachedCopy(shown, source, { signal }, "scan");
   const detected = detectFormat({
     path: source.path,
     infoType: source.entry?.infoType ?? null,
-    head: await fileHead(local, SNIFF_BYTES),
+    head: utf8Head(await fileHead(local, SNIFF_BYTES), encoding),
     format: forced,
   });
   let frame: LazyDataFrame | undefined;
@@ -277,24 +278,27 @@ async function localScan(
     );
   }
   if (frame !== undefined) return { frame, route: { localPath: local, reason } };
-  // JSON arrays, gzip and Arrow streams have no lazy reader: read the cached copy whole.
-  const whole = await readDataFrame(context, source, { format: forced, signal });
+  // Text, gzip and Arrow streams: the cached copy read whole, as `dataframe()` reads it.
+  const whole = await readDataFrame(context, source, { format: forced, encoding, signal });
   return { frame: whole.frame.lazy(), route: { reason } };
 }
 
 /**
- * A lazy reader of the local copy at `path`, or `undefined` for a format read only whole. JSON
- * Lines is read whole: the whole read refuses JSON nested deep enough to overflow Polars' stack,
- * which aborts the process, and Polars' lazy reader would parse it unchecked.
+ * A lazy reader of the local copy at `path`, or `undefined` for a format read only whole.
+ * Parquet and Arrow files hold their types, so Polars' lazy readers give the table a whole read
+ * gives. Text does not: the whole read skips blank lines, mends quoted headers, keeps integers
+ * beyond Int64 as text, widens an integer column that meets a decimal anywhere, refuses ragged
+ * rows and invalid UTF-8 naming the byte, decodes other encodings and reads ISO dates, where
+ * Polars' lazy CSV reader gives another table or fails at `collect()`; only a pass over every
+ * byte could prove a file safe, and that pass is the parse. JSON Lines is read whole too: the
+ * whole read refuses JSON nested deep enough to overflow Polars' stack, which aborts the
+ * process, and Polars' lazy reader would parse it unchecked.
  */
 function lazyScan(pl: Polars, path: string, detected: DetectedFormat): LazyDataFrame | undefined {
   if (detected.gzip) return undefined;
   switch (detected.format) {
     case "parquet":
       return pl.scanParquet(path, { glob: false });
-    case "csv":
-    case "tsv":
-      return pl.scanCSV(path, { sep: detected.sep ?? ",", eolChar: detected.lineEnd ?? "\n" });
     case "arrow":
       return detected.arrowStream ? undefined : pl.scanIPC(path);
     default:
