@@ -87,7 +87,8 @@ export interface Scan {
  * store's cached copy (downloaded once, verified against the listed size).
  *
  * @throws {UnsupportedFormatError} when the file is not a table format.
- * @throws {ParseError} when Polars cannot read the file's footer or header.
+ * @throws {ParseError} when the file cannot be read: a Parquet or Arrow file's footer or header,
+ *   text anywhere in it (read whole, as `dataframe()` reads it).
  * @throws {CacheMissError} for an offline store without a cached copy.
  *
  * @example

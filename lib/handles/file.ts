@@ -410,8 +410,10 @@ export class File extends Handle {
    *   read at once, through a local proxy that checks every range answer and pins the version
    *   (see docs/data.md); a server that ignores `Range` never yields a wrong frame.
    * - **Everything else goes through the cache copy**: private files, servers without range
-   *   support, offline stores and the other formats (CSV, TSV, NDJSON and Arrow files are
-   *   scanned lazily from the copy; JSON arrays, gzip and Arrow streams are read whole). Polars
+   *   support, offline stores and the other formats. Parquet and Arrow files are scanned lazily
+   *   from the copy; text (CSV, TSV, JSON, JSON Lines), workbooks, gzip and Arrow streams are
+   *   read whole by `dataframe()`'s reader, so the table is always the one `dataframe()` gives
+   *   (Polars' lazy CSV reader keeps blank lines, reads no dates, …; see docs/data.md). Polars
    *   0.25.2 can scan Arrow, CSV and NDJSON over HTTP too, but it downloads the whole file to
    *   do so, so the copy is never worse.
    *
@@ -420,7 +422,8 @@ export class File extends Handle {
    * shows for the cache copy, and for each `collect()` of a remote scan.
    *
    * @throws {UnsupportedFormatError} when the file is not a table format.
-   * @throws {ParseError} when Polars cannot read the file's footer or header.
+   * @throws {ParseError} when the file cannot be read: a Parquet or Arrow file's footer or header,
+   *   text anywhere in it (read whole, as `dataframe()` reads it).
    * @throws {CacheMissError} for an offline store without a cached copy.
    *
    * @example

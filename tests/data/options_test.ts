@@ -89,7 +89,7 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
     ],
     [
       () => SCAN_OPTIONS.parse("file.scan()", { sep: ";" }),
-      'file.scan(): unknown option "sep"; the options are format, remote, onProgress, ' +
+      'file.scan(): unknown option "sep"; the options are format, encoding, remote, onProgress, ' +
       "progress, signal.",
     ],
     [
