@@ -291,7 +291,9 @@ export function fields(rows: readonly (readonly [string, string | undefined])[])
 
 /**
  * `JSON.stringify` for one output line: BigInts (Polars' 64-bit integers) become numbers when
- * exact, else strings; dates become ISO strings.
+ * exact, else strings; dates become ISO strings; NaN and the infinities, which JSON has no number
+ * for (`JSON.stringify` writes them as `null`, a missing value), become the strings `"NaN"`,
+ * `"Infinity"` and `"-Infinity"`, as Protocol Buffers' JSON mapping writes them.
  *
  * @example
  * ```ts
@@ -302,6 +304,10 @@ export function fields(rows: readonly (readonly [string, string | undefined])[])
  *   jsonLine({ n: 3n, big: 2n ** 64n, at: new Date(0) }),
  *   '{"n":3,"big":"18446744073709551616","at":"1970-01-01T00:00:00.000Z"}',
  * );
+ * assert.equal(
+ *   jsonLine({ x: [NaN, Infinity, -Infinity, null] }),
+ *   '{"x":["NaN","Infinity","-Infinity",null]}',
+ * );
  * ```
  */
 export function jsonLine(value: unknown): string {
@@ -311,6 +317,7 @@ export function jsonLine(value: unknown): string {
         ? Number(item)
         : item.toString();
     }
+    if (typeof item === "number" && !Number.isFinite(item)) return String(item);
     return item;
   });
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PENGUIN_ROWS, SAMPLE_FILES } from "../../../lib/sample/mod.ts";
 import { assertFailed, assertUsage, lines, startCli } from "../_cli.ts";
+import pl from "../../../polars.ts";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -74,4 +75,26 @@ Deno.test("tern head: tables from every format, CSV and JSON output, errors", as
     assertUsage(rows, /needs a value|must be an integer/);
     assertUsage(both, /--csv and --json cannot be combined/);
   });
+});
+
+Deno.test('tern head --json: NaN and the infinities as "NaN", "Infinity", "-Infinity", not null', async () => {
+  const root = await Deno.makeTempDir({ prefix: "tern-head-store-" });
+  try {
+    const path = "/iplant/home/shared/floats.parquet";
+    await Deno.mkdir(`${root}/iplant/home/shared`, { recursive: true });
+    const x = pl.Series("x", [1.5, NaN, Infinity, -Infinity, null], pl.Float64);
+    await Deno.writeFile(`${root}${path}`, pl.DataFrame([x]).writeParquet());
+    await using cli = await startCli({ root });
+    const run = await cli.run(["head", "--json", path]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(lines(run).map((line) => JSON.parse(line).x), [
+      1.5,
+      "NaN",
+      "Infinity",
+      "-Infinity",
+      null,
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
