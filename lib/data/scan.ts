@@ -280,7 +280,8 @@ async function localScan(
   }
   if (frame !== undefined) return { frame, route: { localPath: local, reason } };
   // Text, gzip and Arrow streams: the cached copy read whole, as `dataframe()` reads it.
-  const whole = await readDataFrame(context, source, { format: forced, encoding, signal });
+  const read = { format: forced, encoding, signal };
+  const whole = await readDataFrame(context, source, read, "scan");
   return { frame: whole.frame.lazy(), route: { reason } };
 }
 

@@ -278,6 +278,14 @@ Deno.test("scan parity: a CSV's columns and a filter select what dataframe() sel
   );
 });
 
+Deno.test("scan parity: a scan of text is recorded as a scan, not as a dataframe() read", async () => {
+  await using store = await dataStore({});
+  const tern = store.connect({ progress: false });
+  const handle = await served(store, tern, "csv", new TextEncoder().encode("a,b\n1,2\n"));
+  await (await handle.scan()).collect();
+  assert.deepEqual(tern.provenance.reads.map((read) => read.operations), [["scan"]]);
+});
+
 Deno.test("scan parity: an empty Parquet or Arrow file fails as dataframe() does", async () => {
   await using store = await dataStore({});
   const tern = store.connect({ progress: false });
