@@ -294,3 +294,20 @@ Deno.test("scan parity: an empty Parquet or Arrow file fails as dataframe() does
     await assertSame(() => handle.scan(), () => handle.dataframe(), (f) => f, extension);
   }
 });
+
+Deno.test("scan parity: listing.scan() unites files as listing.dataframes() does", async () => {
+  await using store = await dataStore({
+    [`${DATA}/many/a.csv`]: "id,day\n1,2024-01-02\n\n2,2024-01-03\n",
+    [`${DATA}/many/b.csv`]: '"c""d",id\nx,1.5\n',
+    [`${DATA}/many/c.parquet`]: new Uint8Array(
+      pl.DataFrame({ id: [7, 8], flag: [true, false] }).writeParquet(),
+    ),
+  });
+  const listing = store.connect({ progress: false }).folder(`${DATA}/many`).list();
+  await assertSame(
+    async () => (await listing.scan()).sort("source"),
+    async () => await listing.dataframes(),
+    (frame) => frame.sort("source"),
+    "three files",
+  );
+});
