@@ -15,13 +15,13 @@ import { formatOfFileName } from "../registry/file_formats.ts";
 import { definedOf } from "../client/defined.ts";
 
 /** The RO-Crate specification a crate conforms to. */
-export const RO_CRATE_SPEC = "https://w3id.org/ro/crate/1.1";
+const RO_CRATE_SPEC = "https://w3id.org/ro/crate/1.1";
 
 /** The RO-Crate 1.1 JSON-LD context. */
 export const RO_CRATE_CONTEXT = "https://w3id.org/ro/crate/1.1/context";
 
 /** The Process Run Crate profile the root dataset conforms to. */
-export const PROCESS_RUN_CRATE = "https://w3id.org/ro/wfrun/process/0.5";
+const PROCESS_RUN_CRATE = "https://w3id.org/ro/wfrun/process/0.5";
 
 /**
  * The checksum terms RO-Crate 1.1's context (schema.org 10) lacks, defined inline as the spec's

@@ -35,27 +35,11 @@ import type { SearchAvu, SearchDoc } from "./query.ts";
 /**
  * How old a folder's reading may get before it is read again, ms: the longest a file or
  * sidecar rewritten in place (its folder unchanged) stays unseen by searches.
- *
- * @example
- * ```ts
- * import { INDEX_TTL_MS } from "./search_index.ts";
- * import assert from "node:assert/strict";
- * assert.ok(INDEX_TTL_MS >= 1000);
- * ```
  */
-export const INDEX_TTL_MS = 10_000;
+const INDEX_TTL_MS = 10_000;
 
-/**
- * Most entries indexed; a store with more answers searches with a 500 naming this bound.
- *
- * @example
- * ```ts
- * import { MAX_INDEXED } from "./search_index.ts";
- * import assert from "node:assert/strict";
- * assert.ok(MAX_INDEXED >= 100_000);
- * ```
- */
-export const MAX_INDEXED = 2_000_000;
+/** Most entries indexed; a store with more answers searches with a 500 naming this bound. */
+const MAX_INDEXED = 2_000_000;
 
 /** Sidecars larger than this are not indexed (the store refuses to serve them too). */
 const MAX_SIDECAR_BYTES = 16 * 1024 * 1024;
