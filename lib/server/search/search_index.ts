@@ -236,14 +236,14 @@ export class SearchIndex {
     const zone = `/${this.#store.zone}`;
     if (path !== zone) {
       const own = sidecarOf(sidecarName("", "folder", "avus"));
-      docs.push(this.#doc(path, baseName(path), "folder", entryStat(info), own));
+      docs.push(this.#doc(path, "folder", entryStat(info), own));
     }
     // The folders above a plain folder's mount point exist only in the store's answers, with
     // the mounted folder's dates and no metadata (as `DiskStore.lookup` gives them).
     const { path: topPath, above } = this.#store.top;
     if (path === topPath) {
       for (const folder of above.filter((folder) => folder !== zone)) {
-        docs.push(this.#doc(folder, baseName(folder), "folder", entryStat(info), undefined));
+        docs.push(this.#doc(folder, "folder", entryStat(info), undefined));
       }
     }
     const infos = await statMany(files.map((name) => `${disk}/${name}`));
@@ -251,7 +251,7 @@ export class SearchIndex {
       const fileInfo = infos[i];
       if (!fileInfo) return;
       const avus = sidecarOf(sidecarName(name, "file", "avus"));
-      docs.push(this.#doc(`${path}/${name}`, name, "file", entryStat(fileInfo), avus));
+      docs.push(this.#doc(`${path}/${name}`, "file", entryStat(fileInfo), avus));
     });
     const modified = info.mtime?.getTime() ?? startedAt;
     return {
@@ -266,7 +266,6 @@ export class SearchIndex {
 
   #doc(
     path: string,
-    label: string,
     kind: "file" | "folder",
     stat: { size: number; created: number; modified: number },
     sidecar: IndexedSidecar,
@@ -290,6 +289,7 @@ export class SearchIndex {
     if (path === community || path.startsWith(`${community}/`)) {
       permissions.push({ user: ANONYMOUS, permission: "read" });
     }
+    const label = baseName(path);
     return {
       path,
       label,
