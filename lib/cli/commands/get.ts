@@ -114,7 +114,10 @@ async function run(context: CommandContext): Promise<number> {
       status = 1;
     }
   };
-  const sources = await sourcesOf(store, positionals, values.recursive === true, attempt);
+  const sources = await sourcesOf(store, positionals, {
+    recursive: values.recursive === true,
+    attempt,
+  });
   const single = sources.length === 1 && !sources[0].walk;
   // A destination under a file (or unreadable) is a LocalFileError naming both paths.
   const destination = await localStep(
@@ -179,8 +182,7 @@ async function run(context: CommandContext): Promise<number> {
 async function sourcesOf(
   store: Store,
   paths: readonly string[],
-  recursive: boolean,
-  attempt: Attempt,
+  { recursive, attempt }: { recursive: boolean; attempt: Attempt },
 ): Promise<Source[]> {
   const sources: Source[] = [];
   for (const path of paths) {
