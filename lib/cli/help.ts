@@ -105,21 +105,8 @@ export function commandHelp(command: Command): string {
   return lines.join("\n");
 }
 
-/**
- * The option list of help: `  -l, --long   sizes, dates and types`, aligned.
- *
- * @example
- * ```ts
- * import { optionLines } from "./help.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(
- *   optionLines({ json: { type: "boolean", help: "one JSON object per line" } }),
- *   "      --json            one JSON object per line",
- * );
- * ```
- */
-export function optionLines(options: OptionSpecs): string {
+/** The option list of help: `  -l, --long   sizes, dates and types`, aligned. */
+function optionLines(options: OptionSpecs): string {
   const rows = Object.entries(options).map(([name, spec]) => {
     const value = spec.value === undefined ? "" : ` ${spec.value}`;
     const flag = `${spec.short === undefined ? "    " : `-${spec.short}, `}--${name}${value}`;

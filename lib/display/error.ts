@@ -79,21 +79,8 @@ export function renderError(view: ErrorView): MediaBundle {
   return bundle(errorHtml(view), errorText(view));
 }
 
-/**
- * The error card's markup, for views that embed an error (a folder that could not be read).
- *
- * @example
- * ```ts
- * import { errorHtml } from "./error.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(
- *   errorHtml({ name: "ServerError", message: "Boom." }).toString().includes("t-error"),
- *   true,
- * );
- * ```
- */
-export function errorHtml(view: ErrorView): Html {
+/** The error card's markup, for views that embed an error (a folder that could not be read). */
+function errorHtml(view: ErrorView): Html {
   const hint = HINTS[view.name];
   return card(
     { kind: "Error", title: view.name },
@@ -114,21 +101,8 @@ export function errorHtml(view: ErrorView): Html {
   );
 }
 
-/**
- * The error in plain text: `Name: message` and its fields, one per line.
- *
- * @example
- * ```ts
- * import { errorText } from "./error.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(
- *   errorText({ name: "ServerError", message: "Boom.", status: 503 }),
- *   "ServerError: Boom.\n  status: HTTP 503",
- * );
- * ```
- */
-export function errorText(view: ErrorView): string {
+/** The error in plain text: `Name: message` and its fields, one per line. */
+function errorText(view: ErrorView): string {
   const fields = textPairs([
     ["path", view.path],
     ["code", view.code],

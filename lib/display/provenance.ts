@@ -198,18 +198,8 @@ export interface ProvenanceView {
   bibliographies: readonly { style: string; text: string }[];
 }
 
-/**
- * File versions the card lists; the rest are counted.
- *
- * @example
- * ```ts
- * import { SHOWN_READS } from "./provenance.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(SHOWN_READS, 200);
- * ```
- */
-export const SHOWN_READS = 200;
+/** File versions the card lists; the rest are counted. */
+const SHOWN_READS = 200;
 
 /**
  * Renders the provenance card.

@@ -140,9 +140,12 @@ export async function gatherCroissant(
         encodingFormat: manifest["content-type"],
         modified: entry.modified,
       };
-      const table = options.recordSets === false
-        ? undefined
-        : await tableOf(context, entry, file.name, isPublic, options.headRows ?? 1000, signal);
+      const table = options.recordSets === false ? undefined : await tableOf(context, entry, {
+        name: file.name,
+        isPublic,
+        headRows: options.headRows ?? 1000,
+        signal,
+      });
       return { file, table, path: entry.path };
     }, options),
   ]);
@@ -197,10 +200,14 @@ function croissantView(document: CroissantDocument, path: string): CroissantView
 async function tableOf(
   context: StoreContext,
   entry: Entry,
-  name: string,
-  isPublic: boolean,
-  headRows: number,
-  signal: AbortSignal,
+  { name, isPublic, headRows, signal }: {
+    /** The file's name in the document. */
+    name: string;
+    /** Whether it is public, so Polars can scan it over byte ranges. */
+    isPublic: boolean;
+    headRows: number;
+    signal: AbortSignal;
+  },
 ): Promise<CroissantTable | undefined> {
   const reader = formatOfName(entry.name);
   if (reader === undefined) return undefined;

@@ -108,18 +108,8 @@ showInNotebooks(Citation, (citation) =>
       .map((each) => [each, citation.formats[each]] as const),
   }));
 
-/**
- * Rows a folder view shows: enough to recognise a folder, few enough to keep a notebook light.
- *
- * @example
- * ```ts
- * import { FOLDER_ROWS } from "./display.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(FOLDER_ROWS, 25);
- * ```
- */
-export const FOLDER_ROWS = 25;
+/** Rows a folder view shows: enough to recognise a folder, few enough to keep a notebook light. */
+const FOLDER_ROWS = 25;
 
 /** Entries of a dataset read for its file summary (one request). */
 const DATASET_ENTRIES = 100;

@@ -127,17 +127,8 @@ function hostKey(url: URL): string {
  * store whose Terrain gateway is `storeUrl`: the gateway's own host (the embedded server serves
  * `dav-anon` there), and for a deployment whose gateway is `de.X`, `data.X`, its WebDAV host
  * (CyVerse: de.cyverse.org and data.cyverse.org). Loopback names count as one host.
- *
- * @example
- * ```ts
- * import { linkHosts } from "./resolve.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual([...linkHosts("https://de.cyverse.org/terrain")], ["de.cyverse.org", "data.cyverse.org"]);
- * assert.deepEqual([...linkHosts("http://127.0.0.1:8080/terrain")], ["localhost:8080"]);
- * ```
  */
-export function linkHosts(storeUrl: string): Set<string> {
+function linkHosts(storeUrl: string): Set<string> {
   const url = new URL(storeUrl);
   const own = hostKey(url);
   const hosts = new Set([own]);

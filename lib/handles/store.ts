@@ -44,7 +44,7 @@ import { checkSearchQuery, type SearchQuery } from "../client/search_query.ts";
 import { type SavedSearch, savedSearchQuery, savedSearchSchema } from "../client/saved_search.ts";
 import { SEARCH_OPTIONS, SearchListing, type SearchOptions } from "./search_listing.ts";
 import { type Lock, lockStoreUrl } from "../reproduce/lock.ts";
-import { confirmLockStore, lockStoreCheck, lockUrlNote } from "../reproduce/lock_store.ts";
+import { admitLock } from "../reproduce/lock_store.ts";
 import { Provenance } from "../reproduce/provenance.ts";
 import { type OnChange, StoreGate } from "../reproduce/store_gate.ts";
 import { ReadEvents } from "../data/read_events.ts";
@@ -284,21 +284,15 @@ export class Store {
     // supplement), and this store carries the caller's credentials. A store the caller named
     // stands in for the lock's URL: a lock with an id is this store's only if this store reports
     // that id, which the first read asks; one without is taken at its word, with a note.
-    let confirm: (() => Promise<void>) | undefined;
-    const check = lock === undefined ? "same" : lockStoreCheck(
-      lock,
-      storeUrl,
-      reading.named === true,
-      `was written for the store ${quoteInput(lock.store)}, not this one ` +
+    const confirm = lock === undefined ? undefined : admitLock(lock, storeUrl, {
+      named: reading.named === true,
+      refusal: `was written for the store ${quoteInput(lock.store)}, not this one ` +
         `(${quoteInput(storeUrl)}); nothing was sent to either. To read the lock's store, ` +
         `connect({ url: ${quoteInput(lock.store)}, lock }): your credentials then go ` +
         "there (anonymous: true for its public data only)",
-    );
-    if (check === "note" || (check === "confirm" && offline)) {
-      (reading.warn ?? console.warn)(lockUrlNote(lock!, storeUrl));
-    } else if (check === "confirm") {
-      confirm = async () => confirmLockStore(lock!, storeUrl, await storeId());
-    }
+      ...(offline ? {} : { storeId }),
+      ...(reading.warn === undefined ? {} : { warn: reading.warn }),
+    });
     // Each store keeps its own provenance; a folder's dataset is looked up through the store.
     const provenance = new Provenance(
       storeUrl,

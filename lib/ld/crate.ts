@@ -15,13 +15,13 @@ import { formatOfFileName } from "../registry/file_formats.ts";
 import { definedOf } from "../client/defined.ts";
 
 /** The RO-Crate specification a crate conforms to. */
-export const RO_CRATE_SPEC = "https://w3id.org/ro/crate/1.1";
+const RO_CRATE_SPEC = "https://w3id.org/ro/crate/1.1";
 
 /** The RO-Crate 1.1 JSON-LD context. */
 export const RO_CRATE_CONTEXT = "https://w3id.org/ro/crate/1.1/context";
 
 /** The Process Run Crate profile the root dataset conforms to. */
-export const PROCESS_RUN_CRATE = "https://w3id.org/ro/wfrun/process/0.5";
+const PROCESS_RUN_CRATE = "https://w3id.org/ro/wfrun/process/0.5";
 
 /**
  * The checksum terms RO-Crate 1.1's context (schema.org 10) lacks, defined inline as the spec's
@@ -301,108 +301,49 @@ export function folderUrl(store: string, path: string): string {
  * ```
  */
 export function provenanceCrate(record: CrateRecord, options: CrateOptions = {}): RoCrate {
-  const ref = (id: string) => ({ "@id": id });
   const files = [...record.files].sort((a, b) => compare(a.path, b.path) || compare(a.id, b.id));
   const datasets = [...record.datasets].sort((a, b) => compare(a.path, b.path));
-  const outputs = options.outputs ?? [];
-  const copies = options.copies ?? [];
-  const instrument = options.instrument;
-  const people = new Map<string, CrateEntity>();
-  const licenses = new Map<string, CrateEntity>();
-  const datasetIds = new Map(datasets.map((dataset) => [dataset.path, datasetId(record, dataset)]));
-
-  const personOf = (creator: CrateDataset["creators"][number]) => {
-    const base = agentId(creator);
-    const fields = {
-      "@type": "Person",
-      name: creator.name,
-      ...(creator.given === undefined ? {} : { givenName: creator.given }),
-      ...(creator.family === undefined ? {} : { familyName: creator.family }),
-      ...(creator.suffix === undefined ? {} : { honorificSuffix: creator.suffix }),
-      ...(creator.affiliation === undefined ? {} : { affiliation: creator.affiliation }),
-    };
-    // One name written two ways (with an affiliation in one dataset, without in another) gives
-    // two entities, so each dataset keeps its own.
-    const same = (id: string) =>
-      JSON.stringify({ "@id": id, ...fields }) === JSON.stringify(people.get(id));
-    let id = base;
-    for (let n = 2; people.has(id) && !same(id); n++) {
-      id = `${base}${base.includes("#") ? "" : "#"}-${n}`;
-    }
-    people.set(id, { "@id": id, ...fields });
-    return ref(id);
-  };
-  const licenseOf = (license: NonNullable<CrateDataset["license"]>) => {
-    // One URL named two ways (the stored texts differ) gives two entities, each keeping its name.
-    const taken = license.url === undefined ? undefined : licenses.get(license.url);
-    const id = license.url !== undefined && (taken === undefined || taken.name === license.name)
-      ? license.url
-      : `#license-${slug(license.name)}`;
-    if (!licenses.has(id)) {
-      licenses.set(id, {
-        "@id": id,
-        "@type": "CreativeWork",
-        name: license.name,
-        ...(license.id === undefined ? {} : { identifier: license.id }),
-        ...(license.url === undefined || license.url === id ? {} : { url: license.url }),
-      });
-    }
-    return ref(id);
-  };
-
-  // Two versions of one path (read before and after it changed) are told apart by date-modified.
-  const versions = Map.groupBy(files, (file) => file.path);
-  const fileId = ({ path, modified }: CrateFile) =>
-    `${fileUrl(record.store, path)}${versions.get(path)!.length > 1 ? `#${modified}` : ""}`;
-  const fileEntities: CrateEntity[] = files.map((file) => {
-    const name = file.path.slice(file.path.lastIndexOf("/") + 1);
-    return {
-      "@id": fileId(file),
-      "@type": "File",
-      name,
-      identifier: file.id,
-      contentSize: String(file.size),
-      dateModified: file.modified,
-      ...checksumTerms(file.checksum),
-      encodingFormat: formatOfFileName(name)?.mediaType ?? "application/octet-stream",
-    };
-  });
-  const datasetEntities: CrateEntity[] = datasets.map((dataset) => {
-    const parts = files.filter((file) => file.dataset === dataset.path);
-    return {
-      "@id": datasetIds.get(dataset.path)!,
-      "@type": "Dataset",
-      ...(dataset.title === undefined ? {} : { name: dataset.title }),
-      identifier: [
-        ...(dataset.doi === undefined ? [] : [`https://doi.org/${dataset.doi}`]),
-        ...(dataset.ark === undefined ? [] : [`https://n2t.net/${dataset.ark}`]),
-      ],
-      url: folderUrl(record.store, dataset.path),
-      creator: dataset.creators.map(personOf),
-      ...(dataset.publicationYear === undefined
-        ? {}
-        : { datePublished: String(dataset.publicationYear) }),
-      ...definedOf(dataset, ["publisher", "version"]),
-      ...(dataset.resourceTypeGeneral === undefined
-        ? {}
-        : { additionalType: dataset.resourceTypeGeneral }),
-      ...(dataset.license === undefined ? {} : { license: licenseOf(dataset.license) }),
-      citation: dataciteCitation({ ...dataset, subjects: [] }),
-      includedInDataCatalog: ref(record.store),
-      hasPart: parts.map((file) => ref(fileId(file))),
-    };
-  });
-  const localFile = (file: CrateLocalFile, type: string | string[]): CrateEntity => ({
-    "@id": file.id,
-    "@type": type,
-    name: file.name ?? file.id.replace(/\/+$/, "").slice(file.id.lastIndexOf("/") + 1),
-    ...(file.contentSize === undefined ? {} : { contentSize: String(file.contentSize) }),
-    ...(file.sha256 === undefined ? {} : { sha256: file.sha256 }),
-    ...(file.copyOf === undefined ? {} : { isBasedOn: ref(file.copyOf) }),
-  });
-
-  const datePublished = options.datePublished ?? record.endTime ?? new Date().toISOString();
+  const parties = new Parties();
+  const fileId = fileIdOf(record.store, files);
+  const fileEntities = files.map((file) => fileEntity(file, fileId(file)));
+  const datasetEntities = datasets.map((dataset) =>
+    datasetEntity(record, dataset, {
+      parties,
+      parts: files.filter((file) => file.dataset === dataset.path).map(fileId),
+    })
+  );
+  const license = options.license ?? CC0;
   const graph: CrateEntity[] = [
+    ...rootEntities(record, options, { files: files.length, datasets: datasets.length }),
+    ...runEntities(record, options, {
+      objects: fileEntities.map((file) => file["@id"]),
+      people: parties.people,
+    }),
+    ...fileEntities,
+    ...datasetEntities,
+    ...parties.people.values(),
+    ...parties.licenses.values(),
+    ...(parties.licenses.has(license) ? [] : [{
+      "@id": license,
+      "@type": "CreativeWork",
+      name: options.license === undefined ? "CC0 1.0 Universal" : options.license,
+    }]),
+    ...(options.copies ?? []).map((copy) => localFileEntity(copy, "File")),
+    ...(options.outputs ?? []).map((output) => localFileEntity(output, "File")),
+  ];
+  return { "@context": [RO_CRATE_CONTEXT, { ...CHECKSUM_TERMS }], "@graph": graph };
+}
+
+const ref = (id: string) => ({ "@id": id });
+
+/** The metadata descriptor, the root dataset (what the crate holds) and its profile. */
+function rootEntities(
+  record: CrateRecord,
+  options: CrateOptions,
+  count: { files: number; datasets: number },
+): CrateEntity[] {
+  const { instrument, copies = [], outputs = [] } = options;
+  return [
     {
       "@id": "ro-crate-metadata.json",
       "@type": "CreativeWork",
@@ -413,8 +354,8 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
       "@id": "./",
       "@type": "Dataset",
       name: options.name ?? "Data read by tern",
-      description: options.description ?? describe(record, files.length, datasets.length),
-      datePublished,
+      description: options.description ?? describe(record, count.files, count.datasets),
+      datePublished: options.datePublished ?? record.endTime ?? new Date().toISOString(),
       license: ref(options.license ?? CC0),
       conformsTo: [ref(PROCESS_RUN_CRATE)],
       hasPart: [
@@ -430,17 +371,30 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
       name: "Process Run Crate",
       version: "0.5",
     },
+  ];
+}
+
+/**
+ * The run (what it read, with what, by whom, and what came of it), tern, the notebook, the
+ * agent unless a creator already is that person, and the store.
+ */
+function runEntities(
+  record: CrateRecord,
+  { instrument, agent, outputs = [] }: CrateOptions,
+  { objects, people }: { objects: readonly string[]; people: ReadonlyMap<string, CrateEntity> },
+): CrateEntity[] {
+  return [
     {
       "@id": CRATE_IDS.run,
       "@type": "CreateAction",
-      name: `Read ${plural(files.length, "file version")} from ${record.store}`,
+      name: `Read ${plural(objects.length, "file version")} from ${record.store}`,
       ...definedOf(record, ["startTime", "endTime"]),
-      ...(options.agent === undefined ? {} : { agent: ref(agentId(options.agent)) }),
+      ...(agent === undefined ? {} : { agent: ref(agentId(agent)) }),
       instrument: [
         ...(instrument === undefined ? [] : [ref(instrument.id)]),
         ref(CRATE_IDS.tern),
       ],
-      object: fileEntities.map((file) => ref(file["@id"])),
+      object: objects.map(ref),
       result: outputs.map((output) => ref(output.id)),
     },
     {
@@ -449,12 +403,14 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
       name: "tern",
       softwareVersion: record.tern,
     },
-    ...(instrument === undefined ? [] : [localFile(instrument, ["File", "SoftwareSourceCode"])]),
+    ...(instrument === undefined
+      ? []
+      : [localFileEntity(instrument, ["File", "SoftwareSourceCode"])]),
     // An agent who is also a creator (the same ORCID iD, or name) is that one Person entity.
-    ...(options.agent === undefined || people.has(agentId(options.agent)) ? [] : [{
-      "@id": agentId(options.agent),
+    ...(agent === undefined || people.has(agentId(agent)) ? [] : [{
+      "@id": agentId(agent),
       "@type": "Person",
-      name: options.agent.name,
+      name: agent.name,
     }]),
     {
       "@id": record.store,
@@ -463,19 +419,117 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
       url: record.store,
       ...(record.storeId === undefined ? {} : { identifier: record.storeId }),
     },
-    ...fileEntities,
-    ...datasetEntities,
-    ...people.values(),
-    ...licenses.values(),
-    ...(licenses.has(options.license ?? CC0) ? [] : [{
-      "@id": options.license ?? CC0,
-      "@type": "CreativeWork",
-      name: options.license === undefined ? "CC0 1.0 Universal" : options.license,
-    }]),
-    ...copies.map((copy) => localFile(copy, "File")),
-    ...outputs.map((output) => localFile(output, "File")),
   ];
-  return { "@context": [RO_CRATE_CONTEXT, { ...CHECKSUM_TERMS }], "@graph": graph };
+}
+
+/** The people and licences of a crate's datasets: one entity each, however many name it. */
+class Parties {
+  readonly people: Map<string, CrateEntity> = new Map();
+  readonly licenses: Map<string, CrateEntity> = new Map();
+
+  /** A creator's `Person`. */
+  person(creator: CrateDataset["creators"][number]): { "@id": string } {
+    const base = agentId(creator);
+    const fields = {
+      "@type": "Person",
+      name: creator.name,
+      ...(creator.given === undefined ? {} : { givenName: creator.given }),
+      ...(creator.family === undefined ? {} : { familyName: creator.family }),
+      ...(creator.suffix === undefined ? {} : { honorificSuffix: creator.suffix }),
+      ...(creator.affiliation === undefined ? {} : { affiliation: creator.affiliation }),
+    };
+    // One name written two ways (with an affiliation in one dataset, without in another) gives
+    // two entities, so each dataset keeps its own.
+    const same = (id: string) =>
+      JSON.stringify({ "@id": id, ...fields }) === JSON.stringify(this.people.get(id));
+    let id = base;
+    for (let n = 2; this.people.has(id) && !same(id); n++) {
+      id = `${base}${base.includes("#") ? "" : "#"}-${n}`;
+    }
+    this.people.set(id, { "@id": id, ...fields });
+    return ref(id);
+  }
+
+  /** A dataset's licence, a `CreativeWork`. */
+  license(license: NonNullable<CrateDataset["license"]>): { "@id": string } {
+    // One URL named two ways (the stored texts differ) gives two entities, each keeping its name.
+    const taken = license.url === undefined ? undefined : this.licenses.get(license.url);
+    const id = license.url !== undefined && (taken === undefined || taken.name === license.name)
+      ? license.url
+      : `#license-${slug(license.name)}`;
+    if (!this.licenses.has(id)) {
+      this.licenses.set(id, {
+        "@id": id,
+        "@type": "CreativeWork",
+        name: license.name,
+        ...(license.id === undefined ? {} : { identifier: license.id }),
+        ...(license.url === undefined || license.url === id ? {} : { url: license.url }),
+      });
+    }
+    return ref(id);
+  }
+}
+
+/** Files' `@id`s: the store URL, with date-modified where two versions of a path were read. */
+function fileIdOf(store: string, files: readonly CrateFile[]): (file: CrateFile) => string {
+  const versions = Map.groupBy(files, (file) => file.path);
+  return ({ path, modified }) =>
+    `${fileUrl(store, path)}${versions.get(path)!.length > 1 ? `#${modified}` : ""}`;
+}
+
+function fileEntity(file: CrateFile, id: string): CrateEntity {
+  const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+  return {
+    "@id": id,
+    "@type": "File",
+    name,
+    identifier: file.id,
+    contentSize: String(file.size),
+    dateModified: file.modified,
+    ...checksumTerms(file.checksum),
+    encodingFormat: formatOfFileName(name)?.mediaType ?? "application/octet-stream",
+  };
+}
+
+function datasetEntity(
+  record: CrateRecord,
+  dataset: CrateDataset,
+  { parties, parts }: { parties: Parties; parts: readonly string[] },
+): CrateEntity {
+  return {
+    "@id": datasetId(record, dataset),
+    "@type": "Dataset",
+    ...(dataset.title === undefined ? {} : { name: dataset.title }),
+    identifier: [
+      ...(dataset.doi === undefined ? [] : [`https://doi.org/${dataset.doi}`]),
+      ...(dataset.ark === undefined ? [] : [`https://n2t.net/${dataset.ark}`]),
+    ],
+    url: folderUrl(record.store, dataset.path),
+    creator: dataset.creators.map((creator) => parties.person(creator)),
+    ...(dataset.publicationYear === undefined
+      ? {}
+      : { datePublished: String(dataset.publicationYear) }),
+    ...definedOf(dataset, ["publisher", "version"]),
+    ...(dataset.resourceTypeGeneral === undefined
+      ? {}
+      : { additionalType: dataset.resourceTypeGeneral }),
+    ...(dataset.license === undefined ? {} : { license: parties.license(dataset.license) }),
+    citation: dataciteCitation({ ...dataset, subjects: [] }),
+    includedInDataCatalog: ref(record.store),
+    hasPart: parts.map(ref),
+  };
+}
+
+/** A file of the run's own (the notebook, an output, a copied input). */
+function localFileEntity(file: CrateLocalFile, type: string | string[]): CrateEntity {
+  return {
+    "@id": file.id,
+    "@type": type,
+    name: file.name ?? file.id.replace(/\/+$/, "").slice(file.id.lastIndexOf("/") + 1),
+    ...(file.contentSize === undefined ? {} : { contentSize: String(file.contentSize) }),
+    ...(file.sha256 === undefined ? {} : { sha256: file.sha256 }),
+    ...(file.copyOf === undefined ? {} : { isBasedOn: ref(file.copyOf) }),
+  };
 }
 
 /**

@@ -92,7 +92,6 @@ export function crateRecord(
     | undefined;
   if (catalog === undefined) fail("no DataCatalog naming the store the files were read from");
   const store = catalog["@id"];
-  const download = `${store}/fileio/download?`;
 
   const files = refs(run.object).map((id, position): CrateFile => {
     const found = byId.get(id);
@@ -102,42 +101,7 @@ export function crateRecord(
         `${at(CRATE_IDS.run)}.object[${position}]`,
       );
     }
-    const file = found.entity;
-    const field = (key: string) => `${at(id)}.${key}`;
-    const url = id.replace(/#.*$/, "");
-    const path = url.startsWith(download)
-      ? new URL(url).searchParams.get("path") ?? undefined
-      : undefined;
-    if (path === undefined) {
-      fail(`must be a file URL of the store ${quote(store)} (${download}path=…)`, field("@id"));
-    }
-    const text = (key: string) => {
-      const value = file[key];
-      if (typeof value !== "string") fail(`is missing (a text value)`, field(key));
-      return value;
-    };
-    const size = Number(text("contentSize"));
-    const hex = (key: "md5" | "sha256", digits: number) => {
-      const value = file[key];
-      if (typeof value !== "string" || !new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(value)) {
-        fail(`must be ${digits} hexadecimal digits`, field(key));
-      }
-      return value;
-    };
-    const checksum = file.md5 !== undefined
-      ? `md5:${hex("md5", 32).toLowerCase()}`
-      : file.sha256 !== undefined
-      ? `sha2:${Uint8Array.fromHex(hex("sha256", 64)).toBase64()}`
-      : undefined;
-    return {
-      path,
-      id: text("identifier"),
-      size: Number.isSafeInteger(size)
-        ? size
-        : fail("must be a whole number of bytes", field("contentSize")),
-      modified: text("dateModified"),
-      ...(checksum === undefined ? {} : { checksum }),
-    };
+    return fileOfEntity(found.entity, { id, store, where: at(id) }, fail);
   });
 
   const datasets: CrateDataset[] = [];
@@ -165,6 +129,53 @@ export function crateRecord(
       const dataset = datasetOf.get(refs(run.object)[index]);
       return dataset === undefined ? file : { ...file, dataset };
     }),
+  };
+}
+
+/**
+ * A file version from its `File` entity (`where` in the crate): its path from its store URL
+ * `id`, its store id, size, date-modified and checksum.
+ */
+function fileOfEntity(
+  file: CrateEntity,
+  { id, store, where }: { id: string; store: string; where: string },
+  fail: CrateProblem,
+): CrateFile {
+  const field = (key: string) => `${where}.${key}`;
+  const download = `${store}/fileio/download?`;
+  const url = id.replace(/#.*$/, "");
+  const path = url.startsWith(download)
+    ? new URL(url).searchParams.get("path") ?? undefined
+    : undefined;
+  if (path === undefined) {
+    fail(`must be a file URL of the store ${quote(store)} (${download}path=…)`, field("@id"));
+  }
+  const text = (key: string) => {
+    const value = file[key];
+    if (typeof value !== "string") fail(`is missing (a text value)`, field(key));
+    return value;
+  };
+  const size = Number(text("contentSize"));
+  const hex = (key: "md5" | "sha256", digits: number) => {
+    const value = file[key];
+    if (typeof value !== "string" || !new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(value)) {
+      fail(`must be ${digits} hexadecimal digits`, field(key));
+    }
+    return value;
+  };
+  const checksum = file.md5 !== undefined
+    ? `md5:${hex("md5", 32).toLowerCase()}`
+    : file.sha256 !== undefined
+    ? `sha2:${Uint8Array.fromHex(hex("sha256", 64)).toBase64()}`
+    : undefined;
+  return {
+    path,
+    id: text("identifier"),
+    size: Number.isSafeInteger(size)
+      ? size
+      : fail("must be a whole number of bytes", field("contentSize")),
+    modified: text("dateModified"),
+    ...(checksum === undefined ? {} : { checksum }),
   };
 }
 

@@ -64,18 +64,8 @@ export const CROISSANT_CONTEXT: Readonly<
   transform: "cr:transform",
 });
 
-/**
- * The version a Croissant 1.0 document declares in `conformsTo`.
- *
- * @example
- * ```ts
- * import { CROISSANT_1_0 } from "./croissant.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(CROISSANT_1_0, "http://mlcommons.org/croissant/1.0");
- * ```
- */
-export const CROISSANT_1_0 = "http://mlcommons.org/croissant/1.0";
+/** The version a Croissant 1.0 document declares in `conformsTo`. */
+const CROISSANT_1_0 = "http://mlcommons.org/croissant/1.0";
 
 /**
  * A file of the dataset, as the document lists it (a `cr:FileObject`).
@@ -225,18 +215,8 @@ const DATA_TYPES: ReadonlyMap<string, string> = new Map([
  * `sc:Date`, `Datetime` `sc:DateTime`, anything else (text, categories, times, durations,
  * structs, nulls) `sc:Text`, the form a CSV reader gets it in. A list is its items' type,
  * `repeated`.
- *
- * @example
- * ```ts
- * import { croissantDataType } from "./croissant.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(croissantDataType("Int64"), { dataType: "sc:Integer", repeated: false });
- * assert.deepEqual(croissantDataType("List(Float64)"), { dataType: "sc:Float", repeated: true });
- * assert.deepEqual(croissantDataType("String"), { dataType: "sc:Text", repeated: false });
- * ```
  */
-export function croissantDataType(dtype: string): { dataType: string; repeated: boolean } {
+function croissantDataType(dtype: string): { dataType: string; repeated: boolean } {
   const list = /^(?:List|Array)\((.*)\)$/.exec(dtype);
   const item = list?.[1] ?? dtype;
   return { dataType: DATA_TYPES.get(item) ?? "sc:Text", repeated: list !== null };

@@ -41,16 +41,8 @@ export const TOKEN_VARIABLE = "TERRAIN_TOKEN";
 /**
  * The environment variable that names the store the token is for (the one `connect()` and the
  * CLI read too); unset, it is {@linkcode DEFAULT_URL}.
- *
- * @example
- * ```ts
- * import { URL_VARIABLE } from "./engines.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(URL_VARIABLE, "TERRAIN_URL");
- * ```
  */
-export const URL_VARIABLE = "TERRAIN_URL";
+const URL_VARIABLE = "TERRAIN_URL";
 
 /**
  * The engines tern writes code for, as their users call them.

@@ -1,14 +1,14 @@
 /**
  * A listing's manifest: one row per file with its path, id, size, date, the store's checksum,
- * table format, URL and how to read that URL — what another engine (Dask, DuckDB, Polars on another machine) needs to
- * read the same files without tern. A public file's URL is the anonymous one the server's
- * manifest endpoint gives; a private file's is Terrain's download URL, read with the caller's
- * token. No credential is ever written into a manifest.
+ * table format, URL and how to read that URL — what another engine (Dask, DuckDB, Polars on
+ * another machine) needs to read the same files without tern. A public file's URL is the
+ * anonymous one the server's manifest endpoint gives; a private file's is Terrain's download
+ * URL, read with the caller's token. No credential is ever written into a manifest.
  *
  * @module
  */
 
-import type { DataFrame } from "../deps.ts";
+import type { DataFrame, DataType } from "../deps.ts";
 import { loadPolars } from "../polars/adapter.ts";
 import { type CallOptions, getManifest, readUrlOf } from "../client/endpoints.ts";
 import { BadRequestError, SignInRequiredError } from "../client/errors.ts";
@@ -21,11 +21,12 @@ import type { Entry } from "../client/entry.ts";
 /**
  * The columns of a manifest, in order: `path`, `id`, `size` (bytes), `modified` (UTC datetime),
  * `checksum` (the store's own, `md5:<hex>` or `sha2:<base64>`; null where the store has none
- * yet, or an anonymous caller may not stat the file), `format` (the table format the name promises, null for other files), `contentType` (the media
- * type the server detected), `url` (where another engine reads the file: the anonymous
- * `dav-anon` URL of a public file, Terrain's `fileio/download` URL of a private one) and `access`
- * (`public`: read the URL with no credentials; `token`: send the caller's access token as an
- * `Authorization: Bearer` header).
+ * yet, or an anonymous caller may not stat the file), `format` (the table format the name
+ * promises, null for other files), `contentType` (the media type the server detected), `url`
+ * (where another engine reads the file: the anonymous `dav-anon` URL of a public file,
+ * Terrain's `fileio/download` URL of a private one) and `access` (`public`: read the URL with
+ * no credentials; `token`: send the caller's access token as an `Authorization: Bearer`
+ * header). The manifest's frame is built from this list.
  *
  * @example
  * ```ts
@@ -38,17 +39,9 @@ import type { Entry } from "../client/entry.ts";
  * );
  * ```
  */
-export const MANIFEST_COLUMNS: readonly string[] = Object.freeze([
-  "path",
-  "id",
-  "size",
-  "modified",
-  "checksum",
-  "format",
-  "contentType",
-  "url",
-  "access",
-]);
+export const MANIFEST_COLUMNS = Object.freeze(
+  ["path", "id", "size", "modified", "checksum", "format", "contentType", "url", "access"] as const,
+);
 
 /**
  * The manifest of `entries` (folders are skipped), in their order: one `file/manifest` request
@@ -102,21 +95,19 @@ export async function fileManifest(
   ]);
   if (failure !== undefined) throw failure.error;
   const pl = await loadPolars();
-  return pl.DataFrame([
-    pl.Series("path", files.map((entry) => entry.path), pl.Utf8),
-    pl.Series("id", files.map((entry) => entry.id), pl.Utf8),
-    pl.Series("size", files.map((entry) => entry.size), pl.Int64),
-    pl.Series("modified", files.map((entry) => entry.modified), pl.Datetime("ms", "UTC")),
-    pl.Series(
-      "checksum",
-      files.map((entry) => stats?.entries.get(entry.path)?.checksum ?? null),
-      pl.Utf8,
-    ),
-    pl.Series("format", files.map((entry) => formatOfName(entry.name) ?? null), pl.Utf8),
-    pl.Series("contentType", answers.map((answer) => answer.contentType), pl.Utf8),
-    pl.Series("url", answers.map((answer) => answer.url), pl.Utf8),
-    pl.Series("access", answers.map((answer) => answer.access), pl.Utf8),
-  ]);
+  // Each column's values and type, keyed by its name, so the frame has MANIFEST_COLUMNS' order.
+  const columns: { [K in (typeof MANIFEST_COLUMNS)[number]]: [unknown[], DataType] } = {
+    path: [files.map((entry) => entry.path), pl.Utf8],
+    id: [files.map((entry) => entry.id), pl.Utf8],
+    size: [files.map((entry) => entry.size), pl.Int64],
+    modified: [files.map((entry) => entry.modified), pl.Datetime("ms", "UTC")],
+    checksum: [files.map((entry) => stats?.entries.get(entry.path)?.checksum ?? null), pl.Utf8],
+    format: [files.map((entry) => formatOfName(entry.name) ?? null), pl.Utf8],
+    contentType: [answers.map((answer) => answer.contentType), pl.Utf8],
+    url: [answers.map((answer) => answer.url), pl.Utf8],
+    access: [answers.map((answer) => answer.access), pl.Utf8],
+  };
+  return pl.DataFrame(MANIFEST_COLUMNS.map((name) => pl.Series(name, ...columns[name])));
 }
 
 /**

@@ -205,36 +205,7 @@ export async function* pageFolder(
       // A page that arrived before an abort is not handed out after it.
       if (options.signal?.aborted) throw abortError(options.signal);
       const count = page.folders.length + page.files.length;
-      if (count > limit) {
-        throw new ProtocolError(
-          `filesystem/paged-directory sent ${count} entries for ${where} at offset ${offset}, ` +
-            `more than the ${limit} asked for.`,
-          details,
-        );
-      }
-      const pageTotal = page.total ?? (count === 0 && offset === 0 ? 0 : undefined);
-      if (pageTotal === undefined) {
-        if (count > 0) {
-          throw new ProtocolError(
-            `filesystem/paged-directory sent entries for ${where} at offset ${offset} without a total.`,
-            details,
-          );
-        }
-        throw new ListingChangedError(
-          `${where} changed while being listed: the server had no entries at offset ${offset} ` +
-            `although it had announced ${total}; entries were probably removed. List it again.`,
-          details,
-        );
-      }
-      if (total === undefined) total = pageTotal;
-      else if (pageTotal !== total) {
-        throw new ListingChangedError(
-          `${where} changed while being listed: it had ${total} entries at first and ` +
-            `${pageTotal} at offset ${offset}, so entries may have been missed or repeated. ` +
-            "List it again.",
-          details,
-        );
-      }
+      total = checkedTotal(page, { path: query.path, offset, limit, total });
       const modified = page["date-modified"];
       if (firstModified === undefined) firstModified = modified;
       else if (modified !== firstModified && !warned) {
@@ -244,7 +215,6 @@ export async function* pageFolder(
             "the listing may not match any single moment of the folder.",
         );
       }
-
       // Pages were requested on the promise that each before the last is full; offsets of the
       // ones in flight are right only if this one kept it.
       if (offset + count < total && count < limit) {
@@ -294,4 +264,48 @@ interface Requested {
   answer: Promise<PagedListing>;
   /** Whether `answer` has settled, i.e. the caller would not wait for it. */
   settled: boolean;
+}
+
+/**
+ * The folder's total as `page` states it, checked against the page's size and what the listing
+ * promised so far (`total`, from the first page): a server that broke its word is a
+ * {@linkcode ProtocolError}, a folder that changed meanwhile a {@linkcode ListingChangedError}.
+ */
+function checkedTotal(
+  page: PagedListing,
+  { path, offset, limit, total }: { path: string; offset: number; limit: number; total?: number },
+): number {
+  const where = quoteInput(path);
+  const details = { path, endpoint: "filesystem/paged-directory" };
+  const count = page.folders.length + page.files.length;
+  if (count > limit) {
+    throw new ProtocolError(
+      `filesystem/paged-directory sent ${count} entries for ${where} at offset ${offset}, ` +
+        `more than the ${limit} asked for.`,
+      details,
+    );
+  }
+  const pageTotal = page.total ?? (count === 0 && offset === 0 ? 0 : undefined);
+  if (pageTotal === undefined) {
+    if (count > 0) {
+      throw new ProtocolError(
+        `filesystem/paged-directory sent entries for ${where} at offset ${offset} without a total.`,
+        details,
+      );
+    }
+    throw new ListingChangedError(
+      `${where} changed while being listed: the server had no entries at offset ${offset} ` +
+        `although it had announced ${total}; entries were probably removed. List it again.`,
+      details,
+    );
+  }
+  if (total !== undefined && pageTotal !== total) {
+    throw new ListingChangedError(
+      `${where} changed while being listed: it had ${total} entries at first and ` +
+        `${pageTotal} at offset ${offset}, so entries may have been missed or repeated. ` +
+        "List it again.",
+      details,
+    );
+  }
+  return pageTotal;
 }

@@ -183,29 +183,8 @@ export async function* pageSearch(
   }
 }
 
-/**
- * A hit as a {@linkcode SearchEntry}.
- *
- * @example
- * ```ts
- * import { entryFromHit } from "./search_pager.ts";
- * import assert from "node:assert/strict";
- *
- * const entry = entryFromHit({
- *   _id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364",
- *   _source: {
- *     doc_type: "file", id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364", path: "/iplant/home/shared/a.csv",
- *     label: "a.csv", creator: "curator#iplant", fileType: "csv", dateCreated: 0, dateModified: 0,
- *     fileSize: 12, metadata: { irods: [{ attribute: "source", value: "lab", unit: "" }], cyverse: null },
- *   },
- *   fields: { permission: ["read"] },
- * });
- * assert.equal(entry.name, "a.csv");
- * assert.equal(entry.creator, "curator");
- * assert.deepEqual(entry.metadata, [{ attribute: "source", value: "lab", unit: "", type: "irods" }]);
- * ```
- */
-export function entryFromHit(hit: SearchHit): SearchEntry {
+/** A hit as a {@linkcode SearchEntry}. */
+function entryFromHit(hit: SearchHit): SearchEntry {
   const source = hit._source;
   const folder = source.doc_type === "folder";
   const avus = (type: "irods" | "cyverse") =>

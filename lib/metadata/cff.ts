@@ -8,18 +8,8 @@
 import { loadYamlModule } from "../deps.ts";
 import { type Citable, linkOf, titleOf } from "./citable.ts";
 
-/**
- * The CFF version written.
- *
- * @example
- * ```ts
- * import { CFF_VERSION } from "./cff.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(CFF_VERSION, "1.2.0");
- * ```
- */
-export const CFF_VERSION = "1.2.0";
+/** The CFF version written. */
+const CFF_VERSION = "1.2.0";
 
 /** A DOI as CFF's schema accepts it (its `doi` pattern); others go in `identifiers`. */
 const CFF_DOI = /^10\.\d{4,9}(\.\d+)?\/[A-Za-z0-9:/_;\-.()[\]\\]+$/;

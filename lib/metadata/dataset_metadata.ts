@@ -83,18 +83,8 @@ const FIELD_ORDER: readonly MetadataField[] = [
   "deprecated",
 ];
 
-/**
- * What a complete citation needs, in citation order; `missing` lists those a record lacks.
- *
- * @example
- * ```ts
- * import { CITATION_FIELDS } from "./dataset_metadata.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(CITATION_FIELDS.join(", "), "creators, title, publicationYear, publisher, doi");
- * ```
- */
-export const CITATION_FIELDS: readonly MetadataField[] = Object.freeze([
+/** What a complete citation needs, in citation order; `missing` lists those a record lacks. */
+const CITATION_FIELDS: readonly MetadataField[] = Object.freeze([
   "creators",
   "title",
   "publicationYear",

@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { ParsedName } from "./names.ts";
+
 /**
  * A creator of a dataset: a person (`family`, usually `given`) or an organisation (`name`
  * only).
@@ -20,15 +22,7 @@
  * };
  * ```
  */
-export interface Creator {
-  /** The name as written. */
-  name: string;
-  /** Given names (people only). */
-  given?: string;
-  /** Family name with particles (people only). */
-  family?: string;
-  /** Generational suffix (`Jr.`). */
-  suffix?: string;
+export interface Creator extends ParsedName {
   /** Affiliation(s), `; `-separated when several. */
   affiliation?: string;
   /** ORCID iD, `0000-0002-1825-0097` (check digit verified). */

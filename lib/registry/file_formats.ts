@@ -67,6 +67,15 @@ export interface FileFormat {
 
 const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
+/** How both Arrow IPC forms, file and stream, are read (detection tells which reader call). */
+const ARROW_TABLE = {
+  reader: "arrow",
+  streamed: false,
+  copyExtension: ".ipc",
+  byPath: true,
+  remoteScan: false,
+} as const;
+
 /**
  * The table formats the dataframe readers take, typed exactly so {@linkcode TableFormat} is
  * derived from them: the registry's first part.
@@ -156,26 +165,14 @@ export const TABLE_FORMAT_ENTRIES = [
     extensions: ["arrow", "feather", "ipc"],
     mediaType: "application/vnd.apache.arrow.file",
     magic: [[0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]], // "ARROW1"
-    table: {
-      reader: "arrow",
-      streamed: false,
-      copyExtension: ".ipc",
-      byPath: true,
-      remoteScan: false,
-    },
+    table: ARROW_TABLE,
   },
   {
     id: "arrows",
     label: "Arrow IPC stream",
     extensions: ["arrows"],
     mediaType: "application/vnd.apache.arrow.stream",
-    table: {
-      reader: "arrow",
-      streamed: false,
-      copyExtension: ".ipc",
-      byPath: true,
-      remoteScan: false,
-    },
+    table: ARROW_TABLE,
   },
   {
     id: "xlsx",

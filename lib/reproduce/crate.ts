@@ -273,21 +273,8 @@ export async function buildCrate(
   return withDisplay(crate, () => renderCrate(crateView(crate, json, dir))) as ProvenanceCrate;
 }
 
-/**
- * What the crate card shows of a crate: every entity but the metadata descriptor.
- *
- * @example
- * ```ts
- * import { crateView } from "./crate.ts";
- * import { provenanceCrate } from "../ld/crate.ts";
- * import assert from "node:assert/strict";
- *
- * const crate = provenanceCrate({ tern: "0.1.0", store: "http://x/terrain", datasets: [], files: [] });
- * const view = crateView(crate, JSON.stringify(crate));
- * assert.equal(view.entities[0].id, "./");
- * ```
- */
-export function crateView(crate: RoCrate, json: string, dir?: string): CrateView {
+/** What the crate card shows of a crate: every entity but the metadata descriptor. */
+function crateView(crate: RoCrate, json: string, dir?: string): CrateView {
   const root = crate["@graph"].find((entity) => entity["@id"] === "./");
   return {
     name: typeof root?.name === "string" ? root.name : "RO-Crate",

@@ -750,18 +750,8 @@ const COMMUNITY = /^\/[^/]+\/home\/shared\//;
 /**
  * What a lock keeps of a dataset's metadata: what citing it needs. A folder whose metadata has
  * no title, DOI or ARK holds no dataset.
- *
- * @example
- * ```ts
- * import { lockedDatasetOf } from "./provenance.ts";
- * import { normalizeMetadata } from "../metadata/normalize.ts";
- * import assert from "node:assert/strict";
- *
- * const metadata = await normalizeMetadata([{ attr: "title", value: "Maize" }]);
- * assert.deepEqual(lockedDatasetOf(metadata, "/c/Maize"), { path: "/c/Maize", title: "Maize", creators: [] });
- * ```
  */
-export function lockedDatasetOf(
+function lockedDatasetOf(
   metadata: DatasetMetadata,
   path: string,
 ): LockedDataset | undefined {

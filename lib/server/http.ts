@@ -67,34 +67,16 @@ export interface ConnectionLimits {
   maxLongAnswers: number;
 }
 
-/**
- * Largest request head (request line and headers) accepted, bytes.
- *
- * @example
- * ```ts
- * import { MAX_HEAD_BYTES } from "./http.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(MAX_HEAD_BYTES, 65536);
- * ```
- */
-export const MAX_HEAD_BYTES = 64 * 1024;
+/** Largest request head (request line and headers) accepted, bytes. */
+const MAX_HEAD_BYTES = 64 * 1024;
 
 /**
  * Methods handed to the request handler. Reads are served; HTTP's write methods reach the
  * handler too, so that they are answered as Terrain answers them (its catch-all route). Any
  * other method (TRACE, TRACK, CONNECT, OPTIONS, extension methods) gets 405 from the connection
  * layer: fetch's `Request` cannot even carry some of them.
- *
- * @example
- * ```ts
- * import { ROUTED_METHODS } from "./http.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(ROUTED_METHODS.has("GET") && !ROUTED_METHODS.has("TRACE"));
- * ```
  */
-export const ROUTED_METHODS: ReadonlySet<string> = new Set([
+const ROUTED_METHODS: ReadonlySet<string> = new Set([
   "GET",
   "HEAD",
   "POST",
@@ -103,48 +85,22 @@ export const ROUTED_METHODS: ReadonlySet<string> = new Set([
   "PATCH",
 ]);
 
-/**
- * A client that takes less than this many bytes of an answer in {@link STALL_MS} is stalled.
- *
- * @example
- * ```ts
- * import { STALL_BYTES } from "./http.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(STALL_BYTES, 64 * 1024);
- * ```
- */
-export const STALL_BYTES = 64 * 1024;
+/** A client that takes less than this many bytes of an answer in {@link STALL_MS} is stalled. */
+const STALL_BYTES = 64 * 1024;
 
 /**
  * How long a client may take to accept {@link STALL_BYTES} of an answer before it counts as
  * stalled, ms. Stalled answers are cut only when something waits for what they hold (a lane, a
  * connection slot); otherwise `sendTimeoutMs` applies. A reader this slow (under 64 KiB/s)
  * would take a minute and a half over a 5.7 MB listing.
- *
- * @example
- * ```ts
- * import { STALL_MS } from "./http.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(STALL_MS, 1000);
- * ```
  */
-export const STALL_MS = 1000;
+const STALL_MS = 1000;
 
 /**
  * Largest request body read, bytes: a `stat` of 1,000 paths (Terrain's limit) of iRODS's longest
  * (2,700 bytes) fits.
- *
- * @example
- * ```ts
- * import { MAX_BODY_BYTES } from "./http.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(MAX_BODY_BYTES, 4 * 1024 * 1024);
- * ```
  */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** How long, and how many bytes, a closing connection reads on to drain unread input. */
 const LINGER_MS = 1000;

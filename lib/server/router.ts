@@ -43,18 +43,8 @@ import type { DiskStore } from "./disk_store.ts";
 import { StoreFileError } from "./store_file.ts";
 import type { UserDirectory } from "./users.ts";
 
-/**
- * The body of the health route, as Terrain words it.
- *
- * @example
- * ```ts
- * import { HEALTH_TEXT } from "./router.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(HEALTH_TEXT, "The infinite is attainable with Terrain!\n");
- * ```
- */
-export const HEALTH_TEXT = "The infinite is attainable with Terrain!\n";
+/** The body of the health route, as Terrain words it. */
+const HEALTH_TEXT = "The infinite is attainable with Terrain!\n";
 
 const searchDocumentationHandler: Handler = (call) =>
   Promise.resolve(jsonReply(searchDocumentation(call.prng)));

@@ -74,22 +74,8 @@ export function describeIssues(
 /**
  * Says where JSON text is broken without quoting it: V8's messages can include a snippet of
  * the input, and a store file may hold passwords.
- *
- * @example
- * ```ts
- * import { describeJsonError } from "./store_file.ts";
- * import assert from "node:assert/strict";
- *
- * let error: unknown;
- * try {
- *   JSON.parse('{"password": "hunter2" x');
- * } catch (caught) {
- *   error = caught;
- * }
- * assert.equal(describeJsonError(error), "not valid JSON (syntax error at line 1, column 24)");
- * ```
  */
-export function describeJsonError(error: unknown): string {
+function describeJsonError(error: unknown): string {
   const message = error instanceof Error ? error.message : "";
   const where = /line (\d+) column (\d+)/.exec(message);
   if (where) return `not valid JSON (syntax error at line ${where[1]}, column ${where[2]})`;

@@ -9,18 +9,8 @@
 import { join } from "node:path";
 import { ifPresent } from "./store_file.ts";
 
-/**
- * Where a store's folder keeps its id.
- *
- * @example
- * ```ts
- * import { STORE_ID_FILE } from "./store_id.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(STORE_ID_FILE, ".terrain/store-id");
- * ```
- */
-export const STORE_ID_FILE = ".terrain/store-id";
+/** Where a store's folder keeps its id. */
+const STORE_ID_FILE = ".terrain/store-id";
 
 /**
  * The response header of `GET /terrain/` that carries the store's id (the real Terrain sends

@@ -13,31 +13,11 @@ import { isJwtShaped } from "../registry/jwt_shape.ts";
 
 const { z } = await loadZodModule();
 
-/**
- * Where users.json lives, relative to the store root (also how errors name it).
- *
- * @example
- * ```ts
- * import { USERS_FILE } from "./users.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(USERS_FILE, ".terrain/users.json");
- * ```
- */
-export const USERS_FILE = ".terrain/users.json";
+/** Where users.json lives, relative to the store root (also how errors name it). */
+const USERS_FILE = ".terrain/users.json";
 
-/**
- * Token lifetime when neither the options nor users.json set one (Keycloak's default).
- *
- * @example
- * ```ts
- * import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./users.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(DEFAULT_TOKEN_LIFETIME_SECONDS, 300);
- * ```
- */
-export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
+/** Token lifetime when neither the options nor users.json set one (Keycloak's default). */
+const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
 
 const RESERVED_USERNAMES: ReadonlySet<string> = new Set(["anonymous", "shared", "public"]);
 

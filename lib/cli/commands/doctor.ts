@@ -90,19 +90,8 @@ async function run(context: CommandContext): Promise<number> {
   return findings.some((finding) => finding.status === "fail") ? 1 : 0;
 }
 
-/**
- * Whether a path is inside npm's temporary npx cache (`…/_npx/…`), which npm may clear.
- *
- * @example
- * ```ts
- * import { inNpxCache } from "./doctor.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(inNpxCache("/root/.npm/_npx/4b4c3f/node_modules/deno/deno"), true);
- * assert.equal(inNpxCache("/usr/bin/deno"), false);
- * ```
- */
-export function inNpxCache(path: string): boolean {
+/** Whether a path is inside npm's temporary npx cache (`…/_npx/…`), which npm may clear. */
+function inNpxCache(path: string): boolean {
   return /[\\/]_npx[\\/]/.test(path);
 }
 

@@ -8,13 +8,19 @@
  */
 
 import { isAbsolute, relative } from "node:path";
-import { BadRequestError, type Entry, File } from "../../../mod.ts";
+import { BadRequestError, type Entry, File, type Store } from "../../../mod.ts";
 import { asUsage, outputOption, stringOption, UsageError } from "../args.ts";
-import { localPath } from "../io.ts";
+import { localPath, type Output } from "../io.ts";
 import { checkRefs, type Command, type CommandContext, isItemFailure } from "../command.ts";
 import { count, humanSize, jsonLine, plural, safeText } from "../format.ts";
 import { TransferProgress } from "../progress.ts";
-import { destinationOf, fileTarget, folderTarget, targetUnder } from "../targets.ts";
+import {
+  type Destination,
+  destinationOf,
+  fileTarget,
+  folderTarget,
+  targetUnder,
+} from "../targets.ts";
 import { saveFile, type SaveResult } from "../transfer.ts";
 import { mapConcurrent } from "../../client/map_concurrent.ts";
 import { statPaths } from "../../client/stat_many.ts";
@@ -71,6 +77,21 @@ export const get: Command = {
   run,
 };
 
+/** A file to save, and where. */
+interface Item {
+  entry: Entry;
+  target: string;
+}
+
+/** What the command was asked to fetch: a file as it is, or a folder to walk (with -r). */
+interface Source {
+  entry: Entry;
+  walk: boolean;
+}
+
+/** Runs a task for one item; its failure is reported and the rest go on. */
+type Attempt = (task: () => unknown) => Promise<void>;
+
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   checkRefs(positionals);
@@ -83,12 +104,8 @@ async function run(context: CommandContext): Promise<number> {
   const quiet = values.quiet === true;
   const stderr = context.io.stderr;
 
-  // What to fetch: files as they are, folders walked (files only) when -r allows.
   let status = 0;
-  // Each file to save, and where.
-  const items: { entry: Entry; target: string }[] = [];
-  // A failure of one item is reported and the rest go on.
-  const attempt = async (task: () => unknown) => {
+  const attempt: Attempt = async (task) => {
     try {
       await task();
     } catch (error) {
@@ -97,21 +114,10 @@ async function run(context: CommandContext): Promise<number> {
       status = 1;
     }
   };
-  const sources: { entry: Entry; walk: boolean }[] = [];
-  for (const path of positionals) {
-    await attempt(async () => {
-      const handle = await asUsage(() => store.resolve(path));
-      const entry = await handle.stat();
-      if (!(handle instanceof File) && values.recursive !== true) {
-        throw new BadRequestError(
-          `${quoteInput(entry.path)} is a folder; use -r to download it with everything ` +
-            "under it.",
-          { path: entry.path },
-        );
-      }
-      sources.push({ entry, walk: !(handle instanceof File) });
-    });
-  }
+  const sources = await sourcesOf(store, positionals, {
+    recursive: values.recursive === true,
+    attempt,
+  });
   const single = sources.length === 1 && !sources[0].walk;
   // A destination under a file (or unreadable) is a LocalFileError naming both paths.
   const destination = await localStep(
@@ -120,43 +126,10 @@ async function run(context: CommandContext): Promise<number> {
     () => destinationOf(output, single, localPath(context.io)),
     (error) => error instanceof UsageError,
   );
-  for (const source of sources) {
-    if (!source.walk) {
-      items.push({ entry: source.entry, target: fileTarget(destination, source.entry) });
-      continue;
-    }
-    await attempt(async () => {
-      const walk = asUsage(() => store.folder(source.entry).walk({ type: "file", glob }));
-      const base = folderTarget(destination, source.entry);
-      for await (const entry of walk) {
-        await attempt(() => items.push({ entry, target: targetUnder(base, source.entry, entry) }));
-      }
-    });
-  }
-
-  // A walk's listing carries no checksums: one stat per 1,000 walked files gives them, so each
-  // download is checked against the store's checksum too.
-  const walked = items.filter((item) => item.entry.checksum === undefined);
-  if (walked.length > 0) {
-    const { transport } = store[STORE_CONTEXT];
-    const paths = walked.map((item) => item.entry.path);
-    const { entries } = await statPaths(transport, paths, { signal: context.signal });
-    for (const item of walked) item.entry = entries.get(item.entry.path) ?? item.entry;
-  }
-
-  // The same local path twice would have one file overwrite the other.
-  const byTarget = Map.groupBy(items, (item) => item.target);
-  const unique = items.filter((item) => {
-    const [first] = byTarget.get(item.target)!;
-    if (first === item) return true;
-    status = 1;
-    stderr.line(
-      `${stderr.style.error("error:")} ${safeText(item.entry.path)} and ` +
-        `${safeText(first.entry.path)} ` +
-        `would both be saved as ${safeText(item.target)}; skipped the second`,
-    );
-    return false;
-  });
+  const items = await itemsOf(store, sources, { destination, glob, attempt });
+  await withChecksums(store, items, context.signal);
+  const unique = withoutClashes(items, stderr);
+  if (unique.length < items.length) status = 1;
   await stderr.flush();
 
   const totalBytes = unique.reduce((sum, item) => sum + item.entry.size, 0);
@@ -166,7 +139,7 @@ async function run(context: CommandContext): Promise<number> {
     : new TransferProgress(stderr, label, unique.length, totalBytes);
   const results: SaveResult[] = [];
   // A failed file is reported and the rest go on, so each call settles.
-  const save = (item: (typeof unique)[number]) =>
+  const save = (item: Item) =>
     attempt(async () => {
       const result = await saveFile(store, item.entry, item.target, {
         force: values.force === true,
@@ -203,6 +176,82 @@ async function run(context: CommandContext): Promise<number> {
   }
   await stderr.flush();
   return status;
+}
+
+/** Each path's entry; a folder without -r is that path's failure. */
+async function sourcesOf(
+  store: Store,
+  paths: readonly string[],
+  { recursive, attempt }: { recursive: boolean; attempt: Attempt },
+): Promise<Source[]> {
+  const sources: Source[] = [];
+  for (const path of paths) {
+    await attempt(async () => {
+      const handle = await asUsage(() => store.resolve(path));
+      const entry = await handle.stat();
+      const walk = !(handle instanceof File);
+      if (walk && !recursive) {
+        throw new BadRequestError(
+          `${quoteInput(entry.path)} is a folder; use -r to download it with everything ` +
+            "under it.",
+          { path: entry.path },
+        );
+      }
+      sources.push({ entry, walk });
+    });
+  }
+  return sources;
+}
+
+/** Files as they are, and folders walked (files only, those matching `glob`). */
+async function itemsOf(
+  store: Store,
+  sources: readonly Source[],
+  { destination, glob, attempt }: { destination: Destination; glob?: string; attempt: Attempt },
+): Promise<Item[]> {
+  const items: Item[] = [];
+  for (const source of sources) {
+    if (!source.walk) {
+      items.push({ entry: source.entry, target: fileTarget(destination, source.entry) });
+      continue;
+    }
+    await attempt(async () => {
+      const walk = asUsage(() => store.folder(source.entry).walk({ type: "file", glob }));
+      const base = folderTarget(destination, source.entry);
+      for await (const entry of walk) {
+        await attempt(() => items.push({ entry, target: targetUnder(base, source.entry, entry) }));
+      }
+    });
+  }
+  return items;
+}
+
+/**
+ * A walk's listing carries no checksums: one stat per 1,000 walked files gives them, so each
+ * download is checked against the store's checksum too.
+ */
+async function withChecksums(store: Store, items: Item[], signal: AbortSignal): Promise<void> {
+  const walked = items.filter((item) => item.entry.checksum === undefined);
+  if (walked.length === 0) return;
+  const { transport } = store[STORE_CONTEXT];
+  const paths = walked.map((item) => item.entry.path);
+  const { entries } = await statPaths(transport, paths, { signal });
+  for (const item of walked) item.entry = entries.get(item.entry.path) ?? item.entry;
+}
+
+/** The items but those whose local path an earlier one has: one would overwrite the other. */
+function withoutClashes(items: readonly Item[], stderr: Output): Item[] {
+  const byTarget = Map.groupBy(items, (item) => item.target);
+  return items.filter((item) => {
+    const [first] = byTarget.get(item.target)!;
+    if (first === item) return true;
+    stderr.line(
+      `${stderr.style.error("error:")} ${safeText(item.entry.path)} and ` +
+        `${safeText(first.entry.path)} ` +
+        `would both be saved as ${safeText(item.target)}; skipped the second`,
+    );
+    return false;
+  });
 }
 
 function statusLine(result: SaveResult, dim: (text: string) => string, cwd: string): string {

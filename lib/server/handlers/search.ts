@@ -80,18 +80,8 @@ function sortOf(value: unknown): { field: SearchSortField; order: "ascending" | 
  * @throws {TerrainError} 400 `ERR_ILLEGAL_ARGUMENT` for a body Terrain's schema refuses (not a
  * JSON object, unknown keys, a bad `size`, `from` or `sort`, an unknown clause type), 400
  * `{"error": ...}` for what the search service refuses.
- *
- * @example
- * ```ts
- * import { parseSearchBody } from "./search.ts";
- * import assert from "node:assert/strict";
- *
- * const request = parseSearchBody({ query: { all: [] }, size: 5 }, "iplant");
- * assert.equal(request.kind === "query" && request.size, 5);
- * assert.throws(() => parseSearchBody({ limit: 5 }, "iplant"), /ERR_ILLEGAL_ARGUMENT/);
- * ```
  */
-export function parseSearchBody(body: unknown, zone: string): SearchRequest {
+function parseSearchBody(body: unknown, zone: string): SearchRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw illegalArgument(`(not (map? ${shown(body)}))`);
   }

@@ -20,18 +20,8 @@ import { jsonReply, type Reply } from "../reply.ts";
 import { type Call, readJsonBody } from "./call.ts";
 import { fileMediaType } from "./downloads.ts";
 
-/**
- * Most items (paths and ids together) one `stat` answers; more is `ERR_TOO_MANY_RESULTS`.
- *
- * @example
- * ```ts
- * import { STAT_LIMIT } from "./stat.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(STAT_LIMIT, 1000);
- * ```
- */
-export const STAT_LIMIT = 1000;
+/** Most items (paths and ids together) one `stat` answers; more is `ERR_TOO_MANY_RESULTS`. */
+const STAT_LIMIT = 1000;
 
 /** Items whose files are read at once. */
 const PARALLEL = 8;

@@ -35,27 +35,11 @@ import type { SearchAvu, SearchDoc } from "./query.ts";
 /**
  * How old a folder's reading may get before it is read again, ms: the longest a file or
  * sidecar rewritten in place (its folder unchanged) stays unseen by searches.
- *
- * @example
- * ```ts
- * import { INDEX_TTL_MS } from "./search_index.ts";
- * import assert from "node:assert/strict";
- * assert.ok(INDEX_TTL_MS >= 1000);
- * ```
  */
-export const INDEX_TTL_MS = 10_000;
+const INDEX_TTL_MS = 10_000;
 
-/**
- * Most entries indexed; a store with more answers searches with a 500 naming this bound.
- *
- * @example
- * ```ts
- * import { MAX_INDEXED } from "./search_index.ts";
- * import assert from "node:assert/strict";
- * assert.ok(MAX_INDEXED >= 100_000);
- * ```
- */
-export const MAX_INDEXED = 2_000_000;
+/** Most entries indexed; a store with more answers searches with a 500 naming this bound. */
+const MAX_INDEXED = 2_000_000;
 
 /** Sidecars larger than this are not indexed (the store refuses to serve them too). */
 const MAX_SIDECAR_BYTES = 16 * 1024 * 1024;
@@ -252,14 +236,14 @@ export class SearchIndex {
     const zone = `/${this.#store.zone}`;
     if (path !== zone) {
       const own = sidecarOf(sidecarName("", "folder", "avus"));
-      docs.push(this.#doc(path, baseName(path), "folder", entryStat(info), own));
+      docs.push(this.#doc(path, "folder", entryStat(info), own));
     }
     // The folders above a plain folder's mount point exist only in the store's answers, with
     // the mounted folder's dates and no metadata (as `DiskStore.lookup` gives them).
     const { path: topPath, above } = this.#store.top;
     if (path === topPath) {
       for (const folder of above.filter((folder) => folder !== zone)) {
-        docs.push(this.#doc(folder, baseName(folder), "folder", entryStat(info), undefined));
+        docs.push(this.#doc(folder, "folder", entryStat(info), undefined));
       }
     }
     const infos = await statMany(files.map((name) => `${disk}/${name}`));
@@ -267,7 +251,7 @@ export class SearchIndex {
       const fileInfo = infos[i];
       if (!fileInfo) return;
       const avus = sidecarOf(sidecarName(name, "file", "avus"));
-      docs.push(this.#doc(`${path}/${name}`, name, "file", entryStat(fileInfo), avus));
+      docs.push(this.#doc(`${path}/${name}`, "file", entryStat(fileInfo), avus));
     });
     const modified = info.mtime?.getTime() ?? startedAt;
     return {
@@ -282,7 +266,6 @@ export class SearchIndex {
 
   #doc(
     path: string,
-    label: string,
     kind: "file" | "folder",
     stat: { size: number; created: number; modified: number },
     sidecar: IndexedSidecar,
@@ -306,6 +289,7 @@ export class SearchIndex {
     if (path === community || path.startsWith(`${community}/`)) {
       permissions.push({ user: ANONYMOUS, permission: "read" });
     }
+    const label = baseName(path);
     return {
       path,
       label,

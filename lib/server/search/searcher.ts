@@ -14,17 +14,8 @@ import type { Matcher } from "./query.ts";
 import type { SearchSortField } from "../../registry/search_sort_fields.ts";
 import { type IndexedDoc, SearchIndex } from "./search_index.ts";
 
-/**
- * Elasticsearch's result window: `from + size` beyond it is refused; scroll goes further.
- *
- * @example
- * ```ts
- * import { RESULT_WINDOW } from "./searcher.ts";
- * import assert from "node:assert/strict";
- * assert.equal(RESULT_WINDOW, 10_000);
- * ```
- */
-export const RESULT_WINDOW = 10_000;
+/** Elasticsearch's result window: `from + size` beyond it is refused; scroll goes further. */
+const RESULT_WINDOW = 10_000;
 
 /** Open scrolls at most (Elasticsearch's `search.max_open_scroll_context`). */
 const MAX_SCROLLS = 500;
