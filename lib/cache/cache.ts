@@ -13,10 +13,8 @@
  * file each would cost more than the rest of the cache. A read that knows the store's checksum
  * is served a copy only when its line records that very checksum. There is one way in
  * ({@linkcode CopyWriter}): bytes go to a temporary file in that folder (a small copy's once
- * complete, one kept in the index's never) and are hashed (a large copy's as they go, a small
- * one's at the end); `commit()` checks the size, indexes the file and renames it into place,
- * before it returns. Nothing runs after. The lines of copies committed in one turn of the event
- * loop go into the index in one append, once that turn is over: an append's cost is its calls.
+ * complete, one kept in the index's never) and are hashed as they go; `commit()` checks the
+ * size, indexes the file and renames it into place, before it returns. Nothing runs after.
  * Several processes share one folder without locks: a name appears only once its line is
  * written and only ever holds a whole copy, and a copy is removed only when proven not tern's
  * (or by the cap and `clear()`), never for a missing line. A reader holds what it reads open
@@ -42,7 +40,6 @@ import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import process from "node:process";
-import { setImmediate } from "node:timers";
 import { join } from "node:path";
 import { STORE_CHECKSUM } from "../client/checksum.ts";
 import type { FileVersion } from "../client/file_version.ts";
@@ -232,8 +229,6 @@ export class DiskCache {
   readonly #used = new Map<string, number>();
   /** The index's path. */
   readonly #index: string;
-  /** Lines waiting for the next append (see {@linkcode DiskCache.#append}). */
-  #queued: { lines: IndexLine[]; written: Promise<void> } | undefined;
   /** Copy names of versions looked at: a read asks for one twice (lookup, then writer). */
   readonly #names = new WeakMap<FileVersion, string>();
 
@@ -333,8 +328,10 @@ export class DiskCache {
     const blob = this.#nameOf(version);
     const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
     try {
-      const [file, hasher] = version.size <= SMALL_COPY_BYTES ? [] : await Promise.all([
-        Deno.open(temp, { read: true, write: true, createNew: true, mode: 0o600 }),
+      const [file, hasher] = await Promise.all([
+        version.size <= SMALL_COPY_BYTES
+          ? undefined
+          : Deno.open(temp, { read: true, write: true, createNew: true, mode: 0o600 }),
         contentHasher(),
       ]);
       return new CopyWriter(version.size, hasher, file, temp, {
@@ -985,34 +982,16 @@ export class DiskCache {
   }
 
   /**
-   * Appends `line` to the index with the other lines published in the same turn of the event
-   * loop: one open, check and write for all of them (what costs is the calls, not the bytes),
-   * made once the turn is over. Resolves once the line is written; nothing is held meanwhile.
+   * Appends one line (one `O_APPEND` write: lines never interleave) to the regular file at the
+   * index's name, never through a link. The calls are synchronous: appending a line to a file
+   * takes less than the trips through the thread pool that asynchronous calls make, and nothing
+   * is held while they run.
    *
    * @throws {CacheFolderError} when the index is still not a file of its own after whatever
    * stood at its name was moved aside.
    */
-  #append(line: IndexLine): Promise<void> {
-    if (this.#queued === undefined) {
-      const queued = { lines: [] as IndexLine[], written: Promise.resolve() };
-      queued.written = new Promise((resolve) => setImmediate(resolve)).then(() => {
-        this.#queued = undefined;
-        return this.#appendLines(queued.lines);
-      });
-      this.#queued = queued;
-    }
-    this.#queued.lines.push(line);
-    return this.#queued.written;
-  }
-
-  /**
-   * Appends whole lines in one `O_APPEND` write (lines of several processes never interleave)
-   * to the regular file at the index's name, never through a link. The calls are synchronous:
-   * appending to a file takes less than the trips through the thread pool that asynchronous
-   * calls make.
-   */
-  async #appendLines(lines: IndexLine[]): Promise<void> {
-    const text = encoder.encode(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+  async #append(line: IndexLine): Promise<void> {
+    const text = encoder.encode(`${JSON.stringify(line)}\n`);
     let written = await this.#appendOnce(text);
     if (written === undefined) {
       // A hard link or a FIFO at the name goes (reported); an index another process renamed
@@ -1025,13 +1004,9 @@ export class DiskCache {
         `the cache's index ${this.#index} is not the regular file opened at its name`,
       );
     }
-    // A short write (a full disk) leaves the last line cut: junk, never trusted.
-    if (written !== text.byteLength) {
-      throw new Error(`the index took ${written} of ${text.byteLength} bytes`);
-    }
     this.#indexRead.appended += written;
-    for (const line of lines) this.#records.set(line.blob, line);
-    this.#indexRead.lines += lines.length;
+    this.#records.set(line.blob, line);
+    this.#indexRead.lines++;
   }
 
   /** The bytes appended, or `undefined` when the file opened is not the index (none written). */

@@ -5,7 +5,7 @@
  */
 
 import type { CachedFile } from "./cached_file.ts";
-import { type ContentHasher, hashOf } from "./content_hash.ts";
+import type { ContentHasher } from "./content_hash.ts";
 
 /** Copies up to this size are kept in memory too: a reader parses them without reopening. */
 export const SMALL_COPY_BYTES = 1024 * 1024;
@@ -19,8 +19,7 @@ export const INLINE_BYTES = 1024;
 
 /**
  * Writes one copy for a {@linkcode DiskCache}, the cache's only way in: bytes are hashed as they
- * are written to a temporary file beside the copies (a small copy's bytes, kept in memory, are
- * hashed at the end); {@linkcode CopyWriter.commit} checks the
+ * are written to a temporary file beside the copies; {@linkcode CopyWriter.commit} checks the
  * size, indexes and publishes the copy before it returns (a small copy with its bytes, kept as
  * they were written, so that its reader need not open it again), or {@linkcode CopyWriter.abort}
  * removes it. A small copy (up to 1 MiB) is only kept in memory until `commit`, which writes its
@@ -51,8 +50,7 @@ export const INLINE_BYTES = 1024;
  */
 export class CopyWriter {
   readonly #size: number;
-  /** A large copy's hash, taken as it is written (a small one's bytes are hashed at `commit`). */
-  readonly #hash: ContentHasher | undefined;
+  readonly #hash: ContentHasher;
   /** The open temporary file of a large copy (a small one is written by `commit`). */
   readonly #file: Deno.FsFile | undefined;
   readonly #temp: string;
@@ -64,7 +62,7 @@ export class CopyWriter {
   #done = false;
 
   /**
-   * Made by {@linkcode DiskCache.open}, with the temporary file and a hasher for a large copy.
+   * Made by {@linkcode DiskCache.open}, with the temporary file opened for a large copy.
    *
    * @example
    * ```ts
@@ -81,7 +79,7 @@ export class CopyWriter {
    */
   constructor(
     size: number,
-    hasher: ContentHasher | undefined,
+    hasher: ContentHasher,
     file: Deno.FsFile | undefined,
     temp: string,
     cache: WriterHooks,
@@ -100,7 +98,7 @@ export class CopyWriter {
     try {
       // The disk write runs off the JavaScript thread: the hash is taken meanwhile.
       const written = this.#file?.write(chunk);
-      this.#hash?.update(chunk);
+      this.#hash.update(chunk);
       // Longer than announced: commit refuses it, and a small copy keeps only what fits.
       if (this.#kept !== undefined && this.#written < this.#size) {
         this.#kept.set(chunk.subarray(0, this.#size - this.#written), this.#written);
@@ -132,11 +130,7 @@ export class CopyWriter {
       else if (inline === undefined) {
         await Deno.writeFile(this.#temp, this.#kept, { createNew: true, mode: 0o444 });
       }
-      // One pass over bytes already in memory costs less than a hasher fed as they came.
-      const hash = this.#hash === undefined
-        ? await hashOf(this.#kept!)
-        : `xxh64:${this.#hash.digest()}`;
-      const copy = await this.#cache.publish(hash, format, inline);
+      const copy = await this.#cache.publish(`xxh64:${this.#hash.digest()}`, format, inline);
       // Renamed into place: there is no temporary file left to remove.
       this.#done = true;
       this.#file?.close();

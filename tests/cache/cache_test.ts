@@ -151,34 +151,20 @@ Deno.test("a small copy comes from its commit with the bytes written; a large on
   }
 });
 
-Deno.test("copies committed at once are all indexed in one append, and found by another cache object", async () => {
+Deno.test("copies committed at once are all indexed, and found by another cache object", async () => {
   const dir = await Deno.makeTempDir();
-  const realOpenSync = fs.openSync;
   try {
     const cache = new DiskCache({ dir });
-    const index = join(cache.dir, "index.jsonl");
     const versions = Array.from({ length: 40 }, (_, i) => version(`/a/${i}.csv`, 4));
     const writers = await Promise.all(versions.map((v) => cache.writer(v)));
     await Promise.all(writers.map((writer) => writer!.write(encoder.encode("a\n1\n"))));
-    // Each append opens, checks and closes the index: the calls, not the bytes, are its cost.
-    let appends = 0;
-    fs.openSync = ((path: string, flags: number, mode?: number) => {
-      if (path === index && flags & fs.constants.O_APPEND) appends++;
-      return realOpenSync(path, flags, mode);
-    }) as typeof fs.openSync;
     const copies = await Promise.all(writers.map((writer) => writer!.commit("csv")));
-    fs.openSync = realOpenSync;
     assert.equal(copies.filter((copy) => copy !== undefined).length, 40);
-    assert.equal(appends, 1, "the lines of one turn go into the index in one append");
-    const lines = (await Deno.readTextFile(index)).split("\n").filter((line) => line !== "");
-    assert.deepEqual(
-      lines.map((line) => JSON.parse(line).path).sort(),
-      versions.map((v) => v.path).sort(),
-    );
+    const index = await Deno.readTextFile(join(dir, "downloads", "index.jsonl"));
+    assert.equal(index.split("\n").filter((line) => line !== "").length, 40, "one line each");
     const other = new DiskCache({ dir });
     for (const v of versions) assert.equal((await other.lookup(v))?.version.path, v.path);
   } finally {
-    fs.openSync = realOpenSync;
     await Deno.remove(dir, { recursive: true });
   }
 });
