@@ -956,17 +956,18 @@ export class DiskCache {
   }
 
   /**
-   * Whether the index is the file last read, grown by this process's own lines only: then no
-   * other process published since. A synchronous `lstat`: cheaper than any trip through the
-   * thread pool.
+   * Whether the index holds nothing new: it is the file last read, grown by this process's own
+   * lines only, or there is none (a fresh cache, or one no copy fits in: there, reading it again
+   * would cost every miss a failed open). A synchronous `lstat`: cheaper than any trip through
+   * the thread pool.
    */
   #indexUnchanged(): boolean {
     const read = this.#indexRead;
     try {
       const info = Deno.lstatSync(this.#index);
       return info.ino === read.ino && info.size === read.offset + read.appended;
-    } catch {
-      return false;
+    } catch (error) {
+      return error instanceof Deno.errors.NotFound;
     }
   }
 

@@ -208,6 +208,29 @@ Deno.test("a miss is told by the index: what stands at an unindexed copy's name 
   }
 });
 
+Deno.test("while there is no index, a miss opens nothing; a copy another process publishes is found", async () => {
+  const dir = await Deno.makeTempDir();
+  const realOpen = fs.promises.open;
+  try {
+    // A cap no copy fits in: the cache writes nothing, and every read looks up first.
+    const cache = new DiskCache({ dir, maxBytes: 2 });
+    const index = join(cache.dir, "index.jsonl");
+    let opens = 0;
+    fs.promises.open = ((path: string, ...rest: never[]) => {
+      if (path === index) opens++;
+      return realOpen(path, ...rest);
+    }) as typeof fs.promises.open;
+    const versions = Array.from({ length: 20 }, (_, i) => version(`/a/${i}.csv`, 4));
+    for (const v of versions) assert.equal(await cache.open(v), undefined);
+    assert.equal(opens, 0, "a missing index has no line to read");
+    await put(new DiskCache({ dir }), versions[7], "a\n7\n");
+    assert.deepEqual((await cache.lookup(versions[7]))?.bytes, encoder.encode("a\n7\n"));
+  } finally {
+    fs.promises.open = realOpen;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a lookup finds another process's copies after publishing its own, also across an index rewrite (issue 33)", async () => {
   const dir = await Deno.makeTempDir();
   try {
