@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
-import { BadRequestError, search, type Store, TernError } from "../../mod.ts";
+import { BadRequestError, FileChangedError, search, type Store, TernError } from "../../mod.ts";
 import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
 import { frontProxy } from "../data/_proxy.ts";
 import { fullDiskAfter } from "../cache/_full_disk.ts";
@@ -535,8 +535,8 @@ console.log(JSON.stringify(failures));
   }
 });
 
-// Without a cache the body is parsed as it arrives, so a paused loop holds its one request slot.
-for (const [cache, concurrency] of [[true, 1], [false, 2]] as const) {
+// With a cache or without, the body is read ahead of the parser, so a paused loop holds no slot.
+for (const [cache, concurrency] of [[true, 1], [false, 1], [false, 2]] as const) {
   Deno.test(`notebook: a batches() loop paused mid-file (cache: ${cache}) holds nothing other reads of that file need, at concurrency ${concurrency}`, async () => {
     await using store = await dataStore(await tables());
     await noUnhandled(async () => {
@@ -663,6 +663,84 @@ Deno.test("notebook: a batches() loop paused past what waits in memory reads the
     // The batches past the memory bound came from the copy.
     assert.deepEqual(routes, ["file"]);
     assert.equal(tern.stats.inFlight, 0);
+  });
+});
+
+/**
+ * A loop over `path` at `concurrency: 1` without a cache, paused past what waits in memory while
+ * the cell reads another file and runs `inside`; how many rows it read and downloads it sent.
+ */
+async function pausedPastMemory(
+  store: Awaited<ReturnType<typeof dataStore>>,
+  path: string,
+  inside: () => Promise<void> = async () => {},
+): Promise<{ rows: number; downloads: number }> {
+  let downloads = 0;
+  const counted: typeof fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.includes("fileio/download") && url.includes("huge")) downloads++;
+    return fetch(input, init);
+  };
+  const tern = store.connect({ cacheDir: false, concurrency: 1, progress: false, fetch: counted });
+  try {
+    return await withDeadline(
+      DEADLINE_MS,
+      "a loop without a cache paused past memory",
+      async () => {
+        const batches = tern.file(path).batches({ rows: 1_000 })[Symbol.asyncIterator]();
+        try {
+          let rows = (await batches.next()).value?.height ?? 0;
+          // The one slot is free once more than 16 MiB wait: the download was ended.
+          assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 1);
+          await inside();
+          for (let next = await batches.next(); !next.done; next = await batches.next()) {
+            rows += next.value.height;
+          }
+          return { rows, downloads };
+        } finally {
+          await batches.return?.();
+          assert.equal(tern.stats.inFlight, 0);
+        }
+      },
+    );
+  } finally {
+    await tern.close();
+  }
+}
+
+/** Past the 16 MiB a lagging parser keeps in memory, in rows that parse quickly. */
+const WIDE_ROWS = 24_000;
+const WIDE = `v\n${`${"x".repeat(999)}\n`.repeat(WIDE_ROWS)}`;
+
+Deno.test("notebook: a batches() loop without a cache paused past what waits in memory ends its download and reads the rest from a new one", async () => {
+  const path = `${DATA}/huge.csv`;
+  await using store = await dataStore({ [path]: WIDE, [`${TABLES}/a.csv`]: "x\n1\n" });
+  await noUnhandled(async () => {
+    // The download sent beside the stat (given up past its read-ahead), the one after the
+    // stat, ended during the pause, and the one that read the rest.
+    const rows = WIDE_ROWS;
+    assert.deepEqual(await pausedPastMemory(store, path), { rows, downloads: 3 });
+  });
+});
+
+Deno.test("notebook: a file rewritten between the downloads of a paused batches() loop without a cache ends it with a FileChangedError", async () => {
+  const path = `${DATA}/huge.csv`;
+  // A file the store has not checksummed yet: only tern's own hash can see the change.
+  const unchecked = { "irods-avus": [{ attr: "ipc-checksum", value: "", unit: "" }] };
+  await using store = await dataStore({
+    [path]: WIDE,
+    [`${DATA}/.huge.csv.avus.json`]: JSON.stringify(unchecked),
+    [`${TABLES}/a.csv`]: "x\n1\n",
+  });
+  await noUnhandled(async () => {
+    // Same size and date, one byte changed early in the file: only the bytes tell them apart.
+    const local = `${store.root}${path}`;
+    const { mtime } = await Deno.stat(local);
+    const rewrite = async () => {
+      await Deno.writeTextFile(local, `v\ny${WIDE.slice(3)}`);
+      await Deno.utime(local, mtime!, mtime!);
+    };
+    await assert.rejects(pausedPastMemory(store, path, rewrite), FileChangedError);
   });
 });
 
