@@ -816,6 +816,8 @@ type MixRead = {
   kind: typeof MIX_KINDS[number];
   store: number;
   file: number;
+  /** How the file's handle is made: from its path, from its folder's, or from a dataset's. */
+  handle: "path" | "child" | "dataset";
   abortMs: number | null;
 };
 
@@ -829,6 +831,7 @@ const mixesOfReads = fc.record({
       kind: fc.constantFrom(...MIX_KINDS),
       store: fc.nat(),
       file: fc.nat(),
+      handle: fc.constantFrom("path", "child", "dataset"),
       // One read in four is aborted, at any point from before its first request on.
       abortMs: fc.oneof(
         { arbitrary: fc.constant(null), weight: 3 },
@@ -856,7 +859,15 @@ async function mixRead(tern: Store, read: MixRead, cached: boolean): Promise<str
     : setTimeout(() => controller.abort(), read.abortMs);
   const { signal } = controller;
   const [path, rows] = MIX_FILES[read.file % MIX_FILES.length];
-  const file = tern.file(path);
+  const [folder, name] = [
+    path.slice(0, path.lastIndexOf("/")),
+    path.slice(path.lastIndexOf("/") + 1),
+  ];
+  const file = read.handle === "path"
+    ? tern.file(path)
+    : read.handle === "child"
+    ? tern.folder(folder).file(name)
+    : tern.dataset(folder).file(name);
   const perform = async () => {
     switch (read.kind) {
       case "dataframe":
