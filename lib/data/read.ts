@@ -40,7 +40,7 @@ import { type BatchOptions, type DataFrameOptions, DEFAULT_BATCH_ROWS } from "./
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
 import type { ReadEvents, ReadRoute } from "./read_events.ts";
-import { contentHasher } from "../cache/content_hash.ts";
+import type { ContentHasher } from "../cache/content_hash.ts";
 import type { Limiter } from "../client/limiter.ts";
 import { type ByteSource, checkHash, type Pinned } from "./reader.ts";
 
@@ -567,9 +567,10 @@ type PacedEnd = { route: ReadRoute; version: FileVersion };
  * takes the rest from the published copy or, without one (no cache, or it failed), from the
  * download, which waits for the parser while no other request waits for a slot, and else is ended
  * and followed by a new download of the same version (`reopen`) once the parser needs it,
- * skipping what was taken. The bytes taken from several downloads are hashed and must be the last
- * one's, which hashed the whole file. Returns (as the generator's value) the route and the
- * version, its hash checked.
+ * skipping what was taken. The bytes taken from several downloads must hash as the last one,
+ * which read the whole file (the first download hashed what it handed out, all of it taken: the
+ * common case hashes nothing more). Returns (as the generator's value) the route and the version,
+ * its hash checked.
  */
 async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
   bytes: ByteSource;
@@ -582,8 +583,9 @@ async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
   limiter: Limiter;
 }): AsyncGenerator<Uint8Array, PacedEnd> {
   const { size } = bytes.version;
-  const given = await contentHasher();
   let taken = 0;
+  // What the parser took, hashed, once it comes from more than one download.
+  let joined: ContentHasher | undefined;
   /**
    * Runs `pump` ahead of the parser, yielding what it taps, until it ends or lags too far: a copy
    * (`wait` false) then stops queuing, a download waits for room until a slot is wanted.
@@ -596,13 +598,15 @@ async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
     let queued = 0, behind = false, settled = false, drained = false;
     let wake = Promise.withResolvers<void>(), room = Promise.withResolvers<void>();
     const unwatch = limiter.watch(() => room.resolve());
-    // Says whether more is wanted; an empty queue takes any chunk, so each download gives some.
+    const full = (chunk: Uint8Array) => queued > 0 && queued + chunk.byteLength > PACED_BYTES;
+    // Says whether more is wanted. A download keeps what it read (so its hash covers exactly
+    // what was taken); an empty queue takes any chunk, so each download gives some.
     const tap = async (chunk: Uint8Array) => {
-      while (!behind && queued > 0 && queued + chunk.byteLength > PACED_BYTES) {
-        if (!wait || limiter.pending > 0) behind = true;
-        else await (room = Promise.withResolvers<void>()).promise;
+      while (wait && !behind && full(chunk) && limiter.pending === 0) {
+        await (room = Promise.withResolvers<void>()).promise;
       }
-      if (!behind) queue.push(chunk), queued += chunk.byteLength;
+      behind ||= full(chunk);
+      if (wait || !behind) queue.push(chunk), queued += chunk.byteLength;
       wake.resolve();
       return !behind;
     };
@@ -616,7 +620,7 @@ async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
         if (chunk !== undefined) {
           queued -= chunk.byteLength;
           taken += chunk.byteLength;
-          given.update(chunk);
+          joined?.update(chunk);
           room.resolve();
           yield chunk;
         } else if (behind || settled) {
@@ -646,16 +650,18 @@ async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
   } else {
     yield* ahead((tap) => forward(bytes, 0, tap), true);
     if (taken === size) return { route: "stream", version: bytes.hashed() };
+    joined = bytes.hasher;
   }
-  // No copy holds the rest: it comes from new downloads.
+  // No copy holds the rest: it comes from new downloads. (After a copy that failed, what was
+  // taken before is not hashed: that rare route only checks sizes, as it did.)
   while (true) {
     await using again = await reopen();
     yield* ahead((tap) => forward(again, taken, tap), true);
     if (taken < size) continue;
     const version = again.hashed();
-    const joined = { ...version, hash: `xxh64:${given.digest()}` } as const;
-    if (joined.hash !== version.hash) {
-      throw new FileChangedError(version, joined, "between two downloads of it");
+    const hash = joined && `xxh64:${joined.digest()}` as const;
+    if (hash !== undefined && hash !== version.hash) {
+      throw new FileChangedError(version, { ...version, hash }, "between two downloads of it");
     }
     return { route: "stream", version };
   }
