@@ -958,7 +958,7 @@ Deno.test("notebook: random mixes of every kind of read on several stores, at co
           for (const tern of terns) await tern.close();
         }
       }),
-      { numRuns: 20, endOnFailure: true },
+      { numRuns: 12, endOnFailure: true },
     )
   );
   report("notebook mixes", { runs: run, reads: tally(outcomes) });
