@@ -53,6 +53,7 @@ export class Limiter {
   #active = 0;
   #peak = 0;
   #waiting: Waiter[] = [];
+  #watchers = new Set<() => void>();
 
   /**
    * Creates a limiter with `max` slots.
@@ -83,6 +84,31 @@ export class Limiter {
   /** Callers waiting for a slot. */
   get pending(): number {
     return this.#waiting.length;
+  }
+
+  /**
+   * Calls `watcher` each time a caller starts waiting for a slot, until the function returned is
+   * called: a holder that could give its slot up (a body read ahead) learns that it is wanted.
+   *
+   * @example
+   * ```ts
+   * import { Limiter } from "./limiter.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const limiter = new Limiter(1);
+   * let wanted = 0;
+   * const unwatch = limiter.watch(() => wanted++);
+   * const first = await limiter.acquire();
+   * const second = limiter.acquire(); // waits: the watcher is told
+   * unwatch();
+   * first();
+   * (await second)();
+   * assert.equal(wanted, 1);
+   * ```
+   */
+  watch(watcher: () => void): () => void {
+    this.#watchers.add(watcher);
+    return () => void this.#watchers.delete(watcher);
   }
 
   /** The most slots ever held at the same time. */
@@ -126,6 +152,7 @@ export class Limiter {
         },
       };
       this.#waiting.push(waiter);
+      for (const watcher of this.#watchers) watcher();
       signal?.addEventListener("abort", onAbort, { once: true });
     });
   }

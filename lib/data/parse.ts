@@ -18,6 +18,7 @@ import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { type DateColumn, dateColumns, dateHint, mayHoldDates, readDated } from "./dates.ts";
 import { columnsOfType } from "../polars/adapter.ts";
+import { TernError } from "../client/errors.ts";
 import { ParseError, polarsReason } from "./errors.ts";
 import { collect, gunzip, peek } from "./chunks.ts";
 import { decodes, invalidUtf8At, toUtf8, utf8Head, wholeToUtf8 } from "./encoding.ts";
@@ -683,26 +684,20 @@ export async function parseLocal(input: Parsing & { source: WholeSource }): Prom
   const { pl, detected, source, options = {}, path, infoType = null } = input;
   if (source.bytes?.byteLength === 0) return pl.DataFrame();
   const { encoding } = options;
-  if (decodes(encoding) && TEXT_FORMATS.has(detected.format)) {
-    // Polars reads UTF-8 only: the text is decoded here, whole (and decompressed first).
-    const raw = source.bytes ?? await Deno.readFile(source.file!);
-    if (detected.gzip) refuseBomb(raw, path);
-    const plain = detected.gzip ? await collect(inflate([raw], path)) : raw;
-    const head = utf8Head(plain.subarray(0, SNIFF_BYTES), encoding);
-    const inner = detected.gzip
-      ? innerFormat({ path, infoType, head, format: options.format })
-      : detected;
-    const bytes = wholeToUtf8(plain, encoding);
-    return await parseWhole(pl, { ...inner, gzip: false }, { bytes }, options, path);
-  }
-  if (!detected.gzip) return await parseWhole(pl, detected, source, options, path);
-  const compressed = source.bytes ?? await Deno.readFile(source.file!);
-  refuseBomb(compressed, path);
-  const inflated = inflate([compressed], path);
-  const { head } = await peek(inflated, SNIFF_BYTES).finally(() => inflated.return?.());
-  const inner = innerFormat({ path, infoType, head, format: options.format });
-  const bytes = inner.format === "csv" ? compressed : await collect(inflate([compressed], path));
-  return await parseWhole(pl, { ...inner, gzip: inner.format === "csv" }, { bytes }, options, path);
+  const decoded = decodes(encoding) && TEXT_FORMATS.has(detected.format);
+  if (!detected.gzip && !decoded) return await parseWhole(pl, detected, source, options, path);
+  // gzip is decompressed here, counted as it expands (a bomb stops there), and text that is not
+  // UTF-8 is decoded whole: Polars reads UTF-8 only.
+  const raw = source.bytes ?? await Deno.readFile(source.file!);
+  const plain = detected.gzip ? await collect(inflate([raw], path)) : raw;
+  const head = () => utf8Head(plain.subarray(0, SNIFF_BYTES), encoding);
+  const inner = detected.gzip
+    ? innerFormat({ path, infoType, head: head(), format: options.format })
+    : detected;
+  const bytes = decodes(encoding) && TEXT_FORMATS.has(inner.format)
+    ? wholeToUtf8(plain, encoding)
+    : plain;
+  return await parseWhole(pl, { ...inner, gzip: false }, { bytes }, options, path);
 }
 
 /**
@@ -734,7 +729,9 @@ export async function* parseChunks(
   input: Parsing & { chunks: AsyncIterable<Uint8Array> },
 ): AsyncGenerator<DataFrame, boolean> {
   const { pl, detected, chunks: source, options = {}, path, infoType = null } = input;
-  const inflated = detected.gzip ? inflate(source, path) : undefined;
+  // Only what is kept whole (a JSON array) is bounded: batches hold at most a record more.
+  let whole = false;
+  const inflated = detected.gzip ? inflate(source, path, () => whole) : undefined;
   try {
     let format = detected;
     let chunks = source;
@@ -748,6 +745,7 @@ export async function* parseChunks(
     if (decodes(encoding)) chunks = toUtf8(chunks, encoding);
     const parser = new BatchParser(pl, format, options, path);
     if (format.format === "json") {
+      whole = true;
       yield parser.parse(await collect(chunks));
       return false;
     }
@@ -788,51 +786,56 @@ export async function* parseChunks(
 }
 
 /**
- * The gzip-decompressed chunks, a corrupt or cut-short stream being a {@linkcode ParseError}
- * naming the file (the decompressor throws a bare `TypeError`; errors of the source pass).
+ * The gzip-decompressed chunks (of every member), a corrupt or cut-short stream being a
+ * {@linkcode ParseError} naming the file (errors of the source pass). While `bounded()` says the
+ * bytes are kept whole, they may expand past {@linkcode BOMB_BYTES} only up to
+ * {@linkcode BOMB_RATIO} times the compressed bytes read so far: past that it is a gzip bomb,
+ * refused as it expands (the trailer's size, modulo 4 GiB and of the last member only, proves
+ * nothing).
  */
 async function* inflate(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   path: string,
+  bounded: () => boolean = () => true,
 ): AsyncGenerator<Uint8Array, void> {
-  let failed: unknown;
+  let failed: unknown, compressed = 0, expanded = 0;
   const watched = (async function* () {
     try {
-      yield* chunks;
+      for await (const chunk of chunks) yield (compressed += chunk.byteLength, chunk);
     } catch (error) {
       failed = error;
       throw error;
     }
   })();
   try {
-    yield* gunzip(watched);
+    for await (const chunk of gunzip(watched)) {
+      expanded += chunk.byteLength;
+      if (expanded > BOMB_BYTES && expanded > compressed * BOMB_RATIO && bounded()) {
+        throw gzipBomb(path, compressed, expanded);
+      }
+      yield chunk;
+    }
   } catch (error) {
-    if (error === failed || !(error instanceof TypeError)) throw error;
+    if (error === failed || error instanceof TernError) throw error;
     throw new ParseError(
       `Could not decompress ${JSON.stringify(path)}: its gzip data is corrupt or cut short ` +
-        `(${error.message}).`,
+        `(${error instanceof Error ? error.message : String(error)}).`,
       { path, cause: error },
     );
   }
 }
 
-/**
- * Refuses gzip that says (in its trailer, the size modulo 4 GiB of its last member) it expands
- * past 1 GiB and more than 100-fold, as a gzip bomb does: read whole, it would fill memory
- * before Polars could fail. Text compresses about 3- to 20-fold.
- *
- * @throws {ParseError} naming the sizes and `batches()`, which reads it in bounded memory.
- */
-function refuseBomb(compressed: Uint8Array, path: string): void {
-  if (compressed.length < 18) return;
-  const view = new DataView(compressed.buffer, compressed.byteOffset, compressed.byteLength);
-  const size = view.getUint32(compressed.length - 4, true);
-  if (size <= 1024 ** 3 || size <= compressed.length * 100) return;
+/** Bytes gzip may expand to, kept whole, at any ratio: text compresses about 3- to 20-fold. */
+const BOMB_BYTES = 1024 ** 3;
+/** How many times its compressed size gzip kept whole may expand to past {@linkcode BOMB_BYTES}. */
+const BOMB_RATIO = 100;
+
+function gzipBomb(path: string, compressed: number, expanded: number): ParseError {
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-  throw new ParseError(
-    `${JSON.stringify(path)} says it expands from ${mb(compressed.length)} to ${mb(size)}, ` +
-      "more than 100-fold: a gzip bomb, or a file cut short (whose last bytes are then no gzip " +
-      "trailer); tern does not read it whole. batches() reads it a batch at a time.",
+  return new ParseError(
+    `${JSON.stringify(path)} expands from ${mb(compressed)} past ${mb(expanded)}, more than ` +
+      `${BOMB_RATIO}-fold: a gzip bomb; tern does not read it whole. batches() reads delimited ` +
+      "text and JSON Lines a batch at a time.",
     { path },
   );
 }

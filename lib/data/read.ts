@@ -40,6 +40,8 @@ import { type BatchOptions, type DataFrameOptions, DEFAULT_BATCH_ROWS } from "./
 import { combineFrames, limitRows, parseChunks, parseLocal } from "./parse.ts";
 import { type Polars, polarsLoading } from "./polars.ts";
 import type { ReadEvents, ReadRoute } from "./read_events.ts";
+import type { ContentHasher } from "../cache/content_hash.ts";
+import type { Limiter } from "../client/limiter.ts";
 import { type ByteSource, checkHash, type Pinned } from "./reader.ts";
 
 /**
@@ -521,16 +523,17 @@ async function* frameStream(
       return { fromCache: true, route: "cache", version: checkHash(version, copy.copy.version) };
     }
     // A loop paused between batches must hold no request slot: a cell that reads beside it
-    // (at concurrency 1, any read) would wait for ever. So with a cache the body goes into the
-    // copy as fast as it arrives, and the batches are parsed from it at their own pace.
+    // (at concurrency 1, any read) would wait for ever. So the body is read ahead of the parser
+    // (into the cache copy, when there is a cache), and the batches are parsed at their own pace.
     const streamed = isStreamed(detected);
-    const writer = operation === "batches" && streamed ? await cache?.writer(version) : undefined;
-    if (writer !== undefined) {
+    if (operation === "batches" && streamed) {
+      const writer = await cache?.writer(version);
       const reopen = () =>
         context.reader.open({ version }, { ...call, started: undefined, cache: false });
       let end: PacedEnd | undefined;
       const chunks = async function* () {
-        end = yield* pacedChunks({ bytes, writer, format: detected.format, reopen, stop });
+        const { limiter } = context.transport, format = detected.format;
+        end = yield* pacedChunks({ bytes, writer, format, reopen, stop, limiter });
       };
       yield* parseChunks({ ...parsing, chunks: chunks() });
       return { fromCache: false, ...(end ?? { route: "stream", version }) };
@@ -555,70 +558,128 @@ async function* frameStream(
 /** Bytes of a body kept in memory for a parser that lags behind its download. */
 const PACED_BYTES = 16 * 1024 * 1024;
 
-/** How a paced read ended: `stream` when every chunk came as it arrived, else `file`. */
+/** How a paced read ended: `stream` when every chunk came from a download, else `file`. */
 type PacedEnd = { route: ReadRoute; version: FileVersion };
 
 /**
- * The body's chunks for a parser that may pause, while the body goes whole into the cache copy
- * as fast as it arrives (so its request slot is free once it is in, however long the parser
- * waits). Chunks wait in memory up to {@linkcode PACED_BYTES}; past that the parser takes the
- * rest from the published copy, or, when the cache failed, from a new download (`reopen`).
- * Returns (as the generator's value) the route and the version, its hash checked.
+ * The body's chunks for a parser that may pause, the download never holding its request slot
+ * while another request waits for one. With a `writer` the body goes whole into the cache copy as
+ * fast as it arrives. Chunks wait in memory up to {@linkcode PACED_BYTES}; past that the parser
+ * takes the rest from the published copy or, without one (no cache, or it failed), from the
+ * download, which waits for the parser while no other request waits for a slot, and else is ended
+ * and followed by a new download of the same version (`reopen`) once the parser needs it,
+ * skipping what was taken. The bytes taken from several downloads must hash as the last one,
+ * which read the whole file (the first download hashed what it handed out, all of it taken: the
+ * common case hashes nothing more). Returns (as the generator's value) the route and the version,
+ * its hash checked.
  */
-async function* pacedChunks({ bytes, writer, format, reopen, stop }: {
+async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
   bytes: ByteSource;
-  writer: CopyWriter;
+  writer: CopyWriter | undefined;
   format: string;
   reopen: () => Promise<ByteSource>;
-  /** Aborts the download (`bytes`' signal). */
+  /** Aborts the downloads (their signal). */
   stop: AbortController;
+  /** The store's request slots. */
+  limiter: Limiter;
 }): AsyncGenerator<Uint8Array, PacedEnd> {
-  const queue: Uint8Array[] = [];
-  let queued = 0, taken = 0, behind = false, settled = false, drained = false;
-  let wake = Promise.withResolvers<void>();
-  const tap = (chunk: Uint8Array) => {
-    behind ||= queued + chunk.byteLength > PACED_BYTES;
-    if (!behind) queue.push(chunk), queued += chunk.byteLength;
-    wake.resolve();
-  };
-  const pump = bytes.whole(writer, { format, memory: false, tap });
-  // Its failure is taken below; a parser that stops early never asks (the body is cancelled).
-  const done = pump.then(() => settled = true, () => settled = true).finally(() => wake.resolve());
-  try {
-    while (true) {
-      const chunk = queue.shift();
-      if (chunk !== undefined) {
-        queued -= chunk.byteLength;
-        taken += chunk.byteLength;
-        yield chunk;
-      } else if (behind || settled) {
-        drained = true;
-        break;
-      } else {
-        wake = Promise.withResolvers<void>();
-        await wake.promise;
+  const { size } = bytes.version;
+  let taken = 0;
+  // What the parser took, hashed, once it comes from more than one download.
+  let joined: ContentHasher | undefined;
+  /**
+   * Runs `pump` ahead of the parser, yielding what it taps, until it ends or lags too far: a copy
+   * (`wait` false) then stops queuing, a download waits for room until a slot is wanted.
+   */
+  async function* ahead<T>(
+    pump: (tap: (chunk: Uint8Array) => Promise<boolean>) => Promise<T>,
+    wait: boolean,
+  ): AsyncGenerator<Uint8Array, T> {
+    const queue: Uint8Array[] = [];
+    let queued = 0, behind = false, settled = false, drained = false;
+    let wake = Promise.withResolvers<void>(), room = Promise.withResolvers<void>();
+    const unwatch = limiter.watch(() => room.resolve());
+    const full = (chunk: Uint8Array) => queued > 0 && queued + chunk.byteLength > PACED_BYTES;
+    // Says whether more is wanted. A download keeps what it read (so its hash covers exactly
+    // what was taken); an empty queue takes any chunk, so each download gives some.
+    const tap = async (chunk: Uint8Array) => {
+      while (wait && !behind && full(chunk) && limiter.pending === 0) {
+        await (room = Promise.withResolvers<void>()).promise;
       }
+      behind ||= full(chunk);
+      if (wait || !behind) queue.push(chunk), queued += chunk.byteLength;
+      wake.resolve();
+      return !behind;
+    };
+    const pumped = pump(tap);
+    // Its failure is taken below; a parser that stops early never asks (the body is cancelled).
+    const done = pumped.then(() => settled = true, () => settled = true)
+      .finally(() => wake.resolve());
+    try {
+      while (true) {
+        const chunk = queue.shift();
+        if (chunk !== undefined) {
+          queued -= chunk.byteLength;
+          taken += chunk.byteLength;
+          joined?.update(chunk);
+          room.resolve();
+          yield chunk;
+        } else if (behind || settled) {
+          drained = true;
+          break;
+        } else {
+          wake = Promise.withResolvers<void>();
+          await wake.promise;
+        }
+      }
+    } finally {
+      unwatch();
+      // A parser that stopped early (a loop left) ends the download and its copy.
+      if (!drained && !settled) behind = true, room.resolve(), stop.abort();
+      await done;
     }
-  } finally {
-    // A parser that stopped early (a loop left) ends the download and its copy.
-    if (!drained && !settled) stop.abort();
-    await done;
+    return await pumped;
   }
-  const kept = await pump;
-  await using copy = kept.copy;
-  if (taken === bytes.version.size) return { route: "stream", version: kept.version };
-  if (copy !== undefined) {
-    yield* copy.chunks(taken);
-    return { route: "file", version: kept.version };
+  if (writer !== undefined) {
+    const kept = yield* ahead((tap) => bytes.whole(writer, { format, memory: false, tap }), false);
+    await using copy = kept.copy;
+    if (taken === size) return { route: "stream", version: kept.version };
+    if (copy !== undefined) {
+      yield* copy.chunks(taken);
+      return { route: "file", version: kept.version };
+    }
+  } else {
+    yield* ahead((tap) => forward(bytes, 0, tap), true);
+    if (taken === size) return { route: "stream", version: bytes.hashed() };
+    joined = bytes.hasher;
   }
-  // The cache failed mid-way: the rest comes from a new download of the same version.
-  await using again = await reopen();
-  let skip = taken;
-  for await (const chunk of again.chunks()) {
-    if (skip >= chunk.byteLength) skip -= chunk.byteLength;
-    else yield skip === 0 ? chunk : chunk.subarray(skip), skip = 0;
+  // No copy holds the rest: it comes from new downloads. (After a copy that failed, what was
+  // taken before is not hashed: that rare route only checks sizes, as it did.)
+  while (true) {
+    await using again = await reopen();
+    yield* ahead((tap) => forward(again, taken, tap), true);
+    if (taken < size) continue;
+    const version = again.hashed();
+    const hash = joined && `xxh64:${joined.digest()}` as const;
+    if (hash !== undefined && hash !== version.hash) {
+      throw new FileChangedError(version, { ...version, hash }, "between two downloads of it");
+    }
+    return { route: "stream", version };
   }
-  return { route: "stream", version: again.hashed() };
+}
+
+/** Hands `source`'s chunks past its first `skip` bytes to `tap` until it wants no more. */
+async function forward(
+  source: ByteSource,
+  skip: number,
+  tap: (chunk: Uint8Array) => Promise<boolean>,
+): Promise<void> {
+  for await (const chunk of source.chunks()) {
+    const rest = chunk.subarray(Math.min(skip, chunk.byteLength));
+    skip -= chunk.byteLength - rest.byteLength;
+    // Ends the download (a body peeked at is not ended by leaving the loop).
+    if (rest.byteLength > 0 && !await tap(rest)) return await source[Symbol.asyncDispose]();
+  }
 }
 
 /** Whether a format is parsed from the arriving chunks (delimited text, JSON Lines). */

@@ -183,13 +183,14 @@ export class ByteSource implements AsyncDisposable {
    * @param version The version the bytes must be.
    * @param call The read it is for.
    * @param copy The version's verified cached copy, open, when it serves the bytes.
+   * @param hasher Hashes what `chunks()` hands out, from byte 0 (not for a source read whole).
    */
   constructor(
     private readonly transport: Transport,
     readonly version: FileVersion,
     private readonly call: ReadCall,
     readonly copy?: OpenCopy,
-    private readonly hasher?: ContentHasher,
+    readonly hasher?: ContentHasher,
   ) {}
 
   /**

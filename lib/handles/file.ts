@@ -342,7 +342,8 @@ export class File extends Handle {
 
   /**
    * The file as DataFrames of `rows` rows each (default 100,000; the last may be smaller),
-   * holding about one batch in memory at a time: for files larger than memory. Same formats
+   * holding about one batch in memory at a time (and up to 16 MiB of the body read ahead, so a
+   * loop paused between batches holds no request slot): for files larger than memory. Same formats
    * and options as {@linkcode File.dataframe}; Parquet, Arrow and JSON arrays are read whole
    * and then sliced. Iterating starts the read; leaving the loop early cancels the download.
    * A transfer that fails after batches went out is an error, never a silent gap.

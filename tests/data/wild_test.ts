@@ -6,6 +6,8 @@
  */
 
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { gzipSync } from "node:zlib";
 import pl from "../../polars.ts";
 import { ParseError, UnsupportedFormatError } from "../../lib/data/errors.ts";
 import { DATA, dataStore, generatedCsv, gzip } from "./_store.ts";
@@ -196,26 +198,56 @@ Deno.test("a gzip bomb of one endless line, streamed by head(), stops with a Par
   });
 });
 
-Deno.test("a gzip bomb read whole is refused from its trailer before it is decompressed", async () => {
-  // 1.1 GiB of rows, about 1 MB compressed: a whole read would fill memory.
-  const rows = new TextEncoder().encode("0\n".repeat(512 * 1024));
-  const stream = ReadableStream.from((function* () {
-    yield new TextEncoder().encode("a\n");
-    for (let i = 0; i < 1100; i++) yield rows;
-  })()).pipeThrough(new CompressionStream("gzip"));
-  const bomb = new Uint8Array(await new Response(stream).arrayBuffer());
-  await using served = await dataStore({ [`${DATA}/bomb.csv.gz`]: bomb });
+Deno.test("a gzip bomb read whole is refused as it expands, whatever its trailer says", async () => {
+  // 1.5 GiB of rows in 24 members of 64 MiB, about 1.6 MB compressed; the last member, of
+  // 1 KiB, has the trailer: it says 1,024 bytes (a one-member bomb of 4 GiB + 1 KiB says the
+  // same, its size being stored modulo 4 GiB).
+  const rows = gzipSync(new TextEncoder().encode("0\n".repeat(32 * 1024 * 1024)));
+  const members = [gzipSync("a\n"), ...Array(24).fill(rows), gzipSync("0\n".repeat(512))];
+  const bomb = new Uint8Array(Buffer.concat(members));
+  assert.equal(new DataView(bomb.buffer).getUint32(bomb.length - 4, true), 1024);
+  await using served = await dataStore({
+    [`${DATA}/bomb.csv.gz`]: bomb,
+    [`${DATA}/bomb.json.gz`]: bomb,
+  });
   const store = served.connect();
-  for (const cache of [true, false]) {
-    await assert.rejects(
-      store.file(`${DATA}/bomb.csv.gz`).dataframe({ cache }),
-      (error: unknown) => {
-        assert.ok(error instanceof ParseError);
-        assert.equal(error.path, `${DATA}/bomb.csv.gz`);
-        assert.match(error.message, /to 1153\.4 MB, more than 100-fold: a gzip bomb/);
-        return true;
-      },
-    );
+  const reads = [
+    // Without a cache, and decoded from another encoding: the same count.
+    () => store.file(`${DATA}/bomb.csv.gz`).dataframe({ cache: false, encoding: "latin-1" }),
+    // A JSON array is collected whole even in batches.
+    () => Array.fromAsync(store.file(`${DATA}/bomb.json.gz`).batches({ format: "json" })),
+  ];
+  for (const read of reads) {
+    await assert.rejects(read(), (error: unknown) => {
+      assert.ok(error instanceof ParseError, String(error));
+      assert.match(error.path ?? "", /bomb\.(csv|json)\.gz$/);
+      assert.match(error.message, /past 10\d\d\.\d MB, more than 100-fold: a gzip bomb/);
+      return true;
+    });
+  }
+});
+
+Deno.test("gzip of several members (appended, or files joined) reads whole, in batches and by head()", async () => {
+  const joined = async (...parts: string[]) =>
+    new Uint8Array(Buffer.concat(await Promise.all(parts.map(gzip))));
+  await using served = await dataStore({
+    [`${DATA}/two.csv.gz`]: await joined("a,b\n1,x\n", "2,y\n3,z\n"),
+    [`${DATA}/two.ndjson.gz`]: await joined(
+      '{"a":1,"b":"x"}\n',
+      '{"a":2,"b":"y"}\n{"a":3,"b":"z"}\n',
+    ),
+    [`${DATA}/two.json.gz`]: await joined('[{"a":1,"b":"x"},', '{"a":2,"b":"y"},{"a":3,"b":"z"}]'),
+  });
+  const store = served.connect();
+  const records = [{ a: 1, b: "x" }, { a: 2, b: "y" }, { a: 3, b: "z" }];
+  for (const name of ["two.csv.gz", "two.ndjson.gz", "two.json.gz"]) {
+    const file = store.file(`${DATA}/${name}`);
+    for (const cache of [true, false]) {
+      assert.deepEqual((await file.dataframe({ cache })).toRecords(), records, name);
+      const batches = await Array.fromAsync(file.batches({ rows: 2, cache }));
+      assert.deepEqual(pl.concat(batches).toRecords(), records, name);
+      assert.deepEqual((await file.head(2, { cache })).toRecords(), records.slice(0, 2), name);
+    }
   }
 });
 

@@ -8,12 +8,13 @@
  */
 
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import pl from "../../polars.ts";
-import { BadRequestError, search, type Store, TernError } from "../../mod.ts";
+import { BadRequestError, FileChangedError, search, type Store, TernError } from "../../mod.ts";
 import { DATA, dataStore, generatedCsv } from "../data/_store.ts";
 import { frontProxy } from "../data/_proxy.ts";
 import { fullDiskAfter } from "../cache/_full_disk.ts";
-import { filesBelow, withDeadline } from "./_fixtures.ts";
+import { filesBelow, report, tally, withDeadline } from "./_fixtures.ts";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 
 /** Far above what any mix takes on a busy machine: it only turns a hang into a failure. */
@@ -535,8 +536,8 @@ console.log(JSON.stringify(failures));
   }
 });
 
-// Without a cache the body is parsed as it arrives, so a paused loop holds its one request slot.
-for (const [cache, concurrency] of [[true, 1], [false, 2]] as const) {
+// With a cache or without, the body is read ahead of the parser, so a paused loop holds no slot.
+for (const [cache, concurrency] of [[true, 1], [false, 1], [false, 2]] as const) {
   Deno.test(`notebook: a batches() loop paused mid-file (cache: ${cache}) holds nothing other reads of that file need, at concurrency ${concurrency}`, async () => {
     await using store = await dataStore(await tables());
     await noUnhandled(async () => {
@@ -666,6 +667,84 @@ Deno.test("notebook: a batches() loop paused past what waits in memory reads the
   });
 });
 
+/**
+ * A loop over `path` at `concurrency: 1` without a cache, paused past what waits in memory while
+ * the cell reads another file and runs `inside`; how many rows it read and downloads it sent.
+ */
+async function pausedPastMemory(
+  store: Awaited<ReturnType<typeof dataStore>>,
+  path: string,
+  inside: () => Promise<void> = async () => {},
+): Promise<{ rows: number; downloads: number }> {
+  let downloads = 0;
+  const counted: typeof fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.includes("fileio/download") && url.includes("huge")) downloads++;
+    return fetch(input, init);
+  };
+  const tern = store.connect({ cacheDir: false, concurrency: 1, progress: false, fetch: counted });
+  try {
+    return await withDeadline(
+      DEADLINE_MS,
+      "a loop without a cache paused past memory",
+      async () => {
+        const batches = tern.file(path).batches({ rows: 1_000 })[Symbol.asyncIterator]();
+        try {
+          let rows = (await batches.next()).value?.height ?? 0;
+          // The one slot is free once more than 16 MiB wait: the download was ended.
+          assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 1);
+          await inside();
+          for (let next = await batches.next(); !next.done; next = await batches.next()) {
+            rows += next.value.height;
+          }
+          return { rows, downloads };
+        } finally {
+          await batches.return?.();
+          assert.equal(tern.stats.inFlight, 0);
+        }
+      },
+    );
+  } finally {
+    await tern.close();
+  }
+}
+
+/** Past the 16 MiB a lagging parser keeps in memory, in rows that parse quickly. */
+const WIDE_ROWS = 24_000;
+const WIDE = `v\n${`${"x".repeat(999)}\n`.repeat(WIDE_ROWS)}`;
+
+Deno.test("notebook: a batches() loop without a cache paused past what waits in memory ends its download and reads the rest from a new one", async () => {
+  const path = `${DATA}/huge.csv`;
+  await using store = await dataStore({ [path]: WIDE, [`${TABLES}/a.csv`]: "x\n1\n" });
+  await noUnhandled(async () => {
+    // The download sent beside the stat (given up past its read-ahead), the one after the
+    // stat, ended during the pause, and the one that read the rest.
+    const rows = WIDE_ROWS;
+    assert.deepEqual(await pausedPastMemory(store, path), { rows, downloads: 3 });
+  });
+});
+
+Deno.test("notebook: a file rewritten between the downloads of a paused batches() loop without a cache ends it with a FileChangedError", async () => {
+  const path = `${DATA}/huge.csv`;
+  // A file the store has not checksummed yet: only tern's own hash can see the change.
+  const unchecked = { "irods-avus": [{ attr: "ipc-checksum", value: "", unit: "" }] };
+  await using store = await dataStore({
+    [path]: WIDE,
+    [`${DATA}/.huge.csv.avus.json`]: JSON.stringify(unchecked),
+    [`${TABLES}/a.csv`]: "x\n1\n",
+  });
+  await noUnhandled(async () => {
+    // Same size and date, one byte changed early in the file: only the bytes tell them apart.
+    const local = `${store.root}${path}`;
+    const { mtime } = await Deno.stat(local);
+    const rewrite = async () => {
+      await Deno.writeTextFile(local, `v\ny${WIDE.slice(3)}`);
+      await Deno.utime(local, mtime!, mtime!);
+    };
+    await assert.rejects(pausedPastMemory(store, path, rewrite), FileChangedError);
+  });
+});
+
 Deno.test("notebook: batches() whose cache copy fails mid-way (a full disk) reads every row from a new download", async () => {
   // Where no small disk can be mounted, the disk fills at the file layer: the cache's temporary
   // file refuses writes past 256 KiB with the error a full disk gives.
@@ -714,4 +793,173 @@ Deno.test("notebook: batches() with a cache still parses as the bytes arrive: th
       [],
     );
   });
+});
+
+/** Every kind of read the mixes below draw from. */
+const MIX_KINDS = [
+  "dataframe",
+  "bytes",
+  "head",
+  "batches",
+  "batches paused",
+  "batches left",
+  "cachedPath",
+  "scan",
+  "list",
+  "walk",
+  "search",
+  "metadata",
+] as const;
+
+/** One read of a mix: its kind, on which store, of which file, and aborted after how long. */
+type MixRead = {
+  kind: typeof MIX_KINDS[number];
+  store: number;
+  file: number;
+  /** How the file's handle is made: from its path, from its folder's, or from a dataset's. */
+  handle: "path" | "child" | "dataset";
+  abortMs: number | null;
+};
+
+const mixesOfReads = fc.record({
+  stores: fc.array(
+    fc.record({ concurrency: fc.constantFrom(1, 2), cache: fc.boolean() }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  reads: fc.array(
+    fc.record({
+      kind: fc.constantFrom(...MIX_KINDS),
+      store: fc.nat(),
+      file: fc.nat(),
+      handle: fc.constantFrom("path", "child", "dataset"),
+      // One read in four is aborted, at any point from before its first request on.
+      abortMs: fc.oneof(
+        { arbitrary: fc.constant(null), weight: 3 },
+        { arbitrary: fc.integer({ min: 0, max: 30 }), weight: 1 },
+      ),
+    }),
+    { minLength: 1, maxLength: 16 },
+  ),
+});
+
+/** The files the mixes read, with their rows. */
+const MIX_FILES = [
+  ...NAMES.map((name, i) => [`${TABLES}/${name}`, 50 + 40 * i] as const),
+  [
+    BIG,
+    60_000,
+  ] as const,
+];
+
+/** Runs one read of a mix and checks what it gave; an aborted read may end in an AbortError. */
+async function mixRead(tern: Store, read: MixRead, cached: boolean): Promise<string> {
+  const controller = new AbortController();
+  const timer = read.abortMs === null
+    ? undefined
+    : setTimeout(() => controller.abort(), read.abortMs);
+  const { signal } = controller;
+  const [path, rows] = MIX_FILES[read.file % MIX_FILES.length];
+  const [folder, name] = [
+    path.slice(0, path.lastIndexOf("/")),
+    path.slice(path.lastIndexOf("/") + 1),
+  ];
+  const file = read.handle === "path"
+    ? tern.file(path)
+    : read.handle === "child"
+    ? tern.folder(folder).file(name)
+    : tern.dataset(folder).file(name);
+  const perform = async () => {
+    switch (read.kind) {
+      case "dataframe":
+        return assert.equal((await file.dataframe({ signal })).height, rows);
+      case "bytes":
+        return assert.equal((await file.bytes({ signal })).byteLength, (await file.stat()).size);
+      case "head":
+        return assert.equal((await file.head(5, { signal })).height, 5);
+      case "batches":
+      case "batches paused":
+      case "batches left": {
+        let seen = 0;
+        for await (const batch of file.batches({ rows: 1_000, signal })) {
+          seen += batch.height;
+          if (read.kind === "batches left") return;
+          // A cell that reads another file between two batches, on the same store.
+          if (read.kind === "batches paused" && seen === batch.height) {
+            assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe({ signal })).height, 50);
+          }
+        }
+        return assert.equal(seen, rows);
+      }
+      case "cachedPath": {
+        if (!cached) return void await assert.rejects(file.cachedPath({ signal }), BadRequestError);
+        return assert.ok((await Deno.stat(await file.cachedPath({ signal }))).isFile);
+      }
+      case "scan": {
+        const lazy = await tern.file(`${DATA}/a.parquet`).scan({ signal });
+        return assert.equal((await lazy.collect()).height, 50);
+      }
+      case "list": {
+        const listed = await tern.folder(TABLES).list({ pageSize: 1, signal }).toArray();
+        return assert.deepEqual(listed.map((entry) => entry.name), NAMES);
+      }
+      case "walk":
+        return assert.equal((await tern.folder(DATA).walk({ signal }).toArray()).length, 7);
+      case "search": {
+        const query = search.under(`${TABLES}/`).name("*.csv");
+        return assert.equal((await tern.search(query, { signal }).toArray()).length, 4);
+      }
+      case "metadata":
+        return void await file.metadata({ signal });
+    }
+  };
+  try {
+    await perform();
+    return "read";
+  } catch (error) {
+    if (!(signal.aborted && (error as Error)?.name === "AbortError")) throw error;
+    return "aborted";
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+Deno.test("notebook: random mixes of every kind of read on several stores, at concurrency 1 and 2, with and without a cache and with aborts, all settle", async () => {
+  await using store = await dataStore(await tables());
+  let run = 0;
+  const outcomes: string[] = [];
+  await noUnhandled(() =>
+    fc.assert(
+      fc.asyncProperty(mixesOfReads, async ({ stores, reads }) => {
+        run++;
+        const terns = stores.map(({ concurrency, cache }, i) =>
+          store.connect({
+            cacheDir: cache ? `${store.cacheDir}/mix-${run}-${i}` : false,
+            concurrency,
+            progress: false,
+          })
+        );
+        try {
+          const settled = await withDeadline(
+            DEADLINE_MS,
+            `a mix of ${reads.length} reads`,
+            () =>
+              Promise.allSettled(reads.map((read) => {
+                const at = read.store % stores.length;
+                return mixRead(terns[at], read, stores[at].cache);
+              })),
+          );
+          const failed = settled.flatMap((result, i) =>
+            result.status === "rejected" ? [`${reads[i].kind}: ${result.reason}`] : []
+          );
+          assert.deepEqual(failed, []);
+          settled.forEach((result) => result.status === "fulfilled" && outcomes.push(result.value));
+          for (const tern of terns) assert.equal(tern.stats.inFlight, 0, "every slot given back");
+        } finally {
+          for (const tern of terns) await tern.close();
+        }
+      }),
+      { numRuns: 12, endOnFailure: true },
+    )
+  );
+  report("notebook mixes", { runs: run, reads: tally(outcomes) });
 });

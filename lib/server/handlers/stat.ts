@@ -45,30 +45,31 @@ function readRequest(body: unknown) {
     throw illegalArgument(`(not (map? ${shown(body)}))`);
   }
   const problems: Record<string, string> = {};
-  const list = (
-    key: "paths" | "ids",
-    fits: (value: unknown) => boolean,
-    predicate: string,
-  ): string[] => {
+  // `fault` names the predicate an element fails, if any.
+  const list = (key: "paths" | "ids", fault: (value: unknown) => string | undefined): string[] => {
     const value = (body as Record<string, unknown>)[key];
     if (value === undefined) return [];
     if (!Array.isArray(value)) {
       problems[key] = `(not (sequential? ${shown(value)}))`;
       return [];
     }
-    const bad = value.find((item) => !fits(item));
-    if (bad !== undefined) problems[key] = `(not (${predicate} ${shown(bad)}))`;
+    const bad = value.find((item) => fault(item) !== undefined);
+    if (bad !== undefined) problems[key] = `(not (${fault(bad)} ${shown(bad)}))`;
     return value;
   };
+  // No data-store name holds a NUL: refused as every other endpoint refuses it in a parameter.
   const paths = list(
     "paths",
-    (item) => typeof item === "string" && item.trim() !== "",
-    "non-blank-string?",
+    (item) =>
+      typeof item !== "string" || item.trim() === ""
+        ? "non-blank-string?"
+        : item.includes("\u0000")
+        ? "nul-free-string?"
+        : undefined,
   );
   const ids = list(
     "ids",
-    (item) => typeof item === "string" && isUuid(item),
-    "instance? java.util.UUID",
+    (item) => typeof item === "string" && isUuid(item) ? undefined : "instance? java.util.UUID",
   );
   for (const key of Object.keys(body)) {
     if (key !== "paths" && key !== "ids") problems[key] = "disallowed-key";

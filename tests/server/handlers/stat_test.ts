@@ -177,6 +177,14 @@ Deno.test("stat errors: body checks, sign-in, the 1,000-item limit, missing and 
     });
     const long = await post(secured, { paths: [7, "x".repeat(10_000)] }, demo);
     assert.equal(long.json.reason.paths, "(not (non-blank-string? 7))");
+    // A NUL in a path is a 400, as a query parameter's is on every other endpoint.
+    const withNul = `${PROJECT}/a\u0000b.csv`;
+    const nul = await post(secured, { paths: [A_CSV, withNul] }, demo);
+    assert.equal(nul.status, 400);
+    assert.deepEqual(nul.json, {
+      error_code: "ERR_ILLEGAL_ARGUMENT",
+      reason: { paths: `(not (nul-free-string? ${JSON.stringify(withNul)}))` },
+    });
   });
 
   await t.step("401: no token on /secured; anonymous by id or outside the community", async () => {
