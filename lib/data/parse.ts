@@ -13,7 +13,6 @@
  */
 
 import type { Buffer } from "node:buffer";
-import { gunzipSync } from "node:zlib";
 import type { DataFrame, DataType } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { type DateColumn, dateColumns, dateHint, mayHoldDates, readDated } from "./dates.ts";
@@ -222,10 +221,9 @@ export class BatchParser {
         const inferred = read({});
         let dates: Record<string, DateColumn>;
         try {
-          // Compressed bytes (gzip-compressed CSV goes to Polars as it is) are not the text.
           // Either branch asks for the frame's types once, which throws for Int128.
           const examine = o.tryParseDates !== false &&
-            (typeof input === "string" || this.#format.gzip || mayHoldDates(input));
+            (typeof input === "string" || mayHoldDates(input));
           dates = examine ? dateColumns(pl, inferred, o) : (columnsOfType(inferred, []), {});
         } catch (error) {
           const wide = unreadableColumns(error, inferred);
@@ -236,10 +234,10 @@ export class BatchParser {
         }
         const dated = readDated(pl, dates, read, inferred);
         // Text without a doubled quote has no header to mend: its names are not asked for.
-        const plain = typeof input !== "string" && !isGzip(input);
-        const frame = plain && !headerQuoted(input, o.quoteChar, this.#format.lineEnd)
-          ? dated
-          : unescapedHeader(dated, o.quoteChar);
+        const frame =
+          typeof input !== "string" && !headerQuoted(input, o.quoteChar, this.#format.lineEnd)
+            ? dated
+            : unescapedHeader(dated, o.quoteChar);
         const shaped = shape(pl, frame, { columns: o.columns }, this.#path);
         [this.#first, this.#dates, this.#columns] = [frame, dates, o.columns && shaped.columns];
         return shaped;
@@ -325,18 +323,12 @@ function asText(pl: Polars, frame: DataFrame): DataFrame {
   }
 }
 
-/** Whether bytes start as gzip does. */
-function isGzip(bytes: Uint8Array): boolean {
-  return bytes[0] === 0x1f && bytes[1] === 0x8b;
-}
-
 /**
- * The text Polars read: a batch's bytes, or a whole file by path or as gzip-compressed bytes
- * (read again here, as only rare paths need it: errors, blank lines, extra fields).
+ * The text Polars read: a batch's bytes, or a whole file by path (read again here, as only rare
+ * paths need it: errors, blank lines, extra fields).
  */
 function textRead(input: string | Uint8Array): Uint8Array {
-  const read = typeof input === "string" ? Deno.readFileSync(input) : input;
-  return isGzip(read) ? gunzipSync(read) : read;
+  return typeof input === "string" ? Deno.readFileSync(input) : input;
 }
 
 /** Where Polars' "invalid utf-8" lies in what it read ({@linkcode textRead}). */
@@ -463,8 +455,7 @@ export interface WholeSource {
  * Parses a whole file at once: the fastest route when all bytes are at hand, and the only one
  * for JSON arrays, Parquet and Arrow. Reads from `source.file` by path when Polars accepts its
  * extension (so Polars maps the file itself), else from the bytes (read from the file when not
- * given). gzip-compressed text must come as `bytes` of the decompressed text, except CSV,
- * which Polars decompresses itself.
+ * given). gzip-compressed text must come as `bytes` of the decompressed text.
  *
  * @throws {ParseError} when Polars cannot read it.
  *
