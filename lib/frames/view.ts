@@ -119,8 +119,9 @@ export function frameView(frame: DataFrame, options: ViewOptions = {}): FrameVie
     const dtype = shown.dtypes[index];
     const kind = kindOf(dtype);
     columns.push({ name, type: typeLabel(dtype), kind });
-    const top = head.getColumn(name).toArray() as unknown[];
-    const bottom = tail === undefined ? [] : tail.getColumn(name).toArray() as unknown[];
+    const values = variantOf(dtype) === "Decimal" ? decimalTexts : columnValues;
+    const top = values(head, name);
+    const bottom = tail === undefined ? [] : values(tail, name);
     const cells = formatColumn([...top, ...bottom], kind, precision);
     cells.forEach((cell, row) => {
       if (row < top.length) headCells[row].push(cell);
@@ -307,6 +308,20 @@ export function setFrameView(next: FrameViewMode): FrameViewMode {
  */
 export function installFrameView(): void {
   hookFrames(new FrameViewer());
+}
+
+function columnValues(frame: DataFrame, name: string): unknown[] {
+  return frame.getColumn(name).toArray() as unknown[];
+}
+
+/**
+ * A Decimal column's values as Polars writes them (`1.25`, `-3.10`), null where empty:
+ * nodejs-polars hands no Decimal to JavaScript (Parquet from Spark, pyarrow and databases has
+ * them), and its CSV text is exact where a float would not be.
+ */
+function decimalTexts(frame: DataFrame, name: string): (string | null)[] {
+  const text = String(frame.select(name).rename({ [name]: "v" }).writeCSV());
+  return text.split("\n").slice(1, -1).map((value) => value === "" ? null : value);
 }
 
 /** The kind of a Polars data type, by its variant name. */

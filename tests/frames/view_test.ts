@@ -52,6 +52,16 @@ Deno.test("frameView: numbers rounded per column with the exact value kept, inte
   assert.equal(view.head[2][0].null, true);
 });
 
+Deno.test("frameView: Decimal columns (Parquet from Spark, pyarrow) show their exact values", () => {
+  const frame = pl.DataFrame({ price: ["1.25", null, "-3.10"], n: [1, 2, 3] })
+    .withColumns(pl.col("price").cast(pl.Decimal(10, 2)));
+  const shown = frameView(frame);
+  assert.deepEqual(shown.columns[0], { name: "price", type: "decimal(10,2)", kind: "number" });
+  assert.deepEqual(shown.head.map((row) => row[0].text), ["1.25", "null", "-3.10"]);
+  assert.equal(shown.head[1][0].null, true);
+  assert.match(String(view(frame)), /-3\.10/);
+});
+
 Deno.test("frameView: dates as dates, datetimes to the precision they carry, text whole", () => {
   const frame = pl.DataFrame({
     when: [new Date(Date.UTC(2023, 6, 23, 21, 19)), new Date(Date.UTC(2023, 6, 24))],
