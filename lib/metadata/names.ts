@@ -248,7 +248,8 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
   }
   // Titles and degrees are no part of a person's given or family name (APA leaves both out).
   const bare = withoutDegrees(name.replace(HONORIFIC, ""));
-  if (bare === "" || looksLikeOrganisation(bare)) return { name };
+  // "Doe et al." names more people than it lists: no family name "al.".
+  if (bare === "" || looksLikeOrganisation(bare) || /\bet\.?\s+al\b/i.test(bare)) return { name };
   const parts = bare.split(",").map((part) => part.trim());
   if (parts.length === 1) return { name, ...givenFamily(bare) };
   if (parts.length === 2 && SUFFIX.test(parts[1])) {
@@ -445,10 +446,27 @@ export function uniquePeople<P extends NamedParty & { affiliation?: string }>(
   people: readonly P[],
 ): P[] {
   const kept: P[] = [];
+  // Only entries that share a key can be one person (samePerson needs the same iD, or the same
+  // family name and given names that start alike): each is compared with those alone, so a value
+  // listing thousands of people costs no comparison of every pair.
+  const byKey = new Map<string, Set<number>>();
+  const keysOf = (party: P) => {
+    const given = givenWords(party.given ?? "")[0]?.[0] ?? "";
+    const name = party.family === undefined
+      ? `n:${folded(party.name)}`
+      : `f:${folded(party.family)}:${given}`;
+    return party.orcid === undefined ? [name] : [name, `o:${party.orcid}`];
+  };
+  const indexed = (party: P, index: number) => {
+    for (const key of keysOf(party)) byKey.set(key, (byKey.get(key) ?? new Set()).add(index));
+  };
   for (const person of people) {
-    const index = kept.findIndex((earlier) => samePerson(earlier, person));
+    const candidates = new Set(keysOf(person).flatMap((key) => [...byKey.get(key) ?? []]));
+    const index = [...candidates].sort((a, b) => a - b)
+      .find((i) => samePerson(kept[i], person)) ?? -1;
     if (index < 0) {
       kept.push(person);
+      indexed(person, kept.length - 1);
       continue;
     }
     const earlier = kept[index];
@@ -463,6 +481,7 @@ export function uniquePeople<P extends NamedParty & { affiliation?: string }>(
         orcid: earlier.orcid ?? person.orcid,
       }, ["given", "affiliation", "orcid"]),
     };
+    indexed(kept[index], index);
   }
   return kept;
 }
@@ -507,6 +526,12 @@ function givenFamily(text: string): Omit<ParsedName, "name"> {
   // Chinese, Japanese and Korean names are written family name first.
   if (words.every((word) => FAMILY_FIRST.test(word))) {
     return { family: words[0], given: words.slice(1).join(" "), ...opt("suffix", suffix) };
+  }
+  // Vancouver style, "Doe JK": the family name, then initials without dots.
+  const last = words.at(-1)!;
+  if (/^\p{Lu}{1,2}$/u.test(last) && !SUFFIX.test(last) && /\p{Ll}/u.test(words.join(""))) {
+    const given = [...last].map((letter) => `${letter}.`).join(" ");
+    return { family: words.slice(0, -1).join(" "), given, ...opt("suffix", suffix) };
   }
   let start = words.length - 1;
   while (start > 1 && PARTICLES.has(words[start - 1])) start--;

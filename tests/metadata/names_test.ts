@@ -112,6 +112,46 @@ Deno.test("titles before a name and degrees after it are no part of the given or
   assert.match(await metadata.citation("apa"), /^Doe, J\., & Smith, J\. \(2020\)/);
 });
 
+Deno.test("a creator value listing people with commas is those people; one person stays one", async () => {
+  const creators = async (value: string) => {
+    const metadata = await normalizeMetadata([{ attr: "creator", value }]);
+    return metadata.creators.map(({ family, given }) => `${family ?? "?"}|${given ?? "?"}`);
+  };
+  const cases: [string, string[]][] = [
+    ["Jane Doe, John Smith", ["Doe|Jane", "Smith|John"]],
+    ["Jane Doe,John Smith, Ann Lee", ["Doe|Jane", "Smith|John", "Lee|Ann"]],
+    ["Jane Doe, John Smith, and Ann Lee", ["Doe|Jane", "Smith|John", "Lee|Ann"]],
+    ["J. Doe, K. Smith", ["Doe|J.", "Smith|K."]],
+    ["John Smith Jr., Jane Doe", ["Smith|John", "Doe|Jane"]],
+    ["Doe, Jane, Smith, John", ["Doe|Jane", "Smith|John"]],
+    ["van der Berg, Jan, Smith, J. K.", ["van der Berg|Jan", "Smith|J. K."]],
+    ["Doe JK, Smith J", ["Doe|J. K.", "Smith|J."]], // Vancouver style
+    // One person each:
+    ["Doe, Jane", ["Doe|Jane"]],
+    ["Smith, John Paul", ["Smith|John Paul"]],
+    ["Jane Doe, PhD", ["Doe|Jane"]],
+    ["Martin Luther King, Jr.", ["King|Martin Luther"]],
+    ["van Dijk Smit, Jan Piet", ["van Dijk Smit|Jan Piet"]],
+    ["Smith Jones, J. K.", ["Smith Jones|J. K."]],
+    ["University of Arizona, Tucson", ["?|?"]],
+    ["Jane Doe et al.", ["?|?"]], // no family name "al."
+  ];
+  for (const [value, expected] of cases) assert.deepEqual(await creators(value), expected, value);
+  // Two whole names may be one "Family Family, Given Given": the record says how it was read.
+  const two = await normalizeMetadata([{ attr: "creator", value: "Jane Doe, John Smith" }]);
+  assert.deepEqual(two.notes, [
+    'creators: "Jane Doe, John Smith" read as 2 people; if it names one, store its familyName ' +
+    "and givenName",
+  ]);
+  const cited = await normalizeMetadata([
+    { attr: "title", value: "Soil" },
+    { attr: "creator", value: "Jane Doe, John Smith" },
+    { attr: "publicationYear", value: "2020" },
+  ]);
+  assert.match(await cited.citation("apa"), /^Doe, J\., & Smith, J\. \(2020\)/);
+  assert.match(await cited.citation("bibtex"), /author = \{Doe, Jane and Smith, John\}/);
+});
+
 Deno.test("organisations and unclear names stay whole", () => {
   for (
     const name of [
