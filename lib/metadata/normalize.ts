@@ -336,6 +336,17 @@ function commaPeople(value: string): string[] {
   return [value];
 }
 
+/** The strings of a value that is a JSON array of strings, else `undefined`. */
+function jsonList(value: string): string[] | undefined {
+  if (!/^\[[^]*\]$/.test(value)) return undefined;
+  try {
+    const list: unknown = JSON.parse(value);
+    return Array.isArray(list) && list.every((item) => typeof item === "string") ? list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** {@linkcode uniquePeople} within each contributor type: one role of one person is one entry. */
 function oncePerRole(people: readonly Contributor[]): Contributor[] {
   const roles = Map.groupBy(people.map((person, at) => ({ ...person, at })), (p) => p.type);
@@ -463,10 +474,16 @@ function pickFirst(
   return { [field]: found[0].value };
 }
 
-/** Subjects from every subject/keyword attribute, comma- or semicolon-joined ones split. */
+/**
+ * Subjects from every subject/keyword attribute: comma-, semicolon- or line-separated ones split,
+ * and a JSON list (`["soil", "water"]`, as a script stores a list) read as its items.
+ */
 function readSubjects(read: Reader): string[] {
   const attributes = read.group.all(FIELD_KEYS.subject).filter((a) => a.value !== "");
-  const subjects = attributes.flatMap((attribute) => splitList(attribute.value, /[,;]/));
+  const subjects = attributes.flatMap((attribute) =>
+    jsonList(attribute.value)?.map(tidy).filter((item) => item !== "") ??
+      splitList(attribute.value, /[,;\r\n]/)
+  );
   read.source("subjects", attributes.map((a) => a.attr));
   // The first spelling of each subject, case aside.
   return [...Map.groupBy(subjects, (subject) => subject.toLowerCase()).values()].map(([s]) => s);

@@ -283,6 +283,12 @@ Deno.test("subjects: repeated AVUs, comma- or semicolon-joined values, keyword k
   ]);
   assert.deepEqual(metadata.subjects, ["barley", "Hordeum vulgare", "variety trials", "yield"]);
   assert.equal(metadata.sources.subjects, "Subject + subject + Keyword");
+  // One per line, and a list a script stored as JSON.
+  const lines = await normalize([
+    a("keywords", "soil\nwater\r\nmaize"),
+    a("subject", '["a, b", "c"]'),
+  ]);
+  assert.deepEqual(lines.subjects, ["soil", "water", "maize", "a, b", "c"]);
 });
 
 Deno.test("publication year: empties ignored, junk noted, Issued date as a fallback", async () => {
