@@ -75,6 +75,18 @@ def write_xlsx(path):
     second.append([datetime.date(2020, 1, 1), 1, True])
     second.append([datetime.date(2020, 1, 2), 2.5, False])
     second.append([datetime.date(2020, 1, 3), "n/a", None])
+    odd = book.create_sheet("Odd")
+    odd.append(["id", None, "pct", "at", "day", "code", "big"])
+    rows = [
+        [1, None, 0.25, datetime.time(10, 30), datetime.date(1900, 2, 1), "007", 2**53 + 1],
+        [2, None, 0.5, datetime.time(23, 59, 59), datetime.date(1999, 12, 31), "010", 3],
+    ]
+    for row in rows:
+        odd.append(row)
+    for cell in odd["C"][1:]:
+        cell.number_format = "0%"
+    for cell in odd["E"][1:]:
+        cell.number_format = "[$-409]mmmm d, yyyy;@"
     book.save(path)
 
 

@@ -368,6 +368,15 @@ function cases(): Case[] {
         "cell:2": "pandas quirk: booleans with an empty cell become floats 1.0/0.0/NaN",
       },
     },
+    {
+      name: "xlsx-odd-sheet",
+      file: "book.xlsx",
+      tern: { sheet: "Odd" },
+      pandas: { reader: "read_excel", kwargs: { sheet_name: "Odd" } },
+      expected: {
+        "cell:5": 'pandas quirk: read_excel makes the text cells "007" numbers; tern keeps text',
+      },
+    },
   ];
 }
 
