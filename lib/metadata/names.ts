@@ -265,10 +265,13 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
 }
 
 /**
- * A person's name written with an affiliation or ORCID iD in parentheses after it
- * (`Doe, Jane (University of Arizona)`, `Jane Doe (ORCID: 0000-0002-1825-0097)`): the name and
- * what the parentheses hold. `undefined` for anything else: an organisation's abbreviation
- * (`Arizona State University (ASU)`), a role (`Lee, Kim (PI)`).
+ * A person's name written with an affiliation, ORCID iD or e-mail address after it: in
+ * parentheses (`Doe, Jane (University of Arizona)`, `Jane Doe (ORCID: 0000-0002-1825-0097)`),
+ * in angle brackets (`Jane Doe <jane@arizona.edu>`), or after a comma or space
+ * (`Jane Doe, University of Arizona`, `Jane Doe https://orcid.org/0000-0002-1825-0097`): the
+ * name and what it says (an e-mail address is left out: it is no part of a citation).
+ * `undefined` for anything else: an organisation's abbreviation (`Arizona State University
+ * (ASU)`), a role (`Lee, Kim (PI)`), a list of people.
  *
  * @example
  * ```ts
@@ -279,19 +282,46 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
  *   name: "Doe, Jane",
  *   affiliation: "University of Arizona",
  * });
+ * assert.deepEqual(nameWithAside("Doe, Jane, University of Arizona"), {
+ *   name: "Doe, Jane",
+ *   affiliation: "University of Arizona",
+ * });
+ * assert.deepEqual(nameWithAside("Jane Doe <jane@arizona.edu>"), { name: "Jane Doe" });
  * assert.equal(nameWithAside("Lee, Kim (PI)"), undefined);
  * ```
  */
 export function nameWithAside(
   value: string,
 ): { name: string; affiliation?: string; orcid?: string } | undefined {
-  const match = /^(.*?\S)\s*\(([^()]+)\)$/.exec(tidy(value));
-  if (match === null || parseName(match[1]).family === undefined) return undefined;
-  const [, name, aside] = match;
-  const orcid = normalizeOrcid(aside);
-  if (orcid !== undefined) return { name, orcid };
-  return looksLikeOrganisation(aside) ? { name, affiliation: aside.trim() } : undefined;
+  const text = tidy(value);
+  const person = (name: string) => parseName(name).family !== undefined;
+  const bracketed = /^(.*?\S)\s*(?:\(([^()]+)\)|<([^<>]+)>)$/.exec(text);
+  if (bracketed !== null && person(bracketed[1])) {
+    const [, name, aside = bracketed[3]] = bracketed;
+    const orcid = normalizeOrcid(aside);
+    if (orcid !== undefined) return { name, orcid };
+    if (EMAIL.test(aside.trim())) return { name };
+    return looksLikeOrganisation(aside) ? { name, affiliation: aside.trim() } : undefined;
+  }
+  const orcid = /^(.*?\S),?\s+((?:orcid:?\s*)?(?:https?:\/\/orcid\.org\/)?[\d-]{15,}[\dX])$/i
+    .exec(text);
+  if (orcid !== null && person(orcid[1]) && normalizeOrcid(orcid[2]) !== undefined) {
+    return { name: orcid[1], orcid: normalizeOrcid(orcid[2]) };
+  }
+  // "Jane Doe, University of Arizona": the first part after the name is an organisation's.
+  const parts = text.split(/\s*,\s*/);
+  for (let i = 1; i < parts.length; i++) {
+    if (!looksLikeOrganisation(parts[i]) || /\d/.test(parts[i])) continue;
+    const name = parts.slice(0, i).join(", ");
+    // "Jane Doe, John Smith, University of Arizona" lists people: not one person's name.
+    const list = i > 1 && parts.slice(0, i).every((part) => part.includes(" "));
+    return !list && person(name) ? { name, affiliation: parts.slice(i).join(", ") } : undefined;
+  }
+  return undefined;
 }
+
+/** An e-mail address, written after a name as a way to reach the person. */
+const EMAIL = /^[^\s@()<>]+@[^\s@()<>]+\.[^\s@()<>]+$/;
 
 /**
  * Initials of given names, as citations print them: `Kristen B.` → `K. B.`, `Jean-Luc` →

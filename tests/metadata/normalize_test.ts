@@ -434,6 +434,35 @@ Deno.test("creators: an affiliation or ORCID iD in parentheses after a person's 
   );
 });
 
+Deno.test("creators: an affiliation after a comma, an ORCID iD or an e-mail address after the name", async () => {
+  const metadata = await normalize([
+    a("creator", "Jane Doe, University of Arizona"),
+    a("creator", "Roe, Ann, Department of Plant Sciences, University of Arizona"),
+    a("creator", "Sam Park https://orcid.org/0000-0002-1825-0097"),
+    a("creator", "Kim Lee, ORCID: 0000-0002-1694-233X"),
+    a("creator", "Bo Li <bo.li@arizona.edu>"),
+    a("creator", "Al Chen (al.chen@arizona.edu)"), // an address is no affiliation
+    a("creator", "Ed Moe, Fay Wu, University of Arizona"), // two people: left whole
+  ]);
+  assert.deepEqual(
+    metadata.creators.map(({ name, family, affiliation, orcid }) => [
+      name,
+      family,
+      affiliation,
+      orcid,
+    ]),
+    [
+      ["Jane Doe", "Doe", "University of Arizona", undefined],
+      ["Roe, Ann", "Roe", "Department of Plant Sciences, University of Arizona", undefined],
+      ["Sam Park", "Park", undefined, "0000-0002-1825-0097"],
+      ["Kim Lee", "Lee", undefined, "0000-0002-1694-233X"],
+      ["Bo Li", "Li", undefined, undefined],
+      ["Al Chen", "Chen", undefined, undefined],
+      ["Ed Moe, Fay Wu, University of Arizona", undefined, undefined, undefined],
+    ],
+  );
+});
+
 Deno.test("values of invisible characters only (a zero-width space, a BOM) are empty, not a title or creator", async () => {
   const metadata = await normalize(
     ["title", "creator", "publisher", "rights", "subject", "version"].map((attr) =>
