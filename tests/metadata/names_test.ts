@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   initials,
+  type NamedParty,
   normalizeOrcid,
   orcidCheckDigit,
   parseName,
   samePerson,
+  uniquePeople,
 } from "../../lib/metadata/names.ts";
 import { normalizeMetadata } from "../../lib/metadata/normalize.ts";
 
@@ -328,5 +330,43 @@ Deno.test("samePerson: property: a person equals every spelling of themself", ()
       return samePerson(written, parseName(`${family.toUpperCase()}, ${given}`)) &&
         samePerson(written, parseName(`${family},   ${given.replace(/\./g, "")}`));
     }),
+  );
+});
+
+Deno.test("property: uniquePeople, which compares only entries sharing a key, folds as comparing every pair does", () => {
+  // The plain definition: each entry against every one kept before it.
+  const pairwise = (people: NamedParty[]) => {
+    const kept: NamedParty[] = [];
+    for (const person of people) {
+      const index = kept.findIndex((earlier) => samePerson(earlier, person));
+      if (index < 0) kept.push(person);
+      else kept[index] = uniquePeople([kept[index], person])[0];
+    }
+    return kept;
+  };
+  const spelling = fc.constantFrom(
+    "Gorman, Kristen B.",
+    "Kristen B. Gorman",
+    "Gorman, K. B.",
+    "Gorman, K.",
+    "Gorman, Tony",
+    "Görman, Kristen",
+    "Williams, Tony D.",
+    "T. D. Williams",
+    "Li, Y.",
+    "Li Ying",
+    "CyVerse",
+    "cyverse",
+  );
+  const orcid = fc.constantFrom(undefined, "0000-0002-1825-0097", "0000-0002-1694-233X");
+  const party = fc.tuple(spelling, orcid).map(([name, id]) => ({
+    ...parseName(name),
+    ...(id === undefined ? {} : { orcid: id }),
+  }));
+  fc.assert(
+    fc.property(fc.array(party, { maxLength: 12 }), (people) => {
+      assert.deepEqual(uniquePeople(people), pairwise(people));
+    }),
+    { numRuns: 300 },
   );
 });
