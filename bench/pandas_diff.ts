@@ -302,6 +302,32 @@ function cases(): Case[] {
         "\n150,0.5\n",
     },
     {
+      name: "whitespace-line",
+      file: "ws_line.csv",
+      bytes: "a,b\n1,2\n   \n3,4\n",
+    },
+    {
+      name: "nul-byte",
+      file: "nul.csv",
+      bytes: "a,b\n1,x\u0000y\n2,z\n",
+      expected: {
+        error: "docs/data.md (Formats): a NUL byte is binary content, refused by name; " +
+          'format: "csv" reads it as text',
+      },
+    },
+    {
+      name: "cr-only",
+      file: "mac.csv",
+      bytes: 'a,b\r1,2\r3,"x\ry"\r',
+    },
+    {
+      name: "tsv-trailing-tab",
+      file: "trail.tsv",
+      bytes: "a\tb\t\n1\t2\t\n",
+      pandas: { kwargs: { sep: "\t" } },
+      expected: { names: 'docs/data.md (Headers): an empty name stays "" (pandas: Unnamed: 2)' },
+    },
+    {
       name: "plus-signs",
       file: "plus.csv",
       bytes: "a,b\n+5,-3\n+0.5,+1e3\n",
