@@ -246,7 +246,7 @@ function readPeople(
       nameType: slot.nested.value(FIELD_KEYS.nameType),
     };
     // Several people in one value only when clearly separated: by semicolons or lines, or by
-    // "and" or "&" between parts that each name a person.
+    // "and", "&" or commas between parts that each name a person.
     const { names, unsure } = /[;\r\n]/.test(slot.value)
       ? { names: splitList(slot.value, /[;\r\n]/), unsure: false }
       : hints.family === undefined
