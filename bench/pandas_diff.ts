@@ -401,6 +401,16 @@ function cases(): Case[] {
         "cell:3": "docs/data.md (Dates): ISO datetimes with offsets in UTC (pandas: parse_dates)",
       },
     },
+    {
+      name: "jsonl-python-nan",
+      file: "nan.jsonl",
+      bytes: '{"a": 1.5, "b": "x"}\n{"a": NaN, "b": "y"}\n',
+      pandas: { reader: "read_json", kwargs: { lines: true } },
+      expected: {
+        error:
+          "docs/data.md (JSON): NaN is no JSON value, a ParseError saying so (pandas reads it)",
+      },
+    },
     ...jsonCases(),
     {
       name: "xlsx-first-sheet",

@@ -623,6 +623,8 @@ function parseError(error: unknown, path: string, what: string): ParseError {
       ? TYPE_HINT
       : /found more fields than defined/.test(text)
       ? RAGGED_HINT
+      : /TapeError\) at character \d+ \('[NI-]'\)/.test(text)
+      ? NAN_HINT
       : "");
   return new ParseError(`${what}: ${polarsReason(error)}.${hint}`, { path, cause: error });
 }
@@ -630,6 +632,8 @@ function parseError(error: unknown, path: string, what: string): ParseError {
 const RAGGED_HINT = " A row has more fields than the header has columns; they are not " +
   "dropped silently. Check the separator (sep) and whether the first line is the header " +
   "(hasHeader).";
+const NAN_HINT = " NaN and Infinity are no JSON values (Python's json.dumps writes them " +
+  "unless allow_nan=False; pandas writes null): write null for a missing value.";
 const TYPE_HINT = " Column types come from the first rows (an integer column meeting a decimal " +
   "widens to Float64 by itself, but no other change of type); pass dtypes (e.g. " +
   "{ column: pl.String }) or a larger inferSchemaLength.";

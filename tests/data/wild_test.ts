@@ -288,6 +288,19 @@ Deno.test("blank lines inside a table of two columns or more are skipped, as pan
   assert.deepEqual(one.getColumn("a").toArray(), [1, null, 3]);
 });
 
+Deno.test("JSON Lines with Python's NaN is a ParseError that says why, read whole or streamed", async () => {
+  const path = `${DATA}/python.jsonl`;
+  await using served = await dataStore({ [path]: '{"a": 1.5}\n{"a": NaN}\n' });
+  const file = served.connect().file(path);
+  for (const read of [() => file.dataframe(), () => file.head(5)]) {
+    await assert.rejects(read(), (error: unknown) => {
+      assert.ok(error instanceof ParseError);
+      assert.match(error.message, /NaN and Infinity are no JSON values/);
+      return true;
+    });
+  }
+});
+
 Deno.test("lines of only spaces or tabs are blank lines too: no junk row, no number column made text", async () => {
   await using served = await dataStore({
     [`${DATA}/spaces.csv`]: "id,name\r\n1,a\r\n   \r\n2,b\r\n\t\r\n",
