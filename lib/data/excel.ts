@@ -136,7 +136,7 @@ export async function exampleWorkbook(): Promise<Uint8Array> {
 }
 
 /** One cell's value as read: a date is kept apart from a number by its format. */
-type Cell = number | string | boolean | { date: number } | null | undefined;
+type Cell = number | string | boolean | { date: number } | { time: number } | null | undefined;
 
 /** Largest part of a workbook unpacked (a sheet's XML is several times its share of the file). */
 const MAX_PART_BYTES = 1024 ** 3;
@@ -422,6 +422,8 @@ function cellValue(
   const number = Number(value);
   if (!Number.isFinite(number)) return value;
   if (!book.dated[cell.style]) return number;
+  // A time of day (`10:30`, format h:mm) is a fraction of day 0, not a date in 1899.
+  if (number >= 0 && number < 1) return { time: Math.round(number * 86_400_000) };
   return { date: excelDateToMs(number, book.date1904) };
 }
 
@@ -454,6 +456,9 @@ function columnNames(header: Cell[], width: number, hasHeader: boolean): string[
 
 /** A cell as text, for a column of mixed kinds and for header names. */
 function text(cell: NonNullable<Cell>): string {
+  if (typeof cell === "object" && "time" in cell) {
+    return new Date(cell.time).toISOString().slice(11, 23).replace(/\.000$/, "");
+  }
   if (typeof cell === "object") {
     const iso = new Date(cell.date).toISOString();
     return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.replace("Z", "");
@@ -473,7 +478,11 @@ function column(pl: Polars, name: string, cells: Cell[]): Series {
     return pl.Series(name, values, whole ? pl.Int64 : pl.Float64);
   }
   if (kinds.size === 1 && kinds.has("boolean")) return pl.Series(name, values, pl.Bool);
-  if (kinds.size === 1 && kinds.has("object")) {
+  if (kinds.size === 1 && present.every((cell) => typeof cell === "object" && "time" in cell)) {
+    const ns = cells.map((cell) => cell == null ? null : (cell as { time: number }).time * 1e6);
+    return pl.Series(name, ns, pl.Int64).cast(pl.Time);
+  }
+  if (kinds.size === 1 && present.every((cell) => typeof cell === "object" && "date" in cell)) {
     const ms = cells.map((cell) => cell == null ? null : (cell as { date: number }).date);
     const days = ms.every((value) => value === null || value % 86_400_000 === 0);
     const dates = pl.Series(name, ms.map((value) => value === null ? null : new Date(value)));

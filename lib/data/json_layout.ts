@@ -70,7 +70,7 @@ export function asRecords(json: Uint8Array, layout: JsonLayout, path: string): s
   if ((layout === "auto" || layout === "records") && /^\[\s*[^\s[]/.test(head)) return undefined;
   let document: unknown;
   try {
-    document = JSON.parse(new TextDecoder().decode(json).replace(/^\uFEFF/, ""));
+    document = JSON.parse(new TextDecoder().decode(json).replace(/^\uFEFF/, ""), asWritten);
   } catch (error) {
     throw new ParseError(
       `Could not parse ${JSON.stringify(path)} as JSON: ${(error as Error).message}.`,
@@ -95,6 +95,18 @@ export function asRecords(json: Uint8Array, layout: JsonLayout, path: string): s
   }
   if (layout !== "auto" && layout !== found) throw wrongLayout(path, layout, `"${found}"`);
   return found === "records" ? undefined : JSON.stringify(convert(document, found));
+}
+
+/**
+ * Keeps a number as written where a JavaScript number would change it, so the records handed
+ * to Polars hold what the file holds: `9007199254740993` (past 2^53) would round, `1.0` would
+ * become the integer `1` and turn a float column into Int64 (the records layout keeps both).
+ */
+function asWritten(_key: string, value: unknown, context?: { source?: string }): unknown {
+  const source = context?.source;
+  return typeof value === "number" && source !== undefined && source !== String(value)
+    ? (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(source)
+    : value;
 }
 
 function wrongLayout(path: string, asked: JsonLayout, found: string): ParseError {

@@ -13,7 +13,7 @@
  */
 
 import type { Buffer } from "node:buffer";
-import type { DataFrame, DataType } from "../deps.ts";
+import type { DataFrame, DataType, Series } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { type DateColumn, dateColumns, dateHint, mayHoldDates, readDated } from "./dates.ts";
 import { columnsOfType } from "../polars/adapter.ts";
@@ -166,10 +166,16 @@ export class BatchParser {
     const first = this.#dates === undefined;
     const frame = this.#delimited(input, nRows);
     const end = (this.#format.lineEnd ?? "\n").charCodeAt(0);
-    if (!everyColumnHasNulls(this.#pl, frame) || frame.width < 2) return frame;
+    // Each read of the frame lists its columns (its Proxy): the first column's checks come first.
+    const lead = frame.toSeries(0);
+    const spaces = spacesOnly(lead);
+    if (!spaces && lead.nullCount() === 0) return frame;
+    if (frame.width < 2 || !othersHaveNulls(this.#pl, frame, lead.name)) return frame;
     const text = textRead(input);
-    if (!hasBlankLine(text, end)) return frame;
-    const kept = withoutBlankLines(text, end, (this.#options.quoteChar ?? '"').charCodeAt(0));
+    if (!spaces && !hasBlankLine(text, end)) return frame;
+    const quote = (this.#options.quoteChar ?? '"').charCodeAt(0);
+    const sep = (this.#options.sep ?? this.#format.sep ?? ",").charCodeAt(0);
+    const kept = withoutBlankLines(text, end, quote, sep);
     if (kept === undefined) return frame;
     if (first) [this.#first, this.#dates, this.#columns] = [undefined, undefined, undefined];
     return this.#delimited(asBuffer(kept), nRows);
@@ -260,13 +266,21 @@ export class BatchParser {
 }
 
 /**
- * Whether every column of `frame` holds a null (counts Polars keeps: no pass over rows). The
- * first column is asked alone first: a query over every column of a wide frame costs as much as
- * a wide parse, and most files have a first column without nulls.
+ * Whether a text column holds a value of only spaces or tabs, as Polars reads a line of them into
+ * the first field (pandas skips such a line, as a blank one).
  */
-function everyColumnHasNulls(pl: Polars, frame: DataFrame): boolean {
-  return frame.toSeries(0).nullCount() > 0 &&
-    frame.select(pl.minHorizontal(pl.all().nullCount())).row(0)[0] > 0;
+function spacesOnly(column: Series): boolean {
+  return (column.dtype as { variant?: string }).variant === "String" &&
+    Boolean(column.str.contains(/^[ \t]+\r?$/).any());
+}
+
+/**
+ * Whether every column but `first` holds a null, as a blank line's row has. Asked only once the
+ * first column has a null (or spaces): a query over every column of a wide frame costs as much
+ * as a wide parse, and most files have a first column without nulls.
+ */
+function othersHaveNulls(pl: Polars, frame: DataFrame, first: string): boolean {
+  return frame.select(pl.minHorizontal(pl.all().exclude(first).nullCount())).row(0)[0] > 0;
 }
 
 /**
@@ -382,11 +396,7 @@ function readJsonText(
   const options = { format: format === "json" ? "json" : "lines" } as const;
   // A string is a local copy's path; its bytes are looked at before Polars gets them.
   let input = typeof given === "string" ? asBuffer(Deno.readFileSync(given)) : given;
-  if (format === "json") {
-    // pandas' other layouts are rewritten as records.
-    const records = asRecords(input, jsonLayout, path);
-    if (records !== undefined) input = asBuffer(encoder.encode(records));
-  }
+  // Before pandas' layouts are parsed in JavaScript too, whose number-keeping parse recurses.
   if (nestsBeyond(input, MAX_JSON_DEPTH)) {
     throw new ParseError(
       `${JSON.stringify(path)} nests arrays and objects more than ${MAX_JSON_DEPTH} levels ` +
@@ -394,6 +404,11 @@ function readJsonText(
         "process.",
       { path },
     );
+  }
+  if (format === "json") {
+    // pandas' other layouts are rewritten as records (no deeper than the document).
+    const records = asRecords(input, jsonLayout, path);
+    if (records !== undefined) input = asBuffer(encoder.encode(records));
   }
   try {
     return pl.readJSON(input, { ...options, inferSchemaLength: inferSchemaLength ?? null });
@@ -600,6 +615,8 @@ function parseError(error: unknown, path: string, what: string): ParseError {
       ? TYPE_HINT
       : /found more fields than defined/.test(text)
       ? RAGGED_HINT
+      : /TapeError\) at character \d+ \('[NI-]'\)/.test(text)
+      ? NAN_HINT
       : "");
   return new ParseError(`${what}: ${polarsReason(error)}.${hint}`, { path, cause: error });
 }
@@ -607,6 +624,8 @@ function parseError(error: unknown, path: string, what: string): ParseError {
 const RAGGED_HINT = " A row has more fields than the header has columns; they are not " +
   "dropped silently. Check the separator (sep) and whether the first line is the header " +
   "(hasHeader).";
+const NAN_HINT = " NaN and Infinity are no JSON values (Python's json.dumps writes them " +
+  "unless allow_nan=False; pandas writes null): write null for a missing value.";
 const TYPE_HINT = " Column types come from the first rows (an integer column meeting a decimal " +
   "widens to Float64 by itself, but no other change of type); pass dtypes (e.g. " +
   "{ column: pl.String }) or a larger inferSchemaLength.";

@@ -256,18 +256,19 @@ export function hasBlankLine(bytes: Uint8Array, end: number): boolean {
 }
 
 /**
- * Delimited text without its blank lines outside quotes (a line of nothing but a CR is blank),
- * or `undefined` when it has none.
+ * Delimited text without its blank lines outside quotes (a line of nothing but a CR, spaces or
+ * tabs is blank; a tab that separates fields is not), or `undefined` when it has none.
  *
  * @param end The byte lines end with (a line feed, or a CR).
  * @param quote The quote character's byte.
+ * @param sep The separator's byte.
  *
  * @example
  * ```ts
  * import { withoutBlankLines } from "./records.ts";
  * import assert from "node:assert/strict";
  *
- * const text = new TextEncoder().encode('a,b\n\n1,"x\n\ny"\n\r\n2,z\n');
+ * const text = new TextEncoder().encode('a,b\n\n1,"x\n\ny"\n\r\n  \n2,z\n');
  * const kept = withoutBlankLines(text, 0x0a, 0x22)!;
  * assert.equal(new TextDecoder().decode(kept), 'a,b\n1,"x\n\ny"\n2,z\n'); // quoted lines stay
  * assert.equal(withoutBlankLines(new TextEncoder().encode("a\n1\n"), 0x0a, 0x22), undefined);
@@ -277,7 +278,9 @@ export function withoutBlankLines(
   bytes: Uint8Array,
   end: number,
   quote: number,
+  sep = 0x2c,
 ): Uint8Array | undefined {
+  const blank = (b: number) => b === end || b === CR || ((b === 0x20 || b === 0x09) && b !== sep);
   const kept = new Uint8Array(bytes.length);
   let [fill, start, quoted, dropped] = [0, 0, false, false];
   for (let i = 0; i <= bytes.length; i++) {
@@ -285,7 +288,7 @@ export function withoutBlankLines(
     if (byte === quote) quoted = !quoted;
     if (i < bytes.length && (quoted || byte !== end)) continue;
     const line = bytes.subarray(start, Math.min(i + 1, bytes.length));
-    if (line.length > 0 && line.every((b) => b === end || b === CR)) dropped = true;
+    if (line.length > 0 && line.every(blank)) dropped = true;
     else kept.set(line, fill), fill += line.length;
     start = i + 1;
   }

@@ -119,9 +119,10 @@ export function frameView(frame: DataFrame, options: ViewOptions = {}): FrameVie
     const dtype = shown.dtypes[index];
     const kind = kindOf(dtype);
     columns.push({ name, type: typeLabel(dtype), kind });
-    const top = head.getColumn(name).toArray() as unknown[];
-    const bottom = tail === undefined ? [] : tail.getColumn(name).toArray() as unknown[];
-    const cells = formatColumn([...top, ...bottom], kind, precision);
+    const values = variantOf(dtype) === "Decimal" ? decimalTexts : columnValues;
+    const top = values(head, name);
+    const bottom = tail === undefined ? [] : values(tail, name);
+    const cells = formatColumn([...top, ...bottom], kind, precision, zoneOf(dtype));
     cells.forEach((cell, row) => {
       if (row < top.length) headCells[row].push(cell);
       else tailCells[row - top.length].push(cell);
@@ -309,6 +310,20 @@ export function installFrameView(): void {
   hookFrames(new FrameViewer());
 }
 
+function columnValues(frame: DataFrame, name: string): unknown[] {
+  return frame.getColumn(name).toArray() as unknown[];
+}
+
+/**
+ * A Decimal column's values as Polars writes them (`1.25`, `-3.10`), null where empty:
+ * nodejs-polars hands no Decimal to JavaScript (Parquet from Spark, pyarrow and databases has
+ * them), and its CSV text is exact where a float would not be.
+ */
+function decimalTexts(frame: DataFrame, name: string): (string | null)[] {
+  const text = String(frame.select(name).rename({ [name]: "v" }).writeCSV());
+  return text.split("\n").slice(1, -1).map((value) => value === "" ? null : value);
+}
+
 /** The kind of a Polars data type, by its variant name. */
 function kindOf(dtype: unknown): ColumnKind {
   const variant = variantOf(dtype);
@@ -355,6 +370,7 @@ function formatColumn(
   values: readonly unknown[],
   kind: ColumnKind,
   precision: number | undefined,
+  zone: string | undefined,
 ): FrameCell[] {
   if (kind === "number") {
     const decimals = precision ?? Math.max(
@@ -370,7 +386,7 @@ function formatColumn(
       : dates.some((date) => date.getUTCSeconds() !== 0)
       ? 19
       : 16;
-    return values.map((value) => dateCell(value, unit));
+    return values.map((value) => dateCell(value, unit, zone));
   }
   if (kind === "date") return values.map((value) => dateCell(value, 10));
   return values.map((value) =>
@@ -408,9 +424,37 @@ function numberCell(value: unknown, decimals: number, precision: number | undefi
   return text === exact ? { text } : { text, exact };
 }
 
-function dateCell(value: unknown, length: number): FrameCell {
+function dateCell(value: unknown, length: number, zone?: string): FrameCell {
   if (value === null || value === undefined) return NULL;
   if (!(value instanceof Date) || Number.isNaN(value.getTime())) return { text: cellText(value) };
   const iso = value.toISOString();
-  return { text: iso.slice(0, length).replace("T", " "), exact: iso };
+  const wall = zone === undefined ? iso : wallClock(value, zone);
+  return { text: wall.slice(0, length).replace("T", " "), exact: iso };
+}
+
+/** The zone of a Datetime type that has one other than UTC (`Europe/Paris`). */
+function zoneOf(dtype: unknown): string | undefined {
+  const zone = /^(?:DataType\()?Datetime\(\w+,\s*([^)]+)\)/.exec(String(dtype))?.[1];
+  return zone === undefined || zone === "UTC" ? undefined : zone;
+}
+
+/**
+ * The time a clock in `zone` showed at `date`, as ISO text without offset: a column typed
+ * `datetime[us, Europe/Paris]` shows Paris time, as Polars prints it, not UTC's.
+ */
+function wallClock(date: Date, zone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    }).formatToParts(date).map(({ type, value }) => [type, value]),
+  );
+  const ms = String(date.getUTCMilliseconds()).padStart(3, "0");
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${ms}`;
 }

@@ -21,15 +21,20 @@ const MISSPELLINGS: ReadonlyArray<readonly [string, string]> = Object.entries({
   license: ["licence"],
 }).flatMap(([right, wrongs]) => wrongs.map((wrong) => [wrong, right] as const));
 
-/** Prefixes that only say which schema an attribute belongs to: DataCite's, Dublin Core's. */
-const SCHEMA_PREFIX = /^(?:datacite|dcterms|dct|dc)[.:_]/;
+/**
+ * Prefixes that only say which schema an attribute belongs to: DataCite's, Dublin Core's (also
+ * as its namespace URI) and schema.org's (`schema:`, `sdo:`, `https://schema.org/`).
+ */
+const SCHEMA_PREFIX =
+  /^(?:(?:datacite|dcterms|dct|dc)[.:_]|(?:schema|sdo):|(?:https?:\/\/)?(?:schema\.org\/|purl\.org\/dc\/(?:terms|elements\/1\.1)\/))/;
 
 /** Separators people put between words of one attribute name. */
 const SEPARATORS = /[\s_.\-:]+/g;
 
 /**
  * The canonical form of an attribute name: trimmed (trailing TABs included), lower case,
- * without a schema prefix (`datacite.`, Dublin Core's `dc.`, `dcterms:`) or separators, with known
+ * without a schema prefix (`datacite.`, Dublin Core's `dc.`, `dcterms:`, schema.org's `schema:`) or
+ * separators, with known
  * misspellings corrected.
  *
  * @example
@@ -67,7 +72,8 @@ const KEYS = {
   nameIdentifier: ["nameidentifier", "orcid"],
   nameIdentifierScheme: ["nameidentifierscheme"],
   publisher: ["publisher"],
-  publicationYear: ["publicationyear", "pubyear"],
+  // schema.org's datePublished, Dublin Core's issued and DSpace's dc.date.issued say it too.
+  publicationYear: ["publicationyear", "pubyear", "datepublished", "issued", "dateissued"],
   resourceType: ["resourcetype"],
   resourceTypeGeneral: ["resourcetypegeneral"],
   subject: ["subject", "subjects", "keyword", "keywords"],
@@ -99,7 +105,7 @@ const KEYS = {
   awardTitle: ["awardtitle"],
   date: ["date"],
   dateType: ["datetype"],
-  dateModified: ["datemodified", "lastmodified", "dateupdated"],
+  dateModified: ["datemodified", "lastmodified", "dateupdated", "modified"],
   deprecated: ["isdeprecated", "deprecated"],
 } satisfies Record<string, readonly string[]>;
 

@@ -248,7 +248,8 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
   }
   // Titles and degrees are no part of a person's given or family name (APA leaves both out).
   const bare = withoutDegrees(name.replace(HONORIFIC, ""));
-  if (bare === "" || looksLikeOrganisation(bare)) return { name };
+  // "Doe et al." names more people than it lists: no family name "al.".
+  if (bare === "" || looksLikeOrganisation(bare) || /\bet\.?\s+al\b/i.test(bare)) return { name };
   const parts = bare.split(",").map((part) => part.trim());
   if (parts.length === 1) return { name, ...givenFamily(bare) };
   if (parts.length === 2 && SUFFIX.test(parts[1])) {
@@ -264,10 +265,13 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
 }
 
 /**
- * A person's name written with an affiliation or ORCID iD in parentheses after it
- * (`Doe, Jane (University of Arizona)`, `Jane Doe (ORCID: 0000-0002-1825-0097)`): the name and
- * what the parentheses hold. `undefined` for anything else: an organisation's abbreviation
- * (`Arizona State University (ASU)`), a role (`Lee, Kim (PI)`).
+ * A person's name written with an affiliation, ORCID iD or e-mail address after it: in
+ * parentheses (`Doe, Jane (University of Arizona)`, `Jane Doe (ORCID: 0000-0002-1825-0097)`),
+ * in angle brackets (`Jane Doe <jane@arizona.edu>`), or after a comma or space
+ * (`Jane Doe, University of Arizona`, `Jane Doe https://orcid.org/0000-0002-1825-0097`): the
+ * name and what it says (an e-mail address is left out: it is no part of a citation).
+ * `undefined` for anything else: an organisation's abbreviation (`Arizona State University
+ * (ASU)`), a role (`Lee, Kim (PI)`), a list of people.
  *
  * @example
  * ```ts
@@ -278,19 +282,46 @@ export function parseName(value: string, hints: NameHints = {}): ParsedName {
  *   name: "Doe, Jane",
  *   affiliation: "University of Arizona",
  * });
+ * assert.deepEqual(nameWithAside("Doe, Jane, University of Arizona"), {
+ *   name: "Doe, Jane",
+ *   affiliation: "University of Arizona",
+ * });
+ * assert.deepEqual(nameWithAside("Jane Doe <jane@arizona.edu>"), { name: "Jane Doe" });
  * assert.equal(nameWithAside("Lee, Kim (PI)"), undefined);
  * ```
  */
 export function nameWithAside(
   value: string,
 ): { name: string; affiliation?: string; orcid?: string } | undefined {
-  const match = /^(.*?\S)\s*\(([^()]+)\)$/.exec(tidy(value));
-  if (match === null || parseName(match[1]).family === undefined) return undefined;
-  const [, name, aside] = match;
-  const orcid = normalizeOrcid(aside);
-  if (orcid !== undefined) return { name, orcid };
-  return looksLikeOrganisation(aside) ? { name, affiliation: aside.trim() } : undefined;
+  const text = tidy(value);
+  const person = (name: string) => parseName(name).family !== undefined;
+  const bracketed = /^(.*?\S)\s*(?:\(([^()]+)\)|<([^<>]+)>)$/.exec(text);
+  if (bracketed !== null && person(bracketed[1])) {
+    const [, name, aside = bracketed[3]] = bracketed;
+    const orcid = normalizeOrcid(aside);
+    if (orcid !== undefined) return { name, orcid };
+    if (EMAIL.test(aside.trim())) return { name };
+    return looksLikeOrganisation(aside) ? { name, affiliation: aside.trim() } : undefined;
+  }
+  const orcid = /^(.*?\S),?\s+((?:orcid:?\s*)?(?:https?:\/\/orcid\.org\/)?[\d-]{15,}[\dX])$/i
+    .exec(text);
+  if (orcid !== null && person(orcid[1]) && normalizeOrcid(orcid[2]) !== undefined) {
+    return { name: orcid[1], orcid: normalizeOrcid(orcid[2]) };
+  }
+  // "Jane Doe, University of Arizona": the first part after the name is an organisation's.
+  const parts = text.split(/\s*,\s*/);
+  for (let i = 1; i < parts.length; i++) {
+    if (!looksLikeOrganisation(parts[i]) || /\d/.test(parts[i])) continue;
+    const name = parts.slice(0, i).join(", ");
+    // "Jane Doe, John Smith, University of Arizona" lists people: not one person's name.
+    const list = i > 1 && parts.slice(0, i).every((part) => part.includes(" "));
+    return !list && person(name) ? { name, affiliation: parts.slice(i).join(", ") } : undefined;
+  }
+  return undefined;
 }
+
+/** An e-mail address, written after a name as a way to reach the person. */
+const EMAIL = /^[^\s@()<>]+@[^\s@()<>]+\.[^\s@()<>]+$/;
 
 /**
  * Initials of given names, as citations print them: `Kristen B.` → `K. B.`, `Jean-Luc` →
@@ -445,10 +476,27 @@ export function uniquePeople<P extends NamedParty & { affiliation?: string }>(
   people: readonly P[],
 ): P[] {
   const kept: P[] = [];
+  // Only entries that share a key can be one person (samePerson needs the same iD, or the same
+  // family name and given names that start alike): each is compared with those alone, so a value
+  // listing thousands of people costs no comparison of every pair.
+  const byKey = new Map<string, Set<number>>();
+  const keysOf = (party: P) => {
+    const given = givenWords(party.given ?? "")[0]?.[0] ?? "";
+    const name = party.family === undefined
+      ? `n:${folded(party.name)}`
+      : `f:${folded(party.family)}:${given}`;
+    return party.orcid === undefined ? [name] : [name, `o:${party.orcid}`];
+  };
+  const indexed = (party: P, index: number) => {
+    for (const key of keysOf(party)) byKey.set(key, (byKey.get(key) ?? new Set()).add(index));
+  };
   for (const person of people) {
-    const index = kept.findIndex((earlier) => samePerson(earlier, person));
+    const candidates = new Set(keysOf(person).flatMap((key) => [...byKey.get(key) ?? []]));
+    const index = [...candidates].sort((a, b) => a - b)
+      .find((i) => samePerson(kept[i], person)) ?? -1;
     if (index < 0) {
       kept.push(person);
+      indexed(person, kept.length - 1);
       continue;
     }
     const earlier = kept[index];
@@ -463,6 +511,7 @@ export function uniquePeople<P extends NamedParty & { affiliation?: string }>(
         orcid: earlier.orcid ?? person.orcid,
       }, ["given", "affiliation", "orcid"]),
     };
+    indexed(kept[index], index);
   }
   return kept;
 }
@@ -507,6 +556,12 @@ function givenFamily(text: string): Omit<ParsedName, "name"> {
   // Chinese, Japanese and Korean names are written family name first.
   if (words.every((word) => FAMILY_FIRST.test(word))) {
     return { family: words[0], given: words.slice(1).join(" "), ...opt("suffix", suffix) };
+  }
+  // Vancouver style, "Doe JK": the family name, then initials without dots.
+  const last = words.at(-1)!;
+  if (/^\p{Lu}{1,2}$/u.test(last) && !SUFFIX.test(last) && /\p{Ll}/u.test(words.join(""))) {
+    const given = [...last].map((letter) => `${letter}.`).join(" ");
+    return { family: words.slice(0, -1).join(" "), given, ...opt("suffix", suffix) };
   }
   let start = words.length - 1;
   while (start > 1 && PARTICLES.has(words[start - 1])) start--;

@@ -18,7 +18,7 @@ import {
 import { normalizeDoi } from "./doi.ts";
 import { FIELD_KEYS } from "./keys.ts";
 import { type License, loadSpdxCorrect, normalizeLicense, type SpdxCorrect } from "./license.ts";
-import { nameWithAside, normalizeOrcid, parseName, samePerson, uniquePeople } from "./names.ts";
+import { nameWithAside, normalizeOrcid, parseName, uniquePeople } from "./names.ts";
 import { Reader } from "./reader.ts";
 import { relatedIdentifiers } from "./related.ts";
 import { firstYear, parseDate, splitList, tidy } from "./values.ts";
@@ -246,12 +246,18 @@ function readPeople(
       nameType: slot.nested.value(FIELD_KEYS.nameType),
     };
     // Several people in one value only when clearly separated: by semicolons or lines, or by
-    // "and" or "&" between parts that each name a person.
-    const names = /[;\r\n]/.test(slot.value)
-      ? splitList(slot.value, /[;\r\n]/)
+    // "and", "&" or commas between parts that each name a person.
+    const { names, unsure } = /[;\r\n]/.test(slot.value)
+      ? { names: splitList(slot.value, /[;\r\n]/), unsure: false }
       : hints.family === undefined
       ? joinedPeople(slot.value)
-      : [slot.value];
+      : { names: [slot.value], unsure: false };
+    if (unsure) {
+      read.note(
+        `${field}: ${JSON.stringify(slot.value.slice(0, 100))} read as ${names.length} people; ` +
+          "if it names one, store its familyName and givenName",
+      );
+    }
     if (names.every((name) => name === "") && hints.family === undefined) {
       read.note(`${field}: an entry without a name was skipped`);
       return;
@@ -290,24 +296,63 @@ function readPeople(
   return once;
 }
 
-/** `Jane Doe and John Smith` as two names; a value whose parts are not each a person, whole. */
-function joinedPeople(value: string): string[] {
-  const parts = value.split(/\s+(?:and|&)\s+/i);
-  const people = parts.length > 1 && parts.every((part) => parseName(part).family !== undefined);
-  return people ? parts : [value];
+/**
+ * The names in one value: parts joined by "and" or "&" (`Jane Doe and John Smith`), and comma
+ * lists of whole names (`Jane Doe, John Smith`) or of "Family, Given" pairs (`Doe, Jane, Smith,
+ * John`). A value whose parts are not each a person stays whole.
+ */
+function joinedPeople(value: string): { names: string[]; unsure: boolean } {
+  const parts = value.split(/\s+(?:and|&)\s+/i).map((part) => part.replace(/,\s*$/, ""));
+  const lists = parts.map(commaPeople);
+  const names = lists.flat();
+  // Only two whole names may also be one "Family Family, Given Given": say how it was read.
+  const unsure = lists.some((list) => list.length === 2 && !list[0].includes(","));
+  if (parts.length === 1) return { names, unsure };
+  const people = names.every((name) => parseName(nameWithAside(name)?.name ?? name).family);
+  return people ? { names, unsure } : { names: [value], unsure: false };
+}
+
+/**
+ * A comma list of people, or the value whole. `Doe, Jane` and `Jane Doe, PhD` are one person (a
+ * part of one word); two parts of two words or more are two people (`Jane Doe, John Smith`) unless
+ * the first starts with a particle or the second is initials (`van Dijk Smit, J. K.`).
+ */
+function commaPeople(value: string): string[] {
+  const parts = splitList(value, /,/);
+  if (parts.length < 2) return [value];
+  const whole = (part: string) => {
+    const name = nameWithAside(part)?.name ?? part;
+    return name.includes(" ") && parseName(name).family !== undefined;
+  };
+  const familyFirst = parts.length === 2 &&
+    (/^\p{Ll}/u.test(parts[0]) || /^(?:\p{Lu}\.?[\s-]*)+$/u.test(parts[1]));
+  if (parts.every(whole) && !familyFirst) return parts;
+  if (parts.length >= 4 && parts.length % 2 === 0) {
+    const pairs = parts.filter((_, i) => i % 2 === 0).map((family, i) =>
+      `${family}, ${parts[2 * i + 1]}`
+    );
+    if (pairs.every((pair) => parseName(pair).family !== undefined)) return pairs;
+  }
+  return [value];
+}
+
+/** The strings of a value that is a JSON array of strings, else `undefined`. */
+function jsonList(value: string): string[] | undefined {
+  if (!/^\[[^]*\]$/.test(value)) return undefined;
+  try {
+    const list: unknown = JSON.parse(value);
+    return Array.isArray(list) && list.every((item) => typeof item === "string") ? list : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** {@linkcode uniquePeople} within each contributor type: one role of one person is one entry. */
 function oncePerRole(people: readonly Contributor[]): Contributor[] {
-  const kept: Contributor[] = [];
-  for (const person of people) {
-    const index = kept.findIndex((earlier) =>
-      earlier.type === person.type && samePerson(earlier, person)
-    );
-    if (index < 0) kept.push(person);
-    else kept[index] = uniquePeople([kept[index], person])[0];
-  }
-  return kept;
+  const roles = Map.groupBy(people.map((person, at) => ({ ...person, at })), (p) => p.type);
+  return [...roles.values()].flatMap((role) => uniquePeople(role))
+    .sort((a, b) => a.at - b.at)
+    .map(({ at: _at, ...person }) => person);
 }
 
 /** ORCID iDs per person: nested `nameIdentifier` (ORCID scheme or shape), or a flat one. */
@@ -429,10 +474,16 @@ function pickFirst(
   return { [field]: found[0].value };
 }
 
-/** Subjects from every subject/keyword attribute, comma- or semicolon-joined ones split. */
+/**
+ * Subjects from every subject/keyword attribute: comma-, semicolon- or line-separated ones split,
+ * and a JSON list (`["soil", "water"]`, as a script stores a list) read as its items.
+ */
 function readSubjects(read: Reader): string[] {
   const attributes = read.group.all(FIELD_KEYS.subject).filter((a) => a.value !== "");
-  const subjects = attributes.flatMap((attribute) => splitList(attribute.value, /[,;]/));
+  const subjects = attributes.flatMap((attribute) =>
+    jsonList(attribute.value)?.map(tidy).filter((item) => item !== "") ??
+      splitList(attribute.value, /[,;\r\n]/)
+  );
   read.source("subjects", attributes.map((a) => a.attr));
   // The first spelling of each subject, case aside.
   return [...Map.groupBy(subjects, (subject) => subject.toLowerCase()).values()].map(([s]) => s);

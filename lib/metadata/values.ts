@@ -81,10 +81,11 @@ const SEASON = "(?:spring|summer|autumn|fall|winter)";
 
 /** A year as people write a date around it: its day and month (named or in digits) first. */
 const YEAR = new RegExp(
-  String.raw`^\s*(?:(?:c\.|ca\.|circa|approx\.)\s*)?` +
+  String.raw`^\s*(?:(?:c\.?|ca\.?|circa|approx\.?|©)\s*)?` +
     String.raw`(?:(?:${DAY}\s+(?:of\s+)?)?(?:${MONTH}|${SEASON})\s+(?:${DAY},?\s+)?` +
-    String.raw`|\d{1,2}[/.-]\d{1,2}[/.-])?` +
-    String.raw`([12]\d{3})(?:$|[-/.,T\s])`,
+    String.raw`|(?:\d{1,2}[/.-]){1,2})?` +
+    // A compact ISO date (20190501) has a month and a day after its year.
+    String.raw`([12]\d{3})(?:$|[-/.,T\s]|(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:$|T))`,
   "i",
 );
 

@@ -145,6 +145,49 @@ Deno.test("an .xlsx with two sheets reads both, its columns typed", async () => 
   assert.ok((await store.file(`${DATA}/export`).dataframe()).frameEqual(stations));
 });
 
+Deno.test("a column of times of day (format h:mm) is a Time column, not dates in 1899", async () => {
+  const { zipSync, strToU8 } = await loadFflateModule();
+  const xml = (body: string) =>
+    strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${body}`);
+  const text = (ref: string, value: string) =>
+    `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
+  const n = (ref: string, value: number) => `<c r="${ref}" s="1"><v>${value}</v></c>`;
+  const book = zipSync({
+    "xl/workbook.xml": xml(
+      `<workbook ${MAIN} ${R}><sheets><sheet name="Log" sheetId="1" r:id="rId1"/></sheets>` +
+        "</workbook>",
+    ),
+    "xl/_rels/workbook.xml.rels": xml(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+    ),
+    // Style 1: built-in format 21, h:mm:ss.
+    "xl/styles.xml": xml(
+      `<styleSheet ${MAIN}><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="21"/></cellXfs>` +
+        "</styleSheet>",
+    ),
+    "xl/worksheets/sheet1.xml": xml(
+      `<worksheet ${MAIN}><sheetData>` +
+        `<row r="1">${text("A1", "at")}${text("B1", "when")}</row>` +
+        // 0.4375 of a day is 10:30; 45306.5 is noon on 2024-01-15.
+        `<row r="2">${n("A2", 0.4375)}${n("B2", 0.5)}</row>` +
+        `<row r="3">${n("B3", 45306.5)}</row>` +
+        `<row r="4">${n("A4", 0.999988425925926)}</row>` +
+        "</sheetData></worksheet>",
+    ),
+  });
+  await using served = await dataStore({ [`${DATA}/log.xlsx`]: book });
+  const frame = await served.connect().file(`${DATA}/log.xlsx`).dataframe();
+  assert.deepEqual(frame.dtypes, [pl.Time, pl.String]);
+  assert.deepEqual(frame.getColumn("at").toArray(), ["10:30:00", null, "23:59:59"]);
+  // Times and dates in one column: text, each as written.
+  assert.deepEqual(frame.getColumn("when").toArray(), [
+    "12:00:00",
+    "2024-01-15T12:00:00.000",
+    null,
+  ]);
+});
+
 Deno.test("a sheet that is not there is a typed error naming the sheets there are", async () => {
   await using served = await dataStore({ [BOOK]: await twoSheetWorkbook() });
   const file = served.connect().file(BOOK);

@@ -4,6 +4,7 @@
  * refused naming the layout and the option that reads it.
  */
 import assert from "node:assert/strict";
+import pl from "../../polars.ts";
 import { ParseError } from "../../lib/data/errors.ts";
 import { DATA, dataStore } from "./_store.ts";
 
@@ -47,6 +48,27 @@ Deno.test("every pandas JSON layout reads to the frame of its records", async ()
   // Through the cache copy as well as from memory.
   const again = await store.file(path("columns")).dataframe({ cache: false });
   assert.ok(again.frameEqual(expected));
+});
+
+Deno.test("numbers in every layout read as written: past 2^53 not rounded, 1.0 still a float", async () => {
+  // pandas writes int64 exactly and a float column's whole values as 1.0.
+  const big = "9007199254740993";
+  const files = {
+    [path("records")]: `[{"id":${big},"x":1.0},{"id":2,"x":2.0}]`,
+    [path("columns")]: `{"id":{"0":${big},"1":2},"x":{"0":1.0,"1":2.0}}`,
+    [path("index")]: `{"0":{"id":${big},"x":1.0},"1":{"id":2,"x":2.0}}`,
+    [path("split")]: `{"columns":["id","x"],"index":[0,1],"data":[[${big},1.0],[2,2.0]]}`,
+    [path("values")]: `[[${big},1.0],[2,2.0]]`,
+  };
+  await using served = await dataStore(files);
+  const store = served.connect();
+  for (const layout of Object.keys(files).map((p) => p.slice(DATA.length + 1, -5))) {
+    const frame = await store.file(path(layout)).dataframe();
+    const [id, x] = frame.columns;
+    assert.deepEqual(frame.dtypes, [pl.Int64, pl.Float64], layout);
+    assert.deepEqual(frame.getColumn(id).cast(pl.String).toArray(), [big, "2"], layout);
+    assert.deepEqual(frame.getColumn(x).toArray(), [1, 2], layout);
+  }
 });
 
 Deno.test("a layout that is not the one asked for, or cannot be told, is refused by name", async () => {

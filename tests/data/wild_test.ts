@@ -320,6 +320,40 @@ Deno.test("blank lines inside a table of two columns or more are skipped, as pan
   assert.deepEqual(one.getColumn("a").toArray(), [1, null, 3]);
 });
 
+Deno.test("JSON Lines with Python's NaN is a ParseError that says why, read whole or streamed", async () => {
+  const path = `${DATA}/python.jsonl`;
+  await using served = await dataStore({ [path]: '{"a": 1.5}\n{"a": NaN}\n' });
+  const file = served.connect().file(path);
+  for (const read of [() => file.dataframe(), () => file.head(5)]) {
+    await assert.rejects(read(), (error: unknown) => {
+      assert.ok(error instanceof ParseError);
+      assert.match(error.message, /NaN and Infinity are no JSON values/);
+      return true;
+    });
+  }
+});
+
+Deno.test("lines of only spaces or tabs are blank lines too: no junk row, no number column made text", async () => {
+  await using served = await dataStore({
+    [`${DATA}/spaces.csv`]: "id,name\r\n1,a\r\n   \r\n2,b\r\n\t\r\n",
+    [`${DATA}/tabs.tsv`]: "id\tname\n1\ta\n  \n2\t\n\t\n", // a tab there separates fields
+    [`${DATA}/kept.csv`]: "id,name\n  ,a\n2,b\n", // a field of spaces is a value
+  });
+  const store = served.connect();
+  const csv = store.file(`${DATA}/spaces.csv`);
+  for (const frame of [await csv.dataframe(), await csv.head(10)]) {
+    assert.deepEqual(frame.toRecords(), [{ id: 1, name: "a" }, { id: 2, name: "b" }]);
+  }
+  const tsv = await store.file(`${DATA}/tabs.tsv`).dataframe();
+  assert.deepEqual(tsv.toRecords(), [
+    { id: 1, name: "a" },
+    { id: 2, name: null },
+    { id: null, name: null },
+  ]);
+  const kept = await store.file(`${DATA}/kept.csv`).dataframe();
+  assert.deepEqual(kept.getColumn("id").toArray(), ["  ", "2"]);
+});
+
 Deno.test("a first row longer than a batch does not leave head() and batches() a header-only schema of text", async () => {
   const csv = `n,note\n1,${"x".repeat(200_000)}\n2,y\n`;
   await using served = await dataStore({ [`${DATA}/long.csv`]: csv });

@@ -52,6 +52,34 @@ Deno.test("frameView: numbers rounded per column with the exact value kept, inte
   assert.equal(view.head[2][0].null, true);
 });
 
+Deno.test("frameView: Decimal columns (Parquet from Spark, pyarrow) show their exact values", () => {
+  const frame = pl.DataFrame({ price: ["1.25", null, "-3.10"], n: [1, 2, 3] })
+    .withColumns(pl.col("price").cast(pl.Decimal(10, 2)));
+  const shown = frameView(frame);
+  assert.deepEqual(shown.columns[0], { name: "price", type: "decimal(10,2)", kind: "number" });
+  assert.deepEqual(shown.head.map((row) => row[0].text), ["1.25", "null", "-3.10"]);
+  assert.equal(shown.head[1][0].null, true);
+  assert.match(String(view(frame)), /-3\.10/);
+});
+
+Deno.test("frameView: a datetime column with a zone shows that zone's clock, as its type says", () => {
+  const utc = pl.col("at").cast(pl.Datetime("us")).dt.replaceTimeZone("UTC");
+  const frame = pl.DataFrame({
+    at: [new Date("2020-01-01T10:00:00Z"), new Date("2020-06-01T10:30:00Z"), null],
+  }).select(utc.dt.convertTimeZone("Europe/Paris").alias("paris"), utc.alias("utc"));
+  const shown = frameView(frame);
+  assert.deepEqual(shown.columns.map((column) => column.type), [
+    "datetime[us, Europe/Paris]",
+    "datetime[us, UTC]",
+  ]);
+  assert.deepEqual(shown.head.map((row) => row.map((cell) => cell.text)), [
+    ["2020-01-01 11:00", "2020-01-01 10:00"], // CET
+    ["2020-06-01 12:30", "2020-06-01 10:30"], // CEST
+    ["null", "null"],
+  ]);
+  assert.equal(shown.head[0][0].exact, "2020-01-01T10:00:00.000Z", "the instant on hover");
+});
+
 Deno.test("frameView: dates as dates, datetimes to the precision they carry, text whole", () => {
   const frame = pl.DataFrame({
     when: [new Date(Date.UTC(2023, 6, 23, 21, 19)), new Date(Date.UTC(2023, 6, 24))],

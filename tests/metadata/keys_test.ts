@@ -60,7 +60,14 @@ Deno.test("Dublin Core namespaces, as other iRODS zones write them, reach their 
     ["creator", ["dc.creator", "DC.Creator", "dcterms:creator", "dcterms.creator"]],
     ["publisher", ["dc:publisher", "dcterms:publisher"]],
     ["rights", ["dc.rights", "dcterms:license"]],
-    ["subject", ["dc.subject"]],
+    ["subject", ["dc.subject", "http://purl.org/dc/elements/1.1/subject"]],
+    ["publicationYear", ["dcterms:issued", "dc.date.issued", "http://purl.org/dc/terms/issued"]],
+    ["dateModified", ["dcterms:modified"]],
+    // schema.org's Dataset, as JSON-LD exports and notebooks write it.
+    ["creator", ["schema:creator", "schema:author", "https://schema.org/author", "sdo:creator"]],
+    ["publicationYear", ["schema:datePublished", "datePublished"]],
+    ["subject", ["schema:keywords"]],
+    ["rights", ["schema:license"]],
   ];
   for (const [field, spellings] of cases) {
     for (const spelling of spellings) {

@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   initials,
+  type NamedParty,
   normalizeOrcid,
   orcidCheckDigit,
   parseName,
   samePerson,
+  uniquePeople,
 } from "../../lib/metadata/names.ts";
 import { normalizeMetadata } from "../../lib/metadata/normalize.ts";
 
@@ -110,6 +112,46 @@ Deno.test("titles before a name and degrees after it are no part of the given or
     { attr: "publicationYear", value: "2020" },
   ]);
   assert.match(await metadata.citation("apa"), /^Doe, J\., & Smith, J\. \(2020\)/);
+});
+
+Deno.test("a creator value listing people with commas is those people; one person stays one", async () => {
+  const creators = async (value: string) => {
+    const metadata = await normalizeMetadata([{ attr: "creator", value }]);
+    return metadata.creators.map(({ family, given }) => `${family ?? "?"}|${given ?? "?"}`);
+  };
+  const cases: [string, string[]][] = [
+    ["Jane Doe, John Smith", ["Doe|Jane", "Smith|John"]],
+    ["Jane Doe,John Smith, Ann Lee", ["Doe|Jane", "Smith|John", "Lee|Ann"]],
+    ["Jane Doe, John Smith, and Ann Lee", ["Doe|Jane", "Smith|John", "Lee|Ann"]],
+    ["J. Doe, K. Smith", ["Doe|J.", "Smith|K."]],
+    ["John Smith Jr., Jane Doe", ["Smith|John", "Doe|Jane"]],
+    ["Doe, Jane, Smith, John", ["Doe|Jane", "Smith|John"]],
+    ["van der Berg, Jan, Smith, J. K.", ["van der Berg|Jan", "Smith|J. K."]],
+    ["Doe JK, Smith J", ["Doe|J. K.", "Smith|J."]], // Vancouver style
+    // One person each:
+    ["Doe, Jane", ["Doe|Jane"]],
+    ["Smith, John Paul", ["Smith|John Paul"]],
+    ["Jane Doe, PhD", ["Doe|Jane"]],
+    ["Martin Luther King, Jr.", ["King|Martin Luther"]],
+    ["van Dijk Smit, Jan Piet", ["van Dijk Smit|Jan Piet"]],
+    ["Smith Jones, J. K.", ["Smith Jones|J. K."]],
+    ["University of Arizona, Tucson", ["?|?"]],
+    ["Jane Doe et al.", ["?|?"]], // no family name "al."
+  ];
+  for (const [value, expected] of cases) assert.deepEqual(await creators(value), expected, value);
+  // Two whole names may be one "Family Family, Given Given": the record says how it was read.
+  const two = await normalizeMetadata([{ attr: "creator", value: "Jane Doe, John Smith" }]);
+  assert.deepEqual(two.notes, [
+    'creators: "Jane Doe, John Smith" read as 2 people; if it names one, store its familyName ' +
+    "and givenName",
+  ]);
+  const cited = await normalizeMetadata([
+    { attr: "title", value: "Soil" },
+    { attr: "creator", value: "Jane Doe, John Smith" },
+    { attr: "publicationYear", value: "2020" },
+  ]);
+  assert.match(await cited.citation("apa"), /^Doe, J\., & Smith, J\. \(2020\)/);
+  assert.match(await cited.citation("bibtex"), /author = \{Doe, Jane and Smith, John\}/);
 });
 
 Deno.test("organisations and unclear names stay whole", () => {
@@ -288,5 +330,43 @@ Deno.test("samePerson: property: a person equals every spelling of themself", ()
       return samePerson(written, parseName(`${family.toUpperCase()}, ${given}`)) &&
         samePerson(written, parseName(`${family},   ${given.replace(/\./g, "")}`));
     }),
+  );
+});
+
+Deno.test("property: uniquePeople, which compares only entries sharing a key, folds as comparing every pair does", () => {
+  // The plain definition: each entry against every one kept before it.
+  const pairwise = (people: NamedParty[]) => {
+    const kept: NamedParty[] = [];
+    for (const person of people) {
+      const index = kept.findIndex((earlier) => samePerson(earlier, person));
+      if (index < 0) kept.push(person);
+      else kept[index] = uniquePeople([kept[index], person])[0];
+    }
+    return kept;
+  };
+  const spelling = fc.constantFrom(
+    "Gorman, Kristen B.",
+    "Kristen B. Gorman",
+    "Gorman, K. B.",
+    "Gorman, K.",
+    "Gorman, Tony",
+    "Görman, Kristen",
+    "Williams, Tony D.",
+    "T. D. Williams",
+    "Li, Y.",
+    "Li Ying",
+    "CyVerse",
+    "cyverse",
+  );
+  const orcid = fc.constantFrom(undefined, "0000-0002-1825-0097", "0000-0002-1694-233X");
+  const party = fc.tuple(spelling, orcid).map(([name, id]) => ({
+    ...parseName(name),
+    ...(id === undefined ? {} : { orcid: id }),
+  }));
+  fc.assert(
+    fc.property(fc.array(party, { maxLength: 12 }), (people) => {
+      assert.deepEqual(uniquePeople(people), pairwise(people));
+    }),
+    { numRuns: 300 },
   );
 });

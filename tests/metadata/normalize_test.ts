@@ -283,6 +283,12 @@ Deno.test("subjects: repeated AVUs, comma- or semicolon-joined values, keyword k
   ]);
   assert.deepEqual(metadata.subjects, ["barley", "Hordeum vulgare", "variety trials", "yield"]);
   assert.equal(metadata.sources.subjects, "Subject + subject + Keyword");
+  // One per line, and a list a script stored as JSON.
+  const lines = await normalize([
+    a("keywords", "soil\nwater\r\nmaize"),
+    a("subject", '["a, b", "c"]'),
+  ]);
+  assert.deepEqual(lines.subjects, ["soil", "water", "maize", "a, b", "c"]);
 });
 
 Deno.test("publication year: empties ignored, junk noted, Issued date as a fallback", async () => {
@@ -424,6 +430,35 @@ Deno.test("creators: an affiliation or ORCID iD in parentheses after a person's 
       ["Lee, Kim (PI)", undefined, undefined, undefined],
       ["Arizona State University (ASU)", undefined, undefined, undefined],
       ["Roe, Ann", "Roe", "Somewhere University", undefined],
+    ],
+  );
+});
+
+Deno.test("creators: an affiliation after a comma, an ORCID iD or an e-mail address after the name", async () => {
+  const metadata = await normalize([
+    a("creator", "Jane Doe, University of Arizona"),
+    a("creator", "Roe, Ann, Department of Plant Sciences, University of Arizona"),
+    a("creator", "Sam Park https://orcid.org/0000-0002-1825-0097"),
+    a("creator", "Kim Lee, ORCID: 0000-0002-1694-233X"),
+    a("creator", "Bo Li <bo.li@arizona.edu>"),
+    a("creator", "Al Chen (al.chen@arizona.edu)"), // an address is no affiliation
+    a("creator", "Ed Moe, Fay Wu, University of Arizona"), // two people: left whole
+  ]);
+  assert.deepEqual(
+    metadata.creators.map(({ name, family, affiliation, orcid }) => [
+      name,
+      family,
+      affiliation,
+      orcid,
+    ]),
+    [
+      ["Jane Doe", "Doe", "University of Arizona", undefined],
+      ["Roe, Ann", "Roe", "Department of Plant Sciences, University of Arizona", undefined],
+      ["Sam Park", "Park", undefined, "0000-0002-1825-0097"],
+      ["Kim Lee", "Lee", undefined, "0000-0002-1694-233X"],
+      ["Bo Li", "Li", undefined, undefined],
+      ["Al Chen", "Chen", undefined, undefined],
+      ["Ed Moe, Fay Wu, University of Arizona", undefined, undefined, undefined],
     ],
   );
 });

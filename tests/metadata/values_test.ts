@@ -74,6 +74,12 @@ Deno.test("years: a year, or the year of a date as people write it, nothing else
     ["ca. 2019", 2019],
     ["circa 2019", 2019],
     ["c.2019", 2019],
+    ["ca 2019", 2019],
+    ["c2019", 2019],
+    ["©2019", 2019],
+    ["05/2019", 2019],
+    ["20190501", 2019], // ISO 8601's basic form
+    ["20190501T120000Z", 2019],
   ];
   for (const [value, year] of written) assert.equal(firstYear(value), year, value);
   for (
@@ -88,6 +94,9 @@ Deno.test("years: a year, or the year of a date as people write it, nothing else
       "May",
       "Version 2 2019",
       "1/2/3/2019",
+      "20191301",
+      "201905",
+      "1/5/19",
     ]
   ) {
     assert.equal(firstYear(value), undefined, value);
