@@ -395,7 +395,7 @@ export function provenanceCrate(record: CrateRecord, options: CrateOptions = {})
   const localFile = (file: CrateLocalFile, type: string | string[]): CrateEntity => ({
     "@id": file.id,
     "@type": type,
-    name: file.name ?? file.id.replace(/\/+$/, "").slice(file.id.lastIndexOf("/") + 1),
+    name: file.name ?? file.id.replace(/(?<!\/)\/+$/, "").slice(file.id.lastIndexOf("/") + 1),
     ...(file.contentSize === undefined ? {} : { contentSize: String(file.contentSize) }),
     ...(file.sha256 === undefined ? {} : { sha256: file.sha256 }),
     ...(file.copyOf === undefined ? {} : { isBasedOn: ref(file.copyOf) }),

@@ -104,7 +104,7 @@ export function crateRecord(
     }
     const file = found.entity;
     const field = (key: string) => `${at(id)}.${key}`;
-    const url = id.replace(/#.*$/, "");
+    const url = id.replace(/#[^]*$/, "");
     const path = url.startsWith(download)
       ? new URL(url).searchParams.get("path") ?? undefined
       : undefined;
@@ -201,7 +201,7 @@ function datasetOfEntity(
         ...keep("affiliation", field("affiliation")),
         ...keep(
           "orcid",
-          id.startsWith("https://orcid.org/") ? id.slice(18).replace(/#.*$/, "") : undefined,
+          id.startsWith("https://orcid.org/") ? id.slice(18).replace(/#[^]*$/, "") : undefined,
         ),
       };
     }),

@@ -323,7 +323,7 @@ async function localFile(
   path: string,
   mustExist: boolean,
 ): Promise<CrateLocalFile & { source?: string }> {
-  const name = path.replace(/\/+$/, "").split(/[\\/]/).at(-1) ?? path;
+  const name = path.replace(/(?<!\/)\/+$/, "").split(/[\\/]/).at(-1) ?? path;
   const id = encodeURIComponent(name);
   let stat: Deno.FileInfo;
   try {
