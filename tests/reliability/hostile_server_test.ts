@@ -300,6 +300,38 @@ const CASES: Case[] = [
     },
   },
   {
+    name:
+      "entries named with backslashes or a drive letter are refused by downloadTo on any system",
+    handler: (request) => {
+      const url = new URL(request.url);
+      if (url.pathname.endsWith("/fileio/download")) {
+        return new Response("abc", { headers: { "content-type": "application/octet-stream" } });
+      }
+      const names = ["..\\..\\evil.csv", "C:evil.csv", "d:\\evil.csv"];
+      return json(
+        JSON.stringify(page(FOLDER, [], names.map((n) => item(`${FOLDER}/${n}`, "file")))),
+      );
+    },
+    run: async (store, signal, _double, work) => {
+      const entries = await store.folder(FOLDER).list({ signal }).toArray();
+      const target = join(work, "drive", "target");
+      await Deno.mkdir(target, { recursive: true });
+      const saved = await Promise.all(
+        entries.map((entry) =>
+          store.file(entry).downloadTo(`${target}/`, { signal }).then(
+            (file) => file.path,
+            (error: unknown) => error instanceof TernError ? error.name : Promise.reject(error),
+          )
+        ),
+      );
+      // Each a typed refusal before anything was written.
+      assert.deepEqual(await filesBelow(join(work, "drive")), []);
+      return saved;
+    },
+    expect: (result) =>
+      assert.deepEqual(result, ["BadRequestError", "BadRequestError", "BadRequestError"]),
+  },
+  {
     name: "metadata whose avus field is not a list",
     handler: () => json(JSON.stringify({ path: FOLDER, avus: "many", "irods-avus": [] })),
     run: (store, signal) => store.folder(ID).metadata({ signal }),
