@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { BadRequestError, type Entry } from "../../mod.ts";
 import { UsageError } from "./args.ts";
 import { quoteInput } from "../client/errors.ts";
-import { isSafeLocalName } from "../handles/destination.ts";
+import { isSafeLocalName } from "../client/paths.ts";
 
 /**
  * Where downloads go: a folder, or (for a single file) a file path.

@@ -15,27 +15,6 @@
 import { dirname, join, relative, resolve, sep } from "node:path";
 
 /**
- * Whether a data-store name can be a file's name in a local folder on any system: one plain
- * segment under POSIX and Windows rules alike. Not empty, `.` or `..`; no `/`, `\` or NUL; no
- * drive letter in front (`C:evil.csv` names a place on drive C for Windows, outside any folder).
- * A server may list anything, and a notebook saved on Linux is run on Windows.
- *
- * @example
- * ```ts
- * import { isSafeLocalName } from "./destination.ts";
- * import assert from "node:assert/strict";
- *
- * assert.ok(isSafeLocalName("données 10:30.csv"));
- * assert.ok(!isSafeLocalName(".."));
- * assert.ok(!isSafeLocalName("..\\..\\evil.csv"));
- * assert.ok(!isSafeLocalName("C:evil.csv"));
- * ```
- */
-export function isSafeLocalName(name: string): boolean {
-  return name !== "" && name !== "." && name !== ".." && !/[/\\\0]|^[A-Za-z]:/.test(name);
-}
-
-/**
  * Makes `folder` and every folder between `root` and it real folders: missing ones are created,
  * symlinks are replaced by empty folders; `root` itself is created if missing and followed if it
  * is a symlink. Returns the symlinks replaced.

@@ -59,7 +59,7 @@ import { datesNote, fileView, viewOrError } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
-import { isSafeLocalName } from "./destination.ts";
+import { isSafeLocalName } from "../client/paths.ts";
 
 /**
  * A file's content is not what the method reads: `text()` met bytes that are not UTF-8, or
