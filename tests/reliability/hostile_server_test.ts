@@ -12,7 +12,14 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { connect, type ConnectOptions, isAbortError, type Store, TernError } from "../../mod.ts";
+import {
+  connect,
+  type ConnectOptions,
+  isAbortError,
+  search,
+  type Store,
+  TernError,
+} from "../../mod.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 import {
   assertNoSecret,
@@ -262,6 +269,42 @@ const CASES: Case[] = [
     // Entries, or a typed error saying the folder is inconsistent: either way, it ends.
     expect: (result) => assert.ok(Array.isArray(result) || result instanceof TernError),
     deadlineMs: 3_000,
+  },
+  {
+    name: "a search scroll that sends the same page for ever (a paging loop must end)",
+    handler: async (request) => {
+      const body = await request.json();
+      const hit = (n: number) => {
+        const path = `${FOLDER}/hit-${n}.csv`;
+        const source = {
+          doc_type: "file",
+          id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+          path,
+          label: `hit-${n}.csv`,
+          creator: "curator#iplant",
+          fileType: "csv",
+          dateCreated: 0,
+          dateModified: 0,
+          fileSize: 3,
+          metadata: { irods: [], cyverse: null },
+        };
+        return { _id: source.id, _source: source, fields: { permission: ["read"] } };
+      };
+      // 10,000 hits and more: the first page, then a scroll whose every page is hits 2 and 3.
+      const hits = body.scroll_id === undefined && body.scroll === undefined
+        ? [hit(0), hit(1)]
+        : [hit(2), hit(3)];
+      return json(JSON.stringify({
+        total: { value: 10_000, relation: "gte" },
+        max_score: null,
+        hits,
+        scroll_id: "same",
+      }));
+    },
+    run: (store, signal) => store.search(search.under(FOLDER), { pageSize: 2, signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "twice",
+    deadlineMs: 5_000,
   },
   {
     name: 'an entry named ".." saved with downloadTo stays inside the target folder',
