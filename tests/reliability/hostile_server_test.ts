@@ -245,6 +245,17 @@ const CASES: Case[] = [
     expect: "ProtocolError",
   },
   {
+    name: "a folder of a trillion entries whose every page is the same (a paging loop must end)",
+    handler: (() => {
+      const same = [item(`${FOLDER}/a.csv`, "file"), item(`${FOLDER}/b.csv`, "file")];
+      return () => json(JSON.stringify(page(FOLDER, [], same, 1e12)));
+    })(),
+    run: (store, signal) => store.folder(FOLDER).list({ signal, pageSize: 2 }).toArray(),
+    expect: "ListingChangedError",
+    mentions: "held only entries already given",
+    deadlineMs: 5_000,
+  },
+  {
     name: "more entries than the page limit",
     handler: () =>
       json(JSON.stringify(page(
