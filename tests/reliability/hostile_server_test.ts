@@ -31,6 +31,8 @@ import {
   withDeadline,
 } from "./_fixtures.ts";
 import { assertSafeHtml, viewOf } from "./_html.ts";
+import { DATA, dataStore } from "../data/_store.ts";
+import { frontProxy } from "../data/_proxy.ts";
 
 const TOKEN = "hostile.server-double.T0ken_value";
 const PASSWORD = "hostile-double-Passw0rd!";
@@ -644,4 +646,43 @@ Deno.test("hostile server (test double): malformed, mistyped, incomplete, oversi
     allCases: ms(times.reduce((sum, time) => sum + time, 0)),
     credentialLeaks: 0,
   });
+});
+
+Deno.test("hostile server (front proxy): metadata whose AVUs nest 3,000 deep is a ProtocolError, not a stack overflow", async () => {
+  await using data = await dataStore({
+    [`${DATA}/d/a.csv`]: "a\n1\n",
+    [`${DATA}/d/.avus.json`]: JSON.stringify([{ attr: "title", value: "T", unit: "" }]),
+  });
+  await using proxy = frontProxy(data.url, {
+    async instead(request) {
+      if (!new URL(request.url).pathname.endsWith("/metadata")) return undefined;
+      const upstream = new URL(request.url).pathname.replace(/^.*?\/terrain/, data.url);
+      const answer = await (await fetch(upstream, { headers: request.headers })).json();
+      // A real AVU, holding one that holds one … 3,000 deep (written as text: a value that deep
+      // is past what JSON.stringify itself can walk).
+      const { avus: _, ...avu } = answer.avus[0];
+      const open = JSON.stringify({ ...avu, avus: "" }).replace(/""\}$/, "[");
+      const avus = `${open.repeat(3_000)}${JSON.stringify({ ...avu, avus: [] })}${
+        "]}".repeat(3_000)
+      }`;
+      return json(JSON.stringify({ ...answer, avus: "" }).replace(/"avus":""/, `"avus":[${avus}]`));
+    },
+  });
+  const store = connect({ url: proxy.url, anonymous: true, cacheDir: false });
+  try {
+    for (
+      const read of [
+        () => store.folder(`${DATA}/d`).metadata(),
+        () => store.dataset(`${DATA}/d`).metadata(),
+      ]
+    ) {
+      await assert.rejects(read, (error: Error) => {
+        assert.ok(error instanceof TernError && error.name === "ProtocolError", String(error));
+        assert.match(error.message, /nested too deeply/);
+        return true;
+      });
+    }
+  } finally {
+    await store.close();
+  }
 });
