@@ -8,6 +8,7 @@
 import type { Entry } from "../../mod.ts";
 import { visibleText } from "../display/format.ts";
 import { formatOfFileName } from "../registry/file_formats.ts";
+import { visibleJson } from "../registry/visible_text.ts";
 
 /**
  * Text styles for one output stream; each is the identity when colour is off (not a terminal,
@@ -291,7 +292,8 @@ export function fields(rows: readonly (readonly [string, string | undefined])[])
 
 /**
  * `JSON.stringify` for one output line: BigInts (Polars' 64-bit integers) become numbers when
- * exact, else strings; dates become ISO strings.
+ * exact, else strings; dates become ISO strings; characters that would act on a terminal are
+ * `\u` escapes ({@linkcode visibleJson}).
  *
  * @example
  * ```ts
@@ -305,12 +307,12 @@ export function fields(rows: readonly (readonly [string, string | undefined])[])
  * ```
  */
 export function jsonLine(value: unknown): string {
-  return JSON.stringify(value, (_key, item) => {
+  return visibleJson(JSON.stringify(value, (_key, item) => {
     if (typeof item === "bigint") {
       return item <= BigInt(Number.MAX_SAFE_INTEGER) && item >= BigInt(Number.MIN_SAFE_INTEGER)
         ? Number(item)
         : item.toString();
     }
     return item;
-  });
+  }));
 }
