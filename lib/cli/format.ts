@@ -8,6 +8,7 @@
 import type { Entry } from "../../mod.ts";
 import { visibleText } from "../display/format.ts";
 import { formatOfFileName } from "../registry/file_formats.ts";
+import { visibleJson } from "../registry/visible_text.ts";
 
 /**
  * Text styles for one output stream; each is the identity when colour is off (not a terminal,
@@ -293,7 +294,8 @@ export function fields(rows: readonly (readonly [string, string | undefined])[])
  * `JSON.stringify` for one output line: BigInts (Polars' 64-bit integers) become numbers when
  * exact, else strings; dates become ISO strings; NaN and the infinities, which JSON has no number
  * for (`JSON.stringify` writes them as `null`, a missing value), become the strings `"NaN"`,
- * `"Infinity"` and `"-Infinity"`, as Protocol Buffers' JSON mapping writes them.
+ * `"Infinity"` and `"-Infinity"`, as Protocol Buffers' JSON mapping writes them; characters that
+ * would act on a terminal are `\u` escapes ({@linkcode visibleJson}).
  *
  * @example
  * ```ts
@@ -311,7 +313,7 @@ export function fields(rows: readonly (readonly [string, string | undefined])[])
  * ```
  */
 export function jsonLine(value: unknown): string {
-  return JSON.stringify(value, (_key, item) => {
+  return visibleJson(JSON.stringify(value, (_key, item) => {
     if (typeof item === "bigint") {
       return item <= BigInt(Number.MAX_SAFE_INTEGER) && item >= BigInt(Number.MIN_SAFE_INTEGER)
         ? Number(item)
@@ -319,5 +321,5 @@ export function jsonLine(value: unknown): string {
     }
     if (typeof item === "number" && !Number.isFinite(item)) return String(item);
     return item;
-  });
+  }));
 }

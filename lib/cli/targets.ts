@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { BadRequestError, type Entry } from "../../mod.ts";
 import { UsageError } from "./args.ts";
 import { quoteInput } from "../client/errors.ts";
+import { isSafeLocalName } from "../client/paths.ts";
 
 /**
  * Where downloads go: a folder, or (for a single file) a file path.
@@ -147,7 +148,8 @@ export function targetUnder(
 /**
  * A remote name as a local file name, unchanged when safe.
  *
- * @throws {BadRequestError} for `""`, `.`, `..`, or a name with `/`, `\` or NUL.
+ * @throws {BadRequestError} for `""`, `.`, `..`, a name with `/`, `\` or NUL, or one starting
+ * with a drive letter (`C:`); see {@linkcode isSafeLocalName}.
  *
  * @example
  * ```ts
@@ -158,7 +160,7 @@ export function targetUnder(
  * ```
  */
 export function localName(name: string): string {
-  if (name === "" || name === "." || name === ".." || /[\/\\\0]/.test(name)) {
+  if (!isSafeLocalName(name)) {
     throw new BadRequestError(
       `Refusing to save an entry named ${quoteInput(name)}: not a safe local file name.`,
     );

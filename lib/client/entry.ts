@@ -182,6 +182,6 @@ export function entryFromStat(info: StatInfo): Entry {
 
 /** Last segment of a data-store path (`/` for the root). */
 function baseName(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
+  const trimmed = path.replace(/(?<!\/)\/+$/, "");
   return trimmed === "" ? "/" : trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }

@@ -50,13 +50,24 @@ export function parseBody<T>(
   body: unknown,
   context: BodyContext,
 ): T {
-  const result = schema.safeParse(body);
+  const about = context.subject === undefined ? "" : ` for ${JSON.stringify(context.subject)}`;
+  let result: Z.ZodSafeParseResult<T>;
+  try {
+    result = schema.safeParse(body);
+  } catch (error) {
+    // The check recurses with the body: one nested deeper than the stack (AVUs of AVUs a
+    // thousand deep, from a hostile server) overflows it.
+    if (!(error instanceof RangeError)) throw error;
+    throw new ProtocolError(
+      `${context.endpoint} answered a body nested too deeply to check${about}.`,
+      { endpoint: context.endpoint, path: context.subject },
+    );
+  }
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const fieldPath = formatPath(issue.path);
   const received = context.redactValues ? "[redacted]" : describe(valueAt(body, issue.path));
   const others = result.error.issues.length - 1;
-  const about = context.subject === undefined ? "" : ` for ${JSON.stringify(context.subject)}`;
   const message = `${context.endpoint} answered an unexpected body${about}: ` +
     `at ${JSON.stringify(fieldPath)}: ${expectation(issue)}, got ${received}` +
     (others > 0 ? ` (and ${others} more problem${others > 1 ? "s" : ""})` : "") + ".";

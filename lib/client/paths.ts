@@ -174,6 +174,28 @@ export function baseName(path: string): string {
   return path === "/" ? "/" : path.slice(path.lastIndexOf("/") + 1);
 }
 
+/**
+ * Whether a data-store name can be a file's name in a local folder on any system: one plain
+ * segment under POSIX and Windows rules alike. Not empty, `.` or `..`; no `/`, `\` or NUL; no
+ * drive letter in front (`C:evil.csv` names a place on drive C for Windows, outside any folder).
+ * A server may list anything, a lock or crate may come from anyone, and a notebook saved on
+ * Linux is run on Windows.
+ *
+ * @example
+ * ```ts
+ * import { isSafeLocalName } from "./paths.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isSafeLocalName("données 10:30.csv"));
+ * assert.ok(!isSafeLocalName(".."));
+ * assert.ok(!isSafeLocalName("..\\..\\evil.csv"));
+ * assert.ok(!isSafeLocalName("C:evil.csv"));
+ * ```
+ */
+export function isSafeLocalName(name: string): boolean {
+  return name !== "" && name !== "." && name !== ".." && !/[/\\\0]|^[A-Za-z]:/.test(name);
+}
+
 /** The path's non-empty segments joined by "/", once it holds no NUL and no "." or "..". */
 function joinedSegments(value: string, what: string): string {
   const segments = value.split("/").filter((segment) => segment !== "");

@@ -50,5 +50,5 @@ function storeKey(text: string): string | undefined {
   const plain = url.username === "" && url.password === "" && url.search === "" &&
     url.hash === "";
   if (!plain || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  return `${url.origin}${url.pathname.replace(/(?<!\/)\/+$/, "")}`;
 }

@@ -861,7 +861,7 @@ function checkUrl(url: unknown): string {
       `url must be the gateway's base URL, without a query or fragment (got ${shown}).`,
     );
   }
-  return parsed.href.replace(/\/+$/, "");
+  return parsed.href.replace(/(?<!\/)\/+$/, "");
 }
 
 /** The promised body length, unless the body was content-encoded (fetch decodes it). */

@@ -140,18 +140,20 @@ export function dateColumns(
 ): Record<string, DateColumn> {
   if (options.tryParseDates === false) return {};
   const typed = options.dtypes ?? {};
-  const text = columnsOfType(frame, ["String"]).filter((name) => !(name in typed));
+  // Column names are data: `constructor` is "in" every object, and only an own key was typed.
+  const text = columnsOfType(frame, ["String"]).filter((name) => !Object.hasOwn(typed, name));
   if (text.length === 0) return {};
   // Each call into Polars costs more than a small file's parse: none that can be left out.
   const rows = options.inferSchemaLength ?? DEFAULT_SAMPLE;
   const sample = (frame.height > rows ? frame.head(rows) : frame).select(...text);
-  const columns: Record<string, DateColumn> = {};
+  const columns: [string, DateColumn][] = [];
   for (const series of sample.getColumns()) {
     const values = (series.toArray() as (string | null)[]).filter((value) => value !== null);
     const type = dateTypeOf(pl, values);
-    if (type !== undefined) columns[series.name] = { type, format: isoFormat(values[0])! };
+    if (type !== undefined) columns.push([series.name, { type, format: isoFormat(values[0])! }]);
   }
-  return columns;
+  // Built by entries: assigning a column named `__proto__` would set the prototype instead.
+  return Object.fromEntries(columns);
 }
 
 /** Text up to this size is searched for a date before any column is sampled. */

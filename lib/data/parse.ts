@@ -66,7 +66,8 @@ export class BatchParser {
   #schema?: Record<string, DataType>;
   #dates?: Record<string, DateColumn>;
   #columns?: string[];
-  readonly #widened: Record<string, DataType> = {};
+  // A map, as column names are data: a key `__proto__` of a plain object is its prototype.
+  readonly #widened = new Map<string, DataType>();
   #bytes = 0;
   #rows = 0;
 
@@ -215,8 +216,8 @@ export class BatchParser {
         truncateRaggedLines,
         rechunk: false,
         ...(schema === undefined
-          ? { dtypes: { ...widened, ...types, ...o.dtypes } }
-          : { schema: { ...schema, ...widened, ...types } }),
+          ? { dtypes: { ...Object.fromEntries(widened), ...types, ...o.dtypes } }
+          : { schema: { ...schema, ...Object.fromEntries(widened), ...types } }),
         ...defined({ inferSchemaLength: o.inferSchemaLength, nRows, columns }),
       });
     while (true) {
@@ -235,7 +236,7 @@ export class BatchParser {
           const wide = unreadableColumns(error, inferred);
           if (wide.length === 0) throw error;
           // Integers beyond Int64: read again as text, exact ({@linkcode unreadableColumns}).
-          for (const column of wide) widened[column] = pl.String;
+          for (const column of wide) widened.set(column, pl.String);
           continue;
         }
         const dated = readDated(pl, dates, read, inferred);
@@ -258,8 +259,10 @@ export class BatchParser {
           continue;
         }
         const column = integerMeetingDecimal(error);
-        if (column === undefined || column in widened || column in (o.dtypes ?? {})) throw error;
-        widened[column] = pl.Float64;
+        if (column === undefined || widened.has(column) || Object.hasOwn(o.dtypes ?? {}, column)) {
+          throw error;
+        }
+        widened.set(column, pl.Float64);
       }
     }
   }

@@ -176,7 +176,7 @@ export function clip(text: string, max: number): { text: string; cut: number } {
  */
 export function clipCell(text: string, max: number): { text: string; cut: number } {
   const clipped = clip(text, max);
-  if (clipped.cut === 0 || !LOCATION.test(text)) return clipped;
+  if (clipped.cut === 0 || !isLocation(text)) return clipped;
   const points = Array.from(text);
   // The end (a file name) usually says more than the middle of a host or a root.
   const head = Math.floor((points.length - clipped.cut) / 2);
@@ -185,8 +185,13 @@ export function clipCell(text: string, max: number): { text: string; cut: number
   return { text: `${points.slice(0, head).join("")}…${end}`, cut: clipped.cut };
 }
 
-/** One word holding a slash or backslash: a URL, a data-store path, a local path. */
-const LOCATION = /^[^\s]*[/\\][^\s]*$/;
+/**
+ * One word holding a slash or backslash: a URL, a data-store path, a local path. Two tests, not
+ * one `^\S*[/\\]\S*$`, whose backtracking is quadratic in a long word of slashes.
+ */
+function isLocation(text: string): boolean {
+  return !/\s/.test(text) && /[/\\]/.test(text);
+}
 
 export { visibleText };
 

@@ -408,7 +408,7 @@ function flatten(avus: readonly AvuView[], depth = 0): { avu: AvuView; depth: nu
 }
 
 function lastSegment(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
+  const trimmed = path.replace(/(?<!\/)\/+$/, "");
   return trimmed.slice(trimmed.lastIndexOf("/") + 1) || path;
 }
 

@@ -537,7 +537,7 @@ export function datesNote(
   if (options.tryParseDates === false) return undefined;
   // Asked of the native frame at once: a wide frame's `dtypes` and `columns` cost a pass each.
   const parsed = columnsOfType(frame, ["Date", "Datetime"]).filter((column) =>
-    !(options.dtypes !== undefined && column in options.dtypes)
+    !(options.dtypes !== undefined && Object.hasOwn(options.dtypes, column))
   );
   if (parsed.length === 0) return undefined;
   return `dates parsed from text: ${parsed.join(", ")} (tryParseDates: false keeps text)`;

@@ -59,6 +59,7 @@ import { datesNote, fileView, viewOrError } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
+import { isSafeLocalName } from "../client/paths.ts";
 
 /**
  * A file's content is not what the method reads: `text()` met bytes that are not UTF-8, or
@@ -640,7 +641,8 @@ export class File extends Handle {
    * `progress: false` for this call), and `onProgress` receives the events.
    *
    * @throws {BadRequestError} for a bad option, or when the file is to keep its data-store name
-   * in a folder and that name is not a safe local file name (`..`, `.`, empty, or holding NUL).
+   * in a folder and that name is not a safe local file name (`..`, `.`, empty, holding `\` or
+   * NUL, or starting with a drive letter).
    * @throws {LocalFileError} when the local file system refuses a step, naming the local path.
    * @throws {IntegrityError} when the bytes never matched the file's size.
    * @throws {NetworkError} when the transfer kept failing.
@@ -808,9 +810,7 @@ async function isFolder(path: string): Promise<boolean> {
  */
 function localName(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  const unsafe = name === "" || name === "." || name === ".." || name.includes("\0") ||
-    (Deno.build.os === "windows" && name.includes("\\"));
-  if (unsafe) {
+  if (!isSafeLocalName(name)) {
     throw new BadRequestError(
       `Cannot save ${quoteInput(path)} into a folder under its name ${quoteInput(name)}, ` +
         "which is not a safe local file name; give downloadTo a file path instead.",

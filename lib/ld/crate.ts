@@ -13,6 +13,7 @@ import type { Citable } from "../metadata/citation.ts";
 import { dataciteCitation } from "../metadata/citation.ts";
 import { formatOfFileName } from "../registry/file_formats.ts";
 import { definedOf } from "../client/defined.ts";
+import { baseName } from "../client/paths.ts";
 
 /** The RO-Crate specification a crate conforms to. */
 const RO_CRATE_SPEC = "https://w3id.org/ro/crate/1.1";
@@ -525,7 +526,7 @@ function localFileEntity(file: CrateLocalFile, type: string | string[]): CrateEn
   return {
     "@id": file.id,
     "@type": type,
-    name: file.name ?? file.id.replace(/\/+$/, "").slice(file.id.lastIndexOf("/") + 1),
+    name: file.name ?? baseName(file.id.replace(/(?<!\/)\/+$/, "")),
     ...(file.contentSize === undefined ? {} : { contentSize: String(file.contentSize) }),
     ...(file.sha256 === undefined ? {} : { sha256: file.sha256 }),
     ...(file.copyOf === undefined ? {} : { isBasedOn: ref(file.copyOf) }),

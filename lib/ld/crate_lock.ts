@@ -143,7 +143,7 @@ function fileOfEntity(
 ): CrateFile {
   const field = (key: string) => `${where}.${key}`;
   const download = `${store}/fileio/download?`;
-  const url = id.replace(/#.*$/, "");
+  const url = id.replace(/#[^]*$/, "");
   const path = url.startsWith(download)
     ? new URL(url).searchParams.get("path") ?? undefined
     : undefined;
@@ -212,7 +212,7 @@ function datasetOfEntity(
         ...keep("affiliation", field("affiliation")),
         ...keep(
           "orcid",
-          id.startsWith("https://orcid.org/") ? id.slice(18).replace(/#.*$/, "") : undefined,
+          id.startsWith("https://orcid.org/") ? id.slice(18).replace(/#[^]*$/, "") : undefined,
         ),
       };
     }),

@@ -587,5 +587,5 @@ function storeUrl(store: string): string {
         `as store.url gives it; got ${JSON.stringify(store.replace(/\/\/[^/]*@/, "//***@"))}.`,
     );
   }
-  return url.href.replace(/\/+$/, "");
+  return url.href.replace(/(?<!\/)\/+$/, "");
 }

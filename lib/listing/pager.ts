@@ -113,7 +113,8 @@ export interface PagerOptions {
  * reached, is a {@linkcode ListingChangedError}; a short page while the total holds is a
  * {@linkcode ProtocolError}. Entries repeated across adjacent pages (offset paging repeats them
  * when entries shift) are dropped; since the total held, that means others were skipped, so the
- * listing then ends with a {@linkcode ListingChangedError} too. A change of the folder's
+ * listing then ends with a {@linkcode ListingChangedError} too, or at once for a page that is all
+ * repeats (pages that go round would be followed to any total). A change of the folder's
  * modification date with a steady total (entries replaced) is reported once via `onChange`.
  * Memory: the page being read, at most `ahead` pages requested ahead, and two pages of ids,
  * whatever the folder's size.
@@ -236,6 +237,15 @@ export async function* pageFolder(
             entries.push(entryFromItem(item, type));
           }
         }
+      }
+      // A page that is all repeats is no shift of a few entries: the pages go round (a broken
+      // or hostile server), and a total it chose would be followed for ever.
+      if (count > 0 && entries.length === 0) {
+        throw new ListingChangedError(
+          `${where} changed while being listed: the page at offset ${offset} held only entries ` +
+            "already given, so its pages go round. List it again.",
+          details,
+        );
       }
       previousIds = ids;
       yield { folder: page.path, offset, total, entries };

@@ -8,7 +8,7 @@
 
 import { searchData, type SearchRequest, type SearchSort } from "../client/endpoints.ts";
 import type { Entry } from "../client/entry.ts";
-import { BadRequestError } from "../client/errors.ts";
+import { BadRequestError, ProtocolError, quoteInput } from "../client/errors.ts";
 import type { SearchHit } from "../client/schemas.ts";
 import type { SearchQuery } from "../client/search_query.ts";
 import type { Transport } from "../client/transport.ts";
@@ -111,6 +111,7 @@ export interface SearchPlan {
  * repeats the hits already delivered (they are skipped), so every hit comes once.
  *
  * @throws {ListingChangedError} when hits run out before the exact total the server gave.
+ * @throws {ProtocolError} when a scroll sends a hit it sent before (its pages go round).
  *
  * @example
  * ```ts
@@ -161,11 +162,23 @@ export async function* pageSearch(
   // when the first page was all the caller wanted (`take(10)` stays one request).
   if (offset >= wanted) return;
   const delivered = new Set(page.entries.map((entry) => entry.id));
+  // A scroll never repeats a hit: one that does goes round (a hostile or broken server), and
+  // would be followed for ever.
+  const scrolled = new Set<string>();
   let answer = await search({ query, sort, size: pageSize, scroll: KEEP_SCROLL });
   while (offset < wanted) {
     const fresh = (answer.hits ?? []).map(entryFromHit).filter((entry) =>
       !delivered.delete(entry.id)
     );
+    const again = fresh.find((entry) => scrolled.has(entry.id));
+    if (again !== undefined) {
+      throw new ProtocolError(
+        `filesystem/search's scroll sent the hit ${quoteInput(again.path)} twice, after ` +
+          `${offset} hits: its pages go round. Search again.`,
+        { endpoint: "filesystem/search" },
+      );
+    }
+    for (const entry of fresh) scrolled.add(entry.id);
     const kept = fresh.slice(0, wanted - offset);
     if (kept.length > 0) {
       yield { offset, total: answer.total.value, exact: false, entries: kept };

@@ -77,9 +77,9 @@ export function normalizeArk(value: string, options: ArkOptions = {}): string | 
         return undefined;
       }
     }
-    match = LABELLED.exec(text.replace(/\?+$/, ""));
+    match = LABELLED.exec(text.replace(/(?<!\?)\?+$/, ""));
   } else if (options.bare === true) {
-    match = BARE.exec(text.replace(/\?+$/, ""));
+    match = BARE.exec(text.replace(/(?<!\?)\?+$/, ""));
   }
   // Empty, `.` or `..` segments are not names (and URL parsing would rewrite them).
   if (match === null || match[2].split("/").some((s) => s === "" || /^\.{1,2}$/.test(s))) {

@@ -86,7 +86,7 @@ export interface CatalogFailure {
  */
 export function titleKey(title: string): string {
   return title.normalize("NFKC").toLocaleLowerCase("en-US").replace(/\s+/g, " ").trim()
-    .replace(/[\s.;:,!]+$/, "");
+    .replace(/(?<![\s.;:,!])[\s.;:,!]+$/, "");
 }
 
 /**

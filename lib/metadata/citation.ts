@@ -99,7 +99,7 @@ export async function formatCitation(
 export function joinCitations(texts: readonly string[], style: CitationStyle): string {
   checkCitationStyle(style);
   const { joining } = citationStyle(style);
-  const trimmed = texts.map((text) => text.replace(/\n+$/, ""));
+  const trimmed = texts.map((text) => text.replace(/(?<!\n)\n+$/, ""));
   switch (joining) {
     case "json-array":
     case "json-value": {

@@ -287,7 +287,10 @@ function labelledParts(text: string, correct: SpdxCorrect): Candidate | undefine
   let confidence: LicenseConfidence = "exact";
   for (const [index, label] of labels.entries()) {
     const end = labels[index + 1]?.index ?? text.length;
-    const part = text.slice(label.index! + label[0].length, end).replace(/[,;.\s]+$/, "");
+    const part = text.slice(label.index! + label[0].length, end).replace(
+      /(?<![,;.\s])[,;.\s]+$/,
+      "",
+    );
     const resolved = resolvePart(part, correct);
     if (resolved === undefined) return undefined;
     if (!ids.includes(resolved.id)) ids.push(resolved.id);
@@ -424,7 +427,7 @@ function ccTokens(text: string): string[] {
     .replace(/no[\s-]?deriv(?:ative)?s?(?:\s+works)?/g, " nd ")
     .replace(/\battribution\b/g, " by ")
     .split(/[^a-z0-9.]+/)
-    .map((token) => token.replace(/^\.+|\.+$/g, ""))
+    .map((token) => token.replace(/^\.+|(?<!\.)\.+$/g, ""))
     .filter((token) => token !== "");
 }
 
@@ -516,6 +519,8 @@ function odcKey(text: string): string {
 }
 
 function singleUrlIn(text: string): string | undefined {
-  const urls = new Set([...text.matchAll(URL_IN_TEXT)].map((m) => m[0].replace(/[.,;:]+$/, "")));
+  const urls = new Set(
+    [...text.matchAll(URL_IN_TEXT)].map((m) => m[0].replace(/(?<![.,;:])[.,;:]+$/, "")),
+  );
   return urls.size === 1 ? [...urls][0] : undefined;
 }

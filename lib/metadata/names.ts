@@ -235,7 +235,7 @@ const MAX_WORDS = 4;
  * ```
  */
 export function parseName(value: string, hints: NameHints = {}): ParsedName {
-  const name = tidy(value).replace(/\s*,\s*/g, ", ").replace(/[,;\s]+$/, "");
+  const name = tidy(value).replace(/\s*,\s*/g, ", ").replace(/(?<![,;\s])[,;\s]+$/, "");
   const given = hints.given === undefined ? "" : tidy(hints.given);
   const family = hints.family === undefined ? "" : tidy(hints.family);
   if (/^organi[sz]ational$/i.test(hints.nameType?.trim() ?? "")) return { name };
@@ -370,7 +370,7 @@ export function normalizeOrcid(value: string): string | undefined {
   const text = value.trim()
     .replace(/^(?:https?:\/\/)?(?:www\.)?orcid\.org\//i, "")
     .replace(/^orcid\s*(?:id)?\s*:?\s*/i, "")
-    .replace(/\/+$/, "");
+    .replace(/(?<!\/)\/+$/, "");
   if (!/^(?:\d{4}[-\s]?){3}\d{3}[\dXx]$/.test(text)) return undefined;
   const digits = text.replace(/[-\s]/g, "").toUpperCase();
   if (orcidCheckDigit(digits.slice(0, 15)) !== digits[15]) return undefined;
@@ -530,7 +530,7 @@ function givenWords(given: string): string[] {
 function looksLikeOrganisation(name: string): boolean {
   if (/[\d&@/()]/.test(name)) return true;
   return name.toLowerCase().split(/[\s,]+/).some((word) =>
-    ORGANISATION_WORDS.has(word.replace(/[.'’]+$/, ""))
+    ORGANISATION_WORDS.has(word.replace(/(?<![.'’])[.'’]+$/, ""))
   );
 }
 

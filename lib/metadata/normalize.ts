@@ -599,7 +599,7 @@ function readDateModified(read: Reader, folderModified: Date | undefined): Date 
 
 /** True for a `_deprecated_` folder or a true `is_deprecated` attribute. */
 function readDeprecated(read: Reader, path: string): boolean {
-  const name = path.replace(/\/+$/, "").split("/").at(-1) ?? "";
+  const name = path.replace(/(?<!\/)\/+$/, "").split("/").at(-1) ?? "";
   const flag = read.group.first(FIELD_KEYS.deprecated);
   const flagged = flag !== undefined && /^(?:true|yes|y|1)$/i.test(flag.value);
   if (flagged) read.source("deprecated", [flag.attr]);

@@ -41,3 +41,33 @@ export function visibleText(text: string): string {
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
   });
 }
+
+/**
+ * JSON text as `JSON.stringify` writes it, with every invisible character that it leaves as it
+ * is (C1 controls such as the one-character CSI `\u009b`, bidirectional overrides, zero-width
+ * spaces, line separators) written as a `\u` escape: the same JSON value, but nothing in it acts
+ * on the terminal it is printed to. Line breaks and tabs are only ever layout in such text
+ * (inside strings `JSON.stringify` escapes them), so they stay.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { visibleJson } from "./visible_text.ts";
+ *
+ * const json = JSON.stringify({ name: "a\u009b2Jb\u202e" }, null, 1);
+ * assert.equal(visibleJson(json), '{\n "name": "a\\u009b2Jb\\u202e"\n}');
+ * assert.deepEqual(JSON.parse(visibleJson(json)), JSON.parse(json));
+ * ```
+ */
+export function visibleJson(json: string): string {
+  INVISIBLE.lastIndex = 0;
+  if (!INVISIBLE.test(json)) return json;
+  return json.replace(INVISIBLE, (char) => {
+    if (NAMED_ESCAPES[char] !== undefined) return char;
+    // Code units, so that a tag character beyond U+FFFF becomes its two surrogate escapes.
+    return Array.from(
+      { length: char.length },
+      (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, "0")}`,
+    ).join("");
+  });
+}

@@ -13,6 +13,7 @@ import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { checksumHasher } from "../client/checksum.ts";
 import { definedOf } from "../client/defined.ts";
 import { mapConcurrent } from "../client/map_concurrent.ts";
+import { isSafeLocalName } from "../client/paths.ts";
 import {
   abortSignal,
   defineOptions,
@@ -226,6 +227,20 @@ export async function buildCrate(
     ? undefined
     : await localFile(options.instrument, false);
   const outputs = await Promise.all((options.outputs ?? []).map((path) => localFile(path, true)));
+  if (copy) {
+    // A lock may come from anyone: a name that is no plain file name on every system (`C:x`,
+    // `..\x`) would put its copy outside inputs/ on Windows.
+    for (const file of lock.files) {
+      const name = file.path.split("/").slice(1).find((segment) => !isSafeLocalName(segment));
+      if (name !== undefined) {
+        throw new BadRequestError(
+          `crate(): cannot copy ${quoteInput(file.path)} into the crate's folder: ` +
+            `${quoteInput(name)} is no safe local file name; make the crate without copy.`,
+          { path: file.path },
+        );
+      }
+    }
+  }
   const copies = copy
     ? lock.files.map((file): CrateLocalFile => ({
       id: `inputs/${file.path.slice(1).split("/").map(encodeURIComponent).join("/")}`,
@@ -310,7 +325,7 @@ async function localFile(
   path: string,
   mustExist: boolean,
 ): Promise<CrateLocalFile & { source?: string }> {
-  const name = path.replace(/\/+$/, "").split(/[\\/]/).at(-1) ?? path;
+  const name = path.replace(/(?<!\/)\/+$/, "").split(/[\\/]/).at(-1) ?? path;
   const id = encodeURIComponent(name);
   let stat: Deno.FileInfo;
   try {

@@ -460,7 +460,7 @@ function lockOfCrate(
  * ```
  */
 export function readLock(path: string): Lock {
-  const crate = `${path.replace(/\/+$/, "")}/ro-crate-metadata.json`;
+  const crate = `${path.replace(/(?<!\/)\/+$/, "")}/ro-crate-metadata.json`;
   if (statOf(path)?.isDirectory && statOf(crate)?.isFile) path = crate;
   const bytes = readLockBytes(path);
   let value: unknown;
@@ -629,10 +629,10 @@ export function lockedVersion(store: string, file: LockedFile): FileVersion {
  */
 export function lockStoreUrl(url: string): string {
   const parsed = URL.parse(url);
-  if (parsed === null) return url.replace(/\/\/[^/@]*@/, "//").replace(/\/+$/, "");
+  if (parsed === null) return url.replace(/\/\/[^/@]*@/, "//").replace(/(?<!\/)\/+$/, "");
   parsed.username = "";
   parsed.password = "";
-  return parsed.href.replace(/\/+$/, "");
+  return parsed.href.replace(/(?<!\/)\/+$/, "");
 }
 
 /** The same lock with keys in the documented order and entries sorted. */

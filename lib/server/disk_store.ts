@@ -210,7 +210,7 @@ interface CachedSidecar {
 }
 
 function displayRaw(raw: string): string {
-  const trimmed = raw.length > 1 ? raw.replace(/\/+$/, "") : raw;
+  const trimmed = raw.length > 1 ? raw.replace(/(?<!\/)\/+$/, "") : raw;
   return trimmed === "" ? raw : trimmed;
 }
 

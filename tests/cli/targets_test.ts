@@ -11,11 +11,13 @@ import {
 } from "../../lib/cli/targets.ts";
 
 Deno.test("remote names that could escape the destination are refused", () => {
-  for (const name of ["", ".", "..", "a/b", "a\\b", "a\0b"]) {
+  // `C:evil.csv` and `c:` are drive-relative names on Windows: outside any folder there.
+  for (const name of ["", ".", "..", "a/b", "a\\b", "a\0b", "C:evil.csv", "c:", "z:..\\x"]) {
     assert.throws(() => localName(name), BadRequestError, JSON.stringify(name));
   }
   assert.equal(localName("..hidden"), "..hidden");
   assert.equal(localName("field notes (2024).txt"), "field notes (2024).txt");
+  assert.equal(localName("10:30 readings.csv"), "10:30 readings.csv");
 });
 
 Deno.test("targetUnder maps a walked entry under its local folder, checked", () => {

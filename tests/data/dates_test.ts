@@ -534,3 +534,21 @@ Deno.test("the card's note on parsed dates reads a wide frame's types once, not 
   // One read of the native frame: no type objects, no column list through the frame's Proxy.
   assert.deepEqual(passes, ["columns", "dtypes", "columns"]);
 });
+
+Deno.test("columns named __proto__, constructor or toString get dates like any other column", () => {
+  // Column names are data: as keys of a plain object, `__proto__` set its prototype and
+  // `constructor` was "in" every object, so both columns stayed text.
+  const names = ["__proto__", "constructor", "toString", "day"];
+  const csv = Buffer.from(`${names.join(",")}\n${names.map(() => "2012-01-02").join(",")}\n`);
+  const frame = new BatchParser(pl, CSV, {}, "/a/keys.csv").parse(csv);
+  assert.deepEqual(frame.columns, names);
+  assert.deepEqual(frame.dtypes.map(String), names.map(() => String(pl.Date)));
+});
+
+Deno.test("columns named __proto__ or constructor are widened to Float64 like any other when a decimal follows their integers", () => {
+  const names = ["__proto__", "constructor", "n"];
+  const csv = Buffer.from(`${names.join(",")}\n1,1,1\n2.5,2.5,2.5\n`);
+  const frame = new BatchParser(pl, CSV, { inferSchemaLength: 1 }, "/a/keys.csv").parse(csv);
+  assert.deepEqual(frame.dtypes.map(String), names.map(() => String(pl.Float64)));
+  assert.deepEqual(frame.getColumn("constructor").toArray(), [1, 2.5]);
+});

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { connect, JUPYTER_DISPLAY, lockCrate, LockError, parseLock } from "../../mod.ts";
+import {
+  BadRequestError,
+  connect,
+  JUPYTER_DISPLAY,
+  lockCrate,
+  LockError,
+  parseLock,
+} from "../../mod.ts";
 import { startServer } from "../../server.ts";
 import { exampleStore } from "../../lib/sample/example.ts";
 import { DEMO_USER } from "../../lib/sample/constants.ts";
@@ -283,6 +290,42 @@ Deno.test("lockCrate() reads its options at the public edge: a misspelt name is 
     /lockCrate\(\): unknown option "nmae": did you mean "name"\?/,
   );
   assert.equal((await lockCrate(lock, {}, { name: "Mine" }))["@graph"][1].name, "Mine");
+});
+
+Deno.test("crate: a locked name that is no plain local file name on every system is refused before anything is copied or written", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const name of ["..\\..\\evil.csv", "C:evil.csv"]) {
+      const file = {
+        path: `/iplant/home/shared/${name}`,
+        id: "6a1b2c3d-54e1-11e6-9a2d-90e2ba675364",
+        size: 3,
+        modified: "2024-01-01T00:00:00.000Z",
+        operations: ["bytes"],
+      };
+      const lock = parseLock({
+        lock: "tern lock",
+        format: 1,
+        tern: "0.1.0",
+        store: "http://127.0.0.1:8080/terrain",
+        datasets: [],
+        files: [file],
+      });
+      const inputs = {
+        concurrency: 1,
+        read: () => Promise.reject(new Error("nothing may be read")),
+      };
+      const crate = lockCrate(lock, {}, { dir: `${dir}/crate` }, inputs);
+      await assert.rejects(crate, (error: Error) => {
+        assert.ok(error instanceof BadRequestError, String(error));
+        assert.match(error.message, /is no safe local file name/);
+        return true;
+      });
+      assert.deepEqual([...Deno.readDirSync(dir)], []);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("crate: a file's md5 or sha256 that is not hexadecimal of its length is a LockError naming the field, never a wrong checksum", async () => {

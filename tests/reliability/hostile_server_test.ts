@@ -12,7 +12,14 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { connect, type ConnectOptions, isAbortError, type Store, TernError } from "../../mod.ts";
+import {
+  connect,
+  type ConnectOptions,
+  isAbortError,
+  search,
+  type Store,
+  TernError,
+} from "../../mod.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 import {
   assertNoSecret,
@@ -24,6 +31,8 @@ import {
   withDeadline,
 } from "./_fixtures.ts";
 import { assertSafeHtml, viewOf } from "./_html.ts";
+import { DATA, dataStore } from "../data/_store.ts";
+import { frontProxy } from "../data/_proxy.ts";
 
 const TOKEN = "hostile.server-double.T0ken_value";
 const PASSWORD = "hostile-double-Passw0rd!";
@@ -238,6 +247,17 @@ const CASES: Case[] = [
     expect: "ProtocolError",
   },
   {
+    name: "a folder of a trillion entries whose every page is the same (a paging loop must end)",
+    handler: (() => {
+      const same = [item(`${FOLDER}/a.csv`, "file"), item(`${FOLDER}/b.csv`, "file")];
+      return () => json(JSON.stringify(page(FOLDER, [], same, 1e12)));
+    })(),
+    run: (store, signal) => store.folder(FOLDER).list({ signal, pageSize: 2 }).toArray(),
+    expect: "ListingChangedError",
+    mentions: "held only entries already given",
+    deadlineMs: 5_000,
+  },
+  {
     name: "more entries than the page limit",
     handler: () =>
       json(JSON.stringify(page(
@@ -262,6 +282,42 @@ const CASES: Case[] = [
     // Entries, or a typed error saying the folder is inconsistent: either way, it ends.
     expect: (result) => assert.ok(Array.isArray(result) || result instanceof TernError),
     deadlineMs: 3_000,
+  },
+  {
+    name: "a search scroll that sends the same page for ever (a paging loop must end)",
+    handler: async (request) => {
+      const body = await request.json();
+      const hit = (n: number) => {
+        const path = `${FOLDER}/hit-${n}.csv`;
+        const source = {
+          doc_type: "file",
+          id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+          path,
+          label: `hit-${n}.csv`,
+          creator: "curator#iplant",
+          fileType: "csv",
+          dateCreated: 0,
+          dateModified: 0,
+          fileSize: 3,
+          metadata: { irods: [], cyverse: null },
+        };
+        return { _id: source.id, _source: source, fields: { permission: ["read"] } };
+      };
+      // 10,000 hits and more: the first page, then a scroll whose every page is hits 2 and 3.
+      const hits = body.scroll_id === undefined && body.scroll === undefined
+        ? [hit(0), hit(1)]
+        : [hit(2), hit(3)];
+      return json(JSON.stringify({
+        total: { value: 10_000, relation: "gte" },
+        max_score: null,
+        hits,
+        scroll_id: "same",
+      }));
+    },
+    run: (store, signal) => store.search(search.under(FOLDER), { pageSize: 2, signal }).toArray(),
+    expect: "ProtocolError",
+    mentions: "twice",
+    deadlineMs: 5_000,
   },
   {
     name: 'an entry named ".." saved with downloadTo stays inside the target folder',
@@ -298,6 +354,38 @@ const CASES: Case[] = [
       if (saved instanceof TernError) return;
       assert.ok(saved.path.startsWith(`${target}/`), `saved as ${saved.path}`);
     },
+  },
+  {
+    name:
+      "entries named with backslashes or a drive letter are refused by downloadTo on any system",
+    handler: (request) => {
+      const url = new URL(request.url);
+      if (url.pathname.endsWith("/fileio/download")) {
+        return new Response("abc", { headers: { "content-type": "application/octet-stream" } });
+      }
+      const names = ["..\\..\\evil.csv", "C:evil.csv", "d:\\evil.csv"];
+      return json(
+        JSON.stringify(page(FOLDER, [], names.map((n) => item(`${FOLDER}/${n}`, "file")))),
+      );
+    },
+    run: async (store, signal, _double, work) => {
+      const entries = await store.folder(FOLDER).list({ signal }).toArray();
+      const target = join(work, "drive", "target");
+      await Deno.mkdir(target, { recursive: true });
+      const saved = await Promise.all(
+        entries.map((entry) =>
+          store.file(entry).downloadTo(`${target}/`, { signal }).then(
+            (file) => file.path,
+            (error: unknown) => error instanceof TernError ? error.name : Promise.reject(error),
+          )
+        ),
+      );
+      // Each a typed refusal before anything was written.
+      assert.deepEqual(await filesBelow(join(work, "drive")), []);
+      return saved;
+    },
+    expect: (result) =>
+      assert.deepEqual(result, ["BadRequestError", "BadRequestError", "BadRequestError"]),
   },
   {
     name: "metadata whose avus field is not a list",
@@ -558,4 +646,43 @@ Deno.test("hostile server (test double): malformed, mistyped, incomplete, oversi
     allCases: ms(times.reduce((sum, time) => sum + time, 0)),
     credentialLeaks: 0,
   });
+});
+
+Deno.test("hostile server (front proxy): metadata whose AVUs nest 3,000 deep is a ProtocolError, not a stack overflow", async () => {
+  await using data = await dataStore({
+    [`${DATA}/d/a.csv`]: "a\n1\n",
+    [`${DATA}/d/.avus.json`]: JSON.stringify([{ attr: "title", value: "T", unit: "" }]),
+  });
+  await using proxy = frontProxy(data.url, {
+    async instead(request) {
+      if (!new URL(request.url).pathname.endsWith("/metadata")) return undefined;
+      const upstream = new URL(request.url).pathname.replace(/^.*?\/terrain/, data.url);
+      const answer = await (await fetch(upstream, { headers: request.headers })).json();
+      // A real AVU, holding one that holds one … 3,000 deep (written as text: a value that deep
+      // is past what JSON.stringify itself can walk).
+      const { avus: _, ...avu } = answer.avus[0];
+      const open = JSON.stringify({ ...avu, avus: "" }).replace(/""\}$/, "[");
+      const avus = `${open.repeat(3_000)}${JSON.stringify({ ...avu, avus: [] })}${
+        "]}".repeat(3_000)
+      }`;
+      return json(JSON.stringify({ ...answer, avus: "" }).replace(/"avus":""/, `"avus":[${avus}]`));
+    },
+  });
+  const store = connect({ url: proxy.url, anonymous: true, cacheDir: false });
+  try {
+    for (
+      const read of [
+        () => store.folder(`${DATA}/d`).metadata(),
+        () => store.dataset(`${DATA}/d`).metadata(),
+      ]
+    ) {
+      await assert.rejects(read, (error: Error) => {
+        assert.ok(error instanceof TernError && error.name === "ProtocolError", String(error));
+        assert.match(error.message, /nested too deeply/);
+        return true;
+      });
+    }
+  } finally {
+    await store.close();
+  }
 });

@@ -14,6 +14,7 @@ import type { Command, CommandContext } from "../command.ts";
 import { localPath } from "../io.ts";
 import { namesStore } from "../session.ts";
 import { safeText } from "../format.ts";
+import { visibleJson } from "../../registry/visible_text.ts";
 import { admitLockStore } from "../../reproduce/lock_store.ts";
 import { STORE_CONTEXT } from "../../handles/store_context.ts";
 
@@ -79,7 +80,7 @@ async function run(context: CommandContext): Promise<number> {
   });
   if (dir === undefined) {
     const made = await buildCrate(locked, {}, options);
-    context.io.stdout.line(JSON.stringify(made, null, 2));
+    context.io.stdout.line(visibleJson(JSON.stringify(made, null, 2)));
   } else {
     const store = await context.store({
       named: { url: locked.store, by: `the lock ${quoteInput(file)}` },

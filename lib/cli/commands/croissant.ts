@@ -9,6 +9,7 @@
 import { asUsage, intOption, outputOption } from "../args.ts";
 import { checkRef, type Command, onlyArg, resolveArg } from "../command.ts";
 import { plural, safeText } from "../format.ts";
+import { visibleJson } from "../../registry/visible_text.ts";
 import { localPath } from "../io.ts";
 
 /**
@@ -58,7 +59,7 @@ export const croissant: Command = {
       headRows,
       signal: context.signal,
     });
-    const json = `${JSON.stringify(document, null, 2)}\n`;
+    const json = `${visibleJson(JSON.stringify(document, null, 2))}\n`;
     if (output === undefined) {
       context.io.stdout.text(json);
       await context.io.stdout.flush();
