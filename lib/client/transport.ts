@@ -472,9 +472,15 @@ export class Transport {
         return JSON.parse(text);
       } catch {
         const shown = text.trim() === "" ? "an empty body" : JSON.stringify(truncate(text, 80));
+        const subject = spec.subject === undefined ? "" : ` for ${quoteInput(spec.subject)}`;
+        // A web site's page (a base URL without /terrain, a sign-in portal) answers every path.
+        const page = /^\s*</.test(text);
         throw new ProtocolError(
-          `${spec.endpoint} answered with something that is not JSON` +
-            `${spec.subject === undefined ? "" : ` for ${quoteInput(spec.subject)}`}: ${shown}.`,
+          page
+            ? `${spec.endpoint} answered with a web page, not JSON${subject}: ${shown}. ` +
+              `Check the base URL (${quoteInput(this.url)}): Terrain's ends in /terrain ` +
+              "(for CyVerse, https://de.cyverse.org/terrain)."
+            : `${spec.endpoint} answered with something that is not JSON${subject}: ${shown}.`,
           { endpoint: spec.endpoint, path: spec.subject },
         );
       }

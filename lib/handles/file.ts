@@ -334,6 +334,11 @@ export class File extends Handle {
    * ```
    */
   async head(n = 10, options: DataFrameOptions = {}): Promise<DataFrame> {
+    if (typeof n === "object" && n !== null) {
+      throw new BadRequestError(
+        "file.head(n, options) takes the number of rows first, got an object: head(10, { … }).",
+      );
+    }
     if (!Number.isSafeInteger(n) || n < 0) {
       throw new BadRequestError(`file.head(n) needs an integer n ≥ 0, got ${String(n)}.`);
     }
