@@ -37,6 +37,7 @@ import {
   SCAN_OPTIONS,
 } from "../data/options.ts";
 import { ProgressTracker } from "../progress/events.ts";
+import { endingProgress } from "./ending_progress.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { formatOfName } from "../registry/format_detection.ts";
 import { withDisplay } from "../display/attach.ts";
@@ -269,7 +270,10 @@ export class File extends Handle {
    * ```
    */
   async dataframe(options: DataFrameOptions = {}): Promise<DataFrame> {
-    return await this.#dataframe(DATAFRAME_OPTIONS.parse("file.dataframe()", options));
+    return await endingProgress(
+      options,
+      (given) => this.#dataframe(DATAFRAME_OPTIONS.parse("file.dataframe()", given)),
+    );
   }
 
   async #dataframe(options: DataFrameOptions): Promise<DataFrame> {
@@ -342,7 +346,10 @@ export class File extends Handle {
     if (!Number.isSafeInteger(n) || n < 0) {
       throw new BadRequestError(`file.head(n) needs an integer n ≥ 0, got ${String(n)}.`);
     }
-    return await this.#dataframe({ ...DATAFRAME_OPTIONS.parse("file.head()", options), nRows: n });
+    return await endingProgress(
+      options,
+      (given) => this.#dataframe({ ...DATAFRAME_OPTIONS.parse("file.head()", given), nRows: n }),
+    );
   }
 
   /**
@@ -401,9 +408,11 @@ export class File extends Handle {
    * ```
    */
   async cachedPath(options: CopyOptions = {}): Promise<string> {
-    const parsed = COPY_OPTIONS.parse("file.cachedPath()", options);
-    const source = await this.#source(parsed.signal);
-    return await cachedCopy(withProgress(this.context, parsed, source), source, parsed);
+    return await endingProgress(options, async (given) => {
+      const parsed = COPY_OPTIONS.parse("file.cachedPath()", given);
+      const source = await this.#source(parsed.signal);
+      return await cachedCopy(withProgress(this.context, parsed, source), source, parsed);
+    });
   }
 
   /**
@@ -446,10 +455,12 @@ export class File extends Handle {
    * ```
    */
   async scan(options: ScanOptions = {}): Promise<LazyDataFrame> {
-    const parsed = SCAN_OPTIONS.parse("file.scan()", options);
-    const source = await this.#source(parsed.signal);
-    const { scanFile } = await import("../data/scan.ts");
-    return (await scanFile(this.context, source, parsed)).frame;
+    return await endingProgress(options, async (given) => {
+      const parsed = SCAN_OPTIONS.parse("file.scan()", given);
+      const source = await this.#source(parsed.signal);
+      const { scanFile } = await import("../data/scan.ts");
+      return (await scanFile(this.context, source, parsed)).frame;
+    });
   }
 
   /** What the readers need: the path, the entry when it came from a listing, and a fresh stat. */
@@ -664,6 +675,10 @@ export class File extends Handle {
    * ```
    */
   async downloadTo(localPath: string, options: CopyOptions = {}): Promise<SavedFile> {
+    return await endingProgress(options, (given) => this.#downloadTo(localPath, given));
+  }
+
+  async #downloadTo(localPath: string, options: CopyOptions): Promise<SavedFile> {
     if (typeof localPath !== "string" || localPath === "") {
       throw new BadRequestError("file.downloadTo() needs a local file or folder path.");
     }
