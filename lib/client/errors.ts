@@ -471,10 +471,14 @@ export function errorFromResponse(failed: FailedResponse): TernError {
     );
   }
   if (code !== undefined && NOT_FOUND_CODES.has(code)) {
+    // iRODS paths begin with the zone; one copied from a home folder's view often lacks it.
+    const zoneless = /^\/(home|shared|trash)(\/|$)/.test(path ?? "")
+      ? ' Data-store paths start with the zone: "/iplant/home/…" on CyVerse.'
+      : "";
     return new NotFoundError(
       `${label(path)}${more} ${more ? "do" : "does"} not exist or ${
         more ? "are" : "is"
-      } not visible to you${via}.`,
+      } not visible to you${via}.${zoneless}`,
       details,
     );
   }

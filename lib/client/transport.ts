@@ -848,7 +848,12 @@ function checkUrl(url: unknown): string {
   // A query may carry a token too: only its presence is shown.
   const shown = JSON.stringify(truncate(redactUrl(url.trim()).replace(/[?#][^]*$/, "?…"), 120));
   const parsed = URL.parse(url.trim());
-  if (parsed === null) throw new BadRequestError(`url is not a valid URL: ${shown}.`);
+  if (parsed === null) {
+    throw new BadRequestError(
+      `url is not a valid URL: ${shown}; it starts with http:// or https://, ` +
+        "e.g. https://de.cyverse.org/terrain.",
+    );
+  }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new BadRequestError(
       `url must start with http:// or https://, got ${parsed.protocol} in ${shown}.`,

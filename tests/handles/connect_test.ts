@@ -297,6 +297,11 @@ Deno.test("connect names a bad value and what it must be, never showing a creden
       { url: new URL(`http://demo:${DEMO.password}@127.0.0.1:9/terrain`) },
       "connect(): url must be the gateway's base URL as a string, e.g. https://de.cyverse.org/terrain, got a URL.",
     ],
+    [
+      { url: "de.cyverse.org/terrain" },
+      'url is not a valid URL: "de.cyverse.org/terrain"; it starts with http:// or https://, ' +
+      "e.g. https://de.cyverse.org/terrain.",
+    ],
   ];
   for (const [options, message] of cases) {
     const text = refusal(() => connect({ url, ...options }));
