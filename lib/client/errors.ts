@@ -413,6 +413,22 @@ export function isTokenProblem(status: number, body: unknown): boolean {
 }
 
 /**
+ * What a {@linkcode SignInRequiredError} tells an anonymous caller to do, naming the variables
+ * `connect()` reads: a token taken from an unset variable leaves a store anonymous.
+ *
+ * @example
+ * ```ts
+ * import { SIGN_IN_HINT } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(SIGN_IN_HINT, /TERRAIN_TOKEN/);
+ * ```
+ */
+export const SIGN_IN_HINT: string =
+  "Pass a token or a username and password (without them, connect() reads TERRAIN_TOKEN, or " +
+  "TERRAIN_USERNAME and TERRAIN_PASSWORD).";
+
+/**
  * Turns a failed Terrain answer into the matching typed error.
  *
  * Mapping: `ERR_DOES_NOT_EXIST`/`ERR_NOT_FOUND`/404 → {@linkcode NotFoundError};
@@ -523,7 +539,7 @@ export function errorFromResponse(failed: FailedResponse): TernError {
     if (!failed.authenticated) {
       return new SignInRequiredError(
         `Sign-in needed for ${endpoint}${where}: anonymous access is not allowed there. ` +
-          "Pass a token, or a username and password.",
+          SIGN_IN_HINT,
         details,
       );
     }

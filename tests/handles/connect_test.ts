@@ -361,3 +361,23 @@ Deno.test("every connect option still works", async () => {
     await Deno.remove(cacheDir, { recursive: true });
   }
 });
+
+Deno.test("a token read from an unset variable leaves the store anonymous, and the sign-in error names the variables", async () => {
+  await using served = await serve();
+  await withEnv({}, async () => {
+    // The README's `connect({ token: Deno.env.get("TERRAIN_TOKEN") })` with the variable unset.
+    const store = connect({ url: served.url, token: Deno.env.get("TERRAIN_TOKEN") });
+    assert.equal(store.options.auth, "anonymous");
+    for (const call of [() => store.folder(PATHS.home).list().toArray(), () => store.root()]) {
+      await assert.rejects(call, (error: unknown) => {
+        assert.ok(error instanceof SignInRequiredError, String(error));
+        assert.match(
+          error.message,
+          /Pass a token or a username and password \(without them, connect\(\) reads TERRAIN_TOKEN, or TERRAIN_USERNAME and TERRAIN_PASSWORD\)\.$/,
+        );
+        return true;
+      });
+    }
+    await store.close();
+  });
+});
