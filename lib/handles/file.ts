@@ -323,7 +323,8 @@ export class File extends Handle {
    * The first `n` rows (default 10): like {@linkcode File.dataframe} with `nRows`, so the
    * download stops as soon as they have arrived and nothing partial is cached.
    *
-   * @throws {BadRequestError} when `n` is not a non-negative integer, or for a bad option.
+   * @throws {BadRequestError} when `n` is not a non-negative integer (options go second:
+   * `head(5, { columns })`), or for a bad option.
    *
    * @example
    * ```ts
