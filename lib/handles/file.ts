@@ -243,6 +243,10 @@ export class File extends Handle {
    *   as enough rows arrived.
    * - **Never a wrong table.** A body shorter or longer than the listed size is downloaded again
    *   (up to the store's `retries`), and an error if it never matches.
+   * - **Memory.** The whole frame is held, and a text read peaks at about 3× the file's size;
+   *   nothing refuses a file too large for the machine. For one near its memory, read parts with
+   *   {@linkcode File.batches}, lazily with {@linkcode File.scan}, or the first rows with
+   *   {@linkcode File.head}.
    *
    * Loads nodejs-polars on first use (`--allow-ffi`). The frame keeps one chunk per batch; call
    * `rechunk()` if an operation needs contiguous columns.
