@@ -90,15 +90,11 @@ export async function statFile(
     });
   }
   if (info.type !== "file") {
-    throw new BadRequestError(
-      `${quoteInput(path)} is a folder, not a file (${endpoint}): store.folder(path) lists it; ` +
-        '.list({ glob: "*.csv" }).dataframes() reads its tables into one frame.',
-      {
-        endpoint,
-        path,
-        code: "ERR_NOT_A_FILE",
-      },
-    );
+    throw new BadRequestError(`${quoteInput(path)} is a folder, not a file (${endpoint}).`, {
+      endpoint,
+      path,
+      code: "ERR_NOT_A_FILE",
+    });
   }
   return entryFromStat(info);
 }
