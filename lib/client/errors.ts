@@ -414,7 +414,8 @@ export function isTokenProblem(status: number, body: unknown): boolean {
 
 /**
  * What a {@linkcode SignInRequiredError} tells an anonymous caller to do, naming the variables
- * `connect()` reads: a token taken from an unset variable leaves a store anonymous.
+ * `connect()` and the `tern` command read: a token taken from an unset variable leaves a store
+ * anonymous.
  *
  * @example
  * ```ts
@@ -425,7 +426,7 @@ export function isTokenProblem(status: number, body: unknown): boolean {
  * ```
  */
 export const SIGN_IN_HINT: string =
-  "Pass a token or a username and password (without them, connect() reads TERRAIN_TOKEN, or " +
+  "Pass a token or a username and password (when none is given, tern reads TERRAIN_TOKEN, or " +
   "TERRAIN_USERNAME and TERRAIN_PASSWORD).";
 
 /**

@@ -373,7 +373,7 @@ Deno.test("a token read from an unset variable leaves the store anonymous, and t
         assert.ok(error instanceof SignInRequiredError, String(error));
         assert.match(
           error.message,
-          /Pass a token or a username and password \(without them, connect\(\) reads TERRAIN_TOKEN, or TERRAIN_USERNAME and TERRAIN_PASSWORD\)\.$/,
+          /Pass a token or a username and password \(when none is given, tern reads TERRAIN_TOKEN, or TERRAIN_USERNAME and TERRAIN_PASSWORD\)\.$/,
         );
         return true;
       });
