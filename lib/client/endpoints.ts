@@ -33,6 +33,7 @@ import {
   errorFromResponse,
   ProtocolError,
   ServerError,
+  SIGN_IN_HINT,
   SignInRequiredError,
 } from "./errors.ts";
 import { strongETag } from "./file_version.ts";
@@ -865,7 +866,7 @@ function route(t: Transport, endpoint: Endpoint, subject?: string): string {
   throw new SignInRequiredError(
     `Sign-in needed for ${endpoint}${
       subject === undefined ? "" : ` (${JSON.stringify(subject)})`
-    }: Terrain does not offer it to anonymous users. Pass a token, or a username and password.`,
+    }: Terrain does not offer it to anonymous users. ${SIGN_IN_HINT}`,
     { endpoint, path: subject },
   );
 }

@@ -413,6 +413,23 @@ export function isTokenProblem(status: number, body: unknown): boolean {
 }
 
 /**
+ * What a {@linkcode SignInRequiredError} tells an anonymous caller to do, naming the variables
+ * `connect()` and the `tern` command read: a token taken from an unset variable leaves a store
+ * anonymous.
+ *
+ * @example
+ * ```ts
+ * import { SIGN_IN_HINT } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(SIGN_IN_HINT, /TERRAIN_TOKEN/);
+ * ```
+ */
+export const SIGN_IN_HINT: string =
+  "Pass a token or a username and password (when none is given, tern reads TERRAIN_TOKEN, or " +
+  "TERRAIN_USERNAME and TERRAIN_PASSWORD).";
+
+/**
  * Turns a failed Terrain answer into the matching typed error.
  *
  * Mapping: `ERR_DOES_NOT_EXIST`/`ERR_NOT_FOUND`/404 → {@linkcode NotFoundError};
@@ -471,10 +488,14 @@ export function errorFromResponse(failed: FailedResponse): TernError {
     );
   }
   if (code !== undefined && NOT_FOUND_CODES.has(code)) {
+    // iRODS paths begin with the zone; one copied from a home folder's view often lacks it.
+    const zoneless = /^\/(home|shared|trash)(\/|$)/.test(path ?? "")
+      ? ' Data-store paths start with the zone: "/iplant/home/…" on CyVerse.'
+      : "";
     return new NotFoundError(
       `${label(path)}${more} ${more ? "do" : "does"} not exist or ${
         more ? "are" : "is"
-      } not visible to you${via}.`,
+      } not visible to you${via}.${zoneless}`,
       details,
     );
   }
@@ -519,7 +540,7 @@ export function errorFromResponse(failed: FailedResponse): TernError {
     if (!failed.authenticated) {
       return new SignInRequiredError(
         `Sign-in needed for ${endpoint}${where}: anonymous access is not allowed there. ` +
-          "Pass a token, or a username and password.",
+          SIGN_IN_HINT,
         details,
       );
     }

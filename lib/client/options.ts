@@ -293,6 +293,15 @@ const UNSHOWN: ReadonlySet<string> = new Set(["token", "password", "url"]);
 /** Longest option name compared for a hint: a longer one is nobody's typo. */
 const HINTED_NAME_CHARS = 64;
 
+/** pandas' names for options tern spells otherwise, a pandas user's first guess. */
+const PANDAS_NAMES: ReadonlyMap<string, string> = new Map([
+  ["usecols", "columns"],
+  ["na_values", "nullValues"],
+  ["parse_dates", "tryParseDates"],
+  ["delimiter", "sep"],
+  ["orient", "jsonLayout"],
+]);
+
 function optionsError(
   call: string,
   schema: Z.ZodType,
@@ -303,7 +312,12 @@ function optionsError(
   const unknown = issues.find((issue) => issue.code === "unrecognized_keys");
   if (unknown !== undefined) {
     const [key] = unknown.keys;
-    const near = key.length > HINTED_NAME_CHARS ? undefined : closest(key, names);
+    const pandas = PANDAS_NAMES.get(key);
+    const near = pandas !== undefined && names.includes(pandas)
+      ? pandas
+      : key.length > HINTED_NAME_CHARS
+      ? undefined
+      : closest(key, names);
     const hint = near === undefined
       ? `; the options are ${names.join(", ")}.`
       : `: did you mean ${JSON.stringify(near)}?`;

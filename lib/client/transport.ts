@@ -472,9 +472,15 @@ export class Transport {
         return JSON.parse(text);
       } catch {
         const shown = text.trim() === "" ? "an empty body" : JSON.stringify(truncate(text, 80));
+        const subject = spec.subject === undefined ? "" : ` for ${quoteInput(spec.subject)}`;
+        // A web site's page (a base URL without /terrain, a sign-in portal) answers every path.
+        const page = /^\s*</.test(text);
         throw new ProtocolError(
-          `${spec.endpoint} answered with something that is not JSON` +
-            `${spec.subject === undefined ? "" : ` for ${quoteInput(spec.subject)}`}: ${shown}.`,
+          page
+            ? `${spec.endpoint} answered with a web page, not JSON${subject}: ${shown}. ` +
+              `Check the base URL (${quoteInput(this.url)}): Terrain's ends in /terrain ` +
+              "(for CyVerse, https://de.cyverse.org/terrain)."
+            : `${spec.endpoint} answered with something that is not JSON${subject}: ${shown}.`,
           { endpoint: spec.endpoint, path: spec.subject },
         );
       }
@@ -842,7 +848,12 @@ function checkUrl(url: unknown): string {
   // A query may carry a token too: only its presence is shown.
   const shown = JSON.stringify(truncate(redactUrl(url.trim()).replace(/[?#][^]*$/, "?…"), 120));
   const parsed = URL.parse(url.trim());
-  if (parsed === null) throw new BadRequestError(`url is not a valid URL: ${shown}.`);
+  if (parsed === null) {
+    throw new BadRequestError(
+      `url is not a valid URL: ${shown}; it starts with http:// or https://, ` +
+        "e.g. https://de.cyverse.org/terrain.",
+    );
+  }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new BadRequestError(
       `url must start with http:// or https://, got ${parsed.protocol} in ${shown}.`,

@@ -69,6 +69,7 @@ export type NotebookPlot = Omit<PlotModule, "plot"> & {
  * assert.match(line.svg, /^<svg[^>]*><style>/);
  * assert.match(line.svg, /<path[^>]* d="M/);
  * assert.equal(String(line), "Chart 640 × 400 (Observable Plot): line");
+ * assert.equal(Deno.inspect(line), String(line)); // console.log in a script: the summary, not the SVG
  * const bars = Plot.plot({ marks: [Plot.rectY(rows, Plot.binX({ y: "count" }, { x: "temp_max" }))] });
  * assert.ok(bars[JUPYTER_DISPLAY]()["text/html"].includes("<rect"));
  * ```
@@ -118,6 +119,7 @@ function chartOf(root: Element): Chart {
     svg,
     [JUPYTER_DISPLAY]: () => ({ "text/html": svg, "text/plain": summary }),
     toString: () => summary,
+    [Symbol.for("Deno.customInspect")]: () => summary,
   };
 }
 

@@ -185,6 +185,7 @@ export function view(frame: DataFrame, options: ViewOptions = {}): FrameDisplay 
   return {
     [JUPYTER_DISPLAY]: () => renderFrame(frameView(frame, options), width),
     toString: () => frameText(frameView(frame, options), width),
+    [Symbol.for("Deno.customInspect")]: () => frameText(frameView(frame, options), width),
   };
 }
 

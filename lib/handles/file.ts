@@ -37,6 +37,7 @@ import {
   SCAN_OPTIONS,
 } from "../data/options.ts";
 import { ProgressTracker } from "../progress/events.ts";
+import { endingProgress } from "./ending_progress.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { formatOfName } from "../registry/format_detection.ts";
 import { withDisplay } from "../display/attach.ts";
@@ -243,6 +244,10 @@ export class File extends Handle {
    *   as enough rows arrived.
    * - **Never a wrong table.** A body shorter or longer than the listed size is downloaded again
    *   (up to the store's `retries`), and an error if it never matches.
+   * - **Memory.** The whole frame is held, and a text read peaks at about 3× the file's size;
+   *   nothing refuses a file too large for the machine. For one near its memory, read parts with
+   *   {@linkcode File.batches}, lazily with {@linkcode File.scan}, or the first rows with
+   *   {@linkcode File.head}.
    *
    * Loads nodejs-polars on first use (`--allow-ffi`). The frame keeps one chunk per batch; call
    * `rechunk()` if an operation needs contiguous columns.
@@ -270,7 +275,10 @@ export class File extends Handle {
    * ```
    */
   async dataframe(options: DataFrameOptions = {}): Promise<DataFrame> {
-    return await this.#dataframe(DATAFRAME_OPTIONS.parse("file.dataframe()", options));
+    return await endingProgress(
+      options,
+      (given) => this.#dataframe(DATAFRAME_OPTIONS.parse("file.dataframe()", given)),
+    );
   }
 
   async #dataframe(options: DataFrameOptions): Promise<DataFrame> {
@@ -320,7 +328,8 @@ export class File extends Handle {
    * The first `n` rows (default 10): like {@linkcode File.dataframe} with `nRows`, so the
    * download stops as soon as they have arrived and nothing partial is cached.
    *
-   * @throws {BadRequestError} when `n` is not a non-negative integer, or for a bad option.
+   * @throws {BadRequestError} when `n` is not a non-negative integer (options go second:
+   * `head(5, { columns })`), or for a bad option.
    *
    * @example
    * ```ts
@@ -335,10 +344,18 @@ export class File extends Handle {
    * ```
    */
   async head(n = 10, options: DataFrameOptions = {}): Promise<DataFrame> {
+    if (typeof n === "object" && n !== null) {
+      throw new BadRequestError(
+        "file.head(n, options) takes the number of rows first, got an object: head(10, { … }).",
+      );
+    }
     if (!Number.isSafeInteger(n) || n < 0) {
       throw new BadRequestError(`file.head(n) needs an integer n ≥ 0, got ${String(n)}.`);
     }
-    return await this.#dataframe({ ...DATAFRAME_OPTIONS.parse("file.head()", options), nRows: n });
+    return await endingProgress(
+      options,
+      (given) => this.#dataframe({ ...DATAFRAME_OPTIONS.parse("file.head()", given), nRows: n }),
+    );
   }
 
   /**
@@ -398,9 +415,11 @@ export class File extends Handle {
    * ```
    */
   async cachedPath(options: CopyOptions = {}): Promise<string> {
-    const parsed = COPY_OPTIONS.parse("file.cachedPath()", options);
-    const source = await this.#source(parsed.signal);
-    return await cachedCopy(withProgress(this.context, parsed, source), source, parsed);
+    return await endingProgress(options, async (given) => {
+      const parsed = COPY_OPTIONS.parse("file.cachedPath()", given);
+      const source = await this.#source(parsed.signal);
+      return await cachedCopy(withProgress(this.context, parsed, source), source, parsed);
+    });
   }
 
   /**
@@ -446,10 +465,12 @@ export class File extends Handle {
    * ```
    */
   async scan(options: ScanOptions = {}): Promise<LazyDataFrame> {
-    const parsed = SCAN_OPTIONS.parse("file.scan()", options);
-    const source = await this.#source(parsed.signal);
-    const { scanFile } = await import("../data/scan.ts");
-    return (await scanFile(this.context, source, parsed)).frame;
+    return await endingProgress(options, async (given) => {
+      const parsed = SCAN_OPTIONS.parse("file.scan()", given);
+      const source = await this.#source(parsed.signal);
+      const { scanFile } = await import("../data/scan.ts");
+      return (await scanFile(this.context, source, parsed)).frame;
+    });
   }
 
   /** What the readers need: the path, the entry when it came from a listing, and a fresh stat. */
@@ -665,6 +686,10 @@ export class File extends Handle {
    * ```
    */
   async downloadTo(localPath: string, options: CopyOptions = {}): Promise<SavedFile> {
+    return await endingProgress(options, (given) => this.#downloadTo(localPath, given));
+  }
+
+  async #downloadTo(localPath: string, options: CopyOptions): Promise<SavedFile> {
     if (typeof localPath !== "string" || localPath === "") {
       throw new BadRequestError("file.downloadTo() needs a local file or folder path.");
     }

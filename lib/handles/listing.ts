@@ -20,6 +20,7 @@ import { CALL_OPTIONS } from "../client/options.ts";
 import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
+import { endingProgress } from "./ending_progress.ts";
 import { entryRow, viewOrError, withEngineSnippets } from "./display.ts";
 import { baseName } from "../client/paths.ts";
 import { statFile } from "./stat.ts";
@@ -342,10 +343,12 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
-    options = MANY_OPTIONS.parse("listing.dataframes()", options);
-    const listed = await this.#listed();
-    const { readMany } = await import("../data/many.ts");
-    return withFrameDisplay(await readMany(this.#plan.context, listed, options));
+    return await endingProgress(options, async (given) => {
+      const parsed = MANY_OPTIONS.parse("listing.dataframes()", given);
+      const listed = await this.#listed();
+      const { readMany } = await import("../data/many.ts");
+      return withFrameDisplay(await readMany(this.#plan.context, listed, parsed));
+    });
   }
 
   /**
@@ -370,9 +373,11 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async scan(options: ScanManyOptions = {}): Promise<LazyDataFrame> {
-    options = SCAN_MANY_OPTIONS.parse("listing.scan()", options);
-    const { scanMany } = await import("../data/scan.ts");
-    return await scanMany(this.#plan.context, await this.#listed(), options);
+    return await endingProgress(options, async (given) => {
+      const parsed = SCAN_MANY_OPTIONS.parse("listing.scan()", given);
+      const { scanMany } = await import("../data/scan.ts");
+      return await scanMany(this.#plan.context, await this.#listed(), parsed);
+    });
   }
 
   /** The listing's entries, and how the readers ask for one's current entry again. */

@@ -32,6 +32,7 @@ import {
 } from "../listing/search_pager.ts";
 import { loadPolars } from "../polars/adapter.ts";
 import { entryRow, viewOrError, withEngineSnippets } from "./display.ts";
+import { endingProgress } from "./ending_progress.ts";
 import { statFile } from "./stat.ts";
 
 /** Hits a search's notebook view shows. */
@@ -337,14 +338,16 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
    * ```
    */
   async dataframes(options: ManyOptions = {}): Promise<DataFrame> {
-    options = MANY_OPTIONS.parse("search.dataframes()", options);
-    const { context } = this.#plan;
-    const listed = {
-      entries: await this.toArray(),
-      stat: (path: string, signal?: AbortSignal) => statFile(context.transport, path, { signal }),
-    };
-    const { readMany } = await import("../data/many.ts");
-    return withFrameDisplay(await readMany(context, listed, options));
+    return await endingProgress(options, async (given) => {
+      const parsed = MANY_OPTIONS.parse("search.dataframes()", given);
+      const { context } = this.#plan;
+      const listed = {
+        entries: await this.toArray(),
+        stat: (path: string, signal?: AbortSignal) => statFile(context.transport, path, { signal }),
+      };
+      const { readMany } = await import("../data/many.ts");
+      return withFrameDisplay(await readMany(context, listed, parsed));
+    });
   }
 
   /**

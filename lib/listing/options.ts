@@ -78,6 +78,8 @@ export interface ListOptions {
   /**
    * Keep only files of these Terrain info types (`csv`, `tsv`, `unknown`, …). Filtered by the
    * server; like Terrain, it does not remove folders unless `type` is `file`.
+   *
+   * @default every info type
    */
   infoType?: string | readonly string[];
   /**
@@ -89,6 +91,8 @@ export interface ListOptions {
   /**
    * A glob over paths relative to the listed folder (`*.csv`, `raw/*.tif`; `**` crosses folders), matched on the
    * client with picomatch. Dotfiles match like any other name.
+   *
+   * @default every entry
    */
   glob?: string;
   /** Aborts the listing (in addition to the store's own signal). */

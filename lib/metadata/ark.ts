@@ -37,6 +37,8 @@ export interface ArkOptions {
    * Also accept a value without the `ark:` label (`87946/p3mw27`, `/b7946/p2qp4n`). Use it only
    * where the metadata says the value is an ARK (or nothing else can be meant): on its own, such
    * a value could as well be a Handle.
+   *
+   * @default false
    */
   bare?: boolean;
 }

@@ -67,7 +67,11 @@ export interface SampleStoreSummary {
  * ```
  */
 export interface SampleStoreOptions {
-  /** Directory of an installed `vega-datasets` package (default: found automatically). */
+  /**
+   * Directory of an installed `vega-datasets` package.
+   *
+   * @default found automatically
+   */
   vegaDatasetsDir?: string;
 }
 

@@ -36,6 +36,20 @@ Deno.test("errorFromResponse: 500 ERR_DOES_NOT_EXIST with singular path is NotFo
   assert.match(err.message, /filesystem\/paged-directory/);
 });
 
+Deno.test("errorFromResponse: a missing path without its zone says where data-store paths start", () => {
+  const missing = (path: string) =>
+    errorFromResponse({ ...base, status: 500, body: { error_code: "ERR_DOES_NOT_EXIST", path } });
+  for (const path of ["/home/demo/data.csv", "/shared/commons_repo", "/trash"]) {
+    const err = missing(path);
+    assert.ok(err instanceof NotFoundError);
+    assert.match(
+      err.message,
+      /Data-store paths start with the zone: "\/iplant\/home\/…" on CyVerse\.$/,
+    );
+  }
+  assert.doesNotMatch(missing("/iplant/home/demo/nope").message, /zone/);
+});
+
 Deno.test("errorFromResponse: paths[0] and uuid name the item", () => {
   const byPaths = errorFromResponse({
     ...base,

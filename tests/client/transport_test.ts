@@ -218,6 +218,22 @@ Deno.test("Transport (double): a 429 that never clears is a ServerError after th
   assert.equal(double.seen.length, 3);
 });
 
+Deno.test("Transport (double): a web page where JSON was due says the base URL may lack /terrain", async () => {
+  // https://de.cyverse.org without /terrain answers the Discovery Environment's pages.
+  await using double = serveDouble(() =>
+    new Response("<!DOCTYPE html><html><title>Discovery Environment</title></html>", {
+      headers: { "content-type": "text/html" },
+    })
+  );
+  await assert.rejects(transport(double.url).json(spec), (error: unknown) => {
+    assert.ok(error instanceof ProtocolError);
+    assert.match(error.message, /filesystem\/x answered with a web page, not JSON/);
+    assert.ok(error.message.includes(`Check the base URL ("${double.url}")`), error.message);
+    assert.match(error.message, /Terrain's ends in \/terrain/);
+    return true;
+  });
+});
+
 Deno.test("Transport (double): malformed JSON is a ProtocolError and is not retried", async () => {
   await using double = serveDouble(() =>
     new Response('{"roots": [', { headers: { "content-type": "application/json" } })

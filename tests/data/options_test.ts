@@ -87,6 +87,17 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
       () => DATAFRAME_OPTIONS.parse("file.dataframe()", { rows: 5 }),
       'file.dataframe(): unknown option "rows": did you mean "nRows"?',
     ],
+    // pandas' read_csv and read_json names, as a pandas user types them.
+    ...([
+      ["usecols", "columns"],
+      ["na_values", "nullValues"],
+      ["parse_dates", "tryParseDates"],
+      ["delimiter", "sep"],
+      ["orient", "jsonLayout"],
+    ] as const).map(([pandas, tern]): [() => unknown, string] => [
+      () => DATAFRAME_OPTIONS.parse("file.dataframe()", { [pandas]: 1 }),
+      `file.dataframe(): unknown option "${pandas}": did you mean "${tern}"?`,
+    ]),
     [
       () => SCAN_OPTIONS.parse("file.scan()", { sep: ";" }),
       'file.scan(): unknown option "sep"; the options are format, encoding, remote, onProgress, ' +

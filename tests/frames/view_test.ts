@@ -124,6 +124,8 @@ Deno.test("view(df): a safe, bounded tern card in notebooks and a fitted table a
   const value = root.querySelector("td.t-num");
   assert.deepEqual([value?.textContent, value?.getAttribute("title")], ["1.2346", "1.23456789"]);
   for (const line of String(shown).split("\n")) assert.ok(line.length <= 40, line);
+  // console.log(view(df)) in a script prints the table, not the object's two functions.
+  assert.equal(Deno.inspect(shown), String(shown));
 });
 
 Deno.test("frames tern returns carry the tern card; walk() dates are Polars datetimes", async () => {

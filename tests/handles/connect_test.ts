@@ -297,6 +297,11 @@ Deno.test("connect names a bad value and what it must be, never showing a creden
       { url: new URL(`http://demo:${DEMO.password}@127.0.0.1:9/terrain`) },
       "connect(): url must be the gateway's base URL as a string, e.g. https://de.cyverse.org/terrain, got a URL.",
     ],
+    [
+      { url: "de.cyverse.org/terrain" },
+      'url is not a valid URL: "de.cyverse.org/terrain"; it starts with http:// or https://, ' +
+      "e.g. https://de.cyverse.org/terrain.",
+    ],
   ];
   for (const [options, message] of cases) {
     const text = refusal(() => connect({ url, ...options }));
@@ -355,4 +360,24 @@ Deno.test("every connect option still works", async () => {
   } finally {
     await Deno.remove(cacheDir, { recursive: true });
   }
+});
+
+Deno.test("a token read from an unset variable leaves the store anonymous, and the sign-in error names the variables", async () => {
+  await using served = await serve();
+  await withEnv({}, async () => {
+    // The README's `connect({ token: Deno.env.get("TERRAIN_TOKEN") })` with the variable unset.
+    const store = connect({ url: served.url, token: Deno.env.get("TERRAIN_TOKEN") });
+    assert.equal(store.options.auth, "anonymous");
+    for (const call of [() => store.folder(PATHS.home).list().toArray(), () => store.root()]) {
+      await assert.rejects(call, (error: unknown) => {
+        assert.ok(error instanceof SignInRequiredError, String(error));
+        assert.match(
+          error.message,
+          /Pass a token or a username and password \(when none is given, tern reads TERRAIN_TOKEN, or TERRAIN_USERNAME and TERRAIN_PASSWORD\)\.$/,
+        );
+        return true;
+      });
+    }
+    await store.close();
+  });
 });

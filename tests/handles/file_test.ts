@@ -225,6 +225,11 @@ Deno.test("dataframe, head and batches read the file as a table; cachedPath give
     assert.ok(local.startsWith(`${cacheDir}/downloads/`) && local.endsWith(".csv"));
     assert.equal(await Deno.readTextFile(local), TABLE_CSV);
     await assert.rejects(file.head(-1), /head\(n\) needs an integer n ≥ 0/);
+    // Options where the row count goes, as `df.head()` habits write it.
+    await assert.rejects(
+      file.head({ columns: ["id"] } as unknown as number),
+      /file\.head\(n, options\) takes the number of rows first, got an object: head\(10, \{ … \}\)/,
+    );
     await assert.rejects(store.file(PATHS.png).dataframe(), /it is a PNG image/);
   } finally {
     await Deno.remove(cacheDir, { recursive: true });

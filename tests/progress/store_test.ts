@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { connect, type ProgressEvent } from "../../mod.ts";
+import { connect, ProgressChannel, type ProgressEvent, search } from "../../mod.ts";
 import { startServer } from "../../server.ts";
 import { DEMO_USER, ensureSampleStore, SAMPLE_CASES } from "../../lib/sample/mod.ts";
 import { onTerminal, PTY } from "./_pty.ts";
@@ -90,4 +90,65 @@ Deno.test({
       ),
     );
   },
+});
+
+Deno.test("a read that fails before it starts still ends its ProgressChannel (a for-await never hangs)", async () => {
+  await using server = await served();
+  const store = connect({ url: server.url, anonymous: true, cacheDir: false, progress: false });
+  const missing = "/iplant/home/shared/tern_samples/formats/no_such.csv";
+  const target = await Deno.makeTempDir();
+  const reads: [string, (onProgress: (event: ProgressEvent) => void) => Promise<unknown>][] = [
+    [
+      "file.dataframe() with a misspelt option",
+      (onProgress) => store.file(missing).dataframe({ onProgress, colums: ["a"] } as never),
+    ],
+    ["file.scan() of a missing file", (onProgress) => store.file(missing).scan({ onProgress })],
+    [
+      "file.cachedPath() without a cache",
+      (onProgress) => store.file(missing).cachedPath({ onProgress }),
+    ],
+    [
+      "file.downloadTo() of a missing file",
+      (onProgress) => store.file(missing).downloadTo(`${target}/`, { onProgress }),
+    ],
+    [
+      "listing.dataframes() of a missing folder",
+      (onProgress) => store.folder(missing).list().dataframes({ onProgress }),
+    ],
+    [
+      "walk().dataframes() of a missing folder",
+      (onProgress) => store.folder(missing).walk({ glob: "*.csv" }).dataframes({ onProgress }),
+    ],
+    [
+      "listing.scan() of a missing folder",
+      (onProgress) => store.folder(missing).list().scan({ onProgress }),
+    ],
+    [
+      "search.dataframes() with a misspelt option",
+      (onProgress) =>
+        store.search(search.name("*.csv")).dataframes({ onProgress, colums: ["a"] } as never),
+    ],
+  ];
+  try {
+    for (const [name, read] of reads) {
+      // As docs/notebooks.md uses it: the read started, the channel iterated, then awaited.
+      const progress = new ProgressChannel();
+      const reading = read(progress.report);
+      reading.catch(() => {});
+      // The watchdog only turns a channel that never ends into a failure instead of a hang.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const hung = new Promise<string[]>((resolve) => {
+        timer = setTimeout(() => resolve(["never ended"]), 30_000);
+      });
+      const kinds = await Promise.race([
+        Array.fromAsync(progress, (event) => `${event.kind}${event.ok === false ? " failed" : ""}`),
+        hung,
+      ]).finally(() => clearTimeout(timer));
+      assert.deepEqual(kinds, ["start", "done failed"], name);
+      await assert.rejects(reading, name);
+    }
+  } finally {
+    await store.close();
+    await Deno.remove(target, { recursive: true });
+  }
 });
