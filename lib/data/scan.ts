@@ -10,7 +10,7 @@
  * needs; Arrow IPC, CSV and NDJSON scans over HTTP all work but download the whole file (CSV and
  * NDJSON twice), so those go through the cache, where the next scan costs nothing. From the
  * cache, Parquet and Arrow files are scanned lazily; text (CSV, TSV, JSON, JSON Lines), gzip and
- * Arrow streams are read whole, by the reader `dataframe()` uses, so a scan's table is always
+ * Arrow streams are parsed whole, by the parser `dataframe()` uses, so a scan's table is always
  * the one `dataframe()` gives.
  *
  * @module
@@ -40,7 +40,8 @@ import { detectFormat } from "./formats.ts";
 import { utf8Head } from "./encoding.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { progressFor } from "../progress/reporter.ts";
-import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
+import { cachedCopy, type FileSource } from "./read.ts";
+import { parseLocal } from "./parse.ts";
 import { withProgress } from "./read_progress.ts";
 
 export type { ScanOptions };
@@ -261,12 +262,9 @@ async function localScan(
   const { format: forced, encoding, signal, onProgress, progress } = options;
   const shown = withProgress(context, { onProgress, progress }, source);
   const local = await cachedCopy(shown, source, { signal }, "scan");
-  const detected = detectFormat({
-    path: source.path,
-    infoType: source.entry?.infoType ?? null,
-    head: utf8Head(await fileHead(local, SNIFF_BYTES), encoding),
-    format: forced,
-  });
+  const { path } = source, infoType = source.entry?.infoType ?? null;
+  const head = await fileHead(local, SNIFF_BYTES);
+  const detected = detectFormat({ path, infoType, head: utf8Head(head, encoding), format: forced });
   let frame: LazyDataFrame | undefined;
   try {
     frame = lazyScan(pl, local, detected);
@@ -279,10 +277,13 @@ async function localScan(
     );
   }
   if (frame !== undefined) return { frame, route: { localPath: local, reason } };
-  // Text, gzip and Arrow streams: the cached copy read whole, as `dataframe()` reads it.
-  const read = { format: forced, encoding, signal };
-  const whole = await readDataFrame(context, source, read, "scan");
-  return { frame: whole.frame.lazy(), route: { reason } };
+  // Text, gzip and Arrow streams: the copy parsed whole, as `dataframe()` parses it; parsed, not
+  // read again, so the store hears one read (pinned, admitted and published once, above). An
+  // empty file goes as its no bytes, as the reader hands it to the parser: an empty table.
+  const copy = head.byteLength === 0 ? { bytes: head } : { file: local };
+  const plan = { format: forced, encoding };
+  const whole = await parseLocal({ pl, detected, source: copy, options: plan, path, infoType });
+  return { frame: whole.lazy(), route: { reason } };
 }
 
 /**

@@ -433,7 +433,7 @@ export class File extends Handle {
    * - **Everything else goes through the cache copy**: private files, servers without range
    *   support, offline stores and the other formats. Parquet and Arrow files are scanned lazily
    *   from the copy; text (CSV, TSV, JSON, JSON Lines), workbooks, gzip and Arrow streams are
-   *   read whole by `dataframe()`'s reader, so the table is always the one `dataframe()` gives
+   *   parsed whole by `dataframe()`'s parser, so the table is always the one `dataframe()` gives
    *   (Polars' lazy CSV reader keeps blank lines, reads no dates, …; see docs/data.md). Polars
    *   0.25.2 can scan Arrow, CSV and NDJSON over HTTP too, but it downloads the whole file to
    *   do so, so the copy is never worse.

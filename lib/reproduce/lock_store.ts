@@ -80,11 +80,14 @@ export function admitLock(
   if (lock.storeId !== undefined && storeId !== undefined) {
     return async () => confirmLockStore(lock, url, await storeId());
   }
+  // Offline, a lock's id cannot be compared either: the note says which of the two it is.
+  const unchecked = lock.storeId === undefined
+    ? "and records no store id to compare"
+    : `(id ${quoteInput(lock.storeId)}), which an offline store cannot be asked to confirm`;
   (options.warn ?? console.warn)(
-    `tern: the lock was written for the store ${quoteInput(lock.store)} and records no ` +
-      `store id to compare; using the store you named, ${
-        quoteInput(lockStoreUrl(url))
-      }, in its place (its files are checked against the lock as usual).`,
+    `tern: the lock was written for the store ${quoteInput(lock.store)} ${unchecked}; using ` +
+      `the store you named, ${quoteInput(lockStoreUrl(url))}, in its place (its files are ` +
+      "checked against the lock as usual).",
   );
   return undefined;
 }

@@ -11,6 +11,7 @@ import type { DataFrame, LazyDataFrame } from "../../lib/deps.ts";
 import type { Store } from "../../mod.ts";
 import type { Encoding } from "../../lib/data/encoding.ts";
 import { DATA, dataStore } from "./_store.ts";
+import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 
 /** A frame as plain values: its columns, their types and its rows. */
 function plain(frame: DataFrame) {
@@ -278,12 +279,21 @@ Deno.test("scan parity: a CSV's columns and a filter select what dataframe() sel
   );
 });
 
-Deno.test("scan parity: a scan of text is recorded as a scan, not as a dataframe() read", async () => {
+Deno.test("scan parity: a scan of text is one read, recorded as a scan, not as a dataframe() read", async () => {
   await using store = await dataStore({});
   const tern = store.connect({ progress: false });
   const handle = await served(store, tern, "csv", new TextEncoder().encode("a,b\n1,2\n"));
+  const heard: string[] = [];
+  const stop = tern[STORE_CONTEXT].events.subscribe((event) => {
+    heard.push(
+      `${event.kind}:${event.operation}${event.kind === "bytes" ? `:${event.count}` : ""}`,
+    );
+  });
   await (await handle.scan()).collect();
+  stop();
   assert.deepEqual(tern.provenance.reads.map((read) => read.operations), [["scan"]]);
+  // The store's channel hears the scan once: its copy is not read a second time as a new read.
+  assert.deepEqual(heard, ["pinned:scan", "bytes:scan:8", "done:scan"]);
 });
 
 Deno.test("scan parity: an empty Parquet or Arrow file fails as dataframe() does", async () => {

@@ -358,3 +358,59 @@ Deno.test("crate: a file's md5 or sha256 that is not hexadecimal of its length i
   file.sha256 = `${sha256.slice(2)}zz`;
   assert.throws(() => parseLock(crate), /sha256.*64 hexadecimal digits/s);
 });
+
+Deno.test("crate: people and licences shared across datasets are one entity each; one name or licence URL written two ways stays two", () => {
+  const ada = { name: "Ada Lovelace", given: "Ada", family: "Lovelace" };
+  const cc0 = {
+    name: "CC0",
+    url: "https://creativecommons.org/publicdomain/zero/1.0/",
+    confidence: "exact",
+  } as const;
+  const crate = provenanceCrate({
+    tern: "0.1.0",
+    store: "http://127.0.0.1:8080/terrain",
+    datasets: [
+      { path: "/c/A", creators: [ada, { name: "Lab" }], license: cc0, doi: "10.7946/P2C35G" },
+      {
+        path: "/c/B",
+        creators: [ada, { ...ada, affiliation: "Analytical Engines" }],
+        license: cc0,
+      },
+      { path: "/c/C", creators: [{ name: "Lab" }], license: { ...cc0, name: "CC0 1.0" } },
+      { path: "/c/D", creators: [], license: { name: "In house", confidence: "unknown" } },
+    ],
+    files: [],
+  }, { datePublished: "2026-01-01T00:00:00.000Z", agent: { name: "Ada Lovelace" } });
+  const graph = crate["@graph"];
+  const byId = new Map(graph.map((entity) => [entity["@id"], entity]));
+  const folder = (name: string) =>
+    `http://127.0.0.1:8080/terrain/secured/filesystem/directory?path=%2Fc%2F${name}`;
+  const datasets = ["https://doi.org/10.7946/P2C35G", folder("B"), folder("C"), folder("D")];
+  assert.deepEqual(datasets.map((id) => byId.get(id)!.creator), [
+    [{ "@id": "#person-ada-lovelace" }, { "@id": "#person-lab" }],
+    [{ "@id": "#person-ada-lovelace" }, { "@id": "#person-ada-lovelace-2" }],
+    [{ "@id": "#person-lab" }],
+    [],
+  ]);
+  assert.deepEqual(datasets.map((id) => byId.get(id)!.license), [
+    { "@id": cc0.url },
+    { "@id": cc0.url },
+    { "@id": "#license-cc0-1.0" },
+    { "@id": "#license-in-house" },
+  ]);
+  // Each person and licence once, in the order first named; the agent is that creator.
+  const ids = (type: string) =>
+    graph.filter((entity) => entity["@type"] === type).map((entity) => entity["@id"]);
+  assert.deepEqual(ids("Person"), [
+    "#person-ada-lovelace",
+    "#person-lab",
+    "#person-ada-lovelace-2",
+  ]);
+  assert.deepEqual(ids("CreativeWork"), [
+    "ro-crate-metadata.json",
+    "https://w3id.org/ro/wfrun/process/0.5",
+    cc0.url,
+    "#license-cc0-1.0",
+    "#license-in-house",
+  ]);
+});

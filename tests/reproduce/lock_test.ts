@@ -215,6 +215,28 @@ Deno.test("connect({ lock }): a path or the object; another store's lock, a miss
   }
 });
 
+Deno.test("connect({ lock, offline }): a store named at another URL stands in for a lock with a store id, with a note that says the id went unchecked", async () => {
+  const notes: string[] = [];
+  const warn = console.warn;
+  console.warn = (line: string) => notes.push(line);
+  const cacheDir = await tempDir();
+  try {
+    const lock = { ...GOOD, storeId: "tern-sample-store" };
+    const url = "http://127.0.0.1:9/terrain";
+    await connect({ url, offline: true, anonymous: true, cacheDir, lock }).close();
+  } finally {
+    console.warn = warn;
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+  // Older code said the lock "records no store id to compare", of a lock that records one.
+  assert.deepEqual(notes, [
+    'tern: the lock was written for the store "http://127.0.0.1:8080/terrain" (id ' +
+    '"tern-sample-store"), which an offline store cannot be asked to confirm; using the store ' +
+    'you named, "http://127.0.0.1:9/terrain", in its place (its files are checked against the ' +
+    "lock as usual).",
+  ]);
+});
+
 Deno.test("DataChangedError names the path, both versions with hashes, and how to update the lock", () => {
   const locked = {
     store: "s",
