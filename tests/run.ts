@@ -67,27 +67,30 @@ const SERIAL = [
 /**
  * The longest-running parallel files (tens of seconds each, mostly waiting on child processes,
  * Jupyter kernels and many small files), started first so that they do not end the run alone
- * (`deno test --parallel` takes files in the order given), slowest first as a whole run's JUnit
- * report timed them. Each runs as a module of its own, not from a generated one (see
- * {@linkcode groupModules}). Only the order changes.
+ * (`deno test --parallel` takes files in the order given), slowest first as whole runs' JUnit
+ * reports timed them (each file's share of its run, averaged over two runs). Each runs as a
+ * module of its own, not from a generated one (see {@linkcode groupModules}), which also keeps
+ * a generated module from holding several of them. Only the order changes.
  */
 const LONGEST = [
   "tests/listing/dask_test.ts",
   "tests/reliability/notebook_test.ts",
-  "tests/ld/notebook_crates_test.ts",
-  "tests/reliability/load_test.ts",
   "tests/reliability/faults_test.ts",
-  "tests/data/wild_test.ts",
+  "tests/reliability/load_test.ts",
+  "tests/ld/notebook_crates_test.ts",
   "tests/package/import_test.ts",
-  "tests/data/scan_test.ts",
-  "tests/cli/commands/notebook_ends_test.ts",
-  "tests/notebooks/notebooks_test.ts",
   "tests/handles/listing_large_test.ts",
-  "tests/server/handlers/paged_directory_test.ts",
+  "tests/handles/file_test.ts",
   "tests/sample/mod_test.ts",
+  "tests/notebooks/notebooks_test.ts",
+  "tests/cli/commands/search_test.ts",
+  "tests/reproduce/lock_travel_test.ts",
   "tests/cli/commands/notebook_test.ts",
-  "tests/listing/pager_test.ts",
-  "tests/cli/commands/get_test.ts",
+  "tests/data/wild_test.ts",
+  "tests/handles/search_test.ts",
+  "tests/cli/commands/notebook_ends_test.ts",
+  "tests/cli/commands/cite_test.ts",
+  "tests/data/scan_test.ts",
 ];
 /**
  * Test files of one folder per module of the first run (see {@linkcode groupModules}): few enough

@@ -50,8 +50,23 @@ export interface GuardOptions {
   timer?: (run: () => void, ms: number) => () => void;
 }
 
-/** The real idle timer. */
-function realTimer(run: () => void, ms: number): () => void {
+/**
+ * The real timer behind the transport's timeouts: runs `run` after `ms` unless the returned
+ * function is called first.
+ *
+ * @example Disarmed before it runs
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { realTimer } from "./body.ts";
+ *
+ * let ran = false;
+ * const disarm = realTimer(() => (ran = true), 0);
+ * disarm();
+ * await new Promise((resolve) => setTimeout(resolve, 5));
+ * assert.equal(ran, false);
+ * ```
+ */
+export function realTimer(run: () => void, ms: number): () => void {
   const id = setTimeout(run, ms);
   return () => clearTimeout(id);
 }

@@ -6,7 +6,7 @@
  */
 
 import { Credentials, redactUrl, type SendJson } from "./auth.ts";
-import { formatMs, guardBody, type GuardOptions, readBody } from "./body.ts";
+import { formatMs, guardBody, type GuardOptions, readBody, realTimer } from "./body.ts";
 import {
   abortError,
   BadRequestError,
@@ -81,6 +81,13 @@ export interface TransportOptions {
    * against the file's listed size instead).
    */
   maxJsonBytes?: number;
+  /**
+   * Arms the timeouts (the headers' wait and each body's idle wait): runs `run` after `ms`
+   * unless the returned function is called first. Tests pass one on a clock they step, so no
+   * timeout depends on how busy the machine is.
+   * @default setTimeout and clearTimeout
+   */
+  timer?: (run: () => void, ms: number) => () => void;
 }
 
 /**
@@ -339,6 +346,7 @@ export class Transport {
   readonly limiter: Limiter;
   #credentials: Credentials;
   #fetch: typeof fetch;
+  #timer: (run: () => void, ms: number) => () => void;
   #signal: AbortSignal;
   #requests = 0;
   #retries = 0;
@@ -379,6 +387,7 @@ export class Transport {
     this.userAgent = userAgent(options.userAgent);
     this.#credentials = credentialsFrom(options);
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#timer = options.timer ?? realTimer;
     this.#signal = options.signal ?? NEVER_ABORTED;
   }
 
@@ -637,7 +646,7 @@ export class Transport {
       const onAbort = () => attempt.abort(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       let timedOut = false;
-      const timer = setTimeout(() => {
+      const disarm = this.#timer(() => {
         timedOut = true;
         attempt.abort();
       }, this.policy.timeoutMs);
@@ -674,7 +683,7 @@ export class Transport {
           },
         };
       } finally {
-        clearTimeout(timer);
+        disarm();
         signal.removeEventListener("abort", onAbort);
       }
 
@@ -685,6 +694,7 @@ export class Transport {
         signal,
         onFinish: release,
         context: { endpoint: spec.endpoint, subject: spec.subject },
+        timer: this.#timer,
       };
       // From here the body's guard gives the slot back, once the body is done with.
       handedOver = true;

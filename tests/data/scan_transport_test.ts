@@ -8,7 +8,8 @@
 
 import assert from "node:assert/strict";
 import pl from "../../polars.ts";
-import { BadRequestError, connect, NetworkError } from "../../mod.ts";
+import { BadRequestError, connect, NetworkError, Store } from "../../mod.ts";
+import { Transport } from "../../lib/client/transport.ts";
 import { isAbortError } from "../../lib/client/errors.ts";
 import { SAMPLE_CASES } from "../../lib/sample/catalog.ts";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
@@ -24,22 +25,47 @@ Deno.test("scan: a range server that stops answering fails collect() with the tr
   // Older code: collect() stayed pending for ever (no timeout on the proxy's global fetch).
   await using served = await dataStore("sample");
   await using proxy = stallingProxy(served.url);
-  await using store = connect({
+  // The transport's timeouts run on a clock the test steps: each held read times out when the
+  // proxy holds it, not 5 s later, and the stat before the stall never times out however busy
+  // the machine is.
+  const armed = new Set<() => void>();
+  const timer = (run: () => void) => {
+    armed.add(run);
+    return () => armed.delete(run);
+  };
+  const transport = new Transport({
     url: proxy.url,
-    anonymous: true,
-    cacheDir: served.cacheDir,
-    // Long enough for the stat before the stall on a busy machine (300 ms once was not).
     timeoutMs: 5_000,
     retries: 1,
     retryBaseMs: 1,
+    timer,
+  });
+  await using store = new Store(transport, {
+    url: transport.url,
+    auth: "anonymous",
+    credentialsFrom: "none",
+    ...transport.policy,
+    cacheDir: served.cacheDir,
   });
   const lazy = await store.file(FLIGHTS).scan();
   proxy.stalling = true;
-  const outcome = await withDeadline(
-    WATCHDOG_MS,
-    "collect() of a stalled scan",
-    () => lazy.select("origin").head(1000).collect().then(() => undefined, (error) => error),
-  );
+  let settled = false;
+  const collected = lazy.select("origin").head(1000).collect().then(
+    () => undefined,
+    (error) => error,
+  ).finally(() => settled = true);
+  // Each read the proxy holds has its timeout stepped past; the retry is held in turn.
+  const stepping = (async () => {
+    while (!settled) {
+      await Promise.race([proxy.nextHeld(), collected]);
+      for (const run of [...armed]) {
+        armed.delete(run);
+        run();
+      }
+    }
+  })();
+  const outcome = await withDeadline(WATCHDOG_MS, "collect() of a stalled scan", () => collected);
+  await stepping;
   assert.ok(outcome instanceof NetworkError, String(outcome));
   assert.match(
     outcome.message,
