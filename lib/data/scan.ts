@@ -258,7 +258,8 @@ async function localScan(
   options: ScanOptions,
   reason: string,
 ): Promise<Scan> {
-  const { format: forced, encoding, signal, onProgress, progress } = options;
+  const { format: forced, encoding, skipRows, commentPrefix, signal, onProgress, progress } =
+    options;
   const shown = withProgress(context, { onProgress, progress }, source);
   const local = await cachedCopy(shown, source, { signal }, "scan");
   const detected = detectFormat({
@@ -280,7 +281,7 @@ async function localScan(
   }
   if (frame !== undefined) return { frame, route: { localPath: local, reason } };
   // Text, gzip and Arrow streams: the cached copy read whole, as `dataframe()` reads it.
-  const read = { format: forced, encoding, signal };
+  const read = { format: forced, encoding, skipRows, commentPrefix, signal };
   const whole = await readDataFrame(context, source, read, "scan");
   return { frame: whole.frame.lazy(), route: { reason } };
 }
