@@ -721,7 +721,7 @@ export async function parseLocal(input: Parsing & { source: WholeSource }): Prom
   const plain = detected.gzip ? await collect(inflate([raw], path)) : raw;
   const head = () => utf8Head(plain.subarray(0, SNIFF_BYTES), encoding);
   const inner = detected.gzip
-    ? innerFormat({ path, infoType, head: head(), format: options.format })
+    ? innerFormat({ path, infoType, head: head(), format: options.format }, options)
     : detected;
   const bytes = decodes(encoding) && TEXT_FORMATS.has(inner.format)
     ? wholeToUtf8(plain, encoding)
@@ -768,7 +768,7 @@ export async function* parseChunks(
     if (inflated !== undefined) {
       const peeked = await peek(inflated, SNIFF_BYTES);
       const head = utf8Head(peeked.head, encoding);
-      format = innerFormat({ path, infoType, head, format: options.format });
+      format = innerFormat({ path, infoType, head, format: options.format }, options);
       chunks = peeked.chunks;
     }
     if (decodes(encoding)) chunks = toUtf8(chunks, encoding);

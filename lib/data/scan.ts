@@ -267,7 +267,7 @@ async function localScan(
     infoType: source.entry?.infoType ?? null,
     head: utf8Head(await fileHead(local, SNIFF_BYTES), encoding),
     format: forced,
-  });
+  }, { skipRows, commentPrefix });
   let frame: LazyDataFrame | undefined;
   try {
     frame = lazyScan(pl, local, detected);

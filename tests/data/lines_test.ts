@@ -90,6 +90,20 @@ Deno.test("lines: a preamble and comment lines across batches, with CRLF, gzip a
   assert.equal(many.height, 2 * count);
 });
 
+Deno.test("lines: a logger's .txt or .dat is sniffed without the lines it drops", async () => {
+  await using served = await dataStore({
+    [`${DATA}/tab.txt`]: "# Station: Tucson, AZ\n# Logger v2, firmware 1.2\na\tb\n1\t2\n3\t4\n",
+    [`${DATA}/tab.txt.gz`]: await gzip("# Station: Tucson, AZ\na\tb\n1\t2\n3\t4\n"),
+    [`${DATA}/semi.dat`]: "Logger v2.1, serial 12\nStation, Tucson\na;b\n1;2\n3;4\n",
+    [`${DATA}/clean.csv`]: "a,b\n1,2\n3,4\n",
+  });
+  const store = served.connect({ progress: false });
+  const clean = `${DATA}/clean.csv`;
+  await assertEveryRoute(store, `${DATA}/tab.txt`, { commentPrefix: "#" }, clean);
+  await assertEveryRoute(store, `${DATA}/tab.txt.gz`, { commentPrefix: "#" }, clean);
+  await assertEveryRoute(store, `${DATA}/semi.dat`, { skipRows: 2 }, clean);
+});
+
 const line = fc.constantFrom("# note", '# a "quote', "#", "#,,,", '#"', "# é");
 const preambleLine = fc.constantFrom("Logger v2.1,,,", '# Station: "Tucson', '"open', "", "a,b");
 const cell = fc.oneof(
