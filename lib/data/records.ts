@@ -341,31 +341,45 @@ export class LineFilter {
       for (const part of [...this.#held, chunk]) bytes.set(part, at), at += part.length;
       [this.#held, this.#heldBytes] = [[], 0];
     }
-    const kept = new Uint8Array(this.#skip === 0 && prefix === undefined ? 0 : bytes.length);
-    let [fill, start] = [0, 0];
-    while (start < bytes.length && (this.#skip > 0 || prefix !== undefined)) {
-      let stop = bytes.indexOf(this.#end, start);
+    const end = this.#end;
+    let start = 0;
+    for (; this.#skip > 0 && start < bytes.length; this.#skip--) {
+      const stop = bytes.indexOf(end, start);
       if (stop < 0 && !last) break;
-      if (stop < 0) stop = bytes.length - 1;
-      if (this.#skip > 0) this.#skip--;
-      else if (this.#quoted || !startsWith(bytes, start, prefix!)) {
-        kept.set(bytes.subarray(start, stop + 1), fill);
-        fill += stop + 1 - start;
-        if ((countByte(bytes, this.#quote, start, stop + 1) & 1) === 1) {
-          this.#quoted = !this.#quoted;
-        }
-      }
-      start = stop + 1;
+      start = stop < 0 ? bytes.length : stop + 1;
     }
     // The preamble is gone and there are no comments: the rest passes as it is.
-    if (this.#skip === 0 && prefix === undefined) {
-      if (fill === 0) return bytes.subarray(start);
-      kept.set(bytes.subarray(start), fill);
-      return kept.subarray(0, fill + bytes.length - start);
+    if (this.#skip === 0 && prefix === undefined) return bytes.subarray(start);
+    const stop = this.#skip > 0 ? start : last ? bytes.length : bytes.lastIndexOf(end) + 1;
+    const kept = new Uint8Array(stop - start);
+    let fill = 0;
+    if (prefix !== undefined) {
+      // Comment lines are rare: hop from one prefix byte at a line start to the next, and count
+      // quotes only up to those, with one native search each (a loop over lines would cost a
+      // call per line).
+      let [from, counted, at] = [start, start, start];
+      while ((at = bytes.indexOf(prefix[0], at)) >= 0 && at < stop) {
+        if ((at === start || bytes[at - 1] === end) && startsWith(bytes, at, prefix)) {
+          if ((countByte(bytes, this.#quote, counted, at) & 1) === 1) this.#quoted = !this.#quoted;
+          counted = at;
+          if (!this.#quoted) {
+            kept.set(bytes.subarray(from, at), fill);
+            fill += at - from;
+            const next = bytes.indexOf(end, at);
+            from = counted = at = next < 0 || next >= stop ? stop : next + 1;
+            continue;
+          }
+        }
+        at++;
+      }
+      if ((countByte(bytes, this.#quote, counted, stop) & 1) === 1) this.#quoted = !this.#quoted;
+      start = from;
     }
-    if (start < bytes.length) {
-      this.#held.push(bytes.slice(start));
-      this.#heldBytes = bytes.length - start;
+    kept.set(bytes.subarray(start, stop), fill);
+    fill += stop - start;
+    if (stop < bytes.length) {
+      this.#held.push(bytes.slice(stop));
+      this.#heldBytes = bytes.length - stop;
     }
     return kept.subarray(0, fill);
   }
