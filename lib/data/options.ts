@@ -29,7 +29,8 @@ import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
 
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
- * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`) apply to
+ * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`, `skipRows`,
+ * `commentPrefix`) apply to
  * delimited text only (`hasHeader` to Excel sheets too, and `sheet` only to them), `inferSchemaLength` and `encoding` to delimited text and JSON; `columns`, `dtypes` and
  * `nRows` apply to every format.
  *
@@ -125,6 +126,22 @@ export interface DataFrameOptions {
    * @default '"'
    */
   quoteChar?: string;
+  /**
+   * Lines of delimited text to drop before the header (or the first row, without one), as
+   * pandas' `skiprows=n`: an instrument's or logger's preamble. Lines as written: a quote in
+   * them opens no field.
+   *
+   * @default 0
+   */
+  skipRows?: number;
+  /**
+   * Delimited text: a line (after `skipRows`) starting with this string is dropped, header
+   * included, as pandas' `comment` and Polars' `commentPrefix` drop whole lines; a quote in it
+   * opens no field. A line inside a quoted field is not one. 1 to 5 characters.
+   *
+   * @default none: no line is a comment
+   */
+  commentPrefix?: string;
   /**
    * Rows used to infer column types. Delimited text: as in Polars; types are fixed by the first
    * batch of rows, except that an integer column meeting a decimal value later is widened to
@@ -247,6 +264,18 @@ export interface ScanOptions {
    */
   encoding?: Encoding;
   /**
+   * Lines of delimited text to drop before the header, as `dataframe()` takes it.
+   *
+   * @default 0
+   */
+  skipRows?: number;
+  /**
+   * Delimited text: lines starting with this string are dropped, as `dataframe()` takes it.
+   *
+   * @default none: no line is a comment
+   */
+  commentPrefix?: string;
+  /**
    * Scan public Parquet files in place over their anonymous URL. With `false` every file is
    * scanned from its cached copy.
    *
@@ -301,6 +330,18 @@ const oneAscii = (value: unknown): value is string =>
 const isStrings = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every(isString);
 
+/** The rules of the options that drop lines of delimited text. */
+function lineRules() {
+  return {
+    skipRows: count(0),
+    commentPrefix: rule(
+      "a string of 1 to 5 characters without a line break",
+      (value): value is string =>
+        isString(value) && value.length >= 1 && value.length <= 5 && !/[\r\n]/.test(value),
+    ),
+  } satisfies OptionRules<Pick<DataFrameOptions, "skipRows" | "commentPrefix">>;
+}
+
 /** The rules of the options every reader shares. */
 function readerRules() {
   return {
@@ -311,6 +352,7 @@ function readerRules() {
       (value): value is string => oneAscii(value) && value !== "\n" && value !== "\r",
     ),
     quoteChar: rule("one ASCII character", oneAscii),
+    ...lineRules(),
     columns: rule(
       "a non-empty array of column names",
       (value): value is string[] => isStrings(value) && value.length > 0,
@@ -403,6 +445,7 @@ function scanRules() {
   return {
     format: oneOf(TABLE_FORMATS),
     encoding: oneOf(ENCODINGS),
+    ...lineRules(),
     remote: flag(),
     onProgress: callback<(event: ProgressEvent) => void>(),
     progress: flag(),

@@ -24,7 +24,13 @@ import { decodes, invalidUtf8At, toUtf8, utf8Head, wholeToUtf8 } from "./encodin
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { innerFormat } from "./formats.ts";
 import { asRecords } from "./json_layout.ts";
-import { extraFieldsEmpty, hasBlankLine, RecordSplitter, withoutBlankLines } from "./records.ts";
+import {
+  extraFieldsEmpty,
+  hasBlankLine,
+  LineFilter,
+  RecordSplitter,
+  withoutBlankLines,
+} from "./records.ts";
 import type { DataFrameOptions } from "./options.ts";
 import { asBuffer, defined, type Polars } from "./polars.ts";
 
@@ -147,11 +153,15 @@ export class BatchParser {
       // Polars' readers say "invalid utf-8", "did not contain valid UTF-8" or "InvalidUtf8".
       const bad = /utf-?8/i.test(String(error)) ? invalidUtf8In(input) : undefined;
       if (bad !== undefined) throw notUtf8(this.#path, at + bad.at, bad.byte, gzip, error);
+      // A first line of `#` is most often a comment, which Polars reads as the header.
+      const commented = format === "csv" && at === 0 && o.commentPrefix === undefined &&
+        !o.skipRows && textRead(input)[0] === 0x23;
       throw parseError(
         error,
         this.#path,
         `Could not parse ${JSON.stringify(this.#path)} as ${formatName(this.#format)} (from byte ` +
           `${at} of the ${gzip ? "decompressed " : ""}file, after ${this.#rows} rows)`,
+        commented ? COMMENT_HINT : "",
       );
     }
   }
@@ -513,7 +523,11 @@ export async function parseWhole(
     return limitRows(shape(pl, frame, o, path), o.nRows);
   }
   if (format.format !== "parquet" && format.format !== "arrow") {
-    return new BatchParser(pl, format, options, path).parse(input);
+    const filter = lineFilter(format, o);
+    const text = filter === undefined ? input : filter.push(textRead(input), true);
+    // A file of nothing but dropped lines is empty, as its batches are.
+    if (text.length === 0) return pl.DataFrame();
+    return new BatchParser(pl, format, options, path).parse(text);
   }
   const buffer = typeof input === "string" ? input : asBuffer(input);
   try {
@@ -610,7 +624,7 @@ function formatName(format: DetectedFormat): string {
 }
 
 /** A Polars failure as a {@linkcode ParseError}: `what` failed, why, and what may help. */
-function parseError(error: unknown, path: string, what: string): ParseError {
+function parseError(error: unknown, path: string, what: string, more = ""): ParseError {
   if (error instanceof ParseError) return error;
   const text = error instanceof Error ? error.message : String(error);
   const hint = dateHint(error) ??
@@ -621,12 +635,17 @@ function parseError(error: unknown, path: string, what: string): ParseError {
       : /TapeError\) at character \d+ \('[NI-]'\)/.test(text)
       ? NAN_HINT
       : "");
-  return new ParseError(`${what}: ${polarsReason(error)}.${hint}`, { path, cause: error });
+  return new ParseError(`${what}: ${polarsReason(error)}.${hint}${more}`, {
+    path,
+    cause: error,
+  });
 }
 
 const RAGGED_HINT = " A row has more fields than the header has columns; they are not " +
   "dropped silently. Check the separator (sep) and whether the first line is the header " +
   "(hasHeader).";
+const COMMENT_HINT = ' The first line starts with "#": commentPrefix: "#" drops such comment ' +
+  "lines, and skipRows: n the n lines before the header.";
 const NAN_HINT = " NaN and Infinity are no JSON values (Python's json.dumps writes them " +
   "unless allow_nan=False; pandas writes null): write null for a missing value.";
 const TYPE_HINT = " Column types come from the first rows (an integer column meeting a decimal " +
@@ -705,7 +724,7 @@ export async function parseLocal(input: Parsing & { source: WholeSource }): Prom
   const plain = detected.gzip ? await collect(inflate([raw], path)) : raw;
   const head = () => utf8Head(plain.subarray(0, SNIFF_BYTES), encoding);
   const inner = detected.gzip
-    ? innerFormat({ path, infoType, head: head(), format: options.format })
+    ? innerFormat({ path, infoType, head: head(), format: options.format }, options)
     : detected;
   const bytes = decodes(encoding) && TEXT_FORMATS.has(inner.format)
     ? wholeToUtf8(plain, encoding)
@@ -752,10 +771,12 @@ export async function* parseChunks(
     if (inflated !== undefined) {
       const peeked = await peek(inflated, SNIFF_BYTES);
       const head = utf8Head(peeked.head, encoding);
-      format = innerFormat({ path, infoType, head, format: options.format });
+      format = innerFormat({ path, infoType, head, format: options.format }, options);
       chunks = peeked.chunks;
     }
     if (decodes(encoding)) chunks = toUtf8(chunks, encoding);
+    const filter = lineFilter(format, options);
+    if (filter !== undefined) chunks = filtered(chunks, filter, path, format);
     const parser = new BatchParser(pl, format, options, path);
     if (format.format === "json") {
       whole = true;
@@ -796,6 +817,30 @@ export async function* parseChunks(
   } finally {
     await inflated?.return?.();
   }
+}
+
+/**
+ * The {@linkcode LineFilter} of delimited text read with `skipRows` or `commentPrefix`, else
+ * `undefined`.
+ */
+function lineFilter(format: DetectedFormat, o: DataFrameOptions): LineFilter | undefined {
+  if (format.format !== "csv" || !o.skipRows && o.commentPrefix === undefined) return undefined;
+  const { skipRows, commentPrefix, quoteChar } = o;
+  return new LineFilter({ skipRows, commentPrefix, quoteChar, lineEnd: format.lineEnd });
+}
+
+/** The chunks' kept lines ({@linkcode LineFilter}); a line may not grow without end. */
+async function* filtered(
+  chunks: AsyncIterable<Uint8Array>,
+  filter: LineFilter,
+  path: string,
+  format: DetectedFormat,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    yield filter.push(chunk);
+    if (filter.buffered > MAX_RECORD_BYTES) throw endlessRecord(path, format);
+  }
+  yield filter.push(NO_BYTES, true);
 }
 
 /**

@@ -510,7 +510,7 @@ async function* frameStream(
     await using bytes = await context.reader.open(pinned, call);
     const { copy } = bytes;
     const head = utf8Head(await bytes.head(), options.encoding);
-    const detected = detectFormat({ path, infoType, head, format: options.format });
+    const detected = detectFormat({ path, infoType, head, format: options.format }, options);
     const parsing = { options, path, infoType, pl: await pl, detected };
     const parse = (source: LocalCopy) => parseLocal({ ...parsing, source });
     if (copy !== undefined) {

@@ -8,6 +8,9 @@
  * short rest carried into the next batch is counted again), four bytes at a time, which keeps
  * the splitter at a few GB/s on one core.
  *
+ * Lines dropped before any of that (a preamble, comment lines) are dropped by
+ * {@linkcode LineFilter}, once, at the start of the stream, so every route reads the same text.
+ *
  * The other record-level questions of delimited text asked of its bytes live here too: whether
  * it has blank lines (and the text without them) and whether the fields past the header's are
  * all empty.
@@ -220,6 +223,188 @@ export class RecordSplitter {
     this.#fill = rest;
     return buffer.subarray(0, cut);
   }
+}
+
+/**
+ * Which lines of delimited text {@linkcode LineFilter} drops.
+ *
+ * @example
+ * ```ts
+ * import type { LineDropping } from "./records.ts";
+ *
+ * const logger: LineDropping = { skipRows: 2, commentPrefix: "#" };
+ * ```
+ */
+export interface LineDropping {
+  /**
+   * Lines to drop first, as written (a quote in them opens no field).
+   * @default {0}
+   */
+  skipRows?: number;
+  /**
+   * A line after those starting with this (outside a quoted field) is dropped.
+   * @default {undefined}
+   */
+  commentPrefix?: string;
+  /**
+   * The quote character.
+   * @default {'"'}
+   */
+  quoteChar?: string;
+  /**
+   * What lines end with: `"\n"`, or `"\r"` for text whose lines end with a lone CR.
+   * @default {"\n"}
+   */
+  lineEnd?: "\n" | "\r";
+}
+
+/**
+ * Drops the first `skipRows` lines and the comment lines of delimited text as its chunks pass,
+ * before records are cut: a comment line's quotes would otherwise open a field, and a preamble
+ * must be dropped once, not at each batch. A whole file is one chunk, the last. Once the
+ * preamble is gone and there is no comment prefix, chunks pass as they are.
+ *
+ * @example
+ * ```ts
+ * import { LineFilter } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const filter = new LineFilter({ skipRows: 1, commentPrefix: "#" });
+ * const text = new TextEncoder();
+ * const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+ * const first = filter.push(text.encode('Logger "v2\na,b\n# a "quote\n1,"x\n#'));
+ * assert.equal(decode(first), 'a,b\n1,"x\n'); // the comment's quote opened nothing
+ * const rest = filter.push(text.encode('y"\n#end\n2,z'), true);
+ * assert.equal(decode(rest), '#y"\n2,z'); // a line inside a quoted field is no comment
+ * ```
+ */
+export class LineFilter {
+  #skip: number;
+  readonly #prefix: Uint8Array | undefined;
+  readonly #quote: number;
+  readonly #end: number;
+  #quoted = false;
+  // An unended line, in the chunks it came in: joined once its end comes, so a long line costs
+  // one copy rather than one per chunk.
+  #held: Uint8Array[] = [];
+  #heldBytes = 0;
+
+  /**
+   * Creates a filter.
+   *
+   * @example
+   * ```ts
+   * import { LineFilter } from "./records.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const filter = new LineFilter({ commentPrefix: "//", lineEnd: "\r" });
+   * const kept = filter.push(new TextEncoder().encode("// x\ra\r1\r"), true);
+   * assert.equal(new TextDecoder().decode(kept), "a\r1\r");
+   * ```
+   */
+  constructor({ skipRows = 0, commentPrefix, quoteChar = '"', lineEnd = "\n" }: LineDropping) {
+    this.#skip = skipRows;
+    this.#prefix = commentPrefix === undefined
+      ? undefined
+      : new TextEncoder().encode(commentPrefix);
+    this.#quote = quoteChar.charCodeAt(0);
+    this.#end = lineEnd.charCodeAt(0);
+  }
+
+  /**
+   * The lines of `chunk` (and of the unended line held from before) that are kept; an unended
+   * last line is held for the next chunk, unless `last`.
+   *
+   * @example
+   * ```ts
+   * import { LineFilter } from "./records.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const filter = new LineFilter({ skipRows: 1 });
+   * assert.equal(filter.push(new TextEncoder().encode("pre")).length, 0);
+   * assert.equal(filter.buffered, 3);
+   * assert.equal(new TextDecoder().decode(filter.push(new TextEncoder().encode("\na\n1"))), "a\n1");
+   * ```
+   */
+  push(chunk: Uint8Array, last = false): Uint8Array {
+    const prefix = this.#prefix;
+    const dropping = this.#skip > 0 || prefix !== undefined;
+    if (dropping && !last && chunk.indexOf(this.#end) < 0) {
+      this.#held.push(chunk.slice());
+      this.#heldBytes += chunk.length;
+      return chunk.subarray(0, 0);
+    }
+    let bytes = chunk;
+    if (this.#heldBytes > 0) {
+      bytes = new Uint8Array(this.#heldBytes + chunk.length);
+      let at = 0;
+      for (const part of [...this.#held, chunk]) bytes.set(part, at), at += part.length;
+      [this.#held, this.#heldBytes] = [[], 0];
+    }
+    const end = this.#end;
+    let start = 0;
+    for (; this.#skip > 0 && start < bytes.length; this.#skip--) {
+      const stop = bytes.indexOf(end, start);
+      if (stop < 0 && !last) break;
+      start = stop < 0 ? bytes.length : stop + 1;
+    }
+    // The preamble is gone and there are no comments: the rest passes as it is.
+    if (this.#skip === 0 && prefix === undefined) return bytes.subarray(start);
+    const stop = this.#skip > 0 ? start : last ? bytes.length : bytes.lastIndexOf(end) + 1;
+    const kept = new Uint8Array(stop - start);
+    let fill = 0;
+    if (prefix !== undefined) {
+      // Comment lines are rare: hop from one prefix byte at a line start to the next, and count
+      // quotes only up to those, with one native search each (a loop over lines would cost a
+      // call per line).
+      let [from, counted, at] = [start, start, start];
+      while ((at = bytes.indexOf(prefix[0], at)) >= 0 && at < stop) {
+        if ((at === start || bytes[at - 1] === end) && startsWith(bytes, at, prefix)) {
+          if ((countByte(bytes, this.#quote, counted, at) & 1) === 1) this.#quoted = !this.#quoted;
+          counted = at;
+          if (!this.#quoted) {
+            kept.set(bytes.subarray(from, at), fill);
+            fill += at - from;
+            const next = bytes.indexOf(end, at);
+            from = counted = at = next < 0 || next >= stop ? stop : next + 1;
+            continue;
+          }
+        }
+        at++;
+      }
+      if ((countByte(bytes, this.#quote, counted, stop) & 1) === 1) this.#quoted = !this.#quoted;
+      start = from;
+    }
+    kept.set(bytes.subarray(start, stop), fill);
+    fill += stop - start;
+    if (stop < bytes.length) {
+      this.#held.push(bytes.slice(stop));
+      this.#heldBytes = bytes.length - stop;
+    }
+    return kept.subarray(0, fill);
+  }
+
+  /**
+   * How many bytes of an unended line it holds.
+   *
+   * @example
+   * ```ts
+   * import { LineFilter } from "./records.ts";
+   * import assert from "node:assert/strict";
+   *
+   * assert.equal(new LineFilter({ commentPrefix: "#" }).buffered, 0);
+   * ```
+   */
+  get buffered(): number {
+    return this.#heldBytes;
+  }
+}
+
+/** Whether `bytes` from `start` on begin with `prefix`. */
+function startsWith(bytes: Uint8Array, start: number, prefix: Uint8Array): boolean {
+  if (bytes.length - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[start + i] !== prefix[i]) return false;
+  return true;
 }
 
 /** Room for a batch plus the chunk that crosses its threshold. */

@@ -259,12 +259,14 @@ async function localScan(
   options: ScanOptions,
   reason: string,
 ): Promise<Scan> {
-  const { format: forced, encoding, signal, onProgress, progress } = options;
+  const { format: forced, encoding, skipRows, commentPrefix, signal, onProgress, progress } =
+    options;
   const shown = withProgress(context, { onProgress, progress }, source);
   const local = await cachedCopy(shown, source, { signal }, "scan");
   const { path } = source, infoType = source.entry?.infoType ?? null;
   const head = await fileHead(local, SNIFF_BYTES);
-  const detected = detectFormat({ path, infoType, head: utf8Head(head, encoding), format: forced });
+  const clues = { path, infoType, head: utf8Head(head, encoding), format: forced };
+  const detected = detectFormat(clues, { skipRows, commentPrefix });
   let frame: LazyDataFrame | undefined;
   try {
     frame = lazyScan(pl, local, detected);
@@ -281,7 +283,7 @@ async function localScan(
   // read again, so the store hears one read (pinned, admitted and published once, above). An
   // empty file goes as its no bytes, as the reader hands it to the parser: an empty table.
   const copy = head.byteLength === 0 ? { bytes: head } : { file: local };
-  const plan = { format: forced, encoding };
+  const plan = { format: forced, encoding, skipRows, commentPrefix };
   const whole = await parseLocal({ pl, detected, source: copy, options: plan, path, infoType });
   return { frame: whole.lazy(), route: { reason } };
 }

@@ -100,8 +100,8 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
     ]),
     [
       () => SCAN_OPTIONS.parse("file.scan()", { sep: ";" }),
-      'file.scan(): unknown option "sep"; the options are format, encoding, remote, onProgress, ' +
-      "progress, signal.",
+      'file.scan(): unknown option "sep"; the options are format, encoding, skipRows, ' +
+      "commentPrefix, remote, onProgress, progress, signal.",
     ],
     [
       () => SCAN_MANY_OPTIONS.parse("listing.scan()", { sources: "file" }),

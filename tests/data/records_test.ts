@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { countByte, RecordSplitter } from "../../lib/data/records.ts";
+import { countByte, LineFilter, RecordSplitter } from "../../lib/data/records.ts";
 import { asBuffer, loadPolars } from "../../lib/data/polars.ts";
 
 const encoder = new TextEncoder();
@@ -148,5 +148,45 @@ Deno.test("batches parsed one by one with the first batch's schema equal one who
       assert.deepEqual(stacked.toRecords(), whole.toRecords());
     }),
     { numRuns: 60 },
+  );
+});
+
+/** What LineFilter keeps, line by line: the lines after the first `skipRows`, but comments. */
+function keptLines(text: string, skipRows: number, prefix: string | undefined, end: string) {
+  const lines = text.split(end).map((line, i, all) => i < all.length - 1 ? line + end : line);
+  let quoted = false;
+  return lines.slice(skipRows).filter((line) => {
+    if (!quoted && prefix !== undefined && line.startsWith(prefix)) return false;
+    quoted = quoted !== (line.split('"').length % 2 === 0);
+    return true;
+  }).join("");
+}
+
+Deno.test("LineFilter keeps the lines after the preamble but comments, whatever the chunks", () => {
+  const piece = fc.constantFrom("a", ",", '"', "#", "\n", "\r\n", "é", "//");
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 60 }).map((parts) => parts.join("")),
+      fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 5 }),
+      fc.record({
+        skipRows: fc.nat(3),
+        commentPrefix: fc.constantFrom(undefined, "#", "//"),
+        lineEnd: fc.constantFrom("\n" as const, "\r" as const),
+      }),
+      (text, sizes, dropping) => {
+        const bytes = encoder.encode(text);
+        const filter = new LineFilter(dropping);
+        const kept: number[] = [];
+        for (let at = 0, turn = 0; at < bytes.length; at += sizes[turn++ % sizes.length]) {
+          kept.push(...filter.push(bytes.subarray(at, at + sizes[turn % sizes.length])));
+        }
+        kept.push(...filter.push(new Uint8Array(0), true));
+        const { skipRows, commentPrefix, lineEnd } = dropping;
+        const expected = keptLines(text, skipRows, commentPrefix, lineEnd);
+        assert.equal(decoder.decode(new Uint8Array(kept)), expected);
+        assert.equal(decoder.decode(new LineFilter(dropping).push(bytes, true)), expected);
+      },
+    ),
+    { numRuns: 300 },
   );
 });
