@@ -527,8 +527,19 @@ async function* frameStream(
     const streamed = isStreamed(detected);
     if (operation === "batches" && streamed) {
       const writer = await cache?.writer(version);
-      const reopen = () =>
-        context.reader.open({ version }, { ...call, started: undefined, cache: false });
+      // The loop may have paused for long: a file changed since is refused before its bytes
+      // reach a batch (the joined hash, checked at the end, comes after the batches).
+      const reopen = async () => {
+        const now = versionOfEntry(version.store, await recheck(signal));
+        if (!sameVersion(version, now)) {
+          throw new FileChangedError(version, now, "between two downloads of it");
+        }
+        return await context.reader.open({ version }, {
+          ...call,
+          started: undefined,
+          cache: false,
+        });
+      };
       let end: PacedEnd | undefined;
       const chunks = async function* () {
         const { limiter } = context.transport, format = detected.format;
