@@ -529,16 +529,13 @@ async function* frameStream(
       const writer = await cache?.writer(version);
       // The loop may have paused for long: a file changed since is refused before its bytes
       // reach a batch (the joined hash, checked at the end, comes after the batches).
-      const reopen = async () => {
+      const reopen = async (published: number) => {
         const now = versionOfEntry(version.store, await recheck(signal));
         if (!sameVersion(version, now)) {
           throw new FileChangedError(version, now, "between two downloads of it");
         }
-        return await context.reader.open({ version }, {
-          ...call,
-          started: undefined,
-          cache: false,
-        });
+        const again = { ...call, started: undefined, cache: false, published };
+        return await context.reader.open({ version }, again);
       };
       let end: PacedEnd | undefined;
       const chunks = async function* () {
@@ -587,7 +584,8 @@ async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
   bytes: ByteSource;
   writer: CopyWriter | undefined;
   format: string;
-  reopen: () => Promise<ByteSource>;
+  /** Opens a new download of the version, publishing only the bytes past those given. */
+  reopen: (published: number) => Promise<ByteSource>;
   /** Aborts the downloads (their signal). */
   stop: AbortController;
   /** The store's request slots. */
@@ -666,7 +664,7 @@ async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
   // No copy holds the rest: it comes from new downloads. (After a copy that failed, what was
   // taken before is not hashed: that rare route only checks sizes, as it did.)
   while (true) {
-    await using again = await reopen();
+    await using again = await reopen(taken);
     yield* ahead((tap) => forward(again, taken, tap), true);
     if (taken < size) continue;
     const version = again.hashed();

@@ -745,6 +745,28 @@ Deno.test("notebook: a file rewritten between the downloads of a paused batches(
   });
 });
 
+Deno.test("notebook: a batches() loop without a cache that resumes from a new download counts each byte once in its progress", async () => {
+  const path = `${DATA}/huge.csv`;
+  await using store = await dataStore({ [path]: WIDE, [`${TABLES}/a.csv`]: "x\n1\n" });
+  const tern = store.connect({ cacheDir: false, concurrency: 1, progress: false });
+  const seen: { bytes: number; totalBytes: number }[] = [];
+  const onProgress = (event: { bytes: number; totalBytes: number }) => void seen.push(event);
+  const batches = tern.file(path).batches({ rows: 1_000, onProgress })[Symbol.asyncIterator]();
+  await withDeadline(DEADLINE_MS, "a loop that resumes", async () => {
+    try {
+      await batches.next();
+      // The one slot is free once more than 16 MiB wait: the download was ended.
+      assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 1);
+      while (!(await batches.next()).done);
+    } finally {
+      await batches.return?.();
+    }
+  });
+  assert.equal(tern.stats.inFlight, 0);
+  assert.ok(seen.every((event) => event.bytes <= event.totalBytes));
+  assert.equal(seen.at(-1)?.bytes, WIDE.length);
+});
+
 Deno.test("notebook: a file rewritten while a batches() loop without a cache pauses gives no batch of the new version", async () => {
   const path = `${DATA}/huge.csv`;
   await using store = await dataStore({ [path]: WIDE, [`${TABLES}/a.csv`]: "x\n1\n" });
