@@ -159,6 +159,7 @@ export async function pinVersion(
 /**
  * Reads a file into one DataFrame (`nRows` makes it a `head` read: parsed from the arriving
  * chunks of delimited text and JSON Lines, stopping early, caching nothing partial).
+ * `operation` is what its events name: `scan` for a scan that reads its copy whole.
  *
  * @throws {UnsupportedFormatError} when it is not a supported table format.
  * @throws {ParseError} when Polars cannot parse it with the options given.
@@ -186,9 +187,9 @@ export async function readDataFrame(
   context: DataContext,
   source: FileSource,
   options: DataFrameOptions = {},
+  operation: "dataframe" | "head" | "scan" = options.nRows === undefined ? "dataframe" : "head",
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   const pl = polarsLoading();
-  const operation = options.nRows === undefined ? "dataframe" : "head";
   const { events } = context, { signal } = options;
   return await announced({ events, source, operation, signal }, async (source) => {
     const frames: DataFrame[] = [];
@@ -480,12 +481,12 @@ async function* frameStream(
     context: DataContext;
     source: FileSource;
     options: DataFrameOptions;
-    operation: "dataframe" | "head" | "batches";
+    operation: "dataframe" | "head" | "batches" | "scan";
   },
 ): AsyncGenerator<DataFrame, Outcome> {
   const { context, source, options, operation } = read;
   const cache = options.cache === false ? undefined : context.reader.cache;
-  const whole = operation === "dataframe";
+  const whole = operation === "dataframe" || operation === "scan";
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = whole ? await cache?.claim(context.transport.url, source.path) : undefined;
   // Ends a download that runs ahead of its parser when the parser stops early.

@@ -11,7 +11,8 @@
  * NDJSON twice), so those go through the cache, where the next scan costs nothing. From the
  * cache, Parquet and Arrow files are scanned lazily; text (CSV, TSV, JSON, JSON Lines), gzip and
  * Arrow streams are parsed whole, by the parser `dataframe()` uses, so a scan's table is always
- * the one `dataframe()` gives.
+ * the one `dataframe()` gives. A file named as text is read as `dataframe()` reads it, so it
+ * needs no cache (without one, or over its cap, it is read from the network).
  *
  * @module
  */
@@ -40,7 +41,7 @@ import { detectFormat } from "./formats.ts";
 import { utf8Head } from "./encoding.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { progressFor } from "../progress/reporter.ts";
-import { cachedCopy, type FileSource } from "./read.ts";
+import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
 import { parseLocal } from "./parse.ts";
 import { withProgress } from "./read_progress.ts";
 
@@ -261,6 +262,18 @@ async function localScan(
 ): Promise<Scan> {
   const { format: forced, encoding, signal, onProgress, progress } = options;
   const shown = withProgress(context, { onProgress, progress }, source);
+  const { cache } = context.reader, { entry } = source;
+  const named = forced ?? (entry && formatFromName(entry));
+  const uncached = cache === undefined || (entry !== undefined && entry.size > cache.maxBytes);
+  if (named !== "parquet" && named !== "arrow" && (named !== undefined || uncached)) {
+    // Text is parsed whole anyway: read as dataframe() reads it (kept in the cache when it can
+    // be), one read whose events end once the table is made, or fail with its parse.
+    const plan = { format: forced, encoding, signal };
+    return {
+      frame: (await readDataFrame(shown, source, plan, "scan")).frame.lazy(),
+      route: { reason },
+    };
+  }
   const local = await cachedCopy(shown, source, { signal }, "scan");
   const { path } = source, infoType = source.entry?.infoType ?? null;
   const head = await fileHead(local, SNIFF_BYTES);
