@@ -43,7 +43,8 @@ import { loadPolars, type Polars } from "./polars.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
 import { parseLocal } from "./parse.ts";
-import { withProgress } from "./read_progress.ts";
+import { progressListener, withProgress } from "./read_progress.ts";
+import { ProgressTracker } from "../progress/events.ts";
 
 export type { ScanOptions };
 
@@ -167,11 +168,32 @@ export async function scanMany(
     throw new BadRequestError("There is no file to scan: the listing holds no files.");
   }
   const concurrency = Math.min(context.transport.policy.concurrency, files.length);
-  const frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
-    const source = { path: entry.path, entry, stat: (s?: AbortSignal) => stat(entry.path, s) };
-    const { frame } = await scanFile(context, source, { ...fileOptions, signal });
-    return frame.select(pl.lit(entry.path).alias(column), pl.all());
-  }, { signal: fileOptions.signal });
+  // Several files are one call: one progress line that ends once, as listing.dataframes() has.
+  const tracker = files.length > 1
+    ? new ProgressTracker(
+      progressFor(context.progress, options, `${files.length} files`),
+      files.length,
+      files.reduce((sum, entry) => sum + entry.size, 0),
+    )
+    : undefined;
+  const reading = tracker === undefined
+    ? context
+    : { ...context, events: context.events.with(progressListener(tracker, false)) };
+  const each = tracker === undefined
+    ? fileOptions
+    : { ...fileOptions, onProgress: undefined, progress: false };
+  let frames: LazyDataFrame[];
+  try {
+    frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
+      const source = { path: entry.path, entry, stat: (s?: AbortSignal) => stat(entry.path, s) };
+      const { frame } = await scanFile(reading, source, { ...each, signal });
+      return frame.select(pl.lit(entry.path).alias(column), pl.all());
+    }, { signal: fileOptions.signal });
+  } catch (error) {
+    tracker?.done(false);
+    throw error;
+  }
+  tracker?.done(true);
   if (frames.length === 1) return frames[0];
   const all = pl.concat(frames, { how: "diagonalRelaxed" });
   // concat reads the frames' plans; the result is guarded by every pin they held.

@@ -231,6 +231,29 @@ Deno.test("scan: listing.scan() unites the files with their source path as a col
   assert.equal((await store.cache.info()).height, 0);
 });
 
+Deno.test("scan: listing.scan() of several files reports one progress that ends once, as listing.dataframes() does", async () => {
+  await using served = await dataStore({
+    "/iplant/home/shared/data/t/a.csv": "x\n1\n",
+    "/iplant/home/shared/data/t/b.csv": "x\n2\n",
+    "/iplant/home/shared/data/t/bad.csv": "x\n1,2\n",
+  });
+  const store = served.connect({ progress: false });
+  const folder = store.folder("/iplant/home/shared/data/t");
+  const heard = async (glob: string) => {
+    const kinds: string[] = [];
+    const onProgress = (event: { kind: string; ok?: boolean }) =>
+      void (event.kind !== "bytes" &&
+        kinds.push(`${event.kind}${event.ok === false ? " failed" : ""}`));
+    await folder.list({ glob }).scan({ onProgress }).catch(() => {});
+    return kinds;
+  };
+  assert.deepEqual(await heard("[ab].csv"), ["start", "file", "file", "done"]);
+  // A file that fails ends it, failed, once (the others may or may not have been read by then).
+  const failed = await heard("*.csv");
+  assert.deepEqual([failed[0], failed.at(-1)], ["start", "done failed"]);
+  assert.equal(failed.filter((kind) => kind.startsWith("done")).length, 1);
+});
+
 Deno.test("scan: listing.scan() prunes with a plain number on an integer column all its files share", async () => {
   const years = yearsParquet(10, 100_000);
   await using served = await dataStore({
