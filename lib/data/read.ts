@@ -159,6 +159,7 @@ export async function pinVersion(
 /**
  * Reads a file into one DataFrame (`nRows` makes it a `head` read: parsed from the arriving
  * chunks of delimited text and JSON Lines, stopping early, caching nothing partial).
+ * `operation` is what its events name: `scan` for a scan that reads its copy whole.
  *
  * @throws {UnsupportedFormatError} when it is not a supported table format.
  * @throws {ParseError} when Polars cannot parse it with the options given.
@@ -186,9 +187,9 @@ export async function readDataFrame(
   context: DataContext,
   source: FileSource,
   options: DataFrameOptions = {},
+  operation: "dataframe" | "head" | "scan" = options.nRows === undefined ? "dataframe" : "head",
 ): Promise<{ frame: DataFrame; fromCache: boolean; route: ReadRoute; version: FileVersion }> {
   const pl = polarsLoading();
-  const operation = options.nRows === undefined ? "dataframe" : "head";
   const { events } = context, { signal } = options;
   return await announced({ events, source, operation, signal }, async (source) => {
     const frames: DataFrame[] = [];
@@ -480,12 +481,12 @@ async function* frameStream(
     context: DataContext;
     source: FileSource;
     options: DataFrameOptions;
-    operation: "dataframe" | "head" | "batches";
+    operation: "dataframe" | "head" | "batches" | "scan";
   },
 ): AsyncGenerator<DataFrame, Outcome> {
   const { context, source, options, operation } = read;
   const cache = options.cache === false ? undefined : context.reader.cache;
-  const whole = operation === "dataframe";
+  const whole = operation === "dataframe" || operation === "scan";
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = whole ? await cache?.claim(context.transport.url, source.path) : undefined;
   // Ends a download that runs ahead of its parser when the parser stops early.
@@ -527,8 +528,16 @@ async function* frameStream(
     const streamed = isStreamed(detected);
     if (operation === "batches" && streamed) {
       const writer = await cache?.writer(version);
-      const reopen = () =>
-        context.reader.open({ version }, { ...call, started: undefined, cache: false });
+      // The loop may have paused for long: a file changed since is refused before its bytes
+      // reach a batch (the joined hash, checked at the end, comes after the batches).
+      const reopen = async (published: number) => {
+        const now = versionOfEntry(version.store, await recheck(signal));
+        if (!sameVersion(version, now)) {
+          throw new FileChangedError(version, now, "between two downloads of it");
+        }
+        const again = { ...call, started: undefined, cache: false, published };
+        return await context.reader.open({ version }, again);
+      };
       let end: PacedEnd | undefined;
       const chunks = async function* () {
         const { limiter } = context.transport, format = detected.format;
@@ -576,7 +585,8 @@ async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
   bytes: ByteSource;
   writer: CopyWriter | undefined;
   format: string;
-  reopen: () => Promise<ByteSource>;
+  /** Opens a new download of the version, publishing only the bytes past those given. */
+  reopen: (published: number) => Promise<ByteSource>;
   /** Aborts the downloads (their signal). */
   stop: AbortController;
   /** The store's request slots. */
@@ -655,7 +665,7 @@ async function* pacedChunks({ bytes, writer, format, reopen, stop, limiter }: {
   // No copy holds the rest: it comes from new downloads. (After a copy that failed, what was
   // taken before is not hashed: that rare route only checks sizes, as it did.)
   while (true) {
-    await using again = await reopen();
+    await using again = await reopen(taken);
     yield* ahead((tap) => forward(again, taken, tap), true);
     if (taken < size) continue;
     const version = again.hashed();

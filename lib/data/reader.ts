@@ -56,6 +56,12 @@ export interface ReadCall {
    * @default {true}
    */
   cache?: boolean;
+  /**
+   * Bytes of the version an earlier download of this read published: this one publishes only
+   * those past them, so progress counts the file once when a read resumes from a new download.
+   * @default {0}
+   */
+  published?: number;
 }
 
 /**
@@ -367,12 +373,18 @@ export class ByteSource implements AsyncDisposable {
   #download(): AsyncGenerator<Uint8Array, void> {
     const { events, operation, signal, recheck, started, whole } = this.call;
     const { path } = this.version;
+    let published = this.call.published ?? 0;
+    const onBytes = (count: number) => {
+      const fresh = Math.max(0, count - published);
+      published = Math.max(0, published - count);
+      if (fresh > 0) events.publish({ kind: "bytes", operation, path, count: fresh });
+    };
     this.#body = verifiedBody({
       transport: this.transport,
       expected: this.version,
       recheck,
       signal,
-      onBytes: (count) => events.publish({ kind: "bytes", operation, path, count }),
+      onBytes,
       started: started?.(),
       reuse: whole,
     });

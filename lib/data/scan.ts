@@ -11,7 +11,8 @@
  * NDJSON twice), so those go through the cache, where the next scan costs nothing. From the
  * cache, Parquet and Arrow files are scanned lazily; text (CSV, TSV, JSON, JSON Lines), gzip and
  * Arrow streams are parsed whole, by the parser `dataframe()` uses, so a scan's table is always
- * the one `dataframe()` gives.
+ * the one `dataframe()` gives. A file named as text is read as `dataframe()` reads it, so it
+ * needs no cache (without one, or over its cap, it is read from the network).
  *
  * @module
  */
@@ -40,9 +41,10 @@ import { detectFormat } from "./formats.ts";
 import { utf8Head } from "./encoding.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { progressFor } from "../progress/reporter.ts";
-import { cachedCopy, type FileSource } from "./read.ts";
+import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
 import { parseLocal } from "./parse.ts";
-import { withProgress } from "./read_progress.ts";
+import { progressListener, withProgress } from "./read_progress.ts";
+import { ProgressTracker } from "../progress/events.ts";
 
 export type { ScanOptions };
 
@@ -166,11 +168,32 @@ export async function scanMany(
     throw new BadRequestError("There is no file to scan: the listing holds no files.");
   }
   const concurrency = Math.min(context.transport.policy.concurrency, files.length);
-  const frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
-    const source = { path: entry.path, entry, stat: (s?: AbortSignal) => stat(entry.path, s) };
-    const { frame } = await scanFile(context, source, { ...fileOptions, signal });
-    return frame.select(pl.lit(entry.path).alias(column), pl.all());
-  }, { signal: fileOptions.signal });
+  // Several files are one call: one progress line that ends once, as listing.dataframes() has.
+  const tracker = files.length > 1
+    ? new ProgressTracker(
+      progressFor(context.progress, options, `${files.length} files`),
+      files.length,
+      files.reduce((sum, entry) => sum + entry.size, 0),
+    )
+    : undefined;
+  const reading = tracker === undefined
+    ? context
+    : { ...context, events: context.events.with(progressListener(tracker, false)) };
+  const each = tracker === undefined
+    ? fileOptions
+    : { ...fileOptions, onProgress: undefined, progress: false };
+  let frames: LazyDataFrame[];
+  try {
+    frames = await mapConcurrent(files, concurrency, async (entry, _index, signal) => {
+      const source = { path: entry.path, entry, stat: (s?: AbortSignal) => stat(entry.path, s) };
+      const { frame } = await scanFile(reading, source, { ...each, signal });
+      return frame.select(pl.lit(entry.path).alias(column), pl.all());
+    }, { signal: fileOptions.signal });
+  } catch (error) {
+    tracker?.done(false);
+    throw error;
+  }
+  tracker?.done(true);
   if (frames.length === 1) return frames[0];
   const all = pl.concat(frames, { how: "diagonalRelaxed" });
   // concat reads the frames' plans; the result is guarded by every pin they held.
@@ -262,6 +285,18 @@ async function localScan(
   const { format: forced, encoding, skipRows, commentPrefix, signal, onProgress, progress } =
     options;
   const shown = withProgress(context, { onProgress, progress }, source);
+  const { cache } = context.reader, { entry } = source;
+  const named = forced ?? (entry && formatFromName(entry));
+  const uncached = cache === undefined || (entry !== undefined && entry.size > cache.maxBytes);
+  if (named !== "parquet" && named !== "arrow" && (named !== undefined || uncached)) {
+    // Text is parsed whole anyway: read as dataframe() reads it (kept in the cache when it can
+    // be), one read whose events end once the table is made, or fail with its parse.
+    const plan = { format: forced, encoding, signal };
+    return {
+      frame: (await readDataFrame(shown, source, plan, "scan")).frame.lazy(),
+      route: { reason },
+    };
+  }
   const local = await cachedCopy(shown, source, { signal }, "scan");
   const { path } = source, infoType = source.entry?.infoType ?? null;
   const head = await fileHead(local, SNIFF_BYTES);

@@ -388,7 +388,18 @@ export class File extends Handle {
     return {
       async *[Symbol.asyncIterator]() {
         const from = await source(parsed.signal);
-        yield* readBatches(withProgress(context, parsed, from), from, parsed);
+        const tracker = new ProgressTracker(
+          progressFor(context.progress, parsed, basename(from.path)),
+          1,
+          from.entry?.size ?? 0,
+        );
+        const events = context.events.with(progressListener(tracker, true));
+        try {
+          yield* readBatches({ ...context, events }, from, parsed);
+        } finally {
+          // A loop left early ends its progress too (a read's end or failure ended it already).
+          tracker.done("interrupted");
+        }
       },
     };
   }

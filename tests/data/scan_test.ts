@@ -174,6 +174,37 @@ Deno.test("scan: CSV, NDJSON and JSON arrays are scanned from the cache copy, eq
   assert.equal(odd.height, 250);
 });
 
+Deno.test("scan: text without a cache, or over the cache's cap, is read whole from the network as dataframe() reads it, its events those of one scan", async () => {
+  const csv = generatedCsv(200);
+  await using served = await dataStore({
+    "/iplant/home/shared/data/t.csv": csv,
+    "/iplant/home/shared/data/bad.csv": "a,b\n1,2\n3,4,5\n",
+  });
+  const kept = served.connect({ cacheDir: served.cacheDir, cacheMaxBytes: 100 });
+  for (const store of [served.connect({ cacheDir: false }), kept]) {
+    const file = store.file("/iplant/home/shared/data/t.csv");
+    const seen: string[] = [];
+    const events = new ReadEvents();
+    events.subscribe((event) =>
+      void (event.kind !== "bytes" && seen.push(`${event.kind} ${event.operation}`))
+    );
+    const context = { ...store[STORE_CONTEXT], events };
+    const source = { path: file.path!, stat: (signal?: AbortSignal) => file.stat({ signal }) };
+    const { frame } = await scanFile(context, source);
+    sameFrame(await frame.collect(), await file.dataframe());
+    assert.deepEqual(seen, ["pinned scan", "done scan"]);
+    // A parse that fails ends its progress with a failed done, as dataframe()'s does.
+    const ends: (boolean | undefined)[] = [];
+    const onProgress = (event: { kind: string; ok?: boolean }) =>
+      void (event.kind === "done" && ends.push(event.ok));
+    const bad = store.file("/iplant/home/shared/data/bad.csv");
+    await assert.rejects(bad.scan({ onProgress }), ParseError);
+    assert.deepEqual(ends, [false]);
+  }
+  // The one copy kept is the small bad.csv's: t.csv is over the cap.
+  assert.equal((await kept.cache.info()).height, 1);
+});
+
 Deno.test("scan: a file that is not Parquet inside fails the scan with a ParseError", async () => {
   const bad = new Uint8Array([...new TextEncoder().encode("PAR1"), ...new Uint8Array(100)]);
   await using served = await dataStore({ "/iplant/home/shared/data/bad.parquet": bad });
@@ -198,6 +229,29 @@ Deno.test("scan: listing.scan() unites the files with their source path as a col
   ]);
   // Both were read in place: nothing was cached.
   assert.equal((await store.cache.info()).height, 0);
+});
+
+Deno.test("scan: listing.scan() of several files reports one progress that ends once, as listing.dataframes() does", async () => {
+  await using served = await dataStore({
+    "/iplant/home/shared/data/t/a.csv": "x\n1\n",
+    "/iplant/home/shared/data/t/b.csv": "x\n2\n",
+    "/iplant/home/shared/data/t/bad.csv": "x\n1,2\n",
+  });
+  const store = served.connect({ progress: false });
+  const folder = store.folder("/iplant/home/shared/data/t");
+  const heard = async (glob: string) => {
+    const kinds: string[] = [];
+    const onProgress = (event: { kind: string; ok?: boolean }) =>
+      void (event.kind !== "bytes" &&
+        kinds.push(`${event.kind}${event.ok === false ? " failed" : ""}`));
+    await folder.list({ glob }).scan({ onProgress }).catch(() => {});
+    return kinds;
+  };
+  assert.deepEqual(await heard("[ab].csv"), ["start", "file", "file", "done"]);
+  // A file that fails ends it, failed, once (the others may or may not have been read by then).
+  const failed = await heard("*.csv");
+  assert.deepEqual([failed[0], failed.at(-1)], ["start", "done failed"]);
+  assert.equal(failed.filter((kind) => kind.startsWith("done")).length, 1);
 });
 
 Deno.test("scan: listing.scan() prunes with a plain number on an integer column all its files share", async () => {

@@ -236,6 +236,20 @@ Deno.test("dataframe, head and batches read the file as a table; cachedPath give
   }
 });
 
+Deno.test("a batches() loop left early ends its progress, interrupted; one read to its end, once", async () => {
+  await using served = await serve();
+  const file = served.demo({ cacheDir: false, progress: false }).file(PATHS.table);
+  const ends = async (leave: boolean) => {
+    const done: string[] = [];
+    const onProgress = (event: { kind: string; ok?: boolean; interrupted?: boolean }) =>
+      void (event.kind === "done" && done.push(event.interrupted ? "interrupted" : `${event.ok}`));
+    for await (const _ of file.batches({ rows: 1, onProgress })) if (leave) break;
+    return done;
+  };
+  assert.deepEqual(await ends(true), ["interrupted"]);
+  assert.deepEqual(await ends(false), ["true"]);
+});
+
 Deno.test("dataframe() and scan() refuse a misspelt or bad option before any request, naming it", async () => {
   await using served = await serve();
   let requests = 0;

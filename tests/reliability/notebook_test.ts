@@ -745,6 +745,61 @@ Deno.test("notebook: a file rewritten between the downloads of a paused batches(
   });
 });
 
+Deno.test("notebook: a batches() loop without a cache that resumes from a new download counts each byte once in its progress", async () => {
+  const path = `${DATA}/huge.csv`;
+  await using store = await dataStore({ [path]: WIDE, [`${TABLES}/a.csv`]: "x\n1\n" });
+  const tern = store.connect({ cacheDir: false, concurrency: 1, progress: false });
+  const seen: { bytes: number; totalBytes: number }[] = [];
+  const onProgress = (event: { bytes: number; totalBytes: number }) => void seen.push(event);
+  const batches = tern.file(path).batches({ rows: 1_000, onProgress })[Symbol.asyncIterator]();
+  await withDeadline(DEADLINE_MS, "a loop that resumes", async () => {
+    try {
+      await batches.next();
+      // The one slot is free once more than 16 MiB wait: the download was ended.
+      assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 1);
+      while (!(await batches.next()).done);
+    } finally {
+      await batches.return?.();
+    }
+  });
+  assert.equal(tern.stats.inFlight, 0);
+  assert.ok(seen.every((event) => event.bytes <= event.totalBytes));
+  assert.equal(seen.at(-1)?.bytes, WIDE.length);
+});
+
+Deno.test("notebook: a file rewritten while a batches() loop without a cache pauses gives no batch of the new version", async () => {
+  const path = `${DATA}/huge.csv`;
+  await using store = await dataStore({ [path]: WIDE, [`${TABLES}/a.csv`]: "x\n1\n" });
+  await noUnhandled(async () => {
+    // Same size, a later date: the download that resumes must not hand its rows to the loop.
+    const local = `${store.root}${path}`;
+    const { mtime } = await Deno.stat(local);
+    const rewrite = async () => {
+      await Deno.writeTextFile(local, `v\n${`${"y".repeat(999)}\n`.repeat(WIDE_ROWS)}`);
+      const later = new Date(mtime!.getTime() + 60_000);
+      await Deno.utime(local, later, later);
+    };
+    const tern = store.connect({ cacheDir: false, concurrency: 1, progress: false });
+    const batches = tern.file(path).batches({ rows: 1_000 })[Symbol.asyncIterator]();
+    let rewritten = 0;
+    await assert.rejects(
+      withDeadline(DEADLINE_MS, "a loop whose file was rewritten", async () => {
+        await batches.next();
+        // The one slot is free once more than 16 MiB wait: the download was ended.
+        assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 1);
+        await rewrite();
+        for (let next = await batches.next(); !next.done; next = await batches.next()) {
+          rewritten += next.value.filter(pl.col("v").str.startsWith("y")).height;
+        }
+      }),
+      FileChangedError,
+    );
+    await batches.return?.();
+    assert.equal(rewritten, 0);
+    assert.equal(tern.stats.inFlight, 0);
+  });
+});
+
 Deno.test("notebook: batches() whose cache copy fails mid-way (a full disk) reads every row from a new download", async () => {
   // Where no small disk can be mounted, the disk fills at the file layer: the cache's temporary
   // file refuses writes past 256 KiB with the error a full disk gives.
