@@ -291,7 +291,7 @@ async function localScan(
   if (named !== "parquet" && named !== "arrow" && (named !== undefined || uncached)) {
     // Text is parsed whole anyway: read as dataframe() reads it (kept in the cache when it can
     // be), one read whose events end once the table is made, or fail with its parse.
-    const plan = { format: forced, encoding, signal };
+    const plan = { format: forced, encoding, skipRows, commentPrefix, signal };
     return {
       frame: (await readDataFrame(shown, source, plan, "scan")).frame.lazy(),
       route: { reason },
