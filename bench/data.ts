@@ -533,14 +533,19 @@ async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         `${(bound / simple).toFixed(2)}× the simple native path.`,
     }));
 
-    // 4. A cached re-read.
+    // 4. A cached re-read: in a tern that has read once (a cell run again in a notebook), and
+    // in a new process, whose first call's costs the first-read suite measures on their own.
     const warm = await tempDir(cleanup, "tern-bench-warm-");
     await sample(ctx, server, { ...base, mode: "tern", "cache-dir": warm });
+    const small = `${FOLDER}/warm-up.csv`;
+    await Deno.writeTextFile(join(root, small), "a,b\n1,2\n");
     ctx.log(`data: cached re-read, ${p.reps} rounds`);
     const four = await rounds(
       ctx,
       {
         floor: () => sample(ctx, undefined, { ...base, mode: "floor" }),
+        again: () =>
+          sample(ctx, server, { ...base, mode: "tern", "cache-dir": warm, warm: small }),
         cached: () => sample(ctx, server, { ...base, mode: "tern", "cache-dir": warm }),
         bound: () => sample(ctx, server, { ...base, mode: "stat-floor" }),
       },
@@ -552,17 +557,33 @@ async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
       record({
         suite: "data",
         name: `cached re-read of the ${sizeMb} MB CSV`,
-        value: median(four.cached, ms),
+        value: median(four.again, ms),
         baseline: median(four.floor, ms),
         unit: "ms",
         against: "pl.readCSV of the local file",
         better: "lower",
         target: 1.1,
         reps: p.reps,
+        valueRange: range(four.again, ms),
+        baselineRange: range(four.floor, ms),
+        note: "tern: file(path).dataframe() with the cache already holding the file, in a tern " +
+          "that has read a small file once (as a notebook re-runs a cell; every contender starts " +
+          "from a Polars that has parsed once): one stat request (is the copy current?), then " +
+          "Polars reads the cached copy by path.",
+      }),
+      record({
+        suite: "data",
+        name: `cached re-read of the ${sizeMb} MB CSV in a new process`,
+        value: median(four.cached, ms),
+        baseline: median(four.floor, ms),
+        unit: "ms",
+        against: "pl.readCSV of the local file",
+        better: "lower",
+        reps: p.reps,
         valueRange: range(four.cached, ms),
         baselineRange: range(four.floor, ms),
-        note: "tern: a new process, file(path).dataframe() with the cache already holding the " +
-          "file: one stat request (is the copy current?), then Polars reads the cached copy by path.",
+        note: "The same read as tern's first call in a new process: it also pays zod's first " +
+          "use, the response schemas and the cache's index.",
       }),
       record({
         suite: "data",
