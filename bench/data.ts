@@ -544,8 +544,7 @@ async function bigFile(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
       ctx,
       {
         floor: () => sample(ctx, undefined, { ...base, mode: "floor" }),
-        again: () =>
-          sample(ctx, server, { ...base, mode: "tern", "cache-dir": warm, warm: small }),
+        again: () => sample(ctx, server, { ...base, mode: "tern", "cache-dir": warm, warm: small }),
         cached: () => sample(ctx, server, { ...base, mode: "tern", "cache-dir": warm }),
         bound: () => sample(ctx, server, { ...base, mode: "stat-floor" }),
       },
