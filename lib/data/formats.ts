@@ -27,7 +27,6 @@ import { type LineDropping, LineFilter } from "./records.ts";
  * ```ts
  * import { detectFormat } from "./formats.ts";
  * import { UnsupportedFormatError } from "./errors.ts";
-import { LineFilter, type LineDropping } from "./records.ts";
  * import assert from "node:assert/strict";
  *
  * const head = new TextEncoder().encode("a\tb\n1\t2\n");
