@@ -125,9 +125,8 @@ export async function collect(
   if (size === undefined) {
     // Kept apart and joined once: growing one buffer copies and faults in far more.
     const parts: Uint8Array[] = [];
-    let total = 0;
-    for await (const chunk of chunks) parts.push(chunk.slice()), total += chunk.byteLength;
-    return join(parts, total);
+    for await (const chunk of chunks) parts.push(chunk.slice());
+    return joinBytes(parts);
   }
   let bytes = new Uint8Array(size);
   let fill = 0;
@@ -143,8 +142,20 @@ export async function collect(
   return bytes.subarray(0, fill);
 }
 
-function join(parts: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(total);
+/**
+ * One new array of `parts`' bytes, in order (a chunk may be a buffer its source reuses, so
+ * joining copies).
+ *
+ * @example
+ * ```ts
+ * import { joinBytes } from "./chunks.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(joinBytes([new Uint8Array([1]), new Uint8Array([2, 3])]), new Uint8Array([1, 2, 3]));
+ * ```
+ */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
   let at = 0;
   for (const part of parts) bytes.set(part, at), at += part.byteLength;
   return bytes;

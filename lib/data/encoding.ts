@@ -6,6 +6,8 @@
  * @module
  */
 
+import { joinBytes } from "./chunks.ts";
+
 /**
  * The encodings of text files the readers take (the `encoding` option). `utf-16` takes its byte
  * order from the byte-order mark (little-endian without one). `latin-1` and `iso-8859-1` are
@@ -93,7 +95,7 @@ export async function* toUtf8(
   for await (const chunk of chunks) {
     if (decoder === undefined) {
       // utf-16's byte order needs the mark's two bytes.
-      held = concat(held, chunk);
+      held = joinBytes([held, chunk]);
       if (encoding === "utf-16" && held.length < 2) continue;
       decoder = decoderFor(encoding, held);
       yield encoder.encode(decoder.decode(held, { stream: true }));
@@ -102,14 +104,6 @@ export async function* toUtf8(
   // Fewer than two bytes in all, or the end of a character split between chunks.
   const rest = decoder === undefined ? decoderFor(encoding, held).decode(held) : decoder.decode();
   if (rest !== "") yield encoder.encode(rest);
-}
-
-/** A new array of `a` then `b` (a chunk may be a buffer its source reuses). */
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 /**

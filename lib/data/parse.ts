@@ -19,7 +19,7 @@ import { type DateColumn, dateColumns, dateHint, mayHoldDates, readDated } from 
 import { columnsOfType } from "../polars/adapter.ts";
 import { TernError } from "../client/errors.ts";
 import { ParseError, polarsReason } from "./errors.ts";
-import { collect, gunzip, peek } from "./chunks.ts";
+import { collect, gunzip, joinBytes, peek } from "./chunks.ts";
 import { decodes, invalidUtf8At, toUtf8, utf8Head, wholeToUtf8 } from "./encoding.ts";
 import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.ts";
 import { innerFormat } from "./formats.ts";
@@ -793,9 +793,7 @@ export async function* parseChunks(
     let held: Uint8Array | undefined;
     const withHeld = (batch: Uint8Array) => {
       if (held === undefined) return batch;
-      const joined = new Uint8Array(held.length + batch.length);
-      joined.set(held);
-      joined.set(batch, held.length);
+      const joined = joinBytes([held, batch]);
       held = undefined;
       return joined;
     };

@@ -18,6 +18,8 @@
  * @module
  */
 
+import { joinBytes } from "./chunks.ts";
+
 /**
  * How many bytes equal to `quote` lie in `bytes[start, end)`.
  *
@@ -336,9 +338,7 @@ export class LineFilter {
     }
     let bytes = chunk;
     if (this.#heldBytes > 0) {
-      bytes = new Uint8Array(this.#heldBytes + chunk.length);
-      let at = 0;
-      for (const part of [...this.#held, chunk]) bytes.set(part, at), at += part.length;
+      bytes = joinBytes([...this.#held, chunk]);
       [this.#held, this.#heldBytes] = [[], 0];
     }
     const end = this.#end;
