@@ -177,6 +177,10 @@ export class BatchParser {
     const first = this.#dates === undefined;
     const frame = this.#delimited(input, nRows);
     const end = (this.#format.lineEnd ?? "\n").charCodeAt(0);
+    // A small text without such a line says so sooner than a look at the frame's first column.
+    if (typeof input !== "string" && input.length <= SCANNED_BYTES && !blankLike(input, end)) {
+      return frame;
+    }
     // Each read of the frame lists its columns (its Proxy): the first column's checks come first.
     const lead = frame.toSeries(0);
     const spaces = spacesOnly(lead);
@@ -286,6 +290,29 @@ function spacesOnly(column: Series): boolean {
   return (column.dtype as { variant?: string }).variant === "String" &&
     Boolean(column.str.contains(/^[ \t]+\r?$/).any());
 }
+
+/**
+ * Whether text holds a line of nothing but spaces, tabs or CRs (an empty one included), quotes
+ * not looked at: without one, {@linkcode withoutBlankLines} has nothing to drop.
+ */
+function blankLike(bytes: Uint8Array, end: number): boolean {
+  let blank = true;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === end) {
+      if (blank) return true;
+      blank = true;
+    } else if (blank && byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) blank = false;
+  }
+  // The last line, when the text does not end with a line end.
+  return blank && bytes.length > 0 && bytes[bytes.length - 1] !== end;
+}
+
+/**
+ * Text up to this size is searched for blank lines before its frame is looked at: past it, the
+ * byte loop costs more than the frame's first column and null counts.
+ */
+const SCANNED_BYTES = 8 * 1024;
 
 /**
  * Whether every column but `first` holds a null, as a blank line's row has. Asked only once the

@@ -489,9 +489,12 @@ async function* frameStream(
   const whole = operation === "dataframe" || operation === "scan";
   // A whole read waits for another of the same path in this process, then uses its copy.
   const release = whole ? await cache?.claim(context.transport.url, source.path) : undefined;
-  // Ends a download that runs ahead of its parser when the parser stops early.
-  const stop = new AbortController();
-  const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
+  // Ends a download that runs ahead of its parser when the parser stops early: `batches` only,
+  // as the other reads end theirs by closing it.
+  const stop = operation === "batches" ? new AbortController() : undefined;
+  const signal = stop === undefined
+    ? options.signal
+    : AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
   // A cold read of a small file asks for its bytes beside the stat: one round trip, not two.
   // That download never holds its request slot waiting for the stat (see earlyDownload).
   const early = !context.offline && source.entry === undefined &&
@@ -541,7 +544,7 @@ async function* frameStream(
       let end: PacedEnd | undefined;
       const chunks = async function* () {
         const { limiter } = context.transport, format = detected.format;
-        end = yield* pacedChunks({ bytes, writer, format, reopen, stop, limiter });
+        end = yield* pacedChunks({ bytes, writer, format, reopen, stop: stop!, limiter });
       };
       yield* parseChunks({ ...parsing, chunks: chunks() });
       return { fromCache: false, ...(end ?? { route: "stream", version }) };

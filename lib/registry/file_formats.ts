@@ -563,9 +563,13 @@ export function tableFormat(reader: TableFormat): FileFormat & { table: TableRea
  * ```
  */
 export function formatOfContent(head: Uint8Array): FileFormat | undefined {
-  return FORMATS.find((format) =>
-    format.magic?.some((signature) => startsWithBytes(head, signature))
-  );
+  // Plain loops: asked of every file read, where closures per format cost more than the bytes.
+  for (const format of FORMATS) {
+    for (const signature of format.magic ?? []) {
+      if (startsWithBytes(head, signature)) return format;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -580,7 +584,9 @@ export function formatOfContent(head: Uint8Array): FileFormat | undefined {
  * ```
  */
 export function startsWithBytes(bytes: Uint8Array, signature: readonly number[]): boolean {
-  return bytes.length >= signature.length && signature.every((byte, i) => bytes[i] === byte);
+  if (bytes.length < signature.length) return false;
+  for (let i = 0; i < signature.length; i++) if (bytes[i] !== signature[i]) return false;
+  return true;
 }
 
 /**

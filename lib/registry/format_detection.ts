@@ -285,12 +285,13 @@ function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat
     // A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
     // decimal mark is a comma) or tabs exist: when the header has no comma and the first lines
     // agree on another separator, that one is used.
-    const text = decodeHead(head);
-    const firstEnd = text.search(/[\r\n]/);
-    if (text.slice(0, firstEnd < 0 ? undefined : firstEnd).includes(",")) {
+    // Commas and line ends are single bytes in UTF-8: the bytes answer without a decode.
+    const [lf, cr] = [head.indexOf(LF), head.indexOf(CR)];
+    const firstEnd = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+    if (head.subarray(0, firstEnd < 0 ? undefined : firstEnd).includes(COMMA)) {
       return { format: "csv", sep: ",", ...lineEndOf(head) };
     }
-    const lines = completeLines(text).slice(0, 20);
+    const lines = completeLines(decodeHead(head)).slice(0, 20);
     const sep = lines.length === 0 ? "," : agreedDelimiter(lines) ?? ",";
     return { format: "csv", sep, ...lineEndOf(head) };
   }
@@ -390,9 +391,12 @@ function lineEndOf(head: Uint8Array | undefined): { lineEnd?: "\r" } {
 
 /** The text of the first bytes, lines ending with a lone CR read as ending with LF. */
 function decodeHead(head: Uint8Array): string {
-  const text = new TextDecoder().decode(head).replace(/^\uFEFF/, "");
+  const text = DECODER.decode(head).replace(/^\uFEFF/, "");
   return lineEndOf(head).lineEnd === undefined ? text : text.replaceAll("\r", "\n");
 }
 
 const CR = 0x0d;
 const LF = 0x0a;
+const COMMA = 0x2c;
+/** One decoder for every head: a decode without `stream` keeps no state between calls. */
+const DECODER = new TextDecoder();

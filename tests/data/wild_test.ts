@@ -354,6 +354,25 @@ Deno.test("lines of only spaces or tabs are blank lines too: no junk row, no num
   assert.deepEqual(kept.getColumn("id").toArray(), ["  ", "2"]);
 });
 
+Deno.test("a small file's blank lines are found by its bytes wherever they are: first, last without a line end, CR-ended", async () => {
+  await using served = await dataStore({
+    [`${DATA}/first.csv`]: "a,b\n\n1,x\n2,y\n",
+    [`${DATA}/last.csv`]: "a,b\n1,x\n2,y\n \t", // no line end after the last line
+    [`${DATA}/mac.csv`]: "a,b\r1,x\r  \r2,y\r",
+    [`${DATA}/quoted.csv`]: 'a,b\n1,"x\n  \ny"\n2,y\n', // inside quotes: a value
+  });
+  const store = served.connect();
+  const rows = [{ a: 1, b: "x" }, { a: 2, b: "y" }];
+  for (const name of ["first.csv", "last.csv", "mac.csv"]) {
+    const file = store.file(`${DATA}/${name}`);
+    for (const frame of [await file.dataframe(), await file.dataframe({ cache: false })]) {
+      assert.deepEqual(frame.toRecords(), rows, name);
+    }
+  }
+  const quoted = await store.file(`${DATA}/quoted.csv`).dataframe();
+  assert.deepEqual(quoted.toRecords(), [{ a: 1, b: "x\n  \ny" }, { a: 2, b: "y" }]);
+});
+
 Deno.test("a first row longer than a batch does not leave head() and batches() a header-only schema of text", async () => {
   const csv = `n,note\n1,${"x".repeat(200_000)}\n2,y\n`;
   await using served = await dataStore({ [`${DATA}/long.csv`]: csv });
