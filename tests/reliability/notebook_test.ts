@@ -800,6 +800,43 @@ Deno.test("notebook: a file rewritten while a batches() loop without a cache pau
   });
 });
 
+Deno.test("notebook: a file rewritten with its size and date kept while a batches() loop without a cache pauses gives no batch of the new version (If-Match)", async () => {
+  const path = `${DATA}/huge.csv`;
+  // A file the store has not checksummed yet: its stat cannot tell the two versions apart.
+  const unchecked = { "irods-avus": [{ attr: "ipc-checksum", value: "", unit: "" }] };
+  await using store = await dataStore({
+    [path]: WIDE,
+    [`${DATA}/.huge.csv.avus.json`]: JSON.stringify(unchecked),
+    [`${TABLES}/a.csv`]: "x\n1\n",
+  });
+  await noUnhandled(async () => {
+    const local = `${store.root}${path}`;
+    const { mtime } = await Deno.stat(local);
+    const rewrite = async () => {
+      await Deno.writeTextFile(local, `v\n${`${"y".repeat(999)}\n`.repeat(WIDE_ROWS)}`);
+      await Deno.utime(local, mtime!, mtime!);
+    };
+    const tern = store.connect({ cacheDir: false, concurrency: 1, progress: false });
+    const batches = tern.file(path).batches({ rows: 1_000 })[Symbol.asyncIterator]();
+    let rewritten = 0;
+    const failed = await withDeadline(DEADLINE_MS, "a loop whose file was rewritten", async () => {
+      await batches.next();
+      // The one slot is free once more than 16 MiB wait: the download was ended.
+      assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 1);
+      await rewrite();
+      for (let next = await batches.next(); !next.done; next = await batches.next()) {
+        rewritten += next.value.filter(pl.col("v").str.startsWith("y")).height;
+      }
+    }).then(() => undefined, (error) => error);
+    await batches.return?.();
+    // The resumed download asked for the first one's bytes: not one row of the new version.
+    assert.equal(rewritten, 0);
+    assert.ok(failed instanceof FileChangedError, String(failed));
+    assert.match(failed.message, /ETag changed/);
+    assert.equal(tern.stats.inFlight, 0);
+  });
+});
+
 Deno.test("notebook: batches() whose cache copy fails mid-way (a full disk) reads every row from a new download", async () => {
   // Where no small disk can be mounted, the disk fills at the file layer: the cache's temporary
   // file refuses writes past 256 KiB with the error a full disk gives.
