@@ -605,11 +605,11 @@ export function limitRows(frame: DataFrame, nRows: number | undefined): DataFram
  * import assert from "node:assert/strict";
  *
  * const pl = await loadPolars();
- * const lazy = pl.DataFrame({ a: [1], b: [2], c: [3] }).lazy();
+ * const lazy = pl.DataFrame({ a: [true], b: [2], c: [3] }).lazy();
  * const exprs = shaping(pl, lazy.columns, { columns: ["c", "a"], dtypes: { a: pl.Utf8 } }, "/x.parquet");
  * const frame = await lazy.select(...exprs!).collect();
  * assert.deepEqual(frame.columns, ["a", "c"]);
- * assert.deepEqual(frame.getColumn("a").toArray(), ["1"]);
+ * assert.deepEqual(frame.getColumn("a").toArray(), ["true"]);
  * assert.equal(shaping(pl, lazy.columns, {}, "/x.parquet"), undefined);
  * assert.throws(() => shaping(pl, lazy.columns, { columns: ["d"] }, "/x.parquet"), {
  *   name: "ParseError",
