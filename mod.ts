@@ -241,6 +241,7 @@ export {
   type ScanOptions,
   SUPPORTED_FORMATS,
   type TableFormat,
+  type TableOptions,
   UnsupportedFormatError,
 } from "./lib/data/mod.ts";
 export {

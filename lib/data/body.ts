@@ -68,6 +68,13 @@ export interface BodyOptions {
    */
   started?: Promise<EarlyAnswer | undefined>;
   /**
+   * The `ETag` an earlier download of this version gave: every request asks for those very
+   * bytes (`If-Match`), and an answer of other ones is a {@linkcode FileChangedError}.
+   */
+  ifMatch?: string;
+  /** Told the `ETag` of the first answer, when it has one (what a later `ifMatch` takes). */
+  onETag?: (etag: string) => void;
+  /**
    * Read every chunk into one buffer, each valid only until the next is asked for: no memory
    * is allocated per chunk, for a consumer that copies or writes each chunk at once.
    * @default {false}
@@ -115,12 +122,12 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
   const hasher = expected.checksum === undefined ? undefined : checksumHasher(expected.checksum);
   // The first answer's ETag: later attempts ask for those very bytes (If-Match), so a change
   // the stat cannot see (same size, same second) still never splices two versions.
-  let tag: string | undefined;
+  let tag = options.ifMatch;
   const changed = async () =>
     new FileChangedError(
       expected,
       options.recheck && versionOfEntry(expected.store, await options.recheck(signal)),
-      "between two attempts to download it (its ETag changed)",
+      "between two downloads of it (its ETag changed)",
     );
   for (let attempt = 1;; attempt++) {
     if (attempt > 1) {
@@ -138,8 +145,10 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
         .catch(async (error) => {
           throw error instanceof TernError && error.status === 412 ? await changed() : error;
         });
-    if (attempt === 1) tag = answer.etag;
-    else if (tag !== undefined && answer.etag !== undefined && answer.etag !== tag) {
+    if (attempt === 1 && tag === undefined) {
+      tag = answer.etag;
+      if (tag !== undefined) options.onETag?.(tag);
+    } else if (tag !== undefined && answer.etag !== undefined && answer.etag !== tag) {
       await answer.body.cancel();
       throw await changed();
     }

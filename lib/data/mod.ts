@@ -40,6 +40,7 @@ export type {
   DataFrameOptions,
   ManyOptions,
   ScanManyOptions,
+  TableOptions,
 } from "./options.ts";
 export { ProgressChannel } from "../progress/channel.ts";
 export type { ProgressEvent } from "../progress/events.ts";

@@ -28,20 +28,24 @@ import { type Encoding, ENCODINGS } from "./encoding.ts";
 import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
 
 /**
- * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
- * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`, `skipRows`,
- * `commentPrefix`) apply to
- * delimited text only (`hasHeader` to Excel sheets too, and `sheet` only to them), `inferSchemaLength` and `encoding` to delimited text and JSON; `columns`, `dtypes` and
- * `nRows` apply to every format.
+ * How a file's bytes become a table: the options `file.dataframe()` and `file.scan()` share
+ * (and `batches()`, `head()`, `listing.dataframes()` and `listing.scan()` with them). Options
+ * named as in `pl.readCSV` pass through to Polars; those about text (`sep`, `hasHeader`,
+ * `quoteChar`, `nullValues`, `tryParseDates`, `skipRows`, `commentPrefix`) apply to delimited
+ * text only (`hasHeader` to Excel sheets too, and `sheet` only to them), `inferSchemaLength` and
+ * `encoding` to delimited text and JSON, `jsonLayout` to JSON; `columns` and `dtypes` apply to
+ * every format. An option that does not apply to the file's format is ignored.
  *
  * @example
  * ```ts
- * import type { DataFrameOptions } from "./options.ts";
+ * import type { TableOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
  *
- * const options: DataFrameOptions = { sep: ";", columns: ["date", "value"], nRows: 1000 };
+ * const semicolons: TableOptions = { sep: ";", nullValues: ["NA", "-"], skipRows: 2 };
+ * assert.equal(semicolons.sep, ";");
  * ```
  */
-export interface DataFrameOptions {
+export interface TableOptions {
   /**
    * Read as this format instead of detecting it (gzip is still detected by its signature).
    *
@@ -88,12 +92,6 @@ export interface DataFrameOptions {
    * @default none: only empty fields are null
    */
   nullValues?: string | string[] | Record<string, string>;
-  /**
-   * At most this many rows; the download stops as soon as they have arrived.
-   *
-   * @default every row
-   */
-  nRows?: number;
   /**
    * Read delimited-text columns of ISO 8601 dates (`2012-01-31`) as `Date`, and of ISO
    * datetimes (`2012-01-31 10:00`, `…T10:00:00.5Z`) as `Datetime` (in UTC when they carry an
@@ -153,6 +151,28 @@ export interface DataFrameOptions {
    * @default 100 for delimited text, all rows for JSON and JSON Lines
    */
   inferSchemaLength?: number;
+}
+
+/**
+ * How to read a file into a DataFrame: the {@linkcode TableOptions} plus a row limit, the cache,
+ * progress and a signal.
+ *
+ * @example
+ * ```ts
+ * import type { DataFrameOptions } from "./options.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const options: DataFrameOptions = { sep: ";", columns: ["date", "value"], nRows: 1000 };
+ * assert.equal(options.nRows, 1000);
+ * ```
+ */
+export interface DataFrameOptions extends TableOptions {
+  /**
+   * At most this many rows; the download stops as soon as they have arrived.
+   *
+   * @default every row
+   */
+  nRows?: number;
   /**
    * Use the store's local cache: serve an unchanged file from it, and keep a downloaded one
    * there.
@@ -238,43 +258,24 @@ export interface CopyOptions extends CallOptions {
 }
 
 /**
- * Options of `file.scan()` and `listing.scan()`.
+ * Options of `file.scan()` and `listing.scan()`: the {@linkcode TableOptions} of `dataframe()`,
+ * with the meanings they have there, plus the remote route, progress and a signal. Text,
+ * workbooks, gzip and Arrow streams are read whole, as `dataframe()` reads them with these
+ * options. Parquet and Arrow files are scanned lazily: `columns` and `dtypes` are a lazy
+ * selection and cast (a column `columns` names that the file lacks is a `ParseError` at
+ * `scan()`), and the options about text are ignored, as `dataframe()` ignores them there; so a
+ * scan collects to the table `dataframe()` gives with the same options.
  *
  * @example
  * ```ts
  * import type { ScanOptions } from "./options.ts";
  * import assert from "node:assert/strict";
  *
- * const localOnly: ScanOptions = { remote: false };
+ * const localOnly: ScanOptions = { remote: false, sep: ";", nullValues: "NA" };
  * assert.equal(localOnly.remote, false);
  * ```
  */
-export interface ScanOptions {
-  /**
-   * Read as this format instead of detecting it from the name and the first bytes.
-   *
-   * @default detected
-   */
-  format?: TableFormat;
-  /**
-   * The encoding of a text file, as `dataframe()` takes it (text is read whole, so a scan of it
-   * is the table `dataframe()` gives); Parquet and Arrow ignore it.
-   *
-   * @default "utf-8"
-   */
-  encoding?: Encoding;
-  /**
-   * Lines of delimited text to drop before the header, as `dataframe()` takes it.
-   *
-   * @default 0
-   */
-  skipRows?: number;
-  /**
-   * Delimited text: lines starting with this string are dropped, as `dataframe()` takes it.
-   *
-   * @default none: no line is a comment
-   */
-  commentPrefix?: string;
+export interface ScanOptions extends TableOptions {
   /**
    * Scan public Parquet files in place over their anonymous URL. With `false` every file is
    * scanned from its cached copy.
@@ -330,20 +331,8 @@ const oneAscii = (value: unknown): value is string =>
 const isStrings = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every(isString);
 
-/** The rules of the options that drop lines of delimited text. */
-function lineRules() {
-  return {
-    skipRows: count(0),
-    commentPrefix: rule(
-      "a string of 1 to 5 characters without a line break",
-      (value): value is string =>
-        isString(value) && value.length >= 1 && value.length <= 5 && !/[\r\n]/.test(value),
-    ),
-  } satisfies OptionRules<Pick<DataFrameOptions, "skipRows" | "commentPrefix">>;
-}
-
-/** The rules of the options every reader shares. */
-function readerRules() {
+/** The rules of {@linkcode TableOptions}: every reader's and every scan's. */
+function tableRules() {
   return {
     format: oneOf(TABLE_FORMATS),
     encoding: oneOf(ENCODINGS),
@@ -352,7 +341,12 @@ function readerRules() {
       (value): value is string => oneAscii(value) && value !== "\n" && value !== "\r",
     ),
     quoteChar: rule("one ASCII character", oneAscii),
-    ...lineRules(),
+    skipRows: count(0),
+    commentPrefix: rule(
+      "a string of 1 to 5 characters without a line break",
+      (value): value is string =>
+        isString(value) && value.length >= 1 && value.length <= 5 && !/[\r\n]/.test(value),
+    ),
     columns: rule(
       "a non-empty array of column names",
       (value): value is string[] => isStrings(value) && value.length > 0,
@@ -369,15 +363,22 @@ function readerRules() {
     jsonLayout: oneOf(JSON_LAYOUTS),
     hasHeader: flag(),
     tryParseDates: flag(),
-    cache: flag(),
-    progress: flag(),
     nullValues: rule(
       "a string, an array of strings, or an object of column name to string",
       (value): value is string | string[] | Record<string, string> =>
         isString(value) || isStrings(value) || isObject(value) && isStrings(Object.values(value)),
     ),
-    nRows: count(0),
     inferSchemaLength: count(1),
+  } satisfies OptionRules<TableOptions>;
+}
+
+/** The rules of the options every reader shares. */
+function readerRules() {
+  return {
+    ...tableRules(),
+    nRows: count(0),
+    cache: flag(),
+    progress: flag(),
     onProgress: callback<(event: ProgressEvent) => void>(),
     signal: abortSignal(),
   } satisfies OptionRules<DataFrameOptions>;
@@ -443,9 +444,7 @@ export const MANY_OPTIONS: OptionsSchema<ManyOptions> = defineOptions(() => ({
 /** The rules of `file.scan()`'s options. */
 function scanRules() {
   return {
-    format: oneOf(TABLE_FORMATS),
-    encoding: oneOf(ENCODINGS),
-    ...lineRules(),
+    ...tableRules(),
     remote: flag(),
     onProgress: callback<(event: ProgressEvent) => void>(),
     progress: flag(),

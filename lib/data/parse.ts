@@ -13,7 +13,7 @@
  */
 
 import type { Buffer } from "node:buffer";
-import type { DataFrame, DataType, Series } from "../deps.ts";
+import type { DataFrame, DataType, Expr, Series } from "../deps.ts";
 import { tableFormat } from "../registry/file_formats.ts";
 import { type DateColumn, dateColumns, dateHint, mayHoldDates, readDated } from "./dates.ts";
 import { columnsOfType } from "../polars/adapter.ts";
@@ -618,31 +618,63 @@ export function limitRows(frame: DataFrame, nRows: number | undefined): DataFram
 }
 
 /**
- * Applies `columns` (kept in the file's order, each checked to exist) and `dtypes` to a frame
- * read without them.
+ * What `columns` and `dtypes` make of a table whose columns are `names`: the columns kept (in the
+ * file's order, `columns` each checked to exist), those `dtypes` names cast, as expressions for
+ * one `select`; `undefined` when the table stays as it is. A frame read whole and a lazy scan
+ * are shaped alike, so a scan collects to the table `dataframe()` gives.
+ *
+ * @throws {ParseError} naming the columns of `columns` the table does not have.
+ *
+ * @example
+ * ```ts
+ * import { shaping } from "./parse.ts";
+ * import { loadPolars } from "./polars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pl = await loadPolars();
+ * const lazy = pl.DataFrame({ a: [true], b: [2], c: [3] }).lazy();
+ * const exprs = shaping(pl, lazy.columns, { columns: ["c", "a"], dtypes: { a: pl.Utf8 } }, "/x.parquet");
+ * const frame = await lazy.select(...exprs!).collect();
+ * assert.deepEqual(frame.columns, ["a", "c"]);
+ * assert.deepEqual(frame.getColumn("a").toArray(), ["true"]);
+ * assert.equal(shaping(pl, lazy.columns, {}, "/x.parquet"), undefined);
+ * assert.throws(() => shaping(pl, lazy.columns, { columns: ["d"] }, "/x.parquet"), {
+ *   name: "ParseError",
+ *   message: '"/x.parquet" has no column "d"; it has "a", "b", "c".',
+ * });
+ * ```
  */
+export function shaping(
+  pl: Polars,
+  names: readonly string[],
+  options: Pick<DataFrameOptions, "columns" | "dtypes">,
+  path: string,
+): Expr[] | undefined {
+  const { columns, dtypes = {} } = options;
+  const missing = (columns ?? []).filter((column) => !names.includes(column));
+  if (missing.length > 0) {
+    const list = (names: readonly string[]) => names.map((name) => JSON.stringify(name)).join(", ");
+    throw new ParseError(
+      `${JSON.stringify(path)} has no column${missing.length > 1 ? "s" : ""} ${list(missing)}; ` +
+        `it has ${list(names)}.`,
+      { path },
+    );
+  }
+  const kept = columns === undefined ? names : names.filter((name) => columns.includes(name));
+  const cast = (name: string) => Object.hasOwn(dtypes, name);
+  if (kept.length === names.length && !kept.some(cast)) return undefined;
+  return kept.map((name) => cast(name) ? pl.col(name).cast(dtypes[name]) : pl.col(name));
+}
+
+/** Applies `columns` and `dtypes` to a frame read without them (see {@linkcode shaping}). */
 function shape(
   pl: Polars,
   frame: DataFrame,
   options: Pick<DataFrameOptions, "columns" | "dtypes">,
   path: string,
 ): DataFrame {
-  const { columns, dtypes = {} } = options;
-  const missing = (columns ?? []).filter((column) => !frame.columns.includes(column));
-  if (missing.length > 0) {
-    const list = (names: string[]) => names.map((name) => JSON.stringify(name)).join(", ");
-    throw new ParseError(
-      `${JSON.stringify(path)} has no column${missing.length > 1 ? "s" : ""} ${list(missing)}; ` +
-        `it has ${list(frame.columns)}.`,
-      { path },
-    );
-  }
-  const kept = columns === undefined
-    ? frame
-    : frame.select(...frame.columns.filter((column) => columns.includes(column)));
-  const casts = Object.entries(dtypes).filter(([column]) => kept.columns.includes(column));
-  if (casts.length === 0) return kept;
-  return kept.withColumns(...casts.map(([column, type]) => pl.col(column).cast(type)));
+  const exprs = shaping(pl, frame.columns, options, path);
+  return exprs === undefined ? frame : frame.select(...exprs);
 }
 
 function formatName(format: DetectedFormat): string {

@@ -532,13 +532,14 @@ async function* frameStream(
     if (operation === "batches" && streamed) {
       const writer = await cache?.writer(version);
       // The loop may have paused for long: a file changed since is refused before its bytes
-      // reach a batch (the joined hash, checked at the end, comes after the batches).
+      // reach a batch, by its size and date, and by the first download's ETag (If-Match) where
+      // the store sends one (the joined hash, checked at the end, comes after the batches).
       const reopen = async (published: number) => {
         const now = versionOfEntry(version.store, await recheck(signal));
         if (!sameVersion(version, now)) {
           throw new FileChangedError(version, now, "between two downloads of it");
         }
-        const again = { ...call, started: undefined, cache: false, published };
+        const again = { ...call, started: undefined, cache: false, published, ifMatch: bytes.etag };
         return await context.reader.open({ version }, again);
       };
       let end: PacedEnd | undefined;

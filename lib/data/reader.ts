@@ -62,6 +62,13 @@ export interface ReadCall {
    * @default {0}
    */
   published?: number;
+  /**
+   * The `ETag` an earlier download of the version gave: the download asks for those very bytes
+   * (`If-Match`), so a change the store's stat cannot see (same size, same second) ends it with a
+   * `FileChangedError` before any byte of the new version.
+   * @default none: the first answer's `ETag` is what later attempts ask for
+   */
+  ifMatch?: string;
 }
 
 /**
@@ -183,6 +190,7 @@ export class ByteSource implements AsyncDisposable {
   #body: AsyncGenerator<Uint8Array, void> | undefined;
   #rest: AsyncIterable<Uint8Array> | undefined;
   #published = false;
+  #etag: string | undefined;
 
   /**
    * @param transport The store's transport.
@@ -198,6 +206,26 @@ export class ByteSource implements AsyncDisposable {
     readonly copy?: OpenCopy,
     readonly hasher?: ContentHasher,
   ) {}
+
+  /**
+   * The `ETag` the download's bytes are checked against (`ifMatch`, or the first answer's), once
+   * it started; `undefined` for a copy or a store that sends none.
+   *
+   * @example
+   * ```ts
+   * import { ByteSource } from "./reader.ts";
+   * import { ReadEvents } from "./read_events.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const version = { store: "s", path: "/a.csv", id: "i", size: 0, modified: 1 };
+   * const call = { events: new ReadEvents(), operation: "bytes", ifMatch: '"x"' } as const;
+   * await using source = new ByteSource(undefined as never, version, call);
+   * assert.equal(source.etag, '"x"');
+   * ```
+   */
+  get etag(): string | undefined {
+    return this.call.ifMatch ?? this.#etag;
+  }
 
   /**
    * The first bytes (up to what format detection looks at); `chunks()` still starts at byte 0.
@@ -371,7 +399,7 @@ export class ByteSource implements AsyncDisposable {
 
   /** The verified body of the version, publishing its bytes as they arrive. */
   #download(): AsyncGenerator<Uint8Array, void> {
-    const { events, operation, signal, recheck, started, whole } = this.call;
+    const { events, operation, signal, recheck, started, whole, ifMatch } = this.call;
     const { path } = this.version;
     let published = this.call.published ?? 0;
     const onBytes = (count: number) => {
@@ -387,6 +415,8 @@ export class ByteSource implements AsyncDisposable {
       onBytes,
       started: started?.(),
       reuse: whole,
+      ifMatch,
+      onETag: (etag) => this.#etag = etag,
     });
     return this.#body;
   }

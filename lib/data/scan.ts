@@ -42,7 +42,7 @@ import { utf8Head } from "./encoding.ts";
 import { loadPolars, type Polars } from "./polars.ts";
 import { progressFor } from "../progress/reporter.ts";
 import { cachedCopy, type FileSource, readDataFrame } from "./read.ts";
-import { parseLocal } from "./parse.ts";
+import { parseLocal, shaping } from "./parse.ts";
 import { progressListener, withProgress } from "./read_progress.ts";
 import { ProgressTracker } from "../progress/events.ts";
 
@@ -248,6 +248,13 @@ async function remoteScan(
     }
     return `Polars cannot read it as Parquet (${polarsReason(error)})`;
   }
+  // `columns` and `dtypes` as dataframe() applies them (a missing column ends the scan); a column
+  // cast is no longer of the footer's type, so its filters go as written.
+  const exprs = shaping(pl, Object.keys(schema), options, entry.path);
+  const { dtypes = {} } = options;
+  schema = Object.fromEntries(
+    Object.entries(schema).filter(([name]) => !Object.hasOwn(dtypes, name)),
+  );
   const admitted = await context.gate?.admit(pin.version, "scan") ?? pin.version;
   // A lock that pins another version serves it only from the cache.
   if (!sameVersion(admitted, pin.version)) return "a lock pins another version of it";
@@ -256,7 +263,8 @@ async function remoteScan(
   context.events.publish({ kind: "pinned", operation: "scan", version });
   context.events.publish({ kind: "done", operation: "scan", version, fromCache: false });
   const report = progressFor(context.progress, options, entry.name);
-  return { frame: guardFrame(raw, { pins: [pin], report, schema }), route: { url } };
+  const frame = exprs === undefined ? raw : raw.select(...exprs);
+  return { frame: guardFrame(frame, { pins: [pin], report, schema }), route: { url } };
 }
 
 /**
@@ -282,8 +290,9 @@ async function localScan(
   options: ScanOptions,
   reason: string,
 ): Promise<Scan> {
-  const { format: forced, encoding, skipRows, commentPrefix, signal, onProgress, progress } =
-    options;
+  // What is left are the options of how the bytes become a table, as dataframe() takes them.
+  const { remote: _remote, signal, onProgress, progress, ...table } = options;
+  const { format: forced, encoding } = table;
   const shown = withProgress(context, { onProgress, progress }, source);
   const { cache } = context.reader, { entry } = source;
   const named = forced ?? (entry && formatFromName(entry));
@@ -291,7 +300,7 @@ async function localScan(
   if (named !== "parquet" && named !== "arrow" && (named !== undefined || uncached)) {
     // Text is parsed whole anyway: read as dataframe() reads it (kept in the cache when it can
     // be), one read whose events end once the table is made, or fail with its parse.
-    const plan = { format: forced, encoding, skipRows, commentPrefix, signal };
+    const plan = { ...table, signal };
     return {
       frame: (await readDataFrame(shown, source, plan, "scan")).frame.lazy(),
       route: { reason },
@@ -301,25 +310,29 @@ async function localScan(
   const { path } = source, infoType = source.entry?.infoType ?? null;
   const head = await fileHead(local, SNIFF_BYTES);
   const clues = { path, infoType, head: utf8Head(head, encoding), format: forced };
-  const detected = detectFormat(clues, { skipRows, commentPrefix });
+  const detected = detectFormat(clues, table);
   let frame: LazyDataFrame | undefined;
+  let names: string[] = [];
   try {
     frame = lazyScan(pl, local, detected);
     // Reading the schema now makes a file Polars cannot read fail the scan, not `collect()`.
-    await frame?.head(0).collect();
+    names = (await frame?.head(0).collect())?.columns ?? [];
   } catch (error) {
     throw new ParseError(
       `Cannot scan ${JSON.stringify(source.path)} as ${detected.format}: ${polarsReason(error)}.`,
       { path: source.path, cause: error },
     );
   }
-  if (frame !== undefined) return { frame, route: { localPath: local, reason } };
+  if (frame !== undefined) {
+    const exprs = shaping(pl, names, table, path);
+    if (exprs !== undefined) frame = frame.select(...exprs);
+    return { frame, route: { localPath: local, reason } };
+  }
   // Text, gzip and Arrow streams: the copy parsed whole, as `dataframe()` parses it; parsed, not
   // read again, so the store hears one read (pinned, admitted and published once, above). An
   // empty file goes as its no bytes, as the reader hands it to the parser: an empty table.
   const copy = head.byteLength === 0 ? { bytes: head } : { file: local };
-  const plan = { format: forced, encoding, skipRows, commentPrefix };
-  const whole = await parseLocal({ pl, detected, source: copy, options: plan, path, infoType });
+  const whole = await parseLocal({ pl, detected, source: copy, options: table, path, infoType });
   return { frame: whole.lazy(), route: { reason } };
 }
 

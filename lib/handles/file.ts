@@ -449,6 +449,11 @@ export class File extends Handle {
    *   0.25.2 can scan Arrow, CSV and NDJSON over HTTP too, but it downloads the whole file to
    *   do so, so the copy is never worse.
    *
+   * It takes `dataframe()`'s options of how bytes become a table (`sep`, `nullValues`, `dtypes`,
+   * `columns`, `sheet`, …) with their meanings there: text and workbooks are read with them;
+   * Parquet and Arrow take `columns` and `dtypes` as a lazy selection and cast, remote scans
+   * included, and ignore the options about text, as `dataframe()` does.
+   *
    * Integer and date predicates keep row-group pruning only with a typed literal
    * (`pl.lit(2023).cast(pl.Int32)`, not a plain JS number, which becomes Float64). Progress
    * shows for the cache copy, and for each `collect()` of a remote scan.
@@ -473,6 +478,10 @@ export class File extends Handle {
    * assert.equal(origins.shape.height, 1000);
    * const june = lazy.filter(pl.col("date").gtEq(pl.lit(new Date("2001-06-30T00:00:00Z"))));
    * assert.ok((await june.select(pl.len()).collect()).getColumn("len").get(0) > 0);
+   *
+   * const penguins = store.file("/iplant/home/shared/tern_samples/formats/penguins.csv");
+   * const masses = await penguins.scan({ columns: ["Species", "Body Mass (g)"], dtypes: { "Body Mass (g)": pl.Float32 } });
+   * assert.deepEqual((await masses.collect()).dtypes.map(String), ["DataType(String)", "DataType(Float32)"]);
    * ```
    */
   async scan(options: ScanOptions = {}): Promise<LazyDataFrame> {

@@ -355,7 +355,8 @@ export class Listing implements AsyncIterable<Entry> {
    * Every file of the listing (folders are skipped) as one Polars LazyFrame, with a `source`
    * column (first) holding each row's data-store path (`source` renames it). Each file is
    * scanned as `file.scan()` would: public Parquet in place over its anonymous URL, the rest
-   * from the cached copy. Columns are united across files and types widened.
+   * from the cached copy, with `file.scan()`'s options (`dataframe()`'s options of how bytes
+   * become a table among them). Columns are united across files and types widened.
    *
    * @throws {BadRequestError} when the listing holds no file.
    *

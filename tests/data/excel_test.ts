@@ -8,6 +8,7 @@ import pl from "../../polars.ts";
 import { BadRequestError } from "../../lib/client/errors.ts";
 import { ParseError, UnsupportedFormatError } from "../../lib/data/errors.ts";
 import { loadFflateModule } from "../../lib/deps.ts";
+import type { TableOptions } from "../../lib/data/options.ts";
 import { DATA, dataStore } from "./_store.ts";
 
 const MAIN = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
@@ -143,6 +144,29 @@ Deno.test("an .xlsx with two sheets reads both, its columns typed", async () => 
 
   // A name that does not say: the zip's first entries do.
   assert.ok((await store.file(`${DATA}/export`).dataframe()).frameEqual(stations));
+});
+
+Deno.test("scan() of a workbook takes dataframe()'s sheet, hasHeader, columns and dtypes, with a cache and without", async () => {
+  const workbook = await twoSheetWorkbook();
+  await using served = await dataStore({ [BOOK]: workbook, [`${DATA}/export`]: workbook });
+  const options: TableOptions[] = [
+    { sheet: "Readings" },
+    { sheet: 1, hasHeader: false, dtypes: { column_2: pl.Utf8 } },
+    { columns: ["station", "depth"], dtypes: { depth: pl.Float64 } },
+  ];
+  for (const cacheDir of [undefined, false] as const) {
+    const store = served.connect({ progress: false, ...(cacheDir === false && { cacheDir }) });
+    // A name that says Excel is read as dataframe() reads it; one that does not is found in
+    // the cached copy's bytes (or read whole without a cache).
+    for (const path of [BOOK, `${DATA}/export`]) {
+      const file = store.file(path);
+      for (const given of options) {
+        const expected = await file.dataframe(given);
+        const scanned = await (await file.scan(given)).collect();
+        assert.ok(scanned.frameEqual(expected), `${path} ${JSON.stringify(given)}`);
+      }
+    }
+  }
 });
 
 Deno.test("a column of times of day (format h:mm) is a Time column, not dates in 1899", async () => {

@@ -99,9 +99,15 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
       `file.dataframe(): unknown option "${pandas}": did you mean "${tern}"?`,
     ]),
     [
-      () => SCAN_OPTIONS.parse("file.scan()", { sep: ";" }),
-      'file.scan(): unknown option "sep"; the options are format, encoding, skipRows, ' +
-      "commentPrefix, remote, onProgress, progress, signal.",
+      () => SCAN_OPTIONS.parse("file.scan()", { nRows: 5 }),
+      'file.scan(): unknown option "nRows"; the options are format, encoding, sep, quoteChar, ' +
+      "skipRows, commentPrefix, columns, dtypes, sheet, jsonLayout, hasHeader, tryParseDates, " +
+      "nullValues, inferSchemaLength, remote, onProgress, progress, signal.",
+    ],
+    [
+      () => SCAN_MANY_OPTIONS.parse("listing.scan()", { nullValues: 0 }),
+      "listing.scan(): nullValues must be a string, an array of strings, or an object of column " +
+      "name to string, got 0.",
     ],
     [
       () => SCAN_MANY_OPTIONS.parse("listing.scan()", { sources: "file" }),
@@ -161,7 +167,9 @@ Deno.test("every well-formed reader option passes, and comes back as given", asy
     source: "file",
     sep: undefined,
   });
-  const scan = { format: "parquet", remote: false, onProgress, progress: false, signal } as const;
+  // A scan takes dataframe()'s options of how bytes become a table, but not nRows or cache.
+  const { nRows: _nRows, cache: _cache, ...table } = every;
+  const scan = { ...table, sheet: 1, remote: false, onProgress, progress: false, signal } as const;
   assert.deepEqual(SCAN_OPTIONS.parse("file.scan()", scan), scan);
   assert.deepEqual(SCAN_MANY_OPTIONS.parse("listing.scan()", { ...scan, source: "f" }), {
     ...scan,

@@ -7,9 +7,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import pl from "../../polars.ts";
-import type { DataFrame, LazyDataFrame } from "../../lib/deps.ts";
+import type { DataFrame, DataType, LazyDataFrame } from "../../lib/deps.ts";
 import type { Store } from "../../mod.ts";
 import type { Encoding } from "../../lib/data/encoding.ts";
+import type { DataFrameOptions } from "../../lib/data/options.ts";
 import { DATA, dataStore } from "./_store.ts";
 import { STORE_CONTEXT } from "../../lib/handles/store_context.ts";
 
@@ -94,6 +95,16 @@ const delimited = fc.record({
   finalEnd: fc.boolean(),
   tsv: fc.boolean(),
   gzip: fc.boolean(),
+  /** dataframe()'s text options, which a scan takes too. */
+  options: fc.record({
+    hasHeader: fc.boolean(),
+    tryParseDates: fc.boolean(),
+    quoteChar: fc.constantFrom('"', "'"),
+    nullValues: fc.oneof(word, fc.array(word, { maxLength: 2 })),
+    inferSchemaLength: fc.integer({ min: 1, max: 50 }),
+    skipRows: fc.nat(2),
+    commentPrefix: fc.constantFrom("#", "x"),
+  }, { requiredKeys: [] }),
   encoding: fc.constantFrom<Encoding | "undeclared latin-1" | undefined>(
     undefined,
     undefined,
@@ -150,12 +161,12 @@ Deno.test("scan parity: generated delimited text scans to the table dataframe() 
       const extension = `${file.tsv ? "tsv" : "csv"}${file.gzip ? ".gz" : ""}`;
       const handle = await served(store, tern, extension, file.gzip ? await gzip(bytes) : bytes);
       const declared = file.encoding === "undeclared latin-1" ? {} : { encoding: file.encoding };
-      const options = declared.encoding === undefined ? {} : declared;
+      const options = { ...file.options, ...(declared.encoding === undefined ? {} : declared) };
       await assertSame(
         () => handle.scan(options),
         () => handle.dataframe(options),
         (frame) => frame,
-        JSON.stringify(text),
+        `${JSON.stringify(text)} ${JSON.stringify(options)}`,
       );
     }),
     { numRuns: 40 },
@@ -241,7 +252,12 @@ Deno.test("scan parity: Parquet and Arrow, whole and with columns and a filter",
       fc.boolean(),
       fc.subarray(["i", "f", "s", "b", "d", "l"], { minLength: 1 }),
       fc.integer({ min: -50, max: 50 }),
-      async (rows, format, remote, chosen, bound) => {
+      fc.constantFrom<Record<string, DataType>>(
+        {},
+        { i: pl.Float64 },
+        { i: pl.Int32, f: pl.Float32, s: pl.Categorical },
+      ),
+      async (rows, format, remote, chosen, bound, dtypes) => {
         const withList = rows.some((row) => row.l !== null);
         const kept = chosen.filter((name) => name !== "l" || withList);
         const columns = kept.length > 0 ? kept : ["i"];
@@ -260,6 +276,14 @@ Deno.test("scan parity: Parquet and Arrow, whole and with columns and a filter",
           filter,
           `${format}, remote ${remote}, ${columns} filtered`,
         );
+        // dataframe()'s options: columns and dtypes apply, those about text are ignored.
+        const options = { columns, dtypes, sep: ";", nullValues: "x", skipRows: 1 };
+        await assertSame(
+          () => handle.scan({ remote, ...options }),
+          () => handle.dataframe(options),
+          filter,
+          `${format}, remote ${remote}, ${columns} as ${JSON.stringify(dtypes)}, filtered`,
+        );
       },
     ),
     { numRuns: 15 },
@@ -277,6 +301,84 @@ Deno.test("scan parity: a CSV's columns and a filter select what dataframe() sel
     (frame) => frame.filter(pl.col("day").gt(pl.lit(new Date("2024-01-15")))),
     text,
   );
+});
+
+/** Text that reads right only with dataframe()'s text options, and those options. */
+const OPTIONED: Record<string, { text: string; options: DataFrameOptions }> = {
+  "a logger's export": {
+    text: "logger v2\nstation 7\nid;day;name;depth\n# calibrated\n1;2024-01-02;'a;b';NA\n" +
+      "NA;2024-02-03;c;1.5\n3;2024-03-04;'d';-\n",
+    options: {
+      // Its preamble hides the table from detection, as it does from dataframe()'s.
+      format: "csv",
+      sep: ";",
+      quoteChar: "'",
+      skipRows: 2,
+      commentPrefix: "#",
+      nullValues: ["NA", "-"],
+      tryParseDates: false,
+      dtypes: { depth: pl.Float32 },
+      columns: ["id", "day", "depth"],
+      inferSchemaLength: 1,
+    },
+  },
+  "no header, pipes": {
+    text: "1|x|2024-01-02\n2|y|2024-01-03\n",
+    options: { hasHeader: false, sep: "|", nullValues: { column_2: "y" } },
+  },
+  "a column typed as text": {
+    text: "id,code\n1,007\n2,010\n",
+    options: { dtypes: { code: pl.Utf8 }, encoding: "latin-1" },
+  },
+};
+
+for (const [name, { text, options }] of Object.entries(OPTIONED)) {
+  Deno.test(`scan parity: ${name} scans with dataframe()'s options on every route as dataframe() reads it`, async () => {
+    await using store = await dataStore({});
+    const cached = store.connect({ progress: false });
+    const uncached = store.connect({ progress: false, cacheDir: false });
+    const bytes = new TextEncoder().encode(text);
+    // A name that says CSV is read as dataframe() reads it; one that says nothing goes through
+    // the cached copy, its format found in its bytes; without a cache both are read whole.
+    for (const [tern, how] of [[cached, "cached"], [uncached, "uncached"]] as const) {
+      for (const extension of ["csv", "dat"]) {
+        const handle = await served(store, tern, extension, bytes);
+        const expected = plain(await handle.dataframe(options));
+        assert.deepEqual(plain(await (await handle.scan(options)).collect()), expected, how);
+        assert.ok(expected.rows.length > 0);
+      }
+    }
+    // A listing scans each file with them, as listing.dataframes() reads it.
+    await store.write(`${DATA}/optioned/a.csv`, bytes);
+    await store.write(`${DATA}/optioned/b.csv`, bytes);
+    const listing = cached.folder(`${DATA}/optioned`).list();
+    await assertSame(
+      async () => (await listing.scan(options)).sort("source"),
+      () => listing.dataframes(options),
+      (frame) => frame.sort("source"),
+      name,
+    );
+  });
+}
+
+Deno.test("scan parity: a column that Parquet or Arrow lacks is dataframe()'s ParseError at scan(), on every route", async () => {
+  await using store = await dataStore({});
+  const tern = store.connect({ progress: false });
+  const frame = pl.DataFrame({ a: [1, 2], b: ["x", "y"] });
+  for (const format of ["parquet", "arrow"]) {
+    const bytes = new Uint8Array(format === "parquet" ? frame.writeParquet() : frame.writeIPC());
+    const handle = await served(store, tern, format, bytes);
+    const options = { columns: ["a", "z"] };
+    // Both name the file and the column (dataframe() in Polars' words).
+    const message = new RegExp(`"${handle.path}".* "z"`);
+    await assert.rejects(handle.dataframe(options), { name: "ParseError", message });
+    for (const remote of [true, false]) {
+      await assert.rejects(handle.scan({ ...options, remote }), {
+        name: "ParseError",
+        message: `${JSON.stringify(handle.path)} has no column "z"; it has "a", "b".`,
+      });
+    }
+  }
 });
 
 Deno.test("scan parity: a scan of text is one read, recorded as a scan, not as a dataframe() read", async () => {

@@ -409,6 +409,32 @@ Deno.test("scan: a remote scan pins the server's ETag, passes the store's gate, 
   });
 });
 
+Deno.test("scan: a remote scan takes dataframe()'s columns and dtypes lazily, stays remote, and filters as dataframe()'s table does", async () => {
+  await using served = await dataStore({ [PUBLIC]: PENGUINS });
+  const store = served.connect();
+  const file = store.file(PUBLIC);
+  const source = { path: PUBLIC, stat: (signal?: AbortSignal) => file.stat({ signal }) };
+  const options = {
+    columns: ["Species", "Body Mass (g)", "Flipper Length (mm)"],
+    dtypes: { "Body Mass (g)": pl.Float32 },
+    sep: ";", // about text: ignored for Parquet, as dataframe() ignores it
+  };
+  const { frame, route } = await scanFile(store[STORE_CONTEXT], source, options);
+  assert.match(route.url ?? "", /\/dav-anon\//);
+  const scanned = await frame.collect();
+  // Nothing went into the cache: the file was read in place.
+  assert.equal((await store.cache.info()).height, 0);
+  const expected = await file.dataframe(options);
+  assert.deepEqual(expected.dtypes.map(String), [
+    "DataType(String)",
+    "DataType(Float32)",
+    "DataType(Int64)",
+  ]);
+  sameFrame(scanned, expected);
+  const query = (lazy: typeof frame) => lazy.filter(pl.col("Flipper Length (mm)").gt(200));
+  sameFrame(await query(frame).collect(), await query(expected.lazy()).collect());
+});
+
 Deno.test("scan: each collect() of a remote scan reports the bytes it reads", async () => {
   await using served = await dataStore("sample");
   const events: string[] = [];

@@ -284,8 +284,12 @@ Deno.test("dataframe() and scan() refuse a misspelt or bad option before any req
       'file.scan(): unknown option "remot": did you mean "remote"?',
     ],
     [
-      () => file.scan({ sep: ";" } as never),
-      'file.scan(): unknown option "sep"; the options are format, encoding, skipRows, commentPrefix, remote, onProgress, progress, signal.',
+      () => file.scan({ nRows: 5 } as never),
+      /^file\.scan\(\): unknown option "nRows"; the options are format, encoding, sep, .*, remote, onProgress, progress, signal\.$/,
+    ],
+    [
+      () => file.scan({ quoteChar: "ab" }),
+      'file.scan(): quoteChar must be one ASCII character, got "ab".',
     ],
     [
       () => file.scan({ format: "xlsx" } as never),

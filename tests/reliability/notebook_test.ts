@@ -800,6 +800,113 @@ Deno.test("notebook: a file rewritten while a batches() loop without a cache pau
   });
 });
 
+Deno.test("notebook: a file rewritten with its size and date kept while a batches() loop without a cache pauses gives no batch of the new version (If-Match)", async () => {
+  const path = `${DATA}/huge.csv`;
+  // A file the store has not checksummed yet: its stat cannot tell the two versions apart.
+  const unchecked = { "irods-avus": [{ attr: "ipc-checksum", value: "", unit: "" }] };
+  await using store = await dataStore({
+    [path]: WIDE,
+    [`${DATA}/.huge.csv.avus.json`]: JSON.stringify(unchecked),
+    [`${TABLES}/a.csv`]: "x\n1\n",
+  });
+  await noUnhandled(async () => {
+    const local = `${store.root}${path}`;
+    const { mtime } = await Deno.stat(local);
+    const rewrite = async () => {
+      await Deno.writeTextFile(local, `v\n${`${"y".repeat(999)}\n`.repeat(WIDE_ROWS)}`);
+      await Deno.utime(local, mtime!, mtime!);
+    };
+    // What each download of the file asked for, and the ETag each answer carried.
+    const asked: (string | null)[] = [], tags: (string | null)[] = [];
+    const watched: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const answer = await fetch(request);
+      if (request.url.includes("fileio/download") && request.url.includes("huge")) {
+        asked.push(request.headers.get("if-match"));
+        tags.push(answer.headers.get("etag"));
+      }
+      return answer;
+    };
+    const tern = store.connect({
+      cacheDir: false,
+      concurrency: 1,
+      progress: false,
+      fetch: watched,
+    });
+    const batches = tern.file(path).batches({ rows: 1_000 })[Symbol.asyncIterator]();
+    let rewritten = 0;
+    const failed = await withDeadline(DEADLINE_MS, "a loop whose file was rewritten", async () => {
+      await batches.next();
+      // The one slot is free once more than 16 MiB wait: the download was ended.
+      assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 1);
+      await rewrite();
+      for (let next = await batches.next(); !next.done; next = await batches.next()) {
+        rewritten += next.value.filter(pl.col("v").str.startsWith("y")).height;
+      }
+    }).then(() => undefined, (error) => error);
+    await batches.return?.();
+    // The resumed download asked for the first one's bytes: not one row of the new version.
+    assert.equal(rewritten, 0);
+    assert.ok(failed instanceof FileChangedError, String(failed));
+    assert.match(failed.message, /ETag changed/);
+    // The download that resumed asked for the bytes of the one before (the first one asked for
+    // none: it is the one sent beside the stat).
+    assert.equal(asked[0], null);
+    assert.ok(tags[0] !== null);
+    assert.equal(asked.at(-1), tags[0]);
+    assert.equal(tern.stats.inFlight, 0);
+  });
+});
+
+Deno.test("notebook: a store that sends no ETag: a file rewritten with a later date while a batches() loop without a cache pauses gives no batch of the new version", async () => {
+  const path = `${DATA}/huge.csv`;
+  await using store = await dataStore({ [path]: WIDE, [`${TABLES}/a.csv`]: "x\n1\n" });
+  await noUnhandled(async () => {
+    const local = `${store.root}${path}`;
+    const { mtime } = await Deno.stat(local);
+    const rewrite = async () => {
+      await Deno.writeTextFile(local, `v\n${`${"y".repeat(999)}\n`.repeat(WIDE_ROWS)}`);
+      const later = new Date(mtime!.getTime() + 60_000);
+      await Deno.utime(local, later, later);
+    };
+    // Terrain's downloads as documented: no ETag (so nothing to send If-Match with).
+    const asked: (string | null)[] = [];
+    const untagged: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const answer = await fetch(request);
+      if (!request.url.includes("fileio/download")) return answer;
+      if (request.url.includes("huge")) asked.push(request.headers.get("if-match"));
+      const headers = new Headers(answer.headers);
+      headers.delete("etag");
+      return new Response(answer.body, { status: answer.status, headers });
+    };
+    const tern = store.connect({
+      cacheDir: false,
+      concurrency: 1,
+      progress: false,
+      fetch: untagged,
+    });
+    const batches = tern.file(path).batches({ rows: 1_000 })[Symbol.asyncIterator]();
+    let rewritten = 0;
+    const failed = await withDeadline(DEADLINE_MS, "a loop whose file was redated", async () => {
+      await batches.next();
+      // The one slot is free once more than 16 MiB wait: the download was ended.
+      assert.equal((await tern.file(`${TABLES}/a.csv`).dataframe()).height, 1);
+      await rewrite();
+      for (let next = await batches.next(); !next.done; next = await batches.next()) {
+        rewritten += next.value.filter(pl.col("v").str.startsWith("y")).height;
+      }
+    }).then(() => undefined, (error) => error);
+    await batches.return?.();
+    // The date, checked before a new download, refused it: no download resumed.
+    assert.equal(rewritten, 0);
+    assert.ok(failed instanceof FileChangedError, String(failed));
+    assert.match(failed.message, /between two downloads of it/);
+    assert.ok(asked.every((value) => value === null));
+    assert.equal(tern.stats.inFlight, 0);
+  });
+});
+
 Deno.test("notebook: batches() whose cache copy fails mid-way (a full disk) reads every row from a new download", async () => {
   // Where no small disk can be mounted, the disk fills at the file layer: the cache's temporary
   // file refuses writes past 256 KiB with the error a full disk gives.
