@@ -340,7 +340,12 @@ export class DiskCache {
       ]);
       return new CopyWriter(version.size, hasher, file, temp, {
         publish: (hash, format, inline) => this.#publish(version, blob, temp, hash, format, inline),
-        report: (error) => this.reportFailure(error),
+        report: (error) => {
+          // A folder another process's clear() removed is made again by the next writer (else
+          // no copy of this process would be kept again); a full disk costs no check per read.
+          if (notFound(error)) this.#ready = undefined;
+          this.reportFailure(error);
+        },
       });
     } catch (error) {
       this.#ready = undefined;
@@ -1165,6 +1170,12 @@ function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether `error` says a file or folder is missing (Deno's error or Node's code). */
+function notFound(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound ||
+    (error as { code?: string } | null)?.code === "ENOENT";
 }
 
 function alive(pid: number): boolean {
