@@ -680,7 +680,7 @@ export class DiskCache {
       identity: "",
       confirmed: false,
       usedAt: now,
-      ...(inline === undefined ? {} : { data: Buffer.from(inline).toString("base64") }),
+      ...(inline === undefined ? {} : { data: inline.toBase64() }),
     };
     // Line first, then name: another process never meets a copy tern has no record of (it would
     // pass it over), and the rename may replace a copy of this version that another process
