@@ -215,10 +215,6 @@ export class DiskCache {
   #usage: number | undefined;
   /** Whole reads of this process, by store and path (see {@linkcode DiskCache.claim}). */
   readonly #claims = new Map<string, Promise<void>>();
-  /** Claims held (waiting ones not counted): while there are any, the index stays open. */
-  #claimed = 0;
-  /** The index, kept open between appends while claims are held (see `#appendOnce`). */
-  #open: { fd: number; dev: number; ino: number } | undefined;
   /** The newest valid index line of each copy. */
   #records = new Map<string, IndexLine>();
   /**
@@ -382,13 +378,8 @@ export class DiskCache {
     let release!: () => void;
     const claimed = new Promise<void>((resolve) => release = resolve);
     this.#claims.set(key, claimed);
-    this.#claimed++;
-    let held = true;
     return () => {
-      if (!held) return;
-      held = false;
       if (this.#claims.get(key) === claimed) this.#claims.delete(key);
-      if (--this.#claimed === 0) this.#closeIndex();
       release();
     };
   }
@@ -1024,31 +1015,9 @@ export class DiskCache {
     this.#indexRead.lines++;
   }
 
-  /**
-   * The bytes appended, or `undefined` when the file opened is not the index (none written).
-   * While reads hold claims the index stays open between appends, each checked by one `lstat`:
-   * the name must still be that very file (same device and inode: the file is held open, so its
-   * inode cannot be another's) and its only link. That is what an append that opens the index
-   * checks too, at the same moment (its file's type was checked at the open, and cannot change).
-   * Anything else closes it and opens the name afresh: another process's rewrite renamed a new
-   * index into place, a hard link was made, `clear()` removed it. Windows keeps nothing open
-   * (its renames may refuse to replace an open file).
-   */
+  /** The bytes appended, or `undefined` when the file opened is not the index (none written). */
   async #appendOnce(text: Uint8Array): Promise<number | undefined> {
     const path = this.#index;
-    const open = this.#open;
-    if (open !== undefined) {
-      const named = lstatOrUndefined(path);
-      if (named?.nlink === 1 && named.ino === open.ino && named.dev === open.dev) {
-        try {
-          return fs.writeSync(open.fd, text);
-        } catch (error) {
-          this.#closeIndex();
-          throw error;
-        }
-      }
-      this.#closeIndex();
-    }
     const flags = O_WRONLY | O_APPEND | O_CREAT | SAFE;
     let fd: number;
     try {
@@ -1058,7 +1027,6 @@ export class DiskCache {
       await this.#moveAside(path);
       fd = fs.openSync(path, flags, 0o600);
     }
-    let keep = false;
     try {
       // The file opened must be the one at the name, and that name its only one: a FIFO with a
       // reader (the one thing besides a file that this open accepts), a name swapped since the
@@ -1068,21 +1036,10 @@ export class DiskCache {
       const named = Deno.lstatSync(path);
       const own = opened.isFile() && (named.ino === null ||
         opened.nlink === 1 && opened.dev === named.dev && opened.ino === named.ino);
-      if (!own) return undefined;
-      const written = fs.writeSync(fd, text);
-      keep = this.#claimed > 0 && named.ino !== null && Deno.build.os !== "windows";
-      if (keep) this.#open = { fd, dev: opened.dev, ino: opened.ino };
-      return written;
+      return own ? fs.writeSync(fd, text) : undefined;
     } finally {
-      if (!keep) fs.closeSync(fd);
+      fs.closeSync(fd);
     }
-  }
-
-  /** Closes the index kept open between appends, if it is. */
-  #closeIndex(): void {
-    const open = this.#open;
-    this.#open = undefined;
-    if (open !== undefined) fs.closeSync(open.fd);
   }
 
   /** Notes a use; written to the index at most once a minute per copy (the LRU needs no more). */
@@ -1161,15 +1118,6 @@ interface Entry {
   name: string;
   size: number;
   mtime: number;
-}
-
-/** What is at `path`, not following a link; `undefined` when nothing (or it cannot be seen). */
-function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whether `error` says a file or folder is missing (Deno's error or Node's code). */
