@@ -40,7 +40,7 @@ import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import process from "node:process";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { STORE_CHECKSUM } from "../client/checksum.ts";
 import type { FileVersion } from "../client/file_version.ts";
 import { contentHasher, hashHandle, hashOf } from "./content_hash.ts";
@@ -248,7 +248,7 @@ export class DiskCache {
     this.root = options.dir;
     this.dir = join(options.dir, "downloads");
     this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
-    this.#index = join(this.dir, INDEX);
+    this.#index = this.#inDir(INDEX);
     this.#warn = options.warn ?? ((message) => console.warn(message));
   }
 
@@ -326,7 +326,7 @@ export class DiskCache {
   async writer(version: FileVersion): Promise<CopyWriter | undefined> {
     if (version.size > this.maxBytes || !await this.#usable()) return undefined;
     const blob = this.#nameOf(version);
-    const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
+    const temp = this.#inDir(`.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${blob}`);
     try {
       const [file, hasher] = await Promise.all([
         version.size <= SMALL_COPY_BYTES
@@ -336,7 +336,12 @@ export class DiskCache {
       ]);
       return new CopyWriter(version.size, hasher, file, temp, {
         publish: (hash, format, inline) => this.#publish(version, blob, temp, hash, format, inline),
-        report: (error) => this.reportFailure(error),
+        report: (error) => {
+          // A folder another process's clear() removed is made again by the next writer (else
+          // no copy of this process would be kept again); a full disk costs no check per read.
+          if (notFound(error)) this.#ready = undefined;
+          this.reportFailure(error);
+        },
       });
     } catch (error) {
       this.#ready = undefined;
@@ -473,7 +478,7 @@ export class DiskCache {
       const found = await this.#check(versionOf(line), true);
       if (found.state === "missing") continue;
       result.checked++;
-      const file = join(this.dir, line.blob);
+      const file = this.#inDir(line.blob);
       if (found.state === "valid") result.bytes += line.size;
       else result.bad.push({ path: line.path, file, reason: found.reason });
     }
@@ -504,7 +509,7 @@ export class DiskCache {
     if (!await this.#usable()) return [];
     const entries: CachedFile[] = [];
     for (const line of (await this.#recordsOf()).values()) {
-      const info = line.data ?? await Deno.lstat(join(this.dir, line.blob)).catch(() => undefined);
+      const info = line.data ?? await Deno.lstat(this.#inDir(line.blob)).catch(() => undefined);
       if (typeof info === "string" || (info?.isFile && info.size === line.size)) {
         entries.push(this.#cached(line));
       }
@@ -595,7 +600,7 @@ export class DiskCache {
     const bytes = copy.bytes ?? (await this.lookup(copy.version))?.bytes;
     if (bytes === undefined) throw left();
     const name = copy.file.slice(copy.file.lastIndexOf("/") + 1);
-    const temp = join(this.dir, `.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${name}`);
+    const temp = this.#inDir(`.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}-${name}`);
     // Another process may clear the cache folder between the lookup and this write.
     await Deno.writeFile(temp, bytes, { createNew: true, mode: 0o444 }).catch((error) => {
       throw error instanceof Deno.errors.NotFound ? left() : error;
@@ -647,7 +652,7 @@ export class DiskCache {
     format: string | undefined,
     inline: Uint8Array | undefined,
   ): Promise<CachedFile> {
-    const target = join(this.dir, blob);
+    const target = this.#inDir(blob);
     const { offset, appended } = this.#indexRead;
     if (inline !== undefined && offset + appended >= INLINE_INDEX_BYTES) {
       await Deno.writeFile(temp, inline, { createNew: true, mode: 0o444 });
@@ -666,7 +671,7 @@ export class DiskCache {
       identity: "",
       confirmed: false,
       usedAt: now,
-      ...(inline === undefined ? {} : { data: Buffer.from(inline).toString("base64") }),
+      ...(inline === undefined ? {} : { data: inline.toBase64() }),
     };
     // Line first, then name: another process never meets a copy tern has no record of (it would
     // pass it over), and the rename may replace a copy of this version that another process
@@ -708,7 +713,7 @@ export class DiskCache {
     // cap evicts it first.
     if (line === undefined) return { state: "missing" };
     if (line.data !== undefined) return await this.#checkInline(version, line);
-    const file = join(this.dir, blob);
+    const file = this.#inDir(blob);
     let handle: fs.promises.FileHandle;
     try {
       handle = await fs.promises.open(file, O_RDONLY | SAFE);
@@ -770,7 +775,7 @@ export class DiskCache {
   }
 
   async #bad(blob: string, reason: string): Promise<Found> {
-    await this.#moveAside(join(this.dir, blob));
+    await this.#moveAside(this.#inDir(blob));
     this.#records.delete(blob);
     this.#usage = undefined;
     return { state: "changed", reason };
@@ -795,7 +800,7 @@ export class DiskCache {
           const pid = Number(/^\.tmp-(\d+)-/.exec(temp.name)?.[1]);
           const dead = Number.isSafeInteger(pid) && pid !== process.pid && !alive(pid);
           if (dead || Date.now() - temp.mtime > STALE_TEMP_MS) {
-            await Deno.remove(join(this.dir, temp.name)).catch(() => {});
+            await Deno.remove(this.#inDir(temp.name)).catch(() => {});
           }
         }
         return true;
@@ -844,14 +849,14 @@ export class DiskCache {
       if (usage <= this.maxBytes) break;
       if (copy.name === keep) continue;
       // A copy kept in the index may have no file: its line goes below all the same.
-      await Deno.remove(join(this.dir, copy.name)).catch(() => {});
+      await Deno.remove(this.#inDir(copy.name)).catch(() => {});
       alive.delete(copy.name);
       usage -= copy.size;
     }
     this.#usage = usage;
     const lines = [...records.values()].filter((line) => alive.has(line.blob))
       .map((line) => ({ ...line, usedAt: this.#lastUse(line) }));
-    const temp = join(this.dir, `.tmp-index-${crypto.randomUUID().slice(0, 8)}`);
+    const temp = this.#inDir(`.tmp-index-${crypto.randomUUID().slice(0, 8)}`);
     await Deno.writeTextFile(temp, lines.map((line) => `${JSON.stringify(line)}\n`).join(""), {
       createNew: true,
     });
@@ -882,7 +887,7 @@ export class DiskCache {
     for await (const item of Deno.readDir(this.dir)) {
       const isCopy = withCopies && COPY_NAME.test(item.name);
       if (!isCopy && !item.name.startsWith(".tmp-")) continue;
-      const found = await Deno.lstat(join(this.dir, item.name)).catch(() => undefined);
+      const found = await Deno.lstat(this.#inDir(item.name)).catch(() => undefined);
       if (found === undefined) continue;
       const entry = { name: item.name, size: found.size, mtime: found.mtime?.getTime() ?? 0 };
       (isCopy ? copies : temps).push(entry);
@@ -1047,6 +1052,15 @@ export class DiskCache {
     return used;
   }
 
+  /**
+   * The path of a name in the folder: `join()`'s result without its normalizing, which costs
+   * more than the rest of a small copy's path work (the folder is normalized once, by the
+   * constructor, and names in it are plain).
+   */
+  #inDir(name: string): string {
+    return `${this.dir}${sep}${name}`;
+  }
+
   #nameOf(version: FileVersion): string {
     let name = this.#names.get(version);
     if (name === undefined) this.#names.set(version, name = copyName(version));
@@ -1066,7 +1080,7 @@ export class DiskCache {
 
   #cached(line: IndexLine, bytes?: Uint8Array<ArrayBuffer>): CachedFile {
     return {
-      file: join(this.dir, line.blob),
+      file: this.#inDir(line.blob),
       version: {
         ...versionOf(line),
         hash: line.hash,
@@ -1113,6 +1127,12 @@ interface Entry {
   name: string;
   size: number;
   mtime: number;
+}
+
+/** Whether `error` says a file or folder is missing (Deno's error or Node's code). */
+function notFound(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound ||
+    (error as { code?: string } | null)?.code === "ENOENT";
 }
 
 function alive(pid: number): boolean {

@@ -253,6 +253,25 @@ Deno.test("a lookup finds another process's copies after publishing its own, als
   }
 });
 
+Deno.test("after another process's clear(), the copy being published fails (reported once) and the next one makes the folder again", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const warnings: string[] = [];
+    const mine = new DiskCache({ dir, warn: (message) => warnings.push(message) });
+    const [one, two, three] = [1, 2, 3].map((i) => version(`/a/${i}.csv`, 4));
+    await put(mine, one, "a\n1\n");
+    await new DiskCache({ dir }).clear();
+    assert.equal(await put(mine, two, "a\n2\n"), undefined);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /cannot write the local cache/);
+    await put(mine, three, "a\n3\n");
+    assert.equal((await new DiskCache({ dir }).lookup(three))?.version.path, "/a/3.csv");
+    assert.equal(warnings.length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("copy names carry the extension Polars needs to read them by path", () => {
   assert.equal(copyExtension("/a/b.tsv"), ".csv");
   assert.equal(copyExtension("/a/b.parquet"), ".parquet");
