@@ -281,6 +281,8 @@ export interface TransportStats {
 
 const MAX_RETRY_AFTER_MS = 60_000;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Largest announced body that {@linkcode Transport.stream} reads before handing it on. */
+const WHOLE_BODY_BYTES = 64 * 1024;
 
 /**
  * Longest URL sent. Deno's fetch refuses longer ones outright (its HTTP client's limit), and
@@ -822,18 +824,44 @@ export class Transport {
   }
 }
 
-/** Hands an answer on with its body guarded (the body gives the request's slot back). */
-function streamed(
+/**
+ * Hands an answer on with its body guarded (the body gives the request's slot back). A body
+ * announced as at most {@linkcode WHOLE_BODY_BYTES} is read first, under the same checks, and
+ * handed on in one piece (or failing as its read did): a stream guarding each read of a few
+ * hundred bytes costs more than the read itself.
+ */
+async function streamed(
   response: Response,
   body: ReadableStream<Uint8Array>,
   guard: GuardOptions,
 ): Promise<StreamedResponse> {
-  return Promise.resolve({
-    body: guardBody(body, guard),
+  const size = guard.expectedLength;
+  return {
+    body: size !== undefined && size <= WHOLE_BODY_BYTES
+      ? await readBody(body, guard).then(inOnePiece, failing)
+      : guardBody(body, guard),
     headers: response.headers,
     status: response.status,
-    ...(guard.expectedLength === undefined ? {} : { size: guard.expectedLength }),
+    ...(size === undefined ? {} : { size }),
+  };
+}
+
+/** A byte stream, as a guarded body is (a BYOB reader may read it), of `bytes`. */
+function inOnePiece(bytes: Uint8Array | undefined): ReadableStream<Uint8Array> {
+  // Enqueueing moves the whole buffer: a view of a larger one is copied out first.
+  const own = bytes!.byteLength === bytes!.buffer.byteLength ? bytes! : bytes!.slice();
+  return new ReadableStream({
+    type: "bytes",
+    start(controller) {
+      if (own.byteLength > 0) controller.enqueue(own as Uint8Array<ArrayBuffer>);
+      controller.close();
+    },
   });
+}
+
+/** A body that fails with `error` when read, as a guarded body fails. */
+function failing(error: unknown): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.error(error) });
 }
 
 function credentialsFrom(options: TransportOptions): Credentials {

@@ -15,7 +15,7 @@ import { VERSION } from "../../lib/client/version.ts";
 import { download, getManifest, getPagedDirectory } from "../../lib/client/endpoints.ts";
 import { serveDouble, shortResponse, stallingResponse } from "./_double.ts";
 import { serveCapture } from "../_capture.ts";
-import { bigBytes, PATHS, serveStore } from "./_store.ts";
+import { bigBytes, PATHS, serveStore, TABLE_CSV } from "./_store.ts";
 import { connect } from "../../mod.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 import { until, withDeadline } from "../reliability/_fixtures.ts";
@@ -39,6 +39,12 @@ function transport(url: string, options: Partial<TransportOptions> = {}): Transp
 }
 
 const spec = { path: "/filesystem/x", endpoint: "filesystem/x", subject: "/iplant/home/shared" };
+
+/**
+ * More bytes than a streamed answer is read whole for (64 KiB): its body is handed on as it
+ * arrives, under the guard, and holds the request's slot until it is read.
+ */
+const STREAMED = 100_000;
 
 Deno.test("Transport (double): sends the identifying User-Agent, credentials and repeated keys", async () => {
   await using double = serveDouble(() => Response.json({ ok: true }));
@@ -409,7 +415,7 @@ Deno.test("Transport (double): abort during the backoff wait ends it at once", a
 });
 
 Deno.test("Transport (double): abort while queued for a slot leaves the queue", async () => {
-  await using double = serveDouble(() => new Response("body"));
+  await using double = serveDouble(() => new Response("b".repeat(STREAMED)));
   const t = transport(double.url, { concurrency: 1 });
   const holder = await t.stream(spec);
   const controller = new AbortController();
@@ -424,7 +430,7 @@ Deno.test("Transport (double): abort while queued for a slot leaves the queue", 
 });
 
 Deno.test("Transport (double): abort during a streamed body errors it and frees the slot", async () => {
-  await using double = serveDouble(() => stallingResponse(5, 100));
+  await using double = serveDouble(() => stallingResponse(5, STREAMED));
   const t = transport(double.url, { concurrency: 1 });
   const controller = new AbortController();
   const { body } = await t.stream({ ...spec, signal: controller.signal });
@@ -438,7 +444,7 @@ Deno.test("Transport (double): abort during a streamed body errors it and frees 
 });
 
 Deno.test("Transport (double): the transport-wide signal aborts every request", async () => {
-  await using double = serveDouble(() => stallingResponse(1, 10));
+  await using double = serveDouble(() => stallingResponse(1, STREAMED));
   const closing = new AbortController();
   const t = transport(double.url, { signal: closing.signal });
   const call = new AbortController();
@@ -481,7 +487,8 @@ Deno.test("Transport (double): never more than `concurrency` requests in flight"
 });
 
 Deno.test("Transport (double): an open download holds its slot until read or cancelled", async () => {
-  await using double = serveDouble(() => new Response("0123456789"));
+  const text = "0123456789".repeat(STREAMED / 10);
+  await using double = serveDouble(() => new Response(text));
   const t = transport(double.url, { concurrency: 1 });
   const first = await t.stream(spec);
   let secondStarted = false;
@@ -494,14 +501,91 @@ Deno.test("Transport (double): an open download holds its slot until read or can
   assert.equal(secondStarted, false, "the second request waits for the first body");
   assert.equal(t.limiter.pending, 1);
   assert.equal(double.seen.length, 1);
-  assert.equal(
-    new TextDecoder().decode(await new Response(first.body).arrayBuffer()),
-    "0123456789",
-  );
+  assert.equal(await new Response(first.body).text(), text);
   const answer = await second;
-  assert.equal(answer.size, 10);
+  assert.equal(answer.size, STREAMED);
   await answer.body.cancel();
   assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport (double): a body announced as at most 64 KiB is read before it is handed on, its slot free", async () => {
+  const sizes = [10, 64 * 1024, 64 * 1024 + 1];
+  await using double = serveDouble((request) =>
+    new Response("x".repeat(Number(new URL(request.url).searchParams.get("size"))))
+  );
+  const t = transport(double.url, { concurrency: 1 });
+  const held: number[] = [];
+  for (const size of sizes) {
+    const { body } = await t.stream({ ...spec, query: { size } });
+    held.push(t.limiter.active);
+    // A byte stream, as a streamed body is: a BYOB reader reads it into its own buffer.
+    const reader = body.getReader({ mode: "byob" });
+    let read = 0;
+    while (true) {
+      const { done, value } = await reader.read(new Uint8Array(16 * 1024));
+      if (done) break;
+      read += value.byteLength;
+    }
+    assert.equal(read, size);
+  }
+  assert.deepEqual(
+    held,
+    [0, 0, 1],
+    "only the body past 64 KiB still holds the slot when handed on",
+  );
+  assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport: a small body read whole fails as a streamed one does, and frees its slot", async (t) => {
+  await t.step("short: a NetworkError in the body", async () => {
+    // Deno's HTTP stack reports a short body as a broken connection (the last step): only an
+    // injected fetch ends one early without an error.
+    const client = transport("http://127.0.0.1:9/terrain", {
+      fetch: () => Promise.resolve(new Response("abc", { headers: { "content-length": "12" } })),
+    });
+    const { body, size } = await client.stream(spec);
+    assert.equal(size, 12);
+    assert.equal(client.limiter.active, 0);
+    await assert.rejects(new Response(body).arrayBuffer(), (error: unknown) => {
+      assert.ok(error instanceof NetworkError);
+      assert.match(error.message, /closed the body of "\/iplant\/home\/shared".*3 of 12 bytes/);
+      return true;
+    });
+  });
+  await t.step("aborted while read: an AbortError, never the bytes", async () => {
+    await using double = serveDouble(() => stallingResponse(5, 100));
+    // An idle time beyond the hang guard: only the abort can end the read.
+    const client = transport(double.url, { concurrency: 1, idleTimeoutMs: 2 * HANG_MS });
+    const controller = new AbortController();
+    const answer = client.stream({ ...spec, signal: controller.signal });
+    await until(() => double.seen.length === 1, "the request at the double");
+    controller.abort();
+    await withDeadline(HANG_MS, "the aborted read", async () => {
+      await assert.rejects(
+        answer.then(({ body }) => new Response(body).arrayBuffer()),
+        { name: "AbortError" },
+      );
+    });
+    assert.equal(client.limiter.active, 0);
+  });
+  await t.step("connection broken: a NetworkError naming the file, others exact", async () => {
+    await using served = await serveStore({ dropRate: 0.5, seed: 3 });
+    const client = transport(served.url);
+    let dropped = 0;
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const file = await download(client, PATHS.publicCsv);
+      try {
+        assert.equal(await new Response(file.body).text(), TABLE_CSV);
+      } catch (error) {
+        assert.ok(error instanceof NetworkError, String(error));
+        assert.equal(error.path, PATHS.publicCsv);
+        dropped++;
+      }
+    }
+    assert.ok(dropped > 0 && dropped < 12, `dropped ${dropped}`);
+    assert.equal(dropped, served.server.stats().bodiesDropped);
+    assert.equal(client.limiter.active, 0);
+  });
 });
 
 Deno.test("Transport (double): secrets never appear in errors, even when a server echoes them", async () => {
