@@ -264,6 +264,62 @@ export async function readBody(
   }
 }
 
+/**
+ * Reads a small body in one piece, as fetch reads it natively (no stream is read chunk by
+ * chunk), under the checks of {@linkcode readBody}: a length other than `expectedLength` or a
+ * broken connection is a {@linkcode NetworkError}, an abort an `AbortError`; `onFinish` runs
+ * exactly once, by the time it settles. Its idle time covers the whole body: a body of a few
+ * kilobytes comes in one or two reads, so waiting for all of it is waiting for its next chunk.
+ *
+ * @param stop Ends the request, which fails the read: what the idle timer calls (the caller
+ *   ends the request on `options.signal` too).
+ *
+ * @example
+ * ```ts
+ * import { readWhole } from "./body.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let released = 0;
+ * const bytes = await readWhole(new Response("a,b\n1,2\n"), {
+ *   expectedLength: 8,
+ *   idleTimeoutMs: 1000,
+ *   signal: new AbortController().signal,
+ *   onFinish: () => released++,
+ *   context: { endpoint: "fileio/download", subject: "/iplant/home/demo/t.csv" },
+ * }, () => {});
+ * assert.equal(new TextDecoder().decode(bytes), "a,b\n1,2\n");
+ * assert.equal(released, 1);
+ * ```
+ */
+export async function readWhole(
+  response: Response,
+  options: GuardOptions,
+  stop: () => void,
+): Promise<Uint8Array> {
+  const { expectedLength, signal, timer = realTimer } = options;
+  const problem = failures(options);
+  let stalled = false;
+  const disarm = timer(() => {
+    stalled = true;
+    stop();
+  }, options.idleTimeoutMs);
+  let bytes: Uint8Array;
+  try {
+    bytes = await response.bytes();
+  } catch (error) {
+    if (signal.aborted) throw abortError(signal);
+    throw stalled ? problem.stalled() : problem.broken(undefined, error);
+  } finally {
+    disarm();
+    options.onFinish();
+  }
+  if (expectedLength !== undefined && bytes.byteLength < expectedLength) {
+    throw problem.short(bytes.byteLength);
+  }
+  if (expectedLength !== undefined && bytes.byteLength > expectedLength) throw problem.long();
+  return bytes;
+}
+
 /** `chunks` in one array of its own (never a view of a shared pool, as `Buffer.concat`'s). */
 function joined(chunks: Uint8Array[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);
@@ -275,24 +331,30 @@ function joined(chunks: Uint8Array[], size: number): Uint8Array {
   return bytes;
 }
 
-/** The errors a guarded body fails with, worded alike whether it is streamed or read whole. */
+/**
+ * The errors a guarded body fails with, worded alike however it is read. A body read in one
+ * piece knows no count of bytes before it failed (`received` undefined).
+ */
 function failures(options: GuardOptions) {
   const { expectedLength, context } = options;
   const about = context.subject === undefined
     ? `the answer of ${context.endpoint}`
     : `the body of ${JSON.stringify(context.subject)} (${context.endpoint})`;
+  const of = expectedLength === undefined ? "" : ` of ${expectedLength}`;
   const error = (message: string, cause?: unknown) =>
     new NetworkError(message, { endpoint: context.endpoint, path: context.subject, cause });
   return {
-    stalled: (received: number) =>
+    stalled: (received?: number) =>
       error(
-        `The server stopped sending ${about}: no data for ${formatMs(options.idleTimeoutMs)} ` +
-          `after ${received} bytes.`,
+        `The server stopped sending ${about}: ` + (received === undefined
+          ? `not all of its ${expectedLength} bytes came within ${formatMs(options.idleTimeoutMs)}.`
+          : `no data for ${formatMs(options.idleTimeoutMs)} after ${received} bytes.`),
       ),
-    broken: (received: number, cause: unknown) =>
+    broken: (received: number | undefined, cause: unknown) =>
       error(
-        `The connection broke while reading ${about}, after ${received} bytes` +
-          `${expectedLength === undefined ? "" : ` of ${expectedLength}`}.`,
+        `The connection broke while reading ${about}` + (received === undefined
+          ? expectedLength === undefined ? "." : ` (${expectedLength} bytes announced).`
+          : `, after ${received} bytes${of}.`),
         cause,
       ),
     short: (received: number) =>

@@ -6,7 +6,7 @@
  */
 
 import { Credentials, redactUrl, type SendJson } from "./auth.ts";
-import { formatMs, guardBody, type GuardOptions, readBody, realTimer } from "./body.ts";
+import { formatMs, guardBody, type GuardOptions, readBody, readWhole, realTimer } from "./body.ts";
 import {
   abortError,
   BadRequestError,
@@ -146,7 +146,7 @@ export interface RequestSpec {
   subject?: string;
   /** Attach the stored credentials (default `true`). */
   authenticate?: boolean;
-  /** Extra request headers. */
+  /** Extra request headers, their names in lower case (an `accept` replaces the default). */
   headers?: Record<string, string>;
   /**
    * A body to POST as JSON (`stat` reads many items this way; like every request it only reads,
@@ -187,7 +187,7 @@ export interface UrlRequestSpec {
   endpoint: string;
   /** Data-store path the request concerns, used in errors. */
   subject?: string;
-  /** Extra request headers. */
+  /** Extra request headers, their names in lower case. */
   headers?: Record<string, string>;
   /** Aborts this request. */
   signal?: AbortSignal;
@@ -304,12 +304,13 @@ type Attempt<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
 /**
  * Takes a successful answer: reads `body` under `guard` (which releases the request's slot once
- * the body is done with), or hands it on guarded.
+ * the body is done with), or hands it on guarded. `stop` ends the request, failing its body.
  */
 type Accept<T> = (
   response: Response,
   body: ReadableStream<Uint8Array>,
   guard: GuardOptions,
+  stop: () => void,
 ) => Promise<T>;
 
 /**
@@ -626,13 +627,19 @@ export class Transport {
     accept: Accept<T>,
   ): Promise<Attempt<T>> {
     let handedOver = false;
+    const attempt = new AbortController();
+    const onAbort = () => attempt.abort(signal.reason);
     try {
-      const headers = new Headers(spec.headers);
+      // A plain record, not a `Headers`: fetch copies either, and copying a `Headers` (sorted,
+      // through its iterator) costs several times what reading a record does.
+      const headers: Record<string, string> = {
+        accept: "application/json, */*;q=0.5",
+        ...spec.headers,
+        "user-agent": this.userAgent,
+      };
       const sent = spec.json === undefined ? undefined : JSON.stringify(spec.json);
-      if (sent !== undefined) headers.set("content-type", "application/json");
-      headers.set("user-agent", this.userAgent);
-      if (!headers.has("accept")) headers.set("accept", "application/json, */*;q=0.5");
-      if (authorization !== undefined) headers.set("authorization", authorization);
+      if (sent !== undefined) headers["content-type"] = "application/json";
+      if (authorization !== undefined) headers.authorization = authorization;
       const url = this.#urlFor(spec);
       if (url.length > MAX_URL_CHARS) {
         throw new RequestTooLargeError(
@@ -644,8 +651,6 @@ export class Transport {
         );
       }
 
-      const attempt = new AbortController();
-      const onAbort = () => attempt.abort(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       let timedOut = false;
       const disarm = this.#timer(() => {
@@ -686,7 +691,6 @@ export class Transport {
         };
       } finally {
         disarm();
-        signal.removeEventListener("abort", onAbort);
       }
 
       const body = response.body ?? new Blob().stream();
@@ -718,7 +722,7 @@ export class Transport {
         };
       }
       try {
-        return { ok: true, value: await accept(response, body, guard) };
+        return { ok: true, value: await accept(response, body, guard, () => attempt.abort()) };
       } catch (error) {
         if (error instanceof NetworkError) {
           return { ok: false, failure: { kind: "network", error } };
@@ -729,6 +733,8 @@ export class Transport {
         throw error;
       }
     } finally {
+      // Until here an abort ends the request, a body read before the answer is handed on too.
+      signal.removeEventListener("abort", onAbort);
       if (!handedOver) release();
     }
   }
@@ -826,19 +832,20 @@ export class Transport {
 
 /**
  * Hands an answer on with its body guarded (the body gives the request's slot back). A body
- * announced as at most {@linkcode WHOLE_BODY_BYTES} is read first, under the same checks, and
- * handed on in one piece (or failing as its read did): a stream guarding each read of a few
- * hundred bytes costs more than the read itself.
+ * announced as at most {@linkcode WHOLE_BODY_BYTES} is read first, in one piece, under the same
+ * checks, and handed on in one chunk (or failing as its read did): a stream guarding each read
+ * of a few hundred bytes costs more than the read itself.
  */
 async function streamed(
   response: Response,
   body: ReadableStream<Uint8Array>,
   guard: GuardOptions,
+  stop: () => void,
 ): Promise<StreamedResponse> {
   const size = guard.expectedLength;
   return {
     body: size !== undefined && size <= WHOLE_BODY_BYTES
-      ? await readBody(body, guard).then(inOnePiece, failing)
+      ? await readWhole(response, guard, stop).then(inOnePiece, failing)
       : guardBody(body, guard),
     headers: response.headers,
     status: response.status,
@@ -847,9 +854,9 @@ async function streamed(
 }
 
 /** A byte stream, as a guarded body is (a BYOB reader may read it), of `bytes`. */
-function inOnePiece(bytes: Uint8Array | undefined): ReadableStream<Uint8Array> {
+function inOnePiece(bytes: Uint8Array): ReadableStream<Uint8Array> {
   // Enqueueing moves the whole buffer: a view of a larger one is copied out first.
-  const own = bytes!.byteLength === bytes!.buffer.byteLength ? bytes! : bytes!.slice();
+  const own = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   return new ReadableStream({
     type: "bytes",
     start(controller) {

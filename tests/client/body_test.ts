@@ -170,7 +170,10 @@ Deno.test("guardBody: a stalled source is a NetworkError after the idle time", a
   const { source, cancelled } = stallingAfterFive();
   const { body, finished } = guarded(source, { idleTimeoutMs: 50 });
   await withDeadline(HANG_MS, "a stalled source", async () => {
-    await assert.rejects(new Response(body).bytes(), /stopped sending .* no data for 50 ms after 5 bytes/);
+    await assert.rejects(
+      new Response(body).bytes(),
+      /stopped sending .* no data for 50 ms after 5 bytes/,
+    );
   });
   assert.ok(cancelled(), "the stalled source is cancelled");
   assert.equal(finished(), 1);
