@@ -3,7 +3,8 @@
  * {@linkcode NetworkError}, honours an abort signal, and reports exactly once when the body is
  * finished (read to the end, failed or cancelled) so the request's limiter slot comes back.
  * {@linkcode guardBody} wraps a body handed on as a stream; {@linkcode readBody} reads one
- * whole (a JSON answer) through the same guard.
+ * whole (a JSON answer) under the same checks, and {@linkcode readWhole} a small download's in
+ * one piece.
  *
  * The guarded body is a byte stream: a reader in BYOB mode has the bytes read straight into its
  * own buffer, as a fetch body's native reads would (a few large chunks rather than many small

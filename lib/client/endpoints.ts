@@ -172,8 +172,9 @@ export interface PagedDirectoryQuery {
  */
 export interface Download {
   /**
-   * The bytes. Read to the end or cancel it: the store's request slot is held until then. Errors
-   * with a `NetworkError` if the transfer stalls or breaks, `AbortError` when aborted.
+   * The bytes. Read to the end or cancel it: the store's request slot is held until then (a body
+   * of at most 64 KiB was read already, its slot given back). Errors with a `NetworkError` if the
+   * transfer stalls or breaks, `AbortError` when aborted.
    */
   body: ReadableStream<Uint8Array>;
   /** Byte count announced by the server, when it did. */

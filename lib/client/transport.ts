@@ -218,7 +218,9 @@ export interface StreamedResponse {
   /**
    * The body. Read it to the end or cancel it: the request's limiter slot is held until then.
    * It errors with a {@linkcode NetworkError} when it stalls, breaks, or is shorter or longer
-   * than announced, and with an `AbortError` when aborted.
+   * than announced, and with an `AbortError` when aborted. A body announced as at most 64 KiB
+   * was read before the answer was handed on (its slot is free already, its checks done): it
+   * comes in one chunk, or fails at once as its read did.
    */
   body: ReadableStream<Uint8Array>;
   /** Response headers. */
@@ -500,8 +502,9 @@ export class Transport {
   }
 
   /**
-   * Sends a GET and returns the body as a guarded stream once the headers arrive. Failures before
-   * that are retried; the body itself is not (a download cannot resume without Range support).
+   * Sends a GET and returns the body as a guarded stream once the headers arrive (once the whole
+   * body arrived, for a body announced as at most 64 KiB). Failures before the body are retried;
+   * the body's own are not (a download cannot resume without Range support).
    *
    * @example
    * ```ts
