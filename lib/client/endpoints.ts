@@ -185,6 +185,11 @@ export interface Download {
   contentType: string;
   /** The server's strong `ETag` for these bytes, when it sent one. */
   etag?: string;
+  /**
+   * The whole body, when it was read before the answer was handed on (at most 64 KiB): `body`
+   * streams these same bytes, so a caller reads one or the other, never both.
+   */
+  bytes?: Uint8Array;
 }
 
 /**
@@ -879,6 +884,7 @@ function toDownload(answer: Awaited<ReturnType<Transport["stream"]>>): Download 
     ...(etag === undefined ? {} : { etag }),
     body: answer.body,
     ...(answer.size === undefined ? {} : { size: answer.size }),
+    ...(answer.bytes === undefined ? {} : { bytes: answer.bytes }),
     ...(filename === undefined ? {} : { filename }),
     contentType: answer.headers.get("content-type") ?? "application/octet-stream",
   };

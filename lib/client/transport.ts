@@ -229,6 +229,12 @@ export interface StreamedResponse {
   status: number;
   /** Byte length from `Content-Length`, when the server announced it. */
   size?: number;
+  /**
+   * The whole body, when it was read before the answer was handed on (a body announced as at
+   * most 64 KiB, read without failing): `body` streams these same bytes, so a caller reads one
+   * or the other, never both.
+   */
+  bytes?: Uint8Array;
 }
 
 /**
@@ -846,24 +852,30 @@ async function streamed(
   stop: () => void,
 ): Promise<StreamedResponse> {
   const size = guard.expectedLength;
-  return {
-    body: size !== undefined && size <= WHOLE_BODY_BYTES
-      ? await readWhole(response, guard, stop).then(inOnePiece, failing)
-      : guardBody(body, guard),
+  const answer = {
     headers: response.headers,
     status: response.status,
     ...(size === undefined ? {} : { size }),
   };
+  if (size === undefined || size > WHOLE_BODY_BYTES) {
+    return { ...answer, body: guardBody(body, guard) };
+  }
+  try {
+    const bytes = await readWhole(response, guard, stop);
+    return { ...answer, body: inOnePiece(bytes), bytes };
+  } catch (error) {
+    return { ...answer, body: failing(error) };
+  }
 }
 
 /** A byte stream, as a guarded body is (a BYOB reader may read it), of `bytes`. */
 function inOnePiece(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  // Enqueueing moves the whole buffer: a view of a larger one is copied out first.
-  const own = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   return new ReadableStream({
     type: "bytes",
-    start(controller) {
-      if (own.byteLength > 0) controller.enqueue(own as Uint8Array<ArrayBuffer>);
+    // Pulled only when read; a copy, since enqueueing moves the buffer and `bytes` stays the
+    // answer's.
+    pull(controller) {
+      if (bytes.byteLength > 0) controller.enqueue(bytes.slice());
       controller.close();
     },
   });
