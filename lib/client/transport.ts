@@ -146,7 +146,7 @@ export interface RequestSpec {
   subject?: string;
   /** Attach the stored credentials (default `true`). */
   authenticate?: boolean;
-  /** Extra request headers, their names in lower case (an `accept` replaces the default). */
+  /** Extra request headers. */
   headers?: Record<string, string>;
   /**
    * A body to POST as JSON (`stat` reads many items this way; like every request it only reads,
@@ -187,7 +187,7 @@ export interface UrlRequestSpec {
   endpoint: string;
   /** Data-store path the request concerns, used in errors. */
   subject?: string;
-  /** Extra request headers, their names in lower case. */
+  /** Extra request headers. */
   headers?: Record<string, string>;
   /** Aborts this request. */
   signal?: AbortSignal;
@@ -639,16 +639,12 @@ export class Transport {
     const attempt = new AbortController();
     const onAbort = () => attempt.abort(signal.reason);
     try {
-      // A plain record, not a `Headers`: fetch copies either, and copying a `Headers` (sorted,
-      // through its iterator) costs several times what reading a record does.
-      const headers: Record<string, string> = {
-        accept: "application/json, */*;q=0.5",
-        ...spec.headers,
-        "user-agent": this.userAgent,
-      };
+      const headers = new Headers(spec.headers);
       const sent = spec.json === undefined ? undefined : JSON.stringify(spec.json);
-      if (sent !== undefined) headers["content-type"] = "application/json";
-      if (authorization !== undefined) headers.authorization = authorization;
+      if (sent !== undefined) headers.set("content-type", "application/json");
+      headers.set("user-agent", this.userAgent);
+      if (!headers.has("accept")) headers.set("accept", "application/json, */*;q=0.5");
+      if (authorization !== undefined) headers.set("authorization", authorization);
       const url = this.#urlFor(spec);
       if (url.length > MAX_URL_CHARS) {
         throw new RequestTooLargeError(
