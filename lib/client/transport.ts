@@ -877,9 +877,9 @@ function inOnePiece(bytes: Uint8Array): ReadableStream<Uint8Array> {
   });
 }
 
-/** A body that fails with `error` when read, as a guarded body fails. */
+/** A byte stream that fails with `error` when read, as a guarded body fails. */
 function failing(error: unknown): ReadableStream<Uint8Array> {
-  return new ReadableStream({ start: (controller) => controller.error(error) });
+  return new ReadableStream({ type: "bytes", start: (controller) => controller.error(error) });
 }
 
 function credentialsFrom(options: TransportOptions): Credentials {
