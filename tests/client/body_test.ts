@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { formatMs, guardBody, readBody } from "../../lib/client/body.ts";
+import {
+  formatMs,
+  guardBody,
+  readBody,
+  readWhole as readWholeResponse,
+} from "../../lib/client/body.ts";
 import { NetworkError } from "../../lib/client/errors.ts";
 import { until, withDeadline } from "../reliability/_fixtures.ts";
 
@@ -381,6 +386,91 @@ Deno.test("readBody: stops past maxBytes, cancels the rest and finishes once", a
   assert.equal(await reading, undefined);
   assert.ok(cancelled);
   assert.equal(finished(), 1);
+});
+
+/**
+ * Reads `source` as a response with {@linkcode readWhole}, counting how often it finished; its
+ * `stop` errors the source, as ending a request fails its body.
+ */
+function wholeOf(source: ReadableStream<Uint8Array>, extra: {
+  expectedLength: number;
+  idleTimeoutMs?: number;
+  signal?: AbortSignal;
+  stop?: () => void;
+}) {
+  let finished = 0;
+  const reading = readWholeResponse(new Response(source), {
+    expectedLength: extra.expectedLength,
+    idleTimeoutMs: extra.idleTimeoutMs ?? 2 * HANG_MS,
+    signal: extra.signal ?? new AbortController().signal,
+    onFinish: () => finished++,
+    context,
+  }, extra.stop ?? (() => {}));
+  return { reading, finished: () => finished };
+}
+
+Deno.test("readWhole: the whole body, or the guard's errors; it finishes once", async (t) => {
+  await t.step("whole", async () => {
+    const { reading, finished } = wholeOf(chunks(3, 4, 5), { expectedLength: 12 });
+    assert.equal((await reading).length, 12);
+    assert.equal(finished(), 1);
+  });
+  await t.step("shorter or longer than announced", async () => {
+    const short = wholeOf(chunks(3, 4), { expectedLength: 12 });
+    await assert.rejects(short.reading, /closed the body of .*: 7 of 12 bytes arrived/);
+    const long = wholeOf(chunks(8, 8), { expectedLength: 12 });
+    await assert.rejects(long.reading, /more than the 12 bytes it announced/);
+    assert.deepEqual([short.finished(), long.finished()], [1, 1]);
+  });
+  await t.step("broken, with its cause", async () => {
+    const { reading, finished } = wholeOf(brokenAfterFive(), { expectedLength: 10 });
+    await assert.rejects(reading, (error: unknown) => {
+      assert.ok(error instanceof NetworkError);
+      assert.match(error.message, /connection broke while reading .* \(10 bytes announced\)/);
+      assert.ok(error.cause instanceof TypeError);
+      return true;
+    });
+    assert.equal(finished(), 1);
+  });
+  await t.step("stalled: the idle timer ends the request", async () => {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const source = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+        c.enqueue(new Uint8Array(5));
+      },
+    });
+    const stop = () => controller.error(new TypeError("the request was ended"));
+    const { reading, finished } = wholeOf(source, { expectedLength: 10, idleTimeoutMs: 50, stop });
+    await withDeadline(HANG_MS, "a stalled body", async () => {
+      await assert.rejects(
+        reading,
+        /stopped sending .*: not all of its 10 bytes came within 50 ms/,
+      );
+    });
+    assert.equal(finished(), 1);
+  });
+  await t.step("aborted: an AbortError", async () => {
+    const abort = new AbortController();
+    // The caller ends the request on its signal: here the abort errors the source as that does.
+    let pulled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        abort.signal.addEventListener("abort", () => controller.error(new TypeError("ended")));
+      },
+      pull() {
+        pulled = true;
+        return new Promise(() => {});
+      },
+    });
+    const { reading, finished } = wholeOf(body, { expectedLength: 10, signal: abort.signal });
+    await until(() => pulled, "the read reaching the source");
+    abort.abort();
+    await withDeadline(HANG_MS, "the aborted read", async () => {
+      await assert.rejects(reading, { name: "AbortError" });
+    });
+    assert.equal(finished(), 1);
+  });
 });
 
 Deno.test("formatMs: milliseconds and seconds", () => {
