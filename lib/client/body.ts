@@ -112,7 +112,6 @@ export function guardBody(
   }
   const plain = byob === undefined ? source.getReader() : undefined;
   const reader = byob ?? plain!;
-  const problem = failures(options);
   let received = 0;
   let finished = false;
   let controller!: ReadableByteStreamController;
@@ -157,15 +156,17 @@ export function guardBody(
           : await byob!.read(request?.view as Uint8Array ?? new Uint8Array(CHUNK_BYTES));
       } catch (error) {
         if (signal.aborted) return fail(abortError(signal));
-        return fail(stalled ? problem.stalled(received) : problem.broken(received, error));
+        return fail(
+          stalled ? failures(options).stalled(received) : failures(options).broken(received, error),
+        );
       } finally {
         disarm();
       }
       if (finished) return;
-      if (stalled) return fail(problem.stalled(received));
+      if (stalled) return fail(failures(options).stalled(received));
       if (result.done) {
         if (expectedLength !== undefined && received < expectedLength) {
-          return fail(problem.short(received));
+          return fail(failures(options).short(received));
         }
         controller.close();
         // A reader's buffer, moved into the source's read, comes back empty with the end.
@@ -174,7 +175,9 @@ export function guardBody(
         return finish();
       }
       received += result.value.byteLength;
-      if (expectedLength !== undefined && received > expectedLength) return fail(problem.long());
+      if (expectedLength !== undefined && received > expectedLength) {
+        return fail(failures(options).long());
+      }
       // Read into the reader's own buffer, or (from a source that is no byte stream) copied in.
       if (request !== null && byob !== undefined) request.respondWithNewView(result.value);
       else controller.enqueue(result.value as Uint8Array<ArrayBuffer>);
@@ -222,7 +225,6 @@ export async function readBody(
   // stream handed on, and the same checks cost a fraction of the work.
   const reader = source.getReader();
   const stop = () => reader.cancel().catch(() => {});
-  const problem = failures(options);
   const chunks: Uint8Array[] = [];
   let received = 0;
   let ended = false;
@@ -243,20 +245,24 @@ export async function readBody(
         result = await reader.read();
       } catch (error) {
         if (signal.aborted) throw abortError(signal);
-        throw stalled ? problem.stalled(received) : problem.broken(received, error);
+        throw stalled
+          ? failures(options).stalled(received)
+          : failures(options).broken(received, error);
       } finally {
         disarm();
       }
       if (signal.aborted) throw abortError(signal);
-      if (stalled) throw problem.stalled(received);
+      if (stalled) throw failures(options).stalled(received);
       if (result.done) break;
       received += result.value.byteLength;
-      if (expectedLength !== undefined && received > expectedLength) throw problem.long();
+      if (expectedLength !== undefined && received > expectedLength) throw failures(options).long();
       if (received > maxBytes) return undefined;
       chunks.push(result.value);
     }
     ended = true;
-    if (expectedLength !== undefined && received < expectedLength) throw problem.short(received);
+    if (expectedLength !== undefined && received < expectedLength) {
+      throw failures(options).short(received);
+    }
     return chunks.length === 1 ? chunks[0] : joined(chunks, received);
   } finally {
     signal.removeEventListener("abort", stop);
@@ -298,7 +304,6 @@ export async function readWhole(
   stop: () => void,
 ): Promise<Uint8Array> {
   const { expectedLength, signal, timer = realTimer } = options;
-  const problem = failures(options);
   let stalled = false;
   const disarm = timer(() => {
     stalled = true;
@@ -309,15 +314,17 @@ export async function readWhole(
     bytes = await response.bytes();
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
-    throw stalled ? problem.stalled() : problem.broken(undefined, error);
+    throw stalled ? failures(options).stalled() : failures(options).broken(undefined, error);
   } finally {
     disarm();
     options.onFinish();
   }
   if (expectedLength !== undefined && bytes.byteLength < expectedLength) {
-    throw problem.short(bytes.byteLength);
+    throw failures(options).short(bytes.byteLength);
   }
-  if (expectedLength !== undefined && bytes.byteLength > expectedLength) throw problem.long();
+  if (expectedLength !== undefined && bytes.byteLength > expectedLength) {
+    throw failures(options).long();
+  }
   return bytes;
 }
 
@@ -333,8 +340,9 @@ function joined(chunks: Uint8Array[], size: number): Uint8Array {
 }
 
 /**
- * The errors a guarded body fails with, worded alike however it is read. A body read in one
- * piece knows no count of bytes before it failed (`received` undefined).
+ * The errors a guarded body fails with, worded alike however it is read; made only once one
+ * is due (most bodies need none). A body read in one piece knows no count of bytes before it
+ * failed (`received` undefined).
  */
 function failures(options: GuardOptions) {
   const { expectedLength, context } = options;
