@@ -776,20 +776,16 @@ export class Transport {
 
   #urlFor(spec: Outgoing): string {
     if (spec.url !== undefined) return spec.url;
-    // A string, not a URL: fetch parses it anyway. Each pair percent-encoded by hand, as a
-    // `URLSearchParams` would (but a space as %20, which servers read alike; a lone surrogate as
-    // U+FFFD, where encodeURIComponent would throw), for a fraction of its cost.
-    let search = "";
-    for (const key in spec.query) {
-      const value = spec.query[key];
+    // A string, not a URL: fetch parses it anyway, and each append to a URL's `searchParams`
+    // parses the whole URL again.
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value === undefined) continue;
-      for (const item of Array.isArray(value) ? value : [value]) {
-        search += `${search === "" ? "?" : "&"}${encodeURIComponent(key.toWellFormed())}=${
-          encodeURIComponent(String(item).toWellFormed())
-        }`;
-      }
+      const values = Array.isArray(value) ? value : [value];
+      for (const item of values) query.append(key, String(item));
     }
-    return this.url + spec.path + search;
+    const search = query.toString();
+    return this.url + spec.path + (search === "" ? "" : `?${search}`);
   }
 
   /** Removes every known secret from an error's message, stack and cause before it leaves. */
