@@ -3,8 +3,7 @@
  * {@linkcode NetworkError}, honours an abort signal, and reports exactly once when the body is
  * finished (read to the end, failed or cancelled) so the request's limiter slot comes back.
  * {@linkcode guardBody} wraps a body handed on as a stream; {@linkcode readBody} reads one
- * whole (a JSON answer) under the same checks, and {@linkcode readWhole} a small download's in
- * one piece.
+ * whole (a JSON answer) through the same guard.
  *
  * The guarded body is a byte stream: a reader in BYOB mode has the bytes read straight into its
  * own buffer, as a fetch body's native reads would (a few large chunks rather than many small
@@ -13,6 +12,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { abortError, NetworkError } from "./errors.ts";
 
 /**
@@ -103,7 +103,7 @@ export function guardBody(
   source: ReadableStream<Uint8Array>,
   options: GuardOptions,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
-  const { expectedLength, signal, timer = realTimer } = options;
+  const { expectedLength, idleTimeoutMs, signal, context, timer = realTimer } = options;
   let byob: ReadableStreamBYOBReader | undefined;
   try {
     byob = source.getReader({ mode: "byob" });
@@ -133,6 +133,16 @@ export function guardBody(
     finish();
   };
   const onAbort = () => fail(abortError(signal));
+  const about = context.subject === undefined
+    ? `the answer of ${context.endpoint}`
+    : `the body of ${JSON.stringify(context.subject)} (${context.endpoint})`;
+  const broken = (message: string, cause?: unknown) =>
+    fail(new NetworkError(message, { endpoint: context.endpoint, path: context.subject, cause }));
+  const stalledAt = () =>
+    broken(
+      `The server stopped sending ${about}: no data for ${formatMs(idleTimeoutMs)} ` +
+        `after ${received} bytes.`,
+    );
 
   return new ReadableStream({
     type: "bytes",
@@ -147,7 +157,7 @@ export function guardBody(
       const disarm = timer(() => {
         stalled = true;
         reader.cancel().catch(() => {});
-      }, options.idleTimeoutMs);
+      }, idleTimeoutMs);
       const request = controller.byobRequest;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
@@ -156,17 +166,22 @@ export function guardBody(
           : await byob!.read(request?.view as Uint8Array ?? new Uint8Array(CHUNK_BYTES));
       } catch (error) {
         if (signal.aborted) return fail(abortError(signal));
-        return fail(
-          stalled ? failures(options).stalled(received) : failures(options).broken(received, error),
+        if (stalled) return stalledAt();
+        const of = expectedLength === undefined ? "" : ` of ${expectedLength}`;
+        return broken(
+          `The connection broke while reading ${about}, after ${received} bytes${of}.`,
+          error,
         );
       } finally {
         disarm();
       }
       if (finished) return;
-      if (stalled) return fail(failures(options).stalled(received));
+      if (stalled) return stalledAt();
       if (result.done) {
         if (expectedLength !== undefined && received < expectedLength) {
-          return fail(failures(options).short(received));
+          return broken(
+            `The server closed ${about} early: ${received} of ${expectedLength} bytes arrived.`,
+          );
         }
         controller.close();
         // A reader's buffer, moved into the source's read, comes back empty with the end.
@@ -176,7 +191,9 @@ export function guardBody(
       }
       received += result.value.byteLength;
       if (expectedLength !== undefined && received > expectedLength) {
-        return fail(failures(options).long());
+        return broken(
+          `The server sent more than the ${expectedLength} bytes it announced for ${about}.`,
+        );
       }
       // Read into the reader's own buffer, or (from a source that is no byte stream) copied in.
       if (request !== null && byob !== undefined) request.respondWithNewView(result.value);
@@ -220,157 +237,42 @@ export async function readBody(
   options: GuardOptions,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<Uint8Array | undefined> {
-  const { expectedLength, signal, timer = realTimer } = options;
-  // Read straight from the source, not through guardBody's stream: a body read whole needs no
-  // stream handed on, and the same checks cost a fraction of the work.
-  const reader = source.getReader();
-  const stop = () => reader.cancel().catch(() => {});
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  let ended = false;
-  signal.addEventListener("abort", stop, { once: true });
-  try {
+  if (options.expectedLength !== undefined && options.expectedLength > maxBytes) {
     // Announced as too large: not a byte of it is read.
-    if (expectedLength !== undefined && expectedLength > maxBytes) return undefined;
-    while (true) {
-      if (signal.aborted) throw abortError(signal);
-      let stalled = false;
-      // Cancelling settles the pending read (as done), which lets the stall be reported.
-      const disarm = timer(() => {
-        stalled = true;
-        stop();
-      }, options.idleTimeoutMs);
-      let result: ReadableStreamReadResult<Uint8Array>;
-      try {
-        result = await reader.read();
-      } catch (error) {
-        if (signal.aborted) throw abortError(signal);
-        throw stalled
-          ? failures(options).stalled(received)
-          : failures(options).broken(received, error);
-      } finally {
-        disarm();
-      }
-      if (signal.aborted) throw abortError(signal);
-      if (stalled) throw failures(options).stalled(received);
-      if (result.done) break;
-      received += result.value.byteLength;
-      if (expectedLength !== undefined && received > expectedLength) throw failures(options).long();
-      if (received > maxBytes) return undefined;
-      chunks.push(result.value);
-    }
-    ended = true;
-    if (expectedLength !== undefined && received < expectedLength) {
-      throw failures(options).short(received);
-    }
-    return chunks.length === 1 ? chunks[0] : joined(chunks, received);
-  } finally {
-    signal.removeEventListener("abort", stop);
-    if (!ended) stop();
+    await source.cancel().catch(() => {});
     options.onFinish();
+    return undefined;
   }
+  return await readAll(guardBody(source, options), maxBytes);
 }
 
 /**
- * Reads a small body in one piece, as fetch reads it natively (no stream is read chunk by
- * chunk), under the checks of {@linkcode readBody}: a length other than `expectedLength` or a
- * broken connection is a {@linkcode NetworkError}, an abort an `AbortError`; `onFinish` runs
- * exactly once, by the time it settles. Its idle time covers the whole body: a body of a few
- * kilobytes comes in one or two reads, so waiting for all of it is waiting for its next chunk.
+ * Reads a guarded body to the end, giving up (and cancelling the rest) past `maxBytes`.
  *
- * @param stop Ends the request, which fails the read: what the idle timer calls (the caller
- *   ends the request on `options.signal` too).
+ * @returns All bytes, or `undefined` when the body was larger than `maxBytes`.
  *
  * @example
  * ```ts
- * import { readWhole } from "./body.ts";
+ * import { readAll } from "./body.ts";
  * import assert from "node:assert/strict";
  *
- * let released = 0;
- * const bytes = await readWhole(new Response("a,b\n1,2\n"), {
- *   expectedLength: 8,
- *   idleTimeoutMs: 1000,
- *   signal: new AbortController().signal,
- *   onFinish: () => released++,
- *   context: { endpoint: "fileio/download", subject: "/iplant/home/demo/t.csv" },
- * }, () => {});
- * assert.equal(new TextDecoder().decode(bytes), "a,b\n1,2\n");
- * assert.equal(released, 1);
+ * const bytes = await readAll(new Response("abc").body!, 1024);
+ * assert.equal(bytes?.length, 3);
  * ```
  */
-export async function readWhole(
-  response: Response,
-  options: GuardOptions,
-  stop: () => void,
-): Promise<Uint8Array> {
-  const { expectedLength, signal, timer = realTimer } = options;
-  let stalled = false;
-  const disarm = timer(() => {
-    stalled = true;
-    stop();
-  }, options.idleTimeoutMs);
-  let bytes: Uint8Array;
-  try {
-    bytes = await response.bytes();
-  } catch (error) {
-    if (signal.aborted) throw abortError(signal);
-    throw stalled ? failures(options).stalled() : failures(options).broken(undefined, error);
-  } finally {
-    disarm();
-    options.onFinish();
+export async function readAll(
+  body: ReadableStream<Uint8Array>,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // Leaving the loop early cancels the rest.
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk);
   }
-  if (expectedLength !== undefined && bytes.byteLength < expectedLength) {
-    throw failures(options).short(bytes.byteLength);
-  }
-  if (expectedLength !== undefined && bytes.byteLength > expectedLength) {
-    throw failures(options).long();
-  }
-  return bytes;
-}
-
-/** `chunks` in one array of its own (never a view of a shared pool, as `Buffer.concat`'s). */
-function joined(chunks: Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
-
-/**
- * The errors a guarded body fails with, worded alike however it is read; made only once one
- * is due (most bodies need none). A body read in one piece knows no count of bytes before it
- * failed (`received` undefined).
- */
-function failures(options: GuardOptions) {
-  const { expectedLength, context } = options;
-  const about = context.subject === undefined
-    ? `the answer of ${context.endpoint}`
-    : `the body of ${JSON.stringify(context.subject)} (${context.endpoint})`;
-  const of = expectedLength === undefined ? "" : ` of ${expectedLength}`;
-  const error = (message: string, cause?: unknown) =>
-    new NetworkError(message, { endpoint: context.endpoint, path: context.subject, cause });
-  return {
-    stalled: (received?: number) =>
-      error(
-        `The server stopped sending ${about}: ` + (received === undefined
-          ? `not all of its ${expectedLength} bytes came within ${formatMs(options.idleTimeoutMs)}.`
-          : `no data for ${formatMs(options.idleTimeoutMs)} after ${received} bytes.`),
-      ),
-    broken: (received: number | undefined, cause: unknown) =>
-      error(
-        `The connection broke while reading ${about}` + (received === undefined
-          ? expectedLength === undefined ? "." : ` (${expectedLength} bytes announced).`
-          : `, after ${received} bytes${of}.`),
-        cause,
-      ),
-    short: (received: number) =>
-      error(`The server closed ${about} early: ${received} of ${expectedLength} bytes arrived.`),
-    long: () =>
-      error(`The server sent more than the ${expectedLength} bytes it announced for ${about}.`),
-  };
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 /**

@@ -172,9 +172,8 @@ export interface PagedDirectoryQuery {
  */
 export interface Download {
   /**
-   * The bytes. Read to the end or cancel it: the store's request slot is held until then (a body
-   * of at most 64 KiB was read already, its slot given back). Errors with a `NetworkError` if the
-   * transfer stalls or breaks, `AbortError` when aborted.
+   * The bytes. Read to the end or cancel it: the store's request slot is held until then. Errors
+   * with a `NetworkError` if the transfer stalls or breaks, `AbortError` when aborted.
    */
   body: ReadableStream<Uint8Array>;
   /** Byte count announced by the server, when it did. */
@@ -185,11 +184,6 @@ export interface Download {
   contentType: string;
   /** The server's strong `ETag` for these bytes, when it sent one. */
   etag?: string;
-  /**
-   * The whole body, when it was read before the answer was handed on (at most 64 KiB): `body`
-   * streams these same bytes, so a caller reads one or the other, never both.
-   */
-  bytes?: Uint8Array;
 }
 
 /**
@@ -884,7 +878,6 @@ function toDownload(answer: Awaited<ReturnType<Transport["stream"]>>): Download 
     ...(etag === undefined ? {} : { etag }),
     body: answer.body,
     ...(answer.size === undefined ? {} : { size: answer.size }),
-    ...(answer.bytes === undefined ? {} : { bytes: answer.bytes }),
     ...(filename === undefined ? {} : { filename }),
     contentType: answer.headers.get("content-type") ?? "application/octet-stream",
   };

@@ -6,7 +6,7 @@
  */
 
 import { Credentials, redactUrl, type SendJson } from "./auth.ts";
-import { formatMs, guardBody, type GuardOptions, readBody, readWhole, realTimer } from "./body.ts";
+import { formatMs, guardBody, type GuardOptions, readBody, realTimer } from "./body.ts";
 import {
   abortError,
   BadRequestError,
@@ -218,9 +218,7 @@ export interface StreamedResponse {
   /**
    * The body. Read it to the end or cancel it: the request's limiter slot is held until then.
    * It errors with a {@linkcode NetworkError} when it stalls, breaks, or is shorter or longer
-   * than announced, and with an `AbortError` when aborted. A body announced as at most 64 KiB
-   * was read before the answer was handed on (its slot is free already, its checks done): it
-   * comes in one chunk, or fails at once as its read did.
+   * than announced, and with an `AbortError` when aborted.
    */
   body: ReadableStream<Uint8Array>;
   /** Response headers. */
@@ -229,12 +227,6 @@ export interface StreamedResponse {
   status: number;
   /** Byte length from `Content-Length`, when the server announced it. */
   size?: number;
-  /**
-   * The whole body, when it was read before the answer was handed on (a body announced as at
-   * most 64 KiB, read without failing): `body` streams these same bytes, so a caller reads one
-   * or the other, never both.
-   */
-  bytes?: Uint8Array;
 }
 
 /**
@@ -289,8 +281,6 @@ export interface TransportStats {
 
 const MAX_RETRY_AFTER_MS = 60_000;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
-/** Largest announced body that {@linkcode Transport.stream} reads before handing it on. */
-const WHOLE_BODY_BYTES = 64 * 1024;
 
 /**
  * Longest URL sent. Deno's fetch refuses longer ones outright (its HTTP client's limit), and
@@ -312,13 +302,12 @@ type Attempt<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
 /**
  * Takes a successful answer: reads `body` under `guard` (which releases the request's slot once
- * the body is done with), or hands it on guarded. `stop` ends the request, failing its body.
+ * the body is done with), or hands it on guarded.
  */
 type Accept<T> = (
   response: Response,
   body: ReadableStream<Uint8Array>,
   guard: GuardOptions,
-  stop: () => void,
 ) => Promise<T>;
 
 /**
@@ -508,9 +497,8 @@ export class Transport {
   }
 
   /**
-   * Sends a GET and returns the body as a guarded stream once the headers arrive (once the whole
-   * body arrived, for a body announced as at most 64 KiB). Failures before the body are retried;
-   * the body's own are not (a download cannot resume without Range support).
+   * Sends a GET and returns the body as a guarded stream once the headers arrive. Failures before
+   * that are retried; the body itself is not (a download cannot resume without Range support).
    *
    * @example
    * ```ts
@@ -636,8 +624,6 @@ export class Transport {
     accept: Accept<T>,
   ): Promise<Attempt<T>> {
     let handedOver = false;
-    const attempt = new AbortController();
-    const onAbort = () => attempt.abort(signal.reason);
     try {
       const headers = new Headers(spec.headers);
       const sent = spec.json === undefined ? undefined : JSON.stringify(spec.json);
@@ -656,6 +642,8 @@ export class Transport {
         );
       }
 
+      const attempt = new AbortController();
+      const onAbort = () => attempt.abort(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       let timedOut = false;
       const disarm = this.#timer(() => {
@@ -696,6 +684,7 @@ export class Transport {
         };
       } finally {
         disarm();
+        signal.removeEventListener("abort", onAbort);
       }
 
       const body = response.body ?? new Blob().stream();
@@ -727,7 +716,7 @@ export class Transport {
         };
       }
       try {
-        return { ok: true, value: await accept(response, body, guard, () => attempt.abort()) };
+        return { ok: true, value: await accept(response, body, guard) };
       } catch (error) {
         if (error instanceof NetworkError) {
           return { ok: false, failure: { kind: "network", error } };
@@ -738,8 +727,6 @@ export class Transport {
         throw error;
       }
     } finally {
-      // Until here an abort ends the request, a body read before the answer is handed on too.
-      signal.removeEventListener("abort", onAbort);
       if (!handedOver) release();
     }
   }
@@ -835,51 +822,18 @@ export class Transport {
   }
 }
 
-/**
- * Hands an answer on with its body guarded (the body gives the request's slot back). A body
- * announced as at most {@linkcode WHOLE_BODY_BYTES} is read first, in one piece, under the same
- * checks, and handed on in one chunk (or failing as its read did): a stream guarding each read
- * of a few hundred bytes costs more than the read itself.
- */
-async function streamed(
+/** Hands an answer on with its body guarded (the body gives the request's slot back). */
+function streamed(
   response: Response,
   body: ReadableStream<Uint8Array>,
   guard: GuardOptions,
-  stop: () => void,
 ): Promise<StreamedResponse> {
-  const size = guard.expectedLength;
-  const answer = {
+  return Promise.resolve({
+    body: guardBody(body, guard),
     headers: response.headers,
     status: response.status,
-    ...(size === undefined ? {} : { size }),
-  };
-  if (size === undefined || size > WHOLE_BODY_BYTES) {
-    return { ...answer, body: guardBody(body, guard) };
-  }
-  try {
-    const bytes = await readWhole(response, guard, stop);
-    return { ...answer, body: inOnePiece(bytes), bytes };
-  } catch (error) {
-    return { ...answer, body: failing(error) };
-  }
-}
-
-/** A byte stream, as a guarded body is (a BYOB reader may read it), of `bytes`. */
-function inOnePiece(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    type: "bytes",
-    // Pulled only when read; a copy, since enqueueing moves the buffer and `bytes` stays the
-    // answer's.
-    pull(controller) {
-      if (bytes.byteLength > 0) controller.enqueue(bytes.slice());
-      controller.close();
-    },
+    ...(guard.expectedLength === undefined ? {} : { size: guard.expectedLength }),
   });
-}
-
-/** A byte stream that fails with `error` when read, as a guarded body fails. */
-function failing(error: unknown): ReadableStream<Uint8Array> {
-  return new ReadableStream({ type: "bytes", start: (controller) => controller.error(error) });
 }
 
 function credentialsFrom(options: TransportOptions): Credentials {

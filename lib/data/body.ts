@@ -143,17 +143,13 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       await answer.body.cancel();
       throw await changed();
     }
-    // A small body came read already (answer.bytes): taken as it is, its stream left unread.
-    const streamed = answer.bytes === undefined;
     // One buffer per attempt (a failed read takes it with it); a small file needs no more than
     // its size and one byte over, which shows a body that runs long at once.
-    let buffer = options.reuse && streamed
-      ? new Uint8Array(Math.min(REUSED_BYTES, size + 1))
-      : undefined;
+    let buffer = options.reuse ? new Uint8Array(Math.min(REUSED_BYTES, size + 1)) : undefined;
     const byob = buffer && answer.body.getReader({ mode: "byob" });
-    const reader = streamed ? byob ?? answer.body.getReader() : undefined;
+    const reader = byob ?? answer.body.getReader();
     // What an early download already read of the body comes first.
-    const ahead = streamed ? early?.ahead ?? [] : [answer.bytes!];
+    const ahead = early?.ahead ?? [];
     let position = 0;
     try {
       while (true) {
@@ -162,9 +158,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
           ? { done: false, value: first }
           : byob
           ? await byob.read(buffer!)
-          : reader
-          ? await (reader as ReadableStreamDefaultReader<Uint8Array>).read()
-          : { done: true as const, value: undefined };
+          : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
         if (done) break;
         if (byob && first === undefined) buffer = new Uint8Array(value.buffer as ArrayBuffer);
         // Bytes delivered by an earlier attempt are skipped, not delivered twice.
@@ -193,7 +187,7 @@ export async function* verifiedBody(options: BodyOptions): AsyncGenerator<Uint8A
       if (attempt >= attempts) throw gaveUp(error, attempts);
     } finally {
       // Ends the download when the consumer stopped early or the body failed.
-      reader?.cancel().catch(() => {});
+      reader.cancel().catch(() => {});
     }
   }
   const actual = hasher?.digest();
@@ -296,8 +290,6 @@ export function earlyDownload(
  * taker; `undefined`, the body cancelled, once it passed {@linkcode READ_AHEAD_BYTES} untaken.
  */
 async function readAhead(answer: Download, taken: () => boolean): Promise<EarlyAnswer | undefined> {
-  // A small body came read already: nothing is left to read ahead.
-  if (answer.bytes !== undefined) return { answer, ahead: [] };
   const reader = answer.body.getReader();
   const ahead: Uint8Array[] = [];
   let size = 0;

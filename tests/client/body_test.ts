@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  formatMs,
-  guardBody,
-  readBody,
-  readWhole as readWholeResponse,
-} from "../../lib/client/body.ts";
+import { formatMs, guardBody, readAll, readBody } from "../../lib/client/body.ts";
 import { NetworkError } from "../../lib/client/errors.ts";
 import { until, withDeadline } from "../reliability/_fixtures.ts";
 
@@ -142,14 +137,14 @@ function guarded(source: ReadableStream<Uint8Array>, extra: {
 
 Deno.test("guardBody: passes a complete body through and finishes once", async () => {
   const { body, finished } = guarded(chunks(3, 4, 5), { expectedLength: 12 });
-  const bytes = await new Response(body).bytes();
+  const bytes = await readAll(body);
   assert.equal(bytes?.length, 12);
   assert.equal(finished(), 1);
 });
 
 Deno.test("guardBody: a body shorter than Content-Length is a NetworkError", async () => {
   const { body, finished } = guarded(chunks(3, 4), { expectedLength: 12 });
-  await assert.rejects(new Response(body).bytes(), (error: unknown) => {
+  await assert.rejects(readAll(body), (error: unknown) => {
     assert.ok(error instanceof NetworkError);
     assert.match(error.message, /closed the body of "\/iplant\/home\/demo\/a.bin".*7 of 12 bytes/);
     assert.equal(error.path, context.subject);
@@ -160,14 +155,14 @@ Deno.test("guardBody: a body shorter than Content-Length is a NetworkError", asy
 
 Deno.test("guardBody: a body longer than Content-Length is a NetworkError", async () => {
   const { body, finished } = guarded(chunks(8, 8), { expectedLength: 12 });
-  await assert.rejects(new Response(body).bytes(), /more than the 12 bytes it announced/);
+  await assert.rejects(readAll(body), /more than the 12 bytes it announced/);
   assert.equal(finished(), 1);
 });
 
 Deno.test("guardBody: a broken source is a NetworkError that keeps the cause", async () => {
   const source = brokenAfterFive();
   const { body, finished } = guarded(source, { expectedLength: 10 });
-  await assert.rejects(new Response(body).bytes(), brokeAfterFiveOfTen);
+  await assert.rejects(readAll(body), brokeAfterFiveOfTen);
   assert.equal(finished(), 1);
 });
 
@@ -175,10 +170,7 @@ Deno.test("guardBody: a stalled source is a NetworkError after the idle time", a
   const { source, cancelled } = stallingAfterFive();
   const { body, finished } = guarded(source, { idleTimeoutMs: 50 });
   await withDeadline(HANG_MS, "a stalled source", async () => {
-    await assert.rejects(
-      new Response(body).bytes(),
-      /stopped sending .* no data for 50 ms after 5 bytes/,
-    );
+    await assert.rejects(readAll(body), /stopped sending .* no data for 50 ms after 5 bytes/);
   });
   assert.ok(cancelled(), "the stalled source is cancelled");
   assert.equal(finished(), 1);
@@ -216,7 +208,7 @@ Deno.test("guardBody: abort before reading errors with AbortError and finishes a
   controller.abort();
   assert.equal(finished(), 1, "the slot comes back without anyone reading");
   assert.ok(cancelled);
-  await assert.rejects(new Response(body).bytes(), { name: "AbortError" });
+  await assert.rejects(readAll(body), { name: "AbortError" });
   assert.equal(finished(), 1);
 });
 
@@ -228,7 +220,7 @@ Deno.test("guardBody: abort while a read is pending rejects that read", async ()
     signal: controller.signal,
     idleTimeoutMs: 2 * HANG_MS,
   });
-  const reading = new Response(body).bytes();
+  const reading = readAll(body);
   await until(pulled, "the read reaching the source");
   controller.abort();
   await withDeadline(HANG_MS, "the aborted read", async () => {
@@ -253,6 +245,20 @@ Deno.test("guardBody: cancelling the body cancels the source and finishes once",
   await reader.cancel("enough");
   assert.equal(reason, "enough");
   assert.equal(finished(), 1);
+});
+
+Deno.test("readAll: stops past the limit and cancels the rest", async () => {
+  let cancelled = false;
+  const source = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(new Uint8Array(100));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  assert.equal(await readAll(source, 250), undefined);
+  assert.ok(cancelled);
 });
 
 /** Reads `source` whole with {@linkcode readBody}, counting how often it finished. */
@@ -386,91 +392,6 @@ Deno.test("readBody: stops past maxBytes, cancels the rest and finishes once", a
   assert.equal(await reading, undefined);
   assert.ok(cancelled);
   assert.equal(finished(), 1);
-});
-
-/**
- * Reads `source` as a response with {@linkcode readWhole}, counting how often it finished; its
- * `stop` errors the source, as ending a request fails its body.
- */
-function wholeOf(source: ReadableStream<Uint8Array>, extra: {
-  expectedLength: number;
-  idleTimeoutMs?: number;
-  signal?: AbortSignal;
-  stop?: () => void;
-}) {
-  let finished = 0;
-  const reading = readWholeResponse(new Response(source), {
-    expectedLength: extra.expectedLength,
-    idleTimeoutMs: extra.idleTimeoutMs ?? 2 * HANG_MS,
-    signal: extra.signal ?? new AbortController().signal,
-    onFinish: () => finished++,
-    context,
-  }, extra.stop ?? (() => {}));
-  return { reading, finished: () => finished };
-}
-
-Deno.test("readWhole: the whole body, or the guard's errors; it finishes once", async (t) => {
-  await t.step("whole", async () => {
-    const { reading, finished } = wholeOf(chunks(3, 4, 5), { expectedLength: 12 });
-    assert.equal((await reading).length, 12);
-    assert.equal(finished(), 1);
-  });
-  await t.step("shorter or longer than announced", async () => {
-    const short = wholeOf(chunks(3, 4), { expectedLength: 12 });
-    await assert.rejects(short.reading, /closed the body of .*: 7 of 12 bytes arrived/);
-    const long = wholeOf(chunks(8, 8), { expectedLength: 12 });
-    await assert.rejects(long.reading, /more than the 12 bytes it announced/);
-    assert.deepEqual([short.finished(), long.finished()], [1, 1]);
-  });
-  await t.step("broken, with its cause", async () => {
-    const { reading, finished } = wholeOf(brokenAfterFive(), { expectedLength: 10 });
-    await assert.rejects(reading, (error: unknown) => {
-      assert.ok(error instanceof NetworkError);
-      assert.match(error.message, /connection broke while reading .* \(10 bytes announced\)/);
-      assert.ok(error.cause instanceof TypeError);
-      return true;
-    });
-    assert.equal(finished(), 1);
-  });
-  await t.step("stalled: the idle timer ends the request", async () => {
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    const source = new ReadableStream<Uint8Array>({
-      start(c) {
-        controller = c;
-        c.enqueue(new Uint8Array(5));
-      },
-    });
-    const stop = () => controller.error(new TypeError("the request was ended"));
-    const { reading, finished } = wholeOf(source, { expectedLength: 10, idleTimeoutMs: 50, stop });
-    await withDeadline(HANG_MS, "a stalled body", async () => {
-      await assert.rejects(
-        reading,
-        /stopped sending .*: not all of its 10 bytes came within 50 ms/,
-      );
-    });
-    assert.equal(finished(), 1);
-  });
-  await t.step("aborted: an AbortError", async () => {
-    const abort = new AbortController();
-    // The caller ends the request on its signal: here the abort errors the source as that does.
-    let pulled = false;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        abort.signal.addEventListener("abort", () => controller.error(new TypeError("ended")));
-      },
-      pull() {
-        pulled = true;
-        return new Promise(() => {});
-      },
-    });
-    const { reading, finished } = wholeOf(body, { expectedLength: 10, signal: abort.signal });
-    await until(() => pulled, "the read reaching the source");
-    abort.abort();
-    await withDeadline(HANG_MS, "the aborted read", async () => {
-      await assert.rejects(reading, { name: "AbortError" });
-    });
-    assert.equal(finished(), 1);
-  });
 });
 
 Deno.test("formatMs: milliseconds and seconds", () => {
