@@ -15,7 +15,7 @@ import { VERSION } from "../../lib/client/version.ts";
 import { download, getManifest, getPagedDirectory } from "../../lib/client/endpoints.ts";
 import { serveDouble, shortResponse, stallingResponse } from "./_double.ts";
 import { serveCapture } from "../_capture.ts";
-import { bigBytes, PATHS, serveStore } from "./_store.ts";
+import { bigBytes, PATHS, serveStore, TABLE_CSV } from "./_store.ts";
 import { connect } from "../../mod.ts";
 import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
 import { until, withDeadline } from "../reliability/_fixtures.ts";
@@ -502,6 +502,58 @@ Deno.test("Transport (double): an open download holds its slot until read or can
   assert.equal(answer.size, 10);
   await answer.body.cancel();
   assert.equal(t.limiter.active, 0);
+});
+
+Deno.test("Transport: a small body's failures are typed errors in its body, and free its slot", async (t) => {
+  await t.step("short: a NetworkError", async () => {
+    // Deno's HTTP stack reports a short body as a broken connection (the last step): only an
+    // injected fetch ends one early without an error.
+    const client = transport("http://127.0.0.1:9/terrain", {
+      fetch: () => Promise.resolve(new Response("abc", { headers: { "content-length": "12" } })),
+    });
+    const { body, size } = await client.stream(spec);
+    assert.equal(size, 12);
+    await assert.rejects(new Response(body).arrayBuffer(), (error: unknown) => {
+      assert.ok(error instanceof NetworkError);
+      assert.match(error.message, /closed the body of "\/iplant\/home\/shared".*3 of 12 bytes/);
+      return true;
+    });
+    assert.equal(client.limiter.active, 0);
+  });
+  await t.step("aborted while read: an AbortError, never the bytes", async () => {
+    await using double = serveDouble(() => stallingResponse(5, 100));
+    // An idle time beyond the hang guard: only the abort can end the read.
+    const client = transport(double.url, { concurrency: 1, idleTimeoutMs: 2 * HANG_MS });
+    const controller = new AbortController();
+    const answer = client.stream({ ...spec, signal: controller.signal });
+    await until(() => double.seen.length === 1, "the request at the double");
+    controller.abort();
+    await withDeadline(HANG_MS, "the aborted read", async () => {
+      await assert.rejects(
+        answer.then(({ body }) => new Response(body).arrayBuffer()),
+        { name: "AbortError" },
+      );
+    });
+    assert.equal(client.limiter.active, 0);
+  });
+  await t.step("connection broken: a NetworkError naming the file, others exact", async () => {
+    await using served = await serveStore({ dropRate: 0.5, seed: 3 });
+    const client = transport(served.url);
+    let dropped = 0;
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const file = await download(client, PATHS.publicCsv);
+      try {
+        assert.equal(await new Response(file.body).text(), TABLE_CSV);
+      } catch (error) {
+        assert.ok(error instanceof NetworkError, String(error));
+        assert.equal(error.path, PATHS.publicCsv);
+        dropped++;
+      }
+    }
+    assert.ok(dropped > 0 && dropped < 12, `dropped ${dropped}`);
+    assert.equal(dropped, served.server.stats().bodiesDropped);
+    assert.equal(client.limiter.active, 0);
+  });
 });
 
 Deno.test("Transport (double): secrets never appear in errors, even when a server echoes them", async () => {
