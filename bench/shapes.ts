@@ -11,7 +11,8 @@
  *    loop with the same concurrency: the listing, then `fetch` → `arrayBuffer()` → `pl.readCSV`
  *    for each file, the frames joined with `pl.concat`, no cache. Beside them, tern without its
  *    cache, and the bound of any cache that keeps one file per copy: the plain loop writing each
- *    body to a new file too.
+ *    body to a new file too. Then both again, over a link of 50 ms latency (1,000 files, 200
+ *    with `--quick`): what the loopback gap costs where the store is remote.
  *
  * Every contender runs in its own process (bench/_data_worker.ts); the server is another.
  *
@@ -30,6 +31,8 @@ const WIDE_ROWS = 200;
 const WIDE_COLUMNS = 5001;
 /** Concurrency of both many-files contenders: the store's default. */
 const CONCURRENCY = 4;
+/** Latency of the realistic link the many-files contenders also meet, ms before each answer. */
+const LINK_LATENCY_MS = 50;
 
 interface Plan {
   files: number;
@@ -38,12 +41,14 @@ interface Plan {
   wideReps: number;
   /** Whether to measure the many-files part. */
   many: boolean;
+  /** Files read over the realistic link (each costs the latency, a quarter of it in all). */
+  linkFiles: number;
 }
 
 function plan(ctx: SuiteContext, many = true): Plan {
   const p = ctx.quick
-    ? { files: 1000, reps: 1, wideReps: 3, many }
-    : { files: 10_000, reps: 3, wideReps: 9, many };
+    ? { files: 1000, reps: 1, wideReps: 3, many, linkFiles: 200 }
+    : { files: 10_000, reps: 3, wideReps: 9, many, linkFiles: 1000 };
   return ctx.reps === undefined ? p : { ...p, reps: ctx.reps, wideReps: ctx.reps };
 }
 
@@ -177,6 +182,36 @@ async function measure(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
     );
     const rate = (s: Sample) => p.files / (s.ms / 1000);
     const files = p.files.toLocaleString("en-US");
+
+    // The same read over a realistic link: what the loopback gap costs a user.
+    ctx.log(`shapes: ${p.linkFiles} small files over a ${LINK_LATENCY_MS} ms link`);
+    const linkRoot = await ensureFixtures(ctx, p.linkFiles);
+    const linkServer = await startServer(cleanup, ctx, linkRoot, [
+      "--latency-ms",
+      String(LINK_LATENCY_MS),
+    ]);
+    const overLink = async (mode: string) => {
+      const cacheDir = await tempDir(cleanup, "tern-bench-cache-");
+      try {
+        return await sample(ctx, linkServer, {
+          mode,
+          url: linkServer.url,
+          path: SMALL_PATH,
+          concurrency: String(CONCURRENCY),
+          "cache-dir": cacheDir,
+        });
+      } finally {
+        await Deno.remove(cacheDir, { recursive: true }).catch(() => {});
+      }
+    };
+    const link = await rounds(
+      ctx,
+      { tern: () => overLink("many"), plain: () => overLink("many-plain") },
+      p.reps,
+      0,
+      same({}),
+    );
+    const linkRate = (s: Sample) => p.linkFiles / (s.ms / 1000);
     return [
       wideRecord,
       record({
@@ -225,6 +260,21 @@ async function measure(ctx: SuiteContext, p: Plan): Promise<BenchRecord[]> {
         baselineRange: range(many.plain, rate),
         note: "One Deno.writeFile of each body to a new file in an empty folder: what any " +
           "cache keeping one file per copy adds at the least.",
+      }),
+      record({
+        suite: "shapes",
+        name: `${p.linkFiles.toLocaleString("en-US")} files of 250 bytes over a ` +
+          `${LINK_LATENCY_MS} ms link, vs the plain loop`,
+        value: median(link.tern, linkRate),
+        baseline: median(link.plain, linkRate),
+        unit: "files/s",
+        against: "the plain loop over the same link",
+        better: "higher",
+        reps: p.reps,
+        valueRange: range(link.tern, linkRate),
+        baselineRange: range(link.plain, linkRate),
+        note: `The server waits ${LINK_LATENCY_MS} ms before each answer (the listing's ` +
+          `included); tern with its default cache, concurrency ${CONCURRENCY} on both sides.`,
       }),
     ];
   } finally {
