@@ -673,6 +673,10 @@ function shape(
   options: Pick<DataFrameOptions, "columns" | "dtypes">,
   path: string,
 ): DataFrame {
+  // Nothing asked: a wide frame's names are not listed for it (each listing is a pass).
+  if (options.columns === undefined && Object.keys(options.dtypes ?? {}).length === 0) {
+    return frame;
+  }
   const exprs = shaping(pl, frame.columns, options, path);
   return exprs === undefined ? frame : frame.select(...exprs);
 }
