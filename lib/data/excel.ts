@@ -372,7 +372,9 @@ async function sheetRows(
         if (!(at >= 0 && at < MAX_ROWS)) {
           throw broken(
             path,
-            `a row is numbered ${JSON.stringify(attributes.r)}, past Excel's 1 to 1,048,576`,
+            attributes.r === undefined
+              ? "its sheet has more rows than Excel's 1,048,576"
+              : `a row is numbered ${JSON.stringify(attributes.r)}, past Excel's 1 to 1,048,576`,
           );
         }
         while (rows.length < at) rows.push([]);

@@ -270,6 +270,8 @@ Deno.test("a row or cell referenced past Excel's bounds is refused, not filled i
       `${header}<row><c r="ZZZZZZ2"><v>1</v></c></row>`,
     ),
     [`${DATA}/long.xlsx`]: await oneSheetWorkbook(long),
+    // One row more than Excel holds, none of them numbered.
+    [`${DATA}/too_long.xlsx`]: await oneSheetWorkbook("<row/>".repeat(1_048_577)),
   });
   const store = served.connect();
   await assert.rejects(store.file(`${DATA}/far_row.xlsx`).dataframe(), {
@@ -281,6 +283,11 @@ Deno.test("a row or cell referenced past Excel's bounds is refused, not filled i
     name: "ParseError",
     message: `Could not read "${DATA}/far_column.xlsx" as an Excel workbook: a cell is at ` +
       `"ZZZZZZ2", past Excel's columns A to XFD.`,
+  });
+  await assert.rejects(store.file(`${DATA}/too_long.xlsx`).dataframe(), {
+    name: "ParseError",
+    message: `Could not read "${DATA}/too_long.xlsx" as an Excel workbook: its sheet has more ` +
+      "rows than Excel's 1,048,576.",
   });
   const frame = await store.file(`${DATA}/long.xlsx`).dataframe();
   assert.equal(frame.height, rows);
