@@ -145,15 +145,28 @@ function globMatches(pattern: string, text: string): boolean {
   return p === pattern.length;
 }
 
+/** Elasticsearch's bound on the clauses of one query: a word of a text argument is one. */
+const MAX_CLAUSES = 1024;
+
 /**
  * A matcher of analysed text as the service builds it: every whitespace-separated word must
  * match, a word without `*` or `?` anywhere in the text (the service's implicit `*word*`),
- * case-insensitively; `exact` compares the whole text as given.
+ * case-insensitively; `exact` compares the whole text as given. Each word is tested once, its
+ * runs of `*` as one, so the cost of a test grows with the entry's text, not the query's.
+ *
+ * @throws {TerrainError} 400 past {@linkcode MAX_CLAUSES} words, as Elasticsearch refuses them.
  */
 function textMatcher(query: string, exact: boolean): (value: string) => boolean {
   if (exact) return (value) => value === query;
-  const words = query.toLowerCase().split(/\s+/).filter((word) => word !== "")
-    .map((word) => /[*?]/.test(word) ? word : `*${word}*`);
+  const words = [
+    ...new Set(
+      query.toLowerCase().split(/\s+/).filter((word) => word !== "")
+        .map((word) => /[*?]/.test(word) ? word.replace(/\*+/g, "*") : `*${word}*`),
+    ),
+  ];
+  if (words.length > MAX_CLAUSES) {
+    throw searchRefused(`too_many_clauses: maxClauseCount is set to ${MAX_CLAUSES}`);
+  }
   return (value) => {
     const lower = value.toLowerCase();
     return words.every((word) => globMatches(word, lower));
