@@ -80,8 +80,11 @@ export function clauseArgs(): { readonly [T in keyof ClauseArgs]: Z.ZodType<Clau
 /** The clause schemas, built on first use: a lazily built immutable singleton. */
 let clauseArgsMemo: ReturnType<typeof buildClauseArgs> | undefined;
 
-/** Bytes, or a number with KB, MB, GB or TB (powers of 1024), as the service reads sizes. */
-const SIZE = /^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB)?\s*$/i;
+/**
+ * Bytes, or a number with KB, MB, GB or TB (powers of 1024), as the service reads sizes; tested
+ * on the trimmed text, as two runs of spaces side by side would make the test quadratic.
+ */
+const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB|TB)?$/i;
 /** Milliseconds, `YYYY-MM-DD` or an ISO date-time. */
 const DATE = /^\s*(\d+|\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?)\s*$/;
 
@@ -89,7 +92,10 @@ function buildClauseArgs(): { readonly [T in keyof ClauseArgs]: Z.ZodType<Clause
   const text = z.string().min(1, "must be a non-empty string");
   const flag = z.boolean();
   const names = z.array(text);
-  const size = z.string().regex(SIZE, 'must be bytes or a number with a unit, such as "10 MB"');
+  const size = z.string().refine(
+    (value) => SIZE.test(value.trim()),
+    'must be bytes or a number with a unit, such as "10 MB"',
+  );
   const date = z.string().regex(DATE, "must be milliseconds, YYYY-MM-DD or an ISO date-time");
   const range = <T extends Z.ZodType>(bound: T) =>
     z.strictObject({ from: bound.optional(), to: bound.optional() }).refine(

@@ -92,7 +92,8 @@ export async function readSheet(
   }
   const rows = await book.rows(sheet);
   const header = options.hasHeader ?? true;
-  const width = Math.max(0, ...rows.map((row) => row.length));
+  // A loop, as spreading a long sheet's rows into Math.max overflows the stack.
+  const width = rows.reduce((widest, row) => Math.max(widest, row.length), 0);
   const names = columnNames(header ? rows[0] ?? [] : [], width, header);
   const body = header ? rows.slice(1) : rows;
   return pl.DataFrame(names.map((name, i) => column(pl, name, body.map((row) => row[i]))));
@@ -137,6 +138,13 @@ export async function exampleWorkbook(): Promise<Uint8Array> {
 
 /** One cell's value as read: a date is kept apart from a number by its format. */
 type Cell = number | string | boolean | { date: number } | { time: number } | null | undefined;
+
+/**
+ * Excel's own bounds of a sheet. A cell or row reference past them is no workbook's: a few bytes
+ * naming row 10^9 would otherwise have tern make a billion empty rows.
+ */
+const MAX_ROWS = 1_048_576;
+const MAX_COLUMNS = 16_384;
 
 /** Largest part of a workbook unpacked (a sheet's XML is several times its share of the file). */
 const MAX_PART_BYTES = 1024 ** 3;
@@ -249,6 +257,7 @@ async function walk(xml: string, path: string, visitor: XmlVisitor): Promise<voi
   try {
     parser.write(xml).close();
   } catch (error) {
+    if (error instanceof ParseError) throw error; // a visitor's own refusal
     throw broken(path, `its XML is malformed (${(error as Error).message})`);
   }
 }
@@ -360,11 +369,25 @@ async function sheetRows(
     open(name, attributes) {
       if (name === "row") {
         const at = attributes.r === undefined ? rows.length : Number(attributes.r) - 1;
+        if (!(at >= 0 && at < MAX_ROWS)) {
+          throw broken(
+            path,
+            attributes.r === undefined
+              ? "its sheet has more rows than Excel's 1,048,576"
+              : `a row is numbered ${JSON.stringify(attributes.r)}, past Excel's 1 to 1,048,576`,
+          );
+        }
         while (rows.length < at) rows.push([]);
         row = [];
         nextColumn = 0;
       } else if (name === "c" && row !== undefined) {
         const column = attributes.r === undefined ? nextColumn : columnIndex(attributes.r);
+        if (!(column >= 0 && column < MAX_COLUMNS)) {
+          throw broken(
+            path,
+            `a cell is at ${JSON.stringify(attributes.r)}, past Excel's columns A to XFD`,
+          );
+        }
         cell = { column, type: attributes.t ?? "n", style: Number(attributes.s ?? 0), value: "" };
         nextColumn = column + 1;
       } else if (cell !== undefined && (name === "v" || name === "t")) inValue = true;

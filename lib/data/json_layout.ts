@@ -94,6 +94,13 @@ export function asRecords(json: Uint8Array, layout: JsonLayout, path: string): s
     );
   }
   if (layout !== "auto" && layout !== found) throw wrongLayout(path, layout, `"${found}"`);
+  const why = found === "split" || found === "table" ? flaw(document as Doc, found) : undefined;
+  if (why !== undefined) {
+    throw new ParseError(
+      `${JSON.stringify(path)} has the keys of pandas' "${found}" JSON layout, but ${why}.`,
+      { path },
+    );
+  }
   return found === "records" ? undefined : JSON.stringify(convert(document, found));
 }
 
@@ -116,6 +123,24 @@ function wrongLayout(path: string, asked: JsonLayout, found: string): ParseError
       `${found.startsWith('"') ? " layout" : ""}${pass}.`,
     { path },
   );
+}
+
+type Doc = Record<string, unknown>;
+
+/** What keeps a document with the keys of the split or table layout from being one, if anything. */
+function flaw(document: Doc, layout: "split" | "table"): string | undefined {
+  const rows = document.data as unknown[];
+  if (layout === "split") {
+    if (!Array.isArray(document.columns)) return 'its "columns" is not an array';
+    const at = rows.findIndex((row) => !Array.isArray(row));
+    return at < 0 ? undefined : `row ${at} of its "data" is not an array`;
+  }
+  const key = (document.schema as Doc).primaryKey;
+  if (key !== undefined && !(Array.isArray(key) && key.every((name) => typeof name === "string"))) {
+    return 'its "schema.primaryKey" is not an array of names';
+  }
+  const at = rows.findIndex((row) => !isObject(row));
+  return at < 0 ? undefined : `row ${at} of its "data" is not an object`;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

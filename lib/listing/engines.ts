@@ -359,9 +359,16 @@ const DUCKDB: EngineCode = {
         "private_db = duckdb.connect()",
         'private_db.execute("LOAD httpfs; SET force_download = true;")',
         `bearer = ${BEARER}`,
+        "",
+        "",
+        "def sql_text(text):",
+        '    """The body of a DuckDB string literal holding text: a quote inside it is doubled."""',
+        `    return text.replace("'", "''")`,
+        "",
+        "",
         "private_db.execute(",
-        `    f"CREATE SECRET terrain (TYPE http, SCOPE '{STORE}/', "`,
-        `    f"EXTRA_HTTP_HEADERS MAP {{'Authorization': '{bearer}'}})"`,
+        `    f"CREATE SECRET terrain (TYPE http, SCOPE '{sql_text(STORE)}/', "`,
+        `    f"EXTRA_HTTP_HEADERS MAP {{'Authorization': '{sql_text(bearer)}'}})"`,
         ")",
         ...unions("private", reads.token.map((call) => call.replace("DB.", "private_db."))),
       ]
@@ -494,10 +501,14 @@ function snippet(engine: EngineCode, plan: SnippetPlan): EngineSnippet {
   return { engine: engine.engine, language: "python", code: `${lines.join("\n")}\n`, tested };
 }
 
-/** The lines that read the manifest file. */
+/**
+ * The lines that read the manifest file. The comment names the file only when it is one plain
+ * shell word: a name with a line break would end the comment and run the rest as code.
+ */
 function manifestLines(plan: SnippetPlan, engine: EngineCode): string[] {
   const read = engine.manifest[manifestFormatOf(plan.manifest)!].replace("PATH", py(plan.manifest));
-  return [`manifest = ${read}  ${MANIFEST_COMMENT} ${plan.manifest}`];
+  const file = /^[\w@%+=:,./-]+$/.test(plan.manifest) ? plan.manifest : "FILE";
+  return [`manifest = ${read}  ${MANIFEST_COMMENT} ${file}`];
 }
 
 /**
@@ -570,9 +581,23 @@ function indent(lines: readonly string[], spaces: number): string[] {
   return lines.map((line) => `${" ".repeat(spaces)}${line}`);
 }
 
-/** A Python string literal (JSON's escapes are Python's). */
+/**
+ * A Python string literal of `text`: a backslash and a double quote escaped, and every
+ * character but printable ASCII written as its `\x`, `\u` or `\U` escape, so no name can end
+ * the literal or the line.
+ */
 function py(text: string): string {
-  return JSON.stringify(text);
+  let body = "";
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    const hex = (digits: number) => code.toString(16).padStart(digits, "0");
+    if (char === "\\" || char === '"') body += `\\${char}`;
+    else if (code >= 0x20 && code < 0x7f) body += char;
+    else if (code <= 0xff) body += `\\x${hex(2)}`;
+    else if (code <= 0xffff) body += `\\u${hex(4)}`;
+    else body += `\\U${hex(8)}`;
+  }
+  return `"${body}"`;
 }
 
 /** The store's base URL as tern writes it in a manifest's URLs: parsed, no trailing `/`. */

@@ -375,8 +375,16 @@ async function withLock<T>(target: string, task: () => Promise<T>): Promise<T> {
       }
       const info = await Deno.stat(path).catch(() => null);
       const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
+      const pid = age > LOCK_STALE_MS ? await lockHolder(path) : undefined;
+      if (age > LOCK_STALE_MS && pid === undefined) {
+        // Beside a folder the user named may lie a file of theirs by that name.
+        throw new SampleStoreError(
+          `${path} is in the way and is not a lock tern wrote; refusing to remove it. Move it, ` +
+            "or choose another folder for the sample store.",
+        );
+      }
       // A live holder gets longer (its pid may also have been reused by another process).
-      if (age > 10 * LOCK_STALE_MS || (age > LOCK_STALE_MS && !(await holderAlive(path)))) {
+      if (age > 10 * LOCK_STALE_MS || (pid !== undefined && !(await processAlive(pid)))) {
         await Deno.remove(path).catch(() => {});
         continue;
       }
@@ -402,15 +410,23 @@ async function withLock<T>(target: string, task: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * Whether the process named in a lock file still runs, where the system can say (Linux's
- * `/proc`): a build whose heartbeat was held up by a long synchronous step on a busy machine is
- * not mistaken for a crashed one. Elsewhere the heartbeat's age alone decides.
- */
-async function holderAlive(path: string): Promise<boolean> {
+/** The process id a lock file of tern's names; undefined for anything else. */
+async function lockHolder(path: string): Promise<number | undefined> {
   try {
     const { pid } = JSON.parse(await Deno.readTextFile(path));
-    if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a process still runs, where the system can say (Linux's `/proc`): a build whose
+ * heartbeat was held up by a long synchronous step on a busy machine is not mistaken for a
+ * crashed one. Elsewhere the heartbeat's age alone decides.
+ */
+async function processAlive(pid: number): Promise<boolean> {
+  try {
     await Deno.stat(`/proc/${pid}`);
     return (await Deno.stat("/proc/self").then(() => true, () => false));
   } catch {
@@ -418,13 +434,15 @@ async function holderAlive(path: string): Promise<boolean> {
   }
 }
 
-/** Removes `X.tmp-*` / `X.old-*` siblings of `target` left by crashed builds. */
+/**
+ * Removes the `X.tmp-XXXXXXXX` / `X.old-XXXXXXXX` folders beside `target` left by crashed builds:
+ * only folders named exactly as a build names them, as the user's own files may share the prefix.
+ */
 async function removeLeftovers(target: string): Promise<void> {
   const prefix = basename(target);
   for await (const entry of Deno.readDir(dirname(target))) {
-    if (!entry.name.startsWith(`${prefix}.tmp-`) && !entry.name.startsWith(`${prefix}.old-`)) {
-      continue;
-    }
+    const suffix = entry.name.startsWith(prefix) ? entry.name.slice(prefix.length) : "";
+    if (!entry.isDirectory || !/^\.(tmp|old)-[0-9a-f]{8}$/.test(suffix)) continue;
     const path = join(dirname(target), entry.name);
     const info = await Deno.lstat(path).catch(() => null);
     // A young one may belong to a concurrent buildSampleStore call that holds no lock.
@@ -478,6 +496,8 @@ export async function ensureSampleStore(
 ): Promise<string> {
   const target = resolve(dir);
   if (await isSampleStoreCurrent(target, options)) return target;
+  // Refused before taking the lock or tidying beside it: `dir` may be any folder of the user's.
+  await assertReplaceable(target);
   return await withLock(target, async () => {
     if (!(await isSampleStoreCurrent(target, options))) {
       await removeLeftovers(target);

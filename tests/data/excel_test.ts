@@ -262,3 +262,58 @@ Deno.test("a zip that is no workbook and an old .xls are refused by name", async
     return true;
   });
 });
+
+/** A one-sheet workbook whose sheet data is `rows` (row elements, as Excel writes them). */
+async function oneSheetWorkbook(rows: string): Promise<Uint8Array> {
+  const { zipSync, strToU8 } = await loadFflateModule();
+  return zipSync({
+    "xl/workbook.xml": strToU8(
+      `<workbook ${MAIN} ${R}><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ),
+    "xl/_rels/workbook.xml.rels": strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+    ),
+    "xl/worksheets/sheet1.xml": strToU8(
+      `<worksheet ${MAIN}><sheetData>${rows}</sheetData></worksheet>`,
+    ),
+  });
+}
+
+Deno.test("a row or cell referenced past Excel's bounds is refused, not filled in; a long sheet reads", async () => {
+  const header = '<row r="1"><c r="A1" t="str"><v>n</v></c></row>';
+  const rows = 200_000;
+  let long = header;
+  for (let row = 2; row <= rows + 1; row++) long += `<row><c><v>${row}</v></c></row>`;
+  await using served = await dataStore({
+    // A few hundred bytes that name row 10^9, and column ZZZZZZ (over 300 million).
+    [`${DATA}/far_row.xlsx`]: await oneSheetWorkbook(
+      `${header}<row r="1000000000"><c><v>1</v></c></row>`,
+    ),
+    [`${DATA}/far_column.xlsx`]: await oneSheetWorkbook(
+      `${header}<row><c r="ZZZZZZ2"><v>1</v></c></row>`,
+    ),
+    [`${DATA}/long.xlsx`]: await oneSheetWorkbook(long),
+    // One row more than Excel holds, none of them numbered.
+    [`${DATA}/too_long.xlsx`]: await oneSheetWorkbook("<row/>".repeat(1_048_577)),
+  });
+  const store = served.connect();
+  await assert.rejects(store.file(`${DATA}/far_row.xlsx`).dataframe(), {
+    name: "ParseError",
+    message: `Could not read "${DATA}/far_row.xlsx" as an Excel workbook: a row is numbered ` +
+      `"1000000000", past Excel's 1 to 1,048,576.`,
+  });
+  await assert.rejects(store.file(`${DATA}/far_column.xlsx`).dataframe(), {
+    name: "ParseError",
+    message: `Could not read "${DATA}/far_column.xlsx" as an Excel workbook: a cell is at ` +
+      `"ZZZZZZ2", past Excel's columns A to XFD.`,
+  });
+  await assert.rejects(store.file(`${DATA}/too_long.xlsx`).dataframe(), {
+    name: "ParseError",
+    message: `Could not read "${DATA}/too_long.xlsx" as an Excel workbook: its sheet has more ` +
+      "rows than Excel's 1,048,576.",
+  });
+  const frame = await store.file(`${DATA}/long.xlsx`).dataframe();
+  assert.equal(frame.height, rows);
+  assert.equal(frame.getColumn("n").sum(), (rows + 1) * (rows + 2) / 2 - 1);
+});

@@ -96,3 +96,24 @@ Deno.test("a layout that is not the one asked for, or cannot be told, is refused
     name: "BadRequestError",
   });
 });
+
+Deno.test("a split or table layout whose parts have the wrong shape is refused saying which part", async () => {
+  const files = {
+    [path("split_columns")]: '{"columns":"ab","data":[[1]]}',
+    [path("split_row")]: '{"columns":["a"],"data":[[1],null]}',
+    [path("table_key")]: '{"schema":{"primaryKey":"index"},"data":[{"a":1}]}',
+    [path("table_row")]: '{"schema":{},"data":[{"a":1},[2]]}',
+  };
+  await using served = await dataStore(files);
+  const store = served.connect();
+  const refused = async (name: string, why: string) =>
+    await assert.rejects(store.file(path(name)).dataframe(), {
+      name: "ParseError",
+      message: `"${path(name)}" has the keys of pandas' "${name.split("_")[0]}" JSON layout, ` +
+        `but ${why}.`,
+    });
+  await refused("split_columns", 'its "columns" is not an array');
+  await refused("split_row", 'row 1 of its "data" is not an array');
+  await refused("table_key", 'its "schema.primaryKey" is not an array of names');
+  await refused("table_row", 'row 1 of its "data" is not an object');
+});

@@ -155,7 +155,7 @@ Deno.test("engines: the manifest is read the way it was written", () => {
   assert.ok(parquet.code.includes('manifest = pd.read_parquet("m.parquet")'));
   // A name is quoted as a Python string, whatever it holds.
   const [odd] = first('we"ird\n.csv');
-  assert.ok(odd.code.includes('pd.read_csv("we\\"ird\\n.csv")'));
+  assert.ok(odd.code.includes('pd.read_csv("we\\"ird\\x0a.csv")'));
 });
 
 Deno.test("engines: the plan follows the manifest's formats and access kinds", () => {
@@ -194,4 +194,82 @@ Deno.test("engines: a bad store or manifest name is a BadRequestError that shows
     () => snippetPlan(manifest, { store: DEFAULT_URL, manifest: "m.txt" }),
     /manifest must name a \.csv, \.json or \.parquet file, got "m\.txt"/,
   );
+});
+
+/** What Python makes of `code`: the names it calls, and the value of each string literal. */
+async function pythonReading(code: string): Promise<{ calls: string[]; strings: string[] }> {
+  const script = [
+    "import ast, json, sys",
+    "tree = ast.parse(sys.stdin.read())",
+    "nodes = list(ast.walk(tree))",
+    "calls = [n.func.id if isinstance(n.func, ast.Name) else n.func.attr",
+    "         for n in nodes if isinstance(n, ast.Call)]",
+    "strings = [n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]",
+    "print(json.dumps({'calls': calls, 'strings': strings}))",
+  ].join("\n");
+  const child = new Deno.Command(PYTHON, { args: ["-c", script], stdin: "piped", stdout: "piped" })
+    .spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(code));
+  await writer.close();
+  const { success, stdout } = await child.output();
+  assert.ok(success, "Python refused the code");
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
+const PYTHON = "/usr/bin/python3";
+const NO_PYTHON = await Deno.stat(PYTHON).then(() => false, () => true);
+
+Deno.test({
+  name: "engines: a hostile manifest name or store path stays a literal in every engine's code",
+  ignore: NO_PYTHON,
+  fn: async () => {
+    const manifest = 'x"\nboom()\n"""\\\u2028${1}\'); DROP TABLE t; --.csv';
+    const store = "https://de.cyverse.org/terrain/it's{x}";
+    const plan: SnippetPlan = { manifest, store, public: ["csv"], token: ["csv"] };
+    for (const snippet of engineSnippets(plan)) {
+      const { calls, strings } = await pythonReading(snippet.code);
+      assert.ok(!calls.includes("boom"), `${snippet.engine} runs code from the manifest's name`);
+      assert.ok(strings.includes(manifest), `${snippet.engine} reads another manifest`);
+      assert.ok(strings.includes(store), `${snippet.engine} names another store`);
+    }
+  },
+});
+
+Deno.test({
+  name: "engines: DuckDB's secret holds the store and the token as SQL literals, quotes doubled",
+  ignore: NO_PYTHON,
+  fn: async () => {
+    const store = "https://de.cyverse.org/terrain/it's";
+    const [, duckdb] = engineSnippets({ manifest: "m.csv", store, public: [], token: ["csv"] });
+    // The statement the code hands DuckDB, made by Python from the code's own f-string.
+    const script = [
+      "import ast, sys",
+      "code = sys.stdin.read()",
+      "start = code.index('def sql_text')",
+      "end = code.index('private_db.execute(', start)",
+      "exec(code[start:end])",
+      "call = [n for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Call)",
+      "        and getattr(n.func, 'attr', '') == 'execute' and isinstance(n.args[0], ast.JoinedStr)][0]",
+      "print(eval(compile(ast.Expression(call.args[0]), 'f', 'eval'),",
+      "           {'STORE': " + JSON.stringify(store) +
+      ", 'bearer': \"Bearer t'ok\", 'sql_text': sql_text}))",
+    ].join("\n");
+    const child = new Deno.Command(PYTHON, {
+      args: ["-c", script],
+      stdin: "piped",
+      stdout: "piped",
+    })
+      .spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(duckdb.code));
+    await writer.close();
+    const { success, stdout } = await child.output();
+    assert.ok(success);
+    const sql = new TextDecoder().decode(stdout);
+    const literals = [...sql.matchAll(/'((?:[^']|'')*)'/g)].map((match) =>
+      match[1].replaceAll("''", "'")
+    );
+    assert.deepEqual(literals, [`${store}/`, "Authorization", "Bearer t'ok"]);
+  },
 });

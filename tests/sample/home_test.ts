@@ -13,6 +13,8 @@ import { sampleStoreMain } from "../../lib/sample/main.ts";
 import {
   buildSampleStore,
   isSampleStoreCurrent,
+  resetSampleStore,
+  SampleStoreError,
   STAMP_FILE,
   TERN_SAMPLES_PATH,
 } from "../../lib/sample/mod.ts";
@@ -133,4 +135,35 @@ Deno.test("sample-store: --reset and --reuse exclude each other; DIR is needed w
   // With neither TERN_SAMPLE_STORE nor a home folder, there is no default to reset.
   assert.equal(await sampleStoreMain(["--reset"], io), 1);
   assert.match(err[0], /none of TERN_SAMPLE_STORE, XDG_CACHE_HOME and HOME is set/);
+});
+
+Deno.test("sample store: a folder that is not one is refused, and nothing beside it is removed", async () => {
+  const parent = await Deno.makeTempDir({ prefix: "tern-sample-home-" });
+  try {
+    const dir = join(parent, "thesis");
+    await Deno.mkdir(dir);
+    await Deno.writeTextFile(join(dir, "chapter1.tex"), "mine");
+    // The user's own files, named as a build's lock and leftovers begin, and long untouched.
+    await Deno.mkdir(join(parent, "thesis.old-drafts"));
+    await Deno.writeTextFile(join(parent, "thesis.old-drafts", "draft.tex"), "mine");
+    await Deno.writeTextFile(join(parent, "thesis.tmp-notes.txt"), "mine");
+    await Deno.writeTextFile(join(parent, "thesis.lock"), "mine");
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of ["thesis.old-drafts", "thesis.tmp-notes.txt", "thesis.lock"]) {
+      await Deno.utime(join(parent, name), hourAgo, hourAgo);
+    }
+    const before = [...Deno.readDirSync(parent)].map((entry) => entry.name).sort();
+    await assert.rejects(
+      serveSampleStore({ dir }),
+      (error) =>
+        error instanceof SampleStoreError && /is not a tern sample store/.test(error.message),
+    );
+    await assert.rejects(resetSampleStore(dir), SampleStoreError);
+    assert.deepEqual([...Deno.readDirSync(parent)].map((entry) => entry.name).sort(), before);
+    assert.equal(await Deno.readTextFile(join(parent, "thesis.old-drafts", "draft.tex")), "mine");
+    assert.equal(await Deno.readTextFile(join(parent, "thesis.lock")), "mine");
+    assert.equal(await Deno.readTextFile(join(dir, "chapter1.tex")), "mine");
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
 });

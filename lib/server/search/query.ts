@@ -116,21 +116,61 @@ function texts(args: Args, key: string, where: string): string[] {
   return value;
 }
 
-function globPattern(word: string): RegExp {
-  const body = word.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${body}$`, "is");
+/**
+ * Whether `text` matches the glob `pattern` (`*` any run, `?` any one character), both already
+ * lower-cased. A regular expression of the glob would backtrack: `*a*a*a*a*a*b` took it
+ * polynomial time in the stars on a short name, so one request could hold the server. This
+ * walk goes back only to the last `*`, so it takes at most length × length steps.
+ */
+function globMatches(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === "?" || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === "*") {
+      star = p++;
+      resume = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (pattern[p] === "*") p++;
+  return p === pattern.length;
 }
+
+/** Elasticsearch's bound on the clauses of one query: a word of a text argument is one. */
+const MAX_CLAUSES = 1024;
 
 /**
  * A matcher of analysed text as the service builds it: every whitespace-separated word must
  * match, a word without `*` or `?` anywhere in the text (the service's implicit `*word*`),
- * case-insensitively; `exact` compares the whole text as given.
+ * case-insensitively; `exact` compares the whole text as given. Each word is tested once, its
+ * runs of `*` as one, so the cost of a test grows with the entry's text, not the query's.
+ *
+ * @throws {TerrainError} 400 past {@linkcode MAX_CLAUSES} words, as Elasticsearch refuses them.
  */
 function textMatcher(query: string, exact: boolean): (value: string) => boolean {
   if (exact) return (value) => value === query;
-  const words = query.split(/\s+/).filter((word) => word !== "")
-    .map((word) => globPattern(/[*?]/.test(word) ? word : `*${word}*`));
-  return (value) => words.every((word) => word.test(value));
+  const words = [
+    ...new Set(
+      query.toLowerCase().split(/\s+/).filter((word) => word !== "")
+        .map((word) => /[*?]/.test(word) ? word.replace(/\*+/g, "*") : `*${word}*`),
+    ),
+  ];
+  if (words.length > MAX_CLAUSES) {
+    throw searchRefused(`too_many_clauses: maxClauseCount is set to ${MAX_CLAUSES}`);
+  }
+  return (value) => {
+    const lower = value.toLowerCase();
+    return words.every((word) => globMatches(word, lower));
+  };
 }
 
 /**
@@ -147,7 +187,7 @@ function textMatcher(query: string, exact: boolean): (value: string) => boolean 
  * ```
  */
 export function parseFileSize(value: string): number | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?B)?\s*$/i.exec(value);
+  const match = /^(\d+(?:\.\d+)?)\s*([KMGT]?B)?$/i.exec(value.trim());
   if (!match) return undefined;
   return Math.floor(Number(match[1]) * UNITS[(match[2] ?? "B").toUpperCase()]);
 }

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { bearer, DEMO, FIXED_MTIME, makeStore, serveStore, standardTree } from "../_store.ts";
+import {
+  bearer,
+  DEMO,
+  FIXED_MTIME,
+  makeStore,
+  serveStore,
+  spawnServe,
+  standardTree,
+} from "../_store.ts";
 import { serveRoot } from "../../_store.ts";
 
 const PROJECT = "/iplant/home/shared/project";
@@ -324,4 +332,53 @@ Deno.test("search: the index follows files added, removed and renamed", async ()
   ]);
   await Deno.remove(`${disk}/sub1/fresh.txt`);
   assert.deepEqual(await paths(url, query), []);
+});
+
+Deno.test("search: many stars, many words and a size padded with spaces are answered, not hung on", async () => {
+  // The server runs in its own process: a request that held its event loop would hold this
+  // test's too. The watchdog only catches a hang; the old regexes took hours on these.
+  const tree = standardTree();
+  tree[`iplant/home/shared/project/${"a".repeat(100)}.csv`] = "x\n1\n";
+  // Enough entries that a cost per word and entry shows: the old matcher took minutes here.
+  for (let i = 0; i < 5000; i++) tree[`iplant/home/shared/project/many/a${i}.csv`] = "";
+  await using store = await makeStore(tree);
+  const { child, url, stdout } = await spawnServe(["--root", store.root, "--port", "0", "--quiet"]);
+  try {
+    const ask = (query: unknown) =>
+      fetch(`${url}/secured/filesystem/search`, {
+        method: "POST",
+        headers: { ...bearer(DEMO.token), "content-type": "application/json" },
+        body: JSON.stringify({ query, size: 10 }),
+        signal: AbortSignal.timeout(120_000),
+      });
+    const stars = await ask({ all: [clause("label", { label: `*${"a*".repeat(20)}b` })] });
+    assert.equal(stars.status, 200);
+    assert.deepEqual((await stars.json()).total, { value: 0, relation: "eq" });
+    const found = await ask({ all: [clause("label", { label: `*${"a*".repeat(20)}.csv` })] });
+    assert.deepEqual((await found.json()).hits.map((hit: Json) => hit._source.label), [
+      `${"a".repeat(100)}.csv`,
+    ]);
+    // A word repeated, and runs of stars, cost one word of one star.
+    const repeated = await ask({ all: [clause("label", { label: "a ".repeat(500_000) })] });
+    const once = await ask({ all: [clause("label", { label: "a" })] });
+    const total = (await once.json()).total.value;
+    assert.ok(total > 5000);
+    assert.equal((await repeated.json()).total.value, total);
+    const starry = await ask({ all: [clause("label", { label: "*".repeat(1_000_000) })] });
+    assert.equal(starry.status, 200);
+    await starry.body?.cancel();
+    // Past Elasticsearch's 1,024 clauses a query is refused, as the service refuses it.
+    const words = Array.from({ length: 1025 }, (_, i) => `w${i}`).join(" ");
+    const many = await ask({ all: [clause("label", { label: words })] });
+    assert.equal(many.status, 400);
+    assert.match((await many.json()).error, /too_many_clauses: maxClauseCount is set to 1024/);
+    const padded = await ask({ all: [clause("size", { from: `1${" ".repeat(100_000)}x` })] });
+    assert.equal(padded.status, 400);
+    assert.match((await padded.json()).error, /does not describe a filesize/);
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+    await stdout.cancel();
+    await child.stderr.cancel();
+  }
 });
