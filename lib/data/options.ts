@@ -121,6 +121,15 @@ export interface DataFrameOptions {
    */
   sheet?: string | number;
   /**
+   * Delimited text: read numbers written with a decimal comma (`3,14`, as spreadsheets export
+   * them where the comma is the decimal mark, with `;` between fields) as numbers, as pandas'
+   * `decimal=","` reads them. Only a field that is such a number and nothing else changes:
+   * `1.234,5` (with a thousands separator) and `a,b` stay text.
+   *
+   * @default false: `3,14` is text
+   */
+  decimalComma?: boolean;
+  /**
    * Quote character of delimited text.
    *
    * @default '"'
@@ -276,6 +285,13 @@ export interface ScanOptions {
    */
   commentPrefix?: string;
   /**
+   * Delimited text: numbers written with a decimal comma (`3,14`) read as numbers, as
+   * `dataframe()` takes it.
+   *
+   * @default false
+   */
+  decimalComma?: boolean;
+  /**
    * Scan public Parquet files in place over their anonymous URL. With `false` every file is
    * scanned from its cached copy.
    *
@@ -368,6 +384,7 @@ function readerRules() {
     ),
     jsonLayout: oneOf(JSON_LAYOUTS),
     hasHeader: flag(),
+    decimalComma: flag(),
     tryParseDates: flag(),
     cache: flag(),
     progress: flag(),
@@ -446,6 +463,7 @@ function scanRules() {
     format: oneOf(TABLE_FORMATS),
     encoding: oneOf(ENCODINGS),
     ...lineRules(),
+    decimalComma: flag(),
     remote: flag(),
     onProgress: callback<(event: ProgressEvent) => void>(),
     progress: flag(),

@@ -282,8 +282,8 @@ async function localScan(
   options: ScanOptions,
   reason: string,
 ): Promise<Scan> {
-  const { format: forced, encoding, skipRows, commentPrefix, signal, onProgress, progress } =
-    options;
+  const { format: forced, encoding, skipRows, commentPrefix, decimalComma } = options;
+  const { signal, onProgress, progress } = options;
   const shown = withProgress(context, { onProgress, progress }, source);
   const { cache } = context.reader, { entry } = source;
   const named = forced ?? (entry && formatFromName(entry));
@@ -291,7 +291,7 @@ async function localScan(
   if (named !== "parquet" && named !== "arrow" && (named !== undefined || uncached)) {
     // Text is parsed whole anyway: read as dataframe() reads it (kept in the cache when it can
     // be), one read whose events end once the table is made, or fail with its parse.
-    const plan = { format: forced, encoding, skipRows, commentPrefix, signal };
+    const plan = { format: forced, encoding, skipRows, commentPrefix, decimalComma, signal };
     return {
       frame: (await readDataFrame(shown, source, plan, "scan")).frame.lazy(),
       route: { reason },
@@ -318,7 +318,7 @@ async function localScan(
   // read again, so the store hears one read (pinned, admitted and published once, above). An
   // empty file goes as its no bytes, as the reader hands it to the parser: an empty table.
   const copy = head.byteLength === 0 ? { bytes: head } : { file: local };
-  const plan = { format: forced, encoding, skipRows, commentPrefix };
+  const plan = { format: forced, encoding, skipRows, commentPrefix, decimalComma };
   const whole = await parseLocal({ pl, detected, source: copy, options: plan, path, infoType });
   return { frame: whole.lazy(), route: { reason } };
 }

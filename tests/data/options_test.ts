@@ -94,6 +94,7 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
       ["parse_dates", "tryParseDates"],
       ["delimiter", "sep"],
       ["orient", "jsonLayout"],
+      ["decimal", "decimalComma"],
     ] as const).map(([pandas, tern]): [() => unknown, string] => [
       () => DATAFRAME_OPTIONS.parse("file.dataframe()", { [pandas]: 1 }),
       `file.dataframe(): unknown option "${pandas}": did you mean "${tern}"?`,
@@ -101,7 +102,7 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
     [
       () => SCAN_OPTIONS.parse("file.scan()", { sep: ";" }),
       'file.scan(): unknown option "sep"; the options are format, encoding, skipRows, ' +
-      "commentPrefix, remote, onProgress, progress, signal.",
+      "commentPrefix, decimalComma, remote, onProgress, progress, signal.",
     ],
     [
       () => SCAN_MANY_OPTIONS.parse("listing.scan()", { sources: "file" }),
@@ -133,6 +134,7 @@ Deno.test("every well-formed reader option passes, and comes back as given", asy
     columns: ["a"],
     dtypes: { a: pl.Utf8 },
     hasHeader: false,
+    decimalComma: true,
     tryParseDates: false,
     cache: false,
     progress: true,

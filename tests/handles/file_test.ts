@@ -285,7 +285,7 @@ Deno.test("dataframe() and scan() refuse a misspelt or bad option before any req
     ],
     [
       () => file.scan({ sep: ";" } as never),
-      'file.scan(): unknown option "sep"; the options are format, encoding, skipRows, commentPrefix, remote, onProgress, progress, signal.',
+      'file.scan(): unknown option "sep"; the options are format, encoding, skipRows, commentPrefix, decimalComma, remote, onProgress, progress, signal.',
     ],
     [
       () => file.scan({ format: "xlsx" } as never),
