@@ -6,9 +6,9 @@
  * in many forms, pandas' six JSON layouts, JSON Lines, a workbook, gzip; files as tools write them:
  * Excel's `;` CSV with decimal commas, R's `write.csv`, SAS and Stata exports, a units row, MySQL's
  * `\N`, percentages and currency, infinity spelt five ways, ragged NDJSON, a workbook written by
- * pandas' `to_excel`), serves them with the
- * embedded server over loopback, reads each with tern and with pandas (`/usr/bin/python3`,
- * `bench/_pandas_read.py`), and compares the two cell by cell. Columns are paired by position.
+ * pandas' `to_excel`), serves them with the embedded server over loopback, reads each with tern
+ * and with pandas (`/usr/bin/python3`, `bench/_pandas_read.py`), and compares the two cell by
+ * cell. Columns are paired by position.
  *
  * Every difference is either expected (the case lists it with the reason: a documented choice of
  * tern's, docs/data.md, or a quirk of pandas') or reported as unexpected; the exit code is 1 when
