@@ -77,7 +77,7 @@ const KEYS = {
   familyName: ["familyname"],
   nameType: ["nametype"],
   affiliation: ["affiliation"],
-  nameIdentifier: ["nameidentifier", "orcid"],
+  nameIdentifier: ["nameidentifier", "nameidentifiers", "orcid"],
   nameIdentifierScheme: ["nameidentifierscheme"],
   publisher: ["publisher"],
   // schema.org's datePublished, Dublin Core's issued, DSpace's dc.date.issued and Zenodo's and

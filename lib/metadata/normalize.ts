@@ -240,15 +240,11 @@ function readPeople(
   const attrs: string[] = [];
   slots.forEach((slot, index) => {
     if (slot.empty) return;
-    // DataCite's XML and its nested template put the name one level down, in a `creatorName`
-    // that carries the `nameType`, under an empty `creator`.
-    const named = slot.value === "" ? slot.nested.all(keys)[0] : undefined;
-    const value = named?.value ?? slot.value;
+    const value = slot.value;
     const hints = {
       given: slot.nested.value(FIELD_KEYS.givenName),
       family: slot.nested.value(FIELD_KEYS.familyName),
-      nameType: slot.nested.value(FIELD_KEYS.nameType) ??
-        named?.nested.value(FIELD_KEYS.nameType),
+      nameType: slot.nested.value(FIELD_KEYS.nameType),
     };
     // Several people in one value only when clearly separated: by semicolons or lines, or by
     // "and", "&" or commas between parts that each name a person.

@@ -1,7 +1,8 @@
 /**
  * Metadata as repositories export it, stored as a dataset folder's AVUs and read through the
  * embedded server: DataCite's XML layout in the nested template (the name in a `creatorName`
- * under an empty `creator`), DataCite's JSON key names (`titles`, `rightsList`), Zenodo's and
+ * under an empty `creator`), DataCite's JSON key names (`titles`, `rightsList`) and objects (each
+ * value one level down, under `name`, `title`, `rights`, …), Zenodo's and
  * Dryad's `publication_date`, and schema.org's `name`.
  */
 
@@ -46,6 +47,34 @@ const RECORDS: Record<string, AvuLike[]> = {
     a("publicationYear", "2019"),
     a("publisher", "Zenodo"),
     a("rightsList", "cc-by-4.0"),
+  ],
+  // DataCite's REST API record with its objects as nested AVUs, each value one level down.
+  datacite_objects: [
+    a("titles", "", a("title", "Pollen counts"), a("lang", "en")),
+    a(
+      "creators",
+      "",
+      a("name", "Doe, Jane"),
+      a("nameType", "Personal"),
+      a("affiliation", "", a("name", "University of Arizona")),
+      a(
+        "nameIdentifiers",
+        "",
+        a("nameIdentifier", "https://orcid.org/0000-0002-1825-0097"),
+        a("nameIdentifierScheme", "ORCID"),
+      ),
+    ),
+    a("creators", "", a("name", "Arizona Pollen Network"), a("nameType", "Organizational")),
+    a("publicationYear", "2023"),
+    a("publisher", "", a("name", "Zenodo")),
+    a(
+      "rightsList",
+      "",
+      a("rights", "Creative Commons Attribution 4.0"),
+      a("rightsIdentifier", "cc-by-4.0"),
+    ),
+    a("subjects", "", a("subject", "pollen")),
+    a("doi", "10.5281/zenodo.42"),
   ],
   zenodo: [
     a("title", "Camera trap images, Sky Islands"),
@@ -96,6 +125,27 @@ Deno.test("records as DataCite, Zenodo, Dryad and schema.org export them read wh
       assert.equal(json.metadata.title, "Lake temperature profiles");
       assert.equal(json.metadata.license?.id, "CC-BY-4.0");
       assert.deepEqual(json.metadata.missing, []);
+    });
+    await t.step("DataCite JSON's objects, each value one level down", async () => {
+      const { metadata, citation } = await read("datacite_objects");
+      assert.deepEqual(metadata.creators, [
+        {
+          name: "Doe, Jane",
+          family: "Doe",
+          given: "Jane",
+          affiliation: "University of Arizona",
+          orcid: "0000-0002-1825-0097",
+        },
+        { name: "Arizona Pollen Network" },
+      ]);
+      assert.deepEqual([...metadata.subjects], ["pollen"]);
+      assert.equal(metadata.license?.id, "CC-BY-4.0");
+      assert.deepEqual(metadata.notes, []);
+      assert.equal(
+        citation,
+        "Doe, J., Arizona Pollen Network (2023). Pollen counts. Zenodo. " +
+          "https://doi.org/10.5281/zenodo.42",
+      );
     });
     await t.step("Zenodo's publication_date", async () => {
       const zenodo = await read("zenodo");
