@@ -553,7 +553,8 @@ const CR = 0x0d;
  * what `decimalComma: true` reads. A field that is anything else keeps its comma (`a,b`, `1,2,3`,
  * and `1.234,5`, whose thousands separator makes it text); a field's quotes and line ends are
  * honoured. Every byte keeps its place, so offsets in errors still point into the file; `bytes`
- * is copied only when a comma changes. One pass in JavaScript, taken only for that option.
+ * is copied only when a comma changes. One pass in JavaScript over text that has a comma, taken
+ * only for that option.
  *
  * @example
  * ```ts
@@ -572,39 +573,68 @@ export function decimalPoints(
   bytes: Uint8Array,
   { sep, quoteChar = '"', eolChar }: Delimiting,
 ): Uint8Array {
+  if (bytes.indexOf(COMMA) < 0) return bytes;
   const [separator, quote, end] = [sep, quoteChar, eolChar].map((c) => c.charCodeAt(0));
   let out = bytes;
-  // The field being read: where its content starts and ends (at a closing quote or a CR), its
-  // one comma, and whether every byte so far may belong to a number.
-  let [start, stop, comma, numeric, quoted] = [0, -1, -1, true, false];
+  // The field being read: where its content starts and stops (at a closing quote or a CR), its
+  // comma, and whether each byte so far may belong to a number.
+  let start = 0;
+  let stop = -1;
+  let comma = -1;
+  let numeric = true;
+  let quoted = false;
   for (let i = 0; i <= bytes.length; i++) {
     const byte = i < bytes.length ? bytes[i] : end;
-    if (!quoted && (byte === separator || byte === end)) {
-      const last = stop < 0 ? i : stop;
-      if (
-        numeric && comma >= 0 && last - start <= 64 && DECIMAL_COMMA.test(latin(bytes, start, last))
-      ) {
+    if (quoted) {
+      if (byte === quote) {
+        quoted = false;
+        stop = i;
+      } else if (byte === COMMA && comma < 0) comma = i;
+      else if (NUMBER_BYTE[byte] === 0) numeric = false;
+    } else if (byte === separator || byte === end) {
+      if (numeric && comma >= 0 && decimalComma(bytes, start, stop < 0 ? i : stop, comma)) {
         if (out === bytes) out = bytes.slice();
         out[comma] = 0x2e;
       }
-      [start, stop, comma, numeric] = [i + 1, -1, -1, true];
+      start = i + 1;
+      stop = comma = -1;
+      numeric = true;
     } else if (byte === quote) {
-      if (quoted) [quoted, stop] = [false, i];
-      else if (i === start) [quoted, start] = [true, i + 1];
-      else [quoted, numeric] = [true, false]; // a doubled quote, or one inside unquoted text
-    } else if (quoted || stop < 0) {
-      if (byte === CR && !quoted) stop = i;
-      else if (byte === 0x2c && comma < 0) comma = i;
-      else if (!NUMBER_BYTES.has(byte)) numeric = false;
-    } else numeric = false; // text after a field's closing quote or CR
+      quoted = true;
+      if (i === start) start++;
+      else numeric = false; // a doubled quote, or one inside unquoted text
+    } else if (stop >= 0) numeric = false; // text after a closing quote or a CR
+    else if (byte === CR) stop = i;
+    else if (byte === COMMA && comma < 0) comma = i;
+    else if (NUMBER_BYTE[byte] === 0) numeric = false;
   }
   return out;
 }
 
-const DECIMAL_COMMA = /^[+-]?\d*,\d+(?:[eE][+-]?\d+)?$/;
-const NUMBER_BYTES = new Set([..."0123456789+-eE"].map((c) => c.charCodeAt(0)));
-
-/** The bytes from `start` to `stop` as text, one character a byte (they are ASCII when asked). */
-function latin(bytes: Uint8Array, start: number, stop: number): string {
-  return String.fromCharCode(...bytes.subarray(start, stop));
+/** Whether `bytes[from, to)`, of digits, signs, `e` and one comma at `comma`, is a number. */
+function decimalComma(bytes: Uint8Array, from: number, to: number, comma: number): boolean {
+  const digits = (at: number) => {
+    while (at < to && bytes[at] >= 0x30 && bytes[at] <= 0x39) at++;
+    return at;
+  };
+  if (bytes[from] === PLUS || bytes[from] === MINUS) from++;
+  if (digits(from) !== comma) return false;
+  let at = digits(comma + 1);
+  if (at === comma + 1) return false;
+  if (at < to && (bytes[at] === 0x65 || bytes[at] === 0x45)) {
+    at++;
+    if (bytes[at] === PLUS || bytes[at] === MINUS) at++;
+    const exponent = at;
+    at = digits(at);
+    if (at === exponent) return false;
+  }
+  return at === to;
 }
+
+/** 1 for the bytes a number may hold besides its comma: digits, signs, `e` and `E`. */
+const NUMBER_BYTE = new Uint8Array(256);
+for (const char of "0123456789+-eE") NUMBER_BYTE[char.charCodeAt(0)] = 1;
+
+const COMMA = 0x2c;
+const PLUS = 0x2b;
+const MINUS = 0x2d;
