@@ -467,6 +467,13 @@ function toolCases(): Case[] {
       pandas: { kwargs: { sep: ";", decimal: "," } },
     },
     {
+      name: "excel-eu-comma-in-header",
+      file: "excel_eu_header.csv",
+      bytes: "Temp, °C;Rain, mm\r\n3,5;1\r\n4;0,5\r\n",
+      tern: { decimalComma: true },
+      pandas: { kwargs: { sep: ";", decimal: "," } },
+    },
+    {
       name: "excel-eu-thousands-decimal",
       file: "excel_eu_thousands.csv",
       bytes: "name;amount\r\nA;1.234,5\r\nB;12,25\r\n",

@@ -170,9 +170,11 @@ export class BatchParser {
 
   /** The batch with its decimal commas made points ({@linkcode decimalPoints}). */
   #decimalPoints(batch: Uint8Array | string): Uint8Array {
-    const { sep, quoteChar } = this.#options;
+    const { sep, quoteChar, hasHeader } = this.#options;
     const delimiting = { sep: sep ?? this.#format.sep ?? ",", quoteChar };
-    return decimalPoints(textRead(batch), { ...delimiting, eolChar: this.#format.lineEnd ?? "\n" });
+    const eolChar = this.#format.lineEnd ?? "\n";
+    const header = this.#bytes === 0 && hasHeader !== false;
+    return decimalPoints(textRead(batch), { ...delimiting, eolChar }, header);
   }
 
   /**

@@ -553,8 +553,9 @@ const CR = 0x0d;
  * what `decimalComma: true` reads. A field that is anything else keeps its comma (`a,b`, `1,2,3`,
  * and `1.234,5`, whose thousands separator makes it text); a field's quotes and line ends are
  * honoured. Every byte keeps its place, so offsets in errors still point into the file; `bytes`
- * is copied only when a comma changes. One pass in JavaScript over text that has a comma, taken
- * only for that option.
+ * is copied only when a comma changes. With `header`, the first record is a header, left as
+ * written (a spectrum's `350,5` names a column), as pandas leaves it. One pass in JavaScript over
+ * text that has a comma, taken only for that option.
  *
  * @example
  * ```ts
@@ -572,6 +573,7 @@ const CR = 0x0d;
 export function decimalPoints(
   bytes: Uint8Array,
   { sep, quoteChar = '"', eolChar }: Delimiting,
+  header = false,
 ): Uint8Array {
   if (bytes.indexOf(COMMA) < 0) return bytes;
   const [separator, quote, end] = [sep, quoteChar, eolChar].map((c) => c.charCodeAt(0));
@@ -592,10 +594,13 @@ export function decimalPoints(
       } else if (byte === COMMA && comma < 0) comma = i;
       else if (NUMBER_BYTE[byte] === 0) numeric = false;
     } else if (byte === separator || byte === end) {
-      if (numeric && comma >= 0 && decimalComma(bytes, start, stop < 0 ? i : stop, comma)) {
+      if (
+        !header && numeric && comma >= 0 && decimalComma(bytes, start, stop < 0 ? i : stop, comma)
+      ) {
         if (out === bytes) out = bytes.slice();
         out[comma] = 0x2e;
       }
+      if (byte === end) header = false;
       start = i + 1;
       stop = comma = -1;
       numeric = true;

@@ -283,15 +283,17 @@ function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat
   if (format === "csv") {
     if (head === undefined) return { format: "csv" };
     // A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
-    // decimal mark is a comma) or tabs exist: when the header has no comma and the first lines
-    // agree on another separator, that one is used.
+    // decimal mark is a comma) or tabs exist: when the first lines agree on another separator,
+    // that one is used. A header with a comma (`Temp, °C;Rain, mm`, `id;0,5`) means commas
+    // unless two lines or more, their quoted text left out, disagree on them and agree on
+    // another: read with commas, such a file's rows would be short and filled with nulls.
     const text = decodeHead(head);
     const firstEnd = text.search(/[\r\n]/);
-    if (text.slice(0, firstEnd < 0 ? undefined : firstEnd).includes(",")) {
-      return { format: "csv", sep: ",", ...lineEndOf(head) };
-    }
     const lines = completeLines(text).slice(0, 20);
-    const sep = lines.length === 0 ? "," : agreedDelimiter(lines) ?? ",";
+    const comma = text.slice(0, firstEnd < 0 ? undefined : firstEnd).includes(",");
+    if (comma && lines.length < 2) return { format: "csv", sep: ",", ...lineEndOf(head) };
+    const unquoted = comma ? lines.map((line) => line.replace(/"[^"]*"/g, "")) : lines;
+    const sep = lines.length === 0 ? "," : agreedDelimiter(unquoted) ?? ",";
     return { format: "csv", sep, ...lineEndOf(head) };
   }
   if (format === "tsv") return { format: "csv", sep: "\t", ...lineEndOf(head) };

@@ -22,7 +22,7 @@ const EXPORT = "\ufeffStation;Temp °C;Rain mm;Note\r\nBern;3,14;0,5;Bern, BE\r\
 Deno.test("a decimal-comma export is text by default and numbers with decimalComma, on every route", async () => {
   // Integers for more than the first parse batch (64 KiB), then a decimal comma: the column is
   // widened, as it is for a decimal point.
-  const late = "id;v\n" + Array.from({ length: 20_000 }, (_, i) => `${i};${i}`).join("\n") +
+  const late = "id;0,5\n" + Array.from({ length: 20_000 }, (_, i) => `${i};${i}`).join("\n") +
     "\n20000;0,5\n";
   await using served = await dataStore({
     [`${DATA}/eu/export.csv`]: EXPORT,
@@ -43,7 +43,7 @@ Deno.test("a decimal-comma export is text by default and numbers with decimalCom
   );
   await assert.rejects(store.file(`${DATA}/eu/late.csv`).dataframe(), {
     name: ParseError.name,
-    message: /could not parse `0,5` as dtype `i64`.* decimal comma: decimalComma: true reads/,
+    message: /could not parse `0,5` as dtype `i64`.* decimal comma: decimalComma: true reads/s,
   });
 
   const o = { decimalComma: true };
@@ -69,8 +69,10 @@ Deno.test("a decimal-comma export is text by default and numbers with decimalCom
   }
 
   const widened = await store.file(`${DATA}/eu/late.csv`).dataframe(o);
+  // A header is left as written (a spectrum names columns by wavelength so), as pandas leaves it.
+  assert.deepEqual(widened.columns, ["id", "0,5"]);
   assert.deepEqual(widened.dtypes, [pl.Int64, pl.Float64]);
-  assert.equal(widened.getColumn("v").toArray().at(-1), 0.5);
+  assert.equal(widened.getColumn("0,5").toArray().at(-1), 0.5);
 
   await assert.rejects(file.dataframe({ decimalComma: "yes" as unknown as boolean }), {
     name: BadRequestError.name,
@@ -80,8 +82,8 @@ Deno.test("a decimal-comma export is text by default and numbers with decimalCom
 
 Deno.test("decimalPoints changes only fields that are decimal-comma numbers, whatever the quotes", () => {
   const text = new TextEncoder();
-  const run = (csv: string, sep = ",", eolChar = "\n") =>
-    new TextDecoder().decode(decimalPoints(text.encode(csv), { sep, eolChar }));
+  const run = (csv: string, sep = ",", eolChar = "\n", header = false) =>
+    new TextDecoder().decode(decimalPoints(text.encode(csv), { sep, eolChar }, header));
   assert.equal(run('"3,14","a,b",1,"1,2,3",",5"\n'), '"3.14","a,b",1,"1,2,3",".5"\n');
   assert.equal(
     run("1.234,5;12,25;1,;+2,5E-3;x1,5;1,5x\r\n", ";"),
@@ -90,6 +92,8 @@ Deno.test("decimalPoints changes only fields that are decimal-comma numbers, wha
   // A doubled quote, text after a closing quote, a line break inside quotes, a lone CR ending.
   assert.equal(run('"1,""5";"2,5"x;"3,5\n";4,5', ";"), '"1,""5";"2,5"x;"3,5\n";4.5');
   assert.equal(run("a;1,5\r2,5;b\r", ";", "\r"), "a;1.5\r2.5;b\r");
+  // A header is left as written, as pandas leaves it: a spectrum names its columns so.
+  assert.equal(run("nm;350,5\r\n1;0,25\r\n", ";", "\n", true), "nm;350,5\r\n1;0.25\r\n");
   // Unchanged text is handed back as it is, not copied.
   const same = text.encode("a;b\n1;2\n");
   assert.equal(decimalPoints(same, { sep: ";", eolChar: "\n" }), same);
