@@ -514,8 +514,8 @@ export function withEngineSnippets<T extends DataFrame>(frame: T, store: string)
 
 /**
  * What a frame's card says about numbers written with a decimal comma: the text columns of a
- * delimited-text file read without `decimalComma` whose first 100 values are all such numbers
- * (`3,14`), and the option that reads them; `undefined` when there are none.
+ * delimited-text file read without `decimalComma` whose first value and all of the first 100 are
+ * such numbers (`3,14`), and the option that reads them; `undefined` when there are none.
  *
  * @example
  * ```ts
@@ -540,12 +540,18 @@ export function decimalCommaNote(
   const text = columnsOfType(frame, ["String"]).filter((column) =>
     !(options.dtypes !== undefined && Object.hasOwn(options.dtypes, column))
   );
-  if (text.length === 0) return undefined;
+  if (text.length === 0 || frame.height === 0) return undefined;
+  // The first row, one call for every column, picks the few to look at further.
+  const first = frame.row(0);
+  const texts = new Set(text);
+  const candidates = frame.columns.filter((name, i) =>
+    texts.has(name) && typeof first[i] === "string" && DECIMAL_COMMA.test(first[i])
+  );
+  if (candidates.length === 0) return undefined;
   const head = frame.head(100);
-  const found = text.filter((name) => {
-    const column = head.getColumn(name);
-    return column.nullCount() < column.length && Boolean(column.str.contains(DECIMAL_COMMA).all());
-  });
+  const found = candidates.filter((name) =>
+    Boolean(head.getColumn(name).str.contains(DECIMAL_COMMA).all())
+  );
   if (found.length === 0) return undefined;
   return `numbers with a decimal comma read as text: ${
     found.join(", ")
