@@ -608,8 +608,9 @@ export function decimalPoints(
       quoted = true;
       if (i === start) start++;
       else numeric = false; // a doubled quote, or one inside unquoted text
-    } else if (stop >= 0) numeric = false; // text after a closing quote or a CR
-    else if (byte === CR) stop = i;
+    } else if (byte === CR && (i + 1 === bytes.length || bytes[i + 1] === end)) {
+      if (stop < 0) stop = i; // a CRLF line end, after a closing quote or not
+    } else if (stop >= 0) numeric = false; // text after a closing quote
     else if (byte === COMMA && comma < 0) comma = i;
     else if (NUMBER_BYTE[byte] === 0) numeric = false;
   }

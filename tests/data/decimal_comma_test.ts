@@ -8,6 +8,7 @@
  */
 
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import pl from "../../polars.ts";
 import { BadRequestError } from "../../lib/client/errors.ts";
 import { ParseError } from "../../lib/data/errors.ts";
@@ -92,9 +93,55 @@ Deno.test("decimalPoints changes only fields that are decimal-comma numbers, wha
   // A doubled quote, text after a closing quote, a line break inside quotes, a lone CR ending.
   assert.equal(run('"1,""5";"2,5"x;"3,5\n";4,5', ";"), '"1,""5";"2,5"x;"3,5\n";4.5');
   assert.equal(run("a;1,5\r2,5;b\r", ";", "\r"), "a;1.5\r2.5;b\r");
+  // A quoted number last on a CRLF line, as Excel quotes; a CR inside a field is text.
+  assert.equal(run('a;"1,5"\r\n', ";"), 'a;"1.5"\r\n');
+  assert.equal(run("1,5\r;2,5\r", ";"), "1,5\r;2.5\r");
   // A header is left as written, as pandas leaves it: a spectrum names its columns so.
   assert.equal(run("nm;350,5\r\n1;0,25\r\n", ";", "\n", true), "nm;350,5\r\n1;0.25\r\n");
   // Unchanged text is handed back as it is, not copied.
   const same = text.encode("a;b\n1;2\n");
   assert.equal(decimalPoints(same, { sep: ";", eolChar: "\n" }), same);
+});
+
+Deno.test("property: decimalPoints changes exactly the commas of fields that are whole numbers", () => {
+  // The reference: fields split where a separator or line feed stands outside quotes (quote
+  // parity, as records are cut), each field judged whole by a regular expression.
+  const NUMBER = /^(?:[+-]?\d*,\d+(?:[eE][+-]?\d+)?|"[+-]?\d*,\d+(?:[eE][+-]?\d+)?")$/;
+  const reference = (text: string) => {
+    const out = [...text];
+    let [start, quoted] = [0, false];
+    for (let i = 0; i <= text.length; i++) {
+      const char = text[i] ?? "\n";
+      if (char === '"') quoted = !quoted;
+      else if (!quoted && (char === ";" || char === "\n")) {
+        // A CR before a line feed (or the end) ends the line, not the field's text.
+        const field = text.slice(start, char === "\n" && text[i - 1] === "\r" ? i - 1 : i);
+        if (NUMBER.test(field)) out[start + field.indexOf(",")] = ".";
+        start = i + 1;
+      }
+    }
+    return out.join("");
+  };
+  // Fields that are numbers, quoted or not, beside noise of the same bytes, quotes included.
+  const number = fc.tuple(
+    fc.constantFrom("", "-", "+"),
+    fc.stringMatching(/^\d{0,3}$/),
+    fc.stringMatching(/^\d{1,3}$/),
+    fc.constantFrom("", "e3", "E-2", "e"),
+  ).map(([sign, whole, fraction, exponent]) => `${sign}${whole},${fraction}${exponent}`);
+  const noise = fc.array(fc.constantFrom("1", ",", ";", '"', "a", "-", "e", "\r", " "), {
+    maxLength: 6,
+  }).map((chars) => chars.join(""));
+  const field = fc.oneof(number, number.map((n) => `"${n}"`), noise);
+  const joiner = fc.constantFrom(";", "\n", "\r\n", "");
+  const texts = fc.array(fc.tuple(field, joiner), { maxLength: 12 })
+    .map((parts) => parts.map(([f, j]) => f + j).join(""));
+  fc.assert(
+    fc.property(texts, (text) => {
+      const bytes = new TextEncoder().encode(text);
+      const got = new TextDecoder().decode(decimalPoints(bytes, { sep: ";", eolChar: "\n" }));
+      assert.equal(got, reference(text), JSON.stringify(text));
+    }),
+    { numRuns: 2000 },
+  );
 });
