@@ -467,6 +467,13 @@ function toolCases(): Case[] {
       pandas: { kwargs: { sep: ";", decimal: "," } },
     },
     {
+      name: "excel-eu-all-quoted",
+      file: "excel_eu_quoted.csv",
+      bytes: '"Name";"Value"\r\n"A";"1,5"\r\n"B";"-2,25"\r\n',
+      tern: { decimalComma: true },
+      pandas: { kwargs: { sep: ";", decimal: "," } },
+    },
+    {
       name: "excel-eu-comma-in-header",
       file: "excel_eu_header.csv",
       bytes: "Temp, °C;Rain, mm\r\n3,5;1\r\n4;0,5\r\n",
