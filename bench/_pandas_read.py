@@ -41,6 +41,8 @@ def plain(value):
         return float(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
         return str(value)  # JSON numbers would round it on the other side
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, separators=(",", ":"))
     if hasattr(value, "item"):  # numpy scalars
         return plain(value.item())
     return value
@@ -88,6 +90,22 @@ def write_xlsx(path):
     for cell in odd["E"][1:]:
         cell.number_format = "[$-409]mmmm d, yyyy;@"
     book.save(path)
+    write_pandas_xlsx(path.replace("book.xlsx", "pandas.xlsx"))
+
+
+def write_pandas_xlsx(path):
+    """A workbook as `DataFrame.to_excel` writes it: the index as a first column named ''."""
+    frame = pd.DataFrame(
+        {
+            "site": ["a", "b", None],
+            "value": [1.5, float("nan"), 3.0],
+            "count": [1, 2, 3],
+            "ok": [True, False, True],
+            "when": pd.to_datetime(["2020-01-01", "2020-01-02 10:30", None]),
+        },
+        index=[10, 20, 30],
+    )
+    frame.to_excel(path)
 
 
 def main():

@@ -3,9 +3,12 @@
  *
  * Generates the files (quotes, embedded line breaks, byte-order marks, CRLF, trailing delimiters,
  * missing-value spellings, leading zeros, duplicate and empty column names, other encodings, dates
- * in many forms, pandas' six JSON layouts, JSON Lines, a workbook, gzip), serves them with the
- * embedded server over loopback, reads each with tern and with pandas (`/usr/bin/python3`,
- * `bench/_pandas_read.py`), and compares the two cell by cell. Columns are paired by position.
+ * in many forms, pandas' six JSON layouts, JSON Lines, a workbook, gzip; files as tools write them:
+ * Excel's `;` CSV with decimal commas, R's `write.csv`, SAS and Stata exports, a units row, MySQL's
+ * `\N`, percentages and currency, infinity spelt five ways, ragged NDJSON, a workbook written by
+ * pandas' `to_excel`), serves them with the embedded server over loopback, reads each with tern
+ * and with pandas (`/usr/bin/python3`, `bench/_pandas_read.py`), and compares the two cell by
+ * cell. Columns are paired by position.
  *
  * Every difference is either expected (the case lists it with the reason: a documented choice of
  * tern's, docs/data.md, or a quirk of pandas') or reported as unexpected; the exit code is 1 when
@@ -60,6 +63,9 @@ const utf16le = (text: string) => {
 const NA_DEFAULT =
   "docs/data.md (Missing values): only empty fields are null; pandas' NA spellings " +
   "stay text unless passed as nullValues";
+
+const INF_TEXT = "docs/data.md (Numbers): only inf, -inf and NaN infer a number column; " +
+  "Infinity, INF, Inf keep it text unless typed with dtypes (pandas reads them all)";
 
 /** The cases: each a file as it is found in the wild. */
 function cases(): Case[] {
@@ -411,6 +417,7 @@ function cases(): Case[] {
           "docs/data.md (JSON): NaN is no JSON value, a ParseError saying so (pandas reads it)",
       },
     },
+    ...toolCases(),
     ...jsonCases(),
     {
       name: "xlsx-first-sheet",
@@ -438,6 +445,141 @@ function cases(): Case[] {
       expected: {
         "cell:5": 'pandas quirk: read_excel makes the text cells "007" numbers; tern keeps text',
       },
+    },
+  ];
+}
+
+/** Files as tools write them: spreadsheet exports, statistics packages, instruments, dumps. */
+function toolCases(): Case[] {
+  const euro = "\ufeffStation;Temp °C;Rain mm;Date\r\nBern;3,14;0,5;31.01.2012\r\n" +
+    "Genève;-1,5;12;01.02.2012\r\nZürich;;1,25;02.02.2012\r\n";
+  return [
+    {
+      name: "excel-eu-export",
+      file: "excel_eu.csv",
+      bytes: euro,
+      pandas: { kwargs: { sep: ";" } },
+    },
+    {
+      name: "excel-eu-export-decimal",
+      file: "excel_eu.csv",
+      tern: { decimalComma: true },
+      pandas: { kwargs: { sep: ";", decimal: "," } },
+    },
+    {
+      name: "excel-eu-all-quoted",
+      file: "excel_eu_quoted.csv",
+      bytes: '"Name";"Value"\r\n"A";"1,5"\r\n"B";"-2,25"\r\n',
+      tern: { decimalComma: true },
+      pandas: { kwargs: { sep: ";", decimal: "," } },
+    },
+    {
+      name: "excel-eu-comma-in-header",
+      file: "excel_eu_header.csv",
+      bytes: "Temp, °C;Rain, mm\r\n3,5;1\r\n4;0,5\r\n",
+      tern: { decimalComma: true },
+      pandas: { kwargs: { sep: ";", decimal: "," } },
+    },
+    {
+      name: "excel-eu-thousands-decimal",
+      file: "excel_eu_thousands.csv",
+      bytes: "name;amount\r\nA;1.234,5\r\nB;12,25\r\n",
+      tern: { decimalComma: true },
+      pandas: { kwargs: { sep: ";", decimal: "," } },
+      expected: {
+        "cell:1": "docs/data.md (Numbers): in a column that stays text (1.234,5, pandas too " +
+          'without thousands="."), decimalComma still writes 12,25 as 12.25 (pandas: as written)',
+      },
+    },
+    {
+      name: "r-write-csv",
+      file: "r_write.csv",
+      bytes: '"","site","value","when"\n"1","a",1.5,2020-01-01\n"2","b",NA,2020-01-02\n',
+      expected: {
+        names: 'docs/data.md (Headers): an empty name stays "" (pandas: Unnamed: 0)',
+        "cell:2": NA_DEFAULT,
+        "cell:3": "docs/data.md (Dates): ISO dates are read as dates (pandas: parse_dates)",
+      },
+    },
+    {
+      name: "r-write-csv-na",
+      file: "r_write.csv",
+      tern: { nullValues: "NA", tryParseDates: false },
+      pandas: { kwargs: { index_col: 0 } },
+      expected: {
+        names: "pandas takes R's row names for its index (index_col=0); tern keeps the column",
+        shape: "pandas takes R's row names for its index (index_col=0); tern keeps the column",
+        "cell:0": "pandas takes R's row names for its index: columns shift by one",
+        "cell:1": "pandas takes R's row names for its index: columns shift by one",
+        "cell:2": "pandas takes R's row names for its index: columns shift by one",
+      },
+    },
+    {
+      name: "sas-export",
+      file: "sas.csv",
+      bytes: "ID,NAME,WEIGHT,VISIT\n1,Smith,70.5,01JAN2020\n2,Jones,.,15MAR2020\n" +
+        "3,Brown,80,.\n",
+    },
+    {
+      name: "sas-export-missing-dot",
+      file: "sas.csv",
+      tern: { nullValues: "." },
+      pandas: { kwargs: { na_values: ["."], keep_default_na: false } },
+    },
+    {
+      name: "stata-export",
+      file: "stata.csv",
+      bytes: 'make,price,mpg,foreign\n"AMC Concord",4099,22,Domestic\n"Buick, Le Sabre",5788,' +
+        ',Domestic\n"VW Rabbit",4697,25,Foreign\n',
+    },
+    {
+      name: "units-row",
+      file: "units.csv",
+      bytes: "time,temperature,pressure\ns,degC,hPa\n0,21.5,1013.2\n1,21.7,1013.1\n",
+    },
+    {
+      name: "mysql-tsv-null",
+      file: "dump.tsv",
+      bytes: "id\tname\tscore\n1\talpha\t\\N\n2\t\\N\t3.5\n3\tgamma\t4\n",
+      pandas: { kwargs: { sep: "\t" } },
+    },
+    {
+      name: "mysql-tsv-null-passed",
+      file: "dump.tsv",
+      tern: { nullValues: "\\N" },
+      pandas: { kwargs: { sep: "\t", na_values: ["\\N"], keep_default_na: false } },
+    },
+    {
+      name: "percent-currency",
+      file: "money.csv",
+      bytes: 'item,share,price,eur\na,12.5%,$1.50,"€1.234,50"\nb,100%,$20,€3\n',
+    },
+    {
+      name: "inf-spellings",
+      file: "inf.csv",
+      bytes: "a,b,c,d,e\n1.5,Infinity,INF,-Infinity,nan\n2,inf,-inf,1,NaN\n",
+      expected: {
+        "cell:1": INF_TEXT,
+        "cell:2": INF_TEXT,
+        "cell:3": INF_TEXT,
+        "cell:4": NA_DEFAULT,
+      },
+    },
+    {
+      name: "inf-spellings-typed",
+      file: "inf.csv",
+      tern: { dtypes: { b: pl.Float64, c: pl.Float64, d: pl.Float64, e: pl.Float64 } },
+    },
+    {
+      name: "ndjson-ragged",
+      file: "ragged.ndjson",
+      bytes: '{"id":1,"a":"x"}\n{"id":2,"b":2.5}\n{"id":3,"a":"z","c":[1,2]}\n',
+      pandas: { reader: "read_json", kwargs: { lines: true, dtype: false, convert_dates: false } },
+    },
+    {
+      name: "xlsx-pandas",
+      file: "pandas.xlsx",
+      pandas: { reader: "read_excel" },
     },
   ];
 }
@@ -642,7 +784,7 @@ async function main(filters: string[]) {
         const dtypes = read.dtypes.map(String);
         // JavaScript numbers would round integers past 2^53 on the way out: take them as text.
         const frame = read.withColumns(
-          ...read.columns.filter((_, j) => /Int64/.test(dtypes[j])).map((c) =>
+          ...read.columns.filter((_, j) => /^DataType\((U?Int64)\)$/.test(dtypes[j])).map((c) =>
             pl.col(c).cast(pl.String)
           ),
         );

@@ -300,6 +300,7 @@ const PANDAS_NAMES: ReadonlyMap<string, string> = new Map([
   ["parse_dates", "tryParseDates"],
   ["delimiter", "sep"],
   ["orient", "jsonLayout"],
+  ["decimal", "decimalComma"],
 ]);
 
 function optionsError(

@@ -427,12 +427,13 @@ function cellValue(
 ): Cell {
   const { type, value } = cell;
   if (type === "e") return null; // #N/A, #DIV/0! and the like: no value
-  if (value === "" && type !== "str" && type !== "inlineStr") return null;
+  // pandas' to_excel writes a missing value as an empty text cell: empty, as pandas reads it.
+  if (value === "") return null;
   switch (type) {
     case "s": {
       const text = book.strings[Number(value)];
       if (text === undefined) throw broken(path, `a cell names shared string ${value}, not there`);
-      return text;
+      return text === "" ? null : text;
     }
     case "str":
     case "inlineStr":

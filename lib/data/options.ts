@@ -119,6 +119,15 @@ export interface TableOptions {
    */
   sheet?: string | number;
   /**
+   * Delimited text: read numbers written with a decimal comma (`3,14`, as spreadsheets export
+   * them where the comma is the decimal mark, with `;` between fields) as numbers, as pandas'
+   * `decimal=","` reads them. Only a field that is such a number and nothing else changes:
+   * `1.234,5` (with a thousands separator) and `a,b` stay text.
+   *
+   * @default false: `3,14` is text
+   */
+  decimalComma?: boolean;
+  /**
    * Quote character of delimited text.
    *
    * @default '"'
@@ -362,6 +371,7 @@ function tableRules() {
     ),
     jsonLayout: oneOf(JSON_LAYOUTS),
     hasHeader: flag(),
+    decimalComma: flag(),
     tryParseDates: flag(),
     nullValues: rule(
       "a string, an array of strings, or an object of column name to string",

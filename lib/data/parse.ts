@@ -25,6 +25,7 @@ import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.t
 import { innerFormat } from "./formats.ts";
 import { asRecords } from "./json_layout.ts";
 import {
+  decimalPoints,
   extraFieldsEmpty,
   hasBlankLine,
   LineFilter,
@@ -132,7 +133,8 @@ export class BatchParser {
   parse(batch: Uint8Array | string): DataFrame {
     const { format, gzip } = this.#format;
     const o = this.#options;
-    const input = typeof batch === "string" ? batch : asBuffer(batch);
+    const points = o.decimalComma && format === "csv" ? this.#decimalPoints(batch) : batch;
+    const input = typeof points === "string" ? points : asBuffer(points);
     const at = this.#bytes;
     this.#bytes += typeof input === "string" ? 0 : input.length;
     // Polars' row limit is only approximate when parsing in parallel, hence the slice.
@@ -164,6 +166,15 @@ export class BatchParser {
         commented ? COMMENT_HINT : "",
       );
     }
+  }
+
+  /** The batch with its decimal commas made points ({@linkcode decimalPoints}). */
+  #decimalPoints(batch: Uint8Array | string): Uint8Array {
+    const { sep, quoteChar, hasHeader } = this.#options;
+    const delimiting = { sep: sep ?? this.#format.sep ?? ",", quoteChar };
+    const eolChar = this.#format.lineEnd ?? "\n";
+    const header = this.#bytes === 0 && hasHeader !== false;
+    return decimalPoints(textRead(batch), { ...delimiting, eolChar }, header);
   }
 
   /**
@@ -691,7 +702,9 @@ function parseError(error: unknown, path: string, what: string, more = ""): Pars
   if (error instanceof ParseError) return error;
   const text = error instanceof Error ? error.message : String(error);
   const hint = dateHint(error) ??
-    (/could not parse .* as dtype/i.test(text)
+    (/could not parse `[+-]?\d*,\d+` as dtype/i.test(text)
+      ? DECIMAL_COMMA_HINT
+      : /could not parse .* as dtype/i.test(text)
       ? TYPE_HINT
       : /found more fields than defined/.test(text)
       ? RAGGED_HINT
@@ -711,6 +724,8 @@ const COMMENT_HINT = ' The first line starts with "#": commentPrefix: "#" drops 
   "lines, and skipRows: n the n lines before the header.";
 const NAN_HINT = " NaN and Infinity are no JSON values (Python's json.dumps writes them " +
   "unless allow_nan=False; pandas writes null): write null for a missing value.";
+const DECIMAL_COMMA_HINT = " That is a number written with a decimal comma: decimalComma: true " +
+  "reads such numbers as numbers.";
 const TYPE_HINT = " Column types come from the first rows (an integer column meeting a decimal " +
   "widens to Float64 by itself, but no other change of type); pass dtypes (e.g. " +
   "{ column: pl.String }) or a larger inferSchemaLength.";

@@ -513,6 +513,54 @@ export function withEngineSnippets<T extends DataFrame>(frame: T, store: string)
 }
 
 /**
+ * What a frame's card says about numbers written with a decimal comma: the text columns of a
+ * delimited-text file read without `decimalComma` whose first value and all of the first 100 are
+ * such numbers (`3,14`), and the option that reads them; `undefined` when there are none.
+ *
+ * @example
+ * ```ts
+ * import pl from "../../polars.ts";
+ * import { decimalCommaNote } from "./display.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const frame = pl.DataFrame({ site: ["Bern", "Genève"], temp: ["3,14", null], n: [1, 2] });
+ * assert.equal(
+ *   decimalCommaNote(frame, "csv", {}),
+ *   "numbers with a decimal comma read as text: temp (decimalComma: true reads them as numbers)",
+ * );
+ * assert.equal(decimalCommaNote(frame, "csv", { decimalComma: true }), undefined);
+ * ```
+ */
+export function decimalCommaNote(
+  frame: DataFrame,
+  format: TableFormat | undefined,
+  options: Pick<DataFrameOptions, "decimalComma" | "dtypes">,
+): string | undefined {
+  if (format !== "csv" && format !== "tsv" || options.decimalComma) return undefined;
+  const text = columnsOfType(frame, ["String"]).filter((column) =>
+    !(options.dtypes !== undefined && Object.hasOwn(options.dtypes, column))
+  );
+  if (text.length === 0 || frame.height === 0) return undefined;
+  // The first row, one call for every column, picks the few to look at further.
+  const first = frame.row(0);
+  const texts = new Set(text);
+  const candidates = frame.columns.filter((name, i) =>
+    texts.has(name) && typeof first[i] === "string" && DECIMAL_COMMA.test(first[i])
+  );
+  if (candidates.length === 0) return undefined;
+  const head = frame.head(100);
+  const found = candidates.filter((name) =>
+    Boolean(head.getColumn(name).str.contains(DECIMAL_COMMA).all())
+  );
+  if (found.length === 0) return undefined;
+  return `numbers with a decimal comma read as text: ${
+    found.join(", ")
+  } (decimalComma: true reads them as numbers)`;
+}
+
+const DECIMAL_COMMA = /^[+-]?\d*,\d+$/;
+
+/**
  * What a frame's card says about dates: the columns of a delimited-text file that tern read as
  * dates or datetimes, and how to keep them as text; `undefined` when there are none (or the
  * format has types of its own).

@@ -56,7 +56,7 @@ import {
 import { progressListener, withProgress } from "../data/read_progress.ts";
 import type { ScanOptions } from "../data/scan.ts";
 import type { Entry } from "../client/entry.ts";
-import { datesNote, fileView, viewOrError } from "./display.ts";
+import { datesNote, decimalCommaNote, fileView, viewOrError } from "./display.ts";
 import type { StoreContext } from "./store_context.ts";
 import { Handle, type Location } from "./handle.ts";
 import { statFile } from "./stat.ts";
@@ -289,8 +289,10 @@ export class File extends Handle {
       options,
     );
     const title = source.path.slice(source.path.lastIndexOf("/") + 1);
-    const dates = datesNote(frame, options.format ?? formatOfName(title), options);
-    return withFrameDisplay(frame, { title, ...(dates === undefined ? {} : { notes: [dates] }) });
+    const format = options.format ?? formatOfName(title);
+    const notes = [datesNote(frame, format, options), decimalCommaNote(frame, format, options)]
+      .filter((note) => note !== undefined);
+    return withFrameDisplay(frame, { title, ...(notes.length === 0 ? {} : { notes }) });
   }
 
   /**

@@ -209,9 +209,28 @@ export function attributeGroup(avus: readonly AvuLike[]): AttributeGroup {
 }
 
 function toAttribute(avu: AvuLike): Attribute {
-  const nested = attributeGroup(avu.avus ?? []);
-  const value = typeof avu.value === "string" ? withoutInvisible(avu.value) : "";
+  let nested = attributeGroup(avu.avus ?? []);
+  let value = typeof avu.value === "string" ? withoutInvisible(avu.value) : "";
   const attr = typeof avu.attr === "string" ? avu.attr : "";
+  const key = canonicalKey(attr);
+  // DataCite's XML and JSON put a value one level down, under an empty parent: `creator` →
+  // `creatorName` (which carries the `nameType`), `creators` / `publisher` / `affiliation` →
+  // `name`, `titles` → `title`, `rightsList` → `rights`. The parent takes it, and its
+  // sub-properties beside its own.
+  const inner = value === "" ? nested.first(innerKeys(key)) : undefined;
+  if (inner !== undefined) {
+    value = inner.value;
+    nested = new AttributeGroup([
+      ...nested.all(nested.keys()),
+      ...inner.nested.all(inner.nested.keys()),
+    ]);
+  }
   const empty = value === "" && !nested.hasValues;
-  return { attr, key: canonicalKey(attr), value, nested, empty };
+  return { attr, key, value, nested, empty };
+}
+
+/** The keys of the attribute that holds the value of an empty `key` (`titles` → `title`). */
+function innerKeys(key: string): string[] {
+  const stem = key.replace(/(?:list|s)$/, "");
+  return ["name", stem, `${stem}name`];
 }

@@ -28,6 +28,9 @@ const MISSPELLINGS: ReadonlyArray<readonly [string, string]> = Object.entries({
 const SCHEMA_PREFIX =
   /^(?:(?:datacite|dcterms|dct|dc)[.:_]|(?:schema|sdo):|(?:https?:\/\/)?(?:schema\.org\/|purl\.org\/dc\/(?:terms|elements\/1\.1)\/))/;
 
+/** schema.org's prefixes alone. */
+const SCHEMA_ORG = /^(?:(?:schema|sdo):|(?:https?:\/\/)?schema\.org\/)/;
+
 /** Separators people put between words of one attribute name. */
 const SEPARATORS = /[\s_.\-:]+/g;
 
@@ -47,11 +50,15 @@ const SEPARATORS = /[\s_.\-:]+/g;
  * assert.equal(canonicalKey("creatorAffiliation\t"), "creatoraffiliation");
  * assert.equal(canonicalKey("identiferType"), "identifiertype");
  * assert.equal(canonicalKey("dcterms:creator"), "creator");
+ * assert.equal(canonicalKey("schema:name"), "title");
+ * assert.equal(canonicalKey("name"), "name");
  * ```
  */
 export function canonicalKey(attr: string): string {
-  let key = attr.normalize("NFKC").trim().toLowerCase().replace(SCHEMA_PREFIX, "");
-  key = key.replace(SEPARATORS, "");
+  const written = attr.normalize("NFKC").trim().toLowerCase();
+  let key = written.replace(SCHEMA_PREFIX, "").replace(SEPARATORS, "");
+  // schema.org's `name` is a dataset's title; a bare `name` may name anything.
+  if (key === "name" && SCHEMA_ORG.test(written)) return "title";
   for (const [wrong, right] of MISSPELLINGS) {
     if (key.includes(wrong)) key = key.replaceAll(wrong, right);
   }
@@ -60,7 +67,8 @@ export function canonicalKey(attr: string): string {
 
 /** The table behind {@linkcode FIELD_KEYS}; {@linkcode FieldName} is derived from its keys. */
 const KEYS = {
-  title: ["title"],
+  // DataCite's JSON names its lists in the plural: titles, creators, subjects, rightsList.
+  title: ["title", "titles"],
   titleType: ["titletype"],
   creator: ["creator", "creatorname", "creators", "author", "authors"],
   creatorAffiliation: ["creatoraffiliation"],
@@ -69,11 +77,19 @@ const KEYS = {
   familyName: ["familyname"],
   nameType: ["nametype"],
   affiliation: ["affiliation"],
-  nameIdentifier: ["nameidentifier", "orcid"],
+  nameIdentifier: ["nameidentifier", "nameidentifiers", "orcid"],
   nameIdentifierScheme: ["nameidentifierscheme"],
   publisher: ["publisher"],
-  // schema.org's datePublished, Dublin Core's issued and DSpace's dc.date.issued say it too.
-  publicationYear: ["publicationyear", "pubyear", "datepublished", "issued", "dateissued"],
+  // schema.org's datePublished, Dublin Core's issued, DSpace's dc.date.issued and Zenodo's and
+  // Dryad's publication_date / publicationDate say it too.
+  publicationYear: [
+    "publicationyear",
+    "pubyear",
+    "datepublished",
+    "issued",
+    "dateissued",
+    "publicationdate",
+  ],
   resourceType: ["resourcetype"],
   resourceTypeGeneral: ["resourcetypegeneral"],
   subject: ["subject", "subjects", "keyword", "keywords"],
@@ -85,7 +101,7 @@ const KEYS = {
   alternateIdentifier: ["alternateidentifier"],
   alternateIdentifierType: ["alternateidentifiertype"],
   ark: ["ark"],
-  rights: ["rights", "license", "rightsstatement"],
+  rights: ["rights", "rightslist", "license", "rightsstatement"],
   rightsUri: ["rightsuri", "licenseuri", "licenseurl"],
   rightsIdentifier: ["rightsidentifier", "licenseid"],
   rightsIdentifierScheme: ["rightsidentifierscheme"],

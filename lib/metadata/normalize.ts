@@ -240,6 +240,7 @@ function readPeople(
   const attrs: string[] = [];
   slots.forEach((slot, index) => {
     if (slot.empty) return;
+    const value = slot.value;
     const hints = {
       given: slot.nested.value(FIELD_KEYS.givenName),
       family: slot.nested.value(FIELD_KEYS.familyName),
@@ -247,14 +248,14 @@ function readPeople(
     };
     // Several people in one value only when clearly separated: by semicolons or lines, or by
     // "and", "&" or commas between parts that each name a person.
-    const { names, unsure } = /[;\r\n]/.test(slot.value)
-      ? { names: splitList(slot.value, /[;\r\n]/), unsure: false }
-      : hints.family === undefined
-      ? joinedPeople(slot.value)
-      : { names: [slot.value], unsure: false };
+    const { names, unsure } = /[;\r\n]/.test(value)
+      ? { names: splitList(value, /[;\r\n]/), unsure: false }
+      : hints.family === undefined && hints.nameType === undefined
+      ? joinedPeople(value)
+      : { names: [value], unsure: false };
     if (unsure) {
       read.note(
-        `${field}: ${JSON.stringify(slot.value.slice(0, 100))} read as ${names.length} people; ` +
+        `${field}: ${JSON.stringify(value.slice(0, 100))} read as ${names.length} people; ` +
           "if it names one, store its familyName and givenName",
       );
     }

@@ -283,16 +283,21 @@ function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat
   if (format === "csv") {
     if (head === undefined) return { format: "csv" };
     // A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
-    // decimal mark is a comma) or tabs exist: when the header has no comma and the first lines
-    // agree on another separator, that one is used.
-    // Commas and line ends are single bytes in UTF-8: the bytes answer without a decode.
-    const [lf, cr] = [head.indexOf(LF), head.indexOf(CR)];
-    const firstEnd = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
-    if (head.subarray(0, firstEnd < 0 ? undefined : firstEnd).includes(COMMA)) {
+    // decimal mark is a comma) or tabs exist: when the first lines agree on another separator,
+    // that one is used. A header with a comma (`Temp, °C;Rain, mm`, `id;0,5`) means commas
+    // unless two lines or more, their quoted text left out, disagree on them and agree on
+    // another: read with commas, such a file's rows would be short and filled with nulls.
+    // Only commas can be agreed on without another delimiter's byte: no decode needed.
+    if (!OTHER_DELIMITERS.some((byte) => head.includes(byte))) {
       return { format: "csv", sep: ",", ...lineEndOf(head) };
     }
-    const lines = completeLines(decodeHead(head)).slice(0, 20);
-    const sep = lines.length === 0 ? "," : agreedDelimiter(lines) ?? ",";
+    const text = decodeHead(head);
+    const firstEnd = text.search(/[\r\n]/);
+    const lines = completeLines(text).slice(0, 20);
+    const comma = text.slice(0, firstEnd < 0 ? undefined : firstEnd).includes(",");
+    if (comma && lines.length < 2) return { format: "csv", sep: ",", ...lineEndOf(head) };
+    const unquoted = comma ? lines.map((line) => line.replace(/"[^"]*"/g, "")) : lines;
+    const sep = lines.length === 0 ? "," : agreedDelimiter(unquoted) ?? ",";
     return { format: "csv", sep, ...lineEndOf(head) };
   }
   if (format === "tsv") return { format: "csv", sep: "\t", ...lineEndOf(head) };
@@ -397,6 +402,7 @@ function decodeHead(head: Uint8Array): string {
 
 const CR = 0x0d;
 const LF = 0x0a;
-const COMMA = 0x2c;
+/** The bytes of {@linkcode DELIMITERS} other than the comma. */
+const OTHER_DELIMITERS = DELIMITERS.slice(1).map((delimiter) => delimiter.charCodeAt(0));
 /** One decoder for every head: a decode without `stream` keeps no state between calls. */
 const DECODER = new TextDecoder();

@@ -212,6 +212,42 @@ Deno.test("a column of times of day (format h:mm) is a Time column, not dates in
   ]);
 });
 
+Deno.test("an empty text cell (pandas' to_excel writes NaN so) is null, not text", async () => {
+  const { zipSync, strToU8 } = await loadFflateModule();
+  const xml = (body: string) =>
+    strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${body}`);
+  const text = (ref: string, value: string) =>
+    `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
+  const empty = (ref: string) => `<c r="${ref}" t="inlineStr"></c>`;
+  const n = (ref: string, value: number) => `<c r="${ref}" t="n"><v>${value}</v></c>`;
+  const book = zipSync({
+    "xl/workbook.xml": xml(
+      `<workbook ${MAIN} ${R}><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets>` +
+        "</workbook>",
+    ),
+    "xl/_rels/workbook.xml.rels": xml(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+    ),
+    "xl/sharedStrings.xml": xml(`<sst ${MAIN}><si><t></t></si></sst>`),
+    // As pandas 1.5 writes a frame with openpyxl: the index first, under an empty header cell.
+    "xl/worksheets/sheet1.xml": xml(
+      `<worksheet ${MAIN}><sheetData>` +
+        `<row r="1">${text("B1", "site")}${text("C1", "value")}</row>` +
+        `<row r="2">${n("A2", 10)}${text("B2", "a")}${n("C2", 1.5)}</row>` +
+        `<row r="3">${n("A3", 20)}${text("B3", "b")}${empty("C3")}</row>` +
+        `<row r="4">${n("A4", 30)}<c r="B4" t="s"><v>0</v></c>${n("C4", 3)}</row>` +
+        "</sheetData></worksheet>",
+    ),
+  });
+  await using served = await dataStore({ [`${DATA}/pandas.xlsx`]: book });
+  const frame = await served.connect().file(`${DATA}/pandas.xlsx`).dataframe();
+  assert.deepEqual(frame.columns, ["Unnamed: 0", "site", "value"]);
+  assert.deepEqual(frame.dtypes, [pl.Int64, pl.String, pl.Float64]);
+  assert.deepEqual(frame.getColumn("site").toArray(), ["a", "b", null]);
+  assert.deepEqual(frame.getColumn("value").toArray(), [1.5, null, 3]);
+});
+
 Deno.test("a sheet that is not there is a typed error naming the sheets there are", async () => {
   await using served = await dataStore({ [BOOK]: await twoSheetWorkbook() });
   const file = served.connect().file(BOOK);

@@ -26,6 +26,14 @@ Deno.test("names and info types choose the text format and separator", () => {
 
 Deno.test("a .csv with semicolons and a .json of JSON Lines are read as what they hold", () => {
   assert.equal(detectFormat({ path: "/x/eu.csv", head: text("a;b\n1,5;2\n3;4\n") }).sep, ";");
+  // A header with a comma: semicolons when the lines agree on them and not on commas.
+  const eu = (head: string) => detectFormat({ path: "/x/eu.csv", head: text(head) }).sep;
+  assert.equal(eu("Temp, °C;Rain, mm\n3,5;1\n4;0,5\n"), ";");
+  assert.equal(eu("id;0,5\n1;1\n2;2\n"), ";");
+  // Commas where they agree, or once quoted text is left out, or with one line only.
+  assert.equal(eu("a,b;c\n1,2;3\n4,5;6\n"), ",");
+  assert.equal(eu('id,note\n1,"a; b, c"\n2,"d; e"\n'), ",");
+  assert.equal(eu("id;0,5\n"), ",");
   assert.equal(
     detectFormat({ path: "/x/events.json", head: text('{"a":1}\n{"a":2}\n{"a":3}\n') }).format,
     "ndjson",

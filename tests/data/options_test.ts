@@ -94,6 +94,7 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
       ["parse_dates", "tryParseDates"],
       ["delimiter", "sep"],
       ["orient", "jsonLayout"],
+      ["decimal", "decimalComma"],
     ] as const).map(([pandas, tern]): [() => unknown, string] => [
       () => DATAFRAME_OPTIONS.parse("file.dataframe()", { [pandas]: 1 }),
       `file.dataframe(): unknown option "${pandas}": did you mean "${tern}"?`,
@@ -101,7 +102,8 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
     [
       () => SCAN_OPTIONS.parse("file.scan()", { nRows: 5 }),
       'file.scan(): unknown option "nRows"; the options are format, encoding, sep, quoteChar, ' +
-      "skipRows, commentPrefix, columns, dtypes, sheet, jsonLayout, hasHeader, tryParseDates, " +
+      "skipRows, commentPrefix, columns, dtypes, sheet, jsonLayout, hasHeader, decimalComma, " +
+      "tryParseDates, " +
       "nullValues, inferSchemaLength, remote, onProgress, progress, signal.",
     ],
     [
@@ -139,6 +141,7 @@ Deno.test("every well-formed reader option passes, and comes back as given", asy
     columns: ["a"],
     dtypes: { a: pl.Utf8 },
     hasHeader: false,
+    decimalComma: true,
     tryParseDates: false,
     cache: false,
     progress: true,

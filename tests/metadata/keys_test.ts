@@ -94,7 +94,9 @@ Deno.test("distinct attributes stay distinct", () => {
 });
 
 Deno.test("property: canonical keys ignore case, separators, prefix and surrounding space", () => {
-  const word = fc.stringMatching(/^[a-z]{2,8}$/);
+  // A first word that is itself a schema prefix (`dc` + `_`) is one, not part of the name.
+  const word = fc.stringMatching(/^[a-z]{2,8}$/)
+    .filter((w) => !/^(?:datacite|dcterms|dct|dc)$/.test(w));
   fc.assert(fc.property(
     fc.array(word, { minLength: 1, maxLength: 3 }),
     fc.constantFrom("", "_", " ", "-", "."),
