@@ -342,11 +342,23 @@ function lineRules() {
   } satisfies OptionRules<Pick<DataFrameOptions, "skipRows" | "commentPrefix">>;
 }
 
+/**
+ * Python's names (pandas' `encoding=`) for encodings tern spells otherwise, and that no spelling
+ * check would find: the hint of a refused `encoding` (`latin1`, `utf8` and `UTF-8` are found as
+ * misspellings).
+ */
+const PYTHON_ENCODINGS: Readonly<Record<string, Encoding>> = {
+  cp1252: "windows-1252",
+  "utf-8-sig": "utf-8",
+  utf_8_sig: "utf-8",
+  ascii: "utf-8",
+};
+
 /** The rules of the options every reader shares. */
 function readerRules() {
   return {
     format: oneOf(TABLE_FORMATS),
-    encoding: oneOf(ENCODINGS),
+    encoding: oneOf(ENCODINGS, PYTHON_ENCODINGS),
     sep: rule(
       "one ASCII character, not a line break",
       (value): value is string => oneAscii(value) && value !== "\n" && value !== "\r",
@@ -444,7 +456,7 @@ export const MANY_OPTIONS: OptionsSchema<ManyOptions> = defineOptions(() => ({
 function scanRules() {
   return {
     format: oneOf(TABLE_FORMATS),
-    encoding: oneOf(ENCODINGS),
+    encoding: oneOf(ENCODINGS, PYTHON_ENCODINGS),
     ...lineRules(),
     remote: flag(),
     onProgress: callback<(event: ProgressEvent) => void>(),

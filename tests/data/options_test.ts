@@ -121,6 +121,38 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
   }
 });
 
+Deno.test("an encoding spelt as pandas (Python) spells it is refused naming tern's spelling", () => {
+  const cases = [
+    ["latin1", "latin-1"],
+    ["utf8", "utf-8"],
+    ["UTF-8", "utf-8"],
+    ["ISO-8859-1", "iso-8859-1"],
+    ["cp1252", "windows-1252"],
+    ["CP1252", "windows-1252"],
+    ["windows1252", "windows-1252"],
+    ["utf-8-sig", "utf-8"],
+    ["utf_16_le", "utf-16le"],
+  ];
+  for (const [given, meant] of cases) {
+    for (
+      const [call, schema] of [["file.dataframe()", DATAFRAME_OPTIONS], [
+        "file.scan()",
+        SCAN_OPTIONS,
+      ]] as const
+    ) {
+      assert.throws(() => schema.parse(call, { encoding: given }), {
+        name: "BadRequestError",
+        message: `${call}: encoding must be one of "utf-8", "utf-16", "utf-16le", "utf-16be", ` +
+          `"latin-1", "iso-8859-1", "windows-1252", got "${given}". Did you mean "${meant}"?`,
+      });
+    }
+  }
+  // Nothing near: the list alone.
+  assert.throws(() => DATAFRAME_OPTIONS.parse("file.dataframe()", { encoding: "mac-roman" }), {
+    message: /, got "mac-roman"\.$/,
+  });
+});
+
 Deno.test("every well-formed reader option passes, and comes back as given", async () => {
   const pl = await loadPolars();
   assert.deepEqual(DATAFRAME_OPTIONS.parse("file.dataframe()", {}), {});
