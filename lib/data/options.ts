@@ -30,9 +30,9 @@ import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
 /**
  * How to read a file into a DataFrame. Options named as in `pl.readCSV` pass through to Polars;
  * those about text (`sep`, `hasHeader`, `quoteChar`, `nullValues`, `tryParseDates`, `skipRows`,
- * `commentPrefix`) apply to
- * delimited text only (`hasHeader` to Excel sheets too, and `sheet` only to them), `inferSchemaLength` and `encoding` to delimited text and JSON; `columns`, `dtypes` and
- * `nRows` apply to every format.
+ * `commentPrefix`) apply to delimited text only (`hasHeader` and `skipRows` to Excel sheets too,
+ * and `sheet` only to them), `inferSchemaLength` and `encoding` to delimited text and JSON;
+ * `columns`, `dtypes` and `nRows` apply to every format.
  *
  * @example
  * ```ts
@@ -129,7 +129,7 @@ export interface DataFrameOptions {
   /**
    * Lines of delimited text to drop before the header (or the first row, without one), as
    * pandas' `skiprows=n`: an instrument's or logger's preamble. Lines as written: a quote in
-   * them opens no field.
+   * them opens no field. In an Excel sheet, its first n rows (pandas' `read_excel(skiprows=n)`).
    *
    * @default 0
    */
@@ -264,7 +264,8 @@ export interface ScanOptions {
    */
   encoding?: Encoding;
   /**
-   * Lines of delimited text to drop before the header, as `dataframe()` takes it.
+   * Lines of delimited text (rows of an Excel sheet) to drop before the header, as
+   * `dataframe()` takes it.
    *
    * @default 0
    */
