@@ -93,12 +93,22 @@ export const search: Command = {
 
 type Plan = ReturnType<typeof planOf>;
 
+/**
+ * The option a bare argument was likely meant as: `subject=maize` (or pandas' `subject ==
+ * 'maize'`) a metadata pair, a path a folder, anything else a name.
+ */
+function meantOption(argument: string): string {
+  const pair = /^\s*([^\s=<>!]+)\s*==?\s*(["']?)(.*)\2\s*$/.exec(argument);
+  if (pair !== null) return `--meta ${pair[1]}=${pair[3]}`;
+  return argument.startsWith("/") ? `--under ${argument}` : `--name ${argument}`;
+}
+
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   if (positionals.length > 0) {
     throw new UsageError(
-      `unexpected argument ${quoteInput(positionals[0])}: search takes options only ` +
-        "(--under PATH searches a folder)",
+      `unexpected argument ${quoteInput(positionals[0])}: search takes options only; did you ` +
+        `mean ${meantOption(positionals[0])}?`,
     );
   }
   const out = context.io.stdout;

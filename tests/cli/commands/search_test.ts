@@ -129,7 +129,20 @@ Deno.test("tern search: paths, combined flags, sort, limit, JSON, CSV, saved sea
     );
     assertUsage(await search("--meta", "=maize"), /--meta needs ATTR or ATTR=VALUE/);
     assertUsage(await search("--under", "shared"), /not a data-store path/);
-    assertUsage(await search(FORMATS_PATH), /unexpected argument/);
+    // A bare argument: the option it was likely meant as.
+    assertUsage(
+      await search(FORMATS_PATH),
+      new RegExp(
+        `unexpected argument "${FORMATS_PATH}": .*did you mean --under ${FORMATS_PATH}\\?`,
+      ),
+    );
+    for (const given of ["subject=maize", "subject == 'maize'", 'subject=="maize"']) {
+      assertUsage(
+        await search(given),
+        /search takes options only; did you mean --meta subject=maize\?/,
+      );
+    }
+    assertUsage(await search("*.parquet"), /did you mean --name \*\.parquet\?/);
   });
 
   await t.step("--help lists the query options", async () => {
