@@ -31,7 +31,7 @@ import {
   type SearchPage,
 } from "../listing/search_pager.ts";
 import { loadPolars } from "../polars/adapter.ts";
-import { entryRow, viewOrError, withEngineSnippets } from "./display.ts";
+import { entryRow, viewOrError, withEngineSnippets, withEntriesView } from "./display.ts";
 import { endingProgress } from "./ending_progress.ts";
 import { statFile } from "./stat.ts";
 
@@ -227,7 +227,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
       throw new BadRequestError(`take(n) needs an integer n ≥ 0, got ${String(n)}.`);
     }
-    const taken: SearchEntry[] = [];
+    const taken = this.#shown([]);
     if (n === 0) return taken;
     for await (const page of this.#pages(n)) taken.push(...page.entries);
     return taken;
@@ -248,9 +248,14 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
    * ```
    */
   async toArray(): Promise<SearchEntry[]> {
-    const hits: SearchEntry[] = [];
+    const hits = this.#shown([]);
     for await (const page of this.#pages()) hits.push(...page.entries);
     return hits;
+  }
+
+  /** An array of hits, which a notebook shows as the search's view does: by path. */
+  #shown(hits: SearchEntry[]): SearchEntry[] {
+    return withEntriesView(hits, "Hits", this.#plan.label, (hit) => hit.path);
   }
 
   /**
