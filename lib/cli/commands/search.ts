@@ -114,7 +114,7 @@ async function run(context: CommandContext): Promise<number> {
   const out = context.io.stdout;
   const plan = planOf(values, out.isTerminal);
   const store = await context.store();
-  const hits = await listing(store, plan);
+  const hits = listing(store, plan);
   await print(hits.pages(), plan, out);
   return 0;
 }
@@ -172,13 +172,13 @@ function sortOf(text: string): SearchSort {
   return { field, order: order === "asc" ? "ascending" : "descending" };
 }
 
-async function listing(store: Store, plan: Plan): Promise<SearchListing> {
+function listing(store: Store, plan: Plan): SearchListing {
   // A small limit needs only a small first page.
   const options = {
     sort: plan.sort,
     ...(plan.limit === undefined ? {} : { pageSize: Math.min(plan.limit, 1000) }),
   };
-  if (plan.saved !== undefined) return await store.runSavedSearch(plan.saved, options);
+  if (plan.saved !== undefined) return store.runSavedSearch(plan.saved, options);
   // A bad query is the command line's fault: store.search() checks it before any request.
   return asUsage(() => store.search(plan.query!, options));
 }

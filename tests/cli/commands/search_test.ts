@@ -100,7 +100,7 @@ Deno.test("tern search: paths, combined flags, sort, limit, JSON, CSV, saved sea
 
   await t.step("--saved runs a saved search as the library does", async () => {
     await using store = await connect({ url: cli.url, token: DEMO_USER.token });
-    const expected = (await (await store.runSavedSearch("Penguin tables")).toArray())
+    const expected = (await store.runSavedSearch("Penguin tables").toArray())
       .map((hit) => hit.path);
     assert.ok(expected.length > 0);
     assert.deepEqual(lines(await search("--saved", "Penguin tables")), expected);
