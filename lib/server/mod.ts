@@ -53,7 +53,7 @@ export type { ServerStats } from "./shaping.ts";
  * assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
  * assert.equal(server.stats().requests, 0);
  * // Shown in a notebook or printed: one line, not the object's functions.
- * assert.equal(Deno.inspect(server), `TerrainServer ${server.url} (a plain folder as /iplant/home/shared)`);
+ * assert.equal(Deno.inspect(server), `TerrainServer ${server.url} (store id ${server.storeId})`);
  * server.unref(); // the process may now end while it serves
  * assert.equal(await (await fetch(`${server.url}/`)).text(), "The infinite is attainable with Terrain!\n");
  * await server.close();
