@@ -22,7 +22,7 @@ import {
   rule,
 } from "../client/options.ts";
 import type { CallOptions } from "../client/endpoints.ts";
-import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
+import { TABLE_FORMAT_ENTRIES, TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 import { type Encoding, ENCODINGS } from "./encoding.ts";
 import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
@@ -355,10 +355,21 @@ const PYTHON_ENCODINGS: Readonly<Record<string, Encoding>> = {
   ascii: "utf-8",
 };
 
+/**
+ * A format named by its file extension (`xlsx`, `jsonl`, `feather`), as pandas' readers are
+ * named: the hint of a refused `format`, from the registry's extensions (a spelling check
+ * would take `jsonl` for `json`).
+ */
+const FORMAT_EXTENSIONS: Readonly<Record<string, TableFormat>> = Object.fromEntries(
+  TABLE_FORMAT_ENTRIES.flatMap((entry) =>
+    entry.extensions.map((extension) => [extension, entry.table.reader])
+  ),
+);
+
 /** The rules of the options every reader shares. */
 function readerRules() {
   return {
-    format: oneOf(TABLE_FORMATS),
+    format: oneOf(TABLE_FORMATS, FORMAT_EXTENSIONS),
     encoding: oneOf(ENCODINGS, PYTHON_ENCODINGS),
     sep: rule(
       "one ASCII character, not a line break",
@@ -456,7 +467,7 @@ export const MANY_OPTIONS: OptionsSchema<ManyOptions> = defineOptions(() => ({
 /** The rules of `file.scan()`'s options. */
 function scanRules() {
   return {
-    format: oneOf(TABLE_FORMATS),
+    format: oneOf(TABLE_FORMATS, FORMAT_EXTENSIONS),
     encoding: oneOf(ENCODINGS, PYTHON_ENCODINGS),
     ...lineRules(),
     remote: flag(),

@@ -25,7 +25,7 @@ function parse(options: Record<string, unknown>): unknown {
 
 Deno.test("every reader option is checked: the error names the call, the option, what was given and what it must be", () => {
   const bad: [Record<string, unknown>, RegExp][] = [
-    [{ format: "xlsx" }, /^format must be one of "csv", .*"parquet".*, got "xlsx"\.$/],
+    [{ format: "xls" }, /^format must be one of "csv", .*"parquet".*, got "xls"\.$/],
     [{ sep: ";;" }, /^sep must be one ASCII character, not a line break, got ";;"\.$/],
     [{ sep: "\n" }, /^sep must be .*not a line break, got "\\n"\.$/],
     [{ sep: 59 }, /^sep must be one ASCII character.*, got 59\.$/],
@@ -151,6 +151,35 @@ Deno.test("an encoding spelt as pandas (Python) spells it is refused naming tern
   assert.throws(() => DATAFRAME_OPTIONS.parse("file.dataframe()", { encoding: "mac-roman" }), {
     message: /, got "mac-roman"\.$/,
   });
+});
+
+Deno.test("a format named by its file extension is refused naming the format, never a near miss", () => {
+  const cases = [
+    ["xlsx", "excel"],
+    ["XLSX", "excel"],
+    ["jsonl", "ndjson"],
+    ["feather", "arrow"],
+    ["pq", "parquet"],
+    ["tab", "tsv"],
+    ["CSV", "csv"],
+  ];
+  for (const [given, meant] of cases) {
+    for (
+      const [call, schema] of [["file.dataframe()", DATAFRAME_OPTIONS], [
+        "file.scan()",
+        SCAN_OPTIONS,
+      ]] as const
+    ) {
+      assert.throws(() => schema.parse(call, { format: given }), {
+        name: "BadRequestError",
+        message: new RegExp(
+          `^${
+            call.replace(/[().]/g, "\\$&")
+          }: format must be one of "csv", .*, got "${given}"\\. Did you mean "${meant}"\\?$`,
+        ),
+      });
+    }
+  }
 });
 
 Deno.test("every well-formed reader option passes, and comes back as given", async () => {
