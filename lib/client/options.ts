@@ -148,19 +148,41 @@ export function count(min: number): Z.ZodType<number> {
 }
 
 /**
- * One of `values`.
+ * One of `values`. A string that is not one is answered, in the call's error, with the value it
+ * was likely meant to be: `aliases` (other names for a value, e.g. Python's `cp1252`, matched
+ * without regard to case), else the nearest of `values`.
  *
  * @example
  * ```ts
- * import { oneOf } from "./options.ts";
+ * import { defineOptions, oneOf } from "./options.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(oneOf(["asc", "desc"]).safeParse("up").error?.issues[0].message, 'one of "asc", "desc"');
+ * const options = defineOptions(() => ({ order: oneOf(["asc", "desc"], { ascending: "asc" }) }));
+ * assert.throws(() => options.parse("list()", { order: "Ascending" }), {
+ *   message: 'list(): order must be one of "asc", "desc", got "Ascending". Did you mean "asc"?',
+ * });
  * ```
  */
-export function oneOf<const V extends string>(values: readonly V[]): Z.ZodType<V> {
-  const must = `one of ${values.map((value) => JSON.stringify(value)).join(", ")}`;
-  return rule(must, (value): value is V => (values as readonly unknown[]).includes(value));
+export function oneOf<const V extends string>(
+  values: readonly V[],
+  aliases: Readonly<Record<string, V>> = {},
+): Z.ZodType<V> {
+  const message = `one of ${values.map((value) => JSON.stringify(value)).join(", ")}`;
+  return z.custom<V>(
+    (value) => (values as readonly unknown[]).includes(value),
+    { message, params: { values, aliases } },
+  );
+}
+
+/** The value a string given for a {@linkcode oneOf} was likely meant to be, if any. */
+function meant(issue: Z.ZodError["issues"][number], value: unknown): string | undefined {
+  const hints = (issue as { params?: { values?: string[]; aliases?: Record<string, string> } })
+    .params;
+  if (hints?.values === undefined || typeof value !== "string") return undefined;
+  const alias = Object.entries(hints.aliases ?? {})
+    .find(([name]) => name.toLowerCase() === value.toLowerCase());
+  return alias?.[1] ?? closest(value, hints.values);
 }
 
 /**
@@ -331,7 +353,9 @@ function optionsError(
   }
   const value = (options as Record<string, unknown>)[key];
   const shown = UNSHOWN.has(key) ? kindOf(value) : show(value);
-  return new BadRequestError(`${call}: ${key} must be ${issue.message}, got ${shown}.`);
+  const near = UNSHOWN.has(key) ? undefined : meant(issue, value);
+  const hint = near === undefined ? "" : ` Did you mean ${JSON.stringify(near)}?`;
+  return new BadRequestError(`${call}: ${key} must be ${issue.message}, got ${shown}.${hint}`);
 }
 
 /** A value as an error shows it: abbreviated, on one line, invisible characters escaped. */

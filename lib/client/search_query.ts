@@ -207,13 +207,21 @@ export function checkSearchQuery(query: unknown, where = "query"): SearchQuery {
   return query as SearchQuery;
 }
 
+/**
+ * What a query that is not the DSL at all (a pandas-style `"subject == 'maize'"`, a dict of
+ * attributes) was likely meant to be: the builder's calls that write one.
+ */
+const BUILDER_HINT = '; the builder writes one: search.metadata("subject", "maize"), ' +
+  'search.name("*.csv").under("/iplant/home/shared") (import { search } from tern)';
+
 function checkGroup(group: unknown, where: string): void {
+  const hint = where === "query" ? BUILDER_HINT : "";
   if (typeof group !== "object" || group === null || Array.isArray(group)) {
-    fail(`${where} must be an object with all, any or none, got ${quoteInput(group)}`);
+    fail(`${where} must be an object with all, any or none, got ${quoteInput(group)}${hint}`);
   }
   for (const [key, nodes] of Object.entries(group)) {
     if (!(GROUPS as readonly string[]).includes(key)) {
-      fail(`${where} has ${quoteInput(key)}; a query holds only all, any and none`);
+      fail(`${where} has ${quoteInput(key)}; a query holds only all, any and none${hint}`);
     }
     if (!Array.isArray(nodes)) fail(`${where}.${key} must be a list, got ${quoteInput(nodes)}`);
     nodes.forEach((node, index) => {

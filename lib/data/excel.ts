@@ -53,7 +53,8 @@ export async function sheetNames(bytes: Uint8Array, path: string): Promise<strin
 }
 
 /**
- * Reads one sheet of a workbook into a DataFrame: the first row names the columns (or, with
+ * Reads one sheet of a workbook into a DataFrame: the first row (after `skipRows` rows of the
+ * sheet, as pandas' `read_excel(skiprows=n)` drops a title block) names the columns (or, with
  * `hasHeader: false`, they are `column_1`, `column_2`, ...), every column typed from all its
  * cells.
  *
@@ -75,7 +76,7 @@ export async function sheetNames(bytes: Uint8Array, path: string): Promise<strin
 export async function readSheet(
   pl: Polars,
   bytes: Uint8Array,
-  options: { sheet?: SheetChoice; hasHeader?: boolean },
+  options: { sheet?: SheetChoice; hasHeader?: boolean; skipRows?: number },
   path: string,
 ): Promise<DataFrame> {
   const book = await openWorkbook(bytes, path);
@@ -90,7 +91,8 @@ export async function readSheet(
       { path },
     );
   }
-  const rows = await book.rows(sheet);
+  // Rows as the sheet numbers them: an empty row left out of the file still counts.
+  const rows = (await book.rows(sheet)).slice(options.skipRows ?? 0);
   const header = options.hasHeader ?? true;
   // A loop, as spreading a long sheet's rows into Math.max overflows the stack.
   const width = rows.reduce((widest, row) => Math.max(widest, row.length), 0);

@@ -22,7 +22,7 @@ import {
   rule,
 } from "../client/options.ts";
 import type { CallOptions } from "../client/endpoints.ts";
-import { TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
+import { TABLE_FORMAT_ENTRIES, TABLE_FORMATS, type TableFormat } from "../registry/file_formats.ts";
 import type { ProgressEvent } from "../progress/events.ts";
 import { type Encoding, ENCODINGS } from "./encoding.ts";
 import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
@@ -31,10 +31,11 @@ import { JSON_LAYOUTS, type JsonLayout } from "./json_layout.ts";
  * How a file's bytes become a table: the options `file.dataframe()` and `file.scan()` share
  * (and `batches()`, `head()`, `listing.dataframes()` and `listing.scan()` with them). Options
  * named as in `pl.readCSV` pass through to Polars; those about text (`sep`, `hasHeader`,
- * `quoteChar`, `nullValues`, `tryParseDates`, `skipRows`, `commentPrefix`) apply to delimited
- * text only (`hasHeader` to Excel sheets too, and `sheet` only to them), `inferSchemaLength` and
- * `encoding` to delimited text and JSON, `jsonLayout` to JSON; `columns` and `dtypes` apply to
- * every format. An option that does not apply to the file's format is ignored.
+ * `quoteChar`, `nullValues`, `tryParseDates`, `skipRows`, `commentPrefix`, `decimalComma`) apply
+ * to delimited text only (`hasHeader` and `skipRows` to Excel sheets too, and `sheet` only to
+ * them), `inferSchemaLength` and `encoding` to delimited text and JSON, `jsonLayout` to JSON;
+ * `columns` and `dtypes` apply to every format. An option that does not apply to the file's
+ * format is ignored.
  *
  * @example
  * ```ts
@@ -136,7 +137,7 @@ export interface TableOptions {
   /**
    * Lines of delimited text to drop before the header (or the first row, without one), as
    * pandas' `skiprows=n`: an instrument's or logger's preamble. Lines as written: a quote in
-   * them opens no field.
+   * them opens no field. In an Excel sheet, its first n rows (pandas' `read_excel(skiprows=n)`).
    *
    * @default 0
    */
@@ -340,11 +341,34 @@ const oneAscii = (value: unknown): value is string =>
 const isStrings = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every(isString);
 
+/**
+ * Python's names (pandas' `encoding=`) for encodings tern spells otherwise, and that no spelling
+ * check would find: the hint of a refused `encoding` (`latin1`, `utf8` and `UTF-8` are found as
+ * misspellings).
+ */
+const PYTHON_ENCODINGS: Readonly<Record<string, Encoding>> = {
+  cp1252: "windows-1252",
+  "utf-8-sig": "utf-8",
+  utf_8_sig: "utf-8",
+  ascii: "utf-8",
+};
+
+/**
+ * A format named by its file extension (`xlsx`, `jsonl`, `feather`), as pandas' readers are
+ * named: the hint of a refused `format`, from the registry's extensions (a spelling check
+ * would take `jsonl` for `json`).
+ */
+const FORMAT_EXTENSIONS: Readonly<Record<string, TableFormat>> = Object.fromEntries(
+  TABLE_FORMAT_ENTRIES.flatMap((entry) =>
+    entry.extensions.map((extension) => [extension, entry.table.reader])
+  ),
+);
+
 /** The rules of {@linkcode TableOptions}: every reader's and every scan's. */
 function tableRules() {
   return {
-    format: oneOf(TABLE_FORMATS),
-    encoding: oneOf(ENCODINGS),
+    format: oneOf(TABLE_FORMATS, FORMAT_EXTENSIONS),
+    encoding: oneOf(ENCODINGS, PYTHON_ENCODINGS),
     sep: rule(
       "one ASCII character, not a line break",
       (value): value is string => oneAscii(value) && value !== "\n" && value !== "\r",

@@ -37,7 +37,7 @@ import type { DatasetCardView } from "../display/dataset.ts";
 import type { DatasetRow } from "../display/datasets.ts";
 import type { FileView, TablePreview } from "../display/file.ts";
 import { formatBytes, formatDateTime } from "../display/format.ts";
-import type { EntryRow, ListingView } from "../display/listing.ts";
+import { type EntryRow, type ListingView, renderListing } from "../display/listing.ts";
 import { type Entry, entryFromItem, folderEntry } from "../client/entry.ts";
 import { type CatalogFailure, titleKey } from "../metadata/catalog.ts";
 import { DatasetMetadata } from "../metadata/dataset_metadata.ts";
@@ -160,6 +160,48 @@ export async function viewOrError(view: () => Promise<MediaBundle>): Promise<Med
 export function entryRow(entry: Entry, name: string = entry.name): EntryRow {
   const { type, size, modified, infoType } = entry;
   return { name, type, size, modified, infoType };
+}
+
+/** Entries an array's view shows; the rest are counted. */
+const ARRAY_ROWS = 25;
+
+/**
+ * `entries` (what a listing's or a search's `take(n)` or `toArray()` gives) unchanged, a plain
+ * array, with a notebook view: the listing view of its first 25 entries under `kind` and
+ * `title`, each named by `name`, and how many there are. Without it a notebook shows the array as
+ * a dump of objects.
+ *
+ * @example
+ * ```ts
+ * import { withEntriesView } from "./display.ts";
+ * import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const entry = {
+ *   id: "x", path: "/a/b.csv", name: "b.csv", type: "file", size: 3, created: new Date(0),
+ *   modified: new Date(0), infoType: "csv", permission: "read",
+ * } as const;
+ * const entries = withEntriesView([entry], "Entries", "list /a");
+ * assert.deepEqual(entries, [entry]);
+ * const view = (entries as unknown as { [JUPYTER_DISPLAY](): MediaBundle })[JUPYTER_DISPLAY]();
+ * assert.equal(view["text/plain"].split("\n")[0], "Entries list /a — 1 entry");
+ * ```
+ */
+export function withEntriesView<T extends Entry>(
+  entries: T[],
+  kind: string,
+  title: string,
+  name: (entry: T) => string = (entry) => entry.name,
+): T[] {
+  return withDisplay(entries, () =>
+    renderListing({
+      kind,
+      title,
+      entries: entries.slice(0, ARRAY_ROWS).map((entry) => entryRow(entry, name(entry))),
+      total: entries.length,
+      more: entries.length > ARRAY_ROWS,
+      hint: "index the array for every entry",
+    }));
 }
 
 /** The folder's own entry and its first entries, from one paged-listing request. */

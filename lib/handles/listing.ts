@@ -21,7 +21,7 @@ import { withFrameDisplay } from "../frames/view.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderListing } from "../display/listing.ts";
 import { endingProgress } from "./ending_progress.ts";
-import { entryRow, viewOrError, withEngineSnippets } from "./display.ts";
+import { entryRow, viewOrError, withEngineSnippets, withEntriesView } from "./display.ts";
 import { baseName } from "../client/paths.ts";
 import { statFile } from "./stat.ts";
 import { progressReporter } from "../progress/reporter.ts";
@@ -211,7 +211,7 @@ export class Listing implements AsyncIterable<Entry> {
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
       throw new BadRequestError(`take(n) needs an integer n ≥ 0, got ${String(n)}.`);
     }
-    const taken: Entry[] = [];
+    const taken = this.#shown([]);
     if (n === 0) return taken;
     const hint = this.#plan.mode === "list" && this.#plan.options.glob === undefined
       ? Math.min(n, this.#plan.options.pageSize)
@@ -223,6 +223,12 @@ export class Listing implements AsyncIterable<Entry> {
       }
     }
     return taken;
+  }
+
+  /** An array of this listing's entries, which a notebook shows as a listing (a walk by path). */
+  #shown(entries: Entry[]): Entry[] {
+    const name = this.#plan.mode === "walk" ? (entry: Entry) => entry.path : undefined;
+    return withEntriesView(entries, "Entries", this.#described(), name);
   }
 
   /**
@@ -240,7 +246,7 @@ export class Listing implements AsyncIterable<Entry> {
    * ```
    */
   async toArray(): Promise<Entry[]> {
-    const entries: Entry[] = [];
+    const entries = this.#shown([]);
     for await (const page of this.#pages(true)) {
       for (const entry of page.entries) entries.push(entry);
     }

@@ -31,7 +31,7 @@ import {
   type SearchPage,
 } from "../listing/search_pager.ts";
 import { loadPolars } from "../polars/adapter.ts";
-import { entryRow, viewOrError, withEngineSnippets } from "./display.ts";
+import { entryRow, viewOrError, withEngineSnippets, withEntriesView } from "./display.ts";
 import { endingProgress } from "./ending_progress.ts";
 import { statFile } from "./stat.ts";
 
@@ -108,8 +108,11 @@ export const SEARCH_OPTIONS: OptionsSchema<SearchOptions> = defineOptions<Search
 export interface SearchListingPlan extends SearchOptions {
   /** The store's reading context. */
   context: DataContext;
-  /** The query, checked. */
-  query: SearchQuery;
+  /**
+   * The query, checked; or how to get it when the hits are first asked for (a saved search's
+   * template is read then, so `store.runSavedSearch(name)` needs no `await` of its own).
+   */
+  query: SearchQuery | (() => Promise<SearchQuery>);
   /** How to name the search (`search`, a saved search's name). */
   label: string;
 }
@@ -136,6 +139,8 @@ export interface SearchListingPlan extends SearchOptions {
  */
 export class SearchListing implements AsyncIterable<SearchEntry> {
   #plan: SearchListingPlan;
+  #query: Promise<SearchQuery> | undefined;
+  #known: SearchQuery | undefined;
 
   /**
    * Wraps a plan; `store.search()` does this.
@@ -160,6 +165,21 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
    */
   constructor(plan: SearchListingPlan) {
     this.#plan = plan;
+    if (typeof plan.query !== "function") this.#known = plan.query;
+  }
+
+  /** The query, got once; a failure (a network error) is not kept, so the next read tries again. */
+  #resolved(): Promise<SearchQuery> {
+    const { query } = this.#plan;
+    if (typeof query !== "function") return Promise.resolve(query);
+    this.#query ??= query().then(
+      (known) => this.#known = known,
+      (error) => {
+        this.#query = undefined;
+        throw error;
+      },
+    );
+    return this.#query;
   }
 
   /**
@@ -227,7 +247,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
       throw new BadRequestError(`take(n) needs an integer n ≥ 0, got ${String(n)}.`);
     }
-    const taken: SearchEntry[] = [];
+    const taken = this.#shown([]);
     if (n === 0) return taken;
     for await (const page of this.#pages(n)) taken.push(...page.entries);
     return taken;
@@ -248,9 +268,14 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
    * ```
    */
   async toArray(): Promise<SearchEntry[]> {
-    const hits: SearchEntry[] = [];
+    const hits = this.#shown([]);
     for await (const page of this.#pages()) hits.push(...page.entries);
     return hits;
+  }
+
+  /** An array of hits, which a notebook shows as the search's view does: by path. */
+  #shown(hits: SearchEntry[]): SearchEntry[] {
+    return withEntriesView(hits, "Hits", this.#plan.label, (hit) => hit.path);
   }
 
   /**
@@ -376,9 +401,11 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
     );
   }
 
-  /** `SearchListing(search {"all":[…]})`. */
+  /** `SearchListing(search {"all":[…]})`; a saved search not read yet, by its name alone. */
   toString(): string {
-    return `SearchListing(${this.#plan.label} ${truncate(JSON.stringify(this.#plan.query), 200)})`;
+    const known = this.#known;
+    const query = known === undefined ? "" : ` ${truncate(JSON.stringify(known), 200)}`;
+    return `SearchListing(${this.#plan.label}${query})`;
   }
 
   /** Same as {@linkcode SearchListing.toString}. */
@@ -413,7 +440,7 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
       return renderListing({
         kind: "Search",
         title: this.#plan.label,
-        description: truncate(JSON.stringify(this.#plan.query), 300),
+        description: truncate(JSON.stringify(await this.#resolved()), 300),
         entries: hits.slice(0, VIEW_ROWS).map((hit) => entryRow(hit, hit.path)),
         ...(first?.exact ? { total: first.total } : {}),
         more: hits.length > VIEW_ROWS,
@@ -422,8 +449,9 @@ export class SearchListing implements AsyncIterable<SearchEntry> {
     });
   }
 
-  #pages(wanted?: number): AsyncGenerator<SearchPage, void, undefined> {
-    const { context, query, sort = [], pageSize = 1000, signal } = this.#plan;
-    return pageSearch(context.transport, { query, sort, pageSize, wanted, signal });
+  async *#pages(wanted?: number): AsyncGenerator<SearchPage, void, undefined> {
+    const { context, sort = [], pageSize = 1000, signal } = this.#plan;
+    const query = await this.#resolved();
+    yield* pageSearch(context.transport, { query, sort, pageSize, wanted, signal });
   }
 }

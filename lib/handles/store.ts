@@ -680,10 +680,14 @@ export class Store {
   /**
    * Runs a saved search by its name: the template is turned into the query the Discovery
    * Environment ran for it (see `savedSearchQuery` in `saved_search.ts`; `pathPrefix` is
-   * ignored, as the DE did) and searched like {@linkcode Store.search}.
+   * ignored, as the DE did) and searched like {@linkcode Store.search}. Lazy, as a search is:
+   * the templates are read when the hits are first asked for, so `.take(n)`, `count()` and the
+   * rest chain on directly.
    *
-   * @throws {NotFoundError} when no saved search has that name (the message lists them).
-   * @throws {BadRequestError} when the template cannot be translated, naming the field.
+   * @throws {NotFoundError} when the hits are asked for and no saved search has that name (the
+   * message lists them).
+   * @throws {BadRequestError} when the hits are asked for and the template cannot be
+   * translated, naming the field; at once for bad options.
    *
    * @example
    * ```ts
@@ -691,14 +695,19 @@ export class Store {
    * import assert from "node:assert/strict";
    *
    * await using store = await exampleStore();
-   * const hits = await (await store.runSavedSearch("Penguin tables")).toArray();
+   * const hits = await store.runSavedSearch("Penguin tables").toArray();
    * assert.ok(hits.length > 0);
    * assert.ok(hits.every((hit) => hit.name.toLowerCase().includes("penguin")));
    * ```
    */
-  async runSavedSearch(name: string, options: SearchOptions = {}): Promise<SearchListing> {
+  runSavedSearch(name: string, options: SearchOptions = {}): SearchListing {
     const parsed = SEARCH_OPTIONS.parse("store.runSavedSearch()", options);
-    const { signal } = parsed;
+    const query = () => this.#savedQuery(name, parsed.signal);
+    return new SearchListing({ ...parsed, context: this.#context, query, label: name });
+  }
+
+  /** The query a saved search runs, from its template (read when its hits are asked for). */
+  async #savedQuery(name: string, signal: AbortSignal | undefined): Promise<SearchQuery> {
     const saved = await this.savedSearches({ signal });
     const template = saved.find((search) => search.label === name);
     if (template === undefined) {
@@ -712,8 +721,7 @@ export class Store {
     const trash = template.includeTrashItems
       ? (await getRoot(this.#context.transport, { signal }))["base-paths"].base_trash_path
       : "";
-    const query = checkSearchQuery(savedSearchQuery(template, trash), `saved search ${name}`);
-    return new SearchListing({ ...parsed, context: this.#context, query, label: name });
+    return checkSearchQuery(savedSearchQuery(template, trash), `saved search ${name}`);
   }
 
   /**

@@ -9,6 +9,7 @@
  */
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { dirname } from "node:path";
 import { loadZodModule } from "../deps.ts";
 import { STORE_CHECKSUM } from "../client/checksum.ts";
 import { BadRequestError, quoteInput, TernError } from "../client/errors.ts";
@@ -491,7 +492,7 @@ function readLockBytes(path: string): Uint8Array {
   } catch (error) {
     const code = (error as { code?: string }).code;
     const reason = code === "ENOENT"
-      ? "no such file"
+      ? "no such file; a notebook's first run writes its lock with store.provenance.save(…)"
       : code === "EACCES"
       ? "permission denied"
       : String(error);
@@ -556,7 +557,8 @@ export function lockText(lock: Lock): string {
  * so a reader never sees half a lock. The lock is checked first as {@linkcode readLock} will
  * check it (fields, {@linkcode MAX_LOCK_BYTES}): tern never writes a lock it would refuse.
  *
- * @throws {LockError} naming the field at fault, or when the lock is too large.
+ * @throws {LockError} naming the field at fault, when the lock is too large, or when it cannot
+ * be written there (no such folder, no permission, a folder at `path`).
  *
  * @example
  * ```ts
@@ -589,6 +591,22 @@ export async function writeLock(path: string, lock: Lock): Promise<void> {
     await Deno.rename(temporary, path);
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});
+    const folder = dirname(path);
+    if (error instanceof Deno.errors.NotFound) {
+      throw new LockError(
+        `cannot be written: there is no folder ${quoteInput(folder)} (create it, or save the ` +
+          "lock in a folder that exists)",
+        { source: path },
+      );
+    }
+    if (error instanceof Deno.errors.PermissionDenied) {
+      throw new LockError("cannot be written (permission denied)", { source: path });
+    }
+    if ((await Deno.stat(path).catch(() => undefined))?.isDirectory) {
+      throw new LockError("cannot be written: it is a folder (name the lock file in it)", {
+        source: path,
+      });
+    }
     throw error;
   }
 }

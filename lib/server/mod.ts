@@ -52,6 +52,8 @@ export type { ServerStats } from "./shaping.ts";
  * const server: TerrainServer = await startServer({ root, quiet: true });
  * assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/terrain$/);
  * assert.equal(server.stats().requests, 0);
+ * // Shown in a notebook or printed: one line, not the object's functions.
+ * assert.equal(Deno.inspect(server), `TerrainServer ${server.url} (store id ${server.storeId})`);
  * server.unref(); // the process may now end while it serves
  * assert.equal(await (await fetch(`${server.url}/`)).text(), "The infinite is attainable with Terrain!\n");
  * await server.close();
@@ -85,6 +87,8 @@ export interface TerrainServer extends AsyncDisposable {
   unref(): void;
   /** Undoes {@linkcode TerrainServer.unref}: the server keeps the process alive (the default). */
   ref(): void;
+  /** `TerrainServer <url> (store id <id>)`, or `(a plain folder as <mount>)`. */
+  toString(): string;
 }
 
 function urlHost(hostname: string): string {
@@ -194,8 +198,14 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     closing ??= shaper.close().then(() => server.close());
     return closing;
   };
+  const url = `${origin}/terrain`;
+  const served = mount === undefined
+    ? `store id ${storeId ?? "none"}`
+    : `a plain folder as ${mount}`;
+  // One line where a notebook or console would otherwise dump the object and its functions.
+  const described = () => `TerrainServer ${url} (${served})`;
   return {
-    url: `${origin}/terrain`,
+    url,
     mount,
     storeId,
     stats: () => shaper.stats(),
@@ -203,5 +213,7 @@ export async function startServer(options: ServerOptions): Promise<TerrainServer
     unref: () => server.unref(),
     ref: () => server.ref(),
     [Symbol.asyncDispose]: close,
+    toString: described,
+    [Symbol.for("Deno.customInspect")]: described,
   };
 }

@@ -81,7 +81,10 @@ Deno.test("a bad value names the call, the option, the value given and what it m
     [{ size: 1.5 }, "thing.make(): size must be an integer ≥ 1, got 1.5."],
     [{ size: "2" }, 'thing.make(): size must be an integer ≥ 1, got "2".'],
     [{ size: 2 ** 60 }, "thing.make(): size must be an integer ≥ 1, got 1152921504606847000."],
-    [{ mode: "FAST" }, 'thing.make(): mode must be one of "fast", "slow", got "FAST".'],
+    [
+      { mode: "FAST" },
+      'thing.make(): mode must be one of "fast", "slow", got "FAST". Did you mean "fast"?',
+    ],
     [{ quiet: "yes" }, 'thing.make(): quiet must be true or false, got "yes".'],
     [{ onDone: "later" }, 'thing.make(): onDone must be a function, got "later".'],
     [
@@ -96,7 +99,10 @@ Deno.test("a bad value names the call, the option, the value given and what it m
   // Long values are abbreviated, on one line, with invisible characters escaped.
   const long = refusal({ name: 12, size: "9".repeat(10_000) });
   assert.ok(long.length < 200, long);
-  assert.match(refusal({ mode: "fast\u202Eevil" }), /got "fast\\u\{202e\}evil"\.$/);
+  assert.match(
+    refusal({ mode: "fast\u202Eevil" }),
+    /got "fast\\u\{202e\}evil"\. Did you mean "fast"\?$/,
+  );
   assert.doesNotMatch(refusal({ mode: { a: { b: { c: 1 } } } }), /\n/);
 });
 

@@ -248,6 +248,50 @@ Deno.test("an empty text cell (pandas' to_excel writes NaN so) is null, not text
   assert.deepEqual(frame.getColumn("value").toArray(), [1.5, null, 3]);
 });
 
+Deno.test("skipRows drops a sheet's title block before its header, as pandas' read_excel(skiprows=n)", async () => {
+  const { zipSync, strToU8 } = await loadFflateModule();
+  const xml = (body: string) => strToU8(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`);
+  const text = (ref: string, value: string) =>
+    `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
+  const book = zipSync({
+    "xl/workbook.xml": xml(
+      `<workbook ${MAIN} ${R}><sheets><sheet name="Survey" sheetId="1" r:id="rId1"/></sheets>` +
+        "</workbook>",
+    ),
+    "xl/_rels/workbook.xml.rels": xml(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+    ),
+    // A title in row 1, row 2 left out of the file (empty), the header in row 3.
+    "xl/worksheets/sheet1.xml": xml(
+      `<worksheet ${MAIN}><sheetData>` +
+        `<row r="1">${text("A1", "Station survey 2024")}</row>` +
+        `<row r="3">${text("A3", "station")}${text("B3", "depth")}</row>` +
+        `<row r="4">${text("A4", "North")}<c r="B4"><v>12</v></c></row>` +
+        `<row r="5">${text("A5", "South")}<c r="B5"><v>7</v></c></row>` +
+        "</sheetData></worksheet>",
+    ),
+  });
+  await using served = await dataStore({ [`${DATA}/survey.xlsx`]: book });
+  const file = served.connect().file(`${DATA}/survey.xlsx`);
+  for (
+    const frame of [
+      await file.dataframe({ skipRows: 2 }),
+      await file.dataframe({ skipRows: 2, sheet: "Survey" }),
+      await (await file.scan({ skipRows: 2 })).collect(),
+    ]
+  ) {
+    assert.deepEqual(frame.columns, ["station", "depth"]);
+    assert.deepEqual(frame.dtypes, [pl.String, pl.Int64]);
+    assert.deepEqual(frame.getColumn("depth").toArray(), [12, 7]);
+  }
+  const headless = await file.dataframe({ skipRows: 3, hasHeader: false });
+  assert.deepEqual(headless.columns, ["column_1", "column_2"]);
+  assert.deepEqual(headless.getColumn("column_1").toArray(), ["North", "South"]);
+  // Past the last row: an empty frame, as an empty sheet reads.
+  assert.equal((await file.dataframe({ skipRows: 9 })).height, 0);
+});
+
 Deno.test("a sheet that is not there is a typed error naming the sheets there are", async () => {
   await using served = await dataStore({ [BOOK]: await twoSheetWorkbook() });
   const file = served.connect().file(BOOK);

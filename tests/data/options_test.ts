@@ -25,7 +25,7 @@ function parse(options: Record<string, unknown>): unknown {
 
 Deno.test("every reader option is checked: the error names the call, the option, what was given and what it must be", () => {
   const bad: [Record<string, unknown>, RegExp][] = [
-    [{ format: "xlsx" }, /^format must be one of "csv", .*"parquet".*, got "xlsx"\.$/],
+    [{ format: "xls" }, /^format must be one of "csv", .*"parquet".*, got "xls"\.$/],
     [{ sep: ";;" }, /^sep must be one ASCII character, not a line break, got ";;"\.$/],
     [{ sep: "\n" }, /^sep must be .*not a line break, got "\\n"\.$/],
     [{ sep: 59 }, /^sep must be one ASCII character.*, got 59\.$/],
@@ -126,6 +126,67 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
       assert.equal(error.message, message);
       return true;
     });
+  }
+});
+
+Deno.test("an encoding spelt as pandas (Python) spells it is refused naming tern's spelling", () => {
+  const cases = [
+    ["latin1", "latin-1"],
+    ["utf8", "utf-8"],
+    ["UTF-8", "utf-8"],
+    ["ISO-8859-1", "iso-8859-1"],
+    ["cp1252", "windows-1252"],
+    ["CP1252", "windows-1252"],
+    ["windows1252", "windows-1252"],
+    ["utf-8-sig", "utf-8"],
+    ["utf_16_le", "utf-16le"],
+  ];
+  for (const [given, meant] of cases) {
+    for (
+      const [call, schema] of [["file.dataframe()", DATAFRAME_OPTIONS], [
+        "file.scan()",
+        SCAN_OPTIONS,
+      ]] as const
+    ) {
+      assert.throws(() => schema.parse(call, { encoding: given }), {
+        name: "BadRequestError",
+        message: `${call}: encoding must be one of "utf-8", "utf-16", "utf-16le", "utf-16be", ` +
+          `"latin-1", "iso-8859-1", "windows-1252", got "${given}". Did you mean "${meant}"?`,
+      });
+    }
+  }
+  // Nothing near: the list alone.
+  assert.throws(() => DATAFRAME_OPTIONS.parse("file.dataframe()", { encoding: "mac-roman" }), {
+    message: /, got "mac-roman"\.$/,
+  });
+});
+
+Deno.test("a format named by its file extension is refused naming the format, never a near miss", () => {
+  const cases = [
+    ["xlsx", "excel"],
+    ["XLSX", "excel"],
+    ["jsonl", "ndjson"],
+    ["feather", "arrow"],
+    ["pq", "parquet"],
+    ["tab", "tsv"],
+    ["CSV", "csv"],
+  ];
+  for (const [given, meant] of cases) {
+    for (
+      const [call, schema] of [["file.dataframe()", DATAFRAME_OPTIONS], [
+        "file.scan()",
+        SCAN_OPTIONS,
+      ]] as const
+    ) {
+      assert.throws(() => schema.parse(call, { format: given }), {
+        name: "BadRequestError",
+        message: new RegExp(
+          `^${
+            call.replace(/[().]/g, "\\$&")
+          }: format must be one of "csv", .*, got "${given}"\\. Did you mean "${meant}"\\?$`,
+        ),
+      });
+    }
   }
 });
 

@@ -7,8 +7,8 @@
 
 import assert from "node:assert/strict";
 import { startServer } from "../../server.ts";
-import { connect } from "../../mod.ts";
-import { JUPYTER_DISPLAY } from "../../lib/display/bundle.ts";
+import { connect, search } from "../../mod.ts";
+import { JUPYTER_DISPLAY, type MediaBundle } from "../../lib/display/bundle.ts";
 import {
   CURATED_PATH,
   DEMO_USER,
@@ -239,6 +239,47 @@ Deno.test("a listing shows its filters and total; a walk shows paths and stops l
   assert.ok(spent <= 50 + 16, `the view stopped looking (${spent} requests)`);
   assert.match(gaveUp.text, /stopped looking after \d+ pages/);
   assert.match(gaveUp.text, /more entries — iterate the listing/);
+});
+
+Deno.test("take() and toArray() of a listing, a walk and a search show as listings, and stay plain arrays", async () => {
+  await using served = await sample();
+  const { store } = served;
+  type Shown = { [JUPYTER_DISPLAY]?: () => MediaBundle | Promise<MediaBundle> };
+  const view = async (entries: { path: string }[]) => {
+    const show = (entries as Shown)[JUPYTER_DISPLAY];
+    assert.ok(show !== undefined, "the array has a notebook view");
+    const bundle = await show.call(entries);
+    return { ...checkView(bundle), plain: bundle["text/plain"] };
+  };
+  const plain = (entries: { path: string }[]) => {
+    assert.ok(Array.isArray(entries));
+    assert.deepEqual(Object.keys(entries), entries.map((_, index) => String(index)));
+    assert.equal(JSON.stringify(entries), JSON.stringify([...entries]));
+  };
+
+  const sorted = store.folder(CURATED_PATH).list({ sort: "name" });
+  const three = await sorted.take(3);
+  plain(three);
+  const shown = await view(three);
+  const names = [...shown.root.querySelectorAll("td.t-name bdi")].map((cell) => cell.textContent);
+  assert.deepEqual(names, three.map((entry) => `${entry.name}/`));
+  const first = await view(await sorted.toArray());
+  assert.ok(first.plain.startsWith(`Entries list ${CURATED_PATH}, sort name asc — `), first.plain);
+
+  const walked = await store.folder(MANY_FILES_PATH).walk({ glob: "**/*.csv" }).take(30);
+  const walk = await view(walked);
+  assert.equal(walk.root.querySelectorAll("tbody tr").length, 25);
+  assert.ok(walk.text.includes("showing 25 of 30 entries"), walk.text);
+  assert.ok(walk.text.includes(walked[0].path), "a walk's entries by path");
+
+  const hits = store.search(search.name("penguins.csv", { exact: true }));
+  for (const found of [await hits.take(5), await hits.toArray()]) {
+    plain(found);
+    const hit = await view(found);
+    assert.match(hit.plain, /^Hits search — \d entr/);
+    for (const { path } of found) assert.ok(hit.text.includes(path), path);
+  }
+  assert.equal((await view(await hits.take(0))).text.includes("No entries."), true);
 });
 
 Deno.test("a file shows its first rows; a large whole-read file says why it has none", async () => {

@@ -293,7 +293,7 @@ Deno.test("dataframe() and scan() refuse a misspelt or bad option before any req
     ],
     [
       () => file.scan({ format: "xlsx" } as never),
-      /^file\.scan\(\): format must be one of "csv", .*"parquet".*, got "xlsx"\.$/,
+      /^file\.scan\(\): format must be one of "csv", .*"parquet".*, got "xlsx"\. Did you mean "excel"\?$/,
     ],
   ];
   for (const [read, message] of refused) {

@@ -14,7 +14,7 @@ Deno.test("saved searches: typed templates with a view; each sample template run
   assert.match(view["text/plain"], /Saved searches — 4 searches/);
   const found: Record<string, string[]> = {};
   for (const search of saved) {
-    found[search.label] = (await (await store.runSavedSearch(search.label)).toArray())
+    found[search.label] = (await store.runSavedSearch(search.label).toArray())
       .map((hit) => hit.path);
   }
   assert.ok(found["Penguin tables"].length > 0);
@@ -83,13 +83,18 @@ Deno.test("saved searches: a template that cannot be translated names its field"
     ["nothing", /"nothing" cannot be run: its fields hold no criteria/],
   ];
   for (const [name, message] of refused) {
-    await assert.rejects(store.runSavedSearch(name), (error: unknown) => {
+    await assert.rejects(store.runSavedSearch(name).toArray(), (error: unknown) => {
       assert.ok(error instanceof BadRequestError, String(error));
       assert.match(error.message, message);
       return true;
     });
   }
-  await assert.rejects(store.runSavedSearch("missing"), (error: unknown) => {
+  // Lazy, as a search is: nothing is asked until the hits are, and then the error comes.
+  const before = store.stats.requests;
+  const missing = store.runSavedSearch("missing");
+  assert.equal(store.stats.requests, before);
+  assert.equal(String(missing), "SearchListing(missing)");
+  await assert.rejects(missing.count(), (error: unknown) => {
     assert.ok(error instanceof NotFoundError);
     assert.match(
       error.message,
@@ -97,7 +102,12 @@ Deno.test("saved searches: a template that cannot be translated names its field"
     );
     return true;
   });
-  const tables = await (await store.runSavedSearch("tables")).toArray();
+  // A notebook shows the error as the listing's view.
+  assert.match((await missing[JUPYTER_DISPLAY]())["text/plain"], /NotFoundError/);
+  // Chained with no await of its own, as store.search() is (it needed two before).
+  const [first] = await store.runSavedSearch("tables").take(1);
+  assert.ok(first.name.endsWith(".csv"));
+  const tables = await store.runSavedSearch("tables").toArray();
   assert.ok(tables.length > 0);
   assert.ok(
     tables.every((hit) => hit.name.endsWith(".csv") && hit.path.startsWith("/iplant/home/")),

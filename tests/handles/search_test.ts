@@ -263,6 +263,11 @@ Deno.test("search: bad queries and options are typed errors before any request",
       /pageSize must be at most 10000/,
     ],
     [() => store.search(search.under("/x"), { limit: 5 } as never), /unknown option "limit"/],
+    // A pandas user's first query (a df.query string, a dict of attributes): the builder's calls.
+    ...["subject == 'maize'", { subject: "maize" }].map((query): [() => unknown, RegExp] => [
+      () => store.search(query as never),
+      /^Bad search query: query (must be an object with all, any or none, got "subject == 'maize'"|has "subject"; a query holds only all, any and none); the builder writes one: search\.metadata\("subject", "maize"\), search\.name\("\*\.csv"\)\.under\("\/iplant\/home\/shared"\) \(import \{ search \} from tern\)\.$/,
+    ]),
   ];
   for (const [call, message] of refused) {
     assert.throws(call, (error: unknown) => {

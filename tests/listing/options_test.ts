@@ -46,7 +46,7 @@ Deno.test("bad options are BadRequestErrors naming the call, the option and the 
   const cases: [() => unknown, RegExp][] = [
     [
       list({ type: "File" }),
-      /^folder\.list\(\): type must be one of "file", "folder", "any", got "File"\.$/,
+      /^folder\.list\(\): type must be one of "file", "folder", "any", got "File"\. Did you mean "file"\?$/,
     ],
     [list({ sort: "date" }), /sort must be one of .*"modified", got "date"/],
     [list({ order: "DESC" }), /order must be one of "asc", "desc", got "DESC"/],

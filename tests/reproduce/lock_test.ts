@@ -195,7 +195,12 @@ Deno.test("connect({ lock }): a path or the object; another store's lock, a miss
       'store id to compare; using the store you named, "http://127.0.0.1:9/terrain", in its ' +
       "place (its files are checked against the lock as usual).",
     ]);
-    assert.throws(() => connect({ ...options, lock: `${folder}/none.json` }), /no such file/);
+    // A first run has no lock yet: the error says what writes one.
+    assert.throws(() => connect({ ...options, lock: `${folder}/none.json` }), {
+      name: "LockError",
+      message: `${folder}/none.json: cannot be read (no such file; a notebook's first run ` +
+        "writes its lock with store.provenance.save(…))",
+    });
     await Deno.writeTextFile(path, "{ not json");
     assert.throws(
       () => connect({ ...options, lock: path }),
@@ -448,6 +453,38 @@ Deno.test("writeLock: tern never writes a lock it would refuse", async () => {
       /would be \d+ bytes, more than the 16777216 a lock may be/,
     );
     assert.deepEqual([...Deno.readDirSync(folder)], [], "nothing was written");
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("provenance.save(): a folder that is not there, or a folder at the path, is a LockError saying what to do", async () => {
+  await using served = await serveProvenanceStore();
+  const folder = await tempDir();
+  try {
+    const store = served.demo();
+    await store.file(FILES.penguins).text();
+    const missing = `${folder}/no/such/tern.lock.json`;
+    await assert.rejects(store.provenance.save(missing), (error: unknown) => {
+      assert.ok(error instanceof LockError, String(error));
+      assert.equal(error.source, missing);
+      assert.equal(
+        error.message,
+        `${missing}: cannot be written: there is no folder "${folder}/no/such" (create it, or ` +
+          "save the lock in a folder that exists)",
+      );
+      return true;
+    });
+    await assert.rejects(store.provenance.save(folder), (error: unknown) => {
+      assert.ok(error instanceof LockError, String(error));
+      assert.equal(
+        error.message,
+        `${folder}: cannot be written: it is a folder (name the lock file in it)`,
+      );
+      return true;
+    });
+    assert.deepEqual([...Deno.readDirSync(folder)], [], "nothing was left behind");
+    await store.close();
   } finally {
     await Deno.remove(folder, { recursive: true });
   }

@@ -70,3 +70,12 @@ Deno.test("the example store connects as the demo user unless asked to be anonym
     );
   }
 });
+
+Deno.test("a served sample store shows as one line (its URL and store id), in a notebook as in a console", async () => {
+  await using server = await serveSampleStore();
+  const line = `TerrainServer ${server.url} (store id tern-sample-store)`;
+  assert.equal(Deno.inspect(server), line);
+  assert.equal(String(server), line);
+  // A notebook shows a value without a view of its own as Deno.inspect prints it.
+  assert.ok(!Deno.inspect(server, { colors: true }).includes("[Function"));
+});

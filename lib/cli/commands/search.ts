@@ -93,18 +93,28 @@ export const search: Command = {
 
 type Plan = ReturnType<typeof planOf>;
 
+/**
+ * The option a bare argument was likely meant as: `subject=maize` (or pandas' `subject ==
+ * 'maize'`) a metadata pair, a path a folder, anything else a name.
+ */
+function meantOption(argument: string): string {
+  const pair = /^\s*([^\s=<>!]+)\s*==?\s*(["']?)(.*)\2\s*$/.exec(argument);
+  if (pair !== null) return `--meta ${pair[1]}=${pair[3]}`;
+  return argument.startsWith("/") ? `--under ${argument}` : `--name ${argument}`;
+}
+
 async function run(context: CommandContext): Promise<number> {
   const { values, positionals } = context.args;
   if (positionals.length > 0) {
     throw new UsageError(
-      `unexpected argument ${quoteInput(positionals[0])}: search takes options only ` +
-        "(--under PATH searches a folder)",
+      `unexpected argument ${quoteInput(positionals[0])}: search takes options only; did you ` +
+        `mean ${meantOption(positionals[0])}?`,
     );
   }
   const out = context.io.stdout;
   const plan = planOf(values, out.isTerminal);
   const store = await context.store();
-  const hits = await listing(store, plan);
+  const hits = listing(store, plan);
   await print(hits.pages(), plan, out);
   return 0;
 }
@@ -162,13 +172,13 @@ function sortOf(text: string): SearchSort {
   return { field, order: order === "asc" ? "ascending" : "descending" };
 }
 
-async function listing(store: Store, plan: Plan): Promise<SearchListing> {
+function listing(store: Store, plan: Plan): SearchListing {
   // A small limit needs only a small first page.
   const options = {
     sort: plan.sort,
     ...(plan.limit === undefined ? {} : { pageSize: Math.min(plan.limit, 1000) }),
   };
-  if (plan.saved !== undefined) return await store.runSavedSearch(plan.saved, options);
+  if (plan.saved !== undefined) return store.runSavedSearch(plan.saved, options);
   // A bad query is the command line's fault: store.search() checks it before any request.
   return asUsage(() => store.search(plan.query!, options));
 }

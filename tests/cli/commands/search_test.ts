@@ -100,7 +100,7 @@ Deno.test("tern search: paths, combined flags, sort, limit, JSON, CSV, saved sea
 
   await t.step("--saved runs a saved search as the library does", async () => {
     await using store = await connect({ url: cli.url, token: DEMO_USER.token });
-    const expected = (await (await store.runSavedSearch("Penguin tables")).toArray())
+    const expected = (await store.runSavedSearch("Penguin tables").toArray())
       .map((hit) => hit.path);
     assert.ok(expected.length > 0);
     assert.deepEqual(lines(await search("--saved", "Penguin tables")), expected);
@@ -129,7 +129,20 @@ Deno.test("tern search: paths, combined flags, sort, limit, JSON, CSV, saved sea
     );
     assertUsage(await search("--meta", "=maize"), /--meta needs ATTR or ATTR=VALUE/);
     assertUsage(await search("--under", "shared"), /not a data-store path/);
-    assertUsage(await search(FORMATS_PATH), /unexpected argument/);
+    // A bare argument: the option it was likely meant as.
+    assertUsage(
+      await search(FORMATS_PATH),
+      new RegExp(
+        `unexpected argument "${FORMATS_PATH}": .*did you mean --under ${FORMATS_PATH}\\?`,
+      ),
+    );
+    for (const given of ["subject=maize", "subject == 'maize'", 'subject=="maize"']) {
+      assertUsage(
+        await search(given),
+        /search takes options only; did you mean --meta subject=maize\?/,
+      );
+    }
+    assertUsage(await search("*.parquet"), /did you mean --name \*\.parquet\?/);
   });
 
   await t.step("--help lists the query options", async () => {
