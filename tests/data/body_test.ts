@@ -168,7 +168,10 @@ Deno.test("under --drop-rate every frame is complete or the read fails: never a 
     assert.match((error as Error).message, /gave up after 3 attempts/);
     return true;
   });
-  assert.equal(broken.server.stats().bodiesDropped, 3);
+  // Three attempts, each cut; the cold read's early download (asked beside the stat, then let go
+  // past its read-ahead) is cut too when the server got to its body before it was let go.
+  const dropped = broken.server.stats().bodiesDropped;
+  assert.ok(dropped === 3 || dropped === 4, `${dropped} bodies cut`);
   assert.equal((await doomed.cache.info()).height, 0, "nothing partial was cached");
   assert.equal(doomed.stats.inFlight, 0);
 });
