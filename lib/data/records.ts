@@ -585,8 +585,12 @@ export function decimalPoints(
   let comma = -1;
   let numeric = true;
   let quoted = false;
+  // Whether the line holds more than spaces, tabs and CRs: a blank line before the header is
+  // dropped by the reader, so the header is the first line that is not blank.
+  let filled = false;
   for (let i = 0; i <= bytes.length; i++) {
     const byte = i < bytes.length ? bytes[i] : end;
+    if (!quoted && byte !== end && byte !== 0x20 && byte !== 0x09 && byte !== CR) filled = true;
     if (quoted) {
       if (byte === quote) {
         quoted = false;
@@ -600,7 +604,10 @@ export function decimalPoints(
         if (out === bytes) out = bytes.slice();
         out[comma] = 0x2e;
       }
-      if (byte === end) header = false;
+      if (byte === end) {
+        if (filled) header = false;
+        filled = false;
+      }
       start = i + 1;
       stop = comma = -1;
       numeric = true;
