@@ -340,7 +340,7 @@ function sniffText(head: Uint8Array): Omit<DetectedFormat, "gzip"> | Unsupported
   if (text.startsWith("{")) {
     return looksLikeJsonLines(head) ? { format: "ndjson" } : { format: "json" };
   }
-  const lines = filledLines(text);
+  const lines = completeLines(text).slice(0, 20);
   const sep = lines.length < 2 ? undefined : agreedDelimiter(lines);
   if (sep !== undefined) return { format: "csv", sep, ...lineEndOf(head) };
   return {
