@@ -123,7 +123,8 @@ export interface TableOptions {
    * Delimited text: read numbers written with a decimal comma (`3,14`, as spreadsheets export
    * them where the comma is the decimal mark, with `;` between fields) as numbers, as pandas'
    * `decimal=","` reads them. Only a field that is such a number and nothing else changes:
-   * `1.234,5` (with a thousands separator) and `a,b` stay text.
+   * `1.234,5` (with a thousands separator) and `a,b` stay text, and so does every field of a
+   * column read as text (`1,2` among codes), as pandas keeps it.
    *
    * @default false: `3,14` is text
    */

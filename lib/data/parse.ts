@@ -75,6 +75,9 @@ export class BatchParser {
   #columns?: string[];
   // A map, as column names are data: a key `__proto__` of a plain object is its prototype.
   readonly #widened = new Map<string, DataType>();
+  // `decimalComma`: the columns (by place in the file) read as text, whose fields keep their
+  // commas, as pandas turns a column to numbers only when each of its fields is one.
+  readonly #textColumns = new Set<number>();
   #bytes = 0;
   #rows = 0;
 
@@ -133,14 +136,16 @@ export class BatchParser {
   parse(batch: Uint8Array | string): DataFrame {
     const { format, gzip } = this.#format;
     const o = this.#options;
-    const points = o.decimalComma && format === "csv" ? this.#decimalPoints(batch) : batch;
-    const input = typeof points === "string" ? points : asBuffer(points);
     const at = this.#bytes;
+    const commas = o.decimalComma && format === "csv" ? new Set<number>() : undefined;
+    const points = commas === undefined ? batch : this.#decimalPoints(batch, at === 0, commas);
+    const input = typeof points === "string" ? points : asBuffer(points);
+    const first = this.#dates === undefined;
     this.#bytes += typeof input === "string" ? 0 : input.length;
     // Polars' row limit is only approximate when parsing in parallel, hence the slice.
     const left = o.nRows === undefined ? undefined : o.nRows - this.#rows;
     try {
-      const frame = format === "json" || format === "ndjson"
+      let frame = format === "json" || format === "ndjson"
         ? shape(
           this.#pl,
           asText(this.#pl, readJsonText(this.#pl, input, format, o, this.#path)),
@@ -148,6 +153,12 @@ export class BatchParser {
           this.#path,
         )
         : this.#withoutBlankLines(input, left === 0 ? 1 : left);
+      if (commas !== undefined && this.#textChanged(commas)) {
+        // Read again with those columns as written: their commas were text, not decimal marks.
+        if (first) [this.#first, this.#dates, this.#columns] = [undefined, undefined, undefined];
+        const again = asBuffer(this.#decimalPoints(batch, at === 0));
+        frame = this.#withoutBlankLines(again, left === 0 ? 1 : left);
+      }
       const kept = limitRows(frame, left);
       this.#rows += kept.height;
       return kept;
@@ -168,13 +179,29 @@ export class BatchParser {
     }
   }
 
-  /** The batch with its decimal commas made points ({@linkcode decimalPoints}). */
-  #decimalPoints(batch: Uint8Array | string): Uint8Array {
+  /**
+   * The batch with its decimal commas made points ({@linkcode decimalPoints}) but in the columns
+   * read as text, the columns changed added to `changed`.
+   */
+  #decimalPoints(batch: Uint8Array | string, start: boolean, changed?: Set<number>): Uint8Array {
     const { sep, quoteChar, hasHeader } = this.#options;
     const delimiting = { sep: sep ?? this.#format.sep ?? ",", quoteChar };
     const eolChar = this.#format.lineEnd ?? "\n";
-    const header = this.#bytes === 0 && hasHeader !== false;
-    return decimalPoints(textRead(batch), { ...delimiting, eolChar }, header);
+    const header = start && hasHeader !== false;
+    const columns = { text: this.#textColumns, changed };
+    return decimalPoints(textRead(batch), { ...delimiting, eolChar }, header, columns);
+  }
+
+  /**
+   * Whether a column whose commas were made points was read as text all the same (`1,2` among
+   * names): it joins the text columns, to be read again as written.
+   */
+  #textChanged(changed: Set<number>): boolean {
+    if (changed.size === 0) return false;
+    const types = this.#first?.dtypes ?? Object.values(this.#schema ?? {});
+    const text = [...changed].filter((column) => types[column]?.equals(this.#pl.String));
+    for (const column of text) this.#textColumns.add(column);
+    return text.length > 0;
   }
 
   /**

@@ -554,8 +554,10 @@ const CR = 0x0d;
  * and `1.234,5`, whose thousands separator makes it text); a field's quotes and line ends are
  * honoured. Every byte keeps its place, so offsets in errors still point into the file; `bytes`
  * is copied only when a comma changes. With `header`, the first record is a header, left as
- * written (a spectrum's `350,5` names a column), as pandas leaves it. One pass in JavaScript over
- * text that has a comma, taken only for that option.
+ * written (a spectrum's `350,5` names a column), as pandas leaves it. The fields of the columns
+ * (counted from 0) in `columns.text` are left as written, and the columns whose fields changed
+ * are added to `columns.changed`. One pass in JavaScript over text that has a comma, taken only
+ * for that option.
  *
  * @example
  * ```ts
@@ -568,12 +570,21 @@ const CR = 0x0d;
  *   eolChar: "\n",
  * });
  * assert.equal(new TextDecoder().decode(fixed), 'a;b;c\r\n3.14;"-1.5e3";Bern, BE\r\n');
+ *
+ * const changed = new Set<number>();
+ * const kept = decimalPoints(text.encode("1,5;1,2\n"), { sep: ";", eolChar: "\n" }, false, {
+ *   text: new Set([1]),
+ *   changed,
+ * });
+ * assert.equal(new TextDecoder().decode(kept), "1.5;1,2\n");
+ * assert.deepEqual([...changed], [0]);
  * ```
  */
 export function decimalPoints(
   bytes: Uint8Array,
   { sep, quoteChar = '"', eolChar }: Delimiting,
   header = false,
+  columns: { text?: ReadonlySet<number>; changed?: Set<number> } = {},
 ): Uint8Array {
   if (bytes.indexOf(COMMA) < 0) return bytes;
   const [separator, quote, end] = [sep, quoteChar, eolChar].map((c) => c.charCodeAt(0));
@@ -585,8 +596,13 @@ export function decimalPoints(
   let comma = -1;
   let numeric = true;
   let quoted = false;
+  // Whether the line holds more than spaces, tabs and CRs: a blank line before the header is
+  // dropped by the reader, so the header is the first line that is not blank.
+  let filled = false;
+  let column = 0;
   for (let i = 0; i <= bytes.length; i++) {
     const byte = i < bytes.length ? bytes[i] : end;
+    if (!quoted && byte !== end && byte !== 0x20 && byte !== 0x09 && byte !== CR) filled = true;
     if (quoted) {
       if (byte === quote) {
         quoted = false;
@@ -595,12 +611,19 @@ export function decimalPoints(
       else if (NUMBER_BYTE[byte] === 0) numeric = false;
     } else if (byte === separator || byte === end) {
       if (
-        !header && numeric && comma >= 0 && decimalComma(bytes, start, stop < 0 ? i : stop, comma)
+        !header && numeric && comma >= 0 && !columns.text?.has(column) &&
+        decimalComma(bytes, start, stop < 0 ? i : stop, comma)
       ) {
         if (out === bytes) out = bytes.slice();
         out[comma] = 0x2e;
+        columns.changed?.add(column);
       }
-      if (byte === end) header = false;
+      column++;
+      if (byte === end) {
+        if (filled) header = false;
+        filled = false;
+        column = 0;
+      }
       start = i + 1;
       stop = comma = -1;
       numeric = true;

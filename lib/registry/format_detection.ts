@@ -115,6 +115,7 @@ const PLAIN_TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
   ...formatOfExtension("txt")!.extensions,
 ]);
 const DELIMITERS = [",", "\t", ";", "|"];
+const NOT_COMMA = DELIMITERS.slice(1);
 const FORCE_HINT = 'Pass format: "csv" (or "tsv", "json", "ndjson") to read it anyway.';
 
 /** The table format an extension (without `.gz`) names. */
@@ -285,19 +286,21 @@ function textFormat(format: TableFormat, head?: Uint8Array): Omit<DetectedFormat
     // A ".csv" usually means commas, but files named `.csv` with semicolons (common where the
     // decimal mark is a comma) or tabs exist: when the first lines agree on another separator,
     // that one is used. A header with a comma (`Temp, °C;Rain, mm`, `id;0,5`) means commas
-    // unless two lines or more, their quoted text left out, disagree on them and agree on
-    // another: read with commas, such a file's rows would be short and filled with nulls.
+    // unless two lines or more, their quoted text left out, agree on another delimiter: they
+    // may agree on commas too, as decimal commas come as many to a line as the header's, and
+    // read with commas such a file's columns would be cut at each decimal mark.
     // Only commas can be agreed on without another delimiter's byte: no decode needed.
     if (!OTHER_DELIMITERS.some((byte) => head.includes(byte))) {
       return { format: "csv", sep: ",", ...lineEndOf(head) };
     }
     const text = decodeHead(head);
-    const firstEnd = text.search(/[\r\n]/);
-    const lines = completeLines(text).slice(0, 20);
-    const comma = text.slice(0, firstEnd < 0 ? undefined : firstEnd).includes(",");
+    const lines = filledLines(text);
+    // The header is the first line that is not blank, whole or cut off by the head's end.
+    const comma = (text.split("\n").find((line) => line.trim() !== "") ?? "").includes(",");
     if (comma && lines.length < 2) return { format: "csv", sep: ",", ...lineEndOf(head) };
-    const unquoted = comma ? lines.map((line) => line.replace(/"[^"]*"/g, "")) : lines;
-    const sep = lines.length === 0 ? "," : agreedDelimiter(unquoted) ?? ",";
+    const sep = comma
+      ? agreedDelimiter(lines.map((line) => line.replace(/"[^"]*"/g, "")), NOT_COMMA) ?? ","
+      : agreedDelimiter(lines) ?? ",";
     return { format: "csv", sep, ...lineEndOf(head) };
   }
   if (format === "tsv") return { format: "csv", sep: "\t", ...lineEndOf(head) };
@@ -347,8 +350,8 @@ function sniffText(head: Uint8Array): Omit<DetectedFormat, "gzip"> | Unsupported
 }
 
 /** The first delimiter that every line holds as many times as the first (at least once). */
-function agreedDelimiter(lines: string[]): string | undefined {
-  return DELIMITERS.find((delimiter) => {
+function agreedDelimiter(lines: string[], delimiters = DELIMITERS): string | undefined {
+  return delimiters.find((delimiter) => {
     const counts = lines.map((line) => line.split(delimiter).length - 1);
     return counts[0] > 0 && counts.every((count) => count === counts[0]);
   });
@@ -357,6 +360,14 @@ function agreedDelimiter(lines: string[]): string | undefined {
 function looksLikeJsonLines(head: Uint8Array): boolean {
   const lines = completeLines(decodeHead(head)).map((line) => line.trim()).filter(Boolean);
   return lines.length >= 2 && lines.every((line) => line.startsWith("{") && line.endsWith("}"));
+}
+
+/**
+ * The first 20 complete lines of `text` that are not blank: a blank line holds no delimiter to
+ * agree on, and the reader drops it.
+ */
+function filledLines(text: string): string[] {
+  return completeLines(text).filter((line) => line.trim() !== "").slice(0, 20);
 }
 
 /** The lines of `text` that end before its last line feed (the last may be cut off). */
@@ -402,7 +413,7 @@ function decodeHead(head: Uint8Array): string {
 
 const CR = 0x0d;
 const LF = 0x0a;
-/** The bytes of {@linkcode DELIMITERS} other than the comma. */
-const OTHER_DELIMITERS = DELIMITERS.slice(1).map((delimiter) => delimiter.charCodeAt(0));
+/** The bytes of {@linkcode NOT_COMMA}. */
+const OTHER_DELIMITERS = NOT_COMMA.map((delimiter) => delimiter.charCodeAt(0));
 /** One decoder for every head: a decode without `stream` keeps no state between calls. */
 const DECODER = new TextDecoder();

@@ -30,8 +30,17 @@ Deno.test("a .csv with semicolons and a .json of JSON Lines are read as what the
   const eu = (head: string) => detectFormat({ path: "/x/eu.csv", head: text(head) }).sep;
   assert.equal(eu("Temp, °C;Rain, mm\n3,5;1\n4;0,5\n"), ";");
   assert.equal(eu("id;0,5\n1;1\n2;2\n"), ";");
-  // Commas where they agree, or once quoted text is left out, or with one line only.
-  assert.equal(eu("a,b;c\n1,2;3\n4,5;6\n"), ",");
+  // Lines that agree on commas and on semicolons too: the commas are decimal marks, as many to a
+  // line as the header has (a spectrum's wavelengths, units after a comma).
+  assert.equal(eu("nm;350,5\n1;0,25\n2;0,5\n"), ";");
+  assert.equal(eu("Temp, °C;Rain, mm\n1,5;2,5\n3,0;4,5\n"), ";");
+  assert.equal(eu("a,b;c\n1,2;3\n4,5;6\n"), ";");
+  // Blank lines hold no delimiter: they neither break an agreement nor stand for the header.
+  assert.equal(eu("a;b\n1;2\n\n3;4\n"), ";");
+  assert.equal(eu("\r\nnm;350,5\r\n1;0,25\r\n"), ";");
+  // Commas where only they agree, or once quoted text is left out, or with one line only.
+  assert.equal(eu("a,b;c\n1,2\n4,5;6\n"), ",");
+  assert.equal(eu("name,notes\nA,x;y\nB,p;q\n"), ",");
   assert.equal(eu('id,note\n1,"a; b, c"\n2,"d; e"\n'), ",");
   assert.equal(eu("id;0,5\n"), ",");
   assert.equal(
