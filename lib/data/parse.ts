@@ -25,6 +25,7 @@ import { type DetectedFormat, SNIFF_BYTES } from "../registry/format_detection.t
 import { innerFormat } from "./formats.ts";
 import { asRecords } from "./json_layout.ts";
 import {
+  DECIMAL_COMMA_NUMBER,
   decimalPoints,
   extraFieldsEmpty,
   hasBlankLine,
@@ -729,7 +730,7 @@ function parseError(error: unknown, path: string, what: string, more = ""): Pars
   if (error instanceof ParseError) return error;
   const text = error instanceof Error ? error.message : String(error);
   const hint = dateHint(error) ??
-    (/could not parse `[+-]?\d*,\d+` as dtype/i.test(text)
+    (DECIMAL_COMMA_FAILURE.test(text)
       ? DECIMAL_COMMA_HINT
       : /could not parse .* as dtype/i.test(text)
       ? TYPE_HINT
@@ -751,6 +752,11 @@ const COMMENT_HINT = ' The first line starts with "#": commentPrefix: "#" drops 
   "lines, and skipRows: n the n lines before the header.";
 const NAN_HINT = " NaN and Infinity are no JSON values (Python's json.dumps writes them " +
   "unless allow_nan=False; pandas writes null): write null for a missing value.";
+/** Polars' words for a decimal-comma field it could not read as the number type it inferred. */
+const DECIMAL_COMMA_FAILURE = new RegExp(
+  `could not parse \`${DECIMAL_COMMA_NUMBER.source.slice(1, -1)}\` as dtype`,
+  "i",
+);
 const DECIMAL_COMMA_HINT = " That is a number written with a decimal comma: decimalComma: true " +
   "reads such numbers as numbers.";
 const TYPE_HINT = " Column types come from the first rows (an integer column meeting a decimal " +

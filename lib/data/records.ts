@@ -640,7 +640,25 @@ export function decimalPoints(
   return out;
 }
 
-/** Whether `bytes[from, to)`, of digits, signs, `e` and one comma at `comma`, is a number. */
+/**
+ * A field that `decimalComma` makes a number (`3,14`, `-,5`, `1,5e3`), as text: the card's note
+ * and the parse error's hint ask it of values Polars kept as text.
+ *
+ * @example
+ * ```ts
+ * import { DECIMAL_COMMA_NUMBER } from "./records.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(DECIMAL_COMMA_NUMBER.test("-3,14e2"));
+ * assert.ok(!DECIMAL_COMMA_NUMBER.test("1.234,5"));
+ * ```
+ */
+export const DECIMAL_COMMA_NUMBER = /^[+-]?\d*,\d+(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Whether `bytes[from, to)`, of digits, signs, `e` and one comma at `comma`, is a number: the
+ * bytes' form of {@linkcode DECIMAL_COMMA_NUMBER}.
+ */
 function decimalComma(bytes: Uint8Array, from: number, to: number, comma: number): boolean {
   const digits = (at: number) => {
     while (at < to && bytes[at] >= 0x30 && bytes[at] <= 0x39) at++;

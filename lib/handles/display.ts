@@ -21,6 +21,7 @@ import {
   type TableFormat,
 } from "../registry/file_formats.ts";
 import type { DataFrameOptions } from "../data/options.ts";
+import { DECIMAL_COMMA_NUMBER } from "../data/records.ts";
 import { JUPYTER_DISPLAY, type MediaBundle } from "../display/bundle.ts";
 import { renderCitation } from "../display/citation.ts";
 import { renderError } from "../display/error.ts";
@@ -587,20 +588,18 @@ export function decimalCommaNote(
   const first = frame.row(0);
   const texts = new Set(text);
   const candidates = frame.columns.filter((name, i) =>
-    texts.has(name) && typeof first[i] === "string" && DECIMAL_COMMA.test(first[i])
+    texts.has(name) && typeof first[i] === "string" && DECIMAL_COMMA_NUMBER.test(first[i])
   );
   if (candidates.length === 0) return undefined;
   const head = frame.head(100);
   const found = candidates.filter((name) =>
-    Boolean(head.getColumn(name).str.contains(DECIMAL_COMMA).all())
+    Boolean(head.getColumn(name).str.contains(DECIMAL_COMMA_NUMBER).all())
   );
   if (found.length === 0) return undefined;
   return `numbers with a decimal comma read as text: ${
     found.join(", ")
   } (decimalComma: true reads them as numbers)`;
 }
-
-const DECIMAL_COMMA = /^[+-]?\d*,\d+$/;
 
 /**
  * What a frame's card says about dates: the columns of a delimited-text file that tern read as
