@@ -10,7 +10,7 @@ import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { definedOf } from "../client/defined.ts";
 import { CITATION_STYLES, type CitationStyle, citationStyle } from "../registry/citation_styles.ts";
 import { arkUrl } from "./ark.ts";
-import { type Citable, linkOf, namesDataset, titleOf } from "./citable.ts";
+import { type Citable, linkOf, namesDataset, titleOf, uncasedName } from "./citable.ts";
 import { cffText } from "./cff.ts";
 import { toJsonLd } from "./jsonld.ts";
 import { type CslItem, loadCitationJs } from "./citejs.ts";
@@ -289,11 +289,8 @@ const FOLD: Record<string, string> = {
 /** `Family, G. G.` (with `, Jr.`) for people; organisations as written. */
 function personForCitation(creator: Citable["creators"][number]): string {
   if (creator.family === undefined) return creator.name;
-  // Initials are for scripts with capitals: a Chinese, Japanese or Korean name is written
-  // family name first and whole, as citation-js's APA writes it (李明, not 李, 明.).
-  if (!/[\p{Lu}\p{Ll}]/u.test(`${creator.family}${creator.given ?? ""}`)) {
-    return `${creator.family}${creator.given ?? ""}`;
-  }
+  // As citation-js's APA writes it: 李明, not 李, 明.
+  if (uncasedName(creator)) return `${creator.family}${creator.given ?? ""}`;
   const given = creator.given === undefined ? "" : initials(creator.given);
   const suffix = creator.suffix === undefined ? "" : `, ${creator.suffix}`;
   return given === "" ? `${creator.family}${suffix}` : `${creator.family}, ${given}${suffix}`;
