@@ -414,7 +414,9 @@ function risItem(metadata: Citable): CslItem {
   // a value without one as an organisation, so an organisation's commas would make it a
   // person ("University of Arizona" given "Tucson"). Its words are kept, its commas left out.
   item.author = (item.author as Record<string, string>[] | undefined)?.map((name) =>
-    name.literal === undefined ? name : { literal: name.literal.replace(/\s*,\s*/g, " ").trim() }
+    name.literal === undefined
+      ? name
+      : { literal: name.literal.split(",").map((part) => part.trim()).filter(Boolean).join(" ") }
   );
   if (item.author === undefined) delete item.author;
   return item;
