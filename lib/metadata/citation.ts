@@ -388,11 +388,12 @@ function bibtexText(entries: unknown): string {
  * when the last name is a literal ("Doe, J. & NOAA"); each part of a hyphenated given name
  * starts with a capital, since citeproc drops a lowercase part ("Min-jun" gave "M.", APA asks
  * "M.-J.") and reads only an ASCII hyphen as one; a title's own closing period is left out,
- * since APA's description follows the title ("Title. [Dataset]." would end it twice).
+ * since APA's description follows the title ("Title. [Dataset]." would end it twice), unless it
+ * ends initials ("in the U.S.").
  */
 function apaItem(metadata: Citable): CslItem {
   const item = toCsl(metadata);
-  if (typeof item.title === "string") item.title = item.title.replace(/(?<![.\s])\.$/, "");
+  if (typeof item.title === "string") item.title = item.title.replace(/(?<![.\s]|\.\p{L})\.$/u, "");
   item.author = (item.author as Record<string, string>[] | undefined)?.map((name) => {
     if (name.literal !== undefined) return { family: name.literal, "parse-names": false };
     if (name.given === undefined) return name;

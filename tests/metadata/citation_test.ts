@@ -428,6 +428,7 @@ Deno.test("apa: a title's own closing period is not doubled; ? and ! stay; ... s
     ["Is it done?", "Is it done? [Dataset]."],
     ["Wow!", "Wow! [Dataset]."],
     ["And so on...", "And so on... [Dataset]."],
+    ["Quakes in the U.S.", "Quakes in the U.S. [Dataset]."],
   ];
   for (const [title, expected] of cases) {
     const apa = await formatCitation({ ...base, title }, "apa");
