@@ -85,6 +85,23 @@ export function namesDataset(metadata: Citable): boolean {
 }
 
 /**
+ * Whether a person's name is written without capitals (Chinese, Japanese, Korean): such a
+ * name is written whole, family name first (李明), never as initials or given name first.
+ *
+ * @example
+ * ```ts
+ * import { uncasedName } from "./citable.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(uncasedName({ name: "李, 明", family: "李", given: "明" }), true);
+ * assert.equal(uncasedName({ name: "Lee, Min-jun", family: "Lee", given: "Min-jun" }), false);
+ * ```
+ */
+export function uncasedName(creator: Citable["creators"][number]): boolean {
+  return !/[\p{Lu}\p{Ll}]/u.test(`${creator.family ?? creator.name}${creator.given ?? ""}`);
+}
+
+/**
  * The resolver link of the record: its DOI's, else its ARK's.
  *
  * @example

@@ -10,7 +10,7 @@ import { BadRequestError, quoteInput } from "../client/errors.ts";
 import { definedOf } from "../client/defined.ts";
 import { CITATION_STYLES, type CitationStyle, citationStyle } from "../registry/citation_styles.ts";
 import { arkUrl } from "./ark.ts";
-import { type Citable, linkOf, namesDataset, titleOf } from "./citable.ts";
+import { type Citable, linkOf, namesDataset, titleOf, uncasedName } from "./citable.ts";
 import { cffText } from "./cff.ts";
 import { toJsonLd } from "./jsonld.ts";
 import { type CslItem, loadCitationJs } from "./citejs.ts";
@@ -59,12 +59,14 @@ export async function formatCitation(
       return await cffText(metadata);
     case "apa": {
       const citejs = await loadCitationJs();
-      const text = citejs.format([toCsl(metadata)], "bibliography", {
+      const text = citejs.format([apaItem(metadata)], "bibliography", {
         template: "apa",
         format: "text",
         lang: "en-US",
       });
-      return String(text).trim();
+      // Without a date citation-js's APA asks for a retrieval date tern never invents, and
+      // leaves its label bare before the link; APA 7 gives the link alone.
+      return String(text).trim().replace(/ Retrieved (?=https?:\/\/)/, " ");
     }
     case "bibtex": {
       const citejs = await loadCitationJs();
@@ -287,6 +289,8 @@ const FOLD: Record<string, string> = {
 /** `Family, G. G.` (with `, Jr.`) for people; organisations as written. */
 function personForCitation(creator: Citable["creators"][number]): string {
   if (creator.family === undefined) return creator.name;
+  // As citation-js's APA writes it: 李明, not 李, 明.
+  if (uncasedName(creator)) return `${creator.family}${creator.given ?? ""}`;
   const given = creator.given === undefined ? "" : initials(creator.given);
   const suffix = creator.suffix === undefined ? "" : `, ${creator.suffix}`;
   return given === "" ? `${creator.family}${suffix}` : `${creator.family}, ${given}${suffix}`;
@@ -378,12 +382,44 @@ function bibtexText(entries: unknown): string {
     }).join("\n\n");
 }
 
+/**
+ * The record for citation-js's APA template, mended where citeproc reads it against APA 7:
+ * an organisation goes in as a family name, since citeproc drops the serial comma before `&`
+ * when the last name is a literal ("Doe, J. & NOAA"); each part of a hyphenated given name
+ * starts with a capital, since citeproc drops a lowercase part ("Min-jun" gave "M.", APA asks
+ * "M.-J.") and reads only an ASCII hyphen as one; a title's own closing period is left out,
+ * since APA's description follows the title ("Title. [Dataset]." would end it twice), unless it
+ * ends initials ("in the U.S.").
+ */
+function apaItem(metadata: Citable): CslItem {
+  const item = toCsl(metadata);
+  if (typeof item.title === "string") item.title = item.title.replace(/(?<![.\s]|\.\p{L})\.$/u, "");
+  item.author = (item.author as Record<string, string>[] | undefined)?.map((name) => {
+    if (name.literal !== undefined) return { family: name.literal, "parse-names": false };
+    if (name.given === undefined) return name;
+    const given = name.given.replace(/[\u2010\u2011]/g, "-")
+      .replace(/-(\p{Ll})/gu, (_, letter: string) => `-${letter.toLocaleUpperCase()}`);
+    return { ...name, given };
+  });
+  if (item.author === undefined) delete item.author;
+  return item;
+}
+
 /** RIS has no archive-location tag that citation-js writes: the path goes in `N1`. */
 function risItem(metadata: Citable): CslItem {
   const item = toCsl(metadata);
   if (typeof item.archive_location === "string") item.note = item.archive_location;
   // Written by risText: citation-js would split a subject at its commas.
   delete item.keyword;
+  // RIS reads AU as `Family, Given, Suffix`: Zotero's reader splits at every comma and takes
+  // a value without one as an organisation, so an organisation's commas would make it a
+  // person ("University of Arizona" given "Tucson"). Its words are kept, its commas left out.
+  item.author = (item.author as Record<string, string>[] | undefined)?.map((name) =>
+    name.literal === undefined
+      ? name
+      : { literal: name.literal.split(",").map((part) => part.trim()).filter(Boolean).join(" ") }
+  );
+  if (item.author === undefined) delete item.author;
   return item;
 }
 

@@ -7,7 +7,7 @@
  */
 
 import { arkUrl } from "./ark.ts";
-import { type Citable, linkOf, titleOf } from "./citable.ts";
+import { type Citable, linkOf, titleOf, uncasedName } from "./citable.ts";
 import { doiUrl } from "./doi.ts";
 
 /**
@@ -86,7 +86,11 @@ function agent(creator: Citable["creators"][number]): JsonLdNode {
   if (creator.family === undefined) return { "@type": "Organization", name: creator.name };
   const person: JsonLdNode = {
     "@type": "Person",
-    name: creator.given === undefined ? creator.family : `${creator.given} ${creator.family}`,
+    name: creator.given === undefined
+      ? creator.family
+      : uncasedName(creator)
+      ? `${creator.family}${creator.given}`
+      : `${creator.given} ${creator.family}`,
     familyName: creator.family,
   };
   if (creator.given !== undefined) person.givenName = creator.given;

@@ -399,3 +399,113 @@ Deno.test("property: no style ever prints undefined, null or empty brackets", as
     { numRuns: 40 },
   );
 });
+
+const DOE: Creator = { name: "Doe, Jane", family: "Doe", given: "Jane" };
+const ARIZONA: Creator = { name: "University of Arizona, Tucson" };
+
+Deno.test("apa: a comma before & also when the last creator is an organisation", async () => {
+  const record: Citable = {
+    path: PATH,
+    title: "Soil cores",
+    creators: [DOE, ARIZONA],
+    subjects: [],
+  };
+  assert.match(
+    await formatCitation({ ...record, publicationYear: 2020 }, "apa"),
+    /^Doe, J\., & University of Arizona, Tucson\. \(2020\)\. Soil cores \[Dataset\]\./,
+  );
+  // An organisation with a lowercase particle is still one name, kept as written.
+  assert.match(
+    await formatCitation({ ...record, creators: [DOE, { name: "van Gogh Museum" }] }, "apa"),
+    /^Doe, J\., & van Gogh Museum\. \(n\.d\.\)/,
+  );
+});
+
+Deno.test("apa: a title's own closing period is not doubled; ? and ! stay; ... stays", async () => {
+  const base: Citable = { path: PATH, creators: [DOE], subjects: [], publicationYear: 2020 };
+  const cases: [string, string][] = [
+    ["Soil cores.", "Soil cores [Dataset]."],
+    ["Is it done?", "Is it done? [Dataset]."],
+    ["Wow!", "Wow! [Dataset]."],
+    ["And so on...", "And so on... [Dataset]."],
+    ["Quakes in the U.S.", "Quakes in the U.S. [Dataset]."],
+  ];
+  for (const [title, expected] of cases) {
+    const apa = await formatCitation({ ...base, title }, "apa");
+    assert.ok(apa.includes(`(2020). ${expected}`), apa);
+    assert.doesNotMatch(apa, /[^.]\.\.(?!\.)|\.\s+\./, apa);
+  }
+});
+
+Deno.test("apa: without a date the link stands alone (no bare 'Retrieved')", async () => {
+  const apa = await formatCitation(
+    { path: PATH, title: "Wow!", creators: [DOE], subjects: [], ark: "ark:/87946/p3f2r7" },
+    "apa",
+  );
+  assert.equal(apa, "Doe, J. (n.d.). Wow! [Dataset]. https://n2t.net/ark:/87946/p3f2r7");
+});
+
+Deno.test("apa: hyphenated given names keep an initial for each part", async () => {
+  const person = (family: string, given: string): Creator => ({
+    name: `${family}, ${given}`,
+    family,
+    given,
+  });
+  const apa = await formatCitation({
+    path: PATH,
+    title: "T",
+    subjects: [],
+    creators: [
+      person("Lee", "Min-jun"),
+      person("Dupont", "Jean-Baptiste"),
+      person("Chang", "Yi\u2010Chun"),
+      person("Kim", "Ji-yeon Soo"),
+    ],
+  }, "apa");
+  assert.ok(apa.startsWith("Lee, M.-J., Dupont, J.-B., Chang, Y.-C., & Kim, J.-Y. S. (n.d.)"), apa);
+  // DataCite's form gives the same initials.
+  assert.ok(
+    dataciteCitation({ path: PATH, title: "T", subjects: [], creators: [person("Lee", "Min-jun")] })
+      .startsWith("Lee, M.-J. T."),
+  );
+});
+
+Deno.test("datacite: a Chinese, Japanese or Korean name is written whole, family name first", () => {
+  const creators: Creator[] = [
+    { name: "李, 明", family: "李", given: "明" },
+    { name: "김, 민준", family: "김", given: "민준" },
+    { name: "Иванов, Иван", family: "Иванов", given: "Иван" },
+  ];
+  assert.equal(
+    dataciteCitation({ path: "", title: "数据", creators, subjects: [], publicationYear: 2020 }),
+    "李明, 김민준, Иванов, И. (2020). 数据.",
+  );
+});
+
+Deno.test("ris: an organisation whose name holds a comma stays one organisation for Zotero's and citation-js's readers", async () => {
+  const ris = await formatCitation(
+    { path: PATH, title: "T", creators: [DOE, ARIZONA, USGS], subjects: [] },
+    "ris",
+  );
+  const authors = ris.split("\n").filter((line) => line.startsWith("AU  - "));
+  assert.deepEqual(authors, [
+    "AU  - Doe, Jane",
+    "AU  - University of Arizona Tucson",
+    "AU  - U.S. Geological Survey Earthquake Hazards Program",
+  ]);
+  // Zotero's RIS reader (zotero/translators RIS.js) splits AU at every comma and takes a
+  // value that does not split as an organisation.
+  const zotero = authors.map((line) => line.slice(6).split(/\s*,\s*/));
+  assert.deepEqual(zotero.map((parts) => parts.length), [2, 1, 1]);
+  assert.deepEqual((await readBack(ris)).author, [
+    { family: "Doe", given: "Jane" },
+    { literal: "University of Arizona Tucson" },
+    { literal: "U.S. Geological Survey Earthquake Hazards Program" },
+  ]);
+  // BibTeX, CSL-JSON and CFF keep the name exactly, braced whole in BibTeX.
+  const bibtex = await formatCitation(
+    { path: PATH, title: "T", creators: [ARIZONA], subjects: [] },
+    "bibtex",
+  );
+  assert.ok(bibtex.includes("\tauthor = {{University of Arizona, Tucson}},"), bibtex);
+});

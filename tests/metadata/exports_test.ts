@@ -168,3 +168,21 @@ Deno.test("cff: text that YAML would read as another type stays a string", async
   assert.deepEqual(cff.authors, [{ name: "null" }]);
   assert.deepEqual(cff.keywords, ["true", "2019"]);
 });
+
+Deno.test("jsonld: a Chinese or Korean name is written whole, family name first; others given first", () => {
+  const node = toJsonLd({
+    path: "/x/a",
+    title: "数据",
+    subjects: [],
+    creators: [
+      { name: "李, 明", family: "李", given: "明" },
+      { name: "김, 민준", family: "김", given: "민준" },
+      { name: "Lee, Min-jun", family: "Lee", given: "Min-jun" },
+    ],
+  });
+  assert.deepEqual((node.creator as { name: string }[]).map((person) => person.name), [
+    "李明",
+    "김민준",
+    "Min-jun Lee",
+  ]);
+});
