@@ -129,6 +129,9 @@ Deno.test("an option a reader does not take is refused, with the nearest name", 
   }
 });
 
+/** The calls that take `encoding` and `format`, each with its schema. */
+const READERS = [["file.dataframe()", DATAFRAME_OPTIONS], ["file.scan()", SCAN_OPTIONS]] as const;
+
 Deno.test("an encoding spelt as pandas (Python) spells it is refused naming tern's spelling", () => {
   const cases = [
     ["latin1", "latin-1"],
@@ -142,12 +145,7 @@ Deno.test("an encoding spelt as pandas (Python) spells it is refused naming tern
     ["utf_16_le", "utf-16le"],
   ];
   for (const [given, meant] of cases) {
-    for (
-      const [call, schema] of [["file.dataframe()", DATAFRAME_OPTIONS], [
-        "file.scan()",
-        SCAN_OPTIONS,
-      ]] as const
-    ) {
+    for (const [call, schema] of READERS) {
       assert.throws(() => schema.parse(call, { encoding: given }), {
         name: "BadRequestError",
         message: `${call}: encoding must be one of "utf-8", "utf-16", "utf-16le", "utf-16be", ` +
@@ -172,12 +170,7 @@ Deno.test("a format named by its file extension is refused naming the format, ne
     ["CSV", "csv"],
   ];
   for (const [given, meant] of cases) {
-    for (
-      const [call, schema] of [["file.dataframe()", DATAFRAME_OPTIONS], [
-        "file.scan()",
-        SCAN_OPTIONS,
-      ]] as const
-    ) {
+    for (const [call, schema] of READERS) {
       assert.throws(() => schema.parse(call, { format: given }), {
         name: "BadRequestError",
         message: new RegExp(
